@@ -1,0 +1,17 @@
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace tengen::migrations {
+
+struct Migration {
+  int version;            // from the file name: 0001_init.sql is version 1
+  std::string_view name;  // the file name
+  std::string_view sql;
+};
+
+// Every migration, in ascending version order.
+std::span<const Migration> all();
+
+}  // namespace tengen::migrations

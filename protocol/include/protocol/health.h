@@ -1,0 +1,16 @@
+#pragma once
+
+#include <string>
+
+namespace tengen::protocol {
+
+// The body of GET /healthz: enough for a probe and for a person reading it.
+struct Health {
+  std::string version;
+  int schema_version = 0;
+  long long uptime_ms = 0;
+};
+
+std::string encode(const Health& health);
+
+}  // namespace tengen::protocol

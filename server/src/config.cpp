@@ -1,0 +1,99 @@
+#include "config.h"
+
+#include <charconv>
+#include <string_view>
+
+namespace tengen {
+namespace {
+
+struct Option {
+  std::string_view flag;
+  std::string_view env;
+  std::string_view help;
+};
+
+constexpr Option kOptions[] = {
+    {"--address", "TENGEN_ADDRESS", "address to listen on (default 0.0.0.0)"},
+    {"--port", "TENGEN_PORT", "TCP port for HTTP and WebSocket (default 8080; 0 picks one)"},
+    {"--database", "TENGEN_DATABASE", "SQLite file (default tengen.sqlite3)"},
+    {"--web-root", "TENGEN_WEB_ROOT", "directory of the static web client"},
+    {"--log-level", "TENGEN_LOG_LEVEL", "trace, debug, info, warn, error (default info)"},
+    {"--port-file", "TENGEN_PORT_FILE", "write the bound port to this file once listening"},
+};
+
+std::optional<std::string> apply(Config& config, std::string_view flag, const std::string& value) {
+  if (value.empty() && flag != "--port-file") return std::string(flag) + " must not be empty";
+  if (flag == "--address") {
+    config.address = value;
+  } else if (flag == "--port") {
+    unsigned port = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), port);
+    if (ec != std::errc{} || end != value.data() + value.size() || port > 65535) {
+      return "port must be a number from 0 to 65535, not '" + value + "'";
+    }
+    config.port = static_cast<unsigned short>(port);
+  } else if (flag == "--database") {
+    config.database = value;
+  } else if (flag == "--web-root") {
+    config.web_root = value;
+  } else if (flag == "--log-level") {
+    static constexpr std::string_view kLevels[] = {"trace", "debug", "info", "warn", "error"};
+    bool known = false;
+    for (auto level : kLevels) known = known || level == value;
+    if (!known) return "unknown log level '" + value + "'";
+    config.log_level = value;
+  } else if (flag == "--port-file") {
+    config.port_file = value;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string usage() {
+  std::string text = "usage: tengen-server [options]\n\noptions (each also as an environment variable):\n";
+  for (const auto& o : kOptions) {
+    text += "  " + std::string(o.flag) + " VALUE";
+    text += std::string(o.flag.size() < 14 ? 14 - o.flag.size() : 1, ' ');
+    text += std::string(o.env) + "  " + std::string(o.help) + "\n";
+  }
+  text += "  --help                 show this text\n";
+  return text;
+}
+
+ConfigResult parse_config(const std::vector<std::string>& args,
+                          const std::vector<std::string>& environment) {
+  Config config;
+  for (const auto& entry : environment) {
+    const auto eq = entry.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string_view name(entry.data(), eq);
+    for (const auto& o : kOptions) {
+      if (o.env != name) continue;
+      if (auto error = apply(config, o.flag, entry.substr(eq + 1))) {
+        return {std::nullopt, std::string(name) + ": " + *error, false};
+      }
+    }
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string flag = args[i];
+    std::string value;
+    if (flag == "--help" || flag == "-h") return {std::nullopt, "", true};
+    if (const auto eq = flag.find('='); eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag.resize(eq);
+    } else {
+      bool known = false;
+      for (const auto& o : kOptions) known = known || o.flag == flag;
+      if (known && i + 1 >= args.size()) return {std::nullopt, flag + " needs a value", false};
+      if (known) value = args[++i];
+    }
+    bool known = false;
+    for (const auto& o : kOptions) known = known || o.flag == flag;
+    if (!known) return {std::nullopt, "unknown option '" + flag + "'", false};
+    if (auto error = apply(config, flag, value)) return {std::nullopt, *error, false};
+  }
+  return {config, "", false};
+}
+
+}  // namespace tengen

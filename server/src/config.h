@@ -1,0 +1,32 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tengen {
+
+// Everything the server can be told, from flags or TENGEN_* environment variables (flags win).
+// The defaults start a working server with no arguments.
+struct Config {
+  std::string address = "0.0.0.0";
+  unsigned short port = 8080;
+  std::string database = "tengen.sqlite3";
+  std::string web_root = TENGEN_DEFAULT_WEB_ROOT;
+  std::string log_level = "info";
+  // When set, the bound port is written here once listening (for tests using port 0).
+  std::string port_file;
+};
+
+struct ConfigResult {
+  std::optional<Config> config;
+  std::string error;     // set when the arguments are invalid
+  bool help = false;     // --help was asked for
+};
+
+ConfigResult parse_config(const std::vector<std::string>& args,
+                          const std::vector<std::string>& environment);
+
+std::string usage();
+
+}  // namespace tengen

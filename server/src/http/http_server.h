@@ -1,0 +1,36 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "config.h"
+
+namespace tengen {
+
+// The listener and HTTP sessions. Beast and Asio live only in http_server.cpp: everything that
+// includes this header compiles without them.
+class HttpServer {
+ public:
+  struct Handlers {
+    std::function<std::string()> health_json;  // body of GET /healthz
+  };
+
+  // Binds the listening socket (throws std::system_error on failure).
+  HttpServer(const Config& config, Handlers handlers);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  unsigned short port() const;
+  // Serves until SIGINT or SIGTERM (or stop()), then stops accepting, lets responses in flight
+  // finish, closes idle connections and returns.
+  void run();
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tengen

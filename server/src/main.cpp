@@ -1,0 +1,61 @@
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "config.h"
+#include "http/http_server.h"
+#include "protocol/health.h"
+#include "store/migrate.h"
+
+extern char** environ;
+
+namespace {
+
+std::vector<std::string> environment() {
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
+  return env;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tengen;
+  const auto parsed = parse_config(std::vector<std::string>(argv + 1, argv + argc), environment());
+  if (parsed.help) {
+    std::cout << usage();
+    return 0;
+  }
+  if (!parsed.config) {
+    std::cerr << "tengen-server: " << parsed.error << "\n\n" << usage();
+    return 2;
+  }
+  const Config& config = *parsed.config;
+  spdlog::set_level(spdlog::level::from_str(config.log_level));
+
+  try {
+    store::Database db(config.database);
+    const int schema = store::migrate(db);
+    spdlog::info("database {} at schema version {}", config.database, schema);
+
+    const auto started = std::chrono::steady_clock::now();
+    HttpServer server(config, {.health_json = [&] {
+                        const auto up = std::chrono::steady_clock::now() - started;
+                        return protocol::encode(protocol::Health{
+                            TENGEN_VERSION, schema,
+                            std::chrono::duration_cast<std::chrono::milliseconds>(up).count()});
+                      }});
+    spdlog::info("listening on http://{}:{}/ (web root {})", config.address, server.port(),
+                 config.web_root);
+    if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
+    server.run();
+    spdlog::info("stopped cleanly");
+    return 0;
+  } catch (const std::exception& e) {
+    spdlog::critical("{}", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,109 @@
+#include "store/sqlite.h"
+
+#include <sqlite3.h>
+
+namespace tengen::store {
+namespace {
+
+constexpr int kBusyTimeoutMs = 5000;
+
+}  // namespace
+
+Database::Database(const std::string& path) {
+  const int rc = sqlite3_open_v2(path.c_str(), &db_,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                                 nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw SqliteError(rc, "cannot open database " + path + ": " + message);
+  }
+  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  exec("PRAGMA journal_mode=WAL");
+  exec("PRAGMA synchronous=FULL");
+  exec("PRAGMA foreign_keys=ON");
+}
+
+Database::~Database() { sqlite3_close_v2(db_); }
+
+void Database::fail(int code, std::string_view context) const {
+  throw SqliteError(code, std::string(context) + ": " + sqlite3_errmsg(db_));
+}
+
+void Database::exec(std::string_view sql) {
+  char* error = nullptr;
+  const std::string text(sql);
+  const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error);
+  if (rc != SQLITE_OK) {
+    const std::string message = error ? error : sqlite3_errstr(rc);
+    sqlite3_free(error);
+    throw SqliteError(rc, message);
+  }
+}
+
+Statement::Statement(Database& db, std::string_view sql) : db_(db) {
+  const int rc = sqlite3_prepare_v3(db.handle(), sql.data(), static_cast<int>(sql.size()),
+                                    SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
+  if (rc != SQLITE_OK) db.fail(rc, "prepare");
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement& Statement::bind(int index, std::int64_t value) {
+  const int rc = sqlite3_bind_int64(stmt_, index, value);
+  if (rc != SQLITE_OK) db_.fail(rc, "bind");
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view text) {
+  const int rc = sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
+                                   SQLITE_TRANSIENT);
+  if (rc != SQLITE_OK) db_.fail(rc, "bind");
+  return *this;
+}
+
+bool Statement::step() {
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  sqlite3_reset(stmt_);
+  db_.fail(rc, "step");
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+  reset();
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+std::int64_t Statement::column_int(int index) const { return sqlite3_column_int64(stmt_, index); }
+
+std::string Statement::column_text(int index) const {
+  const auto* text = sqlite3_column_text(stmt_, index);
+  return text ? std::string(reinterpret_cast<const char*>(text)) : std::string();
+}
+
+Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+  if (!done_) {
+    try {
+      db_.exec("ROLLBACK");
+    } catch (const SqliteError&) {
+      // Nothing better to do in a destructor; the connection rolls back on close anyway.
+    }
+  }
+}
+
+void Transaction::commit() {
+  db_.exec("COMMIT");
+  done_ = true;
+}
+
+}  // namespace tengen::store

@@ -1,0 +1,77 @@
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace tengen::store {
+
+class SqliteError : public std::runtime_error {
+ public:
+  SqliteError(int code, const std::string& what) : std::runtime_error(what), code_(code) {}
+  int code() const noexcept { return code_; }
+
+ private:
+  int code_;
+};
+
+// One connection. WAL, synchronous=FULL and foreign keys are set on open; a busy database is
+// waited on by SQLite's busy timeout, the one place busy handling lives.
+class Database {
+ public:
+  explicit Database(const std::string& path);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  void exec(std::string_view sql);  // statements without results or parameters
+  sqlite3* handle() const noexcept { return db_; }
+  [[noreturn]] void fail(int code, std::string_view context) const;
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+// A prepared statement, reset after each use. Bind by 1-based index.
+class Statement {
+ public:
+  Statement(Database& db, std::string_view sql);
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, std::string_view text);
+  // Steps once; true while a row is available.
+  bool step();
+  // Runs a statement that returns no rows, then resets it.
+  void run();
+  void reset();
+
+  std::int64_t column_int(int index) const;
+  std::string column_text(int index) const;
+
+ private:
+  Database& db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// BEGIN IMMEDIATE ... COMMIT; rolls back unless commit() was called.
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit();
+
+ private:
+  Database& db_;
+  bool done_ = false;
+};
+
+}  // namespace tengen::store
