@@ -1,0 +1,113 @@
+#include "engine/dead_stones.h"
+
+#include "engine/benson.h"
+#include "engine/random.h"
+
+namespace tengen {
+namespace {
+
+constexpr std::size_t idx(Point p) { return static_cast<std::size_t>(p); }
+
+// True if a stone of `c` at `p` leaves its chain of two or more stones with a single liberty
+// without capturing anything.
+bool is_group_self_atari(const Board& b, Point p, Color c) {
+  std::array<Point, 8> libs{};
+  int n_libs = 0;
+  bool joins = false;
+  auto add = [&](Point q) {
+    if (q == p) return;
+    for (int i = 0; i < n_libs; ++i) {
+      if (libs[static_cast<std::size_t>(i)] == q) return;
+    }
+    if (n_libs < 8) libs[static_cast<std::size_t>(n_libs++)] = q;
+  };
+  for (Point q : b.neighbours(p)) {
+    const Color qc = b.at(q);
+    if (qc == Color::Empty) {
+      add(q);
+    } else if (qc == c) {
+      joins = true;
+      for (Point l : b.liberty_points(q)) add(l);
+    } else if (qc == opponent(c) && b.liberties(q) == 1) {
+      return false;  // captures
+    }
+    if (n_libs >= 2) return false;
+  }
+  return joins && n_libs <= 1;
+}
+
+Point scoring_playout_move(const Board& b, Color c, Rng& rng) {
+  const int n = b.empty_count();
+  if (n == 0) return kPass;
+  const int start = static_cast<int>(rng.below(static_cast<std::uint32_t>(n)));
+  for (int i = 0, k = start; i < n; ++i, k = (k + 1 == n) ? 0 : k + 1) {
+    const Point p = b.empty_at(k);
+    if (b.is_eye(p, c) || b.check(p, c, false) != MoveError::Ok) continue;
+    if (b.empty_neighbours(p) < 2 && is_group_self_atari(b, p, c)) continue;
+    return p;
+  }
+  return kPass;
+}
+
+// Adds +1 for Black and -1 for White at each point owned at the end of a playout.
+void add_ownership(const Board& b, std::vector<int>& own) {
+  const Geometry& g = b.geometry();
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      const Point p = g.point(x, y);
+      Color owner = b.at(p);
+      if (owner == Color::Empty) {
+        if (b.is_surrounded_by(p, Color::Black)) owner = Color::Black;
+        else if (b.is_surrounded_by(p, Color::White)) owner = Color::White;
+      }
+      own[idx(p)] += owner == Color::Black ? 1 : owner == Color::White ? -1 : 0;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOptions& options) {
+  const Geometry& g = board.geometry();
+  const UnconditionalLife black = unconditional_life(board, Color::Black);
+  const UnconditionalLife white = unconditional_life(board, Color::White);
+
+  std::vector<int> own(kMaxPoints, 0);
+  Rng rng(options.seed);
+  const int max_moves = 3 * g.area();
+  for (int i = 0; i < options.playouts; ++i) {
+    Board b = board;
+    b.clear_ko();
+    Color c = i % 2 == 0 ? Color::Black : Color::White;
+    for (int passes = 0, moves = 0; passes < 2 && moves < max_moves; ++moves) {
+      const Point p = scoring_playout_move(b, c, rng);
+      b.play(p, c);
+      passes = p == kPass ? passes + 1 : 0;
+      c = opponent(c);
+    }
+    add_ownership(b, own);
+  }
+
+  std::vector<Point> dead;
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      const Point p = g.point(x, y);
+      const Color c = board.at(p);
+      if (!is_stone(c)) continue;
+      const UnconditionalLife& mine = c == Color::Black ? black : white;
+      const UnconditionalLife& theirs = c == Color::Black ? white : black;
+      if (mine.alive.test(idx(p))) continue;
+      bool is_dead = theirs.territory.test(idx(p));
+      if (!is_dead) {
+        long sum = 0;
+        const auto stones = board.chain_stones(p);
+        for (Point s : stones) sum += own[idx(s)];
+        is_dead = (c == Color::Black ? sum : -sum) < 0;
+      }
+      if (is_dead) dead.push_back(p);
+    }
+  }
+  return dead;
+}
+
+}  // namespace tengen
