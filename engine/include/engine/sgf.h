@@ -1,0 +1,68 @@
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/game.h"
+
+namespace tengen {
+
+// One move of a record, with what the clock said after it.
+struct RecordedMove {
+  Color color = Color::Empty;
+  Point point = kPass;
+  std::optional<double> time_left;    // BL / WL, seconds
+  std::optional<int> overtime_left;   // OB / OW: byo-yomi periods or Canadian stones left
+  std::string comment;                // C
+  friend bool operator==(const RecordedMove&, const RecordedMove&) = default;
+};
+
+// A game record: the main line of an SGF FF[4] file (GM[1]).
+struct GameRecord {
+  int width = 19;
+  int height = 19;
+  double komi = 0;
+  int handicap = 0;
+  std::string rules;  // RU
+  std::string black_name, white_name, black_rank, white_rank;  // PB PW BR WR
+  std::string date, event, round, place;                       // DT EV RO PC
+  std::string result;                                          // RE
+  std::optional<double> time_limit;                            // TM, seconds
+  std::string overtime;                                        // OT
+  std::string game_comment;                                    // GC
+  std::string comment;                                         // C on the root
+  std::string application = "tengen";                          // AP
+  Color player_to_move = Color::Empty;                         // PL, if given
+  std::vector<Point> setup_black, setup_white;                 // AB AW
+  std::vector<RecordedMove> moves;
+  // Other root properties, kept in order so that nothing is lost on a round trip.
+  std::vector<std::pair<std::string, std::vector<std::string>>> extra;
+
+  Geometry geometry() const { return {width, height}; }
+  friend bool operator==(const GameRecord&, const GameRecord&) = default;
+
+  // Size, komi, handicap, setup stones and moves of a game (names and clocks are the caller's).
+  static GameRecord from_game(const Game& game);
+};
+
+class SgfError : public std::runtime_error {
+ public:
+  SgfError(std::size_t offset, const std::string& message)
+      : std::runtime_error("SGF error at offset " + std::to_string(offset) + ": " + message),
+        offset_(offset) {}
+  std::size_t offset() const noexcept { return offset_; }
+
+ private:
+  std::size_t offset_;
+};
+
+std::string write_sgf(const GameRecord& record);
+// Reads the first game of a collection, following the first variation at every branch.
+// Throws SgfError naming the byte offset of the problem.
+GameRecord read_sgf(std::string_view text);
+
+}  // namespace tengen
