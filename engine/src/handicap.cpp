@@ -1,5 +1,7 @@
 #include "engine/handicap.h"
 
+#include <algorithm>
+
 namespace tengen {
 
 int max_fixed_handicap(const Geometry& g) {
@@ -29,6 +31,7 @@ std::optional<std::vector<Point>> fixed_handicap(const Geometry& g, int stones) 
   const int around = centre ? stones - 1 : stones;
   for (int i = 0; i < around; ++i) points.push_back(placement[i]);
   if (centre) points.push_back(g.point(mid_x, mid_y));
+  std::sort(points.begin(), points.end());  // board order, top row first, as GNU Go lists them
   return points;
 }
 

@@ -1,0 +1,122 @@
+#include "engine/gtp.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tengen {
+namespace {
+
+GtpResponse run(GtpEngine& e, std::string_view line) { return e.execute(*parse_gtp_line(line)); }
+
+TEST(GtpParse, PreprocessesLikeTheStandardSays) {
+  EXPECT_FALSE(parse_gtp_line("   # only a comment"));
+  EXPECT_FALSE(parse_gtp_line(""));
+  const auto c = parse_gtp_line("12\tplay  black\x01 D4 # comment");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->id, 12);
+  EXPECT_EQ(c->name, "play");
+  EXPECT_EQ(c->args, (std::vector<std::string>{"black", "D4"}));
+  EXPECT_EQ(format_gtp_response(12, {true, "ok"}), "=12 ok\n\n");
+  EXPECT_EQ(format_gtp_response(std::nullopt, {false, "illegal move"}), "? illegal move\n\n");
+}
+
+TEST(Gtp, RunLoopAnswersEachCommandAndStopsAtQuit) {
+  GtpEngine e;
+  std::istringstream in("1 protocol_version\n\n2 frobnicate\nquit\nname\n");
+  std::ostringstream out;
+  e.run(in, out);
+  EXPECT_EQ(out.str(), "=1 2\n\n?2 unknown command\n\n=\n\n");
+}
+
+TEST(Gtp, RectangularBoardsAndBadSizes) {
+  GtpEngine e;
+  EXPECT_TRUE(run(e, "rectangular_boardsize 13 7").ok);
+  EXPECT_EQ(e.board().width(), 13);
+  EXPECT_EQ(e.board().height(), 7);
+  EXPECT_TRUE(run(e, "play b N7").ok);
+  EXPECT_FALSE(run(e, "play b A8").ok);
+  EXPECT_EQ(run(e, "boardsize 26").text, "unacceptable size");
+  EXPECT_EQ(run(e, "boardsize nine").text, "syntax error");
+}
+
+TEST(Gtp, RulesSelectionChangesLegality) {
+  GtpEngine e;
+  run(e, "boardsize 5");
+  for (const char* m : {"play w B5", "play w A4"}) ASSERT_TRUE(run(e, m).ok);
+  EXPECT_EQ(run(e, "is_legal b A5").text, "0");  // suicide, forbidden by default
+  EXPECT_TRUE(run(e, "kgs-rules new_zealand").ok);
+  EXPECT_EQ(run(e, "is_legal b A5").text, "1");
+  EXPECT_TRUE(run(e, "kgs-rules tromp-taylor").ok);
+  EXPECT_EQ(run(e, "is_legal b A5").text, "0");  // allowed, but repeats the position
+  EXPECT_FALSE(run(e, "kgs-rules backgammon").ok);
+  EXPECT_TRUE(run(e, "tengen-rules japanese komi=0.5").ok);
+  EXPECT_EQ(run(e, "tengen-rules").text,
+            "ko=simple suicide=forbidden scoring=territory handicap-compensation=0 pass-stones=no "
+            "free-handicap=no resume=requester komi=0.5");
+  EXPECT_EQ(run(e, "tengen-rules ko=never").text, "bad value 'never' for ko");
+}
+
+TEST(Gtp, FinalScoreIsTrompTaylor) {
+  GtpEngine e;
+  run(e, "boardsize 5");
+  run(e, "komi 0.5");
+  for (const char* m : {"play b B1", "play b B2", "play b B3", "play b B4", "play b B5", "play w C1",
+                        "play w C2", "play w C3", "play w C4", "play w C5"}) {
+    ASSERT_TRUE(run(e, m).ok);
+  }
+  EXPECT_EQ(run(e, "final_score").text, "W+5.5");
+}
+
+TEST(Gtp, FinalStatusListGroupsTheDeadStonesByChain) {
+  GtpEngine e;
+  run(e, "boardsize 7");
+  for (const char* m : {"play b C1", "play b C2", "play b C3", "play b C4", "play b C5", "play b C6",
+                        "play b C7", "play w D1", "play w D2", "play w D3", "play w D4", "play w D5",
+                        "play w D6", "play w D7", "play w A4", "play w A5", "play b F2"}) {
+    ASSERT_TRUE(run(e, m).ok) << m;
+  }
+  EXPECT_EQ(run(e, "final_status_list dead").text, "A5 A4\nF2");
+  EXPECT_EQ(run(e, "final_status_list seki").text, "");
+  EXPECT_FALSE(run(e, "final_status_list undead").ok);
+}
+
+TEST(Gtp, LoadsgfReplaysToTheGivenMove) {
+  const auto path = std::filesystem::temp_directory_path() / "tengen-gtp-test.sgf";
+  std::ofstream(path) << "(;GM[1]FF[4]SZ[9]KM[5.5]AB[cc]AW[gg];W[ee];B[dd];W[ff])";
+  GtpEngine e;
+  EXPECT_EQ(run(e, "loadsgf " + path.string()).text, "black");
+  EXPECT_EQ(run(e, "list_stones white").text, "E5 F4 G3");
+  EXPECT_EQ(run(e, "get_komi").text, "5.5");
+  EXPECT_EQ(run(e, "loadsgf " + path.string() + " 2").text, "black");
+  EXPECT_EQ(run(e, "list_stones white").text, "E5 G3");
+  EXPECT_TRUE(run(e, "undo").ok);
+  EXPECT_EQ(run(e, "list_stones white").text, "G3");
+  EXPECT_FALSE(run(e, "undo").ok);  // setup stones are not moves
+
+  std::ofstream(path) << "(;GM[1]SZ[9];B[ee];W[ee])";
+  const auto illegal = run(e, "loadsgf " + path.string());
+  EXPECT_FALSE(illegal.ok);
+  EXPECT_EQ(illegal.text, "illegal move E5 at move 2 of the SGF");
+  EXPECT_EQ(run(e, "list_stones white").text, "G3");  // unchanged by the failed load
+  std::ofstream(path) << "(;GM[1]SZ[9];B[ee]";
+  EXPECT_NE(run(e, "loadsgf " + path.string()).text.find("SGF error at offset"), std::string::npos);
+  std::filesystem::remove(path);
+  EXPECT_FALSE(run(e, "loadsgf /no/such/file.sgf").ok);
+}
+
+TEST(Gtp, HandicapCommandsNeedAnEmptyBoard) {
+  GtpEngine e;
+  run(e, "boardsize 19");
+  EXPECT_EQ(run(e, "fixed_handicap 4").text, "D16 Q16 D4 Q4");
+  EXPECT_EQ(run(e, "fixed_handicap 2").text, "board not empty");
+  run(e, "clear_board");
+  EXPECT_EQ(run(e, "set_free_handicap A1 A1").text, "bad vertex list");
+  EXPECT_TRUE(run(e, "set_free_handicap A1 T19 K10").ok);
+  EXPECT_EQ(run(e, "list_stones black").text, "T19 K10 A1");
+}
+
+}  // namespace
+}  // namespace tengen
