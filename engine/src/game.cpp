@@ -140,7 +140,7 @@ bool Game::resume(Color first) {
 
 bool Game::undo_to(std::size_t move_count) {
   if (move_count > moves_.size()) return false;
-  if (move_count == moves_.size() && phase_ != Phase::Over) return true;
+  if (move_count == moves_.size()) return true;  // nothing to take back (a resignation stays)
   // Replaying from the start keeps every derived structure exact; games are short enough.
   std::vector<Move> keep(moves_.begin(), moves_.begin() + static_cast<std::ptrdiff_t>(move_count));
   std::vector<std::pair<std::size_t, Color>> resumes;

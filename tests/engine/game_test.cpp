@@ -46,6 +46,8 @@ TEST(Game, ResignationEndsTheGameWithAResult) {
   EXPECT_EQ(g.phase(), Game::Phase::Over);
   EXPECT_EQ(g.result()->to_sgf(), "B+R");
   EXPECT_EQ(g.check({Color::White, kPass}), MoveError::GameOver);
+  EXPECT_TRUE(g.undo_to(g.moves().size()));  // takes back nothing, and not the resignation
+  EXPECT_EQ(g.result()->to_sgf(), "B+R");
 }
 
 TEST(Game, OccupiedAndSuicideHaveTheirReasons) {
