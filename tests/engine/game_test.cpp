@@ -23,7 +23,7 @@ void play_all(Game& g, std::string_view moves) {
   }
 }
 
-std::string result_of(const Game& g) { return g.result() ? result_of(g) : "no result"; }
+std::string result_of(const Game& g) { return g.result() ? g.result()->to_sgf() : "no result"; }
 
 MoveError try_move(const Game& g, std::string_view vertex) {
   return g.check({g.to_move(), *g.board().geometry().parse_gtp(vertex)});
