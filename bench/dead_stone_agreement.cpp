@@ -1,11 +1,14 @@
 // How often does the engine's dead-stone suggestion agree exactly with GNU Go's
 // `final_status_list dead` on games GNU Go finished against itself?
 //
-//   build/bench/bench/dead_stone_agreement [games-9x9] [games-13x13] [games-19x19] [level]
+//   build/bench/bench/dead_stone_agreement [games-9x9] [games-13x13] [games-19x19] [level] [out]
 //
 // Each game starts with a few random moves (seeded) for variety, then GNU Go plays both sides
-// until two passes. Positions where the two disagree are printed as diagrams.
+// until two passes. Positions where the two disagree are printed as diagrams. With `out`, every
+// final position is also written there with GNU Go's dead stones (the format read by
+// tests/engine/dead_stone_fixture_test.cpp), so that the suggestion can be checked without GNU Go.
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -34,7 +37,8 @@ std::set<Point> parse_vertices(const Geometry& g, const std::string& text) {
   return out;
 }
 
-bool play_game(testing::GtpProcess& gnugo, int size, std::uint64_t seed, Tally& tally) {
+bool play_game(testing::GtpProcess& gnugo, int size, std::uint64_t seed, Tally& tally,
+               std::ofstream& fixture) {
   const Geometry g{size, size};
   Board board(g);
   Rng rng(seed);
@@ -59,7 +63,13 @@ bool play_game(testing::GtpProcess& gnugo, int size, std::uint64_t seed, Tally& 
     board.play(*p, c);
   }
   if (passes < 2) return false;
-  const std::set<Point> theirs = parse_vertices(g, gnugo.send("final_status_list dead").text);
+  const std::string gnugo_dead = gnugo.send("final_status_list dead").text;
+  const std::set<Point> theirs = parse_vertices(g, gnugo_dead);
+  if (fixture) {
+    std::string vertices;
+    for (Point p : theirs) vertices += " " + g.to_gtp(p);
+    fixture << "position " << size << " seed " << seed << "\n" << board.to_diagram() << "dead:" << vertices << "\n\n";
+  }
   DeadStoneOptions options;
   options.seed = seed;
   const auto dead = suggest_dead_stones(board, options);
@@ -98,6 +108,8 @@ int main(int argc, char** argv) {
   const int games[3] = {argc > 1 ? std::atoi(argv[1]) : 40, argc > 2 ? std::atoi(argv[2]) : 20,
                         argc > 3 ? std::atoi(argv[3]) : 8};
   const std::string level = argc > 4 ? argv[4] : "1";
+  std::ofstream fixture;
+  if (argc > 5) fixture.open(argv[5]);
   const int sizes[3] = {9, 13, 19};
   Tally total;
   std::ostringstream summary;
@@ -105,7 +117,7 @@ int main(int argc, char** argv) {
     testing::GtpProcess gnugo({"/usr/games/gnugo", "--mode", "gtp", "--level", level});
     Tally t;
     for (std::uint64_t seed = 1; t.games < games[i] && seed < 1000; ++seed) {
-      play_game(gnugo, sizes[i], seed * 7919 + static_cast<std::uint64_t>(sizes[i]), t);
+      play_game(gnugo, sizes[i], seed * 7919 + static_cast<std::uint64_t>(sizes[i]), t, fixture);
     }
     summary << sizes[i] << "x" << sizes[i] << ": " << t.agreed << "/" << t.games
             << " positions agree exactly (" << (t.games ? 100.0 * t.agreed / t.games : 0)

@@ -189,6 +189,21 @@ std::vector<Point> Board::liberty_points(Point p) const {
 
 int Board::liberties(Point p) const { return static_cast<int>(liberty_points(p).size()); }
 
+Point Board::single_liberty(Point p) const noexcept {
+  const Point head = chain_id(p);
+  Point found = kPass;
+  Point s = head;
+  do {
+    for (Point q : neighbours(s)) {
+      if (at(q) != Color::Empty || q == found) continue;
+      if (found != kPass) return kPass;
+      found = q;
+    }
+    s = next_[idx(s)];
+  } while (s != head);
+  return found;
+}
+
 void Board::rebuild() {
   nbr_.fill(0);
   empty_count_ = 0;

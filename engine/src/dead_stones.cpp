@@ -36,15 +36,37 @@ bool is_group_self_atari(const Board& b, Point p, Color c) {
   return joins && n_libs <= 1;
 }
 
-Point scoring_playout_move(const Board& b, Color c, Rng& rng) {
+bool playable(const Board& b, Point p, Color c) {
+  return p != kPass && b.check(p, c, false) == MoveError::Ok &&
+         !(b.empty_neighbours(p) < 2 && is_group_self_atari(b, p, c));
+}
+
+// Near the opponent's last move: take a chain it left in atari, or save one of ours from atari.
+// These make loose stones in the opponent's sphere die as they would between real players.
+Point tactical_move(const Board& b, Color c, Point last) {
+  if (last == kPass) return kPass;
+  Point escape = kPass;
+  const auto nbrs = b.neighbours(last);
+  for (Point q : {last, nbrs[0], nbrs[1], nbrs[2], nbrs[3]}) {
+    if (!is_stone(b.at(q))) continue;
+    const Point lib = b.single_liberty(q);
+    if (lib == kPass) continue;
+    if (b.at(q) == opponent(c) && playable(b, lib, c)) return lib;
+    if (b.at(q) == c && escape == kPass && b.empty_neighbours(lib) >= 2 && playable(b, lib, c)) {
+      escape = lib;
+    }
+  }
+  return escape;
+}
+
+Point scoring_playout_move(const Board& b, Color c, Rng& rng, Point last) {
+  if (const Point p = tactical_move(b, c, last); p != kPass) return p;
   const int n = b.empty_count();
   if (n == 0) return kPass;
   const int start = static_cast<int>(rng.below(static_cast<std::uint32_t>(n)));
   for (int i = 0, k = start; i < n; ++i, k = (k + 1 == n) ? 0 : k + 1) {
     const Point p = b.empty_at(k);
-    if (b.is_eye(p, c) || b.check(p, c, false) != MoveError::Ok) continue;
-    if (b.empty_neighbours(p) < 2 && is_group_self_atari(b, p, c)) continue;
-    return p;
+    if (!b.is_eye(p, c) && playable(b, p, c)) return p;
   }
   return kPass;
 }
@@ -79,9 +101,11 @@ std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOption
     Board b = board;
     b.clear_ko();
     Color c = i % 2 == 0 ? Color::Black : Color::White;
+    Point last = kPass;
     for (int passes = 0, moves = 0; passes < 2 && moves < max_moves; ++moves) {
-      const Point p = scoring_playout_move(b, c, rng);
+      const Point p = scoring_playout_move(b, c, rng, last);
       b.play(p, c);
+      last = p;
       passes = p == kPass ? passes + 1 : 0;
       c = opponent(c);
     }

@@ -116,6 +116,37 @@ TEST(Game, SuperkoForbidsTheMoveThatClosesTheCycle) {
   }
 }
 
+// Three kos: White holds the first and third, Black the second. Each side in turn takes the ko it
+// may take, and after six moves the board is back where it started, Black to move.
+const Board kTripleKo = Board::from_diagram(R"(
+  . X O . . X O . . X O .
+  X O . O X . X O X O . O
+  . X O . . X O . . X O .
+  . . . . . . . . . . . .
+)");
+constexpr std::string_view kTripleKoCycle = "B C3 W F3 B L3 W B3 B G3 W K3";
+
+TEST(Game, TripleKoUnderSimpleKoEndsWithNoResult) {
+  Game g(kTripleKo, rules("japanese"));
+  play_all(g, kTripleKoCycle);
+  EXPECT_EQ(g.board().to_diagram(), kTripleKo.to_diagram());
+  EXPECT_EQ(g.occurrences(), 2);
+  play_all(g, "B C3 W F3 B L3 W B3 B G3");
+  EXPECT_EQ(g.phase(), Game::Phase::Playing);
+  ASSERT_EQ(g.play({Color::White, *g.board().geometry().parse_gtp("K3")}), MoveError::Ok);
+  EXPECT_EQ(g.phase(), Game::Phase::Over);
+  EXPECT_EQ(result_of(g), "Void");
+}
+
+TEST(Game, TripleKoUnderSuperkoForbidsTheSixthTake) {
+  for (const auto& [ko, expected] : {std::pair{"ko=positional", MoveError::PositionalSuperko},
+                                     {"ko=situational", MoveError::SituationalSuperko}}) {
+    Game g(kTripleKo, rules(ko));
+    play_all(g, "B C3 W F3 B L3 W B3 B G3");
+    EXPECT_EQ(try_move(g, "K3"), expected) << ko;
+  }
+}
+
 TEST(Game, PositionalAndSituationalSuperkoDifferWhenThePlayerToMoveDiffers) {
   // Found by a seeded search: White's B2 recreates a board last seen with Black to move.
   constexpr std::string_view kMoves =

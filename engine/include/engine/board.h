@@ -69,6 +69,8 @@ class Board {
   Point next_in_chain(Point p) const noexcept { return next_[idx(p)]; }
   std::vector<Point> chain_stones(Point p) const;
   int liberties(Point p) const;  // exact count of distinct liberties
+  // The only liberty of the chain at p, or kPass if it has two or more (stops at the second).
+  Point single_liberty(Point p) const noexcept;
   std::vector<Point> liberty_points(Point p) const;
 
   // True when `p` is empty and all its neighbours are `c` (or the edge).

@@ -15,10 +15,11 @@ struct DeadStoneOptions {
 // A suggestion of dead stones for the scoring phase, for the players to correct:
 //  1. Benson's unconditional life: such chains live, and opponent stones inside their vital
 //     regions are dead;
-//  2. every other chain is judged by Monte Carlo ownership: random playouts from the position
-//     (half with each player first) that never fill their own eyes and never self-atari a chain
-//     of two or more stones (so that seki survives them); a chain whose points end up owned more
-//     often by the opponent than by itself is dead.
+//  2. every other chain is judged by Monte Carlo ownership: playouts from the position (half
+//     with each player first) that take a chain the last move left in atari, save their own
+//     from atari, and otherwise play at random, never filling their own eyes nor self-atari'ing
+//     a chain of two or more stones (so that seki survives them); a chain whose points end up
+//     owned more often by the opponent than by itself is dead.
 // Returns the dead stones, every stone of each dead chain, in board order.
 std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOptions& options = {});
 
