@@ -8,7 +8,7 @@ namespace tengen {
 
 Game::Game(Board setup, Rules rules, Color first_to_move, int handicap_stones)
     : initial_(setup),
-      board_(std::move(setup)),
+      board_(setup),
       rules_(rules),
       first_to_move_(first_to_move),
       handicap_(handicap_stones),

@@ -27,6 +27,7 @@ std::optional<std::vector<Point>> fixed_handicap(const Geometry& g, int stones) 
       g.point(left, mid_y),  g.point(right, mid_y), g.point(mid_x, top),    g.point(mid_x, bottom),
   };
   std::vector<Point> points;
+  points.reserve(static_cast<std::size_t>(stones));
   const bool centre = stones % 2 == 1 && stones >= 5;
   const int around = centre ? stones - 1 : stones;
   for (int i = 0; i < around; ++i) points.push_back(placement[i]);

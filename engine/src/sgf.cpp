@@ -312,8 +312,8 @@ GameRecord read_sgf(std::string_view text) {
       } else if (p.id == "PL") {
         if (v != "B" && v != "W") throw SgfError(at, "PL must be B or W");
         r.player_to_move = v == "B" ? Color::Black : Color::White;
-      } else if (!is_root) {
-        continue;  // markup and annotations on move nodes are not kept
+      } else if (!is_root || p.id == "FF" || p.id == "CA" || p.id == "SZ") {
+        continue;  // handled above, or markup and annotations on move nodes (not kept)
       } else if (p.id == "GM") {
         if (v != "1") throw SgfError(at, "not a Go record (GM[" + v + "])");
       } else if (p.id == "KM") {
@@ -322,8 +322,6 @@ GameRecord read_sgf(std::string_view text) {
         r.handicap = parse_int(v, at, "HA");
       } else if (p.id == "TM") {
         r.time_limit = parse_real(v, at, "TM");
-      } else if (p.id == "FF" || p.id == "CA" || p.id == "SZ") {
-        continue;
       } else {
         static const std::pair<const char*, std::string GameRecord::*> kText[] = {
             {"RU", &GameRecord::rules},      {"PB", &GameRecord::black_name},

@@ -115,14 +115,14 @@ class Board {
   void rebuild();
 
   Geometry geo_;
-  std::array<Color, kMaxPoints> color_;
-  std::array<Point, kMaxPoints> chain_;
-  std::array<Point, kMaxPoints> next_;
-  std::array<std::int16_t, kMaxPoints> libs_;  // pseudo-liberties, by chain id
-  std::array<std::int16_t, kMaxPoints> size_;  // stones, by chain id
-  std::array<std::uint16_t, kMaxPoints> nbr_;  // neighbour counts, 4 bits per Color
-  std::array<Point, kMaxPoints> empty_list_;
-  std::array<std::int16_t, kMaxPoints> empty_pos_;
+  std::array<Color, kMaxPoints> color_{};
+  std::array<Point, kMaxPoints> chain_{};
+  std::array<Point, kMaxPoints> next_{};
+  std::array<std::int16_t, kMaxPoints> libs_{};  // pseudo-liberties, by chain id
+  std::array<std::int16_t, kMaxPoints> size_{};  // stones, by chain id
+  std::array<std::uint16_t, kMaxPoints> nbr_{};  // neighbour counts, 4 bits per Color
+  std::array<Point, kMaxPoints> empty_list_{};
+  std::array<std::int16_t, kMaxPoints> empty_pos_{};
   int empty_count_ = 0;
   Hash128 hash_;
   Point ko_point_ = kPass;

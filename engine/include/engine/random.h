@@ -39,7 +39,7 @@ class Rng {
   static constexpr std::uint64_t rotl(std::uint64_t x, int k) noexcept {
     return (x << k) | (x >> (64 - k));
   }
-  std::uint64_t state_[4];
+  std::uint64_t state_[4]{};
 };
 
 }  // namespace tengen

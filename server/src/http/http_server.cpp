@@ -19,7 +19,7 @@ using tcp = asio::ip::tcp;
 namespace {
 
 constexpr auto kReadTimeout = std::chrono::seconds(30);
-constexpr std::size_t kMaxRequestBody = 16 * 1024;
+constexpr std::size_t kMaxRequestBody = std::size_t{16} * 1024;
 constexpr auto kNothrow = asio::as_tuple(asio::use_awaitable);
 
 std::string_view mime_type(const std::filesystem::path& path) {
