@@ -68,7 +68,8 @@ bool play_game(testing::GtpProcess& gnugo, int size, std::uint64_t seed, Tally& 
   if (fixture) {
     std::string vertices;
     for (Point p : theirs) vertices += " " + g.to_gtp(p);
-    fixture << "position " << size << " seed " << seed << "\n" << board.to_diagram() << "dead:" << vertices << "\n\n";
+    fixture << "position " << size << " seed " << seed << "\n"
+            << board.to_diagram() << "dead:" << vertices << "\n\n";
   }
   DeadStoneOptions options;
   options.seed = seed;
@@ -92,7 +93,8 @@ bool play_game(testing::GtpProcess& gnugo, int size, std::uint64_t seed, Tally& 
         const Point p = g.point(x, y);
         const Color s = board.at(p);
         char ch = s == Color::Black ? 'X' : s == Color::White ? 'O' : '.';
-        if (ours.count(p) && !theirs.count(p)) ch = s == Color::Black ? 'b' : 'w';  // only we say dead
+        if (ours.count(p) && !theirs.count(p))
+          ch = s == Color::Black ? 'b' : 'w';  // only we say dead
         if (!ours.count(p) && theirs.count(p)) ch = s == Color::Black ? '1' : '2';  // only GNU Go
         std::cout << ch << ' ';
       }

@@ -26,13 +26,19 @@ void playouts(benchmark::State& state, bool superko) {
     ++games;
     benchmark::DoNotOptimize(board.hash());
   }
-  state.counters["playouts/s"] = benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
-  state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
+  state.counters["playouts/s"] =
+      benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
+  state.counters["moves/s"] =
+      benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
   state.counters["moves/playout"] = static_cast<double>(moves) / static_cast<double>(games);
 }
 
-void BM_Playout_SimpleKo(benchmark::State& state) { playouts(state, false); }
-void BM_Playout_PositionalSuperko(benchmark::State& state) { playouts(state, true); }
+void BM_Playout_SimpleKo(benchmark::State& state) {
+  playouts(state, false);
+}
+void BM_Playout_PositionalSuperko(benchmark::State& state) {
+  playouts(state, true);
+}
 
 BENCHMARK(BM_Playout_SimpleKo)->Arg(9)->Arg(19);
 BENCHMARK(BM_Playout_PositionalSuperko)->Arg(9)->Arg(19);

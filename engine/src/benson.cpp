@@ -3,14 +3,18 @@
 #include <algorithm>
 #include <vector>
 
+#include "regions.h"
+
 namespace tengen {
 namespace {
 
-constexpr std::size_t idx(Point p) { return static_cast<std::size_t>(p); }
+constexpr std::size_t idx(Point p) {
+  return static_cast<std::size_t>(p);
+}
 
 struct Region {
   std::vector<Point> points;
-  std::vector<Point> chains;  // ids of the bordering chains of colour c
+  std::vector<Point> chains;    // ids of the bordering chains of colour c
   std::vector<Point> vital_to;  // chains every empty point of the region is a liberty of
   bool active = true;
 };
@@ -19,51 +23,37 @@ struct Region {
 
 UnconditionalLife unconditional_life(const Board& board, Color c) {
   const Geometry& g = board.geometry();
-  // Regions: connected sets of points not of colour c.
-  std::vector<int> region_of(kMaxPoints, -1);
-  std::vector<Region> regions;
-  for (int y = 0; y < g.height; ++y) {
-    for (int x = 0; x < g.width; ++x) {
-      const Point start = g.point(x, y);
-      if (board.at(start) == c || region_of[idx(start)] >= 0) continue;
-      Region r;
-      const int id = static_cast<int>(regions.size());
-      std::vector<Point> stack{start};
-      region_of[idx(start)] = id;
-      while (!stack.empty()) {
-        const Point p = stack.back();
-        stack.pop_back();
-        r.points.push_back(p);
+  // Regions: connected sets of points not of colour c, with the chains of colour c around them.
+  std::vector<int> region_of;
+  std::vector<std::vector<Point>> bordering;
+  const auto points = detail::connected_regions(
+      board, [&](Point p) { return board.at(p) != c; }, region_of,
+      [&](int r, Point q) {
+        if (bordering.size() <= static_cast<std::size_t>(r))
+          bordering.resize(static_cast<std::size_t>(r) + 1);
+        auto& chains = bordering[static_cast<std::size_t>(r)];
+        const Point chain = board.chain_id(q);
+        if (std::find(chains.begin(), chains.end(), chain) == chains.end()) chains.push_back(chain);
+      });
+  std::vector<Region> regions(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    Region& r = regions[i];
+    r.points = points[i];
+    if (i < bordering.size()) r.chains = bordering[i];
+    for (Point chain : r.chains) {
+      bool vital = true;
+      for (Point p : r.points) {
+        if (board.at(p) != Color::Empty) continue;
+        bool liberty = false;
         for (Point q : board.neighbours(p)) {
-          const Color qc = board.at(q);
-          if (qc == Color::Wall) continue;
-          if (qc == c) {
-            const Point chain = board.chain_id(q);
-            if (std::find(r.chains.begin(), r.chains.end(), chain) == r.chains.end()) {
-              r.chains.push_back(chain);
-            }
-          } else if (region_of[idx(q)] < 0) {
-            region_of[idx(q)] = id;
-            stack.push_back(q);
-          }
+          liberty = liberty || (board.at(q) == c && board.chain_id(q) == chain);
+        }
+        if (!liberty) {
+          vital = false;
+          break;
         }
       }
-      for (Point chain : r.chains) {
-        bool vital = true;
-        for (Point p : r.points) {
-          if (board.at(p) != Color::Empty) continue;
-          bool liberty = false;
-          for (Point q : board.neighbours(p)) {
-            liberty = liberty || (board.at(q) == c && board.chain_id(q) == chain);
-          }
-          if (!liberty) {
-            vital = false;
-            break;
-          }
-        }
-        if (vital) r.vital_to.push_back(chain);
-      }
-      regions.push_back(std::move(r));
+      if (vital) r.vital_to.push_back(chain);
     }
   }
 
@@ -83,7 +73,8 @@ UnconditionalLife unconditional_life(const Board& board, Color c) {
       if (!alive_chain.test(idx(chain))) continue;
       int vital = 0;
       for (const Region& r : regions) {
-        if (r.active && std::find(r.vital_to.begin(), r.vital_to.end(), chain) != r.vital_to.end()) {
+        if (r.active &&
+            std::find(r.vital_to.begin(), r.vital_to.end(), chain) != r.vital_to.end()) {
           ++vital;
         }
       }

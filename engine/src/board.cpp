@@ -10,9 +10,12 @@ using PointSet = std::bitset<kMaxPoints>;
 
 char diagram_char(Color c) {
   switch (c) {
-    case Color::Black: return 'X';
-    case Color::White: return 'O';
-    default: return '.';
+    case Color::Black:
+      return 'X';
+    case Color::White:
+      return 'O';
+    default:
+      return '.';
   }
 }
 
@@ -187,7 +190,9 @@ std::vector<Point> Board::liberty_points(Point p) const {
   return libs;
 }
 
-int Board::liberties(Point p) const { return static_cast<int>(liberty_points(p).size()); }
+int Board::liberties(Point p) const {
+  return static_cast<int>(liberty_points(p).size());
+}
 
 Point Board::single_liberty(Point p) const noexcept {
   const Point head = chain_id(p);
@@ -270,7 +275,8 @@ void Board::check_consistency() const {
     }
     if (!geo_.contains(p)) fail("playable point off the board", p);
     std::uint16_t nbr = 0;
-    for (Point q : neighbours(p)) nbr = static_cast<std::uint16_t>(nbr + (1u << count_shift(at(q))));
+    for (Point q : neighbours(p))
+      nbr = static_cast<std::uint16_t>(nbr + (1u << count_shift(at(q))));
     if (nbr != nbr_[idx(p)]) fail("neighbour counts", p);
     if (c == Color::Empty) {
       ++empties;
@@ -358,7 +364,9 @@ Board Board::from_diagram(std::string_view text) {
   for (int y = 0; y < b.height(); ++y) {
     for (int x = 0; x < b.width(); ++x) {
       const char ch = rows[static_cast<std::size_t>(y)][static_cast<std::size_t>(x)];
-      b.color_[idx(b.point(x, y))] = ch == 'X' ? Color::Black : ch == 'O' ? Color::White : Color::Empty;
+      b.color_[idx(b.point(x, y))] = ch == 'X'   ? Color::Black
+                                     : ch == 'O' ? Color::White
+                                                 : Color::Empty;
     }
   }
   b.rebuild();

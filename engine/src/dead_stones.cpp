@@ -6,7 +6,9 @@
 namespace tengen {
 namespace {
 
-constexpr std::size_t idx(Point p) { return static_cast<std::size_t>(p); }
+constexpr std::size_t idx(Point p) {
+  return static_cast<std::size_t>(p);
+}
 
 // True if a stone of `c` at `p` leaves its chain of two or more stones with a single liberty
 // without capturing anything.
@@ -79,8 +81,10 @@ void add_ownership(const Board& b, std::vector<int>& own) {
       const Point p = g.point(x, y);
       Color owner = b.at(p);
       if (owner == Color::Empty) {
-        if (b.is_surrounded_by(p, Color::Black)) owner = Color::Black;
-        else if (b.is_surrounded_by(p, Color::White)) owner = Color::White;
+        if (b.is_surrounded_by(p, Color::Black))
+          owner = Color::Black;
+        else if (b.is_surrounded_by(p, Color::White))
+          owner = Color::White;
       }
       own[idx(p)] += owner == Color::Black ? 1 : owner == Color::White ? -1 : 0;
     }

@@ -37,7 +37,8 @@ Game Game::with_fixed_handicap(Geometry geometry, Rules rules, int handicap) {
 Game Game::with_free_handicap(Geometry geometry, Rules rules, std::span<const Point> stones) {
   Board board(geometry);
   if (stones.size() < 2 || static_cast<int>(stones.size()) >= geometry.area()) {
-    throw std::invalid_argument("free handicap needs at least 2 stones and must leave room to play");
+    throw std::invalid_argument(
+        "free handicap needs at least 2 stones and must leave room to play");
   }
   for (Point p : stones) {
     if (!board.on_board(p)) throw std::invalid_argument("handicap stone off the board");

@@ -15,8 +15,12 @@
 namespace tengen {
 namespace {
 
-GtpResponse success(std::string text = {}) { return {true, std::move(text)}; }
-GtpResponse failure(std::string text) { return {false, std::move(text)}; }
+GtpResponse success(std::string text = {}) {
+  return {true, std::move(text)};
+}
+GtpResponse failure(std::string text) {
+  return {false, std::move(text)};
+}
 
 std::string lower(std::string_view s) {
   std::string out;
@@ -62,8 +66,9 @@ std::optional<GtpCommand> parse_gtp_line(std::string_view line) {
     first = 1;
   }
   if (first < tokens.size()) command.name = tokens[first];
-  command.args.assign(tokens.begin() + static_cast<std::ptrdiff_t>(std::min(first + 1, tokens.size())),
-                      tokens.end());
+  command.args.assign(
+      tokens.begin() + static_cast<std::ptrdiff_t>(std::min(first + 1, tokens.size())),
+      tokens.end());
   return command;
 }
 
@@ -145,8 +150,12 @@ void GtpEngine::run(std::istream& in, std::ostream& out) {
   }
 }
 
-GtpResponse GtpEngine::protocol_version(const std::vector<std::string>&) { return success("2"); }
-GtpResponse GtpEngine::name(const std::vector<std::string>&) { return success("tengen-referee"); }
+GtpResponse GtpEngine::protocol_version(const std::vector<std::string>&) {
+  return success("2");
+}
+GtpResponse GtpEngine::name(const std::vector<std::string>&) {
+  return success("tengen-referee");
+}
 GtpResponse GtpEngine::version(const std::vector<std::string>&) {
   return success(std::string(kEngineVersion));
 }
@@ -192,7 +201,8 @@ GtpResponse GtpEngine::komi(const std::vector<std::string>& args) {
   double k = 0;
   if (args.size() != 1) return failure("syntax error");
   const auto [end, ec] = std::from_chars(args[0].data(), args[0].data() + args[0].size(), k);
-  if (ec != std::errc{} || end != args[0].data() + args[0].size()) return failure("komi not a float");
+  if (ec != std::errc{} || end != args[0].data() + args[0].size())
+    return failure("komi not a float");
   rules_.komi = k;
   return success();
 }
@@ -208,7 +218,8 @@ MoveError GtpEngine::legality(Point p, Color c) const {
   const MoveError e = board_.check(p, c, rules_.suicide_allowed);
   if (e != MoveError::Ok || rules_.ko == KoRule::Simple) return e;
   const Hash128 next = board_.hash_after(p, c);
-  if (rules_.ko == KoRule::PositionalSuperko && seen_.contains(next)) return MoveError::PositionalSuperko;
+  if (rules_.ko == KoRule::PositionalSuperko && seen_.contains(next))
+    return MoveError::PositionalSuperko;
   if (rules_.ko == KoRule::SituationalSuperko &&
       situations_.contains(zobrist::with_side(next, opponent(c)))) {
     return MoveError::SituationalSuperko;
@@ -356,11 +367,12 @@ GtpResponse GtpEngine::loadsgf(const std::vector<std::string>& args) {
     return failure(std::string("bad setup in SGF: ") + e.what());
   }
   loaded.rebuild_history_sets();
-  Color next = record.player_to_move != Color::Empty ? record.player_to_move
+  Color next = record.player_to_move != Color::Empty                       ? record.player_to_move
                : record.setup_black.empty() || !record.setup_white.empty() ? Color::Black
-                                                                          : Color::White;
+                                                                           : Color::White;
   // GTP: move_number is the number of the move that is *not* yet played (1 = before the first).
-  const std::size_t limit = stop ? static_cast<std::size_t>(std::max(0, *stop - 1)) : record.moves.size();
+  const std::size_t limit =
+      stop ? static_cast<std::size_t>(std::max(0, *stop - 1)) : record.moves.size();
   for (std::size_t i = 0; i < record.moves.size() && i < limit; ++i) {
     const RecordedMove& m = record.moves[i];
     if (loaded.legality(m.point, m.color) != MoveError::Ok) {

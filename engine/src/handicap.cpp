@@ -23,8 +23,8 @@ std::optional<std::vector<Point>> fixed_handicap(const Geometry& g, int stones) 
   const int mid_y = g.height / 2;
   // Lower-left and upper-right, then upper-left for the third stone, as GNU Go places them.
   const Point placement[] = {
-      g.point(left, bottom), g.point(right, top),   g.point(left, top),     g.point(right, bottom),
-      g.point(left, mid_y),  g.point(right, mid_y), g.point(mid_x, top),    g.point(mid_x, bottom),
+      g.point(left, bottom), g.point(right, top),   g.point(left, top),  g.point(right, bottom),
+      g.point(left, mid_y),  g.point(right, mid_y), g.point(mid_x, top), g.point(mid_x, bottom),
   };
   std::vector<Point> points;
   points.reserve(static_cast<std::size_t>(stones));

@@ -18,10 +18,14 @@ std::string Result::to_sgf() const {
   if (kind == Kind::Score && winner == Color::Empty) return "0";
   std::string out = winner == Color::Black ? "B+" : "W+";
   switch (kind) {
-    case Kind::Resignation: return out + "R";
-    case Kind::Time: return out + "T";
-    case Kind::Forfeit: return out + "F";
-    default: break;
+    case Kind::Resignation:
+      return out + "R";
+    case Kind::Time:
+      return out + "T";
+    case Kind::Forfeit:
+      return out + "F";
+    default:
+      break;
   }
   std::ostringstream margin_text;
   margin_text << margin;

@@ -19,20 +19,27 @@ struct Preset {
 // Customary komi: 7.5 under area scoring, 6.5 under Japanese and Korean territory scoring,
 // 7 in New Zealand; Ing's 8 points with Black winning ties is 7.5.
 const std::array<Preset, 7> kPresets{{
-    {"tromp-taylor", {KoRule::PositionalSuperko, true, ScoringRule::Area, HC::None, false, true,
-                      ResumeRule::OpponentOfRequester, 7.5}},
-    {"chinese", {KoRule::PositionalSuperko, false, ScoringRule::Area, HC::N, false, true,
-                 ResumeRule::OpponentOfRequester, 7.5}},
-    {"japanese", {KoRule::Simple, false, ScoringRule::Territory, HC::None, false, false,
-                  ResumeRule::OpponentOfRequester, 6.5}},
-    {"korean", {KoRule::Simple, false, ScoringRule::Territory, HC::None, false, false,
-                ResumeRule::OpponentOfRequester, 6.5}},
-    {"aga", {KoRule::SituationalSuperko, false, ScoringRule::Area, HC::NMinusOne, true, false,
-             ResumeRule::OpponentOfLastPasser, 7.5}},
-    {"new-zealand", {KoRule::SituationalSuperko, true, ScoringRule::Area, HC::None, false, true,
-                     ResumeRule::OpponentOfRequester, 7.0}},
-    {"ing", {KoRule::SituationalSuperko, true, ScoringRule::Area, HC::N, false, true,
-             ResumeRule::OpponentOfRequester, 7.5}},
+    {"tromp-taylor",
+     {KoRule::PositionalSuperko, true, ScoringRule::Area, HC::None, false, true,
+      ResumeRule::OpponentOfRequester, 7.5}},
+    {"chinese",
+     {KoRule::PositionalSuperko, false, ScoringRule::Area, HC::N, false, true,
+      ResumeRule::OpponentOfRequester, 7.5}},
+    {"japanese",
+     {KoRule::Simple, false, ScoringRule::Territory, HC::None, false, false,
+      ResumeRule::OpponentOfRequester, 6.5}},
+    {"korean",
+     {KoRule::Simple, false, ScoringRule::Territory, HC::None, false, false,
+      ResumeRule::OpponentOfRequester, 6.5}},
+    {"aga",
+     {KoRule::SituationalSuperko, false, ScoringRule::Area, HC::NMinusOne, true, false,
+      ResumeRule::OpponentOfLastPasser, 7.5}},
+    {"new-zealand",
+     {KoRule::SituationalSuperko, true, ScoringRule::Area, HC::None, false, true,
+      ResumeRule::OpponentOfRequester, 7.0}},
+    {"ing",
+     {KoRule::SituationalSuperko, true, ScoringRule::Area, HC::N, false, true,
+      ResumeRule::OpponentOfRequester, 7.5}},
 }};
 
 std::string normalise(std::string_view s) {
@@ -68,24 +75,32 @@ constexpr std::array<std::pair<std::string_view, KoRule>, 5> kKo{{
     {"situational", KoRule::SituationalSuperko},
     {"situational-superko", KoRule::SituationalSuperko},
 }};
-constexpr std::array<std::pair<std::string_view, bool>, 6> kSuicide{{
-    {"forbidden", false}, {"allowed", true}, {"no", false}, {"yes", true}, {"0", false}, {"1", true}}};
-constexpr std::array<std::pair<std::string_view, ScoringRule>, 2> kScoring{{
-    {"area", ScoringRule::Area}, {"territory", ScoringRule::Territory}}};
-constexpr std::array<std::pair<std::string_view, HC>, 3> kCompensation{{
-    {"0", HC::None}, {"n", HC::N}, {"n-1", HC::NMinusOne}}};
-constexpr std::array<std::pair<std::string_view, bool>, 4> kYesNo{{
-    {"no", false}, {"yes", true}, {"0", false}, {"1", true}}};
-constexpr std::array<std::pair<std::string_view, ResumeRule>, 2> kResume{{
-    {"requester", ResumeRule::OpponentOfRequester}, {"last-passer", ResumeRule::OpponentOfLastPasser}}};
+constexpr std::array<std::pair<std::string_view, bool>, 6> kSuicide{{{"forbidden", false},
+                                                                     {"allowed", true},
+                                                                     {"no", false},
+                                                                     {"yes", true},
+                                                                     {"0", false},
+                                                                     {"1", true}}};
+constexpr std::array<std::pair<std::string_view, ScoringRule>, 2> kScoring{
+    {{"area", ScoringRule::Area}, {"territory", ScoringRule::Territory}}};
+constexpr std::array<std::pair<std::string_view, HC>, 3> kCompensation{
+    {{"0", HC::None}, {"n", HC::N}, {"n-1", HC::NMinusOne}}};
+constexpr std::array<std::pair<std::string_view, bool>, 4> kYesNo{
+    {{"no", false}, {"yes", true}, {"0", false}, {"1", true}}};
+constexpr std::array<std::pair<std::string_view, ResumeRule>, 2> kResume{
+    {{"requester", ResumeRule::OpponentOfRequester},
+     {"last-passer", ResumeRule::OpponentOfLastPasser}}};
 
 }  // namespace
 
 std::string_view to_string(KoRule ko) noexcept {
   switch (ko) {
-    case KoRule::Simple: return "simple";
-    case KoRule::PositionalSuperko: return "positional-superko";
-    case KoRule::SituationalSuperko: return "situational-superko";
+    case KoRule::Simple:
+      return "simple";
+    case KoRule::PositionalSuperko:
+      return "positional-superko";
+    case KoRule::SituationalSuperko:
+      return "situational-superko";
   }
   return "?";
 }

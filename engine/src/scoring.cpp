@@ -4,48 +4,37 @@
 #include <bitset>
 #include <stdexcept>
 
+#include "regions.h"
+
 namespace tengen {
 namespace {
 
 using PointSet = std::bitset<kMaxPoints>;
-constexpr std::size_t idx(Point p) { return static_cast<std::size_t>(p); }
+constexpr std::size_t idx(Point p) {
+  return static_cast<std::size_t>(p);
+}
 
 struct Region {
   std::vector<Point> points;
   unsigned borders = 0;  // bit 1: black, bit 2: white
 };
 
-// Empty regions of `board` with `removed` stones taken off.
+// Empty regions of `board` with `removed` stones taken off, and the colours bordering each.
 std::vector<Region> empty_regions(const Board& board, const PointSet& removed,
                                   std::vector<int>& region_of) {
-  const Geometry& g = board.geometry();
   auto color = [&](Point p) { return removed.test(idx(p)) ? Color::Empty : board.at(p); };
-  std::vector<Region> regions;
-  region_of.assign(kMaxPoints, -1);
-  for (int y = 0; y < g.height; ++y) {
-    for (int x = 0; x < g.width; ++x) {
-      const Point start = g.point(x, y);
-      if (color(start) != Color::Empty || region_of[idx(start)] >= 0) continue;
-      Region r;
-      const int id = static_cast<int>(regions.size());
-      std::vector<Point> stack{start};
-      region_of[idx(start)] = id;
-      while (!stack.empty()) {
-        const Point p = stack.back();
-        stack.pop_back();
-        r.points.push_back(p);
-        for (Point q : board.neighbours(p)) {
-          const Color c = color(q);
-          if (c == Color::Empty && region_of[idx(q)] < 0) {
-            region_of[idx(q)] = id;
-            stack.push_back(q);
-          } else if (is_stone(c)) {
-            r.borders |= 1u << index_of(c);
-          }
-        }
-      }
-      regions.push_back(std::move(r));
-    }
+  std::vector<unsigned> borders;
+  const auto points = detail::connected_regions(
+      board, [&](Point p) { return color(p) == Color::Empty; }, region_of,
+      [&](int r, Point q) {
+        if (borders.size() <= static_cast<std::size_t>(r))
+          borders.resize(static_cast<std::size_t>(r) + 1, 0);
+        borders[static_cast<std::size_t>(r)] |= 1u << index_of(color(q));
+      });
+  std::vector<Region> regions(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    regions[i].points = points[i];
+    regions[i].borders = i < borders.size() ? borders[i] : 0;
   }
   return regions;
 }
@@ -86,9 +75,12 @@ int liberties_after(const Board& board, const PointSet& removed, Point p, Color 
 double handicap_compensation(const Rules& rules, int handicap_stones) noexcept {
   if (handicap_stones < 2) return 0;
   switch (rules.handicap_compensation) {
-    case HandicapCompensation::None: return 0;
-    case HandicapCompensation::N: return handicap_stones;
-    case HandicapCompensation::NMinusOne: return handicap_stones - 1;
+    case HandicapCompensation::None:
+      return 0;
+    case HandicapCompensation::N:
+      return handicap_stones;
+    case HandicapCompensation::NMinusOne:
+      return handicap_stones - 1;
   }
   return 0;
 }
@@ -119,7 +111,8 @@ Score score_position(const Board& board, const Rules& rules, std::span<const Poi
     for (Point p : r.points) {
       for (Color c : {Color::Black, Color::White}) {
         bool touches = false;
-        for (Point q : board.neighbours(p)) touches = touches || (board.at(q) == c && !removed.test(idx(q)));
+        for (Point q : board.neighbours(p))
+          touches = touches || (board.at(q) == c && !removed.test(idx(q)));
         if (!touches) continue;
         const int libs = liberties_after(board, removed, p, c);
         all_self_atari = all_self_atari && libs >= 0 && libs <= 1;
@@ -140,15 +133,17 @@ Score score_position(const Board& board, const Rules& rules, std::span<const Poi
   s.seki.assign(static_cast<std::size_t>(g.area()), false);
   for (std::size_t i = 0; i < regions.size(); ++i) {
     const Region& r = regions[i];
-    const Color owner = r.borders == 2 ? Color::Black : r.borders == 4 ? Color::White : Color::Empty;
+    const Color owner = r.borders == 2   ? Color::Black
+                        : r.borders == 4 ? Color::White
+                                         : Color::Empty;
     bool eye_of_seki = false;
     if (owner != Color::Empty) {
       for (Point p : r.points) {
         for (Point q : board.neighbours(p)) eye_of_seki = eye_of_seki || seki_stones.test(idx(q));
       }
     }
-    const bool counts = owner != Color::Empty &&
-                        !(eye_of_seki && rules.scoring == ScoringRule::Territory);
+    const bool counts =
+        owner != Color::Empty && !(eye_of_seki && rules.scoring == ScoringRule::Territory);
     for (Point p : r.points) {
       const auto at = static_cast<std::size_t>(g.linear(p));
       s.seki[at] = seki_region[i] || eye_of_seki;
@@ -186,7 +181,8 @@ Score tromp_taylor_score(const Board& board, double komi) {
   Rules rules;
   rules.scoring = ScoringRule::Area;
   rules.komi = komi;
-  Score s = score_position(board, rules, {}, {0, board.captures(Color::Black), board.captures(Color::White)}, 0);
+  Score s = score_position(board, rules, {},
+                           {0, board.captures(Color::Black), board.captures(Color::White)}, 0);
   // Tromp-Taylor knows no seki: a point that reaches both colours is simply neutral, which is
   // what area scoring above already does; only the marks differ.
   std::fill(s.seki.begin(), s.seki.end(), false);

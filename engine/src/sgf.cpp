@@ -229,8 +229,9 @@ std::string write_sgf(const GameRecord& r) {
   const Geometry g = r.geometry();
   std::string out = "(;GM[1]FF[4]CA[UTF-8]";
   property_if(out, "AP", r.application);
-  property(out, "SZ", r.width == r.height ? std::to_string(r.width)
-                                          : std::to_string(r.width) + ":" + std::to_string(r.height));
+  property(out, "SZ",
+           r.width == r.height ? std::to_string(r.width)
+                               : std::to_string(r.width) + ":" + std::to_string(r.height));
   property_if(out, "RU", r.rules);
   property(out, "KM", number(r.komi));
   if (r.handicap > 0) property(out, "HA", std::to_string(r.handicap));
@@ -252,7 +253,8 @@ std::string write_sgf(const GameRecord& r) {
   }
   point_list(out, "AB", g, r.setup_black);
   point_list(out, "AW", g, r.setup_white);
-  if (r.player_to_move != Color::Empty) property(out, "PL", r.player_to_move == Color::Black ? "B" : "W");
+  if (r.player_to_move != Color::Empty)
+    property(out, "PL", r.player_to_move == Color::Black ? "B" : "W");
   property_if(out, "C", r.comment);
   std::size_t n = 0;
   for (const RecordedMove& m : r.moves) {
@@ -279,7 +281,8 @@ GameRecord read_sgf(std::string_view text) {
       const std::string& v = p.values[0];
       const auto colon = v.find(':');
       r.width = parse_int(v.substr(0, colon), p.offsets[0], "SZ");
-      r.height = colon == std::string::npos ? r.width : parse_int(v.substr(colon + 1), p.offsets[0], "SZ");
+      r.height =
+          colon == std::string::npos ? r.width : parse_int(v.substr(colon + 1), p.offsets[0], "SZ");
       if (!Geometry::valid(r.width, r.height)) {
         throw SgfError(p.offsets[0], "board size " + v + " is outside 2..25");
       }

@@ -51,7 +51,8 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
 }  // namespace
 
 std::string usage() {
-  std::string text = "usage: tengen-server [options]\n\noptions (each also as an environment variable):\n";
+  std::string text =
+      "usage: tengen-server [options]\n\noptions (each also as an environment variable):\n";
   for (const auto& o : kOptions) {
     text += "  " + std::string(o.flag) + " VALUE";
     text += std::string(o.flag.size() < 14 ? 14 - o.flag.size() : 1, ' ');

@@ -20,8 +20,8 @@ struct Config {
 
 struct ConfigResult {
   std::optional<Config> config;
-  std::string error;     // set when the arguments are invalid
-  bool help = false;     // --help was asked for
+  std::string error;  // set when the arguments are invalid
+  bool help = false;  // --help was asked for
 };
 
 ConfigResult parse_config(const std::vector<std::string>& args,

@@ -5,7 +5,9 @@
 namespace tengen {
 namespace {
 
-Point at(const Board& b, std::string_view gtp) { return *b.geometry().parse_gtp(gtp); }
+Point at(const Board& b, std::string_view gtp) {
+  return *b.geometry().parse_gtp(gtp);
+}
 
 void play(Board& b, std::string_view gtp, Color c) {
   const Point p = at(b, gtp);
@@ -137,8 +139,8 @@ TEST(Board, SnapbackCapturesMoreThanWasGiven) {
   )");
   play(b, "B1", Color::White);  // throw-in
   EXPECT_EQ(b.liberties(at(b, "B1")), 1);
-  play(b, "A1", Color::Black);      // black takes the stone...
-  EXPECT_EQ(b.ko_point(), kPass);   // ...which is no ko: the taker has joined a larger chain
+  play(b, "A1", Color::Black);     // black takes the stone...
+  EXPECT_EQ(b.ko_point(), kPass);  // ...which is no ko: the taker has joined a larger chain
   EXPECT_EQ(b.captures(Color::Black), 1);
   play(b, "B1", Color::White);  // ...and white snaps back five stones
   EXPECT_EQ(b.captures(Color::White), 5);

@@ -9,7 +9,9 @@
 namespace tengen {
 namespace {
 
-Rules rules(std::string_view text) { return *Rules::parse(text); }
+Rules rules(std::string_view text) {
+  return *Rules::parse(text);
+}
 
 // Plays "B C2 W B2 B pass ..." and checks the board after every move.
 void play_all(Game& g, std::string_view moves) {
@@ -18,12 +20,15 @@ void play_all(Game& g, std::string_view moves) {
     const Color c = color == "B" ? Color::Black : Color::White;
     const auto p = g.board().geometry().parse_gtp(vertex);
     ASSERT_TRUE(p) << vertex;
-    ASSERT_EQ(g.play({c, *p}), MoveError::Ok) << color << " " << vertex << "\n" << g.board().to_diagram();
+    ASSERT_EQ(g.play({c, *p}), MoveError::Ok) << color << " " << vertex << "\n"
+                                              << g.board().to_diagram();
     g.board().check_consistency();
   }
 }
 
-std::string result_of(const Game& g) { return g.result() ? g.result()->to_sgf() : "no result"; }
+std::string result_of(const Game& g) {
+  return g.result() ? g.result()->to_sgf() : "no result";
+}
 
 MoveError try_move(const Game& g, std::string_view vertex) {
   return g.check({g.to_move(), *g.board().geometry().parse_gtp(vertex)});
@@ -58,7 +63,8 @@ TEST(Game, OccupiedAndSuicideHaveTheirReasons) {
     O . . .
     . . . .
     . . . .
-  )"), rules("japanese"));
+  )"),
+         rules("japanese"));
   EXPECT_EQ(try_move(g, "A4"), MoveError::Suicide);
   EXPECT_EQ(try_move(g, "B4"), MoveError::Occupied);
   Game allowed(g.board(), rules("new-zealand"));
@@ -76,7 +82,8 @@ TEST(Game, SimpleKoForbidsOnlyTheImmediateRecapture) {
     . X O . .
     . . . . .
     . . . . .
-  )"), rules("japanese"));
+  )"),
+         rules("japanese"));
   play_all(g, "B C4");  // takes the ko at B4
   EXPECT_EQ(try_move(g, "B4"), MoveError::Ko);
   play_all(g, "W E1 B E2");  // threat and answer
@@ -264,8 +271,8 @@ TEST(Game, FixedHandicapOnTheStarPoints) {
   };
   const Rules japanese = *Rules::preset("japanese");
   Game g19 = Game::with_fixed_handicap({19, 19}, japanese, 9);
-  EXPECT_EQ(vertices(g19), (std::vector<std::string>{"D16", "K16", "Q16", "D10", "K10", "Q10", "D4",
-                                                     "K4", "Q4"}));
+  EXPECT_EQ(vertices(g19),
+            (std::vector<std::string>{"D16", "K16", "Q16", "D10", "K10", "Q10", "D4", "K4", "Q4"}));
   EXPECT_EQ(g19.to_move(), Color::White);
   EXPECT_EQ(g19.handicap_stones(), 9);
   EXPECT_EQ(vertices(Game::with_fixed_handicap({19, 19}, japanese, 3)),
@@ -289,7 +296,8 @@ TEST(Game, FreeHandicapPlacement) {
   EXPECT_EQ(game.to_move(), Color::White);
   EXPECT_EQ(game.board().stone_count(Color::Black), 3);
   const Point twice[] = {g.point(0, 0), g.point(0, 0)};
-  EXPECT_THROW(Game::with_free_handicap(g, *Rules::preset("chinese"), twice), std::invalid_argument);
+  EXPECT_THROW(Game::with_free_handicap(g, *Rules::preset("chinese"), twice),
+               std::invalid_argument);
   const Point one[] = {g.point(0, 0)};
   EXPECT_THROW(Game::with_free_handicap(g, *Rules::preset("chinese"), one), std::invalid_argument);
 }

@@ -80,8 +80,9 @@ class CommandStream {
     std::vector<std::string> stones;
     const int n = 2 + static_cast<int>(rng_.below(4));
     while (static_cast<int>(stones.size()) < n) {
-      const std::string v = g.to_gtp(g.point(static_cast<int>(rng_.below(static_cast<std::uint32_t>(size_))),
-                                             static_cast<int>(rng_.below(static_cast<std::uint32_t>(size_)))));
+      const std::string v =
+          g.to_gtp(g.point(static_cast<int>(rng_.below(static_cast<std::uint32_t>(size_))),
+                           static_cast<int>(rng_.below(static_cast<std::uint32_t>(size_)))));
       if (std::find(stones.begin(), stones.end(), v) == stones.end()) stones.push_back(v);
     }
     std::string out = "set_free_handicap";
@@ -122,8 +123,10 @@ TEST(GnuGoComparison, SameAnswersToTheSameRandomCommandStreams) {
       ASSERT_EQ(mine.ok, theirs.ok) << "seed " << seed << " command " << i << ": " << command
                                     << "\n gnugo: " << theirs.text << "\n ours: " << mine.text;
       if (mine.ok) {
-        const bool set = command.starts_with("list_stones") || command.starts_with("fixed_handicap");
-        ASSERT_EQ(set ? sorted_words(mine.text) : mine.text, set ? sorted_words(theirs.text) : theirs.text)
+        const bool set =
+            command.starts_with("list_stones") || command.starts_with("fixed_handicap");
+        ASSERT_EQ(set ? sorted_words(mine.text) : mine.text,
+                  set ? sorted_words(theirs.text) : theirs.text)
             << "seed " << seed << " command " << i << ": " << command;
       }
       illegal += command.starts_with("play") && !mine.ok;
@@ -154,7 +157,6 @@ TEST(GnuGoComparison, SameAnswersToTheSameRandomCommandStreams) {
         previous[0] = sorted_words(ours.send("list_stones black").text);
         previous[1] = sorted_words(ours.send("list_stones white").text);
       }
-
     }
   }
   EXPECT_GT(illegal, 100) << "the streams should exercise illegal moves";

@@ -9,7 +9,9 @@
 namespace tengen {
 namespace {
 
-GtpResponse run(GtpEngine& e, std::string_view line) { return e.execute(*parse_gtp_line(line)); }
+GtpResponse run(GtpEngine& e, std::string_view line) {
+  return e.execute(*parse_gtp_line(line));
+}
 
 TEST(GtpParse, PreprocessesLikeTheStandardSays) {
   EXPECT_FALSE(parse_gtp_line("   # only a comment"));
@@ -63,8 +65,8 @@ TEST(Gtp, FinalScoreIsTrompTaylor) {
   GtpEngine e;
   run(e, "boardsize 5");
   run(e, "komi 0.5");
-  for (const char* m : {"play b B1", "play b B2", "play b B3", "play b B4", "play b B5", "play w C1",
-                        "play w C2", "play w C3", "play w C4", "play w C5"}) {
+  for (const char* m : {"play b B1", "play b B2", "play b B3", "play b B4", "play b B5",
+                        "play w C1", "play w C2", "play w C3", "play w C4", "play w C5"}) {
     ASSERT_TRUE(run(e, m).ok);
   }
   EXPECT_EQ(run(e, "final_score").text, "W+5.5");
@@ -73,9 +75,10 @@ TEST(Gtp, FinalScoreIsTrompTaylor) {
 TEST(Gtp, FinalStatusListGroupsTheDeadStonesByChain) {
   GtpEngine e;
   run(e, "boardsize 7");
-  for (const char* m : {"play b C1", "play b C2", "play b C3", "play b C4", "play b C5", "play b C6",
-                        "play b C7", "play w D1", "play w D2", "play w D3", "play w D4", "play w D5",
-                        "play w D6", "play w D7", "play w A4", "play w A5", "play b F2"}) {
+  for (const char* m :
+       {"play b C1", "play b C2", "play b C3", "play b C4", "play b C5", "play b C6", "play b C7",
+        "play w D1", "play w D2", "play w D3", "play w D4", "play w D5", "play w D6", "play w D7",
+        "play w A4", "play w A5", "play b F2"}) {
     ASSERT_TRUE(run(e, m).ok) << m;
   }
   EXPECT_EQ(run(e, "final_status_list dead").text, "A5 A4\nF2");

@@ -105,11 +105,11 @@ const Board kSeki = Board::from_diagram(R"(
 
 TEST(Scoring, NoTerritoryInSekiUnderTerritoryScoring) {
   const Score s = score_position(kSeki, with_komi("japanese", 0.5), {}, {0, 0, 0}, 0);
-  EXPECT_EQ(s.territory[1], 0);  // A5 is the eye of a group in seki
-  EXPECT_EQ(s.territory[2], 3);  // A1 C1 E1; not E5
-  EXPECT_EQ(s.dame, 3);          // C5, A5, E5
-  EXPECT_TRUE(s.seki[0]);        // A5
-  EXPECT_TRUE(s.seki[2]);        // C5
+  EXPECT_EQ(s.territory[1], 0);                               // A5 is the eye of a group in seki
+  EXPECT_EQ(s.territory[2], 3);                               // A1 C1 E1; not E5
+  EXPECT_EQ(s.dame, 3);                                       // C5, A5, E5
+  EXPECT_TRUE(s.seki[0]);                                     // A5
+  EXPECT_TRUE(s.seki[2]);                                     // C5
   EXPECT_TRUE(s.seki[static_cast<std::size_t>(1 * 5 + 1)]);   // B4, a seki stone
   EXPECT_FALSE(s.seki[static_cast<std::size_t>(4 * 5 + 1)]);  // B1, a plain live stone
   EXPECT_EQ(s.result().to_sgf(), "W+3.5");
@@ -119,7 +119,7 @@ TEST(Scoring, SekiEyesCountUnderAreaScoring) {
   const Score s = score_position(kSeki, with_komi("chinese", 0.5), {}, {0, 0, 0}, 0);
   EXPECT_EQ(s.stones[1] + s.territory[1], 8);   // seven stones and the A5 eye
   EXPECT_EQ(s.stones[2] + s.territory[2], 16);  // twelve stones, E5 and three eyes below
-  EXPECT_EQ(s.dame, 1);                          // only the shared liberty
+  EXPECT_EQ(s.dame, 1);                         // only the shared liberty
 }
 
 TEST(Scoring, HandicapCompensationFollowsTheRules) {

@@ -91,7 +91,8 @@ TEST(Sgf, MalformedInputNamesTheOffset) {
     return "no error";
   };
   EXPECT_EQ(error_of(""), "SGF error at offset 0: expected '(' to start a game tree");
-  EXPECT_EQ(error_of("(;SZ[19];B[dd]"), "SGF error at offset 14: unterminated game tree: expected ')'");
+  EXPECT_EQ(error_of("(;SZ[19];B[dd]"),
+            "SGF error at offset 14: unterminated game tree: expected ')'");
   EXPECT_EQ(error_of("(;SZ[19];B[dd)"), "SGF error at offset 10: unterminated property value");
   EXPECT_EQ(error_of("(;SZ[30])"), "SGF error at offset 4: board size 30 is outside 2..25");
   EXPECT_EQ(error_of("(;SZ[9];B[zz])"), "SGF error at offset 9: bad point 'zz'");
@@ -101,8 +102,10 @@ TEST(Sgf, MalformedInputNamesTheOffset) {
   EXPECT_EQ(error_of("(;SZ[9]B)"), "SGF error at offset 8: property B has no value");
   EXPECT_EQ(error_of("(;SZ[9];B[aa];AB[cc])"),
             "SGF error at offset 16: setup stones after the first move are not supported");
-  EXPECT_EQ(error_of("(;B[aa]B[bb])"), "SGF error at offset 7: property B appears twice in one node");
-  EXPECT_EQ(error_of("(;SZ[9]) junk"), "no error");  // trailing text after the collection is ignored
+  EXPECT_EQ(error_of("(;B[aa]B[bb])"),
+            "SGF error at offset 7: property B appears twice in one node");
+  EXPECT_EQ(error_of("(;SZ[9]) junk"),
+            "no error");  // trailing text after the collection is ignored
 }
 
 TEST(Sgf, FromGameRecordsSetupAndMoves) {

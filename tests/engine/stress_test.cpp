@@ -17,7 +17,8 @@ namespace {
 // The rules from first principles: a grid of colours and whole-position histories.
 class NaiveGame {
  public:
-  NaiveGame(int w, int h, Rules rules) : w_(w), h_(h), rules_(rules), grid_(static_cast<std::size_t>(w * h), Color::Empty) {
+  NaiveGame(int w, int h, Rules rules)
+      : w_(w), h_(h), rules_(rules), grid_(static_cast<std::size_t>(w * h), Color::Empty) {
     positions_.insert(grid_);
     situations_.insert({grid_, Color::Black});
     counts_[grid_] = 1;
@@ -31,7 +32,8 @@ class NaiveGame {
     // superko rules this is a superko case too; the engine names it "ko", as players do.
     if (captured == 1 && previous_ && after == *previous_) return MoveError::Ko;
     if (rules_.ko == KoRule::Simple) return MoveError::Ok;
-    if (rules_.ko == KoRule::PositionalSuperko && positions_.count(after)) return MoveError::PositionalSuperko;
+    if (rules_.ko == KoRule::PositionalSuperko && positions_.count(after))
+      return MoveError::PositionalSuperko;
     if (rules_.ko == KoRule::SituationalSuperko && situations_.count({after, opponent(c)})) {
       return MoveError::SituationalSuperko;
     }
@@ -127,13 +129,15 @@ TEST_P(StressTest, RandomPlayAgreesWithANaiveReference) {
   Rules rules;
   rules.ko = ko;
   rules.suicide_allowed = suicide;
-  const Case cases[] = {{2, 2}, {3, 3}, {4, 3}, {5, 5}, {2, 7}, {9, 9}, {13, 13}, {19, 19}, {25, 25}};
+  const Case cases[] = {{2, 2}, {3, 3},   {4, 3},   {5, 5},  {2, 7},
+                        {9, 9}, {13, 13}, {19, 19}, {25, 25}};
   long attempts = 0;
   long played = 0;
   long refused = 0;
   std::map<MoveError, int> reasons;
   for (const Case& cs : cases) {
-    Rng rng(static_cast<std::uint64_t>(cs.width * 100 + cs.height) * 7 + static_cast<int>(ko) * 2 + suicide);
+    Rng rng(static_cast<std::uint64_t>(cs.width * 100 + cs.height) * 7 + static_cast<int>(ko) * 2 +
+            suicide);
     Game game(Board(cs.width, cs.height), rules);
     NaiveGame naive(cs.width, cs.height, rules);
     const int budget = 2000 + 10 * cs.width * cs.height;
@@ -143,7 +147,8 @@ TEST_P(StressTest, RandomPlayAgreesWithANaiveReference) {
         game = Game(Board(cs.width, cs.height), rules);
         naive = NaiveGame(cs.width, cs.height, rules);
       }
-      const Color c = rng.below(12) == 0 ? opponent(game.to_move()) : game.to_move();  // some out of turn
+      const Color c =
+          rng.below(12) == 0 ? opponent(game.to_move()) : game.to_move();  // some out of turn
       int x = static_cast<int>(rng.below(static_cast<std::uint32_t>(cs.width)));
       int y = static_cast<int>(rng.below(static_cast<std::uint32_t>(cs.height)));
       if (retake && rng.below(2) == 0) std::tie(x, y) = *retake;  // try the ko retake often
@@ -157,7 +162,8 @@ TEST_P(StressTest, RandomPlayAgreesWithANaiveReference) {
       const std::size_t moves_before = game.moves().size();
       const MoveError got = game.play({c, p});
       ASSERT_EQ(got, expected) << cs.width << "x" << cs.height << " move " << i << " "
-                               << game.board().geometry().to_gtp(p) << "\n" << game.board().to_diagram();
+                               << game.board().geometry().to_gtp(p) << "\n"
+                               << game.board().to_diagram();
       if (got != MoveError::Ok) {
         ++refused;
         ++reasons[got];
@@ -174,7 +180,8 @@ TEST_P(StressTest, RandomPlayAgreesWithANaiveReference) {
         const bool void_game = naive.play(x, y, c);
         std::vector<int> taken;
         for (std::size_t k = 0; k < grid_before.size(); ++k) {
-          if (grid_before[k] == opponent(c) && naive.grid()[k] == Color::Empty) taken.push_back(static_cast<int>(k));
+          if (grid_before[k] == opponent(c) && naive.grid()[k] == Color::Empty)
+            taken.push_back(static_cast<int>(k));
         }
         if (taken.size() == 1) retake = std::pair{taken[0] % cs.width, taken[0] / cs.width};
         ASSERT_EQ(game.phase() == Game::Phase::Over, void_game);
@@ -207,7 +214,8 @@ TEST_P(StressTest, RandomPlayAgreesWithANaiveReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryKoAndSuicideRule, StressTest,
-                         ::testing::Combine(::testing::Values(KoRule::Simple, KoRule::PositionalSuperko,
+                         ::testing::Combine(::testing::Values(KoRule::Simple,
+                                                              KoRule::PositionalSuperko,
                                                               KoRule::SituationalSuperko),
                                             ::testing::Bool()));
 

@@ -16,7 +16,8 @@ class MigrateTest : public ::testing::Test {
     std::filesystem::remove(path_);
   }
   void TearDown() override {
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path_.string() + suffix);
+    for (const char* suffix : {"", "-wal", "-shm"})
+      std::filesystem::remove(path_.string() + suffix);
   }
   std::filesystem::path path_;
 };

@@ -82,7 +82,8 @@ std::string http_get(int port, const std::string& target) {
   }
   std::string response;
   char buf[4096];
-  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) response.append(buf, static_cast<size_t>(n));
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;)
+    response.append(buf, static_cast<size_t>(n));
   close(fd);
   return response;
 }

@@ -32,9 +32,7 @@ class Board {
   Point point(int x, int y) const noexcept { return geo_.point(x, y); }
 
   Color at(Point p) const noexcept { return color_[static_cast<std::size_t>(p)]; }
-  bool on_board(Point p) const noexcept {
-    return p > 0 && p < kMaxPoints && at(p) != Color::Wall;
-  }
+  bool on_board(Point p) const noexcept { return p > 0 && p < kMaxPoints && at(p) != Color::Wall; }
 
   std::array<Point, 4> neighbours(Point p) const noexcept {
     const auto s = static_cast<Point>(geo_.stride());
@@ -85,7 +83,9 @@ class Board {
   // Setup outside play (handicap, SGF AB/AW/AE, diagrams): no captures, chains rebuilt.
   // Throws std::invalid_argument if it would leave a chain without liberties.
   void set_stone(Point p, Color c);
-  void set_captures(Color c, int n) noexcept { captures_[static_cast<std::size_t>(index_of(c))] = n; }
+  void set_captures(Color c, int n) noexcept {
+    captures_[static_cast<std::size_t>(index_of(c))] = n;
+  }
   void clear_ko() noexcept { ko_point_ = kPass; }
 
   // Recomputes every derived structure from the stones alone and throws std::logic_error naming

@@ -54,7 +54,8 @@ class Game {
 
   MoveError check(Move m) const;
   MoveError play(Move m);  // returns the error and leaves the game unchanged if not Ok
-  std::vector<Point> legal_moves() const;  // board moves for the player to move (pass is always legal)
+  std::vector<Point> legal_moves()
+      const;  // board moves for the player to move (pass is always legal)
 
   // The player resigns; the opponent wins. Ignored once the game is over.
   void resign(Color c);

@@ -20,15 +20,24 @@ enum class MoveError : std::uint8_t {
 
 constexpr std::string_view to_string(MoveError e) noexcept {
   switch (e) {
-    case MoveError::Ok: return "ok";
-    case MoveError::OffBoard: return "off board";
-    case MoveError::Occupied: return "occupied";
-    case MoveError::Suicide: return "suicide";
-    case MoveError::Ko: return "ko";
-    case MoveError::PositionalSuperko: return "positional superko";
-    case MoveError::SituationalSuperko: return "situational superko";
-    case MoveError::WrongTurn: return "not your turn";
-    case MoveError::GameOver: return "game over";
+    case MoveError::Ok:
+      return "ok";
+    case MoveError::OffBoard:
+      return "off board";
+    case MoveError::Occupied:
+      return "occupied";
+    case MoveError::Suicide:
+      return "suicide";
+    case MoveError::Ko:
+      return "ko";
+    case MoveError::PositionalSuperko:
+      return "positional superko";
+    case MoveError::SituationalSuperko:
+      return "situational superko";
+    case MoveError::WrongTurn:
+      return "not your turn";
+    case MoveError::GameOver:
+      return "game over";
   }
   return "?";
 }

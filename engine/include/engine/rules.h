@@ -24,7 +24,7 @@ struct Rules {
   bool pass_stones = false;    // AGA: a pass hands the opponent a prisoner; White passes last
   bool free_handicap = false;  // the customary handicap placement is free, not the star points
   ResumeRule resume = ResumeRule::OpponentOfRequester;
-  double komi = 7.5;           // a multiple of 0.5
+  double komi = 7.5;  // a multiple of 0.5
 
   friend bool operator==(const Rules&, const Rules&) = default;
 

@@ -12,8 +12,9 @@ namespace tengen {
 
 // A scored position. Arrays are indexed by index_of(Color): [1] Black, [2] White.
 struct Score {
-  std::array<int, 3> stones{};     // live stones on the board (area scoring counts them)
-  std::array<int, 3> territory{};  // empty points, and dead stones' points, surrounded by one colour
+  std::array<int, 3> stones{};  // live stones on the board (area scoring counts them)
+  std::array<int, 3>
+      territory{};  // empty points, and dead stones' points, surrounded by one colour
   std::array<int, 3> prisoners{};  // captures, AGA pass stones and dead stones taken
   std::array<int, 3> dead{};       // stones of this colour marked dead
   int dame = 0;                    // empty points owned by nobody (including seki)

@@ -15,9 +15,9 @@ namespace tengen {
 struct RecordedMove {
   Color color = Color::Empty;
   Point point = kPass;
-  std::optional<double> time_left;    // BL / WL, seconds
-  std::optional<int> overtime_left;   // OB / OW: byo-yomi periods or Canadian stones left
-  std::string comment;                // C
+  std::optional<double> time_left;   // BL / WL, seconds
+  std::optional<int> overtime_left;  // OB / OW: byo-yomi periods or Canadian stones left
+  std::string comment;               // C
   friend bool operator==(const RecordedMove&, const RecordedMove&) = default;
 };
 
@@ -27,7 +27,7 @@ struct GameRecord {
   int height = 19;
   double komi = 0;
   int handicap = 0;
-  std::string rules;  // RU
+  std::string rules;                                           // RU
   std::string black_name, white_name, black_rank, white_rank;  // PB PW BR WR
   std::string date, event, round, place;                       // DT EV RO PC
   std::string result;                                          // RE

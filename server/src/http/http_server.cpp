@@ -86,7 +86,8 @@ struct HttpServer::Impl {
       return plain(http::status::method_not_allowed, "{\"error\":\"method not allowed\"}",
                    "application/json");
     }
-    if (target == "/healthz") return plain(http::status::ok, handlers.health_json(), "application/json");
+    if (target == "/healthz")
+      return plain(http::status::ok, handlers.health_json(), "application/json");
 
     const auto path = resolve(config.web_root, target);
     if (!path) return plain(http::status::bad_request, "bad path\n", "text/plain");
@@ -167,7 +168,9 @@ HttpServer::HttpServer(const Config& config, Handlers handlers)
 
 HttpServer::~HttpServer() = default;
 
-unsigned short HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+unsigned short HttpServer::port() const {
+  return impl_->acceptor.local_endpoint().port();
+}
 
 void HttpServer::run() {
   impl_->signals.async_wait([this](const boost::system::error_code& ec, int signal) {

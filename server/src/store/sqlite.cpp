@@ -10,9 +10,9 @@ constexpr int kBusyTimeoutMs = 5000;
 }  // namespace
 
 Database::Database(const std::string& path) {
-  const int rc = sqlite3_open_v2(path.c_str(), &db_,
-                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                                 nullptr);
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
@@ -25,7 +25,9 @@ Database::Database(const std::string& path) {
   exec("PRAGMA foreign_keys=ON");
 }
 
-Database::~Database() { sqlite3_close_v2(db_); }
+Database::~Database() {
+  sqlite3_close_v2(db_);
+}
 
 void Database::fail(int code, std::string_view context) const {
   throw SqliteError(code, std::string(context) + ": " + sqlite3_errmsg(db_));
@@ -48,7 +50,9 @@ Statement::Statement(Database& db, std::string_view sql) : db_(db) {
   if (rc != SQLITE_OK) db.fail(rc, "prepare");
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 Statement& Statement::bind(int index, std::int64_t value) {
   const int rc = sqlite3_bind_int64(stmt_, index, value);
@@ -57,8 +61,8 @@ Statement& Statement::bind(int index, std::int64_t value) {
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
-  const int rc = sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
-                                   SQLITE_TRANSIENT);
+  const int rc =
+      sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
   if (rc != SQLITE_OK) db_.fail(rc, "bind");
   return *this;
 }
@@ -82,14 +86,18 @@ void Statement::reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-std::int64_t Statement::column_int(int index) const { return sqlite3_column_int64(stmt_, index); }
+std::int64_t Statement::column_int(int index) const {
+  return sqlite3_column_int64(stmt_, index);
+}
 
 std::string Statement::column_text(int index) const {
   const auto* text = sqlite3_column_text(stmt_, index);
   return text ? std::string(reinterpret_cast<const char*>(text)) : std::string();
 }
 
-Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Database& db) : db_(db) {
+  db_.exec("BEGIN IMMEDIATE");
+}
 
 Transaction::~Transaction() {
   if (!done_) {
