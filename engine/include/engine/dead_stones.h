@@ -8,7 +8,7 @@
 namespace tengen {
 
 struct DeadStoneOptions {
-  int playouts = 400;
+  int playouts = 1000;
   std::uint64_t seed = 1;
 };
 
