@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tengen::protocol {
+
+// Time controls of SPEC §6. Times in milliseconds.
+struct TimeControl {
+  enum class System : std::uint8_t { None, Absolute, Simple, Fischer, ByoYomi, Canadian };
+
+  System system = System::None;
+  std::int64_t main_ms = 0;       // absolute, fischer (initial), byo-yomi and canadian main time
+  std::int64_t per_move_ms = 0;   // simple
+  std::int64_t increment_ms = 0;  // fischer
+  std::int64_t max_ms = 0;        // fischer: cap on the banked time, 0 for none
+  int periods = 0;                // byo-yomi
+  std::int64_t period_ms = 0;     // byo-yomi period; canadian block time
+  int stones = 0;                 // canadian stones per block
+
+  friend bool operator==(const TimeControl&, const TimeControl&) = default;
+};
+
+// Everything a challenge fixes about the game it will start (SPEC §4).
+struct GameSettings {
+  enum class Placement : std::uint8_t { Ruleset, Fixed, Free };
+  // The challenger's colour; Automatic gives Black to the weaker player by rating.
+  enum class ColorChoice : std::uint8_t { Nigiri, Black, White, Automatic };
+
+  int width = 19;
+  int height = 19;
+  std::string ruleset = "japanese";  // a preset name of the engine
+  std::optional<double> komi;        // default: the ruleset's (0.5 in handicap games)
+  int handicap = 0;                  // 0, or 2..9 stones
+  Placement placement = Placement::Ruleset;
+  ColorChoice color = ColorChoice::Nigiri;
+  TimeControl time;
+  bool rated = false;
+  bool is_private = false;
+
+  friend bool operator==(const GameSettings&, const GameSettings&) = default;
+};
+
+// Why the settings cannot start a game, naming the field; nullopt when they can.
+std::optional<std::string> validate(const GameSettings& settings);
+
+}  // namespace tengen::protocol

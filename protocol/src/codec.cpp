@@ -1,0 +1,491 @@
+#include "protocol/codec.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <limits>
+#include <set>
+
+namespace tengen::protocol {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::size_t kMaxCidLength = 64;
+constexpr std::size_t kMaxChatLength = 1000;
+constexpr std::size_t kMaxNameLength = 40;
+
+// A field problem found while decoding; becomes an Error naming the field.
+struct FieldError {
+  ErrorCode code;
+  std::string message;
+};
+
+// Reads the fields of one JSON object, refusing missing, mistyped and unknown ones.
+class Fields {
+ public:
+  Fields(const json& object, std::string path) : object_(object), path_(std::move(path)) {
+    if (!object_.is_object()) throw FieldError{ErrorCode::BadField, where() + " must be an object"};
+  }
+
+  template <typename T>
+  T required(const char* name) {
+    const auto it = object_.find(name);
+    if (it == object_.end()) throw FieldError{ErrorCode::BadField, "missing field '" + name_of(name) + "'"};
+    return read<T>(*it, name);
+  }
+  template <typename T>
+  std::optional<T> optional(const char* name) {
+    const auto it = object_.find(name);
+    if (it == object_.end() || it->is_null()) {
+      used_.insert(name);
+      return std::nullopt;
+    }
+    return read<T>(*it, name);
+  }
+  template <typename T>
+  T optional(const char* name, T fallback) {
+    return optional<T>(name).value_or(std::move(fallback));
+  }
+  const json& object(const char* name) {
+    used_.insert(name);
+    const auto it = object_.find(name);
+    if (it == object_.end()) throw FieldError{ErrorCode::BadField, "missing field '" + name_of(name) + "'"};
+    return *it;
+  }
+  bool has(const char* name) const { return object_.contains(name); }
+  void consumed(const char* name) { used_.insert(name); }
+  std::string name_of(const char* name) const { return path_.empty() ? name : path_ + "." + name; }
+
+  // Every field must have been read: a typo is an error, not silently ignored.
+  void no_others() const {
+    for (const auto& [key, value] : object_.items()) {
+      if (!used_.count(key)) throw FieldError{ErrorCode::BadField, "unknown field '" + name_of(key.c_str()) + "'"};
+    }
+  }
+
+ private:
+  std::string where() const { return path_.empty() ? "the message" : "field '" + path_ + "'"; }
+
+  template <typename T>
+  T read(const json& v, const char* name) {
+    used_.insert(name);
+    const std::string field = name_of(name);
+    if constexpr (std::is_same_v<T, bool>) {
+      if (!v.is_boolean()) throw FieldError{ErrorCode::BadField, "field '" + field + "' must be true or false"};
+      return v.get<bool>();
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      if (!v.is_string()) throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a string"};
+      return v.get<std::string>();
+    } else if constexpr (std::is_same_v<T, double>) {
+      if (!v.is_number()) throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a number"};
+      return v.get<double>();
+    } else {
+      static_assert(std::is_integral_v<T>);
+      if (!v.is_number_integer() && !v.is_number_unsigned()) {
+        throw FieldError{ErrorCode::BadField, "field '" + field + "' must be an integer"};
+      }
+      if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                                 : (v.get<std::int64_t>() < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
+                                    (std::is_signed_v<T> && v.get<std::int64_t>() > static_cast<std::int64_t>(std::numeric_limits<T>::max())))) {
+        throw FieldError{ErrorCode::BadField, "field '" + field + "' is out of range"};
+      }
+      return v.get<T>();
+    }
+  }
+
+  const json& object_;
+  std::string path_;
+  std::set<std::string> used_;
+};
+
+template <typename E, std::size_t N>
+E enum_value(const std::array<std::pair<const char*, E>, N>& table, const std::string& text,
+             const std::string& field) {
+  for (const auto& [name, value] : table) {
+    if (text == name) return value;
+  }
+  std::string names;
+  for (const auto& [name, value] : table) names += (names.empty() ? "" : ", ") + std::string(name);
+  throw FieldError{ErrorCode::BadField, "field '" + field + "' must be one of " + names + ", not '" + text + "'"};
+}
+
+template <typename E, std::size_t N>
+const char* enum_name(const std::array<std::pair<const char*, E>, N>& table, E value) {
+  for (const auto& [name, v] : table) {
+    if (v == value) return name;
+  }
+  return "?";
+}
+
+using System = TimeControl::System;
+constexpr std::array<std::pair<const char*, System>, 6> kSystems{{{"none", System::None},
+                                                                  {"absolute", System::Absolute},
+                                                                  {"simple", System::Simple},
+                                                                  {"fischer", System::Fischer},
+                                                                  {"byoyomi", System::ByoYomi},
+                                                                  {"canadian", System::Canadian}}};
+using Placement = GameSettings::Placement;
+constexpr std::array<std::pair<const char*, Placement>, 3> kPlacements{
+    {{"ruleset", Placement::Ruleset}, {"fixed", Placement::Fixed}, {"free", Placement::Free}}};
+using ColorChoice = GameSettings::ColorChoice;
+constexpr std::array<std::pair<const char*, ColorChoice>, 4> kColors{{{"nigiri", ColorChoice::Nigiri},
+                                                                      {"black", ColorChoice::Black},
+                                                                      {"white", ColorChoice::White},
+                                                                      {"automatic", ColorChoice::Automatic}}};
+constexpr std::array<std::pair<const char*, Phase>, 3> kPhases{
+    {{"playing", Phase::Playing}, {"scoring", Phase::Scoring}, {"finished", Phase::Finished}}};
+constexpr std::array<std::pair<const char*, ErrorCode>, 16> kErrorCodes{{
+    {"bad_json", ErrorCode::BadJson},
+    {"bad_envelope", ErrorCode::BadEnvelope},
+    {"unsupported_version", ErrorCode::UnsupportedVersion},
+    {"unknown_type", ErrorCode::UnknownType},
+    {"bad_field", ErrorCode::BadField},
+    {"bad_settings", ErrorCode::BadSettings},
+    {"not_authenticated", ErrorCode::NotAuthenticated},
+    {"not_found", ErrorCode::NotFound},
+    {"forbidden", ErrorCode::Forbidden},
+    {"illegal_move", ErrorCode::IllegalMove},
+    {"not_your_turn", ErrorCode::NotYourTurn},
+    {"game_over", ErrorCode::GameOver},
+    {"conflict", ErrorCode::Conflict},
+    {"rate_limited", ErrorCode::RateLimited},
+    {"too_large", ErrorCode::TooLarge},
+    {"internal", ErrorCode::Internal},
+}};
+
+TimeControl read_time(const json& object) {
+  Fields f(object, "settings.time");
+  TimeControl t;
+  t.system = enum_value(kSystems, f.required<std::string>("system"), f.name_of("system"));
+  t.main_ms = f.optional<std::int64_t>("main_ms", 0);
+  t.per_move_ms = f.optional<std::int64_t>("per_move_ms", 0);
+  t.increment_ms = f.optional<std::int64_t>("increment_ms", 0);
+  t.max_ms = f.optional<std::int64_t>("max_ms", 0);
+  t.periods = f.optional<int>("periods", 0);
+  t.period_ms = f.optional<std::int64_t>("period_ms", 0);
+  t.stones = f.optional<int>("stones", 0);
+  f.no_others();
+  return t;
+}
+
+GameSettings read_settings(const json& object) {
+  Fields f(object, "settings");
+  GameSettings s;
+  s.width = f.optional<int>("width", 19);
+  s.height = f.optional<int>("height", s.width);
+  s.ruleset = f.optional<std::string>("ruleset", "japanese");
+  s.komi = f.optional<double>("komi");
+  s.handicap = f.optional<int>("handicap", 0);
+  if (auto p = f.optional<std::string>("placement")) s.placement = enum_value(kPlacements, *p, f.name_of("placement"));
+  if (auto c = f.optional<std::string>("color")) s.color = enum_value(kColors, *c, f.name_of("color"));
+  if (f.has("time")) s.time = read_time(f.object("time"));
+  s.rated = f.optional<bool>("rated", false);
+  s.is_private = f.optional<bool>("private", false);
+  f.no_others();
+  return s;
+}
+
+json write_time(const TimeControl& t) {
+  json j{{"system", enum_name(kSystems, t.system)}};
+  switch (t.system) {
+    case System::None: break;
+    case System::Absolute: j["main_ms"] = t.main_ms; break;
+    case System::Simple: j["per_move_ms"] = t.per_move_ms; break;
+    case System::Fischer:
+      j["main_ms"] = t.main_ms;
+      j["increment_ms"] = t.increment_ms;
+      j["max_ms"] = t.max_ms;
+      break;
+    case System::ByoYomi:
+      j["main_ms"] = t.main_ms;
+      j["periods"] = t.periods;
+      j["period_ms"] = t.period_ms;
+      break;
+    case System::Canadian:
+      j["main_ms"] = t.main_ms;
+      j["stones"] = t.stones;
+      j["period_ms"] = t.period_ms;
+      break;
+  }
+  return j;
+}
+
+json write_settings(const GameSettings& s) {
+  json j{{"width", s.width},
+         {"height", s.height},
+         {"ruleset", s.ruleset},
+         {"handicap", s.handicap},
+         {"placement", enum_name(kPlacements, s.placement)},
+         {"color", enum_name(kColors, s.color)},
+         {"time", write_time(s.time)},
+         {"rated", s.rated},
+         {"private", s.is_private}};
+  if (s.komi) j["komi"] = *s.komi;
+  return j;
+}
+
+json write_user(const UserRef& u) { return {{"id", u.id}, {"name", u.name}}; }
+
+json write_challenge(const Challenge& c) {
+  json j{{"id", c.id}, {"challenger", write_user(c.challenger)}, {"settings", write_settings(c.settings)}};
+  if (c.opponent) j["opponent"] = write_user(*c.opponent);
+  return j;
+}
+
+json write_chat(const ChatLine& c) {
+  return {{"seq", c.seq}, {"from", write_user(c.from)}, {"channel", c.channel}, {"text", c.text}};
+}
+
+std::string bounded_text(Fields& f, const char* name, std::size_t max, bool allow_empty = false) {
+  std::string s = f.required<std::string>(name);
+  if (s.size() > max) throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' is longer than " + std::to_string(max) + " bytes"};
+  if (!allow_empty && s.empty()) throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must not be empty"};
+  return s;
+}
+
+GameId positive_id(Fields& f, const char* name) {
+  const auto id = f.required<std::int64_t>(name);
+  if (id <= 0) throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must be a positive id"};
+  return id;
+}
+
+ClientMessage read_message(const std::string& type, Fields& f) {
+  if (type == "create_challenge") {
+    CreateChallenge m{read_settings(f.object("settings")), {}};
+    if (auto o = f.optional<std::string>("opponent")) {
+      if (o->empty() || o->size() > kMaxNameLength) throw FieldError{ErrorCode::BadField, "field 'opponent' must be a user name"};
+      m.opponent = *o;
+    }
+    return m;
+  }
+  if (type == "cancel_challenge") return CancelChallenge{positive_id(f, "challenge")};
+  if (type == "accept_challenge") return AcceptChallenge{positive_id(f, "challenge")};
+  if (type == "decline_challenge") return DeclineChallenge{positive_id(f, "challenge")};
+  if (type == "join") {
+    JoinGame m{positive_id(f, "game"), f.optional<Seq>("since")};
+    return m;
+  }
+  if (type == "leave") return LeaveGame{positive_id(f, "game")};
+  if (type == "play") {
+    const GameId game = positive_id(f, "game");
+    return PlayMove{game, bounded_text(f, "vertex", 4)};
+  }
+  if (type == "pass") return PassMove{positive_id(f, "game")};
+  if (type == "resign") return Resign{positive_id(f, "game")};
+  if (type == "undo_request") return RequestUndo{positive_id(f, "game")};
+  if (type == "undo_answer") {
+    const GameId game = positive_id(f, "game");
+    return AnswerUndo{game, f.required<bool>("accept")};
+  }
+  if (type == "chat") {
+    const GameId game = positive_id(f, "game");
+    return SendChat{game, bounded_text(f, "text", kMaxChatLength)};
+  }
+  if (type == "ping") return Ping{f.optional<std::int64_t>("t", 0)};
+  throw FieldError{ErrorCode::UnknownType, "unknown message type '" + type + "'"};
+}
+
+json envelope(const char* type) { return {{"v", kVersion}, {"type", type}}; }
+
+struct ServerWriter {
+  json operator()(const Error& e) const {
+    json j = envelope("error");
+    if (e.cid) j["cid"] = *e.cid;
+    j["code"] = enum_name(kErrorCodes, e.code);
+    j["message"] = e.message;
+    if (e.game) j["game"] = *e.game;
+    return j;
+  }
+  json operator()(const Ack& a) const {
+    json j = envelope("ack");
+    j["cid"] = a.cid;
+    if (a.game) j["game"] = *a.game;
+    if (a.seq) j["seq"] = *a.seq;
+    if (a.challenge) j["challenge"] = *a.challenge;
+    return j;
+  }
+  json operator()(const Pong& p) const {
+    json j = envelope("pong");
+    j["t"] = p.t;
+    return j;
+  }
+  json operator()(const Welcome& w) const {
+    json j = envelope("welcome");
+    j["user"] = w.user ? write_user(*w.user) : json(nullptr);
+    j["server_version"] = w.server_version;
+    return j;
+  }
+  json operator()(const LobbySnapshot& l) const {
+    json j = envelope("lobby");
+    j["challenges"] = json::array();
+    for (const auto& c : l.challenges) j["challenges"].push_back(write_challenge(c));
+    j["online"] = json::array();
+    for (const auto& u : l.online) j["online"].push_back(write_user(u));
+    return j;
+  }
+  json operator()(const ChallengeOpened& c) const {
+    json j = envelope("challenge_opened");
+    j["challenge"] = write_challenge(c.challenge);
+    return j;
+  }
+  json operator()(const ChallengeClosed& c) const {
+    json j = envelope("challenge_closed");
+    j["challenge"] = c.challenge;
+    j["reason"] = c.reason;
+    if (c.game) j["game"] = *c.game;
+    return j;
+  }
+  json operator()(const UserOnline& u) const {
+    json j = envelope("user_online");
+    j["user"] = write_user(u.user);
+    return j;
+  }
+  json operator()(const UserOffline& u) const {
+    json j = envelope("user_offline");
+    j["user"] = write_user(u.user);
+    return j;
+  }
+  json operator()(const GameStarted& g) const {
+    json j = envelope("game_started");
+    j["game"] = g.game;
+    j["black"] = write_user(g.black);
+    j["white"] = write_user(g.white);
+    j["settings"] = write_settings(g.settings);
+    return j;
+  }
+  json operator()(const GameSnapshot& s) const {
+    json j = envelope("snapshot");
+    j["game"] = s.game;
+    j["seq"] = s.seq;
+    j["settings"] = write_settings(s.settings);
+    j["black"] = write_user(s.black);
+    j["white"] = write_user(s.white);
+    j["handicap_stones"] = s.handicap_stones;
+    j["moves"] = json::array();
+    for (const auto& m : s.moves) j["moves"].push_back({{"color", m.color}, {"vertex", m.vertex}});
+    j["to_move"] = s.to_move;
+    j["phase"] = enum_name(kPhases, s.phase);
+    j["result"] = s.result ? json(*s.result) : json(nullptr);
+    j["captures"] = {{"black", s.black_captures}, {"white", s.white_captures}};
+    j["undo_requested"] = s.undo_requested;
+    j["chat"] = json::array();
+    for (const auto& c : s.chat) j["chat"].push_back(write_chat(c));
+    j["role"] = s.role;
+    return j;
+  }
+  json operator()(const RoomEvent& e) const {
+    json j = std::visit(*this, e.body);
+    j["game"] = e.game;
+    j["seq"] = e.seq;
+    return j;
+  }
+  json operator()(const MovePlayed& m) const {
+    json j = envelope("move");
+    j["color"] = m.color;
+    j["vertex"] = m.vertex;
+    j["captured"] = m.captured;
+    return j;
+  }
+  json operator()(const UndoRequested& u) const {
+    json j = envelope("undo_requested");
+    j["by"] = u.by;
+    return j;
+  }
+  json operator()(const UndoAnswered& u) const {
+    json j = envelope("undo_answered");
+    j["accepted"] = u.accepted;
+    j["moves_taken_back"] = u.moves_taken_back;
+    return j;
+  }
+  json operator()(const ChatPosted& c) const {
+    json j = envelope("chat");
+    j["line"] = write_chat(c.line);
+    return j;
+  }
+  json operator()(const GameEnded& g) const {
+    json j = envelope("game_ended");
+    j["result"] = g.result;
+    j["reason"] = g.reason;
+    return j;
+  }
+};
+
+struct ClientWriter {
+  json operator()(const CreateChallenge& m) const {
+    json j{{"type", "create_challenge"}, {"settings", write_settings(m.settings)}};
+    if (m.opponent) j["opponent"] = *m.opponent;
+    return j;
+  }
+  json operator()(const CancelChallenge& m) const { return {{"type", "cancel_challenge"}, {"challenge", m.challenge}}; }
+  json operator()(const AcceptChallenge& m) const { return {{"type", "accept_challenge"}, {"challenge", m.challenge}}; }
+  json operator()(const DeclineChallenge& m) const { return {{"type", "decline_challenge"}, {"challenge", m.challenge}}; }
+  json operator()(const JoinGame& m) const {
+    json j{{"type", "join"}, {"game", m.game}};
+    if (m.since) j["since"] = *m.since;
+    return j;
+  }
+  json operator()(const LeaveGame& m) const { return {{"type", "leave"}, {"game", m.game}}; }
+  json operator()(const PlayMove& m) const { return {{"type", "play"}, {"game", m.game}, {"vertex", m.vertex}}; }
+  json operator()(const PassMove& m) const { return {{"type", "pass"}, {"game", m.game}}; }
+  json operator()(const Resign& m) const { return {{"type", "resign"}, {"game", m.game}}; }
+  json operator()(const RequestUndo& m) const { return {{"type", "undo_request"}, {"game", m.game}}; }
+  json operator()(const AnswerUndo& m) const { return {{"type", "undo_answer"}, {"game", m.game}, {"accept", m.accept}}; }
+  json operator()(const SendChat& m) const { return {{"type", "chat"}, {"game", m.game}, {"text", m.text}}; }
+  json operator()(const Ping& m) const { return {{"type", "ping"}, {"t", m.t}}; }
+};
+
+}  // namespace
+
+std::string_view to_string(ErrorCode code) noexcept { return enum_name(kErrorCodes, code); }
+
+std::variant<ClientEnvelope, Error> decode_client(std::string_view text) {
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Error{{}, ErrorCode::BadJson, "the message is not valid JSON", {}};
+  if (!j.is_object()) return Error{{}, ErrorCode::BadJson, "the message must be a JSON object", {}};
+  std::optional<std::string> cid;
+  try {
+    Fields f(j, "");
+    const auto v = f.optional<std::int64_t>("v");
+    if (v && *v != kVersion) {
+      throw FieldError{ErrorCode::UnsupportedVersion, "protocol version " + std::to_string(*v) + " is not supported; this server speaks 1"};
+    }
+    const auto cid_field = j.find("cid");
+    if (cid_field == j.end()) throw FieldError{ErrorCode::BadEnvelope, "missing field 'cid' (the command id)"};
+    if (cid_field->is_string()) {
+      cid = cid_field->get<std::string>();
+    } else if (cid_field->is_number_integer()) {
+      cid = std::to_string(cid_field->get<std::int64_t>());
+    } else {
+      throw FieldError{ErrorCode::BadEnvelope, "field 'cid' must be a string or an integer"};
+    }
+    if (cid->empty() || cid->size() > kMaxCidLength) {
+      cid.reset();
+      throw FieldError{ErrorCode::BadEnvelope, "field 'cid' must be 1 to 64 characters"};
+    }
+    f.consumed("cid");
+    const auto type_field = j.find("type");
+    if (type_field == j.end() || !type_field->is_string()) {
+      throw FieldError{ErrorCode::BadEnvelope, "missing field 'type' (a string)"};
+    }
+    const std::string type = f.required<std::string>("type");
+    ClientEnvelope envelope{*cid, read_message(type, f)};
+    f.no_others();
+    return envelope;
+  } catch (const FieldError& e) {
+    return Error{cid, e.code, e.message, {}};
+  } catch (const json::exception& e) {
+    return Error{cid, ErrorCode::BadField, e.what(), {}};
+  }
+}
+
+std::string encode(const ServerMessage& message) { return std::visit(ServerWriter{}, message).dump(); }
+
+std::string encode(const ClientEnvelope& envelope) {
+  json j = std::visit(ClientWriter{}, envelope.message);
+  j["v"] = kVersion;
+  j["cid"] = envelope.cid;
+  return j.dump();
+}
+
+}  // namespace tengen::protocol

@@ -1,0 +1,125 @@
+#include "protocol/codec.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace tengen::protocol {
+namespace {
+
+using nlohmann::json;
+
+Error error_of(std::string_view text) {
+  auto decoded = decode_client(text);
+  EXPECT_TRUE(std::holds_alternative<Error>(decoded)) << text;
+  return std::holds_alternative<Error>(decoded) ? std::get<Error>(decoded) : Error{};
+}
+
+ClientEnvelope message_of(std::string_view text) {
+  auto decoded = decode_client(text);
+  if (auto* e = std::get_if<Error>(&decoded)) ADD_FAILURE() << text << ": " << e->message;
+  return std::holds_alternative<ClientEnvelope>(decoded) ? std::get<ClientEnvelope>(decoded) : ClientEnvelope{};
+}
+
+TEST(Codec, EveryClientMessageRoundTrips) {
+  GameSettings settings;
+  settings.width = 13;
+  settings.height = 9;
+  settings.ruleset = "aga";
+  settings.komi = 0.5;
+  settings.handicap = 3;
+  settings.placement = GameSettings::Placement::Free;
+  settings.color = GameSettings::ColorChoice::White;
+  settings.time = {TimeControl::System::ByoYomi, 600000, 0, 0, 0, 5, 30000, 0};
+  settings.rated = true;
+  const ClientMessage all[] = {CreateChallenge{settings, "honinbo"}, CancelChallenge{3}, AcceptChallenge{4},
+                               DeclineChallenge{5}, JoinGame{6, 17}, JoinGame{6, {}}, LeaveGame{7},
+                               PlayMove{8, "D4"}, PassMove{9}, Resign{10}, RequestUndo{11},
+                               AnswerUndo{12, true}, SendChat{13, "good game"}, Ping{123456}};
+  int n = 0;
+  for (const auto& m : all) {
+    const ClientEnvelope sent{"c" + std::to_string(++n), m};
+    const std::string text = encode(sent);
+    const ClientEnvelope back = message_of(text);
+    EXPECT_EQ(back.cid, sent.cid);
+    EXPECT_EQ(encode(back), text);
+  }
+}
+
+TEST(Codec, DefaultsFillOmittedSettings) {
+  const auto m = message_of(R"({"type":"create_challenge","cid":1,"settings":{"width":9}})");
+  const auto& c = std::get<CreateChallenge>(m.message);
+  EXPECT_EQ(m.cid, "1");
+  EXPECT_EQ(c.settings.height, 9);
+  EXPECT_EQ(c.settings.ruleset, "japanese");
+  EXPECT_EQ(c.settings.color, GameSettings::ColorChoice::Nigiri);
+  EXPECT_FALSE(c.settings.komi);
+  EXPECT_FALSE(c.opponent);
+}
+
+TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
+  struct Case {
+    const char* text;
+    ErrorCode code;
+    const char* message;
+    const char* cid;
+  };
+  const Case cases[] = {
+      {"not json", ErrorCode::BadJson, "the message is not valid JSON", nullptr},
+      {"[1,2]", ErrorCode::BadJson, "the message must be a JSON object", nullptr},
+      {R"({"type":"ping"})", ErrorCode::BadEnvelope, "missing field 'cid' (the command id)", nullptr},
+      {R"({"type":"ping","cid":[1]})", ErrorCode::BadEnvelope, "field 'cid' must be a string or an integer", nullptr},
+      {R"({"type":"ping","cid":""})", ErrorCode::BadEnvelope, "field 'cid' must be 1 to 64 characters", nullptr},
+      {R"({"v":2,"type":"ping","cid":"a"})", ErrorCode::UnsupportedVersion,
+       "protocol version 2 is not supported; this server speaks 1", nullptr},
+      {R"({"cid":"a"})", ErrorCode::BadEnvelope, "missing field 'type' (a string)", "a"},
+      {R"({"type":"teleport","cid":"a"})", ErrorCode::UnknownType, "unknown message type 'teleport'", "a"},
+      {R"({"type":"play","cid":"a","game":"one","vertex":"D4"})", ErrorCode::BadField,
+       "field 'game' must be an integer", "a"},
+      {R"({"type":"play","cid":"a","game":-3,"vertex":"D4"})", ErrorCode::BadField,
+       "field 'game' must be a positive id", "a"},
+      {R"({"type":"play","cid":"a","game":3})", ErrorCode::BadField, "missing field 'vertex'", "a"},
+      {R"({"type":"play","cid":"a","game":3,"vertex":"D4","colour":"b"})", ErrorCode::BadField,
+       "unknown field 'colour'", "a"},
+      {R"({"type":"undo_answer","cid":"a","game":3,"accept":"yes"})", ErrorCode::BadField,
+       "field 'accept' must be true or false", "a"},
+      {R"({"type":"join","cid":"a","game":9223372036854775808})", ErrorCode::BadField,
+       "field 'game' is out of range", "a"},
+      {R"({"type":"join","cid":"a","game":1e20})", ErrorCode::BadField, "field 'game' must be an integer", "a"},
+      {R"({"type":"join","cid":"a","game":2,"since":-1})", ErrorCode::BadField, "field 'since' is out of range", "a"},
+      {R"({"type":"chat","cid":"a","game":3,"text":""})", ErrorCode::BadField,
+       "field 'text' must not be empty", "a"},
+      {R"({"type":"create_challenge","cid":"a","settings":{"width":"big"}})", ErrorCode::BadField,
+       "field 'settings.width' must be an integer", "a"},
+      {R"({"type":"create_challenge","cid":"a","settings":{"komi":6.5,"kmoi":1}})", ErrorCode::BadField,
+       "unknown field 'settings.kmoi'", "a"},
+      {R"({"type":"create_challenge","cid":"a","settings":{"color":"purple"}})", ErrorCode::BadField,
+       "field 'settings.color' must be one of nigiri, black, white, automatic, not 'purple'", "a"},
+      {R"({"type":"create_challenge","cid":"a","settings":{"time":{"system":"hourglass"}}})",
+       ErrorCode::BadField,
+       "field 'settings.time.system' must be one of none, absolute, simple, fischer, byoyomi, canadian, not 'hourglass'",
+       "a"},
+      {R"({"type":"create_challenge","cid":"a","settings":[]})", ErrorCode::BadField,
+       "field 'settings' must be an object", "a"},
+  };
+  for (const auto& c : cases) {
+    const Error e = error_of(c.text);
+    EXPECT_EQ(e.code, c.code) << c.text;
+    EXPECT_EQ(e.message, c.message) << c.text;
+    EXPECT_EQ(e.cid.value_or("<none>"), c.cid ? c.cid : "<none>") << c.text;
+  }
+  std::string long_chat = R"({"type":"chat","cid":"a","game":3,"text":")" + std::string(1001, 'x') + "\"}";
+  EXPECT_EQ(error_of(long_chat).message, "field 'text' is longer than 1000 bytes");
+}
+
+TEST(Codec, ServerMessagesCarryTheEnvelope) {
+  const json ack = json::parse(encode(Ack{"c7", 3, 12, {}}));
+  EXPECT_EQ(ack, json::parse(R"({"v":1,"type":"ack","cid":"c7","game":3,"seq":12})"));
+  const json err = json::parse(encode(Error{"c8", ErrorCode::IllegalMove, "ko", 3}));
+  EXPECT_EQ(err, json::parse(R"({"v":1,"type":"error","cid":"c8","code":"illegal_move","message":"ko","game":3})"));
+  const json move = json::parse(encode(RoomEvent{3, 13, MovePlayed{"black", "C3", {"B3"}}}));
+  EXPECT_EQ(move, json::parse(R"({"v":1,"type":"move","game":3,"seq":13,"color":"black","vertex":"C3","captured":["B3"]})"));
+}
+
+}  // namespace
+}  // namespace tengen::protocol
