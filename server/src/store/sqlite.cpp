@@ -67,6 +67,13 @@ Statement& Statement::bind(int index, std::string_view text) {
   return *this;
 }
 
+Statement& Statement::bind(int index, std::span<const unsigned char> blob) {
+  const int rc = sqlite3_bind_blob(stmt_, index, blob.data(), static_cast<int>(blob.size()),
+                                   SQLITE_TRANSIENT);
+  if (rc != SQLITE_OK) db_.fail(rc, "bind");
+  return *this;
+}
+
 bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
@@ -94,6 +101,16 @@ std::string Statement::column_text(int index) const {
   const auto* text = sqlite3_column_text(stmt_, index);
   return text ? std::string(reinterpret_cast<const char*>(text)) : std::string();
 }
+
+std::vector<unsigned char> Statement::column_blob(int index) const {
+  const auto* data = static_cast<const unsigned char*>(sqlite3_column_blob(stmt_, index));
+  const int size = sqlite3_column_bytes(stmt_, index);
+  return data ? std::vector<unsigned char>(data, data + size) : std::vector<unsigned char>();
+}
+
+int Statement::changes() const { return sqlite3_changes(db_.handle()); }
+
+std::int64_t Statement::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_.handle()); }
 
 Transaction::Transaction(Database& db) : db_(db) {
   db_.exec("BEGIN IMMEDIATE");

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <stdexcept>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -46,6 +48,7 @@ class Statement {
 
   Statement& bind(int index, std::int64_t value);
   Statement& bind(int index, std::string_view text);
+  Statement& bind(int index, std::span<const unsigned char> blob);
   // Steps once; true while a row is available.
   bool step();
   // Runs a statement that returns no rows, then resets it.
@@ -54,6 +57,10 @@ class Statement {
 
   std::int64_t column_int(int index) const;
   std::string column_text(int index) const;
+  std::vector<unsigned char> column_blob(int index) const;
+  // Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+  int changes() const;
+  std::int64_t last_insert_rowid() const;
 
  private:
   Database& db_;

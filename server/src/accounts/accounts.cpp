@@ -1,0 +1,156 @@
+#include "accounts/accounts.h"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+#include <stdexcept>
+
+namespace tengen {
+namespace {
+
+constexpr std::size_t kTokenBytes = 32;
+constexpr std::size_t kMinPassword = 8;
+constexpr std::size_t kMaxPassword = 128;
+
+// The passwords most often tried first by anyone guessing.
+constexpr std::array<std::string_view, 12> kCommonPasswords = {
+    "password", "12345678", "123456789", "1234567890", "qwertyuiop", "password1",
+    "iloveyou", "11111111", "abcdefgh", "baduk123", "weiqi123", "igo12345"};
+
+store::TokenHash hash_token(const std::string& token) {
+  store::TokenHash h{};
+  crypto_hash_sha256(h.data(), reinterpret_cast<const unsigned char*>(token.data()), token.size());
+  return h;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+}  // namespace
+
+Accounts::Options Accounts::Options::interactive() {
+  return {crypto_pwhash_OPSLIMIT_INTERACTIVE, crypto_pwhash_MEMLIMIT_INTERACTIVE};
+}
+
+Accounts::Options Accounts::Options::fastest_for_tests() {
+  return {crypto_pwhash_OPSLIMIT_MIN, crypto_pwhash_MEMLIMIT_MIN};
+}
+
+Accounts::Accounts(store::AccountStore& store, Clock& clock, Options options)
+    : store_(store), clock_(clock), options_(options), limiter_(options.login_burst, options.login_refill) {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
+  dummy_hash_ = hash_password("not a real password, only for timing");
+}
+
+std::optional<std::string> Accounts::username_problem(const std::string& name) {
+  if (name.size() < 3 || name.size() > 20) return "a user name has 3 to 20 characters";
+  if (!std::isalpha(static_cast<unsigned char>(name[0]))) return "a user name starts with a letter";
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') {
+      return "a user name has only letters, digits, '_' and '-'";
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Accounts::password_problem(const std::string& username, const std::string& password) {
+  if (password.size() < kMinPassword) return "the password is too short: use at least 8 characters";
+  if (password.size() > kMaxPassword) return "the password is too long: use at most 128 characters";
+  const std::string p = lower(password);
+  if (p == lower(username)) return "the password must not be the user name";
+  if (std::all_of(p.begin(), p.end(), [&](char c) { return c == p[0]; })) {
+    return "the password is one character repeated: choose a stronger one";
+  }
+  if (std::find(kCommonPasswords.begin(), kCommonPasswords.end(), p) != kCommonPasswords.end()) {
+    return "the password is one of the most common ones: choose a stronger one";
+  }
+  return std::nullopt;
+}
+
+std::string Accounts::hash_password(const std::string& password) const {
+  std::array<char, crypto_pwhash_STRBYTES> out{};
+  if (crypto_pwhash_str_alg(out.data(), password.data(), password.size(), options_.ops_limit,
+                            options_.mem_limit, crypto_pwhash_ALG_ARGON2ID13) != 0) {
+    throw std::runtime_error("out of memory hashing a password");
+  }
+  return out.data();
+}
+
+Accounts::LoggedIn Accounts::open_session(const store::UserRecord& user, const std::string& user_agent) {
+  std::array<unsigned char, kTokenBytes> raw{};
+  randombytes_buf(raw.data(), raw.size());
+  std::string token(sodium_base64_ENCODED_LEN(kTokenBytes, sodium_base64_VARIANT_URLSAFE_NO_PADDING), '\0');
+  sodium_bin2base64(token.data(), token.size(), raw.data(), raw.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+  token.resize(std::strlen(token.c_str()));
+  sodium_memzero(raw.data(), raw.size());
+  auto session = store_.create_session(user.id, hash_token(token), user_agent.substr(0, 200), clock_.unix_ms());
+  return {user, session, token};
+}
+
+Accounts::Outcome Accounts::register_user(const std::string& username, const std::string& password,
+                                          const std::string& user_agent, const std::string& address) {
+  if (auto p = username_problem(username)) return Failure{Problem::BadUsername, *p};
+  if (auto p = password_problem(username, password)) return Failure{Problem::WeakPassword, *p};
+  {
+    std::lock_guard lock(mutex_);
+    if (!limiter_.try_take("address:" + address, clock_.steady_now())) {
+      return Failure{Problem::RateLimited, "too many attempts from this address; wait a minute"};
+    }
+    if (store_.user_by_name(username)) return Failure{Problem::NameTaken, "the name '" + username + "' is taken"};
+  }
+  const std::string hash = hash_password(password);
+  std::lock_guard lock(mutex_);
+  const auto user = store_.create_user(username, hash, false, clock_.unix_ms());
+  if (!user) return Failure{Problem::NameTaken, "the name '" + username + "' is taken"};
+  return open_session(*user, user_agent);
+}
+
+Accounts::Outcome Accounts::login(const std::string& username, const std::string& password,
+                                  const std::string& user_agent, const std::string& address) {
+  const Failure refused{Problem::BadCredentials, "wrong user name or password"};
+  std::optional<store::UserRecord> user;
+  {
+    std::lock_guard lock(mutex_);
+    const auto now = clock_.steady_now();
+    if (!limiter_.try_take("address:" + address, now) || !limiter_.try_take("user:" + lower(username), now)) {
+      return Failure{Problem::RateLimited, "too many login attempts; wait a minute"};
+    }
+    if (username.size() <= 64) user = store_.user_by_name(username);
+  }
+  const std::string& hash = user ? user->password_hash : dummy_hash_;
+  const bool matches = crypto_pwhash_str_verify(hash.c_str(), password.data(), password.size()) == 0;
+  if (!user || !matches) return refused;
+  std::lock_guard lock(mutex_);
+  return open_session(*user, user_agent);
+}
+
+std::optional<store::UserRecord> Accounts::authenticate(const std::string& token) {
+  if (token.empty() || token.size() > 100) return std::nullopt;
+  std::lock_guard lock(mutex_);
+  const auto found = store_.session_by_token(hash_token(token), clock_.unix_ms());
+  if (!found) return std::nullopt;
+  return found->first;
+}
+
+bool Accounts::logout(const std::string& token) {
+  if (token.empty() || token.size() > 100) return false;
+  std::lock_guard lock(mutex_);
+  return store_.delete_session_by_token(hash_token(token));
+}
+
+std::vector<store::SessionRecord> Accounts::sessions(std::int64_t user_id) {
+  std::lock_guard lock(mutex_);
+  return store_.sessions_of(user_id);
+}
+
+bool Accounts::revoke(std::int64_t user_id, std::int64_t session_id) {
+  std::lock_guard lock(mutex_);
+  return store_.delete_session(user_id, session_id);
+}
+
+}  // namespace tengen

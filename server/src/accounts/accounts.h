@@ -1,0 +1,69 @@
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "accounts/rate_limiter.h"
+#include "clock.h"
+#include "store/account_store.h"
+
+namespace tengen {
+
+// Registration, login, sessions (SPEC §3). Passwords are hashed with Argon2id; session tokens
+// are 256 random bits, given to the client once and stored only as their SHA-256.
+class Accounts {
+ public:
+  struct Options {
+    // libsodium's "interactive" Argon2id cost by default; tests use the minimum.
+    unsigned long long ops_limit;
+    std::size_t mem_limit;
+    int login_burst = 10;                               // attempts per user name and per address
+    std::chrono::milliseconds login_refill{6000};       // one more attempt every 6 s
+    static Options interactive();
+    static Options fastest_for_tests();
+  };
+
+  enum class Problem { BadUsername, WeakPassword, NameTaken, BadCredentials, RateLimited };
+  struct Failure {
+    Problem problem;
+    std::string message;
+  };
+  struct LoggedIn {
+    store::UserRecord user;
+    store::SessionRecord session;
+    std::string token;  // shown once; base64url, 43 characters
+  };
+  using Outcome = std::variant<LoggedIn, Failure>;
+
+  Accounts(store::AccountStore& store, Clock& clock, Options options);
+
+  // Creates the account and a first session.
+  Outcome register_user(const std::string& username, const std::string& password,
+                        const std::string& user_agent, const std::string& address);
+  Outcome login(const std::string& username, const std::string& password,
+                const std::string& user_agent, const std::string& address);
+  // The user a token belongs to, if it is a live session.
+  std::optional<store::UserRecord> authenticate(const std::string& token);
+  bool logout(const std::string& token);
+  std::vector<store::SessionRecord> sessions(std::int64_t user_id);
+  bool revoke(std::int64_t user_id, std::int64_t session_id);
+
+  static std::optional<std::string> username_problem(const std::string& username);
+  static std::optional<std::string> password_problem(const std::string& username, const std::string& password);
+
+ private:
+  std::string hash_password(const std::string& password) const;
+  LoggedIn open_session(const store::UserRecord& user, const std::string& user_agent);
+
+  store::AccountStore& store_;
+  Clock& clock_;
+  Options options_;
+  std::string dummy_hash_;  // verified against for unknown names, so timing does not tell
+  std::mutex mutex_;        // the store and the limiter; hashing happens outside it
+  RateLimiter limiter_;
+};
+
+}  // namespace tengen

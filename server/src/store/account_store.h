@@ -1,0 +1,53 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tengen::store {
+
+using TokenHash = std::array<unsigned char, 32>;  // SHA-256 of a session token
+
+struct UserRecord {
+  std::int64_t id = 0;
+  std::string username;
+  std::string password_hash;  // Argon2id, libsodium's string format
+  bool is_bot = false;
+  std::int64_t created_at_ms = 0;
+};
+
+struct SessionRecord {
+  std::int64_t id = 0;
+  std::int64_t user_id = 0;
+  std::string user_agent;
+  std::int64_t created_at_ms = 0;
+  std::int64_t last_seen_at_ms = 0;
+};
+
+// Users and their sessions. An interface so that another store (PostgreSQL) can take over; the
+// SQLite one is SqliteAccountStore. Session tokens never reach the store, only their hashes.
+class AccountStore {
+ public:
+  virtual ~AccountStore() = default;
+
+  // nullopt if the name is taken (names compare without case).
+  virtual std::optional<UserRecord> create_user(const std::string& username,
+                                                const std::string& password_hash, bool is_bot,
+                                                std::int64_t now_ms) = 0;
+  virtual std::optional<UserRecord> user_by_name(const std::string& username) = 0;
+  virtual std::optional<UserRecord> user_by_id(std::int64_t id) = 0;
+
+  virtual SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
+                                       const std::string& user_agent, std::int64_t now_ms) = 0;
+  // The session and its user, touching last_seen_at.
+  virtual std::optional<std::pair<UserRecord, SessionRecord>> session_by_token(
+      const TokenHash& token_hash, std::int64_t now_ms) = 0;
+  virtual std::vector<SessionRecord> sessions_of(std::int64_t user_id) = 0;
+  // False if the session does not exist or is not the user's.
+  virtual bool delete_session(std::int64_t user_id, std::int64_t session_id) = 0;
+  virtual bool delete_session_by_token(const TokenHash& token_hash) = 0;
+};
+
+}  // namespace tengen::store

@@ -1,0 +1,109 @@
+#include "store/sqlite_account_store.h"
+
+#include <sqlite3.h>
+
+namespace tengen::store {
+namespace {
+
+constexpr const char* kUserColumns = "id, username, password_hash, is_bot, created_at";
+
+}  // namespace
+
+SqliteAccountStore::SqliteAccountStore(Database& db)
+    : db_(db),
+      insert_user_(db, "INSERT INTO users(username, password_hash, is_bot, created_at) VALUES (?, ?, ?, ?)"),
+      user_by_name_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE username = ?"),
+      user_by_id_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE id = ?"),
+      insert_session_(db,
+                      "INSERT INTO sessions(user_id, token_hash, user_agent, created_at, last_seen_at)"
+                      " VALUES (?, ?, ?, ?, ?)"),
+      session_by_token_(db,
+                        "SELECT s.id, s.user_id, s.user_agent, s.created_at, s.last_seen_at,"
+                        " u.id, u.username, u.password_hash, u.is_bot, u.created_at"
+                        " FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?"),
+      touch_session_(db, "UPDATE sessions SET last_seen_at = ? WHERE id = ?"),
+      sessions_of_(db,
+                   "SELECT id, user_id, user_agent, created_at, last_seen_at FROM sessions"
+                   " WHERE user_id = ? ORDER BY id"),
+      delete_session_(db, "DELETE FROM sessions WHERE id = ? AND user_id = ?"),
+      delete_session_by_token_(db, "DELETE FROM sessions WHERE token_hash = ?") {}
+
+std::optional<UserRecord> SqliteAccountStore::read_user(Statement& query) {
+  std::optional<UserRecord> user;
+  if (query.step()) {
+    user = UserRecord{query.column_int(0), query.column_text(1), query.column_text(2),
+                      query.column_int(3) != 0, query.column_int(4)};
+  }
+  query.reset();
+  return user;
+}
+
+std::optional<UserRecord> SqliteAccountStore::create_user(const std::string& username,
+                                                          const std::string& password_hash,
+                                                          bool is_bot, std::int64_t now_ms) {
+  try {
+    insert_user_.bind(1, username).bind(2, password_hash).bind(3, is_bot ? 1 : 0).bind(4, now_ms).run();
+  } catch (const SqliteError& e) {
+    insert_user_.reset();
+    if (e.code() == SQLITE_CONSTRAINT) return std::nullopt;  // the name is taken
+    throw;
+  }
+  return UserRecord{insert_user_.last_insert_rowid(), username, password_hash, is_bot, now_ms};
+}
+
+std::optional<UserRecord> SqliteAccountStore::user_by_name(const std::string& username) {
+  user_by_name_.bind(1, username);
+  return read_user(user_by_name_);
+}
+
+std::optional<UserRecord> SqliteAccountStore::user_by_id(std::int64_t id) {
+  user_by_id_.bind(1, id);
+  return read_user(user_by_id_);
+}
+
+SessionRecord SqliteAccountStore::create_session(std::int64_t user_id, const TokenHash& token_hash,
+                                                 const std::string& user_agent, std::int64_t now_ms) {
+  insert_session_.bind(1, user_id).bind(2, token_hash).bind(3, user_agent).bind(4, now_ms).bind(5, now_ms).run();
+  return SessionRecord{insert_session_.last_insert_rowid(), user_id, user_agent, now_ms, now_ms};
+}
+
+std::optional<std::pair<UserRecord, SessionRecord>> SqliteAccountStore::session_by_token(
+    const TokenHash& token_hash, std::int64_t now_ms) {
+  session_by_token_.bind(1, token_hash);
+  std::optional<std::pair<UserRecord, SessionRecord>> found;
+  if (session_by_token_.step()) {
+    SessionRecord s{session_by_token_.column_int(0), session_by_token_.column_int(1),
+                    session_by_token_.column_text(2), session_by_token_.column_int(3), now_ms};
+    UserRecord u{session_by_token_.column_int(5), session_by_token_.column_text(6),
+                 session_by_token_.column_text(7), session_by_token_.column_int(8) != 0,
+                 session_by_token_.column_int(9)};
+    found.emplace(std::move(u), std::move(s));
+  }
+  session_by_token_.reset();
+  if (found) touch_session_.bind(1, now_ms).bind(2, found->second.id).run();
+  return found;
+}
+
+std::vector<SessionRecord> SqliteAccountStore::sessions_of(std::int64_t user_id) {
+  sessions_of_.bind(1, user_id);
+  std::vector<SessionRecord> out;
+  while (sessions_of_.step()) {
+    out.push_back(SessionRecord{sessions_of_.column_int(0), sessions_of_.column_int(1),
+                                sessions_of_.column_text(2), sessions_of_.column_int(3),
+                                sessions_of_.column_int(4)});
+  }
+  sessions_of_.reset();
+  return out;
+}
+
+bool SqliteAccountStore::delete_session(std::int64_t user_id, std::int64_t session_id) {
+  delete_session_.bind(1, session_id).bind(2, user_id).run();
+  return delete_session_.changes() > 0;
+}
+
+bool SqliteAccountStore::delete_session_by_token(const TokenHash& token_hash) {
+  delete_session_by_token_.bind(1, token_hash).run();
+  return delete_session_by_token_.changes() > 0;
+}
+
+}  // namespace tengen::store

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <memory>
+
+#include "store/account_store.h"
+#include "store/sqlite.h"
+
+namespace tengen::store {
+
+// AccountStore on a migrated SQLite database. Statements are prepared once, here.
+class SqliteAccountStore final : public AccountStore {
+ public:
+  explicit SqliteAccountStore(Database& db);
+
+  std::optional<UserRecord> create_user(const std::string& username, const std::string& password_hash,
+                                        bool is_bot, std::int64_t now_ms) override;
+  std::optional<UserRecord> user_by_name(const std::string& username) override;
+  std::optional<UserRecord> user_by_id(std::int64_t id) override;
+  SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
+                               const std::string& user_agent, std::int64_t now_ms) override;
+  std::optional<std::pair<UserRecord, SessionRecord>> session_by_token(const TokenHash& token_hash,
+                                                                       std::int64_t now_ms) override;
+  std::vector<SessionRecord> sessions_of(std::int64_t user_id) override;
+  bool delete_session(std::int64_t user_id, std::int64_t session_id) override;
+  bool delete_session_by_token(const TokenHash& token_hash) override;
+
+ private:
+  std::optional<UserRecord> read_user(Statement& query);
+
+  Database& db_;
+  Statement insert_user_;
+  Statement user_by_name_;
+  Statement user_by_id_;
+  Statement insert_session_;
+  Statement session_by_token_;
+  Statement touch_session_;
+  Statement sessions_of_;
+  Statement delete_session_;
+  Statement delete_session_by_token_;
+};
+
+}  // namespace tengen::store

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+namespace tengen::testing {
+
+// A fresh SQLite file path per test, removed (with its WAL files) afterwards.
+class TempDatabase {
+ public:
+  TempDatabase() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = std::filesystem::temp_directory_path() /
+            ("tengen-" + std::string(info->test_suite_name()) + "-" + info->name() + "-" +
+             std::to_string(::getpid()) + ".sqlite3");
+    remove();
+  }
+  ~TempDatabase() { remove(); }
+  std::string path() const { return path_.string(); }
+
+ private:
+  void remove() {
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path_.string() + suffix);
+  }
+  std::filesystem::path path_;
+};
+
+}  // namespace tengen::testing
