@@ -19,6 +19,8 @@ constexpr Option kOptions[] = {
     {"--web-root", "TENGEN_WEB_ROOT", "directory of the static web client"},
     {"--log-level", "TENGEN_LOG_LEVEL", "trace, debug, info, warn, error (default info)"},
     {"--port-file", "TENGEN_PORT_FILE", "write the bound port to this file once listening"},
+    {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
+     "yes: minimum Argon2id cost, for tests only (default no)"},
 };
 
 std::optional<std::string> apply(Config& config, std::string_view flag, const std::string& value) {
@@ -44,6 +46,9 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     config.log_level = value;
   } else if (flag == "--port-file") {
     config.port_file = value;
+  } else if (flag == "--insecure-fast-password-hashing") {
+    if (value != "yes" && value != "no") return std::string(flag) + " takes yes or no, not '" + value + "'";
+    config.fast_password_hashing = value == "yes";
   }
   return std::nullopt;
 }

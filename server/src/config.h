@@ -16,6 +16,8 @@ struct Config {
   std::string log_level = "info";
   // When set, the bound port is written here once listening (for tests using port 0).
   std::string port_file;
+  // Argon2id at its minimum cost instead of libsodium's "interactive" cost: for tests only.
+  bool fast_password_hashing = false;
 };
 
 struct ConfigResult {

@@ -5,10 +5,14 @@
 #include <fstream>
 #include <iostream>
 
+#include "accounts/accounts.h"
+#include "clock.h"
 #include "config.h"
+#include "http/api.h"
 #include "http/http_server.h"
 #include "protocol/health.h"
 #include "store/migrate.h"
+#include "store/sqlite_account_store.h"
 
 extern char** environ;
 
@@ -41,13 +45,21 @@ int main(int argc, char** argv) {
     const int schema = store::migrate(db);
     spdlog::info("database {} at schema version {}", config.database, schema);
 
+    SystemClock clock;
+    store::SqliteAccountStore account_store(db);
+    Accounts accounts(account_store, clock,
+                      config.fast_password_hashing ? Accounts::Options::fastest_for_tests()
+                                                   : Accounts::Options::interactive());
+    Api api(accounts);
     const auto started = std::chrono::steady_clock::now();
-    HttpServer server(config, {.health_json = [&] {
-                        const auto up = std::chrono::steady_clock::now() - started;
-                        return protocol::encode(protocol::Health{
-                            TENGEN_VERSION, schema,
-                            std::chrono::duration_cast<std::chrono::milliseconds>(up).count()});
-                      }});
+    HttpServer server(config, {.health_json =
+                                   [&] {
+                                     const auto up = std::chrono::steady_clock::now() - started;
+                                     return protocol::encode(protocol::Health{
+                                         TENGEN_VERSION, schema,
+                                         std::chrono::duration_cast<std::chrono::milliseconds>(up).count()});
+                                   },
+                               .api = &api});
     spdlog::info("listening on http://{}:{}/ (web root {})", config.address, server.port(),
                  config.web_root);
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';

@@ -129,12 +129,22 @@ Accounts::Outcome Accounts::login(const std::string& username, const std::string
   return open_session(*user, user_agent);
 }
 
-std::optional<store::UserRecord> Accounts::authenticate(const std::string& token) {
+std::optional<std::pair<store::UserRecord, store::SessionRecord>> Accounts::session(const std::string& token) {
   if (token.empty() || token.size() > 100) return std::nullopt;
   std::lock_guard lock(mutex_);
-  const auto found = store_.session_by_token(hash_token(token), clock_.unix_ms());
+  return store_.session_by_token(hash_token(token), clock_.unix_ms());
+}
+
+std::optional<store::UserRecord> Accounts::authenticate(const std::string& token) {
+  auto found = session(token);
   if (!found) return std::nullopt;
-  return found->first;
+  return std::move(found->first);
+}
+
+std::optional<std::int64_t> Accounts::current_session(const std::string& token) {
+  const auto found = session(token);
+  if (!found) return std::nullopt;
+  return found->second.id;
 }
 
 bool Accounts::logout(const std::string& token) {

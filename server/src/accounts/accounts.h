@@ -49,6 +49,8 @@ class Accounts {
   std::optional<store::UserRecord> authenticate(const std::string& token);
   bool logout(const std::string& token);
   std::vector<store::SessionRecord> sessions(std::int64_t user_id);
+  // The id of the session a token opens, if it is live.
+  std::optional<std::int64_t> current_session(const std::string& token);
   bool revoke(std::int64_t user_id, std::int64_t session_id);
 
   static std::optional<std::string> username_problem(const std::string& username);
@@ -56,6 +58,7 @@ class Accounts {
 
  private:
   std::string hash_password(const std::string& password) const;
+  std::optional<std::pair<store::UserRecord, store::SessionRecord>> session(const std::string& token);
   LoggedIn open_session(const store::UserRecord& user, const std::string& user_agent);
 
   store::AccountStore& store_;

@@ -21,6 +21,7 @@ namespace {
 constexpr auto kReadTimeout = std::chrono::seconds(30);
 constexpr std::size_t kMaxRequestBody = std::size_t{16} * 1024;
 constexpr auto kNothrow = asio::as_tuple(asio::use_awaitable);
+constexpr int kWorkerThreads = 2;  // password hashing and other slow API work
 
 std::string_view mime_type(const std::filesystem::path& path) {
   const std::string ext = path.extension().string();
@@ -68,6 +69,40 @@ struct HttpServer::Impl {
     acceptor.set_option(asio::socket_base::reuse_address(true));
     acceptor.bind(endpoint);
     acceptor.listen(asio::socket_base::max_listen_connections);
+  }
+
+  static ApiRequest to_api_request(const http::request<http::string_body>& req, const tcp::endpoint& peer) {
+    ApiRequest r;
+    r.method = std::string(req.method_string());
+    r.target = std::string(req.target());
+    r.body = req.body();
+    r.user_agent = std::string(req[http::field::user_agent]);
+    r.address = peer.address().to_string();
+    const std::string_view auth = req[http::field::authorization];
+    if (auth.starts_with("Bearer ")) {
+      r.token = std::string(auth.substr(7));
+    } else {
+      r.token = token_from_cookie(req[http::field::cookie]);
+    }
+    return r;
+  }
+
+  // A coroutine taking its data as parameters (copied into its frame), not a capturing lambda:
+  // co_spawn moves the function object, and a lambda coroutine's captures would dangle.
+  static asio::awaitable<ApiResponse> call_api(Api* api, ApiRequest request) {
+    co_return api->handle(request).value_or(ApiResponse{404, "", {}});
+  }
+
+  static http::message_generator api_response(const ApiResponse& a, unsigned version, bool keep_alive) {
+    http::response<http::string_body> res{static_cast<http::status>(a.status), version};
+    res.set(http::field::server, "tengen");
+    res.set(http::field::cache_control, "no-store");
+    if (!a.body.empty()) res.set(http::field::content_type, "application/json");
+    for (const auto& cookie : a.set_cookies) res.insert(http::field::set_cookie, cookie);
+    res.keep_alive(keep_alive);
+    res.body() = a.body;
+    res.prepare_payload();
+    return http::message_generator(std::move(res));
   }
 
   http::message_generator respond(const http::request<http::string_body>& req) {
@@ -123,7 +158,18 @@ struct HttpServer::Impl {
       if (read_ec) break;
       auto request = parser.release();
       const bool keep_alive = request.keep_alive();
-      auto [write_ec, written] = co_await beast::async_write(*stream, respond(request), kNothrow);
+      std::optional<http::message_generator> response;
+      if (handlers.api && request.target().starts_with("/api/")) {
+        beast::error_code peer_ec;
+        const auto peer = stream->socket().remote_endpoint(peer_ec);
+        ApiRequest api_request = to_api_request(request, peer);
+        ApiResponse result =
+            co_await asio::co_spawn(workers, call_api(handlers.api, std::move(api_request)), asio::use_awaitable);
+        response.emplace(api_response(result, request.version(), keep_alive));
+      } else {
+        response.emplace(respond(request));
+      }
+      auto [write_ec, written] = co_await beast::async_write(*stream, std::move(*response), kNothrow);
       if (write_ec || !keep_alive) break;
     }
     beast::error_code ignored;
@@ -157,6 +203,7 @@ struct HttpServer::Impl {
   Config config;
   Handlers handlers;
   asio::io_context io{1};
+  asio::thread_pool workers{kWorkerThreads};
   tcp::acceptor acceptor;
   asio::signal_set signals;
   std::set<std::shared_ptr<beast::tcp_stream>> live;
@@ -180,6 +227,7 @@ void HttpServer::run() {
   });
   asio::co_spawn(impl_->io, impl_->accept_loop(), asio::detached);
   impl_->io.run();
+  impl_->workers.join();
 }
 
 void HttpServer::stop() {

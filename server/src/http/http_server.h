@@ -5,6 +5,7 @@
 #include <string>
 
 #include "config.h"
+#include "http/api.h"
 
 namespace tengen {
 
@@ -14,6 +15,7 @@ class HttpServer {
  public:
   struct Handlers {
     std::function<std::string()> health_json;  // body of GET /healthz
+    Api* api = nullptr;                        // /api/v1/...; runs on a worker thread
   };
 
   // Binds the listening socket (throws std::system_error on failure).

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "protocol/messages.h"
+
+// The JSON bodies of the HTTP API under /api/v1 (accounts and sessions). README "HTTP API".
+namespace tengen::protocol::http {
+
+struct Credentials {
+  std::string username;
+  std::string password;
+};
+// {"username": "...", "password": "..."}; the error names the problem.
+std::variant<Credentials, std::string> decode_credentials(std::string_view body);
+
+struct SessionInfo {
+  std::int64_t id = 0;
+  std::string user_agent;
+  std::int64_t created_at_ms = 0;
+  std::int64_t last_seen_at_ms = 0;
+  bool current = false;
+};
+
+std::string encode_logged_in(const UserRef& user, const std::string& token);
+std::string encode_me(const UserRef& user);
+std::string encode_sessions(const std::vector<SessionInfo>& sessions);
+// {"error": {"code": "...", "message": "..."}}
+std::string encode_error(std::string_view code, std::string_view message);
+
+}  // namespace tengen::protocol::http
