@@ -19,6 +19,9 @@ constexpr Option kOptions[] = {
     {"--web-root", "TENGEN_WEB_ROOT", "directory of the static web client"},
     {"--log-level", "TENGEN_LOG_LEVEL", "trace, debug, info, warn, error (default info)"},
     {"--port-file", "TENGEN_PORT_FILE", "write the bound port to this file once listening"},
+    {"--allowed-origins", "TENGEN_ALLOWED_ORIGINS",
+     "comma-separated origins besides the server's own that may open WebSockets"},
+    {"--threads", "TENGEN_THREADS", "network threads (default 2)"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
      "yes: minimum Argon2id cost, for tests only (default no)"},
 };
@@ -46,6 +49,28 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     config.log_level = value;
   } else if (flag == "--port-file") {
     config.port_file = value;
+  } else if (flag == "--allowed-origins") {
+    config.allowed_origins.clear();
+    std::string_view rest = value;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      std::string_view origin = rest.substr(0, comma);
+      while (!origin.empty() && origin.front() == ' ') origin.remove_prefix(1);
+      while (!origin.empty() && origin.back() == ' ') origin.remove_suffix(1);
+      if (!origin.starts_with("http://") && !origin.starts_with("https://")) {
+        return "an allowed origin looks like https://go.example.org, not '" + std::string(origin) + "'";
+      }
+      config.allowed_origins.emplace_back(origin);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  } else if (flag == "--threads") {
+    int threads = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), threads);
+    if (ec != std::errc{} || end != value.data() + value.size() || threads < 1 || threads > 64) {
+      return "threads must be a number from 1 to 64, not '" + value + "'";
+    }
+    config.threads = threads;
   } else if (flag == "--insecure-fast-password-hashing") {
     if (value != "yes" && value != "no") return std::string(flag) + " takes yes or no, not '" + value + "'";
     config.fast_password_hashing = value == "yes";

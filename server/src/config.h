@@ -16,6 +16,9 @@ struct Config {
   std::string log_level = "info";
   // When set, the bound port is written here once listening (for tests using port 0).
   std::string port_file;
+  // Origins (scheme://host[:port]) whose pages may open WebSockets, besides the server's own.
+  std::vector<std::string> allowed_origins;
+  int threads = 2;  // network threads
   // Argon2id at its minimum cost instead of libsodium's "interactive" cost: for tests only.
   bool fast_password_hashing = false;
 };

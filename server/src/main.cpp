@@ -1,3 +1,4 @@
+#include <sodium.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -9,6 +10,7 @@
 #include "clock.h"
 #include "config.h"
 #include "http/api.h"
+#include "lobby/hub.h"
 #include "http/http_server.h"
 #include "protocol/health.h"
 #include "store/migrate.h"
@@ -51,6 +53,15 @@ int main(int argc, char** argv) {
                       config.fast_password_hashing ? Accounts::Options::fastest_for_tests()
                                                    : Accounts::Options::interactive());
     Api api(accounts);
+    // Colours left open by a challenge are drawn uniformly here until the commit-reveal nigiri
+    // of SPEC §5 takes over.
+    Hub hub(
+        [&](const std::string& name) -> std::optional<protocol::UserRef> {
+          const auto user = accounts.find_user(name);
+          if (!user) return std::nullopt;
+          return protocol::UserRef{user->id, user->username};
+        },
+        [] { return randombytes_uniform(2) == 0; });
     const auto started = std::chrono::steady_clock::now();
     HttpServer server(config, {.health_json =
                                    [&] {
@@ -59,7 +70,10 @@ int main(int argc, char** argv) {
                                          TENGEN_VERSION, schema,
                                          std::chrono::duration_cast<std::chrono::milliseconds>(up).count()});
                                    },
-                               .api = &api});
+                               .api = &api,
+                               .accounts = &accounts,
+                               .dispatcher = &hub,
+                               .clock = &clock});
     spdlog::info("listening on http://{}:{}/ (web root {})", config.address, server.port(),
                  config.web_root);
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';

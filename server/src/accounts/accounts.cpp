@@ -153,6 +153,12 @@ bool Accounts::logout(const std::string& token) {
   return store_.delete_session_by_token(hash_token(token));
 }
 
+std::optional<store::UserRecord> Accounts::find_user(const std::string& username) {
+  if (username.size() > 64) return std::nullopt;
+  std::lock_guard lock(mutex_);
+  return store_.user_by_name(username);
+}
+
 std::vector<store::SessionRecord> Accounts::sessions(std::int64_t user_id) {
   std::lock_guard lock(mutex_);
   return store_.sessions_of(user_id);

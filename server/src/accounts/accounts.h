@@ -48,6 +48,7 @@ class Accounts {
   // The user a token belongs to, if it is a live session.
   std::optional<store::UserRecord> authenticate(const std::string& token);
   bool logout(const std::string& token);
+  std::optional<store::UserRecord> find_user(const std::string& username);
   std::vector<store::SessionRecord> sessions(std::int64_t user_id);
   // The id of the session a token opens, if it is live.
   std::optional<std::int64_t> current_session(const std::string& token);

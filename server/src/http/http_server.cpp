@@ -2,18 +2,20 @@
 
 #include <spdlog/spdlog.h>
 
-#include <boost/asio.hpp>
 #include <boost/asio/as_tuple.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <chrono>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <set>
+#include <thread>
+
+#include "ws/ws_session.h"
 
 namespace tengen {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 
 namespace {
@@ -59,11 +61,22 @@ std::optional<std::filesystem::path> resolve(const std::string& root, std::strin
   return full;
 }
 
+// The host[:port] part of an origin such as "https://go.example.org:8443".
+std::string_view origin_host(std::string_view origin) {
+  const auto scheme = origin.find("://");
+  return scheme == std::string_view::npos ? std::string_view{} : origin.substr(scheme + 3);
+}
+
 }  // namespace
 
 struct HttpServer::Impl {
   Impl(const Config& cfg, Handlers h)
-      : config(cfg), handlers(std::move(h)), acceptor(io), signals(io, SIGINT, SIGTERM) {
+      : config(cfg),
+        handlers(std::move(h)),
+        io(cfg.threads),
+        control(asio::make_strand(io)),
+        acceptor(control),
+        signals(control, SIGINT, SIGTERM) {
     const tcp::endpoint endpoint(asio::ip::make_address(config.address), config.port);
     acceptor.open(endpoint.protocol());
     acceptor.set_option(asio::socket_base::reuse_address(true));
@@ -71,20 +84,23 @@ struct HttpServer::Impl {
     acceptor.listen(asio::socket_base::max_listen_connections);
   }
 
-  static ApiRequest to_api_request(const http::request<http::string_body>& req, const tcp::endpoint& peer) {
+  // ---- plain HTTP ----
+
+  static ApiRequest to_api_request(const http::request<http::string_body>& req, const std::string& address) {
     ApiRequest r;
     r.method = std::string(req.method_string());
     r.target = std::string(req.target());
     r.body = req.body();
     r.user_agent = std::string(req[http::field::user_agent]);
-    r.address = peer.address().to_string();
-    const std::string_view auth = req[http::field::authorization];
-    if (auth.starts_with("Bearer ")) {
-      r.token = std::string(auth.substr(7));
-    } else {
-      r.token = token_from_cookie(req[http::field::cookie]);
-    }
+    r.address = address;
+    r.token = token_of(req);
     return r;
+  }
+
+  static std::string token_of(const http::request<http::string_body>& req) {
+    const std::string_view auth = req[http::field::authorization];
+    if (auth.starts_with("Bearer ")) return std::string(auth.substr(7));
+    return token_from_cookie(req[http::field::cookie]);
   }
 
   // A coroutine taking its data as parameters (copied into its frame), not a capturing lambda:
@@ -105,31 +121,30 @@ struct HttpServer::Impl {
     return http::message_generator(std::move(res));
   }
 
+  static http::message_generator plain(const http::request<http::string_body>& req, http::status status,
+                                       std::string body, std::string_view type) {
+    http::response<http::string_body> res{status, req.version()};
+    res.set(http::field::server, "tengen");
+    res.set(http::field::content_type, type);
+    res.set(http::field::cache_control, "no-store");
+    res.keep_alive(req.keep_alive());
+    res.body() = std::move(body);
+    res.prepare_payload();
+    return http::message_generator(std::move(res));
+  }
+
   http::message_generator respond(const http::request<http::string_body>& req) {
-    const auto plain = [&](http::status status, std::string body, std::string_view type) {
-      http::response<http::string_body> res{status, req.version()};
-      res.set(http::field::server, "tengen");
-      res.set(http::field::content_type, type);
-      res.set(http::field::cache_control, "no-store");
-      res.keep_alive(req.keep_alive());
-      res.body() = std::move(body);
-      res.prepare_payload();
-      return http::message_generator(std::move(res));
-    };
     const std::string_view target = req.target();
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
-      return plain(http::status::method_not_allowed, "{\"error\":\"method not allowed\"}",
-                   "application/json");
+      return plain(req, http::status::method_not_allowed, "{\"error\":\"method not allowed\"}", "application/json");
     }
-    if (target == "/healthz")
-      return plain(http::status::ok, handlers.health_json(), "application/json");
-
+    if (target == "/healthz") return plain(req, http::status::ok, handlers.health_json(), "application/json");
     const auto path = resolve(config.web_root, target);
-    if (!path) return plain(http::status::bad_request, "bad path\n", "text/plain");
+    if (!path) return plain(req, http::status::bad_request, "bad path\n", "text/plain");
     beast::error_code ec;
     http::file_body::value_type file;
     file.open(path->c_str(), beast::file_mode::scan, ec);
-    if (ec) return plain(http::status::not_found, "not found\n", "text/plain");
+    if (ec) return plain(req, http::status::not_found, "not found\n", "text/plain");
     const auto size = file.size();
     if (req.method() == http::verb::head) {
       http::response<http::empty_body> res{http::status::ok, req.version()};
@@ -147,8 +162,57 @@ struct HttpServer::Impl {
     return http::message_generator(std::move(res));
   }
 
+  // ---- WebSocket upgrade ----
+
+  // Why this upgrade is refused, or empty. Browsers send Origin; programs usually do not.
+  std::string refuse_upgrade(const http::request<http::string_body>& req, const std::string& address) {
+    std::string_view path = req.target();
+    path = path.substr(0, path.find('?'));
+    if (path != "/ws/v1") return "404 the WebSocket endpoint is /ws/v1";
+    const std::string_view origin = req[http::field::origin];
+    if (!origin.empty() && origin_host(origin) != req[http::field::host]) {
+      bool allowed = false;
+      for (const auto& o : config.allowed_origins) allowed = allowed || o == origin;
+      if (!allowed) return "403 origin " + std::string(origin) + " is not allowed";
+    }
+    std::lock_guard lock(mutex);
+    if (per_address[address] >= limits.connections_per_address) {
+      return "429 too many connections from " + address;
+    }
+    return "";
+  }
+
+  asio::awaitable<void> upgrade(std::shared_ptr<beast::tcp_stream> stream, http::request<http::string_body> req,
+                                std::string address) {
+    if (const std::string refusal = refuse_upgrade(req, address); !refusal.empty()) {
+      const auto status = static_cast<http::status>(std::stoi(refusal.substr(0, 3)));
+      spdlog::info("upgrade from {} refused: {}", address, refusal.substr(4));
+      auto [ec, n] = co_await beast::async_write(*stream, plain(req, status, refusal.substr(4) + "\n", "text/plain"), kNothrow);
+      if (ec) spdlog::debug("refusal not delivered: {}", ec.message());
+      co_return;
+    }
+    std::optional<store::UserRecord> user;
+    if (handlers.accounts) user = handlers.accounts->authenticate(token_of(req));
+    std::shared_ptr<WsSession> session;
+    {
+      std::lock_guard lock(mutex);
+      ++per_address[address];
+      const std::uint64_t id = ++next_connection;
+      session = std::make_shared<WsSession>(std::move(*stream), id, std::move(user), *handlers.dispatcher,
+                                            *handlers.clock, limits, [this, address](std::uint64_t ended) {
+                                              std::lock_guard l(mutex);
+                                              sockets.erase(ended);
+                                              if (--per_address[address] == 0) per_address.erase(address);
+                                            });
+      sockets[id] = session;
+    }
+    co_await session->run(std::move(req));
+  }
+
   asio::awaitable<void> session(std::shared_ptr<beast::tcp_stream> stream) {
-    live.insert(stream);
+    beast::error_code peer_ec;
+    const std::string address = stream->socket().remote_endpoint(peer_ec).address().to_string();
+    const std::uint64_t key = register_http(stream);
     beast::flat_buffer buffer;
     while (!stopping) {
       http::request_parser<http::string_body> parser;
@@ -157,14 +221,16 @@ struct HttpServer::Impl {
       auto [read_ec, read_bytes] = co_await http::async_read(*stream, buffer, parser, kNothrow);
       if (read_ec) break;
       auto request = parser.release();
+      if (websocket::is_upgrade(request) && handlers.dispatcher) {
+        unregister_http(key);
+        co_await upgrade(stream, std::move(request), address);
+        co_return;
+      }
       const bool keep_alive = request.keep_alive();
       std::optional<http::message_generator> response;
       if (handlers.api && request.target().starts_with("/api/")) {
-        beast::error_code peer_ec;
-        const auto peer = stream->socket().remote_endpoint(peer_ec);
-        ApiRequest api_request = to_api_request(request, peer);
-        ApiResponse result =
-            co_await asio::co_spawn(workers, call_api(handlers.api, std::move(api_request)), asio::use_awaitable);
+        ApiResponse result = co_await asio::co_spawn(workers, call_api(handlers.api, to_api_request(request, address)),
+                                                     asio::use_awaitable);
         response.emplace(api_response(result, request.version(), keep_alive));
       } else {
         response.emplace(respond(request));
@@ -174,40 +240,67 @@ struct HttpServer::Impl {
     }
     beast::error_code ignored;
     stream->socket().shutdown(tcp::socket::shutdown_send, ignored);
-    live.erase(stream);
+    unregister_http(key);
+  }
+
+  std::uint64_t register_http(const std::shared_ptr<beast::tcp_stream>& stream) {
+    std::lock_guard lock(mutex);
+    const std::uint64_t key = ++next_connection;
+    http_streams[key] = stream;
+    return key;
+  }
+  void unregister_http(std::uint64_t key) {
+    std::lock_guard lock(mutex);
+    http_streams.erase(key);
   }
 
   asio::awaitable<void> accept_loop() {
     while (!stopping) {
-      auto [ec, socket] = co_await acceptor.async_accept(kNothrow);
+      auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(io), kNothrow);
       if (ec) {
         if (stopping || ec == asio::error::operation_aborted) break;
         spdlog::warn("accept failed: {}", ec.message());
         continue;
       }
-      asio::co_spawn(io, session(std::make_shared<beast::tcp_stream>(std::move(socket))),
-                     asio::detached);
+      auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
+      asio::co_spawn(stream->get_executor(), session(stream), asio::detached);
     }
   }
 
   void begin_stop() {
-    if (stopping) return;
-    stopping = true;
-    spdlog::info("shutting down: no new connections, closing {} open", live.size());
+    if (stopping.exchange(true)) return;
     beast::error_code ignored;
     acceptor.close(ignored);
     signals.cancel(ignored);
-    for (const auto& stream : live) stream->socket().cancel(ignored);
+    std::lock_guard lock(mutex);
+    spdlog::info("shutting down: closing {} WebSocket and {} HTTP connections", sockets.size(), http_streams.size());
+    for (auto& [key, weak] : http_streams) {
+      if (auto stream = weak.lock()) {
+        asio::post(stream->get_executor(), [stream] {
+          beast::error_code e;
+          stream->socket().cancel(e);
+        });
+      }
+    }
+    for (auto& [id, weak] : sockets) {
+      if (auto ws = weak.lock()) ws->close(websocket::close_code::going_away);
+    }
   }
 
   Config config;
   Handlers handlers;
-  asio::io_context io{1};
+  ConnectionLimits limits;
+  asio::io_context io;
+  asio::strand<asio::io_context::executor_type> control;  // the acceptor, signals and stop
   asio::thread_pool workers{kWorkerThreads};
   tcp::acceptor acceptor;
   asio::signal_set signals;
-  std::set<std::shared_ptr<beast::tcp_stream>> live;
-  bool stopping = false;
+  std::atomic<bool> stopping{false};
+  std::mutex mutex;  // guards what follows: touched from every connection's strand
+  std::uint64_t next_connection = 0;
+  std::map<std::uint64_t, std::weak_ptr<beast::tcp_stream>> http_streams;
+  std::map<std::uint64_t, std::weak_ptr<WsSession>> sockets;
+  std::map<std::string, int> per_address;
 };
 
 HttpServer::HttpServer(const Config& config, Handlers handlers)
@@ -215,9 +308,7 @@ HttpServer::HttpServer(const Config& config, Handlers handlers)
 
 HttpServer::~HttpServer() = default;
 
-unsigned short HttpServer::port() const {
-  return impl_->acceptor.local_endpoint().port();
-}
+unsigned short HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
 
 void HttpServer::run() {
   impl_->signals.async_wait([this](const boost::system::error_code& ec, int signal) {
@@ -225,13 +316,16 @@ void HttpServer::run() {
     spdlog::info("received signal {}", signal);
     impl_->begin_stop();
   });
-  asio::co_spawn(impl_->io, impl_->accept_loop(), asio::detached);
+  asio::co_spawn(impl_->control, impl_->accept_loop(), asio::detached);
+  std::vector<std::thread> threads;
+  for (int i = 1; i < impl_->config.threads; ++i) threads.emplace_back([this] { impl_->io.run(); });
   impl_->io.run();
+  for (auto& t : threads) t.join();
   impl_->workers.join();
 }
 
 void HttpServer::stop() {
-  asio::post(impl_->io, [this] { impl_->begin_stop(); });
+  asio::post(impl_->control, [this] { impl_->begin_stop(); });
 }
 
 }  // namespace tengen

@@ -4,8 +4,12 @@
 #include <memory>
 #include <string>
 
+#include "accounts/accounts.h"
+#include "clock.h"
 #include "config.h"
 #include "http/api.h"
+#include "ws/connection.h"
+#include "ws/limits.h"
 
 namespace tengen {
 
@@ -16,6 +20,9 @@ class HttpServer {
   struct Handlers {
     std::function<std::string()> health_json;  // body of GET /healthz
     Api* api = nullptr;                        // /api/v1/...; runs on a worker thread
+    Accounts* accounts = nullptr;              // who a WebSocket client is
+    Dispatcher* dispatcher = nullptr;          // what WebSocket commands go to
+    Clock* clock = nullptr;
   };
 
   // Binds the listening socket (throws std::system_error on failure).

@@ -1,0 +1,211 @@
+#include "lobby/hub.h"
+
+namespace tengen {
+namespace {
+
+using protocol::ErrorCode;
+
+template <typename... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <typename... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+protocol::Error error(const std::string& cid, ErrorCode code, std::string message) {
+  return protocol::Error{cid, code, std::move(message), {}};
+}
+
+std::shared_ptr<const std::string> encoded(const protocol::ServerMessage& m) {
+  return std::make_shared<const std::string>(protocol::encode(m));
+}
+
+}  // namespace
+
+Hub::Hub(FindUser find_user, DrawBlack draw_black)
+    : find_user_(std::move(find_user)), draw_black_(std::move(draw_black)) {}
+
+bool Hub::visible_to(const protocol::Challenge& c, const std::optional<store::UserRecord>& user) const {
+  if (!c.opponent) return true;
+  return user && (user->id == c.challenger.id || user->id == c.opponent->id);
+}
+
+void Hub::send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text) {
+  for (const auto& [id, c] : connections_) {
+    if (c->user() && c->user()->id == user) c->send(text);
+  }
+}
+
+void Hub::broadcast_challenge(const protocol::Challenge& c, const protocol::ServerMessage& m) {
+  const auto text = encoded(m);
+  for (const auto& [id, conn] : connections_) {
+    if (visible_to(c, conn->user())) conn->send(text);
+  }
+}
+
+void Hub::connected(const std::shared_ptr<Connection>& connection) {
+  std::lock_guard lock(mutex_);
+  connections_[connection->id()] = connection;
+  if (const auto& user = connection->user(); user && online_[user->id]++ == 0) {
+    const auto text = encoded(protocol::UserOnline{{user->id, user->username}});
+    for (const auto& [id, c] : connections_) {
+      if (id != connection->id()) c->send(text);
+    }
+  }
+  protocol::LobbySnapshot lobby;
+  for (const auto& [id, c] : challenges_) {
+    if (visible_to(c, connection->user())) lobby.challenges.push_back(c);
+  }
+  std::set<std::int64_t> listed;
+  for (const auto& [id, c] : connections_) {
+    if (c->user() && listed.insert(c->user()->id).second) lobby.online.push_back({c->user()->id, c->user()->username});
+  }
+  connection->send(lobby);
+}
+
+void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
+  std::lock_guard lock(mutex_);
+  for (const auto game : joined_[connection->id()]) {
+    if (auto it = rooms_.find(game); it != rooms_.end()) it->second->leave(connection);
+  }
+  joined_.erase(connection->id());
+  connections_.erase(connection->id());
+  if (const auto& user = connection->user(); user && --online_[user->id] == 0) {
+    online_.erase(user->id);
+    const auto text = encoded(protocol::UserOffline{{user->id, user->username}});
+    for (const auto& [id, c] : connections_) c->send(text);
+  }
+}
+
+void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvelope command) {
+  std::lock_guard lock(mutex_);
+  const std::string key = who->user() ? "u" + std::to_string(who->user()->id) : "c" + std::to_string(who->id());
+  Remembered& remembered = applied_[key];
+  if (const auto it = remembered.acks.find(command.cid); it != remembered.acks.end()) {
+    who->send(it->second);  // already applied: acknowledge again, apply nothing
+    return;
+  }
+  const Reply reply = handle(who, command.cid, command.message);
+  if (const auto* ack = std::get_if<protocol::Ack>(&reply)) {
+    const auto text = encoded(*ack);
+    remembered.acks[command.cid] = text;
+    remembered.order.push_back(command.cid);
+    if (remembered.order.size() > kRememberedCommands) {
+      remembered.acks.erase(remembered.order.front());
+      remembered.order.pop_front();
+    }
+    who->send(text);
+  } else {
+    who->send(std::get<protocol::Error>(reply));
+  }
+}
+
+Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m) {
+  const auto& user = who->user();
+  auto room = [&](protocol::GameId id) -> Room* {
+    const auto it = rooms_.find(id);
+    return it == rooms_.end() ? nullptr : it->second.get();
+  };
+  auto no_game = [&](protocol::GameId id) { return error(cid, ErrorCode::NotFound, "no game " + std::to_string(id)); };
+  if (const auto* join = std::get_if<protocol::JoinGame>(&m)) {  // guests may watch
+    Room* r = room(join->game);
+    if (!r) return no_game(join->game);
+    auto reply = r->join(who, cid, join->since);
+    if (std::holds_alternative<protocol::Ack>(reply)) joined_[who->id()].insert(join->game);
+    return reply;
+  }
+  if (const auto* leave = std::get_if<protocol::LeaveGame>(&m)) {
+    Room* r = room(leave->game);
+    if (!r) return no_game(leave->game);
+    r->leave(who);
+    joined_[who->id()].erase(leave->game);
+    return protocol::Ack{cid, leave->game, {}, {}};
+  }
+  if (!user) return error(cid, ErrorCode::NotAuthenticated, "guests may watch but not play: log in first");
+  const protocol::UserRef me{user->id, user->username};
+  return std::visit(
+      Overloaded{
+          [&](const protocol::CreateChallenge& c) { return create(me, cid, c); },
+          [&](const protocol::CancelChallenge& c) { return close_challenge(me, cid, c.challenge, false); },
+          [&](const protocol::DeclineChallenge& c) { return close_challenge(me, cid, c.challenge, true); },
+          [&](const protocol::AcceptChallenge& c) { return accept(me, cid, c.challenge); },
+          [&](const protocol::PlayMove& c) -> Reply {
+            Room* r = room(c.game);
+            return r ? r->play(me.id, cid, c.vertex) : no_game(c.game);
+          },
+          [&](const protocol::PassMove& c) -> Reply {
+            Room* r = room(c.game);
+            return r ? r->pass(me.id, cid) : no_game(c.game);
+          },
+          [&](const protocol::Resign& c) -> Reply {
+            Room* r = room(c.game);
+            return r ? r->resign(me.id, cid) : no_game(c.game);
+          },
+          [&](const protocol::RequestUndo& c) -> Reply {
+            Room* r = room(c.game);
+            return r ? r->request_undo(me.id, cid) : no_game(c.game);
+          },
+          [&](const protocol::AnswerUndo& c) -> Reply {
+            Room* r = room(c.game);
+            return r ? r->answer_undo(me.id, cid, c.accept) : no_game(c.game);
+          },
+          [&](const protocol::SendChat& c) -> Reply {
+            Room* r = room(c.game);
+            return r ? r->chat(me, cid, c.text) : no_game(c.game);
+          },
+          [&](const auto&) -> Reply { return error(cid, ErrorCode::Internal, "message not routed"); },
+      },
+      m);
+}
+
+Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid, const protocol::CreateChallenge& m) {
+  if (auto problem = protocol::validate(m.settings)) return error(cid, ErrorCode::BadSettings, *problem);
+  protocol::Challenge c{++next_challenge_, me, std::nullopt, m.settings};
+  if (m.opponent) {
+    const auto opponent = find_user_(*m.opponent);
+    if (!opponent) return error(cid, ErrorCode::NotFound, "no user named '" + *m.opponent + "'");
+    if (opponent->id == me.id) return error(cid, ErrorCode::Forbidden, "you cannot challenge yourself");
+    c.opponent = opponent;
+  }
+  challenges_[c.id] = c;
+  broadcast_challenge(c, protocol::ChallengeOpened{c});
+  return protocol::Ack{cid, {}, {}, c.id};
+}
+
+Hub::Reply Hub::close_challenge(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id,
+                                bool decline) {
+  const auto it = challenges_.find(id);
+  if (it == challenges_.end()) return error(cid, ErrorCode::NotFound, "no open challenge " + std::to_string(id));
+  const protocol::Challenge c = it->second;
+  if (decline && !(c.opponent && c.opponent->id == me.id)) {
+    return error(cid, ErrorCode::Forbidden, "only the challenged player can decline a direct challenge");
+  }
+  if (!decline && c.challenger.id != me.id) return error(cid, ErrorCode::Forbidden, "only its author can cancel a challenge");
+  challenges_.erase(it);
+  broadcast_challenge(c, protocol::ChallengeClosed{id, decline ? "declined" : "cancelled", {}});
+  return protocol::Ack{cid, {}, {}, id};
+}
+
+Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id) {
+  const auto it = challenges_.find(id);
+  if (it == challenges_.end()) return error(cid, ErrorCode::NotFound, "no open challenge " + std::to_string(id));
+  const protocol::Challenge c = it->second;
+  if (c.challenger.id == me.id) return error(cid, ErrorCode::Forbidden, "you cannot accept your own challenge");
+  if (c.opponent && c.opponent->id != me.id) return error(cid, ErrorCode::Forbidden, "this challenge is for another player");
+  using Choice = protocol::GameSettings::ColorChoice;
+  const bool challenger_black = c.settings.color == Choice::Black    ? true
+                                : c.settings.color == Choice::White ? false
+                                                                    : draw_black_();
+  const protocol::UserRef black = challenger_black ? c.challenger : me;
+  const protocol::UserRef white = challenger_black ? me : c.challenger;
+  const protocol::GameId game = ++next_game_;
+  rooms_[game] = std::make_unique<Room>(game, c.settings, black, white);
+  challenges_.erase(it);
+  broadcast_challenge(c, protocol::ChallengeClosed{id, "accepted", game});
+  const auto started = encoded(protocol::GameStarted{game, black, white, c.settings});
+  send_to_user(black.id, started);
+  send_to_user(white.id, started);
+  return protocol::Ack{cid, game, {}, id};
+}
+
+}  // namespace tengen

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "protocol/codec.h"
+#include "protocol/messages.h"
+#include "store/account_store.h"
+
+namespace tengen {
+
+// What the rest of the server sees of one WebSocket client. Beast lives behind it.
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  // Queues a message; safe from any thread. The same buffer may go to many connections.
+  virtual void send(std::shared_ptr<const std::string> message) = 0;
+  void send(const protocol::ServerMessage& message) {
+    send(std::make_shared<const std::string>(protocol::encode(message)));
+  }
+  virtual std::uint64_t id() const = 0;
+  virtual const std::optional<store::UserRecord>& user() const = 0;  // nullopt for a guest
+};
+
+// Receives what arrives on connections: decoded, rate-limited commands only.
+class Dispatcher {
+ public:
+  virtual ~Dispatcher() = default;
+  virtual void connected(const std::shared_ptr<Connection>& connection) = 0;
+  virtual void received(const std::shared_ptr<Connection>& connection, protocol::ClientEnvelope command) = 0;
+  virtual void disconnected(const std::shared_ptr<Connection>& connection) = 0;
+};
+
+}  // namespace tengen

@@ -1,0 +1,151 @@
+#include "ws/ws_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/as_tuple.hpp>
+
+namespace tengen {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace http = beast::http;
+
+namespace {
+
+constexpr auto kNothrow = asio::as_tuple(asio::use_awaitable);
+
+}  // namespace
+
+WsSession::WsSession(beast::tcp_stream&& stream, std::uint64_t id, std::optional<store::UserRecord> user,
+                     Dispatcher& dispatcher, Clock& clock, const ConnectionLimits& limits,
+                     std::function<void(std::uint64_t)> on_end)
+    : ws_(std::move(stream)),
+      id_(id),
+      user_(std::move(user)),
+      dispatcher_(dispatcher),
+      clock_(clock),
+      limits_(limits),
+      on_end_(std::move(on_end)),
+      rate_(limits.message_burst, std::chrono::milliseconds(1000 / std::max(1, limits.messages_per_second))),
+      wake_writer_(ws_.get_executor()) {}
+
+asio::awaitable<void> WsSession::run(http::request<http::string_body> upgrade) {
+  auto self = shared_from_this();
+  websocket::stream_base::timeout timeouts{};
+  timeouts.handshake_timeout = limits_.handshake_timeout;
+  timeouts.idle_timeout = limits_.idle_timeout;
+  timeouts.keep_alive_pings = true;
+  beast::get_lowest_layer(ws_).expires_never();
+  ws_.set_option(timeouts);
+  ws_.read_message_max(limits_.max_message_bytes);
+  ws_.set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(http::field::server, "tengen"); }));
+  auto [accept_ec] = co_await ws_.async_accept(upgrade, kNothrow);
+  if (accept_ec) {
+    on_end_(id_);
+    co_return;
+  }
+  open_ = true;
+  ws_.text(true);
+  asio::co_spawn(ws_.get_executor(), write_loop(), asio::detached);
+  protocol::Welcome welcome{{}, TENGEN_VERSION};
+  if (user_) welcome.user = protocol::UserRef{user_->id, user_->username};
+  Connection::send(welcome);
+  dispatcher_.connected(self);
+
+  beast::flat_buffer buffer;
+  for (;;) {
+    auto [ec, bytes] = co_await ws_.async_read(buffer, kNothrow);
+    if (ec) {
+      if (ec == websocket::error::message_too_big) spdlog::info("connection {}: frame over the size limit", id_);
+      break;
+    }
+    if (!ws_.got_text()) {
+      reply_error({}, protocol::ErrorCode::BadJson, "binary frames are not accepted: send JSON text");
+    } else {
+      handle(std::string_view(static_cast<const char*>(buffer.cdata().data()), bytes));
+    }
+    buffer.consume(bytes);
+    if (closing_) break;
+  }
+  open_ = false;
+  wake_writer_.cancel();
+  dispatcher_.disconnected(self);
+  on_end_(id_);
+}
+
+void WsSession::handle(std::string_view text) {
+  if (!rate_.try_take("", clock_.steady_now())) {
+    if (++strikes_ >= limits_.abuse_strikes) {
+      drop("kept sending far over the rate limit");
+      return;
+    }
+    reply_error({}, protocol::ErrorCode::RateLimited,
+                "too many messages: at most " + std::to_string(limits_.messages_per_second) +
+                    " a second; this one was not applied");
+    return;
+  }
+  auto decoded = protocol::decode_client(text);
+  if (auto* error = std::get_if<protocol::Error>(&decoded)) {
+    Connection::send(*error);
+    return;
+  }
+  auto& command = std::get<protocol::ClientEnvelope>(decoded);
+  if (const auto* ping = std::get_if<protocol::Ping>(&command.message)) {
+    Connection::send(protocol::Pong{ping->t});
+    return;
+  }
+  dispatcher_.received(shared_from_this(), std::move(command));
+}
+
+void WsSession::reply_error(std::optional<std::string> cid, protocol::ErrorCode code, std::string message) {
+  Connection::send(protocol::Error{std::move(cid), code, std::move(message), {}});
+}
+
+void WsSession::send(std::shared_ptr<const std::string> message) {
+  asio::post(ws_.get_executor(), [self = shared_from_this(), message = std::move(message)] {
+    if (!self->open_ || self->closing_) return;
+    if (self->queued_bytes_ + message->size() > self->limits_.max_queued_bytes) {
+      self->drop("too slow to read its messages");
+      return;
+    }
+    self->queued_bytes_ += message->size();
+    self->queue_.push_back(message);
+    self->wake_writer_.cancel();
+  });
+}
+
+asio::awaitable<void> WsSession::write_loop() {
+  auto self = shared_from_this();
+  while (open_ && !closing_) {
+    if (queue_.empty()) {
+      wake_writer_.expires_at(asio::steady_timer::time_point::max());
+      co_await wake_writer_.async_wait(kNothrow);
+      continue;
+    }
+    const auto message = queue_.front();
+    auto [ec, written] = co_await ws_.async_write(asio::buffer(*message), kNothrow);
+    if (ec) break;
+    queue_.pop_front();
+    queued_bytes_ -= message->size();
+  }
+}
+
+void WsSession::drop(std::string_view why) {
+  spdlog::info("connection {} dropped: {}", id_, why);
+  closing_ = true;
+  beast::error_code ignored;
+  beast::get_lowest_layer(ws_).socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  beast::get_lowest_layer(ws_).socket().close(ignored);
+}
+
+void WsSession::close(websocket::close_code code) {
+  asio::post(ws_.get_executor(), [self = shared_from_this(), code] {
+    if (!self->open_ || self->closing_) return;
+    self->closing_ = true;
+    self->wake_writer_.cancel();
+    self->ws_.async_close(code, [self](beast::error_code) {});
+  });
+}
+
+}  // namespace tengen
