@@ -307,6 +307,7 @@ struct ServerWriter {
   }
   json operator()(const Pong& p) const {
     json j = envelope("pong");
+    j["cid"] = p.cid;
     j["t"] = p.t;
     return j;
   }

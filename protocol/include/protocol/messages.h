@@ -96,7 +96,11 @@ struct Ack {
   std::optional<Seq> seq;  // the room event the command produced
   std::optional<ChallengeId> challenge;
 };
-struct Pong { std::int64_t t = 0; };
+// The answer to a ping, in place of an ack.
+struct Pong {
+  std::string cid;
+  std::int64_t t = 0;
+};
 
 struct UserRef {
   std::int64_t id = 0;

@@ -70,9 +70,10 @@ std::string_view origin_host(std::string_view origin) {
 }  // namespace
 
 struct HttpServer::Impl {
-  Impl(const Config& cfg, Handlers h)
+  Impl(const Config& cfg, Handlers h, ConnectionLimits l)
       : config(cfg),
         handlers(std::move(h)),
+        limits(l),
         io(cfg.threads),
         control(asio::make_strand(io)),
         acceptor(control),
@@ -303,8 +304,8 @@ struct HttpServer::Impl {
   std::map<std::string, int> per_address;
 };
 
-HttpServer::HttpServer(const Config& config, Handlers handlers)
-    : impl_(std::make_unique<Impl>(config, std::move(handlers))) {}
+HttpServer::HttpServer(const Config& config, Handlers handlers, ConnectionLimits limits)
+    : impl_(std::make_unique<Impl>(config, std::move(handlers), limits)) {}
 
 HttpServer::~HttpServer() = default;
 

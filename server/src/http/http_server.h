@@ -26,7 +26,7 @@ class HttpServer {
   };
 
   // Binds the listening socket (throws std::system_error on failure).
-  HttpServer(const Config& config, Handlers handlers);
+  HttpServer(const Config& config, Handlers handlers, ConnectionLimits limits = {});
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;

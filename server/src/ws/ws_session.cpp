@@ -92,7 +92,7 @@ void WsSession::handle(std::string_view text) {
   }
   auto& command = std::get<protocol::ClientEnvelope>(decoded);
   if (const auto* ping = std::get_if<protocol::Ping>(&command.message)) {
-    Connection::send(protocol::Pong{ping->t});
+    Connection::send(protocol::Pong{command.cid, ping->t});
     return;
   }
   dispatcher_.received(shared_from_this(), std::move(command));

@@ -1,0 +1,267 @@
+// The server stack started inside the test on 127.0.0.1, spoken to over real WebSockets.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "accounts/accounts.h"
+#include "http/api.h"
+#include "http/http_server.h"
+#include "lobby/hub.h"
+#include "store/migrate.h"
+#include "store/sqlite_account_store.h"
+#include "support/manual_clock.h"
+#include "support/temp_database.h"
+#include "support/ws_client.h"
+
+namespace tengen {
+namespace {
+
+using json = nlohmann::json;
+using testing::WsClient;
+
+class LiveServer : public ::testing::Test {
+ protected:
+  void start(ConnectionLimits limits = {}) {
+    db_.emplace(temp_.path());
+    store::migrate(*db_);
+    account_store_.emplace(*db_);
+    accounts_.emplace(*account_store_, clock_, Accounts::Options::fastest_for_tests());
+    api_.emplace(*accounts_);
+    hub_.emplace(
+        [this](const std::string& name) -> std::optional<protocol::UserRef> {
+          const auto u = accounts_->find_user(name);
+          if (!u) return std::nullopt;
+          return protocol::UserRef{u->id, u->username};
+        },
+        [] { return true; });  // colours left open: the challenger takes Black
+    Config config;
+    config.address = "127.0.0.1";
+    config.port = 0;
+    config.allowed_origins = {"https://club.example.org"};
+    server_.emplace(config,
+                    HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
+                                         .api = &*api_,
+                                         .accounts = &*accounts_,
+                                         .dispatcher = &*hub_,
+                                         .clock = &clock_},
+                    limits);
+    port_ = server_->port();
+    thread_ = std::thread([this] { server_->run(); });
+  }
+  void TearDown() override {
+    if (server_) {
+      server_->stop();
+      thread_.join();
+    }
+  }
+  std::string token_for(const std::string& name) {
+    const auto outcome = accounts_->register_user(name, "a fine password", "test", "127.0.0.1");
+    return std::get<Accounts::LoggedIn>(outcome).token;
+  }
+  std::unique_ptr<WsClient> connect(const std::string& token = "") {
+    auto c = std::make_unique<WsClient>(port_, WsClient::Options{token, "", "/ws/v1"});
+    const json welcome = c->wait_type("welcome");
+    EXPECT_EQ(welcome["server_version"], TENGEN_VERSION);
+    c->wait_type("lobby");
+    return c;
+  }
+
+  testing::TempDatabase temp_;
+  testing::ManualClock clock_;
+  std::optional<store::Database> db_;
+  std::optional<store::SqliteAccountStore> account_store_;
+  std::optional<Accounts> accounts_;
+  std::optional<Api> api_;
+  std::optional<Hub> hub_;
+  std::optional<HttpServer> server_;
+  std::thread thread_;
+  int port_ = 0;
+};
+
+json play(std::int64_t game, const std::string& vertex) { return {{"type", "play"}, {"game", game}, {"vertex", vertex}}; }
+
+void expect_ack(const json& reply) { EXPECT_EQ(reply["type"], "ack") << reply.dump(); }
+
+TEST_F(LiveServer, AWholeGameWithEverythingThatHappensInOne) {
+  start();
+  const auto black_token = token_for("shusaku");
+  const auto white_token = token_for("gennan");
+  const auto watcher_token = token_for("jowa");
+  auto black = connect(black_token);
+  auto white = connect(white_token);
+
+  // Shusaku opens a challenge; Gennan sees it live and accepts.
+  const json created = black->command({{"type", "create_challenge"},
+                                       {"settings", {{"width", 9}, {"ruleset", "japanese"}, {"color", "black"}}}});
+  expect_ack(created);
+  const auto challenge = created["challenge"].get<std::int64_t>();
+  EXPECT_EQ(white->wait_type("challenge_opened")["challenge"]["id"], challenge);
+  const json accepted = white->command({{"type", "accept_challenge"}, {"challenge", challenge}});
+  expect_ack(accepted);
+  const auto game = accepted["game"].get<std::int64_t>();
+  EXPECT_EQ(black->wait_type("game_started")["black"]["name"], "shusaku");
+  EXPECT_EQ(black->wait_type("challenge_closed")["reason"], "accepted");
+  EXPECT_EQ(black->command({{"type", "join"}, {"game", game}})["seq"], 0);
+  EXPECT_EQ(black->wait_type("snapshot")["role"], "black");
+  expect_ack(white->command({{"type", "join"}, {"game", game}}));
+
+  // Build a ko in the top-left corner; Black takes it, White may not retake at once.
+  const char* moves[] = {"B9", "C9", "A8", "B8", "B7", "D8", "J1", "C7"};
+  for (int i = 0; i < 8; ++i) expect_ack((i % 2 == 0 ? black : white)->command(play(game, moves[i])));
+  const json take = black->command(play(game, "C8"));
+  expect_ack(take);
+  const json taken = white->wait_event(game, take["seq"]);
+  EXPECT_EQ(taken["captured"], json::array({"B8"}));
+  const json ko = white->command(play(game, "B8"));
+  EXPECT_EQ(ko["code"], "illegal_move");
+  EXPECT_EQ(ko["message"], "ko: retaking at once is not allowed; play elsewhere first");
+  EXPECT_EQ(black->command(play(game, "E5"))["code"], "not_your_turn");
+
+  // White plays elsewhere, thinks better of it, and Black grants the undo.
+  expect_ack(white->command(play(game, "J9")));
+  expect_ack(white->command({{"type", "undo_request"}, {"game", game}}));
+  EXPECT_EQ(black->wait_type("undo_requested")["by"], "white");
+  const json undone = black->command({{"type", "undo_answer"}, {"game", game}, {"accept", true}});
+  expect_ack(undone);
+  EXPECT_EQ(white->wait_event(game, undone["seq"])["moves_taken_back"], 1);
+  expect_ack(white->command(play(game, "H1")));
+
+  // Chat between the players; a spectator arrives late and sees everything so far.
+  expect_ack(black->command({{"type", "chat"}, {"game", game}, {"text", "nice ko"}}));
+  auto watcher = connect(watcher_token);
+  expect_ack(watcher->command({{"type", "join"}, {"game", game}}));
+  const json snap = watcher->wait_type("snapshot");
+  EXPECT_EQ(snap["role"], "spectator");
+  EXPECT_EQ(snap["moves"].size(), 10u);
+  EXPECT_EQ(snap["moves"][9]["vertex"], "H1");
+  EXPECT_EQ(snap["captures"]["black"], 1);
+  EXPECT_EQ(snap["chat"][0]["text"], "nice ko");
+  // Spectators' chat is not shown to the players during the game.
+  const json whisper = watcher->command({{"type", "chat"}, {"game", game}, {"text", "black is winning"}});
+  expect_ack(whisper);
+
+  // Black moves, then its connection drops; White answers; Black comes back and gets exactly
+  // what it missed.
+  const auto before_drop = black->command(play(game, "E5"));
+  expect_ack(before_drop);
+  const auto last_seen = before_drop["seq"].get<std::uint64_t>();
+  black->close();
+  black.reset();
+  const json missed = white->command(play(game, "G3"));
+  expect_ack(missed);
+  black = connect(black_token);
+  expect_ack(black->command({{"type", "join"}, {"game", game}, {"since", last_seen}}));
+  const json resumed = black->wait([](const json& m) { return m["type"] == "move" || m["type"] == "chat" || m["type"] == "snapshot"; });
+  EXPECT_EQ(resumed["type"], "move") << "the spectators' chat must be skipped, and no snapshot sent";
+  EXPECT_EQ(resumed["vertex"], "G3");
+  EXPECT_EQ(resumed["seq"], missed["seq"]);
+
+  // A resent command is acknowledged again, not applied twice.
+  const json first = black->command({{"type", "play"}, {"game", game}, {"vertex", "F5"}, {"cid", "same"}});
+  const json again = black->command({{"type", "play"}, {"game", game}, {"vertex", "F5"}, {"cid", "same"}});
+  expect_ack(first);
+  EXPECT_EQ(first, again);
+  EXPECT_EQ(white->wait_event(game, first["seq"])["vertex"], "F5");
+
+  // White resigns; everyone in the room hears it, and the game takes no more moves.
+  const json resigned = white->command({{"type", "resign"}, {"game", game}});
+  expect_ack(resigned);
+  for (auto* c : {black.get(), white.get(), watcher.get()}) {
+    const json ended = c->wait_type("game_ended");
+    EXPECT_EQ(ended["result"], "B+R");
+    EXPECT_EQ(ended["reason"], "resignation");
+  }
+  EXPECT_EQ(black->command(play(game, "A1"))["code"], "game_over");
+  // After the game the players may read the spectators' chat.
+  expect_ack(black->command({{"type", "join"}, {"game", game}}));
+  EXPECT_EQ(black->wait_type("snapshot")["chat"].size(), 2u);
+}
+
+TEST_F(LiveServer, BadInputGetsTypedErrorsAndKeepsTheConnection) {
+  start();
+  auto alice = connect(token_for("alice"));
+  alice->send_text("{not json");
+  EXPECT_EQ(alice->wait_type("error")["code"], "bad_json");
+  alice->send_text(R"({"type":"warp","cid":"1"})");
+  EXPECT_EQ(alice->wait_type("error")["code"], "unknown_type");
+  EXPECT_EQ(alice->command({{"type", "play"}, {"game", "x"}, {"vertex", "D4"}})["message"], "field 'game' must be an integer");
+  EXPECT_EQ(alice->command({{"type", "play"}, {"game", 99}, {"vertex", "D4"}})["code"], "not_found");
+  const json bad = alice->command({{"type", "create_challenge"}, {"settings", {{"width", 30}}}});
+  EXPECT_EQ(bad["code"], "bad_settings");
+  EXPECT_EQ(bad["message"], "board size must be between 2 and 25 on each side, not 30x30");
+  EXPECT_EQ(alice->command({{"type", "create_challenge"}, {"settings", json::object()}, {"opponent", "nobody"}})["message"],
+            "no user named 'nobody'");
+  alice->stream().binary(true);
+  alice->send_text("\x01\x02");
+  alice->stream().text(true);
+  EXPECT_EQ(alice->wait_type("error")["message"], "binary frames are not accepted: send JSON text");
+  const json pong = alice->command({{"type", "ping"}, {"t", 42}});
+  EXPECT_EQ(pong["type"], "pong");
+  EXPECT_EQ(pong["t"], 42);
+}
+
+TEST_F(LiveServer, GuestsMayWatchButNotPlay) {
+  start();
+  auto guest = connect();
+  const json reply = guest->command({{"type", "create_challenge"}, {"settings", json::object()}});
+  EXPECT_EQ(reply["code"], "not_authenticated");
+  EXPECT_EQ(reply["message"], "guests may watch but not play: log in first");
+}
+
+TEST_F(LiveServer, OversizedFramesCloseTheConnectionWithTooBig) {
+  start();
+  auto c = connect();
+  c->send_text(std::string(9000, ' '));
+  EXPECT_EQ(c->read_until_closed(), 1009);
+}
+
+TEST_F(LiveServer, FloodsAreRateLimitedThenDropped) {
+  ConnectionLimits limits;
+  limits.message_burst = 5;
+  limits.abuse_strikes = 20;
+  start(limits);
+  auto c = connect(token_for("flooder"));
+  for (int i = 0; i < 5; ++i) c->send_text(R"({"type":"chat","cid":"x","game":1,"text":"hi"})");
+  c->send_text(R"({"type":"chat","cid":"y","game":1,"text":"hi"})");
+  const json limited = c->wait([](const json& m) { return m["type"] == "error" && m["code"] == "rate_limited"; });
+  EXPECT_EQ(limited["message"], "too many messages: at most 20 a second; this one was not applied");
+  for (int i = 0; i < 30; ++i) {
+    try {
+      c->send_text(R"({"type":"ping","cid":"z"})");
+    } catch (const boost::system::system_error&) {
+      break;  // already dropped
+    }
+  }
+  EXPECT_EQ(c->read_until_closed(), -1) << "an abusive client is dropped";
+}
+
+TEST_F(LiveServer, ForeignOriginsAndUnknownPathsAreRefused) {
+  start();
+  EXPECT_THROW(WsClient(port_, {"", "https://evil.example.com", "/ws/v1"}), boost::system::system_error);
+  EXPECT_NO_THROW(WsClient(port_, {"", "https://club.example.org", "/ws/v1"}));
+  EXPECT_NO_THROW(WsClient(port_, {"", "http://127.0.0.1:" + std::to_string(port_), "/ws/v1"}));
+  EXPECT_THROW(WsClient(port_, {"", "", "/ws/v2"}), boost::system::system_error);
+}
+
+TEST_F(LiveServer, ConnectionsPerAddressAreCapped) {
+  ConnectionLimits limits;
+  limits.connections_per_address = 3;
+  start(limits);
+  std::vector<std::unique_ptr<WsClient>> held;
+  for (int i = 0; i < 3; ++i) held.push_back(connect());
+  EXPECT_THROW(WsClient(port_, {}), boost::system::system_error);
+  held.pop_back();
+  // The server notices the close on its own strand; the next connection may need a retry.
+  bool admitted = false;
+  for (int attempt = 0; attempt < 50 && !admitted; ++attempt) {
+    try {
+      WsClient again(port_, {});
+      admitted = true;
+    } catch (const boost::system::system_error&) {
+    }
+  }
+  EXPECT_TRUE(admitted);
+}
+
+}  // namespace
+}  // namespace tengen
