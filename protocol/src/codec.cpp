@@ -447,10 +447,6 @@ std::variant<ClientEnvelope, Error> decode_client(std::string_view text) {
   std::optional<std::string> cid;
   try {
     Fields f(j, "");
-    const auto v = f.optional<std::int64_t>("v");
-    if (v && *v != kVersion) {
-      throw FieldError{ErrorCode::UnsupportedVersion, "protocol version " + std::to_string(*v) + " is not supported; this server speaks 1"};
-    }
     const auto cid_field = j.find("cid");
     if (cid_field == j.end()) throw FieldError{ErrorCode::BadEnvelope, "missing field 'cid' (the command id)"};
     if (cid_field->is_string()) {
@@ -463,6 +459,10 @@ std::variant<ClientEnvelope, Error> decode_client(std::string_view text) {
     if (cid->empty() || cid->size() > kMaxCidLength) {
       cid.reset();
       throw FieldError{ErrorCode::BadEnvelope, "field 'cid' must be 1 to 64 characters"};
+    }
+    const auto v = f.optional<std::int64_t>("v");
+    if (v && *v != kVersion) {
+      throw FieldError{ErrorCode::UnsupportedVersion, "protocol version " + std::to_string(*v) + " is not supported; this server speaks 1"};
     }
     f.consumed("cid");
     const auto type_field = j.find("type");

@@ -71,7 +71,7 @@ TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
       {R"({"type":"ping","cid":[1]})", ErrorCode::BadEnvelope, "field 'cid' must be a string or an integer", nullptr},
       {R"({"type":"ping","cid":""})", ErrorCode::BadEnvelope, "field 'cid' must be 1 to 64 characters", nullptr},
       {R"({"v":2,"type":"ping","cid":"a"})", ErrorCode::UnsupportedVersion,
-       "protocol version 2 is not supported; this server speaks 1", nullptr},
+       "protocol version 2 is not supported; this server speaks 1", "a"},
       {R"({"cid":"a"})", ErrorCode::BadEnvelope, "missing field 'type' (a string)", "a"},
       {R"({"type":"teleport","cid":"a"})", ErrorCode::UnknownType, "unknown message type 'teleport'", "a"},
       {R"({"type":"play","cid":"a","game":"one","vertex":"D4"})", ErrorCode::BadField,

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <unistd.h>
 
 namespace tengen::testing {
 
@@ -12,9 +13,12 @@ class TempDatabase {
  public:
   TempDatabase() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() /
-            ("tengen-" + std::string(info->test_suite_name()) + "-" + info->name() + "-" +
-             std::to_string(::getpid()) + ".sqlite3");
+    std::string name = "tengen-" + std::string(info->test_suite_name()) + "-" + info->name() + "-" +
+                       std::to_string(::getpid()) + ".sqlite3";
+    for (char& c : name) {
+      if (c == '/') c = '_';  // parameterised tests have slashes in their names
+    }
+    path_ = std::filesystem::temp_directory_path() / name;
     remove();
   }
   ~TempDatabase() { remove(); }
