@@ -55,13 +55,14 @@ int main(int argc, char** argv) {
     Api api(accounts);
     // Colours left open by a challenge are drawn uniformly here until the commit-reveal nigiri
     // of SPEC §5 takes over.
+    Metrics metrics;
     Hub hub(
         [&](const std::string& name) -> std::optional<protocol::UserRef> {
           const auto user = accounts.find_user(name);
           if (!user) return std::nullopt;
           return protocol::UserRef{user->id, user->username};
         },
-        [] { return randombytes_uniform(2) == 0; });
+        [] { return randombytes_uniform(2) == 0; }, &metrics);
     const auto started = std::chrono::steady_clock::now();
     HttpServer server(config, {.health_json =
                                    [&] {
@@ -73,7 +74,13 @@ int main(int argc, char** argv) {
                                .api = &api,
                                .accounts = &accounts,
                                .dispatcher = &hub,
-                               .clock = &clock});
+                               .clock = &clock,
+                               .metrics_text =
+                                   [&] {
+                                     const std::chrono::duration<double> up = std::chrono::steady_clock::now() - started;
+                                     return metrics.render(hub.gauges(), up.count());
+                                   },
+                               .metrics = &metrics});
     spdlog::info("listening on http://{}:{}/ (web root {})", config.address, server.port(),
                  config.web_root);
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';

@@ -159,6 +159,13 @@ TEST(ServerProcess, AnswersHealthServesTheClientAndStopsCleanly) {
   EXPECT_TRUE(index.starts_with("HTTP/1.1 200 OK\r\n")) << index;
   EXPECT_NE(index.find("Content-Type: text/html"), std::string::npos);
 
+  const std::string metrics = http_get(server.port(), "/metrics");
+  EXPECT_TRUE(metrics.starts_with("HTTP/1.1 200 OK\r\n")) << metrics;
+  EXPECT_NE(metrics.find("Content-Type: text/plain; version=0.0.4"), std::string::npos);
+  EXPECT_NE(metrics.find("# TYPE tengen_moves_total counter\ntengen_moves_total 0\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("\ntengen_ws_connections 0\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("\ntengen_games_active 0\n"), std::string::npos) << metrics;
+
   EXPECT_TRUE(http_get(server.port(), "/no-such-file.js").starts_with("HTTP/1.1 404"));
   EXPECT_TRUE(http_get(server.port(), "/../CMakeLists.txt").starts_with("HTTP/1.1 400"));
 

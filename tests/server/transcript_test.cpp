@@ -16,13 +16,7 @@
 #include <map>
 #include <thread>
 
-#include "accounts/accounts.h"
-#include "http/api.h"
-#include "http/http_server.h"
-#include "lobby/hub.h"
-#include "store/migrate.h"
-#include "store/sqlite_account_store.h"
-#include "support/manual_clock.h"
+#include "support/live_server.h"
 #include "support/temp_database.h"
 #include "support/ws_client.h"
 
@@ -54,31 +48,10 @@ bool matches(const json& expected, const json& actual) {
 
 class Transcript : public ::testing::TestWithParam<std::string> {
  protected:
-  void SetUp() override {
-    db_.emplace(temp_.path());
-    store::migrate(*db_);
-    account_store_.emplace(*db_);
-    accounts_.emplace(*account_store_, clock_, Accounts::Options::fastest_for_tests());
-    hub_.emplace(
-        [this](const std::string& name) -> std::optional<protocol::UserRef> {
-          const auto u = accounts_->find_user(name);
-          if (!u) return std::nullopt;
-          return protocol::UserRef{u->id, u->username};
-        },
-        [] { return true; });
-    Config config;
-    config.address = "127.0.0.1";
-    config.port = 0;
-    server_.emplace(config, HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
-                                                 .accounts = &*accounts_,
-                                                 .dispatcher = &*hub_,
-                                                 .clock = &clock_});
-    thread_ = std::thread([this] { server_->run(); });
-  }
+  void SetUp() override { stack_.emplace(temp_.path()); }
   void TearDown() override {
     clients_.clear();
-    server_->stop();
-    thread_.join();
+    stack_.reset();
   }
 
   // Pings every client and returns what each received before its pong. The client that acted
@@ -104,13 +77,7 @@ class Transcript : public ::testing::TestWithParam<std::string> {
   }
 
   testing::TempDatabase temp_;
-  testing::ManualClock clock_;
-  std::optional<store::Database> db_;
-  std::optional<store::SqliteAccountStore> account_store_;
-  std::optional<Accounts> accounts_;
-  std::optional<Hub> hub_;
-  std::optional<HttpServer> server_;
-  std::thread thread_;
+  std::optional<testing::LiveStack> stack_;
   std::map<std::string, std::unique_ptr<WsClient>> clients_;
   int pings_ = 0;
 };
@@ -147,9 +114,9 @@ TEST_P(Transcript, Replays) {
       const std::string name = line.substr(1);
       std::string token;
       if (name != "guest") {
-        token = std::get<Accounts::LoggedIn>(accounts_->register_user(name, "a fine password", "t", "127.0.0.1")).token;
+        token = stack_->token_for(name);
       }
-      clients_[name] = std::make_unique<WsClient>(server_->port(), testing::WsClientOptions{token, "", "/ws/v1"});
+      clients_[name] = std::make_unique<WsClient>(stack_->port(), testing::WsClientOptions{token, "", "/ws/v1"});
       for (auto& [who, messages] : settle(name)) {
         for (auto& m : messages) pending[who].push_back(std::move(m));
       }

@@ -3,13 +3,7 @@
 
 #include <thread>
 
-#include "accounts/accounts.h"
-#include "http/api.h"
-#include "http/http_server.h"
-#include "lobby/hub.h"
-#include "store/migrate.h"
-#include "store/sqlite_account_store.h"
-#include "support/manual_clock.h"
+#include "support/live_server.h"
 #include "support/temp_database.h"
 #include "support/ws_client.h"
 
@@ -22,42 +16,11 @@ using testing::WsClient;
 class LiveServer : public ::testing::Test {
  protected:
   void start(ConnectionLimits limits = {}) {
-    db_.emplace(temp_.path());
-    store::migrate(*db_);
-    account_store_.emplace(*db_);
-    accounts_.emplace(*account_store_, clock_, Accounts::Options::fastest_for_tests());
-    api_.emplace(*accounts_);
-    hub_.emplace(
-        [this](const std::string& name) -> std::optional<protocol::UserRef> {
-          const auto u = accounts_->find_user(name);
-          if (!u) return std::nullopt;
-          return protocol::UserRef{u->id, u->username};
-        },
-        [] { return true; });  // colours left open: the challenger takes Black
-    Config config;
-    config.address = "127.0.0.1";
-    config.port = 0;
-    config.allowed_origins = {"https://club.example.org"};
-    server_.emplace(config,
-                    HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
-                                         .api = &*api_,
-                                         .accounts = &*accounts_,
-                                         .dispatcher = &*hub_,
-                                         .clock = &clock_},
-                    limits);
-    port_ = server_->port();
-    thread_ = std::thread([this] { server_->run(); });
+    stack_.emplace(temp_.path(), limits);
+    port_ = stack_->port();
   }
-  void TearDown() override {
-    if (server_) {
-      server_->stop();
-      thread_.join();
-    }
-  }
-  std::string token_for(const std::string& name) {
-    const auto outcome = accounts_->register_user(name, "a fine password", "test", "127.0.0.1");
-    return std::get<Accounts::LoggedIn>(outcome).token;
-  }
+  void TearDown() override { stack_.reset(); }
+  std::string token_for(const std::string& name) { return stack_->token_for(name); }
   std::unique_ptr<WsClient> connect(const std::string& token = "") {
     auto c = std::make_unique<WsClient>(port_, WsClient::Options{token, "", "/ws/v1"});
     const json welcome = c->wait_type("welcome");
@@ -67,14 +30,7 @@ class LiveServer : public ::testing::Test {
   }
 
   testing::TempDatabase temp_;
-  testing::ManualClock clock_;
-  std::optional<store::Database> db_;
-  std::optional<store::SqliteAccountStore> account_store_;
-  std::optional<Accounts> accounts_;
-  std::optional<Api> api_;
-  std::optional<Hub> hub_;
-  std::optional<HttpServer> server_;
-  std::thread thread_;
+  std::optional<testing::LiveStack> stack_;
   int port_ = 0;
 };
 
@@ -175,6 +131,14 @@ TEST_F(LiveServer, AWholeGameWithEverythingThatHappensInOne) {
   // After the game the players may read the spectators' chat.
   expect_ack(black->command({{"type", "join"}, {"game", game}}));
   EXPECT_EQ(black->wait_type("snapshot")["chat"].size(), 2u);
+
+  // Fourteen moves were accepted: the undone one counts, the refused and the resent ones do not.
+  EXPECT_EQ(stack_->metrics().moves_total.load(), 14u);
+  EXPECT_EQ(stack_->metrics().games_started_total.load(), 1u);
+  EXPECT_EQ(stack_->metrics().ws_connections.load(), 3);
+  const auto gauges = stack_->hub().gauges();
+  EXPECT_EQ(gauges.games_active, 0);
+  EXPECT_EQ(gauges.users_online, 3);
 }
 
 TEST_F(LiveServer, BadInputGetsTypedErrorsAndKeepsTheConnection) {

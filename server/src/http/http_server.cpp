@@ -140,6 +140,9 @@ struct HttpServer::Impl {
       return plain(req, http::status::method_not_allowed, "{\"error\":\"method not allowed\"}", "application/json");
     }
     if (target == "/healthz") return plain(req, http::status::ok, handlers.health_json(), "application/json");
+    if (target == "/metrics" && handlers.metrics_text) {
+      return plain(req, http::status::ok, handlers.metrics_text(), "text/plain; version=0.0.4; charset=utf-8");
+    }
     const auto path = resolve(config.web_root, target);
     if (!path) return plain(req, http::status::bad_request, "bad path\n", "text/plain");
     beast::error_code ec;
@@ -199,11 +202,16 @@ struct HttpServer::Impl {
       std::lock_guard lock(mutex);
       ++per_address[address];
       const std::uint64_t id = ++next_connection;
+      if (handlers.metrics) {
+        ++handlers.metrics->ws_connections;
+        ++handlers.metrics->ws_connections_total;
+      }
       session = std::make_shared<WsSession>(std::move(*stream), id, std::move(user), *handlers.dispatcher,
                                             *handlers.clock, limits, [this, address](std::uint64_t ended) {
                                               std::lock_guard l(mutex);
                                               sockets.erase(ended);
                                               if (--per_address[address] == 0) per_address.erase(address);
+                                              if (handlers.metrics) --handlers.metrics->ws_connections;
                                             });
       sockets[id] = session;
     }
@@ -228,6 +236,7 @@ struct HttpServer::Impl {
         co_return;
       }
       const bool keep_alive = request.keep_alive();
+      if (handlers.metrics) ++handlers.metrics->http_requests_total;
       std::optional<http::message_generator> response;
       if (handlers.api && request.target().starts_with("/api/")) {
         ApiResponse result = co_await asio::co_spawn(workers, call_api(handlers.api, to_api_request(request, address)),

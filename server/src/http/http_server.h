@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "config.h"
 #include "http/api.h"
+#include "metrics.h"
 #include "ws/connection.h"
 #include "ws/limits.h"
 
@@ -23,6 +24,8 @@ class HttpServer {
     Accounts* accounts = nullptr;              // who a WebSocket client is
     Dispatcher* dispatcher = nullptr;          // what WebSocket commands go to
     Clock* clock = nullptr;
+    std::function<std::string()> metrics_text;  // body of GET /metrics
+    Metrics* metrics = nullptr;
   };
 
   // Binds the listening socket (throws std::system_error on failure).

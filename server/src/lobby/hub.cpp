@@ -22,8 +22,17 @@ std::shared_ptr<const std::string> encoded(const protocol::ServerMessage& m) {
 
 }  // namespace
 
-Hub::Hub(FindUser find_user, DrawBlack draw_black)
-    : find_user_(std::move(find_user)), draw_black_(std::move(draw_black)) {}
+Hub::Hub(FindUser find_user, DrawBlack draw_black, Metrics* metrics)
+    : find_user_(std::move(find_user)), draw_black_(std::move(draw_black)), metrics_(metrics) {}
+
+Metrics::Gauges Hub::gauges() {
+  std::lock_guard lock(mutex_);
+  Metrics::Gauges g;
+  for (const auto& [id, room] : rooms_) g.games_active += !room->finished();
+  g.challenges_open = static_cast<std::int64_t>(challenges_.size());
+  g.users_online = static_cast<std::int64_t>(online_.size());
+  return g;
+}
 
 bool Hub::visible_to(const protocol::Challenge& c, const std::optional<store::UserRecord>& user) const {
   if (!c.opponent) return true;
@@ -86,6 +95,16 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
     return;
   }
   const Reply reply = handle(who, command.cid, command.message);
+  if (metrics_) {
+    ++metrics_->ws_messages_total;
+    const bool move = std::holds_alternative<protocol::PlayMove>(command.message) ||
+                      std::holds_alternative<protocol::PassMove>(command.message);
+    if (std::holds_alternative<protocol::Error>(reply)) {
+      ++metrics_->ws_errors_total;
+    } else if (move) {
+      ++metrics_->moves_total;
+    }
+  }
   if (const auto* ack = std::get_if<protocol::Ack>(&reply)) {
     const auto text = encoded(*ack);
     remembered.acks[command.cid] = text;
@@ -200,6 +219,7 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, prot
   const protocol::UserRef white = challenger_black ? me : c.challenger;
   const protocol::GameId game = ++next_game_;
   rooms_[game] = std::make_unique<Room>(game, c.settings, black, white);
+  if (metrics_) ++metrics_->games_started_total;
   challenges_.erase(it);
   broadcast_challenge(c, protocol::ChallengeClosed{id, "accepted", game});
   const auto started = encoded(protocol::GameStarted{game, black, white, c.settings});

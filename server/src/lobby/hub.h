@@ -7,6 +7,7 @@
 #include <mutex>
 #include <set>
 
+#include "metrics.h"
 #include "rooms/room.h"
 #include "ws/connection.h"
 
@@ -21,7 +22,9 @@ class Hub final : public Dispatcher {
   // challenger. Injected so that tests are deterministic.
   using DrawBlack = std::function<bool()>;
 
-  Hub(FindUser find_user, DrawBlack draw_black);
+  Hub(FindUser find_user, DrawBlack draw_black, Metrics* metrics = nullptr);
+
+  Metrics::Gauges gauges();
 
   void connected(const std::shared_ptr<Connection>& connection) override;
   void received(const std::shared_ptr<Connection>& connection, protocol::ClientEnvelope command) override;
@@ -41,6 +44,7 @@ class Hub final : public Dispatcher {
 
   FindUser find_user_;
   DrawBlack draw_black_;
+  Metrics* metrics_;
   std::mutex mutex_;
   std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;
   std::map<std::uint64_t, std::set<protocol::GameId>> joined_;  // by connection

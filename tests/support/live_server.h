@@ -1,0 +1,79 @@
+#pragma once
+
+// The whole server stack (SQLite file, accounts, API, hub, HTTP/WebSocket server) on 127.0.0.1
+// and a free port, run on a thread of the test. Colours left open by a challenge go to the
+// challenger as Black, so that games are deterministic.
+#include <optional>
+#include <thread>
+
+#include "accounts/accounts.h"
+#include "http/api.h"
+#include "http/http_server.h"
+#include "lobby/hub.h"
+#include "metrics.h"
+#include "store/migrate.h"
+#include "store/sqlite_account_store.h"
+#include "support/manual_clock.h"
+
+namespace tengen::testing {
+
+class LiveStack {
+ public:
+  LiveStack(const std::string& database, ConnectionLimits limits = {}) : db_(database) {
+    store::migrate(db_);
+    account_store_.emplace(db_);
+    accounts_.emplace(*account_store_, clock_, Accounts::Options::fastest_for_tests());
+    api_.emplace(*accounts_);
+    hub_.emplace(
+        [this](const std::string& name) -> std::optional<protocol::UserRef> {
+          const auto u = accounts_->find_user(name);
+          if (!u) return std::nullopt;
+          return protocol::UserRef{u->id, u->username};
+        },
+        [] { return true; }, &metrics_);
+    Config config;
+    config.address = "127.0.0.1";
+    config.port = 0;
+    config.allowed_origins = {"https://club.example.org"};
+    server_.emplace(config,
+                    HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
+                                         .api = &*api_,
+                                         .accounts = &*accounts_,
+                                         .dispatcher = &*hub_,
+                                         .clock = &clock_,
+                                         .metrics_text = [this] { return metrics_.render(hub_->gauges(), 0); },
+                                         .metrics = &metrics_},
+                    limits);
+    thread_ = std::thread([this] { server_->run(); });
+  }
+  ~LiveStack() {
+    server_->stop();
+    thread_.join();
+  }
+  LiveStack(const LiveStack&) = delete;
+  LiveStack& operator=(const LiveStack&) = delete;
+
+  int port() const { return server_->port(); }
+  Accounts& accounts() { return *accounts_; }
+  Metrics& metrics() { return metrics_; }
+  Hub& hub() { return *hub_; }
+
+  // Registers a user and returns a session token for it.
+  std::string token_for(const std::string& name) {
+    const auto outcome = accounts_->register_user(name, "a fine password", "test", "127.0.0.1");
+    return std::get<Accounts::LoggedIn>(outcome).token;
+  }
+
+ private:
+  ManualClock clock_;
+  store::Database db_;
+  std::optional<store::SqliteAccountStore> account_store_;
+  std::optional<Accounts> accounts_;
+  std::optional<Api> api_;
+  Metrics metrics_;
+  std::optional<Hub> hub_;
+  std::optional<HttpServer> server_;
+  std::thread thread_;
+};
+
+}  // namespace tengen::testing
