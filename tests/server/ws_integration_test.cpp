@@ -197,6 +197,7 @@ TEST_F(LiveServer, FloodsAreRateLimitedThenDropped) {
     }
   }
   EXPECT_EQ(c->read_until_closed(), -1) << "an abusive client is dropped";
+  EXPECT_EQ(stack_->metrics().ws_dropped_total.load(), 1u);
 }
 
 TEST_F(LiveServer, ForeignOriginsAndUnknownPathsAreRefused) {

@@ -212,7 +212,8 @@ struct HttpServer::Impl {
                                               sockets.erase(ended);
                                               if (--per_address[address] == 0) per_address.erase(address);
                                               if (handlers.metrics) --handlers.metrics->ws_connections;
-                                            });
+                                            },
+                                            handlers.metrics);
       sockets[id] = session;
     }
     co_await session->run(std::move(req));

@@ -18,7 +18,7 @@ constexpr auto kNothrow = asio::as_tuple(asio::use_awaitable);
 
 WsSession::WsSession(beast::tcp_stream&& stream, std::uint64_t id, std::optional<store::UserRecord> user,
                      Dispatcher& dispatcher, Clock& clock, const ConnectionLimits& limits,
-                     std::function<void(std::uint64_t)> on_end)
+                     std::function<void(std::uint64_t)> on_end, Metrics* metrics)
     : ws_(std::move(stream)),
       id_(id),
       user_(std::move(user)),
@@ -26,6 +26,7 @@ WsSession::WsSession(beast::tcp_stream&& stream, std::uint64_t id, std::optional
       clock_(clock),
       limits_(limits),
       on_end_(std::move(on_end)),
+      metrics_(metrics),
       rate_(limits.message_burst, std::chrono::milliseconds(1000 / std::max(1, limits.messages_per_second))),
       wake_writer_(ws_.get_executor()) {}
 
@@ -133,6 +134,7 @@ asio::awaitable<void> WsSession::write_loop() {
 
 void WsSession::drop(std::string_view why) {
   spdlog::info("connection {} dropped: {}", id_, why);
+  if (metrics_) ++metrics_->ws_dropped_total;
   closing_ = true;
   beast::error_code ignored;
   beast::get_lowest_layer(ws_).socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);

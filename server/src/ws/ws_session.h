@@ -10,6 +10,7 @@
 
 #include "accounts/rate_limiter.h"
 #include "clock.h"
+#include "metrics.h"
 #include "ws/connection.h"
 #include "ws/limits.h"
 
@@ -23,7 +24,7 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
 
   WsSession(boost::beast::tcp_stream&& stream, std::uint64_t id, std::optional<store::UserRecord> user,
             Dispatcher& dispatcher, Clock& clock, const ConnectionLimits& limits,
-            std::function<void(std::uint64_t)> on_end);
+            std::function<void(std::uint64_t)> on_end, Metrics* metrics);
 
   // Completes the handshake, then reads until the client leaves or the session is closed.
   boost::asio::awaitable<void> run(boost::beast::http::request<boost::beast::http::string_body> upgrade);
@@ -48,6 +49,7 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   Clock& clock_;
   ConnectionLimits limits_;
   std::function<void(std::uint64_t)> on_end_;
+  Metrics* metrics_;
   RateLimiter rate_;
   int strikes_ = 0;
   std::deque<std::shared_ptr<const std::string>> queue_;
