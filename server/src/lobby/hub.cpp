@@ -172,7 +172,9 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
             Room* r = room(c.game);
             return r ? r->chat(me, cid, c.text) : no_game(c.game);
           },
-          [&](const auto&) -> Reply { return error(cid, ErrorCode::Internal, "message not routed"); },
+          // Join and leave are handled above (guests may send them); ping never reaches the hub,
+          // each connection answers it itself.
+          [&](const auto&) -> Reply { return error(cid, ErrorCode::Internal, "this command has no handler"); },
       },
       m);
 }
