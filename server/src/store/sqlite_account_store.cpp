@@ -10,8 +10,7 @@ constexpr const char* kUserColumns = "id, username, password_hash, is_bot, creat
 }  // namespace
 
 SqliteAccountStore::SqliteAccountStore(Database& db)
-    : db_(db),
-      insert_user_(db, "INSERT INTO users(username, password_hash, is_bot, created_at) VALUES (?, ?, ?, ?)"),
+    : insert_user_(db, "INSERT INTO users(username, password_hash, is_bot, created_at) VALUES (?, ?, ?, ?)"),
       user_by_name_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE username = ?"),
       user_by_id_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE id = ?"),
       insert_session_(db,

@@ -27,7 +27,6 @@ class SqliteAccountStore final : public AccountStore {
  private:
   std::optional<UserRecord> read_user(Statement& query);
 
-  Database& db_;
   Statement insert_user_;
   Statement user_by_name_;
   Statement user_by_id_;

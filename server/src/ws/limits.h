@@ -7,8 +7,8 @@ namespace tengen {
 
 // Limits on each WebSocket connection (SPEC §15). README "Limits" lists them.
 struct ConnectionLimits {
-  std::size_t max_message_bytes = 8 * 1024;        // larger frames: closed with 1009
-  std::size_t max_queued_bytes = 1024 * 1024;      // a reader this far behind is dropped
+  std::size_t max_message_bytes = std::size_t{8} * 1024;       // larger frames: closed with 1009
+  std::size_t max_queued_bytes = std::size_t{1024} * 1024;    // a reader this far behind is dropped
   int messages_per_second = 20;                    // sustained command rate
   int message_burst = 40;                          // commands at once
   int abuse_strikes = 50;                          // rate-limited commands before 1008 close
