@@ -166,7 +166,7 @@ struct GameSnapshot {
 struct MovePlayed {
   std::string color;
   std::string vertex;                  // "pass" for a pass
-  std::vector<std::string> captured;   // vertices of the stones taken
+  std::vector<std::string> captured;   // vertices of every stone that left the board (suicide too)
 };
 struct UndoRequested { std::string by; };
 struct UndoAnswered {

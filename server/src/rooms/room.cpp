@@ -142,7 +142,10 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point) 
   for (int y = 0; y < g.height; ++y) {
     for (int x = 0; x < g.width; ++x) {
       const Point p = g.point(x, y);
-      if (before.at(p) == opponent(color) && game_->board().at(p) == Color::Empty) captured.push_back(g.to_gtp(p));
+      // Every stone that left the board: the opponent's, and in a suicide the mover's own,
+      // the stone just played included.
+      const bool was_there = is_stone(before.at(p)) || p == point;
+      if (was_there && game_->board().at(p) == Color::Empty) captured.push_back(g.to_gtp(p));
     }
   }
   undo_requested_by_.reset();

@@ -1,0 +1,82 @@
+// Room logic without the network: a fake connection records what the room sends.
+#include "rooms/room.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace tengen {
+namespace {
+
+using json = nlohmann::json;
+
+class Recorder final : public Connection {
+ public:
+  explicit Recorder(std::optional<store::UserRecord> user) : user_(std::move(user)) {}
+  void send(std::shared_ptr<const std::string> message) override { received.push_back(json::parse(*message)); }
+  std::uint64_t id() const override { return 1; }
+  const std::optional<store::UserRecord>& user() const override { return user_; }
+  std::vector<json> received;
+
+ private:
+  std::optional<store::UserRecord> user_;
+};
+
+protocol::GameSettings settings(const char* ruleset, int size) {
+  protocol::GameSettings s;
+  s.width = s.height = size;
+  s.ruleset = ruleset;
+  s.color = protocol::GameSettings::ColorChoice::Black;
+  return s;
+}
+
+constexpr std::int64_t kBlack = 1;
+constexpr std::int64_t kWhite = 2;
+
+void ok(const Room::Reply& r) {
+  if (const auto* e = std::get_if<protocol::Error>(&r)) ADD_FAILURE() << e->message;
+}
+
+TEST(Room, ASuicideListsTheMoversOwnStonesAsLeavingTheBoard) {
+  Room room(1, settings("new-zealand", 5), {kBlack, "b"}, {kWhite, "w"});
+  auto watcher = std::make_shared<Recorder>(std::nullopt);
+  ok(room.join(watcher, "j", std::nullopt));
+  for (const auto& [user, vertex] : std::vector<std::pair<std::int64_t, const char*>>{
+           {kBlack, "A5"}, {kWhite, "B5"}, {kBlack, "E1"}, {kWhite, "A3"}, {kBlack, "E2"}, {kWhite, "B4"},
+           {kBlack, "A4"}}) {
+    ok(room.play(user, vertex, vertex));
+  }
+  // Black A5-A4 has no liberty left after A4: under New Zealand rules that suicide is legal.
+  EXPECT_EQ(watcher->received.back()["captured"], json::array({"A5", "A4"}));
+}
+
+TEST(Room, UndoTakesBackTheRequestersMoveAndTheReply) {
+  Room room(1, settings("japanese", 9), {kBlack, "b"}, {kWhite, "w"});
+  ok(room.play(kBlack, "1", "E5"));
+  ok(room.play(kWhite, "2", "C3"));
+  ok(room.play(kBlack, "3", "G7"));
+  ok(room.play(kWhite, "4", "C7"));
+  ok(room.request_undo(kBlack, "5"));  // G7 and White's reply C7
+  EXPECT_EQ(std::get<protocol::Error>(room.request_undo(kBlack, "6")).code, protocol::ErrorCode::Conflict);
+  EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kBlack, "7", true)).code, protocol::ErrorCode::Forbidden);
+  ok(room.answer_undo(kWhite, "8", true));
+  const auto snap = room.snapshot_for(store::UserRecord{kBlack, "b", "", false, 0});
+  ASSERT_EQ(snap.moves.size(), 2u);
+  EXPECT_EQ(snap.moves[1].vertex, "C3");
+  EXPECT_EQ(snap.to_move, "black");
+  EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kWhite, "9", true)).message, "there is no undo request to answer");
+}
+
+TEST(Room, PlayersSeeTheSpectatorsChatOnlyAfterTheGame) {
+  Room room(1, settings("chinese", 9), {kBlack, "b"}, {kWhite, "w"});
+  auto player = std::make_shared<Recorder>(store::UserRecord{kBlack, "b", "", false, 0});
+  ok(room.join(player, "j", std::nullopt));
+  ok(room.chat({3, "kibitzer"}, "c", "black is lost"));
+  EXPECT_EQ(player->received.size(), 1u);  // only the snapshot
+  ok(room.resign(kBlack, "r"));
+  EXPECT_EQ(room.snapshot_for(player->user()).chat.size(), 1u);
+  EXPECT_EQ(room.snapshot_for(player->user()).result, "W+R");
+}
+
+}  // namespace
+}  // namespace tengen
