@@ -1,6 +1,7 @@
 // The server stack started inside the test on 127.0.0.1, spoken to over real WebSockets.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <thread>
 
 #include "support/live_server.h"
@@ -226,6 +227,77 @@ TEST_F(LiveServer, ConnectionsPerAddressAreCapped) {
     }
   }
   EXPECT_TRUE(admitted);
+}
+
+TEST_F(LiveServer, AClientThatSendsNoRequestIsClosedAfterTheHandshakeTimeout) {
+  ConnectionLimits limits;
+  limits.handshake_timeout = std::chrono::milliseconds(300);
+  start(limits);
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::socket socket(io);
+  socket.connect({boost::asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port_)});
+  const std::string partial = "GET /ws/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+  boost::asio::write(socket, boost::asio::buffer(partial));
+  std::array<char, 256> chunk{};
+  boost::system::error_code ec;
+  bool closed = false;
+  socket.async_read_some(boost::asio::buffer(chunk), [&](boost::system::error_code e, std::size_t) {
+    ec = e;
+    closed = true;
+  });
+  io.run_for(std::chrono::seconds(10));
+  ASSERT_TRUE(closed) << "the server kept a connection that never finished its request";
+  EXPECT_EQ(ec, boost::asio::error::eof);
+}
+
+TEST_F(LiveServer, AClientThatAnswersNoPingsIsClosedAfterTheIdleTimeout) {
+  ConnectionLimits limits;
+  limits.idle_timeout = std::chrono::milliseconds(400);
+  start(limits);
+  auto silent = connect();
+  EXPECT_TRUE(silent->raw_read_until_eof(std::chrono::seconds(10)));
+}
+
+TEST_F(LiveServer, PingsKeepAnAnsweringClientConnectedPastTheIdleTimeout) {
+  ConnectionLimits limits;
+  limits.idle_timeout = std::chrono::milliseconds(400);
+  start(limits);
+  auto quiet = connect();
+  // Pings come every 200 ms; four answered pings span twice the idle timeout.
+  EXPECT_TRUE(quiet->answer_pings(4, std::chrono::seconds(10))) << quiet->pings() << " pings";
+}
+
+TEST_F(LiveServer, ASlowReaderIsDroppedAndTheOthersCarryOn) {
+  ConnectionLimits limits;
+  limits.max_queued_bytes = 32 * 1024;
+  limits.messages_per_second = 1'000'000;
+  limits.message_burst = 1'000'000;
+  start(limits);
+  auto black = connect(token_for("black"));
+  auto white = connect(token_for("white"));
+  const json created = black->command({{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  const json accepted = white->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+  const auto game = accepted["game"].get<std::int64_t>();
+  expect_ack(black->command({{"type", "join"}, {"game", game}}));
+  auto slow = connect(token_for("slow"));
+  expect_ack(slow->command({{"type", "join"}, {"game", game}}));
+  // The slow spectator stops reading; Black chats until the server gives up on it.
+  const std::string line(400, 'x');
+  int sent = 0;
+  std::uint64_t last_seq = 0;
+  while (stack_->metrics().ws_dropped_total == 0 && sent < 20'000) {
+    const json ack = black->command({{"type", "chat"}, {"game", game}, {"text", line}});
+    expect_ack(ack);
+    last_seq = ack["seq"].get<std::uint64_t>();
+    ++sent;
+    black->forget();
+  }
+  EXPECT_EQ(stack_->metrics().ws_dropped_total, 1) << "after " << sent << " chat lines";
+  EXPECT_TRUE(slow->raw_read_until_eof(std::chrono::seconds(10)));
+  // The game goes on for everyone else.
+  expect_ack(white->command({{"type", "join"}, {"game", game}, {"since", last_seq}}));
+  expect_ack(black->command(play(game, "E5")));
+  EXPECT_EQ(white->wait([](const json& m) { return m["type"] == "move"; })["vertex"], "E5");
 }
 
 }  // namespace

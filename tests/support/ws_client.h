@@ -3,6 +3,7 @@
 // A blocking WebSocket client for tests. Every message received is kept, so a test can wait for
 // the one it expects while broadcasts arrive in between. Reads run on the client's own
 // io_context with a deadline, so a message that never comes fails the test instead of hanging it.
+#include <array>
 #include <atomic>
 #include <chrono>
 
@@ -38,6 +39,58 @@ class WsClient {
     }));
     ws_.handshake("127.0.0.1:" + std::to_string(port), options.target);
     ws_.text(true);
+    ws_.control_callback([this](beast::websocket::frame_type kind, beast::string_view) {
+      if (kind == beast::websocket::frame_type::ping) ++pings_;
+    });
+  }
+
+  // Pings the server sent that this client answered (Beast answers them while reading).
+  int pings() const { return pings_; }
+
+  // Keeps reading (and so answering pings) until the server has sent n pings, then drops the
+  // connection. False if the connection ended or the deadline passed first.
+  bool answer_pings(int n, std::chrono::milliseconds deadline) {
+    boost::beast::flat_buffer buffer;
+    bool ended = false;
+    ws_.async_read(buffer, [&](boost::system::error_code, std::size_t) { ended = true; });
+    io_.restart();
+    const auto until = std::chrono::steady_clock::now() + deadline;
+    while (pings_ < n && !ended && std::chrono::steady_clock::now() < until) {
+      io_.run_one_until(until);
+    }
+    const bool ok = pings_ >= n && !ended;
+    if (!ended) {  // a cancelled WebSocket read is not resumable: end the connection
+      boost::system::error_code ignored;
+      ws_.next_layer().close(ignored);
+      io_.restart();
+      io_.run();
+    }
+    return ok;
+  }
+
+  // Reads the raw TCP stream, bypassing WebSocket (so pings go unanswered), until the server
+  // closes it. Returns false if it is still open after the deadline.
+  bool raw_read_until_eof(std::chrono::milliseconds deadline) {
+    std::array<char, 4096> chunk{};
+    bool eof = false;
+    std::function<void()> next = [&] {
+      ws_.next_layer().async_read_some(boost::asio::buffer(chunk), [&](boost::system::error_code ec, std::size_t) {
+        if (ec) {
+          eof = true;
+          return;
+        }
+        next();
+      });
+    };
+    next();
+    io_.restart();
+    io_.run_for(deadline);
+    if (!eof) {
+      ws_.next_layer().cancel();
+      io_.restart();
+      io_.run();
+    }
+    return eof;
   }
 
   void send_text(const std::string& text) { ws_.write(boost::asio::buffer(text)); }
@@ -121,6 +174,7 @@ class WsClient {
   inline static std::atomic<int> instances_{0};
   int instance_ = ++instances_;
   int next_cid_ = 0;
+  int pings_ = 0;
 };
 
 }  // namespace tengen::testing

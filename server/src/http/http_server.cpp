@@ -20,7 +20,6 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-constexpr auto kReadTimeout = std::chrono::seconds(30);
 constexpr std::size_t kMaxRequestBody = std::size_t{16} * 1024;
 constexpr auto kNothrow = asio::as_tuple(asio::use_awaitable);
 constexpr int kWorkerThreads = 2;  // password hashing and other slow API work
@@ -227,7 +226,7 @@ struct HttpServer::Impl {
     while (!stopping) {
       http::request_parser<http::string_body> parser;
       parser.body_limit(kMaxRequestBody);
-      stream->expires_after(kReadTimeout);
+      stream->expires_after(limits.handshake_timeout);
       auto [read_ec, read_bytes] = co_await http::async_read(*stream, buffer, parser, kNothrow);
       if (read_ec) break;
       auto request = parser.release();
@@ -273,6 +272,9 @@ struct HttpServer::Impl {
         spdlog::warn("accept failed: {}", ec.message());
         continue;
       }
+      // Small messages go out at once: without this, Nagle holds an ack behind the event before it.
+      beast::error_code nodelay_ec;
+      socket.set_option(tcp::no_delay(true), nodelay_ec);
       auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
       asio::co_spawn(stream->get_executor(), session(stream), asio::detached);
     }

@@ -12,8 +12,8 @@ struct ConnectionLimits {
   int messages_per_second = 20;                    // sustained command rate
   int message_burst = 40;                          // commands at once
   int abuse_strikes = 50;                          // rate-limited commands before 1008 close
-  std::chrono::seconds handshake_timeout{10};
-  std::chrono::seconds idle_timeout{60};           // pings are sent at half of it
+  std::chrono::milliseconds handshake_timeout{10'000};  // to send a whole HTTP request or upgrade
+  std::chrono::milliseconds idle_timeout{60'000};      // pings are sent at half of it
   int connections_per_address = 32;
 };
 

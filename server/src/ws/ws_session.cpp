@@ -88,6 +88,7 @@ void WsSession::handle(std::string_view text) {
   }
   auto decoded = protocol::decode_client(text);
   if (auto* error = std::get_if<protocol::Error>(&decoded)) {
+    if (metrics_) ++metrics_->ws_errors_total;
     Connection::send(*error);
     return;
   }
