@@ -133,8 +133,10 @@ constexpr std::array<std::pair<const char*, ColorChoice>, 4> kColors{{{"nigiri",
                                                                       {"black", ColorChoice::Black},
                                                                       {"white", ColorChoice::White},
                                                                       {"automatic", ColorChoice::Automatic}}};
-constexpr std::array<std::pair<const char*, Phase>, 3> kPhases{
-    {{"playing", Phase::Playing}, {"scoring", Phase::Scoring}, {"finished", Phase::Finished}}};
+constexpr std::array<std::pair<const char*, Phase>, 4> kPhases{{{"nigiri", Phase::Nigiri},
+                                                                  {"playing", Phase::Playing},
+                                                                  {"scoring", Phase::Scoring},
+                                                                  {"finished", Phase::Finished}}};
 constexpr std::array<std::pair<const char*, ErrorCode>, 16> kErrorCodes{{
     {"bad_json", ErrorCode::BadJson},
     {"bad_envelope", ErrorCode::BadEnvelope},
@@ -244,6 +246,53 @@ std::string bounded_text(Fields& f, const char* name, std::size_t max, bool allo
   return s;
 }
 
+json write_clock(const ClockState& c) {
+  auto player = [](const PlayerClock& p) {
+    return json{{"main_ms", p.main_ms}, {"periods", p.periods}, {"period_ms", p.period_ms}, {"stones", p.stones}};
+  };
+  return {{"black", player(c.black)}, {"white", player(c.white)}, {"running", c.running ? json(*c.running) : json(nullptr)}};
+}
+
+json write_nigiri(const NigiriState& n) {
+  json j{{"commitment", n.commitment},
+         {"holder", write_user(n.holder)},
+         {"guesser", write_user(n.guesser)},
+         {"holder_chose", n.holder_chose},
+         {"guesser_chose", n.guesser_chose}};
+  if (n.secret) {
+    j["secret"] = *n.secret;
+    j["nonce"] = n.nonce.value_or("");
+    j["holder_seed"] = n.holder_seed.value_or("");
+    j["guesser_seed"] = n.guesser_seed.value_or("");
+    j["guess"] = n.guess.value_or("");
+    j["stones"] = n.stones;
+  }
+  return j;
+}
+
+json write_score(const ScoreView& s) {
+  return {{"black", s.black}, {"white", s.white}, {"result", s.result}, {"ownership", s.ownership}};
+}
+
+json write_marking(const Marking& m) {
+  return {{"version", m.version},
+          {"dead", m.dead},
+          {"score", write_score(m.score)},
+          {"accepted", {{"black", m.black_accepted ? json(*m.black_accepted) : json(nullptr)},
+                        {"white", m.white_accepted ? json(*m.white_accepted) : json(nullptr)}}},
+          {"resumptions", m.resumptions}};
+}
+
+json write_absence(const Absence& a) {
+  return {{"color", a.color}, {"claim_in_ms", a.claim_in_ms ? json(*a.claim_in_ms) : json(nullptr)}};
+}
+
+std::optional<std::int64_t> think_time(Fields& f) {
+  auto t = f.optional<std::int64_t>("think_ms");
+  if (t && (*t < 0 || *t > std::int64_t{1} << 40)) throw FieldError{ErrorCode::BadField, "field 'think_ms' must be a duration in milliseconds"};
+  return t;
+}
+
 GameId positive_id(Fields& f, const char* name) {
   const auto id = f.required<std::int64_t>(name);
   if (id <= 0) throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must be a positive id"};
@@ -269,9 +318,13 @@ ClientMessage read_message(const std::string& type, Fields& f) {
   if (type == "leave") return LeaveGame{positive_id(f, "game")};
   if (type == "play") {
     const GameId game = positive_id(f, "game");
-    return PlayMove{game, bounded_text(f, "vertex", 4)};
+    std::string vertex = bounded_text(f, "vertex", 4);
+    return PlayMove{game, std::move(vertex), think_time(f)};
   }
-  if (type == "pass") return PassMove{positive_id(f, "game")};
+  if (type == "pass") {
+    const GameId game = positive_id(f, "game");
+    return PassMove{game, think_time(f)};
+  }
   if (type == "resign") return Resign{positive_id(f, "game")};
   if (type == "undo_request") return RequestUndo{positive_id(f, "game")};
   if (type == "undo_answer") {
@@ -283,6 +336,25 @@ ClientMessage read_message(const std::string& type, Fields& f) {
     return SendChat{game, bounded_text(f, "text", kMaxChatLength)};
   }
   if (type == "ping") return Ping{f.optional<std::int64_t>("t", 0)};
+  if (type == "nigiri") {
+    const GameId game = positive_id(f, "game");
+    std::string seed = bounded_text(f, "seed", 64);
+    auto guess = f.optional<std::string>("guess");
+    if (guess && *guess != "odd" && *guess != "even") throw FieldError{ErrorCode::BadField, "field 'guess' must be \"odd\" or \"even\""};
+    return NigiriChoice{game, std::move(seed), std::move(guess)};
+  }
+  if (type == "abort") return AbortGame{positive_id(f, "game")};
+  if (type == "claim_win") return ClaimWin{positive_id(f, "game")};
+  if (type == "mark") {
+    const GameId game = positive_id(f, "game");
+    std::string vertex = bounded_text(f, "vertex", 4);
+    return MarkDead{game, std::move(vertex), f.required<bool>("dead")};
+  }
+  if (type == "accept_score") {
+    const GameId game = positive_id(f, "game");
+    return AcceptScore{game, f.required<std::uint64_t>("version")};
+  }
+  if (type == "resume") return ResumePlay{positive_id(f, "game")};
   throw FieldError{ErrorCode::UnknownType, "unknown message type '" + type + "'"};
 }
 
@@ -353,6 +425,7 @@ struct ServerWriter {
     j["black"] = write_user(g.black);
     j["white"] = write_user(g.white);
     j["settings"] = write_settings(g.settings);
+    j["nigiri"] = g.nigiri;
     return j;
   }
   json operator()(const GameSnapshot& s) const {
@@ -373,6 +446,13 @@ struct ServerWriter {
     j["chat"] = json::array();
     for (const auto& c : s.chat) j["chat"].push_back(write_chat(c));
     j["role"] = s.role;
+    j["clock"] = s.clock ? write_clock(*s.clock) : json(nullptr);
+    j["nigiri"] = s.nigiri ? write_nigiri(*s.nigiri) : json(nullptr);
+    j["marking"] = s.marking ? write_marking(*s.marking) : json(nullptr);
+    j["absent"] = json::array();
+    for (const auto& a : s.absent) j["absent"].push_back(write_absence(a));
+    j["final_score"] = s.final_score ? write_score(*s.final_score) : json(nullptr);
+    j["abortable"] = s.abortable;
     return j;
   }
   json operator()(const RoomEvent& e) const {
@@ -386,6 +466,55 @@ struct ServerWriter {
     j["color"] = m.color;
     j["vertex"] = m.vertex;
     j["captured"] = m.captured;
+    j["clock"] = m.clock ? write_clock(*m.clock) : json(nullptr);
+    j["lag_credit_ms"] = m.lag_credit_ms;
+    return j;
+  }
+  json operator()(const NigiriStarted& n) const {
+    json j = envelope("nigiri_started");
+    j["nigiri"] = write_nigiri(n.nigiri);
+    return j;
+  }
+  json operator()(const NigiriDone& n) const {
+    json j = envelope("nigiri_done");
+    j["nigiri"] = write_nigiri(n.nigiri);
+    j["black"] = write_user(n.black);
+    j["white"] = write_user(n.white);
+    return j;
+  }
+  json operator()(const ScoringStarted& s) const {
+    json j = envelope("scoring_started");
+    j["marking"] = write_marking(s.marking);
+    return j;
+  }
+  json operator()(const MarkingChanged& m) const {
+    json j = envelope("marking");
+    j["marking"] = write_marking(m.marking);
+    j["by"] = m.by;
+    return j;
+  }
+  json operator()(const ScoreAccepted& a) const {
+    json j = envelope("score_accepted");
+    j["by"] = a.by;
+    j["version"] = a.version;
+    return j;
+  }
+  json operator()(const PlayResumed& r) const {
+    json j = envelope("play_resumed");
+    j["by"] = r.by;
+    j["to_move"] = r.to_move;
+    j["resumptions"] = r.resumptions;
+    j["clock"] = r.clock ? write_clock(*r.clock) : json(nullptr);
+    return j;
+  }
+  json operator()(const PlayerLeft& p) const {
+    json j = envelope("player_left");
+    j["absence"] = write_absence(p.absence);
+    return j;
+  }
+  json operator()(const PlayerReturned& p) const {
+    json j = envelope("player_returned");
+    j["color"] = p.color;
     return j;
   }
   json operator()(const UndoRequested& u) const {
@@ -408,6 +537,8 @@ struct ServerWriter {
     json j = envelope("game_ended");
     j["result"] = g.result;
     j["reason"] = g.reason;
+    j["score"] = g.score ? write_score(*g.score) : json(nullptr);
+    j["clock"] = g.clock ? write_clock(*g.clock) : json(nullptr);
     return j;
   }
 };
@@ -427,13 +558,31 @@ struct ClientWriter {
     return j;
   }
   json operator()(const LeaveGame& m) const { return {{"type", "leave"}, {"game", m.game}}; }
-  json operator()(const PlayMove& m) const { return {{"type", "play"}, {"game", m.game}, {"vertex", m.vertex}}; }
-  json operator()(const PassMove& m) const { return {{"type", "pass"}, {"game", m.game}}; }
+  json operator()(const PlayMove& m) const {
+    json j{{"type", "play"}, {"game", m.game}, {"vertex", m.vertex}};
+    if (m.think_ms) j["think_ms"] = *m.think_ms;
+    return j;
+  }
+  json operator()(const PassMove& m) const {
+    json j{{"type", "pass"}, {"game", m.game}};
+    if (m.think_ms) j["think_ms"] = *m.think_ms;
+    return j;
+  }
   json operator()(const Resign& m) const { return {{"type", "resign"}, {"game", m.game}}; }
   json operator()(const RequestUndo& m) const { return {{"type", "undo_request"}, {"game", m.game}}; }
   json operator()(const AnswerUndo& m) const { return {{"type", "undo_answer"}, {"game", m.game}, {"accept", m.accept}}; }
   json operator()(const SendChat& m) const { return {{"type", "chat"}, {"game", m.game}, {"text", m.text}}; }
   json operator()(const Ping& m) const { return {{"type", "ping"}, {"t", m.t}}; }
+  json operator()(const NigiriChoice& m) const {
+    json j{{"type", "nigiri"}, {"game", m.game}, {"seed", m.seed}};
+    if (m.guess) j["guess"] = *m.guess;
+    return j;
+  }
+  json operator()(const AbortGame& m) const { return {{"type", "abort"}, {"game", m.game}}; }
+  json operator()(const ClaimWin& m) const { return {{"type", "claim_win"}, {"game", m.game}}; }
+  json operator()(const MarkDead& m) const { return {{"type", "mark"}, {"game", m.game}, {"vertex", m.vertex}, {"dead", m.dead}}; }
+  json operator()(const AcceptScore& m) const { return {{"type", "accept_score"}, {"game", m.game}, {"version", m.version}}; }
+  json operator()(const ResumePlay& m) const { return {{"type", "resume"}, {"game", m.game}}; }
 };
 
 }  // namespace

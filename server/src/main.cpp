@@ -11,6 +11,7 @@
 #include "config.h"
 #include "http/api.h"
 #include "lobby/hub.h"
+#include "rooms/timers.h"
 #include "http/http_server.h"
 #include "protocol/health.h"
 #include "store/migrate.h"
@@ -53,16 +54,28 @@ int main(int argc, char** argv) {
                       config.fast_password_hashing ? Accounts::Options::fastest_for_tests()
                                                    : Accounts::Options::interactive());
     Api api(accounts);
-    // Colours left open by a challenge are drawn uniformly here until the commit-reveal nigiri
-    // of SPEC §5 takes over.
     Metrics metrics;
-    Hub hub(
-        [&](const std::string& name) -> std::optional<protocol::UserRef> {
+    auto timers = make_asio_timers();
+    Hub hub(Hub::Services{
+        .find_user = [&](const std::string& name) -> std::optional<protocol::UserRef> {
           const auto user = accounts.find_user(name);
           if (!user) return std::nullopt;
           return protocol::UserRef{user->id, user->username};
         },
-        [] { return randombytes_uniform(2) == 0; }, &metrics);
+        // "automatic" colours: a coin toss until ratings decide them.
+        .draw_black = [] { return randombytes_uniform(2) == 0; },
+        .random_hex = [](std::size_t bytes) {
+          std::vector<unsigned char> raw(bytes);
+          randombytes_buf(raw.data(), raw.size());
+          std::string hex(bytes * 2 + 1, '\0');
+          sodium_bin2hex(hex.data(), hex.size(), raw.data(), raw.size());
+          hex.pop_back();
+          return hex;
+        },
+        .clock = &clock,
+        .timers = timers.get(),
+        .room = {},
+        .metrics = &metrics});
     const auto started = std::chrono::steady_clock::now();
     HttpServer server(config, {.health_json =
                                    [&] {
@@ -85,6 +98,7 @@ int main(int argc, char** argv) {
                  config.web_root);
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();
+    timers.reset();  // before the hub it calls
     spdlog::info("stopped cleanly");
     return 0;
   } catch (const std::exception& e) {

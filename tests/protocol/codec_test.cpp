@@ -34,8 +34,11 @@ TEST(Codec, EveryClientMessageRoundTrips) {
   settings.rated = true;
   const ClientMessage all[] = {CreateChallenge{settings, "honinbo"}, CancelChallenge{3}, AcceptChallenge{4},
                                DeclineChallenge{5}, JoinGame{6, 17}, JoinGame{6, {}}, LeaveGame{7},
-                               PlayMove{8, "D4"}, PassMove{9}, Resign{10}, RequestUndo{11},
-                               AnswerUndo{12, true}, SendChat{13, "good game"}, Ping{123456}};
+                               PlayMove{8, "D4", {}}, PlayMove{8, "Q16", 1500}, PassMove{9, {}}, PassMove{9, 20},
+                               Resign{10}, RequestUndo{11}, AnswerUndo{12, true}, SendChat{13, "good game"},
+                               Ping{123456}, NigiriChoice{14, "a1b2c3d4e5", "odd"}, NigiriChoice{14, "seed-of-holder", {}},
+                               AbortGame{15}, ClaimWin{16}, MarkDead{17, "C3", true}, MarkDead{17, "C3", false},
+                               AcceptScore{18, 4}, ResumePlay{19}};
   int n = 0;
   for (const auto& m : all) {
     const ClientEnvelope sent{"c" + std::to_string(++n), m};
@@ -101,6 +104,13 @@ TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
        "a"},
       {R"({"type":"create_challenge","cid":"a","settings":[]})", ErrorCode::BadField,
        "field 'settings' must be an object", "a"},
+      {R"({"type":"play","cid":"a","game":3,"vertex":"D4","think_ms":-5})", ErrorCode::BadField,
+       "field 'think_ms' must be a duration in milliseconds", "a"},
+      {R"({"type":"nigiri","cid":"a","game":3,"seed":"abcdefgh","guess":"three"})", ErrorCode::BadField,
+       "field 'guess' must be \"odd\" or \"even\"", "a"},
+      {R"({"type":"mark","cid":"a","game":3,"vertex":"C3"})", ErrorCode::BadField, "missing field 'dead'", "a"},
+      {R"({"type":"accept_score","cid":"a","game":3,"version":"latest"})", ErrorCode::BadField,
+       "field 'version' must be an integer", "a"},
   };
   for (const auto& c : cases) {
     const Error e = error_of(c.text);
@@ -118,8 +128,12 @@ TEST(Codec, ServerMessagesCarryTheEnvelope) {
   EXPECT_EQ(ack, json::parse(R"({"v":1,"type":"ack","cid":"c7","game":3,"seq":12})"));
   const json err = json::parse(encode(Error{"c8", ErrorCode::IllegalMove, "ko", 3}));
   EXPECT_EQ(err, json::parse(R"({"v":1,"type":"error","cid":"c8","code":"illegal_move","message":"ko","game":3})"));
-  const json move = json::parse(encode(RoomEvent{3, 13, MovePlayed{"black", "C3", {"B3"}}}));
-  EXPECT_EQ(move, json::parse(R"({"v":1,"type":"move","game":3,"seq":13,"color":"black","vertex":"C3","captured":["B3"]})"));
+  const json move = json::parse(encode(RoomEvent{3, 13, MovePlayed{"black", "C3", {"B3"}, {}, 0}}));
+  EXPECT_EQ(move, json::parse(R"({"v":1,"type":"move","game":3,"seq":13,"color":"black","vertex":"C3","captured":["B3"],"clock":null,"lag_credit_ms":0})"));
+  const protocol::ClockState clock{{60000, 0, 0, 0}, {59000, 0, 0, 0}, "white"};
+  const json timed = json::parse(encode(RoomEvent{3, 14, MovePlayed{"black", "D4", {}, clock, 120}}));
+  EXPECT_EQ(timed["clock"], json::parse(R"({"black":{"main_ms":60000,"periods":0,"period_ms":0,"stones":0},"white":{"main_ms":59000,"periods":0,"period_ms":0,"stones":0},"running":"white"})"));
+  EXPECT_EQ(timed["lag_credit_ms"], 120);
 }
 
 }  // namespace

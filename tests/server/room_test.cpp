@@ -32,50 +32,56 @@ protocol::GameSettings settings(const char* ruleset, int size) {
 
 constexpr std::int64_t kBlack = 1;
 constexpr std::int64_t kWhite = 2;
+const Steady t0{std::chrono::hours(5)};
+const MoveTiming kAt0{t0, {}, {}};
+
+Room make_room(const char* ruleset, int size) {
+  return Room(1, settings(ruleset, size), {kBlack, "b"}, {kWhite, "w"}, std::nullopt, t0);
+}
 
 void ok(const Room::Reply& r) {
   if (const auto* e = std::get_if<protocol::Error>(&r)) ADD_FAILURE() << e->message;
 }
 
 TEST(Room, ASuicideListsTheMoversOwnStonesAsLeavingTheBoard) {
-  Room room(1, settings("new-zealand", 5), {kBlack, "b"}, {kWhite, "w"});
+  Room room = make_room("new-zealand", 5);
   auto watcher = std::make_shared<Recorder>(std::nullopt);
-  ok(room.join(watcher, "j", std::nullopt));
+  ok(room.join(watcher, "j", std::nullopt, t0));
   for (const auto& [user, vertex] : std::vector<std::pair<std::int64_t, const char*>>{
            {kBlack, "A5"}, {kWhite, "B5"}, {kBlack, "E1"}, {kWhite, "A3"}, {kBlack, "E2"}, {kWhite, "B4"},
            {kBlack, "A4"}}) {
-    ok(room.play(user, vertex, vertex));
+    ok(room.play(user, vertex, vertex, kAt0));
   }
   // Black A5-A4 has no liberty left after A4: under New Zealand rules that suicide is legal.
   EXPECT_EQ(watcher->received.back()["captured"], json::array({"A5", "A4"}));
 }
 
 TEST(Room, UndoTakesBackTheRequestersMoveAndTheReply) {
-  Room room(1, settings("japanese", 9), {kBlack, "b"}, {kWhite, "w"});
-  ok(room.play(kBlack, "1", "E5"));
-  ok(room.play(kWhite, "2", "C3"));
-  ok(room.play(kBlack, "3", "G7"));
-  ok(room.play(kWhite, "4", "C7"));
+  Room room = make_room("japanese", 9);
+  ok(room.play(kBlack, "1", "E5", kAt0));
+  ok(room.play(kWhite, "2", "C3", kAt0));
+  ok(room.play(kBlack, "3", "G7", kAt0));
+  ok(room.play(kWhite, "4", "C7", kAt0));
   ok(room.request_undo(kBlack, "5"));  // G7 and White's reply C7
   EXPECT_EQ(std::get<protocol::Error>(room.request_undo(kBlack, "6")).code, protocol::ErrorCode::Conflict);
-  EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kBlack, "7", true)).code, protocol::ErrorCode::Forbidden);
-  ok(room.answer_undo(kWhite, "8", true));
-  const auto snap = room.snapshot_for(store::UserRecord{kBlack, "b", "", false, 0});
+  EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kBlack, "7", true, t0)).code, protocol::ErrorCode::Forbidden);
+  ok(room.answer_undo(kWhite, "8", true, t0));
+  const auto snap = room.snapshot_for(store::UserRecord{kBlack, "b", "", false, 0}, t0);
   ASSERT_EQ(snap.moves.size(), 2u);
   EXPECT_EQ(snap.moves[1].vertex, "C3");
   EXPECT_EQ(snap.to_move, "black");
-  EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kWhite, "9", true)).message, "there is no undo request to answer");
+  EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kWhite, "9", true, t0)).message, "there is no undo request to answer");
 }
 
 TEST(Room, PlayersSeeTheSpectatorsChatOnlyAfterTheGame) {
-  Room room(1, settings("chinese", 9), {kBlack, "b"}, {kWhite, "w"});
+  Room room = make_room("chinese", 9);
   auto player = std::make_shared<Recorder>(store::UserRecord{kBlack, "b", "", false, 0});
-  ok(room.join(player, "j", std::nullopt));
+  ok(room.join(player, "j", std::nullopt, t0));
   ok(room.chat({3, "kibitzer"}, "c", "black is lost"));
   EXPECT_EQ(player->received.size(), 1u);  // only the snapshot
-  ok(room.resign(kBlack, "r"));
-  EXPECT_EQ(room.snapshot_for(player->user()).chat.size(), 1u);
-  EXPECT_EQ(room.snapshot_for(player->user()).result, "W+R");
+  ok(room.resign(kBlack, "r", t0));
+  EXPECT_EQ(room.snapshot_for(player->user(), t0).chat.size(), 1u);
+  EXPECT_EQ(room.snapshot_for(player->user(), t0).result, "W+R");
 }
 
 }  // namespace

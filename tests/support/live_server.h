@@ -1,9 +1,13 @@
 #pragma once
 
 // The whole server stack (SQLite file, accounts, API, hub, HTTP/WebSocket server) on 127.0.0.1
-// and a free port, run on a thread of the test. Colours left open by a challenge go to the
-// challenger as Black, so that games are deterministic.
+// and a free port, run on a thread of the test. Time is the test's: a manual clock and manual
+// timers that fire when the test advances it. "Automatic" colours go to the challenger as Black
+// and nigiri secrets come from a seeded generator, so that games are deterministic.
+#include <iomanip>
 #include <optional>
+#include <random>
+#include <sstream>
 #include <thread>
 
 #include "accounts/accounts.h"
@@ -14,23 +18,29 @@
 #include "store/migrate.h"
 #include "store/sqlite_account_store.h"
 #include "support/manual_clock.h"
+#include "support/manual_timers.h"
 
 namespace tengen::testing {
 
 class LiveStack {
  public:
-  LiveStack(const std::string& database, ConnectionLimits limits = {}) : db_(database) {
+  LiveStack(const std::string& database, ConnectionLimits limits = {}, RoomOptions room = {}) : db_(database) {
     store::migrate(db_);
     account_store_.emplace(db_);
     accounts_.emplace(*account_store_, clock_, Accounts::Options::fastest_for_tests());
     api_.emplace(*accounts_);
-    hub_.emplace(
-        [this](const std::string& name) -> std::optional<protocol::UserRef> {
-          const auto u = accounts_->find_user(name);
-          if (!u) return std::nullopt;
-          return protocol::UserRef{u->id, u->username};
-        },
-        [] { return true; }, &metrics_);
+    room.dead_stone_playouts = 200;
+    hub_.emplace(Hub::Services{.find_user = [this](const std::string& name) -> std::optional<protocol::UserRef> {
+                                 const auto u = accounts_->find_user(name);
+                                 if (!u) return std::nullopt;
+                                 return protocol::UserRef{u->id, u->username};
+                               },
+                               .draw_black = [] { return true; },
+                               .random_hex = [this](std::size_t bytes) { return random_hex(bytes); },
+                               .clock = &clock_,
+                               .timers = &timers_,
+                               .room = room,
+                               .metrics = &metrics_});
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;
@@ -49,11 +59,18 @@ class LiveStack {
   ~LiveStack() {
     server_->stop();
     thread_.join();
+    timers_.set_handler({});
   }
   LiveStack(const LiveStack&) = delete;
   LiveStack& operator=(const LiveStack&) = delete;
 
   int port() const { return server_->port(); }
+  ManualClock& clock() { return clock_; }
+  // Moves time on and delivers the deadlines that came.
+  void advance(std::chrono::milliseconds d) {
+    clock_.advance(d);
+    timers_.fire_due(clock_.steady_now());
+  }
   Accounts& accounts() { return *accounts_; }
   Metrics& metrics() { return metrics_; }
   Hub& hub() { return *hub_; }
@@ -65,7 +82,17 @@ class LiveStack {
   }
 
  private:
+  std::string random_hex(std::size_t bytes) {
+    std::lock_guard lock(random_mutex_);
+    std::ostringstream out;
+    for (std::size_t i = 0; i < bytes; ++i) out << std::hex << std::setw(2) << std::setfill('0') << (random_() & 0xff);
+    return out.str();
+  }
+
   ManualClock clock_;
+  ManualTimers timers_;
+  std::mutex random_mutex_;
+  std::mt19937_64 random_{20261122};
   store::Database db_;
   std::optional<store::SqliteAccountStore> account_store_;
   std::optional<Accounts> accounts_;

@@ -36,11 +36,17 @@ struct JoinGame {
   std::optional<Seq> since;
 };
 struct LeaveGame { GameId game = 0; };
+// `think_ms`, optional: how long the player thought, by the client's own clock, from seeing the
+// opponent's move to sending this one. The server credits the difference as lag (SPEC §6).
 struct PlayMove {
   GameId game = 0;
   std::string vertex;  // GTP form, "D4"
+  std::optional<std::int64_t> think_ms;
 };
-struct PassMove { GameId game = 0; };
+struct PassMove {
+  GameId game = 0;
+  std::optional<std::int64_t> think_ms;
+};
 struct Resign { GameId game = 0; };
 struct RequestUndo { GameId game = 0; };
 struct AnswerUndo {
@@ -53,10 +59,30 @@ struct SendChat {
   std::string text;
 };
 struct Ping { std::int64_t t = 0; };
+// A player's part of the nigiri: a random seed, and for the guesser "odd" or "even".
+struct NigiriChoice {
+  GameId game = 0;
+  std::string seed;
+  std::optional<std::string> guess;
+};
+struct AbortGame { GameId game = 0; };   // before both players have moved: no result
+struct ClaimWin { GameId game = 0; };    // the opponent left and their countdown ran out
+// Scoring phase (SPEC §8).
+struct MarkDead {
+  GameId game = 0;
+  std::string vertex;  // any stone of the chain
+  bool dead = true;
+};
+struct AcceptScore {
+  GameId game = 0;
+  std::uint64_t version = 0;
+};
+struct ResumePlay { GameId game = 0; };
 
 using ClientMessage = std::variant<CreateChallenge, CancelChallenge, AcceptChallenge,
                                    DeclineChallenge, JoinGame, LeaveGame, PlayMove, PassMove,
-                                   Resign, RequestUndo, AnswerUndo, SendChat, Ping>;
+                                   Resign, RequestUndo, AnswerUndo, SendChat, Ping, NigiriChoice,
+                                   AbortGame, ClaimWin, MarkDead, AcceptScore, ResumePlay>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it
@@ -132,7 +158,56 @@ struct UserOffline { UserRef user; };
 
 // ---- game rooms ----
 
-enum class Phase : std::uint8_t { Playing, Scoring, Finished };
+enum class Phase : std::uint8_t { Nigiri, Playing, Scoring, Finished };
+
+// One player's clock, as of the instant of the message that carries it.
+struct PlayerClock {
+  std::int64_t main_ms = 0;    // main time (simple: the allowance for this move)
+  int periods = 0;             // byo-yomi periods left
+  std::int64_t period_ms = 0;  // byo-yomi: left in the current period; canadian: in the block
+  int stones = 0;              // canadian: stones to play in the block
+  friend bool operator==(const PlayerClock&, const PlayerClock&) = default;
+};
+struct ClockState {
+  PlayerClock black;
+  PlayerClock white;
+  std::optional<std::string> running;  // whose clock runs: "black", "white", or none
+};
+
+// The nigiri's public commitment, and once both players chose, everything needed to verify it.
+struct NigiriState {
+  std::string commitment;
+  UserRef holder;   // the challenger: the server's secret stands for their handful
+  UserRef guesser;  // the accepter: guesses odd or even
+  bool holder_chose = false;
+  bool guesser_chose = false;
+  std::optional<std::string> secret, nonce, holder_seed, guesser_seed, guess;
+  int stones = 0;  // once revealed
+};
+
+// A scored position: totals and who owns each point, rows from the top, one character per
+// point: 'b' or 'w' (territory or live stone), '.' neutral (dame, seki).
+struct ScoreView {
+  double black = 0;
+  double white = 0;
+  std::string result;     // SGF form
+  std::string ownership;  // width*height characters
+};
+// The scoring phase's current marking.
+struct Marking {
+  std::uint64_t version = 0;
+  std::vector<std::string> dead;  // GTP vertices of every dead stone
+  ScoreView score;
+  std::optional<std::uint64_t> black_accepted;  // the version each player accepted, if any
+  std::optional<std::uint64_t> white_accepted;
+  int resumptions = 0;
+};
+// A player who left the room while the game goes on; `claim_in_ms` counts down only while it
+// is their move, and the opponent may claim the win when it reaches zero.
+struct Absence {
+  std::string color;
+  std::optional<std::int64_t> claim_in_ms;
+};
 
 struct MoveRecord {
   std::string color;   // "black" or "white"
@@ -159,7 +234,13 @@ struct GameSnapshot {
   int white_captures = 0;
   bool undo_requested = false;
   std::vector<ChatLine> chat;  // the channels this viewer may read
-  std::string role;            // "black", "white" or "spectator"
+  std::string role;            // "black", "white" or "spectator" (before the nigiri: "player")
+  std::optional<ClockState> clock;
+  std::optional<NigiriState> nigiri;
+  std::optional<Marking> marking;            // in the scoring phase
+  std::vector<Absence> absent;
+  std::optional<ScoreView> final_score;      // games ended by scoring
+  bool abortable = false;                    // neither or only one player has moved
 };
 
 // One thing that happened in a room, with its place in the room's order.
@@ -167,7 +248,32 @@ struct MovePlayed {
   std::string color;
   std::string vertex;                  // "pass" for a pass
   std::vector<std::string> captured;   // vertices of every stone that left the board (suicide too)
+  std::optional<ClockState> clock;     // after the move; absent in untimed games
+  std::int64_t lag_credit_ms = 0;      // network lag not charged to the mover
 };
+// The players made their choices; colours are now fixed.
+struct NigiriDone {
+  NigiriState nigiri;
+  UserRef black;
+  UserRef white;
+};
+struct ScoringStarted { Marking marking; };       // play stopped: the server's proposal
+struct MarkingChanged {                            // a player toggled a chain: a new version
+  Marking marking;
+  std::string by;
+};
+struct ScoreAccepted {
+  std::string by;
+  std::uint64_t version = 0;
+};
+struct PlayResumed {
+  std::string by;       // who rejected the marking
+  std::string to_move;
+  int resumptions = 0;
+  std::optional<ClockState> clock;
+};
+struct PlayerLeft { Absence absence; };           // also sent when a countdown starts or stops
+struct PlayerReturned { std::string color; };
 struct UndoRequested { std::string by; };
 struct UndoAnswered {
   bool accepted = false;
@@ -175,20 +281,28 @@ struct UndoAnswered {
 };
 struct ChatPosted { ChatLine line; };
 struct GameEnded {
-  std::string result;  // SGF form: "B+R", "W+3.5", "Void", ...
-  std::string reason;  // "resignation", "passes", "repetition", ...
+  std::string result;  // SGF form: "B+R", "W+3.5", "0", "Void", "B+T", "W+F", ...
+  std::string reason;  // "resignation", "score", "passes", "repetition", "time", "abandoned",
+                       // "aborted", "no_first_move", "scoring_timeout", "resumption_limit"
+  std::optional<ScoreView> score;  // games decided by counting
+  std::optional<ClockState> clock;
 };
-using RoomEventBody = std::variant<MovePlayed, UndoRequested, UndoAnswered, ChatPosted, GameEnded>;
+struct NigiriStarted { NigiriState nigiri; };
+using RoomEventBody = std::variant<MovePlayed, UndoRequested, UndoAnswered, ChatPosted, GameEnded, NigiriStarted,
+                                   NigiriDone, ScoringStarted, MarkingChanged, ScoreAccepted, PlayResumed,
+                                   PlayerLeft, PlayerReturned>;
 struct RoomEvent {
   GameId game = 0;
   Seq seq = 0;
   RoomEventBody body;
 };
+// Before a nigiri, `black` is the holder and `white` the guesser, and `nigiri` is true.
 struct GameStarted {
   GameId game = 0;
   UserRef black;
   UserRef white;
   GameSettings settings;
+  bool nigiri = false;
 };
 
 using ServerMessage =

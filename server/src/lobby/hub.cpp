@@ -22,8 +22,27 @@ std::shared_ptr<const std::string> encoded(const protocol::ServerMessage& m) {
 
 }  // namespace
 
-Hub::Hub(FindUser find_user, DrawBlack draw_black, Metrics* metrics)
-    : find_user_(std::move(find_user)), draw_black_(std::move(draw_black)), metrics_(metrics) {}
+Hub::Hub(Services services) : services_(std::move(services)), metrics_(services_.metrics) {
+  if (services_.timers) services_.timers->set_handler([this](protocol::GameId game) { deadline(game); });
+}
+
+Hub::~Hub() = default;
+
+void Hub::deadline(protocol::GameId game) {
+  std::lock_guard lock(mutex_);
+  const auto it = rooms_.find(game);
+  if (it == rooms_.end()) return;
+  it->second->tick(services_.clock->steady_now());
+  rearm({game});
+}
+
+void Hub::rearm(const std::set<protocol::GameId>& games) {
+  if (!services_.timers) return;
+  for (const auto game : games) {
+    const auto it = rooms_.find(game);
+    if (it != rooms_.end()) services_.timers->arm(game, it->second->next_deadline());
+  }
+}
 
 Metrics::Gauges Hub::gauges() {
   std::lock_guard lock(mutex_);
@@ -74,8 +93,9 @@ void Hub::connected(const std::shared_ptr<Connection>& connection) {
 
 void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   std::lock_guard lock(mutex_);
+  const Steady now = services_.clock->steady_now();
   for (const auto game : joined_[connection->id()]) {
-    if (auto it = rooms_.find(game); it != rooms_.end()) it->second->leave(connection);
+    if (auto it = rooms_.find(game); it != rooms_.end()) it->second->leave(connection, now);
   }
   joined_.erase(connection->id());
   connections_.erase(connection->id());
@@ -94,7 +114,9 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
     who->send(it->second);  // already applied: acknowledge again, apply nothing
     return;
   }
-  const Reply reply = handle(who, command.cid, command.message);
+  std::set<protocol::GameId> touched;
+  const Reply reply = handle(who, command.cid, command.message, services_.clock->steady_now(), touched);
+  rearm(touched);
   if (metrics_) {
     ++metrics_->ws_messages_total;
     const bool move = std::holds_alternative<protocol::PlayMove>(command.message) ||
@@ -119,24 +141,30 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
   }
 }
 
-Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m) {
+Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m,
+                       Steady now, std::set<protocol::GameId>& touched) {
   const auto& user = who->user();
+  // Every command to a room first lets it notice deadlines that passed (a flag the timer has
+  // not delivered yet); then the room's next deadline is armed again.
   auto room = [&](protocol::GameId id) -> Room* {
     const auto it = rooms_.find(id);
-    return it == rooms_.end() ? nullptr : it->second.get();
+    if (it == rooms_.end()) return nullptr;
+    it->second->tick(now);
+    touched.insert(id);
+    return it->second.get();
   };
   auto no_game = [&](protocol::GameId id) { return error(cid, ErrorCode::NotFound, "no game " + std::to_string(id)); };
   if (const auto* join = std::get_if<protocol::JoinGame>(&m)) {  // guests may watch
     Room* r = room(join->game);
     if (!r) return no_game(join->game);
-    auto reply = r->join(who, cid, join->since);
+    auto reply = r->join(who, cid, join->since, now);
     if (std::holds_alternative<protocol::Ack>(reply)) joined_[who->id()].insert(join->game);
     return reply;
   }
   if (const auto* leave = std::get_if<protocol::LeaveGame>(&m)) {
     Room* r = room(leave->game);
     if (!r) return no_game(leave->game);
-    r->leave(who);
+    r->leave(who, now);
     joined_[who->id()].erase(leave->game);
     return protocol::Ack{cid, leave->game, {}, {}};
   }
@@ -148,32 +176,40 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
           [&](const protocol::CancelChallenge& c) { return close_challenge(me, cid, c.challenge, false); },
           [&](const protocol::DeclineChallenge& c) { return close_challenge(me, cid, c.challenge, true); },
           [&](const protocol::AcceptChallenge& c) { return accept(me, cid, c.challenge); },
-          [&](const protocol::PlayMove& c) -> Reply {
-            Room* r = room(c.game);
-            return r ? r->play(me.id, cid, c.vertex) : no_game(c.game);
-          },
-          [&](const protocol::PassMove& c) -> Reply {
-            Room* r = room(c.game);
-            return r ? r->pass(me.id, cid) : no_game(c.game);
-          },
-          [&](const protocol::Resign& c) -> Reply {
-            Room* r = room(c.game);
-            return r ? r->resign(me.id, cid) : no_game(c.game);
-          },
-          [&](const protocol::RequestUndo& c) -> Reply {
-            Room* r = room(c.game);
-            return r ? r->request_undo(me.id, cid) : no_game(c.game);
-          },
-          [&](const protocol::AnswerUndo& c) -> Reply {
-            Room* r = room(c.game);
-            return r ? r->answer_undo(me.id, cid, c.accept) : no_game(c.game);
-          },
           [&](const protocol::SendChat& c) -> Reply {
             Room* r = room(c.game);
             return r ? r->chat(me, cid, c.text) : no_game(c.game);
           },
           // Join and leave are handled above (guests may send them); ping never reaches the hub,
           // each connection answers it itself.
+          [&](const protocol::JoinGame&) -> Reply { return error(cid, ErrorCode::Internal, "unreachable"); },
+          [&](const protocol::LeaveGame&) -> Reply { return error(cid, ErrorCode::Internal, "unreachable"); },
+          [&](const protocol::Ping&) -> Reply { return error(cid, ErrorCode::Internal, "unreachable"); },
+          [&](const auto& game_command) -> Reply {
+            Room* r = room(game_command.game);
+            return r ? play(who, *r, cid, m, now) : no_game(game_command.game);
+          },
+      },
+      m);
+}
+
+// The commands a player gives inside a game.
+Hub::Reply Hub::play(const std::shared_ptr<Connection>& who, Room& r, const std::string& cid,
+                     const protocol::ClientMessage& m, Steady now) {
+  const std::int64_t me = who->user()->id;
+  return std::visit(
+      Overloaded{
+          [&](const protocol::PlayMove& c) { return r.play(me, cid, c.vertex, {now, c.think_ms, who->rtt_ms()}); },
+          [&](const protocol::PassMove& c) { return r.pass(me, cid, {now, c.think_ms, who->rtt_ms()}); },
+          [&](const protocol::Resign&) { return r.resign(me, cid, now); },
+          [&](const protocol::RequestUndo&) { return r.request_undo(me, cid); },
+          [&](const protocol::AnswerUndo& c) { return r.answer_undo(me, cid, c.accept, now); },
+          [&](const protocol::NigiriChoice& c) { return r.choose_nigiri(me, cid, c.seed, c.guess, now); },
+          [&](const protocol::AbortGame&) { return r.abort(me, cid, now); },
+          [&](const protocol::ClaimWin&) { return r.claim_win(me, cid, now); },
+          [&](const protocol::MarkDead& c) { return r.mark(me, cid, c.vertex, c.dead, now); },
+          [&](const protocol::AcceptScore& c) { return r.accept_score(me, cid, c.version, now); },
+          [&](const protocol::ResumePlay&) { return r.resume(me, cid, now); },
           [&](const auto&) -> Reply { return error(cid, ErrorCode::Internal, "this command has no handler"); },
       },
       m);
@@ -183,7 +219,7 @@ Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid, cons
   if (auto problem = protocol::validate(m.settings)) return error(cid, ErrorCode::BadSettings, *problem);
   protocol::Challenge c{++next_challenge_, me, std::nullopt, m.settings};
   if (m.opponent) {
-    const auto opponent = find_user_(*m.opponent);
+    const auto opponent = services_.find_user(*m.opponent);
     if (!opponent) return error(cid, ErrorCode::NotFound, "no user named '" + *m.opponent + "'");
     if (opponent->id == me.id) return error(cid, ErrorCode::Forbidden, "you cannot challenge yourself");
     c.opponent = opponent;
@@ -214,17 +250,23 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, prot
   if (c.challenger.id == me.id) return error(cid, ErrorCode::Forbidden, "you cannot accept your own challenge");
   if (c.opponent && c.opponent->id != me.id) return error(cid, ErrorCode::Forbidden, "this challenge is for another player");
   using Choice = protocol::GameSettings::ColorChoice;
-  const bool challenger_black = c.settings.color == Choice::Black    ? true
-                                : c.settings.color == Choice::White ? false
-                                                                    : draw_black_();
-  const protocol::UserRef black = challenger_black ? c.challenger : me;
-  const protocol::UserRef white = challenger_black ? me : c.challenger;
   const protocol::GameId game = ++next_game_;
-  rooms_[game] = std::make_unique<Room>(game, c.settings, black, white);
+  const Steady now = services_.clock->steady_now();
+  protocol::UserRef black = c.challenger;  // with a nigiri: the holder, who may end up White
+  protocol::UserRef white = me;
+  std::optional<Nigiri> nigiri;
+  if (c.settings.color == Choice::Nigiri) {
+    nigiri.emplace(services_.random_hex(32), services_.random_hex(16));
+  } else if (c.settings.color == Choice::White || (c.settings.color == Choice::Automatic && !services_.draw_black())) {
+    std::swap(black, white);
+  }
+  const bool drawn = nigiri.has_value();
+  rooms_[game] = std::make_unique<Room>(game, c.settings, black, white, std::move(nigiri), now, services_.room);
+  rearm({game});
   if (metrics_) ++metrics_->games_started_total;
   challenges_.erase(it);
   broadcast_challenge(c, protocol::ChallengeClosed{id, "accepted", game});
-  const auto started = encoded(protocol::GameStarted{game, black, white, c.settings});
+  const auto started = encoded(protocol::GameStarted{game, black, white, c.settings, drawn});
   send_to_user(black.id, started);
   send_to_user(white.id, started);
   return protocol::Ack{cid, game, {}, id};

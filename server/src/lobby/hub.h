@@ -7,8 +7,10 @@
 #include <mutex>
 #include <set>
 
+#include "clock.h"
 #include "metrics.h"
 #include "rooms/room.h"
+#include "rooms/timers.h"
 #include "ws/connection.h"
 
 namespace tengen {
@@ -18,13 +20,32 @@ namespace tengen {
 class Hub final : public Dispatcher {
  public:
   using FindUser = std::function<std::optional<protocol::UserRef>(const std::string& name)>;
-  // Decides who takes Black when the settings leave it open (nigiri, automatic): true means the
-  // challenger. Injected so that tests are deterministic.
+  // Decides who takes Black when the settings say "automatic": true means the challenger.
   using DrawBlack = std::function<bool()>;
+  // `bytes` random bytes as hex digits, for nigiri secrets: cryptographic in the server,
+  // seeded in tests.
+  using RandomHex = std::function<std::string(std::size_t bytes)>;
 
-  Hub(FindUser find_user, DrawBlack draw_black, Metrics* metrics = nullptr);
+  struct Services {
+    FindUser find_user;
+    DrawBlack draw_black;
+    RandomHex random_hex;
+    Clock* clock = nullptr;
+    Timers* timers = nullptr;  // must stop before the hub goes; without, deadlines are only
+                               // noticed when a command arrives
+    RoomOptions room;
+    Metrics* metrics = nullptr;
+  };
+
+  explicit Hub(Services services);
+  ~Hub() override;
+  Hub(const Hub&) = delete;
+  Hub& operator=(const Hub&) = delete;
 
   Metrics::Gauges gauges();
+
+  // A game's deadline came (Timers calls this from its thread).
+  void deadline(protocol::GameId game);
 
   void connected(const std::shared_ptr<Connection>& connection) override;
   void received(const std::shared_ptr<Connection>& connection, protocol::ClientEnvelope command) override;
@@ -34,7 +55,11 @@ class Hub final : public Dispatcher {
   using Reply = std::variant<protocol::Ack, protocol::Error>;
   static constexpr std::size_t kRememberedCommands = 512;  // per user, for repeated cids
 
-  Reply handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m);
+  Reply handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m,
+               Steady now, std::set<protocol::GameId>& touched);
+  Reply play(const std::shared_ptr<Connection>& who, Room& room, const std::string& cid, const protocol::ClientMessage& m,
+             Steady now);
+  void rearm(const std::set<protocol::GameId>& games);
   Reply create(const protocol::UserRef& me, const std::string& cid, const protocol::CreateChallenge& m);
   Reply accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id);
   Reply close_challenge(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id, bool decline);
@@ -42,8 +67,7 @@ class Hub final : public Dispatcher {
   void send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text);
   bool visible_to(const protocol::Challenge& c, const std::optional<store::UserRecord>& user) const;
 
-  FindUser find_user_;
-  DrawBlack draw_black_;
+  Services services_;
   Metrics* metrics_;
   std::mutex mutex_;
   std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;

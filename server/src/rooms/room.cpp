@@ -3,12 +3,19 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/dead_stones.h"
 #include "engine/scoring.h"
 
 namespace tengen {
 namespace {
 
 using protocol::ErrorCode;
+
+std::int64_t ms_between(Steady from, Steady to) {
+  return std::chrono::duration_cast<Millis>(to - from).count();
+}
+
+std::string seconds(std::int64_t ms) { return std::to_string((ms + 999) / 1000) + " s"; }
 
 std::string color_name(Color c) { return c == Color::Black ? "black" : "white"; }
 
@@ -38,17 +45,37 @@ bool free_placement(const protocol::GameSettings& s, const Rules& r) {
 
 }  // namespace
 
-Room::Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserRef black, protocol::UserRef white)
-    : id_(id), settings_(std::move(settings)), black_(std::move(black)), white_(std::move(white)), rules_(rules_for(settings_)) {
+
+Room::Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserRef first, protocol::UserRef second,
+           std::optional<Nigiri> nigiri, Steady now, RoomOptions options)
+    : id_(id),
+      settings_(std::move(settings)),
+      black_(std::move(first)),
+      white_(std::move(second)),
+      options_(options),
+      rules_(rules_for(settings_)),
+      clock_(settings_.time, options_.lag),
+      nigiri_(std::move(nigiri)),
+      turn_start_(now) {
   const Geometry g{settings_.width, settings_.height};
-  if (settings_.handicap >= 2 && free_placement(settings_, rules_)) return;  // Black places them first
-  game_.emplace(Game::with_fixed_handicap(g, rules_, settings_.handicap));
+  if (!(settings_.handicap >= 2 && free_placement(settings_, rules_))) {  // else Black places them first
+    game_.emplace(Game::with_fixed_handicap(g, rules_, settings_.handicap));
+  }
+  if (nigiri_) publish("", protocol::NigiriStarted{nigiri_state()});
 }
 
 std::optional<Color> Room::color_of(std::int64_t user) const {
+  if (nigiri_ && !proof_) return std::nullopt;  // colours are not drawn yet
   if (user == black_.id) return Color::Black;
   if (user == white_.id) return Color::White;
   return std::nullopt;
+}
+
+Room::Stage Room::stage() const {
+  if (result_) return Stage::Over;
+  if (nigiri_ && !proof_) return Stage::Nigiri;
+  if (game_ && game_->phase() == Game::Phase::Scoring) return Stage::Scoring;
+  return Stage::Playing;
 }
 
 protocol::Error Room::error(const std::string& cid, ErrorCode code, std::string message) const {
@@ -57,7 +84,7 @@ protocol::Error Room::error(const std::string& cid, ErrorCode code, std::string 
 
 bool Room::sees(const std::shared_ptr<Connection>& who, const Event& e) const {
   if (!e.spectators_only || finished()) return true;
-  return !(who->user() && color_of(who->user()->id));
+  return !(who->user() && is_player(who->user()->id));
 }
 
 protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body, bool spectators_only) {
@@ -73,8 +100,14 @@ protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body
   return protocol::Ack{cid, id_, seq_, {}};
 }
 
-Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string& cid, std::optional<protocol::Seq> since) {
-  const bool player = who->user() && color_of(who->user()->id);
+bool Room::present(std::int64_t user) const {
+  return std::any_of(members_.begin(), members_.end(),
+                     [&](const auto& m) { return m->user() && m->user()->id == user; });
+}
+
+Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string& cid,
+                       std::optional<protocol::Seq> since, Steady now) {
+  const bool player = who->user() && is_player(who->user()->id);
   if (settings_.is_private && !player) return error(cid, ErrorCode::Forbidden, "this game is private");
   members_.insert(who);
   const bool can_resume = since && *since <= seq_ && (events_.empty() || *since + 1 >= events_.front().seq);
@@ -83,26 +116,82 @@ Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string
       if (e.seq > *since && sees(who, e)) who->send(e.text);
     }
   } else {
-    who->send(snapshot_for(who->user()));
+    who->send(snapshot_for(who->user(), now));
   }
-  return protocol::Ack{cid, id_, seq_, {}};
+  const auto ack = protocol::Ack{cid, id_, seq_, {}};
+  if (player) {
+    const auto color = color_of(who->user()->id);
+    if (color && absent_since_[index_of(*color)] && !finished()) {
+      absent_since_[index_of(*color)].reset();
+      publish("", protocol::PlayerReturned{color_name(*color)});
+    }
+  }
+  return ack;
 }
 
-void Room::leave(const std::shared_ptr<Connection>& who) { members_.erase(who); }
+void Room::leave(const std::shared_ptr<Connection>& who, Steady now) {
+  if (members_.erase(who) == 0 || !who->user()) return;
+  const auto color = color_of(who->user()->id);
+  if (!color || finished() || present(who->user()->id)) return;
+  absent_since_[index_of(*color)] = now;
+  const auto at = claim_at(*color);
+  protocol::Absence absence{color_name(*color), {}};
+  if (at) absence.claim_in_ms = std::max<std::int64_t>(0, ms_between(now, *at));
+  publish("", protocol::PlayerLeft{absence});
+}
 
-std::optional<protocol::Error> Room::check_turn(std::int64_t user, const std::string& cid) const {
-  const auto color = color_of(user);
-  if (!color) return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
-  if (finished()) return error(cid, ErrorCode::GameOver, "the game is over: " + *result_);
-  if (game_ && game_->phase() == Game::Phase::Scoring) {
-    return error(cid, ErrorCode::GameOver, "play has stopped: the game is in its scoring phase");
-  }
+std::optional<Steady> Room::claim_at(Color leaver) const {
+  const auto& since = absent_since_[index_of(leaver)];
+  if (!since || stage() != Stage::Playing) return std::nullopt;
   const Color to_move = game_ ? game_->to_move() : Color::Black;
-  if (*color != to_move) return error(cid, ErrorCode::NotYourTurn, "it is " + color_name(to_move) + "'s move");
+  if (to_move != leaver) return std::nullopt;
+  return std::max(*since, turn_start_) + options_.disconnect_grace;
+}
+
+std::optional<protocol::Error> Room::check_player(std::int64_t user, const std::string& cid) const {
+  if (!is_player(user)) return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
+  if (finished()) return error(cid, ErrorCode::GameOver, "the game is over: " + *result_);
   return std::nullopt;
 }
 
-Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::string& vertex) {
+std::optional<protocol::Error> Room::check_turn(std::int64_t user, const std::string& cid) const {
+  if (auto e = check_player(user, cid)) return e;
+  if (stage() == Stage::Nigiri) return error(cid, ErrorCode::Conflict, "the nigiri is not done yet: colours are not drawn");
+  if (stage() == Stage::Scoring) {
+    return error(cid, ErrorCode::Conflict, "play has stopped: the game is in its scoring phase (mark, accept_score or resume)");
+  }
+  const Color to_move = game_ ? game_->to_move() : Color::Black;
+  if (*color_of(user) != to_move) return error(cid, ErrorCode::NotYourTurn, "it is " + color_name(to_move) + "'s move");
+  return std::nullopt;
+}
+
+std::optional<protocol::ClockState> Room::clock_state(Steady now) const {
+  if (!clock_.timed()) return std::nullopt;
+  auto view = [&](Color c) {
+    const PlayerTime t = clock_.left(c, now);
+    return protocol::PlayerClock{t.main_ms, t.periods, t.period_ms, t.stones};
+  };
+  protocol::ClockState s{view(Color::Black), view(Color::White), {}};
+  if (clock_.running()) s.running = color_name(*clock_.running());
+  return s;
+}
+
+// The turn changed hands (a move, an undo, a resumption): the next player's clock runs once
+// both players have made a first move; before that, the start timeout applies.
+void Room::after_turn_change(Steady now) {
+  turn_start_ = now;
+  const Color to_move = game_ ? game_->to_move() : Color::Black;
+  if (both_moved() && stage() == Stage::Playing) {
+    clock_.start(to_move, now);
+  } else {
+    clock_.stop();
+  }
+  if (stage() == Stage::Playing && absent_since_[index_of(to_move)]) {
+    publish("", protocol::PlayerLeft{{color_name(to_move), options_.disconnect_grace.count()}});
+  }
+}
+
+Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::string& vertex, const MoveTiming& timing) {
   if (auto e = check_turn(user, cid)) return *e;
   const Geometry g{settings_.width, settings_.height};
   const auto point = g.parse_gtp(vertex);
@@ -111,32 +200,45 @@ Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::str
                  "'" + vertex + "' is not a point on this " + std::to_string(g.width) + "x" +
                      std::to_string(g.height) + " board (GTP coordinates such as D4, no letter I)");
   }
-  if (*point == kPass) return pass(user, cid);
+  if (*point == kPass) return pass(user, cid, timing);
   if (!game_) {  // free handicap: Black's stones go down one by one before White's first move
     if (std::find(free_stones_.begin(), free_stones_.end(), *point) != free_stones_.end()) {
       return error(cid, ErrorCode::IllegalMove, "occupied: there is already a handicap stone on " + vertex);
     }
     free_stones_.push_back(*point);
+    moved_[index_of(Color::Black)] = true;
     if (static_cast<int>(free_stones_.size()) == settings_.handicap) {
       game_.emplace(Game::with_free_handicap(g, rules_, free_stones_));
     }
-    return publish(cid, protocol::MovePlayed{"black", g.to_gtp(*point), {}});
+    const auto ack = publish(cid, protocol::MovePlayed{"black", g.to_gtp(*point), {}, clock_state(timing.now), 0});
+    after_turn_change(timing.now);
+    return ack;
   }
-  return apply(user, cid, *point);
+  return apply(user, cid, *point, timing);
 }
 
-Room::Reply Room::pass(std::int64_t user, const std::string& cid) {
+Room::Reply Room::pass(std::int64_t user, const std::string& cid, const MoveTiming& timing) {
   if (auto e = check_turn(user, cid)) return *e;
   if (!game_) return error(cid, ErrorCode::IllegalMove, "place your handicap stones before passing");
-  return apply(user, cid, kPass);
+  return apply(user, cid, kPass, timing);
 }
 
-Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point) {
+Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point, const MoveTiming& timing) {
   const Color color = *color_of(user);
   const MoveError e = game_->check({color, point});
   if (e != MoveError::Ok) return error(cid, ErrorCode::IllegalMove, why_illegal(e, gtp(point)));
+  // Lag: the client's think time says how much of the server's measured turn was network;
+  // without it, the connection's round trip stands in for it.
+  std::int64_t lag_ms = timing.rtt_ms.value_or(0);
+  if (timing.think_ms) lag_ms = std::max<std::int64_t>(0, ms_between(turn_start_, timing.now) - *timing.think_ms);
+  const auto charge = clock_.charge(color, timing.now, Millis(lag_ms));
+  if (!charge.in_time) {
+    finish("", Result::time(opponent(color)), "time", timing.now);
+    return error(cid, ErrorCode::GameOver, "your time ran out before this move arrived");
+  }
   const Board before = game_->board();
   game_->play({color, point});
+  moved_[index_of(color)] = true;
   std::vector<std::string> captured;
   const Geometry& g = before.geometry();
   for (int y = 0; y < g.height; ++y) {
@@ -149,52 +251,74 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point) 
     }
   }
   undo_requested_by_.reset();
-  const auto ack = publish(cid, protocol::MovePlayed{color_name(color), point == kPass ? "pass" : gtp(point), captured});
+  if (game_->phase() == Game::Phase::Playing) clock_.start(opponent(color), timing.now);  // the state shown
+  if (!both_moved()) clock_.stop();
+  const auto ack = publish(cid, protocol::MovePlayed{color_name(color), point == kPass ? "pass" : gtp(point), captured,
+                                                     clock_state(timing.now), charge.lag_credit_ms});
   if (game_->phase() == Game::Phase::Over && game_->result()) {
-    finish("", game_->result()->to_sgf(), "repetition");
-  } else if (game_->phase() == Game::Phase::Scoring && settings_.ruleset == "tromp-taylor") {
-    finish("", tromp_taylor_score(game_->board(), rules_.komi).result().to_sgf(), "passes");
+    finish("", *game_->result(), "repetition", timing.now);
+  } else if (game_->phase() == Game::Phase::Scoring) {
+    if (settings_.ruleset == "tromp-taylor") {
+      finish_tromp_taylor("", "passes", timing.now);
+    } else {
+      start_scoring(timing.now);
+    }
+  } else {
+    after_turn_change(timing.now);
   }
   return ack;
 }
 
-protocol::Ack Room::finish(const std::string& cid, const std::string& result, const std::string& reason) {
-  result_ = result;
+protocol::Ack Room::finish(const std::string& cid, const Result& result, const std::string& reason, Steady now,
+                           std::optional<protocol::ScoreView> score) {
+  // The clock as it stood: a flagged player shows nothing left.
+  auto clock = clock_state(now);
+  clock_.stop();
+  if (clock) clock->running.reset();
+  result_ = result.to_sgf();
+  final_score_ = score;
   undo_requested_by_.reset();
-  return publish(cid, protocol::GameEnded{result, reason});
+  if (game_ && game_->phase() != Game::Phase::Over) {
+    if (result.kind == Result::Kind::Resignation) game_->resign(opponent(result.winner));
+  }
+  return publish(cid, protocol::GameEnded{*result_, reason, std::move(score), clock});
 }
 
-Room::Reply Room::resign(std::int64_t user, const std::string& cid) {
+protocol::Ack Room::finish_tromp_taylor(const std::string& cid, const std::string& reason, Steady now) {
+  const Score score = tromp_taylor_score(game_->board(), rules_.komi);
+  return finish(cid, score.result(), reason, now, score_view(score));
+}
+
+Room::Reply Room::resign(std::int64_t user, const std::string& cid, Steady now) {
+  if (auto e = check_player(user, cid)) return *e;
   const auto color = color_of(user);
-  if (!color) return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
-  if (finished()) return error(cid, ErrorCode::GameOver, "the game is over: " + *result_);
-  if (game_) game_->resign(*color);
-  return finish(cid, Result::resignation(opponent(*color)).to_sgf(), "resignation");
+  if (!color) return error(cid, ErrorCode::Conflict, "the nigiri is not done yet: abort the game instead");
+  return finish(cid, Result::resignation(opponent(*color)), "resignation", now);
 }
 
 Room::Reply Room::request_undo(std::int64_t user, const std::string& cid) {
-  const auto color = color_of(user);
-  if (!color) return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
-  if (finished()) return error(cid, ErrorCode::GameOver, "the game is over: " + *result_);
-  if (!game_ || game_->phase() != Game::Phase::Playing) {
-    return error(cid, ErrorCode::Forbidden, "undo is only possible while the game is being played");
+  if (auto e = check_player(user, cid)) return *e;
+  if (stage() != Stage::Playing || !game_) {
+    return error(cid, ErrorCode::Conflict, "undo is only possible while the game is being played");
   }
+  const auto color = *color_of(user);
   if (undo_requested_by_) return error(cid, ErrorCode::Conflict, "an undo request is already waiting for an answer");
   const auto& moves = game_->moves();
-  if (std::none_of(moves.begin(), moves.end(), [&](const Move& m) { return m.color == *color; })) {
+  if (std::none_of(moves.begin(), moves.end(), [&](const Move& m) { return m.color == color; })) {
     return error(cid, ErrorCode::Forbidden, "you have no move to take back");
   }
-  undo_requested_by_ = *color;
-  return publish(cid, protocol::UndoRequested{color_name(*color)});
+  undo_requested_by_ = color;
+  return publish(cid, protocol::UndoRequested{color_name(color)});
 }
 
-Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool accept) {
+Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool accept, Steady now) {
   const auto color = color_of(user);
   if (!color) return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
   if (!undo_requested_by_) return error(cid, ErrorCode::Conflict, "there is no undo request to answer");
   if (*undo_requested_by_ == *color) return error(cid, ErrorCode::Forbidden, "you cannot answer your own undo request");
   const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
   int taken = 0;
+  const Color was_to_move = game_->to_move();
   if (accept) {
     // Back to just before the requester's last move: that move, and the reply if played.
     const auto& moves = game_->moves();
@@ -203,11 +327,14 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
     taken = static_cast<int>(moves.size() - (keep - 1));
     game_->undo_to(keep - 1);
   }
-  return publish(cid, protocol::UndoAnswered{accept, taken});
+  const auto ack = publish(cid, protocol::UndoAnswered{accept, taken});
+  // The requester moves again; the time already spent in this turn is not charged to anyone.
+  if (accept && game_->to_move() != was_to_move) after_turn_change(now);
+  return ack;
 }
 
 Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid, const std::string& text) {
-  const bool player = color_of(from.id).has_value();
+  const bool player = is_player(from.id);
   protocol::ChatLine line{0, from, player ? "players" : "spectators", text};
   auto ack = publish(cid, protocol::ChatPosted{line}, !player);
   line.seq = ack.seq.value_or(0);
@@ -215,7 +342,209 @@ Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid, co
   return ack;
 }
 
-protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>& viewer) const {
+protocol::NigiriState Room::nigiri_state() const {
+  protocol::NigiriState n;
+  if (!nigiri_) return n;
+  n.commitment = nigiri_->commitment();
+  // Until the draw, black_ seats the holder and white_ the guesser; the draw may swap them.
+  const bool swapped = proof_ && proof_->guesser_black;
+  n.holder = swapped ? white_ : black_;
+  n.guesser = swapped ? black_ : white_;
+  n.holder_chose = holder_seed_.has_value();
+  n.guesser_chose = guesser_seed_.has_value();
+  if (proof_) {
+    n.secret = proof_->secret;
+    n.nonce = proof_->nonce;
+    n.holder_seed = proof_->holder_seed;
+    n.guesser_seed = proof_->guesser_seed;
+    n.guess = proof_->guess;
+    n.stones = proof_->stones;
+  }
+  return n;
+}
+
+Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const std::string& seed,
+                                const std::optional<std::string>& guess, Steady now) {
+  if (auto e = check_player(user, cid)) return *e;
+  if (stage() != Stage::Nigiri) return error(cid, ErrorCode::Conflict, "this game has no nigiri to choose in");
+  if (auto problem = Nigiri::check_seed(seed)) return error(cid, ErrorCode::BadField, *problem);
+  const bool guesser = user == white_.id;  // before the draw, white_ is the guesser
+  auto& mine = guesser ? guesser_seed_ : holder_seed_;
+  if (mine) return error(cid, ErrorCode::Conflict, "you already made your nigiri choice");
+  if (guesser && !guess) return error(cid, ErrorCode::BadField, "you are the guesser: send 'guess', \"odd\" or \"even\"");
+  if (!guesser && guess) return error(cid, ErrorCode::BadField, "you hold the stones: only the guesser sends 'guess'");
+  mine = seed;
+  if (guesser) guess_ = guess;
+  if (!holder_seed_ || !guesser_seed_) {
+    return publish(cid, protocol::NigiriStarted{nigiri_state()});
+  }
+  proof_ = nigiri_->reveal(*holder_seed_, *guesser_seed_, *guess_);
+  if (proof_->guesser_black) std::swap(black_, white_);  // the guesser sat in white_'s seat
+  const auto ack = publish(cid, protocol::NigiriDone{nigiri_state(), black_, white_});
+  after_turn_change(now);  // Black's start timeout begins
+  return ack;
+}
+
+Room::Reply Room::abort(std::int64_t user, const std::string& cid, Steady now) {
+  if (auto e = check_player(user, cid)) return *e;
+  if (both_moved()) return error(cid, ErrorCode::Conflict, "both players have moved: resign instead of aborting");
+  return finish(cid, Result::void_game(), "aborted", now);
+}
+
+Room::Reply Room::claim_win(std::int64_t user, const std::string& cid, Steady now) {
+  if (auto e = check_player(user, cid)) return *e;
+  const auto color = color_of(user);
+  if (!color) return error(cid, ErrorCode::Conflict, "the nigiri is not done yet");
+  const Color leaver = opponent(*color);
+  if (!absent_since_[index_of(leaver)]) return error(cid, ErrorCode::Conflict, "your opponent is still here");
+  const auto at = claim_at(leaver);
+  if (!at) return error(cid, ErrorCode::Conflict, "your opponent's countdown runs only while it is their move");
+  if (now < *at) {
+    return error(cid, ErrorCode::Conflict, "your opponent's countdown has " + seconds(ms_between(now, *at)) + " left");
+  }
+  return finish(cid, Result::forfeit(*color), "abandoned", now);
+}
+
+// ---- scoring phase ----
+
+protocol::ScoreView Room::score_view(const Score& score) const {
+  const Geometry& g = game_->board().geometry();
+  protocol::ScoreView v{score.total[1], score.total[2], score.result().to_sgf(), {}};
+  v.ownership.reserve(static_cast<std::size_t>(g.area()));
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      const Color owner = score.ownership[static_cast<std::size_t>(x + y * g.width)];
+      v.ownership.push_back(owner == Color::Black ? 'b' : owner == Color::White ? 'w' : '.');
+    }
+  }
+  return v;
+}
+
+protocol::Marking Room::marking() const {
+  protocol::Marking m;
+  m.version = marking_version_;
+  const std::vector<Point> dead(dead_.begin(), dead_.end());
+  for (Point p : dead) m.dead.push_back(gtp(p));
+  const Score score = score_position(game_->board(), rules_, dead,
+                                     {0, game_->prisoners(Color::Black), game_->prisoners(Color::White)},
+                                     game_->handicap_stones());
+  m.score = score_view(score);
+  m.black_accepted = accepted_[index_of(Color::Black)];
+  m.white_accepted = accepted_[index_of(Color::White)];
+  m.resumptions = resumptions_;
+  return m;
+}
+
+void Room::start_scoring(Steady now) {
+  clock_.stop();
+  scoring_start_ = now;
+  const auto suggestion = suggest_dead_stones(
+      game_->board(), DeadStoneOptions{options_.dead_stone_playouts,
+                                       static_cast<std::uint64_t>(id_) * 1000 + static_cast<std::uint64_t>(resumptions_)});
+  dead_ = std::set<Point>(suggestion.begin(), suggestion.end());
+  ++marking_version_;
+  accepted_ = {};
+  publish("", protocol::ScoringStarted{marking()});
+}
+
+Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::string& vertex, bool dead, Steady now) {
+  (void)now;
+  if (auto e = check_player(user, cid)) return *e;
+  if (stage() != Stage::Scoring) return error(cid, ErrorCode::Conflict, "dead stones are marked only in the scoring phase");
+  const Geometry& g = game_->board().geometry();
+  const auto point = g.parse_gtp(vertex);
+  if (!point || *point == kPass) return error(cid, ErrorCode::BadField, "'" + vertex + "' is not a point on this board");
+  if (!is_stone(game_->board().at(*point))) return error(cid, ErrorCode::BadField, "there is no stone on " + vertex);
+  const auto chain = game_->board().chain_stones(*point);
+  const bool already = dead_.contains(*point) == dead;
+  if (already) {
+    return error(cid, ErrorCode::Conflict, "the chain at " + vertex + " is already marked " + (dead ? "dead" : "alive"));
+  }
+  for (Point p : chain) {
+    if (dead) {
+      dead_.insert(p);
+    } else {
+      dead_.erase(p);
+    }
+  }
+  ++marking_version_;
+  accepted_ = {};
+  return publish(cid, protocol::MarkingChanged{marking(), color_name(*color_of(user))});
+}
+
+Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::uint64_t version, Steady now) {
+  if (auto e = check_player(user, cid)) return *e;
+  if (stage() != Stage::Scoring) return error(cid, ErrorCode::Conflict, "there is no score to accept outside the scoring phase");
+  if (version != marking_version_) {
+    return error(cid, ErrorCode::Conflict, "marking version " + std::to_string(version) +
+                                               " is stale: the current one is " + std::to_string(marking_version_));
+  }
+  const Color color = *color_of(user);
+  accepted_[index_of(color)] = version;
+  const auto ack = publish(cid, protocol::ScoreAccepted{color_name(color), version});
+  if (accepted_[index_of(opponent(color))] == version) {
+    const auto m = marking();
+    finish("", *Result::parse_sgf(m.score.result), "score", now, m.score);
+  }
+  return ack;
+}
+
+Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) {
+  if (auto e = check_player(user, cid)) return *e;
+  if (stage() != Stage::Scoring) return error(cid, ErrorCode::Conflict, "play can resume only from the scoring phase");
+  if (resumptions_ >= options_.max_resumptions) {
+    return finish_tromp_taylor(cid, "resumption_limit", now);
+  }
+  const Color requester = *color_of(user);
+  const Color last_passer = game_->moves().back().color;
+  const Color first = rules_.resume == ResumeRule::OpponentOfLastPasser ? opponent(last_passer) : opponent(requester);
+  game_->resume(first);
+  ++resumptions_;
+  dead_.clear();
+  accepted_ = {};
+  turn_start_ = now;
+  clock_.start(first, now);
+  const auto ack = publish(cid, protocol::PlayResumed{color_name(requester), color_name(first), resumptions_, clock_state(now)});
+  after_turn_change(now);
+  return ack;
+}
+
+// ---- deadlines ----
+
+std::optional<Steady> Room::first_move_deadline() const {
+  if (both_moved() || finished() || stage() == Stage::Scoring) return std::nullopt;
+  return turn_start_ + options_.start_timeout;
+}
+
+std::optional<Steady> Room::next_deadline() const {
+  if (finished()) return std::nullopt;
+  std::optional<Steady> next = first_move_deadline();
+  auto consider = [&](std::optional<Steady> t) {
+    if (t && (!next || *t < *next)) next = t;
+  };
+  if (stage() == Stage::Playing) consider(clock_.flag_at());
+  if (stage() == Stage::Scoring) consider(scoring_start_ + options_.scoring_timeout);
+  return next;
+}
+
+void Room::tick(Steady now) {
+  if (finished()) return;
+  if (const auto deadline = first_move_deadline(); deadline && now >= *deadline) {
+    finish("", Result::void_game(), "no_first_move", now);
+    return;
+  }
+  if (stage() == Stage::Playing) {
+    if (const auto flag = clock_.flag_at(); flag && now >= *flag) {
+      finish("", Result::time(opponent(*clock_.running())), "time", now);
+      return;
+    }
+  }
+  if (stage() == Stage::Scoring && now >= scoring_start_ + options_.scoring_timeout) {
+    finish_tromp_taylor("", "scoring_timeout", now);
+  }
+}
+
+protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>& viewer, Steady now) const {
   protocol::GameSnapshot s;
   s.game = id_;
   s.seq = seq_;
@@ -223,7 +552,8 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
   s.black = black_;
   s.white = white_;
   const auto color = viewer ? color_of(viewer->id) : std::nullopt;
-  s.role = color ? color_name(*color) : "spectator";
+  const bool player = viewer && is_player(viewer->id);
+  s.role = color ? color_name(*color) : player ? "player" : "spectator";
   const Geometry g{settings_.width, settings_.height};
   if (game_) {
     const Board& initial = game_->initial_board();
@@ -240,14 +570,28 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
     for (Point p : free_stones_) s.handicap_stones.push_back(g.to_gtp(p));
     s.to_move = "black";
   }
-  s.phase = finished() ? protocol::Phase::Finished
-            : game_ && game_->phase() == Game::Phase::Scoring ? protocol::Phase::Scoring
-                                                              : protocol::Phase::Playing;
+  switch (stage()) {
+    case Stage::Nigiri: s.phase = protocol::Phase::Nigiri; break;
+    case Stage::Playing: s.phase = protocol::Phase::Playing; break;
+    case Stage::Scoring: s.phase = protocol::Phase::Scoring; break;
+    case Stage::Over: s.phase = protocol::Phase::Finished; break;
+  }
   s.result = result_;
   s.undo_requested = undo_requested_by_.has_value();
   for (const auto& line : chat_) {
-    if (line.channel == "players" || !color || finished()) s.chat.push_back(line);
+    if (line.channel == "players" || !player || finished()) s.chat.push_back(line);
   }
+  s.clock = clock_state(now);
+  if (nigiri_) s.nigiri = nigiri_state();
+  if (stage() == Stage::Scoring) s.marking = marking();
+  for (const Color c : {Color::Black, Color::White}) {
+    if (!absent_since_[index_of(c)] || finished()) continue;
+    protocol::Absence a{color_name(c), {}};
+    if (const auto at = claim_at(c)) a.claim_in_ms = std::max<std::int64_t>(0, ms_between(now, *at));
+    s.absent.push_back(a);
+  }
+  s.final_score = final_score_;
+  s.abortable = !finished() && !both_moved();
   return s;
 }
 

@@ -8,39 +8,78 @@
 #include <vector>
 
 #include "engine/game.h"
+#include "engine/scoring.h"
 #include "protocol/messages.h"
+#include "rooms/game_clock.h"
+#include "rooms/nigiri.h"
 #include "ws/connection.h"
 
 namespace tengen {
 
-// One game: the engine judges every move, the room is the only authority on state. Each event
-// gets the next sequence number and is kept (the last kKeptEvents) so that a reconnecting
-// client receives exactly what it missed. Not thread-safe: its owner serialises calls.
+// The lifecycle constants of every game (SPEC §6, §7, §8); README "Game lifecycle" lists them.
+struct RoomOptions {
+  Millis start_timeout{60'000};      // for each player's first move (and for the nigiri)
+  Millis disconnect_grace{60'000};   // the leaver's countdown, running while it is their move
+  Millis scoring_timeout{600'000};   // then the board is scored as played (Tromp-Taylor)
+  int max_resumptions = 3;           // a rejection beyond these also ends it that way
+  LagPolicy lag;
+  int dead_stone_playouts = 1000;
+};
+
+// How the server saw a move arrive, for lag compensation.
+struct MoveTiming {
+  Steady now;
+  std::optional<std::int64_t> think_ms;  // the client's own report
+  std::optional<std::int64_t> rtt_ms;    // the connection's last measured round trip
+};
+
+// One game: the engine judges every move, the room is the only authority on state, and its
+// clock the only authority on time. Each event gets the next sequence number and is kept (the
+// last kKeptEvents) so that a reconnecting client receives exactly what it missed. Not
+// thread-safe: its owner serialises calls, and calls tick() at next_deadline().
 class Room {
  public:
   static constexpr std::size_t kKeptEvents = 1000;
 
-  Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserRef black, protocol::UserRef white);
+  // With a nigiri, `first` holds and `second` guesses, and colours are drawn; without,
+  // `first` is Black and `second` White.
+  Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserRef first, protocol::UserRef second,
+       std::optional<Nigiri> nigiri, Steady now, RoomOptions options = {});
 
   protocol::GameId id() const noexcept { return id_; }
   const protocol::UserRef& black() const noexcept { return black_; }
   const protocol::UserRef& white() const noexcept { return white_; }
   const protocol::GameSettings& settings() const noexcept { return settings_; }
   bool finished() const noexcept { return result_.has_value(); }
+  const std::optional<std::string>& result() const noexcept { return result_; }
+  const std::optional<NigiriProof>& nigiri_proof() const noexcept { return proof_; }
 
   // Every command answers with an ack (and the seq of the event it made) or an error.
   using Reply = std::variant<protocol::Ack, protocol::Error>;
 
-  Reply join(const std::shared_ptr<Connection>& who, const std::string& cid, std::optional<protocol::Seq> since);
-  void leave(const std::shared_ptr<Connection>& who);
-  Reply play(std::int64_t user, const std::string& cid, const std::string& vertex);
-  Reply pass(std::int64_t user, const std::string& cid);
-  Reply resign(std::int64_t user, const std::string& cid);
+  Reply join(const std::shared_ptr<Connection>& who, const std::string& cid, std::optional<protocol::Seq> since,
+             Steady now);
+  void leave(const std::shared_ptr<Connection>& who, Steady now);
+  Reply play(std::int64_t user, const std::string& cid, const std::string& vertex, const MoveTiming& timing);
+  Reply pass(std::int64_t user, const std::string& cid, const MoveTiming& timing);
+  Reply resign(std::int64_t user, const std::string& cid, Steady now);
   Reply request_undo(std::int64_t user, const std::string& cid);
-  Reply answer_undo(std::int64_t user, const std::string& cid, bool accept);
+  Reply answer_undo(std::int64_t user, const std::string& cid, bool accept, Steady now);
   Reply chat(const protocol::UserRef& from, const std::string& cid, const std::string& text);
+  Reply choose_nigiri(std::int64_t user, const std::string& cid, const std::string& seed,
+                      const std::optional<std::string>& guess, Steady now);
+  Reply abort(std::int64_t user, const std::string& cid, Steady now);
+  Reply claim_win(std::int64_t user, const std::string& cid, Steady now);
+  Reply mark(std::int64_t user, const std::string& cid, const std::string& vertex, bool dead, Steady now);
+  Reply accept_score(std::int64_t user, const std::string& cid, std::uint64_t version, Steady now);
+  Reply resume(std::int64_t user, const std::string& cid, Steady now);
 
-  protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer) const;
+  // Ends the game if a deadline has passed: a flag, a first move never made, the scoring phase
+  // timing out. Call it before any command and when next_deadline() comes.
+  void tick(Steady now);
+  std::optional<Steady> next_deadline() const;
+
+  protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer, Steady now) const;
 
  private:
   struct Event {
@@ -48,25 +87,64 @@ class Room {
     bool spectators_only;  // spectators' chat: players see it once the game is over
     std::shared_ptr<const std::string> text;
   };
+  enum class Stage : std::uint8_t { Nigiri, Playing, Scoring, Over };
 
+  bool is_player(std::int64_t user) const { return user == black_.id || user == white_.id; }
   std::optional<Color> color_of(std::int64_t user) const;
+  Stage stage() const;
   protocol::Error error(const std::string& cid, protocol::ErrorCode code, std::string message) const;
   protocol::Ack publish(const std::string& cid, protocol::RoomEventBody body, bool spectators_only = false);
+  std::optional<protocol::Error> check_player(std::int64_t user, const std::string& cid) const;
   std::optional<protocol::Error> check_turn(std::int64_t user, const std::string& cid) const;
-  Reply apply(std::int64_t user, const std::string& cid, Point point);
-  protocol::Ack finish(const std::string& cid, const std::string& result, const std::string& reason);
+  Reply apply(std::int64_t user, const std::string& cid, Point point, const MoveTiming& timing);
+  protocol::Ack finish(const std::string& cid, const Result& result, const std::string& reason, Steady now,
+                       std::optional<protocol::ScoreView> score = std::nullopt);
+  protocol::Ack finish_tromp_taylor(const std::string& cid, const std::string& reason, Steady now);
+  void after_turn_change(Steady now);
+  void start_scoring(Steady now);
+  protocol::Marking marking() const;
+  protocol::ScoreView score_view(const Score& score) const;
+  std::optional<protocol::ClockState> clock_state(Steady now) const;
+  std::optional<Steady> claim_at(Color leaver) const;
+  std::optional<Steady> first_move_deadline() const;
+  bool both_moved() const { return moved_[1] && moved_[2]; }
   bool sees(const std::shared_ptr<Connection>& who, const Event& e) const;
+  bool present(std::int64_t user) const;
+  protocol::NigiriState nigiri_state() const;
   std::string gtp(Point p) const { return game_ ? game_->board().geometry().to_gtp(p) : ""; }
 
   protocol::GameId id_;
   protocol::GameSettings settings_;
   protocol::UserRef black_;
   protocol::UserRef white_;
+  RoomOptions options_;
   Rules rules_;
+  GameClock clock_;
   std::optional<Game> game_;             // absent while Black places free handicap stones
   std::vector<Point> free_stones_;       // placed so far
   std::optional<Color> undo_requested_by_;
-  std::optional<std::string> result_;  // SGF form, once the game is over
+  std::optional<std::string> result_;    // SGF form, once the game is over
+  std::optional<protocol::ScoreView> final_score_;
+
+  // Nigiri: the commitment until both players chose, then the proof.
+  std::optional<Nigiri> nigiri_;
+  std::optional<std::string> holder_seed_, guesser_seed_, guess_;
+  std::optional<NigiriProof> proof_;
+
+  // Timing: when the current turn (or phase) began, and whether each colour has moved.
+  Steady turn_start_;
+  std::array<bool, 3> moved_{};
+
+  // Scoring phase.
+  Steady scoring_start_{};
+  std::set<Point> dead_;
+  std::uint64_t marking_version_ = 0;
+  std::array<std::optional<std::uint64_t>, 3> accepted_{};
+  int resumptions_ = 0;
+
+  // Players who left the room while the game went on, and since when.
+  std::array<std::optional<Steady>, 3> absent_since_{};
+
   protocol::Seq seq_ = 0;
   std::deque<Event> events_;
   std::vector<protocol::ChatLine> chat_;

@@ -22,6 +22,8 @@ class Connection {
   }
   virtual std::uint64_t id() const = 0;
   virtual const std::optional<store::UserRecord>& user() const = 0;  // nullopt for a guest
+  // The last measured round trip to the client, for lag compensation; nullopt if none yet.
+  virtual std::optional<std::int64_t> rtt_ms() const { return std::nullopt; }
 };
 
 // Receives what arrives on connections: decoded, rate-limited commands only.

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+
+#include "protocol/messages.h"
+#include "rooms/game_clock.h"
+
+namespace tengen {
+
+// One pending deadline per game (a flag, a start timeout, the scoring phase's end). The owner
+// of the rooms arms it after each change; when it comes, `fire(game)` is called (from another
+// thread), and the owner asks the room what is due. A late or spurious call is harmless: rooms
+// check their deadlines against the clock. Tests drive a manual implementation.
+class Timers {
+ public:
+  using Fire = std::function<void(protocol::GameId)>;
+  virtual ~Timers() = default;
+  virtual void set_handler(Fire fire) = 0;
+  // Replaces the game's deadline; nullopt cancels it.
+  virtual void arm(protocol::GameId game, std::optional<Steady> when) = 0;
+};
+
+// Timers on a thread of their own, with Asio steady timers (asio_timers.cpp keeps Asio there).
+std::unique_ptr<Timers> make_asio_timers();
+
+}  // namespace tengen
