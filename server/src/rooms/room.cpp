@@ -231,7 +231,8 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point, 
   // without it, the connection's round trip stands in for it.
   std::int64_t lag_ms = timing.rtt_ms.value_or(0);
   if (timing.think_ms) lag_ms = std::max<std::int64_t>(0, ms_between(turn_start_, timing.now) - *timing.think_ms);
-  const auto charge = clock_.charge(color, timing.now, Millis(lag_ms));
+  // Each player's first move is free (the start timeout covers it): only a running clock is charged.
+  const auto charge = clock_.running() == color ? clock_.charge(color, timing.now, Millis(lag_ms)) : GameClock::Charge{};
   if (!charge.in_time) {
     finish("", Result::time(opponent(color)), "time", timing.now);
     return error(cid, ErrorCode::GameOver, "your time ran out before this move arrived");
