@@ -2,6 +2,7 @@
 // clock and timers, start timeout and abort, disconnection and claim, the scoring phase.
 #include <gtest/gtest.h>
 
+#include "engine/sgf.h"
 #include "rooms/nigiri.h"
 #include "support/live_server.h"
 #include "support/temp_database.h"
@@ -328,6 +329,12 @@ TEST_F(Lifecycle, ANigiriThatAnyoneCanVerify) {
   // Black, whoever that is now, moves first.
   auto& first = done["black"]["name"] == "black" ? black_ : white_;
   expect_ack(first->command(play(game, "E5")));
+  // The proof goes into the game's record.
+  const GameRecord record = read_sgf(*stack_->hub().sgf(game));
+  EXPECT_NE(record.game_comment.find("secret " + n["secret"].get<std::string>()), std::string::npos) << record.game_comment;
+  EXPECT_NE(record.game_comment.find("guess even, stones " + std::to_string(proof.stones)), std::string::npos);
+  EXPECT_EQ(record.black_name, done["black"]["name"]);
+  ASSERT_EQ(record.moves.size(), 1u);
 }
 
 // ---- disconnection ----

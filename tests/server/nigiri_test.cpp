@@ -66,6 +66,14 @@ TEST(Nigiri, ColoursAreBalancedOverManySeededDraws) {
   EXPECT_NEAR(odd_stones, kDraws / 2, 283);
 }
 
+TEST(Nigiri, TheExampleInDocsNigiriChecksOut) {
+  const Nigiri n("5ad933e27879b5330c70e22c3bd5f341568368abd3bda9e623f9341912b2b6a0", "78377b525757b494427f89014f97d799");
+  EXPECT_EQ(n.commitment(), "c6cc86636e5dfa36f89392d28c73dba3db0ca25ad759181137cac97c157690fa");
+  const auto proof = n.reveal("holder-seed-7f3a", "guesser-seed-91bc", "odd");
+  EXPECT_EQ(proof.stones, 15);
+  EXPECT_TRUE(proof.guesser_black);
+}
+
 TEST(Nigiri, SeedsAreCheckedWithReasons) {
   EXPECT_FALSE(Nigiri::check_seed("abcdefgh"));
   EXPECT_EQ(Nigiri::check_seed("short"), "a nigiri seed has 8 to 64 characters");

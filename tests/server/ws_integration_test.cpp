@@ -267,6 +267,19 @@ TEST_F(LiveServer, PingsKeepAnAnsweringClientConnectedPastTheIdleTimeout) {
   EXPECT_TRUE(quiet->answer_pings(4, std::chrono::seconds(10))) << quiet->pings() << " pings";
 }
 
+TEST_F(LiveServer, TheServerPingsToMeasureTheRoundTrip) {
+  ConnectionLimits limits;
+  limits.rtt_ping_interval = std::chrono::milliseconds(50);
+  start(limits);
+  auto client = connect();
+  ASSERT_TRUE(client->answer_pings(2, std::chrono::seconds(10)));
+  // "t" and the server's steady time in ms: the pong brings it back for the lag estimate.
+  const std::string payload = client->last_ping_payload();
+  ASSERT_GE(payload.size(), 2u);
+  EXPECT_EQ(payload[0], 't');
+  EXPECT_EQ(payload.find_first_not_of("0123456789", 1), std::string::npos) << payload;
+}
+
 TEST_F(LiveServer, ASlowReaderIsDroppedAndTheOthersCarryOn) {
   ConnectionLimits limits;
   limits.max_queued_bytes = 32 * 1024;

@@ -39,13 +39,16 @@ class WsClient {
     }));
     ws_.handshake("127.0.0.1:" + std::to_string(port), options.target);
     ws_.text(true);
-    ws_.control_callback([this](beast::websocket::frame_type kind, beast::string_view) {
-      if (kind == beast::websocket::frame_type::ping) ++pings_;
+    ws_.control_callback([this](beast::websocket::frame_type kind, beast::string_view payload) {
+      if (kind != beast::websocket::frame_type::ping) return;
+      ++pings_;
+      last_ping_payload_ = std::string(payload);
     });
   }
 
   // Pings the server sent that this client answered (Beast answers them while reading).
   int pings() const { return pings_; }
+  const std::string& last_ping_payload() const { return last_ping_payload_; }
 
   // Keeps reading (and so answering pings) until the server has sent n pings, then drops the
   // connection. False if the connection ended or the deadline passed first.
@@ -175,6 +178,7 @@ class WsClient {
   int instance_ = ++instances_;
   int next_cid_ = 0;
   int pings_ = 0;
+  std::string last_ping_payload_;
 };
 
 }  // namespace tengen::testing

@@ -36,6 +36,13 @@ void Hub::deadline(protocol::GameId game) {
   rearm({game});
 }
 
+std::optional<std::string> Hub::sgf(protocol::GameId game) {
+  std::lock_guard lock(mutex_);
+  const auto it = rooms_.find(game);
+  if (it == rooms_.end()) return std::nullopt;
+  return it->second->sgf();
+}
+
 void Hub::rearm(const std::set<protocol::GameId>& games) {
   if (!services_.timers) return;
   for (const auto game : games) {

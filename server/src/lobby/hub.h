@@ -47,6 +47,9 @@ class Hub final : public Dispatcher {
   // A game's deadline came (Timers calls this from its thread).
   void deadline(protocol::GameId game);
 
+  // A game's SGF record, if there is such a game.
+  std::optional<std::string> sgf(protocol::GameId game);
+
   void connected(const std::shared_ptr<Connection>& connection) override;
   void received(const std::shared_ptr<Connection>& connection, protocol::ClientEnvelope command) override;
   void disconnected(const std::shared_ptr<Connection>& connection) override;

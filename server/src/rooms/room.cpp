@@ -5,6 +5,7 @@
 
 #include "engine/dead_stones.h"
 #include "engine/scoring.h"
+#include "engine/sgf.h"
 
 namespace tengen {
 namespace {
@@ -543,6 +544,33 @@ void Room::tick(Steady now) {
   if (stage() == Stage::Scoring && now >= scoring_start_ + options_.scoring_timeout) {
     finish_tromp_taylor("", "scoring_timeout", now);
   }
+}
+
+std::string Room::sgf() const {
+  const Geometry g{settings_.width, settings_.height};
+  GameRecord record;
+  if (game_) {
+    record = GameRecord::from_game(*game_);
+  } else {
+    record.width = g.width;
+    record.height = g.height;
+    record.komi = rules_.komi;
+    record.handicap = settings_.handicap;
+    for (Point p : free_stones_) record.moves.push_back({Color::Black, p, {}, {}, {}});
+  }
+  record.rules = settings_.ruleset;
+  record.black_name = black_.name;
+  record.white_name = white_.name;
+  if (result_) record.result = *result_;
+  if (proof_) {
+    record.game_comment = "Nigiri (verify with sha256sum, see docs/nigiri.md): commitment " + proof_->commitment +
+                          ", secret " + proof_->secret + ", nonce " + proof_->nonce + ", holder seed " +
+                          proof_->holder_seed + ", guesser seed " + proof_->guesser_seed + ", guess " + proof_->guess +
+                          ", stones " + std::to_string(proof_->stones) + "; the guesser, " +
+                          (proof_->guesser_black ? black_.name : white_.name) + ", took " +
+                          (proof_->guesser_black ? "Black" : "White") + ".";
+  }
+  return write_sgf(record);
 }
 
 protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>& viewer, Steady now) const {

@@ -81,6 +81,9 @@ class Room {
 
   protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer, Steady now) const;
 
+  // The game as an SGF record: players, rules, result, and the nigiri's proof in GC[].
+  std::string sgf() const;
+
  private:
   struct Event {
     protocol::Seq seq;

@@ -15,6 +15,7 @@ struct ConnectionLimits {
   std::chrono::milliseconds handshake_timeout{10'000};  // to send a whole HTTP request or upgrade
   std::chrono::milliseconds idle_timeout{60'000};      // pings are sent at half of it
   int connections_per_address = 32;
+  std::chrono::milliseconds rtt_ping_interval{10'000};  // pings that measure the round trip (lag)
 };
 
 }  // namespace tengen

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/as_tuple.hpp>
+#include <charconv>
 
 namespace tengen {
 namespace asio = boost::asio;
@@ -48,6 +49,16 @@ asio::awaitable<void> WsSession::run(http::request<http::string_body> upgrade) {
   }
   open_ = true;
   ws_.text(true);
+  // Our own pings carry the time they left ("t<ms>"); their pongs give the round trip that lag
+  // compensation credits. Beast's keep-alive pings carry no such payload and are ignored here.
+  ws_.control_callback([this](websocket::frame_type kind, beast::string_view payload) {
+    if (kind != websocket::frame_type::pong || payload.size() < 2 || payload[0] != 't') return;
+    std::int64_t sent = 0;
+    const auto [end, ec] = std::from_chars(payload.data() + 1, payload.data() + payload.size(), sent);
+    if (ec != std::errc() || end != payload.data() + payload.size()) return;
+    rtt_ms_ = std::max<std::int64_t>(0, steady_ms() - sent);
+  });
+  next_ping_ = asio::steady_timer::clock_type::now() + limits_.rtt_ping_interval;
   asio::co_spawn(ws_.get_executor(), write_loop(), asio::detached);
   protocol::Welcome welcome{{}, TENGEN_VERSION};
   if (user_) welcome.user = protocol::UserRef{user_->id, user_->username};
@@ -117,12 +128,23 @@ void WsSession::send(std::shared_ptr<const std::string> message) {
   });
 }
 
+std::int64_t WsSession::steady_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(clock_.steady_now().time_since_epoch()).count();
+}
+
 asio::awaitable<void> WsSession::write_loop() {
   auto self = shared_from_this();
   while (open_ && !closing_) {
     if (queue_.empty()) {
-      wake_writer_.expires_at(asio::steady_timer::time_point::max());
-      co_await wake_writer_.async_wait(kNothrow);
+      // Sleep until a message is queued (the timer is cancelled) or the next ping is due.
+      wake_writer_.expires_at(next_ping_);
+      auto [timer_ec] = co_await wake_writer_.async_wait(kNothrow);
+      if (!timer_ec && open_ && !closing_) {
+        next_ping_ = asio::steady_timer::clock_type::now() + limits_.rtt_ping_interval;
+        const std::string payload = "t" + std::to_string(steady_ms());
+        auto [ping_ec] = co_await ws_.async_ping(websocket::ping_data(payload.c_str()), kNothrow);
+        if (ping_ec) break;
+      }
       continue;
     }
     const auto message = queue_.front();

@@ -5,6 +5,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <atomic>
 #include <deque>
 #include <functional>
 
@@ -32,6 +33,10 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   void send(std::shared_ptr<const std::string> message) override;
   std::uint64_t id() const override { return id_; }
   const std::optional<store::UserRecord>& user() const override { return user_; }
+  std::optional<std::int64_t> rtt_ms() const override {
+    const auto rtt = rtt_ms_.load();
+    return rtt < 0 ? std::nullopt : std::optional<std::int64_t>(rtt);
+  }
 
   // Sends a close frame with the code (1001 going away on shutdown); safe from any thread.
   void close(boost::beast::websocket::close_code code);
@@ -41,6 +46,7 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   void handle(std::string_view text);
   void reply_error(std::optional<std::string> cid, protocol::ErrorCode code, std::string message);
   void drop(std::string_view why);
+  std::int64_t steady_ms() const;
 
   Stream ws_;
   std::uint64_t id_;
@@ -57,6 +63,8 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   boost::asio::steady_timer wake_writer_;
   bool open_ = false;
   bool closing_ = false;
+  std::atomic<std::int64_t> rtt_ms_{-1};
+  boost::asio::steady_timer::time_point next_ping_{};
 };
 
 }  // namespace tengen
