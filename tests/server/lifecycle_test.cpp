@@ -294,6 +294,13 @@ TEST_F(Lifecycle, EitherPlayerMayAbortUntilBothHaveMoved) {
   expect_ack(black_->command(play(second, "E5")));
   expect_ack(white_->command(play(second, "C3")));
   expect_error(black_->command(cmd("abort", second)), "conflict", "both players have moved: resign instead of aborting");
+  // A player who leaves before their first move: the game is aborted, not won by claim.
+  const auto third = new_game({{"width", 9}});
+  expect_ack(black_->command(play(third, "E5")));
+  white_.reset();
+  stack_->advance(milliseconds(59'000));
+  expect_error(black_->command(cmd("claim_win", third)), "conflict", "the game has barely begun: abort it instead");
+  expect_ack(black_->command(cmd("abort", third)));
 }
 
 TEST_F(Lifecycle, ANigiriThatAnyoneCanVerify) {

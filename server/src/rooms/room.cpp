@@ -399,6 +399,7 @@ Room::Reply Room::claim_win(std::int64_t user, const std::string& cid, Steady no
   if (!color) return error(cid, ErrorCode::Conflict, "the nigiri is not done yet");
   const Color leaver = opponent(*color);
   if (!absent_since_[index_of(leaver)]) return error(cid, ErrorCode::Conflict, "your opponent is still here");
+  if (!both_moved()) return error(cid, ErrorCode::Conflict, "the game has barely begun: abort it instead");
   const auto at = claim_at(leaver);
   if (!at) return error(cid, ErrorCode::Conflict, "your opponent's countdown runs only while it is their move");
   if (now < *at) {
