@@ -214,7 +214,7 @@ Hub::Reply Hub::play(const std::shared_ptr<Connection>& who, Room& r, const std:
           [&](const protocol::NigiriChoice& c) { return r.choose_nigiri(me, cid, c.seed, c.guess, now); },
           [&](const protocol::AbortGame&) { return r.abort(me, cid, now); },
           [&](const protocol::ClaimWin&) { return r.claim_win(me, cid, now); },
-          [&](const protocol::MarkDead& c) { return r.mark(me, cid, c.vertex, c.dead, now); },
+          [&](const protocol::MarkDead& c) { return r.mark(me, cid, c.vertex, c.dead); },
           [&](const protocol::AcceptScore& c) { return r.accept_score(me, cid, c.version, now); },
           [&](const protocol::ResumePlay&) { return r.resume(me, cid, now); },
           [&](const auto&) -> Reply { return error(cid, ErrorCode::Internal, "this command has no handler"); },

@@ -50,6 +50,11 @@ std::int64_t GameClock::available(const PlayerTime& t) const {
   }
 }
 
+int GameClock::periods_overrun(std::int64_t over) const {
+  // A move inside a period keeps it (exactly at its end included); each overrun uses one up.
+  return over <= 0 ? 0 : static_cast<int>((over - 1) / control_.period_ms);
+}
+
 void GameClock::spend(PlayerTime& t, std::int64_t used) const {
   switch (control_.system) {
     case System::None:
@@ -64,10 +69,8 @@ void GameClock::spend(PlayerTime& t, std::int64_t used) const {
         t.main_ms -= used;
         return;
       }
-      const std::int64_t over = used - t.main_ms;
+      t.periods -= periods_overrun(used - t.main_ms);
       t.main_ms = 0;
-      // A move inside a period keeps it (exactly at its end included); each overrun uses one up.
-      t.periods -= static_cast<int>((over - 1) / control_.period_ms);
       t.period_ms = control_.period_ms;
       return;
     }
@@ -93,8 +96,8 @@ GameClock::Charge GameClock::charge(Color c, Steady now, Millis measured_lag) {
   const std::int64_t elapsed = running_ == c ? ms_between(turn_start_, now) : 0;
   running_.reset();
   Charge result;
-  result.lag_credit_ms = std::clamp<std::int64_t>(
-      std::min({measured_lag.count(), lag_.max_per_move.count(), t.lag_quota_ms, elapsed}), 0, INT64_MAX);
+  result.lag_credit_ms =
+      std::max<std::int64_t>(0, std::min({measured_lag.count(), lag_.max_per_move.count(), t.lag_quota_ms, elapsed}));
   t.lag_quota_ms = std::min(t.lag_quota_ms - result.lag_credit_ms + lag_.gain_per_move.count(), lag_.quota_max.count());
   result.used_ms = elapsed - result.lag_credit_ms;
   if (!timed()) return result;
@@ -133,10 +136,10 @@ PlayerTime GameClock::left(Color c, Steady now) const {
         break;
       }
       const std::int64_t over = elapsed - t.main_ms;
+      const int overrun = periods_overrun(over);
       t.main_ms = 0;
-      const auto consumed = (over - 1) / control_.period_ms;
-      t.periods -= static_cast<int>(consumed);
-      t.period_ms = control_.period_ms - (over - consumed * control_.period_ms);
+      t.periods -= overrun;
+      t.period_ms = control_.period_ms - (over - overrun * control_.period_ms);
       break;
     }
     case System::Canadian:

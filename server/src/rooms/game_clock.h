@@ -75,6 +75,7 @@ class GameClock {
  private:
   std::int64_t available(const PlayerTime& t) const;  // from the turn's start until the flag
   void spend(PlayerTime& t, std::int64_t used) const;  // a move that used `used` ms, in time
+  int periods_overrun(std::int64_t over) const;        // byo-yomi periods used up by `over` ms
 
   protocol::TimeControl control_;
   LagPolicy lag_;

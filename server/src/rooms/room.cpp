@@ -76,6 +76,7 @@ Room::Stage Room::stage() const {
   if (result_) return Stage::Over;
   if (nigiri_ && !proof_) return Stage::Nigiri;
   if (game_ && game_->phase() == Game::Phase::Scoring) return Stage::Scoring;
+  if (game_ && game_->phase() == Game::Phase::Over) return Stage::Over;  // a repetition, about to be finished
   return Stage::Playing;
 }
 
@@ -177,16 +178,20 @@ std::optional<protocol::ClockState> Room::clock_state(Steady now) const {
   return s;
 }
 
-// The turn changed hands (a move, an undo, a resumption): the next player's clock runs once
-// both players have made a first move; before that, the start timeout applies.
-void Room::after_turn_change(Steady now) {
+// A turn begins (a move, an undo, a resumption, the end of the nigiri): the player to move's
+// clock runs once both players have made a first move; before that, the start timeout applies.
+void Room::start_turn(Steady now) {
   turn_start_ = now;
-  const Color to_move = game_ ? game_->to_move() : Color::Black;
   if (both_moved() && stage() == Stage::Playing) {
-    clock_.start(to_move, now);
+    clock_.start(game_ ? game_->to_move() : Color::Black, now);
   } else {
     clock_.stop();
   }
+}
+
+// If the turn has passed to a player who left, their countdown starts: say so.
+void Room::announce_countdown() {
+  const Color to_move = game_ ? game_->to_move() : Color::Black;
   if (stage() == Stage::Playing && absent_since_[index_of(to_move)]) {
     publish("", protocol::PlayerLeft{{color_name(to_move), options_.disconnect_grace.count()}});
   }
@@ -211,8 +216,9 @@ Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::str
     if (static_cast<int>(free_stones_.size()) == settings_.handicap) {
       game_.emplace(Game::with_free_handicap(g, rules_, free_stones_));
     }
+    start_turn(timing.now);
     const auto ack = publish(cid, protocol::MovePlayed{"black", g.to_gtp(*point), {}, clock_state(timing.now), 0});
-    after_turn_change(timing.now);
+    announce_countdown();
     return ack;
   }
   return apply(user, cid, *point, timing);
@@ -253,8 +259,7 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point, 
     }
   }
   undo_requested_by_.reset();
-  if (game_->phase() == Game::Phase::Playing) clock_.start(opponent(color), timing.now);  // the state shown
-  if (!both_moved()) clock_.stop();
+  start_turn(timing.now);
   const auto ack = publish(cid, protocol::MovePlayed{color_name(color), point == kPass ? "pass" : gtp(point), captured,
                                                      clock_state(timing.now), charge.lag_credit_ms});
   if (game_->phase() == Game::Phase::Over && game_->result()) {
@@ -266,7 +271,7 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point, 
       start_scoring(timing.now);
     }
   } else {
-    after_turn_change(timing.now);
+    announce_countdown();
   }
   return ack;
 }
@@ -280,9 +285,7 @@ protocol::Ack Room::finish(const std::string& cid, const Result& result, const s
   result_ = result.to_sgf();
   final_score_ = score;
   undo_requested_by_.reset();
-  if (game_ && game_->phase() != Game::Phase::Over) {
-    if (result.kind == Result::Kind::Resignation) game_->resign(opponent(result.winner));
-  }
+  if (game_ && result.kind == Result::Kind::Resignation) game_->resign(opponent(result.winner));
   return publish(cid, protocol::GameEnded{*result_, reason, std::move(score), clock});
 }
 
@@ -331,7 +334,10 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
   }
   const auto ack = publish(cid, protocol::UndoAnswered{accept, taken});
   // The requester moves again; the time already spent in this turn is not charged to anyone.
-  if (accept && game_->to_move() != was_to_move) after_turn_change(now);
+  if (accept && game_->to_move() != was_to_move) {
+    start_turn(now);
+    announce_countdown();
+  }
   return ack;
 }
 
@@ -383,7 +389,7 @@ Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const
   proof_ = nigiri_->reveal(*holder_seed_, *guesser_seed_, *guess_);
   if (proof_->guesser_black) std::swap(black_, white_);  // the guesser sat in white_'s seat
   const auto ack = publish(cid, protocol::NigiriDone{nigiri_state(), black_, white_});
-  after_turn_change(now);  // Black's start timeout begins
+  start_turn(now);  // Black's start timeout begins
   return ack;
 }
 
@@ -450,8 +456,7 @@ void Room::start_scoring(Steady now) {
   publish("", protocol::ScoringStarted{marking()});
 }
 
-Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::string& vertex, bool dead, Steady now) {
-  (void)now;
+Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::string& vertex, bool dead) {
   if (auto e = check_player(user, cid)) return *e;
   if (stage() != Stage::Scoring) return error(cid, ErrorCode::Conflict, "dead stones are marked only in the scoring phase");
   const Geometry& g = game_->board().geometry();
@@ -505,10 +510,9 @@ Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) 
   ++resumptions_;
   dead_.clear();
   accepted_ = {};
-  turn_start_ = now;
-  clock_.start(first, now);
+  start_turn(now);
   const auto ack = publish(cid, protocol::PlayResumed{color_name(requester), color_name(first), resumptions_, clock_state(now)});
-  after_turn_change(now);
+  announce_countdown();
   return ack;
 }
 

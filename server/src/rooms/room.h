@@ -70,7 +70,7 @@ class Room {
                       const std::optional<std::string>& guess, Steady now);
   Reply abort(std::int64_t user, const std::string& cid, Steady now);
   Reply claim_win(std::int64_t user, const std::string& cid, Steady now);
-  Reply mark(std::int64_t user, const std::string& cid, const std::string& vertex, bool dead, Steady now);
+  Reply mark(std::int64_t user, const std::string& cid, const std::string& vertex, bool dead);
   Reply accept_score(std::int64_t user, const std::string& cid, std::uint64_t version, Steady now);
   Reply resume(std::int64_t user, const std::string& cid, Steady now);
 
@@ -103,7 +103,8 @@ class Room {
   protocol::Ack finish(const std::string& cid, const Result& result, const std::string& reason, Steady now,
                        std::optional<protocol::ScoreView> score = std::nullopt);
   protocol::Ack finish_tromp_taylor(const std::string& cid, const std::string& reason, Steady now);
-  void after_turn_change(Steady now);
+  void start_turn(Steady now);
+  void announce_countdown();
   void start_scoring(Steady now);
   protocol::Marking marking() const;
   protocol::ScoreView score_view(const Score& score) const;
