@@ -183,29 +183,27 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
           [&](const protocol::CancelChallenge& c) { return close_challenge(me, cid, c.challenge, false); },
           [&](const protocol::DeclineChallenge& c) { return close_challenge(me, cid, c.challenge, true); },
           [&](const protocol::AcceptChallenge& c) { return accept(me, cid, c.challenge); },
-          [&](const protocol::SendChat& c) -> Reply {
-            Room* r = room(c.game);
-            return r ? r->chat(me, cid, c.text) : no_game(c.game);
-          },
-          // Join and leave are handled above (guests may send them); ping never reaches the hub,
-          // each connection answers it itself.
-          [&](const protocol::JoinGame&) -> Reply { return error(cid, ErrorCode::Internal, "unreachable"); },
-          [&](const protocol::LeaveGame&) -> Reply { return error(cid, ErrorCode::Internal, "unreachable"); },
-          [&](const protocol::Ping&) -> Reply { return error(cid, ErrorCode::Internal, "unreachable"); },
-          [&](const auto& game_command) -> Reply {
-            Room* r = room(game_command.game);
-            return r ? play(who, *r, cid, m, now) : no_game(game_command.game);
+          // Everything else names a game (join and leave were handled above, guests' too); ping
+          // never reaches the hub, each connection answers it itself.
+          [&](const auto& c) -> Reply {
+            if constexpr (requires { c.game; }) {
+              Room* r = room(c.game);
+              return r ? room_command(me, who, *r, cid, m, now) : no_game(c.game);
+            } else {
+              return error(cid, ErrorCode::Internal, "this command has no handler");
+            }
           },
       },
       m);
 }
 
-// The commands a player gives inside a game.
-Hub::Reply Hub::play(const std::shared_ptr<Connection>& who, Room& r, const std::string& cid,
-                     const protocol::ClientMessage& m, Steady now) {
-  const std::int64_t me = who->user()->id;
+// The commands a logged-in user gives inside a game.
+Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who, Room& r,
+                             const std::string& cid, const protocol::ClientMessage& m, Steady now) {
+  const std::int64_t me = user.id;
   return std::visit(
       Overloaded{
+          [&](const protocol::SendChat& c) { return r.chat(user, cid, c.text); },
           [&](const protocol::PlayMove& c) { return r.play(me, cid, c.vertex, {now, c.think_ms, who->rtt_ms()}); },
           [&](const protocol::PassMove& c) { return r.pass(me, cid, {now, c.think_ms, who->rtt_ms()}); },
           [&](const protocol::Resign&) { return r.resign(me, cid, now); },

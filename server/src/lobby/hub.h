@@ -60,8 +60,8 @@ class Hub final : public Dispatcher {
 
   Reply handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m,
                Steady now, std::set<protocol::GameId>& touched);
-  Reply play(const std::shared_ptr<Connection>& who, Room& room, const std::string& cid, const protocol::ClientMessage& m,
-             Steady now);
+  Reply room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who, Room& room,
+                     const std::string& cid, const protocol::ClientMessage& m, Steady now);
   void rearm(const std::set<protocol::GameId>& games);
   Reply create(const protocol::UserRef& me, const std::string& cid, const protocol::CreateChallenge& m);
   Reply accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id);
