@@ -589,6 +589,18 @@ struct ClientWriter {
 
 std::string_view to_string(ErrorCode code) noexcept { return enum_name(kErrorCodes, code); }
 
+std::string encode_settings(const GameSettings& settings) { return write_settings(settings).dump(); }
+
+std::variant<GameSettings, std::string> decode_settings(std::string_view text) {
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return std::string("the settings are not valid JSON");
+  try {
+    return read_settings(j);
+  } catch (const FieldError& e) {
+    return e.message;
+  }
+}
+
 std::variant<ClientEnvelope, Error> decode_client(std::string_view text) {
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Error{{}, ErrorCode::BadJson, "the message is not valid JSON", {}};

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocol/codec.h"
+
 namespace tengen::protocol::http {
 namespace {
 
@@ -9,7 +11,33 @@ using json = nlohmann::json;
 
 json user_json(const UserRef& u) { return {{"id", u.id}, {"name", u.name}}; }
 
+json game_json(const GameInfo& g) {
+  json j{{"id", g.id},
+         {"black", user_json(g.black)},
+         {"white", user_json(g.white)},
+         {"settings", json::parse(encode_settings(g.settings))},
+         {"created_at_ms", g.created_at_ms},
+         {"ended_at_ms", nullptr},
+         {"result", nullptr},
+         {"end_reason", nullptr},
+         {"move_count", g.move_count}};
+  if (g.ended_at_ms) j["ended_at_ms"] = *g.ended_at_ms;
+  if (g.result) j["result"] = *g.result;
+  if (g.end_reason) j["end_reason"] = *g.end_reason;
+  return j;
+}
+
 }  // namespace
+
+std::string encode_game(const GameInfo& game) { return json{{"game", game_json(game)}}.dump(); }
+
+std::string encode_games(const std::vector<GameInfo>& games, std::optional<std::int64_t> next_before) {
+  json list = json::array();
+  for (const auto& g : games) list.push_back(game_json(g));
+  json j{{"games", list}, {"next_before", nullptr}};
+  if (next_before) j["next_before"] = *next_before;
+  return j.dump();
+}
 
 std::variant<Credentials, std::string> decode_credentials(std::string_view body) {
   const json j = json::parse(body, nullptr, false);

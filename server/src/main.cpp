@@ -15,7 +15,9 @@
 #include "http/http_server.h"
 #include "protocol/health.h"
 #include "store/migrate.h"
+#include "store/journal.h"
 #include "store/sqlite_account_store.h"
+#include "store/sqlite_game_store.h"
 
 extern char** environ;
 
@@ -53,15 +55,18 @@ int main(int argc, char** argv) {
     Accounts accounts(account_store, clock,
                       config.fast_password_hashing ? Accounts::Options::fastest_for_tests()
                                                    : Accounts::Options::interactive());
-    Api api(accounts);
+    store::SqliteGameStore game_store(config.database);
+    store::Journal journal(game_store);
     Metrics metrics;
     auto timers = make_asio_timers();
+    auto user_ref = [](const std::optional<store::UserRecord>& user) -> std::optional<protocol::UserRef> {
+      if (!user) return std::nullopt;
+      return protocol::UserRef{user->id, user->username};
+    };
     Hub hub(Hub::Services{
-        .find_user = [&](const std::string& name) -> std::optional<protocol::UserRef> {
-          const auto user = accounts.find_user(name);
-          if (!user) return std::nullopt;
-          return protocol::UserRef{user->id, user->username};
-        },
+        .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },
+        .find_user_by_id = [&](std::int64_t id) { return user_ref(accounts.find_user(id)); },
+        .journal = &journal,
         // "automatic" colours: a coin toss until ratings decide them.
         .draw_black = [] { return randombytes_uniform(2) == 0; },
         .random_hex = [](std::size_t bytes) {
@@ -76,6 +81,14 @@ int main(int argc, char** argv) {
         .timers = timers.get(),
         .room = {},
         .metrics = &metrics});
+    const auto recovery_start = std::chrono::steady_clock::now();
+    const auto recovered = hub.recover(game_store);
+    journal.barrier().wait();
+    spdlog::info("recovered {} unfinished games and {} open challenges in {} ms", recovered.games,
+                 recovered.challenges,
+                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - recovery_start)
+                     .count());
+    Api api(accounts, GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); }});
     const auto started = std::chrono::steady_clock::now();
     HttpServer server(config, {.health_json =
                                    [&] {
@@ -98,7 +111,8 @@ int main(int argc, char** argv) {
                  config.web_root);
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();
-    timers.reset();  // before the hub it calls
+    timers.reset();           // before the hub it calls
+    journal.barrier().wait();  // the last replies go out while their connections' executor lives
     spdlog::info("stopped cleanly");
     return 0;
   } catch (const std::exception& e) {

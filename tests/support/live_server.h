@@ -16,7 +16,9 @@
 #include "lobby/hub.h"
 #include "metrics.h"
 #include "store/migrate.h"
+#include "store/journal.h"
 #include "store/sqlite_account_store.h"
+#include "store/sqlite_game_store.h"
 #include "support/manual_clock.h"
 #include "support/manual_timers.h"
 
@@ -28,19 +30,24 @@ class LiveStack {
     store::migrate(db_);
     account_store_.emplace(db_);
     accounts_.emplace(*account_store_, clock_, Accounts::Options::fastest_for_tests());
-    api_.emplace(*accounts_);
+    game_store_.emplace(database);
+    journal_.emplace(*game_store_);
     room.dead_stone_playouts = 200;
-    hub_.emplace(Hub::Services{.find_user = [this](const std::string& name) -> std::optional<protocol::UserRef> {
-                                 const auto u = accounts_->find_user(name);
-                                 if (!u) return std::nullopt;
-                                 return protocol::UserRef{u->id, u->username};
-                               },
+    auto ref = [](const std::optional<store::UserRecord>& u) -> std::optional<protocol::UserRef> {
+      if (!u) return std::nullopt;
+      return protocol::UserRef{u->id, u->username};
+    };
+    hub_.emplace(Hub::Services{.find_user = [this, ref](const std::string& name) { return ref(accounts_->find_user(name)); },
+                               .find_user_by_id = [this, ref](std::int64_t id) { return ref(accounts_->find_user(id)); },
+                               .journal = &*journal_,
                                .draw_black = [] { return true; },
                                .random_hex = [this](std::size_t bytes) { return random_hex(bytes); },
                                .clock = &clock_,
                                .timers = &timers_,
                                .room = room,
                                .metrics = &metrics_});
+    recovered_ = hub_->recover(*game_store_);
+    api_.emplace(*accounts_, GameArchive{&*game_store_, [this](std::int64_t game) { return hub_->sgf(game); }});
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;
@@ -60,6 +67,7 @@ class LiveStack {
     server_->stop();
     thread_.join();
     timers_.set_handler({});
+    journal_->barrier().wait();  // the last replies go out while the server's executor lives
   }
   LiveStack(const LiveStack&) = delete;
   LiveStack& operator=(const LiveStack&) = delete;
@@ -74,6 +82,9 @@ class LiveStack {
   Accounts& accounts() { return *accounts_; }
   Metrics& metrics() { return metrics_; }
   Hub& hub() { return *hub_; }
+  store::GameStore& games() { return *game_store_; }
+  store::Journal& journal() { return *journal_; }
+  const Hub::Recovered& recovered() const { return recovered_; }
 
   // Registers a user and returns a session token for it.
   std::string token_for(const std::string& name) {
@@ -96,9 +107,12 @@ class LiveStack {
   store::Database db_;
   std::optional<store::SqliteAccountStore> account_store_;
   std::optional<Accounts> accounts_;
-  std::optional<Api> api_;
+  std::optional<store::SqliteGameStore> game_store_;
+  std::optional<store::Journal> journal_;
   Metrics metrics_;
   std::optional<Hub> hub_;
+  Hub::Recovered recovered_;
+  std::optional<Api> api_;
   std::optional<HttpServer> server_;
   std::thread thread_;
 };

@@ -21,4 +21,9 @@ std::string encode(const ClientEnvelope& envelope);
 
 std::string_view to_string(ErrorCode code) noexcept;
 
+// Game settings on their own, as the store keeps them: the same JSON as in create_challenge.
+std::string encode_settings(const GameSettings& settings);
+// The settings, or what is wrong with the text.
+std::variant<GameSettings, std::string> decode_settings(std::string_view text);
+
 }  // namespace tengen::protocol

@@ -27,6 +27,23 @@ struct SessionInfo {
   bool current = false;
 };
 
+// One game in a list (README "HTTP API": games).
+struct GameInfo {
+  std::int64_t id = 0;
+  UserRef black;
+  UserRef white;
+  GameSettings settings;
+  std::int64_t created_at_ms = 0;
+  std::optional<std::int64_t> ended_at_ms;
+  std::optional<std::string> result;
+  std::optional<std::string> end_reason;
+  int move_count = 0;
+};
+// {"game": {...}}
+std::string encode_game(const GameInfo& game);
+// {"games": [...], "next_before": id or null}: the page's last id, to ask for the next page.
+std::string encode_games(const std::vector<GameInfo>& games, std::optional<std::int64_t> next_before);
+
 std::string encode_logged_in(const UserRef& user, const std::string& token);
 std::string encode_me(const UserRef& user);
 std::string encode_sessions(const std::vector<SessionInfo>& sessions);

@@ -159,6 +159,11 @@ std::optional<store::UserRecord> Accounts::find_user(const std::string& username
   return store_.user_by_name(username);
 }
 
+std::optional<store::UserRecord> Accounts::find_user(std::int64_t id) {
+  std::lock_guard lock(mutex_);
+  return store_.user_by_id(id);
+}
+
 std::vector<store::SessionRecord> Accounts::sessions(std::int64_t user_id) {
   std::lock_guard lock(mutex_);
   return store_.sessions_of(user_id);

@@ -49,6 +49,7 @@ class Accounts {
   std::optional<store::UserRecord> authenticate(const std::string& token);
   bool logout(const std::string& token);
   std::optional<store::UserRecord> find_user(const std::string& username);
+  std::optional<store::UserRecord> find_user(std::int64_t id);
   std::vector<store::SessionRecord> sessions(std::int64_t user_id);
   // The id of the session a token opens, if it is live.
   std::optional<std::int64_t> current_session(const std::string& token);

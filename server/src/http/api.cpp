@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "protocol/codec.h"
 #include "protocol/http_api.h"
 
 namespace tengen {
@@ -18,6 +19,68 @@ ApiResponse error(int status, std::string_view code, std::string_view message) {
 std::string session_cookie(const std::string& token, int max_age) {
   return std::string(kSessionCookie) + "=" + token + "; Path=/; HttpOnly; SameSite=Lax; Max-Age=" +
          std::to_string(max_age);
+}
+
+constexpr int kDefaultPage = 20;
+constexpr int kMaxPage = 100;
+
+std::optional<std::int64_t> parse_int(std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// The value of `name` in the target's query string, if present.
+std::optional<std::string_view> query_param(std::string_view target, std::string_view name) {
+  const auto q = target.find('?');
+  if (q == std::string_view::npos) return std::nullopt;
+  std::string_view rest = target.substr(q + 1);
+  while (!rest.empty()) {
+    const auto amp = rest.find('&');
+    const std::string_view pair = rest.substr(0, amp);
+    const auto eq = pair.find('=');
+    if (pair.substr(0, eq) == name) return eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+    if (amp == std::string_view::npos) break;
+    rest.remove_prefix(amp + 1);
+  }
+  return std::nullopt;
+}
+
+// ?before=ID&limit=N, or the problem with them.
+std::variant<store::Page, ApiResponse> page_of(std::string_view target) {
+  store::Page page{std::nullopt, kDefaultPage};
+  if (const auto before = query_param(target, "before")) {
+    const auto value = parse_int(*before);
+    if (!value || *value < 1) return error(400, "bad_request", "'before' must be a game id (a positive integer)");
+    page.before = *value;
+  }
+  if (const auto limit = query_param(target, "limit")) {
+    const auto value = parse_int(*limit);
+    if (!value || *value < 1 || *value > kMaxPage) {
+      return error(400, "bad_request", "'limit' must be an integer from 1 to " + std::to_string(kMaxPage));
+    }
+    page.limit = static_cast<int>(*value);
+  }
+  return page;
+}
+
+std::optional<wire::GameInfo> game_info(const store::GameSummary& g) {
+  auto settings = protocol::decode_settings(g.settings);
+  if (!std::holds_alternative<protocol::GameSettings>(settings)) return std::nullopt;
+  return wire::GameInfo{g.id, {g.black_id, g.black_name}, {g.white_id, g.white_name},
+                        std::get<protocol::GameSettings>(settings), g.created_at_ms, g.ended_at_ms, g.result,
+                        g.end_reason, g.move_count};
+}
+
+ApiResponse game_list(const std::vector<store::GameSummary>& rows, const store::Page& page) {
+  std::vector<wire::GameInfo> list;
+  for (const auto& row : rows) {
+    if (auto info = game_info(row)) list.push_back(std::move(*info));
+  }
+  std::optional<std::int64_t> next;
+  if (static_cast<int>(rows.size()) == page.limit && !rows.empty()) next = rows.back().id;
+  return {200, wire::encode_games(list, next), {}};
 }
 
 }  // namespace
@@ -56,6 +119,7 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
   path = path.substr(0, path.find('?'));
   if (!path.starts_with("/api/")) return std::nullopt;
   const bool post = r.method == "POST";
+  if (auto response = games(r, path)) return response;
 
   if (path == "/api/v1/register" || path == "/api/v1/login") {
     if (!post) return error(405, "method_not_allowed", "use POST");
@@ -101,6 +165,48 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
     return ApiResponse{204, "", {}};
   }
   return error(404, "not_found", "no such API endpoint: " + std::string(path));
+}
+
+// GET /api/v1/games, /api/v1/games/{id}, /api/v1/games/{id}.sgf (also as /api/games/{id}.sgf)
+// and /api/v1/users/{name}/games; nullopt for other paths.
+std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path) {
+  if (path.starts_with("/api/games")) path.remove_prefix(std::string_view("/api").size());
+  else if (path.starts_with("/api/v1/games") || path.starts_with("/api/v1/users/")) path.remove_prefix(std::string_view("/api/v1").size());
+  else return std::nullopt;
+  constexpr std::string_view kUsers = "/users/";
+  const bool user_games = path.starts_with(kUsers) && path.ends_with("/games");
+  if (!(path == "/games" || path.starts_with("/games/") || user_games)) return std::nullopt;
+  if (r.method != "GET") return error(405, "method_not_allowed", "use GET");
+  if (!archive_.store) return error(404, "not_found", "this server keeps no game archive");
+  if (path == "/games" || user_games) {
+    auto page = page_of(r.target);
+    if (auto* bad = std::get_if<ApiResponse>(&page)) return *bad;
+    const auto& p = std::get<store::Page>(page);
+    if (path == "/games") return game_list(archive_.store->finished_games(p), p);
+    const std::string name(path.substr(kUsers.size(), path.size() - kUsers.size() - std::string_view("/games").size()));
+    const auto user = accounts_.find_user(name);
+    if (!user) return error(404, "not_found", "no user named '" + name + "'");
+    return game_list(archive_.store->games_of(user->id, p), p);
+  }
+  std::string_view id_text = path.substr(std::string_view("/games/").size());
+  const bool sgf = id_text.ends_with(".sgf");
+  if (sgf) id_text.remove_suffix(4);
+  const auto id = parse_int(id_text);
+  if (!id || *id < 1) return error(400, "bad_request", "the game id must be a positive integer");
+  const auto not_found = error(404, "not_found", "no game " + std::to_string(*id));
+  if (!sgf) {
+    const auto row = archive_.store->game(*id);
+    const auto info = row ? game_info(*row) : std::nullopt;
+    if (!info) return not_found;
+    return ApiResponse{200, wire::encode_game(*info), {}};
+  }
+  auto record = archive_.store->finished_sgf(*id);
+  if (!record && archive_.live_sgf) record = archive_.live_sgf(*id);
+  if (!record) return not_found;
+  ApiResponse response{200, std::move(*record), {}};
+  response.content_type = "application/x-go-sgf";
+  response.content_disposition = "attachment; filename=\"tengen-" + std::to_string(*id) + ".sgf\"";
+  return response;
 }
 
 }  // namespace tengen

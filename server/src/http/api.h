@@ -1,10 +1,12 @@
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "accounts/accounts.h"
+#include "store/game_store.h"
 
 namespace tengen {
 
@@ -19,23 +21,37 @@ struct ApiRequest {
 };
 
 struct ApiResponse {
+  ApiResponse() = default;
+  ApiResponse(int status_code, std::string json_body, std::vector<std::string> cookies = {})
+      : status(status_code), body(std::move(json_body)), set_cookies(std::move(cookies)) {}
+
   int status = 200;
-  std::string body;  // JSON, or empty for 204
+  std::string body;  // JSON, or empty for 204, or what content_type says
   std::vector<std::string> set_cookies;
+  std::string content_type = "application/json";
+  std::string content_disposition;  // for downloads
+};
+
+// Where the games endpoints read: finished games from the store, games in play from the hub.
+struct GameArchive {
+  store::GameStore* store = nullptr;
+  std::function<std::optional<std::string>(std::int64_t game)> live_sgf;
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
 
-// The account endpoints under /api/v1 (protocol/README.md, "HTTP API").
+// The endpoints under /api/v1 (protocol/README.md, "HTTP API"): accounts, sessions, games.
 class Api {
  public:
-  explicit Api(Accounts& accounts) : accounts_(accounts) {}
+  explicit Api(Accounts& accounts, GameArchive archive = {}) : accounts_(accounts), archive_(std::move(archive)) {}
   // nullopt when the target is not under /api/.
   std::optional<ApiResponse> handle(const ApiRequest& request);
 
  private:
   ApiResponse logged_in(const Accounts::Outcome& outcome, int status);
+  std::optional<ApiResponse> games(const ApiRequest& request, std::string_view path);
   Accounts& accounts_;
+  GameArchive archive_;
 };
 
 // The session token from a Cookie header value, or empty.

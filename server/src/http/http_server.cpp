@@ -113,7 +113,8 @@ struct HttpServer::Impl {
     http::response<http::string_body> res{static_cast<http::status>(a.status), version};
     res.set(http::field::server, "tengen");
     res.set(http::field::cache_control, "no-store");
-    if (!a.body.empty()) res.set(http::field::content_type, "application/json");
+    if (!a.body.empty()) res.set(http::field::content_type, a.content_type);
+    if (!a.content_disposition.empty()) res.set(http::field::content_disposition, a.content_disposition);
     for (const auto& cookie : a.set_cookies) res.insert(http::field::set_cookie, cookie);
     res.keep_alive(keep_alive);
     res.body() = a.body;

@@ -1,5 +1,8 @@
 #include "lobby/hub.h"
 
+#include <future>
+#include <stdexcept>
+
 namespace tengen {
 namespace {
 
@@ -33,14 +36,86 @@ void Hub::deadline(protocol::GameId game) {
   const auto it = rooms_.find(game);
   if (it == rooms_.end()) return;
   it->second->tick(services_.clock->steady_now());
-  rearm({game});
+  touched_.insert(game);
+  flush();
 }
 
 std::optional<std::string> Hub::sgf(protocol::GameId game) {
+  std::optional<std::string> record;
+  std::future<void> durable;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = rooms_.find(game);
+    if (it == rooms_.end()) return std::nullopt;
+    record = it->second->sgf();
+    // Everything the record shows was submitted before this barrier.
+    durable = services_.journal->barrier();
+  }
+  durable.wait();
+  return record;
+}
+
+Hub::Recovered Hub::recover(store::GameStore& store) {
   std::lock_guard lock(mutex_);
-  const auto it = rooms_.find(game);
-  if (it == rooms_.end()) return std::nullopt;
-  return it->second->sgf();
+  Recovered recovered;
+  next_challenge_ = store.last_challenge_id();
+  next_game_ = store.last_game_id();
+  auto user = [&](std::int64_t id) {
+    auto found = services_.find_user_by_id(id);
+    if (!found) throw std::runtime_error("the store names user " + std::to_string(id) + ", who does not exist");
+    return *found;
+  };
+  auto settings = [](const std::string& text, const std::string& what) {
+    auto decoded = protocol::decode_settings(text);
+    if (auto* problem = std::get_if<std::string>(&decoded)) {
+      throw std::runtime_error("the stored settings of " + what + " are unreadable: " + *problem);
+    }
+    return std::get<protocol::GameSettings>(decoded);
+  };
+  for (const auto& c : store.open_challenges()) {
+    protocol::Challenge challenge{c.id, user(c.challenger_id), std::nullopt,
+                                  settings(c.settings, "challenge " + std::to_string(c.id))};
+    if (c.opponent_id) challenge.opponent = user(*c.opponent_id);
+    challenges_[c.id] = challenge;
+    ++recovered.challenges;
+  }
+  const Steady now = services_.clock->steady_now();
+  for (const auto& g : store.unfinished_games()) {
+    const auto id = g.created.id;
+    rooms_[id] = Room::recover(g, settings(g.created.settings, "game " + std::to_string(id)), user(g.created.first_id),
+                               user(g.created.second_id), now, services_.room);
+    touched_.insert(id);
+    ++recovered.games;
+  }
+  flush();
+  return recovered;
+}
+
+void Hub::collect() {
+  for (const auto game : touched_) {
+    if (const auto it = rooms_.find(game); it != rooms_.end()) it->second->drain_into(out_);
+  }
+}
+
+void Hub::flush() {
+  collect();
+  rearm(touched_);
+  touched_.clear();
+  if (out_.empty()) return;
+  const std::int64_t at = now_ms();
+  for (auto& w : out_.writes) {
+    std::visit(
+        [at](auto& row) {
+          if constexpr (requires { row.at_ms; }) {
+            if (row.at_ms == 0) row.at_ms = at;
+          }
+        },
+        w);
+  }
+  services_.journal->submit(std::move(out_.writes), [sends = std::move(out_.sends)] {
+    for (const auto& [to, text] : sends) to->send(text);
+  });
+  out_ = {};
 }
 
 void Hub::rearm(const std::set<protocol::GameId>& games) {
@@ -67,14 +142,14 @@ bool Hub::visible_to(const protocol::Challenge& c, const std::optional<store::Us
 
 void Hub::send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text) {
   for (const auto& [id, c] : connections_) {
-    if (c->user() && c->user()->id == user) c->send(text);
+    if (c->user() && c->user()->id == user) out_.send(c, text);
   }
 }
 
 void Hub::broadcast_challenge(const protocol::Challenge& c, const protocol::ServerMessage& m) {
   const auto text = encoded(m);
   for (const auto& [id, conn] : connections_) {
-    if (visible_to(c, conn->user())) conn->send(text);
+    if (visible_to(c, conn->user())) out_.send(conn, text);
   }
 }
 
@@ -84,7 +159,7 @@ void Hub::connected(const std::shared_ptr<Connection>& connection) {
   if (const auto& user = connection->user(); user && online_[user->id]++ == 0) {
     const auto text = encoded(protocol::UserOnline{{user->id, user->username}});
     for (const auto& [id, c] : connections_) {
-      if (id != connection->id()) c->send(text);
+      if (id != connection->id()) out_.send(c, text);
     }
   }
   protocol::LobbySnapshot lobby;
@@ -95,7 +170,8 @@ void Hub::connected(const std::shared_ptr<Connection>& connection) {
   for (const auto& [id, c] : connections_) {
     if (c->user() && listed.insert(c->user()->id).second) lobby.online.push_back({c->user()->id, c->user()->username});
   }
-  connection->send(lobby);
+  out_.send(connection, lobby);
+  flush();
 }
 
 void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
@@ -103,14 +179,16 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   const Steady now = services_.clock->steady_now();
   for (const auto game : joined_[connection->id()]) {
     if (auto it = rooms_.find(game); it != rooms_.end()) it->second->leave(connection, now);
+    touched_.insert(game);
   }
   joined_.erase(connection->id());
   connections_.erase(connection->id());
   if (const auto& user = connection->user(); user && --online_[user->id] == 0) {
     online_.erase(user->id);
     const auto text = encoded(protocol::UserOffline{{user->id, user->username}});
-    for (const auto& [id, c] : connections_) c->send(text);
+    for (const auto& [id, c] : connections_) out_.send(c, text);
   }
+  flush();
 }
 
 void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvelope command) {
@@ -118,12 +196,12 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
   const std::string key = who->user() ? "u" + std::to_string(who->user()->id) : "c" + std::to_string(who->id());
   Remembered& remembered = applied_[key];
   if (const auto it = remembered.acks.find(command.cid); it != remembered.acks.end()) {
-    who->send(it->second);  // already applied: acknowledge again, apply nothing
+    out_.send(who, it->second);  // already applied: acknowledge again, apply nothing
+    flush();
     return;
   }
-  std::set<protocol::GameId> touched;
-  const Reply reply = handle(who, command.cid, command.message, services_.clock->steady_now(), touched);
-  rearm(touched);
+  const Reply reply = handle(who, command.cid, command.message, services_.clock->steady_now());
+  collect();  // the events a command caused go out before its reply
   if (metrics_) {
     ++metrics_->ws_messages_total;
     const bool move = std::holds_alternative<protocol::PlayMove>(command.message) ||
@@ -142,14 +220,15 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
       remembered.acks.erase(remembered.order.front());
       remembered.order.pop_front();
     }
-    who->send(text);
+    out_.send(who, text);
   } else {
-    who->send(std::get<protocol::Error>(reply));
+    out_.send(who, std::get<protocol::Error>(reply));
   }
+  flush();
 }
 
 Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m,
-                       Steady now, std::set<protocol::GameId>& touched) {
+                       Steady now) {
   const auto& user = who->user();
   // Every command to a room first lets it notice deadlines that passed (a flag the timer has
   // not delivered yet); then the room's next deadline is armed again.
@@ -157,7 +236,7 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
     const auto it = rooms_.find(id);
     if (it == rooms_.end()) return nullptr;
     it->second->tick(now);
-    touched.insert(id);
+    touched_.insert(id);
     return it->second.get();
   };
   auto no_game = [&](protocol::GameId id) { return error(cid, ErrorCode::NotFound, "no game " + std::to_string(id)); };
@@ -230,6 +309,9 @@ Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid, cons
     c.opponent = opponent;
   }
   challenges_[c.id] = c;
+  out_.writes.push_back(store::ChallengeOpened{
+      c.id, me.id, c.opponent ? std::optional<std::int64_t>(c.opponent->id) : std::nullopt,
+      protocol::encode_settings(c.settings), 0});
   broadcast_challenge(c, protocol::ChallengeOpened{c});
   return protocol::Ack{cid, {}, {}, c.id};
 }
@@ -244,7 +326,9 @@ Hub::Reply Hub::close_challenge(const protocol::UserRef& me, const std::string& 
   }
   if (!decline && c.challenger.id != me.id) return error(cid, ErrorCode::Forbidden, "only its author can cancel a challenge");
   challenges_.erase(it);
-  broadcast_challenge(c, protocol::ChallengeClosed{id, decline ? "declined" : "cancelled", {}});
+  const std::string reason = decline ? "declined" : "cancelled";
+  out_.writes.push_back(store::ChallengeClosed{id, reason, std::nullopt, 0});
+  broadcast_challenge(c, protocol::ChallengeClosed{id, reason, {}});
   return protocol::Ack{cid, {}, {}, id};
 }
 
@@ -260,16 +344,23 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, prot
   protocol::UserRef black = c.challenger;  // with a nigiri: the holder, who may end up White
   protocol::UserRef white = me;
   std::optional<Nigiri> nigiri;
+  std::optional<std::string> secret, nonce;
   if (c.settings.color == Choice::Nigiri) {
-    nigiri.emplace(services_.random_hex(32), services_.random_hex(16));
+    secret = services_.random_hex(32);
+    nonce = services_.random_hex(16);
+    nigiri.emplace(*secret, *nonce);
   } else if (c.settings.color == Choice::White || (c.settings.color == Choice::Automatic && !services_.draw_black())) {
     std::swap(black, white);
   }
   const bool drawn = nigiri.has_value();
+  // The game's row goes before the events its room has already produced (collected later).
+  out_.writes.push_back(store::GameCreated{game, id, protocol::encode_settings(c.settings), black.id, white.id, secret,
+                                           nonce, 0});
   rooms_[game] = std::make_unique<Room>(game, c.settings, black, white, std::move(nigiri), now, services_.room);
-  rearm({game});
+  touched_.insert(game);
   if (metrics_) ++metrics_->games_started_total;
   challenges_.erase(it);
+  out_.writes.push_back(store::ChallengeClosed{id, "accepted", game, 0});
   broadcast_challenge(c, protocol::ChallengeClosed{id, "accepted", game});
   const auto started = encoded(protocol::GameStarted{game, black, white, c.settings, drawn});
   send_to_user(black.id, started);

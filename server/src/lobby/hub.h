@@ -9,17 +9,23 @@
 
 #include "clock.h"
 #include "metrics.h"
+#include "rooms/outbox.h"
 #include "rooms/room.h"
 #include "rooms/timers.h"
+#include "store/game_store.h"
+#include "store/journal.h"
 #include "ws/connection.h"
 
 namespace tengen {
 
 // The lobby and the rooms behind every WebSocket connection (SPEC §4, §7): challenges, online
-// users, games. One mutex serialises it; each connection's own strand delivers what it sends.
+// users, games. One mutex serialises it. Whatever a command changes is stored through the
+// journal, and whatever it sends (replies and events alike) goes out only once that is durable
+// (SPEC §9), in the order it was produced; each connection's own strand then delivers it.
 class Hub final : public Dispatcher {
  public:
   using FindUser = std::function<std::optional<protocol::UserRef>(const std::string& name)>;
+  using FindUserById = std::function<std::optional<protocol::UserRef>(std::int64_t id)>;
   // Decides who takes Black when the settings say "automatic": true means the challenger.
   using DrawBlack = std::function<bool()>;
   // `bytes` random bytes as hex digits, for nigiri secrets: cryptographic in the server,
@@ -28,6 +34,8 @@ class Hub final : public Dispatcher {
 
   struct Services {
     FindUser find_user;
+    FindUserById find_user_by_id;
+    store::Journal* journal = nullptr;  // required
     DrawBlack draw_black;
     RandomHex random_hex;
     Clock* clock = nullptr;
@@ -47,7 +55,15 @@ class Hub final : public Dispatcher {
   // A game's deadline came (Timers calls this from its thread).
   void deadline(protocol::GameId game);
 
-  // A game's SGF record, if there is such a game.
+  // Rebuilds the open challenges and unfinished games from the store; call once, before serving.
+  struct Recovered {
+    std::size_t challenges = 0;
+    std::size_t games = 0;
+  };
+  Recovered recover(store::GameStore& store);
+
+  // The SGF record of a game in play, once all it shows is durable; nullopt if no such game is
+  // in memory.
   std::optional<std::string> sgf(protocol::GameId game);
 
   void connected(const std::shared_ptr<Connection>& connection) override;
@@ -59,16 +75,21 @@ class Hub final : public Dispatcher {
   static constexpr std::size_t kRememberedCommands = 512;  // per user, for repeated cids
 
   Reply handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m,
-               Steady now, std::set<protocol::GameId>& touched);
+               Steady now);
   Reply room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who, Room& room,
                      const std::string& cid, const protocol::ClientMessage& m, Steady now);
   void rearm(const std::set<protocol::GameId>& games);
+  // Takes what the touched rooms produced into the outbox.
+  void collect();
+  // Hands the outbox to the journal and arms the touched rooms' deadlines.
+  void flush();
   Reply create(const protocol::UserRef& me, const std::string& cid, const protocol::CreateChallenge& m);
   Reply accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id);
   Reply close_challenge(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id, bool decline);
   void broadcast_challenge(const protocol::Challenge& c, const protocol::ServerMessage& m);
   void send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text);
   bool visible_to(const protocol::Challenge& c, const std::optional<store::UserRecord>& user) const;
+  std::int64_t now_ms() const { return services_.clock->unix_ms(); }
 
   Services services_;
   Metrics* metrics_;
@@ -85,6 +106,9 @@ class Hub final : public Dispatcher {
     std::map<std::string, std::shared_ptr<const std::string>> acks;
   };
   std::map<std::string, Remembered> applied_;  // by user (or connection, for guests)
+  // What the command under way produced, and the rooms it touched.
+  Outbox out_;
+  std::set<protocol::GameId> touched_;
 };
 
 }  // namespace tengen

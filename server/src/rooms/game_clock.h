@@ -72,6 +72,10 @@ class GameClock {
   // What `c` has left as of `now` (the running player's current turn deducted).
   PlayerTime left(Color c, Steady now) const;
 
+  // What `c` had when the last turn began, exactly as kept; and the same put back (recovery).
+  const PlayerTime& kept(Color c) const { return time_[index_of(c)]; }
+  void restore(Color c, const PlayerTime& t) { time_[index_of(c)] = t; }
+
  private:
   std::int64_t available(const PlayerTime& t) const;  // from the turn's start until the flag
   void spend(PlayerTime& t, std::int64_t used) const;  // a move that used `used` ms, in time

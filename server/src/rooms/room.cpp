@@ -7,10 +7,53 @@
 #include "engine/scoring.h"
 #include "engine/sgf.h"
 
+#include <nlohmann/json.hpp>
+
 namespace tengen {
 namespace {
 
 using protocol::ErrorCode;
+using json = nlohmann::json;
+
+// The kind column of a stored event.
+struct KindOf {
+  const char* operator()(const protocol::MovePlayed&) const { return "move"; }
+  const char* operator()(const protocol::UndoRequested&) const { return "undo_request"; }
+  const char* operator()(const protocol::UndoAnswered&) const { return "undo_answer"; }
+  const char* operator()(const protocol::ChatPosted&) const { return "chat"; }
+  const char* operator()(const protocol::GameEnded&) const { return "end"; }
+  const char* operator()(const protocol::NigiriStarted&) const { return "nigiri"; }
+  const char* operator()(const protocol::NigiriDone&) const { return "nigiri_done"; }
+  const char* operator()(const protocol::ScoringStarted&) const { return "scoring"; }
+  const char* operator()(const protocol::MarkingChanged&) const { return "marking"; }
+  const char* operator()(const protocol::ScoreAccepted&) const { return "accept"; }
+  const char* operator()(const protocol::PlayResumed&) const { return "resume"; }
+  const char* operator()(const protocol::PlayerLeft&) const { return "left"; }
+  const char* operator()(const protocol::PlayerReturned&) const { return "returned"; }
+};
+
+Color color_named(const std::string& name) { return name == "black" ? Color::Black : Color::White; }
+
+// Both players' clocks as kept between turns: [main, periods, period, stones, lag quota] each.
+json clock_record(const GameClock& clock) {
+  if (!clock.timed()) return nullptr;
+  json both = json::array();
+  for (const Color c : {Color::Black, Color::White}) {
+    const PlayerTime& t = clock.kept(c);
+    both.push_back({t.main_ms, t.periods, t.period_ms, t.stones, t.lag_quota_ms});
+  }
+  return both;
+}
+
+void restore_clock(GameClock& clock, const json& both) {
+  if (!both.is_array()) return;
+  int i = 0;
+  for (const Color c : {Color::Black, Color::White}) {
+    const json& t = both.at(i++);
+    clock.restore(c, PlayerTime{t.at(0).get<std::int64_t>(), t.at(1).get<int>(), t.at(2).get<std::int64_t>(),
+                                t.at(3).get<int>(), t.at(4).get<std::int64_t>()});
+  }
+}
 
 std::int64_t ms_between(Steady from, Steady to) {
   return std::chrono::duration_cast<Millis>(to - from).count();
@@ -89,13 +132,18 @@ bool Room::sees(const std::shared_ptr<Connection>& who, const Event& e) const {
   return !(who->user() && is_player(who->user()->id));
 }
 
-protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body, bool spectators_only) {
+protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body, std::string record,
+                           bool spectators_only) {
   ++seq_;
   if (auto* chat = std::get_if<protocol::ChatPosted>(&body)) chat->line.seq = seq_;
+  const char* kind = std::visit(KindOf{}, body);
   const Event e{seq_, spectators_only,
                 std::make_shared<const std::string>(protocol::encode(protocol::RoomEvent{id_, seq_, std::move(body)}))};
+  pending_.writes.push_back(store::GameEvent{
+      id_, static_cast<std::int64_t>(seq_), kind, spectators_only,
+      record.empty() ? std::nullopt : std::optional<std::string>(std::move(record)), *e.text, 0});
   for (const auto& member : members_) {
-    if (sees(member, e)) member->send(e.text);
+    if (sees(member, e)) pending_.send(member, e.text);
   }
   events_.push_back(e);
   if (events_.size() > kKeptEvents) events_.pop_front();
@@ -115,10 +163,10 @@ Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string
   const bool can_resume = since && *since <= seq_ && (events_.empty() || *since + 1 >= events_.front().seq);
   if (can_resume) {
     for (const auto& e : events_) {
-      if (e.seq > *since && sees(who, e)) who->send(e.text);
+      if (e.seq > *since && sees(who, e)) pending_.send(who, e.text);
     }
   } else {
-    who->send(snapshot_for(who->user(), now));
+    pending_.send(who, snapshot_for(who->user(), now));
   }
   const auto ack = protocol::Ack{cid, id_, seq_, {}};
   if (player) {
@@ -211,13 +259,10 @@ Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::str
     if (std::find(free_stones_.begin(), free_stones_.end(), *point) != free_stones_.end()) {
       return error(cid, ErrorCode::IllegalMove, "occupied: there is already a handicap stone on " + vertex);
     }
-    free_stones_.push_back(*point);
-    moved_[index_of(Color::Black)] = true;
-    if (static_cast<int>(free_stones_.size()) == settings_.handicap) {
-      game_.emplace(Game::with_free_handicap(g, rules_, free_stones_));
-    }
+    place_free_stone(*point);
     start_turn(timing.now);
-    const auto ack = publish(cid, protocol::MovePlayed{"black", g.to_gtp(*point), {}, clock_state(timing.now), 0});
+    const auto ack = publish(cid, protocol::MovePlayed{"black", g.to_gtp(*point), {}, clock_state(timing.now), 0},
+                             json{{"c", "black"}, {"v", g.to_gtp(*point)}, {"clock", clock_record(clock_)}}.dump());
     announce_countdown();
     return ack;
   }
@@ -260,8 +305,10 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point, 
   }
   undo_requested_by_.reset();
   start_turn(timing.now);
-  const auto ack = publish(cid, protocol::MovePlayed{color_name(color), point == kPass ? "pass" : gtp(point), captured,
-                                                     clock_state(timing.now), charge.lag_credit_ms});
+  const std::string vertex = point == kPass ? "pass" : gtp(point);
+  const auto ack = publish(cid, protocol::MovePlayed{color_name(color), vertex, captured, clock_state(timing.now),
+                                                     charge.lag_credit_ms},
+                           json{{"c", color_name(color)}, {"v", vertex}, {"clock", clock_record(clock_)}}.dump());
   if (game_->phase() == Game::Phase::Over && game_->result()) {
     finish("", *game_->result(), "repetition", timing.now);
   } else if (game_->phase() == Game::Phase::Scoring) {
@@ -286,7 +333,11 @@ protocol::Ack Room::finish(const std::string& cid, const Result& result, const s
   final_score_ = score;
   undo_requested_by_.reset();
   if (game_ && result.kind == Result::Kind::Resignation) game_->resign(opponent(result.winner));
-  return publish(cid, protocol::GameEnded{*result_, reason, std::move(score), clock});
+  const auto ack =
+      publish(cid, protocol::GameEnded{*result_, reason, std::move(score), clock}, json{{"result", *result_}}.dump());
+  const auto moves = game_ ? game_->moves().size() : free_stones_.size();
+  pending_.writes.push_back(store::GameFinished{id_, *result_, reason, static_cast<int>(moves), sgf(), 0});
+  return ack;
 }
 
 protocol::Ack Room::finish_tromp_taylor(const std::string& cid, const std::string& reason, Steady now) {
@@ -313,7 +364,7 @@ Room::Reply Room::request_undo(std::int64_t user, const std::string& cid) {
     return error(cid, ErrorCode::Forbidden, "you have no move to take back");
   }
   undo_requested_by_ = color;
-  return publish(cid, protocol::UndoRequested{color_name(color)});
+  return publish(cid, protocol::UndoRequested{color_name(color)}, json{{"c", color_name(color)}}.dump());
 }
 
 Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool accept, Steady now) {
@@ -324,15 +375,8 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
   const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
   int taken = 0;
   const Color was_to_move = game_->to_move();
-  if (accept) {
-    // Back to just before the requester's last move: that move, and the reply if played.
-    const auto& moves = game_->moves();
-    std::size_t keep = moves.size();
-    while (keep > 0 && moves[keep - 1].color != requester) --keep;
-    taken = static_cast<int>(moves.size() - (keep - 1));
-    game_->undo_to(keep - 1);
-  }
-  const auto ack = publish(cid, protocol::UndoAnswered{accept, taken});
+  if (accept) taken = take_back(requester);
+  const auto ack = publish(cid, protocol::UndoAnswered{accept, taken}, json{{"accept", accept}}.dump());
   // The requester moves again; the time already spent in this turn is not charged to anyone.
   if (accept && game_->to_move() != was_to_move) {
     start_turn(now);
@@ -344,7 +388,9 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
 Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid, const std::string& text) {
   const bool player = is_player(from.id);
   protocol::ChatLine line{0, from, player ? "players" : "spectators", text};
-  auto ack = publish(cid, protocol::ChatPosted{line}, !player);
+  auto ack = publish(cid, protocol::ChatPosted{line},
+                     json{{"from", from.id}, {"name", from.name}, {"channel", line.channel}, {"text", text}}.dump(),
+                     !player);
   line.seq = ack.seq.value_or(0);
   chat_.push_back(line);
   return ack;
@@ -383,12 +429,13 @@ Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const
   if (!guesser && guess) return error(cid, ErrorCode::BadField, "you hold the stones: only the guesser sends 'guess'");
   mine = seed;
   if (guesser) guess_ = guess;
+  json record{{"guesser", guesser}, {"seed", seed}};
+  if (guess) record["guess"] = *guess;
   if (!holder_seed_ || !guesser_seed_) {
-    return publish(cid, protocol::NigiriStarted{nigiri_state()});
+    return publish(cid, protocol::NigiriStarted{nigiri_state()}, record.dump());
   }
-  proof_ = nigiri_->reveal(*holder_seed_, *guesser_seed_, *guess_);
-  if (proof_->guesser_black) std::swap(black_, white_);  // the guesser sat in white_'s seat
-  const auto ack = publish(cid, protocol::NigiriDone{nigiri_state(), black_, white_});
+  draw_colours();
+  const auto ack = publish(cid, protocol::NigiriDone{nigiri_state(), black_, white_}, record.dump());
   start_turn(now);  // Black's start timeout begins
   return ack;
 }
@@ -412,6 +459,31 @@ Room::Reply Room::claim_win(std::int64_t user, const std::string& cid, Steady no
     return error(cid, ErrorCode::Conflict, "your opponent's countdown has " + seconds(ms_between(now, *at)) + " left");
   }
   return finish(cid, Result::forfeit(*color), "abandoned", now);
+}
+
+void Room::place_free_stone(Point p) {
+  free_stones_.push_back(p);
+  moved_[index_of(Color::Black)] = true;
+  if (static_cast<int>(free_stones_.size()) == settings_.handicap) {
+    game_.emplace(Game::with_free_handicap(Geometry{settings_.width, settings_.height}, rules_, free_stones_));
+  }
+}
+
+// Back to just before the requester's last move: that move, and the reply if played.
+int Room::take_back(Color requester) {
+  const auto& moves = game_->moves();
+  std::size_t keep = moves.size();
+  while (keep > 0 && moves[keep - 1].color != requester) --keep;
+  const int taken = static_cast<int>(moves.size() - (keep - 1));
+  game_->undo_to(keep - 1);
+  return taken;
+}
+
+// Both nigiri choices are in: reveal, and seat the players by the draw.
+void Room::draw_colours() {
+  proof_ = nigiri_->reveal(*holder_seed_, *guesser_seed_, *guess_);
+  if (proof_->guesser_black) std::swap(black_, white_);  // the guesser sat in white_'s seat
+  pending_.writes.push_back(store::GameSeated{id_, black_.id, white_.id});
 }
 
 // ---- scoring phase ----
@@ -453,7 +525,8 @@ void Room::start_scoring(Steady now) {
   dead_ = std::set<Point>(suggestion.begin(), suggestion.end());
   ++marking_version_;
   accepted_ = {};
-  publish("", protocol::ScoringStarted{marking()});
+  const auto m = marking();
+  publish("", protocol::ScoringStarted{m}, json{{"dead", m.dead}, {"version", m.version}}.dump());
 }
 
 Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::string& vertex, bool dead) {
@@ -477,7 +550,9 @@ Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::str
   }
   ++marking_version_;
   accepted_ = {};
-  return publish(cid, protocol::MarkingChanged{marking(), color_name(*color_of(user))});
+  const auto m = marking();
+  return publish(cid, protocol::MarkingChanged{m, color_name(*color_of(user))},
+                 json{{"dead", m.dead}, {"version", m.version}}.dump());
 }
 
 Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::uint64_t version, Steady now) {
@@ -489,7 +564,8 @@ Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::u
   }
   const Color color = *color_of(user);
   accepted_[index_of(color)] = version;
-  const auto ack = publish(cid, protocol::ScoreAccepted{color_name(color), version});
+  const auto ack = publish(cid, protocol::ScoreAccepted{color_name(color), version},
+                           json{{"c", color_name(color)}, {"version", version}}.dump());
   if (accepted_[index_of(opponent(color))] == version) {
     const auto m = marking();
     finish("", *Result::parse_sgf(m.score.result), "score", now, m.score);
@@ -511,9 +587,85 @@ Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) 
   dead_.clear();
   accepted_ = {};
   start_turn(now);
-  const auto ack = publish(cid, protocol::PlayResumed{color_name(requester), color_name(first), resumptions_, clock_state(now)});
+  const auto ack = publish(cid, protocol::PlayResumed{color_name(requester), color_name(first), resumptions_, clock_state(now)},
+                           json{{"first", color_name(first)}}.dump());
   announce_countdown();
   return ack;
+}
+
+// ---- recovery ----
+
+// Redoes one stored event's change of state, without publishing anything.
+void Room::replay(const store::GameEvent& event) {
+  if (!event.record) return;
+  const json r = json::parse(*event.record);
+  const std::string& kind = event.kind;
+  const Geometry g{settings_.width, settings_.height};
+  if (kind == "move") {
+    const Color c = color_named(r.at("c").get<std::string>());
+    const auto vertex = r.at("v").get<std::string>();
+    const Point p = vertex == "pass" ? kPass : g.parse_gtp(vertex).value();
+    if (!game_) {
+      place_free_stone(p);
+    } else {
+      game_->play({c, p});
+      moved_[index_of(c)] = true;
+      undo_requested_by_.reset();
+    }
+    restore_clock(clock_, r.at("clock"));
+  } else if (kind == "undo_request") {
+    undo_requested_by_ = color_named(r.at("c").get<std::string>());
+  } else if (kind == "undo_answer") {
+    const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
+    if (r.at("accept").get<bool>()) take_back(requester);
+  } else if (kind == "chat") {
+    chat_.push_back({static_cast<protocol::Seq>(event.seq),
+                     {r.at("from").get<std::int64_t>(), r.at("name").get<std::string>()},
+                     r.at("channel").get<std::string>(),
+                     r.at("text").get<std::string>()});
+  } else if (kind == "nigiri" || kind == "nigiri_done") {
+    const bool guesser = r.at("guesser").get<bool>();
+    (guesser ? guesser_seed_ : holder_seed_) = r.at("seed").get<std::string>();
+    if (guesser) guess_ = r.at("guess").get<std::string>();
+    if (holder_seed_ && guesser_seed_) draw_colours();
+  } else if (kind == "scoring" || kind == "marking") {
+    dead_.clear();
+    for (const auto& v : r.at("dead")) dead_.insert(g.parse_gtp(v.get<std::string>()).value());
+    marking_version_ = r.at("version").get<std::uint64_t>();
+    accepted_ = {};
+  } else if (kind == "accept") {
+    accepted_[index_of(color_named(r.at("c").get<std::string>()))] = r.at("version").get<std::uint64_t>();
+  } else if (kind == "resume") {
+    game_->resume(color_named(r.at("first").get<std::string>()));
+    ++resumptions_;
+    dead_.clear();
+    accepted_ = {};
+  } else if (kind == "end") {
+    result_ = r.at("result").get<std::string>();
+  }
+}
+
+std::unique_ptr<Room> Room::recover(const store::StoredGame& stored, protocol::GameSettings settings,
+                                    protocol::UserRef first, protocol::UserRef second, Steady now,
+                                    RoomOptions options) {
+  std::optional<Nigiri> nigiri;
+  if (stored.created.nigiri_secret && stored.created.nigiri_nonce) {
+    nigiri.emplace(*stored.created.nigiri_secret, *stored.created.nigiri_nonce);
+  }
+  auto room = std::make_unique<Room>(stored.created.id, std::move(settings), std::move(first), std::move(second),
+                                     std::move(nigiri), now, options);
+  room->events_.clear();
+  for (const auto& e : stored.events) {
+    room->replay(e);
+    room->seq_ = static_cast<protocol::Seq>(e.seq);
+    room->events_.push_back({room->seq_, e.spectators_only, std::make_shared<const std::string>(e.text)});
+    if (room->events_.size() > kKeptEvents) room->events_.pop_front();
+  }
+  room->pending_ = {};  // all of it is stored already
+  room->start_turn(now);
+  if (room->stage() == Stage::Scoring) room->scoring_start_ = now;
+  if (room->stage() != Stage::Nigiri) room->absent_since_ = {std::nullopt, now, now};
+  return room;
 }
 
 // ---- deadlines ----

@@ -12,6 +12,8 @@
 #include "protocol/messages.h"
 #include "rooms/game_clock.h"
 #include "rooms/nigiri.h"
+#include "rooms/outbox.h"
+#include "store/game_store.h"
 #include "ws/connection.h"
 
 namespace tengen {
@@ -37,6 +39,10 @@ struct MoveTiming {
 // clock the only authority on time. Each event gets the next sequence number and is kept (the
 // last kKeptEvents) so that a reconnecting client receives exactly what it missed. Not
 // thread-safe: its owner serialises calls, and calls tick() at next_deadline().
+//
+// The room sends nothing itself: every event becomes a row to store (with a record from which
+// recover() rebuilds the state) and messages to send, collected until the owner takes them with
+// drain_into() and hands them to the journal, which sends once the rows are durable.
 class Room {
  public:
   static constexpr std::size_t kKeptEvents = 1000;
@@ -45,6 +51,17 @@ class Room {
   // `first` is Black and `second` White.
   Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserRef first, protocol::UserRef second,
        std::optional<Nigiri> nigiri, Steady now, RoomOptions options = {});
+
+  // Rebuilds a room from its stored events, as of `now`: the clocks resume with what each player
+  // had when the last turn began (the downtime, and the part of the interrupted turn before it,
+  // are not charged), the start and scoring timeouts start again, and both players count as
+  // absent until they rejoin.
+  static std::unique_ptr<Room> recover(const store::StoredGame& stored, protocol::GameSettings settings,
+                                       protocol::UserRef first, protocol::UserRef second, Steady now,
+                                       RoomOptions options = {});
+
+  // What the calls since the last drain produced, appended to `into`.
+  void drain_into(Outbox& into) { pending_.drain_into(into); }
 
   protocol::GameId id() const noexcept { return id_; }
   const protocol::UserRef& black() const noexcept { return black_; }
@@ -96,7 +113,13 @@ class Room {
   std::optional<Color> color_of(std::int64_t user) const;
   Stage stage() const;
   protocol::Error error(const std::string& cid, protocol::ErrorCode code, std::string message) const;
-  protocol::Ack publish(const std::string& cid, protocol::RoomEventBody body, bool spectators_only = false);
+  // `record` (JSON) is what recover() needs to redo the event; empty when it changes no state.
+  protocol::Ack publish(const std::string& cid, protocol::RoomEventBody body, std::string record = {},
+                        bool spectators_only = false);
+  void replay(const store::GameEvent& event);
+  void place_free_stone(Point p);
+  int take_back(Color requester);
+  void draw_colours();
   std::optional<protocol::Error> check_player(std::int64_t user, const std::string& cid) const;
   std::optional<protocol::Error> check_turn(std::int64_t user, const std::string& cid) const;
   Reply apply(std::int64_t user, const std::string& cid, Point point, const MoveTiming& timing);
@@ -153,6 +176,7 @@ class Room {
   std::deque<Event> events_;
   std::vector<protocol::ChatLine> chat_;
   std::set<std::shared_ptr<Connection>> members_;
+  Outbox pending_;
 };
 
 }  // namespace tengen

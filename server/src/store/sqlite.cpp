@@ -74,6 +74,12 @@ Statement& Statement::bind(int index, std::span<const unsigned char> blob) {
   return *this;
 }
 
+Statement& Statement::bind_null(int index) {
+  const int rc = sqlite3_bind_null(stmt_, index);
+  if (rc != SQLITE_OK) db_.fail(rc, "bind");
+  return *this;
+}
+
 bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
@@ -106,6 +112,20 @@ std::vector<unsigned char> Statement::column_blob(int index) const {
   const auto* data = static_cast<const unsigned char*>(sqlite3_column_blob(stmt_, index));
   const int size = sqlite3_column_bytes(stmt_, index);
   return data ? std::vector<unsigned char>(data, data + size) : std::vector<unsigned char>();
+}
+
+bool Statement::column_is_null(int index) const {
+  return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
+}
+
+std::optional<std::int64_t> Statement::column_optional_int(int index) const {
+  if (column_is_null(index)) return std::nullopt;
+  return column_int(index);
+}
+
+std::optional<std::string> Statement::column_optional_text(int index) const {
+  if (column_is_null(index)) return std::nullopt;
+  return column_text(index);
 }
 
 int Statement::changes() const { return sqlite3_changes(db_.handle()); }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -49,6 +50,11 @@ class Statement {
   Statement& bind(int index, std::int64_t value);
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, std::span<const unsigned char> blob);
+  Statement& bind_null(int index);
+  template <typename T>
+  Statement& bind(int index, const std::optional<T>& value) {
+    return value ? bind(index, *value) : bind_null(index);
+  }
   // Steps once; true while a row is available.
   bool step();
   // Runs a statement that returns no rows, then resets it.
@@ -58,6 +64,9 @@ class Statement {
   std::int64_t column_int(int index) const;
   std::string column_text(int index) const;
   std::vector<unsigned char> column_blob(int index) const;
+  bool column_is_null(int index) const;
+  std::optional<std::int64_t> column_optional_int(int index) const;
+  std::optional<std::string> column_optional_text(int index) const;
   // Rows changed by the last INSERT, UPDATE or DELETE on this connection.
   int changes() const;
   std::int64_t last_insert_rowid() const;

@@ -1,0 +1,115 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tengen::store {
+
+// What the lobby and the rooms write: rows of challenges, games and game events. Settings and
+// recovery records arrive as JSON text; the store does not look inside.
+struct ChallengeOpened {
+  std::int64_t id = 0;
+  std::int64_t challenger_id = 0;
+  std::optional<std::int64_t> opponent_id;
+  std::string settings;
+  std::int64_t at_ms = 0;
+};
+
+struct ChallengeClosed {
+  std::int64_t id = 0;
+  std::string reason;  // accepted, cancelled, declined
+  std::optional<std::int64_t> game_id;
+  std::int64_t at_ms = 0;
+};
+
+struct GameCreated {
+  std::int64_t id = 0;
+  std::optional<std::int64_t> challenge_id;
+  std::string settings;
+  std::int64_t first_id = 0;  // Black, or with a nigiri the holder
+  std::int64_t second_id = 0;
+  std::optional<std::string> nigiri_secret, nigiri_nonce;
+  std::int64_t at_ms = 0;
+};
+
+struct GameEvent {
+  std::int64_t game_id = 0;
+  std::int64_t seq = 0;
+  std::string kind;
+  bool spectators_only = false;
+  std::optional<std::string> record;  // JSON for recovery
+  std::string text;                   // as sent to clients
+  std::int64_t at_ms = 0;
+};
+
+// Colours drawn by a nigiri.
+struct GameSeated {
+  std::int64_t id = 0;
+  std::int64_t black_id = 0;
+  std::int64_t white_id = 0;
+};
+
+struct GameFinished {
+  std::int64_t id = 0;
+  std::string result;
+  std::string reason;
+  int move_count = 0;
+  std::string sgf;
+  std::int64_t at_ms = 0;
+};
+
+using Write = std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished>;
+
+// An unfinished game as stored: enough to rebuild its room.
+struct StoredGame {
+  GameCreated created;
+  std::vector<GameEvent> events;  // in seq order
+};
+
+// One line of a game list.
+struct GameSummary {
+  std::int64_t id = 0;
+  std::string settings;
+  std::int64_t black_id = 0, white_id = 0;
+  std::string black_name, white_name;
+  std::int64_t created_at_ms = 0;
+  std::optional<std::int64_t> ended_at_ms;
+  std::optional<std::string> result;
+  std::optional<std::string> end_reason;
+  int move_count = 0;
+};
+
+// A page of a list: newest first; `before` is the id to continue from (exclusive).
+struct Page {
+  std::optional<std::int64_t> before;
+  int limit = 50;
+};
+
+// Games and challenges. An interface so that another store (PostgreSQL) can take over; the SQLite
+// one is SqliteGameStore. write() runs on the journal's single writer thread; the readers may be
+// called from any thread at the same time.
+class GameStore {
+ public:
+  virtual ~GameStore() = default;
+
+  // All of `writes` in one transaction, durable when this returns; throws if it could not be.
+  virtual void write(std::span<const Write> writes) = 0;
+
+  // For recovery at start.
+  virtual std::vector<ChallengeOpened> open_challenges() = 0;
+  virtual std::vector<StoredGame> unfinished_games() = 0;
+  virtual std::int64_t last_challenge_id() = 0;
+  virtual std::int64_t last_game_id() = 0;
+
+  // The archive.
+  virtual std::optional<std::string> finished_sgf(std::int64_t game_id) = 0;
+  virtual std::optional<GameSummary> game(std::int64_t game_id) = 0;
+  virtual std::vector<GameSummary> games_of(std::int64_t user_id, Page page) = 0;
+  virtual std::vector<GameSummary> finished_games(Page page) = 0;
+};
+
+}  // namespace tengen::store

@@ -1,0 +1,173 @@
+#include "store/sqlite_game_store.h"
+
+#include <limits>
+
+namespace tengen::store {
+namespace {
+
+template <typename... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <typename... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+// The columns of a GameSummary, in the order summaries() reads them.
+constexpr const char* kSummary =
+    "SELECT g.id, g.settings, g.black_id, g.white_id, b.username, w.username, g.created_at, g.ended_at,"
+    " g.result, g.end_reason, g.move_count"
+    " FROM games g JOIN users b ON b.id = g.black_id JOIN users w ON w.id = g.white_id ";
+
+std::int64_t before_or_max(const Page& page) {
+  return page.before.value_or(std::numeric_limits<std::int64_t>::max());
+}
+
+}  // namespace
+
+SqliteGameStore::Writer::Writer(Database& db)
+    : open_challenge(db,
+                     "INSERT INTO challenges(id, challenger_id, opponent_id, settings, created_at)"
+                     " VALUES (?, ?, ?, ?, ?)"),
+      close_challenge(db, "UPDATE challenges SET closed_at = ?, closed_reason = ?, game_id = ? WHERE id = ?"),
+      create_game(db,
+                  "INSERT INTO games(id, challenge_id, settings, first_id, second_id, black_id, white_id,"
+                  " nigiri_secret, nigiri_nonce, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+      seat_game(db, "UPDATE games SET black_id = ?, white_id = ? WHERE id = ?"),
+      insert_event(db,
+                   "INSERT INTO game_events(game_id, seq, kind, spectators_only, record, text, at)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      finish_game(db,
+                  "UPDATE games SET ended_at = ?, result = ?, end_reason = ?, move_count = ?, sgf = ?"
+                  " WHERE id = ?") {}
+
+SqliteGameStore::Reader::Reader(Database& db)
+    : sgf(db, "SELECT sgf FROM games WHERE id = ? AND ended_at IS NOT NULL"),
+      game(db, std::string(kSummary) + "WHERE g.id = ?"),
+      games_of(db, std::string(kSummary) +
+                       "WHERE g.id IN (SELECT id FROM games WHERE black_id = ?1 AND id < ?2"
+                       " UNION SELECT id FROM games WHERE white_id = ?1 AND id < ?2)"
+                       " ORDER BY g.id DESC LIMIT ?3"),
+      finished(db, std::string(kSummary) + "WHERE g.ended_at IS NOT NULL AND g.id < ? ORDER BY g.id DESC LIMIT ?") {}
+
+SqliteGameStore::SqliteGameStore(const std::string& path)
+    : write_db_(path), writer_(write_db_), read_db_(path), reader_(read_db_) {}
+
+void SqliteGameStore::write(std::span<const Write> writes) {
+  Transaction tx(write_db_);
+  for (const Write& w : writes) {
+    std::visit(
+        Overloaded{
+            [&](const ChallengeOpened& c) {
+              writer_.open_challenge.bind(1, c.id).bind(2, c.challenger_id).bind(3, c.opponent_id)
+                  .bind(4, c.settings).bind(5, c.at_ms).run();
+            },
+            [&](const ChallengeClosed& c) {
+              writer_.close_challenge.bind(1, c.at_ms).bind(2, c.reason).bind(3, c.game_id).bind(4, c.id).run();
+            },
+            [&](const GameCreated& g) {
+              writer_.create_game.bind(1, g.id).bind(2, g.challenge_id).bind(3, g.settings).bind(4, g.first_id)
+                  .bind(5, g.second_id).bind(6, g.first_id).bind(7, g.second_id).bind(8, g.nigiri_secret)
+                  .bind(9, g.nigiri_nonce).bind(10, g.at_ms).run();
+            },
+            [&](const GameSeated& g) { writer_.seat_game.bind(1, g.black_id).bind(2, g.white_id).bind(3, g.id).run(); },
+            [&](const GameEvent& e) {
+              writer_.insert_event.bind(1, e.game_id).bind(2, e.seq).bind(3, e.kind)
+                  .bind(4, std::int64_t{e.spectators_only}).bind(5, e.record).bind(6, e.text).bind(7, e.at_ms).run();
+            },
+            [&](const GameFinished& g) {
+              writer_.finish_game.bind(1, g.at_ms).bind(2, g.result).bind(3, g.reason)
+                  .bind(4, std::int64_t{g.move_count}).bind(5, g.sgf).bind(6, g.id).run();
+            },
+        },
+        w);
+  }
+  tx.commit();
+}
+
+std::int64_t SqliteGameStore::single_int(const char* sql) {
+  Statement q(write_db_, sql);
+  q.step();
+  return q.column_int(0);
+}
+
+std::int64_t SqliteGameStore::last_challenge_id() { return single_int("SELECT coalesce(max(id), 0) FROM challenges"); }
+
+std::int64_t SqliteGameStore::last_game_id() { return single_int("SELECT coalesce(max(id), 0) FROM games"); }
+
+std::vector<ChallengeOpened> SqliteGameStore::open_challenges() {
+  Statement q(write_db_,
+              "SELECT id, challenger_id, opponent_id, settings, created_at FROM challenges"
+              " WHERE closed_at IS NULL ORDER BY id");
+  std::vector<ChallengeOpened> open;
+  while (q.step()) {
+    open.push_back({q.column_int(0), q.column_int(1), q.column_optional_int(2), q.column_text(3), q.column_int(4)});
+  }
+  return open;
+}
+
+std::vector<StoredGame> SqliteGameStore::unfinished_games() {
+  Statement games(write_db_,
+                  "SELECT id, challenge_id, settings, first_id, second_id, nigiri_secret, nigiri_nonce, created_at"
+                  " FROM games WHERE ended_at IS NULL ORDER BY id");
+  std::vector<StoredGame> out;
+  while (games.step()) {
+    out.push_back({GameCreated{games.column_int(0), games.column_optional_int(1), games.column_text(2),
+                               games.column_int(3), games.column_int(4), games.column_optional_text(5),
+                               games.column_optional_text(6), games.column_int(7)},
+                   {}});
+  }
+  Statement events(write_db_,
+                   "SELECT seq, kind, spectators_only, record, text, at FROM game_events"
+                   " WHERE game_id = ? ORDER BY seq");
+  for (auto& game : out) {
+    events.bind(1, game.created.id);
+    while (events.step()) {
+      game.events.push_back({game.created.id, events.column_int(0), events.column_text(1), events.column_int(2) != 0,
+                             events.column_optional_text(3), events.column_text(4), events.column_int(5)});
+    }
+    events.reset();
+  }
+  return out;
+}
+
+std::vector<GameSummary> SqliteGameStore::summaries(Statement& q) {
+  std::vector<GameSummary> out;
+  while (q.step()) {
+    out.push_back({q.column_int(0), q.column_text(1), q.column_int(2), q.column_int(3), q.column_text(4),
+                   q.column_text(5), q.column_int(6), q.column_optional_int(7), q.column_optional_text(8),
+                   q.column_optional_text(9), static_cast<int>(q.column_int(10))});
+  }
+  q.reset();
+  return out;
+}
+
+std::optional<std::string> SqliteGameStore::finished_sgf(std::int64_t game_id) {
+  std::lock_guard lock(read_mutex_);
+  reader_.sgf.bind(1, game_id);
+  std::optional<std::string> sgf;
+  if (reader_.sgf.step()) sgf = reader_.sgf.column_text(0);
+  reader_.sgf.reset();
+  return sgf;
+}
+
+std::optional<GameSummary> SqliteGameStore::game(std::int64_t game_id) {
+  std::lock_guard lock(read_mutex_);
+  reader_.game.bind(1, game_id);
+  auto rows = summaries(reader_.game);
+  if (rows.empty()) return std::nullopt;
+  return rows.front();
+}
+
+std::vector<GameSummary> SqliteGameStore::games_of(std::int64_t user_id, Page page) {
+  std::lock_guard lock(read_mutex_);
+  reader_.games_of.bind(1, user_id).bind(2, before_or_max(page)).bind(3, std::int64_t{page.limit});
+  return summaries(reader_.games_of);
+}
+
+std::vector<GameSummary> SqliteGameStore::finished_games(Page page) {
+  std::lock_guard lock(read_mutex_);
+  reader_.finished.bind(1, before_or_max(page)).bind(2, std::int64_t{page.limit});
+  return summaries(reader_.finished);
+}
+
+}  // namespace tengen::store

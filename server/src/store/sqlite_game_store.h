@@ -1,0 +1,46 @@
+#pragma once
+
+#include <mutex>
+
+#include "store/game_store.h"
+#include "store/sqlite.h"
+
+namespace tengen::store {
+
+// GameStore on a migrated SQLite file. Two connections of its own: one that writes (the journal's
+// thread, and recovery before it starts), one shared by the readers under a mutex; WAL lets
+// them work at the same time. Statements are prepared once, here.
+class SqliteGameStore final : public GameStore {
+ public:
+  explicit SqliteGameStore(const std::string& path);
+
+  void write(std::span<const Write> writes) override;
+  std::vector<ChallengeOpened> open_challenges() override;
+  std::vector<StoredGame> unfinished_games() override;
+  std::int64_t last_challenge_id() override;
+  std::int64_t last_game_id() override;
+  std::optional<std::string> finished_sgf(std::int64_t game_id) override;
+  std::optional<GameSummary> game(std::int64_t game_id) override;
+  std::vector<GameSummary> games_of(std::int64_t user_id, Page page) override;
+  std::vector<GameSummary> finished_games(Page page) override;
+
+ private:
+  struct Writer {
+    explicit Writer(Database& db);
+    Statement open_challenge, close_challenge, create_game, seat_game, insert_event, finish_game;
+  };
+  struct Reader {
+    explicit Reader(Database& db);
+    Statement sgf, game, games_of, finished;
+  };
+  std::vector<GameSummary> summaries(Statement& query);
+  std::int64_t single_int(const char* sql);
+
+  Database write_db_;
+  Writer writer_;
+  std::mutex read_mutex_;
+  Database read_db_;
+  Reader reader_;
+};
+
+}  // namespace tengen::store
