@@ -298,6 +298,7 @@ TEST_F(Lifecycle, EitherPlayerMayAbortUntilBothHaveMoved) {
   const auto third = new_game({{"width", 9}});
   expect_ack(black_->command(play(third, "E5")));
   white_.reset();
+  next_event(*black_, "player_left");  // the server has seen White go
   stack_->advance(milliseconds(59'000));
   expect_error(black_->command(cmd("claim_win", third)), "conflict", "the game has barely begun: abort it instead");
   expect_ack(black_->command(cmd("abort", third)));

@@ -1,0 +1,260 @@
+// Persistence (SPEC §9) through the real stack: the server stops, a new one starts on the same
+// SQLite file, and every unfinished game, open challenge and session comes back; finished games
+// are archived and served as SGF that GNU Go reads to the same final position.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "rooms/nigiri.h"
+#include "support/gtp_process.h"
+#include "support/live_server.h"
+#include "support/server_process.h"
+#include "support/temp_database.h"
+#include "support/ws_client.h"
+
+namespace tengen {
+namespace {
+
+using json = nlohmann::json;
+using std::chrono::milliseconds;
+using testing::WsClient;
+
+void expect_ack(const json& reply) { EXPECT_EQ(reply["type"], "ack") << reply.dump(); }
+
+json cmd(const char* type, std::int64_t game, json extra = json::object()) {
+  extra["type"] = type;
+  extra["game"] = game;
+  return extra;
+}
+json play(std::int64_t game, const std::string& vertex) { return cmd("play", game, {{"vertex", vertex}}); }
+
+class Persistence : public ::testing::Test {
+ protected:
+  // A server on the test's file; the users exist after the first start.
+  void start() {
+    stack_.emplace(temp_.path());
+    if (black_token_.empty()) {
+      black_token_ = stack_->token_for("black");
+      white_token_ = stack_->token_for("white");
+    }
+    black_ = connect(black_token_);
+    white_ = connect(white_token_);
+  }
+  // Everything goes: the clients, then the server (as a restart would).
+  void stop() {
+    black_.reset();
+    white_.reset();
+    stack_.reset();
+  }
+  void TearDown() override { stop(); }
+  std::unique_ptr<WsClient> connect(const std::string& token) {
+    auto c = std::make_unique<WsClient>(stack_->port(), WsClient::Options{token, "", "/ws/v1"});
+    c->wait_type("welcome");
+    lobby_ = c->wait_type("lobby");
+    return c;
+  }
+  std::int64_t new_game(json settings) {
+    if (!settings.contains("color")) settings["color"] = "black";
+    const json created = black_->command({{"type", "create_challenge"}, {"settings", settings}});
+    expect_ack(created);
+    const json accepted = white_->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+    expect_ack(accepted);
+    const auto game = accepted["game"].get<std::int64_t>();
+    join_both(game);
+    return game;
+  }
+  void join_both(std::int64_t game) {
+    expect_ack(black_->command({{"type", "join"}, {"game", game}}));
+    expect_ack(white_->command({{"type", "join"}, {"game", game}}));
+  }
+  json snapshot(WsClient& c, std::int64_t game) {
+    c.forget();
+    expect_ack(c.command({{"type", "join"}, {"game", game}}));
+    return c.wait_type("snapshot");
+  }
+  std::string get(const std::string& target) {
+    return testing::body_of(testing::http_get(stack_->port(), target));
+  }
+
+  testing::TempDatabase temp_;
+  std::optional<testing::LiveStack> stack_;
+  std::string black_token_, white_token_;
+  std::unique_ptr<WsClient> black_, white_;
+  json lobby_;
+};
+
+TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
+  start();
+  // 1: a timed game with an accepted undo and a chat line.
+  const auto timed = new_game({{"width", 9},
+                               {"time", {{"system", "byoyomi"}, {"main_ms", 30'000}, {"periods", 3}, {"period_ms", 10'000}}}});
+  expect_ack(black_->command(play(timed, "E5")));
+  expect_ack(white_->command(play(timed, "C3")));
+  stack_->advance(milliseconds(5'000));
+  expect_ack(black_->command(play(timed, "G7")));
+  stack_->advance(milliseconds(2'000));
+  expect_ack(white_->command(play(timed, "C7")));
+  expect_ack(black_->command(cmd("chat", timed, {{"text", "sorry, may I take that back?"}})));
+  expect_ack(black_->command(cmd("undo_request", timed)));
+  expect_ack(white_->command(cmd("undo_answer", timed, {{"accept", true}})));
+  stack_->advance(milliseconds(4'000));  // Black thinks, then the server stops: not charged
+  // 2: a nigiri where only the holder has chosen.
+  const json nigiri_created = black_->command({{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "nigiri"}}}});
+  const auto nigiri = white_->command({{"type", "accept_challenge"}, {"challenge", nigiri_created["challenge"]}})["game"].get<std::int64_t>();
+  join_both(nigiri);
+  expect_ack(black_->command(cmd("nigiri", nigiri, {{"seed", "holder-seed-1"}})));
+  // 3: in the scoring phase, Black has accepted the suggestion.
+  const auto scored = new_game({{"width", 5}, {"ruleset", "chinese"}});
+  for (const auto& [who, vertex] : std::vector<std::pair<int, const char*>>{{0, "B3"}, {1, "D3"}, {0, "pass"}, {1, "pass"}}) {
+    expect_ack((who == 0 ? black_ : white_)->command(play(scored, vertex)));
+  }
+  const json scoring = black_->wait_type("scoring_started");
+  const auto version = scoring["marking"]["version"].get<std::uint64_t>();
+  expect_ack(black_->command(cmd("accept_score", scored, {{"version", version}})));
+  // 4: finished before the restart; 5: an open challenge.
+  const auto finished = new_game({{"width", 9}});
+  expect_ack(black_->command(play(finished, "E5")));
+  expect_ack(white_->command(cmd("resign", finished)));
+  const json open = white_->command({{"type", "create_challenge"}, {"settings", {{"width", 13}, {"color", "white"}}}});
+  expect_ack(open);
+
+  const json before_timed = snapshot(*white_, timed);
+  const json before_scored = snapshot(*white_, scored);
+  const auto timed_seq = before_timed["seq"].get<std::uint64_t>();
+  stop();
+
+  start();  // a new server process, as far as the store can tell: the same file, nothing else
+  EXPECT_EQ(stack_->recovered().games, 3u);
+  EXPECT_EQ(stack_->recovered().challenges, 1u);
+  ASSERT_EQ(lobby_["challenges"].size(), 1u);  // sessions and the open challenge are back
+  EXPECT_EQ(lobby_["challenges"][0]["id"], open["challenge"]);
+  EXPECT_EQ(lobby_["challenges"][0]["settings"]["width"], 13);
+
+  // The timed game: same moves, chat and clocks; the downtime and the interrupted turn's 4 s are
+  // not charged (Black's clock shows the 25 s it had when its turn began).
+  const json after_timed = snapshot(*white_, timed);
+  EXPECT_EQ(after_timed["moves"], before_timed["moves"]);
+  EXPECT_EQ(after_timed["seq"], timed_seq + 2);  // both players left as the server stopped
+  EXPECT_EQ(after_timed["chat"], before_timed["chat"]);
+  EXPECT_EQ(after_timed["to_move"], "black");
+  EXPECT_EQ(after_timed["clock"]["black"]["main_ms"], 25'000);
+  EXPECT_EQ(after_timed["clock"]["white"]["main_ms"], 28'000);
+  EXPECT_EQ(after_timed["clock"]["running"], "black");
+  EXPECT_EQ(after_timed["absent"].size(), 2u);  // nobody has come back to the room yet
+  // A client resuming from a sequence number gets the very bytes it would have got before.
+  black_->forget();
+  expect_ack(black_->command({{"type", "join"}, {"game", timed}, {"since", timed_seq - 1}}));
+  const json resent = black_->wait_event(timed, timed_seq);
+  EXPECT_EQ(resent["type"], "undo_answered");
+  EXPECT_EQ(resent["moves_taken_back"], 2);
+  stack_->advance(milliseconds(3'000));
+  expect_ack(black_->command(play(timed, "G7")));
+  const json moved = white_->wait_type("move");
+  EXPECT_EQ(moved["vertex"], "G7");
+  EXPECT_EQ(moved["clock"]["black"]["main_ms"], 22'000);
+
+  // The nigiri: the holder's choice was kept; the guesser completes it and the draw verifies.
+  const json nigiri_now = snapshot(*white_, nigiri);
+  EXPECT_TRUE(nigiri_now["nigiri"]["holder_chose"].get<bool>());
+  EXPECT_FALSE(nigiri_now["nigiri"]["guesser_chose"].get<bool>());
+  expect_ack(white_->command(cmd("nigiri", nigiri, {{"seed", "guesser-seed-2"}, {"guess", "odd"}})));
+  const json drawn = white_->wait_type("nigiri_done");
+  const auto& n = drawn["nigiri"];
+  EXPECT_EQ(n["holder_seed"], "holder-seed-1");
+  const NigiriProof proof{n["commitment"], n["secret"], n["nonce"], n["holder_seed"], n["guesser_seed"], n["guess"],
+                          n["stones"], drawn["black"]["name"] == "white"};
+  EXPECT_TRUE(verify(proof));
+  EXPECT_EQ(n["commitment"], nigiri_now["nigiri"]["commitment"]);  // committed before the restart
+
+  // The scoring phase: the same marking version with Black's acceptance; White's ends it.
+  const json after_scored = snapshot(*white_, scored);
+  EXPECT_EQ(after_scored["phase"], "scoring");
+  EXPECT_EQ(after_scored["marking"], before_scored["marking"]);
+  EXPECT_EQ(after_scored["marking"]["accepted"]["black"], version);
+  expect_ack(white_->command(cmd("accept_score", scored, {{"version", version}})));
+  EXPECT_EQ(white_->wait_type("game_ended")["reason"], "score");
+
+  // New ids continue after the stored ones.
+  const json again = black_->command({{"type", "create_challenge"}, {"settings", {{"width", 9}}}});
+  EXPECT_GT(again["challenge"].get<std::int64_t>(), open["challenge"].get<std::int64_t>());
+  const json accepted = black_->command({{"type", "accept_challenge"}, {"challenge", open["challenge"]}});
+  EXPECT_EQ(accepted["game"], finished + 1);
+
+  // The finished game is in the archive; the live ones are not "finished".
+  const json list = json::parse(get("/api/v1/games"));
+  ASSERT_EQ(list["games"].size(), 2u) << list.dump();
+  EXPECT_EQ(list["games"][0]["id"], finished);  // newest id first
+  EXPECT_EQ(list["games"][0]["result"], "B+R");
+  EXPECT_EQ(list["games"][0]["end_reason"], "resignation");
+  EXPECT_EQ(list["games"][1]["id"], scored);
+  EXPECT_EQ(list["games"][1]["end_reason"], "score");
+}
+
+TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
+  start();
+  // A 9x9 game with a capture: E4 is taken by E3.
+  const auto game = new_game({{"width", 9}, {"ruleset", "japanese"}});
+  const std::vector<const char*> moves{"D4", "E4", "E5", "G7", "F4", "C7", "E3"};
+  for (std::size_t i = 0; i < moves.size(); ++i) expect_ack((i % 2 == 0 ? black_ : white_)->command(play(game, moves[i])));
+  expect_ack(white_->command(cmd("resign", game)));
+  for (int i = 0; i < 2; ++i) {  // two more, to page through
+    const auto g = new_game({{"width", 9}});
+    expect_ack(black_->command(cmd("resign", g)));
+  }
+  const auto live = new_game({{"width", 9}});
+  expect_ack(black_->command(play(live, "C3")));
+
+  const std::string response = testing::http_get(stack_->port(), "/api/games/" + std::to_string(game) + ".sgf");
+  ASSERT_TRUE(response.starts_with("HTTP/1.1 200")) << response;
+  EXPECT_NE(response.find("Content-Type: application/x-go-sgf"), std::string::npos);
+  const std::string sgf = testing::body_of(response);
+  EXPECT_NE(sgf.find("RE[B+R]"), std::string::npos) << sgf;
+  EXPECT_NE(sgf.find("PB[black]"), std::string::npos) << sgf;
+  const auto file = std::filesystem::temp_directory_path() / ("tengen-archive-" + std::to_string(getpid()) + ".sgf");
+  std::ofstream(file) << sgf;
+  {
+    testing::GtpProcess gnugo({"/usr/games/gnugo", "--mode", "gtp", "--infile", file.string()});
+    auto sorted = [](const std::string& words) {
+      std::istringstream in(words);
+      std::vector<std::string> list{std::istream_iterator<std::string>(in), {}};
+      std::sort(list.begin(), list.end());
+      return list;
+    };
+    EXPECT_EQ(sorted(gnugo.send("list_stones black").text), (std::vector<std::string>{"D4", "E3", "E5", "F4"}));
+    EXPECT_EQ(sorted(gnugo.send("list_stones white").text), (std::vector<std::string>{"C7", "G7"}));
+  }
+  std::filesystem::remove(file);
+  // A game in play has a record too, as far as it is durable.
+  const std::string live_sgf = get("/api/v1/games/" + std::to_string(live) + ".sgf");
+  EXPECT_NE(live_sgf.find(";B[cg]"), std::string::npos) << live_sgf;
+
+  const json first = json::parse(get("/api/v1/users/black/games?limit=2"));
+  ASSERT_EQ(first["games"].size(), 2u) << first.dump();
+  EXPECT_EQ(first["games"][0]["id"], live);
+  EXPECT_EQ(first["games"][0]["result"], nullptr);
+  const json second = json::parse(get("/api/v1/users/black/games?limit=2&before=" + first["next_before"].dump()));
+  ASSERT_EQ(second["games"].size(), 2u) << second.dump();
+  EXPECT_EQ(second["games"][1]["id"], game);
+  EXPECT_EQ(second["games"][1]["move_count"], 7);
+  EXPECT_EQ(second["games"][1]["black"]["name"], "black");
+  const json finished = json::parse(get("/api/v1/games?limit=10"));
+  EXPECT_EQ(finished["games"].size(), 3u);
+  EXPECT_EQ(finished["next_before"], nullptr);
+  const json one = json::parse(get("/api/v1/games/" + std::to_string(game)));
+  EXPECT_EQ(one["game"]["settings"]["width"], 9);
+
+  // Bad requests say what is wrong.
+  EXPECT_EQ(get("/api/v1/games?limit=0"),
+            R"({"error":{"code":"bad_request","message":"'limit' must be an integer from 1 to 100"}})");
+  EXPECT_EQ(get("/api/v1/games/x.sgf"),
+            R"({"error":{"code":"bad_request","message":"the game id must be a positive integer"}})");
+  EXPECT_EQ(get("/api/v1/games/999.sgf"), R"({"error":{"code":"not_found","message":"no game 999"}})");
+  EXPECT_EQ(get("/api/v1/users/nobody/games"), R"({"error":{"code":"not_found","message":"no user named 'nobody'"}})");
+}
+
+}  // namespace
+}  // namespace tengen

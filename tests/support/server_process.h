@@ -1,0 +1,119 @@
+#pragma once
+
+// The real tengen-server binary, started on a loopback port, and plain HTTP to it over a socket.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace tengen::testing {
+
+namespace fs = std::filesystem;
+
+// The server binary on 127.0.0.1 and a port it chooses, with its database in `dir` (a fresh
+// directory, removed afterwards, unless one is given: then it is kept, for restarts).
+class ServerProcess {
+ public:
+  explicit ServerProcess(std::optional<fs::path> dir = std::nullopt) : owns_dir_(!dir) {
+    dir_ = dir ? *dir : fs::temp_directory_path() / ("tengen-server-test-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+    const fs::path fifo = dir_ / "port";
+    fs::remove(fifo);
+    if (mkfifo(fifo.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
+    const std::string db = (dir_ / "test.sqlite3").string();
+    pid_ = fork();
+    if (pid_ == 0) {
+      execl(TENGEN_SERVER_BINARY, TENGEN_SERVER_BINARY, "--port", "0", "--address", "127.0.0.1",
+            "--database", db.c_str(), "--port-file", fifo.c_str(), "--log-level", "warn",
+            "--insecure-fast-password-hashing", "yes", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    // Opening the FIFO blocks until the server opens it to write the port: no polling.
+    std::ifstream in(fifo);
+    in >> port_;
+    if (port_ == 0) throw std::runtime_error("server did not report a port");
+  }
+  ~ServerProcess() {
+    kill9();
+    if (owns_dir_) fs::remove_all(dir_);
+  }
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  // A crash: no chance to finish anything.
+  void kill9() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+  }
+
+  int port() const { return port_; }
+  const fs::path& dir() const { return dir_; }
+
+  // SIGTERM, then the exit status.
+  int terminate() {
+    kill(pid_, SIGTERM);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  bool owns_dir_;
+  fs::path dir_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+inline std::string http_request(int port, const std::string& method, const std::string& target,
+                         const std::string& headers = "", const std::string& body = "") {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return "connect failed";
+  }
+  const std::string request = method + " " + target +
+                              " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: " +
+                              std::to_string(body.size()) + "\r\n" + headers + "\r\n" + body;
+  if (write(fd, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
+    close(fd);
+    return "write failed";
+  }
+  std::string response;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;)
+    response.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return response;
+}
+
+inline std::string http_get(int port, const std::string& target) { return http_request(port, "GET", target); }
+
+inline std::string body_of(const std::string& response) { return response.substr(response.find("\r\n\r\n") + 4); }
+
+// The value of the session token in a response's Set-Cookie header.
+inline std::string cookie_token(const std::string& response) {
+  const auto at = response.find("Set-Cookie: tengen_session=");
+  if (at == std::string::npos) return "";
+  const auto start = at + std::string("Set-Cookie: tengen_session=").size();
+  return response.substr(start, response.find(';', start) - start);
+}
+
+}  // namespace tengen::testing
