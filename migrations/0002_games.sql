@@ -45,5 +45,5 @@ CREATE TABLE game_events (
   record          TEXT,                            -- JSON for recovery; NULL when it changes no state
   text            TEXT    NOT NULL,                -- the room_event as sent
   at              INTEGER NOT NULL,                -- Unix milliseconds
-  PRIMARY KEY (game_id, seq)
-) STRICT, WITHOUT ROWID;
+  UNIQUE (game_id, seq)
+) STRICT;
