@@ -104,7 +104,12 @@ int main(int argc, char** argv) {
                                .metrics_text =
                                    [&] {
                                      const std::chrono::duration<double> up = std::chrono::steady_clock::now() - started;
-                                     return metrics.render(hub.gauges(), up.count());
+                                     auto gauges = hub.gauges();
+                                     const auto journaled = journal.stats();
+                                     gauges.journal_commits = journaled.commits;
+                                     gauges.journal_rows = journaled.writes;
+                                     gauges.journal_commit_seconds = static_cast<double>(journaled.commit_us) / 1e6;
+                                     return metrics.render(gauges, up.count());
                                    },
                                .metrics = &metrics});
     spdlog::info("listening on http://{}:{}/ (web root {})", config.address, server.port(),

@@ -26,6 +26,11 @@ std::string Metrics::render(const Gauges& g, double uptime_s) const {
   metric(out, "tengen_games_active", "gauge", "Games not yet over.", g.games_active);
   metric(out, "tengen_challenges_open", "gauge", "Open challenges.", g.challenges_open);
   metric(out, "tengen_users_online", "gauge", "Logged-in users with a connection.", g.users_online);
+  metric(out, "tengen_journal_commits_total", "counter", "Transactions the journal committed (one fsync each).",
+         g.journal_commits);
+  metric(out, "tengen_journal_rows_total", "counter", "Rows the journal wrote (rows/commits = events per commit).",
+         g.journal_rows);
+  metric(out, "tengen_journal_commit_seconds_total", "counter", "Time spent committing.", g.journal_commit_seconds);
   return out.str();
 }
 

@@ -22,6 +22,10 @@ struct Metrics {
     std::int64_t games_active = 0;
     std::int64_t challenges_open = 0;
     std::int64_t users_online = 0;
+    // The journal's group commit (store/journal.h).
+    std::uint64_t journal_commits = 0;
+    std::uint64_t journal_rows = 0;
+    double journal_commit_seconds = 0;
   };
 
   // `gauges` is asked at render time (the hub's state); `uptime_s` since start.

@@ -71,6 +71,7 @@ TEST(ServerProcess, AnswersHealthServesTheClientAndStopsCleanly) {
   EXPECT_NE(metrics.find("Content-Type: text/plain; version=0.0.4"), std::string::npos);
   EXPECT_NE(metrics.find("# TYPE tengen_moves_total counter\ntengen_moves_total 0\n"), std::string::npos) << metrics;
   EXPECT_NE(metrics.find("\ntengen_ws_connections 0\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("# TYPE tengen_journal_commits_total counter\n"), std::string::npos) << metrics;
   EXPECT_NE(metrics.find("\ntengen_games_active 0\n"), std::string::npos) << metrics;
 
   EXPECT_TRUE(http_get(server.port(), "/no-such-file.js").starts_with("HTTP/1.1 404"));

@@ -65,14 +65,16 @@ void Journal::run() {
       }
     }
     const auto took = std::chrono::steady_clock::now() - start;
+    {
+      std::lock_guard lock(mutex_);
+      stats_.commits += !group.empty();
+      stats_.writes += group.size();
+      stats_.submissions += taken.size();
+      stats_.commit_us += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(took).count());
+    }
     for (auto& s : taken) {
       if (s.on_durable) s.on_durable();
     }
-    std::lock_guard lock(mutex_);
-    stats_.commits += !group.empty();
-    stats_.writes += group.size();
-    stats_.submissions += taken.size();
-    stats_.commit_us += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(took).count());
   }
 }
 
