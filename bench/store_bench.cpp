@@ -159,6 +159,7 @@ void recovery(const fs::path& dir, int games) {
                           return protocol::UserRef{id, id == 1 ? "black" : "white"};
                         },
                         .journal = &journal,
+                        .store = &store,
                         .draw_black = {},
                         .random_hex = {},
                         .clock = &clock,

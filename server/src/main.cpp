@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
         .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },
         .find_user_by_id = [&](std::int64_t id) { return user_ref(accounts.find_user(id)); },
         .journal = &journal,
+        .store = &game_store,
         // "automatic" colours: a coin toss until ratings decide them.
         .draw_black = [] { return randombytes_uniform(2) == 0; },
         .random_hex = [](std::size_t bytes) {

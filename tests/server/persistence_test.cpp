@@ -247,6 +247,20 @@ TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
   const json one = json::parse(get("/api/v1/games/" + std::to_string(game)));
   EXPECT_EQ(one["game"]["settings"]["width"], 9);
 
+  // A finished game leaves memory once nobody watches it, and comes back from the store when
+  // somebody does.
+  const auto in_memory = stack_->hub().rooms_in_memory();
+  expect_ack(black_->command(cmd("leave", game)));
+  EXPECT_EQ(stack_->hub().rooms_in_memory(), in_memory);  // White still watches
+  expect_ack(white_->command(cmd("leave", game)));
+  EXPECT_EQ(stack_->hub().rooms_in_memory(), in_memory - 1);
+  const json archived = snapshot(*black_, game);
+  EXPECT_EQ(archived["phase"], "finished");
+  EXPECT_EQ(archived["result"], "B+R");
+  EXPECT_EQ(archived["moves"].size(), 7u);
+  EXPECT_EQ(archived["captures"]["black"], 1);
+  EXPECT_EQ(stack_->hub().rooms_in_memory(), in_memory);
+
   // Bad requests say what is wrong.
   EXPECT_EQ(get("/api/v1/games?limit=0"),
             R"({"error":{"code":"bad_request","message":"'limit' must be an integer from 1 to 100"}})");

@@ -40,6 +40,7 @@ class LiveStack {
     hub_.emplace(Hub::Services{.find_user = [this, ref](const std::string& name) { return ref(accounts_->find_user(name)); },
                                .find_user_by_id = [this, ref](std::int64_t id) { return ref(accounts_->find_user(id)); },
                                .journal = &*journal_,
+                               .store = &*game_store_,
                                .draw_black = [] { return true; },
                                .random_hex = [this](std::size_t bytes) { return random_hex(bytes); },
                                .clock = &clock_,

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -38,10 +39,30 @@ class ServerProcess {
             "--insecure-fast-password-hashing", "yes", static_cast<char*>(nullptr));
       _exit(127);
     }
-    // Opening the FIFO blocks until the server opens it to write the port: no polling.
-    std::ifstream in(fifo);
-    in >> port_;
-    if (port_ == 0) throw std::runtime_error("server did not report a port");
+    // Wait for the port on the FIFO (opened read-write, so the open does not block), watching
+    // the child: a server that exits before listening fails the test instead of hanging it.
+    const int fd = open(fifo.c_str(), O_RDWR);
+    std::string text;
+    for (int waited = 0; text.find('\n') == std::string::npos; waited += 100) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        close(fd);
+        throw std::runtime_error("the server exited before listening (status " + std::to_string(status) + ")");
+      }
+      if (waited > 60'000) {
+        close(fd);
+        throw std::runtime_error("the server did not report a port within 60 s");
+      }
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 100) == 1) {
+        char buf[32];
+        const ssize_t n = read(fd, buf, sizeof buf);
+        if (n > 0) text.append(buf, static_cast<std::size_t>(n));
+      }
+    }
+    close(fd);
+    port_ = std::stoi(text);
   }
   ~ServerProcess() {
     kill9();

@@ -60,35 +60,55 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
   Recovered recovered;
   next_challenge_ = store.last_challenge_id();
   next_game_ = store.last_game_id();
-  auto user = [&](std::int64_t id) {
-    auto found = services_.find_user_by_id(id);
-    if (!found) throw std::runtime_error("the store names user " + std::to_string(id) + ", who does not exist");
-    return *found;
-  };
-  auto settings = [](const std::string& text, const std::string& what) {
-    auto decoded = protocol::decode_settings(text);
-    if (auto* problem = std::get_if<std::string>(&decoded)) {
-      throw std::runtime_error("the stored settings of " + what + " are unreadable: " + *problem);
-    }
-    return std::get<protocol::GameSettings>(decoded);
-  };
   for (const auto& c : store.open_challenges()) {
-    protocol::Challenge challenge{c.id, user(c.challenger_id), std::nullopt,
-                                  settings(c.settings, "challenge " + std::to_string(c.id))};
-    if (c.opponent_id) challenge.opponent = user(*c.opponent_id);
+    protocol::Challenge challenge{c.id, stored_user(c.challenger_id), std::nullopt,
+                                  stored_settings(c.settings, "challenge " + std::to_string(c.id))};
+    if (c.opponent_id) challenge.opponent = stored_user(*c.opponent_id);
     challenges_[c.id] = challenge;
     ++recovered.challenges;
   }
   const Steady now = services_.clock->steady_now();
   for (const auto& g : store.unfinished_games()) {
-    const auto id = g.created.id;
-    rooms_[id] = Room::recover(g, settings(g.created.settings, "game " + std::to_string(id)), user(g.created.first_id),
-                               user(g.created.second_id), now, services_.room);
-    touched_.insert(id);
+    rooms_[g.created.id] = rebuild(g, now);
+    touched_.insert(g.created.id);
     ++recovered.games;
   }
   flush();
   return recovered;
+}
+
+protocol::UserRef Hub::stored_user(std::int64_t id) const {
+  auto found = services_.find_user_by_id(id);
+  if (!found) throw std::runtime_error("the store names user " + std::to_string(id) + ", who does not exist");
+  return *found;
+}
+
+protocol::GameSettings Hub::stored_settings(const std::string& text, const std::string& what) {
+  auto decoded = protocol::decode_settings(text);
+  if (auto* problem = std::get_if<std::string>(&decoded)) {
+    throw std::runtime_error("the stored settings of " + what + " are unreadable: " + *problem);
+  }
+  return std::get<protocol::GameSettings>(decoded);
+}
+
+std::unique_ptr<Room> Hub::rebuild(const store::StoredGame& g, Steady now) {
+  return Room::recover(g, stored_settings(g.created.settings, "game " + std::to_string(g.created.id)),
+                       stored_user(g.created.first_id), stored_user(g.created.second_id), now, services_.room);
+}
+
+Room* Hub::find_room(protocol::GameId id) {
+  if (const auto it = rooms_.find(id); it != rooms_.end()) return it->second.get();
+  if (!services_.store || id < 1 || id > next_game_) return nullptr;
+  auto stored = services_.store->stored_game(id);
+  if (!stored) return nullptr;
+  auto& room = rooms_[id];
+  room = rebuild(*stored, services_.clock->steady_now());
+  return room.get();
+}
+
+std::size_t Hub::rooms_in_memory() {
+  std::lock_guard lock(mutex_);
+  return rooms_.size();
 }
 
 void Hub::collect() {
@@ -100,6 +120,11 @@ void Hub::collect() {
 void Hub::flush() {
   collect();
   rearm(touched_);
+  for (const auto game : touched_) {  // a finished game nobody watches leaves memory
+    if (const auto it = rooms_.find(game); it != rooms_.end() && it->second->finished() && !it->second->watched()) {
+      rooms_.erase(it);
+    }
+  }
   touched_.clear();
   if (out_.empty()) return;
   const std::int64_t at = now_ms();
@@ -233,11 +258,11 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
   // Every command to a room first lets it notice deadlines that passed (a flag the timer has
   // not delivered yet); then the room's next deadline is armed again.
   auto room = [&](protocol::GameId id) -> Room* {
-    const auto it = rooms_.find(id);
-    if (it == rooms_.end()) return nullptr;
-    it->second->tick(now);
+    Room* r = find_room(id);
+    if (!r) return nullptr;
+    r->tick(now);
     touched_.insert(id);
-    return it->second.get();
+    return r;
   };
   auto no_game = [&](protocol::GameId id) { return error(cid, ErrorCode::NotFound, "no game " + std::to_string(id)); };
   if (const auto* join = std::get_if<protocol::JoinGame>(&m)) {  // guests may watch

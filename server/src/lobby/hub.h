@@ -36,6 +36,8 @@ class Hub final : public Dispatcher {
     FindUser find_user;
     FindUserById find_user_by_id;
     store::Journal* journal = nullptr;  // required
+    // Finished games leave memory once nobody watches them and come back from here on demand.
+    store::GameStore* store = nullptr;
     DrawBlack draw_black;
     RandomHex random_hex;
     Clock* clock = nullptr;
@@ -61,6 +63,7 @@ class Hub final : public Dispatcher {
     std::size_t games = 0;
   };
   Recovered recover(store::GameStore& store);
+  std::size_t rooms_in_memory();
 
   // The SGF record of a game in play, once all it shows is durable; nullopt if no such game is
   // in memory.
@@ -79,6 +82,11 @@ class Hub final : public Dispatcher {
   Reply room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who, Room& room,
                      const std::string& cid, const protocol::ClientMessage& m, Steady now);
   void rearm(const std::set<protocol::GameId>& games);
+  // The game's room, brought back from the store if it has left memory; null if no such game.
+  Room* find_room(protocol::GameId id);
+  std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);
+  protocol::UserRef stored_user(std::int64_t id) const;
+  static protocol::GameSettings stored_settings(const std::string& text, const std::string& what);
   // Takes what the touched rooms produced into the outbox.
   void collect();
   // Hands the outbox to the journal and arms the touched rooms' deadlines.

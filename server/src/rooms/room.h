@@ -68,6 +68,7 @@ class Room {
   const protocol::UserRef& white() const noexcept { return white_; }
   const protocol::GameSettings& settings() const noexcept { return settings_; }
   bool finished() const noexcept { return result_.has_value(); }
+  bool watched() const noexcept { return !members_.empty(); }
   const std::optional<std::string>& result() const noexcept { return result_; }
   const std::optional<NigiriProof>& nigiri_proof() const noexcept { return proof_; }
 

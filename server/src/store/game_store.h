@@ -107,6 +107,8 @@ class GameStore {
 
   // The archive.
   virtual std::optional<std::string> finished_sgf(std::int64_t game_id) = 0;
+  // Any game with its events, to bring a room back into memory.
+  virtual std::optional<StoredGame> stored_game(std::int64_t game_id) = 0;
   virtual std::optional<GameSummary> game(std::int64_t game_id) = 0;
   virtual std::vector<GameSummary> games_of(std::int64_t user_id, Page page) = 0;
   virtual std::vector<GameSummary> finished_games(Page page) = 0;

@@ -18,6 +18,11 @@ constexpr const char* kSummary =
     " g.result, g.end_reason, g.move_count"
     " FROM games g JOIN users b ON b.id = g.black_id JOIN users w ON w.id = g.white_id ";
 
+constexpr const char* kCreated =
+    "SELECT id, challenge_id, settings, first_id, second_id, nigiri_secret, nigiri_nonce, created_at FROM games ";
+constexpr const char* kEvents =
+    "SELECT seq, kind, spectators_only, record, text, at FROM game_events WHERE game_id = ? ORDER BY seq";
+
 std::int64_t before_or_max(const Page& page) {
   return page.before.value_or(std::numeric_limits<std::int64_t>::max());
 }
@@ -47,7 +52,9 @@ SqliteGameStore::Reader::Reader(Database& db)
                        "WHERE g.id IN (SELECT id FROM games WHERE black_id = ?1 AND id < ?2"
                        " UNION SELECT id FROM games WHERE white_id = ?1 AND id < ?2)"
                        " ORDER BY g.id DESC LIMIT ?3"),
-      finished(db, std::string(kSummary) + "WHERE g.ended_at IS NOT NULL AND g.id < ? ORDER BY g.id DESC LIMIT ?") {}
+      finished(db, std::string(kSummary) + "WHERE g.ended_at IS NOT NULL AND g.id < ? ORDER BY g.id DESC LIMIT ?"),
+      stored(db, std::string(kCreated) + "WHERE id = ?"),
+      events(db, kEvents) {}
 
 SqliteGameStore::SqliteGameStore(const std::string& path)
     : write_db_(path), writer_(write_db_), read_db_(path), reader_(read_db_) {}
@@ -105,29 +112,40 @@ std::vector<ChallengeOpened> SqliteGameStore::open_challenges() {
   return open;
 }
 
+GameCreated SqliteGameStore::read_created(Statement& q) {
+  return GameCreated{q.column_int(0),           q.column_optional_int(1),  q.column_text(2),
+                     q.column_int(3),           q.column_int(4),           q.column_optional_text(5),
+                     q.column_optional_text(6), q.column_int(7)};
+}
+
+std::vector<GameEvent> SqliteGameStore::read_events(Statement& q, std::int64_t game_id) {
+  q.bind(1, game_id);
+  std::vector<GameEvent> events;
+  while (q.step()) {
+    events.push_back({game_id, q.column_int(0), q.column_text(1), q.column_int(2) != 0, q.column_optional_text(3),
+                      q.column_text(4), q.column_int(5)});
+  }
+  q.reset();
+  return events;
+}
+
 std::vector<StoredGame> SqliteGameStore::unfinished_games() {
-  Statement games(write_db_,
-                  "SELECT id, challenge_id, settings, first_id, second_id, nigiri_secret, nigiri_nonce, created_at"
-                  " FROM games WHERE ended_at IS NULL ORDER BY id");
+  Statement games(write_db_, std::string(kCreated) + "WHERE ended_at IS NULL ORDER BY id");
   std::vector<StoredGame> out;
-  while (games.step()) {
-    out.push_back({GameCreated{games.column_int(0), games.column_optional_int(1), games.column_text(2),
-                               games.column_int(3), games.column_int(4), games.column_optional_text(5),
-                               games.column_optional_text(6), games.column_int(7)},
-                   {}});
-  }
-  Statement events(write_db_,
-                   "SELECT seq, kind, spectators_only, record, text, at FROM game_events"
-                   " WHERE game_id = ? ORDER BY seq");
-  for (auto& game : out) {
-    events.bind(1, game.created.id);
-    while (events.step()) {
-      game.events.push_back({game.created.id, events.column_int(0), events.column_text(1), events.column_int(2) != 0,
-                             events.column_optional_text(3), events.column_text(4), events.column_int(5)});
-    }
-    events.reset();
-  }
+  while (games.step()) out.push_back({read_created(games), {}});
+  Statement events(write_db_, kEvents);
+  for (auto& game : out) game.events = read_events(events, game.created.id);
   return out;
+}
+
+std::optional<StoredGame> SqliteGameStore::stored_game(std::int64_t game_id) {
+  std::lock_guard lock(read_mutex_);
+  reader_.stored.bind(1, game_id);
+  std::optional<StoredGame> game;
+  if (reader_.stored.step()) game = StoredGame{read_created(reader_.stored), {}};
+  reader_.stored.reset();
+  if (game) game->events = read_events(reader_.events, game_id);
+  return game;
 }
 
 std::vector<GameSummary> SqliteGameStore::summaries(Statement& q) {

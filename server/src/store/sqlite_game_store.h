@@ -20,6 +20,7 @@ class SqliteGameStore final : public GameStore {
   std::int64_t last_challenge_id() override;
   std::int64_t last_game_id() override;
   std::optional<std::string> finished_sgf(std::int64_t game_id) override;
+  std::optional<StoredGame> stored_game(std::int64_t game_id) override;
   std::optional<GameSummary> game(std::int64_t game_id) override;
   std::vector<GameSummary> games_of(std::int64_t user_id, Page page) override;
   std::vector<GameSummary> finished_games(Page page) override;
@@ -31,9 +32,11 @@ class SqliteGameStore final : public GameStore {
   };
   struct Reader {
     explicit Reader(Database& db);
-    Statement sgf, game, games_of, finished;
+    Statement sgf, game, games_of, finished, stored, events;
   };
   std::vector<GameSummary> summaries(Statement& query);
+  static GameCreated read_created(Statement& query);
+  static std::vector<GameEvent> read_events(Statement& query, std::int64_t game_id);
   std::int64_t single_int(const char* sql);
 
   Database write_db_;
