@@ -84,7 +84,11 @@ void group_commit(const fs::path& dir, int games, double seconds) {
   std::atomic<int> running{games};
   std::promise<void> all_done;
   std::vector<std::int64_t> seq(static_cast<std::size_t>(games) + 1, 0);
-  store::Journal journal(store);
+  std::vector<double> commit_ms;  // the writer thread's only
+  commit_ms.reserve(100'000);
+  store::Journal journal(store, [&](std::size_t, std::chrono::microseconds took) {
+    commit_ms.push_back(static_cast<double>(took.count()) / 1000.0);
+  });
   const auto start = Clock::now();
   // Each game's next move goes in when its previous one is durable (on the journal's thread).
   std::function<void(int)> submit = [&](int game) {
@@ -114,6 +118,8 @@ void group_commit(const fs::path& dir, int games, double seconds) {
   std::printf("  commits/s            %.0f\n", static_cast<double>(stats.commits) / elapsed_s);
   std::printf("  events per commit    %.1f\n", static_cast<double>(stats.writes) / static_cast<double>(std::max<std::uint64_t>(1, stats.commits)));
   std::printf("  mean commit time     %.2f ms\n", static_cast<double>(stats.commit_us) / 1000.0 / static_cast<double>(std::max<std::uint64_t>(1, stats.commits)));
+  const double c50 = percentile(commit_ms, 0.5), c99 = percentile(commit_ms, 0.99);
+  std::printf("  commit time          p50 %.2f ms  p99 %.2f ms\n", c50, c99);
   std::vector<double> l = latencies;
   const double p50 = percentile(l, 0.5), p99 = percentile(l, 0.99);
   std::printf("  submit->durable      p50 %.2f ms  p99 %.2f ms  max %.2f ms\n", p50, p99,

@@ -156,6 +156,10 @@ TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
   const json moved = white_->wait_type("move");
   EXPECT_EQ(moved["vertex"], "G7");
   EXPECT_EQ(moved["clock"]["black"]["main_ms"], 22'000);
+  // Its record has each mover's clock after the move (the undone G7 is gone with its reading).
+  const std::string timed_sgf = get("/api/v1/games/" + std::to_string(timed) + ".sgf");
+  EXPECT_NE(timed_sgf.find("TM[30]OT[3x10 byo-yomi]"), std::string::npos) << timed_sgf;
+  EXPECT_NE(timed_sgf.find(";B[ee]BL[30];W[cg]WL[30];B[gc]BL[22]"), std::string::npos) << timed_sgf;
 
   // The nigiri: the holder's choice was kept; the guesser completes it and the draw verifies.
   const json nigiri_now = snapshot(*white_, nigiri);

@@ -291,6 +291,7 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point, 
   }
   const Board before = game_->board();
   game_->play({color, point});
+  if (clock_.timed()) clock_after_.push_back(clock_.kept(color));
   moved_[index_of(color)] = true;
   std::vector<std::string> captured;
   const Geometry& g = before.geometry();
@@ -476,6 +477,7 @@ int Room::take_back(Color requester) {
   while (keep > 0 && moves[keep - 1].color != requester) --keep;
   const int taken = static_cast<int>(moves.size() - (keep - 1));
   game_->undo_to(keep - 1);
+  if (clock_after_.size() > keep - 1) clock_after_.resize(keep - 1);
   return taken;
 }
 
@@ -613,6 +615,7 @@ void Room::replay(const store::GameEvent& event) {
       undo_requested_by_.reset();
     }
     restore_clock(clock_, r.at("clock"));
+    if (game_ && clock_.timed() && game_->moves().size() > clock_after_.size()) clock_after_.push_back(clock_.kept(c));
   } else if (kind == "undo_request") {
     undo_requested_by_ = color_named(r.at("c").get<std::string>());
   } else if (kind == "undo_answer") {
@@ -714,6 +717,35 @@ std::string Room::sgf() const {
     record.komi = rules_.komi;
     record.handicap = settings_.handicap;
     for (Point p : free_stones_) record.moves.push_back({Color::Black, p, {}, {}, {}});
+  }
+  // What each mover's clock showed after the move: BL/WL in seconds, and in overtime OB/OW, the
+  // byo-yomi periods or Canadian stones left.
+  using System = protocol::TimeControl::System;
+  const auto& time = settings_.time;
+  const auto system = time.system;
+  auto secs = [](std::int64_t ms) {  // 1500 -> "1.5"
+    std::string text = std::to_string(ms / 1000);
+    if (ms % 1000 == 0) return text;
+    std::string fraction = std::to_string(1000 + ms % 1000).substr(1);
+    while (fraction.back() == '0') fraction.pop_back();
+    return text + "." + fraction;
+  };
+  if (system != System::None && system != System::Simple) record.time_limit = static_cast<double>(time.main_ms) / 1000.0;
+  switch (system) {
+    case System::None:
+    case System::Absolute: break;
+    case System::Simple: record.overtime = secs(time.per_move_ms) + "s per move"; break;
+    case System::Fischer:
+      record.overtime = "fischer +" + secs(time.increment_ms) + "s" + (time.max_ms ? " max " + secs(time.max_ms) + "s" : "");
+      break;
+    case System::ByoYomi: record.overtime = std::to_string(time.periods) + "x" + secs(time.period_ms) + " byo-yomi"; break;
+    case System::Canadian: record.overtime = std::to_string(time.stones) + "/" + secs(time.period_ms) + " canadian"; break;
+  }
+  for (std::size_t i = 0; i < record.moves.size() && i < clock_after_.size(); ++i) {
+    const PlayerTime& t = clock_after_[i];
+    const bool overtime = (system == System::ByoYomi || system == System::Canadian) && t.main_ms == 0;
+    record.moves[i].time_left = static_cast<double>(overtime ? t.period_ms : t.main_ms) / 1000.0;
+    if (overtime) record.moves[i].overtime_left = system == System::ByoYomi ? t.periods : t.stones;
   }
   record.rules = settings_.ruleset;
   record.black_name = black_.name;

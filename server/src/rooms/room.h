@@ -149,6 +149,7 @@ class Room {
   Rules rules_;
   GameClock clock_;
   std::optional<Game> game_;             // absent while Black places free handicap stones
+  std::vector<PlayerTime> clock_after_;  // the mover's clock after each of game_'s moves (timed games)
   std::vector<Point> free_stones_;       // placed so far
   std::optional<Color> undo_requested_by_;
   std::optional<std::string> result_;    // SGF form, once the game is over

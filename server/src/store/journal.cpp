@@ -7,7 +7,8 @@
 
 namespace tengen::store {
 
-Journal::Journal(GameStore& store) : store_(store), thread_([this] { run(); }) {}
+Journal::Journal(GameStore& store, CommitObserver observer)
+    : store_(store), observer_(std::move(observer)), thread_([this] { run(); }) {}
 
 Journal::~Journal() {
   {
@@ -64,13 +65,14 @@ void Journal::run() {
         std::abort();
       }
     }
-    const auto took = std::chrono::steady_clock::now() - start;
+    const auto took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+    if (observer_ && !group.empty()) observer_(group.size(), took);
     {
       std::lock_guard lock(mutex_);
       stats_.commits += !group.empty();
       stats_.writes += group.size();
       stats_.submissions += taken.size();
-      stats_.commit_us += static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(took).count());
+      stats_.commit_us += static_cast<std::uint64_t>(took.count());
     }
     for (auto& s : taken) {
       if (s.on_durable) s.on_durable();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -32,7 +33,10 @@ class Journal {
     std::uint64_t commit_us = 0;    // total time spent committing
   };
 
-  explicit Journal(GameStore& store);
+  // Told about each commit on the writer thread (rows written, time taken), e.g. for a histogram.
+  using CommitObserver = std::function<void(std::size_t rows, std::chrono::microseconds took)>;
+
+  explicit Journal(GameStore& store, CommitObserver observer = {});
   // Commits what is queued, then stops.
   ~Journal();
   Journal(const Journal&) = delete;
@@ -54,6 +58,7 @@ class Journal {
   void run();
 
   GameStore& store_;
+  CommitObserver observer_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Submission> queue_;
