@@ -95,5 +95,50 @@ TEST(Room, PlayersSeeTheSpectatorsChatOnlyAfterTheGame) {
   EXPECT_EQ(room.snapshot_for(player->user(), t0).result, "W+R");
 }
 
+// The rows a room wrote rebuild it: same moves, captures, undo, marking and acceptance.
+TEST(Room, ItsStoredEventsRebuildIt) {
+  Room room = make_room("japanese", 5);
+  store::StoredGame stored{store::GameCreated{1, std::nullopt, "{}", kBlack, kWhite, {}, {}, 0}, {}};
+  for (const auto& [user, vertex] : std::vector<std::pair<std::int64_t, const char*>>{
+           {kBlack, "B2"}, {kWhite, "A2"}, {kBlack, "A3"}, {kWhite, "D4"}, {kBlack, "A1"}, {kWhite, "E5"}}) {
+    ok(room.play(user, vertex, vertex, kAt0));
+  }
+  ok(room.request_undo(kWhite, "u"));
+  ok(room.answer_undo(kBlack, "a", true, t0));  // E5 goes
+  ok(room.play(kWhite, "p1", "pass", kAt0));
+  ok(room.play(kBlack, "p2", "pass", kAt0));
+  ok(room.mark(kBlack, "m", "D4", false));  // the suggestion called it dead
+  const auto version = room.snapshot_for(std::nullopt, t0).marking->version;
+  ok(room.accept_score(kWhite, "s", version, t0));
+  for (auto& w : deliver(room)) {
+    if (auto* e = std::get_if<store::GameEvent>(&w)) stored.events.push_back(*e);
+  }
+  const auto rebuilt = Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0);
+  const auto a = room.snapshot_for(std::nullopt, t0);
+  const auto b = rebuilt->snapshot_for(std::nullopt, t0);
+  EXPECT_EQ(protocol::encode(b), protocol::encode([&] {
+              auto expected = a;
+              expected.absent = b.absent;  // after a restart both players are away until they rejoin
+              return expected;
+            }()));
+  EXPECT_EQ(b.moves.size(), 7u);
+  EXPECT_EQ(b.black_captures, 1);
+  ASSERT_TRUE(b.marking);
+  EXPECT_EQ(b.marking->white_accepted, version);
+  EXPECT_EQ(b.absent.size(), 2u);
+  EXPECT_EQ(rebuilt->sgf(), room.sgf());
+
+  // A stored move that the position does not allow stops the recovery with the reason.
+  stored.events[3].record = R"({"c":"white","v":"A3","clock":null})";
+  try {
+    Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0);
+    ADD_FAILURE() << "a corrupt history was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "game 1, event 4 (move): A3 is not a legal move here: occupied");
+  }
+  stored.events[3].record = "{";
+  EXPECT_THROW(Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0), std::runtime_error);
+}
+
 }  // namespace
 }  // namespace tengen

@@ -597,19 +597,29 @@ Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) 
 
 // ---- recovery ----
 
-// Redoes one stored event's change of state, without publishing anything.
+// Redoes one stored event's change of state, without publishing anything. Stored events that do
+// not fit the state (a corrupt file) throw: recovery stops rather than invent a game.
 void Room::replay(const store::GameEvent& event) {
   if (!event.record) return;
+  auto inconsistent = [&](const std::string& why) {
+    return std::runtime_error("game " + std::to_string(id_) + ", event " + std::to_string(event.seq) + " (" +
+                              event.kind + "): " + why);
+  };
   const json r = json::parse(*event.record);
   const std::string& kind = event.kind;
   const Geometry g{settings_.width, settings_.height};
   if (kind == "move") {
     const Color c = color_named(r.at("c").get<std::string>());
     const auto vertex = r.at("v").get<std::string>();
-    const Point p = vertex == "pass" ? kPass : g.parse_gtp(vertex).value();
+    const auto parsed = vertex == "pass" ? std::optional<Point>(kPass) : g.parse_gtp(vertex);
+    if (!parsed) throw inconsistent("'" + vertex + "' is not a point of this board");
+    const Point p = *parsed;
     if (!game_) {
       place_free_stone(p);
     } else {
+      if (const MoveError e = game_->check({c, p}); e != MoveError::Ok) {
+        throw inconsistent(vertex + " is not a legal move here: " + std::string(to_string(e)));
+      }
       game_->play({c, p});
       moved_[index_of(c)] = true;
       undo_requested_by_.reset();
@@ -619,6 +629,7 @@ void Room::replay(const store::GameEvent& event) {
   } else if (kind == "undo_request") {
     undo_requested_by_ = color_named(r.at("c").get<std::string>());
   } else if (kind == "undo_answer") {
+    if (!undo_requested_by_) throw inconsistent("an answer to no undo request");
     const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
     if (r.at("accept").get<bool>()) take_back(requester);
   } else if (kind == "chat") {
@@ -639,6 +650,7 @@ void Room::replay(const store::GameEvent& event) {
   } else if (kind == "accept") {
     accepted_[index_of(color_named(r.at("c").get<std::string>()))] = r.at("version").get<std::uint64_t>();
   } else if (kind == "resume") {
+    if (!game_ || game_->phase() != Game::Phase::Scoring) throw inconsistent("a resumption outside the scoring phase");
     game_->resume(color_named(r.at("first").get<std::string>()));
     ++resumptions_;
     dead_.clear();
@@ -659,7 +671,12 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored, protocol::G
                                      std::move(nigiri), now, options);
   room->events_.clear();
   for (const auto& e : stored.events) {
-    room->replay(e);
+    try {
+      room->replay(e);
+    } catch (const json::exception& problem) {  // a record that is not what a room wrote
+      throw std::runtime_error("game " + std::to_string(room->id_) + ", event " + std::to_string(e.seq) +
+                               ": unreadable record: " + problem.what());
+    }
     room->seq_ = static_cast<protocol::Seq>(e.seq);
     room->events_.push_back({room->seq_, e.spectators_only, std::make_shared<const std::string>(e.text)});
     if (room->events_.size() > kKeptEvents) room->events_.pop_front();
