@@ -9,7 +9,8 @@ CREATE TABLE challenges (
   created_at    INTEGER NOT NULL,                  -- Unix milliseconds
   closed_at     INTEGER,
   closed_reason TEXT CHECK (closed_reason IN ('accepted', 'cancelled', 'declined')),
-  game_id       INTEGER                            -- the game an accepted challenge started
+  game_id       INTEGER,                           -- the game an accepted challenge started
+  cid           TEXT    NOT NULL                   -- the command that opened it (idempotency)
 ) STRICT;
 CREATE INDEX challenges_open ON challenges(id) WHERE closed_at IS NULL;
 
@@ -45,5 +46,8 @@ CREATE TABLE game_events (
   record          TEXT,                            -- JSON for recovery; NULL when it changes no state
   text            TEXT    NOT NULL,                -- the room_event as sent
   at              INTEGER NOT NULL,                -- Unix milliseconds
+  user_id         INTEGER,                         -- whose command made it, and that command's
+  cid             TEXT,                            -- cid: a resent command is not applied twice
   UNIQUE (game_id, seq)
 ) STRICT;
+CREATE INDEX game_events_by_command ON game_events(user_id) WHERE cid IS NOT NULL;

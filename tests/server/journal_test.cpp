@@ -27,7 +27,7 @@ class JournalTest : public ::testing::Test {
     q.step();
     return q.column_int(0);
   }
-  static GameEvent event(std::int64_t seq) { return GameEvent{1, seq, "chat", false, std::nullopt, "{}", 0}; }
+  static GameEvent event(std::int64_t seq) { return GameEvent{1, seq, "chat", false, std::nullopt, "{}", 0, std::nullopt, std::nullopt}; }
 
   testing::TempDatabase temp_;
   std::optional<SqliteGameStore> store_;

@@ -98,7 +98,8 @@ TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
   expect_ack(black_->command(play(timed, "G7")));
   stack_->advance(milliseconds(2'000));
   expect_ack(white_->command(play(timed, "C7")));
-  expect_ack(black_->command(cmd("chat", timed, {{"text", "sorry, may I take that back?"}})));
+  const json chat_ack = black_->command(cmd("chat", timed, {{"text", "sorry, may I take that back?"}, {"cid", "chat-1"}}));
+  expect_ack(chat_ack);
   expect_ack(black_->command(cmd("undo_request", timed)));
   expect_ack(white_->command(cmd("undo_answer", timed, {{"accept", true}})));
   stack_->advance(milliseconds(4'000));  // Black thinks, then the server stops: not charged
@@ -181,6 +182,12 @@ TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
   EXPECT_EQ(after_scored["marking"]["accepted"]["black"], version);
   expect_ack(white_->command(cmd("accept_score", scored, {{"version", version}})));
   EXPECT_EQ(white_->wait_type("game_ended")["reason"], "score");
+
+  // Commands resent after the restart are answered as before and not applied twice.
+  EXPECT_EQ(black_->command(cmd("chat", timed, {{"text", "sorry, may I take that back?"}, {"cid", "chat-1"}})), chat_ack);
+  EXPECT_EQ(white_->command({{"type", "create_challenge"}, {"settings", {{"width", 13}, {"color", "white"}}}, {"cid", open["cid"]}}),
+            open);
+  EXPECT_EQ(snapshot(*white_, timed)["chat"].size(), 1u);
 
   // New ids continue after the stored ones.
   const json again = black_->command({{"type", "create_challenge"}, {"settings", {{"width", 9}}}});

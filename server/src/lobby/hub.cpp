@@ -67,6 +67,11 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     challenges_[c.id] = challenge;
     ++recovered.challenges;
   }
+  for (const auto& applied : store.recent_commands(static_cast<int>(kRememberedCommands))) {
+    remember("u" + std::to_string(applied.user_id), applied.cid,
+             encoded(protocol::Ack{applied.cid, applied.game, applied.seq ? std::optional<protocol::Seq>(*applied.seq) : std::nullopt,
+                                   applied.challenge}));
+  }
   const Steady now = services_.clock->steady_now();
   for (const auto& g : store.unfinished_games()) {
     rooms_[g.created.id] = rebuild(g, now);
@@ -104,6 +109,15 @@ Room* Hub::find_room(protocol::GameId id) {
   auto& room = rooms_[id];
   room = rebuild(*stored, services_.clock->steady_now());
   return room.get();
+}
+
+void Hub::remember(const std::string& key, const std::string& cid, std::shared_ptr<const std::string> ack) {
+  Remembered& remembered = applied_[key];
+  if (remembered.acks.insert_or_assign(cid, std::move(ack)).second) remembered.order.push_back(cid);
+  if (remembered.order.size() > kRememberedCommands) {
+    remembered.acks.erase(remembered.order.front());
+    remembered.order.pop_front();
+  }
 }
 
 std::size_t Hub::rooms_in_memory() {
@@ -227,6 +241,11 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
   }
   const Reply reply = handle(who, command.cid, command.message, services_.clock->steady_now());
   collect();  // the events a command caused go out before its reply
+  if (who->user()) {  // the event it made remembers whose command it was, across restarts
+    for (auto& w : out_.writes) {
+      if (auto* e = std::get_if<store::GameEvent>(&w); e && e->cid == command.cid) e->user_id = who->user()->id;
+    }
+  }
   if (metrics_) {
     ++metrics_->ws_messages_total;
     const bool move = std::holds_alternative<protocol::PlayMove>(command.message) ||
@@ -239,12 +258,7 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
   }
   if (const auto* ack = std::get_if<protocol::Ack>(&reply)) {
     const auto text = encoded(*ack);
-    remembered.acks[command.cid] = text;
-    remembered.order.push_back(command.cid);
-    if (remembered.order.size() > kRememberedCommands) {
-      remembered.acks.erase(remembered.order.front());
-      remembered.order.pop_front();
-    }
+    remember(key, command.cid, text);
     out_.send(who, text);
   } else {
     out_.send(who, std::get<protocol::Error>(reply));
@@ -336,7 +350,7 @@ Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid, cons
   challenges_[c.id] = c;
   out_.writes.push_back(store::ChallengeOpened{
       c.id, me.id, c.opponent ? std::optional<std::int64_t>(c.opponent->id) : std::nullopt,
-      protocol::encode_settings(c.settings), 0});
+      protocol::encode_settings(c.settings), 0, cid});
   broadcast_challenge(c, protocol::ChallengeOpened{c});
   return protocol::Ack{cid, {}, {}, c.id};
 }

@@ -82,6 +82,8 @@ class Hub final : public Dispatcher {
   Reply room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who, Room& room,
                      const std::string& cid, const protocol::ClientMessage& m, Steady now);
   void rearm(const std::set<protocol::GameId>& games);
+  // An applied command's ack, answered again if the same cid comes back.
+  void remember(const std::string& key, const std::string& cid, std::shared_ptr<const std::string> ack);
   // The game's room, brought back from the store if it has left memory; null if no such game.
   Room* find_room(protocol::GameId id);
   std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);

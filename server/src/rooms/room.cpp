@@ -141,7 +141,8 @@ protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body
                 std::make_shared<const std::string>(protocol::encode(protocol::RoomEvent{id_, seq_, std::move(body)}))};
   pending_.writes.push_back(store::GameEvent{
       id_, static_cast<std::int64_t>(seq_), kind, spectators_only,
-      record.empty() ? std::nullopt : std::optional<std::string>(std::move(record)), *e.text, 0});
+      record.empty() ? std::nullopt : std::optional<std::string>(std::move(record)), *e.text, 0, std::nullopt,
+      cid.empty() ? std::nullopt : std::optional<std::string>(cid)});
   for (const auto& member : members_) {
     if (sees(member, e)) pending_.send(member, e.text);
   }

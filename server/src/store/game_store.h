@@ -17,6 +17,7 @@ struct ChallengeOpened {
   std::optional<std::int64_t> opponent_id;
   std::string settings;
   std::int64_t at_ms = 0;
+  std::string cid;  // the command that opened it
 };
 
 struct ChallengeClosed {
@@ -43,6 +44,18 @@ struct GameEvent {
   bool spectators_only = false;
   std::optional<std::string> record;  // JSON for recovery
   std::string text;                   // as sent to clients
+  std::int64_t at_ms = 0;
+  // The command that made it, if one did (not a deadline): its author and cid.
+  std::optional<std::int64_t> user_id;
+  std::optional<std::string> cid;
+};
+
+// A command a user gave that the store remembers, so that resending it after a restart does not
+// apply it twice: it made room event `seq` of `game`, or opened `challenge`.
+struct AppliedCommand {
+  std::int64_t user_id = 0;
+  std::string cid;
+  std::optional<std::int64_t> game, seq, challenge;
   std::int64_t at_ms = 0;
 };
 
@@ -104,6 +117,8 @@ class GameStore {
   virtual std::vector<StoredGame> unfinished_games() = 0;
   virtual std::int64_t last_challenge_id() = 0;
   virtual std::int64_t last_game_id() = 0;
+  // Each user's most recent commands (at most `per_user`), oldest first.
+  virtual std::vector<AppliedCommand> recent_commands(int per_user) = 0;
 
   // The archive.
   virtual std::optional<std::string> finished_sgf(std::int64_t game_id) = 0;

@@ -1,5 +1,6 @@
 #include "store/sqlite_game_store.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace tengen::store {
@@ -31,16 +32,16 @@ std::int64_t before_or_max(const Page& page) {
 
 SqliteGameStore::Writer::Writer(Database& db)
     : open_challenge(db,
-                     "INSERT INTO challenges(id, challenger_id, opponent_id, settings, created_at)"
-                     " VALUES (?, ?, ?, ?, ?)"),
+                     "INSERT INTO challenges(id, challenger_id, opponent_id, settings, created_at, cid)"
+                     " VALUES (?, ?, ?, ?, ?, ?)"),
       close_challenge(db, "UPDATE challenges SET closed_at = ?, closed_reason = ?, game_id = ? WHERE id = ?"),
       create_game(db,
                   "INSERT INTO games(id, challenge_id, settings, first_id, second_id, black_id, white_id,"
                   " nigiri_secret, nigiri_nonce, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
       seat_game(db, "UPDATE games SET black_id = ?, white_id = ? WHERE id = ?"),
       insert_event(db,
-                   "INSERT INTO game_events(game_id, seq, kind, spectators_only, record, text, at)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                   "INSERT INTO game_events(game_id, seq, kind, spectators_only, record, text, at, user_id, cid)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
       finish_game(db,
                   "UPDATE games SET ended_at = ?, result = ?, end_reason = ?, move_count = ?, sgf = ?"
                   " WHERE id = ?") {}
@@ -66,7 +67,7 @@ void SqliteGameStore::write(std::span<const Write> writes) {
         Overloaded{
             [&](const ChallengeOpened& c) {
               writer_.open_challenge.bind(1, c.id).bind(2, c.challenger_id).bind(3, c.opponent_id)
-                  .bind(4, c.settings).bind(5, c.at_ms).run();
+                  .bind(4, c.settings).bind(5, c.at_ms).bind(6, c.cid).run();
             },
             [&](const ChallengeClosed& c) {
               writer_.close_challenge.bind(1, c.at_ms).bind(2, c.reason).bind(3, c.game_id).bind(4, c.id).run();
@@ -79,7 +80,8 @@ void SqliteGameStore::write(std::span<const Write> writes) {
             [&](const GameSeated& g) { writer_.seat_game.bind(1, g.black_id).bind(2, g.white_id).bind(3, g.id).run(); },
             [&](const GameEvent& e) {
               writer_.insert_event.bind(1, e.game_id).bind(2, e.seq).bind(3, e.kind)
-                  .bind(4, std::int64_t{e.spectators_only}).bind(5, e.record).bind(6, e.text).bind(7, e.at_ms).run();
+                  .bind(4, std::int64_t{e.spectators_only}).bind(5, e.record).bind(6, e.text).bind(7, e.at_ms)
+                  .bind(8, e.user_id).bind(9, e.cid).run();
             },
             [&](const GameFinished& g) {
               writer_.finish_game.bind(1, g.at_ms).bind(2, g.result).bind(3, g.reason)
@@ -101,13 +103,39 @@ std::int64_t SqliteGameStore::last_challenge_id() { return single_int("SELECT co
 
 std::int64_t SqliteGameStore::last_game_id() { return single_int("SELECT coalesce(max(id), 0) FROM games"); }
 
+std::vector<AppliedCommand> SqliteGameStore::recent_commands(int per_user) {
+  std::vector<AppliedCommand> out;
+  Statement events(write_db_,
+                   "SELECT user_id, cid, game_id, seq, at FROM ("
+                   " SELECT user_id, cid, game_id, seq, at, rowid AS r,"
+                   "  row_number() OVER (PARTITION BY user_id ORDER BY rowid DESC) AS n"
+                   " FROM game_events WHERE cid IS NOT NULL) WHERE n <= ? ORDER BY r");
+  events.bind(1, std::int64_t{per_user});
+  while (events.step()) {
+    out.push_back({events.column_int(0), events.column_text(1), events.column_int(2), events.column_int(3),
+                   std::nullopt, events.column_int(4)});
+  }
+  Statement challenges(write_db_,
+                       "SELECT challenger_id, cid, id, created_at FROM ("
+                       " SELECT challenger_id, cid, id, created_at,"
+                       "  row_number() OVER (PARTITION BY challenger_id ORDER BY id DESC) AS n"
+                       " FROM challenges) WHERE n <= ? ORDER BY id");
+  challenges.bind(1, std::int64_t{per_user});
+  while (challenges.step()) {
+    out.push_back({challenges.column_int(0), challenges.column_text(1), std::nullopt, std::nullopt,
+                   challenges.column_int(2), challenges.column_int(3)});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.at_ms < b.at_ms; });
+  return out;
+}
+
 std::vector<ChallengeOpened> SqliteGameStore::open_challenges() {
   Statement q(write_db_,
               "SELECT id, challenger_id, opponent_id, settings, created_at FROM challenges"
               " WHERE closed_at IS NULL ORDER BY id");
   std::vector<ChallengeOpened> open;
   while (q.step()) {
-    open.push_back({q.column_int(0), q.column_int(1), q.column_optional_int(2), q.column_text(3), q.column_int(4)});
+    open.push_back({q.column_int(0), q.column_int(1), q.column_optional_int(2), q.column_text(3), q.column_int(4), {}});
   }
   return open;
 }
@@ -123,7 +151,7 @@ std::vector<GameEvent> SqliteGameStore::read_events(Statement& q, std::int64_t g
   std::vector<GameEvent> events;
   while (q.step()) {
     events.push_back({game_id, q.column_int(0), q.column_text(1), q.column_int(2) != 0, q.column_optional_text(3),
-                      q.column_text(4), q.column_int(5)});
+                      q.column_text(4), q.column_int(5), std::nullopt, std::nullopt});
   }
   q.reset();
   return events;

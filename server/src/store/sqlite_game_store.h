@@ -19,6 +19,7 @@ class SqliteGameStore final : public GameStore {
   std::vector<StoredGame> unfinished_games() override;
   std::int64_t last_challenge_id() override;
   std::int64_t last_game_id() override;
+  std::vector<AppliedCommand> recent_commands(int per_user) override;
   std::optional<std::string> finished_sgf(std::int64_t game_id) override;
   std::optional<StoredGame> stored_game(std::int64_t game_id) override;
   std::optional<GameSummary> game(std::int64_t game_id) override;
