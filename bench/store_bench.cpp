@@ -94,7 +94,7 @@ void group_commit(const fs::path& dir, int games, double seconds) {
   std::function<void(int)> submit = [&](int game) {
     const auto sent = Clock::now();
     const auto n = ++seq[static_cast<std::size_t>(game)];
-    journal.submit({store::GameEvent{game, n, "move", false, record, text, 0}}, [&, game, sent] {
+    journal.submit({store::GameEvent{game, n, "move", false, record, text, 0, std::nullopt, std::nullopt}}, [&, game, sent] {
       {
         std::lock_guard lock(mutex);
         latencies.push_back(ms_since(sent));

@@ -109,7 +109,7 @@ std::vector<AppliedCommand> SqliteGameStore::recent_commands(int per_user) {
                    "SELECT user_id, cid, game_id, seq, at FROM ("
                    " SELECT user_id, cid, game_id, seq, at, rowid AS r,"
                    "  row_number() OVER (PARTITION BY user_id ORDER BY rowid DESC) AS n"
-                   " FROM game_events WHERE cid IS NOT NULL) WHERE n <= ? ORDER BY r");
+                   " FROM game_events WHERE cid IS NOT NULL AND user_id IS NOT NULL) WHERE n <= ? ORDER BY r");
   events.bind(1, std::int64_t{per_user});
   while (events.step()) {
     out.push_back({events.column_int(0), events.column_text(1), events.column_int(2), events.column_int(3),
