@@ -318,7 +318,12 @@ struct HttpServer::Impl {
 };
 
 HttpServer::HttpServer(const Config& config, Handlers handlers, ConnectionLimits limits)
-    : impl_(std::make_unique<Impl>(config, std::move(handlers), limits)) {}
+    : impl_(std::make_unique<Impl>(config, std::move(handlers), limits)) {
+  // spdlog creates its registry on first use. Do it here, before the network threads log: the
+  // creation happens inside the (uninstrumented) shared library, and ThreadSanitizer reports two
+  // threads' first logs as a race.
+  spdlog::default_logger_raw();
+}
 
 HttpServer::~HttpServer() = default;
 
