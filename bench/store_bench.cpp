@@ -7,7 +7,8 @@
 //    all through the one journal. Reports durable events per second, events per commit and the
 //    submit-to-durable latency (p50/p99/max): what a move's acknowledgement waits for the disk.
 // 2. Recovery: `recovery-games` unfinished 19x19 games of 60 random legal moves each, played
-//    through real rooms and stored, then rebuilt by a fresh hub as the server does on start.
+//    through real rooms and stored, then rebuilt by a fresh hub as the server does on start
+//    (with the users' last command ids).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -150,10 +151,15 @@ void recovery(const fs::path& dir, int games) {
       for (int moves = 0; moves < 60;) {
         std::string vertex(1, "ABCDEFGHJKLMNOPQRST"[coordinate(rng)]);
         vertex += std::to_string(coordinate(rng) + 1);
-        const auto reply = room.play(moves % 2 == 0 ? 1 : 2, "c", vertex, {now, {}, {}});
+        // Each move's command id is stored with its author, as the hub does.
+        const std::string cid = "g" + std::to_string(g) + "m" + std::to_string(moves);
+        const auto reply = room.play(moves % 2 == 0 ? 1 : 2, cid, vertex, {now, {}, {}});
         moves += std::holds_alternative<protocol::Ack>(reply);
       }
       room.drain_into(out);
+      for (auto& w : out.writes) {
+        if (auto* e = std::get_if<store::GameEvent>(&w); e && e->cid) e->user_id = e->seq % 2 == 1 ? 1 : 2;
+      }
       store.write(out.writes);
     }
   }
