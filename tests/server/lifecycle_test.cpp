@@ -4,6 +4,7 @@
 
 #include "engine/sgf.h"
 #include "rooms/nigiri.h"
+#include "support/game_commands.h"
 #include "support/live_server.h"
 #include "support/temp_database.h"
 #include "support/ws_client.h"
@@ -15,7 +16,9 @@ using json = nlohmann::json;
 using std::chrono::milliseconds;
 using testing::WsClient;
 
-void expect_ack(const json& reply) { EXPECT_EQ(reply["type"], "ack") << reply.dump(); }
+using testing::cmd;
+using testing::expect_ack;
+using testing::play;
 void expect_error(const json& reply, const std::string& code, const std::string& message) {
   EXPECT_EQ(reply["type"], "error") << reply.dump();
   EXPECT_EQ(reply["code"], code) << reply.dump();
@@ -43,23 +46,7 @@ class Lifecycle : public ::testing::Test {
     return c;
   }
   // "black" challenges with these settings, "white" accepts, both join.
-  std::int64_t new_game(json settings) {
-    if (!settings.contains("color")) settings["color"] = "black";
-    const json created = black_->command({{"type", "create_challenge"}, {"settings", settings}});
-    expect_ack(created);
-    const json accepted = white_->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
-    expect_ack(accepted);
-    const auto game = accepted["game"].get<std::int64_t>();
-    expect_ack(black_->command({{"type", "join"}, {"game", game}}));
-    expect_ack(white_->command({{"type", "join"}, {"game", game}}));
-    return game;
-  }
-  static json cmd(const char* type, std::int64_t game, json extra = json::object()) {
-    extra["type"] = type;
-    extra["game"] = game;
-    return extra;
-  }
-  static json play(std::int64_t game, const std::string& vertex) { return cmd("play", game, {{"vertex", vertex}}); }
+  std::int64_t new_game(json settings) { return testing::start_game(*black_, *white_, std::move(settings)); }
   static json next_event(WsClient& c, const std::string& type) { return c.wait_type(type); }
 
   testing::TempDatabase temp_;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "rooms/nigiri.h"
+#include "support/game_commands.h"
 #include "support/gtp_process.h"
 #include "support/live_server.h"
 #include "support/server_process.h"
@@ -23,14 +24,9 @@ using json = nlohmann::json;
 using std::chrono::milliseconds;
 using testing::WsClient;
 
-void expect_ack(const json& reply) { EXPECT_EQ(reply["type"], "ack") << reply.dump(); }
-
-json cmd(const char* type, std::int64_t game, json extra = json::object()) {
-  extra["type"] = type;
-  extra["game"] = game;
-  return extra;
-}
-json play(std::int64_t game, const std::string& vertex) { return cmd("play", game, {{"vertex", vertex}}); }
+using testing::cmd;
+using testing::expect_ack;
+using testing::play;
 
 class Persistence : public ::testing::Test {
  protected:
@@ -57,16 +53,7 @@ class Persistence : public ::testing::Test {
     lobby_ = c->wait_type("lobby");
     return c;
   }
-  std::int64_t new_game(json settings) {
-    if (!settings.contains("color")) settings["color"] = "black";
-    const json created = black_->command({{"type", "create_challenge"}, {"settings", settings}});
-    expect_ack(created);
-    const json accepted = white_->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
-    expect_ack(accepted);
-    const auto game = accepted["game"].get<std::int64_t>();
-    join_both(game);
-    return game;
-  }
+  std::int64_t new_game(json settings) { return testing::start_game(*black_, *white_, std::move(settings)); }
   void join_both(std::int64_t game) {
     expect_ack(black_->command({{"type", "join"}, {"game", game}}));
     expect_ack(white_->command({{"type", "join"}, {"game", game}}));

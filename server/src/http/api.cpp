@@ -177,7 +177,6 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
   const bool user_games = path.starts_with(kUsers) && path.ends_with("/games");
   if (!(path == "/games" || path.starts_with("/games/") || user_games)) return std::nullopt;
   if (r.method != "GET") return error(405, "method_not_allowed", "use GET");
-  if (!archive_.store) return error(404, "not_found", "this server keeps no game archive");
   if (path == "/games" || user_games) {
     auto page = page_of(r.target);
     if (auto* bad = std::get_if<ApiResponse>(&page)) return *bad;
@@ -201,7 +200,7 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
     return ApiResponse{200, wire::encode_game(*info), {}};
   }
   auto record = archive_.store->finished_sgf(*id);
-  if (!record && archive_.live_sgf) record = archive_.live_sgf(*id);
+  if (!record) record = archive_.live_sgf(*id);
   if (!record) return not_found;
   ApiResponse response{200, std::move(*record), {}};
   response.content_type = "application/x-go-sgf";

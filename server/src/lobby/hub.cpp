@@ -103,7 +103,7 @@ std::unique_ptr<Room> Hub::rebuild(const store::StoredGame& g, Steady now) {
 
 Room* Hub::find_room(protocol::GameId id) {
   if (const auto it = rooms_.find(id); it != rooms_.end()) return it->second.get();
-  if (!services_.store || id < 1 || id > next_game_) return nullptr;
+  if (id < 1 || id > next_game_) return nullptr;
   auto stored = services_.store->stored_game(id);
   if (!stored) return nullptr;
   auto& room = rooms_[id];
@@ -230,6 +230,12 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   flush();
 }
 
+void Hub::answer(const std::shared_ptr<Connection>& connection, const protocol::ServerMessage& message) {
+  std::lock_guard lock(mutex_);
+  out_.send(connection, message);
+  flush();
+}
+
 void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvelope command) {
   std::lock_guard lock(mutex_);
   const std::string key = who->user() ? "u" + std::to_string(who->user()->id) : "c" + std::to_string(who->id());
@@ -301,8 +307,8 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
           [&](const protocol::CancelChallenge& c) { return close_challenge(me, cid, c.challenge, false); },
           [&](const protocol::DeclineChallenge& c) { return close_challenge(me, cid, c.challenge, true); },
           [&](const protocol::AcceptChallenge& c) { return accept(me, cid, c.challenge); },
-          // Everything else names a game (join and leave were handled above, guests' too); ping
-          // never reaches the hub, each connection answers it itself.
+          // Everything else names a game (join and leave were handled above, guests' too); a ping
+          // never comes here: its connection answers it through answer().
           [&](const auto& c) -> Reply {
             if constexpr (requires { c.game; }) {
               Room* r = room(c.game);

@@ -36,7 +36,7 @@ class Hub final : public Dispatcher {
     FindUser find_user;
     FindUserById find_user_by_id;
     store::Journal* journal = nullptr;  // required
-    // Finished games leave memory once nobody watches them and come back from here on demand.
+    // Required: finished games leave memory once nobody watches them and come back from here.
     store::GameStore* store = nullptr;
     DrawBlack draw_black;
     RandomHex random_hex;
@@ -72,6 +72,7 @@ class Hub final : public Dispatcher {
   void connected(const std::shared_ptr<Connection>& connection) override;
   void received(const std::shared_ptr<Connection>& connection, protocol::ClientEnvelope command) override;
   void disconnected(const std::shared_ptr<Connection>& connection) override;
+  void answer(const std::shared_ptr<Connection>& connection, const protocol::ServerMessage& message) override;
 
  private:
   using Reply = std::variant<protocol::Ack, protocol::Error>;

@@ -100,19 +100,19 @@ void WsSession::handle(std::string_view text) {
   auto decoded = protocol::decode_client(text);
   if (auto* error = std::get_if<protocol::Error>(&decoded)) {
     if (metrics_) ++metrics_->ws_errors_total;
-    Connection::send(*error);
+    dispatcher_.answer(shared_from_this(), *error);
     return;
   }
   auto& command = std::get<protocol::ClientEnvelope>(decoded);
   if (const auto* ping = std::get_if<protocol::Ping>(&command.message)) {
-    Connection::send(protocol::Pong{command.cid, ping->t});
+    dispatcher_.answer(shared_from_this(), protocol::Pong{command.cid, ping->t});
     return;
   }
   dispatcher_.received(shared_from_this(), std::move(command));
 }
 
 void WsSession::reply_error(std::optional<std::string> cid, protocol::ErrorCode code, std::string message) {
-  Connection::send(protocol::Error{std::move(cid), code, std::move(message), {}});
+  dispatcher_.answer(shared_from_this(), protocol::Error{std::move(cid), code, std::move(message), {}});
 }
 
 void WsSession::send(std::shared_ptr<const std::string> message) {
