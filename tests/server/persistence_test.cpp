@@ -242,6 +242,20 @@ TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
   const json finished = json::parse(get("/api/v1/games?limit=10"));
   EXPECT_EQ(finished["games"].size(), 3u);
   EXPECT_EQ(finished["next_before"], nullptr);
+  // Games in play are listed too; private ones only in their own players' lists.
+  const auto hidden = new_game({{"width", 9}, {"private", true}});
+  const json live_list = json::parse(get("/api/v1/games?status=live"));
+  ASSERT_EQ(live_list["games"].size(), 1u) << live_list.dump();
+  EXPECT_EQ(live_list["games"][0]["id"], live);
+  const json public_view = json::parse(get("/api/v1/users/black/games?limit=1"));
+  EXPECT_EQ(public_view["games"].size(), 0u) << public_view.dump();
+  EXPECT_EQ(public_view["next_before"], hidden);  // paging goes on past it
+  const json own_view = json::parse(testing::body_of(testing::http_request(
+      stack_->port(), "GET", "/api/v1/users/black/games?limit=1", "Authorization: Bearer " + black_token_ + "\r\n")));
+  ASSERT_EQ(own_view["games"].size(), 1u) << own_view.dump();
+  EXPECT_EQ(own_view["games"][0]["id"], hidden);
+  EXPECT_EQ(get("/api/v1/games?status=open"),
+            R"({"error":{"code":"bad_request","message":"'status' must be 'finished' or 'live'"}})");
   const json one = json::parse(get("/api/v1/games/" + std::to_string(game)));
   EXPECT_EQ(one["game"]["settings"]["width"], 9);
 

@@ -73,10 +73,13 @@ std::optional<wire::GameInfo> game_info(const store::GameSummary& g) {
                         g.end_reason, g.move_count};
 }
 
-ApiResponse game_list(const std::vector<store::GameSummary>& rows, const store::Page& page) {
+// The page's games; private ones only if `show_private` (the page itself is counted before that
+// filter, so paging goes on past them).
+ApiResponse game_list(const std::vector<store::GameSummary>& rows, const store::Page& page, bool show_private) {
   std::vector<wire::GameInfo> list;
   for (const auto& row : rows) {
-    if (auto info = game_info(row)) list.push_back(std::move(*info));
+    auto info = game_info(row);
+    if (info && (show_private || !info->settings.is_private)) list.push_back(std::move(*info));
   }
   std::optional<std::int64_t> next;
   if (static_cast<int>(rows.size()) == page.limit && !rows.empty()) next = rows.back().id;
@@ -181,11 +184,18 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
     auto page = page_of(r.target);
     if (auto* bad = std::get_if<ApiResponse>(&page)) return *bad;
     const auto& p = std::get<store::Page>(page);
-    if (path == "/games") return game_list(archive_.store->finished_games(p), p);
+    if (path == "/games") {
+      const auto status = query_param(r.target, "status").value_or("finished");
+      if (status == "finished") return game_list(archive_.store->finished_games(p), p, false);
+      if (status == "live") return game_list(archive_.store->live_games(p), p, false);
+      return error(400, "bad_request", "'status' must be 'finished' or 'live'");
+    }
     const std::string name(path.substr(kUsers.size(), path.size() - kUsers.size() - std::string_view("/games").size()));
     const auto user = accounts_.find_user(name);
     if (!user) return error(404, "not_found", "no user named '" + name + "'");
-    return game_list(archive_.store->games_of(user->id, p), p);
+    // A player's private games are listed to that player only.
+    const auto viewer = r.token.empty() ? std::nullopt : accounts_.authenticate(r.token);
+    return game_list(archive_.store->games_of(user->id, p), p, viewer && viewer->id == user->id);
   }
   std::string_view id_text = path.substr(std::string_view("/games/").size());
   const bool sgf = id_text.ends_with(".sgf");

@@ -126,7 +126,9 @@ class GameStore {
   virtual std::optional<StoredGame> stored_game(std::int64_t game_id) = 0;
   virtual std::optional<GameSummary> game(std::int64_t game_id) = 0;
   virtual std::vector<GameSummary> games_of(std::int64_t user_id, Page page) = 0;
+  // Public (not private) games, newest first: those that ended, and those still being played.
   virtual std::vector<GameSummary> finished_games(Page page) = 0;
+  virtual std::vector<GameSummary> live_games(Page page) = 0;
 };
 
 }  // namespace tengen::store

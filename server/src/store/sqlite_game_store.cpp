@@ -19,6 +19,9 @@ constexpr const char* kSummary =
     " g.result, g.end_reason, g.move_count"
     " FROM games g JOIN users b ON b.id = g.black_id JOIN users w ON w.id = g.white_id ";
 
+// Private games stay out of the public lists (their players still see them in their own list).
+constexpr const char* kPublic = "json_extract(g.settings, '$.private') IS NOT 1";
+
 constexpr const char* kCreated =
     "SELECT id, challenge_id, settings, first_id, second_id, nigiri_secret, nigiri_nonce, created_at FROM games ";
 constexpr const char* kEvents =
@@ -53,7 +56,10 @@ SqliteGameStore::Reader::Reader(Database& db)
                        "WHERE g.id IN (SELECT id FROM games WHERE black_id = ?1 AND id < ?2"
                        " UNION SELECT id FROM games WHERE white_id = ?1 AND id < ?2)"
                        " ORDER BY g.id DESC LIMIT ?3"),
-      finished(db, std::string(kSummary) + "WHERE g.ended_at IS NOT NULL AND g.id < ? ORDER BY g.id DESC LIMIT ?"),
+      finished(db, std::string(kSummary) + "WHERE g.ended_at IS NOT NULL AND " + kPublic +
+                       " AND g.id < ? ORDER BY g.id DESC LIMIT ?"),
+      live(db, std::string(kSummary) + "WHERE g.ended_at IS NULL AND " + kPublic +
+                   " AND g.id < ? ORDER BY g.id DESC LIMIT ?"),
       stored(db, std::string(kCreated) + "WHERE id = ?"),
       events(db, kEvents) {}
 
@@ -214,6 +220,12 @@ std::vector<GameSummary> SqliteGameStore::finished_games(Page page) {
   std::lock_guard lock(read_mutex_);
   reader_.finished.bind(1, before_or_max(page)).bind(2, std::int64_t{page.limit});
   return summaries(reader_.finished);
+}
+
+std::vector<GameSummary> SqliteGameStore::live_games(Page page) {
+  std::lock_guard lock(read_mutex_);
+  reader_.live.bind(1, before_or_max(page)).bind(2, std::int64_t{page.limit});
+  return summaries(reader_.live);
 }
 
 }  // namespace tengen::store

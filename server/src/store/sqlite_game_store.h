@@ -25,6 +25,7 @@ class SqliteGameStore final : public GameStore {
   std::optional<GameSummary> game(std::int64_t game_id) override;
   std::vector<GameSummary> games_of(std::int64_t user_id, Page page) override;
   std::vector<GameSummary> finished_games(Page page) override;
+  std::vector<GameSummary> live_games(Page page) override;
 
  private:
   struct Writer {
@@ -33,7 +34,7 @@ class SqliteGameStore final : public GameStore {
   };
   struct Reader {
     explicit Reader(Database& db);
-    Statement sgf, game, games_of, finished, stored, events;
+    Statement sgf, game, games_of, finished, live, stored, events;
   };
   std::vector<GameSummary> summaries(Statement& query);
   static GameCreated read_created(Statement& query);

@@ -1,0 +1,37 @@
+// Log in and sign up: two small forms; the server's messages say what is wrong.
+import { h, fill } from './util.js';
+import { login, register } from './api.js';
+
+export function mountAccount(root, ctx) {
+  fill(root, h('div', { class: 'account-forms' },
+    form('Log in', 'login', login, 'current-password'),
+    form('Create an account', 'register', register, 'new-password')));
+
+  function form(title, id, call, passwordAutocomplete) {
+    const username = h('input', { id: `${id}-username`, name: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 20 });
+    const password = h('input', { id: `${id}-password`, name: 'password', type: 'password', autocomplete: passwordAutocomplete, required: true, minlength: 8, maxlength: 128 });
+    const problem = h('p', { class: 'form-error', role: 'alert' });
+    const submit = h('button', { type: 'submit', class: 'primary' }, title);
+    return h('form', {
+      class: `card account-form ${id}`, onsubmit: async (e) => {
+        e.preventDefault();
+        problem.textContent = '';
+        submit.disabled = true;
+        try {
+          const { user } = await call(username.value.trim(), password.value);
+          ctx.signedIn(user);
+        } catch (err) {
+          problem.textContent = err.message;
+        } finally {
+          submit.disabled = false;
+        }
+      },
+    },
+    h('h2', {}, title),
+    h('div', { class: 'field' }, h('label', { for: username.id }, 'User name'), username),
+    h('div', { class: 'field' }, h('label', { for: password.id }, 'Password'), password),
+    id === 'register' ? h('p', { class: 'muted' }, '3–20 letters, digits, _ or -, starting with a letter; a password of at least 8 characters.') : '',
+    problem, submit);
+  }
+  return () => {};
+}

@@ -1,0 +1,148 @@
+// Tengen's web client: one page, views chosen by the URL's hash, one WebSocket shared by all
+// of them. No build step: the browser loads these ES modules as they are.
+import { h, fill } from './util.js';
+import { Connection } from './connection.js';
+import { currentUser, logout } from './api.js';
+import { mountLobby } from './lobby.js';
+import { mountGame } from './game.js';
+import { mountAccount } from './account.js';
+import { mountGameList } from './lists.js';
+
+const view = document.getElementById('view');
+const net = document.getElementById('net');
+const account = document.getElementById('account');
+const toasts = document.getElementById('toasts');
+const navMine = document.getElementById('nav-mine');
+
+const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/v1`;
+
+const ctx = {
+  conn: new Connection(wsUrl),
+  user: null,
+  lobby: { challenges: new Map(), online: new Map() },
+  events: new EventTarget(),  // 'lobby' (detail: 'game' when a game started)
+  toast,
+  navigate: (hash) => { location.hash = hash; },
+  signedIn(user) {
+    setUser(user);
+    ctx.conn.restart();  // the WebSocket learns who we are at the upgrade
+    ctx.navigate(sessionStorage.getItem('tengen-return') || '#/');
+    sessionStorage.removeItem('tengen-return');
+  },
+};
+
+function toast(message, { kind = 'error', link = null } = {}) {
+  const item = h('div', { class: `toast ${kind}` }, message, link ? h('a', { href: link.href }, link.text) : '');
+  toasts.append(item);
+  setTimeout(() => item.remove(), 7000);
+}
+
+function setUser(user) {
+  ctx.user = user;
+  navMine.hidden = !user;
+  if (user) navMine.href = `#/user/${encodeURIComponent(user.name)}`;
+  if (user) {
+    fill(account, h('a', { href: navMine.href, class: 'me' }, user.name),
+      h('button', { class: 'link', onclick: signOut }, 'Log out'));
+  } else {
+    fill(account, h('a', { href: '#/login', class: 'login-link' }, 'Log in'));
+  }
+}
+
+async function signOut() {
+  try {
+    await logout();
+  } catch (err) {
+    toast(err.message);
+    return;
+  }
+  setUser(null);
+  ctx.conn.restart();
+  route();
+}
+
+// ---- connection indicator and lobby state ----
+
+const NET_TEXT = { open: 'Online', connecting: 'Connecting…', reconnecting: 'Reconnecting…' };
+ctx.conn.addEventListener('status', () => {
+  net.dataset.state = ctx.conn.status;
+  net.querySelector('.net-text').textContent = NET_TEXT[ctx.conn.status];
+});
+
+ctx.conn.addEventListener('message', (e) => {
+  const m = e.detail;
+  const lobby = ctx.lobby;
+  switch (m.type) {
+    case 'lobby':
+      lobby.challenges = new Map(m.challenges.map((c) => [c.id, c]));
+      lobby.online = new Map(m.online.map((u) => [u.id, u]));
+      break;
+    case 'challenge_opened': lobby.challenges.set(m.challenge.id, m.challenge); break;
+    case 'challenge_closed': lobby.challenges.delete(m.challenge); break;
+    case 'user_online': lobby.online.set(m.user.id, m.user); break;
+    case 'user_offline': lobby.online.delete(m.user.id); break;
+    case 'game_started': gameStarted(m); break;
+    default: return;
+  }
+  ctx.events.dispatchEvent(new CustomEvent('lobby', { detail: m.type === 'challenge_closed' && m.game ? 'game' : m.type }));
+});
+
+function gameStarted(m) {
+  const me = ctx.user?.id;
+  if (me !== m.black.id && me !== m.white.id) return;
+  const here = /^#\/game\/(\d+)/.exec(location.hash);
+  if (here && Number(here[1]) !== m.game) {
+    toast(`Your game against ${me === m.black.id ? m.white.name : m.black.name} has started. `, { kind: 'info', link: { href: `#/game/${m.game}`, text: 'Go to it' } });
+  } else if (!here) {
+    ctx.navigate(`#/game/${m.game}`);
+  }
+}
+
+// ---- routing ----
+
+let unmount = () => {};
+
+function route() {
+  unmount();
+  unmount = () => {};
+  const hash = location.hash || '#/';
+  let m;
+  for (const a of document.querySelectorAll('[data-nav]')) a.removeAttribute('aria-current');
+  const current = (name) => document.querySelector(`[data-nav="${name}"]`)?.setAttribute('aria-current', 'page');
+  if ((m = /^#\/game\/(\d+)$/.exec(hash))) {
+    document.title = `Game ${m[1]} · Tengen`;
+    unmount = mountGame(view, ctx, Number(m[1]));
+  } else if (hash === '#/login') {
+    document.title = 'Log in · Tengen';
+    unmount = mountAccount(view, ctx);
+  } else if (hash === '#/games') {
+    current('games');
+    document.title = 'Finished games · Tengen';
+    unmount = mountGameList(view, ctx, { title: 'Finished games', url: '/api/v1/games?limit=25', empty: 'No finished games yet.' });
+  } else if ((m = /^#\/user\/(.+)$/.exec(hash))) {
+    const name = decodeURIComponent(m[1]);
+    if (name === ctx.user?.name) current('mine');
+    document.title = `${name} · Tengen`;
+    unmount = mountGameList(view, ctx, { title: `${name}'s games`, url: `/api/v1/users/${encodeURIComponent(name)}/games?limit=25`, empty: `${name} has not played yet.` });
+  } else {
+    current('lobby');
+    document.title = 'Lobby · Tengen';
+    unmount = mountLobby(view, ctx);
+  }
+  if (hash !== '#/login') sessionStorage.setItem('tengen-return', hash);
+}
+
+window.addEventListener('hashchange', route);
+
+async function start() {
+  try {
+    setUser(await currentUser());
+  } catch (err) {
+    setUser(null);
+    toast(err.message);
+  }
+  ctx.conn.start();
+  route();
+}
+
+start();

@@ -1,0 +1,57 @@
+// A player's clock as the server last reported it, counted down locally between updates.
+import { formatMs, formatDuration } from './util.js';
+
+// What is left `elapsed` ms after the report, for the player whose clock runs. The server's
+// word replaces this at the next event; this only keeps the display moving smoothly.
+export function runDown(side, time, elapsed) {
+  const s = { ...side };
+  let rest = elapsed;
+  const take = (key) => {
+    const used = Math.min(s[key], rest);
+    s[key] -= used;
+    rest -= used;
+  };
+  take('main_ms');
+  if (rest <= 0) return s;
+  if (time.system === 'byoyomi') {
+    while (rest > 0 && s.periods > 0) {
+      take('period_ms');
+      if (s.period_ms === 0 && rest > 0) {
+        if (s.periods <= 1) break;
+        s.periods -= 1;
+        s.period_ms = time.period_ms;
+      } else if (s.period_ms === 0) {
+        break;
+      }
+    }
+  } else if (time.system === 'canadian') {
+    take('period_ms');
+  }
+  return s;
+}
+
+// { main: '12:34', extra: '+ 5×30 s' } in the system's customary notation.
+
+export function clockText(side, time) {
+  switch (time.system) {
+    case 'byoyomi':
+      if (side.main_ms > 0) return { main: formatMs(side.main_ms), extra: `+ ${side.periods}×${formatDuration(time.period_ms)}`, overtime: false };
+      return { main: formatMs(side.period_ms), extra: side.periods === 1 ? 'last period' : `${side.periods} periods`, overtime: true };
+    case 'canadian':
+      if (side.main_ms > 0) return { main: formatMs(side.main_ms), extra: `+ ${time.stones} stones / ${formatDuration(time.period_ms)}`, overtime: false };
+      return { main: formatMs(side.period_ms), extra: `${side.stones} stone${side.stones === 1 ? '' : 's'} to play`, overtime: true };
+    case 'simple':
+      return { main: formatMs(side.main_ms), extra: 'this move', overtime: false };
+    case 'fischer':
+      return { main: formatMs(side.main_ms), extra: `+ ${formatDuration(time.increment_ms)}/move`, overtime: false };
+    default:
+      return { main: formatMs(side.main_ms), extra: '', overtime: false };
+  }
+}
+
+// Whether this side's time is nearly gone (the clock turns red).
+export function isLow(side, time) {
+  const left = side.main_ms > 0 ? side.main_ms : side.period_ms;
+  if (time.system === 'byoyomi' || time.system === 'canadian') return side.main_ms === 0 && left < 10000;
+  return left < 10000;
+}

@@ -1,0 +1,163 @@
+// The WebSocket to /ws/v1: commands with ids and promises, automatic reconnection, and a
+// heartbeat that notices a dead network. Views listen for 'message', 'open' and 'status'.
+import { randomHex } from './util.js';
+
+const PING_EVERY_MS = 10000;   // an application ping; its pong also proves the path is alive
+const PONG_WITHIN_MS = 8000;   // no pong by then: the socket is treated as dead and replaced
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 5000];
+
+export class ServerError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export class Connection extends EventTarget {
+  constructor(url) {
+    super();
+    this.url = url;
+    this.prefix = randomHex(6);  // cids are unique per user across tabs and reloads
+    this.counter = 0;
+    this.pending = new Map();    // cid → {message, resolve, reject, resend, socket}
+    this.status = 'connecting';
+    this.attempt = 0;
+    this.socket = null;
+    this.stopped = false;
+    this.user = null;
+  }
+
+  start() {
+    this.stopped = false;
+    this.open();
+  }
+
+  // Closes and opens again at once (after logging in or out: the upgrade carries the cookie).
+  restart() {
+    this.attempt = 0;
+    if (this.socket) {
+      const old = this.socket;
+      this.socket = null;
+      old.onclose = null;
+      old.close(1000, 'restart');
+      this.lost(old);
+    }
+    this.open();
+  }
+
+  open() {
+    clearTimeout(this.retryTimer);
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    this.setStatus(this.attempt === 0 && this.status !== 'reconnecting' ? 'connecting' : 'reconnecting');
+    socket.onopen = () => {
+      if (socket !== this.socket) return;
+      this.attempt = 0;
+      this.setStatus('open');
+      this.dispatchEvent(new Event('open'));  // views join their rooms first
+      for (const [cid, p] of this.pending) {  // then what was in flight goes again, same cid
+        if (p.socket !== socket) {
+          p.socket = socket;
+          socket.send(JSON.stringify(p.message));
+        }
+      }
+      this.heartbeat();
+    };
+    socket.onmessage = (e) => {
+      if (socket !== this.socket) return;
+      this.lastHeard = performance.now();
+      let message;
+      try {
+        message = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      this.receive(message);
+    };
+    socket.onclose = () => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      this.lost(socket);
+      if (!this.stopped) this.scheduleRetry();
+    };
+    socket.onerror = () => {};  // onclose follows and says the same
+  }
+
+  lost(socket) {
+    clearInterval(this.pingTimer);
+    clearTimeout(this.pongTimer);
+    for (const [cid, p] of this.pending) {
+      if (p.socket === socket && !p.resend) {
+        this.pending.delete(cid);
+        p.reject(new ServerError('disconnected', 'the connection to the server was lost'));
+      } else if (p.socket === socket) {
+        p.socket = null;  // sent again on the next socket
+      }
+    }
+    this.setStatus('reconnecting');
+    this.dispatchEvent(new Event('close'));
+  }
+
+  scheduleRetry() {
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this.retryTimer = setTimeout(() => this.open(), base + Math.random() * base * 0.3);
+  }
+
+  heartbeat() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => {
+      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+      const socket = this.socket;
+      this.command('ping', { t: Date.now() }, { resend: false }).then((pong) => {
+        this.rtt = Date.now() - pong.t;
+      }, () => {});
+      clearTimeout(this.pongTimer);
+      this.pongTimer = setTimeout(() => {
+        if (socket === this.socket) socket.close(4000, 'no pong');  // onclose reconnects
+      }, PONG_WITHIN_MS);
+    }, PING_EVERY_MS);
+  }
+
+  receive(message) {
+    if ((message.type === 'ack' || message.type === 'error' || message.type === 'pong') && message.cid !== undefined) {
+      const p = this.pending.get(String(message.cid));
+      if (message.type === 'pong') clearTimeout(this.pongTimer);
+      if (p) {
+        this.pending.delete(String(message.cid));
+        if (message.type === 'error') p.reject(new ServerError(message.code, message.message));
+        else p.resolve(message);
+        return;
+      }
+    }
+    if (message.type === 'welcome') this.user = message.user;
+    this.dispatchEvent(new CustomEvent('message', { detail: message }));
+  }
+
+  // Sends a command; resolves with its ack, rejects with a ServerError. `resend`: sent again
+  // after a reconnection (safe: the server applies a cid once); otherwise it fails when the
+  // socket goes.
+  command(type, fields = {}, { resend = true } = {}) {
+    const cid = `${this.prefix}-${++this.counter}`;
+    const message = { v: 1, type, cid, ...fields };
+    return new Promise((resolve, reject) => {
+      const open = this.socket && this.socket.readyState === WebSocket.OPEN;
+      if (!open && !resend) {
+        reject(new ServerError('disconnected', 'not connected to the server; trying again…'));
+        return;
+      }
+      this.pending.set(cid, { message, resolve, reject, resend, socket: open ? this.socket : null });
+      if (open) this.socket.send(JSON.stringify(message));
+    });
+  }
+
+  get isOpen() {
+    return this.status === 'open';
+  }
+
+  setStatus(status) {
+    if (this.status === status) return;
+    this.status = status;
+    this.dispatchEvent(new Event('status'));
+  }
+}

@@ -1,0 +1,543 @@
+// The game view: board, players and clocks, the nigiri, play controls, the scoring phase, the
+// result, chat. Its state is the server's: a snapshot, then the room's events in order; after a
+// reconnection it asks for the events since the last one it saw.
+import { h, fill, describeSettings, describeResult, END_REASONS, komiOf, randomHex, parseVertex } from './util.js';
+import { BoardView } from './board.js';
+import { Position } from './position.js';
+import { runDown, clockText, isLow } from './clock.js';
+import { verifyNigiri } from './nigiri.js';
+
+const COLOR_NAME = { black: 'Black', white: 'White' };
+const other = (c) => (c === 'black' ? 'white' : 'black');
+const short = (c) => (c === 'black' ? 'b' : 'w');
+
+export function mountGame(root, ctx, gameId) {
+  const conn = ctx.conn;
+  let st = null;             // the room as last reported; null until the first snapshot
+  let board = null;
+  let position = null;
+  let resuming = false;      // a `join` with `since` is in flight
+  let clockWasReplayed = false;
+  let turnSeenAt = null;     // when it became my move, for think_ms
+  let confirmingResign = false;
+  let destroyed = false;
+  let proof = null;          // the nigiri check's outcome
+
+  // ---- layout (built once; render() updates it) ----
+  const title = h('h1', { class: 'game-title' }, `Game ${gameId}`);
+  const subtitle = h('p', { class: 'game-settings' });
+  const sgfLink = h('a', { href: `/api/v1/games/${gameId}.sgf`, download: `tengen-${gameId}.sgf`, class: 'sgf' }, 'Download SGF');
+  const boardHolder = h('div', { class: 'board-holder' });
+  const staleNote = h('div', { class: 'stale-note', hidden: true }, 'Reconnecting… the board will update when the connection is back.');
+  const vertexInput = h('input', { id: 'vertex-input', name: 'vertex', autocomplete: 'off', placeholder: 'e.g. D4', size: 6, 'aria-label': 'Point to play' });
+  const keyboardForm = h('form', { class: 'keyboard-play', onsubmit: (e) => { e.preventDefault(); clickPoint(vertexInput.value.trim().toUpperCase()); vertexInput.value = ''; } },
+    h('label', { for: 'vertex-input' }, 'Play at'), vertexInput, h('button', { type: 'submit' }, 'Play'));
+  const cards = { black: playerCard('black'), white: playerCard('white') };
+  const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  const nigiriPanel = h('section', { class: 'panel nigiri', hidden: true, 'aria-label': 'Nigiri' });
+  const undoPanel = h('section', { class: 'panel undo', hidden: true });
+  const absencePanel = h('section', { class: 'panel absence', hidden: true });
+  const controls = h('div', { class: 'controls', hidden: true });
+  const scoringPanel = h('section', { class: 'panel scoring', hidden: true, 'aria-label': 'Scoring' });
+  const resultPanel = h('section', { class: 'panel result', hidden: true, 'aria-live': 'polite' });
+  const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite' });
+  const chatInput = h('input', { name: 'chat', maxlength: 1000, autocomplete: 'off', placeholder: 'Say something…', 'aria-label': 'Chat message' });
+  const chatTitle = h('h2', {}, 'Chat');
+  const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, 'Send'));
+  const view = h('div', { class: 'game' },
+    h('div', { class: 'board-area' }, boardHolder, staleNote, keyboardForm),
+    h('aside', { class: 'side' },
+      h('header', { class: 'game-head' }, title, subtitle, sgfLink),
+      h('div', { class: 'players' }, cards.black.el, cards.white.el),
+      status, nigiriPanel, undoPanel, absencePanel, controls, scoringPanel, resultPanel,
+      h('section', { class: 'chat' }, chatTitle, chatLog, chatForm)));
+  fill(root, view);
+
+  function playerCard(color) {
+    const name = h('a', { class: 'name' });
+    const captures = h('span', { class: 'captures' });
+    const clockMain = h('span', { class: 'clock-main' });
+    const clockExtra = h('span', { class: 'clock-extra' });
+    const note = h('span', { class: 'player-note' });
+    const el = h('div', { class: `player ${color}`, dataset: { color } },
+      h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
+      h('div', { class: 'who' }, name, note, captures),
+      h('div', { class: 'clock', 'aria-label': `${COLOR_NAME[color]}'s clock` }, clockMain, clockExtra));
+    return { el, name, captures, clockMain, clockExtra, note };
+  }
+
+  // ---- state from the server ----
+
+  function applySnapshot(s) {
+    st = {
+      seq: s.seq, settings: s.settings, black: s.black, white: s.white, role: s.role, phase: s.phase,
+      toMove: s.to_move, result: s.result, endReason: null, captures: { ...s.captures },
+      undoBy: null, chat: [...s.chat], clock: s.clock, clockAt: performance.now(), nigiri: s.nigiri,
+      marking: s.marking, absent: s.absent.map((a) => ({ ...a, at: performance.now() })),
+      finalScore: s.final_score, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
+      lastIndex: null,
+    };
+    position = new Position(s.settings.width, s.settings.height);
+    for (const v of s.handicap_stones) position.play('b', v);
+    for (const m of s.moves) {
+      st.moves.push(m);
+      if (m.vertex !== 'pass') {
+        position.play(short(m.color), m.vertex);
+        st.lastIndex = position.index(m.vertex);
+      } else {
+        st.lastIndex = null;
+      }
+    }
+    if (s.undo_requested && s.moves.length) st.undoBy = s.moves[s.moves.length - 1].color;
+    if (!board || board.width !== s.settings.width || board.height !== s.settings.height) {
+      board = new BoardView(s.settings.width, s.settings.height, {
+        onPoint: clickPoint, ghost: ghostColor, label: `Go board, ${s.settings.width} by ${s.settings.height}`,
+      });
+      fill(boardHolder, board.el);
+    }
+    if (myTurn()) turnSeenAt = performance.now();
+    if (st.nigiri?.secret) check(st.nigiri);
+    render();
+  }
+
+  function myColor() {
+    return st && (st.role === 'black' || st.role === 'white') ? st.role : null;
+  }
+  function myTurn() {
+    return st && st.phase === 'playing' && myColor() === st.toMove;
+  }
+  function freePlacementPending() {
+    return st.settings.handicap >= 2 && st.moves.length === 0 && st.handicap.length < st.settings.handicap &&
+      st.settings.placement !== 'fixed' && st.phase === 'playing';
+  }
+
+  function applyEvent(m) {
+    switch (m.type) {
+      case 'move': {
+        const c = short(m.color);
+        if (m.vertex === 'pass') {
+          st.moves.push({ color: m.color, vertex: 'pass' });
+          st.lastIndex = null;
+        } else {
+          const placingHandicap = freePlacementPending();
+          position.points[position.index(m.vertex)] = c;
+          for (const v of m.captured) {
+            const i = position.index(v);
+            const capturedColor = position.points[i];
+            position.points[i] = null;
+            st.captures[capturedColor === c ? other(m.color) : m.color] += 1;
+          }
+          st.lastIndex = position.index(m.vertex);
+          if (placingHandicap) st.handicap.push(m.vertex);
+          else st.moves.push({ color: m.color, vertex: m.vertex });
+        }
+        st.toMove = freePlacementPending() ? 'black' : other(m.color);
+        st.clock = m.clock;
+        st.clockAt = performance.now();
+        st.undoBy = null;
+        st.abortable = st.abortable && !(st.moves.some((x) => x.color === 'black') && st.moves.some((x) => x.color === 'white'));
+        if (myTurn()) turnSeenAt = performance.now();
+        break;
+      }
+      case 'undo_requested': st.undoBy = m.by; break;
+      case 'undo_answered':
+        st.undoBy = null;
+        if (m.accepted) sync();  // the position and clocks after an undo come from a snapshot
+        break;
+      case 'chat': st.chat.push(m.line); break;
+      case 'nigiri_started': st.nigiri = m.nigiri; break;
+      case 'nigiri_done':
+        st.nigiri = m.nigiri;
+        st.black = m.black;
+        st.white = m.white;
+        st.phase = 'playing';
+        st.toMove = 'black';
+        if (ctx.user) st.role = ctx.user.id === m.black.id ? 'black' : ctx.user.id === m.white.id ? 'white' : 'spectator';
+        if (myTurn()) turnSeenAt = performance.now();
+        check(m.nigiri);
+        break;
+      case 'scoring_started':
+        st.phase = 'scoring';
+        st.marking = m.marking;
+        st.clock = st.clock && { ...st.clock, running: null };
+        break;
+      case 'marking': st.marking = m.marking; break;
+      case 'score_accepted': if (st.marking?.version === m.version) st.marking.accepted[m.by] = m.version; break;
+      case 'play_resumed':
+        st.phase = 'playing';
+        st.marking = null;
+        st.toMove = m.to_move;
+        st.clock = m.clock;
+        st.clockAt = performance.now();
+        if (myTurn()) turnSeenAt = performance.now();
+        break;
+      case 'player_left':
+        st.absent = st.absent.filter((a) => a.color !== m.absence.color);
+        st.absent.push({ ...m.absence, at: performance.now() });
+        break;
+      case 'player_returned': st.absent = st.absent.filter((a) => a.color !== m.color); break;
+      case 'game_ended':
+        st.phase = 'finished';
+        st.result = m.result;
+        st.endReason = m.reason;
+        st.finalScore = m.score;
+        st.clock = m.clock;
+        st.clockAt = performance.now();
+        st.marking = null;
+        st.undoBy = null;
+        st.absent = [];
+        st.abortable = false;
+        break;
+      default: break;
+    }
+  }
+
+  function onMessage(e) {
+    const m = e.detail;
+    if (m.game !== gameId || destroyed) return;
+    if (m.type === 'snapshot') {
+      applySnapshot(m);
+      return;
+    }
+    if (m.seq === undefined || !st || m.seq <= st.seq) return;  // seen already (a resumption may repeat)
+    st.seq = m.seq;
+    if (resuming && m.clock) clockWasReplayed = true;
+    applyEvent(m);
+    render();
+  }
+
+  // A fresh snapshot.
+  function sync() {
+    conn.command('join', { game: gameId }, { resend: false }).catch(showError);
+  }
+
+  // Enter the room; after a reconnection, only what happened since the last event seen.
+  function join() {
+    if (!st) {
+      sync();
+      return;
+    }
+    resuming = true;
+    clockWasReplayed = false;
+    conn.command('join', { game: gameId, since: st.seq }, { resend: false }).then(() => {
+      resuming = false;
+      // Replayed clocks are as of their events, not of now: take the current ones.
+      if (clockWasReplayed && st.clock) sync();
+    }, (err) => {
+      resuming = false;
+      showError(err);
+    });
+  }
+
+  function showError(err) {
+    if (err.code === 'disconnected') return;  // the indicator says so; the view catches up after
+    if (err.code === 'forbidden' && !st) {
+      fill(boardHolder, h('p', { class: 'empty' }, err.message));
+      return;
+    }
+    if (err.code === 'not_found' && !st) {
+      fill(boardHolder, h('p', { class: 'empty' }, `There is no game ${gameId}.`));
+      return;
+    }
+    ctx.toast(err.message);
+  }
+
+  async function send(type, fields = {}) {
+    try {
+      return await conn.command(type, { game: gameId, ...fields });
+    } catch (err) {
+      showError(err);
+      return null;
+    }
+  }
+
+  // ---- what the player does ----
+
+  function clickPoint(vertex) {
+    if (!st || !conn.isOpen) return;
+    const p = parseVertex(vertex, st.settings.width, st.settings.height);
+    if (!p) {
+      ctx.toast(`${vertex || 'That'} is not a point on this board.`);
+      return;
+    }
+    if (st.phase === 'scoring' && myColor()) {
+      const i = p.y * st.settings.width + p.x;
+      if (!position.points[i]) return;
+      const dead = new Set((st.marking?.dead ?? []).map((v) => position.index(v)));
+      send('mark', { vertex, dead: !dead.has(i) });
+      return;
+    }
+    if (!myTurn()) {
+      if (st.phase === 'playing' && myColor()) ctx.toast("It is your opponent's move.");
+      return;
+    }
+    const think = turnSeenAt === null ? undefined : Math.round(performance.now() - turnSeenAt);
+    send('play', { vertex, think_ms: think });
+  }
+
+  function ghostColor() {
+    return st && myTurn() && conn.isOpen ? short(st.toMove) : null;
+  }
+
+  function sendChat(e) {
+    e.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    send('chat', { text }).then((ack) => { if (ack) chatInput.value = ''; });
+  }
+
+  async function check(n) {
+    proof = { state: 'checking' };
+    proof = await verifyNigiri(n);
+    if (!destroyed) render();
+  }
+
+  // ---- rendering ----
+
+  function render() {
+    if (!st || destroyed) return;
+    const s = st.settings;
+    title.textContent = `${st.black.name} vs ${st.white.name}`;
+    subtitle.textContent = `Game ${gameId} · ${describeSettings(s)}`;
+    const live = conn.isOpen;
+    view.classList.toggle('stale', !live);
+    staleNote.hidden = live;
+    const scoring = st.phase === 'scoring';
+    const dead = new Set();
+    let ownership = null;
+    if (scoring && st.marking) {
+      for (const v of st.marking.dead) for (const i of position.chainAt(v)) dead.add(i);
+      ownership = st.marking.score?.ownership ?? null;
+    } else if (st.phase === 'finished' && st.finalScore?.ownership) {
+      ownership = st.finalScore.ownership;
+      position.points.forEach((c, i) => { if (c && ownership[i] !== '.' && ownership[i] !== c) dead.add(i); });
+    }
+    board.render({ position: position.points, last: st.lastIndex, dead, ownership });
+    board.el.classList.toggle('marking', scoring && !!myColor());
+    board.el.classList.toggle('my-turn', myTurn());
+    keyboardForm.hidden = !myColor() || !(st.phase === 'playing' || scoring);
+
+    for (const color of ['black', 'white']) {
+      const card = cards[color];
+      const player = st[color];
+      const role = st.phase === 'nigiri' ? (color === 'black' ? 'holds the stones' : 'guesses') : '';
+      card.name.textContent = player.name;
+      card.name.href = `#/user/${encodeURIComponent(player.name)}`;
+      card.note.textContent = [role, ctx.user?.id === player.id ? '(you)' : ''].filter(Boolean).join(' ');
+      card.captures.textContent = `${st.captures[color]} captured`;
+      card.el.classList.toggle('to-move', st.phase === 'playing' && st.toMove === color);
+      card.el.classList.toggle('absent', st.absent.some((a) => a.color === color));
+      const swatch = card.el.querySelector('.swatch');
+      swatch.className = `swatch ${st.phase === 'nigiri' ? 'unknown' : color}`;
+    }
+    tickClocks();
+
+    status.textContent = statusText();
+    renderNigiri();
+    renderUndo();
+    renderAbsence();
+    renderControls();
+    renderScoring();
+    renderResult();
+    renderChat();
+  }
+
+  function statusText() {
+    const me = myColor();
+    switch (st.phase) {
+      case 'nigiri': return 'Nigiri: deciding who takes Black.';
+      case 'playing':
+        if (freePlacementPending()) return `Black places handicap stones (${st.handicap.length} of ${st.settings.handicap}).`;
+        if (me) return me === st.toMove ? 'Your move.' : `${COLOR_NAME[st.toMove]} to move.`;
+        return `${COLOR_NAME[st.toMove]} to move (move ${st.moves.length + 1}).`;
+      case 'scoring': return me ? 'Scoring: click groups to mark them dead or alive, then accept.' : 'The players are agreeing on dead stones.';
+      case 'finished': return 'The game is over.';
+      default: return '';
+    }
+  }
+
+  function renderNigiri() {
+    const n = st.nigiri;
+    nigiriPanel.hidden = !n;
+    if (!n) return;
+    const me = ctx.user?.id;
+    const items = [h('h2', {}, 'Nigiri')];
+    if (!n.secret) {
+      items.push(h('p', {}, `${n.holder.name} holds a handful of white stones; ${n.guesser.name} guesses odd or even. The server committed to its secret before anyone chose:`));
+      items.push(h('p', { class: 'hash' }, h('span', {}, 'commitment '), h('code', {}, n.commitment)));
+      if (me === n.holder.id && !n.holder_chose) {
+        items.push(h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12) }) }, 'Grab a handful'));
+      } else if (me === n.guesser.id && !n.guesser_chose) {
+        items.push(h('div', { class: 'row' },
+          h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12), guess: 'odd' }) }, 'Odd'),
+          h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12), guess: 'even' }) }, 'Even')));
+      }
+      items.push(h('p', { class: 'muted' },
+        `${n.holder.name}: ${n.holder_chose ? 'ready' : 'choosing…'} · ${n.guesser.name}: ${n.guesser_chose ? 'ready' : 'choosing…'}`));
+    } else {
+      const parity = n.stones % 2 === 0 ? 'even' : 'odd';
+      const guesserBlack = parity === n.guess;
+      items.push(h('p', { class: 'nigiri-result' },
+        `${n.stones} stones: ${parity}. ${n.guesser.name} guessed ${n.guess}, so ${guesserBlack ? n.guesser.name : n.holder.name} takes Black.`));
+      const verdict = proof?.state === 'ok' ? ['ok', '✓ Proof checked in your browser: the commitment and the count match.']
+        : proof?.state === 'bad' ? ['bad', `✗ The proof does not check out: ${proof.why}`]
+          : proof?.state === 'unavailable' ? ['muted', 'Your browser can check the proof only over HTTPS or on localhost; see the values below.']
+            : ['muted', 'Checking the proof…'];
+      items.push(h('p', { class: `proof ${verdict[0]}` }, verdict[1]));
+      items.push(h('details', { class: 'proof-values' }, h('summary', {}, 'The proof'),
+        h('dl', {},
+          ...[['commitment', n.commitment], ['secret', n.secret], ['nonce', n.nonce], ['holder seed', n.holder_seed],
+            ['guesser seed', n.guesser_seed], ['guess', n.guess], ['stones', n.stones]]
+            .flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, h('code', {}, String(v)))])),
+        h('p', { class: 'muted' }, 'commitment = SHA-256(secret ‖ nonce); stones = first 8 hex digits of SHA-256(secret ‖ holder seed ‖ guesser seed) mod 20 + 1.')));
+    }
+    fill(nigiriPanel, ...items);
+  }
+
+  function renderUndo() {
+    const me = myColor();
+    const show = st.undoBy && st.phase === 'playing';
+    undoPanel.hidden = !show;
+    if (!show) return;
+    if (me && me !== st.undoBy) {
+      fill(undoPanel, h('p', {}, `${COLOR_NAME[st.undoBy]} asks to take back their last move.`),
+        h('div', { class: 'row' },
+          h('button', { class: 'primary', onclick: () => send('undo_answer', { accept: true }) }, 'Allow undo'),
+          h('button', { onclick: () => send('undo_answer', { accept: false }) }, 'Refuse')));
+    } else {
+      fill(undoPanel, h('p', {}, me ? 'You asked to take back your last move; waiting for the answer.' : `${COLOR_NAME[st.undoBy]} asked for an undo.`));
+    }
+  }
+
+  function renderAbsence() {
+    const entries = st.absent.filter(() => st.phase !== 'finished');
+    absencePanel.hidden = entries.length === 0;
+    if (!entries.length) return;
+    fill(absencePanel, ...entries.map((a) => {
+      const name = st[a.color].name;
+      if (a.claim_in_ms === null || a.claim_in_ms === undefined) return h('p', {}, `${name} has left the game.`);
+      const left = a.claim_in_ms - (performance.now() - a.at);
+      const mine = myColor() && myColor() !== a.color;
+      if (left > 0) return h('p', { 'data-claim': a.color }, `${name} has left; you may claim the win in ${Math.ceil(left / 1000)} s unless they return.`);
+      return h('p', {}, `${name} has not come back. `,
+        mine ? h('button', { class: 'primary', onclick: () => send('claim_win') }, 'Claim the win') : '');
+    }));
+  }
+
+  function renderControls() {
+    const me = myColor();
+    const playing = st.phase === 'playing' && me;
+    controls.hidden = !(playing || (st.phase === 'nigiri' && st.role === 'player'));
+    if (controls.hidden) return;
+    const buttons = [];
+    if (playing) {
+      buttons.push(h('button', { onclick: () => send('pass', passThink()), disabled: !myTurn() || freePlacementPending() }, 'Pass'));
+      const myMoves = st.moves.filter((m) => m.color === me).length;
+      buttons.push(h('button', { onclick: () => send('undo_request'), disabled: myMoves === 0 || !!st.undoBy }, 'Undo'));
+    }
+    if (st.abortable) buttons.push(h('button', { onclick: () => send('abort') }, 'Abort'));
+    if (playing) {
+      if (confirmingResign) {
+        buttons.push(h('span', { class: 'confirm' }, 'Resign this game?',
+          h('button', { class: 'danger', onclick: () => { confirmingResign = false; send('resign'); } }, 'Yes, resign'),
+          h('button', { onclick: () => { confirmingResign = false; render(); } }, 'No')));
+      } else {
+        buttons.push(h('button', { class: 'danger-quiet', onclick: () => { confirmingResign = true; render(); } }, 'Resign'));
+      }
+    }
+    fill(controls, ...buttons);
+  }
+
+  function passThink() {
+    return turnSeenAt === null ? {} : { think_ms: Math.round(performance.now() - turnSeenAt) };
+  }
+
+  function renderScoring() {
+    const m = st.marking;
+    scoringPanel.hidden = !(st.phase === 'scoring' && m);
+    if (scoringPanel.hidden) return;
+    const me = myColor();
+    const score = m.score;
+    const accepted = (c) => m.accepted[c] === m.version;
+    const items = [h('h2', {}, 'Scoring'),
+      h('p', { class: 'score-line' },
+        h('span', {}, `Black ${score.black}`), ' · ', h('span', {}, `White ${score.white}`), ' → ',
+        h('strong', { class: 'live-score' }, describeResult(score.result))),
+      h('p', { class: 'muted' }, `${m.dead.length} dead group${m.dead.length === 1 ? '' : 's'} marked · version ${m.version}` +
+        (m.resumptions ? ` · play resumed ${m.resumptions} time${m.resumptions === 1 ? '' : 's'}` : '')),
+      h('p', { class: 'acceptances' },
+        ...['black', 'white'].map((c) => h('span', { class: accepted(c) ? 'accepted' : 'waiting' },
+          `${st[c].name}: ${accepted(c) ? 'accepted ✓' : 'not yet'}`)))];
+    if (me) {
+      items.push(h('div', { class: 'row' },
+        h('button', { class: 'primary', onclick: () => send('accept_score', { version: m.version }), disabled: accepted(me) }, accepted(me) ? 'Accepted' : 'Accept score'),
+        h('button', { onclick: () => send('resume') }, 'Resume play')));
+    }
+    fill(scoringPanel, ...items);
+  }
+
+  function renderResult() {
+    resultPanel.hidden = st.phase !== 'finished';
+    if (resultPanel.hidden) return;
+    const reason = st.endReason ? END_REASONS[st.endReason] ?? st.endReason : '';
+    const score = st.finalScore;
+    fill(resultPanel,
+      h('p', { class: 'result-banner', 'data-result': st.result ?? '' }, describeResult(st.result)),
+      h('p', { class: 'muted' }, [st.result, reason].filter(Boolean).join(' · ')),
+      score ? h('p', { class: 'muted' }, `Black ${score.black} · White ${score.white} (komi ${komiOf(st.settings)})`) : '');
+  }
+
+  function renderChat() {
+    const player = !!(myColor() || st.role === 'player');
+    chatTitle.textContent = player ? 'Chat with your opponent' : 'Chat';
+    chatInput.placeholder = player ? 'Message to your opponent…' : 'Message to the other spectators…';
+    if (chatLog.childElementCount === st.chat.length && chatLog.dataset.game === String(gameId)) return;
+    chatLog.dataset.game = String(gameId);
+    fill(chatLog, ...st.chat.map((line) => h('li', { class: `chat-line ${line.channel}` },
+      line.channel === 'spectators' ? h('span', { class: 'channel' }, 'spectator') : '',
+      h('strong', {}, line.from.name), ' ', line.text)));
+    chatLog.scrollTop = chatLog.scrollHeight;
+  }
+
+  function tickClocks() {
+    if (!st) return;
+    const time = st.settings.time;
+    const now = performance.now();
+    for (const color of ['black', 'white']) {
+      const card = cards[color];
+      if (!st.clock || time.system === 'none') {
+        card.clockMain.textContent = time.system === 'none' ? '' : '–';
+        card.clockExtra.textContent = '';
+        continue;
+      }
+      const running = st.clock.running === color && st.phase === 'playing';
+      const side = running ? runDown(st.clock[color], time, now - st.clockAt) : st.clock[color];
+      const text = clockText(side, time);
+      card.clockMain.textContent = text.main;
+      card.clockExtra.textContent = text.extra;
+      card.el.classList.toggle('clock-running', running);
+      card.el.classList.toggle('clock-low', running && isLow(side, time));
+      card.el.classList.toggle('overtime', text.overtime);
+    }
+    if (!absencePanel.hidden) renderAbsence();
+  }
+
+  // ---- life cycle ----
+  const onOpen = () => join();
+  const onStatus = () => render();
+  conn.addEventListener('message', onMessage);
+  conn.addEventListener('open', onOpen);
+  conn.addEventListener('status', onStatus);
+  const timer = setInterval(tickClocks, 100);
+  if (conn.isOpen) join();
+  else fill(boardHolder, h('p', { class: 'empty' }, 'Connecting…'));
+
+  return () => {
+    destroyed = true;
+    clearInterval(timer);
+    conn.removeEventListener('message', onMessage);
+    conn.removeEventListener('open', onOpen);
+    conn.removeEventListener('status', onStatus);
+    if (conn.isOpen) conn.command('leave', { game: gameId }, { resend: false }).catch(() => {});
+  };
+}

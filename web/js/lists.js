@@ -1,0 +1,43 @@
+// Lists of games from the archive: the finished games, and one player's history.
+import { h, fill, sizeOf, describeResult, formatDate, RULESETS, describeTime } from './util.js';
+import { fetchJson } from './api.js';
+
+export function mountGameList(root, ctx, { title, url, empty }) {
+  const rows = h('tbody');
+  const more = h('button', { hidden: true, onclick: () => load(next) }, 'Older games');
+  const problem = h('p', { class: 'form-error', role: 'alert' });
+  let next = null;
+  let stopped = false;
+  fill(root, h('section', { class: 'card game-list' }, h('h1', {}, title),
+    h('div', { class: 'table-wrap' }, h('table', {},
+      h('thead', {}, h('tr', {}, ...['Game', 'Black', 'White', 'Board', 'Result', 'Moves', 'Started', ''].map((t) => h('th', { scope: 'col' }, t)))),
+      rows)),
+    problem, more));
+
+  async function load(before) {
+    problem.textContent = '';
+    try {
+      const sep = url.includes('?') ? '&' : '?';
+      const page = await fetchJson(before ? `${url}${sep}before=${before}` : url);
+      if (stopped) return;
+      if (!before && !page.games.length) rows.append(h('tr', {}, h('td', { colspan: 8, class: 'empty' }, empty)));
+      for (const g of page.games) {
+        rows.append(h('tr', { dataset: { game: g.id } },
+          h('td', {}, h('a', { href: `#/game/${g.id}` }, `#${g.id}`)),
+          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.black.name)}` }, g.black.name)),
+          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.white.name)}` }, g.white.name)),
+          h('td', { title: describeTime(g.settings.time) }, `${sizeOf(g.settings)} ${RULESETS[g.settings.ruleset]?.label ?? ''}`),
+          h('td', { title: describeResult(g.result) }, g.result ?? (g.ended_at_ms ? '' : 'playing')),
+          h('td', {}, String(g.move_count)),
+          h('td', {}, formatDate(g.created_at_ms)),
+          h('td', {}, h('a', { href: `/api/v1/games/${g.id}.sgf`, download: `tengen-${g.id}.sgf` }, 'SGF'))));
+      }
+      next = page.next_before;
+      more.hidden = next === null;
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  }
+  load(null);
+  return () => { stopped = true; };
+}
