@@ -44,13 +44,14 @@ export function mountGame(root, ctx, gameId) {
   const chatInput = h('input', { name: 'chat', maxlength: 1000, autocomplete: 'off', placeholder: 'Say something…', 'aria-label': 'Chat message' });
   const chatTitle = h('h2', {}, 'Chat');
   const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, 'Send'));
+  const chatGuest = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to chat.');
   const view = h('div', { class: 'game' },
     h('div', { class: 'board-area' }, boardHolder, staleNote, keyboardForm),
     h('aside', { class: 'side' },
       h('header', { class: 'game-head' }, title, subtitle, sgfLink),
-      h('div', { class: 'players' }, cards.black.el, cards.white.el),
+      h('div', { class: 'player-cards' }, cards.black.el, cards.white.el),
       status, nigiriPanel, undoPanel, absencePanel, controls, scoringPanel, resultPanel,
-      h('section', { class: 'chat' }, chatTitle, chatLog, chatForm)));
+      h('section', { class: 'chat' }, chatTitle, chatLog, chatForm, chatGuest)));
   fill(root, view);
 
   function playerCard(color) {
@@ -181,6 +182,9 @@ export function mountGame(root, ctx, gameId) {
         st.result = m.result;
         st.endReason = m.reason;
         st.finalScore = m.score;
+        // The dead stones of an agreed count are the last marking's (a snapshot of a finished
+        // game has only the ownership map).
+        st.finalDead = m.reason === 'score' && st.marking ? st.marking.dead : null;
         st.clock = m.clock;
         st.clockAt = performance.now();
         st.marking = null;
@@ -311,6 +315,7 @@ export function mountGame(root, ctx, gameId) {
     } else if (st.phase === 'finished' && st.finalScore?.ownership) {
       ownership = st.finalScore.ownership;
       position.points.forEach((c, i) => { if (c && ownership[i] !== '.' && ownership[i] !== c) dead.add(i); });
+      for (const v of st.finalDead ?? []) for (const i of position.chainAt(v)) dead.add(i);
     }
     board.render({ position: position.points, last: st.lastIndex, dead, ownership });
     board.el.classList.toggle('marking', scoring && !!myColor());
@@ -490,10 +495,12 @@ export function mountGame(root, ctx, gameId) {
   function renderChat() {
     const player = !!(myColor() || st.role === 'player');
     chatTitle.textContent = player ? 'Chat with your opponent' : 'Chat';
+    chatForm.hidden = !ctx.user;
+    chatGuest.hidden = !!ctx.user;
     chatInput.placeholder = player ? 'Message to your opponent…' : 'Message to the other spectators…';
     if (chatLog.childElementCount === st.chat.length && chatLog.dataset.game === String(gameId)) return;
     chatLog.dataset.game = String(gameId);
-    fill(chatLog, ...st.chat.map((line) => h('li', { class: `chat-line ${line.channel}` },
+    fill(chatLog, ...st.chat.map((line) => h('li', { class: `chat-line chat-${line.channel}` },
       line.channel === 'spectators' ? h('span', { class: 'channel' }, 'spectator') : '',
       h('strong', {}, line.from.name), ' ', line.text)));
     chatLog.scrollTop = chatLog.scrollHeight;

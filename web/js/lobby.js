@@ -38,10 +38,12 @@ export function mountLobby(root, ctx) {
   const form = challengeForm(ctx);
   const guestNote = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in or create an account'), ' to challenge and play. Guests may watch.');
   fill(root, h('div', { class: 'lobby' },
-    h('section', { class: 'card lobby-challenges' }, h('h2', {}, 'Open challenges'), challengeList),
-    h('section', { class: 'card lobby-form' }, h('h2', {}, 'New challenge'), ctx.user ? form.el : guestNote),
-    h('section', { class: 'card lobby-online' }, h('h2', {}, 'Online'), onlineList),
-    h('section', { class: 'card lobby-live' }, h('h2', {}, 'Games being played'), liveList)));
+    h('div', { class: 'lobby-column' },
+      h('section', { class: 'card lobby-challenges' }, h('h2', {}, 'Open challenges'), challengeList),
+      h('section', { class: 'card lobby-live' }, h('h2', {}, 'Games being played'), liveList),
+      h('section', { class: 'card lobby-online' }, h('h2', {}, 'Online'), onlineList)),
+    h('div', { class: 'lobby-column' },
+      h('section', { class: 'card lobby-form' }, h('h2', {}, 'New challenge'), ctx.user ? form.el : guestNote))));
 
   function render() {
     const lobby = ctx.lobby;
@@ -56,9 +58,9 @@ export function mountLobby(root, ctx) {
       else if (me && (!c.opponent || forMe)) buttons.push(h('button', { class: 'primary', onclick: () => act('accept_challenge', c.id) }, 'Accept'));
       if (forMe) buttons.push(h('button', { onclick: () => act('decline_challenge', c.id) }, 'Decline'));
       return h('li', { class: `challenge${mine ? ' mine' : ''}${forMe ? ' for-me' : ''}`, dataset: { challenge: c.id } },
-        h('div', { class: 'who' }, h('strong', {}, c.challenger.name), c.opponent ? ` → ${c.opponent.name}` : '',
+        h('div', { class: 'challenger' }, h('strong', {}, c.challenger.name), c.opponent ? ` → ${c.opponent.name}` : '',
           h('span', { class: 'tag' }, COLOR_WORDS[c.settings.color] ?? c.settings.color)),
-        h('div', { class: 'what' }, h('span', { class: 'size' }, sizeOf(c.settings)), ' ', describeSettings(c.settings)),
+        h('div', { class: 'what' }, h('span', { class: 'size' }, sizeOf(c.settings)), describeSettings(c.settings, { size: false }).replace(/^/, '· ')),
         h('div', { class: 'actions' }, ...buttons));
     }));
     const online = [...lobby.online.values()].sort((a, b) => a.name.localeCompare(b.name));

@@ -111,8 +111,8 @@ export function sizeOf(settings) {
   return settings.width === settings.height ? `${settings.width}×${settings.width}` : `${settings.width}×${settings.height}`;
 }
 
-export function describeSettings(s) {
-  const parts = [sizeOf(s), RULESETS[s.ruleset]?.label ?? s.ruleset, `komi ${komiOf(s)}`];
+export function describeSettings(s, { size = true } = {}) {
+  const parts = [...(size ? [sizeOf(s)] : []), RULESETS[s.ruleset]?.label ?? s.ruleset, `komi ${komiOf(s)}`];
   if (s.handicap) parts.push(`${s.handicap} handicap (${s.placement === 'free' ? 'free' : s.placement === 'fixed' ? 'fixed' : 'by the rules'})`);
   parts.push(describeTime(s.time));
   if (s.rated) parts.push('rated');

@@ -161,6 +161,8 @@ struct HttpServer::Impl {
                                         std::make_tuple(http::status::ok, req.version())};
     res.set(http::field::server, "tengen");
     res.set(http::field::content_type, mime_type(*path));
+    // The client is a handful of small modules: always revalidated, so an upgrade is seen at once.
+    res.set(http::field::cache_control, "no-cache");
     res.content_length(size);
     res.keep_alive(req.keep_alive());
     return http::message_generator(std::move(res));

@@ -1,0 +1,315 @@
+// End-to-end test of the web client: the real server binary on a fresh SQLite file, Debian's
+// chromium driven by playwright-core, three browser contexts (two players and a spectator).
+//
+//   node tests/web/e2e.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
+//
+// Every wait is for something to appear on the page (Playwright waits on the DOM); nothing
+// sleeps. Screenshots of the lobby, a game in progress and the scoring phase go to ARTIFACT_DIR.
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, createReadStream, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+
+const [serverBinary, webRoot, artifacts] = process.argv.slice(2);
+if (!serverBinary || !webRoot || !artifacts) {
+  console.error('usage: e2e.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR');
+  process.exit(2);
+}
+mkdirSync(artifacts, { recursive: true });
+const dir = mkdtempSync(join(tmpdir(), 'tengen-web-'));
+const TIMEOUT_MS = 20000;
+
+// ---- the server ----
+
+let server = null;
+let port = 0;
+
+// Starts the server and resolves with its port once it listens (it writes the port to a FIFO).
+function startServer(fixedPort = 0) {
+  const fifo = join(dir, `port-${Date.now()}`);
+  execFileSync('mkfifo', [fifo]);
+  const child = spawn(serverBinary, [
+    '--port', String(fixedPort), '--address', '127.0.0.1', '--port-file', fifo,
+    '--database', join(dir, 'tengen.sqlite3'), '--web-root', webRoot,
+    '--insecure-fast-password-hashing', 'yes', '--log-level', 'warn',
+  ], { stdio: ['ignore', 'inherit', 'inherit'] });
+  server = child;
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const stream = createReadStream(fifo, { encoding: 'utf8' });
+    stream.on('data', (d) => { text += d; });
+    stream.on('end', () => resolve(Number(text.trim())));
+    stream.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+  });
+}
+
+function stopServer() {
+  return new Promise((resolve) => {
+    if (!server || server.exitCode !== null) return resolve();
+    server.once('exit', (code) => resolve(code));
+    server.kill('SIGTERM');
+  });
+}
+
+// ---- the browser ----
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+});
+
+async function newPlayer(label, viewport = { width: 1280, height: 860 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT_MS);
+  page.on('pageerror', (e) => { console.error(`[${label}] page error: ${e.message}`); failures.push(`${label}: ${e.message}`); });
+  page.on('console', (m) => { if (m.type() === 'error') console.error(`[${label}] console: ${m.text()}`); });
+  return { label, context, page };
+}
+
+const failures = [];
+const step = (text) => console.log(`--- ${text}`);
+
+async function register(p, name) {
+  await p.page.goto(`http://127.0.0.1:${port}/#/login`);
+  await p.page.fill('#register-username', name);
+  await p.page.fill('#register-password', 'correct horse battery');
+  await p.page.click('form.register button[type=submit]');
+  await p.page.locator('.account .me', { hasText: name }).waitFor();
+  await p.page.locator('.lobby').waitFor();
+  await p.page.locator('#net[data-state=open]').waitFor();
+}
+
+const stone = (p, vertex) => p.page.locator(`.board [data-stone="${vertex}"]`);
+const waitStone = (p, vertex, color) => p.page.locator(`.board .stone.${color}[data-stone="${vertex}"]`).waitFor();
+const waitGone = (p, vertex) => p.page.locator(`.board [data-stone="${vertex}"]`).waitFor({ state: 'detached' });
+const statusIs = (p, text) => p.page.locator('.status', { hasText: text }).waitFor();
+
+async function play(mover, vertex, color, watchers) {
+  await mover.page.click(`.board [data-vertex="${vertex}"]`);
+  for (const w of [mover, ...watchers]) await waitStone(w, vertex, color);
+}
+
+async function pass(p) {
+  await p.page.click('.controls button:has-text("Pass")');
+}
+
+async function toggleDead(p, vertex, everyone) {
+  const before = await stone(p, vertex).getAttribute('class');
+  const wasDead = before.includes('dead');
+  const version = Number((await p.page.locator('.scoring .muted').first().textContent()).match(/version (\d+)/)[1]);
+  await p.page.click(`.board [data-vertex="${vertex}"]`);
+  for (const w of everyone) {
+    await w.page.locator('.scoring .muted', { hasText: `version ${version + 1}` }).waitFor();
+    await w.page.locator(`.board .stone${wasDead ? ':not(.dead)' : '.dead'}[data-stone="${vertex}"]`).waitFor();
+  }
+  return !wasDead;
+}
+
+let exitCode = 0;
+try {
+  port = await startServer();
+  const alice = await newPlayer('alice');
+  const bob = await newPlayer('bob');
+  const carol = await newPlayer('carol (spectator)', { width: 390, height: 844 });  // a phone
+
+  step('two players register and reach the lobby');
+  await register(alice, 'alice');
+  await register(bob, 'bob');
+  await alice.page.locator('.online li', { hasText: 'bob' }).waitFor();
+
+  step('alice challenges: 9x9, Japanese, she takes Black, byo-yomi');
+  const form = alice.page.locator('form.challenge-form');
+  await form.locator('#cf-size').selectOption('9');
+  await form.locator('#cf-ruleset').selectOption('japanese');
+  await form.locator('#cf-color').selectOption('black');
+  await form.locator('#cf-time').selectOption('byoyomi');
+  await form.locator('#cf-main_ms').fill('10');
+  await form.locator('#cf-periods').fill('3');
+  await form.locator('#cf-period_ms').fill('30');
+  await form.locator('button[type=submit]').click();
+  const challenge = bob.page.locator('.challenge', { hasText: 'alice' });
+  await challenge.waitFor();
+  assert.match(await challenge.textContent(), /9×9.*Japanese.*komi 6\.5.*10 min \+ 3×30 s byo-yomi/);
+  await bob.page.screenshot({ path: join(artifacts, 'lobby.png'), fullPage: true });
+
+  step('a bad challenge is refused in plain words');
+  await form.locator('#cf-size').selectOption('other');
+  await form.locator('#cf-width').fill('7');
+  await form.locator('#cf-height').fill('7');
+  await form.locator('#cf-handicap').selectOption('6');
+  await form.locator('#cf-placement').selectOption('fixed');
+  await form.locator('button[type=submit]').click();
+  await alice.page.locator('.form-error', { hasText: 'takes at most 4 fixed handicap stones' }).waitFor();
+
+  step('bob accepts; both are taken to the game');
+  await challenge.locator('button:has-text("Accept")').click();
+  await alice.page.waitForURL(/#\/game\/\d+$/);
+  await bob.page.waitForURL(/#\/game\/\d+$/);
+  const gameUrl = alice.page.url();
+  const gameId = Number(gameUrl.match(/(\d+)$/)[1]);
+  await statusIs(alice, 'Your move.');
+  await statusIs(bob, 'Black to move.');
+
+  step('carol (on a phone) finds the game among those being played and watches');
+  await register(carol, 'carol');
+  await carol.page.locator('.live-games a', { hasText: 'alice vs bob' }).click();
+  await carol.page.waitForURL(/#\/game\/\d+$/);
+  await statusIs(carol, 'Black to move');
+  assert.equal(await carol.page.locator('.controls').isHidden(), true);
+
+  const watchers = { alice: [bob, carol], bob: [alice, carol] };
+  step('opening moves; a capture');
+  await play(alice, 'D6', 'black', watchers.alice);
+  await play(bob, 'E6', 'white', watchers.bob);
+  await play(alice, 'C5', 'black', watchers.alice);
+  await play(bob, 'F5', 'white', watchers.bob);
+  await play(alice, 'D4', 'black', watchers.alice);
+  await play(bob, 'E4', 'white', watchers.bob);
+
+  step('bob asks for an undo; alice refuses');
+  await bob.page.click('.controls button:has-text("Undo")');
+  await alice.page.locator('.panel.undo', { hasText: 'White asks to take back' }).waitFor();
+  await alice.page.click('.panel.undo button:has-text("Refuse")');
+  await alice.page.locator('.panel.undo').waitFor({ state: 'hidden' });
+
+  await play(alice, 'E5', 'black', watchers.alice);
+  await bob.page.click('.board [data-vertex="D5"]');  // takes E5
+  for (const p of [alice, bob, carol]) {
+    await waitStone(p, 'D5', 'white');
+    await waitGone(p, 'E5');
+    await p.page.locator('.player.white .captures', { hasText: '1 captured' }).waitFor();
+  }
+  await alice.page.locator('.board [data-last="D5"]').waitFor();
+
+  step('chat between the players; the spectator writes to the spectators');
+  await alice.page.fill('.chat-form input', 'Nice capture');
+  await alice.page.press('.chat-form input', 'Enter');
+  await bob.page.locator('.chat-line', { hasText: 'Nice capture' }).waitFor();
+  await carol.page.locator('.chat-line', { hasText: 'Nice capture' }).waitFor();
+  await carol.page.fill('.chat-form input', 'what a ko');
+  await carol.page.press('.chat-form input', 'Enter');
+  await carol.page.locator('.chat-line.chat-spectators', { hasText: 'what a ko' }).waitFor();
+
+  step('the ko: alice may not take back at once; the server says why');
+  await alice.page.click('.board [data-vertex="E5"]');
+  await alice.page.locator('.toast', { hasText: 'ko' }).waitFor();
+  assert.equal(await stone(alice, 'E5').count(), 0);
+  await statusIs(alice, 'Your move.');
+  await alice.page.screenshot({ path: join(artifacts, 'game.png'), fullPage: true });
+  await carol.page.screenshot({ path: join(artifacts, 'game-phone-spectator.png'), fullPage: true });
+  assert.equal(await bob.page.locator('.chat-line', { hasText: 'what a ko' }).count(), 0);
+
+  step('bob reloads the page mid-game and carries on');
+  await bob.page.reload();
+  await waitStone(bob, 'D5', 'white');
+  await bob.page.locator('.player.white .captures', { hasText: '1 captured' }).waitFor();
+  await bob.page.locator('.chat-line', { hasText: 'Nice capture' }).waitFor();
+  await play(alice, 'G3', 'black', watchers.alice);
+  await play(bob, 'C7', 'white', watchers.bob);
+
+  step('the server goes away and comes back: the clients reconnect and resume');
+  assert.equal(await stopServer(), 0);
+  for (const p of [alice, bob, carol]) {
+    await p.page.locator('#net[data-state=reconnecting]').waitFor();
+    await p.page.locator('.game.stale').waitFor();
+  }
+  port = await startServer(port);
+  for (const p of [alice, bob, carol]) {
+    await p.page.locator('#net[data-state=open]').waitFor();
+    await p.page.locator('.game:not(.stale)').waitFor();
+  }
+  await play(alice, 'G7', 'black', watchers.alice);
+
+  step('two passes: the scoring phase');
+  await pass(bob);
+  await statusIs(alice, 'Your move.');
+  await pass(alice);
+  for (const p of [alice, bob, carol]) await p.page.locator('.panel.scoring').waitFor();
+  await alice.page.locator('.player.black .clock-main').waitFor();
+
+  step('alice marks a group; bob disagrees and resumes play');
+  await toggleDead(alice, 'C7', [alice, bob, carol]);
+  await alice.page.screenshot({ path: join(artifacts, 'scoring.png'), fullPage: true });
+  await bob.page.click('.scoring button:has-text("Resume play")');
+  for (const p of [alice, bob, carol]) await p.page.locator('.panel.scoring').waitFor({ state: 'hidden' });
+  await statusIs(alice, 'Your move.');  // Black moves: the opponent of the one who resumed
+  await play(alice, 'B7', 'black', watchers.alice);
+  await pass(bob);
+  await statusIs(alice, 'Your move.');
+  await pass(alice);
+  for (const p of [alice, bob, carol]) await p.page.locator('.panel.scoring').waitFor();
+
+  step('they agree: C7 dead, both accept, everyone sees the same result');
+  const c7dead = (await stone(alice, 'C7').getAttribute('class')).includes('dead');
+  if (!c7dead) await toggleDead(bob, 'C7', [alice, bob, carol]);
+  await alice.page.click('.scoring button:has-text("Accept score")');
+  await bob.page.locator('.acceptances .accepted', { hasText: 'alice' }).waitFor();
+  await bob.page.click('.scoring button:has-text("Accept score")');
+  const results = [];
+  for (const p of [alice, bob, carol]) {
+    const banner = p.page.locator('.result-banner');
+    await banner.waitFor();
+    results.push([await banner.getAttribute('data-result'), await banner.textContent()]);
+  }
+  console.log(`result: ${results[0][0]} (${results[0][1]})`);
+  assert.match(results[0][0], /^[BW]\+\d+(\.5)?$|^0$/);
+  assert.deepEqual(results[1], results[0]);
+  assert.deepEqual(results[2], results[0]);
+  await alice.page.screenshot({ path: join(artifacts, 'result.png'), fullPage: true });
+
+  step('the SGF download and the game lists');
+  const sgfHref = await alice.page.locator('a.sgf').getAttribute('href');
+  const sgf = await (await fetch(`http://127.0.0.1:${port}${sgfHref}`)).text();
+  assert.ok(sgf.includes(`RE[${results[0][0]}]`), sgf);
+  assert.ok(sgf.includes('PB[alice]') && sgf.includes('PW[bob]'), sgf);
+  await alice.page.click('#nav-mine');
+  await alice.page.locator(`.game-list tr[data-game="${gameId}"]`, { hasText: results[0][0] }).waitFor();
+  await carol.page.goto(`http://127.0.0.1:${port}/#/games`);
+  await carol.page.locator(`.game-list tr[data-game="${gameId}"]`).waitFor();
+
+  step('a nigiri game: both choose, the proof checks out in the browser');
+  await alice.page.click('[data-nav=lobby]');
+  await alice.page.locator('form.challenge-form #cf-size').selectOption('13');
+  await alice.page.locator('form.challenge-form #cf-color').selectOption('nigiri');
+  await alice.page.locator('form.challenge-form #cf-time').selectOption('fischer');
+  await alice.page.fill('#cf-opponent', 'bob');
+  await alice.page.click('form.challenge-form button[type=submit]');
+  await bob.page.goto(`http://127.0.0.1:${port}/#/`);
+  await bob.page.locator('.challenge.for-me button:has-text("Accept")').click();
+  await alice.page.waitForURL(/#\/game\/\d+$/);
+  await bob.page.waitForURL(/#\/game\/\d+$/);
+  assert.notEqual(alice.page.url(), gameUrl);
+  await alice.page.click('.nigiri button:has-text("Grab a handful")');
+  await bob.page.click('.nigiri button:has-text("Odd")');
+  for (const p of [alice, bob]) {
+    await p.page.locator('.nigiri .proof.ok').waitFor();
+    await p.page.locator('.nigiri-result', { hasText: 'takes Black' }).waitFor();
+  }
+  const black = await alice.page.locator('.player.black .name').textContent();
+  const mover = black === 'alice' ? alice : bob;
+  await statusIs(mover, 'Your move.');
+  await mover.page.click('.controls button:has-text("Abort")');
+  await alice.page.locator('.result-banner', { hasText: 'No result' }).waitFor();
+
+  if (failures.length) throw new Error(`errors in the pages: ${failures.join('; ')}`);
+  console.log('web e2e: passed');
+} catch (err) {
+  exitCode = 1;
+  console.error(err);
+  for (const ctx of browser.contexts()) {
+    for (const [i, page] of ctx.pages().entries()) {
+      await page.screenshot({ path: join(artifacts, `failure-${browser.contexts().indexOf(ctx)}-${i}.png`), fullPage: true }).catch(() => {});
+    }
+  }
+} finally {
+  await browser.close();
+  await stopServer();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(exitCode);

@@ -1,0 +1,68 @@
+// The web client's pure logic, without a browser: clocks counted down between server updates,
+// the position rebuilt from a snapshot's moves, coordinates and wording.
+//   node --test tests/web/unit.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runDown, clockText } from '../../web/js/clock.js';
+import { Position } from '../../web/js/position.js';
+import { formatMs, parseVertex, vertexName, describeResult, describeTime } from '../../web/js/util.js';
+
+const byoyomi = { system: 'byoyomi', main_ms: 60000, periods: 3, period_ms: 30000 };
+const side = (main_ms, periods = 0, period_ms = 0, stones = 0) => ({ main_ms, periods, period_ms, stones });
+
+test('byo-yomi: main time, then periods one after another, the last one stays at zero', () => {
+  assert.deepEqual(runDown(side(60000, 3, 30000), byoyomi, 10000), side(50000, 3, 30000));
+  assert.deepEqual(runDown(side(60000, 3, 30000), byoyomi, 70000), side(0, 3, 20000));
+  assert.deepEqual(runDown(side(0, 3, 30000), byoyomi, 45000), side(0, 2, 15000));
+  assert.deepEqual(runDown(side(0, 1, 5000), byoyomi, 9000), side(0, 1, 0));
+  assert.deepEqual(clockText(side(0, 2, 15000), byoyomi), { main: '0:15', extra: '2 periods', overtime: true });
+  assert.equal(clockText(side(0, 1, 9000), byoyomi).extra, 'last period');
+});
+
+test('canadian: main time, then the block', () => {
+  const canadian = { system: 'canadian', main_ms: 0, stones: 10, period_ms: 300000 };
+  assert.deepEqual(runDown(side(1000, 0, 300000, 10), canadian, 61000), side(0, 0, 240000, 10));
+  assert.deepEqual(clockText(side(0, 0, 240000, 1), canadian), { main: '4:00', extra: '1 stone to play', overtime: true });
+});
+
+test('fischer and absolute only lose main time, never below zero', () => {
+  const fischer = { system: 'fischer', main_ms: 300000, increment_ms: 10000, max_ms: 0 };
+  assert.deepEqual(runDown(side(5000), fischer, 9000), side(0));
+  assert.equal(clockText(side(65000), fischer).main, '1:05');
+});
+
+test('time formats', () => {
+  assert.equal(formatMs(3_723_000), '1:02:03');
+  assert.equal(formatMs(59_001), '1:00');
+  assert.equal(formatMs(9_460), '0:09.4');
+  assert.equal(formatMs(-5), '0:00.0');
+  assert.equal(describeTime(byoyomi), '1 min + 3×30 s byo-yomi');
+  assert.equal(describeResult('W+5.5'), 'White wins by 5.5 points');
+  assert.equal(describeResult('B+R'), 'Black wins by resignation');
+  assert.equal(describeResult('0'), 'Jigo (a draw)');
+});
+
+test('coordinates skip the letter I and count rows from the bottom, up to 25×25', () => {
+  assert.deepEqual(parseVertex('J1', 9, 9), { x: 8, y: 8 });
+  assert.deepEqual(parseVertex('A9', 9, 9), { x: 0, y: 0 });
+  assert.equal(parseVertex('I5', 9, 9), null);
+  assert.equal(parseVertex('K5', 9, 9), null);
+  assert.equal(parseVertex('A10', 19, 9), null);
+  assert.equal(vertexName(24, 0, 25), 'Z25');
+  for (let x = 0; x < 25; x++) assert.deepEqual(parseVertex(vertexName(x, 3, 25), 25, 25), { x, y: 3 });
+});
+
+test('a position rebuilt from moves takes captures, and suicide where the rules allow it', () => {
+  const p = new Position(9, 9);
+  for (const [c, v] of [['b', 'D6'], ['w', 'E6'], ['b', 'C5'], ['w', 'F5'], ['b', 'D4'], ['w', 'E4'], ['b', 'E5']]) {
+    assert.deepEqual(p.play(c, v), []);
+  }
+  assert.deepEqual(p.play('w', 'D5'), [p.index('E5')]);  // the ko capture
+  assert.equal(p.points[p.index('E5')], null);
+  // A corner: White A2, B1; Black at A1 takes its own stone away (suicide, as Tromp-Taylor allows).
+  p.play('w', 'A2');
+  p.play('w', 'B1');
+  assert.deepEqual(p.play('b', 'A1'), [p.index('A1')]);
+  assert.deepEqual(p.chainAt('D5').length, 1);
+  assert.deepEqual(p.chainAt('E7'), []);
+});
