@@ -211,6 +211,13 @@ try {
   await bob.page.locator('.player.white .captures', { hasText: '1 captured' }).waitFor();
   await bob.page.locator('.chat-line', { hasText: 'Nice capture' }).waitFor();
   await play(alice, 'G3', 'black', watchers.alice);
+
+  step('bob takes a move back, and this time alice allows it');
+  await play(bob, 'H8', 'white', watchers.bob);
+  await bob.page.click('.controls button:has-text("Undo")');
+  await alice.page.click('.panel.undo button:has-text("Allow undo")');
+  for (const p of [alice, bob, carol]) await waitGone(p, 'H8');
+  await statusIs(bob, 'Your move.');
   await play(bob, 'C7', 'white', watchers.bob);
 
   step('the server goes away and comes back: the clients reconnect and resume');
@@ -296,6 +303,44 @@ try {
   await statusIs(mover, 'Your move.');
   await mover.page.click('.controls button:has-text("Abort")');
   await alice.page.locator('.result-banner', { hasText: 'No result' }).waitFor();
+
+  step('a rectangular board with free handicap: Black places the stones, then White resigns');
+  await alice.page.click('[data-nav=lobby]');
+  const f = alice.page.locator('form.challenge-form');
+  await f.locator('#cf-size').selectOption('other');
+  await f.locator('#cf-width').fill('13');
+  await f.locator('#cf-height').fill('7');
+  await f.locator('#cf-ruleset').selectOption('chinese');
+  await f.locator('#cf-handicap').selectOption('2');
+  await f.locator('#cf-placement').selectOption('free');
+  await f.locator('#cf-color').selectOption('white');
+  await f.locator('#cf-time').selectOption('canadian');
+  await f.locator('button[type=submit]').click();
+  await bob.page.goto(`http://127.0.0.1:${port}/#/`);
+  await bob.page.locator('.challenge', { hasText: '13×7' }).locator('button:has-text("Accept")').click();
+  await bob.page.waitForURL(/#\/game\/\d+$/);
+  await statusIs(bob, 'Black places handicap stones (0 of 2).');
+  assert.equal(await bob.page.locator('.board [data-vertex="N7"]').count(), 1);  // 13 columns (no I), 7 rows
+  assert.equal(await bob.page.locator('.board [data-vertex]').count(), 91);
+  await bob.page.click('.board [data-vertex="D4"]');
+  await statusIs(bob, 'Black places handicap stones (1 of 2).');
+  await bob.page.click('.board [data-vertex="K4"]');
+  await statusIs(alice, 'Your move.');
+  await alice.page.locator('.player.white .clock-extra', { hasText: 'stones' }).waitFor();
+  await play(alice, 'G4', 'white', [bob]);
+  await bob.page.screenshot({ path: join(artifacts, 'rectangular-handicap.png'), fullPage: true });
+  await alice.page.click('.controls button:has-text("Resign")');
+  await alice.page.click('.controls button:has-text("Yes, resign")');
+  for (const p of [alice, bob]) await p.page.locator('.result-banner', { hasText: 'Black wins by resignation' }).waitFor();
+
+  step('logging out leaves a guest who may watch but not play');
+  await bob.page.click('.account button:has-text("Log out")');
+  await bob.page.locator('.account .login-link').waitFor();
+  await bob.page.goto(`http://127.0.0.1:${port}/#/game/${gameId}`);
+  await bob.page.locator('.result-banner').waitFor();
+  await bob.page.locator('.chat a', { hasText: 'Log in' }).waitFor();
+  assert.equal(await bob.page.locator('.controls').isHidden(), true);
+  await bob.page.screenshot({ path: join(artifacts, 'finished-as-guest.png'), fullPage: true });
 
   if (failures.length) throw new Error(`errors in the pages: ${failures.join('; ')}`);
   console.log('web e2e: passed');

@@ -39,6 +39,7 @@ export class BoardView {
     const id = ++uid;
     this.ids = { wood: `wood${id}`, black: `bs${id}`, white: `ws${id}` };
     const pad = 1.05;
+    this.aspect = (width - 1 + 2 * pad) / (height - 1 + 2 * pad);
     const root = svg('svg', {
       viewBox: `${-pad} ${-pad} ${width - 1 + 2 * pad} ${height - 1 + 2 * pad}`,
       class: 'board',

@@ -6,6 +6,7 @@ import { BoardView } from './board.js';
 import { Position } from './position.js';
 import { runDown, clockText, isLow } from './clock.js';
 import { verifyNigiri } from './nigiri.js';
+import { fetchJson } from './api.js';
 
 const COLOR_NAME = { black: 'Black', white: 'White' };
 const other = (c) => (c === 'black' ? 'white' : 'black');
@@ -95,10 +96,23 @@ export function mountGame(root, ctx, gameId) {
         onPoint: clickPoint, ghost: ghostColor, label: `Go board, ${s.settings.width} by ${s.settings.height}`,
       });
       fill(boardHolder, board.el);
+      boardHolder.style.setProperty('--ratio', String(board.aspect));
     }
     if (myTurn()) turnSeenAt = performance.now();
     if (st.nigiri?.secret) check(st.nigiri);
+    if (st.phase === 'finished') describeEnd();
     render();
+  }
+
+  // A snapshot of a finished game has its result but not how it ended: the archive knows.
+  async function describeEnd() {
+    try {
+      const { game } = await fetchJson(`/api/v1/games/${gameId}`);
+      if (st && !st.endReason) st.endReason = game.end_reason;
+      render();
+    } catch {
+      // the result alone is shown
+    }
   }
 
   function myColor() {
