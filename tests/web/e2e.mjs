@@ -163,6 +163,7 @@ try {
   await statusIs(carol, 'Black to move');
   assert.equal(await carol.page.locator('.controls').isHidden(), true);
 
+  await alice.page.check('.game-head .sound input');  // a click on every move from now on
   const watchers = { alice: [bob, carol], bob: [alice, carol] };
   step('opening moves; a capture');
   await play(alice, 'D6', 'black', watchers.alice);

@@ -7,6 +7,7 @@ import { Position } from './position.js';
 import { runDown, clockText, isLow } from './clock.js';
 import { verifyNigiri } from './nigiri.js';
 import { fetchJson } from './api.js';
+import { soundOn, setSound, playStoneSound } from './sound.js';
 
 const COLOR_NAME = { black: 'Black', white: 'White' };
 const other = (c) => (c === 'black' ? 'white' : 'black');
@@ -28,6 +29,8 @@ export function mountGame(root, ctx, gameId) {
   const title = h('h1', { class: 'game-title' }, `Game ${gameId}`);
   const subtitle = h('p', { class: 'game-settings' });
   const sgfLink = h('a', { href: `/api/v1/games/${gameId}.sgf`, download: `tengen-${gameId}.sgf`, class: 'sgf' }, 'Download SGF');
+  const soundBox = h('input', { type: 'checkbox', checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
+  const soundToggle = h('label', { class: 'check sound' }, soundBox, ' Sound on moves');
   const boardHolder = h('div', { class: 'board-holder' });
   const staleNote = h('div', { class: 'stale-note', hidden: true }, 'Reconnecting… the board will update when the connection is back.');
   const vertexInput = h('input', { id: 'vertex-input', name: 'vertex', autocomplete: 'off', placeholder: 'e.g. D4', size: 6, 'aria-label': 'Point to play' });
@@ -49,7 +52,7 @@ export function mountGame(root, ctx, gameId) {
   const view = h('div', { class: 'game' },
     h('div', { class: 'board-area' }, boardHolder, staleNote, keyboardForm),
     h('aside', { class: 'side' },
-      h('header', { class: 'game-head' }, title, subtitle, sgfLink),
+      h('header', { class: 'game-head' }, title, subtitle, h('div', { class: 'row' }, sgfLink, soundToggle)),
       h('div', { class: 'player-cards' }, cards.black.el, cards.white.el),
       status, nigiriPanel, undoPanel, absencePanel, controls, scoringPanel, resultPanel,
       h('section', { class: 'chat' }, chatTitle, chatLog, chatForm, chatGuest)));
@@ -77,7 +80,7 @@ export function mountGame(root, ctx, gameId) {
       undoBy: null, chat: [...s.chat], clock: s.clock, clockAt: performance.now(), nigiri: s.nigiri,
       marking: s.marking, absent: s.absent.map((a) => ({ ...a, at: performance.now() })),
       finalScore: s.final_score, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
-      lastIndex: null,
+      lastIndex: null, lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
     };
     position = new Position(s.settings.width, s.settings.height);
     for (const v of s.handicap_stones) position.play('b', v);
@@ -146,6 +149,7 @@ export function mountGame(root, ctx, gameId) {
           if (placingHandicap) st.handicap.push(m.vertex);
           else st.moves.push({ color: m.color, vertex: m.vertex });
         }
+        st.lastMove = { color: m.color, vertex: m.vertex, captured: m.captured.length };
         st.toMove = freePlacementPending() ? 'black' : other(m.color);
         st.clock = m.clock;
         st.clockAt = performance.now();
@@ -220,6 +224,7 @@ export function mountGame(root, ctx, gameId) {
     if (m.seq === undefined || !st || m.seq <= st.seq) return;  // seen already (a resumption may repeat)
     st.seq = m.seq;
     if (resuming && m.clock) clockWasReplayed = true;
+    if (m.type === 'move' && m.vertex !== 'pass' && !resuming) playStoneSound();
     applyEvent(m);
     render();
   }
@@ -351,7 +356,7 @@ export function mountGame(root, ctx, gameId) {
     }
     tickClocks();
 
-    status.textContent = statusText();
+    status.textContent = [lastMoveText(), statusText()].filter(Boolean).join(' ');
     renderNigiri();
     renderUndo();
     renderAbsence();
@@ -359,6 +364,14 @@ export function mountGame(root, ctx, gameId) {
     renderScoring();
     renderResult();
     renderChat();
+  }
+
+  // "White played D5, capturing 1." (for everyone, and read out by screen readers).
+  function lastMoveText() {
+    const m = st.lastMove;
+    if (!m || st.phase !== 'playing') return '';
+    if (m.vertex === 'pass') return `${COLOR_NAME[m.color]} passed.`;
+    return `${COLOR_NAME[m.color]} played ${m.vertex}${m.captured ? `, capturing ${m.captured}` : ''}.`;
   }
 
   function statusText() {
