@@ -178,7 +178,12 @@ GameSettings read_settings(const json& object) {
   s.height = f.optional<int>("height", s.width);
   s.ruleset = f.optional<std::string>("ruleset", "japanese");
   s.komi = f.optional<double>("komi");
-  s.handicap = f.optional<int>("handicap", 0);
+  if (f.has("handicap") && object.at("handicap") == "automatic") {  // by the players' ranks, when accepted
+    f.consumed("handicap");
+    s.automatic_handicap = true;
+  } else {
+    s.handicap = f.optional<int>("handicap", 0);
+  }
   if (auto p = f.optional<std::string>("placement")) s.placement = enum_value(kPlacements, *p, f.name_of("placement"));
   if (auto c = f.optional<std::string>("color")) s.color = enum_value(kColors, *c, f.name_of("color"));
   if (f.has("time")) s.time = read_time(f.object("time"));
@@ -217,7 +222,7 @@ json write_settings(const GameSettings& s) {
   json j{{"width", s.width},
          {"height", s.height},
          {"ruleset", s.ruleset},
-         {"handicap", s.handicap},
+         {"handicap", s.automatic_handicap ? json("automatic") : json(s.handicap)},
          {"placement", enum_name(kPlacements, s.placement)},
          {"color", enum_name(kColors, s.color)},
          {"time", write_time(s.time)},

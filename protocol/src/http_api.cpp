@@ -1,5 +1,6 @@
 #include "protocol/http_api.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "protocol/codec.h"
@@ -27,7 +28,40 @@ json game_json(const GameInfo& g) {
   return j;
 }
 
+// Two decimals are plenty for people and charts.
+double rounded(double x) { return std::round(x * 100) / 100; }
+
+json player_json(const PlayerRating& p) {
+  return {{"id", p.user.id},
+          {"name", p.user.name},
+          {"bot", p.bot},
+          {"rating",
+           {{"rating", rounded(p.rating)},
+            {"deviation", rounded(p.deviation)},
+            {"volatility", std::round(p.volatility * 1e6) / 1e6},
+            {"rank", p.rank},
+            {"provisional", p.provisional},
+            {"games", p.games}}}};
+}
+
 }  // namespace
+
+std::string encode_player(const PlayerRating& player) { return json{{"user", player_json(player)}}.dump(); }
+
+std::string encode_ratings(const std::vector<PlayerRating>& players) {
+  json list = json::array();
+  for (const auto& p : players) list.push_back(player_json(p));
+  return json{{"ratings", list}}.dump();
+}
+
+std::string encode_rating_history(const PlayerRating& player, const std::vector<RatingPoint>& points) {
+  json list = json::array();
+  for (const auto& p : points) {
+    list.push_back({{"game", p.game}, {"at_ms", p.at_ms}, {"rating", rounded(p.rating)},
+                    {"deviation", rounded(p.deviation)}, {"rank", p.rank}});
+  }
+  return json{{"user", player_json(player)}, {"history", list}}.dump();
+}
 
 std::string encode_game(const GameInfo& game) { return json{{"game", game_json(game)}}.dump(); }
 

@@ -59,6 +59,12 @@ std::optional<std::string> validate(const GameSettings& s) {
   if (s.komi && (!Rules::valid_komi(*s.komi) || *s.komi < -150 || *s.komi > 150)) {
     return "komi must be a multiple of 0.5 between -150 and 150";
   }
+  if (s.automatic_handicap) {
+    if (s.handicap != 0) return "an automatic handicap has no stone count";
+    if (s.color != GameSettings::ColorChoice::Automatic) {
+      return "an automatic handicap gives Black to the weaker player: choose automatic colours";
+    }
+  }
   if (s.handicap != 0 && (s.handicap < 2 || s.handicap > 9)) {
     return "handicap must be 0 or from 2 to 9 stones, not " + std::to_string(s.handicap);
   }

@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
                  recovered.challenges,
                  std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - recovery_start)
                      .count());
-    Api api(accounts, GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); }});
+    Api api(accounts, GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); }, &clock});
     const auto started = std::chrono::steady_clock::now();
     HttpServer server(config, {.health_json =
                                    [&] {

@@ -54,7 +54,7 @@ TEST_F(MigrateTest, AnAccountsOnlyDatabaseGainsTheGamesTables) {
   }
   Database db(path_.string());
   EXPECT_EQ(migrate(db), all.back().version);
-  for (const char* table : {"challenges", "games", "game_events"}) EXPECT_TRUE(table_exists(db, table)) << table;
+  for (const char* table : {"challenges", "games", "game_events", "ratings", "rating_history"}) EXPECT_TRUE(table_exists(db, table)) << table;
   Statement users(db, "SELECT count(*) FROM users u JOIN sessions s ON s.user_id = u.id WHERE u.username = 'shusaku'");
   ASSERT_TRUE(users.step());
   EXPECT_EQ(users.column_int(0), 1);

@@ -44,6 +44,29 @@ std::string encode_game(const GameInfo& game);
 // {"games": [...], "next_before": id or null}: the page's last id, to ask for the next page.
 std::string encode_games(const std::vector<GameInfo>& games, std::optional<std::int64_t> next_before);
 
+// A player with their rating now (README "Ratings").
+struct PlayerRating {
+  UserRef user;
+  bool bot = false;
+  double rating = 1500, deviation = 350, volatility = 0.06;
+  std::string rank;  // "10k", "1d"; "10k?" while provisional
+  bool provisional = true;
+  int games = 0;     // rated games played
+};
+// {"user": {"id", "name", "bot", "rating": {...}}}
+std::string encode_player(const PlayerRating& player);
+// {"ratings": [{"id", "name", "bot", "rating": {...}}, ...]}
+std::string encode_ratings(const std::vector<PlayerRating>& players);
+
+struct RatingPoint {
+  std::int64_t game = 0;
+  std::int64_t at_ms = 0;
+  double rating = 0, deviation = 0;
+  std::string rank;
+};
+// {"user": {...}, "history": [{"game", "at_ms", "rating", "deviation", "rank"}, ...]} oldest first
+std::string encode_rating_history(const PlayerRating& player, const std::vector<RatingPoint>& points);
+
 std::string encode_logged_in(const UserRef& user, const std::string& token);
 std::string encode_me(const UserRef& user);
 std::string encode_sessions(const std::vector<SessionInfo>& sessions);

@@ -4,6 +4,7 @@
 
 #include "protocol/codec.h"
 #include "protocol/http_api.h"
+#include "ratings/glicko2.h"
 
 namespace tengen {
 namespace {
@@ -123,6 +124,7 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
   if (!path.starts_with("/api/")) return std::nullopt;
   const bool post = r.method == "POST";
   if (auto response = games(r, path)) return response;
+  if (auto response = ratings(r, path)) return response;
 
   if (path == "/api/v1/register" || path == "/api/v1/login") {
     if (!post) return error(405, "method_not_allowed", "use POST");
@@ -168,6 +170,57 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
     return ApiResponse{204, "", {}};
   }
   return error(404, "not_found", "no such API endpoint: " + std::string(path));
+}
+
+protocol::http::PlayerRating Api::player(const store::UserRecord& user) {
+  const auto stored = archive_.store->rating(user.id).value_or(store::StoredRating{user.id});
+  const auto now = ratings::decayed({stored.rating, stored.deviation, stored.volatility},
+                                    stored.games ? static_cast<double>(archive_.clock->unix_ms() - stored.updated_at_ms) : 0);
+  return {{user.id, user.username}, user.is_bot, now.rating, now.deviation, now.volatility,
+          ratings::rank_name(now.rating, now.deviation), now.deviation > ratings::kProvisionalDeviation, stored.games};
+}
+
+// GET /api/v1/users/{name}, /api/v1/users/{name}/ratings?limit= and /api/v1/ratings?ids=1,2;
+// nullopt for other paths.
+std::optional<ApiResponse> Api::ratings(const ApiRequest& r, std::string_view path) {
+  constexpr std::string_view kUsers = "/api/v1/users/";
+  constexpr std::string_view kHistory = "/ratings";
+  const bool history = path.starts_with(kUsers) && path.ends_with(kHistory) && path.size() > kUsers.size() + kHistory.size();
+  const bool profile = path.starts_with(kUsers) && path.size() > kUsers.size() &&
+                       path.find('/', kUsers.size()) == std::string_view::npos;
+  if (!(history || profile || path == "/api/v1/ratings")) return std::nullopt;
+  if (r.method != "GET") return error(405, "method_not_allowed", "use GET");
+  if (path == "/api/v1/ratings") {
+    const auto ids = query_param(r.target, "ids").value_or("");
+    std::vector<protocol::http::PlayerRating> players;
+    std::string_view rest = ids;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      const auto id = parse_int(rest.substr(0, comma));
+      if (!id || *id < 1) return error(400, "bad_request", "'ids' must be user ids separated by commas");
+      if (players.size() == kMaxPage) return error(400, "bad_request", "at most 100 ids at once");
+      if (const auto user = accounts_.find_user(*id)) players.push_back(player(*user));
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    }
+    if (ids.empty()) return error(400, "bad_request", "'ids' must list at least one user id");
+    return ApiResponse{200, wire::encode_ratings(players), {}};
+  }
+  const auto name_end = history ? path.size() - kHistory.size() : path.size();
+  const std::string name(path.substr(kUsers.size(), name_end - kUsers.size()));
+  const auto user = accounts_.find_user(name);
+  if (!user) return error(404, "not_found", "no user named '" + name + "'");
+  if (profile) return ApiResponse{200, wire::encode_player(player(*user)), {}};
+  int limit = 100;
+  if (const auto text = query_param(r.target, "limit")) {
+    const auto value = parse_int(*text);
+    if (!value || *value < 1 || *value > 1000) return error(400, "bad_request", "'limit' must be an integer from 1 to 1000");
+    limit = static_cast<int>(*value);
+  }
+  std::vector<protocol::http::RatingPoint> points;
+  for (const auto& p : archive_.store->rating_history(user->id, limit)) {
+    points.push_back({p.game_id, p.at_ms, p.rating, p.deviation, ratings::rank_name(p.rating, p.deviation)});
+  }
+  return ApiResponse{200, wire::encode_rating_history(player(*user), points), {}};
 }
 
 // GET /api/v1/games, /api/v1/games/{id}, /api/v1/games/{id}.sgf (also as /api/games/{id}.sgf)

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "accounts/accounts.h"
+#include "clock.h"
+#include "protocol/http_api.h"
 #include "store/game_store.h"
 
 namespace tengen {
@@ -36,6 +38,7 @@ struct ApiResponse {
 struct GameArchive {
   store::GameStore* store = nullptr;
   std::function<std::optional<std::string>(std::int64_t game)> live_sgf;
+  Clock* clock = nullptr;  // required: a rating's deviation grows with the time since its last game
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -50,6 +53,8 @@ class Api {
  private:
   ApiResponse logged_in(const Accounts::Outcome& outcome, int status);
   std::optional<ApiResponse> games(const ApiRequest& request, std::string_view path);
+  std::optional<ApiResponse> ratings(const ApiRequest& request, std::string_view path);
+  protocol::http::PlayerRating player(const store::UserRecord& user);
   Accounts& accounts_;
   GameArchive archive_;
 };

@@ -3,6 +3,9 @@
 #include <future>
 #include <stdexcept>
 
+#include "engine/handicap.h"
+#include "engine/rules.h"
+
 namespace tengen {
 namespace {
 
@@ -67,6 +70,7 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     challenges_[c.id] = challenge;
     ++recovered.challenges;
   }
+  for (const auto& r : store.ratings()) ratings_[r.user_id] = r;
   for (const auto& applied : store.recent_commands(static_cast<int>(kRememberedCommands))) {
     remember("u" + std::to_string(applied.user_id), applied.cid,
              encoded(protocol::Ack{applied.cid, applied.game, applied.seq ? std::optional<protocol::Seq>(*applied.seq) : std::nullopt,
@@ -133,6 +137,7 @@ void Hub::collect() {
 
 void Hub::flush() {
   collect();
+  rate_finished_games();
   rearm(touched_);
   for (const auto game : touched_) {  // a finished game nobody watches leaves memory
     if (const auto it = rooms_.find(game); it != rooms_.end() && it->second->finished() && !it->second->watched()) {
@@ -172,6 +177,40 @@ Metrics::Gauges Hub::gauges() {
   g.challenges_open = static_cast<std::int64_t>(challenges_.size());
   g.users_online = static_cast<std::int64_t>(online_.size());
   return g;
+}
+
+ratings::Rating Hub::rating_of(std::int64_t user) const {
+  const auto it = ratings_.find(user);
+  if (it == ratings_.end()) return {};
+  const auto& r = it->second;
+  return ratings::decayed({r.rating, r.deviation, r.volatility}, static_cast<double>(now_ms() - r.updated_at_ms));
+}
+
+void Hub::rate_finished_games() {
+  std::vector<store::RatingChanged> changes;
+  for (const auto& w : out_.writes) {
+    const auto* finished = std::get_if<store::GameFinished>(&w);
+    if (!finished) continue;
+    const auto it = rooms_.find(finished->id);
+    if (it == rooms_.end() || !it->second->settings().rated) continue;
+    const Room& room = *it->second;
+    double black_score = 0;
+    if (finished->result.starts_with("B+")) black_score = 1;
+    else if (finished->result == "0") black_score = 0.5;
+    else if (!finished->result.starts_with("W+")) continue;  // Void: no result, no rating change
+    const auto& s = room.settings();
+    const double customary = Rules::preset(s.ruleset).value_or(Rules{}).komi;
+    const double komi = s.komi.value_or(s.handicap >= 2 ? 0.5 : customary);
+    const auto after = ratings::rate_game(rating_of(room.black().id), rating_of(room.white().id), black_score,
+                                          ratings::black_advantage_ranks(s.handicap, komi, customary));
+    const std::int64_t at = now_ms();
+    for (const auto& [user, r] : {std::pair{room.black().id, after.black}, std::pair{room.white().id, after.white}}) {
+      auto& stored = ratings_[user];
+      stored = {user, r.rating, r.deviation, r.volatility, stored.games + 1, at};
+      changes.push_back({user, finished->id, r.rating, r.deviation, r.volatility, stored.games, at});
+    }
+  }
+  out_.writes.insert(out_.writes.end(), changes.begin(), changes.end());
 }
 
 bool Hub::visible_to(const protocol::Challenge& c, const std::optional<store::UserRecord>& user) const {
@@ -394,20 +433,35 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, prot
     secret = services_.random_hex(32);
     nonce = services_.random_hex(16);
     nigiri.emplace(*secret, *nonce);
-  } else if (c.settings.color == Choice::White || (c.settings.color == Choice::Automatic && !services_.draw_black())) {
+  } else if (c.settings.color == Choice::White) {
     std::swap(black, white);
+  } else if (c.settings.color == Choice::Automatic) {  // the weaker player takes Black
+    const double challenger = rating_of(c.challenger.id).rating;
+    const double accepter = rating_of(me.id).rating;
+    if (challenger > accepter || (challenger == accepter && !services_.draw_black())) std::swap(black, white);
+  }
+  protocol::GameSettings settings = c.settings;
+  if (settings.automatic_handicap) {
+    settings.automatic_handicap = false;
+    const int ranks = ratings::rank_difference(rating_of(black.id).rating, rating_of(white.id).rating);
+    if (ranks >= 1) settings.komi = 0.5;
+    // As many stones as ranks between them, as far as the board and placement allow.
+    for (settings.handicap = ranks >= 2 ? ranks : 0; settings.handicap >= 2 && protocol::validate(settings);) {
+      --settings.handicap;
+    }
+    if (settings.handicap == 1) settings.handicap = 0;
   }
   const bool drawn = nigiri.has_value();
   // The game's row goes before the events its room has already produced (collected later).
-  out_.writes.push_back(store::GameCreated{game, id, protocol::encode_settings(c.settings), black.id, white.id, secret,
+  out_.writes.push_back(store::GameCreated{game, id, protocol::encode_settings(settings), black.id, white.id, secret,
                                            nonce, 0});
-  rooms_[game] = std::make_unique<Room>(game, c.settings, black, white, std::move(nigiri), now, services_.room);
+  rooms_[game] = std::make_unique<Room>(game, settings, black, white, std::move(nigiri), now, services_.room);
   touched_.insert(game);
   if (metrics_) ++metrics_->games_started_total;
   challenges_.erase(it);
   out_.writes.push_back(store::ChallengeClosed{id, "accepted", game, 0});
   broadcast_challenge(c, protocol::ChallengeClosed{id, "accepted", game});
-  const auto started = encoded(protocol::GameStarted{game, black, white, c.settings, drawn});
+  const auto started = encoded(protocol::GameStarted{game, black, white, settings, drawn});
   send_to_user(black.id, started);
   send_to_user(white.id, started);
   return protocol::Ack{cid, game, {}, id};

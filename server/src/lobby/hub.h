@@ -8,6 +8,7 @@
 #include <set>
 
 #include "clock.h"
+#include "ratings/glicko2.h"
 #include "metrics.h"
 #include "rooms/outbox.h"
 #include "rooms/room.h"
@@ -26,7 +27,8 @@ class Hub final : public Dispatcher {
  public:
   using FindUser = std::function<std::optional<protocol::UserRef>(const std::string& name)>;
   using FindUserById = std::function<std::optional<protocol::UserRef>(std::int64_t id)>;
-  // Decides who takes Black when the settings say "automatic": true means the challenger.
+  // Decides who takes Black when the settings say "automatic" and the ratings are equal: true
+  // means the challenger.
   using DrawBlack = std::function<bool()>;
   // `bytes` random bytes as hex digits, for nigiri secrets: cryptographic in the server,
   // seeded in tests.
@@ -98,6 +100,10 @@ class Hub final : public Dispatcher {
   Reply accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id);
   Reply close_challenge(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id, bool decline);
   void broadcast_challenge(const protocol::Challenge& c, const protocol::ServerMessage& m);
+  // A player's rating now (the deviation grown by the time since their last rated game).
+  ratings::Rating rating_of(std::int64_t user) const;
+  // The ratings that the rated games finishing in this operation change, written with them.
+  void rate_finished_games();
   void send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text);
   bool visible_to(const protocol::Challenge& c, const std::optional<store::UserRecord>& user) const;
   std::int64_t now_ms() const { return services_.clock->unix_ms(); }
@@ -110,6 +116,7 @@ class Hub final : public Dispatcher {
   std::map<std::int64_t, int> online_;                           // connections per user
   std::map<protocol::ChallengeId, protocol::Challenge> challenges_;
   std::map<protocol::GameId, std::unique_ptr<Room>> rooms_;
+  std::map<std::int64_t, store::StoredRating> ratings_;  // by user; absent: a newcomer
   protocol::ChallengeId next_challenge_ = 0;
   protocol::GameId next_game_ = 0;
   struct Remembered {

@@ -75,7 +75,32 @@ struct GameFinished {
   std::int64_t at_ms = 0;
 };
 
-using Write = std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished>;
+// A player's rating after a rated game (written with the game's GameFinished, in one transaction).
+struct RatingChanged {
+  std::int64_t user_id = 0;
+  std::int64_t game_id = 0;
+  double rating = 0, deviation = 0, volatility = 0;
+  int games = 0;  // rated games played, this one included
+  std::int64_t at_ms = 0;
+};
+
+using Write = std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished,
+                           RatingChanged>;
+
+// A player's rating as of their last rated game.
+struct StoredRating {
+  std::int64_t user_id = 0;
+  double rating = 1500, deviation = 350, volatility = 0.06;
+  int games = 0;
+  std::int64_t updated_at_ms = 0;
+};
+
+// One point of a player's rating history: after `game_id`.
+struct RatingPoint {
+  std::int64_t game_id = 0;
+  std::int64_t at_ms = 0;
+  double rating = 0, deviation = 0;
+};
 
 // An unfinished game as stored: enough to rebuild its room.
 struct StoredGame {
@@ -129,6 +154,12 @@ class GameStore {
   // Public (not private) games, newest first: those that ended, and those still being played.
   virtual std::vector<GameSummary> finished_games(Page page) = 0;
   virtual std::vector<GameSummary> live_games(Page page) = 0;
+
+  // Ratings: everyone's (for the lobby, at start), one player's, and a player's history (the
+  // newest `limit` points, oldest first).
+  virtual std::vector<StoredRating> ratings() = 0;
+  virtual std::optional<StoredRating> rating(std::int64_t user_id) = 0;
+  virtual std::vector<RatingPoint> rating_history(std::int64_t user_id, int limit) = 0;
 };
 
 }  // namespace tengen::store

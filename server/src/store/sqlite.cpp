@@ -60,6 +60,12 @@ Statement& Statement::bind(int index, std::int64_t value) {
   return *this;
 }
 
+Statement& Statement::bind_real(int index, double value) {
+  const int rc = sqlite3_bind_double(stmt_, index, value);
+  if (rc != SQLITE_OK) db_.fail(rc, "bind");
+  return *this;
+}
+
 Statement& Statement::bind(int index, std::string_view text) {
   const int rc =
       sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
@@ -102,6 +108,8 @@ void Statement::reset() {
 std::int64_t Statement::column_int(int index) const {
   return sqlite3_column_int64(stmt_, index);
 }
+
+double Statement::column_double(int index) const { return sqlite3_column_double(stmt_, index); }
 
 std::string Statement::column_text(int index) const {
   const auto* text = sqlite3_column_text(stmt_, index);

@@ -48,6 +48,7 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
 
   Statement& bind(int index, std::int64_t value);
+  Statement& bind_real(int index, double value);  // not an overload of bind: an int would be ambiguous
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, std::span<const unsigned char> blob);
   Statement& bind_null(int index);
@@ -62,6 +63,7 @@ class Statement {
   void reset();
 
   std::int64_t column_int(int index) const;
+  double column_double(int index) const;
   std::string column_text(int index) const;
   std::vector<unsigned char> column_blob(int index) const;
   bool column_is_null(int index) const;

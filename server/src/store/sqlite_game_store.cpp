@@ -22,6 +22,14 @@ constexpr const char* kSummary =
 // Private games stay out of the public lists (their players still see them in their own list).
 constexpr const char* kPublic = "json_extract(g.settings, '$.private') IS NOT 1";
 
+constexpr const char* kRatings =
+    "SELECT user_id, rating, deviation, volatility, games, updated_at FROM ratings ";
+
+StoredRating read_rating(const Statement& q) {
+  return {q.column_int(0), q.column_double(1), q.column_double(2), q.column_double(3), static_cast<int>(q.column_int(4)),
+          q.column_int(5)};
+}
+
 constexpr const char* kCreated =
     "SELECT id, challenge_id, settings, first_id, second_id, nigiri_secret, nigiri_nonce, created_at FROM games ";
 constexpr const char* kEvents =
@@ -47,7 +55,14 @@ SqliteGameStore::Writer::Writer(Database& db)
                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
       finish_game(db,
                   "UPDATE games SET ended_at = ?, result = ?, end_reason = ?, move_count = ?, sgf = ?"
-                  " WHERE id = ?") {}
+                  " WHERE id = ?"),
+      set_rating(db,
+                 "INSERT INTO ratings(user_id, rating, deviation, volatility, games, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+                 " ON CONFLICT(user_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,"
+                 " volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at"),
+      add_history(db,
+                  "INSERT INTO rating_history(user_id, game_id, at, rating, deviation, volatility)"
+                  " VALUES (?, ?, ?, ?, ?, ?)") {}
 
 SqliteGameStore::Reader::Reader(Database& db)
     : sgf(db, "SELECT sgf FROM games WHERE id = ? AND ended_at IS NOT NULL"),
@@ -61,7 +76,12 @@ SqliteGameStore::Reader::Reader(Database& db)
       live(db, std::string(kSummary) + "WHERE g.ended_at IS NULL AND " + kPublic +
                    " AND g.id < ? ORDER BY g.id DESC LIMIT ?"),
       stored(db, std::string(kCreated) + "WHERE id = ?"),
-      events(db, kEvents) {}
+      events(db, kEvents),
+      rating(db, std::string(kRatings) + "WHERE user_id = ?"),
+      history(db,
+              "SELECT game_id, at, rating, deviation FROM ("
+              " SELECT id, game_id, at, rating, deviation FROM rating_history WHERE user_id = ? ORDER BY id DESC LIMIT ?"
+              ") ORDER BY id") {}
 
 SqliteGameStore::SqliteGameStore(const std::string& path)
     : write_db_(path), writer_(write_db_), read_db_(path), reader_(read_db_) {}
@@ -92,6 +112,12 @@ void SqliteGameStore::write(std::span<const Write> writes) {
             [&](const GameFinished& g) {
               writer_.finish_game.bind(1, g.at_ms).bind(2, g.result).bind(3, g.reason)
                   .bind(4, std::int64_t{g.move_count}).bind(5, g.sgf).bind(6, g.id).run();
+            },
+            [&](const RatingChanged& r) {
+              writer_.set_rating.bind(1, r.user_id).bind_real(2, r.rating).bind_real(3, r.deviation)
+                  .bind_real(4, r.volatility).bind(5, std::int64_t{r.games}).bind(6, r.at_ms).run();
+              writer_.add_history.bind(1, r.user_id).bind(2, r.game_id).bind(3, r.at_ms).bind_real(4, r.rating)
+                  .bind_real(5, r.deviation).bind_real(6, r.volatility).run();
             },
         },
         w);
@@ -220,6 +246,34 @@ std::vector<GameSummary> SqliteGameStore::finished_games(Page page) {
   std::lock_guard lock(read_mutex_);
   reader_.finished.bind(1, before_or_max(page)).bind(2, std::int64_t{page.limit});
   return summaries(reader_.finished);
+}
+
+std::vector<StoredRating> SqliteGameStore::ratings() {
+  Statement q(write_db_, kRatings);
+  std::vector<StoredRating> out;
+  while (q.step()) out.push_back(read_rating(q));
+  return out;
+}
+
+std::optional<StoredRating> SqliteGameStore::rating(std::int64_t user_id) {
+  std::lock_guard lock(read_mutex_);
+  reader_.rating.bind(1, user_id);
+  std::optional<StoredRating> out;
+  if (reader_.rating.step()) out = read_rating(reader_.rating);
+  reader_.rating.reset();
+  return out;
+}
+
+std::vector<RatingPoint> SqliteGameStore::rating_history(std::int64_t user_id, int limit) {
+  std::lock_guard lock(read_mutex_);
+  reader_.history.bind(1, user_id).bind(2, std::int64_t{limit});
+  std::vector<RatingPoint> out;
+  while (reader_.history.step()) {
+    out.push_back({reader_.history.column_int(0), reader_.history.column_int(1), reader_.history.column_double(2),
+                   reader_.history.column_double(3)});
+  }
+  reader_.history.reset();
+  return out;
 }
 
 std::vector<GameSummary> SqliteGameStore::live_games(Page page) {

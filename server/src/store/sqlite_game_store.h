@@ -26,15 +26,19 @@ class SqliteGameStore final : public GameStore {
   std::vector<GameSummary> games_of(std::int64_t user_id, Page page) override;
   std::vector<GameSummary> finished_games(Page page) override;
   std::vector<GameSummary> live_games(Page page) override;
+  std::vector<StoredRating> ratings() override;
+  std::optional<StoredRating> rating(std::int64_t user_id) override;
+  std::vector<RatingPoint> rating_history(std::int64_t user_id, int limit) override;
 
  private:
   struct Writer {
     explicit Writer(Database& db);
-    Statement open_challenge, close_challenge, create_game, seat_game, insert_event, finish_game;
+    Statement open_challenge, close_challenge, create_game, seat_game, insert_event, finish_game, set_rating,
+        add_history;
   };
   struct Reader {
     explicit Reader(Database& db);
-    Statement sgf, game, games_of, finished, live, stored, events;
+    Statement sgf, game, games_of, finished, live, stored, events, rating, history;
   };
   std::vector<GameSummary> summaries(Statement& query);
   static GameCreated read_created(Statement& query);
