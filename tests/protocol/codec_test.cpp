@@ -60,6 +60,17 @@ TEST(Codec, DefaultsFillOmittedSettings) {
   EXPECT_FALSE(c.opponent);
 }
 
+TEST(Codec, AnAutomaticHandicapIsTheWordAutomatic) {
+  const auto m = message_of(R"({"type":"create_challenge","cid":1,"settings":{"handicap":"automatic","color":"automatic"}})");
+  const auto& c = std::get<CreateChallenge>(m.message);
+  EXPECT_TRUE(c.settings.automatic_handicap);
+  EXPECT_EQ(c.settings.handicap, 0);
+  EXPECT_NE(encode_settings(c.settings).find(R"("handicap":"automatic")"), std::string::npos);
+  const auto back = decode_settings(encode_settings(c.settings));
+  ASSERT_TRUE(std::holds_alternative<GameSettings>(back));
+  EXPECT_EQ(std::get<GameSettings>(back), c.settings);
+}
+
 TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
   struct Case {
     const char* text;
@@ -92,6 +103,8 @@ TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
       {R"({"type":"join","cid":"a","game":2,"since":-1})", ErrorCode::BadField, "field 'since' is out of range", "a"},
       {R"({"type":"chat","cid":"a","game":3,"text":""})", ErrorCode::BadField,
        "field 'text' must not be empty", "a"},
+      {R"({"type":"create_challenge","cid":"a","settings":{"handicap":"lots"}})", ErrorCode::BadField,
+       "field 'settings.handicap' must be an integer", "a"},
       {R"({"type":"create_challenge","cid":"a","settings":{"width":"big"}})", ErrorCode::BadField,
        "field 'settings.width' must be an integer", "a"},
       {R"({"type":"create_challenge","cid":"a","settings":{"komi":6.5,"kmoi":1}})", ErrorCode::BadField,

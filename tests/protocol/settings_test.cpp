@@ -27,6 +27,13 @@ TEST(Settings, EachProblemIsNamed) {
   EXPECT_EQ(with([](auto& s) { s.komi = 6.3; }), "komi must be a multiple of 0.5 between -150 and 150");
   EXPECT_EQ(with([](auto& s) { s.komi = 200; }), "komi must be a multiple of 0.5 between -150 and 150");
   EXPECT_EQ(with([](auto& s) { s.handicap = 1; }), "handicap must be 0 or from 2 to 9 stones, not 1");
+  EXPECT_EQ(with([](auto& s) { s.automatic_handicap = true; }),
+            "an automatic handicap gives Black to the weaker player: choose automatic colours");
+  EXPECT_EQ(with([](auto& s) {
+              s.automatic_handicap = true;
+              s.color = GameSettings::ColorChoice::Automatic;
+            }),
+            "valid");
   EXPECT_EQ(with([](auto& s) {
               s.handicap = 4;
               s.color = GameSettings::ColorChoice::Nigiri;

@@ -132,10 +132,12 @@ try {
   await form.locator('#cf-main_ms').fill('10');
   await form.locator('#cf-periods').fill('3');
   await form.locator('#cf-period_ms').fill('30');
+  await form.locator('#cf-rated').check();
   await form.locator('button[type=submit]').click();
   const challenge = bob.page.locator('.challenge', { hasText: 'alice' });
   await challenge.waitFor();
-  assert.match(await challenge.textContent(), /9×9.*Japanese.*komi 6\.5.*10 min \+ 3×30 s byo-yomi/);
+  assert.match(await challenge.textContent(), /9×9.*Japanese.*komi 6\.5.*10 min \+ 3×30 s byo-yomi.*rated/);
+  await challenge.locator('.rank', { hasText: '10k?' }).waitFor();  // a newcomer's provisional rank
   await bob.page.screenshot({ path: join(artifacts, 'lobby.png'), fullPage: true });
 
   step('a bad challenge is refused in plain words');
@@ -278,6 +280,16 @@ try {
   assert.ok(sgf.includes('PB[alice]') && sgf.includes('PW[bob]'), sgf);
   await alice.page.click('#nav-mine');
   await alice.page.locator(`.game-list tr[data-game="${gameId}"]`, { hasText: results[0][0] }).waitFor();
+
+  step('the rated game moved both ratings: ranks and a chart on the profile');
+  const winner = results[0][0].startsWith('W') ? 'bob' : 'alice';
+  await alice.page.locator('.profile .rank.big').waitFor();
+  await alice.page.locator('.rating-chart .dot').waitFor();
+  const profile = await alice.page.locator('.profile .muted').textContent();
+  assert.match(profile, /Rating \d+ ± \d+ · 1 rated game/);
+  const rating = Number(profile.match(/Rating (\d+)/)[1]);
+  assert.ok(winner === 'alice' ? rating > 1500 : rating < 1500, profile);
+  await alice.page.screenshot({ path: join(artifacts, 'profile.png'), fullPage: true });
   await carol.page.goto(`http://127.0.0.1:${port}/#/games`);
   await carol.page.locator(`.game-list tr[data-game="${gameId}"]`).waitFor();
 

@@ -7,6 +7,7 @@ import { mountLobby } from './lobby.js';
 import { mountGame } from './game.js';
 import { mountAccount } from './account.js';
 import { mountGameList } from './lists.js';
+import { mountProfile } from './profile.js';
 
 const view = document.getElementById('view');
 const net = document.getElementById('net');
@@ -123,7 +124,7 @@ function route() {
     const name = decodeURIComponent(m[1]);
     if (name === ctx.user?.name) current('mine');
     document.title = `${name} · Tengen`;
-    unmount = mountGameList(view, ctx, { title: `${name}'s games`, url: `/api/v1/users/${encodeURIComponent(name)}/games?limit=25`, empty: `${name} has not played yet.` });
+    unmount = mountProfile(view, ctx, name);
   } else {
     current('lobby');
     document.title = 'Lobby · Tengen';

@@ -8,6 +8,7 @@ import { runDown, clockText, isLow } from './clock.js';
 import { verifyNigiri } from './nigiri.js';
 import { fetchJson } from './api.js';
 import { soundOn, setSound, playStoneSound } from './sound.js';
+import { rankTag, refreshRanks } from './ranks.js';
 
 const COLOR_NAME = { black: 'Black', white: 'White' };
 const other = (c) => (c === 'black' ? 'white' : 'black');
@@ -60,15 +61,16 @@ export function mountGame(root, ctx, gameId) {
 
   function playerCard(color) {
     const name = h('a', { class: 'name' });
+    const rank = h('span', { class: 'rank-slot' });
     const captures = h('span', { class: 'captures' });
     const clockMain = h('span', { class: 'clock-main' });
     const clockExtra = h('span', { class: 'clock-extra' });
     const note = h('span', { class: 'player-note' });
     const el = h('div', { class: `player ${color}`, dataset: { color } },
       h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
-      h('div', { class: 'who' }, name, note, captures),
+      h('div', { class: 'who' }, h('span', { class: 'name-line' }, name, rank), note, captures),
       h('div', { class: 'clock', 'aria-label': `${COLOR_NAME[color]}'s clock` }, clockMain, clockExtra));
-    return { el, name, captures, clockMain, clockExtra, note };
+    return { el, name, rank, captures, clockMain, clockExtra, note };
   }
 
   // ---- state from the server ----
@@ -203,6 +205,7 @@ export function mountGame(root, ctx, gameId) {
         // The dead stones of an agreed count are the last marking's (a snapshot of a finished
         // game has only the ownership map).
         st.finalDead = m.reason === 'score' && st.marking ? st.marking.dead : null;
+        if (st.settings.rated) refreshRanks([st.black.id, st.white.id]);
         st.clock = m.clock;
         st.clockAt = performance.now();
         st.marking = null;
@@ -346,6 +349,10 @@ export function mountGame(root, ctx, gameId) {
       const player = st[color];
       const role = st.phase === 'nigiri' ? (color === 'black' ? 'holds the stones' : 'guesses') : '';
       card.name.textContent = player.name;
+      if (card.rank.dataset.user !== String(player.id)) {
+        card.rank.dataset.user = String(player.id);
+        fill(card.rank, rankTag(player));
+      }
       card.name.href = `#/user/${encodeURIComponent(player.name)}`;
       card.note.textContent = [role, ctx.user?.id === player.id ? '(you)' : ''].filter(Boolean).join(' ');
       card.captures.textContent = `${st.captures[color]} captured`;

@@ -1,6 +1,7 @@
 // Lists of games from the archive: the finished games, and one player's history.
 import { h, fill, sizeOf, describeResult, formatDate, RULESETS, describeTime } from './util.js';
 import { fetchJson } from './api.js';
+import { rankTag } from './ranks.js';
 
 export function mountGameList(root, ctx, { title, url, empty }) {
   const rows = h('tbody');
@@ -24,8 +25,8 @@ export function mountGameList(root, ctx, { title, url, empty }) {
       for (const g of page.games) {
         rows.append(h('tr', { dataset: { game: g.id } },
           h('td', {}, h('a', { href: `#/game/${g.id}` }, `#${g.id}`)),
-          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.black.name)}` }, g.black.name)),
-          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.white.name)}` }, g.white.name)),
+          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.black.name)}` }, g.black.name), rankTag(g.black)),
+          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.white.name)}` }, g.white.name), rankTag(g.white)),
           h('td', { title: describeTime(g.settings.time) }, `${sizeOf(g.settings)} ${RULESETS[g.settings.ruleset]?.label ?? ''}`),
           h('td', { title: describeResult(g.result) }, g.result ?? (g.ended_at_ms ? '' : 'playing')),
           h('td', {}, String(g.move_count)),

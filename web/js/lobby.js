@@ -2,6 +2,7 @@
 // with every setting the server knows.
 import { h, fill, describeSettings, describeTime, RULESETS, COLOR_WORDS, sizeOf } from './util.js';
 import { fetchJson } from './api.js';
+import { rankTag } from './ranks.js';
 
 const MIN = 60000;
 const SEC = 1000;
@@ -58,14 +59,15 @@ export function mountLobby(root, ctx) {
       else if (me && (!c.opponent || forMe)) buttons.push(h('button', { class: 'primary', onclick: () => act('accept_challenge', c.id) }, 'Accept'));
       if (forMe) buttons.push(h('button', { onclick: () => act('decline_challenge', c.id) }, 'Decline'));
       return h('li', { class: `challenge${mine ? ' mine' : ''}${forMe ? ' for-me' : ''}`, dataset: { challenge: c.id } },
-        h('div', { class: 'challenger' }, h('strong', {}, c.challenger.name), c.opponent ? ` → ${c.opponent.name}` : '',
+        h('div', { class: 'challenger' }, h('strong', {}, c.challenger.name), ' ', rankTag(c.challenger),
+          c.opponent ? [` → ${c.opponent.name} `, rankTag(c.opponent)] : '',
           h('span', { class: 'tag' }, COLOR_WORDS[c.settings.color] ?? c.settings.color)),
         h('div', { class: 'what' }, h('span', { class: 'size' }, sizeOf(c.settings)), describeSettings(c.settings, { size: false }).replace(/^/, '· ')),
         h('div', { class: 'actions' }, ...buttons));
     }));
     const online = [...lobby.online.values()].sort((a, b) => a.name.localeCompare(b.name));
     fill(onlineList, ...online.map((u) => h('li', {},
-      h('a', { href: `#/user/${encodeURIComponent(u.name)}` }, u.name),
+      h('a', { href: `#/user/${encodeURIComponent(u.name)}` }, u.name), rankTag(u),
       u.id === me ? h('span', { class: 'muted' }, ' (you)') :
         me ? h('button', { class: 'small', onclick: () => form.challenge(u.name) }, 'Challenge') : '')));
     if (!online.length) fill(onlineList, h('li', { class: 'empty' }, 'Nobody yet.'));
@@ -113,7 +115,7 @@ function challengeForm(ctx) {
   const custom = h('div', { class: 'field-row', hidden: true }, field('Width', width), field('Height', height));
   const ruleset = select('ruleset', Object.fromEntries(Object.entries(RULESETS).map(([k, v]) => [k, v.label])), 'japanese');
   const komi = h('input', { id: 'cf-komi', name: 'komi', type: 'number', step: 0.5, min: -150, max: 150, placeholder: '6.5' });
-  const handicap = select('handicap', { 0: 'None', 2: '2', 3: '3', 4: '4', 5: '5', 6: '6', 7: '7', 8: '8', 9: '9' }, '0');
+  const handicap = select('handicap', { 0: 'None', automatic: 'Automatic (by rank)', 2: '2', 3: '3', 4: '4', 5: '5', 6: '6', 7: '7', 8: '8', 9: '9' }, '0');
   const placement = select('placement', { ruleset: 'As the rules say', fixed: 'Fixed (star points)', free: 'Free (Black places them)' }, 'ruleset');
   const color = select('color', { nigiri: 'Nigiri', black: 'I take Black', white: 'I take White', automatic: 'Automatic' }, 'nigiri');
   const system = select('time', TIME_NAMES, 'byoyomi');
@@ -138,7 +140,7 @@ function challengeForm(ctx) {
   });
   ruleset.addEventListener('change', () => { komi.placeholder = String(RULESETS[ruleset.value].komi); });
   handicap.addEventListener('change', () => {
-    if (handicap.value !== '0' && color.value === 'nigiri') color.value = 'automatic';
+    if (handicap.value === 'automatic' || (handicap.value !== '0' && color.value === 'nigiri')) color.value = 'automatic';
   });
   system.addEventListener('change', showTime);
   showTime();
@@ -146,7 +148,7 @@ function challengeForm(ctx) {
   function settings() {
     const s = {
       width: Number(width.value), height: Number(height.value), ruleset: ruleset.value,
-      handicap: Number(handicap.value), placement: placement.value, color: color.value,
+      handicap: handicap.value === 'automatic' ? 'automatic' : Number(handicap.value), placement: placement.value, color: color.value,
       time: { system: system.value }, rated: rated.checked, private: priv.checked,
     };
     if (komi.value !== '') s.komi = Number(komi.value);

@@ -113,7 +113,8 @@ export function sizeOf(settings) {
 
 export function describeSettings(s, { size = true } = {}) {
   const parts = [...(size ? [sizeOf(s)] : []), RULESETS[s.ruleset]?.label ?? s.ruleset, `komi ${komiOf(s)}`];
-  if (s.handicap) parts.push(`${s.handicap} handicap (${s.placement === 'free' ? 'free' : s.placement === 'fixed' ? 'fixed' : 'by the rules'})`);
+  if (s.handicap === 'automatic') parts.push('handicap by rank');
+  else if (s.handicap) parts.push(`${s.handicap} handicap (${s.placement === 'free' ? 'free' : s.placement === 'fixed' ? 'fixed' : 'by the rules'})`);
   parts.push(describeTime(s.time));
   if (s.rated) parts.push('rated');
   if (s.private) parts.push('private');

@@ -1,0 +1,166 @@
+// Ratings (SPEC §12) through the real stack: rated games change both players' Glicko-2 ratings
+// in the same transaction as the result, unrated and void games change nothing, the ratings
+// survive a restart, and automatic colours and handicap follow them.
+#include <gtest/gtest.h>
+
+#include "ratings/glicko2.h"
+#include "store/sqlite.h"
+#include "support/game_commands.h"
+#include "support/live_server.h"
+#include "support/server_process.h"
+#include "support/temp_database.h"
+#include "support/ws_client.h"
+
+namespace tengen {
+namespace {
+
+using json = nlohmann::json;
+using testing::cmd;
+using testing::expect_ack;
+using testing::WsClient;
+
+class Ratings : public ::testing::Test {
+ protected:
+  void start() {
+    stack_.emplace(temp_.path());
+    if (alice_token_.empty()) {
+      alice_token_ = stack_->token_for("alice");
+      bob_token_ = stack_->token_for("bob");
+    }
+    alice_ = connect(alice_token_);
+    bob_ = connect(bob_token_);
+  }
+  void stop() {
+    alice_.reset();
+    bob_.reset();
+    stack_.reset();
+  }
+  void TearDown() override { stop(); }
+  std::unique_ptr<WsClient> connect(const std::string& token) {
+    auto c = std::make_unique<WsClient>(stack_->port(), WsClient::Options{token, "", "/ws/v1"});
+    c->wait_type("welcome");
+    c->wait_type("lobby");
+    return c;
+  }
+  json user(const std::string& name) {
+    return json::parse(testing::body_of(testing::http_get(stack_->port(), "/api/v1/users/" + name)))["user"];
+  }
+  // `challenger` offers, `accepter` accepts; both join. The game_started message.
+  json start(WsClient& challenger, WsClient& accepter, const json& settings) {
+    const auto created = challenger.command({{"type", "create_challenge"}, {"settings", settings}});
+    expect_ack(created);
+    accepter.forget();
+    expect_ack(accepter.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}}));
+    const json started = accepter.wait_type("game_started");
+    expect_ack(challenger.command({{"type", "join"}, {"game", started["game"]}}));
+    expect_ack(accepter.command({{"type", "join"}, {"game", started["game"]}}));
+    return started;
+  }
+
+  testing::TempDatabase temp_;
+  std::optional<testing::LiveStack> stack_;
+  std::string alice_token_, bob_token_;
+  std::unique_ptr<WsClient> alice_, bob_;
+};
+
+TEST_F(Ratings, RatedGamesMoveBothRatingsAndNothingElseDoes) {
+  start();
+  const json fresh = user("alice");
+  EXPECT_EQ(fresh["rating"], (json{{"rating", 1500.0}, {"deviation", 350.0}, {"volatility", 0.06}, {"rank", "10k?"},
+                                   {"provisional", true}, {"games", 0}}));
+  EXPECT_EQ(fresh["bot"], false);
+
+  // An unrated game and a void rated one change nothing.
+  const auto unrated = testing::start_game(*alice_, *bob_, {{"width", 9}});
+  expect_ack(bob_->command(cmd("resign", unrated)));
+  const auto aborted = testing::start_game(*alice_, *bob_, {{"width", 9}, {"rated", true}});
+  expect_ack(alice_->command(cmd("abort", aborted)));
+  EXPECT_EQ(user("alice")["rating"], fresh["rating"]);
+  EXPECT_EQ(user("bob")["rating"]["games"], 0);
+
+  // A rated even game: Bob (White) resigns.
+  const auto rated = testing::start_game(*alice_, *bob_, {{"width", 9}, {"rated", true}});
+  expect_ack(alice_->command(testing::play(rated, "E5")));
+  expect_ack(bob_->command(cmd("resign", rated)));
+  const auto expected = ratings::rate_game({}, {}, 1, 0);
+  const json alice = user("alice")["rating"];
+  const json bob = user("bob")["rating"];
+  EXPECT_NEAR(alice["rating"].get<double>(), expected.black.rating, 0.006);
+  EXPECT_NEAR(bob["rating"].get<double>(), expected.white.rating, 0.006);
+  EXPECT_NEAR(alice["rating"].get<double>() - 1500, 1500 - bob["rating"].get<double>(), 0.01);  // newcomers: symmetric
+  EXPECT_GT(alice["rating"].get<double>(), 1600);
+  EXPECT_NEAR(alice["deviation"].get<double>(), expected.black.deviation, 0.006);
+  EXPECT_EQ(alice["games"], 1);
+  EXPECT_EQ(alice["rank"], ratings::rank_name(expected.black.rating, expected.black.deviation));
+
+  const json history = json::parse(testing::body_of(testing::http_get(stack_->port(), "/api/v1/users/alice/ratings")));
+  ASSERT_EQ(history["history"].size(), 1u) << history.dump();
+  EXPECT_EQ(history["history"][0]["game"], rated);
+  EXPECT_EQ(history["history"][0]["rating"], alice["rating"]);
+  const json batch = json::parse(testing::body_of(testing::http_get(stack_->port(), "/api/v1/ratings?ids=2,1,99")));
+  ASSERT_EQ(batch["ratings"].size(), 2u) << batch.dump();  // unknown ids are left out
+  EXPECT_EQ(batch["ratings"][0]["name"], "bob");
+
+  // The deviation grows while a player does not play: 30 days later.
+  stack_->clock().advance(std::chrono::hours(24 * 30));
+  const double idle = user("alice")["rating"]["deviation"].get<double>();
+  EXPECT_NEAR(idle, ratings::decayed(expected.black, 30 * ratings::kMsPerIdlePeriod).deviation, 0.006);
+  EXPECT_GT(idle, alice["deviation"].get<double>());
+
+  // After a restart the ratings are still there, and automatic colours use them: the weaker
+  // player (Bob) takes Black whoever challenges.
+  stop();
+  start();
+  EXPECT_EQ(user("alice")["rating"]["games"], 1);
+  const json started = start(*alice_, *bob_, {{"width", 9}, {"color", "automatic"}});
+  EXPECT_EQ(started["black"]["name"], "bob");
+  const json again = start(*bob_, *alice_, {{"width", 9}, {"color", "automatic"}});
+  EXPECT_EQ(again["black"]["name"], "bob");
+
+  // Errors say what is wrong.
+  EXPECT_EQ(testing::body_of(testing::http_get(stack_->port(), "/api/v1/users/nobody")),
+            R"({"error":{"code":"not_found","message":"no user named 'nobody'"}})");
+  EXPECT_EQ(testing::body_of(testing::http_get(stack_->port(), "/api/v1/ratings?ids=1,x")),
+            R"({"error":{"code":"bad_request","message":"'ids' must be user ids separated by commas"}})");
+  EXPECT_EQ(testing::body_of(testing::http_get(stack_->port(), "/api/v1/users/alice/ratings?limit=0")),
+            R"({"error":{"code":"bad_request","message":"'limit' must be an integer from 1 to 1000"}})");
+}
+
+TEST_F(Ratings, AnAutomaticHandicapFollowsTheRankGapAndRatesTheGameByIt) {
+  start();
+  const std::int64_t now = stack_->clock().unix_ms();
+  stop();
+  {  // Alice is 7 kyu, Bob 10 kyu: three ranks apart.
+    store::Database db(temp_.path());
+    db.exec("INSERT INTO ratings(user_id, rating, deviation, volatility, games, updated_at) VALUES"
+            " (1, 1850, 60, 0.06, 40, " + std::to_string(now) + "), (2, 1540, 70, 0.06, 25, " + std::to_string(now) + ")");
+  }
+  start();
+  EXPECT_EQ(user("alice")["rating"]["rank"], "7k");
+  EXPECT_EQ(user("bob")["rating"]["rank"], "10k");
+
+  const auto refused = alice_->command({{"type", "create_challenge"},
+                                        {"settings", {{"handicap", "automatic"}, {"color", "nigiri"}}}});
+  EXPECT_EQ(refused["code"], "bad_settings");
+  EXPECT_EQ(refused["message"], "an automatic handicap gives Black to the weaker player: choose automatic colours");
+
+  const json settings{{"width", 19}, {"handicap", "automatic"}, {"color", "automatic"}, {"rated", true}};
+  const json started = start(*alice_, *bob_, settings);
+  EXPECT_EQ(started["black"]["name"], "bob");
+  EXPECT_EQ(started["settings"]["handicap"], 3);
+  EXPECT_EQ(started["settings"]["komi"], 0.5);
+  const auto game = started["game"].get<std::int64_t>();
+  const json summary = json::parse(testing::body_of(testing::http_get(stack_->port(), "/api/v1/games/" + std::to_string(game))));
+  EXPECT_EQ(summary["game"]["settings"]["handicap"], 3);  // the game is stored as it was resolved
+
+  expect_ack(alice_->command(cmd("resign", game)));
+  const auto expected = ratings::rate_game({1540, 70, 0.06}, {1850, 60, 0.06}, 1,
+                                           ratings::black_advantage_ranks(3, 0.5, 6.5));
+  EXPECT_NEAR(user("bob")["rating"]["rating"].get<double>(), expected.black.rating, 0.006);
+  EXPECT_NEAR(user("alice")["rating"]["rating"].get<double>(), expected.white.rating, 0.006);
+  // Winning with three stones against someone three ranks up is less of a feat than an even win.
+  EXPECT_LT(expected.black.rating, ratings::rate_game({1540, 70, 0.06}, {1850, 60, 0.06}, 1, 0).black.rating - 5);
+}
+
+}  // namespace
+}  // namespace tengen

@@ -1,0 +1,75 @@
+// A player's page: rank, rating and a small chart of its history, then their games.
+import { h, fill, svg, formatDate } from './util.js';
+import { fetchJson } from './api.js';
+import { mountGameList } from './lists.js';
+
+const W = 600;
+const H = 170;
+const PAD = { left: 46, right: 10, top: 10, bottom: 22 };
+
+// The rating after each game as a line, with its ±2 deviation band (a 95% interval).
+export function ratingChart(history) {
+  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'rating-chart', role: 'img',
+    'aria-label': `Rating after each of ${history.length} rated games` });
+  if (history.length === 0) return root;
+  const points = [{ rating: 1500, deviation: 350 }, ...history];
+  // The band, but never more than 300 points beyond the line (a newcomer's band is ±700).
+  const ratings = points.map((p) => p.rating);
+  const lo = Math.max(Math.min(...ratings) - 300, Math.min(...points.map((p) => p.rating - 2 * p.deviation)));
+  const hi = Math.min(Math.max(...ratings) + 300, Math.max(...points.map((p) => p.rating + 2 * p.deviation)));
+  const x = (i) => PAD.left + (i / Math.max(1, points.length - 1)) * (W - PAD.left - PAD.right);
+  const y = (r) => PAD.top + (1 - (r - lo) / Math.max(1, hi - lo)) * (H - PAD.top - PAD.bottom);
+  const clampY = (r) => y(Math.min(hi, Math.max(lo, r)));
+  const upper = points.map((p, i) => `${x(i)},${clampY(p.rating + 2 * p.deviation)}`);
+  const lower = points.map((p, i) => `${x(i)},${clampY(p.rating - 2 * p.deviation)}`).reverse();
+  root.append(svg('polygon', { points: [...upper, ...lower].join(' '), class: 'band' }));
+  for (const r of [lo, (lo + hi) / 2, hi]) {
+    root.append(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(r), y2: y(r), class: 'rule' }));
+    const label = svg('text', { x: PAD.left - 6, y: y(r), class: 'axis' });
+    label.textContent = String(Math.round(r));
+    root.append(label);
+  }
+  root.append(svg('polyline', { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(' '), class: 'line' }));
+  points.forEach((p, i) => {
+    if (i === 0) return;
+    const dot = svg('circle', { cx: x(i), cy: y(p.rating), r: 3, class: 'dot' });
+    const title = svg('title');
+    title.textContent = `${Math.round(p.rating)} (${p.rank}) after game ${p.game}, ${formatDate(p.at_ms)}`;
+    dot.append(title);
+    root.append(dot);
+  });
+  const caption = svg('text', { x: W - PAD.right, y: H - 4, class: 'axis end' });
+  caption.textContent = `${history.length} rated game${history.length === 1 ? '' : 's'}`;
+  root.append(caption);
+  return root;
+}
+
+export function mountProfile(root, ctx, name) {
+  const head = h('section', { class: 'card profile' }, h('h1', {}, name));
+  const games = h('div');
+  fill(root, h('div', { class: 'profile-page' }, head, games));
+  let stopped = false;
+  (async () => {
+    try {
+      const { user, history } = await fetchJson(`/api/v1/users/${encodeURIComponent(name)}/ratings?limit=200`);
+      if (stopped) return;
+      const r = user.rating;
+      fill(head,
+        h('h1', {}, user.name, ' ', h('span', { class: 'rank big', title: r.provisional ? 'provisional' : '' }, r.rank),
+          user.bot ? h('span', { class: 'tag' }, 'bot') : ''),
+        h('p', { class: 'muted' },
+          `Rating ${Math.round(r.rating)} ± ${Math.round(2 * r.deviation)} · ${r.games} rated game${r.games === 1 ? '' : 's'}` +
+          (r.provisional ? ' · provisional until the deviation falls below 110' : '')),
+        history.length ? ratingChart(history) : h('p', { class: 'empty' }, 'No rated games yet.'));
+    } catch (err) {
+      if (!stopped) fill(head, h('h1', {}, name), h('p', { class: 'form-error' }, err.message));
+    }
+  })();
+  const unmountList = mountGameList(games, ctx, {
+    title: `${name}'s games`, url: `/api/v1/users/${encodeURIComponent(name)}/games?limit=25`, empty: `${name} has not played yet.`,
+  });
+  return () => {
+    stopped = true;
+    unmountList();
+  };
+}

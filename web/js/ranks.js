@@ -1,0 +1,62 @@
+// Ranks next to names: one small batched request for the ratings of the users on the page
+// (/api/v1/ratings?ids=...), kept for the session and refreshed after a rated game.
+import { h } from './util.js';
+import { fetchJson } from './api.js';
+
+const known = new Map();   // user id → {rank, provisional, bot, rating, deviation, games}
+const wanted = new Set();
+let scheduled = false;
+
+function paint(id, elements = document.querySelectorAll(`[data-rank-user="${id}"]`)) {
+  const info = known.get(id);
+  if (!info) return;
+  for (const el of elements) {
+    el.textContent = info.bot ? `${info.rank} · bot` : info.rank;
+    el.title = `rating ${Math.round(info.rating)} ± ${Math.round(2 * info.deviation)}` +
+      (info.provisional ? ' (provisional)' : '') + (info.bot ? ' · a bot' : '');
+    el.classList.toggle('bot', info.bot);
+  }
+}
+
+async function fetchWanted() {
+  scheduled = false;
+  const ids = [...wanted].slice(0, 100);
+  ids.forEach((id) => wanted.delete(id));
+  if (!ids.length) return;
+  try {
+    const { ratings } = await fetchJson(`/api/v1/ratings?ids=${ids.join(',')}`);
+    for (const p of ratings) {
+      known.set(p.id, { ...p.rating, bot: p.bot });
+      paint(p.id);
+    }
+  } catch {
+    // names stay without ranks; the next view asks again
+  }
+  if (wanted.size) schedule();
+}
+
+function schedule() {
+  if (scheduled) return;
+  scheduled = true;
+  queueMicrotask(fetchWanted);
+}
+
+// A span that shows the user's rank ("5k", "1d?", "12k · bot") as soon as it is known.
+export function rankTag(user) {
+  const el = h('span', { class: 'rank', 'data-rank-user': String(user.id) });
+  if (known.has(user.id)) paint(user.id, [el]);
+  else {
+    wanted.add(user.id);
+    schedule();
+  }
+  return el;
+}
+
+// After a rated game: ask again for these players.
+export function refreshRanks(ids) {
+  for (const id of ids) {
+    known.delete(id);
+    wanted.add(id);
+  }
+  schedule();
+}
