@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
         .find_user_by_id = [&](std::int64_t id) { return user_ref(accounts.find_user(id)); },
         .journal = &journal,
         .store = &game_store,
-        // "automatic" colours: a coin toss until ratings decide them.
+        // "automatic" colours between equal ratings: a coin toss.
         .draw_black = [] { return randombytes_uniform(2) == 0; },
         .random_hex = [](std::size_t bytes) {
           std::vector<unsigned char> raw(bytes);
