@@ -8,6 +8,7 @@ import { mountGame } from './game.js';
 import { mountAccount } from './account.js';
 import { mountGameList } from './lists.js';
 import { mountProfile } from './profile.js';
+import { rankTag } from './ranks.js';
 
 const view = document.getElementById('view');
 const net = document.getElementById('net');
@@ -43,7 +44,7 @@ function setUser(user) {
   navMine.hidden = !user;
   if (user) navMine.href = `#/user/${encodeURIComponent(user.name)}`;
   if (user) {
-    fill(account, h('a', { href: navMine.href, class: 'me' }, user.name),
+    fill(account, h('a', { href: navMine.href, class: 'me' }, user.name, rankTag(user)),
       h('button', { class: 'link', onclick: signOut }, 'Log out'));
   } else {
     fill(account, h('a', { href: '#/login', class: 'login-link' }, 'Log in'));
