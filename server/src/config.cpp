@@ -27,7 +27,8 @@ constexpr Option kOptions[] = {
 };
 
 std::optional<std::string> apply(Config& config, std::string_view flag, const std::string& value) {
-  if (value.empty() && flag != "--port-file") return std::string(flag) + " must not be empty";
+  // Empty means none for these two (compose files set variables to empty by default).
+  if (value.empty() && flag != "--port-file" && flag != "--allowed-origins") return std::string(flag) + " must not be empty";
   if (flag == "--address") {
     config.address = value;
   } else if (flag == "--port") {
@@ -88,6 +89,9 @@ std::string usage() {
     text += std::string(o.flag.size() < 14 ? 14 - o.flag.size() : 1, ' ');
     text += std::string(o.env) + "  " + std::string(o.help) + "\n";
   }
+  text += "\ncommands (instead of serving):\n";
+  text += "  --health-check         ask the server at --port on this machine for /healthz; exit 0 if it is up\n";
+  text += "  --backup FILE          copy the --database into FILE with SQLite's online backup (safe while serving)\n";
   text += "  --help                 show this text\n";
   return text;
 }
@@ -110,6 +114,17 @@ ConfigResult parse_config(const std::vector<std::string>& args,
     std::string flag = args[i];
     std::string value;
     if (flag == "--help" || flag == "-h") return {std::nullopt, "", true};
+    if (flag == "--health-check") {
+      config.command = Config::Command::HealthCheck;
+      continue;
+    }
+    if (flag == "--backup" || flag.starts_with("--backup=")) {
+      if (flag == "--backup" && i + 1 >= args.size()) return {std::nullopt, "--backup needs a file to write", false};
+      config.backup_to = flag == "--backup" ? args[++i] : flag.substr(std::string_view("--backup=").size());
+      if (config.backup_to.empty()) return {std::nullopt, "--backup needs a file to write", false};
+      config.command = Config::Command::Backup;
+      continue;
+    }
     if (const auto eq = flag.find('='); eq != std::string::npos) {
       value = flag.substr(eq + 1);
       flag.resize(eq);

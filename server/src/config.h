@@ -21,6 +21,11 @@ struct Config {
   int threads = 2;  // network threads
   // Argon2id at its minimum cost instead of libsodium's "interactive" cost: for tests only.
   bool fast_password_hashing = false;
+
+  // What to do instead of serving (one-off commands for operators and container health checks).
+  enum class Command { Serve, HealthCheck, Backup };
+  Command command = Command::Serve;
+  std::string backup_to;  // --backup FILE
 };
 
 struct ConfigResult {

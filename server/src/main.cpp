@@ -11,6 +11,7 @@
 #include "config.h"
 #include "http/api.h"
 #include "lobby/hub.h"
+#include "ops.h"
 #include "rooms/timers.h"
 #include "http/http_server.h"
 #include "protocol/health.h"
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const Config& config = *parsed.config;
+  if (config.command == Config::Command::HealthCheck) return health_check(config);
+  if (config.command == Config::Command::Backup) return backup(config, config.backup_to);
   spdlog::set_level(spdlog::level::from_str(config.log_level));
 
   try {

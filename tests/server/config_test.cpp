@@ -22,6 +22,21 @@ TEST(Config, FlagsOverrideEnvironment) {
   EXPECT_EQ(parsed.config->log_level, "debug");
 }
 
+TEST(Config, OneOffCommandsTakeTheSameOptions) {
+  const auto check = parse_config({"--health-check"}, {"TENGEN_PORT=8123"});
+  ASSERT_TRUE(check.config) << check.error;
+  EXPECT_EQ(check.config->command, Config::Command::HealthCheck);
+  EXPECT_EQ(check.config->port, 8123);
+  const auto copy = parse_config({"--backup", "/backups/today.sqlite3"}, {"TENGEN_DATABASE=/data/tengen.sqlite3"});
+  ASSERT_TRUE(copy.config) << copy.error;
+  EXPECT_EQ(copy.config->command, Config::Command::Backup);
+  EXPECT_EQ(copy.config->backup_to, "/backups/today.sqlite3");
+  EXPECT_EQ(copy.config->database, "/data/tengen.sqlite3");
+  EXPECT_EQ(parse_config({}, {}).config->command, Config::Command::Serve);
+  EXPECT_EQ(parse_config({"--backup"}, {}).error, "--backup needs a file to write");
+  EXPECT_EQ(parse_config({"--backup="}, {}).error, "--backup needs a file to write");
+}
+
 TEST(Config, BadInputNamesTheProblem) {
   EXPECT_EQ(parse_config({"--port", "70000"}, {}).error,
             "port must be a number from 0 to 65535, not '70000'");
@@ -30,6 +45,9 @@ TEST(Config, BadInputNamesTheProblem) {
   EXPECT_EQ(parse_config({}, {"TENGEN_LOG_LEVEL=loud"}).error,
             "TENGEN_LOG_LEVEL: unknown log level 'loud'");
   EXPECT_EQ(parse_config({"--database="}, {}).error, "--database must not be empty");
+  const auto no_origins = parse_config({}, {"TENGEN_ALLOWED_ORIGINS="});  // as compose.yaml sets it
+  ASSERT_TRUE(no_origins.config) << no_origins.error;
+  EXPECT_TRUE(no_origins.config->allowed_origins.empty());
   EXPECT_TRUE(parse_config({"--help"}, {}).help);
 }
 
