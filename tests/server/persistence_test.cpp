@@ -15,6 +15,7 @@
 #include "support/live_server.h"
 #include "support/server_process.h"
 #include "support/temp_database.h"
+#include "support/two_players.h"
 #include "support/ws_client.h"
 
 namespace tengen {
@@ -28,31 +29,9 @@ using testing::cmd;
 using testing::expect_ack;
 using testing::play;
 
-class Persistence : public ::testing::Test {
+class Persistence : public testing::TwoPlayers {
  protected:
-  // A server on the test's file; the users exist after the first start.
-  void start() {
-    stack_.emplace(temp_.path());
-    if (black_token_.empty()) {
-      black_token_ = stack_->token_for("black");
-      white_token_ = stack_->token_for("white");
-    }
-    black_ = connect(black_token_);
-    white_ = connect(white_token_);
-  }
-  // Everything goes: the clients, then the server (as a restart would).
-  void stop() {
-    black_.reset();
-    white_.reset();
-    stack_.reset();
-  }
-  void TearDown() override { stop(); }
-  std::unique_ptr<WsClient> connect(const std::string& token) {
-    auto c = std::make_unique<WsClient>(stack_->port(), WsClient::Options{token, "", "/ws/v1"});
-    c->wait_type("welcome");
-    lobby_ = c->wait_type("lobby");
-    return c;
-  }
+  Persistence() : TwoPlayers("black", "white") {}
   std::int64_t new_game(json settings) { return testing::start_game(*black_, *white_, std::move(settings)); }
   void join_both(std::int64_t game) {
     expect_ack(black_->command({{"type", "join"}, {"game", game}}));
@@ -63,15 +42,10 @@ class Persistence : public ::testing::Test {
     expect_ack(c.command({{"type", "join"}, {"game", game}}));
     return c.wait_type("snapshot");
   }
-  std::string get(const std::string& target) {
-    return testing::body_of(testing::http_get(stack_->port(), target));
-  }
 
-  testing::TempDatabase temp_;
-  std::optional<testing::LiveStack> stack_;
-  std::string black_token_, white_token_;
-  std::unique_ptr<WsClient> black_, white_;
-  json lobby_;
+  std::unique_ptr<WsClient>& black_ = players_[0];
+  std::unique_ptr<WsClient>& white_ = players_[1];
+  const std::string& black_token_ = tokens_[0];
 };
 
 TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {

@@ -9,6 +9,7 @@
 #include "support/live_server.h"
 #include "support/server_process.h"
 #include "support/temp_database.h"
+#include "support/two_players.h"
 #include "support/ws_client.h"
 
 namespace tengen {
@@ -19,32 +20,11 @@ using testing::cmd;
 using testing::expect_ack;
 using testing::WsClient;
 
-class Ratings : public ::testing::Test {
+class Ratings : public testing::TwoPlayers {
  protected:
-  void start() {
-    stack_.emplace(temp_.path());
-    if (alice_token_.empty()) {
-      alice_token_ = stack_->token_for("alice");
-      bob_token_ = stack_->token_for("bob");
-    }
-    alice_ = connect(alice_token_);
-    bob_ = connect(bob_token_);
-  }
-  void stop() {
-    alice_.reset();
-    bob_.reset();
-    stack_.reset();
-  }
-  void TearDown() override { stop(); }
-  std::unique_ptr<WsClient> connect(const std::string& token) {
-    auto c = std::make_unique<WsClient>(stack_->port(), WsClient::Options{token, "", "/ws/v1"});
-    c->wait_type("welcome");
-    c->wait_type("lobby");
-    return c;
-  }
-  json user(const std::string& name) {
-    return json::parse(testing::body_of(testing::http_get(stack_->port(), "/api/v1/users/" + name)))["user"];
-  }
+  Ratings() : TwoPlayers("alice", "bob") {}
+  using TwoPlayers::start;
+  json user(const std::string& name) { return json::parse(get("/api/v1/users/" + name))["user"]; }
   // `challenger` offers, `accepter` accepts; both join. The game_started message.
   json start(WsClient& challenger, WsClient& accepter, const json& settings) {
     const auto created = challenger.command({{"type", "create_challenge"}, {"settings", settings}});
@@ -57,10 +37,8 @@ class Ratings : public ::testing::Test {
     return started;
   }
 
-  testing::TempDatabase temp_;
-  std::optional<testing::LiveStack> stack_;
-  std::string alice_token_, bob_token_;
-  std::unique_ptr<WsClient> alice_, bob_;
+  std::unique_ptr<WsClient>& alice_ = players_[0];
+  std::unique_ptr<WsClient>& bob_ = players_[1];
 };
 
 TEST_F(Ratings, RatedGamesMoveBothRatingsAndNothingElseDoes) {
@@ -93,11 +71,11 @@ TEST_F(Ratings, RatedGamesMoveBothRatingsAndNothingElseDoes) {
   EXPECT_EQ(alice["games"], 1);
   EXPECT_EQ(alice["rank"], ratings::rank_name(expected.black.rating, expected.black.deviation));
 
-  const json history = json::parse(testing::body_of(testing::http_get(stack_->port(), "/api/v1/users/alice/ratings")));
+  const json history = json::parse(get("/api/v1/users/alice/ratings"));
   ASSERT_EQ(history["history"].size(), 1u) << history.dump();
   EXPECT_EQ(history["history"][0]["game"], rated);
   EXPECT_EQ(history["history"][0]["rating"], alice["rating"]);
-  const json batch = json::parse(testing::body_of(testing::http_get(stack_->port(), "/api/v1/ratings?ids=2,1,99")));
+  const json batch = json::parse(get("/api/v1/ratings?ids=2,1,99"));
   ASSERT_EQ(batch["ratings"].size(), 2u) << batch.dump();  // unknown ids are left out
   EXPECT_EQ(batch["ratings"][0]["name"], "bob");
 
@@ -118,11 +96,11 @@ TEST_F(Ratings, RatedGamesMoveBothRatingsAndNothingElseDoes) {
   EXPECT_EQ(again["black"]["name"], "bob");
 
   // Errors say what is wrong.
-  EXPECT_EQ(testing::body_of(testing::http_get(stack_->port(), "/api/v1/users/nobody")),
+  EXPECT_EQ(get("/api/v1/users/nobody"),
             R"({"error":{"code":"not_found","message":"no user named 'nobody'"}})");
-  EXPECT_EQ(testing::body_of(testing::http_get(stack_->port(), "/api/v1/ratings?ids=1,x")),
+  EXPECT_EQ(get("/api/v1/ratings?ids=1,x"),
             R"({"error":{"code":"bad_request","message":"'ids' must be user ids separated by commas"}})");
-  EXPECT_EQ(testing::body_of(testing::http_get(stack_->port(), "/api/v1/users/alice/ratings?limit=0")),
+  EXPECT_EQ(get("/api/v1/users/alice/ratings?limit=0"),
             R"({"error":{"code":"bad_request","message":"'limit' must be an integer from 1 to 1000"}})");
 }
 
@@ -150,7 +128,7 @@ TEST_F(Ratings, AnAutomaticHandicapFollowsTheRankGapAndRatesTheGameByIt) {
   EXPECT_EQ(started["settings"]["handicap"], 3);
   EXPECT_EQ(started["settings"]["komi"], 0.5);
   const auto game = started["game"].get<std::int64_t>();
-  const json summary = json::parse(testing::body_of(testing::http_get(stack_->port(), "/api/v1/games/" + std::to_string(game))));
+  const json summary = json::parse(get("/api/v1/games/" + std::to_string(game)));
   EXPECT_EQ(summary["game"]["settings"]["handicap"], 3);  // the game is stored as it was resolved
 
   expect_ack(alice_->command(cmd("resign", game)));

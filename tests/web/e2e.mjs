@@ -95,6 +95,15 @@ async function play(mover, vertex, color, watchers) {
   for (const w of [mover, ...watchers]) await waitStone(w, vertex, color);
 }
 
+// Fills the challenge form (selects first, in order, then fields, then checkboxes) and sends it.
+async function offer(p, { selects = {}, fields = {}, checks = [] }) {
+  const form = p.page.locator('form.challenge-form');
+  for (const [id, value] of Object.entries(selects)) await form.locator(`#cf-${id}`).selectOption(value);
+  for (const [id, value] of Object.entries(fields)) await form.locator(`#cf-${id}`).fill(value);
+  for (const id of checks) await form.locator(`#cf-${id}`).check();
+  await form.locator('button[type=submit]').click();
+}
+
 async function pass(p) {
   await p.page.click('.controls button:has-text("Pass")');
 }
@@ -124,16 +133,11 @@ try {
   await alice.page.locator('.online li', { hasText: 'bob' }).waitFor();
 
   step('alice challenges: 9x9, Japanese, she takes Black, byo-yomi');
-  const form = alice.page.locator('form.challenge-form');
-  await form.locator('#cf-size').selectOption('9');
-  await form.locator('#cf-ruleset').selectOption('japanese');
-  await form.locator('#cf-color').selectOption('black');
-  await form.locator('#cf-time').selectOption('byoyomi');
-  await form.locator('#cf-main_ms').fill('10');
-  await form.locator('#cf-periods').fill('3');
-  await form.locator('#cf-period_ms').fill('30');
-  await form.locator('#cf-rated').check();
-  await form.locator('button[type=submit]').click();
+  await offer(alice, {
+    selects: { size: '9', ruleset: 'japanese', color: 'black', time: 'byoyomi' },
+    fields: { main_ms: '10', periods: '3', period_ms: '30' },
+    checks: ['rated'],
+  });
   const challenge = bob.page.locator('.challenge', { hasText: 'alice' });
   await challenge.waitFor();
   assert.match(await challenge.textContent(), /9×9.*Japanese.*komi 6\.5.*10 min \+ 3×30 s byo-yomi.*rated/);
@@ -141,12 +145,7 @@ try {
   await bob.page.screenshot({ path: join(artifacts, 'lobby.png'), fullPage: true });
 
   step('a bad challenge is refused in plain words');
-  await form.locator('#cf-size').selectOption('other');
-  await form.locator('#cf-width').fill('7');
-  await form.locator('#cf-height').fill('7');
-  await form.locator('#cf-handicap').selectOption('6');
-  await form.locator('#cf-placement').selectOption('fixed');
-  await form.locator('button[type=submit]').click();
+  await offer(alice, { selects: { size: 'other', handicap: '6', placement: 'fixed' }, fields: { width: '7', height: '7' } });
   await alice.page.locator('.form-error', { hasText: 'takes at most 4 fixed handicap stones' }).waitFor();
 
   step('bob accepts; both are taken to the game');
@@ -295,11 +294,7 @@ try {
 
   step('a nigiri game: both choose, the proof checks out in the browser');
   await alice.page.click('[data-nav=lobby]');
-  await alice.page.locator('form.challenge-form #cf-size').selectOption('13');
-  await alice.page.locator('form.challenge-form #cf-color').selectOption('nigiri');
-  await alice.page.locator('form.challenge-form #cf-time').selectOption('fischer');
-  await alice.page.fill('#cf-opponent', 'bob');
-  await alice.page.click('form.challenge-form button[type=submit]');
+  await offer(alice, { selects: { size: '13', handicap: '0', color: 'nigiri', time: 'fischer' }, fields: { opponent: 'bob' } });
   await bob.page.goto(`http://127.0.0.1:${port}/#/`);
   await bob.page.locator('.challenge.for-me button:has-text("Accept")').click();
   await alice.page.waitForURL(/#\/game\/\d+$/);
@@ -319,16 +314,10 @@ try {
 
   step('a rectangular board with free handicap: Black places the stones, then White resigns');
   await alice.page.click('[data-nav=lobby]');
-  const f = alice.page.locator('form.challenge-form');
-  await f.locator('#cf-size').selectOption('other');
-  await f.locator('#cf-width').fill('13');
-  await f.locator('#cf-height').fill('7');
-  await f.locator('#cf-ruleset').selectOption('chinese');
-  await f.locator('#cf-handicap').selectOption('2');
-  await f.locator('#cf-placement').selectOption('free');
-  await f.locator('#cf-color').selectOption('white');
-  await f.locator('#cf-time').selectOption('canadian');
-  await f.locator('button[type=submit]').click();
+  await offer(alice, {
+    selects: { size: 'other', ruleset: 'chinese', handicap: '2', placement: 'free', color: 'white', time: 'canadian' },
+    fields: { width: '13', height: '7' },
+  });
   await bob.page.goto(`http://127.0.0.1:${port}/#/`);
   await bob.page.locator('.challenge', { hasText: '13×7' }).locator('button:has-text("Accept")').click();
   await bob.page.waitForURL(/#\/game\/\d+$/);
