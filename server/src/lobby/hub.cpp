@@ -3,7 +3,6 @@
 #include <future>
 #include <stdexcept>
 
-#include "engine/handicap.h"
 #include "engine/rules.h"
 
 namespace tengen {
