@@ -88,6 +88,7 @@ export function mountLobby(root, ctx) {
       if (!games.length) fill(liveList, h('li', { class: 'empty' }, 'No games right now.'));
       else fill(liveList, ...games.map((g) => h('li', {},
         h('a', { href: `#/game/${g.id}` }, `${g.black.name} vs ${g.white.name}`),
+        h('span', { class: 'muted' }, rankTag(g.black), ' ·', rankTag(g.white)),
         h('span', { class: 'muted' }, ` ${sizeOf(g.settings)} · ${describeTime(g.settings.time)} · ${g.move_count ? `${g.move_count} moves` : 'starting'}`))));
     } catch (err) {
       fill(liveList, h('li', { class: 'empty' }, err.message));
