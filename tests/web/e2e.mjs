@@ -159,6 +159,8 @@ try {
 
   step('carol (on a phone) finds the game among those being played and watches');
   await register(carol, 'carol');
+  await carol.page.locator('.live-games a', { hasText: 'alice vs bob' }).waitFor();
+  await carol.page.screenshot({ path: join(artifacts, 'lobby-phone.png'), fullPage: true });
   await carol.page.locator('.live-games a', { hasText: 'alice vs bob' }).click();
   await carol.page.waitForURL(/#\/game\/\d+$/);
   await statusIs(carol, 'Black to move');

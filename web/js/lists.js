@@ -29,7 +29,7 @@ export function mountGameList(root, ctx, { title, url, empty }) {
           h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.white.name)}` }, g.white.name), rankTag(g.white)),
           h('td', { title: describeTime(g.settings.time) }, `${sizeOf(g.settings)} ${RULESETS[g.settings.ruleset]?.label ?? ''}`),
           h('td', { title: describeResult(g.result) }, g.result ?? (g.ended_at_ms ? '' : 'playing')),
-          h('td', {}, String(g.move_count)),
+          h('td', {}, g.ended_at_ms ? String(g.move_count) : ''),  // counted when the game ends
           h('td', {}, formatDate(g.created_at_ms)),
           h('td', {}, h('a', { href: `/api/v1/games/${g.id}.sgf`, download: `tengen-${g.id}.sgf` }, 'SGF'))));
       }

@@ -1,6 +1,6 @@
 // The lobby: open challenges (live), who is online, games being played, and the challenge form
 // with every setting the server knows.
-import { h, fill, describeSettings, describeTime, RULESETS, COLOR_WORDS, sizeOf } from './util.js';
+import { h, fill, describeSettings, describeTime, RULESETS, COLOR_WORDS, sizeOf, formatDate } from './util.js';
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
 
@@ -89,7 +89,7 @@ export function mountLobby(root, ctx) {
       else fill(liveList, ...games.map((g) => h('li', {},
         h('a', { href: `#/game/${g.id}` }, `${g.black.name} vs ${g.white.name}`),
         h('span', { class: 'muted' }, rankTag(g.black), ' ·', rankTag(g.white)),
-        h('span', { class: 'muted' }, ` ${sizeOf(g.settings)} · ${describeTime(g.settings.time)} · ${g.move_count ? `${g.move_count} moves` : 'starting'}`))));
+        h('span', { class: 'muted' }, ` ${sizeOf(g.settings)} · ${describeTime(g.settings.time)} · started ${formatDate(g.created_at_ms)}`))));
     } catch (err) {
       fill(liveList, h('li', { class: 'empty' }, err.message));
     }
