@@ -128,6 +128,16 @@ TEST(Room, ItsStoredEventsRebuildIt) {
   EXPECT_EQ(b.absent.size(), 2u);
   EXPECT_EQ(rebuilt->sgf(), room.sgf());
 
+  // Once both accept, the game ends by the count; an archived game brought back has it too.
+  ok(room.accept_score(kBlack, "s2", version, t0));
+  for (auto& w : deliver(room)) {
+    if (auto* e = std::get_if<store::GameEvent>(&w)) stored.events.push_back(*e);
+  }
+  const auto archived = Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0);
+  const auto ended = room.snapshot_for(std::nullopt, t0);
+  ASSERT_TRUE(ended.final_score);
+  EXPECT_EQ(protocol::encode(archived->snapshot_for(std::nullopt, t0)), protocol::encode(ended));
+
   // A stored move that the position does not allow stops the recovery with the reason.
   stored.events[3].record = R"({"c":"white","v":"A3","clock":null})";
   try {

@@ -153,6 +153,7 @@ struct HttpServer::Impl {
     if (req.method() == http::verb::head) {
       http::response<http::empty_body> res{http::status::ok, req.version()};
       res.set(http::field::content_type, mime_type(*path));
+      res.set(http::field::cache_control, "no-cache");
       res.content_length(size);
       res.keep_alive(req.keep_alive());
       return http::message_generator(std::move(res));

@@ -658,6 +658,13 @@ void Room::replay(const store::GameEvent& event) {
     accepted_ = {};
   } else if (kind == "end") {
     result_ = r.at("result").get<std::string>();
+    // The count of a scored game is in the message the players were sent.
+    const json sent = json::parse(event.text, nullptr, false);
+    if (sent.is_object() && sent.contains("score") && sent.at("score").is_object()) {
+      const json& score = sent.at("score");
+      final_score_ = protocol::ScoreView{score.at("black").get<double>(), score.at("white").get<double>(),
+                                         score.at("result").get<std::string>(), score.at("ownership").get<std::string>()};
+    }
   }
 }
 
