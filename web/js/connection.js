@@ -29,6 +29,9 @@ export class Connection extends EventTarget {
 
   start() {
     this.stopped = false;
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') this.probe(3000);
+    });
     this.open();
   }
 
@@ -106,17 +109,21 @@ export class Connection extends EventTarget {
 
   heartbeat() {
     clearInterval(this.pingTimer);
-    this.pingTimer = setInterval(() => {
-      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
-      const socket = this.socket;
-      this.command('ping', { t: Date.now() }, { resend: false }).then((pong) => {
-        this.rtt = Date.now() - pong.t;
-      }, () => {});
-      clearTimeout(this.pongTimer);
-      this.pongTimer = setTimeout(() => {
-        if (socket === this.socket) socket.close(4000, 'no pong');  // onclose reconnects
-      }, PONG_WITHIN_MS);
-    }, PING_EVERY_MS);
+    this.pingTimer = setInterval(() => this.probe(PONG_WITHIN_MS), PING_EVERY_MS);
+  }
+
+  // A ping that must be answered within `within` ms, or the socket is replaced. Also sent when
+  // the page becomes visible again: a phone may have dropped the connection while asleep.
+  probe(within) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+    const socket = this.socket;
+    this.command('ping', { t: Date.now() }, { resend: false }).then((pong) => {
+      this.rtt = Date.now() - pong.t;
+    }, () => {});
+    clearTimeout(this.pongTimer);
+    this.pongTimer = setTimeout(() => {
+      if (socket === this.socket) socket.close(4000, 'no pong');  // onclose reconnects
+    }, within);
   }
 
   receive(message) {
