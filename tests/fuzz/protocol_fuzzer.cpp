@@ -1,0 +1,25 @@
+// libFuzzer target: the WebSocket protocol's decoder (every client message and the settings
+// JSON). Whatever decodes must encode to text that decodes again.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <variant>
+
+#include "protocol/codec.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace tengen::protocol;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const auto decoded = decode_client(text);
+  if (const auto* envelope = std::get_if<ClientEnvelope>(&decoded)) {
+    const auto again = decode_client(encode(*envelope));
+    if (!std::holds_alternative<ClientEnvelope>(again)) __builtin_trap();
+  }
+  const auto settings = decode_settings(text);
+  if (const auto* s = std::get_if<GameSettings>(&settings)) {
+    (void)validate(*s);
+    const auto again = decode_settings(encode_settings(*s));
+    if (!std::holds_alternative<GameSettings>(again) || std::get<GameSettings>(again) != *s) __builtin_trap();
+  }
+  return 0;
+}
