@@ -2,13 +2,15 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <sqlite3.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 #include <string>
+
+#include "store/sqlite.h"
 
 namespace tengen {
 
@@ -51,36 +53,17 @@ int health_check(const Config& config) {
 }
 
 int backup(const Config& config, const std::string& to) {
-  sqlite3* source = nullptr;
-  sqlite3* target = nullptr;
-  auto fail = [&](const std::string& what, sqlite3* db) {
-    std::cerr << "backup: " << what << (db ? std::string(": ") + sqlite3_errmsg(db) : "") << "\n";
-    sqlite3_close(source);
-    sqlite3_close(target);
+  if (!std::filesystem::exists(config.database)) {
+    std::cerr << "backup: there is no database " << config.database << "\n";
     return 1;
-  };
-  // Read-write so that a WAL database needs nothing special; the copy writes nothing to it.
-  if (sqlite3_open_v2(config.database.c_str(), &source, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
-    return fail("cannot open " + config.database, source);
   }
-  sqlite3_busy_timeout(source, 5000);
-  if (sqlite3_open_v2(to.c_str(), &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-    return fail("cannot create " + to, target);
+  try {
+    store::Database(config.database).backup_into(to);
+  } catch (const std::exception& e) {
+    std::cerr << "backup: " << e.what() << "\n";
+    return 1;
   }
-  sqlite3_backup* copy = sqlite3_backup_init(target, "main", source, "main");
-  if (!copy) return fail("cannot start", target);
-  int rc = SQLITE_OK;
-  // A few hundred pages at a time: the server's writes go on between the steps (a write in
-  // between restarts the copy, so the result is one consistent moment).
-  while ((rc = sqlite3_backup_step(copy, 256)) == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED) {
-    if (rc != SQLITE_OK) sqlite3_sleep(20);
-  }
-  const int pages = sqlite3_backup_pagecount(copy);
-  sqlite3_backup_finish(copy);
-  if (rc != SQLITE_DONE) return fail("copy failed", target);
-  sqlite3_close(source);
-  sqlite3_close(target);
-  std::cout << "backup: " << config.database << " -> " << to << " (" << pages << " pages)\n";
+  std::cout << "backup: " << config.database << " -> " << to << "\n";
   return 0;
 }
 

@@ -14,15 +14,12 @@ export function runDown(side, time, elapsed) {
   take('main_ms');
   if (rest <= 0) return s;
   if (time.system === 'byoyomi') {
-    while (rest > 0 && s.periods > 0) {
+    // Each period used up gives way to the next; the last one stays at zero.
+    while (rest > 0) {
       take('period_ms');
-      if (s.period_ms === 0 && rest > 0) {
-        if (s.periods <= 1) break;
-        s.periods -= 1;
-        s.period_ms = time.period_ms;
-      } else if (s.period_ms === 0) {
-        break;
-      }
+      if (rest === 0 || s.periods <= 1) break;
+      s.periods -= 1;
+      s.period_ms = time.period_ms;
     }
   } else if (time.system === 'canadian') {
     take('period_ms');

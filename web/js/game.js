@@ -82,18 +82,13 @@ export function mountGame(root, ctx, gameId) {
       undoBy: null, chat: [...s.chat], clock: s.clock, clockAt: performance.now(), nigiri: s.nigiri,
       marking: s.marking, absent: s.absent.map((a) => ({ ...a, at: performance.now() })),
       finalScore: s.final_score, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
-      lastIndex: null, lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
+      lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
     };
     position = new Position(s.settings.width, s.settings.height);
     for (const v of s.handicap_stones) position.play('b', v);
     for (const m of s.moves) {
       st.moves.push(m);
-      if (m.vertex !== 'pass') {
-        position.play(short(m.color), m.vertex);
-        st.lastIndex = position.index(m.vertex);
-      } else {
-        st.lastIndex = null;
-      }
+      if (m.vertex !== 'pass') position.play(short(m.color), m.vertex);
     }
     if (s.undo_requested && s.moves.length) st.undoBy = s.moves[s.moves.length - 1].color;
     if (!board || board.width !== s.settings.width || board.height !== s.settings.height) {
@@ -137,7 +132,6 @@ export function mountGame(root, ctx, gameId) {
         const c = short(m.color);
         if (m.vertex === 'pass') {
           st.moves.push({ color: m.color, vertex: 'pass' });
-          st.lastIndex = null;
         } else {
           const placingHandicap = freePlacementPending();
           position.points[position.index(m.vertex)] = c;
@@ -147,7 +141,6 @@ export function mountGame(root, ctx, gameId) {
             position.points[i] = null;
             st.captures[capturedColor === c ? other(m.color) : m.color] += 1;
           }
-          st.lastIndex = position.index(m.vertex);
           if (placingHandicap) st.handicap.push(m.vertex);
           else st.moves.push({ color: m.color, vertex: m.vertex });
         }
@@ -339,7 +332,8 @@ export function mountGame(root, ctx, gameId) {
       position.points.forEach((c, i) => { if (c && ownership[i] !== '.' && ownership[i] !== c) dead.add(i); });
       for (const v of st.finalDead ?? []) for (const i of position.chainAt(v)) dead.add(i);
     }
-    board.render({ position: position.points, last: st.lastIndex, dead, ownership });
+    const last = st.lastMove && st.lastMove.vertex !== 'pass' ? position.index(st.lastMove.vertex) : null;
+    board.render({ position: position.points, last, dead, ownership });
     board.el.classList.toggle('marking', scoring && !!myColor());
     board.el.classList.toggle('my-turn', myTurn());
     keyboardForm.hidden = !myColor() || !(st.phase === 'playing' || scoring);

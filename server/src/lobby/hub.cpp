@@ -197,11 +197,10 @@ void Hub::rate_finished_games() {
     if (finished->result.starts_with("B+")) black_score = 1;
     else if (finished->result == "0") black_score = 0.5;
     else if (!finished->result.starts_with("W+")) continue;  // Void: no result, no rating change
-    const auto& s = room.settings();
-    const double customary = Rules::preset(s.ruleset).value_or(Rules{}).komi;
-    const double komi = s.komi.value_or(s.handicap >= 2 ? 0.5 : customary);
-    const auto after = ratings::rate_game(rating_of(room.black().id), rating_of(room.white().id), black_score,
-                                          ratings::black_advantage_ranks(s.handicap, komi, customary));
+    const double customary = Rules::preset(room.settings().ruleset).value_or(Rules{}).komi;
+    const auto after = ratings::rate_game(
+        rating_of(room.black().id), rating_of(room.white().id), black_score,
+        ratings::black_advantage_ranks(room.settings().handicap, room.rules().komi, customary));
     const std::int64_t at = now_ms();
     for (const auto& [user, r] : {std::pair{room.black().id, after.black}, std::pair{room.white().id, after.white}}) {
       auto& stored = ratings_[user];

@@ -67,6 +67,7 @@ class Room {
   const protocol::UserRef& black() const noexcept { return black_; }
   const protocol::UserRef& white() const noexcept { return white_; }
   const protocol::GameSettings& settings() const noexcept { return settings_; }
+  const Rules& rules() const noexcept { return rules_; }  // with the game's komi
   bool finished() const noexcept { return result_.has_value(); }
   bool watched() const noexcept { return !members_.empty(); }
   const std::optional<std::string>& result() const noexcept { return result_; }

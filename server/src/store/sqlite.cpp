@@ -44,6 +44,19 @@ void Database::exec(std::string_view sql) {
   }
 }
 
+void Database::backup_into(const std::string& path) {
+  Database target(path);
+  sqlite3_backup* copy = sqlite3_backup_init(target.db_, "main", db_, "main");
+  if (!copy) target.fail(sqlite3_errcode(target.db_), "backup");
+  // A few hundred pages a step; a write by another connection in between restarts the copy.
+  int rc = SQLITE_OK;
+  while ((rc = sqlite3_backup_step(copy, 256)) == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED) {
+    if (rc != SQLITE_OK) sqlite3_sleep(20);
+  }
+  sqlite3_backup_finish(copy);
+  if (rc != SQLITE_DONE) throw SqliteError(rc, std::string("backup into ") + path + ": " + sqlite3_errstr(rc));
+}
+
 Statement::Statement(Database& db, std::string_view sql) : db_(db) {
   const int rc = sqlite3_prepare_v3(db.handle(), sql.data(), static_cast<int>(sql.size()),
                                     SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);

@@ -32,6 +32,9 @@ class Database {
   Database& operator=(const Database&) = delete;
 
   void exec(std::string_view sql);  // statements without results or parameters
+  // Copies the database into the file at `path` with SQLite's online backup API: one
+  // consistent moment, while other connections go on writing (a file copy of a WAL database is not).
+  void backup_into(const std::string& path);
   sqlite3* handle() const noexcept { return db_; }
   [[noreturn]] void fail(int code, std::string_view context) const;
 
