@@ -73,17 +73,22 @@ std::string encode_games(const std::vector<GameInfo>& games, std::optional<std::
   return j.dump();
 }
 
-std::variant<Credentials, std::string> decode_credentials(std::string_view body) {
+std::variant<Credentials, std::string> decode_credentials(std::string_view body, CredentialsFor purpose) {
   const json j = json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");
   for (const char* field : {"username", "password"}) {
     if (!j.contains(field)) return "missing field '" + std::string(field) + "'";
     if (!j[field].is_string()) return "field '" + std::string(field) + "' must be a string";
   }
+  const bool registration = purpose == CredentialsFor::Registration;
   for (const auto& [key, value] : j.items()) {
-    if (key != "username" && key != "password") return "unknown field '" + key + "'";
+    if (key == "bot" && registration) {
+      if (!value.is_boolean()) return std::string("field 'bot' must be a boolean");
+    } else if (key != "username" && key != "password") {
+      return "unknown field '" + key + "'";
+    }
   }
-  return Credentials{j["username"].get<std::string>(), j["password"].get<std::string>()};
+  return Credentials{j["username"].get<std::string>(), j["password"].get<std::string>(), j.value("bot", false)};
 }
 
 std::string encode_logged_in(const UserRef& user, const std::string& token) {

@@ -54,6 +54,25 @@ TEST(ServerProcess, AccountsOverHttp) {
   EXPECT_EQ(server.terminate(), 0);
 }
 
+TEST(ServerProcess, BotAccountsAreDeclaredAtRegistration) {
+  ServerProcess server;
+  const int port = server.port();
+  const auto reg = http_request(port, "POST", "/api/v1/register", "",
+                                R"({"username":"gnugo","password":"level ten please","bot":true})");
+  ASSERT_TRUE(reg.starts_with("HTTP/1.1 201")) << reg;
+  EXPECT_NE(body_of(http_request(port, "GET", "/api/v1/users/gnugo")).find("\"bot\":true"), std::string::npos);
+  http_request(port, "POST", "/api/v1/register", "", R"({"username":"shusaku","password":"ear-reddening move"})");
+  EXPECT_NE(body_of(http_request(port, "GET", "/api/v1/users/shusaku")).find("\"bot\":false"), std::string::npos);
+  // Only registration takes the flag, and only as a boolean: nobody becomes a bot by logging in.
+  EXPECT_EQ(body_of(http_request(port, "POST", "/api/v1/login", "",
+                                 R"({"username":"shusaku","password":"ear-reddening move","bot":true})")),
+            R"({"error":{"code":"bad_request","message":"unknown field 'bot'"}})");
+  EXPECT_EQ(body_of(http_request(port, "POST", "/api/v1/register", "",
+                                 R"({"username":"katago","password":"level ten please","bot":"yes"})")),
+            R"({"error":{"code":"bad_request","message":"field 'bot' must be a boolean"}})");
+  EXPECT_TRUE(body_of(http_request(port, "GET", "/api/v1/users/katago")).find("not_found") != std::string::npos);
+}
+
 TEST(ServerProcess, AnswersHealthServesTheClientAndStopsCleanly) {
   ServerProcess server;
   const std::string health = http_get(server.port(), "/healthz");

@@ -15,9 +15,12 @@ namespace tengen::protocol::http {
 struct Credentials {
   std::string username;
   std::string password;
+  bool bot = false;  // registration only: the account is a program (SPEC §13), for good
 };
-// {"username": "...", "password": "..."}; the error names the problem.
-std::variant<Credentials, std::string> decode_credentials(std::string_view body);
+// {"username": "...", "password": "..."}, and for registration optionally "bot": true; the error
+// names the problem.
+enum class CredentialsFor : std::uint8_t { Login, Registration };
+std::variant<Credentials, std::string> decode_credentials(std::string_view body, CredentialsFor purpose);
 
 struct SessionInfo {
   std::int64_t id = 0;

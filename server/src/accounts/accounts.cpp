@@ -93,7 +93,7 @@ Accounts::LoggedIn Accounts::open_session(const store::UserRecord& user, const s
 }
 
 Accounts::Outcome Accounts::register_user(const std::string& username, const std::string& password,
-                                          const std::string& user_agent, const std::string& address) {
+                                          const std::string& user_agent, const std::string& address, Kind kind) {
   if (auto p = username_problem(username)) return Failure{Problem::BadUsername, *p};
   if (auto p = password_problem(username, password)) return Failure{Problem::WeakPassword, *p};
   {
@@ -105,7 +105,7 @@ Accounts::Outcome Accounts::register_user(const std::string& username, const std
   }
   const std::string hash = hash_password(password);
   std::lock_guard lock(mutex_);
-  const auto user = store_.create_user(username, hash, false, clock_.unix_ms());
+  const auto user = store_.create_user(username, hash, kind == Kind::Bot, clock_.unix_ms());
   if (!user) return Failure{Problem::NameTaken, "the name '" + username + "' is taken"};
   return open_session(*user, user_agent);
 }

@@ -40,9 +40,11 @@ class Accounts {
 
   Accounts(store::AccountStore& store, Clock& clock, Options options);
 
+  // A bot account is a program playing (SPEC §13); it is shown as one everywhere, for good.
+  enum class Kind : std::uint8_t { Human, Bot };
   // Creates the account and a first session.
   Outcome register_user(const std::string& username, const std::string& password,
-                        const std::string& user_agent, const std::string& address);
+                        const std::string& user_agent, const std::string& address, Kind kind = Kind::Human);
   Outcome login(const std::string& username, const std::string& password,
                 const std::string& user_agent, const std::string& address);
   // The user a token belongs to, if it is a live session.

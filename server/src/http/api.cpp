@@ -128,11 +128,14 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
 
   if (path == "/api/v1/register" || path == "/api/v1/login") {
     if (!post) return error(405, "method_not_allowed", "use POST");
-    auto credentials = wire::decode_credentials(r.body);
+    const bool registration = path == "/api/v1/register";
+    auto credentials = wire::decode_credentials(
+        r.body, registration ? wire::CredentialsFor::Registration : wire::CredentialsFor::Login);
     if (auto* problem = std::get_if<std::string>(&credentials)) return error(400, "bad_request", *problem);
     const auto& c = std::get<wire::Credentials>(credentials);
-    return path == "/api/v1/register"
-               ? logged_in(accounts_.register_user(c.username, c.password, r.user_agent, r.address), 201)
+    const auto kind = c.bot ? Accounts::Kind::Bot : Accounts::Kind::Human;
+    return registration
+               ? logged_in(accounts_.register_user(c.username, c.password, r.user_agent, r.address, kind), 201)
                : logged_in(accounts_.login(c.username, c.password, r.user_agent, r.address), 200);
   }
   if (path == "/api/v1/logout") {
