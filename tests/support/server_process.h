@@ -25,16 +25,18 @@ namespace fs = std::filesystem;
 // directory, removed afterwards, unless one is given: then it is kept, for restarts).
 class ServerProcess {
  public:
-  explicit ServerProcess(std::optional<fs::path> dir = std::nullopt) : owns_dir_(!dir) {
+  // `port` 0: one the server chooses; a restart passes the port of the one before.
+  explicit ServerProcess(std::optional<fs::path> dir = std::nullopt, int port = 0) : owns_dir_(!dir) {
     dir_ = dir ? *dir : fs::temp_directory_path() / ("tengen-server-test-" + std::to_string(getpid()));
     fs::create_directories(dir_);
     const fs::path fifo = dir_ / "port";
     fs::remove(fifo);
     if (mkfifo(fifo.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
     const std::string db = (dir_ / "test.sqlite3").string();
+    const std::string port_arg = std::to_string(port);
     pid_ = fork();
     if (pid_ == 0) {
-      execl(TENGEN_SERVER_BINARY, TENGEN_SERVER_BINARY, "--port", "0", "--address", "127.0.0.1",
+      execl(TENGEN_SERVER_BINARY, TENGEN_SERVER_BINARY, "--port", port_arg.c_str(), "--address", "127.0.0.1",
             "--database", db.c_str(), "--port-file", fifo.c_str(), "--log-level", "warn",
             "--insecure-fast-password-hashing", "yes", static_cast<char*>(nullptr));
       _exit(127);

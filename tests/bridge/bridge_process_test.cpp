@@ -1,0 +1,188 @@
+// The bridge end to end: the real server, the real tengen-gtp-bridge and GNU Go (Debian's gnugo),
+// with a scripted human on a real WebSocket.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "support/bridge_process.h"
+#include "support/server_process.h"
+#include "support/ws_client.h"
+
+namespace {
+
+using namespace tengen::testing;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr const char* kGnuGo = "/usr/games/gnugo";
+
+struct Account {
+  std::string token;
+  std::int64_t id = 0;
+};
+
+Account register_human(int port, const std::string& name) {
+  const auto reply = http_request(port, "POST", "/api/v1/register", "",
+                                  json{{"username", name}, {"password", "a fine password"}}.dump());
+  const json body = json::parse(body_of(reply));
+  return {body.at("token"), body.at("user").at("id")};
+}
+
+json gnugo(int level) { return {kGnuGo, "--mode", "gtp", "--level", std::to_string(level)}; }
+
+json bot_config(int port, const std::string& name, const json& engine) {
+  return {{"server", "http://127.0.0.1:" + std::to_string(port)},
+          {"username", name},
+          {"password", "gtp bridge password"},
+          {"engine", engine},
+          {"accept", {{"board_sizes", {9}}, {"max_games", 3}}},
+          {"log_gtp", true}};
+}
+
+json settings_9x9(const std::string& color, const json& time) {
+  return {{"width", 9}, {"height", 9}, {"ruleset", "japanese"}, {"color", color}, {"time", time}};
+}
+
+// A directory for one test's databases, configurations and logs.
+struct TempDir {
+  fs::path path = fs::temp_directory_path() /
+                  ("tengen-bridge-" + std::to_string(getpid()) + "-" +
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  TempDir() {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+void wait_online(WsClient& client, const std::string& name) {
+  const json lobby = client.wait_type("lobby");
+  for (const auto& u : lobby["online"]) {
+    if (u["name"] == name) return;
+  }
+  client.wait([&](const json& m) { return m["type"] == "user_online" && m["user"]["name"] == name; });
+}
+
+// Challenges the bot directly and returns the game once it has accepted.
+std::int64_t challenge(WsClient& client, const std::string& bot, const json& settings) {
+  const json ack = client.command({{"type", "create_challenge"}, {"settings", settings}, {"opponent", bot}});
+  EXPECT_EQ(ack["type"], "ack") << ack.dump();
+  const json started = client.wait_type("game_started");
+  const std::int64_t game = started["game"];
+  EXPECT_EQ(client.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  client.wait([&](const json& m) { return m["type"] == "snapshot" && m["game"] == game; });
+  return game;
+}
+
+// Plays the first point of a shuffled board the server takes.
+void play_somewhere(WsClient& client, std::int64_t game, std::mt19937& rng) {
+  std::vector<std::string> points;
+  for (const char column : std::string("ABCDEFGHJ")) {
+    for (int row = 1; row <= 9; ++row) points.push_back(column + std::to_string(row));
+  }
+  std::shuffle(points.begin(), points.end(), rng);
+  for (const auto& p : points) {
+    const json reply = client.command({{"type", "play"}, {"game", game}, {"vertex", p}});
+    if (reply["type"] == "ack") return;
+    ASSERT_EQ(reply["code"], "illegal_move") << reply.dump();
+  }
+  FAIL() << "no legal point";
+}
+
+bool is_event(const json& m, std::int64_t game, std::initializer_list<const char*> types) {
+  if (!m.contains("game") || m["game"] != game) return false;
+  return std::any_of(types.begin(), types.end(), [&](const char* t) { return m["type"] == t; });
+}
+
+// The human answers a scoring phase by accepting whatever the bot accepted.
+json agree_with_bot(WsClient& client, std::int64_t game, const std::string& bot_color) {
+  std::uint64_t latest = 0;
+  for (;;) {
+    const json m = client.wait([&](const json& e) {
+      return is_event(e, game, {"scoring_started", "marking", "score_accepted", "game_ended", "play_resumed"});
+    });
+    if (m["type"] == "game_ended") return m;
+    if (m["type"] == "scoring_started" || m["type"] == "marking") latest = m["marking"]["version"];
+    if (m["type"] == "play_resumed") ADD_FAILURE() << "the bot resumed play against a marking it made";
+    if (m["type"] == "score_accepted" && m["by"] == bot_color && m["version"] == latest) {
+      EXPECT_EQ(client.command({{"type", "accept_score"}, {"game", game}, {"version", latest}})["type"], "ack");
+    }
+  }
+}
+
+TEST(GtpBridge, AHumanPlaysGnuGoToTheEndThroughAServerRestart) {
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(dir.path);
+  const int port = server->port();
+  const Account human = register_human(port, "shusaku");
+  json config = bot_config(port, "gnugo", gnugo(1));
+  config["greeting"] = "Hello from GNU Go";
+  config["accept"]["time_systems"] = {"byoyomi", "fischer"};
+  BridgeProcess bot(dir.path, "gnugo", config);
+
+  auto client = std::make_unique<WsClient>(port, WsClient::Options{human.token, "", "/ws/v1"});
+  wait_online(*client, "gnugo");
+  // Refused, in the bot's words in its log: not a time system it accepts.
+  const json untimed = client->command({{"type", "create_challenge"}, {"settings", settings_9x9("black", {{"system", "none"}})}, {"opponent", "gnugo"}});
+  client->wait([&](const json& m) { return m["type"] == "challenge_closed" && m["challenge"] == untimed["challenge"] && m["reason"] == "declined"; });
+
+  const json byoyomi = {{"system", "byoyomi"}, {"main_ms", 60000}, {"periods", 3}, {"period_ms", 10000}};
+  const std::int64_t game = challenge(*client, "gnugo", settings_9x9("black", byoyomi));
+  const json hello = client->wait([&](const json& m) { return is_event(m, game, {"chat"}); });
+  EXPECT_EQ(hello["line"]["text"], "Hello from GNU Go");
+  EXPECT_EQ(hello["line"]["from"]["name"], "gnugo");
+  std::mt19937 rng(7);
+  int human_moves = 0;
+  int bot_moves = 0;
+  bool restarted = false;
+  for (int turn = 0; turn < 150; ++turn) {
+    const bool human_passes = human_moves >= 6;
+    if (!human_passes) {
+      play_somewhere(*client, game, rng);
+      ++human_moves;
+    } else {
+      const json reply = client->command({{"type", "pass"}, {"game", game}});
+      ASSERT_EQ(reply["type"], "ack") << reply.dump();
+    }
+    const json reply = client->wait([&](const json& m) {
+      return is_event(m, game, {"scoring_started", "game_ended"}) || (is_event(m, game, {"move"}) && m["color"] == "white");
+    });
+    if (reply["type"] != "move") {
+      ASSERT_EQ(reply["type"], "scoring_started") << reply.dump();
+      break;
+    }
+    ++bot_moves;
+    EXPECT_TRUE(reply["clock"].is_object());
+    if (human_passes && reply["vertex"] == "pass") break;  // two passes: the scoring phase
+    if (bot_moves == 3 && !restarted) {
+      // The server goes down and comes back; the bot finds its game again by itself.
+      restarted = true;
+      client.reset();
+      ASSERT_EQ(server->terminate(), 0);
+      server = std::make_unique<ServerProcess>(dir.path, port);
+      client = std::make_unique<WsClient>(port, WsClient::Options{human.token, "", "/ws/v1"});
+      ASSERT_EQ(client->command({{"type", "join"}, {"game", game}})["type"], "ack");
+    }
+  }
+  ASSERT_TRUE(restarted);
+  const json ended = agree_with_bot(*client, game, "white");
+  EXPECT_EQ(ended["reason"], "score") << ended.dump();
+
+  const std::string log = bot.log();
+  EXPECT_NE(log.find("> time_settings 60 10 1"), std::string::npos) << "byo-yomi as Canadian periods of one stone";
+  EXPECT_NE(log.find("> time_left white "), std::string::npos);
+  EXPECT_NE(log.find("> final_status_list dead"), std::string::npos);
+  EXPECT_NE(log.find("declining challenge"), std::string::npos);
+  EXPECT_NE(log.find("connection to 127.0.0.1"), std::string::npos) << "the restart was noticed";
+  const std::string sgf = body_of(http_get(port, "/api/v1/games/" + std::to_string(game) + ".sgf"));
+  EXPECT_NE(sgf.find("PW[gnugo]"), std::string::npos) << sgf;
+  EXPECT_NE(sgf.find("RE[" + ended["result"].get<std::string>() + "]"), std::string::npos) << sgf;
+  EXPECT_NE(body_of(http_get(port, "/api/v1/users/gnugo")).find("\"bot\":true"), std::string::npos);
+  EXPECT_EQ(bot.terminate(), 0);
+  if (HasFailure() || getenv("TENGEN_SHOW_BRIDGE_LOG")) std::cout << "---- the bridge's log\n" << bot.log();
+}
+
+}  // namespace
