@@ -49,6 +49,11 @@ void BotGame::apply(const protocol::GameSnapshot& s, SteadyTime now) {
   using P = protocol::GameSettings::Placement;
   const auto rules = Rules::preset(settings_.ruleset);
   free_placement_ = settings_.placement == P::Free || (settings_.placement == P::Ruleset && rules && rules->free_handicap);
+  white_passes_last_ = rules && rules->pass_stones;
+  // Trailing passes while the game is in play again were before a resumption: they count no more.
+  passes_ = 0;
+  for (auto it = moves_.rbegin(); it != moves_.rend() && it->vertex == "pass"; ++it) ++passes_;
+  if (phase_ == protocol::Phase::Playing && play_ended()) passes_ = 0;
   set_clock(s.clock, now);
   nigiri_ = s.nigiri;
   marking_ = s.marking;
@@ -81,6 +86,7 @@ BotGame::Applied BotGame::apply(const protocol::RoomEvent& e, SteadyTime now) {
                    } else {
                      moves_.push_back({m.color, m.vertex});
                      to_move_ = other(m.color);
+                     passes_ = m.vertex == "pass" ? passes_ + 1 : 0;
                    }
                    set_clock(m.clock, now);
                    turn_seq_ = seq_;
@@ -116,6 +122,7 @@ BotGame::Applied BotGame::apply(const protocol::RoomEvent& e, SteadyTime now) {
                  [&](const protocol::PlayResumed& r) {
                    phase_ = protocol::Phase::Playing;
                    to_move_ = r.to_move;
+                   passes_ = 0;
                    marking_.reset();
                    corrected_ = false;
                    set_clock(r.clock, now);
@@ -146,7 +153,7 @@ std::optional<Action> BotGame::next_action() const {
     }
     case protocol::Phase::Playing:
       if (undo_seq_ != 0 && undo_answered_ != undo_seq_) return AnswerUndo{};
-      if (to_move_ == my_color_ && thought_at_ != turn_seq_) return Think{};
+      if (to_move_ == my_color_ && thought_at_ != turn_seq_ && !play_ended()) return Think{};
       return std::nullopt;
     case protocol::Phase::Scoring: {
       if (!marking_ || judged_version_ == marking_->version) return std::nullopt;

@@ -93,6 +93,9 @@ class BotGame {
   std::optional<protocol::PlayerClock> my_clock(SteadyTime now) const;
   // Changes whenever the position or the turn changes: a key for what the engine worked out.
   std::uint64_t turn_seq() const { return turn_seq_; }
+  // The last passes ended play: the scoring phase (or the end) is on its way from the server,
+  // so it is nobody's move even if the next event has not arrived yet.
+  bool play_ended() const { return passes_ >= 2 && (!white_passes_last_ || moves_.back().color == "white"); }
 
  private:
   void set_clock(const std::optional<protocol::ClockState>& clock, SteadyTime now);
@@ -109,6 +112,8 @@ class BotGame {
   std::vector<std::string> handicap_;
   std::vector<PlayedMove> moves_;
   bool free_placement_ = false;
+  bool white_passes_last_ = false;  // AGA: play ends with two passes of which White's is the last
+  int passes_ = 0;                  // consecutive passes since play (re)started
   std::optional<protocol::ClockState> clock_;
   SteadyTime clock_at_{};
   std::optional<protocol::NigiriState> nigiri_;

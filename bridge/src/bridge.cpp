@@ -496,8 +496,7 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
       }
       try {
         co_await self->act(*slot, *action);
-      } catch (const EngineFailure& e) {
-        spdlog::error("{}: resigning, the engine failed: {}", slot->log_name(), e.what());
+      } catch (const EngineFailure& e) {  // logged as the reason when the bot resigns
         slot->engine.reset();
         slot->game.give_up(e.what());
       }
@@ -522,7 +521,7 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
       send(protocol::AnswerUndo{id, config_.accept_undo}, {Pending::Kind::GameCommand, id, 0});
       g.answered_undo();
     } else if (std::holds_alternative<GiveUp>(action)) {
-      spdlog::warn("{}: resigning: {}", slot.log_name(), g.give_up_reason());
+      spdlog::error("{}: resigning: {}", slot.log_name(), g.give_up_reason());
       send(protocol::Resign{id}, {Pending::Kind::GameCommand, id, 0});
       g.resigned();
     } else if (const auto* judge = std::get_if<JudgeMarking>(&action)) {

@@ -15,7 +15,7 @@ std::string_view trim(std::string_view s) {
 }
 
 std::string shorten(std::string_view s) {
-  std::string out(s.substr(0, 60));
+  std::string out(trim(s.substr(0, 60)));
   std::replace(out.begin(), out.end(), '\n', ' ');
   return s.size() > 60 ? out + "..." : out;
 }

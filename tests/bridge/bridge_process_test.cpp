@@ -185,4 +185,102 @@ TEST(GtpBridge, AHumanPlaysGnuGoToTheEndThroughAServerRestart) {
   if (HasFailure() || getenv("TENGEN_SHOW_BRIDGE_LOG")) std::cout << "---- the bridge's log\n" << bot.log();
 }
 
+TEST(GtpBridge, AnEngineThatFailsResignsItsGameAndTheOthersGoOn) {
+  TempDir dir;
+  ServerProcess server(dir.path);
+  const int port = server.port();
+  const Account human = register_human(port, "gennan");
+  // Engines start in this order: game 1's GNU Go, game 2's babbler, game 3's crasher.
+  std::ofstream(dir.path / "kinds") << "gnugo\ngarbage\ncrash\n";
+  BridgeProcess bot(dir.path, "flaky", bot_config(port, "flaky", {TENGEN_TEST_ENGINE, (dir.path / "kinds").string()}));
+  WsClient client(port, WsClient::Options{human.token, "", "/ws/v1"});
+  wait_online(client, "flaky");
+  const json untimed = {{"system", "none"}};
+
+  const std::int64_t first = challenge(client, "flaky", settings_9x9("black", untimed));
+  std::mt19937 rng(11);
+  play_somewhere(client, first, rng);
+  client.wait([&](const json& m) { return is_event(m, first, {"move"}) && m["color"] == "white"; });
+
+  // The human takes White: the bot's engine must move first, and fails.
+  for (const char* how : {"babbled", "crashed"}) {
+    const std::int64_t game = challenge(client, "flaky", settings_9x9("white", untimed));
+    const json ended = client.wait([&](const json& m) { return is_event(m, game, {"game_ended"}); });
+    EXPECT_EQ(ended["result"], "W+R") << how;
+    EXPECT_EQ(ended["reason"], "resignation") << how;
+  }
+  // The first game goes on.
+  play_somewhere(client, first, rng);
+  client.wait([&](const json& m) { return is_event(m, first, {"move"}) && m["color"] == "white"; });
+  ASSERT_EQ(client.command({{"type", "resign"}, {"game", first}})["type"], "ack");
+
+  const std::string log = bot.log();
+  EXPECT_NE(log.find("game 2: resigning: the engine answered 'genmove' with not a GTP response: "
+                     "'I would play the centre'"),
+            std::string::npos);
+  EXPECT_NE(log.find("game 3: resigning: the engine closed its output at 'genmove' (it exited with status 3)"),
+            std::string::npos);
+  EXPECT_EQ(bot.terminate(), 0);
+  if (HasFailure() || getenv("TENGEN_SHOW_BRIDGE_LOG")) std::cout << "---- the bridge's log\n" << log;
+}
+
+TEST(GtpBridge, TwoBotsPlayEachOtherToARecordedResult) {
+  TempDir dir;
+  ServerProcess server(dir.path);
+  const int port = server.port();
+  WsClient spectator(port);  // a guest
+  spectator.wait_type("lobby");
+
+  const json byoyomi = {{"system", "byoyomi"}, {"main_ms", 120000}, {"periods", 3}, {"period_ms", 10000}};
+  json low = bot_config(port, "gnugo-low", gnugo(1));
+  low["accept"]["direct"] = false;
+  low["challenge"] = settings_9x9("nigiri", byoyomi);
+  low["challenge"]["rated"] = true;
+  json high = bot_config(port, "gnugo-high", gnugo(6));
+  high["accept"]["open"] = true;
+  high["accept"]["max_games"] = 1;
+  BridgeProcess poster(dir.path, "low", low);
+  BridgeProcess taker(dir.path, "high", high);
+
+  const json accepted = spectator.wait([](const json& m) { return m["type"] == "challenge_closed" && m["reason"] == "accepted"; });
+  const std::int64_t game = accepted["game"];
+  ASSERT_EQ(spectator.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  int moves = 0;
+  json ended;
+  for (;;) {
+    const json m = spectator.wait([&](const json& e) { return is_event(e, game, {"move", "game_ended", "nigiri_done"}); });
+    if (m["type"] == "game_ended") {
+      ended = m;
+      break;
+    }
+    if (m["type"] == "move") ++moves;
+    if (m["type"] == "nigiri_done") {
+      EXPECT_GE(m["nigiri"]["stones"], 1) << "the nigiri was revealed";
+    }
+  }
+  EXPECT_GT(moves, 20);
+  const std::string reason = ended["reason"];
+  EXPECT_TRUE(reason == "score" || reason == "resignation" || reason == "resumption_limit") << ended.dump();
+  const std::string result = ended["result"];
+  EXPECT_TRUE(result.starts_with("B+") || result.starts_with("W+")) << result;
+
+  // The record: both bots, the result, every move.
+  const std::string sgf = body_of(http_get(port, "/api/v1/games/" + std::to_string(game) + ".sgf"));
+  EXPECT_NE(sgf.find("RE[" + result + "]"), std::string::npos) << sgf;
+  const bool low_black = sgf.find("PB[gnugo-low]") != std::string::npos;
+  EXPECT_NE(sgf.find(low_black ? "PW[gnugo-high]" : "PB[gnugo-high]"), std::string::npos) << sgf;
+  int recorded = 0;
+  for (std::size_t at = 0; (at = sgf.find(';', at)) != std::string::npos; ++at) recorded += sgf.compare(at + 1, 2, "B[") == 0 || sgf.compare(at + 1, 2, "W[") == 0;
+  EXPECT_EQ(recorded, moves) << sgf;
+  // Rated: both bots have a rating from it, and are shown as bots.
+  for (const char* name : {"gnugo-low", "gnugo-high"}) {
+    const json user = json::parse(body_of(http_get(port, std::string("/api/v1/users/") + name + "/ratings")));
+    EXPECT_EQ(user["user"]["bot"], true) << name;
+    EXPECT_EQ(user["history"].size(), 1u) << name;
+  }
+  EXPECT_EQ(poster.terminate(), 0);
+  EXPECT_EQ(taker.terminate(), 0);
+  if (HasFailure() || getenv("TENGEN_SHOW_BRIDGE_LOG")) std::cout << "---- the poster's log\n" << poster.log() << "---- the taker's log\n" << taker.log();
+}
+
 }  // namespace
