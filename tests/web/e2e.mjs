@@ -346,6 +346,18 @@ try {
   assert.equal(await bob.page.locator('.controls').isHidden(), true);
   await bob.page.screenshot({ path: join(artifacts, 'finished-as-guest.png'), fullPage: true });
 
+  step('a bot account (as tengen-gtp-bridge registers one) is shown as a bot in the lobby');
+  const robot = await newPlayer('robot');
+  const made = await robot.page.request.post(`http://127.0.0.1:${port}/api/v1/register`,
+    { data: { username: 'robot', password: 'beep boop beep', bot: true } });
+  assert.equal(made.status(), 201);
+  await robot.page.goto(`http://127.0.0.1:${port}/#/`);
+  await robot.page.locator('#net[data-state=open]').waitFor();
+  await alice.page.goto(`http://127.0.0.1:${port}/#/`);
+  await alice.page.locator('.online li', { hasText: 'robot' }).locator('.rank.bot', { hasText: '· bot' }).waitFor();
+  await alice.page.locator('.online li', { hasText: 'bob' }).waitFor({ state: 'detached' });  // bob logged out
+  assert.equal(await alice.page.locator('.online li', { hasText: 'carol' }).locator('.rank.bot').count(), 0);
+
   if (failures.length) throw new Error(`errors in the pages: ${failures.join('; ')}`);
   console.log('web e2e: passed');
 } catch (err) {
