@@ -162,18 +162,23 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
         spdlog::critical("{}", e.what());
         self->exit_code_ = 2;
         self->stop();
-      } catch (const boost::system::system_error& e) {
-        if (!self->stopping_) spdlog::warn("connection to {}:{} lost: {}", self->config_.host, self->config_.port, e.code().message());
       } catch (const std::exception& e) {
-        if (!self->stopping_) spdlog::warn("connection to {}:{} lost: {}", self->config_.host, self->config_.port, e.what());
+        const auto* system = dynamic_cast<const boost::system::system_error*>(&e);
+        const std::string why = system ? system->code().message() : e.what();
+        if (!self->stopping_) {
+          spdlog::warn("{} {}:{}: {}", self->connected() ? "connection lost to" : "cannot connect to", self->config_.host,
+                       self->config_.port, why);
+        }
       }
       self->disconnected();
       if (self->stopping_) break;
       if (std::chrono::steady_clock::now() - began > 30s) backoff = 250ms;
-      self->backoff_timer_.expires_after(backoff);
+      // ±25%, so that the bots of a restarted server do not all come back at the same instant.
+      const auto jitter = std::uniform_real_distribution<double>(0.75, 1.25)(self->random_);
+      self->backoff_timer_.expires_after(std::chrono::duration_cast<std::chrono::milliseconds>(backoff * jitter));
       boost::system::error_code ec;
       co_await self->backoff_timer_.async_wait(asio::redirect_error(use_awaitable, ec));
-      backoff = std::min<std::chrono::milliseconds>(backoff * 2, 10s);
+      backoff = std::min<std::chrono::milliseconds>(backoff * 2, 5s);
     }
   }
 
@@ -685,6 +690,7 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
   Config config_;
   BridgeOptions options_;
   asio::steady_timer backoff_timer_;
+  std::mt19937 random_{std::random_device{}()};
   std::string cid_prefix_;
   std::uint64_t next_cid_ = 0;
   std::string token_;

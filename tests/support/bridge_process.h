@@ -8,7 +8,11 @@
 
 #include <fcntl.h>
 
+#include <gtest/gtest.h>
+
+#include <exception>
 #include <filesystem>
+#include <iostream>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -31,8 +35,12 @@ class BridgeProcess {
       _exit(127);
     }
   }
+  // A failed test shows the bridge's log, also when it failed by an exception.
   ~BridgeProcess() {
     if (pid_ > 0) terminate();
+    if (std::uncaught_exceptions() > 0 || ::testing::Test::HasFailure()) {
+      std::cout << "---- the log of " << config_.filename().string() << "'s bridge\n" << log();
+    }
   }
   BridgeProcess(const BridgeProcess&) = delete;
   BridgeProcess& operator=(const BridgeProcess&) = delete;

@@ -130,6 +130,9 @@ class WsClient {
     return wait([&](const json& m) { return m.contains("seq") && m["seq"] == seq && m.contains("game") && m["game"] == game && m["type"] != "ack"; });
   }
 
+  // How long read() waits for a message before failing the test (10 s unless set).
+  void set_read_timeout(std::chrono::seconds timeout) { read_timeout_ = timeout; }
+
   // Drops kept messages, for tests that check what arrives next.
   void forget() { kept_.clear(); }
   std::deque<json>& kept() { return kept_; }
@@ -143,14 +146,15 @@ class WsClient {
       done = true;
     });
     io_.restart();
-    io_.run_for(std::chrono::seconds(10));
+    io_.run_for(read_timeout_);
     if (!done) {
       ws_.next_layer().cancel();
       io_.restart();
       io_.run();
       std::string seen;
       for (const auto& m : kept_) seen += "\n  " + m.dump();
-      throw std::runtime_error("no message from the server within 10 s; received but not yet used:" + seen);
+      throw std::runtime_error("no message from the server within " + std::to_string(read_timeout_.count()) +
+                               " s; received but not yet used:" + seen);
     }
     if (result) throw boost::system::system_error(result);
     return json::parse(boost::beast::buffers_to_string(buffer.data()));
@@ -177,6 +181,7 @@ class WsClient {
   inline static std::atomic<int> instances_{0};
   int instance_ = ++instances_;
   int next_cid_ = 0;
+  std::chrono::seconds read_timeout_{10};
   int pings_ = 0;
   std::string last_ping_payload_;
 };
