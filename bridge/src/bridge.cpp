@@ -152,7 +152,29 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
 
   // ---- connection ----
 
+  // The engine runs and speaks GTP: checked once at start, so that a wrong command line stops
+  // the bridge instead of resigning every game it accepts.
+  awaitable<void> check_engine() {
+    try {
+      EngineProcess engine(io_.get_executor(), config_.engine, "engine check", config_.log_gtp);
+      const GtpReply name = co_await engine.command("name", kSetupDeadline);
+      const GtpReply version = co_await engine.command("version", kQueryDeadline);
+      spdlog::info("engine: {} {}", name.ok ? name.text : "(no name)", version.ok ? version.text : "");
+      co_await engine.quit();
+    } catch (const EngineFailure& e) {
+      throw Fatal("the engine does not work: " + std::string(e.what()));
+    }
+  }
+
   static awaitable<void> run(std::shared_ptr<Impl> self) {
+    try {
+      co_await self->check_engine();
+    } catch (const Fatal& e) {
+      spdlog::critical("{}", e.what());
+      self->exit_code_ = 2;
+      self->stop();
+      co_return;
+    }
     auto backoff = 250ms;
     while (!self->stopping_) {
       const auto began = std::chrono::steady_clock::now();

@@ -194,8 +194,9 @@ TEST(GtpBridge, AnEngineThatFailsResignsItsGameAndTheOthersGoOn) {
   ServerProcess server(dir.path);
   const int port = server.port();
   const Account human = register_human(port, "gennan");
-  // Engines start in this order: game 1's GNU Go, game 2's babbler, game 3's crasher.
-  std::ofstream(dir.path / "kinds") << "gnugo\ngarbage\ncrash\n";
+  // Engines start in this order: the bridge's check at start, game 1's GNU Go, game 2's
+  // babbler, game 3's crasher.
+  std::ofstream(dir.path / "kinds") << "gnugo\ngnugo\ngarbage\ncrash\n";
   BridgeProcess bot(dir.path, "flaky", bot_config(port, "flaky", {TENGEN_TEST_ENGINE, (dir.path / "kinds").string()}));
   WsClient client(port, WsClient::Options{human.token, "", "/ws/v1"});
   client.set_read_timeout(kPatience);
@@ -226,6 +227,15 @@ TEST(GtpBridge, AnEngineThatFailsResignsItsGameAndTheOthersGoOn) {
   EXPECT_NE(log.find("game 3: resigning: the engine closed its output at 'genmove' (it exited with status 3)"),
             std::string::npos);
   EXPECT_EQ(bot.terminate(), 0);
+}
+
+TEST(GtpBridge, AnEngineThatCannotRunStopsTheBridgeBeforeItPlays) {
+  TempDir dir;
+  ServerProcess server(dir.path);
+  BridgeProcess bot(dir.path, "broken", bot_config(server.port(), "broken", {"/nonexistent/gnugo", "--mode", "gtp"}));
+  EXPECT_EQ(bot.wait(), 2);
+  EXPECT_NE(bot.log().find("the engine does not work: cannot run '/nonexistent/gnugo': No such file or directory"),
+            std::string::npos);
 }
 
 TEST(GtpBridge, TheBotPlacesFreeHandicapStonesAndGrantsAnUndo) {

@@ -54,6 +54,14 @@ class BridgeProcess {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
 
+  // Waits for the bridge to exit by itself; its exit status.
+  int wait() {
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
   std::string log() const {
     std::ifstream in(log_);
     std::stringstream text;
