@@ -1,0 +1,751 @@
+// tengen-load: the server under load, measured (README "Load"). It starts the real server on a
+// fresh database, registers players, opens N games between pairs of WebSocket connections
+// (plus spectators and idle connections if asked), plays random legal moves at a set rate or
+// as fast as possible, and reports connections held, acknowledged moves per second, the move
+// round trip (the mover's command to the opponent's event) at p50/p90/p99/max, and the
+// server's CPU and memory; then it stops the server and checks that every acknowledged move is
+// in the database. With --echo it measures a bare Beast WebSocket echo server the same way, as
+// the baseline of what the network stack alone does on this machine. It always ends by itself.
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/board.h"
+#include "engine/game.h"
+#include "engine/move_error.h"
+#include "engine/geometry.h"
+#include "engine/rules.h"
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace fs = std::filesystem;
+using asio::awaitable;
+using asio::use_awaitable;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+struct Options {
+  std::string server = "build/bench/server/tengen-server";
+  std::string echo;          // the echo server binary: measure the baseline instead
+  int games = 100;
+  double rate = 1.0;         // moves per second per game; 0: as fast as possible
+  int spectators = 0;        // per game
+  int idle = 0;              // extra connections that only hold on
+  double seconds = 10;       // the measured window
+  int server_threads = 2;
+  int size = 19;
+};
+
+// Loopback addresses to connect from: the server allows 32 connections and 10 registrations per
+// address, so a load of thousands spreads over 127.0.x.y.
+asio::ip::address_v4 source_address(int index) {
+  const int n = index + 2;  // 127.0.0.2 upwards
+  return asio::ip::make_address_v4("127.0." + std::to_string(n / 250) + "." + std::to_string(n % 250 + 2));
+}
+
+// ---- the process under test ----
+
+struct Child {
+  pid_t pid = -1;
+  int port = 0;
+};
+
+Child start_child(const std::vector<std::string>& argv, const fs::path& port_file) {
+  fs::remove(port_file);
+  Child c;
+  c.pid = fork();
+  if (c.pid == 0) {
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  for (int i = 0; i < 3000; ++i) {  // polling is fine here: this is not a test
+    std::ifstream in(port_file);
+    int port = 0;
+    if (in >> port && port > 0) {
+      c.port = port;
+      return c;
+    }
+    if (waitpid(c.pid, nullptr, WNOHANG) == c.pid) throw std::runtime_error(argv[0] + " exited before listening");
+    std::this_thread::sleep_for(10ms);
+  }
+  kill(c.pid, SIGKILL);
+  throw std::runtime_error(argv[0] + " did not report a port within 30 s");
+}
+
+struct ProcessUsage {
+  double cpu_seconds = 0;
+  long rss_kib = 0;
+  long peak_rss_kib = 0;
+};
+
+ProcessUsage usage_of(pid_t pid) {
+  ProcessUsage u;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), {});
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string field;
+  long utime = 0, stime = 0;
+  for (int i = 3; fields >> field; ++i) {
+    if (i == 14) utime = std::stol(field);
+    if (i == 15) {
+      stime = std::stol(field);
+      break;
+    }
+  }
+  u.cpu_seconds = static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.starts_with("VmRSS:")) u.rss_kib = std::stol(line.substr(6));
+    if (line.starts_with("VmHWM:")) u.peak_rss_kib = std::stol(line.substr(6));
+  }
+  return u;
+}
+
+// ---- statistics ----
+
+struct Latencies {
+  std::vector<std::int64_t> us;
+  std::int64_t at(double q) {
+    if (us.empty()) return 0;
+    std::sort(us.begin(), us.end());
+    return us[std::min(us.size() - 1, static_cast<std::size_t>(q * static_cast<double>(us.size())))];
+  }
+  std::string summary() {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)", at(0.5) / 1000.0,
+                  at(0.9) / 1000.0, at(0.99) / 1000.0, us.empty() ? 0.0 : static_cast<double>(*std::max_element(us.begin(), us.end())) / 1000.0,
+                  us.size());
+    return buf;
+  }
+};
+
+std::string fmt_number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+// ---- the load ----
+
+struct Player;
+
+struct Table {  // one game between two players, replayed by the engine to pick legal moves
+  std::int64_t id = 0;
+  Player* black = nullptr;
+  Player* white = nullptr;
+  std::optional<tengen::Game> game;
+  Clock::time_point last_sent{};
+  Clock::time_point sent_at{};  // of the move in flight
+  bool in_flight = false;
+  std::uint64_t acked = 0;
+};
+
+struct Connection {
+  explicit Connection(asio::io_context& io) : ws(io) {}
+  websocket::stream<beast::tcp_stream> ws;
+  std::deque<std::string> outbox;
+  bool writing = false;
+  bool open = false;
+};
+
+struct Player {
+  int index = 0;
+  std::string name;
+  std::string token;
+  std::int64_t id = 0;
+  std::shared_ptr<Connection> conn;
+  Player* partner = nullptr;  // the other player of its table (the challenger is even)
+  Table* table = nullptr;
+  std::uint64_t next_cid = 0;
+};
+
+class Load {
+ public:
+  Load(Options o, int port) : o_(std::move(o)), port_(port), timer_(io_) {}
+
+  void register_players() {
+    players_.resize(static_cast<std::size_t>(o_.games) * 2);
+    for (std::size_t i = 0; i < players_.size(); ++i) {
+      Player& p = players_[i];
+      p.index = static_cast<int>(i);
+      p.name = "load" + std::to_string(i);
+      const auto reply = post(source_address(static_cast<int>(i) / 10), "/api/v1/register",
+                              json{{"username", p.name}, {"password", "load test password"}}.dump());
+      const json j = json::parse(reply);
+      p.token = j.at("token");
+      p.id = j.at("user").at("id");
+      p.partner = &players_[i ^ 1];
+    }
+  }
+
+  // Runs the whole load; returns when the window is over and the moves in flight are answered.
+  void run() {
+    for (auto& p : players_) asio::co_spawn(io_, connect_player(&p), asio::detached);
+    for (int i = 0; i < o_.idle; ++i) asio::co_spawn(io_, hold_idle(static_cast<int>(players_.size()) + i), asio::detached);
+    for (int g = 0; g < o_.games; ++g) {
+      for (int s = 0; s < o_.spectators; ++s) spectator_slots_.push_back(g);
+    }
+    asio::co_spawn(io_, schedule(), asio::detached);
+    io_.run();
+  }
+
+  void report(const ProcessUsage& before, const ProcessUsage& after, double wall) {
+    const double moves_per_s = static_cast<double>(window_acked_) / o_.seconds;
+    std::cout << "connections held:         " << open_connections() << " (players " << players_.size() << ", spectators "
+              << spectator_slots_.size() << ", idle " << o_.idle << ")\n";
+    std::cout << "games:                    " << o_.games << " on " << o_.size << "x" << o_.size << ", "
+              << (o_.rate > 0 ? fmt_number(o_.rate) + " moves/s each" : std::string("as fast as possible")) << "\n";
+    std::printf("moves acknowledged:       %llu in %.1f s: %.0f moves/s\n", static_cast<unsigned long long>(window_acked_), o_.seconds, moves_per_s);
+    std::printf("frames at the server:     %.0f/s (each move: 1 in; ack + 2 events + spectators out)\n",
+                moves_per_s * (3.0 + o_.spectators));
+    std::cout << "move round trip:          " << rtt_.summary() << "\n";
+    std::printf("server CPU:               %.0f%% of one core (%.1f s over %.1f s)\n", 100.0 * (after.cpu_seconds - before.cpu_seconds) / wall,
+                after.cpu_seconds - before.cpu_seconds, wall);
+    std::printf("server memory:            %ld KiB now, %ld KiB peak\n", after.rss_kib, after.peak_rss_kib);
+    if (o_.idle > 0 && idle_open_ > 0) {
+      std::printf("idle connections:         %d open, %.1f KiB each at the server\n", idle_open_,
+                  static_cast<double>(idle_rss_after_ - idle_rss_before_) / idle_open_);
+    }
+  }
+
+  std::uint64_t total_acked() const { return total_acked_; }
+  const std::map<std::pair<std::int64_t, std::string>, bool>& acked_cids() const { return acked_cids_; }
+  void set_server_pid(pid_t pid) { server_pid_ = pid; }
+  int failures() const { return failures_; }
+
+ private:
+  std::string post(asio::ip::address_v4 from, const std::string& target, const std::string& body) {
+    asio::io_context io;
+    beast::tcp_stream stream(io);
+    stream.socket().open(asio::ip::tcp::v4());
+    stream.socket().bind({from, 0});
+    stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port_)));
+    http::request<http::string_body> req(http::verb::post, target, 11);
+    req.set(http::field::host, "127.0.0.1");
+    req.set(http::field::content_type, "application/json");
+    req.body() = body;
+    req.prepare_payload();
+    http::write(stream, req);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> res;
+    http::read(stream, buffer, res);
+    if (res.result_int() >= 300) throw std::runtime_error(target + ": " + res.body());
+    return res.body();
+  }
+
+  awaitable<std::shared_ptr<Connection>> open_connection(int index, const std::string& token) {
+    auto conn = std::make_shared<Connection>(io_);
+    auto& socket = beast::get_lowest_layer(conn->ws).socket();
+    socket.open(asio::ip::tcp::v4());
+    socket.bind({source_address(index / 30), 0});
+    co_await socket.async_connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port_)),
+                                  use_awaitable);
+    conn->ws.set_option(websocket::stream_base::decorator([token](websocket::request_type& req) {
+      if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
+    }));
+    co_await conn->ws.async_handshake("127.0.0.1", "/ws/v1", use_awaitable);
+    conn->ws.text(true);
+    conn->open = true;
+    connections_.push_back(conn);
+    co_return conn;
+  }
+
+  void send(const std::shared_ptr<Connection>& conn, std::string text) {
+    conn->outbox.push_back(std::move(text));
+    if (!conn->writing) {
+      conn->writing = true;
+      asio::co_spawn(io_, write_all(conn), asio::detached);
+    }
+  }
+
+  static awaitable<void> write_all(std::shared_ptr<Connection> conn) {
+    while (!conn->outbox.empty()) {
+      boost::system::error_code ec;
+      co_await conn->ws.async_write(asio::buffer(conn->outbox.front()), asio::redirect_error(use_awaitable, ec));
+      if (ec) break;
+      conn->outbox.pop_front();
+    }
+    conn->writing = false;
+  }
+
+  std::string command(Player& p, json message) {
+    message["v"] = 1;
+    const std::string cid = "l" + std::to_string(++p.next_cid);
+    message["cid"] = cid;
+    send(p.conn, message.dump());
+    return cid;
+  }
+
+  awaitable<void> connect_player(Player* p) {
+    try {
+      p->conn = co_await open_connection(p->index, p->token);
+      ++ready_;
+      beast::flat_buffer buffer;
+      for (;;) {
+        co_await p->conn->ws.async_read(buffer, use_awaitable);
+        const json m = json::parse(beast::buffers_to_string(buffer.data()));
+        buffer.consume(buffer.size());
+        on_message(*p, m);
+      }
+    } catch (const std::exception& e) {
+      if (!stopping_) {
+        ++failures_;
+        std::cerr << p->name << ": " << e.what() << "\n";
+      }
+    }
+    if (p->conn) p->conn->open = false;
+  }
+
+  awaitable<void> hold_idle(int index) {
+    try {
+      auto conn = co_await open_connection(index, "");
+      ++idle_open_;
+      beast::flat_buffer buffer;
+      for (;;) {
+        co_await conn->ws.async_read(buffer, use_awaitable);
+        buffer.consume(buffer.size());
+      }
+    } catch (const std::exception& e) {
+      if (!stopping_) {
+        ++failures_;
+        std::cerr << "idle connection " << index << ": " << e.what() << "\n";
+      }
+    }
+  }
+
+  awaitable<void> watch(int index, std::int64_t game) {
+    try {
+      auto conn = co_await open_connection(index, "");
+      send(conn, json{{"v", 1}, {"type", "join"}, {"cid", "w"}, {"game", game}}.dump());
+      beast::flat_buffer buffer;
+      for (;;) {
+        co_await conn->ws.async_read(buffer, use_awaitable);
+        buffer.consume(buffer.size());
+      }
+    } catch (const std::exception& e) {
+      if (!stopping_) {
+        ++failures_;
+        std::cerr << "spectator " << index << ": " << e.what() << "\n";
+      }
+    }
+  }
+
+  void start_table(Player& challenger) {
+    command(challenger, {{"type", "create_challenge"},
+                         {"opponent", challenger.partner->name},
+                         {"settings", {{"width", o_.size}, {"ruleset", "chinese"}, {"color", "black"}, {"time", {{"system", "none"}}}}}});
+  }
+
+  void on_message(Player& p, const json& m) {
+    const std::string type = m.value("type", "");
+    if (type == "challenge_opened") {
+      const json& c = m["challenge"];
+      if (c.contains("opponent") && c["opponent"]["id"] == p.id) command(p, {{"type", "accept_challenge"}, {"challenge", c["id"]}});
+    } else if (type == "game_started") {
+      const std::int64_t id = m["game"];
+      if (p.index % 2 == 0) {  // the challenger sets the table up once
+        auto table = std::make_unique<Table>();
+        table->id = id;
+        table->black = &p;
+        table->white = p.partner;
+        table->game.emplace(tengen::Board(o_.size, o_.size), *tengen::Rules::preset("chinese"));
+        p.table = p.partner->table = table.get();
+        tables_[id] = std::move(table);
+        ++tables_started_;
+      }
+      command(p, {{"type", "join"}, {"game", id}});
+    } else if (type == "snapshot") {
+      if (p.table && p.table->id == m["game"] && &p == p.table->black && p.table->game->moves().empty()) {
+        snapshots_ready_.insert(p.table->id);
+      }
+    } else if (type == "move") {
+      on_move(p, m);
+    } else if (type == "ack") {
+      const auto it = move_cids_.find({p.id, m["cid"].get<std::string>()});
+      if (it != move_cids_.end()) {
+        ++total_acked_;
+        if (measuring_) ++window_acked_;
+        acked_cids_[it->first] = true;
+        move_cids_.erase(it);
+      }
+    } else if (type == "error") {
+      ++errors_;
+      if (errors_ <= 5) std::cerr << p.name << ": " << m.dump() << "\n";
+    } else if (type == "game_ended" || type == "scoring_started") {
+      if (p.table && p.table->id == m["game"] && &p == p.table->black) {  // a new game between the same two
+        if (type == "scoring_started") command(p, {{"type", "resign"}, {"game", p.table->id}});
+        tables_.erase(p.table->id);
+        p.table = p.partner->table = nullptr;
+        if (!stopping_) start_table(p);
+      }
+    }
+  }
+
+  // The opponent's view of a move: the round trip ends here; the table's game moves on.
+  void on_move(Player& p, const json& m) {
+    Table* t = p.table;
+    if (!t || t->id != m["game"]) return;
+    const bool mine = (m["color"] == "black") == (&p == t->black);
+    if (mine) return;  // the mover's own copy
+    if (t->in_flight) {
+      if (measuring_) rtt_.us.push_back(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t->sent_at).count());
+      t->in_flight = false;
+    }
+    const tengen::Geometry g{o_.size, o_.size};
+    const std::string v = m["vertex"];
+    const auto color = m["color"] == "black" ? tengen::Color::Black : tengen::Color::White;
+    t->game->play(tengen::Move{color, v == "pass" ? tengen::kPass : *g.parse_gtp(v)});
+    due_.push_back(t->id);
+  }
+
+  // Moves one table: a random legal point (a few tries), else a pass.
+  void move(Table& t) {
+    if (t.in_flight || stopping_) return;
+    Player& mover = t.game->to_move() == tengen::Color::Black ? *t.black : *t.white;
+    const tengen::Geometry g{o_.size, o_.size};
+    std::string vertex = "pass";
+    std::uniform_int_distribution<int> coord(0, o_.size - 1);
+    for (int tries = 0; tries < 40; ++tries) {
+      const auto p = g.point(coord(random_), coord(random_));
+      if (t.game->check(tengen::Move{t.game->to_move(), p}) == tengen::MoveError::Ok) {
+        vertex = g.to_gtp(p);
+        break;
+      }
+    }
+    t.in_flight = true;
+    t.sent_at = t.last_sent = Clock::now();
+    const std::string cid = vertex == "pass" ? command(mover, {{"type", "pass"}, {"game", t.id}})
+                                             : command(mover, {{"type", "play"}, {"game", t.id}, {"vertex", vertex}});
+    move_cids_[{mover.id, cid}] = t.id;
+    // The mover's own board follows when its move event arrives at the opponent (on_move).
+  }
+
+  awaitable<void> schedule() {
+    // Everybody connected, then every table started.
+    const auto give_up = Clock::now() + 60s;
+    while (ready_ < static_cast<int>(players_.size()) && Clock::now() < give_up) co_await tick(5ms);
+    for (std::size_t i = 0; i < players_.size(); i += 2) start_table(players_[i]);
+    while (snapshots_ready_.size() < static_cast<std::size_t>(o_.games) && Clock::now() < give_up) co_await tick(5ms);
+    for (std::size_t s = 0; s < spectator_slots_.size(); ++s) {
+      const auto it = std::next(tables_.begin(), static_cast<long>(spectator_slots_[s]) % static_cast<long>(tables_.size()));
+      asio::co_spawn(io_, watch(static_cast<int>(players_.size()) + o_.idle + static_cast<int>(s), it->first), asio::detached);
+    }
+    if (o_.idle > 0) {
+      idle_rss_before_ = usage_of(server_pid_).rss_kib;  // the idle connections are open by now
+    }
+    while ((idle_open_ < o_.idle) && Clock::now() < give_up) co_await tick(5ms);
+    idle_rss_after_ = usage_of(server_pid_).rss_kib;
+    // Black's first moves, spread over one interval.
+    std::vector<Table*> all;
+    for (auto& [id, t] : tables_) all.push_back(t.get());
+    const auto interval = o_.rate > 0 ? std::chrono::duration<double>(1.0 / o_.rate) : std::chrono::duration<double>(0);
+    const auto start = Clock::now();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      all[i]->last_sent = start - std::chrono::duration_cast<Clock::duration>(interval) +
+                          std::chrono::duration_cast<Clock::duration>(interval * (static_cast<double>(i) / static_cast<double>(all.size())));
+      due_.push_back(all[i]->id);
+    }
+    usage_before_ = usage_of(server_pid_);
+    measuring_ = true;
+    window_start_ = Clock::now();
+    const auto end = window_start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.seconds));
+    while (Clock::now() < end) {
+      // Each table whose opponent's move arrived moves again once its interval has passed.
+      std::deque<std::int64_t> waiting;
+      const auto now = Clock::now();
+      while (!due_.empty()) {
+        const auto id = due_.front();
+        due_.pop_front();
+        const auto it = tables_.find(id);
+        if (it == tables_.end()) continue;
+        if (now - it->second->last_sent >= interval) {
+          move(*it->second);
+        } else {
+          waiting.push_back(id);
+        }
+      }
+      due_ = std::move(waiting);
+      co_await tick(o_.rate > 0 ? 1ms : 0ms);
+    }
+    measuring_ = false;
+    window_seconds_ = std::chrono::duration<double>(Clock::now() - window_start_).count();
+    usage_after_ = usage_of(server_pid_);
+    stopping_ = true;
+    // The moves in flight are answered (or 5 s pass), then everything closes.
+    const auto drain = Clock::now() + 5s;
+    auto in_flight = [&] {
+      return std::any_of(tables_.begin(), tables_.end(), [](const auto& t) { return t.second->in_flight; });
+    };
+    while (in_flight() && Clock::now() < drain) co_await tick(5ms);
+    open_at_end_ = count_open();
+    for (auto& c : connections_) {
+      boost::system::error_code ignored;
+      beast::get_lowest_layer(c->ws).socket().close(ignored);
+    }
+  }
+
+  awaitable<void> tick(std::chrono::milliseconds d) {
+    timer_.expires_after(d);
+    if (d.count() == 0) {
+      co_await asio::post(io_, use_awaitable);
+    } else {
+      co_await timer_.async_wait(use_awaitable);
+    }
+  }
+
+  int count_open() const {
+    return static_cast<int>(std::count_if(connections_.begin(), connections_.end(), [](const auto& c) { return c->open; }));
+  }
+  // Connections open when the window ended (they are closed after it).
+  int open_connections() const { return stopping_ ? open_at_end_ : count_open(); }
+
+ public:
+  ProcessUsage usage_before_, usage_after_;
+  double window_seconds_ = 0;
+
+ private:
+  Options o_;
+  int port_;
+  asio::io_context io_;
+  asio::steady_timer timer_;
+  std::vector<Player> players_;
+  std::vector<std::shared_ptr<Connection>> connections_;
+  std::map<std::int64_t, std::unique_ptr<Table>> tables_;
+  std::set<std::int64_t> snapshots_ready_;
+  std::deque<std::int64_t> due_;
+  std::vector<int> spectator_slots_;
+  std::mt19937 random_{12345};
+  Latencies rtt_;
+  std::map<std::pair<std::int64_t, std::string>, bool> acked_cids_;
+  std::map<std::pair<std::int64_t, std::string>, std::int64_t> move_cids_;  // sent, not yet acknowledged
+  std::uint64_t total_acked_ = 0;
+  std::uint64_t window_acked_ = 0;
+  Clock::time_point window_start_{};
+  int ready_ = 0;
+  int tables_started_ = 0;
+  int idle_open_ = 0;
+  long idle_rss_before_ = 0;
+  long idle_rss_after_ = 0;
+  int open_at_end_ = 0;
+  int errors_ = 0;
+  int failures_ = 0;
+  bool measuring_ = false;
+  bool stopping_ = false;
+  pid_t server_pid_ = -1;
+};
+
+// Every acknowledged move is in the database, under the cid it was sent with.
+int check_database(const fs::path& file, const Load& load) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    std::cerr << "cannot open " << file << "\n";
+    return 1;
+  }
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "SELECT user_id, cid FROM game_events WHERE cid IS NOT NULL AND kind IN ('move', 'pass')", -1, &st, nullptr);
+  std::set<std::pair<std::int64_t, std::string>> stored;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    stored.insert({sqlite3_column_int64(st, 0), reinterpret_cast<const char*>(sqlite3_column_text(st, 1))});
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  std::size_t missing = 0;
+  for (const auto& [key, ok] : load.acked_cids()) missing += !stored.contains(key);
+  std::printf("durability:               %zu acknowledged moves, %zu in the database, %zu missing\n", load.acked_cids().size(),
+              stored.size(), missing);
+  return missing == 0 ? 0 : 1;
+}
+
+constexpr const char* kUsage = R"(usage: tengen-load [options]
+  --server PATH        tengen-server binary (default build/bench/server/tengen-server)
+  --echo PATH          measure this echo server (bench/load/echo_server.cpp) instead
+  --games N            concurrent games, two connections each (default 100)
+  --rate R             moves per second per game; 0 = as fast as possible (default 1)
+  --spectators K       spectators per game (default 0)
+  --idle C             extra connections that only hold on (default 0)
+  --seconds S          the measured window (default 10)
+  --threads T          the server's network threads (default 2)
+  --size N             board size (default 19)
+)";
+
+}  // namespace
+
+int echo_main(const Options& o, const fs::path& dir);
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool has = i + 1 < argc;
+    if (a == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (a == "--server" && has) o.server = argv[++i];
+    else if (a == "--echo" && has) o.echo = argv[++i];
+    else if (a == "--games" && has) o.games = std::stoi(argv[++i]);
+    else if (a == "--rate" && has) o.rate = std::stod(argv[++i]);
+    else if (a == "--spectators" && has) o.spectators = std::stoi(argv[++i]);
+    else if (a == "--idle" && has) o.idle = std::stoi(argv[++i]);
+    else if (a == "--seconds" && has) o.seconds = std::stod(argv[++i]);
+    else if (a == "--threads" && has) o.server_threads = std::stoi(argv[++i]);
+    else if (a == "--size" && has) o.size = std::stoi(argv[++i]);
+    else {
+      std::cerr << "tengen-load: unknown or incomplete option '" << a << "'\n" << kUsage;
+      return 64;
+    }
+  }
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  files.rlim_cur = files.rlim_max;  // the server inherits it
+  setrlimit(RLIMIT_NOFILE, &files);
+  signal(SIGPIPE, SIG_IGN);
+
+  const fs::path dir = fs::temp_directory_path() / ("tengen-load-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  // A watchdog: whatever happens, the run ends.
+  const double limit = o.seconds + 120;
+  std::thread([limit] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(limit));
+    std::cerr << "tengen-load: still running after " << limit << " s: giving up\n";
+    kill(0, SIGKILL);
+  }).detach();
+  int status = 0;
+  try {
+    if (!o.echo.empty()) {
+      status = echo_main(o, dir);
+    } else {
+      const fs::path db = dir / "load.sqlite3";
+      Child server = start_child({o.server, "--address", "127.0.0.1", "--port", "0", "--port-file", (dir / "port").string(),
+                                  "--database", db.string(), "--log-level", "warn", "--threads",
+                                  std::to_string(o.server_threads), "--insecure-fast-password-hashing", "yes"},
+                                 dir / "port");
+      Load load(o, server.port);
+      load.set_server_pid(server.pid);
+      load.register_players();
+      load.run();
+      load.report(load.usage_before_, load.usage_after_, load.window_seconds_);
+      kill(server.pid, SIGTERM);  // a graceful stop commits everything acknowledged (it was already)
+      int server_status = 0;
+      waitpid(server.pid, &server_status, 0);
+      status = check_database(db, load);
+      if (load.failures() > 0) {
+        std::cerr << load.failures() << " connections failed\n";
+        status = 1;
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "tengen-load: " << e.what() << "\n";
+    status = 1;
+  }
+  fs::remove_all(dir);
+  return status;
+}
+
+// ---- the baseline: the same connections against a bare echo server ----
+
+namespace {
+
+struct EchoRun {
+  asio::io_context io;
+  int port = 0;
+  std::string payload;
+  Latencies rtt;
+  std::uint64_t round_trips = 0;
+  bool measuring = false;
+  bool stopping = false;
+  int failures = 0;
+};
+
+awaitable<void> echo_client(EchoRun& run, int index) {
+  try {
+    websocket::stream<beast::tcp_stream> ws(run.io);
+    auto& socket = beast::get_lowest_layer(ws).socket();
+    socket.open(asio::ip::tcp::v4());
+    socket.bind({source_address(index / 30), 0});
+    co_await socket.async_connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(run.port)}, use_awaitable);
+    co_await ws.async_handshake("127.0.0.1", "/", use_awaitable);
+    ws.text(true);
+    beast::flat_buffer buffer;
+    while (!run.stopping) {
+      const auto sent = Clock::now();
+      co_await ws.async_write(asio::buffer(run.payload), use_awaitable);
+      co_await ws.async_read(buffer, use_awaitable);
+      buffer.consume(buffer.size());
+      if (run.measuring) {
+        ++run.round_trips;
+        run.rtt.us.push_back(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent).count());
+      }
+    }
+  } catch (const std::exception& e) {
+    ++run.failures;
+    std::cerr << "echo connection " << index << ": " << e.what() << "\n";
+  }
+}
+
+awaitable<void> echo_window(EchoRun& run, double seconds, pid_t pid, ProcessUsage& before, ProcessUsage& after) {
+  asio::steady_timer timer(run.io);
+  timer.expires_after(1s);  // connected and warm
+  co_await timer.async_wait(use_awaitable);
+  before = usage_of(pid);
+  run.measuring = true;
+  timer.expires_after(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
+  co_await timer.async_wait(use_awaitable);
+  run.measuring = false;
+  after = usage_of(pid);
+  run.stopping = true;
+}
+
+}  // namespace
+
+int echo_main(const Options& o, const fs::path& dir) {
+  Child echo = start_child({o.echo, "--threads", std::to_string(o.server_threads), "--port-file", (dir / "port").string()}, dir / "port");
+  EchoRun run;
+  run.port = echo.port;
+  // A move event as the server sends it: the frames are the same size as the real ones.
+  run.payload = R"({"v":1,"type":"move","game":42,"seq":18,"color":"black","vertex":"C3","captured":[],"clock":null,"lag_credit_ms":0})";
+  // One message in flight per game, as in the saturated server run (one move in flight per table).
+  for (int i = 0; i < o.games; ++i) asio::co_spawn(run.io, echo_client(run, i), asio::detached);
+  ProcessUsage before, after;
+  asio::co_spawn(run.io, echo_window(run, o.seconds, echo.pid, before, after), asio::detached);
+  run.io.run();
+  kill(echo.pid, SIGTERM);
+  waitpid(echo.pid, nullptr, 0);
+  const double per_s = static_cast<double>(run.round_trips) / o.seconds;
+  std::printf("echo connections:         %d, one %zu-byte message in flight each\n", o.games, run.payload.size());
+  std::printf("echo round trips:         %.0f/s (frames at the echo server: %.0f/s, 1 in + 1 out)\n", per_s, 2 * per_s);
+  std::cout << "echo round trip:          " << run.rtt.summary() << "\n";
+  std::printf("echo server CPU:          %.0f%% of one core\n", 100.0 * (after.cpu_seconds - before.cpu_seconds) / o.seconds);
+  return run.failures == 0 ? 0 : 1;
+}
