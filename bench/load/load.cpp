@@ -231,6 +231,11 @@ class Load {
     std::printf("frames at the server:     %.0f/s (each move: 1 in; ack + 2 events + spectators out)\n",
                 moves_per_s * (3.0 + o_.spectators));
     std::cout << "move round trip:          " << rtt_.summary() << "\n";
+    if (rate_limited_ > 0) {
+      std::printf("rate limited:             %llu moves refused (20 commands/s per connection) and sent again\n",
+                  static_cast<unsigned long long>(rate_limited_));
+    }
+    if (errors_ > 0) std::printf("errors:                   %d\n", errors_);
     std::printf("server CPU:               %.0f%% of one core (%.1f s over %.1f s)\n", 100.0 * (after.cpu_seconds - before.cpu_seconds) / wall,
                 after.cpu_seconds - before.cpu_seconds, wall);
     std::printf("server memory:            %ld KiB now, %ld KiB peak\n", after.rss_kib, after.peak_rss_kib);
@@ -401,6 +406,18 @@ class Load {
         move_cids_.erase(it);
       }
     } else if (type == "error") {
+      const auto it = m.contains("cid") ? move_cids_.find({p.id, m["cid"].get<std::string>()}) : move_cids_.end();
+      if (it != move_cids_.end() && m.value("code", "") == "rate_limited") {
+        // Over the server's 20 commands a second per connection: the table tries again.
+        ++rate_limited_;
+        const auto table = tables_.find(it->second);
+        if (table != tables_.end()) {
+          table->second->in_flight = false;
+          due_.push_back(table->first);
+        }
+        move_cids_.erase(it);
+        return;
+      }
       ++errors_;
       if (errors_ <= 5) std::cerr << p.name << ": " << m.dump() << "\n";
     } else if (type == "game_ended" || type == "scoring_started") {
@@ -560,6 +577,7 @@ class Load {
   long idle_rss_after_ = 0;
   int open_at_end_ = 0;
   int errors_ = 0;
+  std::uint64_t rate_limited_ = 0;
   int failures_ = 0;
   bool measuring_ = false;
   bool stopping_ = false;
