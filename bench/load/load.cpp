@@ -213,7 +213,6 @@ class Load {
   // Runs the whole load; returns when the window is over and the moves in flight are answered.
   void run() {
     for (auto& p : players_) asio::co_spawn(io_, connect_player(&p), asio::detached);
-    for (int i = 0; i < o_.idle; ++i) asio::co_spawn(io_, hold_idle(static_cast<int>(players_.size()) + i), asio::detached);
     for (int g = 0; g < o_.games; ++g) {
       for (int s = 0; s < o_.spectators; ++s) spectator_slots_.push_back(g);
     }
@@ -477,12 +476,15 @@ class Load {
     while (snapshots_ready_.size() < static_cast<std::size_t>(o_.games) && Clock::now() < give_up) co_await tick(5ms);
     for (std::size_t s = 0; s < spectator_slots_.size(); ++s) {
       const auto it = std::next(tables_.begin(), static_cast<long>(spectator_slots_[s]) % static_cast<long>(tables_.size()));
-      asio::co_spawn(io_, watch(static_cast<int>(players_.size()) + o_.idle + static_cast<int>(s), it->first), asio::detached);
+      asio::co_spawn(io_, watch(static_cast<int>(players_.size() + s), it->first), asio::detached);
     }
-    if (o_.idle > 0) {
-      idle_rss_before_ = usage_of(server_pid_).rss_kib;  // the idle connections are open by now
-    }
-    while ((idle_open_ < o_.idle) && Clock::now() < give_up) co_await tick(5ms);
+    // The idle connections, with the server's memory before and after them.
+    idle_rss_before_ = usage_of(server_pid_).rss_kib;
+    const int first_idle = static_cast<int>(players_.size() + spectator_slots_.size());
+    for (int i = 0; i < o_.idle; ++i) asio::co_spawn(io_, hold_idle(first_idle + i), asio::detached);
+    const auto idle_deadline = Clock::now() + 60s;
+    while (idle_open_ < o_.idle && Clock::now() < idle_deadline) co_await tick(5ms);
+    co_await tick(200ms);  // their lobby snapshots written
     idle_rss_after_ = usage_of(server_pid_).rss_kib;
     // Black's first moves, spread over one interval.
     std::vector<Table*> all;
