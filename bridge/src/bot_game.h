@@ -70,7 +70,6 @@ class BotGame {
   protocol::GameId id() const { return id_; }
   bool stale() const { return stale_; }
   bool finished() const { return phase_ == protocol::Phase::Finished; }
-  bool started() const { return seq_ > 0 || !stale_; }
   protocol::Phase phase() const { return phase_; }
   const protocol::GameSettings& settings() const { return settings_; }
   double komi() const;

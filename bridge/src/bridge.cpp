@@ -138,6 +138,7 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     std::optional<std::uint64_t> dead_at;       // turn_seq of `dead`
     std::set<std::string> dead;
     bool snapshot_requested = false;
+    bool abandoned = false;  // the server will not let the bot into it
     bool greeted = false;
     int refusals = 0;
     std::string log_name() const { return "game " + std::to_string(game.id()); }
@@ -432,7 +433,10 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     const auto slot_it = slots_.find(p.game);
     if (slot_it == slots_.end()) return;
     Slot& slot = *slot_it->second;
-    if (p.kind == Pending::Kind::Move && e.code == protocol::ErrorCode::IllegalMove) {
+    if (p.kind == Pending::Kind::Join) {
+      spdlog::warn("{}: cannot join it ({}); leaving it", slot.log_name(), e.message);
+      slot.abandoned = true;
+    } else if (p.kind == Pending::Kind::Move && e.code == protocol::ErrorCode::IllegalMove) {
       slot.game.give_up("the engine's move was refused: " + e.message);
     } else if (++slot.refusals >= kMaxRefusals) {
       slot.game.give_up("the server refused the bot's commands " + std::to_string(kMaxRefusals) + " times; the last: " + e.message);
@@ -513,7 +517,7 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
 
   // One game from its start to its end: whenever it changed, do what it needs next.
   static awaitable<void> play(std::shared_ptr<Impl> self, std::shared_ptr<Slot> slot) {
-    while (!self->stopping_ && !slot->game.finished()) {
+    while (!self->stopping_ && !slot->game.finished() && !slot->abandoned) {
       const auto action = self->connected() ? slot->game.next_action() : std::nullopt;
       if (!action) {
         slot->wake.expires_at(std::chrono::steady_clock::time_point::max());
@@ -529,8 +533,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
       }
     }
     if (slot->engine) co_await slot->engine->quit();
-    if (slot->game.finished()) {
-      spdlog::info("game {} over: {}", slot->game.id(), slot->game.result().value_or("?"));
+    if (slot->game.finished() || slot->abandoned) {
+      if (slot->game.finished()) spdlog::info("game {} over: {}", slot->game.id(), slot->game.result().value_or("?"));
       self->slots_.erase(slot->game.id());
       self->maintain_challenge();
     }
