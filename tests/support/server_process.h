@@ -86,12 +86,14 @@ class ServerProcess {
   const fs::path& dir() const { return dir_; }
 
   // SIGTERM, then the exit status.
+  // SIGTERM, then the exit status; a server ended by a signal gives minus the signal's number.
   int terminate() {
     kill(pid_, SIGTERM);
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (WIFSIGNALED(status)) return -WTERMSIG(status);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1000;
   }
 
  private:

@@ -75,7 +75,13 @@ void Journal::run() {
       stats_.commit_us += static_cast<std::uint64_t>(took.count());
     }
     for (auto& s : taken) {
-      if (s.on_durable) s.on_durable();
+      if (!s.on_durable) continue;
+      s.on_durable();
+      // Now, not when `taken` goes: the callback may hold the last reference to a connection,
+      // whose destructor needs the network's io_context, and a barrier's callback lets the
+      // server tear that down as soon as it has run (found by ASan: a session freed after
+      // its io_context on SIGTERM).
+      s.on_durable = nullptr;
     }
   }
 }
