@@ -169,7 +169,6 @@ struct Table {  // one game between two players, replayed by the engine to pick 
   Clock::time_point last_sent{};
   Clock::time_point sent_at{};  // of the move in flight
   bool in_flight = false;
-  std::uint64_t acked = 0;
 };
 
 struct Connection {
@@ -220,7 +219,10 @@ class Load {
     io_.run();
   }
 
-  void report(const ProcessUsage& before, const ProcessUsage& after, double wall) {
+  void report() {
+    const ProcessUsage& before = usage_before_;
+    const ProcessUsage& after = usage_after_;
+    const double wall = window_seconds_;
     const double moves_per_s = static_cast<double>(window_acked_) / o_.seconds;
     std::cout << "connections held:         " << open_connections() << " (players " << players_.size() << ", spectators "
               << spectator_slots_.size() << ", idle " << o_.idle << ")\n";
@@ -244,7 +246,6 @@ class Load {
     }
   }
 
-  std::uint64_t total_acked() const { return total_acked_; }
   const std::map<std::pair<std::int64_t, std::string>, bool>& acked_cids() const { return acked_cids_; }
   void set_server_pid(pid_t pid) { server_pid_ = pid; }
   int failures() const { return failures_; }
@@ -332,10 +333,15 @@ class Load {
     if (p->conn) p->conn->open = false;
   }
 
-  awaitable<void> hold_idle(int index) {
+  // A guest connection that only reads: idle, or watching `game`.
+  awaitable<void> guest(int index, std::optional<std::int64_t> game) {
     try {
       auto conn = co_await open_connection(index, "");
-      ++idle_open_;
+      if (game) {
+        send(conn, json{{"v", 1}, {"type", "join"}, {"cid", "w"}, {"game", *game}}.dump());
+      } else {
+        ++idle_open_;
+      }
       beast::flat_buffer buffer;
       for (;;) {
         co_await conn->ws.async_read(buffer, use_awaitable);
@@ -344,24 +350,7 @@ class Load {
     } catch (const std::exception& e) {
       if (!stopping_) {
         ++failures_;
-        std::cerr << "idle connection " << index << ": " << e.what() << "\n";
-      }
-    }
-  }
-
-  awaitable<void> watch(int index, std::int64_t game) {
-    try {
-      auto conn = co_await open_connection(index, "");
-      send(conn, json{{"v", 1}, {"type", "join"}, {"cid", "w"}, {"game", game}}.dump());
-      beast::flat_buffer buffer;
-      for (;;) {
-        co_await conn->ws.async_read(buffer, use_awaitable);
-        buffer.consume(buffer.size());
-      }
-    } catch (const std::exception& e) {
-      if (!stopping_) {
-        ++failures_;
-        std::cerr << "spectator " << index << ": " << e.what() << "\n";
+        std::cerr << (game ? "spectator " : "idle connection ") << index << ": " << e.what() << "\n";
       }
     }
   }
@@ -387,7 +376,6 @@ class Load {
         table->game.emplace(tengen::Board(o_.size, o_.size), *tengen::Rules::preset("chinese"));
         p.table = p.partner->table = table.get();
         tables_[id] = std::move(table);
-        ++tables_started_;
       }
       command(p, {{"type", "join"}, {"game", id}});
     } else if (type == "snapshot") {
@@ -399,7 +387,6 @@ class Load {
     } else if (type == "ack") {
       const auto it = move_cids_.find({p.id, m["cid"].get<std::string>()});
       if (it != move_cids_.end()) {
-        ++total_acked_;
         if (measuring_) ++window_acked_;
         acked_cids_[it->first] = true;
         move_cids_.erase(it);
@@ -476,12 +463,12 @@ class Load {
     while (snapshots_ready_.size() < static_cast<std::size_t>(o_.games) && Clock::now() < give_up) co_await tick(5ms);
     for (std::size_t s = 0; s < spectator_slots_.size(); ++s) {
       const auto it = std::next(tables_.begin(), static_cast<long>(spectator_slots_[s]) % static_cast<long>(tables_.size()));
-      asio::co_spawn(io_, watch(static_cast<int>(players_.size() + s), it->first), asio::detached);
+      asio::co_spawn(io_, guest(static_cast<int>(players_.size() + s), it->first), asio::detached);
     }
     // The idle connections, with the server's memory before and after them.
     idle_rss_before_ = usage_of(server_pid_).rss_kib;
     const int first_idle = static_cast<int>(players_.size() + spectator_slots_.size());
-    for (int i = 0; i < o_.idle; ++i) asio::co_spawn(io_, hold_idle(first_idle + i), asio::detached);
+    for (int i = 0; i < o_.idle; ++i) asio::co_spawn(io_, guest(first_idle + i, std::nullopt), asio::detached);
     const auto idle_deadline = Clock::now() + 60s;
     while (idle_open_ < o_.idle && Clock::now() < idle_deadline) co_await tick(5ms);
     co_await tick(200ms);  // their lobby snapshots written
@@ -550,12 +537,9 @@ class Load {
   // Connections open when the window ended (they are closed after it).
   int open_connections() const { return stopping_ ? open_at_end_ : count_open(); }
 
- public:
+  Options o_;
   ProcessUsage usage_before_, usage_after_;
   double window_seconds_ = 0;
-
- private:
-  Options o_;
   int port_;
   asio::io_context io_;
   asio::steady_timer timer_;
@@ -569,11 +553,9 @@ class Load {
   Latencies rtt_;
   std::map<std::pair<std::int64_t, std::string>, bool> acked_cids_;
   std::map<std::pair<std::int64_t, std::string>, std::int64_t> move_cids_;  // sent, not yet acknowledged
-  std::uint64_t total_acked_ = 0;
   std::uint64_t window_acked_ = 0;
   Clock::time_point window_start_{};
   int ready_ = 0;
-  int tables_started_ = 0;
   int idle_open_ = 0;
   long idle_rss_before_ = 0;
   long idle_rss_after_ = 0;
@@ -675,7 +657,7 @@ int main(int argc, char** argv) {
       load.set_server_pid(server.pid);
       load.register_players();
       load.run();
-      load.report(load.usage_before_, load.usage_after_, load.window_seconds_);
+      load.report();
       kill(server.pid, SIGTERM);  // a graceful stop commits everything acknowledged (it was already)
       int server_status = 0;
       waitpid(server.pid, &server_status, 0);

@@ -2,7 +2,7 @@
 
 #include <type_traits>
 
-#include "engine/rules.h"
+#include "protocol/settings.h"
 #include "time_control.h"
 
 namespace tengen::bridge {
@@ -41,15 +41,14 @@ void BotGame::apply(const protocol::GameSnapshot& s, SteadyTime now) {
   settings_ = s.settings;
   phase_ = s.phase;
   my_color_ = s.role;
-  opponent_name_ = s.black.id == me_ ? s.white.name : s.black.name;
   to_move_ = s.to_move;
   handicap_ = s.handicap_stones;
   moves_.clear();
   for (const auto& m : s.moves) moves_.push_back({m.color, m.vertex});
   using P = protocol::GameSettings::Placement;
-  const auto rules = Rules::preset(settings_.ruleset);
-  free_placement_ = settings_.placement == P::Free || (settings_.placement == P::Ruleset && rules && rules->free_handicap);
-  white_passes_last_ = rules && rules->pass_stones;
+  const Rules rules = protocol::rules_of(settings_);
+  free_placement_ = settings_.placement == P::Free || (settings_.placement == P::Ruleset && rules.free_handicap);
+  white_passes_last_ = rules.pass_stones;
   // Trailing passes while the game is in play again were before a resumption: they count no more.
   passes_ = 0;
   for (auto it = moves_.rbegin(); it != moves_.rend() && it->vertex == "pass"; ++it) ++passes_;
@@ -181,12 +180,7 @@ bool BotGame::placing() const {
          static_cast<int>(handicap_.size()) < settings_.handicap;
 }
 
-double BotGame::komi() const {
-  if (settings_.komi) return *settings_.komi;
-  if (settings_.handicap > 0) return 0.5;
-  const auto rules = Rules::preset(settings_.ruleset);
-  return rules ? rules->komi : 6.5;
-}
+double BotGame::komi() const { return protocol::rules_of(settings_).komi; }
 
 std::optional<protocol::PlayerClock> BotGame::my_clock(SteadyTime now) const {
   if (!clock_ || (my_color_ != "black" && my_color_ != "white")) return std::nullopt;

@@ -70,11 +70,9 @@ class BotGame {
   protocol::GameId id() const { return id_; }
   bool stale() const { return stale_; }
   bool finished() const { return phase_ == protocol::Phase::Finished; }
-  protocol::Phase phase() const { return phase_; }
   const protocol::GameSettings& settings() const { return settings_; }
   double komi() const;
   std::string my_color() const { return my_color_; }
-  std::string opponent_name() const { return opponent_name_; }
   const std::vector<std::string>& handicap_stones() const { return handicap_; }
   const std::vector<PlayedMove>& moves() const { return moves_; }
   // Black places free handicap stones one by one; true while some are still to come.
@@ -106,7 +104,6 @@ class BotGame {
   protocol::GameSettings settings_;
   protocol::Phase phase_ = protocol::Phase::Playing;
   std::string my_color_;  // "black", "white", or "player" before the nigiri
-  std::string opponent_name_;
   std::string to_move_ = "black";
   std::vector<std::string> handicap_;
   std::vector<PlayedMove> moves_;

@@ -85,4 +85,10 @@ std::optional<std::string> validate(const GameSettings& s) {
   return validate_time(s.time);
 }
 
+Rules rules_of(const GameSettings& s) {
+  Rules r = Rules::preset(s.ruleset).value_or(Rules{});
+  r.komi = s.komi.value_or(s.handicap > 0 ? 0.5 : r.komi);
+  return r;
+}
+
 }  // namespace tengen::protocol

@@ -67,3 +67,18 @@ TEST(Settings, EachProblemIsNamed) {
 
 }  // namespace
 }  // namespace tengen::protocol
+
+TEST(RulesOf, TheRulesetsPresetWithTheGamesKomi) {
+  using tengen::protocol::GameSettings;
+  auto settings = [](std::string ruleset, int handicap, std::optional<double> komi) {
+    GameSettings s;
+    s.ruleset = std::move(ruleset);
+    s.handicap = handicap;
+    s.komi = komi;
+    return s;
+  };
+  EXPECT_EQ(tengen::protocol::rules_of(settings("japanese", 0, std::nullopt)).komi, 6.5);
+  EXPECT_EQ(tengen::protocol::rules_of(settings("japanese", 2, std::nullopt)).komi, 0.5);
+  EXPECT_EQ(tengen::protocol::rules_of(settings("chinese", 2, 5.5)).komi, 5.5);
+  EXPECT_TRUE(tengen::protocol::rules_of(settings("aga", 0, std::nullopt)).pass_stones);
+}

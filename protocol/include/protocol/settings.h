@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "engine/rules.h"
+
 namespace tengen::protocol {
 
 // Time controls of SPEC §6. Times in milliseconds.
@@ -48,5 +50,9 @@ struct GameSettings {
 
 // Why the settings cannot start a game, naming the field; nullopt when they can.
 std::optional<std::string> validate(const GameSettings& settings);
+
+// The rules a game with these (valid) settings is played under: the ruleset's preset with the
+// game's komi, which defaults to the ruleset's, or 0.5 in a handicap game.
+Rules rules_of(const GameSettings& settings);
 
 }  // namespace tengen::protocol

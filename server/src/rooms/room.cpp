@@ -76,12 +76,6 @@ std::string why_illegal(MoveError e, const std::string& vertex) {
   }
 }
 
-Rules rules_for(const protocol::GameSettings& s) {
-  Rules r = *Rules::preset(s.ruleset);
-  r.komi = s.komi.value_or(s.handicap > 0 ? 0.5 : r.komi);
-  return r;
-}
-
 bool free_placement(const protocol::GameSettings& s, const Rules& r) {
   using P = protocol::GameSettings::Placement;
   return s.placement == P::Free || (s.placement == P::Ruleset && r.free_handicap);
@@ -97,7 +91,7 @@ Room::Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserR
       black_(std::move(first)),
       white_(std::move(second)),
       options_(options),
-      rules_(rules_for(settings_)),
+      rules_(protocol::rules_of(settings_)),
       clock_(settings_.time, options_.lag),
       nigiri_(std::move(nigiri)),
       turn_start_(now) {
