@@ -142,7 +142,7 @@ std::optional<ServerMessage> read(const json& j) {
     return Error{maybe<std::string>(j, "cid"), error_code(get<std::string>(j, "code")), get<std::string>(j, "message"),
                  maybe<GameId>(j, "game")};
   }
-  if (type == "ack") return Ack{get<std::string>(j, "cid"), maybe<GameId>(j, "game"), maybe<Seq>(j, "seq"), maybe<ChallengeId>(j, "challenge")};
+  if (type == "ack") return Ack{get<std::string>(j, "cid"), maybe<GameId>(j, "game"), maybe<Seq>(j, "seq"), maybe<ChallengeId>(j, "challenge"), maybe<TournamentId>(j, "tournament")};
   if (type == "welcome") {
     Welcome w;
     if (j.contains("user") && j["user"].is_object()) w.user = user(j["user"]);

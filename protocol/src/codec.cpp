@@ -232,6 +232,100 @@ json write_settings(const GameSettings& s) {
   return j;
 }
 
+
+int read_rank(Fields& f, const char* name, int fallback) {
+  const auto text = f.optional<std::string>(name);
+  if (!text) return fallback;
+  const auto rank = parse_rank(*text);
+  if (!rank) throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must be a rank like \"20k\" or \"3d\""};
+  return *rank;
+}
+
+TournamentSettings read_tournament_settings(const json& object) {
+  Fields f(object, "settings");
+  TournamentSettings s;
+  s.name = f.required<std::string>("name");
+  const auto system = f.required<std::string>("system");
+  const auto parsed = tournament::parse_system(system);
+  if (!parsed) {
+    throw FieldError{ErrorCode::BadField, "field 'settings.system' must be one of round_robin, double_round_robin, swiss, "
+                                          "mcmahon, single_elimination, double_elimination, not '" + system + "'"};
+  }
+  s.system = *parsed;
+  s.rounds = f.optional<int>("rounds", 0);
+  if (f.has("game")) s.game = read_settings(f.object("game"));
+  if (f.has("mcmahon")) {
+    Fields m(f.object("mcmahon"), "settings.mcmahon");
+    s.bar = read_rank(m, "bar", s.bar);
+    s.floor = read_rank(m, "floor", s.floor);
+    m.no_others();
+  }
+  if (f.has("handicap")) {
+    Fields h(f.object("handicap"), "settings.handicap");
+    s.handicap.by_score_gap = h.optional<bool>("by_score_gap", false);
+    s.handicap.correction = h.optional<int>("correction", 1);
+    s.handicap.ceiling = h.optional<int>("ceiling", 9);
+    h.no_others();
+  }
+  s.registration_closes_ms = f.optional<std::int64_t>("registration_closes_ms");
+  s.starts_at_ms = f.optional<std::int64_t>("starts_at_ms");
+  s.min_players = f.optional<int>("min_players", 2);
+  s.max_players = f.optional<int>("max_players", 0);
+  s.start_when_full = f.optional<bool>("start_when_full", false);
+  if (f.has("round_start")) {
+    Fields r(f.object("round_start"), "settings.round_start");
+    const auto mode = r.required<std::string>("mode");
+    if (mode == "scheduled") {
+      s.round_start = TournamentSettings::RoundStart::Scheduled;
+    } else if (mode != "after_previous") {
+      throw FieldError{ErrorCode::BadField, "field 'settings.round_start.mode' must be after_previous or scheduled"};
+    }
+    s.round_gap_ms = r.optional<std::int64_t>("gap_ms", 0);
+    if (r.has("times_ms")) {
+      const json& times = r.object("times_ms");
+      if (!times.is_array() || times.size() > 64) throw FieldError{ErrorCode::BadField, "field 'settings.round_start.times_ms' must be a list of at most 64 times"};
+      for (const auto& t : times) {
+        if (!t.is_number_integer()) throw FieldError{ErrorCode::BadField, "field 'settings.round_start.times_ms' must hold Unix milliseconds"};
+        s.round_times_ms.push_back(t.get<std::int64_t>());
+      }
+    }
+    r.no_others();
+  }
+  if (f.has("tie_breaks")) {
+    const json& list = f.object("tie_breaks");
+    if (!list.is_array()) throw FieldError{ErrorCode::BadField, "field 'settings.tie_breaks' must be a list"};
+    for (const auto& t : list) {
+      const auto tb = t.is_string() ? tournament::parse_tie_break(t.get<std::string>()) : std::nullopt;
+      if (!tb) throw FieldError{ErrorCode::BadField, "field 'settings.tie_breaks' holds score, wins, sos, sosos or sodos"};
+      s.tie_breaks.push_back(*tb);
+    }
+  }
+  s.no_show_ms = f.optional<std::int64_t>("no_show_ms", s.no_show_ms);
+  f.no_others();
+  return s;
+}
+
+json write_tournament_settings(const TournamentSettings& s) {
+  json j{{"name", s.name},
+         {"system", tournament::to_string(s.system)},
+         {"rounds", s.rounds},
+         {"game", write_settings(s.game)},
+         {"mcmahon", {{"bar", rank_text(s.bar)}, {"floor", rank_text(s.floor)}}},
+         {"handicap", {{"by_score_gap", s.handicap.by_score_gap}, {"correction", s.handicap.correction}, {"ceiling", s.handicap.ceiling}}},
+         {"min_players", s.min_players},
+         {"max_players", s.max_players},
+         {"start_when_full", s.start_when_full},
+         {"round_start", {{"mode", s.round_start == TournamentSettings::RoundStart::Scheduled ? "scheduled" : "after_previous"},
+                          {"gap_ms", s.round_gap_ms},
+                          {"times_ms", s.round_times_ms}}},
+         {"no_show_ms", s.no_show_ms}};
+  j["tie_breaks"] = json::array();
+  for (const auto t : s.tie_breaks) j["tie_breaks"].push_back(tournament::to_string(t));
+  if (s.registration_closes_ms) j["registration_closes_ms"] = *s.registration_closes_ms;
+  if (s.starts_at_ms) j["starts_at_ms"] = *s.starts_at_ms;
+  return j;
+}
+
 json write_user(const UserRef& u) { return {{"id", u.id}, {"name", u.name}}; }
 
 json write_challenge(const Challenge& c) {
@@ -360,6 +454,30 @@ ClientMessage read_message(const std::string& type, Fields& f) {
     return AcceptScore{game, f.required<std::uint64_t>("version")};
   }
   if (type == "resume") return ResumePlay{positive_id(f, "game")};
+  if (type == "create_tournament") return CreateTournament{read_tournament_settings(f.object("settings"))};
+  if (type == "tournament_register") {
+    const TournamentId t = positive_id(f, "tournament");
+    auto rank = f.optional<std::string>("rank");
+    if (rank && !parse_rank(*rank)) throw FieldError{ErrorCode::BadField, "field 'rank' must be a rank like \"20k\" or \"3d\""};
+    return RegisterTournament{t, std::move(rank)};
+  }
+  if (type == "tournament_leave") return LeaveTournament{positive_id(f, "tournament")};
+  if (type == "tournament_start") return StartTournament{positive_id(f, "tournament")};
+  if (type == "tournament_withdraw") {
+    const TournamentId t = positive_id(f, "tournament");
+    return WithdrawPlayer{t, bounded_text(f, "player", kMaxNameLength)};
+  }
+  if (type == "tournament_set_result") {
+    const TournamentId t = positive_id(f, "tournament");
+    const int round = static_cast<int>(positive_id(f, "round"));
+    const int board = static_cast<int>(positive_id(f, "board"));
+    std::string result = f.required<std::string>("result");
+    if (result != "black" && result != "white" && result != "jigo" && result != "both_lose") {
+      throw FieldError{ErrorCode::BadField, "field 'result' must be black, white, jigo or both_lose"};
+    }
+    return SetTournamentResult{t, round, board, std::move(result)};
+  }
+  if (type == "tournament_repair") return RepairRound{positive_id(f, "tournament")};
   throw FieldError{ErrorCode::UnknownType, "unknown message type '" + type + "'"};
 }
 
@@ -380,6 +498,14 @@ struct ServerWriter {
     if (a.game) j["game"] = *a.game;
     if (a.seq) j["seq"] = *a.seq;
     if (a.challenge) j["challenge"] = *a.challenge;
+    if (a.tournament) j["tournament"] = *a.tournament;
+    return j;
+  }
+  json operator()(const TournamentChanged& t) const {
+    json j = envelope("tournament_changed");
+    j["tournament"] = t.tournament;
+    j["status"] = t.status;
+    j["round"] = t.round;
     return j;
   }
   json operator()(const Pong& p) const {
@@ -588,6 +714,23 @@ struct ClientWriter {
   json operator()(const MarkDead& m) const { return {{"type", "mark"}, {"game", m.game}, {"vertex", m.vertex}, {"dead", m.dead}}; }
   json operator()(const AcceptScore& m) const { return {{"type", "accept_score"}, {"game", m.game}, {"version", m.version}}; }
   json operator()(const ResumePlay& m) const { return {{"type", "resume"}, {"game", m.game}}; }
+  json operator()(const CreateTournament& m) const {
+    return {{"type", "create_tournament"}, {"settings", write_tournament_settings(m.settings)}};
+  }
+  json operator()(const RegisterTournament& m) const {
+    json j{{"type", "tournament_register"}, {"tournament", m.tournament}};
+    if (m.rank) j["rank"] = *m.rank;
+    return j;
+  }
+  json operator()(const LeaveTournament& m) const { return {{"type", "tournament_leave"}, {"tournament", m.tournament}}; }
+  json operator()(const StartTournament& m) const { return {{"type", "tournament_start"}, {"tournament", m.tournament}}; }
+  json operator()(const WithdrawPlayer& m) const {
+    return {{"type", "tournament_withdraw"}, {"tournament", m.tournament}, {"player", m.player}};
+  }
+  json operator()(const SetTournamentResult& m) const {
+    return {{"type", "tournament_set_result"}, {"tournament", m.tournament}, {"round", m.round}, {"board", m.board}, {"result", m.result}};
+  }
+  json operator()(const RepairRound& m) const { return {{"type", "tournament_repair"}, {"tournament", m.tournament}}; }
 };
 
 }  // namespace
@@ -601,6 +744,20 @@ std::variant<GameSettings, std::string> decode_settings(std::string_view text) {
   if (j.is_discarded()) return std::string("the settings are not valid JSON");
   try {
     return read_settings(j);
+  } catch (const FieldError& e) {
+    return e.message;
+  }
+}
+
+std::string encode_tournament_settings(const TournamentSettings& settings) {
+  return write_tournament_settings(settings).dump();
+}
+
+std::variant<TournamentSettings, std::string> decode_tournament_settings(std::string_view text) {
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return std::string("the tournament settings are not valid JSON");
+  try {
+    return read_tournament_settings(j);
   } catch (const FieldError& e) {
     return e.message;
   }

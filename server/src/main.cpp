@@ -92,7 +92,9 @@ int main(int argc, char** argv) {
                  recovered.challenges,
                  std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - recovery_start)
                      .count());
-    Api api(accounts, GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); }, &clock});
+    Api api(accounts, GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); }, &clock,
+                                  [&hub] { return hub.tournaments_json(); },
+                                  [&hub](std::int64_t id) { return hub.tournament_json(id); }});
     const auto started = std::chrono::steady_clock::now();
     HttpServer server(config, {.health_json =
                                    [&] {

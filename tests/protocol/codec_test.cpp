@@ -137,7 +137,7 @@ TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
 
 TEST(Codec, ServerMessagesCarryTheEnvelope) {
   EXPECT_EQ(json::parse(encode(Pong{"p1", 99})), json::parse(R"({"v":1,"type":"pong","cid":"p1","t":99})"));
-  const json ack = json::parse(encode(Ack{"c7", 3, 12, {}}));
+  const json ack = json::parse(encode(Ack{"c7", 3, 12, {}, {}}));
   EXPECT_EQ(ack, json::parse(R"({"v":1,"type":"ack","cid":"c7","game":3,"seq":12})"));
   const json err = json::parse(encode(Error{"c8", ErrorCode::IllegalMove, "ko", 3}));
   EXPECT_EQ(err, json::parse(R"({"v":1,"type":"error","cid":"c8","code":"illegal_move","message":"ko","game":3})"));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "protocol/settings.h"
+#include "protocol/tournament.h"
 
 // Every message of the WebSocket protocol /ws/v1, each defined once. protocol/README.md shows
 // each with a JSON example. Client messages arrive in an envelope {"v":1,"type":...,"cid":...};
@@ -18,6 +19,7 @@ inline constexpr int kVersion = 1;
 
 using GameId = std::int64_t;
 using ChallengeId = std::int64_t;
+using TournamentId = std::int64_t;
 using Seq = std::uint64_t;
 
 // ---- client to server ----
@@ -78,11 +80,35 @@ struct AcceptScore {
   std::uint64_t version = 0;
 };
 struct ResumePlay { GameId game = 0; };
+// Tournaments (SPEC §11). Anyone logged in may create one and directs it.
+struct CreateTournament { TournamentSettings settings; };
+struct RegisterTournament {
+  TournamentId tournament = 0;
+  std::optional<std::string> rank;  // declared ("5k", "2d"); default: from the rating
+};
+// Before the start: unregisters; once it runs: withdraws from the rounds not yet played.
+struct LeaveTournament { TournamentId tournament = 0; };
+// The director's actions, each audited.
+struct StartTournament { TournamentId tournament = 0; };
+struct WithdrawPlayer {
+  TournamentId tournament = 0;
+  std::string player;  // user name
+};
+struct SetTournamentResult {
+  TournamentId tournament = 0;
+  int round = 0;  // 1-based
+  int board = 0;  // 1-based
+  std::string result;  // "black", "white" (the winner), "jigo" or "both_lose"
+};
+// Pairs the announced round again (after withdrawals), before it starts.
+struct RepairRound { TournamentId tournament = 0; };
 
 using ClientMessage = std::variant<CreateChallenge, CancelChallenge, AcceptChallenge,
                                    DeclineChallenge, JoinGame, LeaveGame, PlayMove, PassMove,
                                    Resign, RequestUndo, AnswerUndo, SendChat, Ping, NigiriChoice,
-                                   AbortGame, ClaimWin, MarkDead, AcceptScore, ResumePlay>;
+                                   AbortGame, ClaimWin, MarkDead, AcceptScore, ResumePlay, CreateTournament,
+                                   RegisterTournament, LeaveTournament, StartTournament, WithdrawPlayer,
+                                   SetTournamentResult, RepairRound>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it
@@ -121,6 +147,7 @@ struct Ack {
   std::optional<GameId> game;
   std::optional<Seq> seq;  // the room event the command produced
   std::optional<ChallengeId> challenge;
+  std::optional<TournamentId> tournament;
 };
 // The answer to a ping, in place of an ack.
 struct Pong {
@@ -305,8 +332,16 @@ struct GameStarted {
   bool nigiri = false;
 };
 
+// Something changed in a tournament (registration, a round, a result): its page fetches
+// /api/v1/tournaments/{id} again. Sent to every connection.
+struct TournamentChanged {
+  TournamentId tournament = 0;
+  std::string status;  // registering, running, finished, cancelled
+  int round = 0;       // the latest round paired (0 before the first)
+};
+
 using ServerMessage =
     std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened, ChallengeClosed,
-                 UserOnline, UserOffline, GameStarted, GameSnapshot, RoomEvent>;
+                 UserOnline, UserOffline, GameStarted, GameSnapshot, RoomEvent, TournamentChanged>;
 
 }  // namespace tengen::protocol

@@ -125,6 +125,7 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
   const bool post = r.method == "POST";
   if (auto response = games(r, path)) return response;
   if (auto response = ratings(r, path)) return response;
+  if (auto response = tournaments(r, path)) return response;
 
   if (path == "/api/v1/register" || path == "/api/v1/login") {
     if (!post) return error(405, "method_not_allowed", "use POST");
@@ -272,6 +273,22 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
   response.content_type = "application/x-go-sgf";
   response.content_disposition = "attachment; filename=\"tengen-" + std::to_string(*id) + ".sgf\"";
   return response;
+}
+
+// GET /api/v1/tournaments and /api/v1/tournaments/{id}; nullopt for other paths. Changes go
+// over the WebSocket (create_tournament, tournament_register, ...).
+std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_view path) {
+  constexpr std::string_view kPrefix = "/api/v1/tournaments";
+  if (!path.starts_with(kPrefix)) return std::nullopt;
+  if (r.method != "GET") return error(405, "method_not_allowed", "use GET; tournaments change over the WebSocket");
+  if (!archive_.tournaments || !archive_.tournament) return error(503, "unavailable", "tournaments are not served here");
+  if (path == kPrefix) return ApiResponse{200, archive_.tournaments(), {}};
+  if (!path.starts_with(std::string(kPrefix) + "/")) return std::nullopt;
+  const auto id = parse_int(path.substr(kPrefix.size() + 1));
+  if (!id || *id < 1) return error(400, "bad_request", "the tournament id must be a positive integer");
+  auto view = archive_.tournament(*id);
+  if (!view) return error(404, "not_found", "no tournament " + std::to_string(*id));
+  return ApiResponse{200, std::move(*view), {}};
 }
 
 }  // namespace tengen

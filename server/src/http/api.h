@@ -39,6 +39,9 @@ struct GameArchive {
   store::GameStore* store = nullptr;
   std::function<std::optional<std::string>(std::int64_t game)> live_sgf;
   Clock* clock = nullptr;  // required: a rating's deviation grows with the time since its last game
+  // The tournaments, as JSON, from the hub: the list, and one whole (nullopt if there is none).
+  std::function<std::string()> tournaments;
+  std::function<std::optional<std::string>(std::int64_t id)> tournament;
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -54,6 +57,7 @@ class Api {
   ApiResponse logged_in(const Accounts::Outcome& outcome, int status);
   std::optional<ApiResponse> games(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> ratings(const ApiRequest& request, std::string_view path);
+  std::optional<ApiResponse> tournaments(const ApiRequest& request, std::string_view path);
   protocol::http::PlayerRating player(const store::UserRecord& user);
   Accounts& accounts_;
   GameArchive archive_;

@@ -35,6 +35,11 @@ Hub::~Hub() = default;
 
 void Hub::deadline(protocol::GameId game) {
   std::lock_guard lock(mutex_);
+  if (game < 0) {  // a tournament's (arm_tournament)
+    tournaments_.deadline(-game);
+    flush();
+    return;
+  }
   const auto it = rooms_.find(game);
   if (it == rooms_.end()) return;
   it->second->tick(services_.clock->steady_now());
@@ -70,10 +75,11 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     ++recovered.challenges;
   }
   for (const auto& r : store.ratings()) ratings_[r.user_id] = r;
+  tournaments_.recover(store.tournaments());  // before the games: their rooms ask how to run
   for (const auto& applied : store.recent_commands(static_cast<int>(kRememberedCommands))) {
     remember("u" + std::to_string(applied.user_id), applied.cid,
              encoded(protocol::Ack{applied.cid, applied.game, applied.seq ? std::optional<protocol::Seq>(*applied.seq) : std::nullopt,
-                                   applied.challenge}));
+                                   applied.challenge, {}}));
   }
   const Steady now = services_.clock->steady_now();
   for (const auto& g : store.unfinished_games()) {
@@ -81,6 +87,7 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     touched_.insert(g.created.id);
     ++recovered.games;
   }
+  tournaments_.resume();
   flush();
   return recovered;
 }
@@ -101,7 +108,8 @@ protocol::GameSettings Hub::stored_settings(const std::string& text, const std::
 
 std::unique_ptr<Room> Hub::rebuild(const store::StoredGame& g, Steady now) {
   return Room::recover(g, stored_settings(g.created.settings, "game " + std::to_string(g.created.id)),
-                       stored_user(g.created.first_id), stored_user(g.created.second_id), now, services_.room);
+                       stored_user(g.created.first_id), stored_user(g.created.second_id), now,
+                       tournaments_.room_options(g.created.id).value_or(services_.room));
 }
 
 Room* Hub::find_room(protocol::GameId id) {
@@ -134,8 +142,22 @@ void Hub::collect() {
   }
 }
 
+void Hub::settle_tournaments() {
+  while (true) {
+    std::vector<std::pair<protocol::GameId, std::string>> finished;
+    for (; settled_ < out_.writes.size(); ++settled_) {
+      if (const auto* f = std::get_if<store::GameFinished>(&out_.writes[settled_])) finished.emplace_back(f->id, f->result);
+    }
+    if (finished.empty()) return;
+    for (const auto& [game, result] : finished) tournaments_.game_finished(game, result);
+    collect();
+  }
+}
+
 void Hub::flush() {
   collect();
+  settle_tournaments();
+  settled_ = 0;
   rate_finished_games();
   rearm(touched_);
   for (const auto game : touched_) {  // a finished game nobody watches leaves memory
@@ -334,7 +356,7 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
     if (!r) return no_game(leave->game);
     r->leave(who, now);
     joined_[who->id()].erase(leave->game);
-    return protocol::Ack{cid, leave->game, {}, {}};
+    return protocol::Ack{cid, leave->game, {}, {}, {}};
   }
   if (!user) return error(cid, ErrorCode::NotAuthenticated, "guests may watch but not play: log in first");
   const protocol::UserRef me{user->id, user->username};
@@ -344,6 +366,13 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
           [&](const protocol::CancelChallenge& c) { return close_challenge(me, cid, c.challenge, false); },
           [&](const protocol::DeclineChallenge& c) { return close_challenge(me, cid, c.challenge, true); },
           [&](const protocol::AcceptChallenge& c) { return accept(me, cid, c.challenge); },
+          [&](const protocol::CreateTournament&) { return tournament_command(me, cid, m); },
+          [&](const protocol::RegisterTournament&) { return tournament_command(me, cid, m); },
+          [&](const protocol::LeaveTournament&) { return tournament_command(me, cid, m); },
+          [&](const protocol::StartTournament&) { return tournament_command(me, cid, m); },
+          [&](const protocol::WithdrawPlayer&) { return tournament_command(me, cid, m); },
+          [&](const protocol::SetTournamentResult&) { return tournament_command(me, cid, m); },
+          [&](const protocol::RepairRound&) { return tournament_command(me, cid, m); },
           // Everything else names a game (join and leave were handled above, guests' too); a ping
           // never comes here: its connection answers it through answer().
           [&](const auto& c) -> Reply {
@@ -395,7 +424,7 @@ Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid, cons
       c.id, me.id, c.opponent ? std::optional<std::int64_t>(c.opponent->id) : std::nullopt,
       protocol::encode_settings(c.settings), 0, cid});
   broadcast_challenge(c, protocol::ChallengeOpened{c});
-  return protocol::Ack{cid, {}, {}, c.id};
+  return protocol::Ack{cid, {}, {}, c.id, {}};
 }
 
 Hub::Reply Hub::close_challenge(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id,
@@ -411,7 +440,7 @@ Hub::Reply Hub::close_challenge(const protocol::UserRef& me, const std::string& 
   const std::string reason = decline ? "declined" : "cancelled";
   out_.writes.push_back(store::ChallengeClosed{id, reason, std::nullopt, 0});
   broadcast_challenge(c, protocol::ChallengeClosed{id, reason, {}});
-  return protocol::Ack{cid, {}, {}, id};
+  return protocol::Ack{cid, {}, {}, id, {}};
 }
 
 Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id) {
@@ -421,16 +450,12 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, prot
   if (c.challenger.id == me.id) return error(cid, ErrorCode::Forbidden, "you cannot accept your own challenge");
   if (c.opponent && c.opponent->id != me.id) return error(cid, ErrorCode::Forbidden, "this challenge is for another player");
   using Choice = protocol::GameSettings::ColorChoice;
-  const protocol::GameId game = ++next_game_;
-  const Steady now = services_.clock->steady_now();
   protocol::UserRef black = c.challenger;  // with a nigiri: the holder, who may end up White
   protocol::UserRef white = me;
-  std::optional<Nigiri> nigiri;
   std::optional<std::string> secret, nonce;
   if (c.settings.color == Choice::Nigiri) {
     secret = services_.random_hex(32);
     nonce = services_.random_hex(16);
-    nigiri.emplace(*secret, *nonce);
   } else if (c.settings.color == Choice::White) {
     std::swap(black, white);
   } else if (c.settings.color == Choice::Automatic) {  // the weaker player takes Black
@@ -449,20 +474,86 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, prot
     }
     if (settings.handicap == 1) settings.handicap = 0;
   }
-  const bool drawn = nigiri.has_value();
-  // The game's row goes before the events its room has already produced (collected later).
-  out_.writes.push_back(store::GameCreated{game, id, protocol::encode_settings(settings), black.id, white.id, secret,
-                                           nonce, 0});
-  rooms_[game] = std::make_unique<Room>(game, settings, black, white, std::move(nigiri), now, services_.room);
-  touched_.insert(game);
-  if (metrics_) ++metrics_->games_started_total;
+  const bool drawn = secret.has_value();
+  const protocol::GameId game = open_room(id, settings, black, white, secret, nonce, services_.room);
   challenges_.erase(it);
   out_.writes.push_back(store::ChallengeClosed{id, "accepted", game, 0});
   broadcast_challenge(c, protocol::ChallengeClosed{id, "accepted", game});
   const auto started = encoded(protocol::GameStarted{game, black, white, settings, drawn});
   send_to_user(black.id, started);
   send_to_user(white.id, started);
-  return protocol::Ack{cid, game, {}, id};
+  return protocol::Ack{cid, game, {}, id, {}};
+}
+
+protocol::GameId Hub::open_room(std::optional<protocol::ChallengeId> challenge, const protocol::GameSettings& settings,
+                                const protocol::UserRef& black, const protocol::UserRef& white,
+                                std::optional<std::string> secret, std::optional<std::string> nonce,
+                                const RoomOptions& options) {
+  const protocol::GameId game = ++next_game_;
+  std::optional<Nigiri> nigiri;
+  if (secret && nonce) nigiri.emplace(*secret, *nonce);
+  // The game's row goes before the events its room has already produced (collected later).
+  out_.writes.push_back(store::GameCreated{game, challenge, protocol::encode_settings(settings), black.id, white.id,
+                                           std::move(secret), std::move(nonce), 0});
+  rooms_[game] = std::make_unique<Room>(game, settings, black, white, std::move(nigiri), services_.clock->steady_now(), options);
+  touched_.insert(game);
+  if (metrics_) ++metrics_->games_started_total;
+  return game;
+}
+
+// ---- tournaments ----
+
+Hub::Reply Hub::tournament_command(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m) {
+  return std::visit(
+      Overloaded{
+          [&](const protocol::CreateTournament& c) { return tournaments_.create(me, cid, c.settings); },
+          [&](const protocol::RegisterTournament& c) { return tournaments_.register_player(me, cid, c); },
+          [&](const protocol::LeaveTournament& c) { return tournaments_.leave(me, cid, c.tournament); },
+          [&](const protocol::StartTournament& c) { return tournaments_.start(me, cid, c.tournament); },
+          [&](const protocol::WithdrawPlayer& c) { return tournaments_.withdraw(me, cid, c); },
+          [&](const protocol::SetTournamentResult& c) { return tournaments_.set_result(me, cid, c); },
+          [&](const protocol::RepairRound& c) { return tournaments_.repair(me, cid, c.tournament); },
+          [&](const auto&) -> Reply { return error(cid, ErrorCode::Internal, "this command has no handler"); },
+      },
+      m);
+}
+
+protocol::GameId Hub::start_tournament_game(const protocol::GameSettings& settings, const protocol::UserRef& black,
+                                            const protocol::UserRef& white, const RoomOptions& options) {
+  const auto game = open_room(std::nullopt, settings, black, white, std::nullopt, std::nullopt, options);
+  const auto started = encoded(protocol::GameStarted{game, black, white, settings, false});
+  send_to_user(black.id, started);
+  send_to_user(white.id, started);
+  return game;
+}
+
+void Hub::end_tournament_game(protocol::GameId game, const Result& result, const std::string& reason) {
+  if (Room* room = find_room(game)) {
+    room->adjudicate(result, reason, services_.clock->steady_now());
+    touched_.insert(game);
+  }
+}
+
+void Hub::broadcast(const protocol::ServerMessage& message) {
+  const auto text = encoded(message);
+  for (const auto& [id, c] : connections_) out_.send(c, text);
+}
+
+void Hub::arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) {
+  if (!services_.timers) return;
+  std::optional<Steady> when;
+  if (at_ms) when = services_.clock->steady_now() + Millis{std::max<std::int64_t>(0, *at_ms - now_ms())};
+  services_.timers->arm(-id, when);
+}
+
+std::string Hub::tournaments_json() {
+  std::lock_guard lock(mutex_);
+  return tournaments_.list_json();
+}
+
+std::optional<std::string> Hub::tournament_json(protocol::TournamentId id) {
+  std::lock_guard lock(mutex_);
+  return tournaments_.view_json(id);
 }
 
 }  // namespace tengen

@@ -15,6 +15,7 @@
 #include "rooms/timers.h"
 #include "store/game_store.h"
 #include "store/journal.h"
+#include "tournaments/director.h"
 #include "ws/connection.h"
 
 namespace tengen {
@@ -23,7 +24,7 @@ namespace tengen {
 // users, games. One mutex serialises it. Whatever a command changes is stored through the
 // journal, and whatever it sends (replies and events alike) goes out only once that is durable
 // (SPEC §9), in the order it was produced; each connection's own strand then delivers it.
-class Hub final : public Dispatcher {
+class Hub final : public Dispatcher, private TournamentHost {
  public:
   using FindUser = std::function<std::optional<protocol::UserRef>(const std::string& name)>;
   using FindUserById = std::function<std::optional<protocol::UserRef>(std::int64_t id)>;
@@ -67,6 +68,10 @@ class Hub final : public Dispatcher {
   Recovered recover(store::GameStore& store);
   std::size_t rooms_in_memory();
 
+  // The tournaments as JSON for the HTTP API: the list, and one tournament whole.
+  std::string tournaments_json();
+  std::optional<std::string> tournament_json(protocol::TournamentId id);
+
   // The SGF record of a game in play, once all it shows is durable; nullopt if no such game is
   // in memory.
   std::optional<std::string> sgf(protocol::GameId game);
@@ -96,6 +101,27 @@ class Hub final : public Dispatcher {
   void collect();
   // Hands the outbox to the journal and arms the touched rooms' deadlines.
   void flush();
+  Reply tournament_command(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m);
+  // A new game's row and room (not yet announced to its players).
+  protocol::GameId open_room(std::optional<protocol::ChallengeId> challenge, const protocol::GameSettings& settings,
+                             const protocol::UserRef& black, const protocol::UserRef& white,
+                             std::optional<std::string> secret, std::optional<std::string> nonce, const RoomOptions& options);
+  // Hands the games that finished in this operation to the tournaments, which may start or end
+  // others, until nothing more happens.
+  void settle_tournaments();
+
+  // TournamentHost
+  protocol::GameId start_tournament_game(const protocol::GameSettings& settings, const protocol::UserRef& black,
+                                         const protocol::UserRef& white, const RoomOptions& options) override;
+  void end_tournament_game(protocol::GameId game, const Result& result, const std::string& reason) override;
+  void write(store::Write write) override { out_.writes.push_back(std::move(write)); }
+  void broadcast(const protocol::ServerMessage& message) override;
+  void arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) override;
+  std::optional<protocol::UserRef> user_named(const std::string& name) override { return services_.find_user(name); }
+  std::optional<protocol::UserRef> user_by_id(std::int64_t id) override { return services_.find_user_by_id(id); }
+  double rating_of_user(std::int64_t user) override { return rating_of(user).rating; }
+  std::int64_t unix_now_ms() override { return now_ms(); }
+
   Reply create(const protocol::UserRef& me, const std::string& cid, const protocol::CreateChallenge& m);
   Reply accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id);
   Reply close_challenge(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id, bool decline);
@@ -127,6 +153,8 @@ class Hub final : public Dispatcher {
   // What the command under way produced, and the rooms it touched.
   Outbox out_;
   std::set<protocol::GameId> touched_;
+  std::size_t settled_ = 0;  // the writes of out_ already handed to the tournaments
+  TournamentDirector tournaments_{*this, services_.room};
 };
 
 }  // namespace tengen

@@ -142,7 +142,7 @@ protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body
   }
   events_.push_back(e);
   if (events_.size() > kKeptEvents) events_.pop_front();
-  return protocol::Ack{cid, id_, seq_, {}};
+  return protocol::Ack{cid, id_, seq_, {}, {}};
 }
 
 bool Room::present(std::int64_t user) const {
@@ -163,7 +163,7 @@ Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string
   } else {
     pending_.send(who, snapshot_for(who->user(), now));
   }
-  const auto ack = protocol::Ack{cid, id_, seq_, {}};
+  const auto ack = protocol::Ack{cid, id_, seq_, {}, {}};
   if (player) {
     const auto color = color_of(who->user()->id);
     if (color && absent_since_[index_of(*color)] && !finished()) {
@@ -439,6 +439,7 @@ Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const
 Room::Reply Room::abort(std::int64_t user, const std::string& cid, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
   if (both_moved()) return error(cid, ErrorCode::Conflict, "both players have moved: resign instead of aborting");
+  if (options_.no_show_forfeits) return error(cid, ErrorCode::Forbidden, "a tournament game cannot be aborted: resign instead");
   return finish(cid, Result::void_game(), "aborted", now);
 }
 
@@ -711,7 +712,11 @@ std::optional<Steady> Room::next_deadline() const {
 void Room::tick(Steady now) {
   if (finished()) return;
   if (const auto deadline = first_move_deadline(); deadline && now >= *deadline) {
-    finish("", Result::void_game(), "no_first_move", now);
+    if (options_.no_show_forfeits) {  // whoever has not moved yet loses (Black first)
+      finish("", Result::forfeit(moved_[index_of(Color::Black)] ? Color::Black : Color::White), "no_show", now);
+    } else {
+      finish("", Result::void_game(), "no_first_move", now);
+    }
     return;
   }
   if (stage() == Stage::Playing) {
@@ -723,6 +728,10 @@ void Room::tick(Steady now) {
   if (stage() == Stage::Scoring && now >= scoring_start_ + options_.scoring_timeout) {
     finish_tromp_taylor("", "scoring_timeout", now);
   }
+}
+
+void Room::adjudicate(const Result& result, const std::string& reason, Steady now) {
+  if (!finished()) finish("", result, reason, now);
 }
 
 std::string Room::sgf() const {

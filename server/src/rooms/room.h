@@ -26,6 +26,9 @@ struct RoomOptions {
   int max_resumptions = 3;           // a rejection beyond these also ends it that way
   LagPolicy lag;
   int dead_stone_playouts = 1000;
+  // Tournament games: a player who has not made a first move by start_timeout loses by
+  // forfeit (instead of the game being void), and the game cannot be aborted.
+  bool no_show_forfeits = false;
 };
 
 // How the server saw a move arrive, for lag compensation.
@@ -97,6 +100,10 @@ class Room {
   // timing out. Call it before any command and when next_deadline() comes.
   void tick(Steady now);
   std::optional<Steady> next_deadline() const;
+
+  // Ends the game from outside with this result (a director's adjudication, a withdrawal);
+  // nothing if it is over already.
+  void adjudicate(const Result& result, const std::string& reason, Steady now);
 
   protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer, Steady now) const;
 

@@ -84,8 +84,31 @@ struct RatingChanged {
   std::int64_t at_ms = 0;
 };
 
+// Tournaments (SPEC §11): a row to list it by, and the events its state is replayed from.
+struct TournamentCreated {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t director_id = 0;
+  std::string settings;  // JSON
+  std::int64_t at_ms = 0;
+};
+
+struct TournamentEvent {
+  std::int64_t tournament_id = 0;
+  std::int64_t seq = 0;
+  std::string kind;
+  std::string record;  // JSON
+  std::optional<std::int64_t> by_user;  // who did it; none when the server did on its own
+  std::int64_t at_ms = 0;
+};
+
+struct TournamentStatus {
+  std::int64_t id = 0;
+  std::string status;  // registering, running, finished, cancelled
+};
+
 using Write = std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished,
-                           RatingChanged>;
+                           RatingChanged, TournamentCreated, TournamentEvent, TournamentStatus>;
 
 // A player's rating as of their last rated game.
 struct StoredRating {
@@ -119,6 +142,12 @@ struct GameSummary {
   std::optional<std::string> result;
   std::optional<std::string> end_reason;
   int move_count = 0;
+};
+
+// A tournament as stored: enough to replay it.
+struct StoredTournament {
+  TournamentCreated created;
+  std::vector<TournamentEvent> events;  // in seq order
 };
 
 // A page of a list: newest first; `before` is the id to continue from (exclusive).
@@ -160,6 +189,9 @@ class GameStore {
   virtual std::vector<StoredRating> ratings() = 0;
   virtual std::optional<StoredRating> rating(std::int64_t user_id) = 0;
   virtual std::vector<RatingPoint> rating_history(std::int64_t user_id, int limit) = 0;
+
+  // Every tournament with its events, for recovery at start (the server keeps them in memory).
+  virtual std::vector<StoredTournament> tournaments() = 0;
 };
 
 }  // namespace tengen::store

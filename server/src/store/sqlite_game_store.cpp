@@ -62,7 +62,13 @@ SqliteGameStore::Writer::Writer(Database& db)
                  " volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at"),
       add_history(db,
                   "INSERT INTO rating_history(user_id, game_id, at, rating, deviation, volatility)"
-                  " VALUES (?, ?, ?, ?, ?, ?)") {}
+                  " VALUES (?, ?, ?, ?, ?, ?)"),
+      create_tournament(db,
+                        "INSERT INTO tournaments(id, name, director_id, settings, created_at) VALUES (?, ?, ?, ?, ?)"),
+      tournament_event(db,
+                       "INSERT INTO tournament_events(tournament_id, seq, kind, record, by_user, at)"
+                       " VALUES (?, ?, ?, ?, ?, ?)"),
+      tournament_status(db, "UPDATE tournaments SET status = ? WHERE id = ?") {}
 
 SqliteGameStore::Reader::Reader(Database& db)
     : sgf(db, "SELECT sgf FROM games WHERE id = ? AND ended_at IS NOT NULL"),
@@ -119,6 +125,15 @@ void SqliteGameStore::write(std::span<const Write> writes) {
               writer_.add_history.bind(1, r.user_id).bind(2, r.game_id).bind(3, r.at_ms).bind_real(4, r.rating)
                   .bind_real(5, r.deviation).bind_real(6, r.volatility).run();
             },
+            [&](const TournamentCreated& t) {
+              writer_.create_tournament.bind(1, t.id).bind(2, t.name).bind(3, t.director_id).bind(4, t.settings)
+                  .bind(5, t.at_ms).run();
+            },
+            [&](const TournamentEvent& e) {
+              writer_.tournament_event.bind(1, e.tournament_id).bind(2, e.seq).bind(3, e.kind).bind(4, e.record)
+                  .bind(5, e.by_user).bind(6, e.at_ms).run();
+            },
+            [&](const TournamentStatus& t) { writer_.tournament_status.bind(1, t.status).bind(2, t.id).run(); },
         },
         w);
   }
@@ -273,6 +288,25 @@ std::vector<RatingPoint> SqliteGameStore::rating_history(std::int64_t user_id, i
                    reader_.history.column_double(3)});
   }
   reader_.history.reset();
+  return out;
+}
+
+std::vector<StoredTournament> SqliteGameStore::tournaments() {
+  Statement rows(write_db_, "SELECT id, name, director_id, settings, created_at FROM tournaments ORDER BY id");
+  std::vector<StoredTournament> out;
+  while (rows.step()) {
+    out.push_back({{rows.column_int(0), rows.column_text(1), rows.column_int(2), rows.column_text(3), rows.column_int(4)}, {}});
+  }
+  Statement events(write_db_,
+                   "SELECT seq, kind, record, by_user, at FROM tournament_events WHERE tournament_id = ? ORDER BY seq");
+  for (auto& t : out) {
+    events.bind(1, t.created.id);
+    while (events.step()) {
+      t.events.push_back({t.created.id, events.column_int(0), events.column_text(1), events.column_text(2),
+                          events.column_optional_int(3), events.column_int(4)});
+    }
+    events.reset();
+  }
   return out;
 }
 

@@ -29,12 +29,13 @@ class SqliteGameStore final : public GameStore {
   std::vector<StoredRating> ratings() override;
   std::optional<StoredRating> rating(std::int64_t user_id) override;
   std::vector<RatingPoint> rating_history(std::int64_t user_id, int limit) override;
+  std::vector<StoredTournament> tournaments() override;
 
  private:
   struct Writer {
     explicit Writer(Database& db);
     Statement open_challenge, close_challenge, create_game, seat_game, insert_event, finish_game, set_rating,
-        add_history;
+        add_history, create_tournament, tournament_event, tournament_status;
   };
   struct Reader {
     explicit Reader(Database& db);

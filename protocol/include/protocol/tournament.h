@@ -1,0 +1,58 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "engine/tournament/tournament.h"
+#include "protocol/settings.h"
+
+namespace tengen::protocol {
+
+// Ranks as indices: 0 for 30 kyu ... 29 for 1 kyu, 30 for 1 dan ... 38 for 9 dan (as the
+// ratings' rank_index). "5k" and "2d" on the wire.
+inline constexpr int kMaxRank = 38;
+std::optional<int> parse_rank(std::string_view text);
+std::string rank_text(int rank);
+
+// Everything a director fixes when creating a tournament (SPEC §11).
+struct TournamentSettings {
+  enum class RoundStart : std::uint8_t { AfterPrevious, Scheduled };
+
+  std::string name;
+  tournament::System system = tournament::System::McMahon;
+  int rounds = 0;  // Swiss and McMahon; the other systems' follow from the players
+  // Every game's settings; colours and handicap come from the pairing, so "color" and
+  // "handicap" are ignored.
+  GameSettings game;
+  int bar = 30;    // McMahon: ranks at or above the bar start level (1d)
+  int floor = 10;  // ranks at or below the floor start at 0 (20k)
+  tournament::HandicapPolicy handicap;  // McMahon only
+  std::optional<std::int64_t> registration_closes_ms;  // Unix ms; default: open until the start
+  std::optional<std::int64_t> starts_at_ms;            // start at this time, or by the director
+  int min_players = 2;
+  int max_players = 0;  // 0: no limit
+  bool start_when_full = false;
+  RoundStart round_start = RoundStart::AfterPrevious;
+  std::int64_t round_gap_ms = 0;              // after the previous round ends
+  std::vector<std::int64_t> round_times_ms;   // scheduled: round r at the r-th time (at the earliest)
+  std::vector<tournament::TieBreak> tie_breaks;  // empty: the system's usual
+  std::int64_t no_show_ms = 300'000;          // a player who has not moved by then loses by forfeit
+
+  friend bool operator==(const TournamentSettings&, const TournamentSettings&) = default;
+};
+
+// Why these settings cannot run a tournament, naming the field; nullopt when they can.
+std::optional<std::string> validate(const TournamentSettings& settings);
+
+// The tie-breaks in force: the settings' own, or the system's usual.
+std::vector<tournament::TieBreak> tie_breaks_of(const TournamentSettings& settings);
+
+// The JSON form, as in create_tournament (for the store).
+std::string encode_tournament_settings(const TournamentSettings& settings);
+std::variant<TournamentSettings, std::string> decode_tournament_settings(std::string_view text);
+
+}  // namespace tengen::protocol

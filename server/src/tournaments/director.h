@@ -1,0 +1,104 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "engine/result.h"
+#include "rooms/room.h"
+#include "store/game_store.h"
+#include "tournaments/tournament_state.h"
+
+namespace tengen {
+
+// What the tournament director needs from the lobby that owns it. Everything happens inside
+// the lobby's current operation: writes and messages go out with it, once durable.
+class TournamentHost {
+ public:
+  virtual ~TournamentHost() = default;
+  // Creates and announces a game between the two players, Black first; returns its id.
+  virtual protocol::GameId start_tournament_game(const protocol::GameSettings& settings, const protocol::UserRef& black,
+                                                 const protocol::UserRef& white, const RoomOptions& options) = 0;
+  // Ends a game in play with this result (withdrawal, adjudication).
+  virtual void end_tournament_game(protocol::GameId game, const Result& result, const std::string& reason) = 0;
+  virtual void write(store::Write write) = 0;
+  virtual void broadcast(const protocol::ServerMessage& message) = 0;
+  // The tournament's next deadline (Unix ms), or none.
+  virtual void arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) = 0;
+  virtual std::optional<protocol::UserRef> user_named(const std::string& name) = 0;
+  virtual std::optional<protocol::UserRef> user_by_id(std::int64_t id) = 0;
+  virtual double rating_of_user(std::int64_t user) = 0;
+  virtual std::int64_t unix_now_ms() = 0;
+};
+
+// Runs every tournament (SPEC §11): registration, the start, each round paired and started on
+// time, its games created with the tournament's settings, results flowing into the standings,
+// withdrawals and the director's overrides. Not thread-safe: the lobby calls it under its lock.
+class TournamentDirector {
+ public:
+  using Reply = std::variant<protocol::Ack, protocol::Error>;
+
+  TournamentDirector(TournamentHost& host, RoomOptions room) : host_(host), room_(room) {}
+
+  // Replays the stored tournaments; then call resume() once the games are back.
+  void recover(const std::vector<store::StoredTournament>& stored);
+  // Moves every tournament on as far as the time allows (after a restart, a round may be due).
+  void resume();
+
+  Reply create(const protocol::UserRef& me, const std::string& cid, const protocol::TournamentSettings& settings);
+  Reply register_player(const protocol::UserRef& me, const std::string& cid, const protocol::RegisterTournament& m);
+  Reply leave(const protocol::UserRef& me, const std::string& cid, protocol::TournamentId id);
+  Reply start(const protocol::UserRef& me, const std::string& cid, protocol::TournamentId id);
+  Reply withdraw(const protocol::UserRef& me, const std::string& cid, const protocol::WithdrawPlayer& m);
+  Reply set_result(const protocol::UserRef& me, const std::string& cid, const protocol::SetTournamentResult& m);
+  Reply repair(const protocol::UserRef& me, const std::string& cid, protocol::TournamentId id);
+
+  // A game ended with this result (SGF form): if it is a tournament's, the result counts.
+  void game_finished(protocol::GameId game, const std::string& result);
+  // A tournament's deadline came.
+  void deadline(protocol::TournamentId id);
+  // How a tournament game's room runs (for rebuilding it), or nullopt for other games.
+  std::optional<RoomOptions> room_options(protocol::GameId game) const;
+
+  std::string list_json() const;
+  std::optional<std::string> view_json(protocol::TournamentId id) const;
+
+ private:
+  struct Board {
+    protocol::TournamentId tournament = 0;
+    int round = 0;  // 1-based
+    int board = 0;  // 1-based
+  };
+
+  TournamentState* find(protocol::TournamentId id);
+  // Records an event: applied to the state, stored, announced.
+  void record(TournamentState& t, const std::string& kind, nlohmann::json r, const std::optional<protocol::UserRef>& by);
+  void set_status(TournamentState& t, const char* status);
+  // Does whatever is due: the start, pairing the next round, starting it, finishing.
+  void advance(TournamentState& t);
+  void begin(TournamentState& t, const std::optional<protocol::UserRef>& by);
+  bool pair_next(TournamentState& t, const std::optional<protocol::UserRef>& by);
+  // The next round's pairing after the first `played` rounds, or none when the tournament is over.
+  std::optional<tournament::Round> next_pairing(const TournamentState& t, std::size_t played) const;
+  void withdraw_player(TournamentState& t, const protocol::UserRef& player, const std::optional<protocol::UserRef>& by);
+  std::int64_t round_start_time(const TournamentState& t, std::size_t round_index) const;
+  void start_round(TournamentState& t);
+  void record_result(TournamentState& t, int round, int board, tournament::Outcome outcome, bool forfeit,
+                     const std::optional<protocol::UserRef>& by);
+  void index_games(const TournamentState& t);
+  protocol::GameSettings game_settings(const TournamentState& t, const tournament::Game& g) const;
+  RoomOptions options_for(const TournamentState& t) const;
+  std::optional<protocol::Error> director_only(const TournamentState& t, const protocol::UserRef& me,
+                                               const std::string& cid) const;
+
+  TournamentHost& host_;
+  RoomOptions room_;
+  std::map<protocol::TournamentId, std::unique_ptr<TournamentState>> tournaments_;
+  std::map<protocol::GameId, Board> boards_;  // every tournament game
+  protocol::TournamentId next_id_ = 0;
+};
+
+}  // namespace tengen

@@ -1,0 +1,266 @@
+#include "tournaments/tournament_state.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace tengen {
+namespace {
+
+using json = nlohmann::json;
+using tournament::Outcome;
+
+const char* outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::BlackWins: return "black";
+    case Outcome::WhiteWins: return "white";
+    case Outcome::Jigo: return "jigo";
+    case Outcome::BothLose: return "both_lose";
+  }
+  return "?";
+}
+
+Outcome parse_outcome(const std::string& text) {
+  if (text == "black") return Outcome::BlackWins;
+  if (text == "white") return Outcome::WhiteWins;
+  if (text == "jigo") return Outcome::Jigo;
+  if (text == "both_lose") return Outcome::BothLose;
+  throw std::runtime_error("unknown outcome '" + text + "'");
+}
+
+protocol::UserRef read_user(const json& j) { return {j.at("id").get<std::int64_t>(), j.at("name").get<std::string>()}; }
+
+}  // namespace
+
+bool TournamentState::RoundState::decided() const {
+  return std::all_of(pairing.games.begin(), pairing.games.end(), [](const auto& g) { return g.outcome.has_value(); });
+}
+
+TournamentState::TournamentState(protocol::TournamentId id, protocol::UserRef director,
+                                 protocol::TournamentSettings settings, std::int64_t created_at_ms)
+    : id_(id), director_(std::move(director)), settings_(std::move(settings)), created_at_ms_(created_at_ms) {}
+
+const char* TournamentState::status_name(Status s) {
+  switch (s) {
+    case Status::Registering: return "registering";
+    case Status::Running: return "running";
+    case Status::Finished: return "finished";
+    case Status::Cancelled: return "cancelled";
+  }
+  return "?";
+}
+
+const TournamentState::Player* TournamentState::player(std::int64_t user) const {
+  const auto it = std::find_if(players_.begin(), players_.end(), [&](const Player& p) { return p.user.id == user; });
+  return it == players_.end() ? nullptr : &*it;
+}
+
+const TournamentState::Player& TournamentState::player_ref(tournament::PlayerId id) const {
+  const Player* p = player(id);
+  if (!p) throw std::runtime_error("tournament " + std::to_string(id_) + " names player " + std::to_string(id) + ", who is not registered");
+  return *p;
+}
+
+void TournamentState::apply(const std::string& kind, const json& r, const std::optional<protocol::UserRef>& by,
+                            std::int64_t at_ms) {
+  ++next_seq_;
+  audit_.push_back({at_ms, by, kind, r});
+  if (kind == "registered") {
+    players_.push_back({read_user(r.at("user")), r.at("rank").get<int>(), r.at("rating").get<double>(), false});
+  } else if (kind == "unregistered") {
+    const auto id = r.at("user").at("id").get<std::int64_t>();
+    std::erase_if(players_, [&](const Player& p) { return p.user.id == id; });
+  } else if (kind == "started") {
+    std::vector<Player> seeded;
+    for (const auto& id : r.at("seeds")) seeded.push_back(player_ref(id.get<std::int64_t>()));
+    players_ = std::move(seeded);
+    start_scores_ = r.at("start_scores").get<std::vector<double>>();
+    status_ = Status::Running;
+  } else if (kind == "paired") {
+    RoundState round;
+    for (const auto& g : r.at("games")) {
+      round.pairing.games.push_back({g.at("black").get<std::int64_t>(), g.at("white").get<std::int64_t>(),
+                                     g.at("handicap").get<int>(), std::nullopt, false});
+    }
+    round.pairing.byes = r.at("byes").get<std::vector<std::int64_t>>();
+    round.starts_at_ms = r.at("starts_at_ms").get<std::int64_t>();
+    const auto number = r.at("round").get<std::size_t>();
+    if (number == rounds_.size() && !rounds_.empty() && !rounds_.back().started) {
+      rounds_.back() = std::move(round);  // paired again before it started
+    } else if (number == rounds_.size() + 1) {
+      rounds_.push_back(std::move(round));
+    } else {
+      throw std::runtime_error("round " + std::to_string(number) + " paired out of order");
+    }
+  } else if (kind == "round_started") {
+    auto& round = rounds_.at(r.at("round").get<std::size_t>() - 1);
+    round.started = true;
+    round.games.clear();
+    for (const auto& g : r.at("games")) round.games.push_back(g.is_null() ? std::nullopt : std::optional(g.get<protocol::GameId>()));
+  } else if (kind == "result") {
+    auto& game = rounds_.at(r.at("round").get<std::size_t>() - 1).pairing.games.at(r.at("board").get<std::size_t>() - 1);
+    game.outcome = parse_outcome(r.at("outcome").get<std::string>());
+    game.forfeit = r.at("forfeit").get<bool>();
+  } else if (kind == "withdrawn") {
+    const auto id = r.at("user").at("id").get<std::int64_t>();
+    for (auto& p : players_) {
+      if (p.user.id == id) p.withdrawn = true;
+    }
+  } else if (kind == "finished") {
+    status_ = Status::Finished;
+  } else if (kind == "cancelled") {
+    status_ = Status::Cancelled;
+  } else {
+    throw std::runtime_error("unknown tournament event '" + kind + "'");
+  }
+}
+
+std::vector<tournament::Entrant> TournamentState::seeded() const {
+  std::vector<tournament::Entrant> out;
+  for (std::size_t i = 0; i < players_.size(); ++i) {
+    out.push_back({players_[i].user.id, i < start_scores_.size() ? start_scores_[i] : 0});
+  }
+  return out;
+}
+
+std::vector<tournament::Entrant> TournamentState::active() const {
+  auto all = seeded();
+  std::erase_if(all, [&](const auto& e) { return player(e.id)->withdrawn; });
+  return all;
+}
+
+std::vector<tournament::PlayerId> TournamentState::withdrawn() const {
+  std::vector<tournament::PlayerId> out;
+  for (const auto& p : players_) {
+    if (p.withdrawn) out.push_back(p.user.id);
+  }
+  return out;
+}
+
+std::vector<tournament::Round> TournamentState::pairings() const {
+  std::vector<tournament::Round> out;
+  for (const auto& r : rounds_) out.push_back(r.pairing);
+  return out;
+}
+
+bool TournamentState::elimination() const {
+  return settings_.system == tournament::System::SingleElimination ||
+         settings_.system == tournament::System::DoubleElimination;
+}
+
+std::vector<tournament::Standing> TournamentState::standings() const {
+  return tournament::standings(seeded(), withdrawn(), pairings(), protocol::tie_breaks_of(settings_), elimination(),
+                               settings_.system == tournament::System::DoubleElimination ? 2 : 1);
+}
+
+json TournamentState::user_json(tournament::PlayerId id) const {
+  const Player& p = player_ref(id);
+  return {{"id", p.user.id}, {"name", p.user.name}};
+}
+
+json TournamentState::summary_json() const {
+  json j{{"id", id_},
+         {"name", settings_.name},
+         {"system", tournament::to_string(settings_.system)},
+         {"status", status_name(status_)},
+         {"director", {{"id", director_.id}, {"name", director_.name}}},
+         {"players", players_.size()},
+         {"round", rounds_.size()},
+         {"created_at_ms", created_at_ms_}};
+  j["rounds"] = settings_.rounds > 0 ? json(settings_.rounds) : json(nullptr);
+  j["starts_at_ms"] = settings_.starts_at_ms ? json(*settings_.starts_at_ms) : json(nullptr);
+  return j;
+}
+
+// A player's line of the crosstable: per round, the opponent's place and the result from this
+// player's side ("+", "-", "=", or "bye"), with colour and handicap.
+json TournamentState::crosstable_row(const tournament::Standing& s, const std::vector<tournament::Standing>& table) const {
+  std::map<tournament::PlayerId, int> place;
+  for (const auto& row : table) place[row.id] = row.place;
+  json cells = json::array();
+  for (const auto& round : rounds_) {
+    json cell = nullptr;
+    if (std::find(round.pairing.byes.begin(), round.pairing.byes.end(), s.id) != round.pairing.byes.end()) cell = {{"bye", true}};
+    for (const auto& g : round.pairing.games) {
+      if (g.black != s.id && g.white != s.id) continue;
+      const bool black = g.black == s.id;
+      std::string result = "?";
+      if (g.outcome == Outcome::Jigo) result = "=";
+      else if (g.outcome == Outcome::BothLose) result = "-";
+      else if (g.outcome) result = (*g.outcome == Outcome::BlackWins) == black ? "+" : "-";
+      cell = {{"opponent", black ? g.white : g.black},
+              {"opponent_place", place[black ? g.white : g.black]},
+              {"result", result},
+              {"color", black ? "b" : "w"},
+              {"handicap", g.handicap},
+              {"forfeit", g.forfeit}};
+    }
+    cells.push_back(cell);
+  }
+  return cells;
+}
+
+json TournamentState::view_json() const {
+  json j = summary_json();
+  j["settings"] = json::parse(protocol::encode_tournament_settings(settings_));
+  j["tie_breaks"] = json::array();
+  for (const auto t : protocol::tie_breaks_of(settings_)) j["tie_breaks"].push_back(tournament::to_string(t));
+  const auto seeds = seeded();
+  j["entrants"] = json::array();
+  for (std::size_t i = 0; i < players_.size(); ++i) {
+    const auto& p = players_[i];
+    j["entrants"].push_back({{"id", p.user.id},
+                             {"name", p.user.name},
+                             {"rank", protocol::rank_text(p.rank)},
+                             {"rating", p.rating},
+                             {"withdrawn", p.withdrawn},
+                             {"start_score", seeds[i].start_score}});
+  }
+  j["round_list"] = json::array();
+  for (std::size_t r = 0; r < rounds_.size(); ++r) {
+    const auto& round = rounds_[r];
+    json games = json::array();
+    for (std::size_t b = 0; b < round.pairing.games.size(); ++b) {
+      const auto& g = round.pairing.games[b];
+      json game{{"board", b + 1},
+                {"black", user_json(g.black)},
+                {"white", user_json(g.white)},
+                {"handicap", g.handicap},
+                {"result", g.outcome ? json(outcome_name(*g.outcome)) : json(nullptr)},
+                {"forfeit", g.forfeit}};
+      game["game"] = b < round.games.size() && round.games[b] ? json(*round.games[b]) : json(nullptr);
+      games.push_back(game);
+    }
+    json byes = json::array();
+    for (const auto id : round.pairing.byes) byes.push_back(user_json(id));
+    j["round_list"].push_back(
+        {{"round", r + 1}, {"starts_at_ms", round.starts_at_ms}, {"started", round.started}, {"games", games}, {"byes", byes}});
+  }
+  j["standings"] = json::array();
+  if (status_ != Status::Registering) {
+    const auto table = standings();
+    for (const auto& s : table) {
+      j["standings"].push_back({{"place", s.place},
+                                {"player", user_json(s.id)},
+                                {"rank", protocol::rank_text(player_ref(s.id).rank)},
+                                {"score", s.score},
+                                {"points", s.points},
+                                {"sos", s.sos},
+                                {"sosos", s.sosos},
+                                {"sodos", s.sodos},
+                                {"withdrawn", s.withdrawn},
+                                {"eliminated", s.eliminated},
+                                {"rounds", crosstable_row(s, table)}});
+    }
+  }
+  j["audit"] = json::array();
+  for (const auto& line : audit_) {
+    j["audit"].push_back({{"at_ms", line.at_ms},
+                          {"by", line.by ? json(line.by->name) : json(nullptr)},
+                          {"kind", line.kind},
+                          {"record", line.record}});
+  }
+  return j;
+}
+
+}  // namespace tengen

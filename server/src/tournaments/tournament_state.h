@@ -1,0 +1,88 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/tournament/tournament.h"
+#include "protocol/messages.h"
+
+namespace tengen {
+
+// One tournament as its events made it. Every change is an event (kind + JSON record) applied
+// by apply(), live and when replayed from the store, so that a restart rebuilds exactly this.
+class TournamentState {
+ public:
+  enum class Status : std::uint8_t { Registering, Running, Finished, Cancelled };
+
+  struct Player {
+    protocol::UserRef user;
+    int rank = 0;  // protocol rank index
+    double rating = 0;
+    bool withdrawn = false;
+  };
+  struct RoundState {
+    tournament::Round pairing;                       // with outcomes as they come in
+    std::vector<std::optional<protocol::GameId>> games;  // per board, once the round started
+    std::int64_t starts_at_ms = 0;
+    bool started = false;
+    bool decided() const;
+  };
+  struct AuditLine {
+    std::int64_t at_ms = 0;
+    std::optional<protocol::UserRef> by;
+    std::string kind;
+    nlohmann::json record;
+  };
+
+  TournamentState(protocol::TournamentId id, protocol::UserRef director, protocol::TournamentSettings settings,
+                  std::int64_t created_at_ms);
+
+  // Applies one event; throws std::runtime_error on a record it cannot read.
+  void apply(const std::string& kind, const nlohmann::json& record, const std::optional<protocol::UserRef>& by,
+             std::int64_t at_ms);
+
+  protocol::TournamentId id() const { return id_; }
+  const protocol::UserRef& director() const { return director_; }
+  const protocol::TournamentSettings& settings() const { return settings_; }
+  Status status() const { return status_; }
+  static const char* status_name(Status s);
+  const std::vector<Player>& players() const { return players_; }
+  const Player* player(std::int64_t user) const;
+  const std::vector<RoundState>& rounds() const { return rounds_; }
+  std::int64_t next_seq() const { return next_seq_; }
+
+  // For the pairing functions: everyone in seed order with their start scores; withdrawn ids;
+  // the rounds' pairings with their outcomes.
+  std::vector<tournament::Entrant> seeded() const;
+  std::vector<tournament::Entrant> active() const;
+  std::vector<tournament::PlayerId> withdrawn() const;
+  std::vector<tournament::Round> pairings() const;
+  bool elimination() const;
+  std::vector<tournament::Standing> standings() const;
+
+  // The summary row of GET /api/v1/tournaments and the whole of GET /api/v1/tournaments/{id}.
+  nlohmann::json summary_json() const;
+  nlohmann::json view_json() const;
+
+ private:
+  const Player& player_ref(tournament::PlayerId id) const;
+  nlohmann::json user_json(tournament::PlayerId id) const;
+  nlohmann::json crosstable_row(const tournament::Standing& s, const std::vector<tournament::Standing>& table) const;
+
+  protocol::TournamentId id_;
+  protocol::UserRef director_;
+  protocol::TournamentSettings settings_;
+  std::int64_t created_at_ms_;
+  Status status_ = Status::Registering;
+  std::vector<Player> players_;  // registration order until the start, then seed order
+  std::vector<double> start_scores_;  // by seed, from the start
+  std::vector<RoundState> rounds_;
+  std::vector<AuditLine> audit_;
+  std::int64_t next_seq_ = 1;
+};
+
+}  // namespace tengen
