@@ -337,6 +337,37 @@ try {
   await alice.page.click('.controls button:has-text("Yes, resign")');
   for (const p of [alice, bob]) await p.page.locator('.result-banner', { hasText: 'Black wins by resignation' }).waitFor();
 
+  step('a tournament: alice creates a one-round Swiss, both register, she starts it, the game is played, standings follow');
+  await alice.page.click('[data-nav=tournaments]');
+  const tf = alice.page.locator('form.tournament-form');
+  await tf.locator('#tf-name').fill('Friday Swiss');
+  await tf.locator('#tf-system').selectOption('swiss');
+  await tf.locator('#tf-rounds').fill('1');
+  await tf.locator('#tf-size').selectOption('9');
+  await tf.locator('#tf-time').selectOption('none');
+  await tf.locator('button[type=submit]').click();
+  await alice.page.waitForURL(/#\/tournament\/\d+$/);
+  const tournamentUrl = alice.page.url();
+  await alice.page.locator('.tournament-head h1', { hasText: 'Friday Swiss' }).waitFor();
+  await alice.page.locator('#tr-rank').selectOption('2k');
+  await alice.page.click('.tournament-actions button:has-text("Register")');
+  await alice.page.locator('.entrants', { hasText: 'alice 2k' }).waitFor();
+  await bob.page.goto(tournamentUrl);
+  await bob.page.click('.tournament-actions button:has-text("Register")');
+  await alice.page.locator('.entrants', { hasText: 'bob' }).waitFor();  // live, without a reload
+  assert.equal(await bob.page.locator('.director').count(), 0);  // only the director sees the controls
+  await alice.page.click('.director button:has-text("Start now")');
+  for (const p of [alice, bob]) await p.page.waitForURL(/#\/game\/\d+$/);  // the round's game opens by itself
+  await bob.page.click('.controls button:has-text("Resign")');
+  await bob.page.click('.controls button:has-text("Yes, resign")');
+  await alice.page.locator('.result-banner', { hasText: 'wins by resignation' }).waitFor();
+  await alice.page.goto(tournamentUrl);
+  await alice.page.locator('.tournament-head .tag', { hasText: 'Finished' }).waitFor();
+  const first = alice.page.locator('.standings-table tbody tr').first();
+  await first.locator('td', { hasText: 'alice' }).waitFor();
+  assert.match(await first.locator('td.cross').textContent(), /^2\+[bw]$/);
+  await alice.page.screenshot({ path: join(artifacts, 'tournament.png'), fullPage: true });
+
   step('logging out leaves a guest who may watch but not play');
   await bob.page.click('.account button:has-text("Log out")');
   await bob.page.locator('.account .login-link').waitFor();

@@ -66,3 +66,14 @@ test('a position rebuilt from moves takes captures, and suicide where the rules 
   assert.deepEqual(p.chainAt('D5').length, 1);
   assert.deepEqual(p.chainAt('E7'), []);
 });
+
+test('tournament crosstable cells: opponent place, result, colour, handicap; byes and empty rounds', async () => {
+  const { crosstableCell, RANKS } = await import('../../web/js/tournaments.js');
+  assert.equal(crosstableCell({ opponent_place: 3, result: '+', color: 'w', handicap: 0, forfeit: false }), '3+w');
+  assert.equal(crosstableCell({ opponent_place: 12, result: '-', color: 'b', handicap: 2, forfeit: true }), '12-b2!');
+  assert.equal(crosstableCell({ bye: true }), 'bye');
+  assert.equal(crosstableCell(null), '—');
+  assert.equal(RANKS.length, 39);
+  assert.equal(RANKS[0], '9d');
+  assert.equal(RANKS[38], '30k');
+});

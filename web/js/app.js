@@ -8,6 +8,7 @@ import { mountGame } from './game.js';
 import { mountAccount } from './account.js';
 import { mountGameList } from './lists.js';
 import { mountProfile } from './profile.js';
+import { mountTournamentList, mountTournament } from './tournaments.js';
 import { rankTag } from './ranks.js';
 
 const view = document.getElementById('view');
@@ -114,6 +115,14 @@ function route() {
   if ((m = /^#\/game\/(\d+)$/.exec(hash))) {
     document.title = `Game ${m[1]} · Tengen`;
     unmount = mountGame(view, ctx, Number(m[1]));
+  } else if (hash === '#/tournaments') {
+    current('tournaments');
+    document.title = 'Tournaments · Tengen';
+    unmount = mountTournamentList(view, ctx);
+  } else if ((m = /^#\/tournament\/(\d+)$/.exec(hash))) {
+    current('tournaments');
+    document.title = `Tournament ${m[1]} · Tengen`;
+    unmount = mountTournament(view, ctx, Number(m[1]));
   } else if (hash === '#/login') {
     document.title = 'Log in · Tengen';
     unmount = mountAccount(view, ctx);

@@ -1,6 +1,6 @@
 // The lobby: open challenges (live), who is online, games being played, and the challenge form
 // with every setting the server knows.
-import { h, fill, describeSettings, describeTime, RULESETS, COLOR_WORDS, sizeOf, formatDate } from './util.js';
+import { h, fill, describeSettings, describeTime, RULESETS, COLOR_WORDS, sizeOf, formatDate, selectInput, field } from './util.js';
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
 
@@ -8,7 +8,7 @@ const MIN = 60000;
 const SEC = 1000;
 
 // Each time system's fields: [name, label, unit in ms, default (in that unit), min, max, step].
-const TIME_FIELDS = {
+export const TIME_FIELDS = {
   none: [],
   absolute: [['main_ms', 'Main time (min)', MIN, 20, 1 / 60, 10080, 'any']],
   simple: [['per_move_ms', 'Seconds per move', SEC, 30, 1, 86400, 1]],
@@ -19,18 +19,9 @@ const TIME_FIELDS = {
   canadian: [['main_ms', 'Main time (min)', MIN, 10, 0, 10080, 'any'], ['stones', 'Stones per block', 1, 25, 1, 100, 1],
     ['period_ms', 'Block time (min)', MIN, 5, 1 / 60, 1440, 'any']],
 };
-const TIME_NAMES = { none: 'No clock', absolute: 'Absolute', simple: 'Simple (per move)', fischer: 'Fischer', byoyomi: 'Byo-yomi', canadian: 'Canadian' };
+export const TIME_NAMES = { none: 'No clock', absolute: 'Absolute', simple: 'Simple (per move)', fischer: 'Fischer', byoyomi: 'Byo-yomi', canadian: 'Canadian' };
 
-function select(name, options, value, attrs = {}) {
-  const el = h('select', { name, id: `cf-${name}`, ...attrs },
-    ...Object.entries(options).map(([v, label]) => h('option', { value: v }, label)));
-  el.value = value;
-  return el;
-}
-
-function field(label, input, attrs = {}) {
-  return h('div', { class: 'field', ...attrs }, h('label', { for: input.id }, label), input);
-}
+const select = (name, options, value, attrs = {}) => selectInput(`cf-${name}`, name, options, value, attrs);
 
 export function mountLobby(root, ctx) {
   const challengeList = h('ul', { class: 'challenges', 'aria-live': 'polite' });

@@ -30,6 +30,19 @@ export function svg(tag, attrs = {}) {
   return el;
 }
 
+// A <select> of {value: label} with `value` chosen.
+export function selectInput(id, name, options, value, attrs = {}) {
+  const el = h('select', { name, id, ...attrs },
+    ...Object.entries(options).map(([v, label]) => h('option', { value: v }, label)));
+  el.value = value;
+  return el;
+}
+
+// A labelled form field.
+export function field(label, input, attrs = {}) {
+  return h('div', { class: 'field', ...attrs }, h('label', { for: input.id }, label), input);
+}
+
 // Replaces an element's children.
 export function fill(el, ...children) {
   el.replaceChildren();
