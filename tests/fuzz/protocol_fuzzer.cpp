@@ -1,5 +1,5 @@
-// libFuzzer target: the WebSocket protocol's decoder (every client message and the settings
-// JSON). Whatever decodes must encode to text that decodes again.
+// libFuzzer target: the WebSocket protocol's decoder (every client message, the game settings
+// and the tournament settings JSON). Whatever decodes must encode to text that decodes again.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -20,6 +20,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)validate(*s);
     const auto again = decode_settings(encode_settings(*s));
     if (!std::holds_alternative<GameSettings>(again) || std::get<GameSettings>(again) != *s) __builtin_trap();
+  }
+  const auto tournament = decode_tournament_settings(text);
+  if (const auto* t = std::get_if<TournamentSettings>(&tournament)) {
+    (void)validate(*t);
+    const auto again = decode_tournament_settings(encode_tournament_settings(*t));
+    if (!std::holds_alternative<TournamentSettings>(again) || std::get<TournamentSettings>(again) != *t) __builtin_trap();
   }
   return 0;
 }

@@ -151,3 +151,74 @@ TEST(Codec, ServerMessagesCarryTheEnvelope) {
 
 }  // namespace
 }  // namespace tengen::protocol
+
+namespace tengen::protocol {
+namespace {
+
+TEST(TournamentCodec, SettingsWithDefaultsDecodeValidateAndRoundTrip) {
+  const auto m = message_of(R"({"v":1,"type":"create_tournament","cid":"1","settings":{"name":"Club","system":"mcmahon","rounds":5,)"
+                            R"("mcmahon":{"bar":"2d","floor":"15k"},"handicap":{"by_score_gap":true},"tie_breaks":["score","sos"]}})");
+  const auto& s = std::get<CreateTournament>(m.message).settings;
+  EXPECT_EQ(s.system, tournament::System::McMahon);
+  EXPECT_EQ(s.rounds, 5);
+  EXPECT_EQ(s.bar, 31);
+  EXPECT_EQ(s.floor, 15);
+  EXPECT_TRUE(s.handicap.by_score_gap);
+  EXPECT_EQ(s.handicap.correction, 1);
+  EXPECT_EQ(s.no_show_ms, 300000);
+  EXPECT_EQ(validate(s), std::nullopt);
+  const auto again = decode_tournament_settings(encode_tournament_settings(s));
+  ASSERT_TRUE(std::holds_alternative<TournamentSettings>(again));
+  EXPECT_EQ(std::get<TournamentSettings>(again), s);
+  EXPECT_EQ(tie_breaks_of(s), (std::vector<tournament::TieBreak>{tournament::TieBreak::Score, tournament::TieBreak::Sos}));
+}
+
+TEST(TournamentCodec, EveryTournamentCommandRoundTrips) {
+  for (const char* text : {R"({"v":1,"type":"tournament_register","cid":"2","tournament":3,"rank":"4k"})",
+                           R"({"v":1,"type":"tournament_leave","cid":"3","tournament":3})",
+                           R"({"v":1,"type":"tournament_start","cid":"4","tournament":3})",
+                           R"({"v":1,"type":"tournament_withdraw","cid":"5","tournament":3,"player":"shusaku"})",
+                           R"({"v":1,"type":"tournament_set_result","cid":"6","tournament":3,"round":2,"board":1,"result":"jigo"})",
+                           R"({"v":1,"type":"tournament_repair","cid":"7","tournament":3})"}) {
+    const auto m = message_of(text);
+    EXPECT_EQ(json::parse(encode(m)), json::parse(text)) << text;
+  }
+}
+
+TEST(TournamentCodec, BadTournamentInputNamesTheProblem) {
+  EXPECT_EQ(error_of(R"({"v":1,"type":"tournament_register","cid":"1","tournament":3,"rank":"0k"})").code, ErrorCode::BadField);
+  EXPECT_EQ(error_of(R"({"v":1,"type":"tournament_set_result","cid":"1","tournament":3,"round":1,"board":1,"result":"draw"})").message,
+            "field 'result' must be black, white, jigo or both_lose");
+  EXPECT_NE(error_of(R"({"v":1,"type":"create_tournament","cid":"1","settings":{"name":"x","system":"knockout"}})").message.find("knockout"),
+            std::string::npos);
+  EXPECT_EQ(error_of(R"({"v":1,"type":"create_tournament","cid":"1","settings":{"name":"x","system":"swiss","colour":1}})").message,
+            "unknown field 'settings.colour'");
+  TournamentSettings s;
+  s.name = "Cup";
+  s.system = tournament::System::SingleElimination;
+  s.rounds = 3;
+  EXPECT_EQ(validate(s), "rounds follow from the players in this system: leave it out");
+  s.rounds = 0;
+  s.start_when_full = true;
+  EXPECT_EQ(validate(s), "start_when_full needs max_players");
+  s.start_when_full = false;
+  s.game.handicap = 2;
+  EXPECT_EQ(validate(s), "game.handicap is set by the pairing: leave it out");
+}
+
+TEST(TournamentCodec, RanksReadAndWrite) {
+  EXPECT_EQ(parse_rank("30k"), 0);
+  EXPECT_EQ(parse_rank("1k"), 29);
+  EXPECT_EQ(parse_rank("1d"), 30);
+  EXPECT_EQ(parse_rank("9d"), 38);
+  EXPECT_EQ(parse_rank("10d"), std::nullopt);
+  EXPECT_EQ(parse_rank("k"), std::nullopt);
+  EXPECT_EQ(parse_rank("31k"), std::nullopt);
+  for (int r = 0; r <= kMaxRank; ++r) EXPECT_EQ(parse_rank(rank_text(r)), r);
+  EXPECT_EQ(json::parse(encode(Ack{"c", {}, {}, {}, 4}))["tournament"], 4);
+  EXPECT_EQ(json::parse(encode(TournamentChanged{4, "running", 2})).dump(),
+            R"({"round":2,"status":"running","tournament":4,"type":"tournament_changed","v":1})");
+}
+
+}  // namespace
+}  // namespace tengen::protocol

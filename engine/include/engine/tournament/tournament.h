@@ -48,6 +48,7 @@ struct HandicapPolicy {
   bool by_score_gap = false;
   int correction = 1;
   int ceiling = 9;
+  friend bool operator==(const HandicapPolicy&, const HandicapPolicy&) = default;
 };
 
 // The first `rounds.size()` rounds are played (or under way); this pairs the next one among
