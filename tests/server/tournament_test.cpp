@@ -296,5 +296,47 @@ TEST_F(Tournament, ElimininationStartsWhenFullAndEndsWithAWinner) {
   EXPECT_TRUE(v["standings"][1]["eliminated"].get<bool>());
 }
 
+TEST_F(Tournament, StartsOnTimeAfterARestartAndCancelsWhenTooFewCame) {
+  names_ = {"tdir", "amy", "bob", "cat"};
+  start();
+  const std::int64_t t0 = stack_->clock().unix_ms();
+  json settings = {{"name", "Round robin at eight"},
+                   {"system", "round_robin"},
+                   {"game", {{"width", 9}, {"time", {{"system", "none"}}}}},
+                   {"registration_closes_ms", t0 + 50 * 60000},
+                   {"starts_at_ms", t0 + 60 * 60000}};
+  const int rr = as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
+  settings["name"] = "Nobody came";
+  const int empty = as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
+  for (const auto* n : {"amy", "bob", "cat"}) expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", rr}}));
+  expect_ack(as("amy").command({{"type", "tournament_register"}, {"tournament", empty}}));
+  stack_->advance(55min);
+  EXPECT_EQ(as("tdir").command({{"type", "tournament_register"}, {"tournament", rr}})["code"], "conflict");  // closed
+  // A restart before the start: the start is armed again from the store.
+  stop();
+  start();
+  stack_->clock().advance(55min);  // the new stack's clock starts where the old one did
+  EXPECT_EQ(view(rr)["status"], "registering");
+  stack_->advance(6min);
+  json v = view(rr);
+  ASSERT_EQ(v["status"], "running");
+  EXPECT_EQ(view(empty)["status"], "cancelled");
+  // Three players: three rounds of one game and a bye each.
+  std::map<std::string, int> byes;
+  for (int round = 1; round <= 3; ++round) {
+    v = view(rr);
+    ASSERT_EQ(v["round_list"].size(), static_cast<std::size_t>(round));
+    const auto r = v["round_list"][round - 1];
+    ASSERT_EQ(r["games"].size(), 1u);
+    ++byes[name_of(r["byes"][0])];
+    const auto g = r["games"][0];
+    expect_ack(as(name_of(g["white"])).command(cmd("resign", g["game"].get<std::int64_t>())));
+  }
+  v = view(rr);
+  EXPECT_EQ(v["status"], "finished");
+  EXPECT_EQ(byes, (std::map<std::string, int>{{"amy", 1}, {"bob", 1}, {"cat", 1}}));
+  for (const auto& s : v["standings"]) EXPECT_EQ(s["points"], 2) << "Black won every game, and a bye is a win";
+}
+
 }  // namespace
 }  // namespace tengen::testing
