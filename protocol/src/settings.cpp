@@ -91,4 +91,9 @@ Rules rules_of(const GameSettings& s) {
   return r;
 }
 
+void fit_handicap(GameSettings& settings, int stones) {
+  for (settings.handicap = stones >= 2 ? stones : 0; settings.handicap >= 2 && validate(settings);) --settings.handicap;
+  if (settings.handicap == 1) settings.handicap = 0;
+}
+
 }  // namespace tengen::protocol

@@ -82,3 +82,19 @@ TEST(RulesOf, TheRulesetsPresetWithTheGamesKomi) {
   EXPECT_EQ(tengen::protocol::rules_of(settings("chinese", 2, 5.5)).komi, 5.5);
   EXPECT_TRUE(tengen::protocol::rules_of(settings("aga", 0, std::nullopt)).pass_stones);
 }
+
+TEST(FitHandicap, AsManyStonesAsTheBoardAndPlacementAllow) {
+  using tengen::protocol::GameSettings;
+  GameSettings s;
+  s.color = GameSettings::ColorChoice::Black;
+  s.komi = 0.5;
+  tengen::protocol::fit_handicap(s, 7);
+  EXPECT_EQ(s.handicap, 7);  // 19×19 takes it
+  s.width = s.height = 8;
+  s.placement = GameSettings::Placement::Fixed;
+  tengen::protocol::fit_handicap(s, 9);
+  EXPECT_EQ(s.handicap, 4);  // an 8×8 board has four fixed points
+  EXPECT_EQ(tengen::protocol::validate(s), std::nullopt);
+  tengen::protocol::fit_handicap(s, 1);
+  EXPECT_EQ(s.handicap, 0);  // one stone is none: komi alone
+}

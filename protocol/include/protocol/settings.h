@@ -51,6 +51,10 @@ struct GameSettings {
 // Why the settings cannot start a game, naming the field; nullopt when they can.
 std::optional<std::string> validate(const GameSettings& settings);
 
+// Gives the settings `stones` handicap stones, or as many fewer as the board and placement
+// allow; one stone is no stones (the caller sets komi 0.5 for any handicap).
+void fit_handicap(GameSettings& settings, int stones);
+
 // The rules a game with these (valid) settings is played under: the ruleset's preset with the
 // game's komi, which defaults to the ruleset's, or 0.5 in a handicap game.
 Rules rules_of(const GameSettings& settings);

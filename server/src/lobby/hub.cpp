@@ -468,11 +468,7 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, prot
     settings.automatic_handicap = false;
     const int ranks = ratings::rank_difference(rating_of(black.id).rating, rating_of(white.id).rating);
     if (ranks >= 1) settings.komi = 0.5;
-    // As many stones as ranks between them, as far as the board and placement allow.
-    for (settings.handicap = ranks >= 2 ? ranks : 0; settings.handicap >= 2 && protocol::validate(settings);) {
-      --settings.handicap;
-    }
-    if (settings.handicap == 1) settings.handicap = 0;
+    protocol::fit_handicap(settings, ranks);  // as many stones as ranks between them
   }
   const bool drawn = secret.has_value();
   const protocol::GameId game = open_room(id, settings, black, white, secret, nonce, services_.room);

@@ -330,11 +330,8 @@ protocol::GameSettings TournamentDirector::game_settings(const TournamentState& 
   protocol::GameSettings s = t.settings().game;
   s.color = protocol::GameSettings::ColorChoice::Black;
   s.automatic_handicap = false;
-  s.handicap = 0;
   if (g.handicap >= 1) s.komi = 0.5;
-  // As many stones as the pairing gives, as far as the board allows.
-  for (s.handicap = g.handicap >= 2 ? g.handicap : 0; s.handicap >= 2 && protocol::validate(s);) --s.handicap;
-  if (s.handicap == 1) s.handicap = 0;
+  protocol::fit_handicap(s, g.handicap);
   return s;
 }
 
