@@ -286,6 +286,9 @@ TEST_F(Tournament, ElimininationStartsWhenFullAndEndsWithAWinner) {
   ASSERT_EQ(v["round_list"][0]["byes"][0]["name"], "seed1");  // the top seed's bye
   const auto g = v["round_list"][0]["games"][0];
   expect_ack(as("seed3").command(cmd("resign", g["game"].get<std::int64_t>())));
+  // Round 1 is final once the final is paired: the bracket was built on it.
+  const auto changed = as("tdir").command({{"type", "tournament_set_result"}, {"tournament", id}, {"round", 1}, {"board", 1}, {"result", "white"}});
+  EXPECT_EQ(changed["code"], "conflict") << changed.dump();
   v = view(id);
   const auto final_game = v["round_list"][1]["games"][0];
   expect_ack(as("seed2").command(cmd("resign", final_game["game"].get<std::int64_t>())));

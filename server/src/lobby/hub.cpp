@@ -1,5 +1,7 @@
 #include "lobby/hub.h"
 
+#include <spdlog/spdlog.h>
+
 #include <future>
 #include <stdexcept>
 
@@ -500,6 +502,15 @@ protocol::GameId Hub::open_room(std::optional<protocol::ChallengeId> challenge, 
 // ---- tournaments ----
 
 Hub::Reply Hub::tournament_command(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m) {
+  try {
+    return tournament_action(me, cid, m);
+  } catch (const std::exception& e) {  // a fault in the tournament code must not take the server down
+    spdlog::error("tournament command {} from {} failed: {}", cid, me.name, e.what());
+    return error(cid, ErrorCode::Internal, "the tournament could not do that (the server logged why)");
+  }
+}
+
+Hub::Reply Hub::tournament_action(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m) {
   return std::visit(
       Overloaded{
           [&](const protocol::CreateTournament& c) { return tournaments_.create(me, cid, c.settings); },

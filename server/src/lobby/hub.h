@@ -102,6 +102,7 @@ class Hub final : public Dispatcher, private TournamentHost {
   // Hands the outbox to the journal and arms the touched rooms' deadlines.
   void flush();
   Reply tournament_command(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m);
+  Reply tournament_action(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m);
   // A new game's row and room (not yet announced to its players).
   protocol::GameId open_room(std::optional<protocol::ChallengeId> challenge, const protocol::GameSettings& settings,
                              const protocol::UserRef& black, const protocol::UserRef& white,

@@ -1,5 +1,7 @@
 #include "tournaments/director.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -74,7 +76,15 @@ void TournamentDirector::recover(const std::vector<store::StoredTournament>& sto
 }
 
 void TournamentDirector::resume() {
-  for (auto& [id, t] : tournaments_) advance(*t);
+  for (auto& [id, t] : tournaments_) advance_safely(*t);
+}
+
+void TournamentDirector::advance_safely(TournamentState& t) {
+  try {
+    advance(t);
+  } catch (const std::exception& e) {  // this tournament stalls (logged); the server goes on
+    spdlog::error("tournament {} cannot go on: {}", t.id(), e.what());
+  }
 }
 
 void TournamentDirector::index_games(const TournamentState& t) {
@@ -225,6 +235,9 @@ TournamentDirector::Reply TournamentDirector::set_result(const protocol::UserRef
     return error(cid, ErrorCode::NotFound, "round " + std::to_string(m.round) + " has no board " + std::to_string(m.board));
   }
   if (!round.started) return error(cid, ErrorCode::Conflict, "round " + std::to_string(m.round) + " has not started");
+  if (t->elimination() && m.round != static_cast<int>(t->rounds().size())) {
+    return error(cid, ErrorCode::Conflict, "in an elimination, a result is final once the next round is paired");
+  }
   Outcome outcome = Outcome::BothLose;
   Result result = Result::void_game();
   if (m.result == "black") outcome = Outcome::BlackWins, result = Result::forfeit(Color::Black);
@@ -384,11 +397,11 @@ void TournamentDirector::game_finished(protocol::GameId game, const std::string&
   if (g.outcome) return;  // the director decided it first
   const auto [outcome, forfeit] = outcome_of(result);
   record_result(t, it->second.round, it->second.board, outcome, forfeit, std::nullopt);
-  advance(t);
+  advance_safely(t);
 }
 
 void TournamentDirector::deadline(protocol::TournamentId id) {
-  if (TournamentState* t = find(id)) advance(*t);
+  if (TournamentState* t = find(id)) advance_safely(*t);
 }
 
 void TournamentDirector::advance(TournamentState& t) {

@@ -79,6 +79,8 @@ class TournamentDirector {
   void set_status(TournamentState& t, const char* status);
   // Does whatever is due: the start, pairing the next round, starting it, finishing.
   void advance(TournamentState& t);
+  // advance() outside a command (a game's end, a deadline, recovery): a fault is logged.
+  void advance_safely(TournamentState& t);
   void begin(TournamentState& t, const std::optional<protocol::UserRef>& by);
   bool pair_next(TournamentState& t, const std::optional<protocol::UserRef>& by);
   // The next round's pairing after the first `played` rounds, or none when the tournament is over.
