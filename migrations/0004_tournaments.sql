@@ -9,7 +9,8 @@ CREATE TABLE tournaments (
   settings    TEXT    NOT NULL,                  -- JSON, as in create_tournament
   created_at  INTEGER NOT NULL,                  -- Unix milliseconds
   status      TEXT    NOT NULL DEFAULT 'registering'
-              CHECK (status IN ('registering', 'running', 'finished', 'cancelled'))
+              CHECK (status IN ('registering', 'running', 'finished', 'cancelled')),
+  cid         TEXT    NOT NULL                   -- the command that created it (idempotency)
 ) STRICT;
 
 CREATE TABLE tournament_events (
@@ -18,6 +19,7 @@ CREATE TABLE tournament_events (
   kind          TEXT    NOT NULL,                -- registered, started, paired, round_started, ...
   record        TEXT    NOT NULL,                -- JSON, read back by the server's replay
   by_user       INTEGER REFERENCES users(id),
+  cid           TEXT,                            -- the command of by_user that made it, if any
   at            INTEGER NOT NULL,
   UNIQUE (tournament_id, seq)
 ) STRICT;

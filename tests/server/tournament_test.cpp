@@ -311,7 +311,9 @@ TEST_F(Tournament, StartsOnTimeAfterARestartAndCancelsWhenTooFewCame) {
   const int rr = as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
   settings["name"] = "Nobody came";
   const int empty = as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
-  for (const auto* n : {"amy", "bob", "cat"}) expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", rr}}));
+  for (const auto* n : {"amy", "bob", "cat"}) {
+    expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", rr}, {"cid", std::string("reg-") + n}}));
+  }
   expect_ack(as("amy").command({{"type", "tournament_register"}, {"tournament", empty}}));
   stack_->advance(55min);
   EXPECT_EQ(as("tdir").command({{"type", "tournament_register"}, {"tournament", rr}})["code"], "conflict");  // closed
@@ -319,6 +321,11 @@ TEST_F(Tournament, StartsOnTimeAfterARestartAndCancelsWhenTooFewCame) {
   stop();
   start();
   stack_->clock().advance(55min);  // the new stack's clock starts where the old one did
+  // A command resent after the restart is answered again, not applied again.
+  const auto again = as("amy").command({{"type", "tournament_register"}, {"tournament", rr}, {"cid", "reg-amy"}});
+  EXPECT_EQ(again["type"], "ack") << again.dump();
+  EXPECT_EQ(again["tournament"], rr);
+  EXPECT_EQ(view(rr)["entrants"].size(), 3u);
   EXPECT_EQ(view(rr)["status"], "registering");
   stack_->advance(6min);
   json v = view(rr);

@@ -77,7 +77,11 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     ++recovered.challenges;
   }
   for (const auto& r : store.ratings()) ratings_[r.user_id] = r;
-  tournaments_.recover(store.tournaments());  // before the games: their rooms ask how to run
+  const auto tournaments = store.tournaments();
+  tournaments_.recover(tournaments);  // before the games: their rooms ask how to run
+  for (const auto& c : TournamentDirector::commands_of(tournaments)) {
+    remember("u" + std::to_string(c.user), c.cid, encoded(protocol::Ack{c.cid, {}, {}, {}, c.tournament}));
+  }
   for (const auto& applied : store.recent_commands(static_cast<int>(kRememberedCommands))) {
     remember("u" + std::to_string(applied.user_id), applied.cid,
              encoded(protocol::Ack{applied.cid, applied.game, applied.seq ? std::optional<protocol::Seq>(*applied.seq) : std::nullopt,
@@ -503,7 +507,10 @@ protocol::GameId Hub::open_room(std::optional<protocol::ChallengeId> challenge, 
 
 Hub::Reply Hub::tournament_command(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m) {
   try {
-    return tournament_action(me, cid, m);
+    tournaments_.begin_command(cid);
+    auto reply = tournament_action(me, cid, m);
+    tournaments_.begin_command({});
+    return reply;
   } catch (const std::exception& e) {  // a fault in the tournament code must not take the server down
     spdlog::error("tournament command {} from {} failed: {}", cid, me.name, e.what());
     return error(cid, ErrorCode::Internal, "the tournament could not do that (the server logged why)");

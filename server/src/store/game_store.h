@@ -91,6 +91,7 @@ struct TournamentCreated {
   std::int64_t director_id = 0;
   std::string settings;  // JSON
   std::int64_t at_ms = 0;
+  std::string cid;  // the director's command that created it
 };
 
 struct TournamentEvent {
@@ -100,6 +101,7 @@ struct TournamentEvent {
   std::string record;  // JSON
   std::optional<std::int64_t> by_user;  // who did it; none when the server did on its own
   std::int64_t at_ms = 0;
+  std::optional<std::string> cid;  // by_user's command that made it (the first event it made)
 };
 
 struct TournamentStatus {

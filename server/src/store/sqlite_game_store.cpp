@@ -64,10 +64,10 @@ SqliteGameStore::Writer::Writer(Database& db)
                   "INSERT INTO rating_history(user_id, game_id, at, rating, deviation, volatility)"
                   " VALUES (?, ?, ?, ?, ?, ?)"),
       create_tournament(db,
-                        "INSERT INTO tournaments(id, name, director_id, settings, created_at) VALUES (?, ?, ?, ?, ?)"),
+                        "INSERT INTO tournaments(id, name, director_id, settings, created_at, cid) VALUES (?, ?, ?, ?, ?, ?)"),
       tournament_event(db,
-                       "INSERT INTO tournament_events(tournament_id, seq, kind, record, by_user, at)"
-                       " VALUES (?, ?, ?, ?, ?, ?)"),
+                       "INSERT INTO tournament_events(tournament_id, seq, kind, record, by_user, at, cid)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)"),
       tournament_status(db, "UPDATE tournaments SET status = ? WHERE id = ?") {}
 
 SqliteGameStore::Reader::Reader(Database& db)
@@ -127,11 +127,11 @@ void SqliteGameStore::write(std::span<const Write> writes) {
             },
             [&](const TournamentCreated& t) {
               writer_.create_tournament.bind(1, t.id).bind(2, t.name).bind(3, t.director_id).bind(4, t.settings)
-                  .bind(5, t.at_ms).run();
+                  .bind(5, t.at_ms).bind(6, t.cid).run();
             },
             [&](const TournamentEvent& e) {
               writer_.tournament_event.bind(1, e.tournament_id).bind(2, e.seq).bind(3, e.kind).bind(4, e.record)
-                  .bind(5, e.by_user).bind(6, e.at_ms).run();
+                  .bind(5, e.by_user).bind(6, e.at_ms).bind(7, e.cid).run();
             },
             [&](const TournamentStatus& t) { writer_.tournament_status.bind(1, t.status).bind(2, t.id).run(); },
         },
@@ -292,18 +292,20 @@ std::vector<RatingPoint> SqliteGameStore::rating_history(std::int64_t user_id, i
 }
 
 std::vector<StoredTournament> SqliteGameStore::tournaments() {
-  Statement rows(write_db_, "SELECT id, name, director_id, settings, created_at FROM tournaments ORDER BY id");
+  Statement rows(write_db_, "SELECT id, name, director_id, settings, created_at, cid FROM tournaments ORDER BY id");
   std::vector<StoredTournament> out;
   while (rows.step()) {
-    out.push_back({{rows.column_int(0), rows.column_text(1), rows.column_int(2), rows.column_text(3), rows.column_int(4)}, {}});
+    out.push_back({{rows.column_int(0), rows.column_text(1), rows.column_int(2), rows.column_text(3), rows.column_int(4),
+                    rows.column_text(5)},
+                   {}});
   }
   Statement events(write_db_,
-                   "SELECT seq, kind, record, by_user, at FROM tournament_events WHERE tournament_id = ? ORDER BY seq");
+                   "SELECT seq, kind, record, by_user, at, cid FROM tournament_events WHERE tournament_id = ? ORDER BY seq");
   for (auto& t : out) {
     events.bind(1, t.created.id);
     while (events.step()) {
       t.events.push_back({t.created.id, events.column_int(0), events.column_text(1), events.column_text(2),
-                          events.column_optional_int(3), events.column_int(4)});
+                          events.column_optional_int(3), events.column_int(4), events.column_optional_text(5)});
     }
     events.reset();
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "ratings/glicko2.h"
 
@@ -75,6 +76,18 @@ void TournamentDirector::recover(const std::vector<store::StoredTournament>& sto
   }
 }
 
+std::vector<TournamentDirector::RememberedCommand> TournamentDirector::commands_of(
+    const std::vector<store::StoredTournament>& stored) {
+  std::vector<RememberedCommand> out;
+  for (const auto& t : stored) {
+    if (!t.created.cid.empty()) out.push_back({t.created.director_id, t.created.cid, t.created.id});
+    for (const auto& e : t.events) {
+      if (e.by_user && e.cid) out.push_back({*e.by_user, *e.cid, t.created.id});
+    }
+  }
+  return out;
+}
+
 void TournamentDirector::resume() {
   for (auto& [id, t] : tournaments_) advance_safely(*t);
 }
@@ -101,7 +114,9 @@ void TournamentDirector::record(TournamentState& t, const std::string& kind, jso
   const std::int64_t at = host_.unix_now_ms();
   const std::int64_t seq = t.next_seq();
   t.apply(kind, r, by, at);
-  host_.write(store::TournamentEvent{t.id(), seq, kind, r.dump(), by ? std::optional(by->id) : std::nullopt, at});
+  std::optional<std::string> cid;  // the command's first event carries its cid
+  if (by && !command_cid_.empty()) cid = std::exchange(command_cid_, {});
+  host_.write(store::TournamentEvent{t.id(), seq, kind, r.dump(), by ? std::optional(by->id) : std::nullopt, at, cid});
   host_.broadcast(protocol::TournamentChanged{t.id(), TournamentState::status_name(t.status()),
                                               static_cast<int>(t.rounds().size())});
 }
@@ -121,7 +136,7 @@ TournamentDirector::Reply TournamentDirector::create(const protocol::UserRef& me
   }
   const protocol::TournamentId id = ++next_id_;
   auto t = std::make_unique<TournamentState>(id, me, settings, now);
-  host_.write(store::TournamentCreated{id, settings.name, me.id, protocol::encode_tournament_settings(settings), now});
+  host_.write(store::TournamentCreated{id, settings.name, me.id, protocol::encode_tournament_settings(settings), now, cid});
   host_.broadcast(protocol::TournamentChanged{id, "registering", 0});
   auto& state = *(tournaments_[id] = std::move(t));
   advance(state);

@@ -48,6 +48,17 @@ class TournamentDirector {
   // Moves every tournament on as far as the time allows (after a restart, a round may be due).
   void resume();
 
+  // The commands below record `cid` with the first event they make, so that the command is
+  // answered again, not applied again, if it comes back after a restart (commands_of()).
+  void begin_command(const std::string& cid) { command_cid_ = cid; }
+  // The commands the stored tournaments remember: (user, cid, tournament), oldest first.
+  struct RememberedCommand {
+    std::int64_t user = 0;
+    std::string cid;
+    protocol::TournamentId tournament = 0;
+  };
+  static std::vector<RememberedCommand> commands_of(const std::vector<store::StoredTournament>& stored);
+
   Reply create(const protocol::UserRef& me, const std::string& cid, const protocol::TournamentSettings& settings);
   Reply register_player(const protocol::UserRef& me, const std::string& cid, const protocol::RegisterTournament& m);
   Reply leave(const protocol::UserRef& me, const std::string& cid, protocol::TournamentId id);
@@ -101,6 +112,7 @@ class TournamentDirector {
   std::map<protocol::TournamentId, std::unique_ptr<TournamentState>> tournaments_;
   std::map<protocol::GameId, Board> boards_;  // every tournament game
   protocol::TournamentId next_id_ = 0;
+  std::string command_cid_;  // the command under way, until its first event records it
 };
 
 }  // namespace tengen
