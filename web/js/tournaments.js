@@ -275,7 +275,7 @@ export function mountTournament(root, ctx, id) {
           ...s.rounds.map((c) => h('td', { class: 'cross' }, crosstableCell(c))),
           h('td', {}, String(t.system === 'mcmahon' ? s.score : s.points)),
           ...tieBreaks.map((k) => h('td', {}, String(s[k])))))))),
-      h('p', { class: 'muted' }, 'Each round: the opponent\'s place, + win, - loss, = jigo, b/w colour, then handicap; ! decided without play.'));
+      h('p', { class: 'muted' }, 'Each round: the opponent\'s place, + win, - loss, = jigo, ? still playing, b/w colour, then handicap; ! decided without play.'));
   }
 
   function renderRounds(t) {
