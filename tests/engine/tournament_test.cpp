@@ -203,8 +203,7 @@ std::pair<int, int> best_possible(const std::vector<PlayerId>& ids, const Judge&
 
 TEST(Swiss, PairingsAreAsGoodAsExhaustiveSearchOnSeededRandomTournaments) {
   std::mt19937 rng(7);
-  int tournaments = 0;
-  for (int t = 0; t < 150; ++t, ++tournaments) {
+  for (int t = 0; t < 150; ++t) {
     const int n = 4 + static_cast<int>(rng() % 8);  // 4..11 players
     const bool mcmahon = t % 2 == 1;
     std::vector<Entrant> players;
@@ -256,7 +255,6 @@ TEST(Swiss, PairingsAreAsGoodAsExhaustiveSearchOnSeededRandomTournaments) {
       rounds.push_back(round);
     }
   }
-  EXPECT_EQ(tournaments, 150);
 }
 
 TEST(Swiss, FirstRoundSplitsTheFieldTopHalfAgainstBottomHalf) {

@@ -209,6 +209,17 @@ class Matcher {
     return e[(j % static_cast<int>(e.size()) + e.size()) % e.size()];
   }
 
+  // From child j back to the base (child 0) the even way round the cycle: forwards from an odd
+  // j (as a negative index), backwards from an even one. `trick` picks which endpoint of each
+  // step's edge to read.
+  struct Walk {
+    int j, step, trick;
+  };
+  Walk walk_to_base(int b, int j) const {
+    if (j & 1) return {j - static_cast<int>(blossomchilds_[b].size()), 1, 0};
+    return {j, -1, 1};
+  }
+
   void expand(int b, bool endstage) {
     for (const int s : blossomchilds_[b]) {
       blossomparent_[s] = -1;
@@ -234,16 +245,7 @@ class Matcher {
   // enters to the base become inner/outer in turn; the others lose their labels.
   void relabel_expanded(int b) {
     const int entrychild = inblossom_[endpoint_[labelend_[b] ^ 1]];
-    int j = child_index(b, entrychild);
-    int jstep, endptrick;
-    if (j & 1) {
-      j -= static_cast<int>(blossomchilds_[b].size());
-      jstep = 1;
-      endptrick = 0;
-    } else {
-      jstep = -1;
-      endptrick = 1;
-    }
+    auto [j, jstep, endptrick] = walk_to_base(b, child_index(b, entrychild));
     int p = labelend_[b];
     while (j != 0) {
       label_[endpoint_[p ^ 1]] = 0;
@@ -289,16 +291,7 @@ class Matcher {
     while (blossomparent_[t] != b) t = blossomparent_[t];
     if (t >= n_) augment_blossom(t, v);
     const int i = child_index(b, t);
-    int j = i;
-    int jstep, endptrick;
-    if (i & 1) {
-      j -= static_cast<int>(blossomchilds_[b].size());
-      jstep = 1;
-      endptrick = 0;
-    } else {
-      jstep = -1;
-      endptrick = 1;
-    }
+    auto [j, jstep, endptrick] = walk_to_base(b, i);
     while (j != 0) {
       j += jstep;
       t = child_at(b, j);

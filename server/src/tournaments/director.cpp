@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "ratings/glicko2.h"
+#include "tournaments/outcome.h"
 
 namespace tengen {
 namespace {
@@ -24,16 +25,6 @@ protocol::Error error(const std::string& cid, ErrorCode code, std::string messag
 protocol::Ack ack(const std::string& cid, protocol::TournamentId id) { return protocol::Ack{cid, {}, {}, {}, id}; }
 
 json user_json(const protocol::UserRef& u) { return {{"id", u.id}, {"name", u.name}}; }
-
-const char* outcome_text(Outcome o) {
-  switch (o) {
-    case Outcome::BlackWins: return "black";
-    case Outcome::WhiteWins: return "white";
-    case Outcome::Jigo: return "jigo";
-    case Outcome::BothLose: return "both_lose";
-  }
-  return "?";
-}
 
 // A game's SGF result as a tournament outcome: "+F" and Void count as decided without play.
 std::pair<Outcome, bool> outcome_of(const std::string& result) {
@@ -401,7 +392,7 @@ void TournamentDirector::start_round(TournamentState& t) {
 
 void TournamentDirector::record_result(TournamentState& t, int round, int board, Outcome outcome, bool forfeit,
                                        const std::optional<protocol::UserRef>& by) {
-  record(t, "result", {{"round", round}, {"board", board}, {"outcome", outcome_text(outcome)}, {"forfeit", forfeit}}, by);
+  record(t, "result", {{"round", round}, {"board", board}, {"outcome", outcome_name(outcome)}, {"forfeit", forfeit}}, by);
 }
 
 void TournamentDirector::game_finished(protocol::GameId game, const std::string& result) {

@@ -4,27 +4,16 @@
 #include <map>
 #include <stdexcept>
 
+#include "tournaments/outcome.h"
+
 namespace tengen {
 namespace {
 
 using json = nlohmann::json;
 using tournament::Outcome;
 
-const char* outcome_name(Outcome o) {
-  switch (o) {
-    case Outcome::BlackWins: return "black";
-    case Outcome::WhiteWins: return "white";
-    case Outcome::Jigo: return "jigo";
-    case Outcome::BothLose: return "both_lose";
-  }
-  return "?";
-}
-
-Outcome parse_outcome(const std::string& text) {
-  if (text == "black") return Outcome::BlackWins;
-  if (text == "white") return Outcome::WhiteWins;
-  if (text == "jigo") return Outcome::Jigo;
-  if (text == "both_lose") return Outcome::BothLose;
+Outcome read_outcome(const std::string& text) {
+  if (const auto o = parse_outcome(text)) return *o;
   throw std::runtime_error("unknown outcome '" + text + "'");
 }
 
@@ -99,7 +88,7 @@ void TournamentState::apply(const std::string& kind, const json& r, const std::o
     for (const auto& g : r.at("games")) round.games.push_back(g.is_null() ? std::nullopt : std::optional(g.get<protocol::GameId>()));
   } else if (kind == "result") {
     auto& game = rounds_.at(r.at("round").get<std::size_t>() - 1).pairing.games.at(r.at("board").get<std::size_t>() - 1);
-    game.outcome = parse_outcome(r.at("outcome").get<std::string>());
+    game.outcome = read_outcome(r.at("outcome").get<std::string>());
     game.forfeit = r.at("forfeit").get<bool>();
   } else if (kind == "withdrawn") {
     const auto id = r.at("user").at("id").get<std::int64_t>();
