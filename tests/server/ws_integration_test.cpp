@@ -156,9 +156,7 @@ TEST_F(LiveServer, BadInputGetsTypedErrorsAndKeepsTheConnection) {
   EXPECT_EQ(bad["message"], "board size must be between 2 and 25 on each side, not 30x30");
   EXPECT_EQ(alice->command({{"type", "create_challenge"}, {"settings", json::object()}, {"opponent", "nobody"}})["message"],
             "no user named 'nobody'");
-  alice->stream().binary(true);
-  alice->send_text("\x01\x02");
-  alice->stream().text(true);
+  alice->send_binary("\x01\x02");
   EXPECT_EQ(alice->wait_type("error")["message"], "binary frames are not accepted: send JSON text");
   const json pong = alice->command({{"type", "ping"}, {"t", 42}});
   EXPECT_EQ(pong["type"], "pong");
@@ -233,21 +231,9 @@ TEST_F(LiveServer, AClientThatSendsNoRequestIsClosedAfterTheHandshakeTimeout) {
   ConnectionLimits limits;
   limits.handshake_timeout = std::chrono::milliseconds(300);
   start(limits);
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::socket socket(io);
-  socket.connect({boost::asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port_)});
   const std::string partial = "GET /ws/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\n";
-  boost::asio::write(socket, boost::asio::buffer(partial));
-  std::array<char, 256> chunk{};
-  boost::system::error_code ec;
-  bool closed = false;
-  socket.async_read_some(boost::asio::buffer(chunk), [&](boost::system::error_code e, std::size_t) {
-    ec = e;
-    closed = true;
-  });
-  io.run_for(std::chrono::seconds(10));
-  ASSERT_TRUE(closed) << "the server kept a connection that never finished its request";
-  EXPECT_EQ(ec, boost::asio::error::eof);
+  EXPECT_EQ(testing::send_raw_and_wait_for_close(port_, partial, std::chrono::seconds(10)), "eof")
+      << "the server kept a connection that never finished its request";
 }
 
 TEST_F(LiveServer, AClientThatAnswersNoPingsIsClosedAfterTheIdleTimeout) {
