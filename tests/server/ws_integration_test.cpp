@@ -188,6 +188,7 @@ TEST_F(LiveServer, FloodsAreRateLimitedThenDropped) {
   c->send_text(R"({"type":"chat","cid":"y","game":1,"text":"hi"})");
   const json limited = c->wait([](const json& m) { return m["type"] == "error" && m["code"] == "rate_limited"; });
   EXPECT_EQ(limited["message"], "too many messages: at most 20 a second; this one was not applied");
+  EXPECT_EQ(limited["cid"], "y") << "the refused command is named, so that the client may send it again";
   for (int i = 0; i < 30; ++i) {
     try {
       c->send_text(R"({"type":"ping","cid":"z"})");

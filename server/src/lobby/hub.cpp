@@ -4,6 +4,7 @@
 
 #include <future>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "engine/rules.h"
 
@@ -25,6 +26,21 @@ protocol::Error error(const std::string& cid, ErrorCode code, std::string messag
 
 std::shared_ptr<const std::string> encoded(const protocol::ServerMessage& m) {
   return std::make_shared<const std::string>(protocol::encode(m));
+}
+
+// The messages grouped by connection, each connection's in the order they were produced, so
+// that each connection is handed its share at once (one post to its strand, not one each).
+std::vector<std::pair<std::shared_ptr<Connection>, std::vector<std::shared_ptr<const std::string>>>> by_connection(
+    std::vector<std::pair<std::shared_ptr<Connection>, std::shared_ptr<const std::string>>> sends) {
+  std::vector<std::pair<std::shared_ptr<Connection>, std::vector<std::shared_ptr<const std::string>>>> grouped;
+  std::unordered_map<const Connection*, std::size_t> slot;
+  grouped.reserve(sends.size());
+  for (auto& [to, text] : sends) {
+    const auto [it, added] = slot.try_emplace(to.get(), grouped.size());
+    if (added) grouped.emplace_back(std::move(to), std::vector<std::shared_ptr<const std::string>>{});
+    grouped[it->second].second.push_back(std::move(text));
+  }
+  return grouped;
 }
 
 }  // namespace
@@ -183,8 +199,8 @@ void Hub::flush() {
         },
         w);
   }
-  services_.journal->submit(std::move(out_.writes), [sends = std::move(out_.sends)] {
-    for (const auto& [to, text] : sends) to->send(text);
+  services_.journal->submit(std::move(out_.writes), [sends = by_connection(std::move(out_.sends))]() mutable {
+    for (auto& [to, texts] : sends) to->send_all(std::move(texts));
   });
   out_ = {};
 }
@@ -245,23 +261,32 @@ bool Hub::visible_to(const protocol::Challenge& c, const std::optional<store::Us
 }
 
 void Hub::send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text) {
-  for (const auto& [id, c] : connections_) {
-    if (c->user() && c->user()->id == user) out_.send(c, text);
+  if (const auto it = online_.find(user); it != online_.end()) {
+    for (const auto& c : it->second) out_.send(c, text);
   }
 }
 
 void Hub::broadcast_challenge(const protocol::Challenge& c, const protocol::ServerMessage& m) {
   const auto text = encoded(m);
-  for (const auto& [id, conn] : connections_) {
-    if (visible_to(c, conn->user())) out_.send(conn, text);
+  if (c.opponent) {  // a private challenge concerns two users, not everyone online
+    send_to_user(c.challenger.id, text);
+    if (c.opponent->id != c.challenger.id) send_to_user(c.opponent->id, text);
+    return;
   }
+  for (const auto& [id, conn] : connections_) out_.send(conn, text);
 }
 
 void Hub::connected(const std::shared_ptr<Connection>& connection) {
   std::lock_guard lock(mutex_);
   connections_[connection->id()] = connection;
-  if (const auto& user = connection->user(); user && online_[user->id]++ == 0) {
-    const auto text = encoded(protocol::UserOnline{{user->id, user->username}});
+  std::vector<std::shared_ptr<Connection>>* theirs = nullptr;
+  if (const auto& user = connection->user()) {
+    theirs = &online_[user->id];
+    theirs->push_back(connection);
+  }
+  if (theirs && theirs->size() == 1) {  // the user's first connection: now online
+    const auto& user = *connection->user();
+    const auto text = encoded(protocol::UserOnline{{user.id, user.username}});
     for (const auto& [id, c] : connections_) {
       if (id != connection->id()) out_.send(c, text);
     }
@@ -270,10 +295,7 @@ void Hub::connected(const std::shared_ptr<Connection>& connection) {
   for (const auto& [id, c] : challenges_) {
     if (visible_to(c, connection->user())) lobby.challenges.push_back(c);
   }
-  std::set<std::int64_t> listed;
-  for (const auto& [id, c] : connections_) {
-    if (c->user() && listed.insert(c->user()->id).second) lobby.online.push_back({c->user()->id, c->user()->username});
-  }
+  for (const auto& [id, conns] : online_) lobby.online.push_back({id, conns.front()->user()->username});
   out_.send(connection, lobby);
   flush();
 }
@@ -287,12 +309,20 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   }
   joined_.erase(connection->id());
   connections_.erase(connection->id());
-  if (const auto& user = connection->user(); user && --online_[user->id] == 0) {
-    online_.erase(user->id);
+  if (const auto& user = connection->user(); user && drop_online(user->id, *connection)) {
     const auto text = encoded(protocol::UserOffline{{user->id, user->username}});
     for (const auto& [id, c] : connections_) out_.send(c, text);
   }
   flush();
+}
+
+bool Hub::drop_online(std::int64_t user, const Connection& connection) {
+  const auto it = online_.find(user);
+  if (it == online_.end()) return false;
+  std::erase_if(it->second, [&](const auto& c) { return c.get() == &connection; });
+  if (!it->second.empty()) return false;
+  online_.erase(it);
+  return true;
 }
 
 void Hub::answer(const std::shared_ptr<Connection>& connection, const protocol::ServerMessage& message) {

@@ -131,6 +131,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   ratings::Rating rating_of(std::int64_t user) const;
   // The ratings that the rated games finishing in this operation change, written with them.
   void rate_finished_games();
+  // Forgets one of the user's connections; true if it was the user's last (now offline).
+  bool drop_online(std::int64_t user, const Connection& connection);
   void send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text);
   bool visible_to(const protocol::Challenge& c, const std::optional<store::UserRecord>& user) const;
   std::int64_t now_ms() const { return services_.clock->unix_ms(); }
@@ -140,7 +142,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::mutex mutex_;
   std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;
   std::map<std::uint64_t, std::set<protocol::GameId>> joined_;  // by connection
-  std::map<std::int64_t, int> online_;                           // connections per user
+  // Each logged-in user's connections, in arrival order: whom a user's messages go to, and who is online.
+  std::map<std::int64_t, std::vector<std::shared_ptr<Connection>>> online_;
   std::map<protocol::ChallengeId, protocol::Challenge> challenges_;
   std::map<protocol::GameId, std::unique_ptr<Room>> rooms_;
   std::map<std::int64_t, store::StoredRating> ratings_;  // by user; absent: a newcomer

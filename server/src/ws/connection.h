@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "protocol/codec.h"
 #include "protocol/messages.h"
@@ -17,6 +18,11 @@ class Connection {
   virtual ~Connection() = default;
   // Queues a message; safe from any thread. The same buffer may go to many connections.
   virtual void send(std::shared_ptr<const std::string> message) = 0;
+  // Queues several messages, in order, at the cost of one: what one command produced for this
+  // connection (an ack and the event it caused) travels together.
+  virtual void send_all(std::vector<std::shared_ptr<const std::string>> messages) {
+    for (auto& m : messages) send(std::move(m));
+  }
   void send(const protocol::ServerMessage& message) {
     send(std::make_shared<const std::string>(protocol::encode(message)));
   }

@@ -1,6 +1,9 @@
 #include "ws/ws_session.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <charconv>
@@ -92,7 +95,11 @@ void WsSession::handle(std::string_view text) {
       drop("kept sending far over the rate limit");
       return;
     }
-    reply_error({}, protocol::ErrorCode::RateLimited,
+    // Which command was refused, if it can be read: the client may send it again later.
+    const auto refused = protocol::decode_client(text);
+    std::optional<std::string> cid;
+    if (const auto* command = std::get_if<protocol::ClientEnvelope>(&refused)) cid = command->cid;
+    reply_error(std::move(cid), protocol::ErrorCode::RateLimited,
                 "too many messages: at most " + std::to_string(limits_.messages_per_second) +
                     " a second; this one was not applied");
     return;
@@ -116,16 +123,30 @@ void WsSession::reply_error(std::optional<std::string> cid, protocol::ErrorCode 
 }
 
 void WsSession::send(std::shared_ptr<const std::string> message) {
-  asio::post(ws_.get_executor(), [self = shared_from_this(), message = std::move(message)] {
-    if (!self->open_ || self->closing_) return;
-    if (self->queued_bytes_ + message->size() > self->limits_.max_queued_bytes) {
-      self->drop("too slow to read its messages");
-      return;
-    }
-    self->queued_bytes_ += message->size();
-    self->queue_.push_back(message);
-    self->wake_writer_.cancel();
+  asio::post(ws_.get_executor(), [self = shared_from_this(), message = std::move(message)]() mutable {
+    self->enqueue(std::move(message));
   });
+}
+
+void WsSession::send_all(std::vector<std::shared_ptr<const std::string>> messages) {
+  asio::post(ws_.get_executor(), [self = shared_from_this(), messages = std::move(messages)]() mutable {
+    for (auto& m : messages) self->enqueue(std::move(m));
+  });
+}
+
+// On the connection's strand.
+void WsSession::enqueue(std::shared_ptr<const std::string> message) {
+  if (!open_ || closing_) return;
+  if (queued_bytes_ + message->size() > limits_.max_queued_bytes) {
+    drop("too slow to read its messages");
+    return;
+  }
+  queued_bytes_ += message->size();
+  queue_.push_back(std::move(message));
+  if (writer_asleep_) {  // a writer busy writing takes it from the queue by itself
+    writer_asleep_ = false;
+    wake_writer_.cancel();
+  }
 }
 
 std::int64_t WsSession::steady_ms() const {
@@ -138,7 +159,9 @@ asio::awaitable<void> WsSession::write_loop() {
     if (queue_.empty()) {
       // Sleep until a message is queued (the timer is cancelled) or the next ping is due.
       wake_writer_.expires_at(next_ping_);
+      writer_asleep_ = true;
       auto [timer_ec] = co_await wake_writer_.async_wait(kNothrow);
+      writer_asleep_ = false;
       if (!timer_ec && open_ && !closing_) {
         next_ping_ = asio::steady_timer::clock_type::now() + limits_.rtt_ping_interval;
         const std::string payload = "t" + std::to_string(steady_ms());
@@ -147,12 +170,23 @@ asio::awaitable<void> WsSession::write_loop() {
       }
       continue;
     }
+    // Several messages waiting (a command's ack and the event it caused, say): corked, they
+    // leave in one TCP segment instead of one each. On loopback and on a LAN most of the cost
+    // of a small message is its segment's trip through the network stack, not the write.
+    if (!corked_ && queue_.size() > 1) corked_ = set_cork(true);
     const auto message = queue_.front();
     auto [ec, written] = co_await ws_.async_write(asio::buffer(*message), kNothrow);
     if (ec) break;
     queue_.pop_front();
     queued_bytes_ -= message->size();
+    if (corked_ && queue_.empty()) corked_ = !set_cork(false);
   }
+}
+
+bool WsSession::set_cork(bool on) {
+  const int value = on ? 1 : 0;
+  return setsockopt(beast::get_lowest_layer(ws_).socket().native_handle(), IPPROTO_TCP, TCP_CORK, &value,
+                    sizeof value) == 0;
 }
 
 void WsSession::drop(std::string_view why) {

@@ -31,6 +31,7 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   boost::asio::awaitable<void> run(boost::beast::http::request<boost::beast::http::string_body> upgrade);
 
   void send(std::shared_ptr<const std::string> message) override;
+  void send_all(std::vector<std::shared_ptr<const std::string>> messages) override;
   std::uint64_t id() const override { return id_; }
   const std::optional<store::UserRecord>& user() const override { return user_; }
   std::optional<std::int64_t> rtt_ms() const override {
@@ -46,6 +47,8 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   void handle(std::string_view text);
   void reply_error(std::optional<std::string> cid, protocol::ErrorCode code, std::string message);
   void drop(std::string_view why);
+  void enqueue(std::shared_ptr<const std::string> message);
+  bool set_cork(bool on);  // TCP_CORK; true if it took
   std::int64_t steady_ms() const;
 
   Stream ws_;
@@ -61,6 +64,8 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
   boost::asio::steady_timer wake_writer_;
+  bool writer_asleep_ = false;  // waiting on wake_writer_: a queued message must wake it
+  bool corked_ = false;         // TCP_CORK set while a batch of messages is written
   bool open_ = false;
   bool closing_ = false;
   std::atomic<std::int64_t> rtt_ms_{-1};
