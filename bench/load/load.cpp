@@ -474,9 +474,11 @@ class Load {
   }
 
   awaitable<void> schedule() {
+    setup_start_ = Clock::now();
     // Everybody connected, then every table started.
     const auto give_up = Clock::now() + 60s;
     while (ready_ < static_cast<int>(players_.size()) && Clock::now() < give_up) co_await tick(5ms);
+    connected_at_ = Clock::now();
     for (std::size_t i = 0; i < players_.size(); i += 2) start_table(players_[i]);
     while (snapshots_ready_.size() < static_cast<std::size_t>(o_.games) && Clock::now() < give_up) co_await tick(5ms);
     for (std::size_t s = 0; s < spectator_slots_.size(); ++s) {
@@ -504,6 +506,10 @@ class Load {
     usage_before_ = usage_of(server_pid_);
     measuring_ = true;
     window_start_ = Clock::now();
+    // Said on stderr, for a profiler to attach to the window only (README "Load").
+    std::cerr << "tengen-load: connected in " << std::chrono::duration<double>(connected_at_ - setup_start_).count()
+              << " s, games and the rest set up in " << std::chrono::duration<double>(window_start_ - connected_at_).count()
+              << " s; measuring for " << o_.seconds << " s" << std::endl;
     const auto end = window_start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.seconds));
     while (Clock::now() < end) {
       // Each table whose opponent's move arrived moves again once its interval has passed.
@@ -573,6 +579,8 @@ class Load {
   std::map<std::pair<std::int64_t, std::string>, std::int64_t> move_cids_;  // sent, not yet acknowledged
   std::uint64_t window_acked_ = 0;
   Clock::time_point window_start_{};
+  Clock::time_point setup_start_{};
+  Clock::time_point connected_at_{};
   int ready_ = 0;
   int idle_open_ = 0;
   long idle_rss_before_ = 0;

@@ -10,7 +10,7 @@
 // defaults, so that a newer server does not break an older bot.
 namespace tengen::bridge {
 
-// nullopt for text that is not a server message this client understands (pong, user_online, ...).
+// nullopt for text that is not a server message this client understands (pong, presence, ...).
 std::optional<protocol::ServerMessage> read_server_message(std::string_view text);
 
 }  // namespace tengen::bridge

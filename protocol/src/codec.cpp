@@ -540,14 +540,12 @@ struct ServerWriter {
     if (c.game) j["game"] = *c.game;
     return j;
   }
-  json operator()(const UserOnline& u) const {
-    json j = envelope("user_online");
-    j["user"] = write_user(u.user);
-    return j;
-  }
-  json operator()(const UserOffline& u) const {
-    json j = envelope("user_offline");
-    j["user"] = write_user(u.user);
+  json operator()(const Presence& p) const {
+    json j = envelope("presence");
+    j["online"] = json::array();
+    for (const auto& u : p.online) j["online"].push_back(write_user(u));
+    j["offline"] = json::array();
+    for (const auto& u : p.offline) j["offline"].push_back(write_user(u));
     return j;
   }
   json operator()(const GameStarted& g) const {

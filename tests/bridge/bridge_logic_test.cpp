@@ -370,7 +370,7 @@ TEST(Wire, ReadsBackWhatTheServerEncodes) {
 
 TEST(Wire, SkipsWhatItDoesNotKnowAndToleratesNewFields) {
   EXPECT_FALSE(read_server_message("not json"));
-  EXPECT_FALSE(read_server_message(R"({"v":1,"type":"user_online","user":{"id":1,"name":"a"}})"));
+  EXPECT_FALSE(read_server_message(R"({"v":1,"type":"presence","online":[{"id":1,"name":"a"}],"offline":[]})"));
   EXPECT_FALSE(read_server_message(R"({"v":1,"type":"move","game":"seven","seq":1})")) << "a field of the wrong type";
   const auto ack = read_server_message(R"({"v":1,"type":"ack","cid":"x","game":3,"added_in_v2":true})");
   ASSERT_TRUE(ack);

@@ -66,7 +66,13 @@ void wait_online(WsClient& client, const std::string& name) {
   for (const auto& u : lobby["online"]) {
     if (u["name"] == name) return;
   }
-  client.wait([&](const json& m) { return m["type"] == "user_online" && m["user"]["name"] == name; });
+  client.wait([&](const json& m) {
+    if (m["type"] != "presence") return false;
+    for (const auto& u : m["online"]) {
+      if (u["name"] == name) return true;
+    }
+    return false;
+  });
 }
 
 // Challenges the bot directly and returns the game once it has accepted.

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <set>
 #include <thread>
 
 #include "support/live_server.h"
@@ -161,6 +162,50 @@ TEST_F(LiveServer, BadInputGetsTypedErrorsAndKeepsTheConnection) {
   const json pong = alice->command({{"type", "ping"}, {"t", 42}});
   EXPECT_EQ(pong["type"], "pong");
   EXPECT_EQ(pong["t"], 42);
+}
+
+TEST_F(LiveServer, ArrivalsAndDeparturesAreToldTogether) {
+  start();
+  auto watcher = connect(token_for("jowa"));
+  stack_->advance(Hub::kPresenceInterval);
+  json told = watcher->wait_type("presence");
+  ASSERT_EQ(told["online"].size(), 1u);
+  EXPECT_EQ(told["online"][0]["name"], "jowa");
+
+  // Three connections of two users arrive: one message says so, once the interval has passed.
+  auto shusaku = connect(token_for("shusaku"));
+  const auto gennan_token = token_for("gennan");
+  auto gennan = connect(gennan_token);
+  auto gennan_again = connect(gennan_token);
+  stack_->advance(Hub::kPresenceInterval);
+  told = watcher->wait_type("presence");
+  ASSERT_EQ(told["online"].size(), 2u) << told.dump();
+  EXPECT_EQ(told["online"][0]["name"], "shusaku");
+  EXPECT_EQ(told["online"][1]["name"], "gennan");
+  EXPECT_TRUE(told["offline"].empty());
+  EXPECT_EQ(watcher->kept().size(), 0u) << "no message per arrival besides";
+
+  // Gennan keeps one connection, so only Shusaku goes offline. The server notices a close on
+  // the connection's strand; the connection gauge drops once the hub has been told.
+  gennan_again->close();
+  shusaku->close();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (stack_->metrics().ws_connections.load() > 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(stack_->metrics().ws_connections.load(), 2);
+  stack_->advance(Hub::kPresenceInterval);
+  const json gone = watcher->wait_type("presence");
+  ASSERT_EQ(gone["offline"].size(), 1u) << gone.dump();
+  EXPECT_EQ(gone["offline"][0]["name"], "shusaku");
+  EXPECT_TRUE(gone["online"].empty());
+
+  // A later arrival sees who is online in its lobby snapshot.
+  auto late = std::make_unique<WsClient>(port_, WsClient::Options{token_for("dosaku"), "", "/ws/v1"});
+  const json lobby = late->wait_type("lobby");
+  std::set<std::string> names;
+  for (const auto& u : lobby["online"]) names.insert(u["name"].get<std::string>());
+  EXPECT_EQ(names, (std::set<std::string>{"jowa", "gennan", "dosaku"}));
 }
 
 TEST_F(LiveServer, GuestsMayWatchButNotPlay) {

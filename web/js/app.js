@@ -82,8 +82,10 @@ ctx.conn.addEventListener('message', (e) => {
       break;
     case 'challenge_opened': lobby.challenges.set(m.challenge.id, m.challenge); break;
     case 'challenge_closed': lobby.challenges.delete(m.challenge); break;
-    case 'user_online': lobby.online.set(m.user.id, m.user); break;
-    case 'user_offline': lobby.online.delete(m.user.id); break;
+    case 'presence':
+      for (const u of m.online) lobby.online.set(u.id, u);
+      for (const u of m.offline) lobby.online.delete(u.id);
+      break;
     case 'game_started': gameStarted(m); break;
     default: return;
   }

@@ -180,8 +180,13 @@ struct ChallengeClosed {
   std::string reason;  // "accepted", "declined", "cancelled", "expired"
   std::optional<GameId> game;  // for "accepted"
 };
-struct UserOnline { UserRef user; };
-struct UserOffline { UserRef user; };
+// Who came online (a first connection) and who went offline (a last one) since the previous
+// presence message; the server sends them at most a few times a second, so that a crowd
+// arriving at once costs each connection a few messages, not one per arrival.
+struct Presence {
+  std::vector<UserRef> online;
+  std::vector<UserRef> offline;
+};
 
 // ---- game rooms ----
 
@@ -342,6 +347,6 @@ struct TournamentChanged {
 
 using ServerMessage =
     std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened, ChallengeClosed,
-                 UserOnline, UserOffline, GameStarted, GameSnapshot, RoomEvent, TournamentChanged>;
+                 Presence, GameStarted, GameSnapshot, RoomEvent, TournamentChanged>;
 
 }  // namespace tengen::protocol

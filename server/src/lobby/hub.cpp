@@ -53,6 +53,11 @@ Hub::~Hub() = default;
 
 void Hub::deadline(protocol::GameId game) {
   std::lock_guard lock(mutex_);
+  if (game == kPresenceTimer) {
+    tell_presence();
+    flush();
+    return;
+  }
   if (game < 0) {  // a tournament's (arm_tournament)
     tournaments_.deadline(-game);
     flush();
@@ -279,17 +284,10 @@ void Hub::broadcast_challenge(const protocol::Challenge& c, const protocol::Serv
 void Hub::connected(const std::shared_ptr<Connection>& connection) {
   std::lock_guard lock(mutex_);
   connections_[connection->id()] = connection;
-  std::vector<std::shared_ptr<Connection>>* theirs = nullptr;
   if (const auto& user = connection->user()) {
-    theirs = &online_[user->id];
-    theirs->push_back(connection);
-  }
-  if (theirs && theirs->size() == 1) {  // the user's first connection: now online
-    const auto& user = *connection->user();
-    const auto text = encoded(protocol::UserOnline{{user.id, user.username}});
-    for (const auto& [id, c] : connections_) {
-      if (id != connection->id()) out_.send(c, text);
-    }
+    auto& theirs = online_[user->id];
+    theirs.push_back(connection);
+    if (theirs.size() == 1) presence_changed({user->id, user->username}, true);  // a first connection
   }
   protocol::LobbySnapshot lobby;
   for (const auto& [id, c] : challenges_) {
@@ -310,10 +308,27 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   joined_.erase(connection->id());
   connections_.erase(connection->id());
   if (const auto& user = connection->user(); user && drop_online(user->id, *connection)) {
-    const auto text = encoded(protocol::UserOffline{{user->id, user->username}});
-    for (const auto& [id, c] : connections_) out_.send(c, text);
+    presence_changed({user->id, user->username}, false);
   }
   flush();
+}
+
+void Hub::presence_changed(const protocol::UserRef& user, bool online) {
+  const bool first = presence_.empty();
+  presence_.insert_or_assign(user.id, std::pair{user, online});  // the latest word on each user
+  if (!services_.timers) {
+    tell_presence();
+  } else if (first) {
+    services_.timers->arm(kPresenceTimer, services_.clock->steady_now() + kPresenceInterval);
+  }
+}
+
+void Hub::tell_presence() {
+  if (presence_.empty()) return;
+  protocol::Presence p;
+  for (const auto& [id, change] : presence_) (change.second ? p.online : p.offline).push_back(change.first);
+  presence_.clear();
+  broadcast(p);
 }
 
 bool Hub::drop_online(std::int64_t user, const Connection& connection) {

@@ -26,6 +26,8 @@ namespace tengen {
 // (SPEC §9), in the order it was produced; each connection's own strand then delivers it.
 class Hub final : public Dispatcher, private TournamentHost {
  public:
+  // Arrivals and departures are told to everyone together, at most this often (Presence).
+  static constexpr Millis kPresenceInterval{250};
   using FindUser = std::function<std::optional<protocol::UserRef>(const std::string& name)>;
   using FindUserById = std::function<std::optional<protocol::UserRef>(std::int64_t id)>;
   // Decides who takes Black when the settings say "automatic" and the ratings are equal: true
@@ -84,6 +86,7 @@ class Hub final : public Dispatcher, private TournamentHost {
  private:
   using Reply = std::variant<protocol::Ack, protocol::Error>;
   static constexpr std::size_t kRememberedCommands = 512;  // per user, for repeated cids
+  static constexpr protocol::GameId kPresenceTimer = 0;  // the timer id of the next presence message
 
   Reply handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m,
                Steady now);
@@ -133,6 +136,9 @@ class Hub final : public Dispatcher, private TournamentHost {
   void rate_finished_games();
   // Forgets one of the user's connections; true if it was the user's last (now offline).
   bool drop_online(std::int64_t user, const Connection& connection);
+  // Notes that the user came online or went offline, for the next presence message.
+  void presence_changed(const protocol::UserRef& user, bool online);
+  void tell_presence();  // sends the presence changes noted, to every connection
   void send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text);
   bool visible_to(const protocol::Challenge& c, const std::optional<store::UserRecord>& user) const;
   std::int64_t now_ms() const { return services_.clock->unix_ms(); }
@@ -144,6 +150,7 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::map<std::uint64_t, std::set<protocol::GameId>> joined_;  // by connection
   // Each logged-in user's connections, in arrival order: whom a user's messages go to, and who is online.
   std::map<std::int64_t, std::vector<std::shared_ptr<Connection>>> online_;
+  std::map<std::int64_t, std::pair<protocol::UserRef, bool>> presence_;  // changes not yet told (true: online)
   std::map<protocol::ChallengeId, protocol::Challenge> challenges_;
   std::map<protocol::GameId, std::unique_ptr<Room>> rooms_;
   std::map<std::int64_t, store::StoredRating> ratings_;  // by user; absent: a newcomer

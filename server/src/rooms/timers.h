@@ -11,7 +11,8 @@ namespace tengen {
 // One pending deadline per game (a flag, a start timeout, the scoring phase's end). The owner
 // of the rooms arms it after each change; when it comes, `fire(game)` is called (from another
 // thread), and the owner asks the room what is due. A negative id is tournament −id's next
-// start time (Hub::arm_tournament). A late or spurious call is harmless: rooms
+// start time (Hub::arm_tournament); id 0 is the next presence update (Hub::presence_changed).
+// A late or spurious call is harmless: rooms
 // check their deadlines against the clock. Tests drive a manual implementation.
 class Timers {
  public:
