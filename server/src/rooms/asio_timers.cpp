@@ -5,6 +5,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "rooms/timers.h"
@@ -33,6 +34,19 @@ class AsioTimers final : public Timers {
   }
 
   void arm(protocol::GameId game, std::optional<Steady> when) override {
+    {
+      // Most calls change nothing (every move of an untimed game re-arms "no deadline"): those
+      // stay on the caller's thread instead of waking the timer thread.
+      std::lock_guard lock(mutex_);
+      const auto it = armed_.find(game);
+      const std::optional<Steady> current = it == armed_.end() ? std::nullopt : std::optional<Steady>(it->second);
+      if (current == when) return;
+      if (when) {
+        armed_.insert_or_assign(game, *when);
+      } else {
+        armed_.erase(it);
+      }
+    }
     asio::post(io_, [this, game, when] {
       auto it = timers_.find(game);
       if (!when) {
@@ -45,8 +59,12 @@ class AsioTimers final : public Timers {
       if (it == timers_.end()) it = timers_.emplace(game, std::make_shared<asio::steady_timer>(io_)).first;
       auto timer = it->second;
       timer->expires_at(*when);
-      timer->async_wait([this, game, timer](const boost::system::error_code& ec) {
+      timer->async_wait([this, game, timer, at = *when](const boost::system::error_code& ec) {
         if (ec || !fire_) return;  // cancelled or re-armed
+        {
+          std::lock_guard lock(mutex_);  // fired: arming the same time again must set a timer again
+          if (const auto armed = armed_.find(game); armed != armed_.end() && armed->second == at) armed_.erase(armed);
+        }
         fire_(game);
       });
     });
@@ -56,7 +74,9 @@ class AsioTimers final : public Timers {
   asio::io_context io_;
   asio::executor_work_guard<asio::io_context::executor_type> work_;
   Fire fire_;
-  std::map<protocol::GameId, std::shared_ptr<asio::steady_timer>> timers_;
+  std::map<protocol::GameId, std::shared_ptr<asio::steady_timer>> timers_;  // on the timer thread
+  std::mutex mutex_;
+  std::map<protocol::GameId, Steady> armed_;  // what was last asked for each game, by any thread
   std::thread thread_;
 };
 

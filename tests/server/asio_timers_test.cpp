@@ -1,0 +1,72 @@
+// The deadlines the server runs on (rooms/asio_timers.cpp), on the real clock. Each test waits
+// for the handler to report, with a generous bound; none sleeps.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+#include "rooms/timers.h"
+
+namespace tengen {
+namespace {
+
+using namespace std::chrono_literals;
+
+class Fired {
+ public:
+  Timers::Fire handler() {
+    return [this](protocol::GameId game) {
+      {
+        std::lock_guard lock(mutex_);
+        games_.push_back(game);
+      }
+      changed_.notify_all();
+    };
+  }
+  // The games fired so far, once there are at least n (or after 10 s, whatever there are).
+  std::vector<protocol::GameId> wait_for(std::size_t n) {
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, 10s, [&] { return games_.size() >= n; });
+    return games_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<protocol::GameId> games_;
+};
+
+TEST(AsioTimers, ADeadlineFiresOnceAndArmingTheSameOneAgainFiresAgain) {
+  Fired fired;
+  auto timers = make_asio_timers();
+  timers->set_handler(fired.handler());
+  const auto at = std::chrono::steady_clock::now() + 5ms;
+  timers->arm(7, at);
+  EXPECT_EQ(fired.wait_for(1), std::vector<protocol::GameId>{7});
+  // A room whose deadline did not move after it fired arms the same instant again: asking for
+  // what was already asked is skipped, except after it fired.
+  timers->arm(7, at);
+  EXPECT_EQ(fired.wait_for(2), (std::vector<protocol::GameId>{7, 7}));
+}
+
+TEST(AsioTimers, ArmingAgainReplacesAndNoDeadlineCancels) {
+  Fired fired;
+  auto timers = make_asio_timers();
+  timers->set_handler(fired.handler());
+  const auto now = std::chrono::steady_clock::now();
+  timers->arm(1, now + 1h);
+  timers->arm(1, std::nullopt);  // cancelled
+  timers->arm(1, std::nullopt);  // and again: nothing to do
+  timers->arm(2, now + 1h);
+  timers->arm(2, now);           // brought forward: fires at once
+  timers->arm(3, now + 1ms);
+  // The timer thread takes the requests in order, so game 1 was cancelled before 3 fired.
+  EXPECT_EQ(fired.wait_for(2), (std::vector<protocol::GameId>{2, 3}));
+  timers->arm(1, now);  // re-armed after a cancel
+  EXPECT_EQ(fired.wait_for(3), (std::vector<protocol::GameId>{2, 3, 1}));
+}
+
+}  // namespace
+}  // namespace tengen
