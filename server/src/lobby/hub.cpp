@@ -101,10 +101,10 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
   const auto tournaments = store.tournaments();
   tournaments_.recover(tournaments);  // before the games: their rooms ask how to run
   for (const auto& c : TournamentDirector::commands_of(tournaments)) {
-    remember("u" + std::to_string(c.user), c.cid, encoded(protocol::Ack{c.cid, {}, {}, {}, c.tournament}));
+    remember(c.user, c.cid, encoded(protocol::Ack{c.cid, {}, {}, {}, c.tournament}));
   }
   for (const auto& applied : store.recent_commands(static_cast<int>(kRememberedCommands))) {
-    remember("u" + std::to_string(applied.user_id), applied.cid,
+    remember(applied.user_id, applied.cid,
              encoded(protocol::Ack{applied.cid, applied.game, applied.seq ? std::optional<protocol::Seq>(*applied.seq) : std::nullopt,
                                    applied.challenge, {}}));
   }
@@ -149,7 +149,7 @@ Room* Hub::find_room(protocol::GameId id) {
   return room.get();
 }
 
-void Hub::remember(const std::string& key, const std::string& cid, std::shared_ptr<const std::string> ack) {
+void Hub::remember(std::int64_t key, const std::string& cid, std::shared_ptr<const std::string> ack) {
   Remembered& remembered = applied_[key];
   if (remembered.acks.insert_or_assign(cid, std::move(ack)).second) remembered.order.push_back(cid);
   if (remembered.order.size() > kRememberedCommands) {
@@ -307,6 +307,7 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   }
   joined_.erase(connection->id());
   connections_.erase(connection->id());
+  if (!connection->user()) applied_.erase(-static_cast<std::int64_t>(connection->id()));  // a guest's cids die with it
   if (const auto& user = connection->user(); user && drop_online(user->id, *connection)) {
     presence_changed({user->id, user->username}, false);
   }
@@ -348,7 +349,7 @@ void Hub::answer(const std::shared_ptr<Connection>& connection, const protocol::
 
 void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvelope command) {
   std::lock_guard lock(mutex_);
-  const std::string key = who->user() ? "u" + std::to_string(who->user()->id) : "c" + std::to_string(who->id());
+  const std::int64_t key = who->user() ? who->user()->id : -static_cast<std::int64_t>(who->id());
   Remembered& remembered = applied_[key];
   if (const auto it = remembered.acks.find(command.cid); it != remembered.acks.end()) {
     out_.send(who, it->second);  // already applied: acknowledge again, apply nothing

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <unordered_map>
 
 #include "clock.h"
 #include "ratings/glicko2.h"
@@ -94,7 +95,7 @@ class Hub final : public Dispatcher, private TournamentHost {
                      const std::string& cid, const protocol::ClientMessage& m, Steady now);
   void rearm(const std::set<protocol::GameId>& games);
   // An applied command's ack, answered again if the same cid comes back.
-  void remember(const std::string& key, const std::string& cid, std::shared_ptr<const std::string> ack);
+  void remember(std::int64_t key, const std::string& cid, std::shared_ptr<const std::string> ack);
   // The game's room, brought back from the store if it has left memory; null if no such game.
   Room* find_room(protocol::GameId id);
   std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);
@@ -160,7 +161,8 @@ class Hub final : public Dispatcher, private TournamentHost {
     std::deque<std::string> order;
     std::map<std::string, std::shared_ptr<const std::string>> acks;
   };
-  std::map<std::string, Remembered> applied_;  // by user (or connection, for guests)
+  // By user id, or −connection id for a guest (forgotten when the guest's connection closes).
+  std::unordered_map<std::int64_t, Remembered> applied_;
   // What the command under way produced, and the rooms it touched.
   Outbox out_;
   std::set<protocol::GameId> touched_;
