@@ -527,7 +527,7 @@ class Load {
         }
       }
       due_ = std::move(waiting);
-      co_await tick(1ms);  // (it used to spin at rate 0, taking a core from the server it measured)
+      co_await tick(1ms);  // at rate 0 too: moves go out from on_move, this only retries
     }
     measuring_ = false;
     window_seconds_ = std::chrono::duration<double>(Clock::now() - window_start_).count();
@@ -548,11 +548,7 @@ class Load {
 
   awaitable<void> tick(std::chrono::milliseconds d) {
     timer_.expires_after(d);
-    if (d.count() == 0) {
-      co_await asio::post(io_, use_awaitable);
-    } else {
-      co_await timer_.async_wait(use_awaitable);
-    }
+    co_await timer_.async_wait(use_awaitable);
   }
 
   int count_open() const {
