@@ -327,6 +327,11 @@ json write_tournament_settings(const TournamentSettings& s) {
 }
 
 json write_user(const UserRef& u) { return {{"id", u.id}, {"name", u.name}}; }
+json write_users(const std::vector<UserRef>& users) {
+  json list = json::array();
+  for (const auto& u : users) list.push_back(write_user(u));
+  return list;
+}
 
 json write_challenge(const Challenge& c) {
   json j{{"id", c.id}, {"challenger", write_user(c.challenger)}, {"settings", write_settings(c.settings)}};
@@ -524,8 +529,7 @@ struct ServerWriter {
     json j = envelope("lobby");
     j["challenges"] = json::array();
     for (const auto& c : l.challenges) j["challenges"].push_back(write_challenge(c));
-    j["online"] = json::array();
-    for (const auto& u : l.online) j["online"].push_back(write_user(u));
+    j["online"] = write_users(l.online);
     return j;
   }
   json operator()(const ChallengeOpened& c) const {
@@ -542,10 +546,8 @@ struct ServerWriter {
   }
   json operator()(const Presence& p) const {
     json j = envelope("presence");
-    j["online"] = json::array();
-    for (const auto& u : p.online) j["online"].push_back(write_user(u));
-    j["offline"] = json::array();
-    for (const auto& u : p.offline) j["offline"].push_back(write_user(u));
+    j["online"] = write_users(p.online);
+    j["offline"] = write_users(p.offline);
     return j;
   }
   json operator()(const GameStarted& g) const {

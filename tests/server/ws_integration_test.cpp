@@ -1,7 +1,6 @@
 // The server stack started inside the test on 127.0.0.1, spoken to over real WebSockets.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <set>
 #include <thread>
 

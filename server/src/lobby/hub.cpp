@@ -30,14 +30,14 @@ std::shared_ptr<const std::string> encoded(const protocol::ServerMessage& m) {
 
 // The messages grouped by connection, each connection's in the order they were produced, so
 // that each connection is handed its share at once (one post to its strand, not one each).
-std::vector<std::pair<std::shared_ptr<Connection>, std::vector<std::shared_ptr<const std::string>>>> by_connection(
-    std::vector<std::pair<std::shared_ptr<Connection>, std::shared_ptr<const std::string>>> sends) {
-  std::vector<std::pair<std::shared_ptr<Connection>, std::vector<std::shared_ptr<const std::string>>>> grouped;
+using Texts = std::vector<std::shared_ptr<const std::string>>;
+std::vector<std::pair<std::shared_ptr<Connection>, Texts>> by_connection(decltype(Outbox::sends) sends) {
+  std::vector<std::pair<std::shared_ptr<Connection>, Texts>> grouped;
   std::unordered_map<const Connection*, std::size_t> slot;
   grouped.reserve(sends.size());
   for (auto& [to, text] : sends) {
     const auto [it, added] = slot.try_emplace(to.get(), grouped.size());
-    if (added) grouped.emplace_back(std::move(to), std::vector<std::shared_ptr<const std::string>>{});
+    if (added) grouped.emplace_back(std::move(to), Texts{});
     grouped[it->second].second.push_back(std::move(text));
   }
   return grouped;
