@@ -222,6 +222,61 @@ TEST_F(LiveServer, OversizedFramesCloseTheConnectionWithTooBig) {
   EXPECT_EQ(c->read_until_closed(), 1009);
 }
 
+// A frame as a browser sends it: masked (RFC 6455 §5.3).
+std::string masked_frame(std::uint8_t first_byte, const std::string& payload) {
+  const char key[4] = {'\x0F', '\x1E', '\x2D', '\x3C'};
+  std::string out{static_cast<char>(first_byte), static_cast<char>(0x80 | payload.size())};  // short payloads only
+  out.append(key, 4);
+  for (std::size_t i = 0; i < payload.size(); ++i) out += static_cast<char>(payload[i] ^ key[i % 4]);
+  return out;
+}
+
+std::string upgrade_request(const std::string& version) {
+  return "GET /ws/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: " + version + "\r\n\r\n";
+}
+
+TEST_F(LiveServer, TheHandshakeIsRfc6455sAndMessagesMayComeInFragments) {
+  ConnectionLimits limits;
+  limits.idle_timeout = std::chrono::milliseconds(400);  // this client answers no pings: closed soon
+  start(limits);
+  // Sent before any answer: the upgrade, then a ping command in two fragments with a ping frame
+  // between them.
+  const std::string command = R"({"type":"ping","cid":"p1","t":7})";
+  const auto out = testing::exchange_raw(port_,
+                                         upgrade_request("13") + masked_frame(0x01, command.substr(0, 10)) +
+                                             masked_frame(0x89, "hello") + masked_frame(0x80, command.substr(10)),
+                                         std::chrono::seconds(10));
+  EXPECT_TRUE(out.closed);
+  EXPECT_TRUE(out.received.starts_with("HTTP/1.1 101 Switching Protocols\r\n")) << out.received;
+  EXPECT_NE(out.received.find("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"), std::string::npos)
+      << "the answer to RFC 6455's example key";
+  EXPECT_NE(out.received.find("\x8A\x05hello"), std::string::npos) << "the ping frame is answered with its payload";
+  EXPECT_NE(out.received.find(R"("type":"pong")"), std::string::npos) << "the fragmented command was read whole";
+}
+
+TEST_F(LiveServer, AClientsCloseIsAnsweredWithItsCode) {
+  start();
+  const auto out = testing::exchange_raw(port_, upgrade_request("13") + masked_frame(0x88, "\x0F\xA0" "bye"),
+                                         std::chrono::seconds(10));
+  EXPECT_TRUE(out.closed) << "the server closes the connection after its close frame";
+  EXPECT_TRUE(out.received.ends_with("\x88\x02\x0F\xA0")) << "close code 4000 echoed, last";
+}
+
+TEST_F(LiveServer, OtherWebSocketVersionsAreToldWhichOneIsSpoken) {
+  start();
+  const auto out = testing::exchange_raw(port_, upgrade_request("8"), std::chrono::seconds(10));
+  EXPECT_TRUE(out.received.starts_with("HTTP/1.1 426 Upgrade Required\r\n")) << out.received;
+  EXPECT_NE(out.received.find("Sec-WebSocket-Version: 13\r\n"), std::string::npos);
+}
+
+TEST_F(LiveServer, TextThatIsNotUtf8ClosesTheConnectionWithInvalidData) {
+  start();
+  auto c = connect();
+  c->send_text("{\"type\":\"ping\",\"cid\":\"\xC3\x28\"}");
+  EXPECT_EQ(c->read_until_closed(), 1007);
+}
+
 TEST_F(LiveServer, FloodsAreRateLimitedThenDropped) {
   ConnectionLimits limits;
   limits.message_burst = 5;

@@ -5,6 +5,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
+#include <functional>
 #include <stdexcept>
 
 namespace tengen::testing {
@@ -187,6 +188,26 @@ std::string send_raw_and_wait_for_close(int port, const std::string& bytes, std:
   });
   io.run_for(deadline);
   return outcome;
+}
+
+RawExchange exchange_raw(int port, const std::string& bytes, std::chrono::milliseconds deadline) {
+  asio::io_context io;
+  asio::ip::tcp::socket socket(io);
+  socket.connect(loopback(port));
+  asio::write(socket, asio::buffer(bytes));
+  RawExchange result;
+  std::array<char, 4096> chunk{};
+  std::function<void(boost::system::error_code, std::size_t)> on_read = [&](boost::system::error_code ec, std::size_t n) {
+    result.received.append(chunk.data(), n);
+    if (ec) {
+      result.closed = true;
+      return;
+    }
+    socket.async_read_some(asio::buffer(chunk), on_read);
+  };
+  socket.async_read_some(asio::buffer(chunk), on_read);
+  io.run_for(deadline);
+  return result;
 }
 
 }  // namespace tengen::testing

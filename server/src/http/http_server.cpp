@@ -2,7 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio.hpp>
 #include <boost/asio/as_tuple.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -124,6 +128,11 @@ struct HttpServer::Impl {
 
   static http::message_generator plain(const http::request<http::string_body>& req, http::status status,
                                        std::string body, std::string_view type) {
+    return http::message_generator(text_response(req, status, std::move(body), type));
+  }
+
+  static http::response<http::string_body> text_response(const http::request<http::string_body>& req,
+                                                         http::status status, std::string body, std::string_view type) {
     http::response<http::string_body> res{status, req.version()};
     res.set(http::field::server, "tengen");
     res.set(http::field::content_type, type);
@@ -131,7 +140,7 @@ struct HttpServer::Impl {
     res.keep_alive(req.keep_alive());
     res.body() = std::move(body);
     res.prepare_payload();
-    return http::message_generator(std::move(res));
+    return res;
   }
 
   http::message_generator respond(const http::request<http::string_body>& req) {
@@ -176,6 +185,13 @@ struct HttpServer::Impl {
     std::string_view path = req.target();
     path = path.substr(0, path.find('?'));
     if (path != "/ws/v1") return "404 the WebSocket endpoint is /ws/v1";
+    if (req[http::field::sec_websocket_version] != "13") return "426 only WebSocket version 13 is spoken here";
+    // A base64 nonce of 16 bytes: 24 characters.
+    const std::string_view key = req[http::field::sec_websocket_key];
+    if (key.size() != 24 || key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") !=
+                                std::string_view::npos) {
+      return "400 Sec-WebSocket-Key is missing or malformed";
+    }
     const std::string_view origin = req[http::field::origin];
     if (!origin.empty() && origin_host(origin) != req[http::field::host]) {
       bool allowed = false;
@@ -189,15 +205,28 @@ struct HttpServer::Impl {
     return "";
   }
 
+  // `received`: what the client sent after its request (frames, if it did not wait for the answer).
   asio::awaitable<void> upgrade(std::shared_ptr<beast::tcp_stream> stream, http::request<http::string_body> req,
-                                std::string address) {
+                                std::string address, std::string received) {
     if (const std::string refusal = refuse_upgrade(req, address); !refusal.empty()) {
       const auto status = static_cast<http::status>(std::stoi(refusal.substr(0, 3)));
       spdlog::info("upgrade from {} refused: {}", address, refusal.substr(4));
-      auto [ec, n] = co_await beast::async_write(*stream, plain(req, status, refusal.substr(4) + "\n", "text/plain"), kNothrow);
+      auto response = text_response(req, status, refusal.substr(4) + "\n", "text/plain");
+      if (status == http::status::upgrade_required) response.set(http::field::sec_websocket_version, "13");
+      auto [ec, n] = co_await beast::async_write(*stream, http::message_generator(std::move(response)), kNothrow);
       if (ec) spdlog::debug("refusal not delivered: {}", ec.message());
       co_return;
     }
+    // The handshake's answer (RFC 6455 §4.2.2); ws/frames.h takes it from there.
+    http::response<http::empty_body> accepted{http::status::switching_protocols, req.version()};
+    accepted.set(http::field::server, "tengen");
+    accepted.set(http::field::upgrade, "websocket");
+    accepted.set(http::field::connection, "upgrade");
+    accepted.set(http::field::sec_websocket_accept, ws::accept_key(req[http::field::sec_websocket_key]));
+    stream->expires_after(limits.handshake_timeout);
+    auto [accept_ec, accept_bytes] = co_await http::async_write(*stream, accepted, kNothrow);
+    if (accept_ec) co_return;
+    stream->expires_never();
     std::optional<store::UserRecord> user;
     if (handlers.accounts) user = handlers.accounts->authenticate(token_of(req));
     std::shared_ptr<WsSession> session;
@@ -209,7 +238,7 @@ struct HttpServer::Impl {
         ++handlers.metrics->ws_connections;
         ++handlers.metrics->ws_connections_total;
       }
-      session = std::make_shared<WsSession>(std::move(*stream), id, std::move(user), *handlers.dispatcher,
+      session = std::make_shared<WsSession>(stream->release_socket(), received, id, std::move(user), *handlers.dispatcher,
                                             *handlers.clock, limits, [this, address](std::uint64_t ended) {
                                               std::lock_guard l(mutex);
                                               sockets.erase(ended);
@@ -219,7 +248,7 @@ struct HttpServer::Impl {
                                             handlers.metrics);
       sockets[id] = session;
     }
-    co_await session->run(std::move(req));
+    co_await session->run();
   }
 
   asio::awaitable<void> session(std::shared_ptr<beast::tcp_stream> stream) {
@@ -236,7 +265,8 @@ struct HttpServer::Impl {
       auto request = parser.release();
       if (websocket::is_upgrade(request) && handlers.dispatcher) {
         unregister_http(key);
-        co_await upgrade(stream, std::move(request), address);
+        std::string received(static_cast<const char*>(buffer.cdata().data()), buffer.size());
+        co_await upgrade(stream, std::move(request), address, std::move(received));
         co_return;
       }
       const bool keep_alive = request.keep_alive();
@@ -300,7 +330,7 @@ struct HttpServer::Impl {
       }
     }
     for (auto& [id, weak] : sockets) {
-      if (auto ws = weak.lock()) ws->close(websocket::close_code::going_away);
+      if (auto ws = weak.lock()) ws->close(ws::CloseCode::GoingAway, "the server is shutting down");
     }
   }
 

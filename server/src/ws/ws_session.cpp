@@ -1,29 +1,31 @@
 #include "ws/ws_session.h"
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <spdlog/spdlog.h>
-#include <sys/socket.h>
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 #include <charconv>
+#include <cstring>
 
 namespace tengen {
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace websocket = beast::websocket;
-namespace http = beast::http;
 
 namespace {
 
 constexpr auto kNothrow = asio::as_tuple(asio::use_awaitable);
+// A write buffer grown past this by a large message (a long game's snapshot) is let go after it.
+constexpr std::size_t kKeptWriteBuffer = 64 * 1024;
+// How long a close frame waits for the client's answer before the socket is closed anyway.
+constexpr std::chrono::milliseconds kCloseGrace{5'000};
 
 }  // namespace
 
-WsSession::WsSession(beast::tcp_stream&& stream, std::uint64_t id, std::optional<store::UserRecord> user,
-                     Dispatcher& dispatcher, Clock& clock, const ConnectionLimits& limits,
-                     std::function<void(std::uint64_t)> on_end, Metrics* metrics)
-    : ws_(std::move(stream)),
+WsSession::WsSession(Socket socket, std::string_view received, std::uint64_t id,
+                     std::optional<store::UserRecord> user, Dispatcher& dispatcher, Clock& clock,
+                     const ConnectionLimits& limits, std::function<void(std::uint64_t)> on_end, Metrics* metrics)
+    : socket_(std::move(socket)),
       id_(id),
       user_(std::move(user)),
       dispatcher_(dispatcher),
@@ -32,61 +34,93 @@ WsSession::WsSession(beast::tcp_stream&& stream, std::uint64_t id, std::optional
       on_end_(std::move(on_end)),
       metrics_(metrics),
       rate_(limits.message_burst, std::chrono::milliseconds(1000 / std::max(1, limits.messages_per_second))),
-      wake_writer_(ws_.get_executor()) {}
-
-asio::awaitable<void> WsSession::run(http::request<http::string_body> upgrade) {
-  auto self = shared_from_this();
-  websocket::stream_base::timeout timeouts{};
-  timeouts.handshake_timeout = limits_.handshake_timeout;
-  timeouts.idle_timeout = limits_.idle_timeout;
-  timeouts.keep_alive_pings = true;
-  beast::get_lowest_layer(ws_).expires_never();
-  ws_.set_option(timeouts);
-  ws_.read_message_max(limits_.max_message_bytes);
-  ws_.set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& res) { res.set(http::field::server, "tengen"); }));
-  auto [accept_ec] = co_await ws_.async_accept(upgrade, kNothrow);
-  if (accept_ec) {
-    on_end_(id_);
-    co_return;
+      reader_(limits.max_message_bytes),
+      timer_(socket_.get_executor()) {
+  if (!received.empty()) {
+    const auto room = reader_.space(received.size());
+    std::memcpy(room.data(), received.data(), received.size());
+    reader_.commit(received.size());
   }
+}
+
+asio::awaitable<void> WsSession::run() {
+  auto self = shared_from_this();
   open_ = true;
-  ws_.text(true);
-  // Our own pings carry the time they left ("t<ms>"); their pongs give the round trip that lag
-  // compensation credits. Beast's keep-alive pings carry no such payload and are ignored here.
-  ws_.control_callback([this](websocket::frame_type kind, beast::string_view payload) {
-    if (kind != websocket::frame_type::pong || payload.size() < 2 || payload[0] != 't') return;
-    std::int64_t sent = 0;
-    const auto [end, ec] = std::from_chars(payload.data() + 1, payload.data() + payload.size(), sent);
-    if (ec != std::errc() || end != payload.data() + payload.size()) return;
-    rtt_ms_ = std::max<std::int64_t>(0, steady_ms() - sent);
-  });
-  next_ping_ = asio::steady_timer::clock_type::now() + limits_.rtt_ping_interval;
-  asio::co_spawn(ws_.get_executor(), write_loop(), asio::detached);
+  last_received_ = asio::steady_timer::clock_type::now();
+  tick();  // the first ping: its pong gives the round trip at once
   protocol::Welcome welcome{{}, TENGEN_VERSION};
   if (user_) welcome.user = protocol::UserRef{user_->id, user_->username};
   Connection::send(welcome);
   dispatcher_.connected(self);
 
-  beast::flat_buffer buffer;
-  for (;;) {
-    auto [ec, bytes] = co_await ws_.async_read(buffer, kNothrow);
-    if (ec) {
-      if (ec == websocket::error::message_too_big) spdlog::info("connection {}: frame over the size limit", id_);
-      break;
+  bool reading = true;
+  while (reading) {
+    while (auto event = reader_.next()) {
+      if (!on_event(*event)) {
+        reading = false;
+        break;
+      }
     }
-    if (!ws_.got_text()) {
-      reply_error({}, protocol::ErrorCode::BadJson, "binary frames are not accepted: send JSON text");
-    } else {
-      handle(std::string_view(static_cast<const char*>(buffer.cdata().data()), bytes));
-    }
-    buffer.consume(bytes);
-    if (closing_) break;
+    if (!reading || !socket_.is_open()) break;
+    const auto room = reader_.space();
+    auto [ec, bytes] = co_await socket_.async_read_some(asio::buffer(room.data(), room.size()), kNothrow);
+    if (ec) break;
+    reader_.commit(bytes);
+    last_received_ = asio::steady_timer::clock_type::now();
   }
   open_ = false;
-  wake_writer_.cancel();
+  closing_ = true;
+  close_socket();
   dispatcher_.disconnected(self);
   on_end_(id_);
+}
+
+bool WsSession::on_event(const ws::FrameReader::Event& event) {
+  using Kind = ws::FrameReader::Event::Kind;
+  switch (event.kind) {
+    case Kind::Text:
+      if (!closing_) handle(event.payload);
+      return socket_.is_open();
+    case Kind::Binary:
+      if (!closing_) reply_error({}, protocol::ErrorCode::BadJson, "binary frames are not accepted: send JSON text");
+      return true;
+    case Kind::Ping:
+      ws::append_frame(control_, ws::Opcode::Pong, event.payload);
+      write();
+      return true;
+    case Kind::Pong: {
+      // Our pings carry the time they left ("t<ms>"): the pong gives the round trip that lag
+      // compensation credits.
+      const auto payload = event.payload;
+      if (payload.size() < 2 || payload[0] != 't') return true;
+      std::int64_t sent = 0;
+      const auto [end, ec] = std::from_chars(payload.data() + 1, payload.data() + payload.size(), sent);
+      if (ec == std::errc() && end == payload.data() + payload.size()) rtt_ms_ = std::max<std::int64_t>(0, steady_ms() - sent);
+      return true;
+    }
+    case Kind::Close:
+      close_received_ = true;
+      if (closing_) {  // the answer to ours: done
+        close_socket();
+        return false;
+      }
+      // Echo the client's code (none if it gave none); the socket closes once ours is written.
+      closing_ = true;
+      close_frame_.clear();
+      ws::append_frame(close_frame_, ws::Opcode::Close,
+                       event.code == 1005 ? std::string{}
+                                          : ws::close_payload(static_cast<ws::CloseCode>(event.code), {}));
+      close_deadline_ = asio::steady_timer::clock_type::now() + kCloseGrace;
+      arm(close_deadline_);
+      write();
+      return true;
+    case Kind::Failed:
+      spdlog::info("connection {}: {}", id_, event.why);
+      if (metrics_) ++metrics_->ws_errors_total;
+      begin_close(static_cast<ws::CloseCode>(event.code), event.why);
+      return true;  // reads on until the client answers or leaves
+  }
+  return true;
 }
 
 void WsSession::handle(std::string_view text) {
@@ -123,14 +157,16 @@ void WsSession::reply_error(std::optional<std::string> cid, protocol::ErrorCode 
 }
 
 void WsSession::send(std::shared_ptr<const std::string> message) {
-  asio::post(ws_.get_executor(), [self = shared_from_this(), message = std::move(message)]() mutable {
+  asio::post(socket_.get_executor(), [self = shared_from_this(), message = std::move(message)]() mutable {
     self->enqueue(std::move(message));
+    self->write();
   });
 }
 
 void WsSession::send_all(std::vector<std::shared_ptr<const std::string>> messages) {
-  asio::post(ws_.get_executor(), [self = shared_from_this(), messages = std::move(messages)]() mutable {
+  asio::post(socket_.get_executor(), [self = shared_from_this(), messages = std::move(messages)]() mutable {
     for (auto& m : messages) self->enqueue(std::move(m));
+    self->write();
   });
 }
 
@@ -143,68 +179,116 @@ void WsSession::enqueue(std::shared_ptr<const std::string> message) {
   }
   queued_bytes_ += message->size();
   queue_.push_back(std::move(message));
-  if (writer_asleep_) {  // a writer busy writing takes it from the queue by itself
-    writer_asleep_ = false;
-    wake_writer_.cancel();
+}
+
+void WsSession::write() {
+  if (writing_ || !socket_.is_open()) return;
+  out_.clear();
+  out_payload_ = 0;
+  out_ += control_;
+  control_.clear();
+  for (const auto& message : queue_) {
+    ws::append_frame(out_, ws::Opcode::Text, *message);
+    out_payload_ += message->size();
   }
+  queue_.clear();
+  if (!close_frame_.empty()) {
+    out_ += close_frame_;
+    close_frame_.clear();
+    close_in_flight_ = true;
+  }
+  if (out_.empty()) return;
+  writing_ = true;
+  asio::async_write(socket_, asio::buffer(out_),
+                    [self = shared_from_this()](boost::system::error_code ec, std::size_t) { self->written(ec); });
 }
 
-std::int64_t WsSession::steady_ms() const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(clock_.steady_now().time_since_epoch()).count();
-}
-
-asio::awaitable<void> WsSession::write_loop() {
-  auto self = shared_from_this();
-  while (open_ && !closing_) {
-    if (queue_.empty()) {
-      // Sleep until a message is queued (the timer is cancelled) or the next ping is due.
-      wake_writer_.expires_at(next_ping_);
-      writer_asleep_ = true;
-      auto [timer_ec] = co_await wake_writer_.async_wait(kNothrow);
-      writer_asleep_ = false;
-      if (!timer_ec && open_ && !closing_) {
-        next_ping_ = asio::steady_timer::clock_type::now() + limits_.rtt_ping_interval;
-        const std::string payload = "t" + std::to_string(steady_ms());
-        auto [ping_ec] = co_await ws_.async_ping(websocket::ping_data(payload.c_str()), kNothrow);
-        if (ping_ec) break;
-      }
-      continue;
+void WsSession::written(boost::system::error_code ec) {
+  writing_ = false;
+  queued_bytes_ -= out_payload_;
+  if (out_.capacity() > kKeptWriteBuffer) std::string().swap(out_);
+  if (ec) {
+    close_socket();
+    return;
+  }
+  if (close_in_flight_) {
+    close_in_flight_ = false;
+    if (close_received_) {
+      close_socket();
+    } else {  // the client answers with its own close frame, then leaves
+      boost::system::error_code ignored;
+      socket_.shutdown(Socket::shutdown_send, ignored);
     }
-    // Several messages waiting (a command's ack and the event it caused, say): corked, they
-    // leave in one TCP segment instead of one each. On loopback and on a LAN most of the cost
-    // of a small message is its segment's trip through the network stack, not the write.
-    if (!corked_ && queue_.size() > 1) corked_ = set_cork(true);
-    const auto message = queue_.front();
-    auto [ec, written] = co_await ws_.async_write(asio::buffer(*message), kNothrow);
-    if (ec) break;
-    queue_.pop_front();
-    queued_bytes_ -= message->size();
-    if (corked_ && queue_.empty()) corked_ = !set_cork(false);
+    return;
   }
+  write();
 }
 
-bool WsSession::set_cork(bool on) {
-  const int value = on ? 1 : 0;
-  return setsockopt(beast::get_lowest_layer(ws_).socket().native_handle(), IPPROTO_TCP, TCP_CORK, &value,
-                    sizeof value) == 0;
+void WsSession::begin_close(ws::CloseCode code, std::string_view reason) {
+  if (closing_ || !socket_.is_open()) return;
+  closing_ = true;
+  ws::append_frame(close_frame_, ws::Opcode::Close, ws::close_payload(code, reason));
+  close_deadline_ = asio::steady_timer::clock_type::now() + std::min<std::chrono::milliseconds>(kCloseGrace, limits_.handshake_timeout);
+  arm(close_deadline_);
+  write();
+}
+
+void WsSession::close(ws::CloseCode code, std::string reason) {
+  asio::post(socket_.get_executor(), [self = shared_from_this(), code, reason = std::move(reason)] {
+    if (self->open_) self->begin_close(code, reason);
+  });
 }
 
 void WsSession::drop(std::string_view why) {
   spdlog::info("connection {} dropped: {}", id_, why);
   if (metrics_) ++metrics_->ws_dropped_total;
   closing_ = true;
-  beast::error_code ignored;
-  beast::get_lowest_layer(ws_).socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  beast::get_lowest_layer(ws_).socket().close(ignored);
+  close_socket();
 }
 
-void WsSession::close(websocket::close_code code) {
-  asio::post(ws_.get_executor(), [self = shared_from_this(), code] {
-    if (!self->open_ || self->closing_) return;
-    self->closing_ = true;
-    self->wake_writer_.cancel();
-    self->ws_.async_close(code, [self](beast::error_code) {});
+void WsSession::close_socket() {
+  boost::system::error_code ignored;
+  if (socket_.is_open()) {
+    socket_.shutdown(Socket::shutdown_both, ignored);
+    socket_.close(ignored);
+  }
+  timer_.cancel();
+}
+
+void WsSession::arm(TimePoint at) {
+  timer_.expires_at(at);
+  timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->tick();
   });
+}
+
+// Pings go out every rtt_ping_interval, and at least twice per idle timeout: a client that
+// answers nothing (not even pings) for a whole idle timeout is closed.
+void WsSession::tick() {
+  if (!socket_.is_open()) return;
+  const auto now = asio::steady_timer::clock_type::now();
+  if (closing_) {
+    if (now >= close_deadline_) {
+      close_socket();
+    } else {
+      arm(close_deadline_);
+    }
+    return;
+  }
+  if (now - last_received_ >= limits_.idle_timeout) {
+    spdlog::info("connection {}: nothing received for {} ms, closed", id_, limits_.idle_timeout.count());
+    close_socket();
+    return;
+  }
+  ws::append_frame(control_, ws::Opcode::Ping, "t" + std::to_string(steady_ms()));
+  write();
+  const auto every = std::max<std::chrono::milliseconds>(
+      std::chrono::milliseconds(1), std::min<std::chrono::milliseconds>(limits_.rtt_ping_interval, limits_.idle_timeout / 2));
+  arm(now + every);
+}
+
+std::int64_t WsSession::steady_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(clock_.steady_now().time_since_epoch()).count();
 }
 
 }  // namespace tengen

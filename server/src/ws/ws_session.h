@@ -1,10 +1,9 @@
 #pragma once
 
-// Only http_server.cpp includes this: it brings in Beast.
-#include <boost/asio.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
+// Only http_server.cpp includes this: it brings in Asio.
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <atomic>
 #include <deque>
 #include <functional>
@@ -13,22 +12,25 @@
 #include "clock.h"
 #include "metrics.h"
 #include "ws/connection.h"
+#include "ws/frames.h"
 #include "ws/limits.h"
 
 namespace tengen {
 
-// One WebSocket client: a reader and a writer coroutine on the connection's strand, one write in
-// flight, a byte-capped queue behind it. Anything from another thread reaches it by post.
+// One WebSocket client once the handshake is done (http_server.cpp answers it): a reader
+// coroutine, and a writer that sends whatever is queued in one write, both on the connection's
+// strand. Anything from another thread reaches it by post. The framing is ws/frames.h.
 class WsSession final : public Connection, public std::enable_shared_from_this<WsSession> {
  public:
-  using Stream = boost::beast::websocket::stream<boost::beast::tcp_stream>;
+  using Socket = boost::asio::ip::tcp::socket;
 
-  WsSession(boost::beast::tcp_stream&& stream, std::uint64_t id, std::optional<store::UserRecord> user,
+  // `received`: bytes that came after the upgrade request, already frames.
+  WsSession(Socket socket, std::string_view received, std::uint64_t id, std::optional<store::UserRecord> user,
             Dispatcher& dispatcher, Clock& clock, const ConnectionLimits& limits,
             std::function<void(std::uint64_t)> on_end, Metrics* metrics);
 
-  // Completes the handshake, then reads until the client leaves or the session is closed.
-  boost::asio::awaitable<void> run(boost::beast::http::request<boost::beast::http::string_body> upgrade);
+  // Reads until the client leaves or the session is closed.
+  boost::asio::awaitable<void> run();
 
   void send(std::shared_ptr<const std::string> message) override;
   void send_all(std::vector<std::shared_ptr<const std::string>> messages) override;
@@ -39,19 +41,28 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
     return rtt < 0 ? std::nullopt : std::optional<std::int64_t>(rtt);
   }
 
-  // Sends a close frame with the code (1001 going away on shutdown); safe from any thread.
-  void close(boost::beast::websocket::close_code code);
+  // Sends a close frame with the code (1001 going away on shutdown) after what is queued; safe
+  // from any thread.
+  void close(ws::CloseCode code, std::string reason);
 
  private:
-  boost::asio::awaitable<void> write_loop();
+  using TimePoint = boost::asio::steady_timer::time_point;
+
+  // False when reading must stop.
+  bool on_event(const ws::FrameReader::Event& event);
   void handle(std::string_view text);
   void reply_error(std::optional<std::string> cid, protocol::ErrorCode code, std::string message);
-  void drop(std::string_view why);
   void enqueue(std::shared_ptr<const std::string> message);
-  bool set_cork(bool on);  // TCP_CORK; true if it took
+  void write();  // starts a write of everything queued, unless one is in flight
+  void written(boost::system::error_code ec);
+  void begin_close(ws::CloseCode code, std::string_view reason);
+  void drop(std::string_view why);  // at once, without a close frame
+  void close_socket();
+  void arm(TimePoint at);
+  void tick();  // pings, the idle timeout, the close handshake's time limit
   std::int64_t steady_ms() const;
 
-  Stream ws_;
+  Socket socket_;
   std::uint64_t id_;
   std::optional<store::UserRecord> user_;
   Dispatcher& dispatcher_;
@@ -61,15 +72,22 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   Metrics* metrics_;
   RateLimiter rate_;
   int strikes_ = 0;
-  std::deque<std::shared_ptr<const std::string>> queue_;
-  std::size_t queued_bytes_ = 0;
-  boost::asio::steady_timer wake_writer_;
-  bool writer_asleep_ = false;  // waiting on wake_writer_: a queued message must wake it
-  bool corked_ = false;         // TCP_CORK set while a batch of messages is written
+  ws::FrameReader reader_;
+  std::deque<std::shared_ptr<const std::string>> queue_;  // messages not yet in a write
+  std::size_t queued_bytes_ = 0;  // their payloads, and those of the write in flight
+  std::string control_;           // pings and pongs to go with the next write
+  std::string close_frame_;       // the close frame, once closing: the last thing written
+  std::string out_;               // the write in flight
+  std::size_t out_payload_ = 0;
+  bool writing_ = false;
+  bool close_in_flight_ = false;
+  bool close_received_ = false;  // the client's close frame came: ours ends the connection
   bool open_ = false;
-  bool closing_ = false;
+  bool closing_ = false;  // no more messages in or out: a close frame is on its way, or dropped
+  boost::asio::steady_timer timer_;
+  TimePoint last_received_{};
+  TimePoint close_deadline_{};
   std::atomic<std::int64_t> rtt_ms_{-1};
-  boost::asio::steady_timer::time_point next_ping_{};
 };
 
 }  // namespace tengen
