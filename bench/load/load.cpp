@@ -17,6 +17,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <deque>
@@ -32,6 +33,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/board.h"
@@ -157,6 +159,65 @@ std::string fmt_number(double x) {
   return buf;
 }
 
+// ---- reading the server's messages ----
+
+// The top-level fields of a server message the hot path needs, read without building a JSON
+// document: most messages under load are acks and move events, and parsing each whole cost the
+// load generator as much CPU as the server spent on the move (both share this machine's cores).
+// Raw values: strings without their quotes (these fields never hold escapes), numbers as text.
+struct Fields {
+  std::string_view type, cid, game, color, vertex;
+};
+
+Fields top_level_fields(std::string_view m) {
+  Fields f;
+  int depth = 0;
+  std::string_view* value_of = nullptr;  // the field whose value comes next
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    const char c = m[i];
+    if (c == '"') {
+      std::size_t end = i + 1;
+      while (end < m.size() && m[end] != '"') end += m[end] == '\\' ? 2 : 1;
+      if (end >= m.size()) break;
+      const std::string_view text = m.substr(i + 1, end - i - 1);
+      if (value_of) {
+        *value_of = text;
+        value_of = nullptr;
+      } else if (depth == 1 && end + 1 < m.size() && m[end + 1] == ':') {
+        value_of = text == "type"     ? &f.type
+                   : text == "cid"    ? &f.cid
+                   : text == "game"   ? &f.game
+                   : text == "color"  ? &f.color
+                   : text == "vertex" ? &f.vertex
+                                      : nullptr;
+        ++end;  // past the colon
+      }
+      i = end;
+    } else if (value_of && c != ' ') {  // a value that is not a string: a number, or anything else
+      const std::size_t stop = m.find_first_of(",}", i);
+      if (c != '{' && c != '[') *value_of = m.substr(i, stop == std::string_view::npos ? std::string_view::npos : stop - i);
+      value_of = nullptr;
+      --i;  // read this character again for nesting
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return f;
+}
+
+std::int64_t to_int(std::string_view text) {
+  std::int64_t value = 0;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return value;
+}
+
+// The number in one of our cids ("l42").
+std::uint32_t cid_number(std::string_view cid) {
+  return cid.size() > 1 && cid[0] == 'l' ? static_cast<std::uint32_t>(to_int(cid.substr(1))) : 0;
+}
+
 // ---- the load ----
 
 struct Player;
@@ -249,7 +310,8 @@ class Load {
     }
   }
 
-  const std::map<std::pair<std::int64_t, std::string>, bool>& acked_cids() const { return acked_cids_; }
+  // (user id, cid number) of every acknowledged move.
+  const std::vector<std::pair<std::int64_t, std::uint32_t>>& acked() const { return acked_; }
   void set_server_pid(pid_t pid) { server_pid_ = pid; }
   int failures() const { return failures_; }
 
@@ -292,20 +354,20 @@ class Load {
 
   void send(const std::shared_ptr<Connection>& conn, std::string text) {
     conn->outbox.push_back(std::move(text));
-    if (!conn->writing) {
-      conn->writing = true;
-      asio::co_spawn(io_, write_all(conn), asio::detached);
-    }
+    if (!conn->writing) write_next(conn);
   }
 
-  static awaitable<void> write_all(std::shared_ptr<Connection> conn) {
-    while (!conn->outbox.empty()) {
-      boost::system::error_code ec;
-      co_await conn->ws.async_write(asio::buffer(conn->outbox.front()), asio::redirect_error(use_awaitable, ec));
-      if (ec) break;
+  static void write_next(const std::shared_ptr<Connection>& conn) {
+    conn->writing = true;
+    conn->ws.async_write(asio::buffer(conn->outbox.front()), [conn](boost::system::error_code ec, std::size_t) {
       conn->outbox.pop_front();
-    }
-    conn->writing = false;
+      if (ec || conn->outbox.empty()) {
+        conn->writing = false;
+        if (ec) conn->outbox.clear();
+        return;
+      }
+      write_next(conn);
+    });
   }
 
   std::string command(Player& p, json message) {
@@ -323,9 +385,16 @@ class Load {
       beast::flat_buffer buffer;
       for (;;) {
         co_await p->conn->ws.async_read(buffer, use_awaitable);
-        const json m = json::parse(beast::buffers_to_string(buffer.data()));
+        const std::string_view text(static_cast<const char*>(buffer.cdata().data()), buffer.size());
+        const Fields f = top_level_fields(text);
+        if (f.type == "move") {
+          on_move(*p, f);
+        } else if (f.type == "ack") {
+          on_ack(*p, f.cid);
+        } else {
+          on_message(*p, json::parse(text));
+        }
         buffer.consume(buffer.size());
-        on_message(*p, m);
       }
     } catch (const std::exception& e) {
       if (!stopping_) {
@@ -385,17 +454,9 @@ class Load {
       if (p.table && p.table->id == m["game"] && &p == p.table->black && p.table->game->moves().empty()) {
         snapshots_ready_.insert(p.table->id);
       }
-    } else if (type == "move") {
-      on_move(p, m);
-    } else if (type == "ack") {
-      const auto it = move_cids_.find({p.id, m["cid"].get<std::string>()});
-      if (it != move_cids_.end()) {
-        if (measuring_) ++window_acked_;
-        acked_cids_[it->first] = true;
-        move_cids_.erase(it);
-      }
     } else if (type == "error") {
-      const auto it = m.contains("cid") ? move_cids_.find({p.id, m["cid"].get<std::string>()}) : move_cids_.end();
+      const auto it = m.contains("cid") ? move_cids_.find(cid_key(p, cid_number(m["cid"].get<std::string>())))
+                                        : move_cids_.end();
       if (it != move_cids_.end() && m.value("code", "") == "rate_limited") {
         // Over the server's 20 commands a second per connection: the table tries again.
         ++rate_limited_;
@@ -419,20 +480,32 @@ class Load {
     }
   }
 
+  static std::uint64_t cid_key(const Player& p, std::uint32_t cid) {
+    return (static_cast<std::uint64_t>(p.index) << 32) | cid;
+  }
+
+  void on_ack(Player& p, std::string_view cid) {
+    const std::uint32_t number = cid_number(cid);
+    const auto it = move_cids_.find(cid_key(p, number));
+    if (it == move_cids_.end()) return;
+    if (measuring_) ++window_acked_;
+    acked_.emplace_back(p.id, number);
+    move_cids_.erase(it);
+  }
+
   // The opponent's view of a move: the round trip ends here; the table's game moves on.
-  void on_move(Player& p, const json& m) {
+  void on_move(Player& p, const Fields& m) {
     Table* t = p.table;
-    if (!t || t->id != m["game"]) return;
-    const bool mine = (m["color"] == "black") == (&p == t->black);
+    if (!t || t->id != to_int(m.game)) return;
+    const bool mine = (m.color == "black") == (&p == t->black);
     if (mine) return;  // the mover's own copy
     if (t->in_flight) {
       if (measuring_) rtt_.us.push_back(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t->sent_at).count());
       t->in_flight = false;
     }
     const tengen::Geometry g{o_.size, o_.size};
-    const std::string v = m["vertex"];
-    const auto color = m["color"] == "black" ? tengen::Color::Black : tengen::Color::White;
-    t->game->play(tengen::Move{color, v == "pass" ? tengen::kPass : *g.parse_gtp(v)});
+    const auto color = m.color == "black" ? tengen::Color::Black : tengen::Color::White;
+    t->game->play(tengen::Move{color, m.vertex == "pass" ? tengen::kPass : *g.parse_gtp(std::string(m.vertex))});
     // As fast as possible: at once, without waiting for the scheduler's next tick.
     if (o_.rate > 0 || !measuring_ || !move(*t)) due_.push_back(t->id);
   }
@@ -466,9 +539,15 @@ class Load {
     }
     t.in_flight = true;
     t.sent_at = t.last_sent = Clock::now();
-    const std::string cid = vertex == "pass" ? command(mover, {{"type", "pass"}, {"game", t.id}})
-                                             : command(mover, {{"type", "play"}, {"game", t.id}, {"vertex", vertex}});
-    move_cids_[{mover.id, cid}] = t.id;
+    // Written by hand: building a JSON document per move cost more than the server's decoding.
+    const std::uint32_t cid = static_cast<std::uint32_t>(++mover.next_cid);
+    std::string text = R"({"v":1,"type":")";
+    text += vertex == "pass" ? "pass" : "play";
+    text += R"(","cid":"l)" + std::to_string(cid) + R"(","game":)" + std::to_string(t.id);
+    if (vertex != "pass") text += R"(,"vertex":")" + vertex + '"';
+    text += '}';
+    send(mover.conn, std::move(text));
+    move_cids_[cid_key(mover, cid)] = t.id;
     // The mover's own board follows when its move event arrives at the opponent (on_move).
     return true;
   }
@@ -571,8 +650,8 @@ class Load {
   std::vector<int> spectator_slots_;
   std::mt19937 random_{12345};
   Latencies rtt_;
-  std::map<std::pair<std::int64_t, std::string>, bool> acked_cids_;
-  std::map<std::pair<std::int64_t, std::string>, std::int64_t> move_cids_;  // sent, not yet acknowledged
+  std::vector<std::pair<std::int64_t, std::uint32_t>> acked_;
+  std::unordered_map<std::uint64_t, std::int64_t> move_cids_;  // sent, not yet acknowledged: cid_key → table
   std::uint64_t window_acked_ = 0;
   Clock::time_point window_start_{};
   Clock::time_point setup_start_{};
@@ -606,8 +685,8 @@ int check_database(const fs::path& file, const Load& load) {
   sqlite3_finalize(st);
   sqlite3_close(db);
   std::size_t missing = 0;
-  for (const auto& [key, ok] : load.acked_cids()) missing += !stored.contains(key);
-  std::printf("durability:               %zu acknowledged moves, %zu in the database, %zu missing\n", load.acked_cids().size(),
+  for (const auto& [user, cid] : load.acked()) missing += !stored.contains({user, "l" + std::to_string(cid)});
+  std::printf("durability:               %zu acknowledged moves, %zu in the database, %zu missing\n", load.acked().size(),
               stored.size(), missing);
   return missing == 0 ? 0 : 1;
 }
