@@ -33,7 +33,7 @@ WsSession::WsSession(Socket socket, std::string_view received, std::uint64_t id,
       limits_(limits),
       on_end_(std::move(on_end)),
       metrics_(metrics),
-      rate_(limits.message_burst, std::chrono::milliseconds(1000 / std::max(1, limits.messages_per_second))),
+      rate_(limits.message_burst, std::chrono::milliseconds(1000 / std::max(1, limits.messages_per_second)), clock.steady_now()),
       reader_(limits.max_message_bytes),
       timer_(socket_.get_executor()) {
   if (!received.empty()) {
@@ -124,7 +124,7 @@ bool WsSession::on_event(const ws::FrameReader::Event& event) {
 }
 
 void WsSession::handle(std::string_view text) {
-  if (!rate_.try_take("", clock_.steady_now())) {
+  if (!rate_.try_take(clock_.steady_now())) {
     if (++strikes_ >= limits_.abuse_strikes) {
       drop("kept sending far over the rate limit");
       return;

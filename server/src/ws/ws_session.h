@@ -70,7 +70,7 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   ConnectionLimits limits_;
   std::function<void(std::uint64_t)> on_end_;
   Metrics* metrics_;
-  RateLimiter rate_;
+  TokenBucket rate_;  // commands from this connection
   int strikes_ = 0;
   ws::FrameReader reader_;
   std::deque<std::shared_ptr<const std::string>> queue_;  // messages not yet in a write
