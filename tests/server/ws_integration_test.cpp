@@ -263,6 +263,18 @@ TEST_F(LiveServer, AClientsCloseIsAnsweredWithItsCode) {
   EXPECT_TRUE(out.received.ends_with("\x88\x02\x0F\xA0")) << "close code 4000 echoed, last";
 }
 
+TEST_F(LiveServer, ABrokenFrameIsAnsweredWithProtocolErrorAndWhatFollowsIsIgnored) {
+  start();
+  const std::string unmasked = std::string("\x81\x02", 2) + "hi";  // clients must mask
+  const auto out = testing::exchange_raw(port_, upgrade_request("13") + unmasked + std::string(64 * 1024, 'x'),
+                                         std::chrono::seconds(10));
+  EXPECT_TRUE(out.closed);
+  const auto close = out.received.find("\x88");
+  ASSERT_NE(close, std::string::npos) << "a close frame";
+  EXPECT_EQ(out.received.substr(close + 2, 2), "\x03\xEA") << "1002, protocol error";
+  EXPECT_EQ(stack_->metrics().ws_errors_total.load(), 1u);
+}
+
 TEST_F(LiveServer, OtherWebSocketVersionsAreToldWhichOneIsSpoken) {
   start();
   const auto out = testing::exchange_raw(port_, upgrade_request("8"), std::chrono::seconds(10));

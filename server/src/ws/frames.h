@@ -62,7 +62,7 @@ class FrameReader {
   // read: the connection is to be closed with the code given.
   std::optional<Event> next();
 
-  std::size_t capacity() const { return buffer_.capacity() + message_.capacity(); }
+  bool failed() const { return failed_; }
 
  private:
   std::optional<Event> fail(std::uint16_t code, std::string_view why);

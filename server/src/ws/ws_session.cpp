@@ -65,7 +65,8 @@ asio::awaitable<void> WsSession::run() {
     const auto room = reader_.space();
     auto [ec, bytes] = co_await socket_.async_read_some(asio::buffer(room.data(), room.size()), kNothrow);
     if (ec) break;
-    reader_.commit(bytes);
+    // After a broken frame nothing more is read: what comes is dropped, not buffered.
+    if (!reader_.failed()) reader_.commit(bytes);
     last_received_ = asio::steady_timer::clock_type::now();
   }
   open_ = false;
@@ -85,6 +86,7 @@ bool WsSession::on_event(const ws::FrameReader::Event& event) {
       if (!closing_) reply_error({}, protocol::ErrorCode::BadJson, "binary frames are not accepted: send JSON text");
       return true;
     case Kind::Ping:
+      if (closing_) return true;  // nothing may follow our close frame
       ws::append_frame(control_, ws::Opcode::Pong, event.payload);
       write();
       return true;
