@@ -16,7 +16,6 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -41,13 +40,13 @@
 #include "engine/move_error.h"
 #include "engine/geometry.h"
 #include "engine/rules.h"
+#include "client.h"
 
 namespace {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
-namespace websocket = beast::websocket;
 namespace fs = std::filesystem;
 using asio::awaitable;
 using asio::use_awaitable;
@@ -232,11 +231,8 @@ struct Table {  // one game between two players, replayed by the engine to pick 
   bool in_flight = false;
 };
 
-struct Connection {
-  explicit Connection(asio::io_context& io) : ws(io) {}
-  websocket::stream<beast::tcp_stream> ws;
-  std::deque<std::string> outbox;
-  bool writing = false;
+struct Connection : tengen::load::WsClient {
+  using WsClient::WsClient;
   bool open = false;
 };
 
@@ -337,38 +333,18 @@ class Load {
 
   awaitable<std::shared_ptr<Connection>> open_connection(int index, const std::string& token) {
     auto conn = std::make_shared<Connection>(io_);
-    auto& socket = beast::get_lowest_layer(conn->ws).socket();
+    auto& socket = conn->socket();
     socket.open(asio::ip::tcp::v4());
     socket.bind({source_address(index / 30), 0});
     co_await socket.async_connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port_)),
                                   use_awaitable);
-    conn->ws.set_option(websocket::stream_base::decorator([token](websocket::request_type& req) {
-      if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
-    }));
-    co_await conn->ws.async_handshake("127.0.0.1", "/ws/v1", use_awaitable);
-    conn->ws.text(true);
+    co_await conn->handshake("/ws/v1", token);
     conn->open = true;
     connections_.push_back(conn);
     co_return conn;
   }
 
-  void send(const std::shared_ptr<Connection>& conn, std::string text) {
-    conn->outbox.push_back(std::move(text));
-    if (!conn->writing) write_next(conn);
-  }
-
-  static void write_next(const std::shared_ptr<Connection>& conn) {
-    conn->writing = true;
-    conn->ws.async_write(asio::buffer(conn->outbox.front()), [conn](boost::system::error_code ec, std::size_t) {
-      conn->outbox.pop_front();
-      if (ec || conn->outbox.empty()) {
-        conn->writing = false;
-        if (ec) conn->outbox.clear();
-        return;
-      }
-      write_next(conn);
-    });
-  }
+  static void send(const std::shared_ptr<Connection>& conn, const std::string& text) { conn->send(text); }
 
   std::string command(Player& p, json message) {
     message["v"] = 1;
@@ -382,10 +358,8 @@ class Load {
     try {
       p->conn = co_await open_connection(p->index, p->token);
       ++ready_;
-      beast::flat_buffer buffer;
       for (;;) {
-        co_await p->conn->ws.async_read(buffer, use_awaitable);
-        const std::string_view text(static_cast<const char*>(buffer.cdata().data()), buffer.size());
+        const std::string_view text = co_await p->conn->read();
         const Fields f = top_level_fields(text);
         if (f.type == "move") {
           on_move(*p, f);
@@ -394,7 +368,6 @@ class Load {
         } else {
           on_message(*p, json::parse(text));
         }
-        buffer.consume(buffer.size());
       }
     } catch (const std::exception& e) {
       if (!stopping_) {
@@ -414,11 +387,7 @@ class Load {
       } else {
         ++idle_open_;
       }
-      beast::flat_buffer buffer;
-      for (;;) {
-        co_await conn->ws.async_read(buffer, use_awaitable);
-        buffer.consume(buffer.size());
-      }
+      for (;;) co_await conn->read();
     } catch (const std::exception& e) {
       if (!stopping_) {
         ++failures_;
@@ -435,9 +404,15 @@ class Load {
 
   void on_message(Player& p, const json& m) {
     const std::string type = m.value("type", "");
-    if (type == "challenge_opened") {
-      const json& c = m["challenge"];
+    // The partner's challenge: announced, or already in the lobby if it was made before this
+    // connection's lobby snapshot.
+    const auto accept_if_mine = [&](const json& c) {
       if (c.contains("opponent") && c["opponent"]["id"] == p.id) command(p, {{"type", "accept_challenge"}, {"challenge", c["id"]}});
+    };
+    if (type == "challenge_opened") {
+      accept_if_mine(m["challenge"]);
+    } else if (type == "lobby") {
+      for (const json& c : m["challenges"]) accept_if_mine(c);
     } else if (type == "game_started") {
       const std::int64_t id = m["game"];
       if (p.index % 2 == 0) {  // the challenger sets the table up once
@@ -620,8 +595,7 @@ class Load {
     while (in_flight() && Clock::now() < drain) co_await tick(5ms);
     open_at_end_ = count_open();
     for (auto& c : connections_) {
-      boost::system::error_code ignored;
-      beast::get_lowest_layer(c->ws).socket().close(ignored);
+      c->close();
     }
   }
 
@@ -793,19 +767,16 @@ struct EchoRun {
 
 awaitable<void> echo_client(EchoRun& run, int index) {
   try {
-    websocket::stream<beast::tcp_stream> ws(run.io);
-    auto& socket = beast::get_lowest_layer(ws).socket();
+    auto ws = std::make_shared<tengen::load::WsClient>(run.io);
+    auto& socket = ws->socket();
     socket.open(asio::ip::tcp::v4());
     socket.bind({source_address(index / 30), 0});
     co_await socket.async_connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(run.port)}, use_awaitable);
-    co_await ws.async_handshake("127.0.0.1", "/", use_awaitable);
-    ws.text(true);
-    beast::flat_buffer buffer;
+    co_await ws->handshake("/", "");
     while (!run.stopping) {
       const auto sent = Clock::now();
-      co_await ws.async_write(asio::buffer(run.payload), use_awaitable);
-      co_await ws.async_read(buffer, use_awaitable);
-      buffer.consume(buffer.size());
+      ws->send(run.payload);
+      co_await ws->read();
       if (run.measuring) {
         ++run.round_trips;
         run.rtt.us.push_back(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent).count());
