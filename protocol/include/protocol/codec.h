@@ -15,6 +15,9 @@ std::variant<ClientEnvelope, Error> decode_client(std::string_view text);
 
 // The one place server messages are encoded.
 std::string encode(const ServerMessage& message);
+// The same through a JSON document for every message (encode writes acks and moves directly);
+// for the tests that hold the two to the same bytes.
+std::string encode_with_json(const ServerMessage& message);
 
 // Client messages encoded (for tests, bots and the golden transcripts).
 std::string encode(const ClientEnvelope& envelope);
