@@ -765,7 +765,90 @@ std::variant<TournamentSettings, std::string> decode_tournament_settings(std::st
   }
 }
 
+namespace {
+
+// Moves and passes, the commands of every move, read without a JSON document when they are in
+// the plain shape clients send: one object of printable-ASCII strings without escapes and
+// non-negative integers, no whitespace, no repeated key. Anything else — and anything the full
+// decoder would refuse or read differently — is left to it (nullopt), so that both always agree
+// (the protocol fuzz target holds them to it).
+std::optional<ClientEnvelope> decode_move_fast(std::string_view t) {
+  if (t.size() < 2 || t.front() != '{' || t.back() != '}') return std::nullopt;
+  std::optional<std::string_view> type, cid, vertex;
+  std::optional<std::int64_t> version, game, think;
+  std::size_t i = 1;
+  auto read_string = [&]() -> std::optional<std::string_view> {
+    if (i >= t.size() || t[i] != '"') return std::nullopt;
+    const std::size_t start = ++i;
+    while (i < t.size() && t[i] != '"') {
+      const auto c = static_cast<unsigned char>(t[i]);
+      if (c < 0x20 || c > 0x7E || c == '\\') return std::nullopt;
+      ++i;
+    }
+    if (i >= t.size()) return std::nullopt;
+    return t.substr(start, i++ - start);
+  };
+  auto read_integer = [&]() -> std::optional<std::int64_t> {
+    const std::size_t start = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    const std::size_t digits = i - start;
+    if (digits == 0 || digits > 18 || (digits > 1 && t[start] == '0')) return std::nullopt;
+    std::int64_t value = 0;
+    std::from_chars(t.data() + start, t.data() + i, value);
+    return value;
+  };
+  for (;;) {
+    const auto key = read_string();
+    if (!key || i >= t.size() || t[i++] != ':') return std::nullopt;
+    auto take_string = [&](std::optional<std::string_view>& slot) {
+      if (slot) return false;  // a repeated key
+      slot = read_string();
+      return slot.has_value();
+    };
+    auto take_integer = [&](std::optional<std::int64_t>& slot) {
+      if (slot) return false;
+      slot = read_integer();
+      return slot.has_value();
+    };
+    bool ok = false;
+    if (*key == "type") {
+      ok = take_string(type);
+    } else if (*key == "cid") {
+      ok = take_string(cid);
+    } else if (*key == "vertex") {
+      ok = take_string(vertex);
+    } else if (*key == "v") {
+      ok = take_integer(version);
+    } else if (*key == "game") {
+      ok = take_integer(game);
+    } else if (*key == "think_ms") {
+      ok = take_integer(think);
+    }
+    if (!ok || i >= t.size()) return std::nullopt;
+    if (i == t.size() - 1) break;  // the closing brace
+    if (t[i++] != ',') return std::nullopt;
+  }
+  if (!type || !cid || cid->empty() || cid->size() > kMaxCidLength || !game || *game <= 0) {
+    return std::nullopt;
+  }
+  if (version && *version != kVersion) return std::nullopt;
+  if (think && *think > std::int64_t{1} << 40) return std::nullopt;
+  if (*type == "play") {
+    if (!vertex || vertex->empty() || vertex->size() > 4) return std::nullopt;
+    return ClientEnvelope{std::string(*cid), PlayMove{*game, std::string(*vertex), think}};
+  }
+  if (*type == "pass" && !vertex) return ClientEnvelope{std::string(*cid), PassMove{*game, think}};
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::variant<ClientEnvelope, Error> decode_client(std::string_view text) {
+  if (auto move = decode_move_fast(text)) return std::move(*move);
+  return decode_client_with_json(text);
+}
+
+std::variant<ClientEnvelope, Error> decode_client_with_json(std::string_view text) {
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Error{{}, ErrorCode::BadJson, "the message is not valid JSON", {}};
   if (!j.is_object()) return Error{{}, ErrorCode::BadJson, "the message must be a JSON object", {}};

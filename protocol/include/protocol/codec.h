@@ -12,6 +12,9 @@ namespace tengen::protocol {
 // The error names the problem ("field 'game' must be an integer") and carries the cid when the
 // envelope got that far, so that the client can match it to its command.
 std::variant<ClientEnvelope, Error> decode_client(std::string_view text);
+// The same through a JSON document for every message (decode_client reads plain moves and passes
+// directly); for the tests and the fuzz target that hold the two to the same results.
+std::variant<ClientEnvelope, Error> decode_client_with_json(std::string_view text);
 
 // The one place server messages are encoded.
 std::string encode(const ServerMessage& message);
