@@ -232,6 +232,9 @@ struct HttpServer::Impl {
     std::shared_ptr<WsSession> session;
     {
       std::lock_guard lock(mutex);
+      // The server began to stop while the answer was written: begin_stop has closed the
+      // sessions it knew of, and this one would keep it waiting.
+      if (stopping) co_return;
       ++per_address[address];
       const std::uint64_t id = ++next_connection;
       if (handlers.metrics) {
