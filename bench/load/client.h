@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+#include "ws/frames.h"
+
 namespace tengen::load {
 
 class WsClient : public std::enable_shared_from_this<WsClient> {
@@ -133,18 +135,6 @@ class WsClient : public std::enable_shared_from_this<WsClient> {
   }
 
   void append_frame(std::string& out, int opcode, std::string_view payload) {
-    out += static_cast<char>(0x80 | opcode);
-    const std::size_t size = payload.size();
-    if (size < 126) {
-      out += static_cast<char>(0x80 | size);
-    } else if (size <= 0xFFFF) {
-      out += static_cast<char>(0x80 | 126);
-      out += static_cast<char>(size >> 8);
-      out += static_cast<char>(size & 0xFF);
-    } else {
-      out += static_cast<char>(0x80 | 127);
-      for (int shift = 56; shift >= 0; shift -= 8) out += static_cast<char>((static_cast<std::uint64_t>(size) >> shift) & 0xFF);
-    }
     // A fresh mask per frame (xorshift): RFC 6455 wants them unpredictable to intermediaries;
     // on loopback there are none, but the server must see masked frames.
     mask_ ^= mask_ << 13;
@@ -152,10 +142,7 @@ class WsClient : public std::enable_shared_from_this<WsClient> {
     mask_ ^= mask_ << 5;
     char key[4];
     std::memcpy(key, &mask_, 4);
-    out.append(key, 4);
-    const std::size_t at = out.size();
-    out.append(payload);
-    for (std::size_t i = 0; i < size; ++i) out[at + i] = static_cast<char>(out[at + i] ^ key[i % 4]);
+    ws::append_raw_frame(out, static_cast<std::uint8_t>(0x80 | opcode), payload, key);
   }
 
   void write() {

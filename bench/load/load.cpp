@@ -344,13 +344,11 @@ class Load {
     co_return conn;
   }
 
-  static void send(const std::shared_ptr<Connection>& conn, const std::string& text) { conn->send(text); }
-
   std::string command(Player& p, json message) {
     message["v"] = 1;
     const std::string cid = "l" + std::to_string(++p.next_cid);
     message["cid"] = cid;
-    send(p.conn, message.dump());
+    p.conn->send(message.dump());
     return cid;
   }
 
@@ -383,7 +381,7 @@ class Load {
     try {
       auto conn = co_await open_connection(index, "");
       if (game) {
-        send(conn, json{{"v", 1}, {"type", "join"}, {"cid", "w"}, {"game", *game}}.dump());
+        conn->send(json{{"v", 1}, {"type", "join"}, {"cid", "w"}, {"game", *game}}.dump());
       } else {
         ++idle_open_;
       }
@@ -521,7 +519,7 @@ class Load {
     text += R"(","cid":"l)" + std::to_string(cid) + R"(","game":)" + std::to_string(t.id);
     if (vertex != "pass") text += R"(,"vertex":")" + vertex + '"';
     text += '}';
-    send(mover.conn, std::move(text));
+    mover.conn->send(text);
     move_cids_[cid_key(mover, cid)] = t.id;
     // The mover's own board follows when its move event arrives at the opponent (on_move).
     return true;

@@ -14,6 +14,8 @@ namespace {
 using json = nlohmann::json;
 
 constexpr std::size_t kMaxCidLength = 64;
+constexpr std::size_t kMaxVertexLength = 4;  // "T19", "pass"
+constexpr std::int64_t kMaxThinkMs = std::int64_t{1} << 40;
 constexpr std::size_t kMaxChatLength = 1000;
 constexpr std::size_t kMaxNameLength = 40;
 
@@ -395,7 +397,7 @@ json write_absence(const Absence& a) {
 
 std::optional<std::int64_t> think_time(Fields& f) {
   auto t = f.optional<std::int64_t>("think_ms");
-  if (t && (*t < 0 || *t > std::int64_t{1} << 40)) throw FieldError{ErrorCode::BadField, "field 'think_ms' must be a duration in milliseconds"};
+  if (t && (*t < 0 || *t > kMaxThinkMs)) throw FieldError{ErrorCode::BadField, "field 'think_ms' must be a duration in milliseconds"};
   return t;
 }
 
@@ -424,7 +426,7 @@ ClientMessage read_message(const std::string& type, Fields& f) {
   if (type == "leave") return LeaveGame{positive_id(f, "game")};
   if (type == "play") {
     const GameId game = positive_id(f, "game");
-    std::string vertex = bounded_text(f, "vertex", 4);
+    std::string vertex = bounded_text(f, "vertex", kMaxVertexLength);
     return PlayMove{game, std::move(vertex), think_time(f)};
   }
   if (type == "pass") {
@@ -453,7 +455,7 @@ ClientMessage read_message(const std::string& type, Fields& f) {
   if (type == "claim_win") return ClaimWin{positive_id(f, "game")};
   if (type == "mark") {
     const GameId game = positive_id(f, "game");
-    std::string vertex = bounded_text(f, "vertex", 4);
+    std::string vertex = bounded_text(f, "vertex", kMaxVertexLength);
     return MarkDead{game, std::move(vertex), f.required<bool>("dead")};
   }
   if (type == "accept_score") {
@@ -832,9 +834,9 @@ std::optional<ClientEnvelope> decode_move_fast(std::string_view t) {
     return std::nullopt;
   }
   if (version && *version != kVersion) return std::nullopt;
-  if (think && *think > std::int64_t{1} << 40) return std::nullopt;
+  if (think && *think > kMaxThinkMs) return std::nullopt;
   if (*type == "play") {
-    if (!vertex || vertex->empty() || vertex->size() > 4) return std::nullopt;
+    if (!vertex || vertex->empty() || vertex->size() > kMaxVertexLength) return std::nullopt;
     return ClientEnvelope{std::string(*cid), PlayMove{*game, std::string(*vertex), think}};
   }
   if (*type == "pass" && !vertex) return ClientEnvelope{std::string(*cid), PassMove{*game, think}};

@@ -21,17 +21,8 @@ void feed(tengen::ws::FrameReader& reader, std::string_view bytes) {
 }
 
 std::string client_frame(std::uint8_t opcode, std::string_view payload) {
-  const char key[4] = {'\x5A', '\x00', '\xC3', '\x17'};
-  std::string out{static_cast<char>(0x80 | opcode)};
-  if (payload.size() < 126) {
-    out += static_cast<char>(0x80 | payload.size());
-  } else {
-    out += static_cast<char>(0x80 | 126);
-    out += static_cast<char>(payload.size() >> 8);
-    out += static_cast<char>(payload.size() & 0xFF);
-  }
-  out.append(key, 4);
-  for (std::size_t i = 0; i < payload.size(); ++i) out += static_cast<char>(payload[i] ^ key[i % 4]);
+  std::string out;
+  tengen::ws::append_raw_frame(out, static_cast<std::uint8_t>(0x80 | opcode), payload, "\x5A\x00\xC3\x17");
   return out;
 }
 

@@ -11,20 +11,8 @@ using Kind = FrameReader::Event::Kind;
 
 // A frame as a client sends it: masked with `key`.
 std::string client_frame(std::uint8_t first_byte, std::string_view payload, const char key[4] = "\x12\x34\x56\x78") {
-  std::string out{static_cast<char>(first_byte)};
-  const std::size_t size = payload.size();
-  if (size < 126) {
-    out += static_cast<char>(0x80 | size);
-  } else if (size <= 0xFFFF) {
-    out += static_cast<char>(0x80 | 126);
-    out += static_cast<char>(size >> 8);
-    out += static_cast<char>(size & 0xFF);
-  } else {
-    out += static_cast<char>(0x80 | 127);
-    for (int shift = 56; shift >= 0; shift -= 8) out += static_cast<char>((static_cast<std::uint64_t>(size) >> shift) & 0xFF);
-  }
-  out.append(key, 4);
-  for (std::size_t i = 0; i < size; ++i) out += static_cast<char>(payload[i] ^ key[i % 4]);
+  std::string out;
+  append_raw_frame(out, first_byte, payload, key);
   return out;
 }
 
@@ -63,6 +51,19 @@ TEST(WsFrames, ServerFramesUseTheShortestLengthThatFits) {
   std::string pong;
   append_frame(pong, Opcode::Pong, "abc");
   EXPECT_EQ(pong, std::string("\x8A\x03" "abc", 5));
+}
+
+// RFC 6455 §5.7's example: "Hello" masked with 37 fa 21 3d. Pins the masking to the RFC, not
+// only to itself (the reader and the writer share it).
+TEST(WsFrames, TheRfcsMaskedExampleIsWrittenAndReadAsTheRfcSays) {
+  const std::string rfc("\x81\x85\x37\xfa\x21\x3d\x7f\x9f\x4d\x51\x58", 11);
+  std::string written;
+  append_raw_frame(written, 0x81, "Hello", "\x37\xfa\x21\x3d");
+  EXPECT_EQ(written, rfc);
+  const auto seen = read_all(rfc);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].kind, Kind::Text);
+  EXPECT_EQ(seen[0].payload, "Hello");
 }
 
 TEST(WsFrames, AMaskedTextFrameIsReadInOneStepOrByteByByte) {

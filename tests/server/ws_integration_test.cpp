@@ -7,6 +7,7 @@
 #include "support/live_server.h"
 #include "support/temp_database.h"
 #include "support/ws_client.h"
+#include "ws/frames.h"
 
 namespace tengen {
 namespace {
@@ -224,10 +225,8 @@ TEST_F(LiveServer, OversizedFramesCloseTheConnectionWithTooBig) {
 
 // A frame as a browser sends it: masked (RFC 6455 §5.3).
 std::string masked_frame(std::uint8_t first_byte, const std::string& payload) {
-  const char key[4] = {'\x0F', '\x1E', '\x2D', '\x3C'};
-  std::string out{static_cast<char>(first_byte), static_cast<char>(0x80 | payload.size())};  // short payloads only
-  out.append(key, 4);
-  for (std::size_t i = 0; i < payload.size(); ++i) out += static_cast<char>(payload[i] ^ key[i % 4]);
+  std::string out;
+  ws::append_raw_frame(out, first_byte, payload, "\x0F\x1E\x2D\x3C");
   return out;
 }
 

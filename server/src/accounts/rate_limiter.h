@@ -39,7 +39,7 @@ class RateLimiter {
 
   // Takes a token for `key` if one is left.
   bool try_take(const std::string& key, std::chrono::steady_clock::time_point now) {
-    auto [it, fresh] = buckets_.try_emplace(key, burst_, refill_, now);
+    const auto it = buckets_.try_emplace(key, burst_, refill_, now).first;
     if (!it->second.try_take(now)) return false;
     if (buckets_.size() > kMaxKeys) buckets_.clear();  // bounded memory under a flood of keys
     return true;

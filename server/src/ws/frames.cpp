@@ -42,22 +42,36 @@ void unmask(char* data, std::size_t size, const unsigned char key[4]) {
 }  // namespace
 
 void append_frame(std::string& out, Opcode opcode, std::string_view payload) {
-  char header[10];
+  append_raw_frame(out, static_cast<std::uint8_t>(0x80 | static_cast<std::uint8_t>(opcode)), payload);
+}
+
+void append_raw_frame(std::string& out, std::uint8_t first_byte, std::string_view payload, const char* mask) {
+  char header[14];
   std::size_t n = 0;
-  header[n++] = static_cast<char>(0x80 | static_cast<std::uint8_t>(opcode));
+  header[n++] = static_cast<char>(first_byte);
+  const char mask_bit = mask ? '\x80' : '\0';
   const std::size_t size = payload.size();
   if (size < 126) {
-    header[n++] = static_cast<char>(size);
+    header[n++] = static_cast<char>(mask_bit | static_cast<char>(size));
   } else if (size <= 0xFFFF) {
-    header[n++] = 126;
+    header[n++] = static_cast<char>(mask_bit | 126);
     header[n++] = static_cast<char>(size >> 8);
     header[n++] = static_cast<char>(size);
   } else {
-    header[n++] = 127;
+    header[n++] = static_cast<char>(mask_bit | 127);
     for (int shift = 56; shift >= 0; shift -= 8) header[n++] = static_cast<char>(static_cast<std::uint64_t>(size) >> shift);
   }
+  if (mask) {
+    std::memcpy(header + n, mask, 4);
+    n += 4;
+  }
   out.append(header, n);
+  const std::size_t at = out.size();
   out.append(payload);
+  if (mask) {
+    const auto* key = reinterpret_cast<const unsigned char*>(mask);
+    unmask(out.data() + at, size, key);  // masking and unmasking are the same XOR
+  }
 }
 
 std::string close_payload(CloseCode code, std::string_view reason) {

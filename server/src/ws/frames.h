@@ -33,6 +33,11 @@ enum class CloseCode : std::uint16_t {
 // Appends one final, unmasked frame carrying `payload` (control payloads: at most 125 bytes).
 void append_frame(std::string& out, Opcode opcode, std::string_view payload);
 
+// Appends a frame with this first byte (FIN, reserved bits, opcode) as it is given, masked with
+// the 4 bytes of `mask` if not null, as clients send theirs. The server's frames are
+// append_frame's; the tests, the fuzz target and the load generator build clients' with this.
+void append_raw_frame(std::string& out, std::uint8_t first_byte, std::string_view payload, const char* mask = nullptr);
+
 // The payload of a close frame: the code, big-endian, then the reason (cut to fit 125 bytes).
 std::string close_payload(CloseCode code, std::string_view reason);
 
