@@ -1,10 +1,14 @@
 #include <sodium.h>
 #include <spdlog/spdlog.h>
+#ifdef TENGEN_JEMALLOC
+#include <jemalloc/jemalloc.h>
+#endif
 
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <string>
 
 #include "accounts/accounts.h"
 #include "clock.h"
@@ -30,6 +34,17 @@ std::vector<std::string> environment() {
   return env;
 }
 
+// Which allocator this process really uses, for the start-up log: jemalloc answers mallctl only
+// when it serves malloc (server/CMakeLists.txt, TENGEN_ALLOCATOR).
+std::string allocator() {
+#ifdef TENGEN_JEMALLOC
+  const char* version = nullptr;
+  std::size_t size = sizeof version;
+  if (mallctl("version", &version, &size, nullptr, 0) == 0 && version) return std::string("jemalloc ") + version;
+#endif
+  return "the C library's malloc";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -51,7 +66,7 @@ int main(int argc, char** argv) {
   try {
     store::Database db(config.database);
     const int schema = store::migrate(db);
-    spdlog::info("database {} at schema version {}", config.database, schema);
+    spdlog::info("database {} at schema version {}; memory from {}", config.database, schema, allocator());
 
     SystemClock clock;
     store::SqliteAccountStore account_store(db);
