@@ -34,8 +34,9 @@ std::vector<std::string> environment() {
   return env;
 }
 
-// Which allocator this process really uses, for the start-up log: jemalloc answers mallctl only
-// when it serves malloc (server/CMakeLists.txt, TENGEN_ALLOCATOR).
+// Which allocator this process uses, for the start-up log (server/CMakeLists.txt,
+// TENGEN_ALLOCATOR). Debian builds jemalloc unprefixed: linked, it is the whole process's malloc,
+// and its mallctl answers with the version.
 std::string allocator() {
 #ifdef TENGEN_JEMALLOC
   const char* version = nullptr;
