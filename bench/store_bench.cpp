@@ -34,7 +34,9 @@ using namespace tengen;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 void remove_database(const fs::path& path) {
   for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path.string() + suffix);
@@ -44,7 +46,9 @@ void remove_database(const fs::path& path) {
 void create_users(const fs::path& path) {
   store::Database db(path.string());
   store::migrate(db);
-  db.exec("INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'black', 'x', 0), (2, 'white', 'x', 0)");
+  db.exec(
+      "INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'black', 'x', 0), (2, "
+      "'white', 'x', 0)");
 }
 
 std::string settings_json(int size) {
@@ -68,7 +72,8 @@ void group_commit(const fs::path& dir, int games, double seconds) {
   store::SqliteGameStore store(path.string());
   {
     std::vector<store::Write> rows;
-    for (int g = 1; g <= games; ++g) rows.push_back(store::GameCreated{g, std::nullopt, settings_json(19), 1, 2, {}, {}, 0});
+    for (int g = 1; g <= games; ++g)
+      rows.push_back(store::GameCreated{g, std::nullopt, settings_json(19), 1, 2, {}, {}, 0});
     store.write(rows);
   }
   // A move event as the server stores it: the text sent to clients and the recovery record.
@@ -76,7 +81,8 @@ void group_commit(const fs::path& dir, int games, double seconds) {
       R"({"captured":[],"clock":{"black":{"main_ms":598500,"period_ms":30000,"periods":5,"stones":0},"running":"white",)"
       R"("white":{"main_ms":599100,"period_ms":30000,"periods":5,"stones":0}},"color":"black","game":1,"lag_credit_ms":12,)"
       R"("seq":1,"type":"move","v":1,"vertex":"Q16"})";
-  const std::string record = R"({"c":"black","clock":[[598500,5,30000,0,2000],[599100,5,30000,0,2000]],"v":"Q16"})";
+  const std::string record =
+      R"({"c":"black","clock":[[598500,5,30000,0,2000],[599100,5,30000,0,2000]],"v":"Q16"})";
 
   std::mutex mutex;
   std::vector<double> latencies;
@@ -95,17 +101,19 @@ void group_commit(const fs::path& dir, int games, double seconds) {
   std::function<void(int)> submit = [&](int game) {
     const auto sent = Clock::now();
     const auto n = ++seq[static_cast<std::size_t>(game)];
-    journal.submit({store::GameEvent{game, n, "move", false, record, text, 0, std::nullopt, std::nullopt}}, [&, game, sent] {
-      {
-        std::lock_guard lock(mutex);
-        latencies.push_back(ms_since(sent));
-      }
-      if (!stop) {
-        submit(game);
-      } else if (--running == 0) {
-        all_done.set_value();
-      }
-    });
+    journal.submit(
+        {store::GameEvent{game, n, "move", false, record, text, 0, std::nullopt, std::nullopt}},
+        [&, game, sent] {
+          {
+            std::lock_guard lock(mutex);
+            latencies.push_back(ms_since(sent));
+          }
+          if (!stop) {
+            submit(game);
+          } else if (--running == 0) {
+            all_done.set_value();
+          }
+        });
   };
   for (int g = 1; g <= games; ++g) submit(g);
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
@@ -113,12 +121,16 @@ void group_commit(const fs::path& dir, int games, double seconds) {
   all_done.get_future().wait();
   const double elapsed_s = ms_since(start) / 1000;
   const auto stats = journal.stats();
-  std::printf("group commit, %d games with one move in flight each, %.1f s, synchronous=FULL, %s\n", games, elapsed_s,
-              path.c_str());
+  std::printf("group commit, %d games with one move in flight each, %.1f s, synchronous=FULL, %s\n",
+              games, elapsed_s, path.c_str());
   std::printf("  durable events/s     %.0f\n", static_cast<double>(stats.writes) / elapsed_s);
   std::printf("  commits/s            %.0f\n", static_cast<double>(stats.commits) / elapsed_s);
-  std::printf("  events per commit    %.1f\n", static_cast<double>(stats.writes) / static_cast<double>(std::max<std::uint64_t>(1, stats.commits)));
-  std::printf("  mean commit time     %.2f ms\n", static_cast<double>(stats.commit_us) / 1000.0 / static_cast<double>(std::max<std::uint64_t>(1, stats.commits)));
+  std::printf("  events per commit    %.1f\n",
+              static_cast<double>(stats.writes) /
+                  static_cast<double>(std::max<std::uint64_t>(1, stats.commits)));
+  std::printf("  mean commit time     %.2f ms\n",
+              static_cast<double>(stats.commit_us) / 1000.0 /
+                  static_cast<double>(std::max<std::uint64_t>(1, stats.commits)));
   const double c50 = percentile(commit_ms, 0.5), c99 = percentile(commit_ms, 0.99);
   std::printf("  commit time          p50 %.2f ms  p99 %.2f ms\n", c50, c99);
   std::vector<double> l = latencies;
@@ -130,7 +142,9 @@ void group_commit(const fs::path& dir, int games, double seconds) {
 
 class FixedClock final : public tengen::Clock {
  public:
-  std::chrono::steady_clock::time_point steady_now() override { return std::chrono::steady_clock::now(); }
+  std::chrono::steady_clock::time_point steady_now() override {
+    return std::chrono::steady_clock::now();
+  }
   std::int64_t unix_ms() override { return 0; }
 };
 
@@ -143,7 +157,8 @@ void recovery(const fs::path& dir, int games) {
     std::mt19937 rng(7);
     std::uniform_int_distribution<int> coordinate(0, 18);
     const Steady now = std::chrono::steady_clock::now();
-    const auto settings = std::get<protocol::GameSettings>(protocol::decode_settings(settings_json(19)));
+    const auto settings =
+        std::get<protocol::GameSettings>(protocol::decode_settings(settings_json(19)));
     for (int g = 1; g <= games; ++g) {
       Outbox out;
       out.writes.push_back(store::GameCreated{g, std::nullopt, settings_json(19), 1, 2, {}, {}, 0});
@@ -158,7 +173,8 @@ void recovery(const fs::path& dir, int games) {
       }
       room.drain_into(out);
       for (auto& w : out.writes) {
-        if (auto* e = std::get_if<store::GameEvent>(&w); e && e->cid) e->user_id = e->seq % 2 == 1 ? 1 : 2;
+        if (auto* e = std::get_if<store::GameEvent>(&w); e && e->cid)
+          e->user_id = e->seq % 2 == 1 ? 1 : 2;
       }
       store.write(out.writes);
     }
@@ -181,8 +197,8 @@ void recovery(const fs::path& dir, int games) {
   const auto start = Clock::now();
   const auto recovered = hub.recover(store);
   const double took = ms_since(start);
-  std::printf("recovery: %zu unfinished 19x19 games of 60 moves (%d events) rebuilt in %.0f ms\n", recovered.games,
-              games * 60, took);
+  std::printf("recovery: %zu unfinished 19x19 games of 60 moves (%d events) rebuilt in %.0f ms\n",
+              recovered.games, games * 60, took);
   remove_database(path);
 }
 

@@ -36,7 +36,8 @@ class WsClient : public std::enable_shared_from_this<WsClient> {
     req.set(http::field::host, "127.0.0.1");
     req.set(http::field::upgrade, "websocket");
     req.set(http::field::connection, "Upgrade");
-    req.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");  // the server only checks its form
+    req.set(http::field::sec_websocket_key,
+            "dGhlIHNhbXBsZSBub25jZQ==");  // the server only checks its form
     req.set(http::field::sec_websocket_version, "13");
     if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
     co_await http::async_write(socket_, req, boost::asio::use_awaitable);
@@ -61,15 +62,17 @@ class WsClient : public std::enable_shared_from_this<WsClient> {
       if (auto message = next_frame()) co_return *message;
       if (begin_ == end_) {
         begin_ = end_ = 0;
-      } else if (in_.size() - end_ < kReadSize && begin_ > 0) {  // the unread part moves to the front
+      } else if (in_.size() - end_ < kReadSize &&
+                 begin_ > 0) {  // the unread part moves to the front
         std::memmove(in_.data(), in_.data() + begin_, end_ - begin_);
         end_ -= begin_;
         begin_ = 0;
       }
       if (in_.size() - end_ < kReadSize) in_.resize(end_ + 4 * kReadSize);
       boost::system::error_code ec;
-      const std::size_t n = co_await socket_.async_read_some(boost::asio::buffer(in_.data() + end_, in_.size() - end_),
-                                                             boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+      const std::size_t n = co_await socket_.async_read_some(
+          boost::asio::buffer(in_.data() + end_, in_.size() - end_),
+          boost::asio::redirect_error(boost::asio::use_awaitable, ec));
       if (ec) throw boost::system::system_error(ec);
       end_ += n;
     }
@@ -149,15 +152,16 @@ class WsClient : public std::enable_shared_from_this<WsClient> {
     writing_ = true;
     out_.swap(pending_);
     pending_.clear();
-    boost::asio::async_write(socket_, boost::asio::buffer(out_),
-                             [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                               self->writing_ = false;
-                               if (ec) {
-                                 self->pending_.clear();
-                                 return;
-                               }
-                               if (!self->pending_.empty()) self->write();
-                             });
+    boost::asio::async_write(
+        socket_, boost::asio::buffer(out_),
+        [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+          self->writing_ = false;
+          if (ec) {
+            self->pending_.clear();
+            return;
+          }
+          if (!self->pending_.empty()) self->write();
+        });
   }
 
   static constexpr std::size_t kReadSize = 4096;

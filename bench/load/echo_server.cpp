@@ -35,7 +35,8 @@ awaitable<void> echo(asio::ip::tcp::socket socket) {
 
 awaitable<void> listen(asio::ip::tcp::acceptor& acceptor) {
   for (;;) {
-    auto socket = co_await acceptor.async_accept(asio::make_strand(acceptor.get_executor()), use_awaitable);
+    auto socket =
+        co_await acceptor.async_accept(asio::make_strand(acceptor.get_executor()), use_awaitable);
     auto executor = socket.get_executor();
     asio::co_spawn(executor, echo(std::move(socket)), asio::detached);
   }

@@ -35,12 +35,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "client.h"
 #include "engine/board.h"
 #include "engine/game.h"
-#include "engine/move_error.h"
 #include "engine/geometry.h"
+#include "engine/move_error.h"
 #include "engine/rules.h"
-#include "client.h"
 
 namespace {
 
@@ -56,12 +56,12 @@ using namespace std::chrono_literals;
 
 struct Options {
   std::string server = "build/bench/server/tengen-server";
-  std::string echo;          // the echo server binary: measure the baseline instead
+  std::string echo;  // the echo server binary: measure the baseline instead
   int games = 100;
-  double rate = 1.0;         // moves per second per game; 0: as fast as possible
-  int spectators = 0;        // per game
-  int idle = 0;              // extra connections that only hold on
-  double seconds = 10;       // the measured window
+  double rate = 1.0;    // moves per second per game; 0: as fast as possible
+  int spectators = 0;   // per game
+  int idle = 0;         // extra connections that only hold on
+  double seconds = 10;  // the measured window
   int server_threads = 2;
   int size = 19;
 };
@@ -70,7 +70,8 @@ struct Options {
 // address, so a load of thousands spreads over 127.0.x.y.
 asio::ip::address_v4 source_address(int index) {
   const int n = index + 2;  // 127.0.0.2 upwards
-  return asio::ip::make_address_v4("127.0." + std::to_string(n / 250) + "." + std::to_string(n % 250 + 2));
+  return asio::ip::make_address_v4("127.0." + std::to_string(n / 250) + "." +
+                                   std::to_string(n % 250 + 2));
 }
 
 // ---- the process under test ----
@@ -98,7 +99,8 @@ Child start_child(const std::vector<std::string>& argv, const fs::path& port_fil
       c.port = port;
       return c;
     }
-    if (waitpid(c.pid, nullptr, WNOHANG) == c.pid) throw std::runtime_error(argv[0] + " exited before listening");
+    if (waitpid(c.pid, nullptr, WNOHANG) == c.pid)
+      throw std::runtime_error(argv[0] + " exited before listening");
     std::this_thread::sleep_for(10ms);
   }
   kill(c.pid, SIGKILL);
@@ -141,13 +143,16 @@ struct Latencies {
   std::int64_t at(double q) {
     if (us.empty()) return 0;
     std::sort(us.begin(), us.end());
-    return us[std::min(us.size() - 1, static_cast<std::size_t>(q * static_cast<double>(us.size())))];
+    return us[std::min(us.size() - 1,
+                       static_cast<std::size_t>(q * static_cast<double>(us.size())))];
   }
   std::string summary() {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)", at(0.5) / 1000.0,
-                  at(0.9) / 1000.0, at(0.99) / 1000.0, us.empty() ? 0.0 : static_cast<double>(*std::max_element(us.begin(), us.end())) / 1000.0,
-                  us.size());
+    std::snprintf(
+        buf, sizeof buf, "p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms (%zu samples)",
+        at(0.5) / 1000.0, at(0.9) / 1000.0, at(0.99) / 1000.0,
+        us.empty() ? 0.0 : static_cast<double>(*std::max_element(us.begin(), us.end())) / 1000.0,
+        us.size());
     return buf;
   }
 };
@@ -194,7 +199,8 @@ Fields top_level_fields(std::string_view m) {
       i = end;
     } else if (value_of && c != ' ') {  // a value that is not a string: a number, or anything else
       const std::size_t stop = m.find_first_of(",}", i);
-      if (c != '{' && c != '[') *value_of = m.substr(i, stop == std::string_view::npos ? std::string_view::npos : stop - i);
+      if (c != '{' && c != '[')
+        *value_of = m.substr(i, stop == std::string_view::npos ? std::string_view::npos : stop - i);
       value_of = nullptr;
       --i;  // read this character again for nesting
     } else if (c == '{' || c == '[') {
@@ -259,8 +265,9 @@ class Load {
       Player& p = players_[i];
       p.index = static_cast<int>(i);
       p.name = "load" + std::to_string(i);
-      const auto reply = post(source_address(static_cast<int>(i) / 10), "/api/v1/register",
-                              json{{"username", p.name}, {"password", "load test password"}}.dump());
+      const auto reply =
+          post(source_address(static_cast<int>(i) / 10), "/api/v1/register",
+               json{{"username", p.name}, {"password", "load test password"}}.dump());
       const json j = json::parse(reply);
       p.token = j.at("token");
       p.id = j.at("user").at("id");
@@ -283,23 +290,34 @@ class Load {
     const ProcessUsage& after = usage_after_;
     const double wall = window_seconds_;
     const double moves_per_s = static_cast<double>(window_acked_) / o_.seconds;
-    std::cout << "connections held:         " << open_connections() << " (players " << players_.size() << ", spectators "
-              << spectator_slots_.size() << ", idle " << o_.idle << ")\n";
-    std::cout << "games:                    " << o_.games << " on " << o_.size << "x" << o_.size << ", "
-              << (o_.rate > 0 ? fmt_number(o_.rate) + " moves/s each" : std::string("as fast as possible")) << "\n";
-    std::printf("moves acknowledged:       %llu in %.1f s: %.0f moves/s\n", static_cast<unsigned long long>(window_acked_), o_.seconds, moves_per_s);
+    std::cout << "connections held:         " << open_connections() << " (players "
+              << players_.size() << ", spectators " << spectator_slots_.size() << ", idle "
+              << o_.idle << ")\n";
+    std::cout << "games:                    " << o_.games << " on " << o_.size << "x" << o_.size
+              << ", "
+              << (o_.rate > 0 ? fmt_number(o_.rate) + " moves/s each"
+                              : std::string("as fast as possible"))
+              << "\n";
+    std::printf("moves acknowledged:       %llu in %.1f s: %.0f moves/s\n",
+                static_cast<unsigned long long>(window_acked_), o_.seconds, moves_per_s);
     // Counted as the echo baseline counts them (1 in + 1 out per round trip), in and out.
-    std::printf("frames at the server:     %.0f/s in and out (each move: 1 in; ack + 2 events + %d spectators' out)\n",
-                moves_per_s * (4.0 + o_.spectators), o_.spectators);
+    std::printf(
+        "frames at the server:     %.0f/s in and out (each move: 1 in; ack + 2 events + %d "
+        "spectators' out)\n",
+        moves_per_s * (4.0 + o_.spectators), o_.spectators);
     std::cout << "move round trip:          " << rtt_.summary() << "\n";
     if (rate_limited_ > 0) {
-      std::printf("rate limited:             %llu moves refused (20 commands/s per connection) and sent again\n",
-                  static_cast<unsigned long long>(rate_limited_));
+      std::printf(
+          "rate limited:             %llu moves refused (20 commands/s per connection) and sent "
+          "again\n",
+          static_cast<unsigned long long>(rate_limited_));
     }
     if (errors_ > 0) std::printf("errors:                   %d\n", errors_);
-    std::printf("server CPU:               %.0f%% of one core (%.1f s over %.1f s)\n", 100.0 * (after.cpu_seconds - before.cpu_seconds) / wall,
+    std::printf("server CPU:               %.0f%% of one core (%.1f s over %.1f s)\n",
+                100.0 * (after.cpu_seconds - before.cpu_seconds) / wall,
                 after.cpu_seconds - before.cpu_seconds, wall);
-    std::printf("server memory:            %ld KiB now, %ld KiB peak\n", after.rss_kib, after.peak_rss_kib);
+    std::printf("server memory:            %ld KiB now, %ld KiB peak\n", after.rss_kib,
+                after.peak_rss_kib);
     if (o_.idle > 0 && idle_open_ > 0) {
       std::printf("idle connections:         %d open, %.1f KiB each at the server\n", idle_open_,
                   static_cast<double>(idle_rss_after_ - idle_rss_before_) / idle_open_);
@@ -317,7 +335,8 @@ class Load {
     beast::tcp_stream stream(io);
     stream.socket().open(asio::ip::tcp::v4());
     stream.socket().bind({from, 0});
-    stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port_)));
+    stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"),
+                                           static_cast<unsigned short>(port_)));
     http::request<http::string_body> req(http::verb::post, target, 11);
     req.set(http::field::host, "127.0.0.1");
     req.set(http::field::content_type, "application/json");
@@ -336,7 +355,8 @@ class Load {
     auto& socket = conn->socket();
     socket.open(asio::ip::tcp::v4());
     socket.bind({source_address(index / 30), 0});
-    co_await socket.async_connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port_)),
+    co_await socket.async_connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"),
+                                                          static_cast<unsigned short>(port_)),
                                   use_awaitable);
     co_await conn->handshake("/ws/v1", token);
     conn->open = true;
@@ -389,7 +409,8 @@ class Load {
     } catch (const std::exception& e) {
       if (!stopping_) {
         ++failures_;
-        std::cerr << (game ? "spectator " : "idle connection ") << index << ": " << e.what() << "\n";
+        std::cerr << (game ? "spectator " : "idle connection ") << index << ": " << e.what()
+                  << "\n";
       }
     }
   }
@@ -397,7 +418,11 @@ class Load {
   void start_table(Player& challenger) {
     command(challenger, {{"type", "create_challenge"},
                          {"opponent", challenger.partner->name},
-                         {"settings", {{"width", o_.size}, {"ruleset", "chinese"}, {"color", "black"}, {"time", {{"system", "none"}}}}}});
+                         {"settings",
+                          {{"width", o_.size},
+                           {"ruleset", "chinese"},
+                           {"color", "black"},
+                           {"time", {{"system", "none"}}}}}});
   }
 
   void on_message(Player& p, const json& m) {
@@ -405,7 +430,8 @@ class Load {
     // The partner's challenge: announced, or already in the lobby if it was made before this
     // connection's lobby snapshot.
     const auto accept_if_mine = [&](const json& c) {
-      if (c.contains("opponent") && c["opponent"]["id"] == p.id) command(p, {{"type", "accept_challenge"}, {"challenge", c["id"]}});
+      if (c.contains("opponent") && c["opponent"]["id"] == p.id)
+        command(p, {{"type", "accept_challenge"}, {"challenge", c["id"]}});
     };
     if (type == "challenge_opened") {
       accept_if_mine(m["challenge"]);
@@ -424,12 +450,14 @@ class Load {
       }
       command(p, {{"type", "join"}, {"game", id}});
     } else if (type == "snapshot") {
-      if (p.table && p.table->id == m["game"] && &p == p.table->black && p.table->game->moves().empty()) {
+      if (p.table && p.table->id == m["game"] && &p == p.table->black &&
+          p.table->game->moves().empty()) {
         snapshots_ready_.insert(p.table->id);
       }
     } else if (type == "error") {
-      const auto it = m.contains("cid") ? move_cids_.find(cid_key(p, cid_number(m["cid"].get<std::string>())))
-                                        : move_cids_.end();
+      const auto it = m.contains("cid")
+                          ? move_cids_.find(cid_key(p, cid_number(m["cid"].get<std::string>())))
+                          : move_cids_.end();
       if (it != move_cids_.end() && m.value("code", "") == "rate_limited") {
         // Over the server's 20 commands a second per connection: the table tries again.
         ++rate_limited_;
@@ -444,7 +472,8 @@ class Load {
       ++errors_;
       if (errors_ <= 5) std::cerr << p.name << ": " << m.dump() << "\n";
     } else if (type == "game_ended" || type == "scoring_started") {
-      if (p.table && p.table->id == m["game"] && &p == p.table->black) {  // a new game between the same two
+      if (p.table && p.table->id == m["game"] &&
+          &p == p.table->black) {  // a new game between the same two
         if (type == "scoring_started") command(p, {{"type", "resign"}, {"game", p.table->id}});
         tables_.erase(p.table->id);
         p.table = p.partner->table = nullptr;
@@ -473,12 +502,16 @@ class Load {
     const bool mine = (m.color == "black") == (&p == t->black);
     if (mine) return;  // the mover's own copy
     if (t->in_flight) {
-      if (measuring_) rtt_.us.push_back(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t->sent_at).count());
+      if (measuring_)
+        rtt_.us.push_back(
+            std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t->sent_at)
+                .count());
       t->in_flight = false;
     }
     const tengen::Geometry g{o_.size, o_.size};
     const auto color = m.color == "black" ? tengen::Color::Black : tengen::Color::White;
-    t->game->play(tengen::Move{color, m.vertex == "pass" ? tengen::kPass : *g.parse_gtp(std::string(m.vertex))});
+    t->game->play(tengen::Move{
+        color, m.vertex == "pass" ? tengen::kPass : *g.parse_gtp(std::string(m.vertex))});
     // As fast as possible: at once, without waiting for the scheduler's next tick.
     if (o_.rate > 0 || !measuring_ || !move(*t)) due_.push_back(t->id);
   }
@@ -532,15 +565,18 @@ class Load {
     while (ready_ < static_cast<int>(players_.size()) && Clock::now() < give_up) co_await tick(5ms);
     connected_at_ = Clock::now();
     for (std::size_t i = 0; i < players_.size(); i += 2) start_table(players_[i]);
-    while (snapshots_ready_.size() < static_cast<std::size_t>(o_.games) && Clock::now() < give_up) co_await tick(5ms);
+    while (snapshots_ready_.size() < static_cast<std::size_t>(o_.games) && Clock::now() < give_up)
+      co_await tick(5ms);
     for (std::size_t s = 0; s < spectator_slots_.size(); ++s) {
-      const auto it = std::next(tables_.begin(), static_cast<long>(spectator_slots_[s]) % static_cast<long>(tables_.size()));
+      const auto it = std::next(tables_.begin(), static_cast<long>(spectator_slots_[s]) %
+                                                     static_cast<long>(tables_.size()));
       asio::co_spawn(io_, guest(static_cast<int>(players_.size() + s), it->first), asio::detached);
     }
     // The idle connections, with the server's memory before and after them.
     idle_rss_before_ = usage_of(server_pid_).rss_kib;
     const int first_idle = static_cast<int>(players_.size() + spectator_slots_.size());
-    for (int i = 0; i < o_.idle; ++i) asio::co_spawn(io_, guest(first_idle + i, std::nullopt), asio::detached);
+    for (int i = 0; i < o_.idle; ++i)
+      asio::co_spawn(io_, guest(first_idle + i, std::nullopt), asio::detached);
     const auto idle_deadline = Clock::now() + 60s;
     while (idle_open_ < o_.idle && Clock::now() < idle_deadline) co_await tick(5ms);
     co_await tick(200ms);  // their lobby snapshots written
@@ -548,21 +584,27 @@ class Load {
     // Black's first moves, spread over one interval.
     std::vector<Table*> all;
     for (auto& [id, t] : tables_) all.push_back(t.get());
-    const auto interval = o_.rate > 0 ? std::chrono::duration<double>(1.0 / o_.rate) : std::chrono::duration<double>(0);
+    const auto interval = o_.rate > 0 ? std::chrono::duration<double>(1.0 / o_.rate)
+                                      : std::chrono::duration<double>(0);
     const auto start = Clock::now();
     for (std::size_t i = 0; i < all.size(); ++i) {
-      all[i]->last_sent = start - std::chrono::duration_cast<Clock::duration>(interval) +
-                          std::chrono::duration_cast<Clock::duration>(interval * (static_cast<double>(i) / static_cast<double>(all.size())));
+      all[i]->last_sent =
+          start - std::chrono::duration_cast<Clock::duration>(interval) +
+          std::chrono::duration_cast<Clock::duration>(
+              interval * (static_cast<double>(i) / static_cast<double>(all.size())));
       due_.push_back(all[i]->id);
     }
     usage_before_ = usage_of(server_pid_);
     measuring_ = true;
     window_start_ = Clock::now();
     // Said on stderr, for a profiler to attach to the window only (README "Load").
-    std::cerr << "tengen-load: connected in " << std::chrono::duration<double>(connected_at_ - setup_start_).count()
-              << " s, games and the rest set up in " << std::chrono::duration<double>(window_start_ - connected_at_).count()
+    std::cerr << "tengen-load: connected in "
+              << std::chrono::duration<double>(connected_at_ - setup_start_).count()
+              << " s, games and the rest set up in "
+              << std::chrono::duration<double>(window_start_ - connected_at_).count()
               << " s; measuring for " << o_.seconds << " s" << std::endl;
-    const auto end = window_start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.seconds));
+    const auto end = window_start_ + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(o_.seconds));
     while (Clock::now() < end) {
       // Each table whose opponent's move arrived moves again once its interval has passed.
       std::deque<std::int64_t> waiting;
@@ -588,7 +630,8 @@ class Load {
     // The moves in flight are answered (or 5 s pass), then everything closes.
     const auto drain = Clock::now() + 5s;
     auto in_flight = [&] {
-      return std::any_of(tables_.begin(), tables_.end(), [](const auto& t) { return t.second->in_flight; });
+      return std::any_of(tables_.begin(), tables_.end(),
+                         [](const auto& t) { return t.second->in_flight; });
     };
     while (in_flight() && Clock::now() < drain) co_await tick(5ms);
     open_at_end_ = count_open();
@@ -603,7 +646,8 @@ class Load {
   }
 
   int count_open() const {
-    return static_cast<int>(std::count_if(connections_.begin(), connections_.end(), [](const auto& c) { return c->open; }));
+    return static_cast<int>(std::count_if(connections_.begin(), connections_.end(),
+                                          [](const auto& c) { return c->open; }));
   }
   // Connections open when the window ended (they are closed after it).
   int open_connections() const { return stopping_ ? open_at_end_ : count_open(); }
@@ -623,7 +667,8 @@ class Load {
   std::mt19937 random_{12345};
   Latencies rtt_;
   std::vector<std::pair<std::int64_t, std::uint32_t>> acked_;
-  std::unordered_map<std::uint64_t, std::int64_t> move_cids_;  // sent, not yet acknowledged: cid_key → table
+  std::unordered_map<std::uint64_t, std::int64_t>
+      move_cids_;  // sent, not yet acknowledged: cid_key → table
   std::uint64_t window_acked_ = 0;
   Clock::time_point window_start_{};
   Clock::time_point setup_start_{};
@@ -649,17 +694,22 @@ int check_database(const fs::path& file, const Load& load) {
     return 1;
   }
   sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(db, "SELECT user_id, cid FROM game_events WHERE cid IS NOT NULL AND kind IN ('move', 'pass')", -1, &st, nullptr);
+  sqlite3_prepare_v2(
+      db, "SELECT user_id, cid FROM game_events WHERE cid IS NOT NULL AND kind IN ('move', 'pass')",
+      -1, &st, nullptr);
   std::set<std::pair<std::int64_t, std::string>> stored;
   while (sqlite3_step(st) == SQLITE_ROW) {
-    stored.insert({sqlite3_column_int64(st, 0), reinterpret_cast<const char*>(sqlite3_column_text(st, 1))});
+    stored.insert(
+        {sqlite3_column_int64(st, 0), reinterpret_cast<const char*>(sqlite3_column_text(st, 1))});
   }
   sqlite3_finalize(st);
   sqlite3_close(db);
   std::size_t missing = 0;
-  for (const auto& [user, cid] : load.acked()) missing += !stored.contains({user, "l" + std::to_string(cid)});
-  std::printf("durability:               %zu acknowledged moves, %zu in the database, %zu missing\n", load.acked().size(),
-              stored.size(), missing);
+  for (const auto& [user, cid] : load.acked())
+    missing += !stored.contains({user, "l" + std::to_string(cid)});
+  std::printf(
+      "durability:               %zu acknowledged moves, %zu in the database, %zu missing\n",
+      load.acked().size(), stored.size(), missing);
   return missing == 0 ? 0 : 1;
 }
 
@@ -687,15 +737,24 @@ int main(int argc, char** argv) {
     if (a == "--help") {
       std::cout << kUsage;
       return 0;
-    } else if (a == "--server" && has) o.server = argv[++i];
-    else if (a == "--echo" && has) o.echo = argv[++i];
-    else if (a == "--games" && has) o.games = std::stoi(argv[++i]);
-    else if (a == "--rate" && has) o.rate = std::stod(argv[++i]);
-    else if (a == "--spectators" && has) o.spectators = std::stoi(argv[++i]);
-    else if (a == "--idle" && has) o.idle = std::stoi(argv[++i]);
-    else if (a == "--seconds" && has) o.seconds = std::stod(argv[++i]);
-    else if (a == "--threads" && has) o.server_threads = std::stoi(argv[++i]);
-    else if (a == "--size" && has) o.size = std::stoi(argv[++i]);
+    } else if (a == "--server" && has)
+      o.server = argv[++i];
+    else if (a == "--echo" && has)
+      o.echo = argv[++i];
+    else if (a == "--games" && has)
+      o.games = std::stoi(argv[++i]);
+    else if (a == "--rate" && has)
+      o.rate = std::stod(argv[++i]);
+    else if (a == "--spectators" && has)
+      o.spectators = std::stoi(argv[++i]);
+    else if (a == "--idle" && has)
+      o.idle = std::stoi(argv[++i]);
+    else if (a == "--seconds" && has)
+      o.seconds = std::stod(argv[++i]);
+    else if (a == "--threads" && has)
+      o.server_threads = std::stoi(argv[++i]);
+    else if (a == "--size" && has)
+      o.size = std::stoi(argv[++i]);
     else {
       std::cerr << "tengen-load: unknown or incomplete option '" << a << "'\n" << kUsage;
       return 64;
@@ -722,16 +781,18 @@ int main(int argc, char** argv) {
       status = echo_main(o, dir);
     } else {
       const fs::path db = dir / "load.sqlite3";
-      Child server = start_child({o.server, "--address", "127.0.0.1", "--port", "0", "--port-file", (dir / "port").string(),
-                                  "--database", db.string(), "--log-level", "warn", "--threads",
-                                  std::to_string(o.server_threads), "--insecure-fast-password-hashing", "yes"},
-                                 dir / "port");
+      Child server = start_child(
+          {o.server, "--address", "127.0.0.1", "--port", "0", "--port-file",
+           (dir / "port").string(), "--database", db.string(), "--log-level", "warn", "--threads",
+           std::to_string(o.server_threads), "--insecure-fast-password-hashing", "yes"},
+          dir / "port");
       Load load(o, server.port);
       load.set_server_pid(server.pid);
       load.register_players();
       load.run();
       load.report();
-      kill(server.pid, SIGTERM);  // a graceful stop commits everything acknowledged (it was already)
+      kill(server.pid,
+           SIGTERM);  // a graceful stop commits everything acknowledged (it was already)
       int server_status = 0;
       waitpid(server.pid, &server_status, 0);
       status = check_database(db, load);
@@ -769,7 +830,9 @@ awaitable<void> echo_client(EchoRun& run, int index) {
     auto& socket = ws->socket();
     socket.open(asio::ip::tcp::v4());
     socket.bind({source_address(index / 30), 0});
-    co_await socket.async_connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(run.port)}, use_awaitable);
+    co_await socket.async_connect(
+        {asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(run.port)},
+        use_awaitable);
     co_await ws->handshake("/", "");
     while (!run.stopping) {
       const auto sent = Clock::now();
@@ -777,7 +840,8 @@ awaitable<void> echo_client(EchoRun& run, int index) {
       co_await ws->read();
       if (run.measuring) {
         ++run.round_trips;
-        run.rtt.us.push_back(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent).count());
+        run.rtt.us.push_back(
+            std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent).count());
       }
     }
   } catch (const std::exception& e) {
@@ -786,13 +850,15 @@ awaitable<void> echo_client(EchoRun& run, int index) {
   }
 }
 
-awaitable<void> echo_window(EchoRun& run, double seconds, pid_t pid, ProcessUsage& before, ProcessUsage& after) {
+awaitable<void> echo_window(EchoRun& run, double seconds, pid_t pid, ProcessUsage& before,
+                            ProcessUsage& after) {
   asio::steady_timer timer(run.io);
   timer.expires_after(1s);  // connected and warm
   co_await timer.async_wait(use_awaitable);
   before = usage_of(pid);
   run.measuring = true;
-  timer.expires_after(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
+  timer.expires_after(
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
   co_await timer.async_wait(use_awaitable);
   run.measuring = false;
   after = usage_of(pid);
@@ -802,11 +868,14 @@ awaitable<void> echo_window(EchoRun& run, double seconds, pid_t pid, ProcessUsag
 }  // namespace
 
 int echo_main(const Options& o, const fs::path& dir) {
-  Child echo = start_child({o.echo, "--threads", std::to_string(o.server_threads), "--port-file", (dir / "port").string()}, dir / "port");
+  Child echo = start_child({o.echo, "--threads", std::to_string(o.server_threads), "--port-file",
+                            (dir / "port").string()},
+                           dir / "port");
   EchoRun run;
   run.port = echo.port;
   // A move event as the server sends it: the frames are the same size as the real ones.
-  run.payload = R"({"v":1,"type":"move","game":42,"seq":18,"color":"black","vertex":"C3","captured":[],"clock":null,"lag_credit_ms":0})";
+  run.payload =
+      R"({"v":1,"type":"move","game":42,"seq":18,"color":"black","vertex":"C3","captured":[],"clock":null,"lag_credit_ms":0})";
   // One message in flight per game, as in the saturated server run (one move in flight per table).
   for (int i = 0; i < o.games; ++i) asio::co_spawn(run.io, echo_client(run, i), asio::detached);
   ProcessUsage before, after;
@@ -815,9 +884,13 @@ int echo_main(const Options& o, const fs::path& dir) {
   kill(echo.pid, SIGTERM);
   waitpid(echo.pid, nullptr, 0);
   const double per_s = static_cast<double>(run.round_trips) / o.seconds;
-  std::printf("echo connections:         %d, one %zu-byte message in flight each\n", o.games, run.payload.size());
-  std::printf("echo round trips:         %.0f/s (frames at the echo server: %.0f/s, 1 in + 1 out)\n", per_s, 2 * per_s);
+  std::printf("echo connections:         %d, one %zu-byte message in flight each\n", o.games,
+              run.payload.size());
+  std::printf(
+      "echo round trips:         %.0f/s (frames at the echo server: %.0f/s, 1 in + 1 out)\n", per_s,
+      2 * per_s);
   std::cout << "echo round trip:          " << run.rtt.summary() << "\n";
-  std::printf("echo server CPU:          %.0f%% of one core\n", 100.0 * (after.cpu_seconds - before.cpu_seconds) / o.seconds);
+  std::printf("echo server CPU:          %.0f%% of one core\n",
+              100.0 * (after.cpu_seconds - before.cpu_seconds) / o.seconds);
   return run.failures == 0 ? 0 : 1;
 }

@@ -14,7 +14,9 @@ struct Overloaded : F... {
   using F::operator()...;
 };
 
-std::string other(const std::string& color) { return color == "black" ? "white" : "black"; }
+std::string other(const std::string& color) {
+  return color == "black" ? "white" : "black";
+}
 
 }  // namespace
 
@@ -47,7 +49,8 @@ void BotGame::apply(const protocol::GameSnapshot& s, SteadyTime now) {
   for (const auto& m : s.moves) moves_.push_back({m.color, m.vertex});
   using P = protocol::GameSettings::Placement;
   const Rules rules = protocol::rules_of(settings_);
-  free_placement_ = settings_.placement == P::Free || (settings_.placement == P::Ruleset && rules.free_handicap);
+  free_placement_ =
+      settings_.placement == P::Free || (settings_.placement == P::Ruleset && rules.free_handicap);
   white_passes_last_ = rules.pass_stones;
   // Trailing passes while the game is in play again were before a resumption: they count no more.
   passes_ = 0;
@@ -95,7 +98,8 @@ BotGame::Applied BotGame::apply(const protocol::RoomEvent& e, SteadyTime now) {
                  },
                  [&](const protocol::UndoAnswered& u) {
                    undo_seq_ = 0;
-                   need_snapshot = u.accepted;  // the moves taken back and the clocks: simplest from the server
+                   need_snapshot =
+                       u.accepted;  // the moves taken back and the clocks: simplest from the server
                  },
                  [&](const protocol::GameEnded& g) {
                    phase_ = protocol::Phase::Finished;
@@ -116,7 +120,8 @@ BotGame::Applied BotGame::apply(const protocol::RoomEvent& e, SteadyTime now) {
                  },
                  [&](const protocol::ScoreAccepted& a) {
                    if (!marking_) return;
-                   (a.by == "black" ? marking_->black_accepted : marking_->white_accepted) = a.version;
+                   (a.by == "black" ? marking_->black_accepted : marking_->white_accepted) =
+                       a.version;
                  },
                  [&](const protocol::PlayResumed& r) {
                    phase_ = protocol::Phase::Playing;
@@ -160,7 +165,8 @@ std::optional<Action> BotGame::next_action() const {
       if (mine == marking_->version) return std::nullopt;
       return JudgeMarking{marking_->version};
     }
-    case protocol::Phase::Finished: return std::nullopt;
+    case protocol::Phase::Finished:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -180,13 +186,16 @@ bool BotGame::placing() const {
          static_cast<int>(handicap_.size()) < settings_.handicap;
 }
 
-double BotGame::komi() const { return protocol::rules_of(settings_).komi; }
+double BotGame::komi() const {
+  return protocol::rules_of(settings_).komi;
+}
 
 std::optional<protocol::PlayerClock> BotGame::my_clock(SteadyTime now) const {
   if (!clock_ || (my_color_ != "black" && my_color_ != "white")) return std::nullopt;
   const auto& c = my_color_ == "black" ? clock_->black : clock_->white;
   if (clock_->running != my_color_) return c;
-  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(now - clock_at_).count();
+  const auto elapsed =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now - clock_at_).count();
   return run_clock(settings_.time, c, elapsed);
 }
 

@@ -17,11 +17,15 @@ namespace tengen::bridge {
 
 using SteadyTime = std::chrono::steady_clock::time_point;
 
-struct Think {};                          // genmove, or place the next free handicap stone
-struct ChooseNigiri { bool guesser = false; };
+struct Think {};  // genmove, or place the next free handicap stone
+struct ChooseNigiri {
+  bool guesser = false;
+};
 struct AnswerUndo {};
-struct JudgeMarking { std::uint64_t version = 0; };
-struct GiveUp {};                          // resign: the engine failed
+struct JudgeMarking {
+  std::uint64_t version = 0;
+};
+struct GiveUp {};  // resign: the engine failed
 using Action = std::variant<Think, ChooseNigiri, AnswerUndo, JudgeMarking, GiveUp>;
 
 // The bot's answer to a marking in the scoring phase, given the stones its engine says are dead
@@ -32,7 +36,9 @@ struct MarkChain {
   std::string vertex;
   bool dead = true;
 };
-struct AcceptMarking { std::uint64_t version = 0; };
+struct AcceptMarking {
+  std::uint64_t version = 0;
+};
 struct ResumeToSettle {};
 using Judgement = std::variant<MarkChain, AcceptMarking, ResumeToSettle>;
 Judgement judge_marking(const std::set<std::string>& engine_dead, const protocol::Marking& marking,
@@ -92,7 +98,9 @@ class BotGame {
   std::uint64_t turn_seq() const { return turn_seq_; }
   // The last passes ended play: the scoring phase (or the end) is on its way from the server,
   // so it is nobody's move even if the next event has not arrived yet.
-  bool play_ended() const { return passes_ >= 2 && (!white_passes_last_ || moves_.back().color == "white"); }
+  bool play_ended() const {
+    return passes_ >= 2 && (!white_passes_last_ || moves_.back().color == "white");
+  }
 
  private:
   void set_clock(const std::optional<protocol::ClockState>& clock, SteadyTime now);
@@ -120,10 +128,10 @@ class BotGame {
   std::uint64_t turn_seq_ = 0;
   std::optional<std::uint64_t> thought_at_;
   bool nigiri_chosen_ = false;
-  std::uint64_t undo_seq_ = 0;      // the opponent's pending undo request, 0 for none
+  std::uint64_t undo_seq_ = 0;  // the opponent's pending undo request, 0 for none
   std::uint64_t undo_answered_ = 0;
   std::optional<std::uint64_t> judged_version_;
-  bool corrected_ = false;          // the bot set a marking right in this scoring phase
+  bool corrected_ = false;  // the bot set a marking right in this scoring phase
   bool settling_ = false;
   std::string give_up_reason_;
   bool resign_sent_ = false;

@@ -49,8 +49,8 @@ struct HttpReply {
 
 constexpr auto kSetupDeadline = 120s;  // engines that load a network take a while to start
 constexpr auto kQueryDeadline = 60s;
-constexpr auto kFlagGrace = 15s;       // past the clock the server has ended the game anyway
-constexpr int kMaxRefusals = 10;       // commands of one game the server refused before giving it up
+constexpr auto kFlagGrace = 15s;  // past the clock the server has ended the game anyway
+constexpr int kMaxRefusals = 10;  // commands of one game the server refused before giving it up
 
 std::string random_hex(std::size_t bytes) {
   std::random_device device;
@@ -99,7 +99,11 @@ auto report(std::string what) {
 class Bridge::Impl : public std::enable_shared_from_this<Impl> {
  public:
   Impl(asio::io_context& io, Config config, BridgeOptions options)
-      : io_(io), config_(std::move(config)), options_(options), backoff_timer_(io), cid_prefix_("b" + random_hex(4)) {}
+      : io_(io),
+        config_(std::move(config)),
+        options_(options),
+        backoff_timer_(io),
+        cid_prefix_("b" + random_hex(4)) {}
 
   void start() { asio::co_spawn(io_, run(shared_from_this()), report("the connection loop")); }
 
@@ -131,11 +135,11 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     BotGame game;
     asio::steady_timer wake;  // cancelled whenever the game changed
     std::unique_ptr<EngineProcess> engine;
-    std::set<std::string> known;                // the engine's list_commands
-    std::vector<std::string> engine_stones;     // handicap stones the engine has
-    std::vector<PlayedMove> engine_moves;       // moves the engine has, in order
-    std::vector<std::string> placement;         // the engine's free handicap plan
-    std::optional<std::uint64_t> dead_at;       // turn_seq of `dead`
+    std::set<std::string> known;             // the engine's list_commands
+    std::vector<std::string> engine_stones;  // handicap stones the engine has
+    std::vector<PlayedMove> engine_moves;    // moves the engine has, in order
+    std::vector<std::string> placement;      // the engine's free handicap plan
+    std::optional<std::uint64_t> dead_at;    // turn_seq of `dead`
     std::set<std::string> dead;
     bool snapshot_requested = false;
     bool abandoned = false;  // the server will not let the bot into it
@@ -146,7 +150,14 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
 
   // What a command was for, to make sense of its error.
   struct Pending {
-    enum class Kind : std::uint8_t { Move, GameCommand, Join, Accept, Create, Other } kind = Kind::Other;
+    enum class Kind : std::uint8_t {
+      Move,
+      GameCommand,
+      Join,
+      Accept,
+      Create,
+      Other
+    } kind = Kind::Other;
     protocol::GameId game = 0;
     protocol::ChallengeId challenge = 0;
   };
@@ -160,7 +171,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
       EngineProcess engine(io_.get_executor(), config_.engine, "engine check", config_.log_gtp);
       const GtpReply name = co_await engine.command("name", kSetupDeadline);
       const GtpReply version = co_await engine.command("version", kQueryDeadline);
-      spdlog::info("engine: {} {}", name.ok ? name.text : "(no name)", version.ok ? version.text : "");
+      spdlog::info("engine: {} {}", name.ok ? name.text : "(no name)",
+                   version.ok ? version.text : "");
       co_await engine.quit();
     } catch (const EngineFailure& e) {
       throw Fatal("the engine does not work: " + std::string(e.what()));
@@ -189,8 +201,9 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
         const auto* system = dynamic_cast<const boost::system::system_error*>(&e);
         const std::string why = system ? system->code().message() : e.what();
         if (!self->stopping_) {
-          spdlog::warn("{} {}:{}: {}", self->connected() ? "connection lost to" : "cannot connect to", self->config_.host,
-                       self->config_.port, why);
+          spdlog::warn("{} {}:{}: {}",
+                       self->connected() ? "connection lost to" : "cannot connect to",
+                       self->config_.host, self->config_.port, why);
         }
       }
       self->disconnected();
@@ -198,7 +211,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
       if (std::chrono::steady_clock::now() - began > 30s) backoff = 250ms;
       // ±25%, so that the bots of a restarted server do not all come back at the same instant.
       const auto jitter = std::uniform_real_distribution<double>(0.75, 1.25)(self->random_);
-      self->backoff_timer_.expires_after(std::chrono::duration_cast<std::chrono::milliseconds>(backoff * jitter));
+      self->backoff_timer_.expires_after(
+          std::chrono::duration_cast<std::chrono::milliseconds>(backoff * jitter));
       boost::system::error_code ec;
       co_await self->backoff_timer_.async_wait(asio::redirect_error(use_awaitable, ec));
       backoff = std::min<std::chrono::milliseconds>(backoff * 2, 5s);
@@ -209,7 +223,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     asio::ip::tcp::resolver resolver(io_);
     beast::tcp_stream stream(io_);
     stream.expires_after(15s);
-    const auto endpoints = co_await resolver.async_resolve(config_.host, config_.port, use_awaitable);
+    const auto endpoints =
+        co_await resolver.async_resolve(config_.host, config_.port, use_awaitable);
     co_await stream.async_connect(endpoints, use_awaitable);
     http::request<http::string_body> request(method, target, 11);
     request.set(http::field::host, config_.host);
@@ -237,36 +252,46 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
 
   awaitable<void> log_in() {
     token_.clear();
-    const std::string credentials = json{{"username", config_.username}, {"password", config_.password}}.dump();
+    const std::string credentials =
+        json{{"username", config_.username}, {"password", config_.password}}.dump();
     HttpReply reply = co_await http_request(http::verb::post, "/api/v1/login", credentials);
     if (reply.status == 401 && options_.register_account) {
       json bot = json::parse(credentials);
       bot["bot"] = true;
       reply = co_await http_request(http::verb::post, "/api/v1/register", bot.dump());
-      if (reply.status != 201) throw Fatal("cannot register the bot account '" + config_.username + "': " + error_message(reply));
+      if (reply.status != 201)
+        throw Fatal("cannot register the bot account '" + config_.username +
+                    "': " + error_message(reply));
       spdlog::info("registered the bot account '{}'", config_.username);
     }
-    if (reply.status == 401) throw Fatal("cannot log in as '" + config_.username + "': " + error_message(reply));
-    if (reply.status != 200 && reply.status != 201) throw std::runtime_error("logging in: " + error_message(reply));
+    if (reply.status == 401)
+      throw Fatal("cannot log in as '" + config_.username + "': " + error_message(reply));
+    if (reply.status != 200 && reply.status != 201)
+      throw std::runtime_error("logging in: " + error_message(reply));
     const json j = json::parse(reply.body);
     token_ = j.at("token").get<std::string>();
     me_ = j.at("user").at("id").get<std::int64_t>();
-    const HttpReply profile = co_await http_request(http::verb::get, "/api/v1/users/" + config_.username, "");
+    const HttpReply profile =
+        co_await http_request(http::verb::get, "/api/v1/users/" + config_.username, "");
     const json p = json::parse(profile.body, nullptr, false);
     if (!p.is_object() || !p.contains("user") || !p["user"].value("bot", false)) {
-      throw Fatal("'" + config_.username +
-                  "' is not a bot account: programs play under bot accounts only, so that everyone can see it "
-                  "(register one with \"bot\": true, or start the bridge with --register for a new name)");
+      throw Fatal(
+          "'" + config_.username +
+          "' is not a bot account: programs play under bot accounts only, so that everyone can see "
+          "it "
+          "(register one with \"bot\": true, or start the bridge with --register for a new name)");
     }
     spdlog::info("logged in as the bot '{}' (id {})", config_.username, me_);
   }
 
   // The unfinished games of this bot, from before a restart or a lost connection.
   awaitable<std::vector<protocol::GameId>> live_games() {
-    const HttpReply reply = co_await http_request(http::verb::get, "/api/v1/users/" + config_.username + "/games?limit=100", "");
+    const HttpReply reply = co_await http_request(
+        http::verb::get, "/api/v1/users/" + config_.username + "/games?limit=100", "");
     std::vector<protocol::GameId> ids;
     const json j = json::parse(reply.body, nullptr, false);
-    if (reply.status != 200 || !j.is_object()) throw std::runtime_error("listing the bot's games: " + error_message(reply));
+    if (reply.status != 200 || !j.is_object())
+      throw std::runtime_error("listing the bot's games: " + error_message(reply));
     for (const auto& g : j.value("games", json::array())) {
       if (g.value("result", json()).is_null()) ids.push_back(g.at("id").get<protocol::GameId>());
     }
@@ -277,7 +302,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     if (token_.empty()) co_await log_in();
     auto session = std::make_shared<Session>(io_);
     asio::ip::tcp::resolver resolver(io_);
-    const auto endpoints = co_await resolver.async_resolve(config_.host, config_.port, use_awaitable);
+    const auto endpoints =
+        co_await resolver.async_resolve(config_.host, config_.port, use_awaitable);
     beast::get_lowest_layer(session->ws).expires_after(15s);
     co_await beast::get_lowest_layer(session->ws).async_connect(endpoints, use_awaitable);
     beast::get_lowest_layer(session->ws).expires_never();
@@ -285,11 +311,13 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     timeouts.idle_timeout = 30s;  // a silent server is pinged, then dropped
     timeouts.keep_alive_pings = true;
     session->ws.set_option(timeouts);
-    session->ws.set_option(websocket::stream_base::decorator([token = token_](websocket::request_type& req) {
-      req.set(http::field::authorization, "Bearer " + token);
-      req.set(http::field::user_agent, "tengen-gtp-bridge");
-    }));
-    co_await session->ws.async_handshake(config_.host + ":" + config_.port, "/ws/v1", use_awaitable);
+    session->ws.set_option(
+        websocket::stream_base::decorator([token = token_](websocket::request_type& req) {
+          req.set(http::field::authorization, "Bearer " + token);
+          req.set(http::field::user_agent, "tengen-gtp-bridge");
+        }));
+    co_await session->ws.async_handshake(config_.host + ":" + config_.port, "/ws/v1",
+                                         use_awaitable);
     session->ws.text(true);
     session_ = session;
     spdlog::info("connected to {}:{}", config_.host, config_.port);
@@ -333,7 +361,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
   static awaitable<void> write_all(std::shared_ptr<Session> session) {
     while (!session->outbox.empty()) {
       boost::system::error_code ec;
-      co_await session->ws.async_write(asio::buffer(session->outbox.front()), asio::redirect_error(use_awaitable, ec));
+      co_await session->ws.async_write(asio::buffer(session->outbox.front()),
+                                       asio::redirect_error(use_awaitable, ec));
       if (ec) break;  // the read loop sees the same end
       session->outbox.pop_front();
     }
@@ -372,7 +401,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
                    },
                    [&](const protocol::GameStarted& g) {
                      if (g.black.id != me_ && g.white.id != me_) return;
-                     spdlog::info("game {} started: {} (black) vs {} (white)", g.game, g.black.name, g.white.name);
+                     spdlog::info("game {} started: {} (black) vs {} (white)", g.game, g.black.name,
+                                  g.white.name);
                      request_snapshot(slot_for(g.game));
                      maintain_challenge();
                    },
@@ -389,7 +419,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
                      const auto it = slots_.find(e.game);
                      if (it == slots_.end()) return;
                      Slot& slot = *it->second;
-                     if (slot.game.apply(e, std::chrono::steady_clock::now()) == BotGame::Applied::NeedSnapshot) {
+                     if (slot.game.apply(e, std::chrono::steady_clock::now()) ==
+                         BotGame::Applied::NeedSnapshot) {
                        request_snapshot(slot);
                      }
                      slot.wake.cancel();
@@ -427,8 +458,11 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
         challenge_refused_ = true;  // the configured challenge is wrong: do not insist
         spdlog::error("the server refused the bot's challenge: {}", e.message);
         return;
-      case Pending::Kind::Other: spdlog::warn("server error: {}", e.message); return;
-      default: break;
+      case Pending::Kind::Other:
+        spdlog::warn("server error: {}", e.message);
+        return;
+      default:
+        break;
     }
     const auto slot_it = slots_.find(p.game);
     if (slot_it == slots_.end()) return;
@@ -439,9 +473,11 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     } else if (p.kind == Pending::Kind::Move && e.code == protocol::ErrorCode::IllegalMove) {
       slot.game.give_up("the engine's move was refused: " + e.message);
     } else if (++slot.refusals >= kMaxRefusals) {
-      slot.game.give_up("the server refused the bot's commands " + std::to_string(kMaxRefusals) + " times; the last: " + e.message);
+      slot.game.give_up("the server refused the bot's commands " + std::to_string(kMaxRefusals) +
+                        " times; the last: " + e.message);
     } else {
-      spdlog::info("{}: the server refused a command ({}); looking again", slot.log_name(), e.message);
+      spdlog::info("{}: the server refused a command ({}); looking again", slot.log_name(),
+                   e.message);
       slot.game.lost_track();
       request_snapshot(slot);
     }
@@ -451,7 +487,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
   // ---- challenges ----
 
   int room_left() const {
-    return config_.accept.max_games - static_cast<int>(slots_.size()) - static_cast<int>(pending_accepts_.size());
+    return config_.accept.max_games - static_cast<int>(slots_.size()) -
+           static_cast<int>(pending_accepts_.size());
   }
 
   void consider(const protocol::Challenge& c) {
@@ -487,7 +524,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
       our_challenge_.reset();
     } else if (!our_challenge_ && room_left() > 0) {
       posting_ = true;
-      send(protocol::CreateChallenge{*config_.challenge, std::nullopt}, {Pending::Kind::Create, 0, 0});
+      send(protocol::CreateChallenge{*config_.challenge, std::nullopt},
+           {Pending::Kind::Create, 0, 0});
     }
   }
 
@@ -506,13 +544,17 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     if (slot.snapshot_requested || !connected()) return;
     slot.snapshot_requested = true;
     slot.game.lost_track();
-    send(protocol::JoinGame{slot.game.id(), std::nullopt}, {Pending::Kind::Join, slot.game.id(), 0});
+    send(protocol::JoinGame{slot.game.id(), std::nullopt},
+         {Pending::Kind::Join, slot.game.id(), 0});
   }
 
   void greet(Slot& slot) {
-    if (slot.greeted || config_.greeting.empty() || slot.game.finished() || !slot.game.moves().empty()) return;
+    if (slot.greeted || config_.greeting.empty() || slot.game.finished() ||
+        !slot.game.moves().empty())
+      return;
     slot.greeted = true;
-    send(protocol::SendChat{slot.game.id(), config_.greeting}, {Pending::Kind::Other, slot.game.id(), 0});
+    send(protocol::SendChat{slot.game.id(), config_.greeting},
+         {Pending::Kind::Other, slot.game.id(), 0});
   }
 
   // One game from its start to its end: whenever it changed, do what it needs next.
@@ -534,7 +576,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     }
     if (slot->engine) co_await slot->engine->quit();
     if (slot->game.finished() || slot->abandoned) {
-      if (slot->game.finished()) spdlog::info("game {} over: {}", slot->game.id(), slot->game.result().value_or("?"));
+      if (slot->game.finished())
+        spdlog::info("game {} over: {}", slot->game.id(), slot->game.result().value_or("?"));
       self->slots_.erase(slot->game.id());
       self->maintain_challenge();
     }
@@ -545,7 +588,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     const auto id = g.id();
     if (std::holds_alternative<ChooseNigiri>(action)) {
       std::optional<std::string> guess;
-      if (std::get<ChooseNigiri>(action).guesser) guess = std::random_device{}() % 2 ? "odd" : "even";
+      if (std::get<ChooseNigiri>(action).guesser)
+        guess = std::random_device{}() % 2 ? "odd" : "even";
       send(protocol::NigiriChoice{id, random_hex(16), guess}, {Pending::Kind::GameCommand, id, 0});
       g.chose_nigiri();
     } else if (std::holds_alternative<AnswerUndo>(action)) {
@@ -562,11 +606,13 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     }
   }
 
-  awaitable<GtpReply> ask(Slot& slot, std::string command, std::chrono::milliseconds deadline = kQueryDeadline) {
+  awaitable<GtpReply> ask(Slot& slot, std::string command,
+                          std::chrono::milliseconds deadline = kQueryDeadline) {
     co_return co_await slot.engine->command(std::move(command), deadline);
   }
 
-  awaitable<void> must(Slot& slot, std::string command, std::chrono::milliseconds deadline = kQueryDeadline) {
+  awaitable<void> must(Slot& slot, std::string command,
+                       std::chrono::milliseconds deadline = kQueryDeadline) {
     const GtpReply reply = co_await ask(slot, command, deadline);
     if (!reply.ok) throw EngineFailure("the engine refused '" + command + "': " + reply.text);
   }
@@ -574,7 +620,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
   // A fresh engine for the game: board, komi, rules and clock.
   awaitable<void> start_engine(Slot& slot) {
     const BotGame& g = slot.game;
-    slot.engine = std::make_unique<EngineProcess>(io_.get_executor(), config_.engine, slot.log_name(), config_.log_gtp);
+    slot.engine = std::make_unique<EngineProcess>(io_.get_executor(), config_.engine,
+                                                  slot.log_name(), config_.log_gtp);
     slot.engine_stones.clear();
     slot.engine_moves.clear();
     slot.placement.clear();
@@ -587,10 +634,12 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     co_await must(slot, "boardsize " + std::to_string(g.settings().width));
     co_await must(slot, "clear_board");
     co_await must(slot, "komi " + komi_text(g.komi()));
-    if (slot.known.contains("kgs-rules")) co_await ask(slot, "kgs-rules " + kgs_rules(g.settings().ruleset));
+    if (slot.known.contains("kgs-rules"))
+      co_await ask(slot, "kgs-rules " + kgs_rules(g.settings().ruleset));
     const bool kgs_time = slot.known.contains("kgs-time_settings");
     const auto time = time_settings_command(g.settings().time, kgs_time);
-    if (!(co_await ask(slot, time)).ok) spdlog::warn("{}: the engine refused '{}'", slot.log_name(), time);
+    if (!(co_await ask(slot, time)).ok)
+      spdlog::warn("{}: the engine refused '{}'", slot.log_name(), time);
   }
 
   // Brings the engine's position to the server's: the moves it lacks, or from scratch.
@@ -599,9 +648,11 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     const BotGame& g = slot.game;
     const auto& moves = g.moves();
     const std::set<std::string> stones(g.handicap_stones().begin(), g.handicap_stones().end());
-    const bool same_stones = std::set<std::string>(slot.engine_stones.begin(), slot.engine_stones.end()) == stones;
-    const bool prefix = slot.engine_moves.size() <= moves.size() &&
-                        std::equal(slot.engine_moves.begin(), slot.engine_moves.end(), moves.begin());
+    const bool same_stones =
+        std::set<std::string>(slot.engine_stones.begin(), slot.engine_stones.end()) == stones;
+    const bool prefix =
+        slot.engine_moves.size() <= moves.size() &&
+        std::equal(slot.engine_moves.begin(), slot.engine_moves.end(), moves.begin());
     if (!same_stones || !prefix) {
       co_await must(slot, "clear_board");
       slot.engine_stones.clear();
@@ -625,17 +676,21 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     if (!slot.engine) co_await start_engine(slot);
     if (slot.placement.empty()) {
       co_await must(slot, "clear_board");
-      const GtpReply plan = co_await ask(slot, "place_free_handicap " + std::to_string(g.settings().handicap));
-      if (!plan.ok) throw EngineFailure("the engine cannot place free handicap stones: " + plan.text);
+      const GtpReply plan =
+          co_await ask(slot, "place_free_handicap " + std::to_string(g.settings().handicap));
+      if (!plan.ok)
+        throw EngineFailure("the engine cannot place free handicap stones: " + plan.text);
       slot.placement = split_vertices(plan.text);
       slot.engine_stones = slot.placement;
       slot.engine_moves.clear();
     }
     const auto& placed = g.handicap_stones();
-    const auto next = std::find_if(slot.placement.begin(), slot.placement.end(), [&](const std::string& v) {
-      return std::find(placed.begin(), placed.end(), v) == placed.end();
-    });
-    if (next == slot.placement.end()) throw EngineFailure("the engine placed fewer handicap stones than the game has");
+    const auto next =
+        std::find_if(slot.placement.begin(), slot.placement.end(), [&](const std::string& v) {
+          return std::find(placed.begin(), placed.end(), v) == placed.end();
+        });
+    if (next == slot.placement.end())
+      throw EngineFailure("the engine placed fewer handicap stones than the game has");
     if (g.turn_seq() != turn || g.finished()) co_return;
     send(protocol::PlayMove{g.id(), *next, std::nullopt}, {Pending::Kind::Move, g.id(), 0});
     g.thought();
@@ -654,10 +709,12 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     std::chrono::milliseconds deadline = std::chrono::seconds(config_.max_think_seconds);
     if (clock) {
       const bool kgs_time = slot.known.contains("kgs-time_settings");
-      if (const auto command = time_left_command(g.settings().time, *clock, g.my_color(), kgs_time)) {
+      if (const auto command =
+              time_left_command(g.settings().time, *clock, g.my_color(), kgs_time)) {
         co_await ask(slot, *command);
       }
-      if (const auto left = time_to_flag_ms(g.settings().time, *clock)) deadline = std::chrono::milliseconds(*left) + kFlagGrace;
+      if (const auto left = time_to_flag_ms(g.settings().time, *clock))
+        deadline = std::chrono::milliseconds(*left) + kFlagGrace;
     }
     const bool cleanup = g.settling() && slot.known.contains("kgs-genmove_cleanup");
     const std::string command = (cleanup ? "kgs-genmove_cleanup " : "genmove ") + g.my_color();
@@ -666,11 +723,16 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     const std::string move = lower(reply.text);
     const Geometry geometry{g.settings().width, g.settings().height};
     if (move != "pass" && move != "resign" && !geometry.parse_gtp(move)) {
-      throw EngineFailure("the engine answered '" + command + "' with '" + reply.text + "', not a move");
+      throw EngineFailure("the engine answered '" + command + "' with '" + reply.text +
+                          "', not a move");
     }
-    if (move != "resign") slot.engine_moves.push_back({g.my_color(), move == "pass" ? "pass" : reply.text});
-    if (g.finished() || g.turn_seq() != turn || g.stale()) co_return;  // the game moved on meanwhile
-    const auto think_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    if (move != "resign")
+      slot.engine_moves.push_back({g.my_color(), move == "pass" ? "pass" : reply.text});
+    if (g.finished() || g.turn_seq() != turn || g.stale())
+      co_return;  // the game moved on meanwhile
+    const auto think_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now() - started)
+                              .count();
     const Pending pending{Pending::Kind::Move, g.id(), 0};
     if (move == "resign") {
       spdlog::info("{}: the engine resigns", slot.log_name());
@@ -691,24 +753,35 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     if (slot.known.contains("final_status_list")) {
       if (slot.dead_at != turn) {
         const GtpReply dead = co_await ask(slot, "final_status_list dead");
-        if (!dead.ok) throw EngineFailure("the engine refused 'final_status_list dead': " + dead.text);
+        if (!dead.ok)
+          throw EngineFailure("the engine refused 'final_status_list dead': " + dead.text);
         const auto list = split_vertices(dead.text);
         slot.dead = std::set<std::string>(list.begin(), list.end());
         slot.dead_at = turn;
       }
-      if (!g.marking() || g.marking()->version != version || g.stale()) co_return;  // changed meanwhile
-      judgement = tengen::bridge::judge_marking(slot.dead, *g.marking(), g.marking_by_opponent(), g.corrected_marking());
+      if (!g.marking() || g.marking()->version != version || g.stale())
+        co_return;  // changed meanwhile
+      judgement = tengen::bridge::judge_marking(slot.dead, *g.marking(), g.marking_by_opponent(),
+                                                g.corrected_marking());
     }
     const auto id = g.id();
-    std::visit(Overloaded{
-                   [&](const MarkChain& m) { send(protocol::MarkDead{id, m.vertex, m.dead}, {Pending::Kind::GameCommand, id, 0}); },
-                   [&](const AcceptMarking& a) { send(protocol::AcceptScore{id, a.version}, {Pending::Kind::GameCommand, id, 0}); },
-                   [&](const ResumeToSettle&) {
-                     spdlog::info("{}: the opponent's marking differs from the engine's: resuming play to settle it", slot.log_name());
-                     send(protocol::ResumePlay{id}, {Pending::Kind::GameCommand, id, 0});
-                   },
-               },
-               judgement);
+    std::visit(
+        Overloaded{
+            [&](const MarkChain& m) {
+              send(protocol::MarkDead{id, m.vertex, m.dead}, {Pending::Kind::GameCommand, id, 0});
+            },
+            [&](const AcceptMarking& a) {
+              send(protocol::AcceptScore{id, a.version}, {Pending::Kind::GameCommand, id, 0});
+            },
+            [&](const ResumeToSettle&) {
+              spdlog::info(
+                  "{}: the opponent's marking differs from the engine's: resuming play to settle "
+                  "it",
+                  slot.log_name());
+              send(protocol::ResumePlay{id}, {Pending::Kind::GameCommand, id, 0});
+            },
+        },
+        judgement);
     g.judged(version, judgement);
   }
 
@@ -735,8 +808,14 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
 Bridge::Bridge(asio::io_context& io, Config config, BridgeOptions options)
     : impl_(std::make_shared<Impl>(io, std::move(config), options)) {}
 Bridge::~Bridge() = default;
-void Bridge::start() { impl_->start(); }
-void Bridge::stop() { impl_->stop(); }
-int Bridge::exit_code() const { return impl_->exit_code(); }
+void Bridge::start() {
+  impl_->start();
+}
+void Bridge::stop() {
+  impl_->stop();
+}
+int Bridge::exit_code() const {
+  return impl_->exit_code();
+}
 
 }  // namespace tengen::bridge

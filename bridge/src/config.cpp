@@ -24,12 +24,18 @@ std::optional<System> system_named(std::string_view name) {
 
 std::string system_name(System s) {
   switch (s) {
-    case System::None: return "none";
-    case System::Absolute: return "absolute";
-    case System::Simple: return "simple";
-    case System::Fischer: return "fischer";
-    case System::ByoYomi: return "byoyomi";
-    case System::Canadian: return "canadian";
+    case System::None:
+      return "none";
+    case System::Absolute:
+      return "absolute";
+    case System::Simple:
+      return "simple";
+    case System::Fischer:
+      return "fischer";
+    case System::ByoYomi:
+      return "byoyomi";
+    case System::Canadian:
+      return "canadian";
   }
   return "?";
 }
@@ -51,7 +57,8 @@ class Reader {
   void integer(const char* key, int lo, int hi, int& out) {
     get(key, out, &json::is_number_integer, "an integer");
     if (j_.contains(key) && (out < lo || out > hi)) {
-      throw std::invalid_argument("'" + prefix_ + key + "' must be from " + std::to_string(lo) + " to " + std::to_string(hi));
+      throw std::invalid_argument("'" + prefix_ + key + "' must be from " + std::to_string(lo) +
+                                  " to " + std::to_string(hi));
     }
   }
   std::vector<std::string> strings(const char* key) {
@@ -68,13 +75,15 @@ class Reader {
   const json* object(const char* key) {
     if (!j_.contains(key)) return nullptr;
     seen_.insert(key);
-    if (!j_[key].is_object()) throw std::invalid_argument("'" + prefix_ + key + "' must be an object");
+    if (!j_[key].is_object())
+      throw std::invalid_argument("'" + prefix_ + key + "' must be an object");
     return &j_[key];
   }
   bool has(const char* key) const { return j_.contains(key); }
   void finish() const {
     for (const auto& [key, value] : j_.items()) {
-      if (!seen_.contains(key)) throw std::invalid_argument("unknown field '" + prefix_ + key + "'");
+      if (!seen_.contains(key))
+        throw std::invalid_argument("unknown field '" + prefix_ + key + "'");
     }
   }
 
@@ -90,13 +99,16 @@ void parse_server(const std::string& url, Config& c) {
     if (rest.starts_with(scheme)) rest.remove_prefix(scheme.size());
   }
   if (rest.size() == url.size() || rest.empty()) {
-    throw std::invalid_argument("'server' must be http://HOST[:PORT] or ws://HOST[:PORT] (TLS is not supported: run the bridge next to the server)");
+    throw std::invalid_argument(
+        "'server' must be http://HOST[:PORT] or ws://HOST[:PORT] (TLS is not supported: run the "
+        "bridge next to the server)");
   }
   if (rest.ends_with('/')) rest.remove_suffix(1);
   const auto colon = rest.rfind(':');
   c.host = std::string(rest.substr(0, colon));
   c.port = colon == std::string_view::npos ? "80" : std::string(rest.substr(colon + 1));
-  if (c.host.empty() || c.port.empty() || c.port.find_first_not_of("0123456789") != std::string::npos) {
+  if (c.host.empty() || c.port.empty() ||
+      c.port.find_first_not_of("0123456789") != std::string::npos) {
     throw std::invalid_argument("'server' must be http://HOST[:PORT]: cannot read '" + url + "'");
   }
 }
@@ -111,7 +123,8 @@ void parse_accept(const json& object, AcceptPolicy& a) {
     if (sizes.empty()) throw std::invalid_argument("'accept.board_sizes' must not be empty");
     a.board_sizes.clear();
     for (int s : sizes) {
-      if (s < 2 || s > 25) throw std::invalid_argument("'accept.board_sizes' must hold sizes from 2 to 25");
+      if (s < 2 || s > 25)
+        throw std::invalid_argument("'accept.board_sizes' must hold sizes from 2 to 25");
       a.board_sizes.insert(s);
     }
   }
@@ -123,7 +136,9 @@ void parse_accept(const json& object, AcceptPolicy& a) {
   }
   for (const auto& name : r.strings("time_systems")) {
     const auto s = system_named(name);
-    if (!s) throw std::invalid_argument("'accept.time_systems': '" + name + "' is not none, absolute, simple, fischer, byoyomi or canadian");
+    if (!s)
+      throw std::invalid_argument("'accept.time_systems': '" + name +
+                                  "' is not none, absolute, simple, fischer, byoyomi or canadian");
     a.time_systems.insert(*s);
   }
   r.boolean("rated", a.rated);
@@ -144,25 +159,32 @@ Config parse(const json& j, const Getenv& getenv) {
   r.string("server", server);
   if (!server.empty()) parse_server(server, c);
   r.string("username", c.username);
-  if (c.username.empty()) throw std::invalid_argument("'username' is missing: the bot account's name");
+  if (c.username.empty())
+    throw std::invalid_argument("'username' is missing: the bot account's name");
   std::string password_env = "TENGEN_BOT_PASSWORD";
   r.string("password", c.password);
   r.string("password_env", password_env);
   if (c.password.empty()) {
     const char* from_env = getenv(password_env.c_str());
     if (from_env == nullptr || *from_env == '\0') {
-      throw std::invalid_argument("no password: set 'password', or the environment variable " + password_env);
+      throw std::invalid_argument("no password: set 'password', or the environment variable " +
+                                  password_env);
     }
     c.password = from_env;
   }
   c.engine = r.strings("engine");
-  if (c.engine.empty()) throw std::invalid_argument("'engine' is missing: the engine's command line, e.g. [\"/usr/games/gnugo\", \"--mode\", \"gtp\"]");
+  if (c.engine.empty())
+    throw std::invalid_argument(
+        "'engine' is missing: the engine's command line, e.g. [\"/usr/games/gnugo\", \"--mode\", "
+        "\"gtp\"]");
   if (const json* a = r.object("accept")) parse_accept(*a, c.accept);
   if (const json* ch = r.object("challenge")) {
     auto settings = protocol::decode_settings(ch->dump());
-    if (auto* problem = std::get_if<std::string>(&settings)) throw std::invalid_argument("'challenge': " + *problem);
+    if (auto* problem = std::get_if<std::string>(&settings))
+      throw std::invalid_argument("'challenge': " + *problem);
     c.challenge = std::get<protocol::GameSettings>(settings);
-    if (auto problem = protocol::validate(*c.challenge)) throw std::invalid_argument("'challenge': " + *problem);
+    if (auto problem = protocol::validate(*c.challenge))
+      throw std::invalid_argument("'challenge': " + *problem);
   }
   r.boolean("accept_undo", c.accept_undo);
   r.string("greeting", c.greeting);
@@ -188,19 +210,26 @@ std::variant<Config, std::string> parse_config(std::string_view text, const Gete
 
 std::optional<std::string> refusal(const AcceptPolicy& a, const protocol::GameSettings& s) {
   if (s.width != s.height) return "the board is not square (GTP engines play square boards only)";
-  if (!a.board_sizes.contains(s.width)) return "board size " + std::to_string(s.width) + " is not one this bot plays";
-  if (!a.rulesets.empty() && !a.rulesets.contains(s.ruleset)) return "this bot does not play " + s.ruleset + " rules";
+  if (!a.board_sizes.contains(s.width))
+    return "board size " + std::to_string(s.width) + " is not one this bot plays";
+  if (!a.rulesets.empty() && !a.rulesets.contains(s.ruleset))
+    return "this bot does not play " + s.ruleset + " rules";
   if (!a.time_systems.empty() && !a.time_systems.contains(s.time.system)) {
     return "this bot does not play with " + system_name(s.time.system) + " time";
   }
-  if (s.rated ? !a.rated : !a.unrated) return s.rated ? "this bot plays unrated games only" : "this bot plays rated games only";
+  if (s.rated ? !a.rated : !a.unrated)
+    return s.rated ? "this bot plays unrated games only" : "this bot plays rated games only";
   if (s.automatic_handicap ? a.max_handicap < 9 : s.handicap > a.max_handicap) {
-    return s.automatic_handicap ? "an automatic handicap could exceed this bot's maximum of " + std::to_string(a.max_handicap)
-                                : "handicap " + std::to_string(s.handicap) + " is more than this bot's maximum of " +
-                                      std::to_string(a.max_handicap);
+    return s.automatic_handicap
+               ? "an automatic handicap could exceed this bot's maximum of " +
+                     std::to_string(a.max_handicap)
+               : "handicap " + std::to_string(s.handicap) + " is more than this bot's maximum of " +
+                     std::to_string(a.max_handicap);
   }
-  if (a.min_main_ms > 0 && s.time.system != System::None && s.time.system != System::Simple && s.time.main_ms < a.min_main_ms) {
-    return "main time under " + std::to_string(a.min_main_ms / 1000) + " s is too fast for this bot";
+  if (a.min_main_ms > 0 && s.time.system != System::None && s.time.system != System::Simple &&
+      s.time.main_ms < a.min_main_ms) {
+    return "main time under " + std::to_string(a.min_main_ms / 1000) +
+           " s is too fast for this bot";
   }
   return std::nullopt;
 }

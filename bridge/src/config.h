@@ -15,10 +15,10 @@ namespace tengen::bridge {
 
 // Which games the bot agrees to play.
 struct AcceptPolicy {
-  bool direct = true;  // challenges addressed to the bot
-  bool open = false;   // open challenges in the lobby
+  bool direct = true;                    // challenges addressed to the bot
+  bool open = false;                     // open challenges in the lobby
   std::set<int> board_sizes{9, 13, 19};  // square boards only: GTP has no rectangles
-  std::set<std::string> rulesets;         // empty: any
+  std::set<std::string> rulesets;        // empty: any
   std::set<protocol::TimeControl::System> time_systems;  // empty: any
   bool rated = true;
   bool unrated = true;
@@ -36,9 +36,10 @@ struct Config {
   AcceptPolicy accept;
   std::optional<protocol::GameSettings> challenge;  // kept open in the lobby while there is room
   bool accept_undo = false;
-  std::string greeting;       // said in the players' chat when a game starts, if not empty
-  int max_think_seconds = 600;  // per genmove in untimed games; a silent engine is given up after it
-  bool log_gtp = false;       // every GTP exchange at debug level
+  std::string greeting;  // said in the players' chat when a game starts, if not empty
+  int max_think_seconds =
+      600;               // per genmove in untimed games; a silent engine is given up after it
+  bool log_gtp = false;  // every GTP exchange at debug level
 };
 
 // The configuration, or what is wrong with it (naming the field). The password comes from
@@ -48,6 +49,7 @@ using Getenv = std::function<const char*(const char*)>;
 std::variant<Config, std::string> parse_config(std::string_view text, const Getenv& getenv);
 
 // Why the bot will not play a game with these settings; nullopt when it will.
-std::optional<std::string> refusal(const AcceptPolicy& policy, const protocol::GameSettings& settings);
+std::optional<std::string> refusal(const AcceptPolicy& policy,
+                                   const protocol::GameSettings& settings);
 
 }  // namespace tengen::bridge

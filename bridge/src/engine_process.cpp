@@ -85,9 +85,13 @@ std::string one_line(std::string text) {
 
 }  // namespace
 
-EngineProcess::EngineProcess(const asio::any_io_executor& executor, const std::vector<std::string>& argv,
-                             std::string log_name, bool log_gtp)
-    : to_engine_(executor), from_engine_(executor), log_name_(std::move(log_name)), log_gtp_(log_gtp) {
+EngineProcess::EngineProcess(const asio::any_io_executor& executor,
+                             const std::vector<std::string>& argv, std::string log_name,
+                             bool log_gtp)
+    : to_engine_(executor),
+      from_engine_(executor),
+      log_name_(std::move(log_name)),
+      log_gtp_(log_gtp) {
   if (argv.empty()) throw EngineFailure("no engine command");
   Pipe in = make_pipe();
   Pipe out = make_pipe();
@@ -98,7 +102,9 @@ EngineProcess::EngineProcess(const asio::any_io_executor& executor, const std::v
   spdlog::info("{}: engine started (pid {}): {}", log_name_, pid_, argv[0]);
 }
 
-EngineProcess::~EngineProcess() { end_process(); }
+EngineProcess::~EngineProcess() {
+  end_process();
+}
 
 std::string EngineProcess::end_process() {
   if (pid_ <= 0) return "it had ended";
@@ -112,7 +118,8 @@ std::string EngineProcess::end_process() {
   to_engine_.close(ignored);
   from_engine_.close(ignored);
   if (WIFEXITED(status)) return "it exited with status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) return std::string("it was killed by ") + strsignal(WTERMSIG(status));
+  if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
+    return std::string("it was killed by ") + strsignal(WTERMSIG(status));
   return "it was stopped";
 }
 
@@ -121,7 +128,8 @@ void EngineProcess::fail(const std::string& why) {
   throw EngineFailure(why + " (" + how + ")");
 }
 
-asio::awaitable<GtpReply> EngineProcess::command(std::string line, std::chrono::milliseconds deadline) {
+asio::awaitable<GtpReply> EngineProcess::command(std::string line,
+                                                 std::chrono::milliseconds deadline) {
   if (pid_ <= 0) throw EngineFailure("the engine is not running");
   if (log_gtp_) spdlog::debug("{} > {}", log_name_, line);
   auto executor = co_await asio::this_coro::executor;
@@ -135,7 +143,8 @@ asio::awaitable<GtpReply> EngineProcess::command(std::string line, std::chrono::
   const auto verb = line.substr(0, line.find(' '));
   boost::system::error_code ec;
   line += '\n';
-  co_await asio::async_write(to_engine_, asio::buffer(line), asio::redirect_error(asio::use_awaitable, ec));
+  co_await asio::async_write(to_engine_, asio::buffer(line),
+                             asio::redirect_error(asio::use_awaitable, ec));
   if (ec) fail("the engine stopped reading its input at '" + verb + "'");
   std::array<char, 4096> chunk{};
   for (;;) {
@@ -147,13 +156,16 @@ asio::awaitable<GtpReply> EngineProcess::command(std::string line, std::chrono::
     }
     if (reply) {
       timer.cancel();
-      if (log_gtp_) spdlog::debug("{} < {}{}", log_name_, reply->ok ? "= " : "? ", one_line(reply->text));
+      if (log_gtp_)
+        spdlog::debug("{} < {}{}", log_name_, reply->ok ? "= " : "? ", one_line(reply->text));
       co_return *reply;
     }
-    const std::size_t n = co_await from_engine_.async_read_some(asio::buffer(chunk), asio::redirect_error(asio::use_awaitable, ec));
+    const std::size_t n = co_await from_engine_.async_read_some(
+        asio::buffer(chunk), asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
       if (watch_->timed_out) {
-        fail("the engine did not answer '" + verb + "' within " + std::to_string(deadline.count() / 1000) + " s");
+        fail("the engine did not answer '" + verb + "' within " +
+             std::to_string(deadline.count() / 1000) + " s");
       }
       fail("the engine closed its output at '" + verb + "'");
     }

@@ -36,7 +36,8 @@ std::optional<GtpReply> GtpReplyReader::next() {
     return std::nullopt;
   }
   if (buffer_[start] != '=' && buffer_[start] != '?') {
-    throw GtpGarbage("not a GTP response: '" + shorten(std::string_view(buffer_).substr(start)) + "'");
+    throw GtpGarbage("not a GTP response: '" + shorten(std::string_view(buffer_).substr(start)) +
+                     "'");
   }
   const auto end = buffer_.find("\n\n", start);
   if (end == std::string::npos) {
@@ -47,7 +48,8 @@ std::optional<GtpReply> GtpReplyReader::next() {
   GtpReply out;
   out.ok = reply.front() == '=';
   reply.remove_prefix(1);
-  while (!reply.empty() && std::isdigit(static_cast<unsigned char>(reply.front()))) reply.remove_prefix(1);
+  while (!reply.empty() && std::isdigit(static_cast<unsigned char>(reply.front())))
+    reply.remove_prefix(1);
   out.text = std::string(trim(reply));
   buffer_.erase(0, end + 2);
   return out;

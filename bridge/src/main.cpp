@@ -15,7 +15,8 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: tengen-gtp-bridge --config FILE [--register] [--log-level LEVEL]
+constexpr const char* kUsage =
+    R"(usage: tengen-gtp-bridge --config FILE [--register] [--log-level LEVEL]
 
 Logs in to a Tengen server as a bot account and plays its games with a GTP engine, one engine
 process per game. FILE is JSON; see bridge/README.md. The password may come from the
@@ -53,14 +54,16 @@ int main(int argc, char** argv) {
   }
   if (config_path.empty()) return usage_error("--config is required");
   const auto log_level = spdlog::level::from_str(level);
-  if (log_level == spdlog::level::off && level != "off") return usage_error("unknown log level '" + level + "'");
+  if (log_level == spdlog::level::off && level != "off")
+    return usage_error("unknown log level '" + level + "'");
   spdlog::set_level(log_level);
 
   std::ifstream file(config_path);
   if (!file) return usage_error("cannot read " + config_path);
   std::stringstream text;
   text << file.rdbuf();
-  auto parsed = tengen::bridge::parse_config(text.str(), [](const char* name) { return std::getenv(name); });
+  auto parsed =
+      tengen::bridge::parse_config(text.str(), [](const char* name) { return std::getenv(name); });
   if (auto* problem = std::get_if<std::string>(&parsed)) {
     std::cerr << "tengen-gtp-bridge: " << config_path << ": " << *problem << "\n";
     return 78;

@@ -30,10 +30,11 @@ protocol::PlayerClock run_clock(const protocol::TimeControl& time, protocol::Pla
 
 // nullopt for untimed games.
 std::optional<std::string> time_left_command(const protocol::TimeControl& time,
-                                             const protocol::PlayerClock& clock, std::string_view color,
-                                             bool kgs_time_settings);
+                                             const protocol::PlayerClock& clock,
+                                             std::string_view color, bool kgs_time_settings);
 
 // How long until this clock runs out, if nothing is added; nullopt for untimed games.
-std::optional<std::int64_t> time_to_flag_ms(const protocol::TimeControl& time, const protocol::PlayerClock& clock);
+std::optional<std::int64_t> time_to_flag_ms(const protocol::TimeControl& time,
+                                            const protocol::PlayerClock& clock);
 
 }  // namespace tengen::bridge

@@ -25,7 +25,10 @@ std::optional<T> maybe(const json& j, const char* key) {
   return it->get<T>();
 }
 
-UserRef user(const json& j) { return j.is_object() ? UserRef{get<std::int64_t>(j, "id"), get<std::string>(j, "name")} : UserRef{}; }
+UserRef user(const json& j) {
+  return j.is_object() ? UserRef{get<std::int64_t>(j, "id"), get<std::string>(j, "name")}
+                       : UserRef{};
+}
 
 GameSettings settings(const json& j) {
   auto s = decode_settings(j.dump());
@@ -37,11 +40,11 @@ std::optional<ClockState> clock(const json& j) {
   const auto it = j.find("clock");
   if (it == j.end() || !it->is_object()) return std::nullopt;
   auto player = [](const json& p) {
-    return PlayerClock{get<std::int64_t>(p, "main_ms"), get<int>(p, "periods"), get<std::int64_t>(p, "period_ms"),
-                       get<int>(p, "stones")};
+    return PlayerClock{get<std::int64_t>(p, "main_ms"), get<int>(p, "periods"),
+                       get<std::int64_t>(p, "period_ms"), get<int>(p, "stones")};
   };
-  return ClockState{player(it->value("black", json::object())), player(it->value("white", json::object())),
-                    maybe<std::string>(*it, "running")};
+  return ClockState{player(it->value("black", json::object())),
+                    player(it->value("white", json::object())), maybe<std::string>(*it, "running")};
 }
 
 NigiriState nigiri(const json& j) {
@@ -92,8 +95,8 @@ GameSnapshot snapshot(const json& j) {
   }
   s.to_move = get<std::string>(j, "to_move", "black");
   const auto phase = get<std::string>(j, "phase", "playing");
-  s.phase = phase == "nigiri"    ? Phase::Nigiri
-            : phase == "scoring" ? Phase::Scoring
+  s.phase = phase == "nigiri"     ? Phase::Nigiri
+            : phase == "scoring"  ? Phase::Scoring
             : phase == "finished" ? Phase::Finished
                                   : Phase::Playing;
   s.result = maybe<std::string>(j, "result");
@@ -108,21 +111,28 @@ GameSnapshot snapshot(const json& j) {
 std::optional<RoomEventBody> room_event(const std::string& type, const json& j) {
   if (type == "move") {
     return MovePlayed{get<std::string>(j, "color"), get<std::string>(j, "vertex"),
-                      get<std::vector<std::string>>(j, "captured"), clock(j), get<std::int64_t>(j, "lag_credit_ms")};
+                      get<std::vector<std::string>>(j, "captured"), clock(j),
+                      get<std::int64_t>(j, "lag_credit_ms")};
   }
   if (type == "undo_requested") return UndoRequested{get<std::string>(j, "by")};
-  if (type == "undo_answered") return UndoAnswered{get<bool>(j, "accepted"), get<int>(j, "moves_taken_back")};
+  if (type == "undo_answered")
+    return UndoAnswered{get<bool>(j, "accepted"), get<int>(j, "moves_taken_back")};
   if (type == "chat") return ChatPosted{};
-  if (type == "game_ended") return GameEnded{get<std::string>(j, "result"), get<std::string>(j, "reason"), {}, clock(j)};
+  if (type == "game_ended")
+    return GameEnded{get<std::string>(j, "result"), get<std::string>(j, "reason"), {}, clock(j)};
   if (type == "nigiri_started") return NigiriStarted{nigiri(j.value("nigiri", json::object()))};
   if (type == "nigiri_done") {
-    return NigiriDone{nigiri(j.value("nigiri", json::object())), user(j.value("black", json())), user(j.value("white", json()))};
+    return NigiriDone{nigiri(j.value("nigiri", json::object())), user(j.value("black", json())),
+                      user(j.value("white", json()))};
   }
   if (type == "scoring_started") return ScoringStarted{marking(j.value("marking", json::object()))};
-  if (type == "marking") return MarkingChanged{marking(j.value("marking", json::object())), get<std::string>(j, "by")};
-  if (type == "score_accepted") return ScoreAccepted{get<std::string>(j, "by"), get<std::uint64_t>(j, "version")};
+  if (type == "marking")
+    return MarkingChanged{marking(j.value("marking", json::object())), get<std::string>(j, "by")};
+  if (type == "score_accepted")
+    return ScoreAccepted{get<std::string>(j, "by"), get<std::uint64_t>(j, "version")};
   if (type == "play_resumed") {
-    return PlayResumed{get<std::string>(j, "by"), get<std::string>(j, "to_move"), get<int>(j, "resumptions"), clock(j)};
+    return PlayResumed{get<std::string>(j, "by"), get<std::string>(j, "to_move"),
+                       get<int>(j, "resumptions"), clock(j)};
   }
   if (type == "player_left") return PlayerLeft{};
   if (type == "player_returned") return PlayerReturned{get<std::string>(j, "color")};
@@ -139,10 +149,12 @@ ErrorCode error_code(const std::string& name) {
 std::optional<ServerMessage> read(const json& j) {
   const std::string type = get<std::string>(j, "type");
   if (type == "error") {
-    return Error{maybe<std::string>(j, "cid"), error_code(get<std::string>(j, "code")), get<std::string>(j, "message"),
-                 maybe<GameId>(j, "game")};
+    return Error{maybe<std::string>(j, "cid"), error_code(get<std::string>(j, "code")),
+                 get<std::string>(j, "message"), maybe<GameId>(j, "game")};
   }
-  if (type == "ack") return Ack{get<std::string>(j, "cid"), maybe<GameId>(j, "game"), maybe<Seq>(j, "seq"), maybe<ChallengeId>(j, "challenge"), maybe<TournamentId>(j, "tournament")};
+  if (type == "ack")
+    return Ack{get<std::string>(j, "cid"), maybe<GameId>(j, "game"), maybe<Seq>(j, "seq"),
+               maybe<ChallengeId>(j, "challenge"), maybe<TournamentId>(j, "tournament")};
   if (type == "welcome") {
     Welcome w;
     if (j.contains("user") && j["user"].is_object()) w.user = user(j["user"]);
@@ -154,16 +166,20 @@ std::optional<ServerMessage> read(const json& j) {
     for (const auto& c : j.value("challenges", json::array())) l.challenges.push_back(challenge(c));
     return l;
   }
-  if (type == "challenge_opened") return ChallengeOpened{challenge(j.value("challenge", json::object()))};
+  if (type == "challenge_opened")
+    return ChallengeOpened{challenge(j.value("challenge", json::object()))};
   if (type == "challenge_closed") {
-    return ChallengeClosed{get<ChallengeId>(j, "challenge"), get<std::string>(j, "reason"), maybe<GameId>(j, "game")};
+    return ChallengeClosed{get<ChallengeId>(j, "challenge"), get<std::string>(j, "reason"),
+                           maybe<GameId>(j, "game")};
   }
   if (type == "game_started") {
-    return GameStarted{get<GameId>(j, "game"), user(j.value("black", json())), user(j.value("white", json())),
+    return GameStarted{get<GameId>(j, "game"), user(j.value("black", json())),
+                       user(j.value("white", json())),
                        settings(j.value("settings", json::object())), get<bool>(j, "nigiri")};
   }
   if (type == "snapshot") return snapshot(j);
-  if (auto body = room_event(type, j)) return RoomEvent{get<GameId>(j, "game"), get<Seq>(j, "seq"), std::move(*body)};
+  if (auto body = room_event(type, j))
+    return RoomEvent{get<GameId>(j, "game"), get<Seq>(j, "seq"), std::move(*body)};
   return std::nullopt;
 }
 

@@ -1,11 +1,10 @@
 #include "protocol/codec.h"
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <charconv>
 #include <cstdio>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace tengen::protocol {
@@ -35,7 +34,8 @@ class Fields {
   template <typename T>
   T required(const char* name) {
     const auto it = object_.find(name);
-    if (it == object_.end()) throw FieldError{ErrorCode::BadField, "missing field '" + name_of(name) + "'"};
+    if (it == object_.end())
+      throw FieldError{ErrorCode::BadField, "missing field '" + name_of(name) + "'"};
     return read<T>(*it, name);
   }
   template <typename T>
@@ -54,7 +54,8 @@ class Fields {
   const json& object(const char* name) {
     used_.insert(name);
     const auto it = object_.find(name);
-    if (it == object_.end()) throw FieldError{ErrorCode::BadField, "missing field '" + name_of(name) + "'"};
+    if (it == object_.end())
+      throw FieldError{ErrorCode::BadField, "missing field '" + name_of(name) + "'"};
     return *it;
   }
   bool has(const char* name) const { return object_.contains(name); }
@@ -64,7 +65,8 @@ class Fields {
   // Every field must have been read: a typo is an error, not silently ignored.
   void no_others() const {
     for (const auto& [key, value] : object_.items()) {
-      if (!used_.count(key)) throw FieldError{ErrorCode::BadField, "unknown field '" + name_of(key.c_str()) + "'"};
+      if (!used_.count(key))
+        throw FieldError{ErrorCode::BadField, "unknown field '" + name_of(key.c_str()) + "'"};
     }
   }
 
@@ -76,22 +78,28 @@ class Fields {
     used_.insert(name);
     const std::string field = name_of(name);
     if constexpr (std::is_same_v<T, bool>) {
-      if (!v.is_boolean()) throw FieldError{ErrorCode::BadField, "field '" + field + "' must be true or false"};
+      if (!v.is_boolean())
+        throw FieldError{ErrorCode::BadField, "field '" + field + "' must be true or false"};
       return v.get<bool>();
     } else if constexpr (std::is_same_v<T, std::string>) {
-      if (!v.is_string()) throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a string"};
+      if (!v.is_string())
+        throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a string"};
       return v.get<std::string>();
     } else if constexpr (std::is_same_v<T, double>) {
-      if (!v.is_number()) throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a number"};
+      if (!v.is_number())
+        throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a number"};
       return v.get<double>();
     } else {
       static_assert(std::is_integral_v<T>);
       if (!v.is_number_integer() && !v.is_number_unsigned()) {
         throw FieldError{ErrorCode::BadField, "field '" + field + "' must be an integer"};
       }
-      if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max())
-                                 : (v.get<std::int64_t>() < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
-                                    (std::is_signed_v<T> && v.get<std::int64_t>() > static_cast<std::int64_t>(std::numeric_limits<T>::max())))) {
+      if (v.is_number_unsigned()
+              ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+              : (v.get<std::int64_t>() < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
+                 (std::is_signed_v<T> &&
+                  v.get<std::int64_t>() >
+                      static_cast<std::int64_t>(std::numeric_limits<T>::max())))) {
         throw FieldError{ErrorCode::BadField, "field '" + field + "' is out of range"};
       }
       return v.get<T>();
@@ -111,7 +119,8 @@ E enum_value(const std::array<std::pair<const char*, E>, N>& table, const std::s
   }
   std::string names;
   for (const auto& [name, value] : table) names += (names.empty() ? "" : ", ") + std::string(name);
-  throw FieldError{ErrorCode::BadField, "field '" + field + "' must be one of " + names + ", not '" + text + "'"};
+  throw FieldError{ErrorCode::BadField,
+                   "field '" + field + "' must be one of " + names + ", not '" + text + "'"};
 }
 
 template <typename E, std::size_t N>
@@ -133,14 +142,15 @@ using Placement = GameSettings::Placement;
 constexpr std::array<std::pair<const char*, Placement>, 3> kPlacements{
     {{"ruleset", Placement::Ruleset}, {"fixed", Placement::Fixed}, {"free", Placement::Free}}};
 using ColorChoice = GameSettings::ColorChoice;
-constexpr std::array<std::pair<const char*, ColorChoice>, 4> kColors{{{"nigiri", ColorChoice::Nigiri},
-                                                                      {"black", ColorChoice::Black},
-                                                                      {"white", ColorChoice::White},
-                                                                      {"automatic", ColorChoice::Automatic}}};
+constexpr std::array<std::pair<const char*, ColorChoice>, 4> kColors{
+    {{"nigiri", ColorChoice::Nigiri},
+     {"black", ColorChoice::Black},
+     {"white", ColorChoice::White},
+     {"automatic", ColorChoice::Automatic}}};
 constexpr std::array<std::pair<const char*, Phase>, 4> kPhases{{{"nigiri", Phase::Nigiri},
-                                                                  {"playing", Phase::Playing},
-                                                                  {"scoring", Phase::Scoring},
-                                                                  {"finished", Phase::Finished}}};
+                                                                {"playing", Phase::Playing},
+                                                                {"scoring", Phase::Scoring},
+                                                                {"finished", Phase::Finished}}};
 constexpr std::array<std::pair<const char*, ErrorCode>, 16> kErrorCodes{{
     {"bad_json", ErrorCode::BadJson},
     {"bad_envelope", ErrorCode::BadEnvelope},
@@ -182,14 +192,17 @@ GameSettings read_settings(const json& object) {
   s.height = f.optional<int>("height", s.width);
   s.ruleset = f.optional<std::string>("ruleset", "japanese");
   s.komi = f.optional<double>("komi");
-  if (f.has("handicap") && object.at("handicap") == "automatic") {  // by the players' ranks, when accepted
+  if (f.has("handicap") &&
+      object.at("handicap") == "automatic") {  // by the players' ranks, when accepted
     f.consumed("handicap");
     s.automatic_handicap = true;
   } else {
     s.handicap = f.optional<int>("handicap", 0);
   }
-  if (auto p = f.optional<std::string>("placement")) s.placement = enum_value(kPlacements, *p, f.name_of("placement"));
-  if (auto c = f.optional<std::string>("color")) s.color = enum_value(kColors, *c, f.name_of("color"));
+  if (auto p = f.optional<std::string>("placement"))
+    s.placement = enum_value(kPlacements, *p, f.name_of("placement"));
+  if (auto c = f.optional<std::string>("color"))
+    s.color = enum_value(kColors, *c, f.name_of("color"));
   if (f.has("time")) s.time = read_time(f.object("time"));
   s.rated = f.optional<bool>("rated", false);
   s.is_private = f.optional<bool>("private", false);
@@ -200,9 +213,14 @@ GameSettings read_settings(const json& object) {
 json write_time(const TimeControl& t) {
   json j{{"system", enum_name(kSystems, t.system)}};
   switch (t.system) {
-    case System::None: break;
-    case System::Absolute: j["main_ms"] = t.main_ms; break;
-    case System::Simple: j["per_move_ms"] = t.per_move_ms; break;
+    case System::None:
+      break;
+    case System::Absolute:
+      j["main_ms"] = t.main_ms;
+      break;
+    case System::Simple:
+      j["per_move_ms"] = t.per_move_ms;
+      break;
     case System::Fischer:
       j["main_ms"] = t.main_ms;
       j["increment_ms"] = t.increment_ms;
@@ -236,12 +254,13 @@ json write_settings(const GameSettings& s) {
   return j;
 }
 
-
 int read_rank(Fields& f, const char* name, int fallback) {
   const auto text = f.optional<std::string>(name);
   if (!text) return fallback;
   const auto rank = parse_rank(*text);
-  if (!rank) throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must be a rank like \"20k\" or \"3d\""};
+  if (!rank)
+    throw FieldError{ErrorCode::BadField,
+                     "field '" + f.name_of(name) + "' must be a rank like \"20k\" or \"3d\""};
   return *rank;
 }
 
@@ -252,8 +271,11 @@ TournamentSettings read_tournament_settings(const json& object) {
   const auto system = f.required<std::string>("system");
   const auto parsed = tournament::parse_system(system);
   if (!parsed) {
-    throw FieldError{ErrorCode::BadField, "field 'settings.system' must be one of round_robin, double_round_robin, swiss, "
-                                          "mcmahon, single_elimination, double_elimination, not '" + system + "'"};
+    throw FieldError{
+        ErrorCode::BadField,
+        "field 'settings.system' must be one of round_robin, double_round_robin, swiss, "
+        "mcmahon, single_elimination, double_elimination, not '" +
+            system + "'"};
   }
   s.system = *parsed;
   s.rounds = f.optional<int>("rounds", 0);
@@ -282,14 +304,20 @@ TournamentSettings read_tournament_settings(const json& object) {
     if (mode == "scheduled") {
       s.round_start = TournamentSettings::RoundStart::Scheduled;
     } else if (mode != "after_previous") {
-      throw FieldError{ErrorCode::BadField, "field 'settings.round_start.mode' must be after_previous or scheduled"};
+      throw FieldError{ErrorCode::BadField,
+                       "field 'settings.round_start.mode' must be after_previous or scheduled"};
     }
     s.round_gap_ms = r.optional<std::int64_t>("gap_ms", 0);
     if (r.has("times_ms")) {
       const json& times = r.object("times_ms");
-      if (!times.is_array() || times.size() > 64) throw FieldError{ErrorCode::BadField, "field 'settings.round_start.times_ms' must be a list of at most 64 times"};
+      if (!times.is_array() || times.size() > 64)
+        throw FieldError{
+            ErrorCode::BadField,
+            "field 'settings.round_start.times_ms' must be a list of at most 64 times"};
       for (const auto& t : times) {
-        if (!t.is_number_integer()) throw FieldError{ErrorCode::BadField, "field 'settings.round_start.times_ms' must hold Unix milliseconds"};
+        if (!t.is_number_integer())
+          throw FieldError{ErrorCode::BadField,
+                           "field 'settings.round_start.times_ms' must hold Unix milliseconds"};
         s.round_times_ms.push_back(t.get<std::int64_t>());
       }
     }
@@ -297,10 +325,14 @@ TournamentSettings read_tournament_settings(const json& object) {
   }
   if (f.has("tie_breaks")) {
     const json& list = f.object("tie_breaks");
-    if (!list.is_array()) throw FieldError{ErrorCode::BadField, "field 'settings.tie_breaks' must be a list"};
+    if (!list.is_array())
+      throw FieldError{ErrorCode::BadField, "field 'settings.tie_breaks' must be a list"};
     for (const auto& t : list) {
-      const auto tb = t.is_string() ? tournament::parse_tie_break(t.get<std::string>()) : std::nullopt;
-      if (!tb) throw FieldError{ErrorCode::BadField, "field 'settings.tie_breaks' holds score, wins, sos, sosos or sodos"};
+      const auto tb =
+          t.is_string() ? tournament::parse_tie_break(t.get<std::string>()) : std::nullopt;
+      if (!tb)
+        throw FieldError{ErrorCode::BadField,
+                         "field 'settings.tie_breaks' holds score, wins, sos, sosos or sodos"};
       s.tie_breaks.push_back(*tb);
     }
   }
@@ -315,13 +347,18 @@ json write_tournament_settings(const TournamentSettings& s) {
          {"rounds", s.rounds},
          {"game", write_settings(s.game)},
          {"mcmahon", {{"bar", rank_text(s.bar)}, {"floor", rank_text(s.floor)}}},
-         {"handicap", {{"by_score_gap", s.handicap.by_score_gap}, {"correction", s.handicap.correction}, {"ceiling", s.handicap.ceiling}}},
+         {"handicap",
+          {{"by_score_gap", s.handicap.by_score_gap},
+           {"correction", s.handicap.correction},
+           {"ceiling", s.handicap.ceiling}}},
          {"min_players", s.min_players},
          {"max_players", s.max_players},
          {"start_when_full", s.start_when_full},
-         {"round_start", {{"mode", s.round_start == TournamentSettings::RoundStart::Scheduled ? "scheduled" : "after_previous"},
-                          {"gap_ms", s.round_gap_ms},
-                          {"times_ms", s.round_times_ms}}},
+         {"round_start",
+          {{"mode", s.round_start == TournamentSettings::RoundStart::Scheduled ? "scheduled"
+                                                                               : "after_previous"},
+           {"gap_ms", s.round_gap_ms},
+           {"times_ms", s.round_times_ms}}},
          {"no_show_ms", s.no_show_ms}};
   j["tie_breaks"] = json::array();
   for (const auto t : s.tie_breaks) j["tie_breaks"].push_back(tournament::to_string(t));
@@ -330,7 +367,9 @@ json write_tournament_settings(const TournamentSettings& s) {
   return j;
 }
 
-json write_user(const UserRef& u) { return {{"id", u.id}, {"name", u.name}}; }
+json write_user(const UserRef& u) {
+  return {{"id", u.id}, {"name", u.name}};
+}
 json write_users(const std::vector<UserRef>& users) {
   json list = json::array();
   for (const auto& u : users) list.push_back(write_user(u));
@@ -338,7 +377,9 @@ json write_users(const std::vector<UserRef>& users) {
 }
 
 json write_challenge(const Challenge& c) {
-  json j{{"id", c.id}, {"challenger", write_user(c.challenger)}, {"settings", write_settings(c.settings)}};
+  json j{{"id", c.id},
+         {"challenger", write_user(c.challenger)},
+         {"settings", write_settings(c.settings)}};
   if (c.opponent) j["opponent"] = write_user(*c.opponent);
   return j;
 }
@@ -349,16 +390,24 @@ json write_chat(const ChatLine& c) {
 
 std::string bounded_text(Fields& f, const char* name, std::size_t max, bool allow_empty = false) {
   std::string s = f.required<std::string>(name);
-  if (s.size() > max) throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' is longer than " + std::to_string(max) + " bytes"};
-  if (!allow_empty && s.empty()) throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must not be empty"};
+  if (s.size() > max)
+    throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' is longer than " +
+                                              std::to_string(max) + " bytes"};
+  if (!allow_empty && s.empty())
+    throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must not be empty"};
   return s;
 }
 
 json write_clock(const ClockState& c) {
   auto player = [](const PlayerClock& p) {
-    return json{{"main_ms", p.main_ms}, {"periods", p.periods}, {"period_ms", p.period_ms}, {"stones", p.stones}};
+    return json{{"main_ms", p.main_ms},
+                {"periods", p.periods},
+                {"period_ms", p.period_ms},
+                {"stones", p.stones}};
   };
-  return {{"black", player(c.black)}, {"white", player(c.white)}, {"running", c.running ? json(*c.running) : json(nullptr)}};
+  return {{"black", player(c.black)},
+          {"white", player(c.white)},
+          {"running", c.running ? json(*c.running) : json(nullptr)}};
 }
 
 json write_nigiri(const NigiriState& n) {
@@ -386,24 +435,28 @@ json write_marking(const Marking& m) {
   return {{"version", m.version},
           {"dead", m.dead},
           {"score", write_score(m.score)},
-          {"accepted", {{"black", m.black_accepted ? json(*m.black_accepted) : json(nullptr)},
-                        {"white", m.white_accepted ? json(*m.white_accepted) : json(nullptr)}}},
+          {"accepted",
+           {{"black", m.black_accepted ? json(*m.black_accepted) : json(nullptr)},
+            {"white", m.white_accepted ? json(*m.white_accepted) : json(nullptr)}}},
           {"resumptions", m.resumptions}};
 }
 
 json write_absence(const Absence& a) {
-  return {{"color", a.color}, {"claim_in_ms", a.claim_in_ms ? json(*a.claim_in_ms) : json(nullptr)}};
+  return {{"color", a.color},
+          {"claim_in_ms", a.claim_in_ms ? json(*a.claim_in_ms) : json(nullptr)}};
 }
 
 std::optional<std::int64_t> think_time(Fields& f) {
   auto t = f.optional<std::int64_t>("think_ms");
-  if (t && (*t < 0 || *t > kMaxThinkMs)) throw FieldError{ErrorCode::BadField, "field 'think_ms' must be a duration in milliseconds"};
+  if (t && (*t < 0 || *t > kMaxThinkMs))
+    throw FieldError{ErrorCode::BadField, "field 'think_ms' must be a duration in milliseconds"};
   return t;
 }
 
 GameId positive_id(Fields& f, const char* name) {
   const auto id = f.required<std::int64_t>(name);
-  if (id <= 0) throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must be a positive id"};
+  if (id <= 0)
+    throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must be a positive id"};
   return id;
 }
 
@@ -411,7 +464,8 @@ ClientMessage read_message(const std::string& type, Fields& f) {
   if (type == "create_challenge") {
     CreateChallenge m{read_settings(f.object("settings")), {}};
     if (auto o = f.optional<std::string>("opponent")) {
-      if (o->empty() || o->size() > kMaxNameLength) throw FieldError{ErrorCode::BadField, "field 'opponent' must be a user name"};
+      if (o->empty() || o->size() > kMaxNameLength)
+        throw FieldError{ErrorCode::BadField, "field 'opponent' must be a user name"};
       m.opponent = *o;
     }
     return m;
@@ -448,7 +502,8 @@ ClientMessage read_message(const std::string& type, Fields& f) {
     const GameId game = positive_id(f, "game");
     std::string seed = bounded_text(f, "seed", 64);
     auto guess = f.optional<std::string>("guess");
-    if (guess && *guess != "odd" && *guess != "even") throw FieldError{ErrorCode::BadField, "field 'guess' must be \"odd\" or \"even\""};
+    if (guess && *guess != "odd" && *guess != "even")
+      throw FieldError{ErrorCode::BadField, "field 'guess' must be \"odd\" or \"even\""};
     return NigiriChoice{game, std::move(seed), std::move(guess)};
   }
   if (type == "abort") return AbortGame{positive_id(f, "game")};
@@ -463,11 +518,13 @@ ClientMessage read_message(const std::string& type, Fields& f) {
     return AcceptScore{game, f.required<std::uint64_t>("version")};
   }
   if (type == "resume") return ResumePlay{positive_id(f, "game")};
-  if (type == "create_tournament") return CreateTournament{read_tournament_settings(f.object("settings"))};
+  if (type == "create_tournament")
+    return CreateTournament{read_tournament_settings(f.object("settings"))};
   if (type == "tournament_register") {
     const TournamentId t = positive_id(f, "tournament");
     auto rank = f.optional<std::string>("rank");
-    if (rank && !parse_rank(*rank)) throw FieldError{ErrorCode::BadField, "field 'rank' must be a rank like \"20k\" or \"3d\""};
+    if (rank && !parse_rank(*rank))
+      throw FieldError{ErrorCode::BadField, "field 'rank' must be a rank like \"20k\" or \"3d\""};
     return RegisterTournament{t, std::move(rank)};
   }
   if (type == "tournament_leave") return LeaveTournament{positive_id(f, "tournament")};
@@ -482,7 +539,8 @@ ClientMessage read_message(const std::string& type, Fields& f) {
     const int board = static_cast<int>(positive_id(f, "board"));
     std::string result = f.required<std::string>("result");
     if (result != "black" && result != "white" && result != "jigo" && result != "both_lose") {
-      throw FieldError{ErrorCode::BadField, "field 'result' must be black, white, jigo or both_lose"};
+      throw FieldError{ErrorCode::BadField,
+                       "field 'result' must be black, white, jigo or both_lose"};
     }
     return SetTournamentResult{t, round, board, std::move(result)};
   }
@@ -490,7 +548,9 @@ ClientMessage read_message(const std::string& type, Fields& f) {
   throw FieldError{ErrorCode::UnknownType, "unknown message type '" + type + "'"};
 }
 
-json envelope(const char* type) { return {{"v", kVersion}, {"type", type}}; }
+json envelope(const char* type) {
+  return {{"v", kVersion}, {"type", type}};
+}
 
 struct ServerWriter {
   json operator()(const Error& e) const {
@@ -684,9 +744,15 @@ struct ClientWriter {
     if (m.opponent) j["opponent"] = *m.opponent;
     return j;
   }
-  json operator()(const CancelChallenge& m) const { return {{"type", "cancel_challenge"}, {"challenge", m.challenge}}; }
-  json operator()(const AcceptChallenge& m) const { return {{"type", "accept_challenge"}, {"challenge", m.challenge}}; }
-  json operator()(const DeclineChallenge& m) const { return {{"type", "decline_challenge"}, {"challenge", m.challenge}}; }
+  json operator()(const CancelChallenge& m) const {
+    return {{"type", "cancel_challenge"}, {"challenge", m.challenge}};
+  }
+  json operator()(const AcceptChallenge& m) const {
+    return {{"type", "accept_challenge"}, {"challenge", m.challenge}};
+  }
+  json operator()(const DeclineChallenge& m) const {
+    return {{"type", "decline_challenge"}, {"challenge", m.challenge}};
+  }
   json operator()(const JoinGame& m) const {
     json j{{"type", "join"}, {"game", m.game}};
     if (m.since) j["since"] = *m.since;
@@ -704,9 +770,15 @@ struct ClientWriter {
     return j;
   }
   json operator()(const Resign& m) const { return {{"type", "resign"}, {"game", m.game}}; }
-  json operator()(const RequestUndo& m) const { return {{"type", "undo_request"}, {"game", m.game}}; }
-  json operator()(const AnswerUndo& m) const { return {{"type", "undo_answer"}, {"game", m.game}, {"accept", m.accept}}; }
-  json operator()(const SendChat& m) const { return {{"type", "chat"}, {"game", m.game}, {"text", m.text}}; }
+  json operator()(const RequestUndo& m) const {
+    return {{"type", "undo_request"}, {"game", m.game}};
+  }
+  json operator()(const AnswerUndo& m) const {
+    return {{"type", "undo_answer"}, {"game", m.game}, {"accept", m.accept}};
+  }
+  json operator()(const SendChat& m) const {
+    return {{"type", "chat"}, {"game", m.game}, {"text", m.text}};
+  }
   json operator()(const Ping& m) const { return {{"type", "ping"}, {"t", m.t}}; }
   json operator()(const NigiriChoice& m) const {
     json j{{"type", "nigiri"}, {"game", m.game}, {"seed", m.seed}};
@@ -715,8 +787,12 @@ struct ClientWriter {
   }
   json operator()(const AbortGame& m) const { return {{"type", "abort"}, {"game", m.game}}; }
   json operator()(const ClaimWin& m) const { return {{"type", "claim_win"}, {"game", m.game}}; }
-  json operator()(const MarkDead& m) const { return {{"type", "mark"}, {"game", m.game}, {"vertex", m.vertex}, {"dead", m.dead}}; }
-  json operator()(const AcceptScore& m) const { return {{"type", "accept_score"}, {"game", m.game}, {"version", m.version}}; }
+  json operator()(const MarkDead& m) const {
+    return {{"type", "mark"}, {"game", m.game}, {"vertex", m.vertex}, {"dead", m.dead}};
+  }
+  json operator()(const AcceptScore& m) const {
+    return {{"type", "accept_score"}, {"game", m.game}, {"version", m.version}};
+  }
   json operator()(const ResumePlay& m) const { return {{"type", "resume"}, {"game", m.game}}; }
   json operator()(const CreateTournament& m) const {
     return {{"type", "create_tournament"}, {"settings", write_tournament_settings(m.settings)}};
@@ -726,22 +802,36 @@ struct ClientWriter {
     if (m.rank) j["rank"] = *m.rank;
     return j;
   }
-  json operator()(const LeaveTournament& m) const { return {{"type", "tournament_leave"}, {"tournament", m.tournament}}; }
-  json operator()(const StartTournament& m) const { return {{"type", "tournament_start"}, {"tournament", m.tournament}}; }
+  json operator()(const LeaveTournament& m) const {
+    return {{"type", "tournament_leave"}, {"tournament", m.tournament}};
+  }
+  json operator()(const StartTournament& m) const {
+    return {{"type", "tournament_start"}, {"tournament", m.tournament}};
+  }
   json operator()(const WithdrawPlayer& m) const {
     return {{"type", "tournament_withdraw"}, {"tournament", m.tournament}, {"player", m.player}};
   }
   json operator()(const SetTournamentResult& m) const {
-    return {{"type", "tournament_set_result"}, {"tournament", m.tournament}, {"round", m.round}, {"board", m.board}, {"result", m.result}};
+    return {{"type", "tournament_set_result"},
+            {"tournament", m.tournament},
+            {"round", m.round},
+            {"board", m.board},
+            {"result", m.result}};
   }
-  json operator()(const RepairRound& m) const { return {{"type", "tournament_repair"}, {"tournament", m.tournament}}; }
+  json operator()(const RepairRound& m) const {
+    return {{"type", "tournament_repair"}, {"tournament", m.tournament}};
+  }
 };
 
 }  // namespace
 
-std::string_view to_string(ErrorCode code) noexcept { return enum_name(kErrorCodes, code); }
+std::string_view to_string(ErrorCode code) noexcept {
+  return enum_name(kErrorCodes, code);
+}
 
-std::string encode_settings(const GameSettings& settings) { return write_settings(settings).dump(); }
+std::string encode_settings(const GameSettings& settings) {
+  return write_settings(settings).dump();
+}
 
 std::variant<GameSettings, std::string> decode_settings(std::string_view text) {
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
@@ -858,7 +948,8 @@ std::variant<ClientEnvelope, Error> decode_client_with_json(std::string_view tex
   try {
     Fields f(j, "");
     const auto cid_field = j.find("cid");
-    if (cid_field == j.end()) throw FieldError{ErrorCode::BadEnvelope, "missing field 'cid' (the command id)"};
+    if (cid_field == j.end())
+      throw FieldError{ErrorCode::BadEnvelope, "missing field 'cid' (the command id)"};
     if (cid_field->is_string()) {
       cid = cid_field->get<std::string>();
     } else if (cid_field->is_number_integer()) {
@@ -872,7 +963,9 @@ std::variant<ClientEnvelope, Error> decode_client_with_json(std::string_view tex
     }
     const auto v = f.optional<std::int64_t>("v");
     if (v && *v != kVersion) {
-      throw FieldError{ErrorCode::UnsupportedVersion, "protocol version " + std::to_string(*v) + " is not supported; this server speaks 1"};
+      throw FieldError{
+          ErrorCode::UnsupportedVersion,
+          "protocol version " + std::to_string(*v) + " is not supported; this server speaks 1"};
     }
     f.consumed("cid");
     const auto type_field = j.find("type");
@@ -917,13 +1010,27 @@ class TextWriter {
     for (const char c : text) {
       const auto u = static_cast<unsigned char>(c);
       switch (c) {
-        case '"': out_ += "\\\""; break;
-        case '\\': out_ += "\\\\"; break;
-        case '\b': out_ += "\\b"; break;
-        case '\f': out_ += "\\f"; break;
-        case '\n': out_ += "\\n"; break;
-        case '\r': out_ += "\\r"; break;
-        case '\t': out_ += "\\t"; break;
+        case '"':
+          out_ += "\\\"";
+          break;
+        case '\\':
+          out_ += "\\\\";
+          break;
+        case '\b':
+          out_ += "\\b";
+          break;
+        case '\f':
+          out_ += "\\f";
+          break;
+        case '\n':
+          out_ += "\\n";
+          break;
+        case '\r':
+          out_ += "\\r";
+          break;
+        case '\t':
+          out_ += "\\t";
+          break;
         default:
           if (u < 0x20) {
             char buf[8];
@@ -1016,7 +1123,9 @@ std::string encode(const ServerMessage& message) {
   return encode_with_json(message);
 }
 
-std::string encode_with_json(const ServerMessage& message) { return std::visit(ServerWriter{}, message).dump(); }
+std::string encode_with_json(const ServerMessage& message) {
+  return std::visit(ServerWriter{}, message).dump();
+}
 
 std::string encode(const ClientEnvelope& envelope) {
   json j = std::visit(ClientWriter{}, envelope.message);

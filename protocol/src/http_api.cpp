@@ -10,7 +10,9 @@ namespace {
 
 using json = nlohmann::json;
 
-json user_json(const UserRef& u) { return {{"id", u.id}, {"name", u.name}}; }
+json user_json(const UserRef& u) {
+  return {{"id", u.id}, {"name", u.name}};
+}
 
 json game_json(const GameInfo& g) {
   json j{{"id", g.id},
@@ -29,7 +31,9 @@ json game_json(const GameInfo& g) {
 }
 
 // Two decimals are plenty for people and charts.
-double rounded(double x) { return std::round(x * 100) / 100; }
+double rounded(double x) {
+  return std::round(x * 100) / 100;
+}
 
 json player_json(const PlayerRating& p) {
   return {{"id", p.user.id},
@@ -46,7 +50,9 @@ json player_json(const PlayerRating& p) {
 
 }  // namespace
 
-std::string encode_player(const PlayerRating& player) { return json{{"user", player_json(player)}}.dump(); }
+std::string encode_player(const PlayerRating& player) {
+  return json{{"user", player_json(player)}}.dump();
+}
 
 std::string encode_ratings(const std::vector<PlayerRating>& players) {
   json list = json::array();
@@ -54,18 +60,25 @@ std::string encode_ratings(const std::vector<PlayerRating>& players) {
   return json{{"ratings", list}}.dump();
 }
 
-std::string encode_rating_history(const PlayerRating& player, const std::vector<RatingPoint>& points) {
+std::string encode_rating_history(const PlayerRating& player,
+                                  const std::vector<RatingPoint>& points) {
   json list = json::array();
   for (const auto& p : points) {
-    list.push_back({{"game", p.game}, {"at_ms", p.at_ms}, {"rating", rounded(p.rating)},
-                    {"deviation", rounded(p.deviation)}, {"rank", p.rank}});
+    list.push_back({{"game", p.game},
+                    {"at_ms", p.at_ms},
+                    {"rating", rounded(p.rating)},
+                    {"deviation", rounded(p.deviation)},
+                    {"rank", p.rank}});
   }
   return json{{"user", player_json(player)}, {"history", list}}.dump();
 }
 
-std::string encode_game(const GameInfo& game) { return json{{"game", game_json(game)}}.dump(); }
+std::string encode_game(const GameInfo& game) {
+  return json{{"game", game_json(game)}}.dump();
+}
 
-std::string encode_games(const std::vector<GameInfo>& games, std::optional<std::int64_t> next_before) {
+std::string encode_games(const std::vector<GameInfo>& games,
+                         std::optional<std::int64_t> next_before) {
   json list = json::array();
   for (const auto& g : games) list.push_back(game_json(g));
   json j{{"games", list}, {"next_before", nullptr}};
@@ -73,7 +86,8 @@ std::string encode_games(const std::vector<GameInfo>& games, std::optional<std::
   return j.dump();
 }
 
-std::variant<Credentials, std::string> decode_credentials(std::string_view body, CredentialsFor purpose) {
+std::variant<Credentials, std::string> decode_credentials(std::string_view body,
+                                                          CredentialsFor purpose) {
   const json j = json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");
   for (const char* field : {"username", "password"}) {
@@ -88,14 +102,17 @@ std::variant<Credentials, std::string> decode_credentials(std::string_view body,
       return "unknown field '" + key + "'";
     }
   }
-  return Credentials{j["username"].get<std::string>(), j["password"].get<std::string>(), j.value("bot", false)};
+  return Credentials{j["username"].get<std::string>(), j["password"].get<std::string>(),
+                     j.value("bot", false)};
 }
 
 std::string encode_logged_in(const UserRef& user, const std::string& token) {
   return json{{"user", user_json(user)}, {"token", token}}.dump();
 }
 
-std::string encode_me(const UserRef& user) { return json{{"user", user_json(user)}}.dump(); }
+std::string encode_me(const UserRef& user) {
+  return json{{"user", user_json(user)}}.dump();
+}
 
 std::string encode_sessions(const std::vector<SessionInfo>& sessions) {
   json list = json::array();

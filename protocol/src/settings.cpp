@@ -21,9 +21,12 @@ std::optional<std::string> in_range(std::int64_t v, std::int64_t lo, std::int64_
 std::optional<std::string> validate_time(const TimeControl& t) {
   using S = TimeControl::System;
   switch (t.system) {
-    case S::None: return std::nullopt;
-    case S::Absolute: return in_range(t.main_ms, 1000, kMaxMainMs, "main_ms");
-    case S::Simple: return in_range(t.per_move_ms, 1000, kMaxPeriodMs, "per_move_ms");
+    case S::None:
+      return std::nullopt;
+    case S::Absolute:
+      return in_range(t.main_ms, 1000, kMaxMainMs, "main_ms");
+    case S::Simple:
+      return in_range(t.per_move_ms, 1000, kMaxPeriodMs, "per_move_ms");
     case S::Fischer:
       if (auto e = in_range(t.main_ms, 1000, kMaxMainMs, "main_ms")) return e;
       if (auto e = in_range(t.increment_ms, 0, kMaxPeriodMs, "increment_ms")) return e;
@@ -92,7 +95,8 @@ Rules rules_of(const GameSettings& s) {
 }
 
 void fit_handicap(GameSettings& settings, int stones) {
-  for (settings.handicap = stones >= 2 ? stones : 0; settings.handicap >= 2 && validate(settings);) --settings.handicap;
+  for (settings.handicap = stones >= 2 ? stones : 0; settings.handicap >= 2 && validate(settings);)
+    --settings.handicap;
   if (settings.handicap == 1) settings.handicap = 0;
 }
 

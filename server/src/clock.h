@@ -15,7 +15,9 @@ class Clock {
 
 class SystemClock final : public Clock {
  public:
-  std::chrono::steady_clock::time_point steady_now() override { return std::chrono::steady_clock::now(); }
+  std::chrono::steady_clock::time_point steady_now() override {
+    return std::chrono::steady_clock::now();
+  }
   std::int64_t unix_ms() override {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())

@@ -28,7 +28,8 @@ constexpr Option kOptions[] = {
 
 std::optional<std::string> apply(Config& config, std::string_view flag, const std::string& value) {
   // Empty means none for these two (compose files set variables to empty by default).
-  if (value.empty() && flag != "--port-file" && flag != "--allowed-origins") return std::string(flag) + " must not be empty";
+  if (value.empty() && flag != "--port-file" && flag != "--allowed-origins")
+    return std::string(flag) + " must not be empty";
   if (flag == "--address") {
     config.address = value;
   } else if (flag == "--port") {
@@ -59,7 +60,8 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
       while (!origin.empty() && origin.front() == ' ') origin.remove_prefix(1);
       while (!origin.empty() && origin.back() == ' ') origin.remove_suffix(1);
       if (!origin.starts_with("http://") && !origin.starts_with("https://")) {
-        return "an allowed origin looks like https://go.example.org, not '" + std::string(origin) + "'";
+        return "an allowed origin looks like https://go.example.org, not '" + std::string(origin) +
+               "'";
       }
       config.allowed_origins.emplace_back(origin);
       if (comma == std::string_view::npos) break;
@@ -73,7 +75,8 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     }
     config.threads = threads;
   } else if (flag == "--insecure-fast-password-hashing") {
-    if (value != "yes" && value != "no") return std::string(flag) + " takes yes or no, not '" + value + "'";
+    if (value != "yes" && value != "no")
+      return std::string(flag) + " takes yes or no, not '" + value + "'";
     config.fast_password_hashing = value == "yes";
   }
   return std::nullopt;
@@ -90,8 +93,12 @@ std::string usage() {
     text += std::string(o.env) + "  " + std::string(o.help) + "\n";
   }
   text += "\ncommands (instead of serving):\n";
-  text += "  --health-check         ask the server at --port on this machine for /healthz; exit 0 if it is up\n";
-  text += "  --backup FILE          copy the --database into FILE with SQLite's online backup (safe while serving)\n";
+  text +=
+      "  --health-check         ask the server at --port on this machine for /healthz; exit 0 if "
+      "it is up\n";
+  text +=
+      "  --backup FILE          copy the --database into FILE with SQLite's online backup (safe "
+      "while serving)\n";
   text += "  --help                 show this text\n";
   return text;
 }
@@ -119,8 +126,10 @@ ConfigResult parse_config(const std::vector<std::string>& args,
       continue;
     }
     if (flag == "--backup" || flag.starts_with("--backup=")) {
-      if (flag == "--backup" && i + 1 >= args.size()) return {std::nullopt, "--backup needs a file to write", false};
-      config.backup_to = flag == "--backup" ? args[++i] : flag.substr(std::string_view("--backup=").size());
+      if (flag == "--backup" && i + 1 >= args.size())
+        return {std::nullopt, "--backup needs a file to write", false};
+      config.backup_to =
+          flag == "--backup" ? args[++i] : flag.substr(std::string_view("--backup=").size());
       if (config.backup_to.empty()) return {std::nullopt, "--backup needs a file to write", false};
       config.command = Config::Command::Backup;
       continue;

@@ -14,13 +14,13 @@
 #include "clock.h"
 #include "config.h"
 #include "http/api.h"
+#include "http/http_server.h"
 #include "lobby/hub.h"
 #include "ops.h"
-#include "rooms/timers.h"
-#include "http/http_server.h"
 #include "protocol/health.h"
-#include "store/migrate.h"
+#include "rooms/timers.h"
 #include "store/journal.h"
+#include "store/migrate.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
 
@@ -41,7 +41,8 @@ std::string allocator() {
 #ifdef TENGEN_JEMALLOC
   const char* version = nullptr;
   std::size_t size = sizeof version;
-  if (mallctl("version", &version, &size, nullptr, 0) == 0 && version) return std::string("jemalloc ") + version;
+  if (mallctl("version", &version, &size, nullptr, 0) == 0 && version)
+    return std::string("jemalloc ") + version;
 #endif
   return "the C library's malloc";
 }
@@ -67,7 +68,8 @@ int main(int argc, char** argv) {
   try {
     store::Database db(config.database);
     const int schema = store::migrate(db);
-    spdlog::info("database {} at schema version {}; memory from {}", config.database, schema, allocator());
+    spdlog::info("database {} at schema version {}; memory from {}", config.database, schema,
+                 allocator());
 
     SystemClock clock;
     store::SqliteAccountStore account_store(db);
@@ -78,7 +80,8 @@ int main(int argc, char** argv) {
     store::Journal journal(game_store);
     Metrics metrics;
     auto timers = make_asio_timers();
-    auto user_ref = [](const std::optional<store::UserRecord>& user) -> std::optional<protocol::UserRef> {
+    auto user_ref =
+        [](const std::optional<store::UserRecord>& user) -> std::optional<protocol::UserRef> {
       if (!user) return std::nullopt;
       return protocol::UserRef{user->id, user->username};
     };
@@ -89,14 +92,15 @@ int main(int argc, char** argv) {
         .store = &game_store,
         // "automatic" colours between equal ratings: a coin toss.
         .draw_black = [] { return randombytes_uniform(2) == 0; },
-        .random_hex = [](std::size_t bytes) {
-          std::vector<unsigned char> raw(bytes);
-          randombytes_buf(raw.data(), raw.size());
-          std::string hex(bytes * 2 + 1, '\0');
-          sodium_bin2hex(hex.data(), hex.size(), raw.data(), raw.size());
-          hex.pop_back();
-          return hex;
-        },
+        .random_hex =
+            [](std::size_t bytes) {
+              std::vector<unsigned char> raw(bytes);
+              randombytes_buf(raw.data(), raw.size());
+              std::string hex(bytes * 2 + 1, '\0');
+              sodium_bin2hex(hex.data(), hex.size(), raw.data(), raw.size());
+              hex.pop_back();
+              return hex;
+            },
         .clock = &clock,
         .timers = timers.get(),
         .room = {},
@@ -106,39 +110,42 @@ int main(int argc, char** argv) {
     journal.barrier().wait();
     spdlog::info("recovered {} unfinished games and {} open challenges in {} ms", recovered.games,
                  recovered.challenges,
-                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - recovery_start)
+                 std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - recovery_start)
                      .count());
-    Api api(accounts, GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); }, &clock,
-                                  [&hub] { return hub.tournaments_json(); },
+    Api api(accounts, GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); },
+                                  &clock, [&hub] { return hub.tournaments_json(); },
                                   [&hub](std::int64_t id) { return hub.tournament_json(id); }});
     const auto started = std::chrono::steady_clock::now();
-    HttpServer server(config, {.health_json =
-                                   [&] {
-                                     const auto up = std::chrono::steady_clock::now() - started;
-                                     return protocol::encode(protocol::Health{
-                                         TENGEN_VERSION, schema,
-                                         std::chrono::duration_cast<std::chrono::milliseconds>(up).count()});
-                                   },
-                               .api = &api,
-                               .accounts = &accounts,
-                               .dispatcher = &hub,
-                               .clock = &clock,
-                               .metrics_text =
-                                   [&] {
-                                     const std::chrono::duration<double> up = std::chrono::steady_clock::now() - started;
-                                     auto gauges = hub.gauges();
-                                     const auto journaled = journal.stats();
-                                     gauges.journal_commits = journaled.commits;
-                                     gauges.journal_rows = journaled.writes;
-                                     gauges.journal_commit_seconds = static_cast<double>(journaled.commit_us) / 1e6;
-                                     return metrics.render(gauges, up.count());
-                                   },
-                               .metrics = &metrics});
+    HttpServer server(
+        config,
+        {.health_json =
+             [&] {
+               const auto up = std::chrono::steady_clock::now() - started;
+               return protocol::encode(protocol::Health{
+                   TENGEN_VERSION, schema,
+                   std::chrono::duration_cast<std::chrono::milliseconds>(up).count()});
+             },
+         .api = &api,
+         .accounts = &accounts,
+         .dispatcher = &hub,
+         .clock = &clock,
+         .metrics_text =
+             [&] {
+               const std::chrono::duration<double> up = std::chrono::steady_clock::now() - started;
+               auto gauges = hub.gauges();
+               const auto journaled = journal.stats();
+               gauges.journal_commits = journaled.commits;
+               gauges.journal_rows = journaled.writes;
+               gauges.journal_commit_seconds = static_cast<double>(journaled.commit_us) / 1e6;
+               return metrics.render(gauges, up.count());
+             },
+         .metrics = &metrics});
     spdlog::info("listening on http://{}:{}/ (web root {})", config.address, server.port(),
                  config.web_root);
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();
-    timers.reset();           // before the hub it calls
+    timers.reset();            // before the hub it calls
     journal.barrier().wait();  // the last replies go out while their connections' executor lives
     spdlog::info("stopped cleanly");
     return 0;

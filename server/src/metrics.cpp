@@ -6,8 +6,10 @@ namespace tengen {
 namespace {
 
 template <typename T>
-void metric(std::ostringstream& out, const char* name, const char* type, const char* help, T value) {
-  out << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n' << name << ' ' << value << '\n';
+void metric(std::ostringstream& out, const char* name, const char* type, const char* help,
+            T value) {
+  out << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n'
+      << name << ' ' << value << '\n';
 }
 
 }  // namespace
@@ -15,22 +17,31 @@ void metric(std::ostringstream& out, const char* name, const char* type, const c
 std::string Metrics::render(const Gauges& g, double uptime_s) const {
   std::ostringstream out;
   metric(out, "tengen_uptime_seconds", "gauge", "Seconds since the server started.", uptime_s);
-  metric(out, "tengen_ws_connections", "gauge", "Open WebSocket connections.", ws_connections.load());
-  metric(out, "tengen_ws_connections_total", "counter", "WebSocket connections opened.", ws_connections_total.load());
-  metric(out, "tengen_ws_messages_total", "counter", "Commands received over WebSockets.", ws_messages_total.load());
-  metric(out, "tengen_ws_errors_total", "counter", "Commands answered with an error.", ws_errors_total.load());
-  metric(out, "tengen_ws_dropped_total", "counter", "Clients dropped as too slow or abusive.", ws_dropped_total.load());
-  metric(out, "tengen_http_requests_total", "counter", "HTTP requests served.", http_requests_total.load());
-  metric(out, "tengen_moves_total", "counter", "Moves and passes played (rate() gives moves/s).", moves_total.load());
-  metric(out, "tengen_games_started_total", "counter", "Games started.", games_started_total.load());
+  metric(out, "tengen_ws_connections", "gauge", "Open WebSocket connections.",
+         ws_connections.load());
+  metric(out, "tengen_ws_connections_total", "counter", "WebSocket connections opened.",
+         ws_connections_total.load());
+  metric(out, "tengen_ws_messages_total", "counter", "Commands received over WebSockets.",
+         ws_messages_total.load());
+  metric(out, "tengen_ws_errors_total", "counter", "Commands answered with an error.",
+         ws_errors_total.load());
+  metric(out, "tengen_ws_dropped_total", "counter", "Clients dropped as too slow or abusive.",
+         ws_dropped_total.load());
+  metric(out, "tengen_http_requests_total", "counter", "HTTP requests served.",
+         http_requests_total.load());
+  metric(out, "tengen_moves_total", "counter", "Moves and passes played (rate() gives moves/s).",
+         moves_total.load());
+  metric(out, "tengen_games_started_total", "counter", "Games started.",
+         games_started_total.load());
   metric(out, "tengen_games_active", "gauge", "Games not yet over.", g.games_active);
   metric(out, "tengen_challenges_open", "gauge", "Open challenges.", g.challenges_open);
   metric(out, "tengen_users_online", "gauge", "Logged-in users with a connection.", g.users_online);
-  metric(out, "tengen_journal_commits_total", "counter", "Transactions the journal committed (one fsync each).",
-         g.journal_commits);
-  metric(out, "tengen_journal_rows_total", "counter", "Rows the journal wrote (rows/commits = events per commit).",
-         g.journal_rows);
-  metric(out, "tengen_journal_commit_seconds_total", "counter", "Time spent committing.", g.journal_commit_seconds);
+  metric(out, "tengen_journal_commits_total", "counter",
+         "Transactions the journal committed (one fsync each).", g.journal_commits);
+  metric(out, "tengen_journal_rows_total", "counter",
+         "Rows the journal wrote (rows/commits = events per commit).", g.journal_rows);
+  metric(out, "tengen_journal_commit_seconds_total", "counter", "Time spent committing.",
+         g.journal_commit_seconds);
   return out.str();
 }
 

@@ -38,15 +38,18 @@ int health_check(const Config& config) {
     close(fd);
     return 1;
   }
-  const std::string request = "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
+  const std::string request =
+      "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
   std::string response;
   if (write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {
     char buf[1024];
-    for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) response.append(buf, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;)
+      response.append(buf, static_cast<std::size_t>(n));
   }
   close(fd);
   if (!response.starts_with("HTTP/1.1 200")) {
-    std::cerr << "health check: " << (response.empty() ? "no answer" : response.substr(0, response.find('\r'))) << "\n";
+    std::cerr << "health check: "
+              << (response.empty() ? "no answer" : response.substr(0, response.find('\r'))) << "\n";
     return 1;
   }
   return 0;

@@ -57,30 +57,51 @@ TEST(GtpReplyReader, AnEndlessReplyIsGarbage) {
   EXPECT_THROW(r.next(), GtpGarbage);
 }
 
-TEST(SplitVertices, UpperCasesAndSplitsOnAnyBlank) { EXPECT_EQ(split_vertices(" d4\te5\n\nq16 "), (std::vector<std::string>{"D4", "E5", "Q16"})); }
+TEST(SplitVertices, UpperCasesAndSplitsOnAnyBlank) {
+  EXPECT_EQ(split_vertices(" d4\te5\n\nq16 "), (std::vector<std::string>{"D4", "E5", "Q16"}));
+}
 
 // ---- clocks ----
 
-protocol::TimeControl byoyomi() { return {.system = System::ByoYomi, .main_ms = 600'000, .periods = 5, .period_ms = 30'000}; }
+protocol::TimeControl byoyomi() {
+  return {.system = System::ByoYomi, .main_ms = 600'000, .periods = 5, .period_ms = 30'000};
+}
 
 TEST(TimeControl, EverySystemAsGtpTimeSettings) {
   EXPECT_EQ(time_settings_command({}, false), "time_settings 0 1 0");
-  EXPECT_EQ(time_settings_command({.system = System::Absolute, .main_ms = 300'000}, false), "time_settings 300 0 0");
-  EXPECT_EQ(time_settings_command({.system = System::Fischer, .main_ms = 300'000, .increment_ms = 10'000}, false), "time_settings 300 0 0");
-  EXPECT_EQ(time_settings_command({.system = System::Simple, .per_move_ms = 20'000}, false), "time_settings 0 20 1");
+  EXPECT_EQ(time_settings_command({.system = System::Absolute, .main_ms = 300'000}, false),
+            "time_settings 300 0 0");
+  EXPECT_EQ(time_settings_command(
+                {.system = System::Fischer, .main_ms = 300'000, .increment_ms = 10'000}, false),
+            "time_settings 300 0 0");
+  EXPECT_EQ(time_settings_command({.system = System::Simple, .per_move_ms = 20'000}, false),
+            "time_settings 0 20 1");
   EXPECT_EQ(time_settings_command(byoyomi(), false), "time_settings 600 30 1");
   EXPECT_EQ(time_settings_command(byoyomi(), true), "kgs-time_settings byoyomi 600 30 5");
-  EXPECT_EQ(time_settings_command({.system = System::Canadian, .main_ms = 600'000, .period_ms = 300'000, .stones = 25}, false),
-            "time_settings 600 300 25");
+  EXPECT_EQ(
+      time_settings_command(
+          {.system = System::Canadian, .main_ms = 600'000, .period_ms = 300'000, .stones = 25},
+          false),
+      "time_settings 600 300 25");
 }
 
 TEST(TimeControl, TimeLeftInMainTimeAndInOvertime) {
-  EXPECT_EQ(time_left_command(byoyomi(), {.main_ms = 12'999, .periods = 5, .period_ms = 30'000}, "black", false), "time_left black 12 0");
-  EXPECT_EQ(time_left_command(byoyomi(), {.main_ms = 0, .periods = 3, .period_ms = 17'500}, "white", false), "time_left white 17 1");
-  EXPECT_EQ(time_left_command(byoyomi(), {.main_ms = 0, .periods = 3, .period_ms = 17'500}, "white", true), "time_left white 17 3");
-  const protocol::TimeControl canadian{.system = System::Canadian, .main_ms = 0, .period_ms = 300'000, .stones = 25};
-  EXPECT_EQ(time_left_command(canadian, {.main_ms = 0, .period_ms = 200'000, .stones = 7}, "black", false), "time_left black 200 7");
-  EXPECT_EQ(time_left_command({.system = System::Fischer}, {.main_ms = 45'000}, "black", false), "time_left black 45 0");
+  EXPECT_EQ(time_left_command(byoyomi(), {.main_ms = 12'999, .periods = 5, .period_ms = 30'000},
+                              "black", false),
+            "time_left black 12 0");
+  EXPECT_EQ(time_left_command(byoyomi(), {.main_ms = 0, .periods = 3, .period_ms = 17'500}, "white",
+                              false),
+            "time_left white 17 1");
+  EXPECT_EQ(time_left_command(byoyomi(), {.main_ms = 0, .periods = 3, .period_ms = 17'500}, "white",
+                              true),
+            "time_left white 17 3");
+  const protocol::TimeControl canadian{
+      .system = System::Canadian, .main_ms = 0, .period_ms = 300'000, .stones = 25};
+  EXPECT_EQ(time_left_command(canadian, {.main_ms = 0, .period_ms = 200'000, .stones = 7}, "black",
+                              false),
+            "time_left black 200 7");
+  EXPECT_EQ(time_left_command({.system = System::Fischer}, {.main_ms = 45'000}, "black", false),
+            "time_left black 45 0");
   EXPECT_EQ(time_left_command({}, {}, "black", false), std::nullopt);
 }
 
@@ -107,7 +128,9 @@ protocol::GameSnapshot snapshot(std::string role, std::string to_move) {
   return s;
 }
 
-protocol::RoomEvent event(protocol::Seq seq, protocol::RoomEventBody body) { return {7, seq, std::move(body)}; }
+protocol::RoomEvent event(protocol::Seq seq, protocol::RoomEventBody body) {
+  return {7, seq, std::move(body)};
+}
 
 const SteadyTime kNow{};
 
@@ -116,13 +139,16 @@ TEST(BotGame, ThinksOnceOnItsTurn) {
   EXPECT_FALSE(g.next_action()) << "nothing before the snapshot";
   g.apply(snapshot("white", "black"), kNow);
   EXPECT_FALSE(g.next_action());
-  EXPECT_EQ(g.apply(event(5, protocol::MovePlayed{"black", "E5", {}, {}, 0}), kNow), BotGame::Applied::Ok);
+  EXPECT_EQ(g.apply(event(5, protocol::MovePlayed{"black", "E5", {}, {}, 0}), kNow),
+            BotGame::Applied::Ok);
   ASSERT_TRUE(g.next_action());
   EXPECT_TRUE(std::holds_alternative<Think>(*g.next_action()));
   g.thought();
   EXPECT_FALSE(g.next_action()) << "the move is on its way";
-  EXPECT_EQ(g.apply(event(5, protocol::MovePlayed{"black", "E5", {}, {}, 0}), kNow), BotGame::Applied::Ignored);
-  EXPECT_EQ(g.apply(event(7, protocol::MovePlayed{"white", "C3", {}, {}, 0}), kNow), BotGame::Applied::NeedSnapshot);
+  EXPECT_EQ(g.apply(event(5, protocol::MovePlayed{"black", "E5", {}, {}, 0}), kNow),
+            BotGame::Applied::Ignored);
+  EXPECT_EQ(g.apply(event(7, protocol::MovePlayed{"white", "C3", {}, {}, 0}), kNow),
+            BotGame::Applied::NeedSnapshot);
   EXPECT_FALSE(g.next_action()) << "lost track: waits for the snapshot";
 }
 
@@ -184,20 +210,23 @@ TEST(BotGame, AnswersAnUndoRequestOnceAndResyncsAfterAnAcceptedOne) {
   EXPECT_TRUE(std::holds_alternative<AnswerUndo>(*g.next_action()));
   g.answered_undo();
   EXPECT_FALSE(g.next_action());
-  EXPECT_EQ(g.apply(event(6, protocol::UndoAnswered{true, 2}), kNow), BotGame::Applied::NeedSnapshot);
+  EXPECT_EQ(g.apply(event(6, protocol::UndoAnswered{true, 2}), kNow),
+            BotGame::Applied::NeedSnapshot);
 }
 
 TEST(BotGame, TheGuesserGuessesInTheNigiri) {
   BotGame g(7, 2);
   auto s = snapshot("player", "black");
   s.phase = protocol::Phase::Nigiri;
-  s.nigiri = protocol::NigiriState{.commitment = "c", .holder = {1, "shusaku"}, .guesser = {2, "gnugo"}};
+  s.nigiri =
+      protocol::NigiriState{.commitment = "c", .holder = {1, "shusaku"}, .guesser = {2, "gnugo"}};
   g.apply(s, kNow);
   ASSERT_TRUE(g.next_action());
   EXPECT_TRUE(std::get<ChooseNigiri>(*g.next_action()).guesser);
   g.chose_nigiri();
   EXPECT_FALSE(g.next_action());
-  EXPECT_EQ(g.apply(event(5, protocol::NigiriDone{}), kNow), BotGame::Applied::NeedSnapshot) << "colours from the snapshot";
+  EXPECT_EQ(g.apply(event(5, protocol::NigiriDone{}), kNow), BotGame::Applied::NeedSnapshot)
+      << "colours from the snapshot";
 }
 
 TEST(BotGame, JudgesEachMarkingVersionUnlessItAcceptedIt) {
@@ -234,7 +263,8 @@ TEST(BotGame, ItsClockRunsOnlyWhileItIsToMove) {
   BotGame g(7, 2);
   auto s = snapshot("white", "white");
   s.settings.time = byoyomi();
-  s.clock = protocol::ClockState{{.main_ms = 9'000}, {.main_ms = 10'000, .periods = 5, .period_ms = 30'000}, "white"};
+  s.clock = protocol::ClockState{
+      {.main_ms = 9'000}, {.main_ms = 10'000, .periods = 5, .period_ms = 30'000}, "white"};
   g.apply(s, kNow);
   EXPECT_EQ(g.my_clock(kNow + std::chrono::seconds(4))->main_ms, 6'000);
   s.clock->running = "black";
@@ -252,12 +282,15 @@ TEST(JudgeMarking, AgreesMarksOneChainAtATimeAndResumesADispute) {
   EXPECT_EQ(fewer.vertex, "A2");
   EXPECT_FALSE(fewer.dead);
   EXPECT_TRUE(std::holds_alternative<ResumeToSettle>(judge_marking({"A1"}, marking, true, true)));
-  EXPECT_TRUE(std::holds_alternative<MarkChain>(judge_marking({"A1"}, marking, false, true))) << "its own change: go on";
+  EXPECT_TRUE(std::holds_alternative<MarkChain>(judge_marking({"A1"}, marking, false, true)))
+      << "its own change: go on";
 }
 
 // ---- configuration ----
 
-const char* no_env(const char*) { return nullptr; }
+const char* no_env(const char*) {
+  return nullptr;
+}
 
 std::string problem(const std::string& text, const Getenv& getenv = no_env) {
   auto parsed = parse_config(text, getenv);
@@ -265,12 +298,13 @@ std::string problem(const std::string& text, const Getenv& getenv = no_env) {
 }
 
 TEST(BridgeConfig, ReadsEveryField) {
-  auto parsed = parse_config(R"({"server":"http://go.example.org:9000/","username":"gnugo","password":"p4ssw0rd!",
+  auto parsed = parse_config(
+      R"({"server":"http://go.example.org:9000/","username":"gnugo","password":"p4ssw0rd!",
     "engine":["gnugo","--mode","gtp"],"accept":{"direct":true,"open":true,"board_sizes":[9,19],"rulesets":["chinese"],
     "time_systems":["byoyomi"],"rated":false,"max_handicap":4,"min_main_seconds":60,"max_games":3},
     "challenge":{"width":9,"ruleset":"chinese","color":"nigiri"},"accept_undo":true,"greeting":"hi",
     "max_think_seconds":30,"log_gtp":true})",
-                             no_env);
+      no_env);
   ASSERT_TRUE(std::holds_alternative<Config>(parsed)) << std::get<std::string>(parsed);
   const Config& c = std::get<Config>(parsed);
   EXPECT_EQ(c.host, "go.example.org");
@@ -289,18 +323,26 @@ TEST(BridgeConfig, ReadsEveryField) {
 TEST(BridgeConfig, NamesWhatIsWrong) {
   const std::string base = R"("username":"gnugo","password":"secret12","engine":["gnugo"])";
   EXPECT_EQ(problem("{"), "the configuration is not valid JSON");
-  EXPECT_EQ(problem(R"({"password":"x","engine":["gnugo"]})"), "'username' is missing: the bot account's name");
+  EXPECT_EQ(problem(R"({"password":"x","engine":["gnugo"]})"),
+            "'username' is missing: the bot account's name");
   EXPECT_EQ(problem("{" + base + R"(,"colour":"black"})"), "unknown field 'colour'");
-  EXPECT_EQ(problem("{" + base + R"(,"accept":{"board_sizes":[9,30]}})"), "'accept.board_sizes' must hold sizes from 2 to 25");
-  EXPECT_EQ(problem("{" + base + R"(,"accept":{"rulesets":["klingon"]}})"), "'accept.rulesets': unknown ruleset 'klingon'");
-  EXPECT_EQ(problem("{" + base + R"(,"accept":{"max_games":0}})"), "'accept.max_games' must be from 1 to 1000");
+  EXPECT_EQ(problem("{" + base + R"(,"accept":{"board_sizes":[9,30]}})"),
+            "'accept.board_sizes' must hold sizes from 2 to 25");
+  EXPECT_EQ(problem("{" + base + R"(,"accept":{"rulesets":["klingon"]}})"),
+            "'accept.rulesets': unknown ruleset 'klingon'");
+  EXPECT_EQ(problem("{" + base + R"(,"accept":{"max_games":0}})"),
+            "'accept.max_games' must be from 1 to 1000");
   EXPECT_EQ(problem("{" + base + R"(,"server":"https://go.example.org"})"),
-            "'server' must be http://HOST[:PORT] or ws://HOST[:PORT] (TLS is not supported: run the bridge next to the server)");
+            "'server' must be http://HOST[:PORT] or ws://HOST[:PORT] (TLS is not supported: run "
+            "the bridge next to the server)");
   EXPECT_EQ(problem("{" + base + R"(,"challenge":{"width":9,"handicap":3,"color":"nigiri"}})"),
             "'challenge': a handicap game has no nigiri: choose black, white or automatic");
-  EXPECT_EQ(problem(R"({"username":"gnugo","engine":["gnugo"]})"), "no password: set 'password', or the environment variable TENGEN_BOT_PASSWORD");
+  EXPECT_EQ(problem(R"({"username":"gnugo","engine":["gnugo"]})"),
+            "no password: set 'password', or the environment variable TENGEN_BOT_PASSWORD");
   EXPECT_EQ(problem(R"({"username":"gnugo","engine":["gnugo"],"password_env":"GNUGO_PW"})",
-                    [](const char* name) { return std::string(name) == "GNUGO_PW" ? "from the environment" : nullptr; }),
+                    [](const char* name) {
+                      return std::string(name) == "GNUGO_PW" ? "from the environment" : nullptr;
+                    }),
             "");
 }
 
@@ -311,10 +353,13 @@ TEST(BridgeConfig, RefusesWhatThePolicyExcludes) {
   p.min_main_ms = 60'000;
   protocol::GameSettings s{.width = 9, .height = 9};
   EXPECT_EQ(refusal(p, s), std::nullopt);
-  EXPECT_EQ(refusal(p, {.width = 9, .height = 7}), "the board is not square (GTP engines play square boards only)");
+  EXPECT_EQ(refusal(p, {.width = 9, .height = 7}),
+            "the board is not square (GTP engines play square boards only)");
   EXPECT_EQ(refusal(p, {.width = 11, .height = 11}), "board size 11 is not one this bot plays");
-  EXPECT_EQ(refusal(p, {.width = 9, .height = 9, .rated = true}), "this bot plays unrated games only");
-  EXPECT_EQ(refusal(p, {.width = 9, .height = 9, .handicap = 3}), "handicap 3 is more than this bot's maximum of 2");
+  EXPECT_EQ(refusal(p, {.width = 9, .height = 9, .rated = true}),
+            "this bot plays unrated games only");
+  EXPECT_EQ(refusal(p, {.width = 9, .height = 9, .handicap = 3}),
+            "handicap 3 is more than this bot's maximum of 2");
   s.time = {.system = System::Absolute, .main_ms = 30'000};
   EXPECT_EQ(refusal(p, s), "main time under 60 s is too fast for this bot");
   p.time_systems = {System::ByoYomi};
@@ -327,7 +372,8 @@ TEST(Wire, ReadsBackWhatTheServerEncodes) {
   protocol::GameSnapshot s = snapshot("white", "black");
   s.moves = {{"black", "E5"}, {"white", "pass"}};
   s.handicap_stones = {};
-  s.clock = protocol::ClockState{{.main_ms = 5}, {.main_ms = 0, .periods = 2, .period_ms = 300}, "black"};
+  s.clock =
+      protocol::ClockState{{.main_ms = 5}, {.main_ms = 0, .periods = 2, .period_ms = 300}, "black"};
   s.marking = protocol::Marking{.version = 3, .dead = {"A1"}, .white_accepted = 3};
   const auto read = read_server_message(protocol::encode(protocol::ServerMessage{s}));
   ASSERT_TRUE(read);
@@ -354,13 +400,15 @@ TEST(Wire, ReadsBackWhatTheServerEncodes) {
   EXPECT_EQ(e.seq, 5u);
   EXPECT_EQ(std::get<protocol::MovePlayed>(e.body).captured, (std::vector<std::string>{"D3"}));
 
-  const auto error = read_server_message(protocol::encode(
-      protocol::ServerMessage{protocol::Error{"c1", protocol::ErrorCode::IllegalMove, "ko: play elsewhere first", 7}}));
+  const auto error = read_server_message(protocol::encode(protocol::ServerMessage{
+      protocol::Error{"c1", protocol::ErrorCode::IllegalMove, "ko: play elsewhere first", 7}}));
   ASSERT_TRUE(error);
   EXPECT_EQ(std::get<protocol::Error>(*error).code, protocol::ErrorCode::IllegalMove);
 
-  protocol::Challenge c{3, {1, "shusaku"}, protocol::UserRef{2, "gnugo"}, {.width = 13, .height = 13}};
-  const auto lobby = read_server_message(protocol::encode(protocol::ServerMessage{protocol::LobbySnapshot{{c}, {}}}));
+  protocol::Challenge c{
+      3, {1, "shusaku"}, protocol::UserRef{2, "gnugo"}, {.width = 13, .height = 13}};
+  const auto lobby = read_server_message(
+      protocol::encode(protocol::ServerMessage{protocol::LobbySnapshot{{c}, {}}}));
   ASSERT_TRUE(lobby);
   const auto& challenges = std::get<protocol::LobbySnapshot>(*lobby).challenges;
   ASSERT_EQ(challenges.size(), 1u);
@@ -370,9 +418,12 @@ TEST(Wire, ReadsBackWhatTheServerEncodes) {
 
 TEST(Wire, SkipsWhatItDoesNotKnowAndToleratesNewFields) {
   EXPECT_FALSE(read_server_message("not json"));
-  EXPECT_FALSE(read_server_message(R"({"v":1,"type":"presence","online":[{"id":1,"name":"a"}],"offline":[]})"));
-  EXPECT_FALSE(read_server_message(R"({"v":1,"type":"move","game":"seven","seq":1})")) << "a field of the wrong type";
-  const auto ack = read_server_message(R"({"v":1,"type":"ack","cid":"x","game":3,"added_in_v2":true})");
+  EXPECT_FALSE(read_server_message(
+      R"({"v":1,"type":"presence","online":[{"id":1,"name":"a"}],"offline":[]})"));
+  EXPECT_FALSE(read_server_message(R"({"v":1,"type":"move","game":"seven","seq":1})"))
+      << "a field of the wrong type";
+  const auto ack =
+      read_server_message(R"({"v":1,"type":"ack","cid":"x","game":3,"added_in_v2":true})");
   ASSERT_TRUE(ack);
   EXPECT_EQ(std::get<protocol::Ack>(*ack).game, 3);
 }

@@ -1,5 +1,7 @@
 // The bridge end to end: the real server, the real tengen-gtp-bridge and GNU Go (Debian's gnugo),
 // with a scripted human on a real WebSocket.
+#include "support/bridge_process.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "support/bridge_process.h"
 #include "support/server_process.h"
 #include "support/ws_client.h"
 
@@ -34,7 +35,9 @@ Account register_human(int port, const std::string& name) {
   return {body.at("token"), body.at("user").at("id")};
 }
 
-json gnugo(int level) { return {kGnuGo, "--mode", "gtp", "--level", std::to_string(level)}; }
+json gnugo(int level) {
+  return {kGnuGo, "--mode", "gtp", "--level", std::to_string(level)};
+}
 
 json bot_config(int port, const std::string& name, const json& engine) {
   return {{"server", "http://127.0.0.1:" + std::to_string(port)},
@@ -51,9 +54,9 @@ json settings_9x9(const std::string& color, const json& time) {
 
 // A directory for one test's databases, configurations and logs.
 struct TempDir {
-  fs::path path = fs::temp_directory_path() /
-                  ("tengen-bridge-" + std::to_string(getpid()) + "-" +
-                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path path =
+      fs::temp_directory_path() / ("tengen-bridge-" + std::to_string(getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
   TempDir() {
     fs::remove_all(path);
     fs::create_directories(path);
@@ -77,7 +80,8 @@ void wait_online(WsClient& client, const std::string& name) {
 
 // Challenges the bot directly and returns the game once it has accepted.
 std::int64_t challenge(WsClient& client, const std::string& bot, const json& settings) {
-  const json ack = client.command({{"type", "create_challenge"}, {"settings", settings}, {"opponent", bot}});
+  const json ack =
+      client.command({{"type", "create_challenge"}, {"settings", settings}, {"opponent", bot}});
   EXPECT_EQ(ack["type"], "ack") << ack.dump();
   const json started = client.wait_type("game_started");
   const std::int64_t game = started["game"];
@@ -111,13 +115,17 @@ json agree_with_bot(WsClient& client, std::int64_t game, const std::string& bot_
   std::uint64_t latest = 0;
   for (;;) {
     const json m = client.wait([&](const json& e) {
-      return is_event(e, game, {"scoring_started", "marking", "score_accepted", "game_ended", "play_resumed"});
+      return is_event(
+          e, game, {"scoring_started", "marking", "score_accepted", "game_ended", "play_resumed"});
     });
     if (m["type"] == "game_ended") return m;
     if (m["type"] == "scoring_started" || m["type"] == "marking") latest = m["marking"]["version"];
-    if (m["type"] == "play_resumed") ADD_FAILURE() << "the bot resumed play against a marking it made";
+    if (m["type"] == "play_resumed")
+      ADD_FAILURE() << "the bot resumed play against a marking it made";
     if (m["type"] == "score_accepted" && m["by"] == bot_color && m["version"] == latest) {
-      EXPECT_EQ(client.command({{"type", "accept_score"}, {"game", game}, {"version", latest}})["type"], "ack");
+      EXPECT_EQ(
+          client.command({{"type", "accept_score"}, {"game", game}, {"version", latest}})["type"],
+          "ack");
     }
   }
 }
@@ -136,10 +144,16 @@ TEST(GtpBridge, AHumanPlaysGnuGoToTheEndThroughAServerRestart) {
   client->set_read_timeout(kPatience);
   wait_online(*client, "gnugo");
   // Refused, in the bot's words in its log: not a time system it accepts.
-  const json untimed = client->command({{"type", "create_challenge"}, {"settings", settings_9x9("black", {{"system", "none"}})}, {"opponent", "gnugo"}});
-  client->wait([&](const json& m) { return m["type"] == "challenge_closed" && m["challenge"] == untimed["challenge"] && m["reason"] == "declined"; });
+  const json untimed = client->command({{"type", "create_challenge"},
+                                        {"settings", settings_9x9("black", {{"system", "none"}})},
+                                        {"opponent", "gnugo"}});
+  client->wait([&](const json& m) {
+    return m["type"] == "challenge_closed" && m["challenge"] == untimed["challenge"] &&
+           m["reason"] == "declined";
+  });
 
-  const json byoyomi = {{"system", "byoyomi"}, {"main_ms", 60000}, {"periods", 3}, {"period_ms", 10000}};
+  const json byoyomi = {
+      {"system", "byoyomi"}, {"main_ms", 60000}, {"periods", 3}, {"period_ms", 10000}};
   const std::int64_t game = challenge(*client, "gnugo", settings_9x9("black", byoyomi));
   const json hello = client->wait([&](const json& m) { return is_event(m, game, {"chat"}); });
   EXPECT_EQ(hello["line"]["text"], "Hello from GNU Go");
@@ -158,7 +172,8 @@ TEST(GtpBridge, AHumanPlaysGnuGoToTheEndThroughAServerRestart) {
       ASSERT_EQ(reply["type"], "ack") << reply.dump();
     }
     const json reply = client->wait([&](const json& m) {
-      return is_event(m, game, {"scoring_started", "game_ended"}) || (is_event(m, game, {"move"}) && m["color"] == "white");
+      return is_event(m, game, {"scoring_started", "game_ended"}) ||
+             (is_event(m, game, {"move"}) && m["color"] == "white");
     });
     if (reply["type"] != "move") {
       ASSERT_EQ(reply["type"], "scoring_started") << reply.dump();
@@ -183,11 +198,13 @@ TEST(GtpBridge, AHumanPlaysGnuGoToTheEndThroughAServerRestart) {
   EXPECT_EQ(ended["reason"], "score") << ended.dump();
 
   const std::string log = bot.log();
-  EXPECT_NE(log.find("> time_settings 60 10 1"), std::string::npos) << "byo-yomi as Canadian periods of one stone";
+  EXPECT_NE(log.find("> time_settings 60 10 1"), std::string::npos)
+      << "byo-yomi as Canadian periods of one stone";
   EXPECT_NE(log.find("> time_left white "), std::string::npos);
   EXPECT_NE(log.find("> final_status_list dead"), std::string::npos);
   EXPECT_NE(log.find("declining challenge"), std::string::npos);
-  EXPECT_NE(log.find("connection lost to 127.0.0.1"), std::string::npos) << "the restart was noticed";
+  EXPECT_NE(log.find("connection lost to 127.0.0.1"), std::string::npos)
+      << "the restart was noticed";
   const std::string sgf = body_of(http_get(port, "/api/v1/games/" + std::to_string(game) + ".sgf"));
   EXPECT_NE(sgf.find("PW[gnugo]"), std::string::npos) << sgf;
   EXPECT_NE(sgf.find("RE[" + ended["result"].get<std::string>() + "]"), std::string::npos) << sgf;
@@ -203,7 +220,8 @@ TEST(GtpBridge, AnEngineThatFailsResignsItsGameAndTheOthersGoOn) {
   // Engines start in this order: the bridge's check at start, game 1's GNU Go, game 2's
   // babbler, game 3's crasher.
   std::ofstream(dir.path / "kinds") << "gnugo\ngnugo\ngarbage\ncrash\n";
-  BridgeProcess bot(dir.path, "flaky", bot_config(port, "flaky", {TENGEN_TEST_ENGINE, (dir.path / "kinds").string()}));
+  BridgeProcess bot(dir.path, "flaky",
+                    bot_config(port, "flaky", {TENGEN_TEST_ENGINE, (dir.path / "kinds").string()}));
   WsClient client(port, WsClient::Options{human.token, "", "/ws/v1"});
   client.set_read_timeout(kPatience);
   wait_online(client, "flaky");
@@ -217,7 +235,8 @@ TEST(GtpBridge, AnEngineThatFailsResignsItsGameAndTheOthersGoOn) {
   // The human takes White: the bot's engine must move first, and fails.
   for (const char* how : {"babbled", "crashed"}) {
     const std::int64_t game = challenge(client, "flaky", settings_9x9("white", untimed));
-    const json ended = client.wait([&](const json& m) { return is_event(m, game, {"game_ended"}); });
+    const json ended =
+        client.wait([&](const json& m) { return is_event(m, game, {"game_ended"}); });
     EXPECT_EQ(ended["result"], "W+R") << how;
     EXPECT_EQ(ended["reason"], "resignation") << how;
   }
@@ -230,18 +249,23 @@ TEST(GtpBridge, AnEngineThatFailsResignsItsGameAndTheOthersGoOn) {
   EXPECT_NE(log.find("game 2: resigning: the engine answered 'genmove' with not a GTP response: "
                      "'I would play the centre'"),
             std::string::npos);
-  EXPECT_NE(log.find("game 3: resigning: the engine closed its output at 'genmove' (it exited with status 3)"),
-            std::string::npos);
+  EXPECT_NE(
+      log.find(
+          "game 3: resigning: the engine closed its output at 'genmove' (it exited with status 3)"),
+      std::string::npos);
   EXPECT_EQ(bot.terminate(), 0);
 }
 
 TEST(GtpBridge, AnEngineThatCannotRunStopsTheBridgeBeforeItPlays) {
   TempDir dir;
   ServerProcess server(dir.path);
-  BridgeProcess bot(dir.path, "broken", bot_config(server.port(), "broken", {"/nonexistent/gnugo", "--mode", "gtp"}));
+  BridgeProcess bot(dir.path, "broken",
+                    bot_config(server.port(), "broken", {"/nonexistent/gnugo", "--mode", "gtp"}));
   EXPECT_EQ(bot.wait(), 2);
-  EXPECT_NE(bot.log().find("the engine does not work: cannot run '/nonexistent/gnugo': No such file or directory"),
-            std::string::npos);
+  EXPECT_NE(
+      bot.log().find(
+          "the engine does not work: cannot run '/nonexistent/gnugo': No such file or directory"),
+      std::string::npos);
 }
 
 TEST(GtpBridge, TheBotPlacesFreeHandicapStonesAndGrantsAnUndo) {
@@ -256,7 +280,8 @@ TEST(GtpBridge, TheBotPlacesFreeHandicapStonesAndGrantsAnUndo) {
   client.set_read_timeout(kPatience);
   wait_online(client, "gnugo");
 
-  json settings = settings_9x9("white", {{"system", "fischer"}, {"main_ms", 300000}, {"increment_ms", 5000}});
+  json settings =
+      settings_9x9("white", {{"system", "fischer"}, {"main_ms", 300000}, {"increment_ms", 5000}});
   settings["ruleset"] = "chinese";
   settings["handicap"] = 3;
   settings["placement"] = "free";
@@ -271,7 +296,8 @@ TEST(GtpBridge, TheBotPlacesFreeHandicapStonesAndGrantsAnUndo) {
   play_somewhere(client, game, rng);
   client.wait([&](const json& m) { return is_event(m, game, {"move"}) && m["color"] == "black"; });
   ASSERT_EQ(client.command({{"type", "undo_request"}, {"game", game}})["type"], "ack");
-  const json answered = client.wait([&](const json& m) { return is_event(m, game, {"undo_answered"}); });
+  const json answered =
+      client.wait([&](const json& m) { return is_event(m, game, {"undo_answered"}); });
   EXPECT_EQ(answered["accepted"], true);
   EXPECT_EQ(answered["moves_taken_back"], 2) << "White's move and Black's reply";
   // The engine follows the position back: it answers a new move from there.
@@ -281,7 +307,8 @@ TEST(GtpBridge, TheBotPlacesFreeHandicapStonesAndGrantsAnUndo) {
 
   const std::string log = bot.log();
   EXPECT_NE(log.find("> place_free_handicap 3"), std::string::npos);
-  EXPECT_NE(log.find("> time_settings 300 0 0"), std::string::npos) << "Fischer as absolute time, the bank told each move";
+  EXPECT_NE(log.find("> time_settings 300 0 0"), std::string::npos)
+      << "Fischer as absolute time, the bank told each move";
   const std::string sgf = body_of(http_get(port, "/api/v1/games/" + std::to_string(game) + ".sgf"));
   EXPECT_NE(sgf.find("HA[3]"), std::string::npos) << sgf;
   EXPECT_EQ(std::set<std::string>(stones.begin(), stones.end()).size(), 3u);
@@ -296,7 +323,8 @@ TEST(GtpBridge, TwoBotsPlayEachOtherToARecordedResult) {
   spectator.set_read_timeout(kPatience);
   spectator.wait_type("lobby");
 
-  const json byoyomi = {{"system", "byoyomi"}, {"main_ms", 120000}, {"periods", 3}, {"period_ms", 10000}};
+  const json byoyomi = {
+      {"system", "byoyomi"}, {"main_ms", 120000}, {"periods", 3}, {"period_ms", 10000}};
   json low = bot_config(port, "gnugo-low", gnugo(1));
   low["accept"]["direct"] = false;
   low["challenge"] = settings_9x9("nigiri", byoyomi);
@@ -307,13 +335,16 @@ TEST(GtpBridge, TwoBotsPlayEachOtherToARecordedResult) {
   BridgeProcess poster(dir.path, "low", low);
   BridgeProcess taker(dir.path, "high", high);
 
-  const json accepted = spectator.wait([](const json& m) { return m["type"] == "challenge_closed" && m["reason"] == "accepted"; });
+  const json accepted = spectator.wait(
+      [](const json& m) { return m["type"] == "challenge_closed" && m["reason"] == "accepted"; });
   const std::int64_t game = accepted["game"];
   ASSERT_EQ(spectator.command({{"type", "join"}, {"game", game}})["type"], "ack");
   int moves = 0;
   json ended;
   for (;;) {
-    const json m = spectator.wait([&](const json& e) { return is_event(e, game, {"move", "game_ended", "nigiri_done"}); });
+    const json m = spectator.wait([&](const json& e) {
+      return is_event(e, game, {"move", "game_ended", "nigiri_done"});
+    });
     if (m["type"] == "game_ended") {
       ended = m;
       break;
@@ -325,7 +356,8 @@ TEST(GtpBridge, TwoBotsPlayEachOtherToARecordedResult) {
   }
   EXPECT_GT(moves, 20);
   const std::string reason = ended["reason"];
-  EXPECT_TRUE(reason == "score" || reason == "resignation" || reason == "resumption_limit") << ended.dump();
+  EXPECT_TRUE(reason == "score" || reason == "resignation" || reason == "resumption_limit")
+      << ended.dump();
   const std::string result = ended["result"];
   EXPECT_TRUE(result.starts_with("B+") || result.starts_with("W+")) << result;
 
@@ -335,11 +367,13 @@ TEST(GtpBridge, TwoBotsPlayEachOtherToARecordedResult) {
   const bool low_black = sgf.find("PB[gnugo-low]") != std::string::npos;
   EXPECT_NE(sgf.find(low_black ? "PW[gnugo-high]" : "PB[gnugo-high]"), std::string::npos) << sgf;
   int recorded = 0;
-  for (std::size_t at = 0; (at = sgf.find(';', at)) != std::string::npos; ++at) recorded += sgf.compare(at + 1, 2, "B[") == 0 || sgf.compare(at + 1, 2, "W[") == 0;
+  for (std::size_t at = 0; (at = sgf.find(';', at)) != std::string::npos; ++at)
+    recorded += sgf.compare(at + 1, 2, "B[") == 0 || sgf.compare(at + 1, 2, "W[") == 0;
   EXPECT_EQ(recorded, moves) << sgf;
   // Rated: both bots have a rating from it, and are shown as bots.
   for (const char* name : {"gnugo-low", "gnugo-high"}) {
-    const json user = json::parse(body_of(http_get(port, std::string("/api/v1/users/") + name + "/ratings")));
+    const json user =
+        json::parse(body_of(http_get(port, std::string("/api/v1/users/") + name + "/ratings")));
     EXPECT_EQ(user["user"]["bot"], true) << name;
     EXPECT_EQ(user["history"].size(), 1u) << name;
   }

@@ -1,3 +1,5 @@
+#include "engine/tournament/tournament.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <set>
 
 #include "engine/tournament/matching.h"
-#include "engine/tournament/tournament.h"
 
 namespace tengen::tournament {
 namespace {
@@ -20,12 +21,13 @@ struct Best {
 };
 
 // Every matching of the graph (each vertex matched to a neighbour or left alone).
-void enumerate(int n, const std::vector<std::vector<Weight>>& w, std::vector<bool>& used, int from, Weight weight,
-               int edges, bool max_cardinality, Best& best) {
+void enumerate(int n, const std::vector<std::vector<Weight>>& w, std::vector<bool>& used, int from,
+               Weight weight, int edges, bool max_cardinality, Best& best) {
   while (from < n && used[from]) ++from;
   if (from == n) {
-    const bool better = max_cardinality ? (edges > best.edges || (edges == best.edges && weight > best.weight))
-                                        : weight > best.weight;
+    const bool better = max_cardinality
+                            ? (edges > best.edges || (edges == best.edges && weight > best.weight))
+                            : weight > best.weight;
     if (better) best = {weight, edges};
     return;
   }
@@ -83,7 +85,8 @@ TEST(Matching, EqualsExhaustiveSearchOnRandomGraphs) {
 
 TEST(Matching, HandlesHugeWeightsExactly) {
   const Weight big = Weight{1'000'000'000'000'000'000} * 1'000'000'000'000'000'000;
-  const auto mate = maximum_weight_matching(4, {{0, 1, big - 1}, {2, 3, big - 1}, {0, 2, big}, {1, 3, big - 3}}, true);
+  const auto mate = maximum_weight_matching(
+      4, {{0, 1, big - 1}, {2, 3, big - 1}, {0, 2, big}, {1, 3, big - 3}}, true);
   EXPECT_EQ(mate, (std::vector<int>{1, 0, 3, 2}));  // 2·big − 2 beats 2·big − 3
 }
 
@@ -192,7 +195,8 @@ std::pair<int, int> best_possible(const std::vector<PlayerId>& ids, const Judge&
     for (std::size_t j = from + 1; j < ids.size(); ++j) {
       if (used[j]) continue;
       used[j] = true;
-      go(from + 1, repeats + judge.repeats(ids[from], ids[j]), std::max(largest, judge.gap(ids[from], ids[j])));
+      go(from + 1, repeats + judge.repeats(ids[from], ids[j]),
+         std::max(largest, judge.gap(ids[from], ids[j])));
       used[j] = false;
     }
     used[from] = false;
@@ -207,7 +211,8 @@ TEST(Swiss, PairingsAreAsGoodAsExhaustiveSearchOnSeededRandomTournaments) {
     const int n = 4 + static_cast<int>(rng() % 8);  // 4..11 players
     const bool mcmahon = t % 2 == 1;
     std::vector<Entrant> players;
-    for (int i = 0; i < n; ++i) players.push_back({100 + i, mcmahon ? static_cast<double>(std::max(0, 3 - i / 3)) : 0});
+    for (int i = 0; i < n; ++i)
+      players.push_back({100 + i, mcmahon ? static_cast<double>(std::max(0, 3 - i / 3)) : 0});
     std::vector<Round> rounds;
     std::map<PlayerId, int> byes;
     const int total_rounds = 3 + static_cast<int>(rng() % 4);
@@ -221,17 +226,20 @@ TEST(Swiss, PairingsAreAsGoodAsExhaustiveSearchOnSeededRandomTournaments) {
           ++judge.met[std::minmax(g.black, g.white)];
           if (g.outcome == Outcome::BlackWins) judge.half_points[g.black] += 2;
           if (g.outcome == Outcome::WhiteWins) judge.half_points[g.white] += 2;
-          if (g.outcome == Outcome::Jigo) ++judge.half_points[g.black], ++judge.half_points[g.white];
+          if (g.outcome == Outcome::Jigo)
+            ++judge.half_points[g.black], ++judge.half_points[g.white];
         }
         for (const auto id : past.byes) judge.half_points[id] += 2;
       }
       ASSERT_EQ(round.byes.size(), static_cast<std::size_t>(n % 2)) << "tournament " << t;
       if (n % 2 == 1) {
         const PlayerId bye = round.byes[0];
-        const int fewest = std::min_element(players.begin(), players.end(), [&](const auto& a, const auto& b) {
-                             return byes[a.id] < byes[b.id];
-                           })->id;
-        EXPECT_EQ(byes[bye], byes[fewest]) << "tournament " << t << " round " << r << ": a second bye while others have none";
+        const int fewest =
+            std::min_element(players.begin(), players.end(), [&](const auto& a, const auto& b) {
+              return byes[a.id] < byes[b.id];
+            })->id;
+        EXPECT_EQ(byes[bye], byes[fewest])
+            << "tournament " << t << " round " << r << ": a second bye while others have none";
         ++byes[bye];
       }
       std::vector<PlayerId> paired;
@@ -244,9 +252,11 @@ TEST(Swiss, PairingsAreAsGoodAsExhaustiveSearchOnSeededRandomTournaments) {
       }
       ASSERT_EQ(paired.size() + round.byes.size(), static_cast<std::size_t>(n));
       const auto best = best_possible(paired, judge);
-      EXPECT_EQ(repeats, best.first) << "tournament " << t << " round " << r << ": an avoidable repeat";
+      EXPECT_EQ(repeats, best.first)
+          << "tournament " << t << " round " << r << ": an avoidable repeat";
       if (repeats == best.first) {
-        EXPECT_EQ(largest, best.second) << "tournament " << t << " round " << r << ": a larger gap than necessary";
+        EXPECT_EQ(largest, best.second)
+            << "tournament " << t << " round " << r << ": a larger gap than necessary";
       }
       for (auto& g : round.games) {
         const int roll = static_cast<int>(rng() % 20);
@@ -271,7 +281,8 @@ TEST(Swiss, ColoursAlternateWherePossible) {
   // Round 1: 3 (Black) loses to 1, 4 (Black) beats 2. Round 2 pairs 1–4 and 2–3, and whoever
   // had White now takes Black.
   const std::vector<Entrant> players{{1, 0}, {2, 0}, {3, 0}, {4, 0}};
-  const Round first{{{3, 1, 0, Outcome::WhiteWins, false}, {4, 2, 0, Outcome::BlackWins, false}}, {}};
+  const Round first{{{3, 1, 0, Outcome::WhiteWins, false}, {4, 2, 0, Outcome::BlackWins, false}},
+                    {}};
   const Round second = pair_swiss(players, {first}, {});
   std::set<PlayerId> blacks;
   for (const auto& g : second.games) blacks.insert(g.black);
@@ -297,8 +308,9 @@ TEST(Elimination, BracketOrderKeepsTheTopSeedsApart) {
 }
 
 // Plays an elimination to the end, the better seed (lower id) winning unless `upset` says.
-std::vector<Round> play_out(const std::vector<Entrant>& players, bool double_elimination,
-                            const std::function<bool(const Game&)>& upset = [](const Game&) { return false; }) {
+std::vector<Round> play_out(
+    const std::vector<Entrant>& players, bool double_elimination,
+    const std::function<bool(const Game&)>& upset = [](const Game&) { return false; }) {
   std::vector<Round> rounds;
   while (auto next = pair_elimination(players, {}, rounds, double_elimination)) {
     for (auto& g : next->games) {
@@ -321,7 +333,8 @@ TEST(Elimination, SingleBracketWithByesForTheTopSeeds) {
   for (const auto& g : rounds[0].games) first.insert(std::minmax(g.black, g.white));
   EXPECT_EQ(first, (std::set<std::pair<PlayerId, PlayerId>>{{4, 5}, {3, 6}}));
   ASSERT_EQ(rounds[2].games.size(), 1u);
-  EXPECT_EQ(std::minmax(rounds[2].games[0].black, rounds[2].games[0].white), std::minmax<PlayerId>(1, 2));
+  EXPECT_EQ(std::minmax(rounds[2].games[0].black, rounds[2].games[0].white),
+            std::minmax<PlayerId>(1, 2));
   const auto table = standings(players, {}, rounds, {TieBreak::Wins}, true, 1);
   EXPECT_EQ(table[0].id, 1);
   EXPECT_FALSE(table[0].eliminated);
@@ -332,8 +345,11 @@ TEST(Elimination, DoubleEliminationEndsWithOneUnbeatenOrOnceBeatenPlayerAndARepl
   for (int n = 2; n <= 12; ++n) {
     std::vector<Entrant> players;
     for (int i = 1; i <= n; ++i) players.push_back({i, 0});
-    // Seed 2 beats seed 1 whenever they meet: 1 loses the final from the winners' side... or the replay.
-    const auto rounds = play_out(players, true, [](const Game& g) { return std::minmax(g.black, g.white) == std::minmax<PlayerId>(1, 2); });
+    // Seed 2 beats seed 1 whenever they meet: 1 loses the final from the winners' side... or the
+    // replay.
+    const auto rounds = play_out(players, true, [](const Game& g) {
+      return std::minmax(g.black, g.white) == std::minmax<PlayerId>(1, 2);
+    });
     ASSERT_LE(rounds.size(), 40u) << n;
     const auto table = standings(players, {}, rounds, {TieBreak::Wins}, true, 2);
     int alive = 0;
@@ -355,7 +371,8 @@ TEST(Standings, TieBreaksAsComputedByHand) {
   const std::vector<Entrant> players{{1, 0}, {2, 0}, {3, 0}, {4, 0}};
   Round r1{{{1, 2, 0, Outcome::BlackWins, false}, {3, 4, 0, Outcome::BlackWins, false}}, {}};
   Round r2{{{3, 1, 0, Outcome::WhiteWins, false}, {2, 4, 0, Outcome::WhiteWins, false}}, {}};
-  const auto table = standings(players, {}, {r1, r2}, {TieBreak::Wins, TieBreak::Sos, TieBreak::Sosos, TieBreak::Sodos});
+  const auto table = standings(players, {}, {r1, r2},
+                               {TieBreak::Wins, TieBreak::Sos, TieBreak::Sosos, TieBreak::Sodos});
   // Points: 1→2, 2→0, 3→1, 4→1. SOS: 1: 0+1=1, 2: 2+1=3, 3: 1+2=3, 4: 1+0=1.
   // SOSOS: 1: 3+3=6, 3: 1+1=2, 4: 3+3=6. SODOS: 3: beat 4 (1) = 1; 4: beat 2 (0) = 0.
   ASSERT_EQ(table.size(), 4u);

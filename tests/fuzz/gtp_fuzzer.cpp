@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto command = tengen::parse_gtp_line(line);
     if (!command || command->name == "loadsgf" || command->name == "final_status_list") continue;
     const std::string response = tengen::format_gtp_response(command->id, engine.execute(*command));
-    if (response.size() < 3 || (response[0] != '=' && response[0] != '?') || !response.ends_with("\n\n")) {
+    if (response.size() < 3 || (response[0] != '=' && response[0] != '?') ||
+        !response.ends_with("\n\n")) {
       __builtin_trap();
     }
   }

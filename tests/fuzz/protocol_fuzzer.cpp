@@ -30,13 +30,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (const auto* s = std::get_if<GameSettings>(&settings)) {
     (void)validate(*s);
     const auto again = decode_settings(encode_settings(*s));
-    if (!std::holds_alternative<GameSettings>(again) || std::get<GameSettings>(again) != *s) __builtin_trap();
+    if (!std::holds_alternative<GameSettings>(again) || std::get<GameSettings>(again) != *s)
+      __builtin_trap();
   }
   const auto tournament = decode_tournament_settings(text);
   if (const auto* t = std::get_if<TournamentSettings>(&tournament)) {
     (void)validate(*t);
     const auto again = decode_tournament_settings(encode_tournament_settings(*t));
-    if (!std::holds_alternative<TournamentSettings>(again) || std::get<TournamentSettings>(again) != *t) __builtin_trap();
+    if (!std::holds_alternative<TournamentSettings>(again) ||
+        std::get<TournamentSettings>(again) != *t)
+      __builtin_trap();
   }
   return 0;
 }

@@ -22,7 +22,8 @@ void feed(tengen::ws::FrameReader& reader, std::string_view bytes) {
 
 std::string client_frame(std::uint8_t opcode, std::string_view payload) {
   std::string out;
-  tengen::ws::append_raw_frame(out, static_cast<std::uint8_t>(0x80 | opcode), payload, "\x5A\x00\xC3\x17");
+  tengen::ws::append_raw_frame(out, static_cast<std::uint8_t>(0x80 | opcode), payload,
+                               "\x5A\x00\xC3\x17");
   return out;
 }
 
@@ -51,7 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // Framed again in one frame each, the messages read back the same.
   tengen::ws::FrameReader again(kMax);
-  for (const auto& [kind, payload] : messages) feed(again, client_frame(kind == Kind::Text ? 0x1 : 0x2, payload));
+  for (const auto& [kind, payload] : messages)
+    feed(again, client_frame(kind == Kind::Text ? 0x1 : 0x2, payload));
   for (const auto& [kind, payload] : messages) {
     const auto event = again.next();
     if (!event || event->kind != kind || event->payload != payload) __builtin_trap();

@@ -18,7 +18,8 @@ Error error_of(std::string_view text) {
 ClientEnvelope message_of(std::string_view text) {
   auto decoded = decode_client(text);
   if (auto* e = std::get_if<Error>(&decoded)) ADD_FAILURE() << text << ": " << e->message;
-  return std::holds_alternative<ClientEnvelope>(decoded) ? std::get<ClientEnvelope>(decoded) : ClientEnvelope{};
+  return std::holds_alternative<ClientEnvelope>(decoded) ? std::get<ClientEnvelope>(decoded)
+                                                         : ClientEnvelope{};
 }
 
 TEST(Codec, EveryClientMessageRoundTrips) {
@@ -32,13 +33,30 @@ TEST(Codec, EveryClientMessageRoundTrips) {
   settings.color = GameSettings::ColorChoice::White;
   settings.time = {TimeControl::System::ByoYomi, 600000, 0, 0, 0, 5, 30000, 0};
   settings.rated = true;
-  const ClientMessage all[] = {CreateChallenge{settings, "honinbo"}, CancelChallenge{3}, AcceptChallenge{4},
-                               DeclineChallenge{5}, JoinGame{6, 17}, JoinGame{6, {}}, LeaveGame{7},
-                               PlayMove{8, "D4", {}}, PlayMove{8, "Q16", 1500}, PassMove{9, {}}, PassMove{9, 20},
-                               Resign{10}, RequestUndo{11}, AnswerUndo{12, true}, SendChat{13, "good game"},
-                               Ping{123456}, NigiriChoice{14, "a1b2c3d4e5", "odd"}, NigiriChoice{14, "seed-of-holder", {}},
-                               AbortGame{15}, ClaimWin{16}, MarkDead{17, "C3", true}, MarkDead{17, "C3", false},
-                               AcceptScore{18, 4}, ResumePlay{19}};
+  const ClientMessage all[] = {CreateChallenge{settings, "honinbo"},
+                               CancelChallenge{3},
+                               AcceptChallenge{4},
+                               DeclineChallenge{5},
+                               JoinGame{6, 17},
+                               JoinGame{6, {}},
+                               LeaveGame{7},
+                               PlayMove{8, "D4", {}},
+                               PlayMove{8, "Q16", 1500},
+                               PassMove{9, {}},
+                               PassMove{9, 20},
+                               Resign{10},
+                               RequestUndo{11},
+                               AnswerUndo{12, true},
+                               SendChat{13, "good game"},
+                               Ping{123456},
+                               NigiriChoice{14, "a1b2c3d4e5", "odd"},
+                               NigiriChoice{14, "seed-of-holder", {}},
+                               AbortGame{15},
+                               ClaimWin{16},
+                               MarkDead{17, "C3", true},
+                               MarkDead{17, "C3", false},
+                               AcceptScore{18, 4},
+                               ResumePlay{19}};
   int n = 0;
   for (const auto& m : all) {
     const ClientEnvelope sent{"c" + std::to_string(++n), m};
@@ -61,7 +79,8 @@ TEST(Codec, DefaultsFillOmittedSettings) {
 }
 
 TEST(Codec, AnAutomaticHandicapIsTheWordAutomatic) {
-  const auto m = message_of(R"({"type":"create_challenge","cid":1,"settings":{"handicap":"automatic","color":"automatic"}})");
+  const auto m = message_of(
+      R"({"type":"create_challenge","cid":1,"settings":{"handicap":"automatic","color":"automatic"}})");
   const auto& c = std::get<CreateChallenge>(m.message);
   EXPECT_TRUE(c.settings.automatic_handicap);
   EXPECT_EQ(c.settings.handicap, 0);
@@ -81,13 +100,17 @@ TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
   const Case cases[] = {
       {"not json", ErrorCode::BadJson, "the message is not valid JSON", nullptr},
       {"[1,2]", ErrorCode::BadJson, "the message must be a JSON object", nullptr},
-      {R"({"type":"ping"})", ErrorCode::BadEnvelope, "missing field 'cid' (the command id)", nullptr},
-      {R"({"type":"ping","cid":[1]})", ErrorCode::BadEnvelope, "field 'cid' must be a string or an integer", nullptr},
-      {R"({"type":"ping","cid":""})", ErrorCode::BadEnvelope, "field 'cid' must be 1 to 64 characters", nullptr},
+      {R"({"type":"ping"})", ErrorCode::BadEnvelope, "missing field 'cid' (the command id)",
+       nullptr},
+      {R"({"type":"ping","cid":[1]})", ErrorCode::BadEnvelope,
+       "field 'cid' must be a string or an integer", nullptr},
+      {R"({"type":"ping","cid":""})", ErrorCode::BadEnvelope,
+       "field 'cid' must be 1 to 64 characters", nullptr},
       {R"({"v":2,"type":"ping","cid":"a"})", ErrorCode::UnsupportedVersion,
        "protocol version 2 is not supported; this server speaks 1", "a"},
       {R"({"cid":"a"})", ErrorCode::BadEnvelope, "missing field 'type' (a string)", "a"},
-      {R"({"type":"teleport","cid":"a"})", ErrorCode::UnknownType, "unknown message type 'teleport'", "a"},
+      {R"({"type":"teleport","cid":"a"})", ErrorCode::UnknownType,
+       "unknown message type 'teleport'", "a"},
       {R"({"type":"play","cid":"a","game":"one","vertex":"D4"})", ErrorCode::BadField,
        "field 'game' must be an integer", "a"},
       {R"({"type":"play","cid":"a","game":-3,"vertex":"D4"})", ErrorCode::BadField,
@@ -99,29 +122,34 @@ TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
        "field 'accept' must be true or false", "a"},
       {R"({"type":"join","cid":"a","game":9223372036854775808})", ErrorCode::BadField,
        "field 'game' is out of range", "a"},
-      {R"({"type":"join","cid":"a","game":1e20})", ErrorCode::BadField, "field 'game' must be an integer", "a"},
-      {R"({"type":"join","cid":"a","game":2,"since":-1})", ErrorCode::BadField, "field 'since' is out of range", "a"},
+      {R"({"type":"join","cid":"a","game":1e20})", ErrorCode::BadField,
+       "field 'game' must be an integer", "a"},
+      {R"({"type":"join","cid":"a","game":2,"since":-1})", ErrorCode::BadField,
+       "field 'since' is out of range", "a"},
       {R"({"type":"chat","cid":"a","game":3,"text":""})", ErrorCode::BadField,
        "field 'text' must not be empty", "a"},
-      {R"({"type":"create_challenge","cid":"a","settings":{"handicap":"lots"}})", ErrorCode::BadField,
-       "field 'settings.handicap' must be an integer", "a"},
+      {R"({"type":"create_challenge","cid":"a","settings":{"handicap":"lots"}})",
+       ErrorCode::BadField, "field 'settings.handicap' must be an integer", "a"},
       {R"({"type":"create_challenge","cid":"a","settings":{"width":"big"}})", ErrorCode::BadField,
        "field 'settings.width' must be an integer", "a"},
-      {R"({"type":"create_challenge","cid":"a","settings":{"komi":6.5,"kmoi":1}})", ErrorCode::BadField,
-       "unknown field 'settings.kmoi'", "a"},
-      {R"({"type":"create_challenge","cid":"a","settings":{"color":"purple"}})", ErrorCode::BadField,
+      {R"({"type":"create_challenge","cid":"a","settings":{"komi":6.5,"kmoi":1}})",
+       ErrorCode::BadField, "unknown field 'settings.kmoi'", "a"},
+      {R"({"type":"create_challenge","cid":"a","settings":{"color":"purple"}})",
+       ErrorCode::BadField,
        "field 'settings.color' must be one of nigiri, black, white, automatic, not 'purple'", "a"},
       {R"({"type":"create_challenge","cid":"a","settings":{"time":{"system":"hourglass"}}})",
        ErrorCode::BadField,
-       "field 'settings.time.system' must be one of none, absolute, simple, fischer, byoyomi, canadian, not 'hourglass'",
+       "field 'settings.time.system' must be one of none, absolute, simple, fischer, byoyomi, "
+       "canadian, not 'hourglass'",
        "a"},
       {R"({"type":"create_challenge","cid":"a","settings":[]})", ErrorCode::BadField,
        "field 'settings' must be an object", "a"},
       {R"({"type":"play","cid":"a","game":3,"vertex":"D4","think_ms":-5})", ErrorCode::BadField,
        "field 'think_ms' must be a duration in milliseconds", "a"},
-      {R"({"type":"nigiri","cid":"a","game":3,"seed":"abcdefgh","guess":"three"})", ErrorCode::BadField,
-       "field 'guess' must be \"odd\" or \"even\"", "a"},
-      {R"({"type":"mark","cid":"a","game":3,"vertex":"C3"})", ErrorCode::BadField, "missing field 'dead'", "a"},
+      {R"({"type":"nigiri","cid":"a","game":3,"seed":"abcdefgh","guess":"three"})",
+       ErrorCode::BadField, "field 'guess' must be \"odd\" or \"even\"", "a"},
+      {R"({"type":"mark","cid":"a","game":3,"vertex":"C3"})", ErrorCode::BadField,
+       "missing field 'dead'", "a"},
       {R"({"type":"accept_score","cid":"a","game":3,"version":"latest"})", ErrorCode::BadField,
        "field 'version' must be an integer", "a"},
   };
@@ -131,21 +159,33 @@ TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
     EXPECT_EQ(e.message, c.message) << c.text;
     EXPECT_EQ(e.cid.value_or("<none>"), c.cid ? c.cid : "<none>") << c.text;
   }
-  std::string long_chat = R"({"type":"chat","cid":"a","game":3,"text":")" + std::string(1001, 'x') + "\"}";
+  std::string long_chat =
+      R"({"type":"chat","cid":"a","game":3,"text":")" + std::string(1001, 'x') + "\"}";
   EXPECT_EQ(error_of(long_chat).message, "field 'text' is longer than 1000 bytes");
 }
 
 TEST(Codec, ServerMessagesCarryTheEnvelope) {
-  EXPECT_EQ(json::parse(encode(Pong{"p1", 99})), json::parse(R"({"v":1,"type":"pong","cid":"p1","t":99})"));
+  EXPECT_EQ(json::parse(encode(Pong{"p1", 99})),
+            json::parse(R"({"v":1,"type":"pong","cid":"p1","t":99})"));
   const json ack = json::parse(encode(Ack{"c7", 3, 12, {}, {}}));
   EXPECT_EQ(ack, json::parse(R"({"v":1,"type":"ack","cid":"c7","game":3,"seq":12})"));
   const json err = json::parse(encode(Error{"c8", ErrorCode::IllegalMove, "ko", 3}));
-  EXPECT_EQ(err, json::parse(R"({"v":1,"type":"error","cid":"c8","code":"illegal_move","message":"ko","game":3})"));
+  EXPECT_EQ(
+      err,
+      json::parse(
+          R"({"v":1,"type":"error","cid":"c8","code":"illegal_move","message":"ko","game":3})"));
   const json move = json::parse(encode(RoomEvent{3, 13, MovePlayed{"black", "C3", {"B3"}, {}, 0}}));
-  EXPECT_EQ(move, json::parse(R"({"v":1,"type":"move","game":3,"seq":13,"color":"black","vertex":"C3","captured":["B3"],"clock":null,"lag_credit_ms":0})"));
+  EXPECT_EQ(
+      move,
+      json::parse(
+          R"({"v":1,"type":"move","game":3,"seq":13,"color":"black","vertex":"C3","captured":["B3"],"clock":null,"lag_credit_ms":0})"));
   const protocol::ClockState clock{{60000, 0, 0, 0}, {59000, 0, 0, 0}, "white"};
-  const json timed = json::parse(encode(RoomEvent{3, 14, MovePlayed{"black", "D4", {}, clock, 120}}));
-  EXPECT_EQ(timed["clock"], json::parse(R"({"black":{"main_ms":60000,"periods":0,"period_ms":0,"stones":0},"white":{"main_ms":59000,"periods":0,"period_ms":0,"stones":0},"running":"white"})"));
+  const json timed =
+      json::parse(encode(RoomEvent{3, 14, MovePlayed{"black", "D4", {}, clock, 120}}));
+  EXPECT_EQ(
+      timed["clock"],
+      json::parse(
+          R"({"black":{"main_ms":60000,"periods":0,"period_ms":0,"stones":0},"white":{"main_ms":59000,"periods":0,"period_ms":0,"stones":0},"running":"white"})"));
   EXPECT_EQ(timed["lag_credit_ms"], 120);
 }
 
@@ -156,8 +196,9 @@ namespace tengen::protocol {
 namespace {
 
 TEST(TournamentCodec, SettingsWithDefaultsDecodeValidateAndRoundTrip) {
-  const auto m = message_of(R"({"v":1,"type":"create_tournament","cid":"1","settings":{"name":"Club","system":"mcmahon","rounds":5,)"
-                            R"("mcmahon":{"bar":"2d","floor":"15k"},"handicap":{"by_score_gap":true},"tie_breaks":["score","sos"]}})");
+  const auto m = message_of(
+      R"({"v":1,"type":"create_tournament","cid":"1","settings":{"name":"Club","system":"mcmahon","rounds":5,)"
+      R"("mcmahon":{"bar":"2d","floor":"15k"},"handicap":{"by_score_gap":true},"tie_breaks":["score","sos"]}})");
   const auto& s = std::get<CreateTournament>(m.message).settings;
   EXPECT_EQ(s.system, tournament::System::McMahon);
   EXPECT_EQ(s.rounds, 5);
@@ -170,29 +211,43 @@ TEST(TournamentCodec, SettingsWithDefaultsDecodeValidateAndRoundTrip) {
   const auto again = decode_tournament_settings(encode_tournament_settings(s));
   ASSERT_TRUE(std::holds_alternative<TournamentSettings>(again));
   EXPECT_EQ(std::get<TournamentSettings>(again), s);
-  EXPECT_EQ(tie_breaks_of(s), (std::vector<tournament::TieBreak>{tournament::TieBreak::Score, tournament::TieBreak::Sos}));
+  EXPECT_EQ(tie_breaks_of(s), (std::vector<tournament::TieBreak>{tournament::TieBreak::Score,
+                                                                 tournament::TieBreak::Sos}));
 }
 
 TEST(TournamentCodec, EveryTournamentCommandRoundTrips) {
-  for (const char* text : {R"({"v":1,"type":"tournament_register","cid":"2","tournament":3,"rank":"4k"})",
-                           R"({"v":1,"type":"tournament_leave","cid":"3","tournament":3})",
-                           R"({"v":1,"type":"tournament_start","cid":"4","tournament":3})",
-                           R"({"v":1,"type":"tournament_withdraw","cid":"5","tournament":3,"player":"shusaku"})",
-                           R"({"v":1,"type":"tournament_set_result","cid":"6","tournament":3,"round":2,"board":1,"result":"jigo"})",
-                           R"({"v":1,"type":"tournament_repair","cid":"7","tournament":3})"}) {
+  for (
+      const char* text :
+      {R"({"v":1,"type":"tournament_register","cid":"2","tournament":3,"rank":"4k"})",
+       R"({"v":1,"type":"tournament_leave","cid":"3","tournament":3})",
+       R"({"v":1,"type":"tournament_start","cid":"4","tournament":3})",
+       R"({"v":1,"type":"tournament_withdraw","cid":"5","tournament":3,"player":"shusaku"})",
+       R"({"v":1,"type":"tournament_set_result","cid":"6","tournament":3,"round":2,"board":1,"result":"jigo"})",
+       R"({"v":1,"type":"tournament_repair","cid":"7","tournament":3})"}) {
     const auto m = message_of(text);
     EXPECT_EQ(json::parse(encode(m)), json::parse(text)) << text;
   }
 }
 
 TEST(TournamentCodec, BadTournamentInputNamesTheProblem) {
-  EXPECT_EQ(error_of(R"({"v":1,"type":"tournament_register","cid":"1","tournament":3,"rank":"0k"})").code, ErrorCode::BadField);
-  EXPECT_EQ(error_of(R"({"v":1,"type":"tournament_set_result","cid":"1","tournament":3,"round":1,"board":1,"result":"draw"})").message,
-            "field 'result' must be black, white, jigo or both_lose");
-  EXPECT_NE(error_of(R"({"v":1,"type":"create_tournament","cid":"1","settings":{"name":"x","system":"knockout"}})").message.find("knockout"),
-            std::string::npos);
-  EXPECT_EQ(error_of(R"({"v":1,"type":"create_tournament","cid":"1","settings":{"name":"x","system":"swiss","colour":1}})").message,
-            "unknown field 'settings.colour'");
+  EXPECT_EQ(
+      error_of(R"({"v":1,"type":"tournament_register","cid":"1","tournament":3,"rank":"0k"})").code,
+      ErrorCode::BadField);
+  EXPECT_EQ(
+      error_of(
+          R"({"v":1,"type":"tournament_set_result","cid":"1","tournament":3,"round":1,"board":1,"result":"draw"})")
+          .message,
+      "field 'result' must be black, white, jigo or both_lose");
+  EXPECT_NE(
+      error_of(
+          R"({"v":1,"type":"create_tournament","cid":"1","settings":{"name":"x","system":"knockout"}})")
+          .message.find("knockout"),
+      std::string::npos);
+  EXPECT_EQ(
+      error_of(
+          R"({"v":1,"type":"create_tournament","cid":"1","settings":{"name":"x","system":"swiss","colour":1}})")
+          .message,
+      "unknown field 'settings.colour'");
   TournamentSettings s;
   s.name = "Cup";
   s.system = tournament::System::SingleElimination;

@@ -11,7 +11,9 @@
 namespace tengen::protocol {
 namespace {
 
-void expect_same(const ServerMessage& m) { EXPECT_EQ(encode(m), encode_with_json(m)); }
+void expect_same(const ServerMessage& m) {
+  EXPECT_EQ(encode(m), encode_with_json(m));
+}
 
 TEST(ServerWriteFast, AcksWithEveryCombinationOfFields) {
   for (int mask = 0; mask < 16; ++mask) {
@@ -25,8 +27,9 @@ TEST(ServerWriteFast, AcksWithEveryCombinationOfFields) {
 }
 
 TEST(ServerWriteFast, CidsAreEscapedAsTheJsonWriterDoes) {
-  for (const std::string& cid : std::vector<std::string>{"", "plain", "quote\"back\\slash", "tab\tnew\nline\r\b\f", std::string("nul\0x", 5),
-                                "\x01\x1f\x7f", "caf\xC3\xA9 \xE2\x98\x97 \xF0\x9F\x98\x80"}) {
+  for (const std::string& cid : std::vector<std::string>{
+           "", "plain", "quote\"back\\slash", "tab\tnew\nline\r\b\f", std::string("nul\0x", 5),
+           "\x01\x1f\x7f", "caf\xC3\xA9 \xE2\x98\x97 \xF0\x9F\x98\x80"}) {
     expect_same(Ack{cid, 1, 2, {}, {}});
   }
 }
@@ -48,14 +51,20 @@ TEST(ServerWriteFast, RandomFieldsAgree) {
   std::uniform_int_distribution<int> byte(1, 255);
   auto text = [&](int n) {
     std::string s;
-    for (int i = 0; i < n; ++i) s += static_cast<char>(byte(random) & 0x7F);  // ASCII, controls and NUL included
+    for (int i = 0; i < n; ++i)
+      s += static_cast<char>(byte(random) & 0x7F);  // ASCII, controls and NUL included
     return s;
   };
   for (int i = 0; i < 500; ++i) {
-    const ClockState clock{{number(random), static_cast<int>(number(random) % 100), number(random), 3},
-                           {number(random), 0, number(random), static_cast<int>(number(random) % 25)},
-                           i % 3 == 0 ? std::nullopt : std::optional<std::string>(text(5))};
-    MovePlayed m{text(5), text(3), {text(2), text(3)}, i % 2 ? std::optional<ClockState>(clock) : std::nullopt, number(random)};
+    const ClockState clock{
+        {number(random), static_cast<int>(number(random) % 100), number(random), 3},
+        {number(random), 0, number(random), static_cast<int>(number(random) % 25)},
+        i % 3 == 0 ? std::nullopt : std::optional<std::string>(text(5))};
+    MovePlayed m{text(5),
+                 text(3),
+                 {text(2), text(3)},
+                 i % 2 ? std::optional<ClockState>(clock) : std::nullopt,
+                 number(random)};
     expect_same(RoomEvent{number(random), static_cast<Seq>(i), m});
     expect_same(Ack{text(i % 20), number(random), static_cast<Seq>(i), {}, {}});
   }

@@ -13,7 +13,9 @@ GameSettings base() {
   return s;
 }
 
-TEST(Settings, TheDefaultsAreValid) { EXPECT_FALSE(validate(base())); }
+TEST(Settings, TheDefaultsAreValid) {
+  EXPECT_FALSE(validate(base()));
+}
 
 TEST(Settings, EachProblemIsNamed) {
   auto with = [](auto change) {
@@ -21,12 +23,17 @@ TEST(Settings, EachProblemIsNamed) {
     change(s);
     return validate(s).value_or("valid");
   };
-  EXPECT_EQ(with([](auto& s) { s.width = 26; }), "board size must be between 2 and 25 on each side, not 26x19");
+  EXPECT_EQ(with([](auto& s) { s.width = 26; }),
+            "board size must be between 2 and 25 on each side, not 26x19");
   EXPECT_EQ(with([](auto& s) { s.ruleset = "klingon"; }),
-            "unknown ruleset 'klingon' (one of tromp-taylor, chinese, japanese, korean, aga, new-zealand, ing)");
-  EXPECT_EQ(with([](auto& s) { s.komi = 6.3; }), "komi must be a multiple of 0.5 between -150 and 150");
-  EXPECT_EQ(with([](auto& s) { s.komi = 200; }), "komi must be a multiple of 0.5 between -150 and 150");
-  EXPECT_EQ(with([](auto& s) { s.handicap = 1; }), "handicap must be 0 or from 2 to 9 stones, not 1");
+            "unknown ruleset 'klingon' (one of tromp-taylor, chinese, japanese, korean, aga, "
+            "new-zealand, ing)");
+  EXPECT_EQ(with([](auto& s) { s.komi = 6.3; }),
+            "komi must be a multiple of 0.5 between -150 and 150");
+  EXPECT_EQ(with([](auto& s) { s.komi = 200; }),
+            "komi must be a multiple of 0.5 between -150 and 150");
+  EXPECT_EQ(with([](auto& s) { s.handicap = 1; }),
+            "handicap must be 0 or from 2 to 9 stones, not 1");
   EXPECT_EQ(with([](auto& s) { s.automatic_handicap = true; }),
             "an automatic handicap gives Black to the weaker player: choose automatic colours");
   EXPECT_EQ(with([](auto& s) {
@@ -39,12 +46,13 @@ TEST(Settings, EachProblemIsNamed) {
               s.color = GameSettings::ColorChoice::Nigiri;
             }),
             "a handicap game has no nigiri: choose black, white or automatic");
-  EXPECT_EQ(with([](auto& s) {
-              s.width = s.height = 8;
-              s.handicap = 5;
-              s.color = GameSettings::ColorChoice::Black;
-            }),
-            "a 8x8 board takes at most 4 fixed handicap stones; choose free placement or fewer stones");
+  EXPECT_EQ(
+      with([](auto& s) {
+        s.width = s.height = 8;
+        s.handicap = 5;
+        s.color = GameSettings::ColorChoice::Black;
+      }),
+      "a 8x8 board takes at most 4 fixed handicap stones; choose free placement or fewer stones");
   EXPECT_EQ(with([](auto& s) {
               s.width = s.height = 8;
               s.handicap = 5;
@@ -54,15 +62,21 @@ TEST(Settings, EachProblemIsNamed) {
             "valid");
   EXPECT_EQ(with([](auto& s) { s.time = {TimeControl::System::Absolute, 0, 0, 0, 0, 0, 0, 0}; }),
             "time.main_ms must be between 1000 and 604800000, not 0");
-  EXPECT_EQ(with([](auto& s) { s.time = {TimeControl::System::Fischer, 60000, 0, 5000, 30000, 0, 0, 0}; }),
+  EXPECT_EQ(with([](auto& s) {
+              s.time = {TimeControl::System::Fischer, 60000, 0, 5000, 30000, 0, 0, 0};
+            }),
             "time.max_ms must be 0 (no cap) or at least time.main_ms");
-  EXPECT_EQ(with([](auto& s) { s.time = {TimeControl::System::ByoYomi, 60000, 0, 0, 0, 0, 30000, 0}; }),
-            "time.periods must be between 1 and 30, not 0");
-  EXPECT_EQ(with([](auto& s) { s.time = {TimeControl::System::Canadian, 60000, 0, 0, 0, 0, 300000, 0}; }),
-            "time.stones must be between 1 and 100, not 0");
+  EXPECT_EQ(
+      with([](auto& s) { s.time = {TimeControl::System::ByoYomi, 60000, 0, 0, 0, 0, 30000, 0}; }),
+      "time.periods must be between 1 and 30, not 0");
+  EXPECT_EQ(
+      with([](auto& s) { s.time = {TimeControl::System::Canadian, 60000, 0, 0, 0, 0, 300000, 0}; }),
+      "time.stones must be between 1 and 100, not 0");
   EXPECT_EQ(with([](auto& s) { s.time = {TimeControl::System::Simple, 0, 500, 0, 0, 0, 0, 0}; }),
             "time.per_move_ms must be between 1000 and 86400000, not 500");
-  EXPECT_EQ(with([](auto& s) { s.time = {TimeControl::System::Canadian, 0, 0, 0, 0, 0, 300000, 25}; }), "valid");
+  EXPECT_EQ(
+      with([](auto& s) { s.time = {TimeControl::System::Canadian, 0, 0, 0, 0, 0, 300000, 25}; }),
+      "valid");
 }
 
 }  // namespace

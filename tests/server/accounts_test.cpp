@@ -15,15 +15,20 @@ using namespace std::chrono_literals;
 
 class AccountsTest : public ::testing::Test {
  protected:
-  AccountsTest() : db_(temp_.path()), store_((store::migrate(db_), db_)), accounts_(store_, clock_, Accounts::Options::fastest_for_tests()) {}
+  AccountsTest()
+      : db_(temp_.path()),
+        store_((store::migrate(db_), db_)),
+        accounts_(store_, clock_, Accounts::Options::fastest_for_tests()) {}
 
-  Accounts::LoggedIn registered(const std::string& name, const std::string& password = "correct horse") {
+  Accounts::LoggedIn registered(const std::string& name,
+                                const std::string& password = "correct horse") {
     auto outcome = accounts_.register_user(name, password, "test", "127.0.0.1");
     if (auto* f = std::get_if<Accounts::Failure>(&outcome)) ADD_FAILURE() << f->message;
     return std::get<Accounts::LoggedIn>(outcome);
   }
   std::string failure(const Accounts::Outcome& o) {
-    return std::holds_alternative<Accounts::Failure>(o) ? std::get<Accounts::Failure>(o).message : "success";
+    return std::holds_alternative<Accounts::Failure>(o) ? std::get<Accounts::Failure>(o).message
+                                                        : "success";
   }
 
   testing::TempDatabase temp_;
@@ -46,7 +51,8 @@ TEST_F(AccountsTest, RegisterGivesATokenThatAuthenticates) {
 
 TEST_F(AccountsTest, TheStoreHoldsOnlyTheTokensHash) {
   const auto in = registered("Shusaku");
-  store::Statement rows(db_, "SELECT count(*) FROM sessions WHERE token_hash = ? OR CAST(token_hash AS TEXT) = ?");
+  store::Statement rows(
+      db_, "SELECT count(*) FROM sessions WHERE token_hash = ? OR CAST(token_hash AS TEXT) = ?");
   rows.bind(1, in.token).bind(2, in.token);
   rows.step();
   EXPECT_EQ(rows.column_int(0), 0);
@@ -57,7 +63,8 @@ TEST_F(AccountsTest, TheStoreHoldsOnlyTheTokensHash) {
 
 TEST_F(AccountsTest, NamesAreUniqueWithoutRegardToCase) {
   registered("Gennan");
-  EXPECT_EQ(failure(accounts_.register_user("gennan", "another pass", "t", "127.0.0.2")), "the name 'gennan' is taken");
+  EXPECT_EQ(failure(accounts_.register_user("gennan", "another pass", "t", "127.0.0.2")),
+            "the name 'gennan' is taken");
 }
 
 TEST_F(AccountsTest, BadNamesAndWeakPasswordsAreRefusedWithReasons) {
@@ -70,16 +77,20 @@ TEST_F(AccountsTest, BadNamesAndWeakPasswordsAreRefusedWithReasons) {
   EXPECT_EQ(reg("honinbo", "short"), "the password is too short: use at least 8 characters");
   EXPECT_EQ(reg("honinbo", "Honinbo"), "the password is too short: use at least 8 characters");
   EXPECT_EQ(reg("honinbos", "HONINBOS"), "the password must not be the user name");
-  EXPECT_EQ(reg("honinbo", "aaaaaaaaaa"), "the password is one character repeated: choose a stronger one");
-  EXPECT_EQ(reg("honinbo", "Password"), "the password is one of the most common ones: choose a stronger one");
+  EXPECT_EQ(reg("honinbo", "aaaaaaaaaa"),
+            "the password is one character repeated: choose a stronger one");
+  EXPECT_EQ(reg("honinbo", "Password"),
+            "the password is one of the most common ones: choose a stronger one");
   EXPECT_EQ(reg("honinbo", std::string(129, 'x').append("y").c_str()),
             "the password is too long: use at most 128 characters");
 }
 
 TEST_F(AccountsTest, LoginChecksThePasswordAndSaysNothingMore) {
   registered("Dosaku", "sente gote sente");
-  EXPECT_EQ(failure(accounts_.login("Dosaku", "wrong password", "t", "10.0.0.1")), "wrong user name or password");
-  EXPECT_EQ(failure(accounts_.login("Nobody", "sente gote sente", "t", "10.0.0.1")), "wrong user name or password");
+  EXPECT_EQ(failure(accounts_.login("Dosaku", "wrong password", "t", "10.0.0.1")),
+            "wrong user name or password");
+  EXPECT_EQ(failure(accounts_.login("Nobody", "sente gote sente", "t", "10.0.0.1")),
+            "wrong user name or password");
   const auto ok = accounts_.login("dosaku", "sente gote sente", "t", "10.0.0.1");
   ASSERT_TRUE(std::holds_alternative<Accounts::LoggedIn>(ok)) << failure(ok);
   EXPECT_EQ(std::get<Accounts::LoggedIn>(ok).user.username, "Dosaku");
@@ -102,7 +113,8 @@ TEST_F(AccountsTest, LoginAttemptsAreRateLimited) {
 
 TEST_F(AccountsTest, SessionsAreListedRevokedAndLoggedOut) {
   const auto first = registered("Sansa", "first of the honinbo");
-  const auto second = std::get<Accounts::LoggedIn>(accounts_.login("Sansa", "first of the honinbo", "phone", "1.2.3.4"));
+  const auto second = std::get<Accounts::LoggedIn>(
+      accounts_.login("Sansa", "first of the honinbo", "phone", "1.2.3.4"));
   const auto other = registered("Sanetsu", "second of the line");
   const auto sessions = accounts_.sessions(first.user.id);
   ASSERT_EQ(sessions.size(), 2u);

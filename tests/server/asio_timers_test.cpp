@@ -60,7 +60,7 @@ TEST(AsioTimers, ArmingAgainReplacesAndNoDeadlineCancels) {
   timers->arm(1, std::nullopt);  // cancelled
   timers->arm(1, std::nullopt);  // and again: nothing to do
   timers->arm(2, now + 1h);
-  timers->arm(2, now);           // brought forward: fires at once
+  timers->arm(2, now);  // brought forward: fires at once
   timers->arm(3, now + 1ms);
   // The timer thread takes the requests in order, so game 1 was cancelled before 3 fired.
   EXPECT_EQ(fired.wait_for(2), (std::vector<protocol::GameId>{2, 3}));

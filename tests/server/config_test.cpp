@@ -27,7 +27,8 @@ TEST(Config, OneOffCommandsTakeTheSameOptions) {
   ASSERT_TRUE(check.config) << check.error;
   EXPECT_EQ(check.config->command, Config::Command::HealthCheck);
   EXPECT_EQ(check.config->port, 8123);
-  const auto copy = parse_config({"--backup", "/backups/today.sqlite3"}, {"TENGEN_DATABASE=/data/tengen.sqlite3"});
+  const auto copy = parse_config({"--backup", "/backups/today.sqlite3"},
+                                 {"TENGEN_DATABASE=/data/tengen.sqlite3"});
   ASSERT_TRUE(copy.config) << copy.error;
   EXPECT_EQ(copy.config->command, Config::Command::Backup);
   EXPECT_EQ(copy.config->backup_to, "/backups/today.sqlite3");

@@ -18,11 +18,14 @@ using json = nlohmann::json;
 using testing::WsClient;
 
 constexpr int kGames = 8;
-constexpr int kUsers = 10;  // registrations per address are rate-limited; a user may have many connections
+constexpr int kUsers =
+    10;  // registrations per address are rate-limited; a user may have many connections
 constexpr int kCrashes = 3;
 constexpr int kSize = 9;
 
-std::string vertex(int x, int y) { return std::string(1, "ABCDEFGHJ"[x]) + std::to_string(y + 1); }
+std::string vertex(int x, int y) {
+  return std::string(1, "ABCDEFGHJ"[x]) + std::to_string(y + 1);
+}
 
 class CrashTest : public ::testing::Test {
  protected:
@@ -31,8 +34,10 @@ class CrashTest : public ::testing::Test {
     std::filesystem::remove_all(dir_);
     start();
     for (int i = 0; i < kUsers; ++i) {
-      const std::string body = R"({"username":"player)" + std::to_string(i) + R"(","password":"a fine password"})";
-      const std::string reply = testing::http_request(server_->port(), "POST", "/api/v1/register", "", body);
+      const std::string body =
+          R"({"username":"player)" + std::to_string(i) + R"(","password":"a fine password"})";
+      const std::string reply =
+          testing::http_request(server_->port(), "POST", "/api/v1/register", "", body);
       const json body_json = json::parse(testing::body_of(reply));
       ASSERT_TRUE(body_json.contains("token")) << reply;
       tokens_.push_back(body_json["token"]);
@@ -48,7 +53,8 @@ class CrashTest : public ::testing::Test {
     clients_.clear();
     for (int i = 0; i < 2 * kGames; ++i) {
       const auto& token = tokens_[static_cast<std::size_t>(i % kUsers)];
-      clients_.push_back(std::make_unique<WsClient>(server_->port(), WsClient::Options{token, "", "/ws/v1"}));
+      clients_.push_back(
+          std::make_unique<WsClient>(server_->port(), WsClient::Options{token, "", "/ws/v1"}));
       clients_.back()->wait_type("lobby");
     }
   }
@@ -64,7 +70,8 @@ class CrashTest : public ::testing::Test {
     const auto seq = event["seq"].get<std::uint64_t>();
     const auto [it, fresh] = seen_[game].emplace(seq, event);
     if (!fresh) {
-      EXPECT_EQ(it->second, event) << "two different events with seq " << seq << " in game " << game;
+      EXPECT_EQ(it->second, event)
+          << "two different events with seq " << seq << " in game " << game;
     }
   }
   // Sends a random move for the player to move in each game, then reads the replies of the
@@ -75,13 +82,17 @@ class CrashTest : public ::testing::Test {
       const int client = 2 * g + (to_move_[g] == "black" ? 0 : 1);
       const std::string cid = "m" + std::to_string(++cids_);
       std::uniform_int_distribution<int> coordinate(0, kSize - 1);
-      clients_[client]->send_text(json{{"type", "play"}, {"cid", cid}, {"game", games_[g]},
-                                       {"vertex", vertex(coordinate(rng), coordinate(rng))}}.dump());
+      clients_[client]->send_text(json{{"type", "play"},
+                                       {"cid", cid},
+                                       {"game", games_[g]},
+                                       {"vertex", vertex(coordinate(rng), coordinate(rng))}}
+                                      .dump());
       sent.emplace_back(client, cid);
     }
     for (int g = 0; g < kGames && (read < 0 || g < read); ++g) {
       const auto& [client, cid] = sent[g];
-      const json reply = clients_[client]->wait([&](const json& m) { return m.contains("cid") && m["cid"] == cid; });
+      const json reply = clients_[client]->wait(
+          [&](const json& m) { return m.contains("cid") && m["cid"] == cid; });
       if (reply["type"] == "ack") {
         ++acked_;
         to_move_[g] = to_move_[g] == "black" ? "white" : "black";
@@ -101,14 +112,16 @@ class CrashTest : public ::testing::Test {
       ASSERT_EQ(ack["type"], "ack") << ack.dump();
       std::map<std::uint64_t, json> history;
       for (const auto& m : black.kept()) {
-        if (m.contains("game") && m["game"] == games_[g] && m.contains("seq")) history[m["seq"].get<std::uint64_t>()] = m;
+        if (m.contains("game") && m["game"] == games_[g] && m.contains("seq"))
+          history[m["seq"].get<std::uint64_t>()] = m;
       }
       black.forget();
       for (std::uint64_t seq = 1; seq <= ack["seq"].get<std::uint64_t>(); ++seq) {
         ASSERT_TRUE(history.contains(seq)) << "game " << games_[g] << ": no event " << seq;
       }
       for (const auto& [seq, event] : seen_[games_[g]]) {
-        ASSERT_TRUE(history.contains(seq)) << "game " << games_[g] << " lost event " << seq << ": " << event.dump();
+        ASSERT_TRUE(history.contains(seq))
+            << "game " << games_[g] << " lost event " << seq << ": " << event.dump();
         EXPECT_EQ(history[seq], event) << "game " << games_[g] << " event " << seq << " changed";
       }
       // The position replays: the snapshot lists exactly the moves of the history.
@@ -141,13 +154,16 @@ TEST_F(CrashTest, KilledAtRandomMomentsTheServerLosesNothingItAcknowledged) {
   connect_all();
   for (int g = 0; g < kGames; ++g) {
     const json created = clients_[2 * g]->command(
-        {{"type", "create_challenge"}, {"settings", {{"width", kSize}, {"ruleset", "chinese"}, {"color", "black"}}}});
+        {{"type", "create_challenge"},
+         {"settings", {{"width", kSize}, {"ruleset", "chinese"}, {"color", "black"}}}});
     ASSERT_EQ(created["type"], "ack") << created.dump();
-    const json accepted = clients_[2 * g + 1]->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+    const json accepted = clients_[2 * g + 1]->command(
+        {{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
     ASSERT_EQ(accepted["type"], "ack") << accepted.dump();
     games_.push_back(accepted["game"]);
     to_move_.push_back("black");
-    for (int c : {2 * g, 2 * g + 1}) ASSERT_EQ(clients_[c]->command({{"type", "join"}, {"game", games_[g]}})["type"], "ack");
+    for (int c : {2 * g, 2 * g + 1})
+      ASSERT_EQ(clients_[c]->command({{"type", "join"}, {"game", games_[g]}})["type"], "ack");
   }
   for (int crash = 0; crash < kCrashes; ++crash) {
     const int rounds = std::uniform_int_distribution<int>(5, 15)(rng);
@@ -173,11 +189,14 @@ TEST_F(CrashTest, KilledAtRandomMomentsTheServerLosesNothingItAcknowledged) {
     const json scoring = clients_[2 * g]->wait_type("scoring_started");
     const auto version = scoring["marking"]["version"];
     for (int c : {2 * g, 2 * g + 1}) {
-      ASSERT_EQ(clients_[c]->command({{"type", "accept_score"}, {"game", games_[g]}, {"version", version}})["type"], "ack");
+      ASSERT_EQ(clients_[c]->command(
+                    {{"type", "accept_score"}, {"game", games_[g]}, {"version", version}})["type"],
+                "ack");
     }
     EXPECT_EQ(clients_[2 * g]->wait_type("game_ended")["reason"], "score");
   }
-  const json finished = json::parse(testing::body_of(testing::http_get(server_->port(), "/api/v1/games?limit=100")));
+  const json finished =
+      json::parse(testing::body_of(testing::http_get(server_->port(), "/api/v1/games?limit=100")));
   EXPECT_EQ(finished["games"].size(), static_cast<std::size_t>(kGames));
 }
 

@@ -10,15 +10,25 @@ using protocol::TimeControl;
 using System = TimeControl::System;
 
 const Steady t0{std::chrono::hours(1)};
-Steady at(std::int64_t ms) { return t0 + Millis(ms); }
+Steady at(std::int64_t ms) {
+  return t0 + Millis(ms);
+}
 constexpr Millis kNoLag{0};
 
 // No lag credit at all, so that the systems' own arithmetic shows.
-LagPolicy no_lag() { return LagPolicy{Millis(0), Millis(0), Millis(0), Millis(0)}; }
+LagPolicy no_lag() {
+  return LagPolicy{Millis(0), Millis(0), Millis(0), Millis(0)};
+}
 
-TimeControl absolute(std::int64_t main) { return {System::Absolute, main, 0, 0, 0, 0, 0, 0}; }
-TimeControl simple(std::int64_t per_move) { return {System::Simple, 0, per_move, 0, 0, 0, 0, 0}; }
-TimeControl fischer(std::int64_t main, std::int64_t inc, std::int64_t cap) { return {System::Fischer, main, 0, inc, cap, 0, 0, 0}; }
+TimeControl absolute(std::int64_t main) {
+  return {System::Absolute, main, 0, 0, 0, 0, 0, 0};
+}
+TimeControl simple(std::int64_t per_move) {
+  return {System::Simple, 0, per_move, 0, 0, 0, 0, 0};
+}
+TimeControl fischer(std::int64_t main, std::int64_t inc, std::int64_t cap) {
+  return {System::Fischer, main, 0, inc, cap, 0, 0, 0};
+}
 TimeControl byoyomi(std::int64_t main, int periods, std::int64_t period) {
   return {System::ByoYomi, main, 0, 0, 0, periods, period, 0};
 }

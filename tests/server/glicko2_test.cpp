@@ -32,13 +32,15 @@ TEST(Glicko2, APeriodWithoutGamesOnlyWidensTheDeviation) {
   const Rating player{1700, 60, 0.06};
   const Rating after = update(player, {}, kTau);
   EXPECT_EQ(after.rating, 1700);
-  EXPECT_NEAR(after.deviation, std::sqrt(60.0 * 60 / (173.7178 * 173.7178) + 0.0036) * 173.7178, 1e-9);
+  EXPECT_NEAR(after.deviation, std::sqrt(60.0 * 60 / (173.7178 * 173.7178) + 0.0036) * 173.7178,
+              1e-9);
   EXPECT_EQ(after.volatility, 0.06);
 }
 
 TEST(Glicko2, WinningNeverLowersARatingAndLosingNeverRaisesIt) {
   std::mt19937 random(2026);
-  std::uniform_real_distribution<double> rating(200, 2900), deviation(30, 350), volatility(0.03, 0.1);
+  std::uniform_real_distribution<double> rating(200, 2900), deviation(30, 350),
+      volatility(0.03, 0.1);
   for (int i = 0; i < 5000; ++i) {
     const Rating player{rating(random), deviation(random), volatility(random)};
     const Outcome win{rating(random), deviation(random), 1};
@@ -92,7 +94,8 @@ TEST(HandicapModel, AnExpectedEvenHandicapGameMovesRatingsSymmetrically) {
   for (const int stones : {2, 3, 5, 9}) {
     const double advantage = black_advantage_ranks(stones, 0.5, 6.5);
     const Rating black{1400, 120, 0.06};
-    const Rating white{1400 + advantage * kRatingPerRank, 120, 0.06};  // the handicap exactly fills the gap
+    const Rating white{1400 + advantage * kRatingPerRank, 120,
+                       0.06};  // the handicap exactly fills the gap
     for (const double score : {1.0, 0.0, 0.5}) {
       const GameUpdate after = rate_game(black, white, score, advantage);
       const double black_gain = after.black.rating - black.rating;

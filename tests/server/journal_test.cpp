@@ -18,7 +18,9 @@ class JournalTest : public ::testing::Test {
   void SetUp() override {
     Database db(temp_.path());
     migrate(db);
-    db.exec("INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'b', 'x', 0), (2, 'w', 'x', 0)");
+    db.exec(
+        "INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'b', 'x', 0), (2, "
+        "'w', 'x', 0)");
     store_.emplace(temp_.path());
   }
   std::int64_t count_events() {
@@ -27,7 +29,9 @@ class JournalTest : public ::testing::Test {
     q.step();
     return q.column_int(0);
   }
-  static GameEvent event(std::int64_t seq) { return GameEvent{1, seq, "chat", false, std::nullopt, "{}", 0, std::nullopt, std::nullopt}; }
+  static GameEvent event(std::int64_t seq) {
+    return GameEvent{1, seq, "chat", false, std::nullopt, "{}", 0, std::nullopt, std::nullopt};
+  }
 
   testing::TempDatabase temp_;
   std::optional<SqliteGameStore> store_;

@@ -46,7 +46,9 @@ class Lifecycle : public ::testing::Test {
     return c;
   }
   // "black" challenges with these settings, "white" accepts, both join.
-  std::int64_t new_game(json settings) { return testing::start_game(*black_, *white_, std::move(settings)); }
+  std::int64_t new_game(json settings) {
+    return testing::start_game(*black_, *white_, std::move(settings));
+  }
   static json next_event(WsClient& c, const std::string& type) { return c.wait_type(type); }
 
   testing::TempDatabase temp_;
@@ -59,7 +61,8 @@ class Lifecycle : public ::testing::Test {
 
 // ---- the scoring phase ----
 
-class Scoring : public Lifecycle, public ::testing::WithParamInterface<std::pair<std::string, std::string>> {};
+class Scoring : public Lifecycle,
+                public ::testing::WithParamInterface<std::pair<std::string, std::string>> {};
 
 TEST_P(Scoring, DisagreeResumeThenAgree) {
   const auto& [ruleset, expected] = GetParam();
@@ -120,7 +123,8 @@ TEST_P(Scoring, DisagreeResumeThenAgree) {
     EXPECT_EQ(ended["reason"], "score");
     const std::string ownership = ended["score"]["ownership"];
     ASSERT_EQ(ownership.size(), 81u);
-    EXPECT_EQ(ownership.substr(0, 9), "bbbb.wwww");  // the top row: A9-D9 Black, E9 neutral, F9-J9 White
+    EXPECT_EQ(ownership.substr(0, 9),
+              "bbbb.wwww");  // the top row: A9-D9 Black, E9 neutral, F9-J9 White
   }
   const json snapshot = [&] {
     auto watcher = connect("");
@@ -132,10 +136,12 @@ TEST_P(Scoring, DisagreeResumeThenAgree) {
   EXPECT_EQ(snapshot["final_score"]["result"], expected);
 }
 
-// Japanese: territory 27 + 1 prisoner (B5) against 27 + 6.5 komi. Chinese: area 36 against 36 + 7.5.
+// Japanese: territory 27 + 1 prisoner (B5) against 27 + 6.5 komi. Chinese: area 36 against 36
+// + 7.5.
 INSTANTIATE_TEST_SUITE_P(Rulesets, Scoring,
                          ::testing::Values(std::pair<std::string, std::string>{"japanese", "W+5.5"},
-                                           std::pair<std::string, std::string>{"chinese", "W+7.5"}));
+                                           std::pair<std::string, std::string>{"chinese",
+                                                                               "W+7.5"}));
 
 TEST_F(Lifecycle, RepeatedDisputesEndInTrompTaylorScoring) {
   RoomOptions options;
@@ -209,29 +215,52 @@ TEST_P(Flags, TheServerFlagsThePlayerTheMomentTheirTimeIsGone) {
   for (const auto& [color, ms] : c.moves) {
     stack_->advance(milliseconds(ms));
     auto& who = color == "black" ? black_ : white_;
-    expect_ack(who->command(play(game, (color == "black" ? "A" : "J") + std::to_string(color == "black" ? row : 10 - row))));
+    expect_ack(who->command(play(
+        game, (color == "black" ? "A" : "J") + std::to_string(color == "black" ? row : 10 - row))));
     if (color == "white") ++row;
   }
   stack_->advance(milliseconds(c.flag_after_ms - 1));
-  expect_ack(white_->command({{"type", "chat"}, {"game", game}, {"text", "tick tock"}}));  // still on
+  expect_ack(
+      white_->command({{"type", "chat"}, {"game", game}, {"text", "tick tock"}}));  // still on
   stack_->advance(milliseconds(1));
   const json ended = next_event(*white_, "game_ended");
   EXPECT_EQ(ended["result"], c.result);
   EXPECT_EQ(ended["reason"], "time");
-  expect_error(black_->command(play(game, "E5")), "game_over", std::string("the game is over: ") + c.result);
+  expect_error(black_->command(play(game, "E5")), "game_over",
+               std::string("the game is over: ") + c.result);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     AllSystems, Flags,
     ::testing::Values(
-        FlagCase{"absolute", {{"system", "absolute"}, {"main_ms", 10'000}}, {{"black", 4'000}, {"white", 1'000}}, 6'001, "W+T"},
-        FlagCase{"simple", {{"system", "simple"}, {"per_move_ms", 5'000}}, {{"black", 4'900}, {"white", 100}}, 5'001, "W+T"},
+        FlagCase{"absolute",
+                 {{"system", "absolute"}, {"main_ms", 10'000}},
+                 {{"black", 4'000}, {"white", 1'000}},
+                 6'001,
+                 "W+T"},
+        FlagCase{"simple",
+                 {{"system", "simple"}, {"per_move_ms", 5'000}},
+                 {{"black", 4'900}, {"white", 100}},
+                 5'001,
+                 "W+T"},
         // 10 s - 3 s + 2 s = 9 s left for Black.
-        FlagCase{"fischer", {{"system", "fischer"}, {"main_ms", 10'000}, {"increment_ms", 2'000}}, {{"black", 3'000}, {"white", 0}}, 9'001, "W+T"},
+        FlagCase{"fischer",
+                 {{"system", "fischer"}, {"main_ms", 10'000}, {"increment_ms", 2'000}},
+                 {{"black", 3'000}, {"white", 0}},
+                 9'001,
+                 "W+T"},
         // 2 s main and one of two 3 s periods overrun: 3 s left, in the last period.
-        FlagCase{"byoyomi", {{"system", "byoyomi"}, {"main_ms", 2'000}, {"periods", 2}, {"period_ms", 3'000}}, {{"black", 5'500}, {"white", 0}}, 3'001, "W+T"},
+        FlagCase{"byoyomi",
+                 {{"system", "byoyomi"}, {"main_ms", 2'000}, {"periods", 2}, {"period_ms", 3'000}},
+                 {{"black", 5'500}, {"white", 0}},
+                 3'001,
+                 "W+T"},
         // Main 1 s, then 2 stones in 5 s: the first move used 1 s + 3 s of the block; 2 s left.
-        FlagCase{"canadian", {{"system", "canadian"}, {"main_ms", 1'000}, {"stones", 2}, {"period_ms", 5'000}}, {{"black", 4'000}, {"white", 0}}, 2'001, "W+T"}),
+        FlagCase{"canadian",
+                 {{"system", "canadian"}, {"main_ms", 1'000}, {"stones", 2}, {"period_ms", 5'000}},
+                 {{"black", 4'000}, {"white", 0}},
+                 2'001,
+                 "W+T"}),
     [](const ::testing::TestParamInfo<FlagCase>& p) { return std::string(p.param.name); });
 
 TEST_F(Lifecycle, AGameWithoutAClockNeverFlags) {
@@ -245,14 +274,16 @@ TEST_F(Lifecycle, AGameWithoutAClockNeverFlags) {
 
 TEST_F(Lifecycle, MovesCarryTheClocksAndLagCredit) {
   start();  // the default lag policy: up to 1 s a move from a 2 s quota
-  const auto game = new_game({{"width", 9}, {"time", {{"system", "absolute"}, {"main_ms", 60'000}}}});
+  const auto game =
+      new_game({{"width", 9}, {"time", {{"system", "absolute"}, {"main_ms", 60'000}}}});
   expect_ack(black_->command(play(game, "A1")));
   expect_ack(white_->command(play(game, "J9")));
   stack_->advance(milliseconds(5'000));
   // The client thought 4.3 s of the 5 s the server measured: 0.7 s was the network.
   expect_ack(black_->command(cmd("play", game, {{"vertex", "E5"}, {"think_ms", 4'300}})));
   json move;
-  do move = next_event(*white_, "move"); while (move["vertex"] != "E5");
+  do move = next_event(*white_, "move");
+  while (move["vertex"] != "E5");
   EXPECT_EQ(move["lag_credit_ms"], 700);
   EXPECT_EQ(move["clock"]["black"]["main_ms"], 60'000 - 4'300);
   EXPECT_EQ(move["clock"]["running"], "white");
@@ -280,21 +311,25 @@ TEST_F(Lifecycle, EitherPlayerMayAbortUntilBothHaveMoved) {
   const auto second = new_game({{"width", 9}});
   expect_ack(black_->command(play(second, "E5")));
   expect_ack(white_->command(play(second, "C3")));
-  expect_error(black_->command(cmd("abort", second)), "conflict", "both players have moved: resign instead of aborting");
+  expect_error(black_->command(cmd("abort", second)), "conflict",
+               "both players have moved: resign instead of aborting");
   // A player who leaves before their first move: the game is aborted, not won by claim.
   const auto third = new_game({{"width", 9}});
   expect_ack(black_->command(play(third, "E5")));
   white_.reset();
   next_event(*black_, "player_left");  // the server has seen White go
   stack_->advance(milliseconds(59'000));
-  expect_error(black_->command(cmd("claim_win", third)), "conflict", "the game has barely begun: abort it instead");
+  expect_error(black_->command(cmd("claim_win", third)), "conflict",
+               "the game has barely begun: abort it instead");
   expect_ack(black_->command(cmd("abort", third)));
 }
 
 TEST_F(Lifecycle, ANigiriThatAnyoneCanVerify) {
   start();
-  const json created = black_->command({{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "nigiri"}}}});
-  const json accepted = white_->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+  const json created = black_->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "nigiri"}}}});
+  const json accepted =
+      white_->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
   const auto game = accepted["game"].get<std::int64_t>();
   EXPECT_TRUE(black_->wait_type("game_started")["nigiri"].get<bool>());
   expect_ack(black_->command({{"type", "join"}, {"game", game}}));
@@ -306,9 +341,10 @@ TEST_F(Lifecycle, ANigiriThatAnyoneCanVerify) {
   EXPECT_FALSE(snapshot["nigiri"].contains("secret"));  // not before both chose
   expect_ack(white_->command({{"type", "join"}, {"game", game}}));
 
-  expect_error(black_->command(play(game, "E5")), "conflict", "the nigiri is not done yet: colours are not drawn");
-  expect_error(black_->command(cmd("nigiri", game, {{"seed", "holder-seed"}, {"guess", "odd"}})), "bad_field",
-               "you hold the stones: only the guesser sends 'guess'");
+  expect_error(black_->command(play(game, "E5")), "conflict",
+               "the nigiri is not done yet: colours are not drawn");
+  expect_error(black_->command(cmd("nigiri", game, {{"seed", "holder-seed"}, {"guess", "odd"}})),
+               "bad_field", "you hold the stones: only the guesser sends 'guess'");
   expect_ack(black_->command(cmd("nigiri", game, {{"seed", "holder-seed"}})));
   expect_error(white_->command(cmd("nigiri", game, {{"seed", "guesser-seed"}})), "bad_field",
                "you are the guesser: send 'guess', \"odd\" or \"even\"");
@@ -316,8 +352,14 @@ TEST_F(Lifecycle, ANigiriThatAnyoneCanVerify) {
   const json done = black_->wait_type("nigiri_done");
   const json& n = done["nigiri"];
   EXPECT_EQ(n["commitment"], commitment);
-  const NigiriProof proof{n["commitment"], n["secret"], n["nonce"], n["holder_seed"], n["guesser_seed"], n["guess"],
-                          n["stones"].get<int>(), done["black"]["name"] == "white"};
+  const NigiriProof proof{n["commitment"],
+                          n["secret"],
+                          n["nonce"],
+                          n["holder_seed"],
+                          n["guesser_seed"],
+                          n["guess"],
+                          n["stones"].get<int>(),
+                          done["black"]["name"] == "white"};
   EXPECT_TRUE(verify(proof));
   EXPECT_EQ(n["holder"]["name"], "black");  // the challenger holds, whatever colour they get
   EXPECT_EQ(n["guesser"]["name"], "white");
@@ -326,8 +368,10 @@ TEST_F(Lifecycle, ANigiriThatAnyoneCanVerify) {
   expect_ack(first->command(play(game, "E5")));
   // The proof goes into the game's record.
   const GameRecord record = read_sgf(*stack_->hub().sgf(game));
-  EXPECT_NE(record.game_comment.find("secret " + n["secret"].get<std::string>()), std::string::npos) << record.game_comment;
-  EXPECT_NE(record.game_comment.find("guess even, stones " + std::to_string(proof.stones)), std::string::npos);
+  EXPECT_NE(record.game_comment.find("secret " + n["secret"].get<std::string>()), std::string::npos)
+      << record.game_comment;
+  EXPECT_NE(record.game_comment.find("guess even, stones " + std::to_string(proof.stones)),
+            std::string::npos);
   EXPECT_EQ(record.black_name, done["black"]["name"]);
   ASSERT_EQ(record.moves.size(), 1u);
 }
@@ -347,7 +391,8 @@ TEST_F(Lifecycle, AnAbandonedGameIsWonByClaimAfterTheCountdown) {
   EXPECT_EQ(left["absence"]["color"], "black");
   EXPECT_EQ(left["absence"]["claim_in_ms"], 30'000);
   stack_->advance(milliseconds(29'999));
-  expect_error(white_->command(cmd("claim_win", game)), "conflict", "your opponent's countdown has 1 s left");
+  expect_error(white_->command(cmd("claim_win", game)), "conflict",
+               "your opponent's countdown has 1 s left");
   stack_->advance(milliseconds(1));
   expect_ack(white_->command(cmd("claim_win", game)));
   const json ended = next_event(*white_, "game_ended");

@@ -48,20 +48,30 @@ TEST_F(MigrateTest, AnAccountsOnlyDatabaseGainsTheGamesTables) {
   {
     Database db(path_.string());
     ASSERT_EQ(migrate(db, all.first(1)), 1);
-    db.exec("INSERT INTO users(id, username, password_hash, created_at) VALUES (7, 'shusaku', 'h', 1), (8, 'gennan', 'h', 1)");
-    db.exec("INSERT INTO sessions(user_id, token_hash, created_at, last_seen_at) VALUES (7, x'00', 1, 1)");
+    db.exec(
+        "INSERT INTO users(id, username, password_hash, created_at) VALUES (7, 'shusaku', 'h', 1), "
+        "(8, 'gennan', 'h', 1)");
+    db.exec(
+        "INSERT INTO sessions(user_id, token_hash, created_at, last_seen_at) VALUES (7, x'00', 1, "
+        "1)");
     EXPECT_FALSE(table_exists(db, "games"));
   }
   Database db(path_.string());
   EXPECT_EQ(migrate(db), all.back().version);
-  for (const char* table : {"challenges", "games", "game_events", "ratings", "rating_history"}) EXPECT_TRUE(table_exists(db, table)) << table;
-  Statement users(db, "SELECT count(*) FROM users u JOIN sessions s ON s.user_id = u.id WHERE u.username = 'shusaku'");
+  for (const char* table : {"challenges", "games", "game_events", "ratings", "rating_history"})
+    EXPECT_TRUE(table_exists(db, table)) << table;
+  Statement users(db,
+                  "SELECT count(*) FROM users u JOIN sessions s ON s.user_id = u.id WHERE "
+                  "u.username = 'shusaku'");
   ASSERT_TRUE(users.step());
   EXPECT_EQ(users.column_int(0), 1);
-  db.exec("INSERT INTO games(id, settings, first_id, second_id, black_id, white_id, created_at) VALUES (1, '{}', 7, 8, 7, 8, 2)");
-  EXPECT_THROW(db.exec("INSERT INTO games(id, settings, first_id, second_id, black_id, white_id, created_at)"
-                       " VALUES (2, '{}', 7, 99, 7, 99, 2)"),
-               SqliteError);  // foreign keys are on
+  db.exec(
+      "INSERT INTO games(id, settings, first_id, second_id, black_id, white_id, created_at) VALUES "
+      "(1, '{}', 7, 8, 7, 8, 2)");
+  EXPECT_THROW(
+      db.exec("INSERT INTO games(id, settings, first_id, second_id, black_id, white_id, created_at)"
+              " VALUES (2, '{}', 7, 99, 7, 99, 2)"),
+      SqliteError);  // foreign keys are on
 }
 
 TEST_F(MigrateTest, UpgradesADatabaseMadeByAnEarlierSchema) {

@@ -34,12 +34,15 @@ TEST(Nigiri, AnHonestDrawVerifiesAndATamperedOneDoesNot) {
   EXPECT_EQ(proof.guesser_black, proof.stones % 2 == 1);
 
   auto tampered = proof;
-  tampered.secret[0] = tampered.secret[0] == '0' ? '1' : '0';  // another secret: the commitment fails
+  tampered.secret[0] =
+      tampered.secret[0] == '0' ? '1' : '0';  // another secret: the commitment fails
   EXPECT_FALSE(verify(tampered));
   tampered = proof;
   tampered.guesser_seed = "guesser-seed-3";  // another seed: the count changes or not, the proof
   tampered.stones = proof.stones;            // claims the old one
-  const bool same = Nigiri(proof.secret, proof.nonce).reveal("holder-seed-1", "guesser-seed-3", "odd").stones == proof.stones;
+  const bool same =
+      Nigiri(proof.secret, proof.nonce).reveal("holder-seed-1", "guesser-seed-3", "odd").stones ==
+      proof.stones;
   EXPECT_EQ(verify(tampered), same);
   tampered = proof;
   tampered.guesser_black = !tampered.guesser_black;  // the colours swapped after the fact
@@ -67,7 +70,8 @@ TEST(Nigiri, ColoursAreBalancedOverManySeededDraws) {
 }
 
 TEST(Nigiri, TheExampleInDocsNigiriChecksOut) {
-  const Nigiri n("5ad933e27879b5330c70e22c3bd5f341568368abd3bda9e623f9341912b2b6a0", "78377b525757b494427f89014f97d799");
+  const Nigiri n("5ad933e27879b5330c70e22c3bd5f341568368abd3bda9e623f9341912b2b6a0",
+                 "78377b525757b494427f89014f97d799");
   EXPECT_EQ(n.commitment(), "c6cc86636e5dfa36f89392d28c73dba3db0ca25ad759181137cac97c157690fa");
   const auto proof = n.reveal("holder-seed-7f3a", "guesser-seed-91bc", "odd");
   EXPECT_EQ(proof.stones, 15);
@@ -77,7 +81,8 @@ TEST(Nigiri, TheExampleInDocsNigiriChecksOut) {
 TEST(Nigiri, SeedsAreCheckedWithReasons) {
   EXPECT_FALSE(Nigiri::check_seed("abcdefgh"));
   EXPECT_EQ(Nigiri::check_seed("short"), "a nigiri seed has 8 to 64 characters");
-  EXPECT_EQ(Nigiri::check_seed("spaces are bad"), "a nigiri seed holds only letters, digits, '-' and '_'");
+  EXPECT_EQ(Nigiri::check_seed("spaces are bad"),
+            "a nigiri seed holds only letters, digits, '-' and '_'");
 }
 
 }  // namespace

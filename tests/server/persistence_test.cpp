@@ -3,8 +3,8 @@
 // are archived and served as SGF that GNU Go reads to the same final position.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -32,7 +32,9 @@ using testing::play;
 class Persistence : public testing::TwoPlayers {
  protected:
   Persistence() : TwoPlayers("black", "white") {}
-  std::int64_t new_game(json settings) { return testing::start_game(*black_, *white_, std::move(settings)); }
+  std::int64_t new_game(json settings) {
+    return testing::start_game(*black_, *white_, std::move(settings));
+  }
   void join_both(std::int64_t game) {
     expect_ack(black_->command({{"type", "join"}, {"game", game}}));
     expect_ack(white_->command({{"type", "join"}, {"game", game}}));
@@ -51,27 +53,35 @@ class Persistence : public testing::TwoPlayers {
 TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
   start();
   // 1: a timed game with an accepted undo and a chat line.
-  const auto timed = new_game({{"width", 9},
-                               {"time", {{"system", "byoyomi"}, {"main_ms", 30'000}, {"periods", 3}, {"period_ms", 10'000}}}});
+  const auto timed = new_game(
+      {{"width", 9},
+       {"time",
+        {{"system", "byoyomi"}, {"main_ms", 30'000}, {"periods", 3}, {"period_ms", 10'000}}}});
   expect_ack(black_->command(play(timed, "E5")));
   expect_ack(white_->command(play(timed, "C3")));
   stack_->advance(milliseconds(5'000));
   expect_ack(black_->command(play(timed, "G7")));
   stack_->advance(milliseconds(2'000));
   expect_ack(white_->command(play(timed, "C7")));
-  const json chat_ack = black_->command(cmd("chat", timed, {{"text", "sorry, may I take that back?"}, {"cid", "chat-1"}}));
+  const json chat_ack = black_->command(
+      cmd("chat", timed, {{"text", "sorry, may I take that back?"}, {"cid", "chat-1"}}));
   expect_ack(chat_ack);
   expect_ack(black_->command(cmd("undo_request", timed)));
   expect_ack(white_->command(cmd("undo_answer", timed, {{"accept", true}})));
   stack_->advance(milliseconds(4'000));  // Black thinks, then the server stops: not charged
   // 2: a nigiri where only the holder has chosen.
-  const json nigiri_created = black_->command({{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "nigiri"}}}});
-  const auto nigiri = white_->command({{"type", "accept_challenge"}, {"challenge", nigiri_created["challenge"]}})["game"].get<std::int64_t>();
+  const json nigiri_created = black_->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "nigiri"}}}});
+  const auto nigiri = white_
+                          ->command({{"type", "accept_challenge"},
+                                     {"challenge", nigiri_created["challenge"]}})["game"]
+                          .get<std::int64_t>();
   join_both(nigiri);
   expect_ack(black_->command(cmd("nigiri", nigiri, {{"seed", "holder-seed-1"}})));
   // 3: in the scoring phase, Black has accepted the suggestion.
   const auto scored = new_game({{"width", 5}, {"ruleset", "chinese"}});
-  for (const auto& [who, vertex] : std::vector<std::pair<int, const char*>>{{0, "B3"}, {1, "D3"}, {0, "pass"}, {1, "pass"}}) {
+  for (const auto& [who, vertex] :
+       std::vector<std::pair<int, const char*>>{{0, "B3"}, {1, "D3"}, {0, "pass"}, {1, "pass"}}) {
     expect_ack((who == 0 ? black_ : white_)->command(play(scored, vertex)));
   }
   const json scoring = black_->wait_type("scoring_started");
@@ -81,7 +91,8 @@ TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
   const auto finished = new_game({{"width", 9}});
   expect_ack(black_->command(play(finished, "E5")));
   expect_ack(white_->command(cmd("resign", finished)));
-  const json open = white_->command({{"type", "create_challenge"}, {"settings", {{"width", 13}, {"color", "white"}}}});
+  const json open = white_->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 13}, {"color", "white"}}}});
   expect_ack(open);
 
   const json before_timed = snapshot(*white_, timed);
@@ -127,12 +138,14 @@ TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
   const json nigiri_now = snapshot(*white_, nigiri);
   EXPECT_TRUE(nigiri_now["nigiri"]["holder_chose"].get<bool>());
   EXPECT_FALSE(nigiri_now["nigiri"]["guesser_chose"].get<bool>());
-  expect_ack(white_->command(cmd("nigiri", nigiri, {{"seed", "guesser-seed-2"}, {"guess", "odd"}})));
+  expect_ack(
+      white_->command(cmd("nigiri", nigiri, {{"seed", "guesser-seed-2"}, {"guess", "odd"}})));
   const json drawn = white_->wait_type("nigiri_done");
   const auto& n = drawn["nigiri"];
   EXPECT_EQ(n["holder_seed"], "holder-seed-1");
-  const NigiriProof proof{n["commitment"], n["secret"], n["nonce"], n["holder_seed"], n["guesser_seed"], n["guess"],
-                          n["stones"], drawn["black"]["name"] == "white"};
+  const NigiriProof proof{
+      n["commitment"],   n["secret"], n["nonce"],  n["holder_seed"],
+      n["guesser_seed"], n["guess"],  n["stones"], drawn["black"]["name"] == "white"};
   EXPECT_TRUE(verify(proof));
   EXPECT_EQ(n["commitment"], nigiri_now["nigiri"]["commitment"]);  // committed before the restart
 
@@ -145,15 +158,20 @@ TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
   EXPECT_EQ(white_->wait_type("game_ended")["reason"], "score");
 
   // Commands resent after the restart are answered as before and not applied twice.
-  EXPECT_EQ(black_->command(cmd("chat", timed, {{"text", "sorry, may I take that back?"}, {"cid", "chat-1"}})), chat_ack);
-  EXPECT_EQ(white_->command({{"type", "create_challenge"}, {"settings", {{"width", 13}, {"color", "white"}}}, {"cid", open["cid"]}}),
+  EXPECT_EQ(black_->command(
+                cmd("chat", timed, {{"text", "sorry, may I take that back?"}, {"cid", "chat-1"}})),
+            chat_ack);
+  EXPECT_EQ(white_->command({{"type", "create_challenge"},
+                             {"settings", {{"width", 13}, {"color", "white"}}},
+                             {"cid", open["cid"]}}),
             open);
   EXPECT_EQ(snapshot(*white_, timed)["chat"].size(), 1u);
 
   // New ids continue after the stored ones.
   const json again = black_->command({{"type", "create_challenge"}, {"settings", {{"width", 9}}}});
   EXPECT_GT(again["challenge"].get<std::int64_t>(), open["challenge"].get<std::int64_t>());
-  const json accepted = black_->command({{"type", "accept_challenge"}, {"challenge", open["challenge"]}});
+  const json accepted =
+      black_->command({{"type", "accept_challenge"}, {"challenge", open["challenge"]}});
   EXPECT_EQ(accepted["game"], finished + 1);
 
   // The finished game is in the archive; the live ones are not "finished".
@@ -171,7 +189,8 @@ TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
   // A 9x9 game with a capture: E4 is taken by E3.
   const auto game = new_game({{"width", 9}, {"ruleset", "japanese"}});
   const std::vector<const char*> moves{"D4", "E4", "E5", "G7", "F4", "C7", "E3"};
-  for (std::size_t i = 0; i < moves.size(); ++i) expect_ack((i % 2 == 0 ? black_ : white_)->command(play(game, moves[i])));
+  for (std::size_t i = 0; i < moves.size(); ++i)
+    expect_ack((i % 2 == 0 ? black_ : white_)->command(play(game, moves[i])));
   expect_ack(white_->command(cmd("resign", game)));
   for (int i = 0; i < 2; ++i) {  // two more, to page through
     const auto g = new_game({{"width", 9}});
@@ -180,13 +199,15 @@ TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
   const auto live = new_game({{"width", 9}});
   expect_ack(black_->command(play(live, "C3")));
 
-  const std::string response = testing::http_get(stack_->port(), "/api/games/" + std::to_string(game) + ".sgf");
+  const std::string response =
+      testing::http_get(stack_->port(), "/api/games/" + std::to_string(game) + ".sgf");
   ASSERT_TRUE(response.starts_with("HTTP/1.1 200")) << response;
   EXPECT_NE(response.find("Content-Type: application/x-go-sgf"), std::string::npos);
   const std::string sgf = testing::body_of(response);
   EXPECT_NE(sgf.find("RE[B+R]"), std::string::npos) << sgf;
   EXPECT_NE(sgf.find("PB[black]"), std::string::npos) << sgf;
-  const auto file = std::filesystem::temp_directory_path() / ("tengen-archive-" + std::to_string(getpid()) + ".sgf");
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("tengen-archive-" + std::to_string(getpid()) + ".sgf");
   std::ofstream(file) << sgf;
   {
     testing::GtpProcess gnugo({"/usr/games/gnugo", "--mode", "gtp", "--infile", file.string()});
@@ -196,7 +217,8 @@ TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
       std::sort(list.begin(), list.end());
       return list;
     };
-    EXPECT_EQ(sorted(gnugo.send("list_stones black").text), (std::vector<std::string>{"D4", "E3", "E5", "F4"}));
+    EXPECT_EQ(sorted(gnugo.send("list_stones black").text),
+              (std::vector<std::string>{"D4", "E3", "E5", "F4"}));
     EXPECT_EQ(sorted(gnugo.send("list_stones white").text), (std::vector<std::string>{"C7", "G7"}));
   }
   std::filesystem::remove(file);
@@ -208,7 +230,8 @@ TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
   ASSERT_EQ(first["games"].size(), 2u) << first.dump();
   EXPECT_EQ(first["games"][0]["id"], live);
   EXPECT_EQ(first["games"][0]["result"], nullptr);
-  const json second = json::parse(get("/api/v1/users/black/games?limit=2&before=" + first["next_before"].dump()));
+  const json second =
+      json::parse(get("/api/v1/users/black/games?limit=2&before=" + first["next_before"].dump()));
   ASSERT_EQ(second["games"].size(), 2u) << second.dump();
   EXPECT_EQ(second["games"][1]["id"], game);
   EXPECT_EQ(second["games"][1]["move_count"], 7);
@@ -224,12 +247,14 @@ TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
   const json public_view = json::parse(get("/api/v1/users/black/games?limit=1"));
   EXPECT_EQ(public_view["games"].size(), 0u) << public_view.dump();
   EXPECT_EQ(public_view["next_before"], hidden);  // paging goes on past it
-  const json own_view = json::parse(testing::body_of(testing::http_request(
-      stack_->port(), "GET", "/api/v1/users/black/games?limit=1", "Authorization: Bearer " + black_token_ + "\r\n")));
+  const json own_view = json::parse(testing::body_of(
+      testing::http_request(stack_->port(), "GET", "/api/v1/users/black/games?limit=1",
+                            "Authorization: Bearer " + black_token_ + "\r\n")));
   ASSERT_EQ(own_view["games"].size(), 1u) << own_view.dump();
   EXPECT_EQ(own_view["games"][0]["id"], hidden);
-  EXPECT_EQ(get("/api/v1/games?status=open"),
-            R"({"error":{"code":"bad_request","message":"'status' must be 'finished' or 'live'"}})");
+  EXPECT_EQ(
+      get("/api/v1/games?status=open"),
+      R"({"error":{"code":"bad_request","message":"'status' must be 'finished' or 'live'"}})");
   const json one = json::parse(get("/api/v1/games/" + std::to_string(game)));
   EXPECT_EQ(one["game"]["settings"]["width"], 9);
 
@@ -248,12 +273,16 @@ TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
   EXPECT_EQ(stack_->hub().rooms_in_memory(), in_memory);
 
   // Bad requests say what is wrong.
-  EXPECT_EQ(get("/api/v1/games?limit=0"),
-            R"({"error":{"code":"bad_request","message":"'limit' must be an integer from 1 to 100"}})");
-  EXPECT_EQ(get("/api/v1/games/x.sgf"),
-            R"({"error":{"code":"bad_request","message":"the game id must be a positive integer"}})");
-  EXPECT_EQ(get("/api/v1/games/999.sgf"), R"({"error":{"code":"not_found","message":"no game 999"}})");
-  EXPECT_EQ(get("/api/v1/users/nobody/games"), R"({"error":{"code":"not_found","message":"no user named 'nobody'"}})");
+  EXPECT_EQ(
+      get("/api/v1/games?limit=0"),
+      R"({"error":{"code":"bad_request","message":"'limit' must be an integer from 1 to 100"}})");
+  EXPECT_EQ(
+      get("/api/v1/games/x.sgf"),
+      R"({"error":{"code":"bad_request","message":"the game id must be a positive integer"}})");
+  EXPECT_EQ(get("/api/v1/games/999.sgf"),
+            R"({"error":{"code":"not_found","message":"no game 999"}})");
+  EXPECT_EQ(get("/api/v1/users/nobody/games"),
+            R"({"error":{"code":"not_found","message":"no user named 'nobody'"}})");
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ class Ratings : public testing::TwoPlayers {
     const auto created = challenger.command({{"type", "create_challenge"}, {"settings", settings}});
     expect_ack(created);
     accepter.forget();
-    expect_ack(accepter.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}}));
+    expect_ack(
+        accepter.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}}));
     const json started = accepter.wait_type("game_started");
     expect_ack(challenger.command({{"type", "join"}, {"game", started["game"]}}));
     expect_ack(accepter.command({{"type", "join"}, {"game", started["game"]}}));
@@ -44,8 +45,12 @@ class Ratings : public testing::TwoPlayers {
 TEST_F(Ratings, RatedGamesMoveBothRatingsAndNothingElseDoes) {
   start();
   const json fresh = user("alice");
-  EXPECT_EQ(fresh["rating"], (json{{"rating", 1500.0}, {"deviation", 350.0}, {"volatility", 0.06}, {"rank", "10k?"},
-                                   {"provisional", true}, {"games", 0}}));
+  EXPECT_EQ(fresh["rating"], (json{{"rating", 1500.0},
+                                   {"deviation", 350.0},
+                                   {"volatility", 0.06},
+                                   {"rank", "10k?"},
+                                   {"provisional", true},
+                                   {"games", 0}}));
   EXPECT_EQ(fresh["bot"], false);
 
   // An unrated game and a void rated one change nothing.
@@ -65,7 +70,8 @@ TEST_F(Ratings, RatedGamesMoveBothRatingsAndNothingElseDoes) {
   const json bob = user("bob")["rating"];
   EXPECT_NEAR(alice["rating"].get<double>(), expected.black.rating, 0.006);
   EXPECT_NEAR(bob["rating"].get<double>(), expected.white.rating, 0.006);
-  EXPECT_NEAR(alice["rating"].get<double>() - 1500, 1500 - bob["rating"].get<double>(), 0.01);  // newcomers: symmetric
+  EXPECT_NEAR(alice["rating"].get<double>() - 1500, 1500 - bob["rating"].get<double>(),
+              0.01);  // newcomers: symmetric
   EXPECT_GT(alice["rating"].get<double>(), 1600);
   EXPECT_NEAR(alice["deviation"].get<double>(), expected.black.deviation, 0.006);
   EXPECT_EQ(alice["games"], 1);
@@ -82,7 +88,8 @@ TEST_F(Ratings, RatedGamesMoveBothRatingsAndNothingElseDoes) {
   // The deviation grows while a player does not play: 30 days later.
   stack_->clock().advance(std::chrono::hours(24 * 30));
   const double idle = user("alice")["rating"]["deviation"].get<double>();
-  EXPECT_NEAR(idle, ratings::decayed(expected.black, 30 * ratings::kMsPerIdlePeriod).deviation, 0.006);
+  EXPECT_NEAR(idle, ratings::decayed(expected.black, 30 * ratings::kMsPerIdlePeriod).deviation,
+              0.006);
   EXPECT_GT(idle, alice["deviation"].get<double>());
 
   // After a restart the ratings are still there, and automatic colours use them: the weaker
@@ -98,10 +105,12 @@ TEST_F(Ratings, RatedGamesMoveBothRatingsAndNothingElseDoes) {
   // Errors say what is wrong.
   EXPECT_EQ(get("/api/v1/users/nobody"),
             R"({"error":{"code":"not_found","message":"no user named 'nobody'"}})");
-  EXPECT_EQ(get("/api/v1/ratings?ids=1,x"),
-            R"({"error":{"code":"bad_request","message":"'ids' must be user ids separated by commas"}})");
-  EXPECT_EQ(get("/api/v1/users/alice/ratings?limit=0"),
-            R"({"error":{"code":"bad_request","message":"'limit' must be an integer from 1 to 1000"}})");
+  EXPECT_EQ(
+      get("/api/v1/ratings?ids=1,x"),
+      R"({"error":{"code":"bad_request","message":"'ids' must be user ids separated by commas"}})");
+  EXPECT_EQ(
+      get("/api/v1/users/alice/ratings?limit=0"),
+      R"({"error":{"code":"bad_request","message":"'limit' must be an integer from 1 to 1000"}})");
 }
 
 TEST_F(Ratings, AnAutomaticHandicapFollowsTheRankGapAndRatesTheGameByIt) {
@@ -110,19 +119,24 @@ TEST_F(Ratings, AnAutomaticHandicapFollowsTheRankGapAndRatesTheGameByIt) {
   stop();
   {  // Alice is 7 kyu, Bob 10 kyu: three ranks apart.
     store::Database db(temp_.path());
-    db.exec("INSERT INTO ratings(user_id, rating, deviation, volatility, games, updated_at) VALUES"
-            " (1, 1850, 60, 0.06, 40, " + std::to_string(now) + "), (2, 1540, 70, 0.06, 25, " + std::to_string(now) + ")");
+    db.exec(
+        "INSERT INTO ratings(user_id, rating, deviation, volatility, games, updated_at) VALUES"
+        " (1, 1850, 60, 0.06, 40, " +
+        std::to_string(now) + "), (2, 1540, 70, 0.06, 25, " + std::to_string(now) + ")");
   }
   start();
   EXPECT_EQ(user("alice")["rating"]["rank"], "7k");
   EXPECT_EQ(user("bob")["rating"]["rank"], "10k");
 
-  const auto refused = alice_->command({{"type", "create_challenge"},
-                                        {"settings", {{"handicap", "automatic"}, {"color", "nigiri"}}}});
+  const auto refused =
+      alice_->command({{"type", "create_challenge"},
+                       {"settings", {{"handicap", "automatic"}, {"color", "nigiri"}}}});
   EXPECT_EQ(refused["code"], "bad_settings");
-  EXPECT_EQ(refused["message"], "an automatic handicap gives Black to the weaker player: choose automatic colours");
+  EXPECT_EQ(refused["message"],
+            "an automatic handicap gives Black to the weaker player: choose automatic colours");
 
-  const json settings{{"width", 19}, {"handicap", "automatic"}, {"color", "automatic"}, {"rated", true}};
+  const json settings{
+      {"width", 19}, {"handicap", "automatic"}, {"color", "automatic"}, {"rated", true}};
   const json started = start(*alice_, *bob_, settings);
   EXPECT_EQ(started["black"]["name"], "bob");
   EXPECT_EQ(started["settings"]["handicap"], 3);
@@ -137,7 +151,8 @@ TEST_F(Ratings, AnAutomaticHandicapFollowsTheRankGapAndRatesTheGameByIt) {
   EXPECT_NEAR(user("bob")["rating"]["rating"].get<double>(), expected.black.rating, 0.006);
   EXPECT_NEAR(user("alice")["rating"]["rating"].get<double>(), expected.white.rating, 0.006);
   // Winning with three stones against someone three ranks up is less of a feat than an even win.
-  EXPECT_LT(expected.black.rating, ratings::rate_game({1540, 70, 0.06}, {1850, 60, 0.06}, 1, 0).black.rating - 5);
+  EXPECT_LT(expected.black.rating,
+            ratings::rate_game({1540, 70, 0.06}, {1850, 60, 0.06}, 1, 0).black.rating - 5);
 }
 
 }  // namespace

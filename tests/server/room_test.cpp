@@ -14,7 +14,9 @@ using json = nlohmann::json;
 class Recorder final : public Connection {
  public:
   explicit Recorder(std::optional<store::UserRecord> user) : user_(std::move(user)) {}
-  void send(std::shared_ptr<const std::string> message) override { received.push_back(json::parse(*message)); }
+  void send(std::shared_ptr<const std::string> message) override {
+    received.push_back(json::parse(*message));
+  }
   std::uint64_t id() const override { return 1; }
   const std::optional<store::UserRecord>& user() const override { return user_; }
   std::vector<json> received;
@@ -56,9 +58,14 @@ TEST(Room, ASuicideListsTheMoversOwnStonesAsLeavingTheBoard) {
   Room room = make_room("new-zealand", 5);
   auto watcher = std::make_shared<Recorder>(std::nullopt);
   ok(room.join(watcher, "j", std::nullopt, t0));
-  for (const auto& [user, vertex] : std::vector<std::pair<std::int64_t, const char*>>{
-           {kBlack, "A5"}, {kWhite, "B5"}, {kBlack, "E1"}, {kWhite, "A3"}, {kBlack, "E2"}, {kWhite, "B4"},
-           {kBlack, "A4"}}) {
+  for (const auto& [user, vertex] :
+       std::vector<std::pair<std::int64_t, const char*>>{{kBlack, "A5"},
+                                                         {kWhite, "B5"},
+                                                         {kBlack, "E1"},
+                                                         {kWhite, "A3"},
+                                                         {kBlack, "E2"},
+                                                         {kWhite, "B4"},
+                                                         {kBlack, "A4"}}) {
     ok(room.play(user, vertex, vertex, kAt0));
   }
   deliver(room);
@@ -73,14 +80,17 @@ TEST(Room, UndoTakesBackTheRequestersMoveAndTheReply) {
   ok(room.play(kBlack, "3", "G7", kAt0));
   ok(room.play(kWhite, "4", "C7", kAt0));
   ok(room.request_undo(kBlack, "5"));  // G7 and White's reply C7
-  EXPECT_EQ(std::get<protocol::Error>(room.request_undo(kBlack, "6")).code, protocol::ErrorCode::Conflict);
-  EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kBlack, "7", true, t0)).code, protocol::ErrorCode::Forbidden);
+  EXPECT_EQ(std::get<protocol::Error>(room.request_undo(kBlack, "6")).code,
+            protocol::ErrorCode::Conflict);
+  EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kBlack, "7", true, t0)).code,
+            protocol::ErrorCode::Forbidden);
   ok(room.answer_undo(kWhite, "8", true, t0));
   const auto snap = room.snapshot_for(store::UserRecord{kBlack, "b", "", false, 0}, t0);
   ASSERT_EQ(snap.moves.size(), 2u);
   EXPECT_EQ(snap.moves[1].vertex, "C3");
   EXPECT_EQ(snap.to_move, "black");
-  EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kWhite, "9", true, t0)).message, "there is no undo request to answer");
+  EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kWhite, "9", true, t0)).message,
+            "there is no undo request to answer");
 }
 
 TEST(Room, PlayersSeeTheSpectatorsChatOnlyAfterTheGame) {
@@ -98,9 +108,15 @@ TEST(Room, PlayersSeeTheSpectatorsChatOnlyAfterTheGame) {
 // The rows a room wrote rebuild it: same moves, captures, undo, marking and acceptance.
 TEST(Room, ItsStoredEventsRebuildIt) {
   Room room = make_room("japanese", 5);
-  store::StoredGame stored{store::GameCreated{1, std::nullopt, "{}", kBlack, kWhite, {}, {}, 0}, {}};
-  for (const auto& [user, vertex] : std::vector<std::pair<std::int64_t, const char*>>{
-           {kBlack, "B2"}, {kWhite, "A2"}, {kBlack, "A3"}, {kWhite, "D4"}, {kBlack, "A1"}, {kWhite, "E5"}}) {
+  store::StoredGame stored{store::GameCreated{1, std::nullopt, "{}", kBlack, kWhite, {}, {}, 0},
+                           {}};
+  for (const auto& [user, vertex] :
+       std::vector<std::pair<std::int64_t, const char*>>{{kBlack, "B2"},
+                                                         {kWhite, "A2"},
+                                                         {kBlack, "A3"},
+                                                         {kWhite, "D4"},
+                                                         {kBlack, "A1"},
+                                                         {kWhite, "E5"}}) {
     ok(room.play(user, vertex, vertex, kAt0));
   }
   ok(room.request_undo(kWhite, "u"));
@@ -113,12 +129,14 @@ TEST(Room, ItsStoredEventsRebuildIt) {
   for (auto& w : deliver(room)) {
     if (auto* e = std::get_if<store::GameEvent>(&w)) stored.events.push_back(*e);
   }
-  const auto rebuilt = Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0);
+  const auto rebuilt =
+      Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0);
   const auto a = room.snapshot_for(std::nullopt, t0);
   const auto b = rebuilt->snapshot_for(std::nullopt, t0);
   EXPECT_EQ(protocol::encode(b), protocol::encode([&] {
               auto expected = a;
-              expected.absent = b.absent;  // after a restart both players are away until they rejoin
+              expected.absent =
+                  b.absent;  // after a restart both players are away until they rejoin
               return expected;
             }()));
   EXPECT_EQ(b.moves.size(), 7u);
@@ -133,7 +151,8 @@ TEST(Room, ItsStoredEventsRebuildIt) {
   for (auto& w : deliver(room)) {
     if (auto* e = std::get_if<store::GameEvent>(&w)) stored.events.push_back(*e);
   }
-  const auto archived = Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0);
+  const auto archived =
+      Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0);
   const auto ended = room.snapshot_for(std::nullopt, t0);
   ASSERT_TRUE(ended.final_score);
   EXPECT_EQ(protocol::encode(archived->snapshot_for(std::nullopt, t0)), protocol::encode(ended));
@@ -147,7 +166,8 @@ TEST(Room, ItsStoredEventsRebuildIt) {
     EXPECT_STREQ(e.what(), "game 1, event 4 (move): A3 is not a legal move here: occupied");
   }
   stored.events[3].record = "{";
-  EXPECT_THROW(Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0), std::runtime_error);
+  EXPECT_THROW(Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0),
+               std::runtime_error);
 }
 
 }  // namespace

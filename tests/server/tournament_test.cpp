@@ -25,7 +25,8 @@ class Tournament : public ::testing::Test {
     stack_.emplace(temp_.path());
     for (const auto& name : names_) {
       if (!tokens_.contains(name)) tokens_[name] = stack_->token_for(name);
-      clients_[name] = std::make_unique<WsClient>(stack_->port(), WsClient::Options{tokens_[name], "", "/ws/v1"});
+      clients_[name] = std::make_unique<WsClient>(stack_->port(),
+                                                  WsClient::Options{tokens_[name], "", "/ws/v1"});
       clients_[name]->wait_type("welcome");
     }
   }
@@ -36,7 +37,10 @@ class Tournament : public ::testing::Test {
   void TearDown() override { stop(); }
 
   WsClient& as(const std::string& name) { return *clients_.at(name); }
-  json view(int id = 1) { return json::parse(body_of(http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id)))); }
+  json view(int id = 1) {
+    return json::parse(
+        body_of(http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id))));
+  }
   // The name behind a user id in the view.
   static std::string name_of(const json& user) { return user["name"].get<std::string>(); }
 
@@ -51,7 +55,8 @@ json mcmahon_settings() {
   return {{"name", "Club McMahon"},
           {"system", "mcmahon"},
           {"rounds", 4},
-          {"game", {{"width", 9}, {"height", 9}, {"ruleset", "japanese"}, {"time", {{"system", "none"}}}}},
+          {"game",
+           {{"width", 9}, {"height", 9}, {"ruleset", "japanese"}, {"time", {{"system", "none"}}}}},
           {"mcmahon", {{"bar", "1d"}, {"floor", "20k"}}},
           {"tie_breaks", {"score", "sos", "sosos"}},
           {"no_show_ms", 60000}};
@@ -104,18 +109,23 @@ std::vector<std::string> expected_order(const json& v) {
 TEST_F(Tournament, NinePlayersPlayAFourRoundMcMahonToTheStandingsTheTieBreaksPredict) {
   names_ = {"director", "pl1", "pl2", "pl3", "pl4", "pl5", "pl6", "pl7", "pl8", "pl9"};
   start();
-  const std::map<std::string, std::string> ranks{{"pl1", "3d"}, {"pl2", "1d"}, {"pl3", "1k"}, {"pl4", "2k"}, {"pl5", "5k"},
-                                                 {"pl6", "8k"}, {"pl7", "12k"}, {"pl8", "15k"}, {"pl9", "25k"}};
-  const auto created = as("director").command({{"type", "create_tournament"}, {"settings", mcmahon_settings()}});
+  const std::map<std::string, std::string> ranks{{"pl1", "3d"},  {"pl2", "1d"},  {"pl3", "1k"},
+                                                 {"pl4", "2k"},  {"pl5", "5k"},  {"pl6", "8k"},
+                                                 {"pl7", "12k"}, {"pl8", "15k"}, {"pl9", "25k"}};
+  const auto created =
+      as("director").command({{"type", "create_tournament"}, {"settings", mcmahon_settings()}});
   ASSERT_EQ(created["type"], "ack") << created.dump();
   const int id = created["tournament"];
   for (const auto& [name, rank] : ranks) {
-    expect_ack(as(name).command({{"type", "tournament_register"}, {"tournament", id}, {"rank", rank}}));
+    expect_ack(
+        as(name).command({{"type", "tournament_register"}, {"tournament", id}, {"rank", rank}}));
   }
   // Only the director starts it.
-  EXPECT_EQ(as("pl1").command({{"type", "tournament_start"}, {"tournament", id}})["code"], "forbidden");
+  EXPECT_EQ(as("pl1").command({{"type", "tournament_start"}, {"tournament", id}})["code"],
+            "forbidden");
   expect_ack(as("director").command({{"type", "tournament_start"}, {"tournament", id}}));
-  EXPECT_EQ(as("pl1").command({{"type", "tournament_register"}, {"tournament", id}})["code"], "conflict");
+  EXPECT_EQ(as("pl1").command({{"type", "tournament_register"}, {"tournament", id}})["code"],
+            "conflict");
 
   // Start scores: bar 1d (3d and 1d start level), floor 20k (25k starts at 0).
   json v = view(id);
@@ -138,7 +148,8 @@ TEST_F(Tournament, NinePlayersPlayAFourRoundMcMahonToTheStandingsTheTieBreaksPre
     ASSERT_TRUE(r["started"].get<bool>());
     ASSERT_EQ(r["games"].size(), 4u);
     ASSERT_EQ(r["byes"].size(), 1u);
-    EXPECT_TRUE(had_bye.insert(name_of(r["byes"][0])).second) << "a second bye for " << r["byes"][0].dump();
+    EXPECT_TRUE(had_bye.insert(name_of(r["byes"][0])).second)
+        << "a second bye for " << r["byes"][0].dump();
     if (round == 2) {  // a restart with the round's games under way
       stop();
       start();
@@ -147,7 +158,8 @@ TEST_F(Tournament, NinePlayersPlayAFourRoundMcMahonToTheStandingsTheTieBreaksPre
     std::optional<json> no_show;
     for (const auto& g : r["games"]) {
       const std::string black = name_of(g["black"]), white = name_of(g["white"]);
-      EXPECT_TRUE(met.insert(std::minmax(black, white)).second) << black << " and " << white << " met twice";
+      EXPECT_TRUE(met.insert(std::minmax(black, white)).second)
+          << black << " and " << white << " met twice";
       const std::int64_t game = g["game"];
       if (round == 3 && (black == "pl9" || white == "pl9")) {  // p9 does not show up
         no_show = g;
@@ -155,9 +167,11 @@ TEST_F(Tournament, NinePlayersPlayAFourRoundMcMahonToTheStandingsTheTieBreaksPre
         continue;
       }
       // The player listed first in ranks (the stronger) wins, except that pl5 beats anyone.
-      const bool black_wins = black == "pl5" || (white != "pl5" && ranks.find(black)->second != ranks.find(white)->second &&
-                                                 std::distance(ranks.begin(), ranks.find(black)) <
-                                                     std::distance(ranks.begin(), ranks.find(white)));
+      const bool black_wins =
+          black == "pl5" ||
+          (white != "pl5" && ranks.find(black)->second != ranks.find(white)->second &&
+           std::distance(ranks.begin(), ranks.find(black)) <
+               std::distance(ranks.begin(), ranks.find(white)));
       expect_ack(as(black_wins ? white : black).command(cmd("resign", game)));
     }
     if (no_show) {
@@ -177,14 +191,17 @@ TEST_F(Tournament, NinePlayersPlayAFourRoundMcMahonToTheStandingsTheTieBreaksPre
   EXPECT_EQ(v["status"], "finished");
   const auto order = expected_order(v);
   ASSERT_EQ(v["standings"].size(), 9u);
-  for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(name_of(v["standings"][i]["player"]), order[i]) << "place " << i + 1;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    EXPECT_EQ(name_of(v["standings"][i]["player"]), order[i]) << "place " << i + 1;
   // Every line of the crosstable has four rounds; the audit names the director's start.
   EXPECT_EQ(v["standings"][0]["rounds"].size(), 4u);
-  const auto started = std::find_if(v["audit"].begin(), v["audit"].end(), [](const json& a) { return a["kind"] == "started"; });
+  const auto started = std::find_if(v["audit"].begin(), v["audit"].end(),
+                                    [](const json& a) { return a["kind"] == "started"; });
   ASSERT_NE(started, v["audit"].end());
   EXPECT_EQ((*started)["by"], "director");
   // The games were created with the tournament's settings and show in the archive.
-  const auto game = json::parse(body_of(http_get(stack_->port(), "/api/v1/games/" + v["round_list"][0]["games"][0]["game"].dump())));
+  const auto game = json::parse(body_of(
+      http_get(stack_->port(), "/api/v1/games/" + v["round_list"][0]["games"][0]["game"].dump())));
   EXPECT_EQ(game["game"]["settings"]["width"], 9) << game.dump();
   const auto list = json::parse(body_of(http_get(stack_->port(), "/api/v1/tournaments")));
   EXPECT_EQ(list["tournaments"][0]["name"], "Club McMahon");
@@ -198,18 +215,33 @@ TEST_F(Tournament, DirectorWithdrawsAdjudicatesAndRepairsAndEveryActionIsAudited
                    {"rounds", 3},
                    {"game", {{"width", 9}, {"time", {{"system", "none"}}}}},
                    {"round_start", {{"mode", "after_previous"}, {"gap_ms", 600000}}}};
-  const int id = as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
-  for (const auto* n : {"amy", "bob", "cat", "dan", "eve"}) expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", id}}));
-  expect_ack(as("eve").command({{"type", "tournament_leave"}, {"tournament", id}}));  // unregisters before the start
+  const int id =
+      as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
+  for (const auto* n : {"amy", "bob", "cat", "dan", "eve"})
+    expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", id}}));
+  expect_ack(as("eve").command(
+      {{"type", "tournament_leave"}, {"tournament", id}}));  // unregisters before the start
   expect_ack(as("tdir").command({{"type", "tournament_start"}, {"tournament", id}}));
   json v = view(id);
   ASSERT_EQ(v["entrants"].size(), 4u);
   const auto r1 = v["round_list"][0]["games"];
   // Board 1 is adjudicated by the director while it is in play; board 2 is resigned.
-  expect_ack(as("tdir").command({{"type", "tournament_set_result"}, {"tournament", id}, {"round", 1}, {"board", 1}, {"result", "white"}}));
-  EXPECT_EQ(as("amy").command({{"type", "tournament_set_result"}, {"tournament", id}, {"round", 1}, {"board", 1}, {"result", "black"}})["code"],
+  expect_ack(as("tdir").command({{"type", "tournament_set_result"},
+                                 {"tournament", id},
+                                 {"round", 1},
+                                 {"board", 1},
+                                 {"result", "white"}}));
+  EXPECT_EQ(as("amy").command({{"type", "tournament_set_result"},
+                               {"tournament", id},
+                               {"round", 1},
+                               {"board", 1},
+                               {"result", "black"}})["code"],
             "forbidden");
-  EXPECT_EQ(as("tdir").command({{"type", "tournament_set_result"}, {"tournament", id}, {"round", 9}, {"board", 1}, {"result", "black"}})["code"],
+  EXPECT_EQ(as("tdir").command({{"type", "tournament_set_result"},
+                                {"tournament", id},
+                                {"round", 9},
+                                {"board", 1},
+                                {"result", "black"}})["code"],
             "not_found");
   const std::int64_t board2 = r1[1]["game"];
   expect_ack(as(name_of(r1[1]["black"])).command(cmd("resign", board2)));
@@ -217,13 +249,15 @@ TEST_F(Tournament, DirectorWithdrawsAdjudicatesAndRepairsAndEveryActionIsAudited
   EXPECT_EQ(v["round_list"][0]["games"][0]["result"], "white");
   EXPECT_EQ(v["round_list"][0]["games"][1]["result"], "white");
   // The adjudicated game itself ended.
-  const auto g1 = json::parse(body_of(http_get(stack_->port(), "/api/v1/games/" + r1[0]["game"].dump())));
+  const auto g1 =
+      json::parse(body_of(http_get(stack_->port(), "/api/v1/games/" + r1[0]["game"].dump())));
   EXPECT_EQ(g1["game"]["result"], "W+F") << g1.dump();
   // Round 2 is paired and waits ten minutes; a withdrawal, then a re-pairing before it starts.
   ASSERT_EQ(v["round_list"].size(), 2u);
   EXPECT_FALSE(v["round_list"][1]["started"].get<bool>());
   const std::string leaver = name_of(v["round_list"][1]["games"][0]["black"]);
-  expect_ack(as("tdir").command({{"type", "tournament_withdraw"}, {"tournament", id}, {"player", leaver}}));
+  expect_ack(as("tdir").command(
+      {{"type", "tournament_withdraw"}, {"tournament", id}, {"player", leaver}}));
   expect_ack(as("tdir").command({{"type", "tournament_repair"}, {"tournament", id}}));
   v = view(id);
   EXPECT_EQ(v["round_list"][1]["games"].size(), 1u);
@@ -235,13 +269,15 @@ TEST_F(Tournament, DirectorWithdrawsAdjudicatesAndRepairsAndEveryActionIsAudited
   stack_->advance(600s);
   v = view(id);
   EXPECT_TRUE(v["round_list"][1]["started"].get<bool>());
-  EXPECT_EQ(as("tdir").command({{"type", "tournament_repair"}, {"tournament", id}})["code"], "conflict");
+  EXPECT_EQ(as("tdir").command({{"type", "tournament_repair"}, {"tournament", id}})["code"],
+            "conflict");
   std::vector<std::string> kinds;
   for (const auto& a : v["audit"]) {
     if (!a["by"].is_null() && a["by"] == "tdir") kinds.push_back(a["kind"]);
   }
   EXPECT_EQ(kinds, (std::vector<std::string>{"started", "result", "withdrawn", "paired"}));
-  const auto standing = std::find_if(v["standings"].begin(), v["standings"].end(), [&](const json& s) { return name_of(s["player"]) == leaver; });
+  const auto standing = std::find_if(v["standings"].begin(), v["standings"].end(),
+                                     [&](const json& s) { return name_of(s["player"]) == leaver; });
   ASSERT_NE(standing, v["standings"].end());
   EXPECT_TRUE((*standing)["withdrawn"].get<bool>());
 }
@@ -256,17 +292,27 @@ TEST_F(Tournament, BadSettingsAndCommandsGetSpecificErrors) {
   EXPECT_NE(reply["message"].get<std::string>().find("rounds"), std::string::npos);
   bad = mcmahon_settings();
   bad["system"] = "knockout";
-  EXPECT_EQ(as("tdir").command({{"type", "create_tournament"}, {"settings", bad}})["code"], "bad_field");
+  EXPECT_EQ(as("tdir").command({{"type", "create_tournament"}, {"settings", bad}})["code"],
+            "bad_field");
   bad = mcmahon_settings();
   bad["mcmahon"]["bar"] = "12x";
-  EXPECT_EQ(as("tdir").command({{"type", "create_tournament"}, {"settings", bad}})["code"], "bad_field");
-  EXPECT_EQ(as("xavier").command({{"type", "tournament_register"}, {"tournament", 7}})["code"], "not_found");
-  const int id = as("tdir").command({{"type", "create_tournament"}, {"settings", mcmahon_settings()}})["tournament"];
-  EXPECT_EQ(as("tdir").command({{"type", "tournament_start"}, {"tournament", id}})["code"], "conflict");  // too few players
-  EXPECT_EQ(as("xavier").command({{"type", "tournament_register"}, {"tournament", id}, {"rank", "40k"}})["code"], "bad_field");
+  EXPECT_EQ(as("tdir").command({{"type", "create_tournament"}, {"settings", bad}})["code"],
+            "bad_field");
+  EXPECT_EQ(as("xavier").command({{"type", "tournament_register"}, {"tournament", 7}})["code"],
+            "not_found");
+  const int id = as("tdir").command(
+      {{"type", "create_tournament"}, {"settings", mcmahon_settings()}})["tournament"];
+  EXPECT_EQ(as("tdir").command({{"type", "tournament_start"}, {"tournament", id}})["code"],
+            "conflict");  // too few players
+  EXPECT_EQ(as("xavier").command(
+                {{"type", "tournament_register"}, {"tournament", id}, {"rank", "40k"}})["code"],
+            "bad_field");
   expect_ack(as("xavier").command({{"type", "tournament_register"}, {"tournament", id}}));
-  EXPECT_EQ(as("xavier").command({{"type", "tournament_register"}, {"tournament", id}})["code"], "conflict");
-  EXPECT_EQ(json::parse(body_of(http_get(stack_->port(), "/api/v1/tournaments/99")))["error"]["code"], "not_found");
+  EXPECT_EQ(as("xavier").command({{"type", "tournament_register"}, {"tournament", id}})["code"],
+            "conflict");
+  EXPECT_EQ(
+      json::parse(body_of(http_get(stack_->port(), "/api/v1/tournaments/99")))["error"]["code"],
+      "not_found");
 }
 
 TEST_F(Tournament, ElimininationStartsWhenFullAndEndsWithAWinner) {
@@ -277,17 +323,25 @@ TEST_F(Tournament, ElimininationStartsWhenFullAndEndsWithAWinner) {
                    {"max_players", 3},
                    {"start_when_full", true},
                    {"game", {{"width", 9}, {"time", {{"system", "none"}}}}}};
-  const int id = as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
-  expect_ack(as("seed1").command({{"type", "tournament_register"}, {"tournament", id}, {"rank", "1d"}}));
-  expect_ack(as("seed2").command({{"type", "tournament_register"}, {"tournament", id}, {"rank", "5k"}}));
-  expect_ack(as("seed3").command({{"type", "tournament_register"}, {"tournament", id}, {"rank", "9k"}}));
+  const int id =
+      as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
+  expect_ack(
+      as("seed1").command({{"type", "tournament_register"}, {"tournament", id}, {"rank", "1d"}}));
+  expect_ack(
+      as("seed2").command({{"type", "tournament_register"}, {"tournament", id}, {"rank", "5k"}}));
+  expect_ack(
+      as("seed3").command({{"type", "tournament_register"}, {"tournament", id}, {"rank", "9k"}}));
   json v = view(id);
   ASSERT_EQ(v["status"], "running");
   ASSERT_EQ(v["round_list"][0]["byes"][0]["name"], "seed1");  // the top seed's bye
   const auto g = v["round_list"][0]["games"][0];
   expect_ack(as("seed3").command(cmd("resign", g["game"].get<std::int64_t>())));
   // Round 1 is final once the final is paired: the bracket was built on it.
-  const auto changed = as("tdir").command({{"type", "tournament_set_result"}, {"tournament", id}, {"round", 1}, {"board", 1}, {"result", "white"}});
+  const auto changed = as("tdir").command({{"type", "tournament_set_result"},
+                                           {"tournament", id},
+                                           {"round", 1},
+                                           {"board", 1},
+                                           {"result", "white"}});
   EXPECT_EQ(changed["code"], "conflict") << changed.dump();
   v = view(id);
   const auto final_game = v["round_list"][1]["games"][0];
@@ -308,21 +362,26 @@ TEST_F(Tournament, StartsOnTimeAfterARestartAndCancelsWhenTooFewCame) {
                    {"game", {{"width", 9}, {"time", {{"system", "none"}}}}},
                    {"registration_closes_ms", t0 + 50 * 60000},
                    {"starts_at_ms", t0 + 60 * 60000}};
-  const int rr = as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
+  const int rr =
+      as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
   settings["name"] = "Nobody came";
-  const int empty = as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
+  const int empty =
+      as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
   for (const auto* n : {"amy", "bob", "cat"}) {
-    expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", rr}, {"cid", std::string("reg-") + n}}));
+    expect_ack(as(n).command(
+        {{"type", "tournament_register"}, {"tournament", rr}, {"cid", std::string("reg-") + n}}));
   }
   expect_ack(as("amy").command({{"type", "tournament_register"}, {"tournament", empty}}));
   stack_->advance(55min);
-  EXPECT_EQ(as("tdir").command({{"type", "tournament_register"}, {"tournament", rr}})["code"], "conflict");  // closed
+  EXPECT_EQ(as("tdir").command({{"type", "tournament_register"}, {"tournament", rr}})["code"],
+            "conflict");  // closed
   // A restart before the start: the start is armed again from the store.
   stop();
   start();
   stack_->clock().advance(55min);  // the new stack's clock starts where the old one did
   // A command resent after the restart is answered again, not applied again.
-  const auto again = as("amy").command({{"type", "tournament_register"}, {"tournament", rr}, {"cid", "reg-amy"}});
+  const auto again =
+      as("amy").command({{"type", "tournament_register"}, {"tournament", rr}, {"cid", "reg-amy"}});
   EXPECT_EQ(again["type"], "ack") << again.dump();
   EXPECT_EQ(again["tournament"], rr);
   EXPECT_EQ(view(rr)["entrants"].size(), 3u);
@@ -345,7 +404,8 @@ TEST_F(Tournament, StartsOnTimeAfterARestartAndCancelsWhenTooFewCame) {
   v = view(rr);
   EXPECT_EQ(v["status"], "finished");
   EXPECT_EQ(byes, (std::map<std::string, int>{{"amy", 1}, {"bob", 1}, {"cat", 1}}));
-  for (const auto& s : v["standings"]) EXPECT_EQ(s["points"], 2) << "Black won every game, and a bye is a win";
+  for (const auto& s : v["standings"])
+    EXPECT_EQ(s["points"], 2) << "Black won every game, and a bye is a win";
 }
 
 }  // namespace

@@ -116,7 +116,8 @@ TEST_P(Transcript, Replays) {
       if (name != "guest") {
         token = stack_->token_for(name);
       }
-      clients_[name] = std::make_unique<WsClient>(stack_->port(), testing::WsClientOptions{token, "", "/ws/v1"});
+      clients_[name] =
+          std::make_unique<WsClient>(stack_->port(), testing::WsClientOptions{token, "", "/ws/v1"});
       for (auto& [who, messages] : settle(name)) {
         for (auto& m : messages) pending[who].push_back(std::move(m));
       }
@@ -136,9 +137,11 @@ TEST_P(Transcript, Replays) {
       }
     } else if (!record) {
       auto& queue = pending[name];
-      ASSERT_FALSE(queue.empty()) << path << ":" << line_number << ": " << name << " received nothing, expected " << message.dump();
-      EXPECT_TRUE(matches(message, queue.front())) << path << ":" << line_number << "\n expected " << message.dump()
-                                                   << "\n received " << queue.front().dump();
+      ASSERT_FALSE(queue.empty()) << path << ":" << line_number << ": " << name
+                                  << " received nothing, expected " << message.dump();
+      EXPECT_TRUE(matches(message, queue.front()))
+          << path << ":" << line_number << "\n expected " << message.dump() << "\n received "
+          << queue.front().dump();
       queue.erase(queue.begin());
     }
   }
@@ -149,8 +152,11 @@ TEST_P(Transcript, Replays) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Golden, Transcript, ::testing::Values("lobby_and_game.txt", "bad_input.txt"),
-                         [](const auto& test) { return test.param.substr(0, test.param.find('.')); });
+INSTANTIATE_TEST_SUITE_P(Golden, Transcript,
+                         ::testing::Values("lobby_and_game.txt", "bad_input.txt"),
+                         [](const auto& test) {
+                           return test.param.substr(0, test.param.find('.'));
+                         });
 
 }  // namespace
 }  // namespace tengen

@@ -1,8 +1,8 @@
-#include "ws/frames.h"
-
 #include <gtest/gtest.h>
 
 #include <cstring>
+
+#include "ws/frames.h"
 
 namespace tengen::ws {
 namespace {
@@ -10,13 +10,16 @@ namespace {
 using Kind = FrameReader::Event::Kind;
 
 // A frame as a client sends it: masked with `key`.
-std::string client_frame(std::uint8_t first_byte, std::string_view payload, const char key[4] = "\x12\x34\x56\x78") {
+std::string client_frame(std::uint8_t first_byte, std::string_view payload,
+                         const char key[4] = "\x12\x34\x56\x78") {
   std::string out;
   append_raw_frame(out, first_byte, payload, key);
   return out;
 }
 
-std::string text(std::string_view payload) { return client_frame(0x81, payload); }
+std::string text(std::string_view payload) {
+  return client_frame(0x81, payload);
+}
 
 void feed(FrameReader& reader, std::string_view bytes) {
   const auto room = reader.space(bytes.size());
@@ -50,7 +53,9 @@ TEST(WsFrames, ServerFramesUseTheShortestLengthThatFits) {
   }
   std::string pong;
   append_frame(pong, Opcode::Pong, "abc");
-  EXPECT_EQ(pong, std::string("\x8A\x03" "abc", 5));
+  EXPECT_EQ(pong, std::string("\x8A\x03"
+                              "abc",
+                              5));
 }
 
 // RFC 6455 §5.7's example: "Hello" masked with 37 fa 21 3d. Pins the masking to the RFC, not
@@ -115,7 +120,9 @@ TEST(WsFrames, CloseFramesGiveTheirCodeAndReason) {
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].kind, Kind::Close);
   EXPECT_EQ(seen[0].code, 1005) << "no code given";
-  seen = read_all(client_frame(0x88, std::string("\x03\xE8" "bye", 5)));
+  seen = read_all(client_frame(0x88, std::string("\x03\xE8"
+                                                 "bye",
+                                                 5)));
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].code, 1000);
   EXPECT_EQ(seen[0].payload, "bye");
@@ -166,10 +173,12 @@ TEST(WsFrames, AnOversizedMessageFailsOnItsHeaderAlone) {
   EXPECT_EQ(e->code, 1009);
   EXPECT_FALSE(reader.next()) << "nothing is read after a failure";
   // Fragments count together.
-  const auto seen = read_all(client_frame(0x01, std::string(5000, 'a')) + client_frame(0x80, std::string(5000, 'b')));
+  const auto seen = read_all(client_frame(0x01, std::string(5000, 'a')) +
+                             client_frame(0x80, std::string(5000, 'b')));
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].code, 1009);
-  EXPECT_EQ(read_all(text(std::string(8192, 'x'))).at(0).kind, Kind::Text) << "exactly the limit is fine";
+  EXPECT_EQ(read_all(text(std::string(8192, 'x'))).at(0).kind, Kind::Text)
+      << "exactly the limit is fine";
 }
 
 TEST(WsFrames, CloseReasonsAreCutToFitAndStayUtf8) {
@@ -179,7 +188,8 @@ TEST(WsFrames, CloseReasonsAreCutToFitAndStayUtf8) {
 }
 
 TEST(WsFrames, TheHandshakeAnswerIsRfc6455s) {
-  EXPECT_EQ(accept_key("dGhlIHNhbXBsZSBub25jZQ=="), "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");  // RFC 6455 §1.3
+  EXPECT_EQ(accept_key("dGhlIHNhbXBsZSBub25jZQ=="),
+            "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");  // RFC 6455 §1.3
 }
 
 }  // namespace

@@ -36,9 +36,13 @@ class LiveServer : public ::testing::Test {
   int port_ = 0;
 };
 
-json play(std::int64_t game, const std::string& vertex) { return {{"type", "play"}, {"game", game}, {"vertex", vertex}}; }
+json play(std::int64_t game, const std::string& vertex) {
+  return {{"type", "play"}, {"game", game}, {"vertex", vertex}};
+}
 
-void expect_ack(const json& reply) { EXPECT_EQ(reply["type"], "ack") << reply.dump(); }
+void expect_ack(const json& reply) {
+  EXPECT_EQ(reply["type"], "ack") << reply.dump();
+}
 
 TEST_F(LiveServer, AWholeGameWithEverythingThatHappensInOne) {
   start();
@@ -49,8 +53,9 @@ TEST_F(LiveServer, AWholeGameWithEverythingThatHappensInOne) {
   auto white = connect(white_token);
 
   // Shusaku opens a challenge; Gennan sees it live and accepts.
-  const json created = black->command({{"type", "create_challenge"},
-                                       {"settings", {{"width", 9}, {"ruleset", "japanese"}, {"color", "black"}}}});
+  const json created =
+      black->command({{"type", "create_challenge"},
+                      {"settings", {{"width", 9}, {"ruleset", "japanese"}, {"color", "black"}}}});
   expect_ack(created);
   const auto challenge = created["challenge"].get<std::int64_t>();
   EXPECT_EQ(white->wait_type("challenge_opened")["challenge"]["id"], challenge);
@@ -65,7 +70,8 @@ TEST_F(LiveServer, AWholeGameWithEverythingThatHappensInOne) {
 
   // Build a ko in the top-left corner; Black takes it, White may not retake at once.
   const char* moves[] = {"B9", "C9", "A8", "B8", "B7", "D8", "J1", "C7"};
-  for (int i = 0; i < 8; ++i) expect_ack((i % 2 == 0 ? black : white)->command(play(game, moves[i])));
+  for (int i = 0; i < 8; ++i)
+    expect_ack((i % 2 == 0 ? black : white)->command(play(game, moves[i])));
   const json take = black->command(play(game, "C8"));
   expect_ack(take);
   const json taken = white->wait_event(game, take["seq"]);
@@ -95,7 +101,8 @@ TEST_F(LiveServer, AWholeGameWithEverythingThatHappensInOne) {
   EXPECT_EQ(snap["captures"]["black"], 1);
   EXPECT_EQ(snap["chat"][0]["text"], "nice ko");
   // Spectators' chat is not shown to the players during the game.
-  const json whisper = watcher->command({{"type", "chat"}, {"game", game}, {"text", "black is winning"}});
+  const json whisper =
+      watcher->command({{"type", "chat"}, {"game", game}, {"text", "black is winning"}});
   expect_ack(whisper);
 
   // Black moves, then its connection drops; White answers; Black comes back and gets exactly
@@ -109,14 +116,19 @@ TEST_F(LiveServer, AWholeGameWithEverythingThatHappensInOne) {
   expect_ack(missed);
   black = connect(black_token);
   expect_ack(black->command({{"type", "join"}, {"game", game}, {"since", last_seen}}));
-  const json resumed = black->wait([](const json& m) { return m["type"] == "move" || m["type"] == "chat" || m["type"] == "snapshot"; });
-  EXPECT_EQ(resumed["type"], "move") << "the spectators' chat must be skipped, and no snapshot sent";
+  const json resumed = black->wait([](const json& m) {
+    return m["type"] == "move" || m["type"] == "chat" || m["type"] == "snapshot";
+  });
+  EXPECT_EQ(resumed["type"], "move")
+      << "the spectators' chat must be skipped, and no snapshot sent";
   EXPECT_EQ(resumed["vertex"], "G3");
   EXPECT_EQ(resumed["seq"], missed["seq"]);
 
   // A resent command is acknowledged again, not applied twice.
-  const json first = black->command({{"type", "play"}, {"game", game}, {"vertex", "F5"}, {"cid", "same"}});
-  const json again = black->command({{"type", "play"}, {"game", game}, {"vertex", "F5"}, {"cid", "same"}});
+  const json first =
+      black->command({{"type", "play"}, {"game", game}, {"vertex", "F5"}, {"cid", "same"}});
+  const json again =
+      black->command({{"type", "play"}, {"game", game}, {"vertex", "F5"}, {"cid", "same"}});
   expect_ack(first);
   EXPECT_EQ(first, again);
   EXPECT_EQ(white->wait_event(game, first["seq"])["vertex"], "F5");
@@ -150,12 +162,16 @@ TEST_F(LiveServer, BadInputGetsTypedErrorsAndKeepsTheConnection) {
   EXPECT_EQ(alice->wait_type("error")["code"], "bad_json");
   alice->send_text(R"({"type":"warp","cid":"1"})");
   EXPECT_EQ(alice->wait_type("error")["code"], "unknown_type");
-  EXPECT_EQ(alice->command({{"type", "play"}, {"game", "x"}, {"vertex", "D4"}})["message"], "field 'game' must be an integer");
-  EXPECT_EQ(alice->command({{"type", "play"}, {"game", 99}, {"vertex", "D4"}})["code"], "not_found");
+  EXPECT_EQ(alice->command({{"type", "play"}, {"game", "x"}, {"vertex", "D4"}})["message"],
+            "field 'game' must be an integer");
+  EXPECT_EQ(alice->command({{"type", "play"}, {"game", 99}, {"vertex", "D4"}})["code"],
+            "not_found");
   const json bad = alice->command({{"type", "create_challenge"}, {"settings", {{"width", 30}}}});
   EXPECT_EQ(bad["code"], "bad_settings");
   EXPECT_EQ(bad["message"], "board size must be between 2 and 25 on each side, not 30x30");
-  EXPECT_EQ(alice->command({{"type", "create_challenge"}, {"settings", json::object()}, {"opponent", "nobody"}})["message"],
+  EXPECT_EQ(alice->command({{"type", "create_challenge"},
+                            {"settings", json::object()},
+                            {"opponent", "nobody"}})["message"],
             "no user named 'nobody'");
   alice->send_binary("\x01\x02");
   EXPECT_EQ(alice->wait_type("error")["message"], "binary frames are not accepted: send JSON text");
@@ -190,7 +206,8 @@ TEST_F(LiveServer, ArrivalsAndDeparturesAreToldTogether) {
   gennan_again->close();
   shusaku->close();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (stack_->metrics().ws_connections.load() > 2 && std::chrono::steady_clock::now() < deadline) {
+  while (stack_->metrics().ws_connections.load() > 2 &&
+         std::chrono::steady_clock::now() < deadline) {
     std::this_thread::yield();
   }
   ASSERT_EQ(stack_->metrics().ws_connections.load(), 2);
@@ -201,7 +218,8 @@ TEST_F(LiveServer, ArrivalsAndDeparturesAreToldTogether) {
   EXPECT_TRUE(gone["online"].empty());
 
   // A later arrival sees who is online in its lobby snapshot.
-  auto late = std::make_unique<WsClient>(port_, WsClient::Options{token_for("dosaku"), "", "/ws/v1"});
+  auto late =
+      std::make_unique<WsClient>(port_, WsClient::Options{token_for("dosaku"), "", "/ws/v1"});
   const json lobby = late->wait_type("lobby");
   std::set<std::string> names;
   for (const auto& u : lobby["online"]) names.insert(u["name"].get<std::string>());
@@ -232,31 +250,40 @@ std::string masked_frame(std::uint8_t first_byte, const std::string& payload) {
 
 std::string upgrade_request(const std::string& version) {
   return "GET /ws/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: " + version + "\r\n\r\n";
+         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: " +
+         version + "\r\n\r\n";
 }
 
 TEST_F(LiveServer, TheHandshakeIsRfc6455sAndMessagesMayComeInFragments) {
   ConnectionLimits limits;
-  limits.idle_timeout = std::chrono::milliseconds(400);  // this client answers no pings: closed soon
+  limits.idle_timeout =
+      std::chrono::milliseconds(400);  // this client answers no pings: closed soon
   start(limits);
   // Sent before any answer: the upgrade, then a ping command in two fragments with a ping frame
   // between them.
   const std::string command = R"({"type":"ping","cid":"p1","t":7})";
-  const auto out = testing::exchange_raw(port_,
-                                         upgrade_request("13") + masked_frame(0x01, command.substr(0, 10)) +
-                                             masked_frame(0x89, "hello") + masked_frame(0x80, command.substr(10)),
-                                         std::chrono::seconds(10));
+  const auto out = testing::exchange_raw(
+      port_,
+      upgrade_request("13") + masked_frame(0x01, command.substr(0, 10)) +
+          masked_frame(0x89, "hello") + masked_frame(0x80, command.substr(10)),
+      std::chrono::seconds(10));
   EXPECT_TRUE(out.closed);
   EXPECT_TRUE(out.received.starts_with("HTTP/1.1 101 Switching Protocols\r\n")) << out.received;
-  EXPECT_NE(out.received.find("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"), std::string::npos)
+  EXPECT_NE(out.received.find("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"),
+            std::string::npos)
       << "the answer to RFC 6455's example key";
-  EXPECT_NE(out.received.find("\x8A\x05hello"), std::string::npos) << "the ping frame is answered with its payload";
-  EXPECT_NE(out.received.find(R"("type":"pong")"), std::string::npos) << "the fragmented command was read whole";
+  EXPECT_NE(out.received.find("\x8A\x05hello"), std::string::npos)
+      << "the ping frame is answered with its payload";
+  EXPECT_NE(out.received.find(R"("type":"pong")"), std::string::npos)
+      << "the fragmented command was read whole";
 }
 
 TEST_F(LiveServer, AClientsCloseIsAnsweredWithItsCode) {
   start();
-  const auto out = testing::exchange_raw(port_, upgrade_request("13") + masked_frame(0x88, "\x0F\xA0" "bye"),
+  const auto out = testing::exchange_raw(port_,
+                                         upgrade_request("13") + masked_frame(0x88,
+                                                                              "\x0F\xA0"
+                                                                              "bye"),
                                          std::chrono::seconds(10));
   EXPECT_TRUE(out.closed) << "the server closes the connection after its close frame";
   EXPECT_TRUE(out.received.ends_with("\x88\x02\x0F\xA0")) << "close code 4000 echoed, last";
@@ -265,8 +292,9 @@ TEST_F(LiveServer, AClientsCloseIsAnsweredWithItsCode) {
 TEST_F(LiveServer, ABrokenFrameIsAnsweredWithProtocolErrorAndWhatFollowsIsIgnored) {
   start();
   const std::string unmasked = std::string("\x81\x02", 2) + "hi";  // clients must mask
-  const auto out = testing::exchange_raw(port_, upgrade_request("13") + unmasked + std::string(64 * 1024, 'x'),
-                                         std::chrono::seconds(10));
+  const auto out =
+      testing::exchange_raw(port_, upgrade_request("13") + unmasked + std::string(64 * 1024, 'x'),
+                            std::chrono::seconds(10));
   EXPECT_TRUE(out.closed);
   const auto close = out.received.find("\x88");
   ASSERT_NE(close, std::string::npos) << "a close frame";
@@ -296,9 +324,11 @@ TEST_F(LiveServer, FloodsAreRateLimitedThenDropped) {
   auto c = connect(token_for("flooder"));
   for (int i = 0; i < 5; ++i) c->send_text(R"({"type":"chat","cid":"x","game":1,"text":"hi"})");
   c->send_text(R"({"type":"chat","cid":"y","game":1,"text":"hi"})");
-  const json limited = c->wait([](const json& m) { return m["type"] == "error" && m["code"] == "rate_limited"; });
+  const json limited =
+      c->wait([](const json& m) { return m["type"] == "error" && m["code"] == "rate_limited"; });
   EXPECT_EQ(limited["message"], "too many messages: at most 20 a second; this one was not applied");
-  EXPECT_EQ(limited["cid"], "y") << "the refused command is named, so that the client may send it again";
+  EXPECT_EQ(limited["cid"], "y")
+      << "the refused command is named, so that the client may send it again";
   for (int i = 0; i < 30; ++i) {
     try {
       c->send_text(R"({"type":"ping","cid":"z"})");
@@ -312,7 +342,8 @@ TEST_F(LiveServer, FloodsAreRateLimitedThenDropped) {
 
 TEST_F(LiveServer, ForeignOriginsAndUnknownPathsAreRefused) {
   start();
-  EXPECT_THROW(WsClient(port_, {"", "https://evil.example.com", "/ws/v1"}), boost::system::system_error);
+  EXPECT_THROW(WsClient(port_, {"", "https://evil.example.com", "/ws/v1"}),
+               boost::system::system_error);
   EXPECT_NO_THROW(WsClient(port_, {"", "https://club.example.org", "/ws/v1"}));
   EXPECT_NO_THROW(WsClient(port_, {"", "http://127.0.0.1:" + std::to_string(port_), "/ws/v1"}));
   EXPECT_THROW(WsClient(port_, {"", "", "/ws/v2"}), boost::system::system_error);
@@ -385,8 +416,10 @@ TEST_F(LiveServer, ASlowReaderIsDroppedAndTheOthersCarryOn) {
   start(limits);
   auto black = connect(token_for("black"));
   auto white = connect(token_for("white"));
-  const json created = black->command({{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
-  const json accepted = white->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+  const json created = black->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  const json accepted =
+      white->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
   const auto game = accepted["game"].get<std::int64_t>();
   expect_ack(black->command({{"type", "join"}, {"game", game}}));
   auto slow = connect(token_for("slow"));

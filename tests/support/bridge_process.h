@@ -1,19 +1,17 @@
 #pragma once
 
-// The real tengen-gtp-bridge binary with a configuration file, its log (stdout and stderr) in a file the
-// test can read.
+// The real tengen-gtp-bridge binary with a configuration file, its log (stdout and stderr) in a
+// file the test can read.
+#include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <fcntl.h>
-
-#include <gtest/gtest.h>
-
 #include <exception>
 #include <filesystem>
-#include <iostream>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -22,7 +20,8 @@ namespace tengen::testing {
 
 class BridgeProcess {
  public:
-  BridgeProcess(const std::filesystem::path& dir, const std::string& name, const nlohmann::json& config)
+  BridgeProcess(const std::filesystem::path& dir, const std::string& name,
+                const nlohmann::json& config)
       : config_(dir / (name + ".json")), log_(dir / (name + ".log")) {
     std::ofstream(config_) << config.dump(2);
     pid_ = fork();
@@ -30,8 +29,8 @@ class BridgeProcess {
       const int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       dup2(fd, 1);
       dup2(fd, 2);
-      execl(TENGEN_BRIDGE_BINARY, TENGEN_BRIDGE_BINARY, "--config", config_.c_str(), "--register", "--log-level",
-            "debug", static_cast<char*>(nullptr));
+      execl(TENGEN_BRIDGE_BINARY, TENGEN_BRIDGE_BINARY, "--config", config_.c_str(), "--register",
+            "--log-level", "debug", static_cast<char*>(nullptr));
       _exit(127);
     }
   }

@@ -9,9 +9,12 @@
 
 namespace tengen::testing {
 
-inline void expect_ack(const nlohmann::json& reply) { EXPECT_EQ(reply["type"], "ack") << reply.dump(); }
+inline void expect_ack(const nlohmann::json& reply) {
+  EXPECT_EQ(reply["type"], "ack") << reply.dump();
+}
 
-inline nlohmann::json cmd(const char* type, std::int64_t game, nlohmann::json extra = nlohmann::json::object()) {
+inline nlohmann::json cmd(const char* type, std::int64_t game,
+                          nlohmann::json extra = nlohmann::json::object()) {
   extra["type"] = type;
   extra["game"] = game;
   return extra;
@@ -27,7 +30,8 @@ inline std::int64_t start_game(WsClient& black, WsClient& white, nlohmann::json 
   if (!settings.contains("color")) settings["color"] = "black";
   const auto created = black.command({{"type", "create_challenge"}, {"settings", settings}});
   expect_ack(created);
-  const auto accepted = white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+  const auto accepted =
+      white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
   expect_ack(accepted);
   const auto game = accepted["game"].get<std::int64_t>();
   expect_ack(black.command({{"type", "join"}, {"game", game}}));

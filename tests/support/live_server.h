@@ -15,8 +15,8 @@
 #include "http/http_server.h"
 #include "lobby/hub.h"
 #include "metrics.h"
-#include "store/migrate.h"
 #include "store/journal.h"
+#include "store/migrate.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
 #include "support/manual_clock.h"
@@ -26,7 +26,8 @@ namespace tengen::testing {
 
 class LiveStack {
  public:
-  LiveStack(const std::string& database, ConnectionLimits limits = {}, RoomOptions room = {}) : db_(database) {
+  LiveStack(const std::string& database, ConnectionLimits limits = {}, RoomOptions room = {})
+      : db_(database) {
     store::migrate(db_);
     account_store_.emplace(db_);
     accounts_.emplace(*account_store_, clock_, Accounts::Options::fastest_for_tests());
@@ -37,33 +38,37 @@ class LiveStack {
       if (!u) return std::nullopt;
       return protocol::UserRef{u->id, u->username};
     };
-    hub_.emplace(Hub::Services{.find_user = [this, ref](const std::string& name) { return ref(accounts_->find_user(name)); },
-                               .find_user_by_id = [this, ref](std::int64_t id) { return ref(accounts_->find_user(id)); },
-                               .journal = &*journal_,
-                               .store = &*game_store_,
-                               .draw_black = [] { return true; },
-                               .random_hex = [this](std::size_t bytes) { return random_hex(bytes); },
-                               .clock = &clock_,
-                               .timers = &timers_,
-                               .room = room,
-                               .metrics = &metrics_});
+    hub_.emplace(Hub::Services{
+        .find_user = [this,
+                      ref](const std::string& name) { return ref(accounts_->find_user(name)); },
+        .find_user_by_id = [this, ref](std::int64_t id) { return ref(accounts_->find_user(id)); },
+        .journal = &*journal_,
+        .store = &*game_store_,
+        .draw_black = [] { return true; },
+        .random_hex = [this](std::size_t bytes) { return random_hex(bytes); },
+        .clock = &clock_,
+        .timers = &timers_,
+        .room = room,
+        .metrics = &metrics_});
     recovered_ = hub_->recover(*game_store_);
-    api_.emplace(*accounts_, GameArchive{&*game_store_, [this](std::int64_t game) { return hub_->sgf(game); }, &clock_,
-                                         [this] { return hub_->tournaments_json(); },
-                                         [this](std::int64_t id) { return hub_->tournament_json(id); }});
+    api_.emplace(*accounts_,
+                 GameArchive{&*game_store_, [this](std::int64_t game) { return hub_->sgf(game); },
+                             &clock_, [this] { return hub_->tournaments_json(); },
+                             [this](std::int64_t id) { return hub_->tournament_json(id); }});
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;
     config.allowed_origins = {"https://club.example.org"};
-    server_.emplace(config,
-                    HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
-                                         .api = &*api_,
-                                         .accounts = &*accounts_,
-                                         .dispatcher = &*hub_,
-                                         .clock = &clock_,
-                                         .metrics_text = [this] { return metrics_.render(hub_->gauges(), 0); },
-                                         .metrics = &metrics_},
-                    limits);
+    server_.emplace(
+        config,
+        HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
+                             .api = &*api_,
+                             .accounts = &*accounts_,
+                             .dispatcher = &*hub_,
+                             .clock = &clock_,
+                             .metrics_text = [this] { return metrics_.render(hub_->gauges(), 0); },
+                             .metrics = &metrics_},
+        limits);
     thread_ = std::thread([this] { server_->run(); });
   }
   ~LiveStack() {
@@ -99,7 +104,8 @@ class LiveStack {
   std::string random_hex(std::size_t bytes) {
     std::lock_guard lock(random_mutex_);
     std::ostringstream out;
-    for (std::size_t i = 0; i < bytes; ++i) out << std::hex << std::setw(2) << std::setfill('0') << (random_() & 0xff);
+    for (std::size_t i = 0; i < bytes; ++i)
+      out << std::hex << std::setw(2) << std::setfill('0') << (random_() & 0xff);
     return out.str();
   }
 

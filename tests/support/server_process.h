@@ -26,8 +26,10 @@ namespace fs = std::filesystem;
 class ServerProcess {
  public:
   // `port` 0: one the server chooses; a restart passes the port of the one before.
-  explicit ServerProcess(std::optional<fs::path> dir = std::nullopt, int port = 0) : owns_dir_(!dir) {
-    dir_ = dir ? *dir : fs::temp_directory_path() / ("tengen-server-test-" + std::to_string(getpid()));
+  explicit ServerProcess(std::optional<fs::path> dir = std::nullopt, int port = 0)
+      : owns_dir_(!dir) {
+    dir_ =
+        dir ? *dir : fs::temp_directory_path() / ("tengen-server-test-" + std::to_string(getpid()));
     fs::create_directories(dir_);
     const fs::path fifo = dir_ / "port";
     fs::remove(fifo);
@@ -36,9 +38,9 @@ class ServerProcess {
     const std::string port_arg = std::to_string(port);
     pid_ = fork();
     if (pid_ == 0) {
-      execl(TENGEN_SERVER_BINARY, TENGEN_SERVER_BINARY, "--port", port_arg.c_str(), "--address", "127.0.0.1",
-            "--database", db.c_str(), "--port-file", fifo.c_str(), "--log-level", "warn",
-            "--insecure-fast-password-hashing", "yes", static_cast<char*>(nullptr));
+      execl(TENGEN_SERVER_BINARY, TENGEN_SERVER_BINARY, "--port", port_arg.c_str(), "--address",
+            "127.0.0.1", "--database", db.c_str(), "--port-file", fifo.c_str(), "--log-level",
+            "warn", "--insecure-fast-password-hashing", "yes", static_cast<char*>(nullptr));
       _exit(127);
     }
     // Wait for the port on the FIFO (opened read-write, so the open does not block), watching
@@ -50,7 +52,8 @@ class ServerProcess {
       if (waitpid(pid_, &status, WNOHANG) == pid_) {
         pid_ = -1;
         close(fd);
-        throw std::runtime_error("the server exited before listening (status " + std::to_string(status) + ")");
+        throw std::runtime_error("the server exited before listening (status " +
+                                 std::to_string(status) + ")");
       }
       if (waited > 60'000) {
         close(fd);
@@ -104,7 +107,7 @@ class ServerProcess {
 };
 
 inline std::string http_request(int port, const std::string& method, const std::string& target,
-                         const std::string& headers = "", const std::string& body = "") {
+                                const std::string& headers = "", const std::string& body = "") {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -114,9 +117,10 @@ inline std::string http_request(int port, const std::string& method, const std::
     close(fd);
     return "connect failed";
   }
-  const std::string request = method + " " + target +
-                              " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: " +
-                              std::to_string(body.size()) + "\r\n" + headers + "\r\n" + body;
+  const std::string request =
+      method + " " + target +
+      " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: " +
+      std::to_string(body.size()) + "\r\n" + headers + "\r\n" + body;
   if (write(fd, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
     close(fd);
     return "write failed";
@@ -129,9 +133,13 @@ inline std::string http_request(int port, const std::string& method, const std::
   return response;
 }
 
-inline std::string http_get(int port, const std::string& target) { return http_request(port, "GET", target); }
+inline std::string http_get(int port, const std::string& target) {
+  return http_request(port, "GET", target);
+}
 
-inline std::string body_of(const std::string& response) { return response.substr(response.find("\r\n\r\n") + 4); }
+inline std::string body_of(const std::string& response) {
+  return response.substr(response.find("\r\n\r\n") + 4);
+}
 
 // The value of the session token in a response's Set-Cookie header.
 inline std::string cookie_token(const std::string& response) {

@@ -32,11 +32,13 @@ struct WsClient::Stream {
   std::string last_ping_payload;
 };
 
-WsClient::WsClient(int port, Options options) : stream_(std::make_unique<Stream>()), instance_(++instances) {
+WsClient::WsClient(int port, Options options)
+    : stream_(std::make_unique<Stream>()), instance_(++instances) {
   auto& ws = stream_->ws;
   ws.next_layer().connect(loopback(port));
   ws.set_option(websocket::stream_base::decorator([options](websocket::request_type& req) {
-    if (!options.token.empty()) req.set(beast::http::field::authorization, "Bearer " + options.token);
+    if (!options.token.empty())
+      req.set(beast::http::field::authorization, "Bearer " + options.token);
     if (!options.origin.empty()) req.set(beast::http::field::origin, options.origin);
   }));
   ws.handshake("127.0.0.1:" + std::to_string(port), options.target);
@@ -50,8 +52,12 @@ WsClient::WsClient(int port, Options options) : stream_(std::make_unique<Stream>
 
 WsClient::~WsClient() = default;
 
-int WsClient::pings() const { return stream_->pings; }
-const std::string& WsClient::last_ping_payload() const { return stream_->last_ping_payload; }
+int WsClient::pings() const {
+  return stream_->pings;
+}
+const std::string& WsClient::last_ping_payload() const {
+  return stream_->last_ping_payload;
+}
 
 bool WsClient::answer_pings(int n, std::chrono::milliseconds deadline) {
   auto& io = stream_->io;
@@ -98,7 +104,9 @@ bool WsClient::raw_read_until_eof(std::chrono::milliseconds deadline) {
   return eof;
 }
 
-void WsClient::send_text(const std::string& text) { stream_->ws.write(asio::buffer(text)); }
+void WsClient::send_text(const std::string& text) {
+  stream_->ws.write(asio::buffer(text));
+}
 
 void WsClient::send_binary(const std::string& bytes) {
   stream_->ws.binary(true);
@@ -107,11 +115,14 @@ void WsClient::send_binary(const std::string& bytes) {
 }
 
 WsClient::json WsClient::command(json message) {
-  if (!message.contains("cid")) message["cid"] = "k" + std::to_string(instance_) + "-" + std::to_string(++next_cid_);
+  if (!message.contains("cid"))
+    message["cid"] = "k" + std::to_string(instance_) + "-" + std::to_string(++next_cid_);
   send_text(message.dump());
-  const std::string cid = message["cid"].is_string() ? message["cid"].get<std::string>() : message["cid"].dump();
+  const std::string cid =
+      message["cid"].is_string() ? message["cid"].get<std::string>() : message["cid"].dump();
   return wait([&](const json& m) {
-    return (m["type"] == "ack" || m["type"] == "error" || m["type"] == "pong") && m.contains("cid") && m["cid"] == cid;
+    return (m["type"] == "ack" || m["type"] == "error" || m["type"] == "pong") &&
+           m.contains("cid") && m["cid"] == cid;
   });
 }
 
@@ -136,7 +147,8 @@ WsClient::json WsClient::wait_type(const std::string& type) {
 
 WsClient::json WsClient::wait_event(std::int64_t game, std::uint64_t seq) {
   return wait([&](const json& m) {
-    return m.contains("seq") && m["seq"] == seq && m.contains("game") && m["game"] == game && m["type"] != "ack";
+    return m.contains("seq") && m["seq"] == seq && m.contains("game") && m["game"] == game &&
+           m["type"] != "ack";
   });
 }
 
@@ -158,7 +170,8 @@ WsClient::json WsClient::read() {
     io.run();
     std::string seen;
     for (const auto& m : kept_) seen += "\n  " + m.dump();
-    throw std::runtime_error("no message from the server within " + std::to_string(read_timeout_.count()) +
+    throw std::runtime_error("no message from the server within " +
+                             std::to_string(read_timeout_.count()) +
                              " s; received but not yet used:" + seen);
   }
   if (result) throw boost::system::system_error(result);
@@ -174,9 +187,12 @@ int WsClient::read_until_closed() {
   }
 }
 
-void WsClient::close() { stream_->ws.close(websocket::close_code::normal); }
+void WsClient::close() {
+  stream_->ws.close(websocket::close_code::normal);
+}
 
-std::string send_raw_and_wait_for_close(int port, const std::string& bytes, std::chrono::milliseconds deadline) {
+std::string send_raw_and_wait_for_close(int port, const std::string& bytes,
+                                        std::chrono::milliseconds deadline) {
   asio::io_context io;
   asio::ip::tcp::socket socket(io);
   socket.connect(loopback(port));
@@ -197,14 +213,15 @@ RawExchange exchange_raw(int port, const std::string& bytes, std::chrono::millis
   asio::write(socket, asio::buffer(bytes));
   RawExchange result;
   std::array<char, 4096> chunk{};
-  std::function<void(boost::system::error_code, std::size_t)> on_read = [&](boost::system::error_code ec, std::size_t n) {
-    result.received.append(chunk.data(), n);
-    if (ec) {
-      result.closed = true;
-      return;
-    }
-    socket.async_read_some(asio::buffer(chunk), on_read);
-  };
+  std::function<void(boost::system::error_code, std::size_t)> on_read =
+      [&](boost::system::error_code ec, std::size_t n) {
+        result.received.append(chunk.data(), n);
+        if (ec) {
+          result.closed = true;
+          return;
+        }
+        socket.async_read_some(asio::buffer(chunk), on_read);
+      };
   socket.async_read_some(asio::buffer(chunk), on_read);
   io.run_for(deadline);
   return result;

@@ -86,7 +86,8 @@ class WsClient {
 // Connects a plain TCP socket, sends the bytes and waits for the server to close the
 // connection: "eof" when it did, "open" if it was still open after the deadline, otherwise the
 // error the read ended with.
-std::string send_raw_and_wait_for_close(int port, const std::string& bytes, std::chrono::milliseconds deadline);
+std::string send_raw_and_wait_for_close(int port, const std::string& bytes,
+                                        std::chrono::milliseconds deadline);
 
 // Connects a plain TCP socket, sends the bytes and keeps what the server sends back until it
 // closes the connection (`closed`) or the deadline passes.

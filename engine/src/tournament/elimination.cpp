@@ -10,7 +10,9 @@ namespace {
 
 using Slots = std::vector<std::optional<PlayerId>>;
 
-bool contains(const std::vector<PlayerId>& ids, PlayerId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); }
+bool contains(const std::vector<PlayerId>& ids, PlayerId id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
 
 const Game* game_between(const Round& round, PlayerId a, PlayerId b) {
   for (const auto& g : round.games) {
@@ -31,8 +33,10 @@ Slots advance(Slots slots, const std::vector<Round>& rounds, const std::map<Play
       if (a && b) {
         const Game* g = game_between(round, *a, *b);
         if (!g || !g->outcome) throw std::logic_error("an elimination round is not finished");
-        if (*g->outcome == Outcome::Jigo) next[i] = seed.at(*a) < seed.at(*b) ? a : b;
-        else next[i] = winner(*g);
+        if (*g->outcome == Outcome::Jigo)
+          next[i] = seed.at(*a) < seed.at(*b) ? a : b;
+        else
+          next[i] = winner(*g);
       } else {
         next[i] = a ? a : b;
       }
@@ -44,7 +48,8 @@ Slots advance(Slots slots, const std::vector<Round>& rounds, const std::map<Play
 
 Game elimination_game(PlayerId a, PlayerId b, const std::map<PlayerId, int>& seed) {
   // The higher seed takes White.
-  return seed.at(a) < seed.at(b) ? Game{b, a, 0, std::nullopt, false} : Game{a, b, 0, std::nullopt, false};
+  return seed.at(a) < seed.at(b) ? Game{b, a, 0, std::nullopt, false}
+                                 : Game{a, b, 0, std::nullopt, false};
 }
 
 }  // namespace
@@ -63,7 +68,8 @@ std::vector<int> bracket_order(int size) {
   return order;
 }
 
-std::optional<Round> pair_elimination(const std::vector<Entrant>& seeded, const std::vector<PlayerId>& withdrawn,
+std::optional<Round> pair_elimination(const std::vector<Entrant>& seeded,
+                                      const std::vector<PlayerId>& withdrawn,
                                       const std::vector<Round>& rounds, bool double_elimination) {
   std::map<PlayerId, int> seed;
   for (std::size_t i = 0; i < seeded.size(); ++i) seed[seeded[i].id] = static_cast<int>(i);
@@ -71,7 +77,8 @@ std::optional<Round> pair_elimination(const std::vector<Entrant>& seeded, const 
   while (size < static_cast<int>(seeded.size())) size *= 2;
   Slots slots;
   for (const int s : bracket_order(size)) {
-    slots.push_back(s <= static_cast<int>(seeded.size()) ? std::optional(seeded[s - 1].id) : std::nullopt);
+    slots.push_back(s <= static_cast<int>(seeded.size()) ? std::optional(seeded[s - 1].id)
+                                                         : std::nullopt);
   }
   slots = advance(std::move(slots), rounds, seed);
   const Tally tally(seeded, rounds);
@@ -85,20 +92,24 @@ std::optional<Round> pair_elimination(const std::vector<Entrant>& seeded, const 
       if (tally.lines.at(p.id).losses == 1 && !contains(withdrawn, p.id)) once_beaten.push_back(p);
     }
   }
-  const auto undefeated = static_cast<std::size_t>(std::count_if(slots.begin(), slots.end(), [](const auto& s) { return s.has_value(); }));
+  const auto undefeated = static_cast<std::size_t>(
+      std::count_if(slots.begin(), slots.end(), [](const auto& s) { return s.has_value(); }));
   if (undefeated + once_beaten.size() <= 1) return std::nullopt;
 
   Round round;
   if (undefeated == 1 && once_beaten.size() == 1) {  // the final (or its replay)
-    const auto champion = *std::find_if(slots.begin(), slots.end(), [](const auto& s) { return s.has_value(); });
+    const auto champion =
+        *std::find_if(slots.begin(), slots.end(), [](const auto& s) { return s.has_value(); });
     round.games.push_back(elimination_game(*champion, once_beaten.front().id, seed));
     return round;
   }
   for (std::size_t i = 0; i + 1 < slots.size(); i += 2) {
     const auto& a = slots[i];
     const auto& b = slots[i + 1];
-    if (a && b) round.games.push_back(elimination_game(*a, *b, seed));
-    else if (a || b) round.byes.push_back(a ? *a : *b);
+    if (a && b)
+      round.games.push_back(elimination_game(*a, *b, seed));
+    else if (a || b)
+      round.byes.push_back(a ? *a : *b);
   }
   if (slots.size() == 1 && slots[0]) round.byes.push_back(*slots[0]);  // waits for the final
   if (once_beaten.size() >= 2) {

@@ -19,7 +19,8 @@ class Matcher {
     Weight max_weight = 0;
     for (const auto& e : edges_) {
       if (e.a < 0 || e.b < 0 || e.a >= n || e.b >= n || e.a == e.b) {
-        throw std::invalid_argument("maximum_weight_matching: an edge names a vertex that does not exist");
+        throw std::invalid_argument(
+            "maximum_weight_matching: an edge names a vertex that does not exist");
       }
       max_weight = std::max(max_weight, e.weight);
     }
@@ -56,7 +57,8 @@ class Matcher {
       if (!stage_augments()) break;
       // End of a stage: expand the outer blossoms whose dual reached zero.
       for (int b = n_; b < 2 * n_; ++b) {
-        if (blossomparent_[b] == -1 && blossombase_[b] >= 0 && label_[b] == 1 && dualvar_[b] == 0) expand(b, true);
+        if (blossomparent_[b] == -1 && blossombase_[b] >= 0 && label_[b] == 1 && dualvar_[b] == 0)
+          expand(b, true);
       }
     }
     std::vector<int> mates(n_, -1);
@@ -67,7 +69,9 @@ class Matcher {
   }
 
  private:
-  Weight slack(int k) const { return dualvar_[edges_[k].a] + dualvar_[edges_[k].b] - 2 * edges_[k].weight; }
+  Weight slack(int k) const {
+    return dualvar_[edges_[k].a] + dualvar_[edges_[k].b] - 2 * edges_[k].weight;
+  }
 
   void leaves(int b, std::vector<int>& out) const {
     if (b < n_) {
@@ -176,7 +180,8 @@ class Matcher {
           int i = edges_[e].a, j = edges_[e].b;
           if (inblossom_[j] == b) std::swap(i, j);
           const int bj = inblossom_[j];
-          if (bj != b && label_[bj] == 1 && (bestedgeto[bj] == -1 || slack(e) < slack(bestedgeto[bj]))) {
+          if (bj != b && label_[bj] == 1 &&
+              (bestedgeto[bj] == -1 || slack(e) < slack(bestedgeto[bj]))) {
             bestedgeto[bj] = e;
           }
         }
@@ -415,7 +420,8 @@ class Matcher {
       }
     }
     for (int b = n_; b < 2 * n_; ++b) {
-      if (blossombase_[b] >= 0 && blossomparent_[b] == -1 && label_[b] == 2 && (type == -1 || dualvar_[b] < delta)) {
+      if (blossombase_[b] >= 0 && blossomparent_[b] == -1 && label_[b] == 2 &&
+          (type == -1 || dualvar_[b] < delta)) {
         delta = dualvar_[b];
         type = 4;
         blossom = b;
@@ -426,13 +432,17 @@ class Matcher {
       delta = std::max<Weight>(0, *std::min_element(dualvar_.begin(), dualvar_.begin() + n_));
     }
     for (int v = 0; v < n_; ++v) {
-      if (label_[inblossom_[v]] == 1) dualvar_[v] -= delta;
-      else if (label_[inblossom_[v]] == 2) dualvar_[v] += delta;
+      if (label_[inblossom_[v]] == 1)
+        dualvar_[v] -= delta;
+      else if (label_[inblossom_[v]] == 2)
+        dualvar_[v] += delta;
     }
     for (int b = n_; b < 2 * n_; ++b) {
       if (blossombase_[b] >= 0 && blossomparent_[b] == -1) {
-        if (label_[b] == 1) dualvar_[b] += delta;
-        else if (label_[b] == 2) dualvar_[b] -= delta;
+        if (label_[b] == 1)
+          dualvar_[b] += delta;
+        else if (label_[b] == 2)
+          dualvar_[b] -= delta;
       }
     }
     switch (type) {
@@ -471,7 +481,8 @@ class Matcher {
 
 }  // namespace
 
-std::vector<int> maximum_weight_matching(int vertices, const std::vector<WeightedEdge>& edges, bool max_cardinality) {
+std::vector<int> maximum_weight_matching(int vertices, const std::vector<WeightedEdge>& edges,
+                                         bool max_cardinality) {
   if (vertices <= 0) return {};
   if (edges.empty()) return std::vector<int>(vertices, -1);
   return Matcher(vertices, edges, max_cardinality).run();

@@ -24,7 +24,8 @@ constexpr std::array<std::pair<TieBreak, std::string_view>, 5> kTieBreaks{{
 }};
 
 template <typename E, std::size_t N>
-std::optional<E> parse(const std::array<std::pair<E, std::string_view>, N>& names, std::string_view text) {
+std::optional<E> parse(const std::array<std::pair<E, std::string_view>, N>& names,
+                       std::string_view text) {
   for (const auto& [value, name] : names) {
     if (name == text) return value;
   }
@@ -41,9 +42,17 @@ std::string_view name_of(const std::array<std::pair<E, std::string_view>, N>& na
 
 }  // namespace
 
-std::string_view to_string(System s) { return name_of(kSystems, s); }
-std::optional<System> parse_system(std::string_view text) { return parse(kSystems, text); }
-std::string_view to_string(TieBreak t) { return name_of(kTieBreaks, t); }
-std::optional<TieBreak> parse_tie_break(std::string_view text) { return parse(kTieBreaks, text); }
+std::string_view to_string(System s) {
+  return name_of(kSystems, s);
+}
+std::optional<System> parse_system(std::string_view text) {
+  return parse(kSystems, text);
+}
+std::string_view to_string(TieBreak t) {
+  return name_of(kTieBreaks, t);
+}
+std::optional<TieBreak> parse_tie_break(std::string_view text) {
+  return parse(kTieBreaks, text);
+}
 
 }  // namespace tengen::tournament

@@ -5,7 +5,9 @@
 
 namespace tengen::tournament {
 
-int berger_rounds(int n) { return n % 2 == 0 ? n - 1 : n; }
+int berger_rounds(int n) {
+  return n % 2 == 0 ? n - 1 : n;
+}
 
 // In round r of a table for N (even) players, with m = N − 1: players i and j of 1..m meet when
 // i + j ≡ r + 1 (mod m); the one left over meets N, taking the first seat in odd rounds. Of
@@ -34,14 +36,16 @@ int round_robin_rounds(std::size_t players, bool double_cycle) {
   return berger_rounds(static_cast<int>(players)) * (double_cycle ? 2 : 1);
 }
 
-Round pair_round_robin(const std::vector<Entrant>& seeded, const std::vector<PlayerId>& withdrawn, int round,
-                       bool double_cycle) {
+Round pair_round_robin(const std::vector<Entrant>& seeded, const std::vector<PlayerId>& withdrawn,
+                       int round, bool double_cycle) {
   const int n = static_cast<int>(seeded.size());
   const int per_cycle = berger_rounds(n);
-  if (round < 0 || round >= per_cycle * (double_cycle ? 2 : 1)) throw std::invalid_argument("no such round");
+  if (round < 0 || round >= per_cycle * (double_cycle ? 2 : 1))
+    throw std::invalid_argument("no such round");
   const bool second_cycle = round >= per_cycle;
   auto out = [&](int number) {
-    return number > n || std::find(withdrawn.begin(), withdrawn.end(), seeded[number - 1].id) != withdrawn.end();
+    return number > n ||
+           std::find(withdrawn.begin(), withdrawn.end(), seeded[number - 1].id) != withdrawn.end();
   };
   Round r;
   for (auto [first, second] : berger_round(n, round % per_cycle + 1)) {

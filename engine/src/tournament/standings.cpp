@@ -6,9 +6,11 @@
 
 namespace tengen::tournament {
 
-std::vector<Standing> standings(const std::vector<Entrant>& seeded, const std::vector<PlayerId>& withdrawn,
-                                const std::vector<Round>& rounds, const std::vector<TieBreak>& order,
-                                bool elimination, int eliminating_losses) {
+std::vector<Standing> standings(const std::vector<Entrant>& seeded,
+                                const std::vector<PlayerId>& withdrawn,
+                                const std::vector<Round>& rounds,
+                                const std::vector<TieBreak>& order, bool elimination,
+                                int eliminating_losses) {
   const Tally tally(seeded, rounds);
   std::map<PlayerId, Standing> rows;
   std::map<PlayerId, std::size_t> seed;
@@ -31,7 +33,8 @@ std::vector<Standing> standings(const std::vector<Entrant>& seeded, const std::v
     for (const auto& [opponent, share] : line.beaten) s.sodos += share * score_of(opponent);
   }
   for (auto& [id, s] : rows) {
-    for (const auto& opponent : tally.lines.at(id).opponents) s.sosos += opponent && rows.contains(*opponent) ? rows[*opponent].sos : s.sos;
+    for (const auto& opponent : tally.lines.at(id).opponents)
+      s.sosos += opponent && rows.contains(*opponent) ? rows[*opponent].sos : s.sos;
   }
   auto keys = [&](const Standing& s) {
     std::vector<double> k;
@@ -41,11 +44,21 @@ std::vector<Standing> standings(const std::vector<Entrant>& seeded, const std::v
     }
     for (const auto t : order) {
       switch (t) {
-        case TieBreak::Score: k.push_back(s.score); break;
-        case TieBreak::Wins: k.push_back(s.points); break;
-        case TieBreak::Sos: k.push_back(s.sos); break;
-        case TieBreak::Sosos: k.push_back(s.sosos); break;
-        case TieBreak::Sodos: k.push_back(s.sodos); break;
+        case TieBreak::Score:
+          k.push_back(s.score);
+          break;
+        case TieBreak::Wins:
+          k.push_back(s.points);
+          break;
+        case TieBreak::Sos:
+          k.push_back(s.sos);
+          break;
+        case TieBreak::Sosos:
+          k.push_back(s.sosos);
+          break;
+        case TieBreak::Sodos:
+          k.push_back(s.sodos);
+          break;
       }
     }
     return k;
@@ -58,7 +71,8 @@ std::vector<Standing> standings(const std::vector<Entrant>& seeded, const std::v
     return seed[a.id] < seed[b.id];
   });
   for (std::size_t i = 0; i < out.size(); ++i) {
-    out[i].place = i > 0 && keys(out[i]) == keys(out[i - 1]) ? out[i - 1].place : static_cast<int>(i) + 1;
+    out[i].place =
+        i > 0 && keys(out[i]) == keys(out[i - 1]) ? out[i - 1].place : static_cast<int>(i) + 1;
   }
   return out;
 }

@@ -20,7 +20,8 @@ struct Credentials {
 // {"username": "...", "password": "..."}, and for registration optionally "bot": true; the error
 // names the problem.
 enum class CredentialsFor : std::uint8_t { Login, Registration };
-std::variant<Credentials, std::string> decode_credentials(std::string_view body, CredentialsFor purpose);
+std::variant<Credentials, std::string> decode_credentials(std::string_view body,
+                                                          CredentialsFor purpose);
 
 struct SessionInfo {
   std::int64_t id = 0;
@@ -45,7 +46,8 @@ struct GameInfo {
 // {"game": {...}}
 std::string encode_game(const GameInfo& game);
 // {"games": [...], "next_before": id or null}: the page's last id, to ask for the next page.
-std::string encode_games(const std::vector<GameInfo>& games, std::optional<std::int64_t> next_before);
+std::string encode_games(const std::vector<GameInfo>& games,
+                         std::optional<std::int64_t> next_before);
 
 // A player with their rating now (README "Ratings").
 struct PlayerRating {
@@ -54,7 +56,7 @@ struct PlayerRating {
   double rating = 1500, deviation = 350, volatility = 0.06;
   std::string rank;  // "10k", "1d"; "10k?" while provisional
   bool provisional = true;
-  int games = 0;     // rated games played
+  int games = 0;  // rated games played
 };
 // {"user": {"id", "name", "bot", "rating": {...}}}
 std::string encode_player(const PlayerRating& player);
@@ -68,7 +70,8 @@ struct RatingPoint {
   std::string rank;
 };
 // {"user": {...}, "history": [{"game", "at_ms", "rating", "deviation", "rank"}, ...]} oldest first
-std::string encode_rating_history(const PlayerRating& player, const std::vector<RatingPoint>& points);
+std::string encode_rating_history(const PlayerRating& player,
+                                  const std::vector<RatingPoint>& points);
 
 std::string encode_logged_in(const UserRef& user, const std::string& token);
 std::string encode_me(const UserRef& user);

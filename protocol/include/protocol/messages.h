@@ -28,16 +28,24 @@ struct CreateChallenge {
   GameSettings settings;
   std::optional<std::string> opponent;  // a direct challenge to this user; open if absent
 };
-struct CancelChallenge { ChallengeId challenge = 0; };
-struct AcceptChallenge { ChallengeId challenge = 0; };
-struct DeclineChallenge { ChallengeId challenge = 0; };
+struct CancelChallenge {
+  ChallengeId challenge = 0;
+};
+struct AcceptChallenge {
+  ChallengeId challenge = 0;
+};
+struct DeclineChallenge {
+  ChallengeId challenge = 0;
+};
 // Enter a game room as player or spectator. With `since`, only the events after that sequence
 // number are sent (or a snapshot if they are no longer kept); without, a snapshot.
 struct JoinGame {
   GameId game = 0;
   std::optional<Seq> since;
 };
-struct LeaveGame { GameId game = 0; };
+struct LeaveGame {
+  GameId game = 0;
+};
 // `think_ms`, optional: how long the player thought, by the client's own clock, from seeing the
 // opponent's move to sending this one. The server credits the difference as lag (SPEC §6).
 struct PlayMove {
@@ -49,8 +57,12 @@ struct PassMove {
   GameId game = 0;
   std::optional<std::int64_t> think_ms;
 };
-struct Resign { GameId game = 0; };
-struct RequestUndo { GameId game = 0; };
+struct Resign {
+  GameId game = 0;
+};
+struct RequestUndo {
+  GameId game = 0;
+};
 struct AnswerUndo {
   GameId game = 0;
   bool accept = false;
@@ -60,15 +72,21 @@ struct SendChat {
   GameId game = 0;
   std::string text;
 };
-struct Ping { std::int64_t t = 0; };
+struct Ping {
+  std::int64_t t = 0;
+};
 // A player's part of the nigiri: a random seed, and for the guesser "odd" or "even".
 struct NigiriChoice {
   GameId game = 0;
   std::string seed;
   std::optional<std::string> guess;
 };
-struct AbortGame { GameId game = 0; };   // before both players have moved: no result
-struct ClaimWin { GameId game = 0; };    // the opponent left and their countdown ran out
+struct AbortGame {
+  GameId game = 0;
+};  // before both players have moved: no result
+struct ClaimWin {
+  GameId game = 0;
+};  // the opponent left and their countdown ran out
 // Scoring phase (SPEC §8).
 struct MarkDead {
   GameId game = 0;
@@ -79,36 +97,46 @@ struct AcceptScore {
   GameId game = 0;
   std::uint64_t version = 0;
 };
-struct ResumePlay { GameId game = 0; };
+struct ResumePlay {
+  GameId game = 0;
+};
 // Tournaments (SPEC §11). Anyone logged in may create one and directs it.
-struct CreateTournament { TournamentSettings settings; };
+struct CreateTournament {
+  TournamentSettings settings;
+};
 struct RegisterTournament {
   TournamentId tournament = 0;
   std::optional<std::string> rank;  // declared ("5k", "2d"); default: from the rating
 };
 // Before the start: unregisters; once it runs: withdraws from the rounds not yet played.
-struct LeaveTournament { TournamentId tournament = 0; };
+struct LeaveTournament {
+  TournamentId tournament = 0;
+};
 // The director's actions, each audited.
-struct StartTournament { TournamentId tournament = 0; };
+struct StartTournament {
+  TournamentId tournament = 0;
+};
 struct WithdrawPlayer {
   TournamentId tournament = 0;
   std::string player;  // user name
 };
 struct SetTournamentResult {
   TournamentId tournament = 0;
-  int round = 0;  // 1-based
-  int board = 0;  // 1-based
+  int round = 0;       // 1-based
+  int board = 0;       // 1-based
   std::string result;  // "black", "white" (the winner), "jigo" or "both_lose"
 };
 // Pairs the announced round again (after withdrawals), before it starts.
-struct RepairRound { TournamentId tournament = 0; };
+struct RepairRound {
+  TournamentId tournament = 0;
+};
 
-using ClientMessage = std::variant<CreateChallenge, CancelChallenge, AcceptChallenge,
-                                   DeclineChallenge, JoinGame, LeaveGame, PlayMove, PassMove,
-                                   Resign, RequestUndo, AnswerUndo, SendChat, Ping, NigiriChoice,
-                                   AbortGame, ClaimWin, MarkDead, AcceptScore, ResumePlay, CreateTournament,
-                                   RegisterTournament, LeaveTournament, StartTournament, WithdrawPlayer,
-                                   SetTournamentResult, RepairRound>;
+using ClientMessage =
+    std::variant<CreateChallenge, CancelChallenge, AcceptChallenge, DeclineChallenge, JoinGame,
+                 LeaveGame, PlayMove, PassMove, Resign, RequestUndo, AnswerUndo, SendChat, Ping,
+                 NigiriChoice, AbortGame, ClaimWin, MarkDead, AcceptScore, ResumePlay,
+                 CreateTournament, RegisterTournament, LeaveTournament, StartTournament,
+                 WithdrawPlayer, SetTournamentResult, RepairRound>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it
@@ -130,7 +158,7 @@ enum class ErrorCode : std::uint8_t {
   IllegalMove,         // the engine refused the move; the message says why
   NotYourTurn,
   GameOver,
-  Conflict,            // e.g. an undo request already outstanding
+  Conflict,  // e.g. an undo request already outstanding
   RateLimited,
   TooLarge,
   Internal,
@@ -174,10 +202,12 @@ struct LobbySnapshot {
   std::vector<Challenge> challenges;
   std::vector<UserRef> online;
 };
-struct ChallengeOpened { Challenge challenge; };
+struct ChallengeOpened {
+  Challenge challenge;
+};
 struct ChallengeClosed {
   ChallengeId challenge = 0;
-  std::string reason;  // "accepted", "declined", "cancelled", "expired"
+  std::string reason;          // "accepted", "declined", "cancelled", "expired"
   std::optional<GameId> game;  // for "accepted"
 };
 // Who came online (a first connection) and who went offline (a last one) since the previous
@@ -269,19 +299,19 @@ struct GameSnapshot {
   std::string role;            // "black", "white" or "spectator" (before the nigiri: "player")
   std::optional<ClockState> clock;
   std::optional<NigiriState> nigiri;
-  std::optional<Marking> marking;            // in the scoring phase
+  std::optional<Marking> marking;  // in the scoring phase
   std::vector<Absence> absent;
-  std::optional<ScoreView> final_score;      // games ended by scoring
-  bool abortable = false;                    // neither or only one player has moved
+  std::optional<ScoreView> final_score;  // games ended by scoring
+  bool abortable = false;                // neither or only one player has moved
 };
 
 // One thing that happened in a room, with its place in the room's order.
 struct MovePlayed {
   std::string color;
-  std::string vertex;                  // "pass" for a pass
-  std::vector<std::string> captured;   // vertices of every stone that left the board (suicide too)
-  std::optional<ClockState> clock;     // after the move; absent in untimed games
-  std::int64_t lag_credit_ms = 0;      // network lag not charged to the mover
+  std::string vertex;                 // "pass" for a pass
+  std::vector<std::string> captured;  // vertices of every stone that left the board (suicide too)
+  std::optional<ClockState> clock;    // after the move; absent in untimed games
+  std::int64_t lag_credit_ms = 0;     // network lag not charged to the mover
 };
 // The players made their choices; colours are now fixed.
 struct NigiriDone {
@@ -289,8 +319,10 @@ struct NigiriDone {
   UserRef black;
   UserRef white;
 };
-struct ScoringStarted { Marking marking; };       // play stopped: the server's proposal
-struct MarkingChanged {                            // a player toggled a chain: a new version
+struct ScoringStarted {
+  Marking marking;
+};                       // play stopped: the server's proposal
+struct MarkingChanged {  // a player toggled a chain: a new version
   Marking marking;
   std::string by;
 };
@@ -299,19 +331,27 @@ struct ScoreAccepted {
   std::uint64_t version = 0;
 };
 struct PlayResumed {
-  std::string by;       // who rejected the marking
+  std::string by;  // who rejected the marking
   std::string to_move;
   int resumptions = 0;
   std::optional<ClockState> clock;
 };
-struct PlayerLeft { Absence absence; };           // also sent when a countdown starts or stops
-struct PlayerReturned { std::string color; };
-struct UndoRequested { std::string by; };
+struct PlayerLeft {
+  Absence absence;
+};  // also sent when a countdown starts or stops
+struct PlayerReturned {
+  std::string color;
+};
+struct UndoRequested {
+  std::string by;
+};
 struct UndoAnswered {
   bool accepted = false;
   int moves_taken_back = 0;
 };
-struct ChatPosted { ChatLine line; };
+struct ChatPosted {
+  ChatLine line;
+};
 struct GameEnded {
   std::string result;  // SGF form: "B+R", "W+3.5", "0", "Void", "B+T", "W+F", ...
   std::string reason;  // "resignation", "score", "passes", "repetition", "time", "abandoned",
@@ -319,10 +359,12 @@ struct GameEnded {
   std::optional<ScoreView> score;  // games decided by counting
   std::optional<ClockState> clock;
 };
-struct NigiriStarted { NigiriState nigiri; };
-using RoomEventBody = std::variant<MovePlayed, UndoRequested, UndoAnswered, ChatPosted, GameEnded, NigiriStarted,
-                                   NigiriDone, ScoringStarted, MarkingChanged, ScoreAccepted, PlayResumed,
-                                   PlayerLeft, PlayerReturned>;
+struct NigiriStarted {
+  NigiriState nigiri;
+};
+using RoomEventBody = std::variant<MovePlayed, UndoRequested, UndoAnswered, ChatPosted, GameEnded,
+                                   NigiriStarted, NigiriDone, ScoringStarted, MarkingChanged,
+                                   ScoreAccepted, PlayResumed, PlayerLeft, PlayerReturned>;
 struct RoomEvent {
   GameId game = 0;
   Seq seq = 0;

@@ -28,8 +28,8 @@ struct TournamentSettings {
   // Every game's settings; colours and handicap come from the pairing, so "color" and
   // "handicap" are ignored.
   GameSettings game;
-  int bar = 30;    // McMahon: ranks at or above the bar start level (1d)
-  int floor = 10;  // ranks at or below the floor start at 0 (20k)
+  int bar = 30;                         // McMahon: ranks at or above the bar start level (1d)
+  int floor = 10;                       // ranks at or below the floor start at 0 (20k)
   tournament::HandicapPolicy handicap;  // McMahon only
   std::optional<std::int64_t> registration_closes_ms;  // Unix ms; default: open until the start
   std::optional<std::int64_t> starts_at_ms;            // start at this time, or by the director
@@ -37,10 +37,11 @@ struct TournamentSettings {
   int max_players = 0;  // 0: no limit
   bool start_when_full = false;
   RoundStart round_start = RoundStart::AfterPrevious;
-  std::int64_t round_gap_ms = 0;              // after the previous round ends
-  std::vector<std::int64_t> round_times_ms;   // scheduled: round r at the r-th time (at the earliest)
+  std::int64_t round_gap_ms = 0;  // after the previous round ends
+  std::vector<std::int64_t>
+      round_times_ms;  // scheduled: round r at the r-th time (at the earliest)
   std::vector<tournament::TieBreak> tie_breaks;  // empty: the system's usual
-  std::int64_t no_show_ms = 300'000;          // a player who has not moved by then loses by forfeit
+  std::int64_t no_show_ms = 300'000;  // a player who has not moved by then loses by forfeit
 
   friend bool operator==(const TournamentSettings&, const TournamentSettings&) = default;
 };

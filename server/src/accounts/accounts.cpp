@@ -18,7 +18,7 @@ constexpr std::size_t kMaxPassword = 128;
 // The passwords most often tried first by anyone guessing.
 constexpr std::array<std::string_view, 12> kCommonPasswords = {
     "password", "12345678", "123456789", "1234567890", "qwertyuiop", "password1",
-    "iloveyou", "11111111", "abcdefgh", "baduk123", "weiqi123", "igo12345"};
+    "iloveyou", "11111111", "abcdefgh",  "baduk123",   "weiqi123",   "igo12345"};
 
 store::TokenHash hash_token(const std::string& token) {
   store::TokenHash h{};
@@ -27,7 +27,8 @@ store::TokenHash hash_token(const std::string& token) {
 }
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -42,7 +43,10 @@ Accounts::Options Accounts::Options::fastest_for_tests() {
 }
 
 Accounts::Accounts(store::AccountStore& store, Clock& clock, Options options)
-    : store_(store), clock_(clock), options_(options), limiter_(options.login_burst, options.login_refill) {
+    : store_(store),
+      clock_(clock),
+      options_(options),
+      limiter_(options.login_burst, options.login_refill) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
   dummy_hash_ = hash_password("not a real password, only for timing");
 }
@@ -58,7 +62,8 @@ std::optional<std::string> Accounts::username_problem(const std::string& name) {
   return std::nullopt;
 }
 
-std::optional<std::string> Accounts::password_problem(const std::string& username, const std::string& password) {
+std::optional<std::string> Accounts::password_problem(const std::string& username,
+                                                      const std::string& password) {
   if (password.size() < kMinPassword) return "the password is too short: use at least 8 characters";
   if (password.size() > kMaxPassword) return "the password is too long: use at most 128 characters";
   const std::string p = lower(password);
@@ -81,19 +86,24 @@ std::string Accounts::hash_password(const std::string& password) const {
   return out.data();
 }
 
-Accounts::LoggedIn Accounts::open_session(const store::UserRecord& user, const std::string& user_agent) {
+Accounts::LoggedIn Accounts::open_session(const store::UserRecord& user,
+                                          const std::string& user_agent) {
   std::array<unsigned char, kTokenBytes> raw{};
   randombytes_buf(raw.data(), raw.size());
-  std::string token(sodium_base64_ENCODED_LEN(kTokenBytes, sodium_base64_VARIANT_URLSAFE_NO_PADDING), '\0');
-  sodium_bin2base64(token.data(), token.size(), raw.data(), raw.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+  std::string token(
+      sodium_base64_ENCODED_LEN(kTokenBytes, sodium_base64_VARIANT_URLSAFE_NO_PADDING), '\0');
+  sodium_bin2base64(token.data(), token.size(), raw.data(), raw.size(),
+                    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
   token.resize(std::strlen(token.c_str()));
   sodium_memzero(raw.data(), raw.size());
-  auto session = store_.create_session(user.id, hash_token(token), user_agent.substr(0, 200), clock_.unix_ms());
+  auto session = store_.create_session(user.id, hash_token(token), user_agent.substr(0, 200),
+                                       clock_.unix_ms());
   return {user, session, token};
 }
 
 Accounts::Outcome Accounts::register_user(const std::string& username, const std::string& password,
-                                          const std::string& user_agent, const std::string& address, Kind kind) {
+                                          const std::string& user_agent, const std::string& address,
+                                          Kind kind) {
   if (auto p = username_problem(username)) return Failure{Problem::BadUsername, *p};
   if (auto p = password_problem(username, password)) return Failure{Problem::WeakPassword, *p};
   {
@@ -101,7 +111,8 @@ Accounts::Outcome Accounts::register_user(const std::string& username, const std
     if (!limiter_.try_take("address:" + address, clock_.steady_now())) {
       return Failure{Problem::RateLimited, "too many attempts from this address; wait a minute"};
     }
-    if (store_.user_by_name(username)) return Failure{Problem::NameTaken, "the name '" + username + "' is taken"};
+    if (store_.user_by_name(username))
+      return Failure{Problem::NameTaken, "the name '" + username + "' is taken"};
   }
   const std::string hash = hash_password(password);
   std::lock_guard lock(mutex_);
@@ -117,19 +128,22 @@ Accounts::Outcome Accounts::login(const std::string& username, const std::string
   {
     std::lock_guard lock(mutex_);
     const auto now = clock_.steady_now();
-    if (!limiter_.try_take("address:" + address, now) || !limiter_.try_take("user:" + lower(username), now)) {
+    if (!limiter_.try_take("address:" + address, now) ||
+        !limiter_.try_take("user:" + lower(username), now)) {
       return Failure{Problem::RateLimited, "too many login attempts; wait a minute"};
     }
     if (username.size() <= 64) user = store_.user_by_name(username);
   }
   const std::string& hash = user ? user->password_hash : dummy_hash_;
-  const bool matches = crypto_pwhash_str_verify(hash.c_str(), password.data(), password.size()) == 0;
+  const bool matches =
+      crypto_pwhash_str_verify(hash.c_str(), password.data(), password.size()) == 0;
   if (!user || !matches) return refused;
   std::lock_guard lock(mutex_);
   return open_session(*user, user_agent);
 }
 
-std::optional<std::pair<store::UserRecord, store::SessionRecord>> Accounts::session(const std::string& token) {
+std::optional<std::pair<store::UserRecord, store::SessionRecord>> Accounts::session(
+    const std::string& token) {
   if (token.empty() || token.size() > 100) return std::nullopt;
   std::lock_guard lock(mutex_);
   return store_.session_by_token(hash_token(token), clock_.unix_ms());

@@ -20,8 +20,8 @@ class Accounts {
     // libsodium's "interactive" Argon2id cost by default; tests use the minimum.
     unsigned long long ops_limit;
     std::size_t mem_limit;
-    int login_burst = 10;                               // attempts per user name and per address
-    std::chrono::milliseconds login_refill{6000};       // one more attempt every 6 s
+    int login_burst = 10;                          // attempts per user name and per address
+    std::chrono::milliseconds login_refill{6000};  // one more attempt every 6 s
     static Options interactive();
     static Options fastest_for_tests();
   };
@@ -44,7 +44,8 @@ class Accounts {
   enum class Kind : std::uint8_t { Human, Bot };
   // Creates the account and a first session.
   Outcome register_user(const std::string& username, const std::string& password,
-                        const std::string& user_agent, const std::string& address, Kind kind = Kind::Human);
+                        const std::string& user_agent, const std::string& address,
+                        Kind kind = Kind::Human);
   Outcome login(const std::string& username, const std::string& password,
                 const std::string& user_agent, const std::string& address);
   // The user a token belongs to, if it is a live session.
@@ -58,11 +59,13 @@ class Accounts {
   bool revoke(std::int64_t user_id, std::int64_t session_id);
 
   static std::optional<std::string> username_problem(const std::string& username);
-  static std::optional<std::string> password_problem(const std::string& username, const std::string& password);
+  static std::optional<std::string> password_problem(const std::string& username,
+                                                     const std::string& password);
 
  private:
   std::string hash_password(const std::string& password) const;
-  std::optional<std::pair<store::UserRecord, store::SessionRecord>> session(const std::string& token);
+  std::optional<std::pair<store::UserRecord, store::SessionRecord>> session(
+      const std::string& token);
   LoggedIn open_session(const store::UserRecord& user, const std::string& user_agent);
 
   store::AccountStore& store_;

@@ -17,7 +17,8 @@ class TokenBucket {
 
   // Takes a token if one is left.
   bool try_take(TimePoint now) {
-    const double earned = std::chrono::duration<double>(now - at_) / std::chrono::duration<double>(refill_);
+    const double earned =
+        std::chrono::duration<double>(now - at_) / std::chrono::duration<double>(refill_);
     tokens_ = std::min(static_cast<double>(burst_), tokens_ + earned);
     at_ = now;
     if (tokens_ < 1) return false;

@@ -18,8 +18,8 @@ ApiResponse error(int status, std::string_view code, std::string_view message) {
 }
 
 std::string session_cookie(const std::string& token, int max_age) {
-  return std::string(kSessionCookie) + "=" + token + "; Path=/; HttpOnly; SameSite=Lax; Max-Age=" +
-         std::to_string(max_age);
+  return std::string(kSessionCookie) + "=" + token +
+         "; Path=/; HttpOnly; SameSite=Lax; Max-Age=" + std::to_string(max_age);
 }
 
 constexpr int kDefaultPage = 20;
@@ -41,7 +41,8 @@ std::optional<std::string_view> query_param(std::string_view target, std::string
     const auto amp = rest.find('&');
     const std::string_view pair = rest.substr(0, amp);
     const auto eq = pair.find('=');
-    if (pair.substr(0, eq) == name) return eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+    if (pair.substr(0, eq) == name)
+      return eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
     if (amp == std::string_view::npos) break;
     rest.remove_prefix(amp + 1);
   }
@@ -53,13 +54,15 @@ std::variant<store::Page, ApiResponse> page_of(std::string_view target) {
   store::Page page{std::nullopt, kDefaultPage};
   if (const auto before = query_param(target, "before")) {
     const auto value = parse_int(*before);
-    if (!value || *value < 1) return error(400, "bad_request", "'before' must be a game id (a positive integer)");
+    if (!value || *value < 1)
+      return error(400, "bad_request", "'before' must be a game id (a positive integer)");
     page.before = *value;
   }
   if (const auto limit = query_param(target, "limit")) {
     const auto value = parse_int(*limit);
     if (!value || *value < 1 || *value > kMaxPage) {
-      return error(400, "bad_request", "'limit' must be an integer from 1 to " + std::to_string(kMaxPage));
+      return error(400, "bad_request",
+                   "'limit' must be an integer from 1 to " + std::to_string(kMaxPage));
     }
     page.limit = static_cast<int>(*value);
   }
@@ -69,14 +72,21 @@ std::variant<store::Page, ApiResponse> page_of(std::string_view target) {
 std::optional<wire::GameInfo> game_info(const store::GameSummary& g) {
   auto settings = protocol::decode_settings(g.settings);
   if (!std::holds_alternative<protocol::GameSettings>(settings)) return std::nullopt;
-  return wire::GameInfo{g.id, {g.black_id, g.black_name}, {g.white_id, g.white_name},
-                        std::get<protocol::GameSettings>(settings), g.created_at_ms, g.ended_at_ms, g.result,
-                        g.end_reason, g.move_count};
+  return wire::GameInfo{g.id,
+                        {g.black_id, g.black_name},
+                        {g.white_id, g.white_name},
+                        std::get<protocol::GameSettings>(settings),
+                        g.created_at_ms,
+                        g.ended_at_ms,
+                        g.result,
+                        g.end_reason,
+                        g.move_count};
 }
 
 // The page's games; private ones only if `show_private` (the page itself is counted before that
 // filter, so paging goes on past them).
-ApiResponse game_list(const std::vector<store::GameSummary>& rows, const store::Page& page, bool show_private) {
+ApiResponse game_list(const std::vector<store::GameSummary>& rows, const store::Page& page,
+                      bool show_private) {
   std::vector<wire::GameInfo> list;
   for (const auto& row : rows) {
     auto info = game_info(row);
@@ -94,7 +104,8 @@ std::string token_from_cookie(std::string_view header) {
     const auto end = header.find(';');
     std::string_view part = header.substr(0, end);
     while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
-    if (part.starts_with(kSessionCookie) && part.size() > kSessionCookie.size() && part[kSessionCookie.size()] == '=') {
+    if (part.starts_with(kSessionCookie) && part.size() > kSessionCookie.size() &&
+        part[kSessionCookie.size()] == '=') {
       return std::string(part.substr(kSessionCookie.size() + 1));
     }
     if (end == std::string_view::npos) break;
@@ -106,15 +117,21 @@ std::string token_from_cookie(std::string_view header) {
 ApiResponse Api::logged_in(const Accounts::Outcome& outcome, int status) {
   if (const auto* f = std::get_if<Accounts::Failure>(&outcome)) {
     switch (f->problem) {
-      case Accounts::Problem::BadUsername: return error(400, "bad_username", f->message);
-      case Accounts::Problem::WeakPassword: return error(400, "weak_password", f->message);
-      case Accounts::Problem::NameTaken: return error(409, "name_taken", f->message);
-      case Accounts::Problem::BadCredentials: return error(401, "bad_credentials", f->message);
-      case Accounts::Problem::RateLimited: return error(429, "rate_limited", f->message);
+      case Accounts::Problem::BadUsername:
+        return error(400, "bad_username", f->message);
+      case Accounts::Problem::WeakPassword:
+        return error(400, "weak_password", f->message);
+      case Accounts::Problem::NameTaken:
+        return error(409, "name_taken", f->message);
+      case Accounts::Problem::BadCredentials:
+        return error(401, "bad_credentials", f->message);
+      case Accounts::Problem::RateLimited:
+        return error(429, "rate_limited", f->message);
     }
   }
   const auto& in = std::get<Accounts::LoggedIn>(outcome);
-  return {status, wire::encode_logged_in({in.user.id, in.user.username}, in.token),
+  return {status,
+          wire::encode_logged_in({in.user.id, in.user.username}, in.token),
           {session_cookie(in.token, kCookieMaxAgeSeconds)}};
 }
 
@@ -132,11 +149,14 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
     const bool registration = path == "/api/v1/register";
     auto credentials = wire::decode_credentials(
         r.body, registration ? wire::CredentialsFor::Registration : wire::CredentialsFor::Login);
-    if (auto* problem = std::get_if<std::string>(&credentials)) return error(400, "bad_request", *problem);
+    if (auto* problem = std::get_if<std::string>(&credentials))
+      return error(400, "bad_request", *problem);
     const auto& c = std::get<wire::Credentials>(credentials);
     const auto kind = c.bot ? Accounts::Kind::Bot : Accounts::Kind::Human;
     return registration
-               ? logged_in(accounts_.register_user(c.username, c.password, r.user_agent, r.address, kind), 201)
+               ? logged_in(
+                     accounts_.register_user(c.username, c.password, r.user_agent, r.address, kind),
+                     201)
                : logged_in(accounts_.login(c.username, c.password, r.user_agent, r.address), 200);
   }
   if (path == "/api/v1/logout") {
@@ -158,7 +178,8 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
     const auto current = accounts_.current_session(r.token);
     std::vector<wire::SessionInfo> list;
     for (const auto& s : accounts_.sessions(user->id)) {
-      list.push_back({s.id, s.user_agent, s.created_at_ms, s.last_seen_at_ms, current && *current == s.id});
+      list.push_back(
+          {s.id, s.user_agent, s.created_at_ms, s.last_seen_at_ms, current && *current == s.id});
     }
     return ApiResponse{200, wire::encode_sessions(list), {}};
   }
@@ -178,10 +199,17 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
 
 protocol::http::PlayerRating Api::player(const store::UserRecord& user) {
   const auto stored = archive_.store->rating(user.id).value_or(store::StoredRating{user.id});
-  const auto now = ratings::decayed({stored.rating, stored.deviation, stored.volatility},
-                                    stored.games ? static_cast<double>(archive_.clock->unix_ms() - stored.updated_at_ms) : 0);
-  return {{user.id, user.username}, user.is_bot, now.rating, now.deviation, now.volatility,
-          ratings::rank_name(now.rating, now.deviation), now.deviation > ratings::kProvisionalDeviation, stored.games};
+  const auto now = ratings::decayed(
+      {stored.rating, stored.deviation, stored.volatility},
+      stored.games ? static_cast<double>(archive_.clock->unix_ms() - stored.updated_at_ms) : 0);
+  return {{user.id, user.username},
+          user.is_bot,
+          now.rating,
+          now.deviation,
+          now.volatility,
+          ratings::rank_name(now.rating, now.deviation),
+          now.deviation > ratings::kProvisionalDeviation,
+          stored.games};
 }
 
 // GET /api/v1/users/{name}, /api/v1/users/{name}/ratings?limit= and /api/v1/ratings?ids=1,2;
@@ -189,7 +217,8 @@ protocol::http::PlayerRating Api::player(const store::UserRecord& user) {
 std::optional<ApiResponse> Api::ratings(const ApiRequest& r, std::string_view path) {
   constexpr std::string_view kUsers = "/api/v1/users/";
   constexpr std::string_view kHistory = "/ratings";
-  const bool history = path.starts_with(kUsers) && path.ends_with(kHistory) && path.size() > kUsers.size() + kHistory.size();
+  const bool history = path.starts_with(kUsers) && path.ends_with(kHistory) &&
+                       path.size() > kUsers.size() + kHistory.size();
   const bool profile = path.starts_with(kUsers) && path.size() > kUsers.size() &&
                        path.find('/', kUsers.size()) == std::string_view::npos;
   if (!(history || profile || path == "/api/v1/ratings")) return std::nullopt;
@@ -201,7 +230,8 @@ std::optional<ApiResponse> Api::ratings(const ApiRequest& r, std::string_view pa
     while (!rest.empty()) {
       const auto comma = rest.find(',');
       const auto id = parse_int(rest.substr(0, comma));
-      if (!id || *id < 1) return error(400, "bad_request", "'ids' must be user ids separated by commas");
+      if (!id || *id < 1)
+        return error(400, "bad_request", "'ids' must be user ids separated by commas");
       if (players.size() == kMaxPage) return error(400, "bad_request", "at most 100 ids at once");
       if (const auto user = accounts_.find_user(*id)) players.push_back(player(*user));
       rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
@@ -217,12 +247,14 @@ std::optional<ApiResponse> Api::ratings(const ApiRequest& r, std::string_view pa
   int limit = 100;
   if (const auto text = query_param(r.target, "limit")) {
     const auto value = parse_int(*text);
-    if (!value || *value < 1 || *value > 1000) return error(400, "bad_request", "'limit' must be an integer from 1 to 1000");
+    if (!value || *value < 1 || *value > 1000)
+      return error(400, "bad_request", "'limit' must be an integer from 1 to 1000");
     limit = static_cast<int>(*value);
   }
   std::vector<protocol::http::RatingPoint> points;
   for (const auto& p : archive_.store->rating_history(user->id, limit)) {
-    points.push_back({p.game_id, p.at_ms, p.rating, p.deviation, ratings::rank_name(p.rating, p.deviation)});
+    points.push_back(
+        {p.game_id, p.at_ms, p.rating, p.deviation, ratings::rank_name(p.rating, p.deviation)});
   }
   return ApiResponse{200, wire::encode_rating_history(player(*user), points), {}};
 }
@@ -230,9 +262,12 @@ std::optional<ApiResponse> Api::ratings(const ApiRequest& r, std::string_view pa
 // GET /api/v1/games, /api/v1/games/{id}, /api/v1/games/{id}.sgf (also as /api/games/{id}.sgf)
 // and /api/v1/users/{name}/games; nullopt for other paths.
 std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path) {
-  if (path.starts_with("/api/games")) path.remove_prefix(std::string_view("/api").size());
-  else if (path.starts_with("/api/v1/games") || path.starts_with("/api/v1/users/")) path.remove_prefix(std::string_view("/api/v1").size());
-  else return std::nullopt;
+  if (path.starts_with("/api/games"))
+    path.remove_prefix(std::string_view("/api").size());
+  else if (path.starts_with("/api/v1/games") || path.starts_with("/api/v1/users/"))
+    path.remove_prefix(std::string_view("/api/v1").size());
+  else
+    return std::nullopt;
   constexpr std::string_view kUsers = "/users/";
   const bool user_games = path.starts_with(kUsers) && path.ends_with("/games");
   if (!(path == "/games" || path.starts_with("/games/") || user_games)) return std::nullopt;
@@ -247,7 +282,8 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
       if (status == "live") return game_list(archive_.store->live_games(p), p, false);
       return error(400, "bad_request", "'status' must be 'finished' or 'live'");
     }
-    const std::string name(path.substr(kUsers.size(), path.size() - kUsers.size() - std::string_view("/games").size()));
+    const std::string name(path.substr(
+        kUsers.size(), path.size() - kUsers.size() - std::string_view("/games").size()));
     const auto user = accounts_.find_user(name);
     if (!user) return error(404, "not_found", "no user named '" + name + "'");
     // A player's private games are listed to that player only.
@@ -280,12 +316,15 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
 std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_view path) {
   constexpr std::string_view kPrefix = "/api/v1/tournaments";
   if (!path.starts_with(kPrefix)) return std::nullopt;
-  if (r.method != "GET") return error(405, "method_not_allowed", "use GET; tournaments change over the WebSocket");
-  if (!archive_.tournaments || !archive_.tournament) return error(503, "unavailable", "tournaments are not served here");
+  if (r.method != "GET")
+    return error(405, "method_not_allowed", "use GET; tournaments change over the WebSocket");
+  if (!archive_.tournaments || !archive_.tournament)
+    return error(503, "unavailable", "tournaments are not served here");
   if (path == kPrefix) return ApiResponse{200, archive_.tournaments(), {}};
   if (!path.starts_with(std::string(kPrefix) + "/")) return std::nullopt;
   const auto id = parse_int(path.substr(kPrefix.size() + 1));
-  if (!id || *id < 1) return error(400, "bad_request", "the tournament id must be a positive integer");
+  if (!id || *id < 1)
+    return error(400, "bad_request", "the tournament id must be a positive integer");
   auto view = archive_.tournament(*id);
   if (!view) return error(404, "not_found", "no tournament " + std::to_string(*id));
   return ApiResponse{200, std::move(*view), {}};

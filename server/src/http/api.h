@@ -49,7 +49,8 @@ inline constexpr std::string_view kSessionCookie = "tengen_session";
 // The endpoints under /api/v1 (protocol/README.md, "HTTP API"): accounts, sessions, games.
 class Api {
  public:
-  Api(Accounts& accounts, GameArchive archive) : accounts_(accounts), archive_(std::move(archive)) {}
+  Api(Accounts& accounts, GameArchive archive)
+      : accounts_(accounts), archive_(std::move(archive)) {}
   // nullopt when the target is not under /api/.
   std::optional<ApiResponse> handle(const ApiRequest& request);
 

@@ -90,7 +90,8 @@ struct HttpServer::Impl {
 
   // ---- plain HTTP ----
 
-  static ApiRequest to_api_request(const http::request<http::string_body>& req, const std::string& address) {
+  static ApiRequest to_api_request(const http::request<http::string_body>& req,
+                                   const std::string& address) {
     ApiRequest r;
     r.method = std::string(req.method_string());
     r.target = std::string(req.target());
@@ -113,12 +114,14 @@ struct HttpServer::Impl {
     co_return api->handle(request).value_or(ApiResponse{404, "", {}});
   }
 
-  static http::message_generator api_response(const ApiResponse& a, unsigned version, bool keep_alive) {
+  static http::message_generator api_response(const ApiResponse& a, unsigned version,
+                                              bool keep_alive) {
     http::response<http::string_body> res{static_cast<http::status>(a.status), version};
     res.set(http::field::server, "tengen");
     res.set(http::field::cache_control, "no-store");
     if (!a.body.empty()) res.set(http::field::content_type, a.content_type);
-    if (!a.content_disposition.empty()) res.set(http::field::content_disposition, a.content_disposition);
+    if (!a.content_disposition.empty())
+      res.set(http::field::content_disposition, a.content_disposition);
     for (const auto& cookie : a.set_cookies) res.insert(http::field::set_cookie, cookie);
     res.keep_alive(keep_alive);
     res.body() = a.body;
@@ -126,13 +129,15 @@ struct HttpServer::Impl {
     return http::message_generator(std::move(res));
   }
 
-  static http::message_generator plain(const http::request<http::string_body>& req, http::status status,
-                                       std::string body, std::string_view type) {
+  static http::message_generator plain(const http::request<http::string_body>& req,
+                                       http::status status, std::string body,
+                                       std::string_view type) {
     return http::message_generator(text_response(req, status, std::move(body), type));
   }
 
-  static http::response<http::string_body> text_response(const http::request<http::string_body>& req,
-                                                         http::status status, std::string body, std::string_view type) {
+  static http::response<http::string_body> text_response(
+      const http::request<http::string_body>& req, http::status status, std::string body,
+      std::string_view type) {
     http::response<http::string_body> res{status, req.version()};
     res.set(http::field::server, "tengen");
     res.set(http::field::content_type, type);
@@ -146,11 +151,14 @@ struct HttpServer::Impl {
   http::message_generator respond(const http::request<http::string_body>& req) {
     const std::string_view target = req.target();
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
-      return plain(req, http::status::method_not_allowed, "{\"error\":\"method not allowed\"}", "application/json");
+      return plain(req, http::status::method_not_allowed, "{\"error\":\"method not allowed\"}",
+                   "application/json");
     }
-    if (target == "/healthz") return plain(req, http::status::ok, handlers.health_json(), "application/json");
+    if (target == "/healthz")
+      return plain(req, http::status::ok, handlers.health_json(), "application/json");
     if (target == "/metrics" && handlers.metrics_text) {
-      return plain(req, http::status::ok, handlers.metrics_text(), "text/plain; version=0.0.4; charset=utf-8");
+      return plain(req, http::status::ok, handlers.metrics_text(),
+                   "text/plain; version=0.0.4; charset=utf-8");
     }
     const auto path = resolve(config.web_root, target);
     if (!path) return plain(req, http::status::bad_request, "bad path\n", "text/plain");
@@ -181,15 +189,19 @@ struct HttpServer::Impl {
   // ---- WebSocket upgrade ----
 
   // Why this upgrade is refused, or empty. Browsers send Origin; programs usually do not.
-  std::string refuse_upgrade(const http::request<http::string_body>& req, const std::string& address) {
+  std::string refuse_upgrade(const http::request<http::string_body>& req,
+                             const std::string& address) {
     std::string_view path = req.target();
     path = path.substr(0, path.find('?'));
     if (path != "/ws/v1") return "404 the WebSocket endpoint is /ws/v1";
-    if (req[http::field::sec_websocket_version] != "13") return "426 only WebSocket version 13 is spoken here";
+    if (req[http::field::sec_websocket_version] != "13")
+      return "426 only WebSocket version 13 is spoken here";
     // A base64 nonce of 16 bytes: 24 characters.
     const std::string_view key = req[http::field::sec_websocket_key];
-    if (key.size() != 24 || key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") !=
-                                std::string_view::npos) {
+    if (key.size() != 24 ||
+        key.find_first_not_of(
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") !=
+            std::string_view::npos) {
       return "400 Sec-WebSocket-Key is missing or malformed";
     }
     const std::string_view origin = req[http::field::origin];
@@ -206,14 +218,17 @@ struct HttpServer::Impl {
   }
 
   // `received`: what the client sent after its request (frames, if it did not wait for the answer).
-  asio::awaitable<void> upgrade(std::shared_ptr<beast::tcp_stream> stream, http::request<http::string_body> req,
-                                std::string address, std::string received) {
+  asio::awaitable<void> upgrade(std::shared_ptr<beast::tcp_stream> stream,
+                                http::request<http::string_body> req, std::string address,
+                                std::string received) {
     if (const std::string refusal = refuse_upgrade(req, address); !refusal.empty()) {
       const auto status = static_cast<http::status>(std::stoi(refusal.substr(0, 3)));
       spdlog::info("upgrade from {} refused: {}", address, refusal.substr(4));
       auto response = text_response(req, status, refusal.substr(4) + "\n", "text/plain");
-      if (status == http::status::upgrade_required) response.set(http::field::sec_websocket_version, "13");
-      auto [ec, n] = co_await beast::async_write(*stream, http::message_generator(std::move(response)), kNothrow);
+      if (status == http::status::upgrade_required)
+        response.set(http::field::sec_websocket_version, "13");
+      auto [ec, n] = co_await beast::async_write(
+          *stream, http::message_generator(std::move(response)), kNothrow);
       if (ec) spdlog::debug("refusal not delivered: {}", ec.message());
       co_return;
     }
@@ -222,7 +237,8 @@ struct HttpServer::Impl {
     accepted.set(http::field::server, "tengen");
     accepted.set(http::field::upgrade, "websocket");
     accepted.set(http::field::connection, "upgrade");
-    accepted.set(http::field::sec_websocket_accept, ws::accept_key(req[http::field::sec_websocket_key]));
+    accepted.set(http::field::sec_websocket_accept,
+                 ws::accept_key(req[http::field::sec_websocket_key]));
     stream->expires_after(limits.handshake_timeout);
     auto [accept_ec, accept_bytes] = co_await http::async_write(*stream, accepted, kNothrow);
     if (accept_ec) co_return;
@@ -241,14 +257,16 @@ struct HttpServer::Impl {
         ++handlers.metrics->ws_connections;
         ++handlers.metrics->ws_connections_total;
       }
-      session = std::make_shared<WsSession>(stream->release_socket(), received, id, std::move(user), *handlers.dispatcher,
-                                            *handlers.clock, limits, [this, address](std::uint64_t ended) {
-                                              std::lock_guard l(mutex);
-                                              sockets.erase(ended);
-                                              if (--per_address[address] == 0) per_address.erase(address);
-                                              if (handlers.metrics) --handlers.metrics->ws_connections;
-                                            },
-                                            handlers.metrics);
+      session = std::make_shared<WsSession>(
+          stream->release_socket(), received, id, std::move(user), *handlers.dispatcher,
+          *handlers.clock, limits,
+          [this, address](std::uint64_t ended) {
+            std::lock_guard l(mutex);
+            sockets.erase(ended);
+            if (--per_address[address] == 0) per_address.erase(address);
+            if (handlers.metrics) --handlers.metrics->ws_connections;
+          },
+          handlers.metrics);
       sockets[id] = session;
     }
     co_await session->run();
@@ -276,13 +294,14 @@ struct HttpServer::Impl {
       if (handlers.metrics) ++handlers.metrics->http_requests_total;
       std::optional<http::message_generator> response;
       if (handlers.api && request.target().starts_with("/api/")) {
-        ApiResponse result = co_await asio::co_spawn(workers, call_api(handlers.api, to_api_request(request, address)),
-                                                     asio::use_awaitable);
+        ApiResponse result = co_await asio::co_spawn(
+            workers, call_api(handlers.api, to_api_request(request, address)), asio::use_awaitable);
         response.emplace(api_response(result, request.version(), keep_alive));
       } else {
         response.emplace(respond(request));
       }
-      auto [write_ec, written] = co_await beast::async_write(*stream, std::move(*response), kNothrow);
+      auto [write_ec, written] =
+          co_await beast::async_write(*stream, std::move(*response), kNothrow);
       if (write_ec || !keep_alive) break;
     }
     beast::error_code ignored;
@@ -323,7 +342,8 @@ struct HttpServer::Impl {
     acceptor.close(ignored);
     signals.cancel(ignored);
     std::lock_guard lock(mutex);
-    spdlog::info("shutting down: closing {} WebSocket and {} HTTP connections", sockets.size(), http_streams.size());
+    spdlog::info("shutting down: closing {} WebSocket and {} HTTP connections", sockets.size(),
+                 http_streams.size());
     for (auto& [key, weak] : http_streams) {
       if (auto stream = weak.lock()) {
         asio::post(stream->get_executor(), [stream] {
@@ -363,7 +383,9 @@ HttpServer::HttpServer(const Config& config, Handlers handlers, ConnectionLimits
 
 HttpServer::~HttpServer() = default;
 
-unsigned short HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+unsigned short HttpServer::port() const {
+  return impl_->acceptor.local_endpoint().port();
+}
 
 void HttpServer::run() {
   impl_->signals.async_wait([this](const boost::system::error_code& ec, int signal) {

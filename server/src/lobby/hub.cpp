@@ -31,7 +31,8 @@ std::shared_ptr<const std::string> encoded(const protocol::ServerMessage& m) {
 // The messages grouped by connection, each connection's in the order they were produced, so
 // that each connection is handed its share at once (one post to its strand, not one each).
 using Texts = std::vector<std::shared_ptr<const std::string>>;
-std::vector<std::pair<std::shared_ptr<Connection>, Texts>> by_connection(decltype(Outbox::sends) sends) {
+std::vector<std::pair<std::shared_ptr<Connection>, Texts>> by_connection(
+    decltype(Outbox::sends) sends) {
   std::vector<std::pair<std::shared_ptr<Connection>, Texts>> grouped;
   std::unordered_map<const Connection*, std::size_t> slot;
   grouped.reserve(sends.size());
@@ -46,7 +47,8 @@ std::vector<std::pair<std::shared_ptr<Connection>, Texts>> by_connection(decltyp
 }  // namespace
 
 Hub::Hub(Services services) : services_(std::move(services)), metrics_(services_.metrics) {
-  if (services_.timers) services_.timers->set_handler([this](protocol::GameId game) { deadline(game); });
+  if (services_.timers)
+    services_.timers->set_handler([this](protocol::GameId game) { deadline(game); });
 }
 
 Hub::~Hub() = default;
@@ -105,8 +107,12 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
   }
   for (const auto& applied : store.recent_commands(static_cast<int>(kRememberedCommands))) {
     remember(applied.user_id, applied.cid,
-             encoded(protocol::Ack{applied.cid, applied.game, applied.seq ? std::optional<protocol::Seq>(*applied.seq) : std::nullopt,
-                                   applied.challenge, {}}));
+             encoded(protocol::Ack{
+                 applied.cid,
+                 applied.game,
+                 applied.seq ? std::optional<protocol::Seq>(*applied.seq) : std::nullopt,
+                 applied.challenge,
+                 {}}));
   }
   const Steady now = services_.clock->steady_now();
   for (const auto& g : store.unfinished_games()) {
@@ -121,7 +127,8 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
 
 protocol::UserRef Hub::stored_user(std::int64_t id) const {
   auto found = services_.find_user_by_id(id);
-  if (!found) throw std::runtime_error("the store names user " + std::to_string(id) + ", who does not exist");
+  if (!found)
+    throw std::runtime_error("the store names user " + std::to_string(id) + ", who does not exist");
   return *found;
 }
 
@@ -134,7 +141,8 @@ protocol::GameSettings Hub::stored_settings(const std::string& text, const std::
 }
 
 std::unique_ptr<Room> Hub::rebuild(const store::StoredGame& g, Steady now) {
-  return Room::recover(g, stored_settings(g.created.settings, "game " + std::to_string(g.created.id)),
+  return Room::recover(g,
+                       stored_settings(g.created.settings, "game " + std::to_string(g.created.id)),
                        stored_user(g.created.first_id), stored_user(g.created.second_id), now,
                        tournaments_.room_options(g.created.id).value_or(services_.room));
 }
@@ -149,7 +157,8 @@ Room* Hub::find_room(protocol::GameId id) {
   return room.get();
 }
 
-void Hub::remember(std::int64_t key, const std::string& cid, std::shared_ptr<const std::string> ack) {
+void Hub::remember(std::int64_t key, const std::string& cid,
+                   std::shared_ptr<const std::string> ack) {
   Remembered& remembered = applied_[key];
   if (remembered.acks.insert_or_assign(cid, std::move(ack)).second) remembered.order.push_back(cid);
   if (remembered.order.size() > kRememberedCommands) {
@@ -173,7 +182,8 @@ void Hub::settle_tournaments() {
   while (true) {
     std::vector<std::pair<protocol::GameId, std::string>> finished;
     for (; settled_ < out_.writes.size(); ++settled_) {
-      if (const auto* f = std::get_if<store::GameFinished>(&out_.writes[settled_])) finished.emplace_back(f->id, f->result);
+      if (const auto* f = std::get_if<store::GameFinished>(&out_.writes[settled_]))
+        finished.emplace_back(f->id, f->result);
     }
     if (finished.empty()) return;
     for (const auto& [game, result] : finished) tournaments_.game_finished(game, result);
@@ -188,7 +198,8 @@ void Hub::flush() {
   rate_finished_games();
   rearm(touched_);
   for (const auto game : touched_) {  // a finished game nobody watches leaves memory
-    if (const auto it = rooms_.find(game); it != rooms_.end() && it->second->finished() && !it->second->watched()) {
+    if (const auto it = rooms_.find(game);
+        it != rooms_.end() && it->second->finished() && !it->second->watched()) {
       rooms_.erase(it);
     }
   }
@@ -204,9 +215,10 @@ void Hub::flush() {
         },
         w);
   }
-  services_.journal->submit(std::move(out_.writes), [sends = by_connection(std::move(out_.sends))]() mutable {
-    for (auto& [to, texts] : sends) to->send_all(std::move(texts));
-  });
+  services_.journal->submit(std::move(out_.writes),
+                            [sends = by_connection(std::move(out_.sends))]() mutable {
+                              for (auto& [to, texts] : sends) to->send_all(std::move(texts));
+                            });
   out_ = {};
 }
 
@@ -231,7 +243,8 @@ ratings::Rating Hub::rating_of(std::int64_t user) const {
   const auto it = ratings_.find(user);
   if (it == ratings_.end()) return {};
   const auto& r = it->second;
-  return ratings::decayed({r.rating, r.deviation, r.volatility}, static_cast<double>(now_ms() - r.updated_at_ms));
+  return ratings::decayed({r.rating, r.deviation, r.volatility},
+                          static_cast<double>(now_ms() - r.updated_at_ms));
 }
 
 void Hub::rate_finished_games() {
@@ -243,24 +256,30 @@ void Hub::rate_finished_games() {
     if (it == rooms_.end() || !it->second->settings().rated) continue;
     const Room& room = *it->second;
     double black_score = 0;
-    if (finished->result.starts_with("B+")) black_score = 1;
-    else if (finished->result == "0") black_score = 0.5;
-    else if (!finished->result.starts_with("W+")) continue;  // Void: no result, no rating change
+    if (finished->result.starts_with("B+"))
+      black_score = 1;
+    else if (finished->result == "0")
+      black_score = 0.5;
+    else if (!finished->result.starts_with("W+"))
+      continue;  // Void: no result, no rating change
     const double customary = Rules::preset(room.settings().ruleset).value_or(Rules{}).komi;
     const auto after = ratings::rate_game(
         rating_of(room.black().id), rating_of(room.white().id), black_score,
         ratings::black_advantage_ranks(room.settings().handicap, room.rules().komi, customary));
     const std::int64_t at = now_ms();
-    for (const auto& [user, r] : {std::pair{room.black().id, after.black}, std::pair{room.white().id, after.white}}) {
+    for (const auto& [user, r] :
+         {std::pair{room.black().id, after.black}, std::pair{room.white().id, after.white}}) {
       auto& stored = ratings_[user];
       stored = {user, r.rating, r.deviation, r.volatility, stored.games + 1, at};
-      changes.push_back({user, finished->id, r.rating, r.deviation, r.volatility, stored.games, at});
+      changes.push_back(
+          {user, finished->id, r.rating, r.deviation, r.volatility, stored.games, at});
     }
   }
   out_.writes.insert(out_.writes.end(), changes.begin(), changes.end());
 }
 
-bool Hub::visible_to(const protocol::Challenge& c, const std::optional<store::UserRecord>& user) const {
+bool Hub::visible_to(const protocol::Challenge& c,
+                     const std::optional<store::UserRecord>& user) const {
   if (!c.opponent) return true;
   return user && (user->id == c.challenger.id || user->id == c.opponent->id);
 }
@@ -287,13 +306,15 @@ void Hub::connected(const std::shared_ptr<Connection>& connection) {
   if (const auto& user = connection->user()) {
     auto& theirs = online_[user->id];
     theirs.push_back(connection);
-    if (theirs.size() == 1) presence_changed({user->id, user->username}, true);  // a first connection
+    if (theirs.size() == 1)
+      presence_changed({user->id, user->username}, true);  // a first connection
   }
   protocol::LobbySnapshot lobby;
   for (const auto& [id, c] : challenges_) {
     if (visible_to(c, connection->user())) lobby.challenges.push_back(c);
   }
-  for (const auto& [id, conns] : online_) lobby.online.push_back({id, conns.front()->user()->username});
+  for (const auto& [id, conns] : online_)
+    lobby.online.push_back({id, conns.front()->user()->username});
   out_.send(connection, lobby);
   flush();
 }
@@ -307,7 +328,8 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   }
   joined_.erase(connection->id());
   connections_.erase(connection->id());
-  if (!connection->user()) applied_.erase(-static_cast<std::int64_t>(connection->id()));  // a guest's cids die with it
+  if (!connection->user())
+    applied_.erase(-static_cast<std::int64_t>(connection->id()));  // a guest's cids die with it
   if (const auto& user = connection->user(); user && drop_online(user->id, *connection)) {
     presence_changed({user->id, user->username}, false);
   }
@@ -327,7 +349,8 @@ void Hub::presence_changed(const protocol::UserRef& user, bool online) {
 void Hub::tell_presence() {
   if (presence_.empty()) return;
   protocol::Presence p;
-  for (const auto& [id, change] : presence_) (change.second ? p.online : p.offline).push_back(change.first);
+  for (const auto& [id, change] : presence_)
+    (change.second ? p.online : p.offline).push_back(change.first);
   presence_.clear();
   broadcast(p);
 }
@@ -341,7 +364,8 @@ bool Hub::drop_online(std::int64_t user, const Connection& connection) {
   return true;
 }
 
-void Hub::answer(const std::shared_ptr<Connection>& connection, const protocol::ServerMessage& message) {
+void Hub::answer(const std::shared_ptr<Connection>& connection,
+                 const protocol::ServerMessage& message) {
   std::lock_guard lock(mutex_);
   out_.send(connection, message);
   flush();
@@ -357,10 +381,11 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
     return;
   }
   const Reply reply = handle(who, command.cid, command.message, services_.clock->steady_now());
-  collect();  // the events a command caused go out before its reply
+  collect();          // the events a command caused go out before its reply
   if (who->user()) {  // the event it made remembers whose command it was, across restarts
     for (auto& w : out_.writes) {
-      if (auto* e = std::get_if<store::GameEvent>(&w); e && e->cid == command.cid) e->user_id = who->user()->id;
+      if (auto* e = std::get_if<store::GameEvent>(&w); e && e->cid == command.cid)
+        e->user_id = who->user()->id;
     }
   }
   if (metrics_) {
@@ -383,8 +408,8 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
   flush();
 }
 
-Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m,
-                       Steady now) {
+Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string& cid,
+                       const protocol::ClientMessage& m, Steady now) {
   const auto& user = who->user();
   // Every command to a room first lets it notice deadlines that passed (a flag the timer has
   // not delivered yet); then the room's next deadline is armed again.
@@ -395,7 +420,9 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
     touched_.insert(id);
     return r;
   };
-  auto no_game = [&](protocol::GameId id) { return error(cid, ErrorCode::NotFound, "no game " + std::to_string(id)); };
+  auto no_game = [&](protocol::GameId id) {
+    return error(cid, ErrorCode::NotFound, "no game " + std::to_string(id));
+  };
   if (const auto* join = std::get_if<protocol::JoinGame>(&m)) {  // guests may watch
     Room* r = room(join->game);
     if (!r) return no_game(join->game);
@@ -410,13 +437,18 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
     joined_[who->id()].erase(leave->game);
     return protocol::Ack{cid, leave->game, {}, {}, {}};
   }
-  if (!user) return error(cid, ErrorCode::NotAuthenticated, "guests may watch but not play: log in first");
+  if (!user)
+    return error(cid, ErrorCode::NotAuthenticated, "guests may watch but not play: log in first");
   const protocol::UserRef me{user->id, user->username};
   return std::visit(
       Overloaded{
           [&](const protocol::CreateChallenge& c) { return create(me, cid, c); },
-          [&](const protocol::CancelChallenge& c) { return close_challenge(me, cid, c.challenge, false); },
-          [&](const protocol::DeclineChallenge& c) { return close_challenge(me, cid, c.challenge, true); },
+          [&](const protocol::CancelChallenge& c) {
+            return close_challenge(me, cid, c.challenge, false);
+          },
+          [&](const protocol::DeclineChallenge& c) {
+            return close_challenge(me, cid, c.challenge, true);
+          },
           [&](const protocol::AcceptChallenge& c) { return accept(me, cid, c.challenge); },
           [&](const protocol::CreateTournament&) { return tournament_command(me, cid, m); },
           [&](const protocol::RegisterTournament&) { return tournament_command(me, cid, m); },
@@ -440,35 +472,47 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
 }
 
 // The commands a logged-in user gives inside a game.
-Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who, Room& r,
-                             const std::string& cid, const protocol::ClientMessage& m, Steady now) {
+Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who,
+                             Room& r, const std::string& cid, const protocol::ClientMessage& m,
+                             Steady now) {
   const std::int64_t me = user.id;
   return std::visit(
       Overloaded{
           [&](const protocol::SendChat& c) { return r.chat(user, cid, c.text); },
-          [&](const protocol::PlayMove& c) { return r.play(me, cid, c.vertex, {now, c.think_ms, who->rtt_ms()}); },
-          [&](const protocol::PassMove& c) { return r.pass(me, cid, {now, c.think_ms, who->rtt_ms()}); },
+          [&](const protocol::PlayMove& c) {
+            return r.play(me, cid, c.vertex, {now, c.think_ms, who->rtt_ms()});
+          },
+          [&](const protocol::PassMove& c) {
+            return r.pass(me, cid, {now, c.think_ms, who->rtt_ms()});
+          },
           [&](const protocol::Resign&) { return r.resign(me, cid, now); },
           [&](const protocol::RequestUndo&) { return r.request_undo(me, cid); },
           [&](const protocol::AnswerUndo& c) { return r.answer_undo(me, cid, c.accept, now); },
-          [&](const protocol::NigiriChoice& c) { return r.choose_nigiri(me, cid, c.seed, c.guess, now); },
+          [&](const protocol::NigiriChoice& c) {
+            return r.choose_nigiri(me, cid, c.seed, c.guess, now);
+          },
           [&](const protocol::AbortGame&) { return r.abort(me, cid, now); },
           [&](const protocol::ClaimWin&) { return r.claim_win(me, cid, now); },
           [&](const protocol::MarkDead& c) { return r.mark(me, cid, c.vertex, c.dead); },
           [&](const protocol::AcceptScore& c) { return r.accept_score(me, cid, c.version, now); },
           [&](const protocol::ResumePlay&) { return r.resume(me, cid, now); },
-          [&](const auto&) -> Reply { return error(cid, ErrorCode::Internal, "this command has no handler"); },
+          [&](const auto&) -> Reply {
+            return error(cid, ErrorCode::Internal, "this command has no handler");
+          },
       },
       m);
 }
 
-Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid, const protocol::CreateChallenge& m) {
-  if (auto problem = protocol::validate(m.settings)) return error(cid, ErrorCode::BadSettings, *problem);
+Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid,
+                       const protocol::CreateChallenge& m) {
+  if (auto problem = protocol::validate(m.settings))
+    return error(cid, ErrorCode::BadSettings, *problem);
   protocol::Challenge c{++next_challenge_, me, std::nullopt, m.settings};
   if (m.opponent) {
     const auto opponent = services_.find_user(*m.opponent);
     if (!opponent) return error(cid, ErrorCode::NotFound, "no user named '" + *m.opponent + "'");
-    if (opponent->id == me.id) return error(cid, ErrorCode::Forbidden, "you cannot challenge yourself");
+    if (opponent->id == me.id)
+      return error(cid, ErrorCode::Forbidden, "you cannot challenge yourself");
     c.opponent = opponent;
   }
   challenges_[c.id] = c;
@@ -479,15 +523,18 @@ Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid, cons
   return protocol::Ack{cid, {}, {}, c.id, {}};
 }
 
-Hub::Reply Hub::close_challenge(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id,
-                                bool decline) {
+Hub::Reply Hub::close_challenge(const protocol::UserRef& me, const std::string& cid,
+                                protocol::ChallengeId id, bool decline) {
   const auto it = challenges_.find(id);
-  if (it == challenges_.end()) return error(cid, ErrorCode::NotFound, "no open challenge " + std::to_string(id));
+  if (it == challenges_.end())
+    return error(cid, ErrorCode::NotFound, "no open challenge " + std::to_string(id));
   const protocol::Challenge c = it->second;
   if (decline && !(c.opponent && c.opponent->id == me.id)) {
-    return error(cid, ErrorCode::Forbidden, "only the challenged player can decline a direct challenge");
+    return error(cid, ErrorCode::Forbidden,
+                 "only the challenged player can decline a direct challenge");
   }
-  if (!decline && c.challenger.id != me.id) return error(cid, ErrorCode::Forbidden, "only its author can cancel a challenge");
+  if (!decline && c.challenger.id != me.id)
+    return error(cid, ErrorCode::Forbidden, "only its author can cancel a challenge");
   challenges_.erase(it);
   const std::string reason = decline ? "declined" : "cancelled";
   out_.writes.push_back(store::ChallengeClosed{id, reason, std::nullopt, 0});
@@ -495,12 +542,16 @@ Hub::Reply Hub::close_challenge(const protocol::UserRef& me, const std::string& 
   return protocol::Ack{cid, {}, {}, id, {}};
 }
 
-Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id) {
+Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid,
+                       protocol::ChallengeId id) {
   const auto it = challenges_.find(id);
-  if (it == challenges_.end()) return error(cid, ErrorCode::NotFound, "no open challenge " + std::to_string(id));
+  if (it == challenges_.end())
+    return error(cid, ErrorCode::NotFound, "no open challenge " + std::to_string(id));
   const protocol::Challenge c = it->second;
-  if (c.challenger.id == me.id) return error(cid, ErrorCode::Forbidden, "you cannot accept your own challenge");
-  if (c.opponent && c.opponent->id != me.id) return error(cid, ErrorCode::Forbidden, "this challenge is for another player");
+  if (c.challenger.id == me.id)
+    return error(cid, ErrorCode::Forbidden, "you cannot accept your own challenge");
+  if (c.opponent && c.opponent->id != me.id)
+    return error(cid, ErrorCode::Forbidden, "this challenge is for another player");
   using Choice = protocol::GameSettings::ColorChoice;
   protocol::UserRef black = c.challenger;  // with a nigiri: the holder, who may end up White
   protocol::UserRef white = me;
@@ -513,17 +564,20 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, prot
   } else if (c.settings.color == Choice::Automatic) {  // the weaker player takes Black
     const double challenger = rating_of(c.challenger.id).rating;
     const double accepter = rating_of(me.id).rating;
-    if (challenger > accepter || (challenger == accepter && !services_.draw_black())) std::swap(black, white);
+    if (challenger > accepter || (challenger == accepter && !services_.draw_black()))
+      std::swap(black, white);
   }
   protocol::GameSettings settings = c.settings;
   if (settings.automatic_handicap) {
     settings.automatic_handicap = false;
-    const int ranks = ratings::rank_difference(rating_of(black.id).rating, rating_of(white.id).rating);
+    const int ranks =
+        ratings::rank_difference(rating_of(black.id).rating, rating_of(white.id).rating);
     if (ranks >= 1) settings.komi = 0.5;
     protocol::fit_handicap(settings, ranks);  // as many stones as ranks between them
   }
   const bool drawn = secret.has_value();
-  const protocol::GameId game = open_room(id, settings, black, white, secret, nonce, services_.room);
+  const protocol::GameId game =
+      open_room(id, settings, black, white, secret, nonce, services_.room);
   challenges_.erase(it);
   out_.writes.push_back(store::ChallengeClosed{id, "accepted", game, 0});
   broadcast_challenge(c, protocol::ChallengeClosed{id, "accepted", game});
@@ -533,7 +587,8 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid, prot
   return protocol::Ack{cid, game, {}, id, {}};
 }
 
-protocol::GameId Hub::open_room(std::optional<protocol::ChallengeId> challenge, const protocol::GameSettings& settings,
+protocol::GameId Hub::open_room(std::optional<protocol::ChallengeId> challenge,
+                                const protocol::GameSettings& settings,
                                 const protocol::UserRef& black, const protocol::UserRef& white,
                                 std::optional<std::string> secret, std::optional<std::string> nonce,
                                 const RoomOptions& options) {
@@ -541,9 +596,11 @@ protocol::GameId Hub::open_room(std::optional<protocol::ChallengeId> challenge, 
   std::optional<Nigiri> nigiri;
   if (secret && nonce) nigiri.emplace(*secret, *nonce);
   // The game's row goes before the events its room has already produced (collected later).
-  out_.writes.push_back(store::GameCreated{game, challenge, protocol::encode_settings(settings), black.id, white.id,
-                                           std::move(secret), std::move(nonce), 0});
-  rooms_[game] = std::make_unique<Room>(game, settings, black, white, std::move(nigiri), services_.clock->steady_now(), options);
+  out_.writes.push_back(store::GameCreated{game, challenge, protocol::encode_settings(settings),
+                                           black.id, white.id, std::move(secret), std::move(nonce),
+                                           0});
+  rooms_[game] = std::make_unique<Room>(game, settings, black, white, std::move(nigiri),
+                                        services_.clock->steady_now(), options);
   touched_.insert(game);
   if (metrics_) ++metrics_->games_started_total;
   return game;
@@ -551,43 +608,65 @@ protocol::GameId Hub::open_room(std::optional<protocol::ChallengeId> challenge, 
 
 // ---- tournaments ----
 
-Hub::Reply Hub::tournament_command(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m) {
+Hub::Reply Hub::tournament_command(const protocol::UserRef& me, const std::string& cid,
+                                   const protocol::ClientMessage& m) {
   try {
     tournaments_.begin_command(cid);
     auto reply = tournament_action(me, cid, m);
     tournaments_.begin_command({});
     return reply;
-  } catch (const std::exception& e) {  // a fault in the tournament code must not take the server down
+  } catch (
+      const std::exception& e) {  // a fault in the tournament code must not take the server down
     spdlog::error("tournament command {} from {} failed: {}", cid, me.name, e.what());
-    return error(cid, ErrorCode::Internal, "the tournament could not do that (the server logged why)");
+    return error(cid, ErrorCode::Internal,
+                 "the tournament could not do that (the server logged why)");
   }
 }
 
-Hub::Reply Hub::tournament_action(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m) {
+Hub::Reply Hub::tournament_action(const protocol::UserRef& me, const std::string& cid,
+                                  const protocol::ClientMessage& m) {
   return std::visit(
       Overloaded{
-          [&](const protocol::CreateTournament& c) { return tournaments_.create(me, cid, c.settings); },
-          [&](const protocol::RegisterTournament& c) { return tournaments_.register_player(me, cid, c); },
-          [&](const protocol::LeaveTournament& c) { return tournaments_.leave(me, cid, c.tournament); },
-          [&](const protocol::StartTournament& c) { return tournaments_.start(me, cid, c.tournament); },
+          [&](const protocol::CreateTournament& c) {
+            return tournaments_.create(me, cid, c.settings);
+          },
+          [&](const protocol::RegisterTournament& c) {
+            return tournaments_.register_player(me, cid, c);
+          },
+          [&](const protocol::LeaveTournament& c) {
+            return tournaments_.leave(me, cid, c.tournament);
+          },
+          [&](const protocol::StartTournament& c) {
+            return tournaments_.start(me, cid, c.tournament);
+          },
           [&](const protocol::WithdrawPlayer& c) { return tournaments_.withdraw(me, cid, c); },
-          [&](const protocol::SetTournamentResult& c) { return tournaments_.set_result(me, cid, c); },
-          [&](const protocol::RepairRound& c) { return tournaments_.repair(me, cid, c.tournament); },
-          [&](const auto&) -> Reply { return error(cid, ErrorCode::Internal, "this command has no handler"); },
+          [&](const protocol::SetTournamentResult& c) {
+            return tournaments_.set_result(me, cid, c);
+          },
+          [&](const protocol::RepairRound& c) {
+            return tournaments_.repair(me, cid, c.tournament);
+          },
+          [&](const auto&) -> Reply {
+            return error(cid, ErrorCode::Internal, "this command has no handler");
+          },
       },
       m);
 }
 
-protocol::GameId Hub::start_tournament_game(const protocol::GameSettings& settings, const protocol::UserRef& black,
-                                            const protocol::UserRef& white, const RoomOptions& options) {
-  const auto game = open_room(std::nullopt, settings, black, white, std::nullopt, std::nullopt, options);
+protocol::GameId Hub::start_tournament_game(const protocol::GameSettings& settings,
+                                            const protocol::UserRef& black,
+                                            const protocol::UserRef& white,
+                                            const RoomOptions& options) {
+  const auto game =
+      open_room(std::nullopt, settings, black, white, std::nullopt, std::nullopt, options);
   const auto started = encoded(protocol::GameStarted{game, black, white, settings, false});
   send_to_user(black.id, started);
   send_to_user(white.id, started);
   return game;
 }
 
-void Hub::end_tournament_game(protocol::GameId game, const Result& result, const std::string& reason) {
+void Hub::end_tournament_game(protocol::GameId game, const Result& result,
+                              const std::string& reason) {
   if (Room* room = find_room(game)) {
     room->adjudicate(result, reason, services_.clock->steady_now());
     touched_.insert(game);
@@ -602,7 +681,8 @@ void Hub::broadcast(const protocol::ServerMessage& message) {
 void Hub::arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) {
   if (!services_.timers) return;
   std::optional<Steady> when;
-  if (at_ms) when = services_.clock->steady_now() + Millis{std::max<std::int64_t>(0, *at_ms - now_ms())};
+  if (at_ms)
+    when = services_.clock->steady_now() + Millis{std::max<std::int64_t>(0, *at_ms - now_ms())};
   services_.timers->arm(-id, when);
 }
 

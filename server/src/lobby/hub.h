@@ -9,8 +9,8 @@
 #include <unordered_map>
 
 #include "clock.h"
-#include "ratings/glicko2.h"
 #include "metrics.h"
+#include "ratings/glicko2.h"
 #include "rooms/outbox.h"
 #include "rooms/room.h"
 #include "rooms/timers.h"
@@ -80,19 +80,23 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::optional<std::string> sgf(protocol::GameId game);
 
   void connected(const std::shared_ptr<Connection>& connection) override;
-  void received(const std::shared_ptr<Connection>& connection, protocol::ClientEnvelope command) override;
+  void received(const std::shared_ptr<Connection>& connection,
+                protocol::ClientEnvelope command) override;
   void disconnected(const std::shared_ptr<Connection>& connection) override;
-  void answer(const std::shared_ptr<Connection>& connection, const protocol::ServerMessage& message) override;
+  void answer(const std::shared_ptr<Connection>& connection,
+              const protocol::ServerMessage& message) override;
 
  private:
   using Reply = std::variant<protocol::Ack, protocol::Error>;
   static constexpr std::size_t kRememberedCommands = 512;  // per user, for repeated cids
-  static constexpr protocol::GameId kPresenceTimer = 0;  // the timer id of the next presence message
+  static constexpr protocol::GameId kPresenceTimer =
+      0;  // the timer id of the next presence message
 
-  Reply handle(const std::shared_ptr<Connection>& who, const std::string& cid, const protocol::ClientMessage& m,
-               Steady now);
-  Reply room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who, Room& room,
-                     const std::string& cid, const protocol::ClientMessage& m, Steady now);
+  Reply handle(const std::shared_ptr<Connection>& who, const std::string& cid,
+               const protocol::ClientMessage& m, Steady now);
+  Reply room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who,
+                     Room& room, const std::string& cid, const protocol::ClientMessage& m,
+                     Steady now);
   void rearm(const std::set<protocol::GameId>& games);
   // An applied command's ack, answered again if the same cid comes back.
   void remember(std::int64_t key, const std::string& cid, std::shared_ptr<const std::string> ack);
@@ -105,31 +109,43 @@ class Hub final : public Dispatcher, private TournamentHost {
   void collect();
   // Hands the outbox to the journal and arms the touched rooms' deadlines.
   void flush();
-  Reply tournament_command(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m);
-  Reply tournament_action(const protocol::UserRef& me, const std::string& cid, const protocol::ClientMessage& m);
+  Reply tournament_command(const protocol::UserRef& me, const std::string& cid,
+                           const protocol::ClientMessage& m);
+  Reply tournament_action(const protocol::UserRef& me, const std::string& cid,
+                          const protocol::ClientMessage& m);
   // A new game's row and room (not yet announced to its players).
-  protocol::GameId open_room(std::optional<protocol::ChallengeId> challenge, const protocol::GameSettings& settings,
-                             const protocol::UserRef& black, const protocol::UserRef& white,
-                             std::optional<std::string> secret, std::optional<std::string> nonce, const RoomOptions& options);
+  protocol::GameId open_room(std::optional<protocol::ChallengeId> challenge,
+                             const protocol::GameSettings& settings, const protocol::UserRef& black,
+                             const protocol::UserRef& white, std::optional<std::string> secret,
+                             std::optional<std::string> nonce, const RoomOptions& options);
   // Hands the games that finished in this operation to the tournaments, which may start or end
   // others, until nothing more happens.
   void settle_tournaments();
 
   // TournamentHost
-  protocol::GameId start_tournament_game(const protocol::GameSettings& settings, const protocol::UserRef& black,
-                                         const protocol::UserRef& white, const RoomOptions& options) override;
-  void end_tournament_game(protocol::GameId game, const Result& result, const std::string& reason) override;
+  protocol::GameId start_tournament_game(const protocol::GameSettings& settings,
+                                         const protocol::UserRef& black,
+                                         const protocol::UserRef& white,
+                                         const RoomOptions& options) override;
+  void end_tournament_game(protocol::GameId game, const Result& result,
+                           const std::string& reason) override;
   void write(store::Write write) override { out_.writes.push_back(std::move(write)); }
   void broadcast(const protocol::ServerMessage& message) override;
   void arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) override;
-  std::optional<protocol::UserRef> user_named(const std::string& name) override { return services_.find_user(name); }
-  std::optional<protocol::UserRef> user_by_id(std::int64_t id) override { return services_.find_user_by_id(id); }
+  std::optional<protocol::UserRef> user_named(const std::string& name) override {
+    return services_.find_user(name);
+  }
+  std::optional<protocol::UserRef> user_by_id(std::int64_t id) override {
+    return services_.find_user_by_id(id);
+  }
   double rating_of_user(std::int64_t user) override { return rating_of(user).rating; }
   std::int64_t unix_now_ms() override { return now_ms(); }
 
-  Reply create(const protocol::UserRef& me, const std::string& cid, const protocol::CreateChallenge& m);
+  Reply create(const protocol::UserRef& me, const std::string& cid,
+               const protocol::CreateChallenge& m);
   Reply accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id);
-  Reply close_challenge(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id, bool decline);
+  Reply close_challenge(const protocol::UserRef& me, const std::string& cid,
+                        protocol::ChallengeId id, bool decline);
   void broadcast_challenge(const protocol::Challenge& c, const protocol::ServerMessage& m);
   // A player's rating now (the deviation grown by the time since their last rated game).
   ratings::Rating rating_of(std::int64_t user) const;
@@ -149,9 +165,11 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::mutex mutex_;
   std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;
   std::map<std::uint64_t, std::set<protocol::GameId>> joined_;  // by connection
-  // Each logged-in user's connections, in arrival order: whom a user's messages go to, and who is online.
+  // Each logged-in user's connections, in arrival order: whom a user's messages go to, and who is
+  // online.
   std::map<std::int64_t, std::vector<std::shared_ptr<Connection>>> online_;
-  std::map<std::int64_t, std::pair<protocol::UserRef, bool>> presence_;  // changes not yet told (true: online)
+  std::map<std::int64_t, std::pair<protocol::UserRef, bool>>
+      presence_;  // changes not yet told (true: online)
   std::map<protocol::ChallengeId, protocol::Challenge> challenges_;
   std::map<protocol::GameId, std::unique_ptr<Room>> rooms_;
   std::map<std::int64_t, store::StoredRating> ratings_;  // by user; absent: a newcomer

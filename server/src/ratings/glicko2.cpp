@@ -10,9 +10,13 @@ namespace {
 constexpr double kScale = 173.7178;  // Glicko-2's conversion factor, 400 / ln(10)
 constexpr double kEpsilon = 1e-6;
 
-double g(double phi) { return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (std::numbers::pi * std::numbers::pi)); }
+double g(double phi) {
+  return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (std::numbers::pi * std::numbers::pi));
+}
 
-double e(double mu, double mu_j, double phi_j) { return 1.0 / (1.0 + std::exp(-g(phi_j) * (mu - mu_j))); }
+double e(double mu, double mu_j, double phi_j) {
+  return 1.0 / (1.0 + std::exp(-g(phi_j) * (mu - mu_j)));
+}
 
 // Step 5: the new volatility, by the Illinois algorithm on f.
 double new_volatility(double phi, double sigma, double v, double delta, double tau) {
@@ -55,7 +59,8 @@ Rating update(const Rating& player, std::span<const Outcome> games, double tau) 
   const double phi = player.deviation / kScale;
   const double sigma = player.volatility;
   if (games.empty()) {
-    return {player.rating, std::min(kMaxDeviation, std::sqrt(phi * phi + sigma * sigma) * kScale), sigma};
+    return {player.rating, std::min(kMaxDeviation, std::sqrt(phi * phi + sigma * sigma) * kScale),
+            sigma};
   }
   double v_inverse = 0;
   double sum = 0;  // Σ g(φj)(sj − E)
@@ -79,7 +84,8 @@ Rating decayed(const Rating& player, double idle_ms) {
   if (idle_ms <= 0) return player;
   const double periods = idle_ms / kMsPerIdlePeriod;
   const double phi = player.deviation / kScale;
-  const double grown = std::sqrt(phi * phi + player.volatility * player.volatility * periods) * kScale;
+  const double grown =
+      std::sqrt(phi * phi + player.volatility * player.volatility * periods) * kScale;
   return {player.rating, std::min(kMaxDeviation, grown), player.volatility};
 }
 
@@ -92,12 +98,13 @@ double black_advantage_ranks(int handicap, double komi, double customary_komi) {
   return stones + (customary_komi - komi) / kKomiPointsPerRank;
 }
 
-GameUpdate rate_game(const Rating& black, const Rating& white, double black_score, double black_advantage,
-                     double tau) {
+GameUpdate rate_game(const Rating& black, const Rating& white, double black_score,
+                     double black_advantage, double tau) {
   const double shift = black_advantage * kRatingPerRank;
   const Outcome for_black{white.rating - shift, white.deviation, black_score};
   const Outcome for_white{black.rating + shift, black.deviation, 1 - black_score};
-  return {update(black, std::span(&for_black, 1), tau), update(white, std::span(&for_white, 1), tau)};
+  return {update(black, std::span(&for_black, 1), tau),
+          update(white, std::span(&for_white, 1), tau)};
 }
 
 int rank_index(double rating) {
@@ -112,6 +119,8 @@ std::string rank_name(double rating, double deviation) {
   return name;
 }
 
-int rank_difference(double a, double b) { return std::min(9, std::abs(rank_index(a) - rank_index(b))); }
+int rank_difference(double a, double b) {
+  return std::min(9, std::abs(rank_index(a) - rank_index(b)));
+}
 
 }  // namespace tengen::ratings

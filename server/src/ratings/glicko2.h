@@ -61,8 +61,8 @@ double black_advantage_ranks(int handicap, double komi, double customary_komi);
 struct GameUpdate {
   Rating black, white;
 };
-GameUpdate rate_game(const Rating& black, const Rating& white, double black_score, double black_advantage_ranks,
-                     double tau = kTau);
+GameUpdate rate_game(const Rating& black, const Rating& white, double black_score,
+                     double black_advantage_ranks, double tau = kTau);
 
 // ---- ranks ----
 

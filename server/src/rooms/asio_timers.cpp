@@ -39,7 +39,8 @@ class AsioTimers final : public Timers {
       // stay on the caller's thread instead of waking the timer thread.
       std::lock_guard lock(mutex_);
       const auto it = armed_.find(game);
-      const std::optional<Steady> current = it == armed_.end() ? std::nullopt : std::optional<Steady>(it->second);
+      const std::optional<Steady> current =
+          it == armed_.end() ? std::nullopt : std::optional<Steady>(it->second);
       if (current == when) return;
       if (when) {
         armed_.insert_or_assign(game, *when);
@@ -56,14 +57,16 @@ class AsioTimers final : public Timers {
         }
         return;
       }
-      if (it == timers_.end()) it = timers_.emplace(game, std::make_shared<asio::steady_timer>(io_)).first;
+      if (it == timers_.end())
+        it = timers_.emplace(game, std::make_shared<asio::steady_timer>(io_)).first;
       auto timer = it->second;
       timer->expires_at(*when);
       timer->async_wait([this, game, timer, at = *when](const boost::system::error_code& ec) {
         if (ec || !fire_) return;  // cancelled or re-armed
         {
           std::lock_guard lock(mutex_);  // fired: arming the same time again must set a timer again
-          if (const auto armed = armed_.find(game); armed != armed_.end() && armed->second == at) armed_.erase(armed);
+          if (const auto armed = armed_.find(game); armed != armed_.end() && armed->second == at)
+            armed_.erase(armed);
         }
         fire_(game);
       });
@@ -82,6 +85,8 @@ class AsioTimers final : public Timers {
 
 }  // namespace
 
-std::unique_ptr<Timers> make_asio_timers() { return std::make_unique<AsioTimers>(); }
+std::unique_ptr<Timers> make_asio_timers() {
+  return std::make_unique<AsioTimers>();
+}
 
 }  // namespace tengen

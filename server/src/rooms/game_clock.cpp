@@ -13,14 +13,20 @@ std::int64_t ms_between(Steady from, Steady to) {
 
 }  // namespace
 
-GameClock::GameClock(const protocol::TimeControl& control, LagPolicy lag) : control_(control), lag_(lag) {
+GameClock::GameClock(const protocol::TimeControl& control, LagPolicy lag)
+    : control_(control), lag_(lag) {
   PlayerTime initial;
   initial.lag_quota_ms = lag_.quota_start.count();
   switch (control_.system) {
-    case System::None: break;
+    case System::None:
+      break;
     case System::Absolute:
-    case System::Fischer: initial.main_ms = control_.main_ms; break;
-    case System::Simple: initial.main_ms = control_.per_move_ms; break;
+    case System::Fischer:
+      initial.main_ms = control_.main_ms;
+      break;
+    case System::Simple:
+      initial.main_ms = control_.per_move_ms;
+      break;
     case System::ByoYomi:
       initial.main_ms = control_.main_ms;
       initial.periods = control_.periods;
@@ -43,10 +49,14 @@ void GameClock::start(Color c, Steady now) {
 
 std::int64_t GameClock::available(const PlayerTime& t) const {
   switch (control_.system) {
-    case System::None: return INT64_MAX;
-    case System::ByoYomi: return t.main_ms + t.periods * control_.period_ms;
-    case System::Canadian: return t.main_ms + t.period_ms;
-    default: return t.main_ms;
+    case System::None:
+      return INT64_MAX;
+    case System::ByoYomi:
+      return t.main_ms + t.periods * control_.period_ms;
+    case System::Canadian:
+      return t.main_ms + t.period_ms;
+    default:
+      return t.main_ms;
   }
 }
 
@@ -58,8 +68,11 @@ int GameClock::periods_overrun(std::int64_t over) const {
 void GameClock::spend(PlayerTime& t, std::int64_t used) const {
   switch (control_.system) {
     case System::None:
-    case System::Simple: return;  // simple: a fresh allowance every move
-    case System::Absolute: t.main_ms -= used; return;
+    case System::Simple:
+      return;  // simple: a fresh allowance every move
+    case System::Absolute:
+      t.main_ms -= used;
+      return;
     case System::Fischer:
       t.main_ms = t.main_ms - used + control_.increment_ms;
       if (control_.max_ms > 0) t.main_ms = std::min(t.main_ms, control_.max_ms);
@@ -96,9 +109,10 @@ GameClock::Charge GameClock::charge(Color c, Steady now, Millis measured_lag) {
   const std::int64_t elapsed = running_ == c ? ms_between(turn_start_, now) : 0;
   running_.reset();
   Charge result;
-  result.lag_credit_ms =
-      std::max<std::int64_t>(0, std::min({measured_lag.count(), lag_.max_per_move.count(), t.lag_quota_ms, elapsed}));
-  t.lag_quota_ms = std::min(t.lag_quota_ms - result.lag_credit_ms + lag_.gain_per_move.count(), lag_.quota_max.count());
+  result.lag_credit_ms = std::max<std::int64_t>(
+      0, std::min({measured_lag.count(), lag_.max_per_move.count(), t.lag_quota_ms, elapsed}));
+  t.lag_quota_ms = std::min(t.lag_quota_ms - result.lag_credit_ms + lag_.gain_per_move.count(),
+                            lag_.quota_max.count());
   result.used_ms = elapsed - result.lag_credit_ms;
   if (!timed()) return result;
   if (result.used_ms > available(t)) {
@@ -150,7 +164,9 @@ PlayerTime GameClock::left(Color c, Steady now) const {
         t.main_ms = 0;
       }
       break;
-    default: t.main_ms -= elapsed; break;
+    default:
+      t.main_ms -= elapsed;
+      break;
   }
   return t;
 }

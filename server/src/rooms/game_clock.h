@@ -26,8 +26,8 @@ struct LagPolicy {
 
 // What one player has left, between moves or as of an instant within a turn.
 struct PlayerTime {
-  std::int64_t main_ms = 0;    // absolute, fischer, byo-yomi and canadian main time; simple: per move
-  int periods = 0;             // byo-yomi: periods left
+  std::int64_t main_ms = 0;  // absolute, fischer, byo-yomi and canadian main time; simple: per move
+  int periods = 0;           // byo-yomi: periods left
   std::int64_t period_ms = 0;  // byo-yomi: time left in the current period; canadian: in the block
   int stones = 0;              // canadian: stones still to play in the block
   std::int64_t lag_quota_ms = 0;
@@ -77,7 +77,7 @@ class GameClock {
   void restore(Color c, const PlayerTime& t) { time_[index_of(c)] = t; }
 
  private:
-  std::int64_t available(const PlayerTime& t) const;  // from the turn's start until the flag
+  std::int64_t available(const PlayerTime& t) const;   // from the turn's start until the flag
   void spend(PlayerTime& t, std::int64_t used) const;  // a move that used `used` ms, in time
   int periods_overrun(std::int64_t over) const;        // byo-yomi periods used up by `over` ms
 

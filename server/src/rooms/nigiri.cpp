@@ -8,7 +8,8 @@
 namespace tengen {
 namespace {
 
-int stones_of(const std::string& secret, const std::string& holder_seed, const std::string& guesser_seed) {
+int stones_of(const std::string& secret, const std::string& holder_seed,
+              const std::string& guesser_seed) {
   const std::string digest = sha256_hex(secret + holder_seed + guesser_seed);
   const unsigned long first = std::stoul(digest.substr(0, 8), nullptr, 16);
   return static_cast<int>(first % 20) + 1;
@@ -18,7 +19,8 @@ int stones_of(const std::string& secret, const std::string& holder_seed, const s
 
 std::string sha256_hex(std::string_view bytes) {
   std::array<unsigned char, crypto_hash_sha256_BYTES> digest{};
-  crypto_hash_sha256(digest.data(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  crypto_hash_sha256(digest.data(), reinterpret_cast<const unsigned char*>(bytes.data()),
+                     bytes.size());
   std::string hex(digest.size() * 2 + 1, '\0');
   sodium_bin2hex(hex.data(), hex.size(), digest.data(), digest.size());
   hex.pop_back();
@@ -26,12 +28,15 @@ std::string sha256_hex(std::string_view bytes) {
 }
 
 Nigiri::Nigiri(std::string secret, std::string nonce)
-    : secret_(std::move(secret)), nonce_(std::move(nonce)), commitment_(sha256_hex(secret_ + nonce_)) {}
+    : secret_(std::move(secret)),
+      nonce_(std::move(nonce)),
+      commitment_(sha256_hex(secret_ + nonce_)) {}
 
 std::optional<std::string> Nigiri::check_seed(std::string_view seed) {
   if (seed.size() < 8 || seed.size() > 64) return "a nigiri seed has 8 to 64 characters";
   for (const char c : seed) {
-    const bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_';
+    const bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    c == '-' || c == '_';
     if (!ok) return "a nigiri seed holds only letters, digits, '-' and '_'";
   }
   return std::nullopt;

@@ -17,7 +17,7 @@ struct NigiriProof {
   std::string holder_seed;   // the holder's (the challenger's) contribution
   std::string guesser_seed;  // the guesser's (the accepter's) contribution
   std::string guess;         // "odd" or "even"
-  int stones = 0;            // 1..20: the handful, from sha256(secret ‖ holder_seed ‖ guesser_seed)
+  int stones = 0;  // 1..20: the handful, from sha256(secret ‖ holder_seed ‖ guesser_seed)
   bool guesser_black = false;
 };
 
@@ -36,7 +36,8 @@ class Nigiri {
   static std::optional<std::string> check_seed(std::string_view seed);
 
   // The outcome, once both seeds and the guess ("odd" or "even") are in.
-  NigiriProof reveal(const std::string& holder_seed, const std::string& guesser_seed, const std::string& guess) const;
+  NigiriProof reveal(const std::string& holder_seed, const std::string& guesser_seed,
+                     const std::string& guess) const;
 
  private:
   std::string secret_;

@@ -1,13 +1,12 @@
 #include "rooms/room.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "engine/dead_stones.h"
 #include "engine/scoring.h"
 #include "engine/sgf.h"
-
-#include <nlohmann/json.hpp>
 
 namespace tengen {
 namespace {
@@ -32,7 +31,9 @@ struct KindOf {
   const char* operator()(const protocol::PlayerReturned&) const { return "returned"; }
 };
 
-Color color_named(const std::string& name) { return name == "black" ? Color::Black : Color::White; }
+Color color_named(const std::string& name) {
+  return name == "black" ? Color::Black : Color::White;
+}
 
 // A move's record for recovery: {"c":colour,"clock":both clocks,"v":vertex}, both clocks as kept
 // between turns ([main, periods, period, stones, lag quota] each, or null), written directly
@@ -49,8 +50,9 @@ std::string move_record(std::string_view color, std::string_view vertex, const G
     for (const Color c : {Color::Black, Color::White}) {
       const PlayerTime& t = clock.kept(c);
       if (c == Color::White) out += ',';
-      out += '[' + std::to_string(t.main_ms) + ',' + std::to_string(t.periods) + ',' + std::to_string(t.period_ms) + ',' +
-             std::to_string(t.stones) + ',' + std::to_string(t.lag_quota_ms) + ']';
+      out += '[' + std::to_string(t.main_ms) + ',' + std::to_string(t.periods) + ',' +
+             std::to_string(t.period_ms) + ',' + std::to_string(t.stones) + ',' +
+             std::to_string(t.lag_quota_ms) + ']';
     }
     out += ']';
   }
@@ -65,8 +67,9 @@ void restore_clock(GameClock& clock, const json& both) {
   int i = 0;
   for (const Color c : {Color::Black, Color::White}) {
     const json& t = both.at(i++);
-    clock.restore(c, PlayerTime{t.at(0).get<std::int64_t>(), t.at(1).get<int>(), t.at(2).get<std::int64_t>(),
-                                t.at(3).get<int>(), t.at(4).get<std::int64_t>()});
+    clock.restore(
+        c, PlayerTime{t.at(0).get<std::int64_t>(), t.at(1).get<int>(), t.at(2).get<std::int64_t>(),
+                      t.at(3).get<int>(), t.at(4).get<std::int64_t>()});
   }
 }
 
@@ -74,20 +77,31 @@ std::int64_t ms_between(Steady from, Steady to) {
   return std::chrono::duration_cast<Millis>(to - from).count();
 }
 
-std::string seconds(std::int64_t ms) { return std::to_string((ms + 999) / 1000) + " s"; }
+std::string seconds(std::int64_t ms) {
+  return std::to_string((ms + 999) / 1000) + " s";
+}
 
-std::string color_name(Color c) { return c == Color::Black ? "black" : "white"; }
+std::string color_name(Color c) {
+  return c == Color::Black ? "black" : "white";
+}
 
 std::string why_illegal(MoveError e, const std::string& vertex) {
   switch (e) {
-    case MoveError::Occupied: return "occupied: there is already a stone on " + vertex;
-    case MoveError::Suicide: return "suicide: a stone on " + vertex + " would have no liberty";
-    case MoveError::Ko: return "ko: retaking at once is not allowed; play elsewhere first";
-    case MoveError::PositionalSuperko: return "superko: " + vertex + " would repeat an earlier position";
+    case MoveError::Occupied:
+      return "occupied: there is already a stone on " + vertex;
+    case MoveError::Suicide:
+      return "suicide: a stone on " + vertex + " would have no liberty";
+    case MoveError::Ko:
+      return "ko: retaking at once is not allowed; play elsewhere first";
+    case MoveError::PositionalSuperko:
+      return "superko: " + vertex + " would repeat an earlier position";
     case MoveError::SituationalSuperko:
-      return "superko: " + vertex + " would repeat an earlier position with the same player to move";
-    case MoveError::OffBoard: return vertex + " is not on the board";
-    default: return std::string(to_string(e));
+      return "superko: " + vertex +
+             " would repeat an earlier position with the same player to move";
+    case MoveError::OffBoard:
+      return vertex + " is not on the board";
+    default:
+      return std::string(to_string(e));
   }
 }
 
@@ -98,9 +112,8 @@ bool free_placement(const protocol::GameSettings& s, const Rules& r) {
 
 }  // namespace
 
-
-Room::Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserRef first, protocol::UserRef second,
-           std::optional<Nigiri> nigiri, Steady now, RoomOptions options)
+Room::Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserRef first,
+           protocol::UserRef second, std::optional<Nigiri> nigiri, Steady now, RoomOptions options)
     : id_(id),
       settings_(std::move(settings)),
       black_(std::move(first)),
@@ -111,7 +124,8 @@ Room::Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserR
       nigiri_(std::move(nigiri)),
       turn_start_(now) {
   const Geometry g{settings_.width, settings_.height};
-  if (!(settings_.handicap >= 2 && free_placement(settings_, rules_))) {  // else Black places them first
+  if (!(settings_.handicap >= 2 &&
+        free_placement(settings_, rules_))) {  // else Black places them first
     game_.emplace(Game::with_fixed_handicap(g, rules_, settings_.handicap));
   }
   if (nigiri_) publish("", protocol::NigiriStarted{nigiri_state()});
@@ -128,7 +142,8 @@ Room::Stage Room::stage() const {
   if (result_) return Stage::Over;
   if (nigiri_ && !proof_) return Stage::Nigiri;
   if (game_ && game_->phase() == Game::Phase::Scoring) return Stage::Scoring;
-  if (game_ && game_->phase() == Game::Phase::Over) return Stage::Over;  // a repetition, about to be finished
+  if (game_ && game_->phase() == Game::Phase::Over)
+    return Stage::Over;  // a repetition, about to be finished
   return Stage::Playing;
 }
 
@@ -141,17 +156,18 @@ bool Room::sees(const std::shared_ptr<Connection>& who, const Event& e) const {
   return !(who->user() && is_player(who->user()->id));
 }
 
-protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body, std::string record,
-                           bool spectators_only) {
+protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body,
+                            std::string record, bool spectators_only) {
   ++seq_;
   if (auto* chat = std::get_if<protocol::ChatPosted>(&body)) chat->line.seq = seq_;
   const char* kind = std::visit(KindOf{}, body);
   const Event e{seq_, spectators_only,
-                std::make_shared<const std::string>(protocol::encode(protocol::RoomEvent{id_, seq_, std::move(body)}))};
+                std::make_shared<const std::string>(
+                    protocol::encode(protocol::RoomEvent{id_, seq_, std::move(body)}))};
   pending_.writes.push_back(store::GameEvent{
       id_, static_cast<std::int64_t>(seq_), kind, spectators_only,
-      record.empty() ? std::nullopt : std::optional<std::string>(std::move(record)), *e.text, 0, std::nullopt,
-      cid.empty() ? std::nullopt : std::optional<std::string>(cid)});
+      record.empty() ? std::nullopt : std::optional<std::string>(std::move(record)), *e.text, 0,
+      std::nullopt, cid.empty() ? std::nullopt : std::optional<std::string>(cid)});
   for (const auto& member : members_) {
     if (sees(member, e)) pending_.send(member, e.text);
   }
@@ -168,9 +184,11 @@ bool Room::present(std::int64_t user) const {
 Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string& cid,
                        std::optional<protocol::Seq> since, Steady now) {
   const bool player = who->user() && is_player(who->user()->id);
-  if (settings_.is_private && !player) return error(cid, ErrorCode::Forbidden, "this game is private");
+  if (settings_.is_private && !player)
+    return error(cid, ErrorCode::Forbidden, "this game is private");
   members_.insert(who);
-  const bool can_resume = since && *since <= seq_ && (events_.empty() || *since + 1 >= events_.front().seq);
+  const bool can_resume =
+      since && *since <= seq_ && (events_.empty() || *since + 1 >= events_.front().seq);
   if (can_resume) {
     for (const auto& e : events_) {
       if (e.seq > *since && sees(who, e)) pending_.send(who, e.text);
@@ -209,19 +227,24 @@ std::optional<Steady> Room::claim_at(Color leaver) const {
 }
 
 std::optional<protocol::Error> Room::check_player(std::int64_t user, const std::string& cid) const {
-  if (!is_player(user)) return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
+  if (!is_player(user))
+    return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
   if (finished()) return error(cid, ErrorCode::GameOver, "the game is over: " + *result_);
   return std::nullopt;
 }
 
 std::optional<protocol::Error> Room::check_turn(std::int64_t user, const std::string& cid) const {
   if (auto e = check_player(user, cid)) return e;
-  if (stage() == Stage::Nigiri) return error(cid, ErrorCode::Conflict, "the nigiri is not done yet: colours are not drawn");
+  if (stage() == Stage::Nigiri)
+    return error(cid, ErrorCode::Conflict, "the nigiri is not done yet: colours are not drawn");
   if (stage() == Stage::Scoring) {
-    return error(cid, ErrorCode::Conflict, "play has stopped: the game is in its scoring phase (mark, accept_score or resume)");
+    return error(
+        cid, ErrorCode::Conflict,
+        "play has stopped: the game is in its scoring phase (mark, accept_score or resume)");
   }
   const Color to_move = game_ ? game_->to_move() : Color::Black;
-  if (*color_of(user) != to_move) return error(cid, ErrorCode::NotYourTurn, "it is " + color_name(to_move) + "'s move");
+  if (*color_of(user) != to_move)
+    return error(cid, ErrorCode::NotYourTurn, "it is " + color_name(to_move) + "'s move");
   return std::nullopt;
 }
 
@@ -255,7 +278,8 @@ void Room::announce_countdown() {
   }
 }
 
-Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::string& vertex, const MoveTiming& timing) {
+Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::string& vertex,
+                       const MoveTiming& timing) {
   if (auto e = check_turn(user, cid)) return *e;
   const Geometry g{settings_.width, settings_.height};
   const auto point = g.parse_gtp(vertex);
@@ -267,12 +291,14 @@ Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::str
   if (*point == kPass) return pass(user, cid, timing);
   if (!game_) {  // free handicap: Black's stones go down one by one before White's first move
     if (std::find(free_stones_.begin(), free_stones_.end(), *point) != free_stones_.end()) {
-      return error(cid, ErrorCode::IllegalMove, "occupied: there is already a handicap stone on " + vertex);
+      return error(cid, ErrorCode::IllegalMove,
+                   "occupied: there is already a handicap stone on " + vertex);
     }
     place_free_stone(*point);
     start_turn(timing.now);
-    const auto ack = publish(cid, protocol::MovePlayed{"black", g.to_gtp(*point), {}, clock_state(timing.now), 0},
-                             move_record("black", g.to_gtp(*point), clock_));
+    const auto ack = publish(
+        cid, protocol::MovePlayed{"black", g.to_gtp(*point), {}, clock_state(timing.now), 0},
+        move_record("black", g.to_gtp(*point), clock_));
     announce_countdown();
     return ack;
   }
@@ -281,20 +307,25 @@ Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::str
 
 Room::Reply Room::pass(std::int64_t user, const std::string& cid, const MoveTiming& timing) {
   if (auto e = check_turn(user, cid)) return *e;
-  if (!game_) return error(cid, ErrorCode::IllegalMove, "place your handicap stones before passing");
+  if (!game_)
+    return error(cid, ErrorCode::IllegalMove, "place your handicap stones before passing");
   return apply(user, cid, kPass, timing);
 }
 
-Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point, const MoveTiming& timing) {
+Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point,
+                        const MoveTiming& timing) {
   const Color color = *color_of(user);
   const MoveError e = game_->check({color, point});
   if (e != MoveError::Ok) return error(cid, ErrorCode::IllegalMove, why_illegal(e, gtp(point)));
   // Lag: the client's think time says how much of the server's measured turn was network;
   // without it, the connection's round trip stands in for it.
   std::int64_t lag_ms = timing.rtt_ms.value_or(0);
-  if (timing.think_ms) lag_ms = std::max<std::int64_t>(0, ms_between(turn_start_, timing.now) - *timing.think_ms);
-  // Each player's first move is free (the start timeout covers it): only a running clock is charged.
-  const auto charge = clock_.running() == color ? clock_.charge(color, timing.now, Millis(lag_ms)) : GameClock::Charge{};
+  if (timing.think_ms)
+    lag_ms = std::max<std::int64_t>(0, ms_between(turn_start_, timing.now) - *timing.think_ms);
+  // Each player's first move is free (the start timeout covers it): only a running clock is
+  // charged.
+  const auto charge = clock_.running() == color ? clock_.charge(color, timing.now, Millis(lag_ms))
+                                                : GameClock::Charge{};
   if (!charge.in_time) {
     finish("", Result::time(opponent(color)), "time", timing.now);
     return error(cid, ErrorCode::GameOver, "your time ran out before this move arrived");
@@ -317,8 +348,9 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point, 
   undo_requested_by_.reset();
   start_turn(timing.now);
   const std::string vertex = point == kPass ? "pass" : gtp(point);
-  const auto ack = publish(cid, protocol::MovePlayed{color_name(color), vertex, captured, clock_state(timing.now),
-                                                     charge.lag_credit_ms},
+  const auto ack = publish(cid,
+                           protocol::MovePlayed{color_name(color), vertex, captured,
+                                                clock_state(timing.now), charge.lag_credit_ms},
                            move_record(color_name(color), vertex, clock_));
   if (game_->phase() == Game::Phase::Over && game_->result()) {
     finish("", *game_->result(), "repetition", timing.now);
@@ -334,8 +366,8 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point, 
   return ack;
 }
 
-protocol::Ack Room::finish(const std::string& cid, const Result& result, const std::string& reason, Steady now,
-                           std::optional<protocol::ScoreView> score) {
+protocol::Ack Room::finish(const std::string& cid, const Result& result, const std::string& reason,
+                           Steady now, std::optional<protocol::ScoreView> score) {
   // The clock as it stood: a flagged player shows nothing left.
   auto clock = clock_state(now);
   clock_.stop();
@@ -344,14 +376,16 @@ protocol::Ack Room::finish(const std::string& cid, const Result& result, const s
   final_score_ = score;
   undo_requested_by_.reset();
   if (game_ && result.kind == Result::Kind::Resignation) game_->resign(opponent(result.winner));
-  const auto ack =
-      publish(cid, protocol::GameEnded{*result_, reason, std::move(score), clock}, json{{"result", *result_}}.dump());
+  const auto ack = publish(cid, protocol::GameEnded{*result_, reason, std::move(score), clock},
+                           json{{"result", *result_}}.dump());
   const auto moves = game_ ? game_->moves().size() : free_stones_.size();
-  pending_.writes.push_back(store::GameFinished{id_, *result_, reason, static_cast<int>(moves), sgf(), 0});
+  pending_.writes.push_back(
+      store::GameFinished{id_, *result_, reason, static_cast<int>(moves), sgf(), 0});
   return ack;
 }
 
-protocol::Ack Room::finish_tromp_taylor(const std::string& cid, const std::string& reason, Steady now) {
+protocol::Ack Room::finish_tromp_taylor(const std::string& cid, const std::string& reason,
+                                        Steady now) {
   const Score score = tromp_taylor_score(game_->board(), rules_.komi);
   return finish(cid, score.result(), reason, now, score_view(score));
 }
@@ -359,7 +393,8 @@ protocol::Ack Room::finish_tromp_taylor(const std::string& cid, const std::strin
 Room::Reply Room::resign(std::int64_t user, const std::string& cid, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
   const auto color = color_of(user);
-  if (!color) return error(cid, ErrorCode::Conflict, "the nigiri is not done yet: abort the game instead");
+  if (!color)
+    return error(cid, ErrorCode::Conflict, "the nigiri is not done yet: abort the game instead");
   return finish(cid, Result::resignation(opponent(*color)), "resignation", now);
 }
 
@@ -369,25 +404,30 @@ Room::Reply Room::request_undo(std::int64_t user, const std::string& cid) {
     return error(cid, ErrorCode::Conflict, "undo is only possible while the game is being played");
   }
   const auto color = *color_of(user);
-  if (undo_requested_by_) return error(cid, ErrorCode::Conflict, "an undo request is already waiting for an answer");
+  if (undo_requested_by_)
+    return error(cid, ErrorCode::Conflict, "an undo request is already waiting for an answer");
   const auto& moves = game_->moves();
   if (std::none_of(moves.begin(), moves.end(), [&](const Move& m) { return m.color == color; })) {
     return error(cid, ErrorCode::Forbidden, "you have no move to take back");
   }
   undo_requested_by_ = color;
-  return publish(cid, protocol::UndoRequested{color_name(color)}, json{{"c", color_name(color)}}.dump());
+  return publish(cid, protocol::UndoRequested{color_name(color)},
+                 json{{"c", color_name(color)}}.dump());
 }
 
 Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool accept, Steady now) {
   const auto color = color_of(user);
   if (!color) return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
-  if (!undo_requested_by_) return error(cid, ErrorCode::Conflict, "there is no undo request to answer");
-  if (*undo_requested_by_ == *color) return error(cid, ErrorCode::Forbidden, "you cannot answer your own undo request");
+  if (!undo_requested_by_)
+    return error(cid, ErrorCode::Conflict, "there is no undo request to answer");
+  if (*undo_requested_by_ == *color)
+    return error(cid, ErrorCode::Forbidden, "you cannot answer your own undo request");
   const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
   int taken = 0;
   const Color was_to_move = game_->to_move();
   if (accept) taken = take_back(requester);
-  const auto ack = publish(cid, protocol::UndoAnswered{accept, taken}, json{{"accept", accept}}.dump());
+  const auto ack =
+      publish(cid, protocol::UndoAnswered{accept, taken}, json{{"accept", accept}}.dump());
   // The requester moves again; the time already spent in this turn is not charged to anyone.
   if (accept && game_->to_move() != was_to_move) {
     start_turn(now);
@@ -396,12 +436,15 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
   return ack;
 }
 
-Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid, const std::string& text) {
+Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
+                       const std::string& text) {
   const bool player = is_player(from.id);
   protocol::ChatLine line{0, from, player ? "players" : "spectators", text};
-  auto ack = publish(cid, protocol::ChatPosted{line},
-                     json{{"from", from.id}, {"name", from.name}, {"channel", line.channel}, {"text", text}}.dump(),
-                     !player);
+  auto ack = publish(
+      cid, protocol::ChatPosted{line},
+      json{{"from", from.id}, {"name", from.name}, {"channel", line.channel}, {"text", text}}
+          .dump(),
+      !player);
   line.seq = ack.seq.value_or(0);
   chat_.push_back(line);
   return ack;
@@ -431,13 +474,17 @@ protocol::NigiriState Room::nigiri_state() const {
 Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const std::string& seed,
                                 const std::optional<std::string>& guess, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Nigiri) return error(cid, ErrorCode::Conflict, "this game has no nigiri to choose in");
+  if (stage() != Stage::Nigiri)
+    return error(cid, ErrorCode::Conflict, "this game has no nigiri to choose in");
   if (auto problem = Nigiri::check_seed(seed)) return error(cid, ErrorCode::BadField, *problem);
   const bool guesser = user == white_.id;  // before the draw, white_ is the guesser
   auto& mine = guesser ? guesser_seed_ : holder_seed_;
   if (mine) return error(cid, ErrorCode::Conflict, "you already made your nigiri choice");
-  if (guesser && !guess) return error(cid, ErrorCode::BadField, "you are the guesser: send 'guess', \"odd\" or \"even\"");
-  if (!guesser && guess) return error(cid, ErrorCode::BadField, "you hold the stones: only the guesser sends 'guess'");
+  if (guesser && !guess)
+    return error(cid, ErrorCode::BadField,
+                 "you are the guesser: send 'guess', \"odd\" or \"even\"");
+  if (!guesser && guess)
+    return error(cid, ErrorCode::BadField, "you hold the stones: only the guesser sends 'guess'");
   mine = seed;
   if (guesser) guess_ = guess;
   json record{{"guesser", guesser}, {"seed", seed}};
@@ -446,15 +493,18 @@ Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const
     return publish(cid, protocol::NigiriStarted{nigiri_state()}, record.dump());
   }
   draw_colours();
-  const auto ack = publish(cid, protocol::NigiriDone{nigiri_state(), black_, white_}, record.dump());
+  const auto ack =
+      publish(cid, protocol::NigiriDone{nigiri_state(), black_, white_}, record.dump());
   start_turn(now);  // Black's start timeout begins
   return ack;
 }
 
 Room::Reply Room::abort(std::int64_t user, const std::string& cid, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
-  if (both_moved()) return error(cid, ErrorCode::Conflict, "both players have moved: resign instead of aborting");
-  if (options_.no_show_forfeits) return error(cid, ErrorCode::Forbidden, "a tournament game cannot be aborted: resign instead");
+  if (both_moved())
+    return error(cid, ErrorCode::Conflict, "both players have moved: resign instead of aborting");
+  if (options_.no_show_forfeits)
+    return error(cid, ErrorCode::Forbidden, "a tournament game cannot be aborted: resign instead");
   return finish(cid, Result::void_game(), "aborted", now);
 }
 
@@ -463,12 +513,17 @@ Room::Reply Room::claim_win(std::int64_t user, const std::string& cid, Steady no
   const auto color = color_of(user);
   if (!color) return error(cid, ErrorCode::Conflict, "the nigiri is not done yet");
   const Color leaver = opponent(*color);
-  if (!absent_since_[index_of(leaver)]) return error(cid, ErrorCode::Conflict, "your opponent is still here");
-  if (!both_moved()) return error(cid, ErrorCode::Conflict, "the game has barely begun: abort it instead");
+  if (!absent_since_[index_of(leaver)])
+    return error(cid, ErrorCode::Conflict, "your opponent is still here");
+  if (!both_moved())
+    return error(cid, ErrorCode::Conflict, "the game has barely begun: abort it instead");
   const auto at = claim_at(leaver);
-  if (!at) return error(cid, ErrorCode::Conflict, "your opponent's countdown runs only while it is their move");
+  if (!at)
+    return error(cid, ErrorCode::Conflict,
+                 "your opponent's countdown runs only while it is their move");
   if (now < *at) {
-    return error(cid, ErrorCode::Conflict, "your opponent's countdown has " + seconds(ms_between(now, *at)) + " left");
+    return error(cid, ErrorCode::Conflict,
+                 "your opponent's countdown has " + seconds(ms_between(now, *at)) + " left");
   }
   return finish(cid, Result::forfeit(*color), "abandoned", now);
 }
@@ -477,7 +532,8 @@ void Room::place_free_stone(Point p) {
   free_stones_.push_back(p);
   moved_[index_of(Color::Black)] = true;
   if (static_cast<int>(free_stones_.size()) == settings_.handicap) {
-    game_.emplace(Game::with_free_handicap(Geometry{settings_.width, settings_.height}, rules_, free_stones_));
+    game_.emplace(Game::with_free_handicap(Geometry{settings_.width, settings_.height}, rules_,
+                                           free_stones_));
   }
 }
 
@@ -519,9 +575,10 @@ protocol::Marking Room::marking() const {
   m.version = marking_version_;
   const std::vector<Point> dead(dead_.begin(), dead_.end());
   for (Point p : dead) m.dead.push_back(gtp(p));
-  const Score score = score_position(game_->board(), rules_, dead,
-                                     {0, game_->prisoners(Color::Black), game_->prisoners(Color::White)},
-                                     game_->handicap_stones());
+  const Score score =
+      score_position(game_->board(), rules_, dead,
+                     {0, game_->prisoners(Color::Black), game_->prisoners(Color::White)},
+                     game_->handicap_stones());
   m.score = score_view(score);
   m.black_accepted = accepted_[index_of(Color::Black)];
   m.white_accepted = accepted_[index_of(Color::White)];
@@ -533,8 +590,9 @@ void Room::start_scoring(Steady now) {
   clock_.stop();
   scoring_start_ = now;
   const auto suggestion = suggest_dead_stones(
-      game_->board(), DeadStoneOptions{options_.dead_stone_playouts,
-                                       static_cast<std::uint64_t>(id_) * 1000 + static_cast<std::uint64_t>(resumptions_)});
+      game_->board(),
+      DeadStoneOptions{options_.dead_stone_playouts, static_cast<std::uint64_t>(id_) * 1000 +
+                                                         static_cast<std::uint64_t>(resumptions_)});
   dead_ = std::set<Point>(suggestion.begin(), suggestion.end());
   ++marking_version_;
   accepted_ = {};
@@ -542,17 +600,22 @@ void Room::start_scoring(Steady now) {
   publish("", protocol::ScoringStarted{m}, json{{"dead", m.dead}, {"version", m.version}}.dump());
 }
 
-Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::string& vertex, bool dead) {
+Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::string& vertex,
+                       bool dead) {
   if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Scoring) return error(cid, ErrorCode::Conflict, "dead stones are marked only in the scoring phase");
+  if (stage() != Stage::Scoring)
+    return error(cid, ErrorCode::Conflict, "dead stones are marked only in the scoring phase");
   const Geometry& g = game_->board().geometry();
   const auto point = g.parse_gtp(vertex);
-  if (!point || *point == kPass) return error(cid, ErrorCode::BadField, "'" + vertex + "' is not a point on this board");
-  if (!is_stone(game_->board().at(*point))) return error(cid, ErrorCode::BadField, "there is no stone on " + vertex);
+  if (!point || *point == kPass)
+    return error(cid, ErrorCode::BadField, "'" + vertex + "' is not a point on this board");
+  if (!is_stone(game_->board().at(*point)))
+    return error(cid, ErrorCode::BadField, "there is no stone on " + vertex);
   const auto chain = game_->board().chain_stones(*point);
   const bool already = dead_.contains(*point) == dead;
   if (already) {
-    return error(cid, ErrorCode::Conflict, "the chain at " + vertex + " is already marked " + (dead ? "dead" : "alive"));
+    return error(cid, ErrorCode::Conflict,
+                 "the chain at " + vertex + " is already marked " + (dead ? "dead" : "alive"));
   }
   for (Point p : chain) {
     if (dead) {
@@ -568,12 +631,15 @@ Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::str
                  json{{"dead", m.dead}, {"version", m.version}}.dump());
 }
 
-Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::uint64_t version, Steady now) {
+Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::uint64_t version,
+                               Steady now) {
   if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Scoring) return error(cid, ErrorCode::Conflict, "there is no score to accept outside the scoring phase");
+  if (stage() != Stage::Scoring)
+    return error(cid, ErrorCode::Conflict, "there is no score to accept outside the scoring phase");
   if (version != marking_version_) {
-    return error(cid, ErrorCode::Conflict, "marking version " + std::to_string(version) +
-                                               " is stale: the current one is " + std::to_string(marking_version_));
+    return error(cid, ErrorCode::Conflict,
+                 "marking version " + std::to_string(version) + " is stale: the current one is " +
+                     std::to_string(marking_version_));
   }
   const Color color = *color_of(user);
   accepted_[index_of(color)] = version;
@@ -588,19 +654,23 @@ Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::u
 
 Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Scoring) return error(cid, ErrorCode::Conflict, "play can resume only from the scoring phase");
+  if (stage() != Stage::Scoring)
+    return error(cid, ErrorCode::Conflict, "play can resume only from the scoring phase");
   if (resumptions_ >= options_.max_resumptions) {
     return finish_tromp_taylor(cid, "resumption_limit", now);
   }
   const Color requester = *color_of(user);
   const Color last_passer = game_->moves().back().color;
-  const Color first = rules_.resume == ResumeRule::OpponentOfLastPasser ? opponent(last_passer) : opponent(requester);
+  const Color first = rules_.resume == ResumeRule::OpponentOfLastPasser ? opponent(last_passer)
+                                                                        : opponent(requester);
   game_->resume(first);
   ++resumptions_;
   dead_.clear();
   accepted_ = {};
   start_turn(now);
-  const auto ack = publish(cid, protocol::PlayResumed{color_name(requester), color_name(first), resumptions_, clock_state(now)},
+  const auto ack = publish(cid,
+                           protocol::PlayResumed{color_name(requester), color_name(first),
+                                                 resumptions_, clock_state(now)},
                            json{{"first", color_name(first)}}.dump());
   announce_countdown();
   return ack;
@@ -613,8 +683,8 @@ Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) 
 void Room::replay(const store::GameEvent& event) {
   if (!event.record) return;
   auto inconsistent = [&](const std::string& why) {
-    return std::runtime_error("game " + std::to_string(id_) + ", event " + std::to_string(event.seq) + " (" +
-                              event.kind + "): " + why);
+    return std::runtime_error("game " + std::to_string(id_) + ", event " +
+                              std::to_string(event.seq) + " (" + event.kind + "): " + why);
   };
   const json r = json::parse(*event.record);
   const std::string& kind = event.kind;
@@ -636,7 +706,8 @@ void Room::replay(const store::GameEvent& event) {
       undo_requested_by_.reset();
     }
     restore_clock(clock_, r.at("clock"));
-    if (game_ && clock_.timed() && game_->moves().size() > clock_after_.size()) clock_after_.push_back(clock_.kept(c));
+    if (game_ && clock_.timed() && game_->moves().size() > clock_after_.size())
+      clock_after_.push_back(clock_.kept(c));
   } else if (kind == "undo_request") {
     undo_requested_by_ = color_named(r.at("c").get<std::string>());
   } else if (kind == "undo_answer") {
@@ -659,9 +730,11 @@ void Room::replay(const store::GameEvent& event) {
     marking_version_ = r.at("version").get<std::uint64_t>();
     accepted_ = {};
   } else if (kind == "accept") {
-    accepted_[index_of(color_named(r.at("c").get<std::string>()))] = r.at("version").get<std::uint64_t>();
+    accepted_[index_of(color_named(r.at("c").get<std::string>()))] =
+        r.at("version").get<std::uint64_t>();
   } else if (kind == "resume") {
-    if (!game_ || game_->phase() != Game::Phase::Scoring) throw inconsistent("a resumption outside the scoring phase");
+    if (!game_ || game_->phase() != Game::Phase::Scoring)
+      throw inconsistent("a resumption outside the scoring phase");
     game_->resume(color_named(r.at("first").get<std::string>()));
     ++resumptions_;
     dead_.clear();
@@ -672,31 +745,33 @@ void Room::replay(const store::GameEvent& event) {
     const json sent = json::parse(event.text, nullptr, false);
     if (sent.is_object() && sent.contains("score") && sent.at("score").is_object()) {
       const json& score = sent.at("score");
-      final_score_ = protocol::ScoreView{score.at("black").get<double>(), score.at("white").get<double>(),
-                                         score.at("result").get<std::string>(), score.at("ownership").get<std::string>()};
+      final_score_ = protocol::ScoreView{
+          score.at("black").get<double>(), score.at("white").get<double>(),
+          score.at("result").get<std::string>(), score.at("ownership").get<std::string>()};
     }
   }
 }
 
-std::unique_ptr<Room> Room::recover(const store::StoredGame& stored, protocol::GameSettings settings,
-                                    protocol::UserRef first, protocol::UserRef second, Steady now,
-                                    RoomOptions options) {
+std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
+                                    protocol::GameSettings settings, protocol::UserRef first,
+                                    protocol::UserRef second, Steady now, RoomOptions options) {
   std::optional<Nigiri> nigiri;
   if (stored.created.nigiri_secret && stored.created.nigiri_nonce) {
     nigiri.emplace(*stored.created.nigiri_secret, *stored.created.nigiri_nonce);
   }
-  auto room = std::make_unique<Room>(stored.created.id, std::move(settings), std::move(first), std::move(second),
-                                     std::move(nigiri), now, options);
+  auto room = std::make_unique<Room>(stored.created.id, std::move(settings), std::move(first),
+                                     std::move(second), std::move(nigiri), now, options);
   room->events_.clear();
   for (const auto& e : stored.events) {
     try {
       room->replay(e);
     } catch (const json::exception& problem) {  // a record that is not what a room wrote
-      throw std::runtime_error("game " + std::to_string(room->id_) + ", event " + std::to_string(e.seq) +
-                               ": unreadable record: " + problem.what());
+      throw std::runtime_error("game " + std::to_string(room->id_) + ", event " +
+                               std::to_string(e.seq) + ": unreadable record: " + problem.what());
     }
     room->seq_ = static_cast<protocol::Seq>(e.seq);
-    room->events_.push_back({room->seq_, e.spectators_only, std::make_shared<const std::string>(e.text)});
+    room->events_.push_back(
+        {room->seq_, e.spectators_only, std::make_shared<const std::string>(e.text)});
     if (room->events_.size() > kKeptEvents) room->events_.pop_front();
   }
   room->pending_ = {};  // all of it is stored already
@@ -728,7 +803,8 @@ void Room::tick(Steady now) {
   if (finished()) return;
   if (const auto deadline = first_move_deadline(); deadline && now >= *deadline) {
     if (options_.no_show_forfeits) {  // whoever has not moved yet loses (Black first)
-      finish("", Result::forfeit(moved_[index_of(Color::Black)] ? Color::Black : Color::White), "no_show", now);
+      finish("", Result::forfeit(moved_[index_of(Color::Black)] ? Color::Black : Color::White),
+             "no_show", now);
     } else {
       finish("", Result::void_game(), "no_first_move", now);
     }
@@ -773,20 +849,30 @@ std::string Room::sgf() const {
     while (fraction.back() == '0') fraction.pop_back();
     return text + "." + fraction;
   };
-  if (system != System::None && system != System::Simple) record.time_limit = static_cast<double>(time.main_ms) / 1000.0;
+  if (system != System::None && system != System::Simple)
+    record.time_limit = static_cast<double>(time.main_ms) / 1000.0;
   switch (system) {
     case System::None:
-    case System::Absolute: break;
-    case System::Simple: record.overtime = secs(time.per_move_ms) + "s per move"; break;
-    case System::Fischer:
-      record.overtime = "fischer +" + secs(time.increment_ms) + "s" + (time.max_ms ? " max " + secs(time.max_ms) + "s" : "");
+    case System::Absolute:
       break;
-    case System::ByoYomi: record.overtime = std::to_string(time.periods) + "x" + secs(time.period_ms) + " byo-yomi"; break;
-    case System::Canadian: record.overtime = std::to_string(time.stones) + "/" + secs(time.period_ms) + " canadian"; break;
+    case System::Simple:
+      record.overtime = secs(time.per_move_ms) + "s per move";
+      break;
+    case System::Fischer:
+      record.overtime = "fischer +" + secs(time.increment_ms) + "s" +
+                        (time.max_ms ? " max " + secs(time.max_ms) + "s" : "");
+      break;
+    case System::ByoYomi:
+      record.overtime = std::to_string(time.periods) + "x" + secs(time.period_ms) + " byo-yomi";
+      break;
+    case System::Canadian:
+      record.overtime = std::to_string(time.stones) + "/" + secs(time.period_ms) + " canadian";
+      break;
   }
   for (std::size_t i = 0; i < record.moves.size() && i < clock_after_.size(); ++i) {
     const PlayerTime& t = clock_after_[i];
-    const bool overtime = (system == System::ByoYomi || system == System::Canadian) && t.main_ms == 0;
+    const bool overtime =
+        (system == System::ByoYomi || system == System::Canadian) && t.main_ms == 0;
     record.moves[i].time_left = static_cast<double>(overtime ? t.period_ms : t.main_ms) / 1000.0;
     if (overtime) record.moves[i].overtime_left = system == System::ByoYomi ? t.periods : t.stones;
   }
@@ -795,9 +881,10 @@ std::string Room::sgf() const {
   record.white_name = white_.name;
   if (result_) record.result = *result_;
   if (proof_) {
-    record.game_comment = "Nigiri (verify with sha256sum, see docs/nigiri.md): commitment " + proof_->commitment +
-                          ", secret " + proof_->secret + ", nonce " + proof_->nonce + ", holder seed " +
-                          proof_->holder_seed + ", guesser seed " + proof_->guesser_seed + ", guess " + proof_->guess +
+    record.game_comment = "Nigiri (verify with sha256sum, see docs/nigiri.md): commitment " +
+                          proof_->commitment + ", secret " + proof_->secret + ", nonce " +
+                          proof_->nonce + ", holder seed " + proof_->holder_seed +
+                          ", guesser seed " + proof_->guesser_seed + ", guess " + proof_->guess +
                           ", stones " + std::to_string(proof_->stones) + "; the guesser, " +
                           (proof_->guesser_black ? black_.name : white_.name) + ", took " +
                           (proof_->guesser_black ? "Black" : "White") + ".";
@@ -805,7 +892,8 @@ std::string Room::sgf() const {
   return write_sgf(record);
 }
 
-protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>& viewer, Steady now) const {
+protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>& viewer,
+                                          Steady now) const {
   protocol::GameSnapshot s;
   s.game = id_;
   s.seq = seq_;
@@ -820,10 +908,12 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
     const Board& initial = game_->initial_board();
     for (int y = 0; y < g.height; ++y) {
       for (int x = 0; x < g.width; ++x) {
-        if (initial.at(g.point(x, y)) == Color::Black) s.handicap_stones.push_back(g.to_gtp(g.point(x, y)));
+        if (initial.at(g.point(x, y)) == Color::Black)
+          s.handicap_stones.push_back(g.to_gtp(g.point(x, y)));
       }
     }
-    for (const Move& m : game_->moves()) s.moves.push_back({color_name(m.color), m.is_pass() ? "pass" : g.to_gtp(m.point)});
+    for (const Move& m : game_->moves())
+      s.moves.push_back({color_name(m.color), m.is_pass() ? "pass" : g.to_gtp(m.point)});
     s.to_move = color_name(game_->to_move());
     s.black_captures = game_->prisoners(Color::Black);
     s.white_captures = game_->prisoners(Color::White);
@@ -832,10 +922,18 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
     s.to_move = "black";
   }
   switch (stage()) {
-    case Stage::Nigiri: s.phase = protocol::Phase::Nigiri; break;
-    case Stage::Playing: s.phase = protocol::Phase::Playing; break;
-    case Stage::Scoring: s.phase = protocol::Phase::Scoring; break;
-    case Stage::Over: s.phase = protocol::Phase::Finished; break;
+    case Stage::Nigiri:
+      s.phase = protocol::Phase::Nigiri;
+      break;
+    case Stage::Playing:
+      s.phase = protocol::Phase::Playing;
+      break;
+    case Stage::Scoring:
+      s.phase = protocol::Phase::Scoring;
+      break;
+    case Stage::Over:
+      s.phase = protocol::Phase::Finished;
+      break;
   }
   s.result = result_;
   s.undo_requested = undo_requested_by_.has_value();
@@ -848,7 +946,8 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
   for (const Color c : {Color::Black, Color::White}) {
     if (!absent_since_[index_of(c)] || finished()) continue;
     protocol::Absence a{color_name(c), {}};
-    if (const auto at = claim_at(c)) a.claim_in_ms = std::max<std::int64_t>(0, ms_between(now, *at));
+    if (const auto at = claim_at(c))
+      a.claim_in_ms = std::max<std::int64_t>(0, ms_between(now, *at));
     s.absent.push_back(a);
   }
   s.final_score = final_score_;

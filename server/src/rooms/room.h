@@ -20,10 +20,10 @@ namespace tengen {
 
 // The lifecycle constants of every game (SPEC §6, §7, §8); README "Game lifecycle" lists them.
 struct RoomOptions {
-  Millis start_timeout{60'000};      // for each player's first move (and for the nigiri)
-  Millis disconnect_grace{60'000};   // the leaver's countdown, running while it is their move
-  Millis scoring_timeout{600'000};   // then the board is scored as played (Tromp-Taylor)
-  int max_resumptions = 3;           // a rejection beyond these also ends it that way
+  Millis start_timeout{60'000};     // for each player's first move (and for the nigiri)
+  Millis disconnect_grace{60'000};  // the leaver's countdown, running while it is their move
+  Millis scoring_timeout{600'000};  // then the board is scored as played (Tromp-Taylor)
+  int max_resumptions = 3;          // a rejection beyond these also ends it that way
   LagPolicy lag;
   int dead_stone_playouts = 1000;
   // Tournament games: a player who has not made a first move by start_timeout loses by
@@ -52,15 +52,17 @@ class Room {
 
   // With a nigiri, `first` holds and `second` guesses, and colours are drawn; without,
   // `first` is Black and `second` White.
-  Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserRef first, protocol::UserRef second,
-       std::optional<Nigiri> nigiri, Steady now, RoomOptions options = {});
+  Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserRef first,
+       protocol::UserRef second, std::optional<Nigiri> nigiri, Steady now,
+       RoomOptions options = {});
 
   // Rebuilds a room from its stored events, as of `now`: the clocks resume with what each player
   // had when the last turn began (the downtime, and the part of the interrupted turn before it,
   // are not charged), the start and scoring timeouts start again, and both players count as
   // absent until they rejoin.
-  static std::unique_ptr<Room> recover(const store::StoredGame& stored, protocol::GameSettings settings,
-                                       protocol::UserRef first, protocol::UserRef second, Steady now,
+  static std::unique_ptr<Room> recover(const store::StoredGame& stored,
+                                       protocol::GameSettings settings, protocol::UserRef first,
+                                       protocol::UserRef second, Steady now,
                                        RoomOptions options = {});
 
   // What the calls since the last drain produced, appended to `into`.
@@ -79,10 +81,11 @@ class Room {
   // Every command answers with an ack (and the seq of the event it made) or an error.
   using Reply = std::variant<protocol::Ack, protocol::Error>;
 
-  Reply join(const std::shared_ptr<Connection>& who, const std::string& cid, std::optional<protocol::Seq> since,
-             Steady now);
+  Reply join(const std::shared_ptr<Connection>& who, const std::string& cid,
+             std::optional<protocol::Seq> since, Steady now);
   void leave(const std::shared_ptr<Connection>& who, Steady now);
-  Reply play(std::int64_t user, const std::string& cid, const std::string& vertex, const MoveTiming& timing);
+  Reply play(std::int64_t user, const std::string& cid, const std::string& vertex,
+             const MoveTiming& timing);
   Reply pass(std::int64_t user, const std::string& cid, const MoveTiming& timing);
   Reply resign(std::int64_t user, const std::string& cid, Steady now);
   Reply request_undo(std::int64_t user, const std::string& cid);
@@ -105,7 +108,8 @@ class Room {
   // nothing if it is over already.
   void adjudicate(const Result& result, const std::string& reason, Steady now);
 
-  protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer, Steady now) const;
+  protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer,
+                                      Steady now) const;
 
   // The game as an SGF record: players, rules, result, and the nigiri's proof in GC[].
   std::string sgf() const;
@@ -121,10 +125,11 @@ class Room {
   bool is_player(std::int64_t user) const { return user == black_.id || user == white_.id; }
   std::optional<Color> color_of(std::int64_t user) const;
   Stage stage() const;
-  protocol::Error error(const std::string& cid, protocol::ErrorCode code, std::string message) const;
+  protocol::Error error(const std::string& cid, protocol::ErrorCode code,
+                        std::string message) const;
   // `record` (JSON) is what recover() needs to redo the event; empty when it changes no state.
-  protocol::Ack publish(const std::string& cid, protocol::RoomEventBody body, std::string record = {},
-                        bool spectators_only = false);
+  protocol::Ack publish(const std::string& cid, protocol::RoomEventBody body,
+                        std::string record = {}, bool spectators_only = false);
   void replay(const store::GameEvent& event);
   void place_free_stone(Point p);
   int take_back(Color requester);
@@ -132,8 +137,8 @@ class Room {
   std::optional<protocol::Error> check_player(std::int64_t user, const std::string& cid) const;
   std::optional<protocol::Error> check_turn(std::int64_t user, const std::string& cid) const;
   Reply apply(std::int64_t user, const std::string& cid, Point point, const MoveTiming& timing);
-  protocol::Ack finish(const std::string& cid, const Result& result, const std::string& reason, Steady now,
-                       std::optional<protocol::ScoreView> score = std::nullopt);
+  protocol::Ack finish(const std::string& cid, const Result& result, const std::string& reason,
+                       Steady now, std::optional<protocol::ScoreView> score = std::nullopt);
   protocol::Ack finish_tromp_taylor(const std::string& cid, const std::string& reason, Steady now);
   void start_turn(Steady now);
   void announce_countdown();
@@ -156,11 +161,12 @@ class Room {
   RoomOptions options_;
   Rules rules_;
   GameClock clock_;
-  std::optional<Game> game_;             // absent while Black places free handicap stones
-  std::vector<PlayerTime> clock_after_;  // the mover's clock after each of game_'s moves (timed games)
-  std::vector<Point> free_stones_;       // placed so far
+  std::optional<Game> game_;  // absent while Black places free handicap stones
+  std::vector<PlayerTime>
+      clock_after_;                 // the mover's clock after each of game_'s moves (timed games)
+  std::vector<Point> free_stones_;  // placed so far
   std::optional<Color> undo_requested_by_;
-  std::optional<std::string> result_;    // SGF form, once the game is over
+  std::optional<std::string> result_;  // SGF form, once the game is over
   std::optional<protocol::ScoreView> final_score_;
 
   // Nigiri: the commitment until both players chose, then the proof.

@@ -98,7 +98,7 @@ struct TournamentEvent {
   std::int64_t tournament_id = 0;
   std::int64_t seq = 0;
   std::string kind;
-  std::string record;  // JSON
+  std::string record;                   // JSON
   std::optional<std::int64_t> by_user;  // who did it; none when the server did on its own
   std::int64_t at_ms = 0;
   std::optional<std::string> cid;  // by_user's command that made it (the first event it made)
@@ -109,8 +109,9 @@ struct TournamentStatus {
   std::string status;  // registering, running, finished, cancelled
 };
 
-using Write = std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished,
-                           RatingChanged, TournamentCreated, TournamentEvent, TournamentStatus>;
+using Write =
+    std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished,
+                 RatingChanged, TournamentCreated, TournamentEvent, TournamentStatus>;
 
 // A player's rating as of their last rated game.
 struct StoredRating {

@@ -58,14 +58,16 @@ void Journal::run() {
       try {
         store_.write(group);
       } catch (const std::exception& e) {
-        spdlog::critical("the journal could not commit {} rows: {}; stopping so that nothing unstored is "
-                         "acknowledged (restart to recover the last durable state)",
-                         group.size(), e.what());
+        spdlog::critical(
+            "the journal could not commit {} rows: {}; stopping so that nothing unstored is "
+            "acknowledged (restart to recover the last durable state)",
+            group.size(), e.what());
         spdlog::default_logger()->flush();
         std::abort();
       }
     }
-    const auto took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+    const auto took = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - start);
     if (observer_ && !group.empty()) observer_(group.size(), took);
     {
       std::lock_guard lock(mutex_);

@@ -50,11 +50,13 @@ void Database::backup_into(const std::string& path) {
   if (!copy) target.fail(sqlite3_errcode(target.db_), "backup");
   // A few hundred pages a step; a write by another connection in between restarts the copy.
   int rc = SQLITE_OK;
-  while ((rc = sqlite3_backup_step(copy, 256)) == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED) {
+  while ((rc = sqlite3_backup_step(copy, 256)) == SQLITE_OK || rc == SQLITE_BUSY ||
+         rc == SQLITE_LOCKED) {
     if (rc != SQLITE_OK) sqlite3_sleep(20);
   }
   sqlite3_backup_finish(copy);
-  if (rc != SQLITE_DONE) throw SqliteError(rc, std::string("backup into ") + path + ": " + sqlite3_errstr(rc));
+  if (rc != SQLITE_DONE)
+    throw SqliteError(rc, std::string("backup into ") + path + ": " + sqlite3_errstr(rc));
 }
 
 Statement::Statement(Database& db, std::string_view sql) : db_(db) {
@@ -87,8 +89,8 @@ Statement& Statement::bind(int index, std::string_view text) {
 }
 
 Statement& Statement::bind(int index, std::span<const unsigned char> blob) {
-  const int rc = sqlite3_bind_blob(stmt_, index, blob.data(), static_cast<int>(blob.size()),
-                                   SQLITE_TRANSIENT);
+  const int rc =
+      sqlite3_bind_blob(stmt_, index, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
   if (rc != SQLITE_OK) db_.fail(rc, "bind");
   return *this;
 }
@@ -122,7 +124,9 @@ std::int64_t Statement::column_int(int index) const {
   return sqlite3_column_int64(stmt_, index);
 }
 
-double Statement::column_double(int index) const { return sqlite3_column_double(stmt_, index); }
+double Statement::column_double(int index) const {
+  return sqlite3_column_double(stmt_, index);
+}
 
 std::string Statement::column_text(int index) const {
   const auto* text = sqlite3_column_text(stmt_, index);
@@ -149,9 +153,13 @@ std::optional<std::string> Statement::column_optional_text(int index) const {
   return column_text(index);
 }
 
-int Statement::changes() const { return sqlite3_changes(db_.handle()); }
+int Statement::changes() const {
+  return sqlite3_changes(db_.handle());
+}
 
-std::int64_t Statement::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_.handle()); }
+std::int64_t Statement::last_insert_rowid() const {
+  return sqlite3_last_insert_rowid(db_.handle());
+}
 
 Transaction::Transaction(Database& db) : db_(db) {
   db_.exec("BEGIN IMMEDIATE");

@@ -4,9 +4,9 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
-#include <vector>
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -33,7 +33,8 @@ class Database {
 
   void exec(std::string_view sql);  // statements without results or parameters
   // Copies the database into the file at `path` with SQLite's online backup API: one
-  // consistent moment, while other connections go on writing (a file copy of a WAL database is not).
+  // consistent moment, while other connections go on writing (a file copy of a WAL database is
+  // not).
   void backup_into(const std::string& path);
   sqlite3* handle() const noexcept { return db_; }
   [[noreturn]] void fail(int code, std::string_view context) const;
@@ -51,7 +52,8 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
 
   Statement& bind(int index, std::int64_t value);
-  Statement& bind_real(int index, double value);  // not an overload of bind: an int would be ambiguous
+  Statement& bind_real(int index,
+                       double value);  // not an overload of bind: an int would be ambiguous
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, std::span<const unsigned char> blob);
   Statement& bind_null(int index);

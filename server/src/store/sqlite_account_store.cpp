@@ -10,12 +10,14 @@ constexpr const char* kUserColumns = "id, username, password_hash, is_bot, creat
 }  // namespace
 
 SqliteAccountStore::SqliteAccountStore(Database& db)
-    : insert_user_(db, "INSERT INTO users(username, password_hash, is_bot, created_at) VALUES (?, ?, ?, ?)"),
+    : insert_user_(
+          db, "INSERT INTO users(username, password_hash, is_bot, created_at) VALUES (?, ?, ?, ?)"),
       user_by_name_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE username = ?"),
       user_by_id_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE id = ?"),
-      insert_session_(db,
-                      "INSERT INTO sessions(user_id, token_hash, user_agent, created_at, last_seen_at)"
-                      " VALUES (?, ?, ?, ?, ?)"),
+      insert_session_(
+          db,
+          "INSERT INTO sessions(user_id, token_hash, user_agent, created_at, last_seen_at)"
+          " VALUES (?, ?, ?, ?, ?)"),
       session_by_token_(db,
                         "SELECT s.id, s.user_id, s.user_agent, s.created_at, s.last_seen_at,"
                         " u.id, u.username, u.password_hash, u.is_bot, u.created_at"
@@ -41,7 +43,11 @@ std::optional<UserRecord> SqliteAccountStore::create_user(const std::string& use
                                                           const std::string& password_hash,
                                                           bool is_bot, std::int64_t now_ms) {
   try {
-    insert_user_.bind(1, username).bind(2, password_hash).bind(3, is_bot ? 1 : 0).bind(4, now_ms).run();
+    insert_user_.bind(1, username)
+        .bind(2, password_hash)
+        .bind(3, is_bot ? 1 : 0)
+        .bind(4, now_ms)
+        .run();
   } catch (const SqliteError& e) {
     insert_user_.reset();
     if (e.code() == SQLITE_CONSTRAINT) return std::nullopt;  // the name is taken
@@ -61,8 +67,14 @@ std::optional<UserRecord> SqliteAccountStore::user_by_id(std::int64_t id) {
 }
 
 SessionRecord SqliteAccountStore::create_session(std::int64_t user_id, const TokenHash& token_hash,
-                                                 const std::string& user_agent, std::int64_t now_ms) {
-  insert_session_.bind(1, user_id).bind(2, token_hash).bind(3, user_agent).bind(4, now_ms).bind(5, now_ms).run();
+                                                 const std::string& user_agent,
+                                                 std::int64_t now_ms) {
+  insert_session_.bind(1, user_id)
+      .bind(2, token_hash)
+      .bind(3, user_agent)
+      .bind(4, now_ms)
+      .bind(5, now_ms)
+      .run();
   return SessionRecord{insert_session_.last_insert_rowid(), user_id, user_agent, now_ms, now_ms};
 }
 

@@ -12,14 +12,15 @@ class SqliteAccountStore final : public AccountStore {
  public:
   explicit SqliteAccountStore(Database& db);
 
-  std::optional<UserRecord> create_user(const std::string& username, const std::string& password_hash,
-                                        bool is_bot, std::int64_t now_ms) override;
+  std::optional<UserRecord> create_user(const std::string& username,
+                                        const std::string& password_hash, bool is_bot,
+                                        std::int64_t now_ms) override;
   std::optional<UserRecord> user_by_name(const std::string& username) override;
   std::optional<UserRecord> user_by_id(std::int64_t id) override;
   SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
                                const std::string& user_agent, std::int64_t now_ms) override;
-  std::optional<std::pair<UserRecord, SessionRecord>> session_by_token(const TokenHash& token_hash,
-                                                                       std::int64_t now_ms) override;
+  std::optional<std::pair<UserRecord, SessionRecord>> session_by_token(
+      const TokenHash& token_hash, std::int64_t now_ms) override;
   std::vector<SessionRecord> sessions_of(std::int64_t user_id) override;
   bool delete_session(std::int64_t user_id, std::int64_t session_id) override;
   bool delete_session_by_token(const TokenHash& token_hash) override;

@@ -15,7 +15,8 @@ Overloaded(F...) -> Overloaded<F...>;
 
 // The columns of a GameSummary, in the order summaries() reads them.
 constexpr const char* kSummary =
-    "SELECT g.id, g.settings, g.black_id, g.white_id, b.username, w.username, g.created_at, g.ended_at,"
+    "SELECT g.id, g.settings, g.black_id, g.white_id, b.username, w.username, g.created_at, "
+    "g.ended_at,"
     " g.result, g.end_reason, g.move_count"
     " FROM games g JOIN users b ON b.id = g.black_id JOIN users w ON w.id = g.white_id ";
 
@@ -26,14 +27,20 @@ constexpr const char* kRatings =
     "SELECT user_id, rating, deviation, volatility, games, updated_at FROM ratings ";
 
 StoredRating read_rating(const Statement& q) {
-  return {q.column_int(0), q.column_double(1), q.column_double(2), q.column_double(3), static_cast<int>(q.column_int(4)),
+  return {q.column_int(0),
+          q.column_double(1),
+          q.column_double(2),
+          q.column_double(3),
+          static_cast<int>(q.column_int(4)),
           q.column_int(5)};
 }
 
 constexpr const char* kCreated =
-    "SELECT id, challenge_id, settings, first_id, second_id, nigiri_secret, nigiri_nonce, created_at FROM games ";
+    "SELECT id, challenge_id, settings, first_id, second_id, nigiri_secret, nigiri_nonce, "
+    "created_at FROM games ";
 constexpr const char* kEvents =
-    "SELECT seq, kind, spectators_only, record, text, at FROM game_events WHERE game_id = ? ORDER BY seq";
+    "SELECT seq, kind, spectators_only, record, text, at FROM game_events WHERE game_id = ? ORDER "
+    "BY seq";
 
 std::int64_t before_or_max(const Page& page) {
   return page.before.value_or(std::numeric_limits<std::int64_t>::max());
@@ -42,32 +49,42 @@ std::int64_t before_or_max(const Page& page) {
 }  // namespace
 
 SqliteGameStore::Writer::Writer(Database& db)
-    : open_challenge(db,
-                     "INSERT INTO challenges(id, challenger_id, opponent_id, settings, created_at, cid)"
-                     " VALUES (?, ?, ?, ?, ?, ?)"),
-      close_challenge(db, "UPDATE challenges SET closed_at = ?, closed_reason = ?, game_id = ? WHERE id = ?"),
-      create_game(db,
-                  "INSERT INTO games(id, challenge_id, settings, first_id, second_id, black_id, white_id,"
-                  " nigiri_secret, nigiri_nonce, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+    : open_challenge(
+          db,
+          "INSERT INTO challenges(id, challenger_id, opponent_id, settings, created_at, cid)"
+          " VALUES (?, ?, ?, ?, ?, ?)"),
+      close_challenge(
+          db, "UPDATE challenges SET closed_at = ?, closed_reason = ?, game_id = ? WHERE id = ?"),
+      create_game(
+          db,
+          "INSERT INTO games(id, challenge_id, settings, first_id, second_id, black_id, white_id,"
+          " nigiri_secret, nigiri_nonce, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
       seat_game(db, "UPDATE games SET black_id = ?, white_id = ? WHERE id = ?"),
       insert_event(db,
-                   "INSERT INTO game_events(game_id, seq, kind, spectators_only, record, text, at, user_id, cid)"
+                   "INSERT INTO game_events(game_id, seq, kind, spectators_only, record, text, at, "
+                   "user_id, cid)"
                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-      finish_game(db,
-                  "UPDATE games SET ended_at = ?, result = ?, end_reason = ?, move_count = ?, sgf = ?"
-                  " WHERE id = ?"),
+      finish_game(
+          db,
+          "UPDATE games SET ended_at = ?, result = ?, end_reason = ?, move_count = ?, sgf = ?"
+          " WHERE id = ?"),
       set_rating(db,
-                 "INSERT INTO ratings(user_id, rating, deviation, volatility, games, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
-                 " ON CONFLICT(user_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,"
-                 " volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at"),
+                 "INSERT INTO ratings(user_id, rating, deviation, volatility, games, updated_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?)"
+                 " ON CONFLICT(user_id) DO UPDATE SET rating = excluded.rating, deviation = "
+                 "excluded.deviation,"
+                 " volatility = excluded.volatility, games = excluded.games, updated_at = "
+                 "excluded.updated_at"),
       add_history(db,
                   "INSERT INTO rating_history(user_id, game_id, at, rating, deviation, volatility)"
                   " VALUES (?, ?, ?, ?, ?, ?)"),
       create_tournament(db,
-                        "INSERT INTO tournaments(id, name, director_id, settings, created_at, cid) VALUES (?, ?, ?, ?, ?, ?)"),
-      tournament_event(db,
-                       "INSERT INTO tournament_events(tournament_id, seq, kind, record, by_user, at, cid)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                        "INSERT INTO tournaments(id, name, director_id, settings, created_at, cid) "
+                        "VALUES (?, ?, ?, ?, ?, ?)"),
+      tournament_event(
+          db,
+          "INSERT INTO tournament_events(tournament_id, seq, kind, record, by_user, at, cid)"
+          " VALUES (?, ?, ?, ?, ?, ?, ?)"),
       tournament_status(db, "UPDATE tournaments SET status = ? WHERE id = ?") {}
 
 SqliteGameStore::Reader::Reader(Database& db)
@@ -86,7 +103,8 @@ SqliteGameStore::Reader::Reader(Database& db)
       rating(db, std::string(kRatings) + "WHERE user_id = ?"),
       history(db,
               "SELECT game_id, at, rating, deviation FROM ("
-              " SELECT id, game_id, at, rating, deviation FROM rating_history WHERE user_id = ? ORDER BY id DESC LIMIT ?"
+              " SELECT id, game_id, at, rating, deviation FROM rating_history WHERE user_id = ? "
+              "ORDER BY id DESC LIMIT ?"
               ") ORDER BY id") {}
 
 SqliteGameStore::SqliteGameStore(const std::string& path)
@@ -95,47 +113,100 @@ SqliteGameStore::SqliteGameStore(const std::string& path)
 void SqliteGameStore::write(std::span<const Write> writes) {
   Transaction tx(write_db_);
   for (const Write& w : writes) {
-    std::visit(
-        Overloaded{
-            [&](const ChallengeOpened& c) {
-              writer_.open_challenge.bind(1, c.id).bind(2, c.challenger_id).bind(3, c.opponent_id)
-                  .bind(4, c.settings).bind(5, c.at_ms).bind(6, c.cid).run();
-            },
-            [&](const ChallengeClosed& c) {
-              writer_.close_challenge.bind(1, c.at_ms).bind(2, c.reason).bind(3, c.game_id).bind(4, c.id).run();
-            },
-            [&](const GameCreated& g) {
-              writer_.create_game.bind(1, g.id).bind(2, g.challenge_id).bind(3, g.settings).bind(4, g.first_id)
-                  .bind(5, g.second_id).bind(6, g.first_id).bind(7, g.second_id).bind(8, g.nigiri_secret)
-                  .bind(9, g.nigiri_nonce).bind(10, g.at_ms).run();
-            },
-            [&](const GameSeated& g) { writer_.seat_game.bind(1, g.black_id).bind(2, g.white_id).bind(3, g.id).run(); },
-            [&](const GameEvent& e) {
-              writer_.insert_event.bind(1, e.game_id).bind(2, e.seq).bind(3, e.kind)
-                  .bind(4, std::int64_t{e.spectators_only}).bind(5, e.record).bind(6, e.text).bind(7, e.at_ms)
-                  .bind(8, e.user_id).bind(9, e.cid).run();
-            },
-            [&](const GameFinished& g) {
-              writer_.finish_game.bind(1, g.at_ms).bind(2, g.result).bind(3, g.reason)
-                  .bind(4, std::int64_t{g.move_count}).bind(5, g.sgf).bind(6, g.id).run();
-            },
-            [&](const RatingChanged& r) {
-              writer_.set_rating.bind(1, r.user_id).bind_real(2, r.rating).bind_real(3, r.deviation)
-                  .bind_real(4, r.volatility).bind(5, std::int64_t{r.games}).bind(6, r.at_ms).run();
-              writer_.add_history.bind(1, r.user_id).bind(2, r.game_id).bind(3, r.at_ms).bind_real(4, r.rating)
-                  .bind_real(5, r.deviation).bind_real(6, r.volatility).run();
-            },
-            [&](const TournamentCreated& t) {
-              writer_.create_tournament.bind(1, t.id).bind(2, t.name).bind(3, t.director_id).bind(4, t.settings)
-                  .bind(5, t.at_ms).bind(6, t.cid).run();
-            },
-            [&](const TournamentEvent& e) {
-              writer_.tournament_event.bind(1, e.tournament_id).bind(2, e.seq).bind(3, e.kind).bind(4, e.record)
-                  .bind(5, e.by_user).bind(6, e.at_ms).bind(7, e.cid).run();
-            },
-            [&](const TournamentStatus& t) { writer_.tournament_status.bind(1, t.status).bind(2, t.id).run(); },
-        },
-        w);
+    std::visit(Overloaded{
+                   [&](const ChallengeOpened& c) {
+                     writer_.open_challenge.bind(1, c.id)
+                         .bind(2, c.challenger_id)
+                         .bind(3, c.opponent_id)
+                         .bind(4, c.settings)
+                         .bind(5, c.at_ms)
+                         .bind(6, c.cid)
+                         .run();
+                   },
+                   [&](const ChallengeClosed& c) {
+                     writer_.close_challenge.bind(1, c.at_ms)
+                         .bind(2, c.reason)
+                         .bind(3, c.game_id)
+                         .bind(4, c.id)
+                         .run();
+                   },
+                   [&](const GameCreated& g) {
+                     writer_.create_game.bind(1, g.id)
+                         .bind(2, g.challenge_id)
+                         .bind(3, g.settings)
+                         .bind(4, g.first_id)
+                         .bind(5, g.second_id)
+                         .bind(6, g.first_id)
+                         .bind(7, g.second_id)
+                         .bind(8, g.nigiri_secret)
+                         .bind(9, g.nigiri_nonce)
+                         .bind(10, g.at_ms)
+                         .run();
+                   },
+                   [&](const GameSeated& g) {
+                     writer_.seat_game.bind(1, g.black_id).bind(2, g.white_id).bind(3, g.id).run();
+                   },
+                   [&](const GameEvent& e) {
+                     writer_.insert_event.bind(1, e.game_id)
+                         .bind(2, e.seq)
+                         .bind(3, e.kind)
+                         .bind(4, std::int64_t{e.spectators_only})
+                         .bind(5, e.record)
+                         .bind(6, e.text)
+                         .bind(7, e.at_ms)
+                         .bind(8, e.user_id)
+                         .bind(9, e.cid)
+                         .run();
+                   },
+                   [&](const GameFinished& g) {
+                     writer_.finish_game.bind(1, g.at_ms)
+                         .bind(2, g.result)
+                         .bind(3, g.reason)
+                         .bind(4, std::int64_t{g.move_count})
+                         .bind(5, g.sgf)
+                         .bind(6, g.id)
+                         .run();
+                   },
+                   [&](const RatingChanged& r) {
+                     writer_.set_rating.bind(1, r.user_id)
+                         .bind_real(2, r.rating)
+                         .bind_real(3, r.deviation)
+                         .bind_real(4, r.volatility)
+                         .bind(5, std::int64_t{r.games})
+                         .bind(6, r.at_ms)
+                         .run();
+                     writer_.add_history.bind(1, r.user_id)
+                         .bind(2, r.game_id)
+                         .bind(3, r.at_ms)
+                         .bind_real(4, r.rating)
+                         .bind_real(5, r.deviation)
+                         .bind_real(6, r.volatility)
+                         .run();
+                   },
+                   [&](const TournamentCreated& t) {
+                     writer_.create_tournament.bind(1, t.id)
+                         .bind(2, t.name)
+                         .bind(3, t.director_id)
+                         .bind(4, t.settings)
+                         .bind(5, t.at_ms)
+                         .bind(6, t.cid)
+                         .run();
+                   },
+                   [&](const TournamentEvent& e) {
+                     writer_.tournament_event.bind(1, e.tournament_id)
+                         .bind(2, e.seq)
+                         .bind(3, e.kind)
+                         .bind(4, e.record)
+                         .bind(5, e.by_user)
+                         .bind(6, e.at_ms)
+                         .bind(7, e.cid)
+                         .run();
+                   },
+                   [&](const TournamentStatus& t) {
+                     writer_.tournament_status.bind(1, t.status).bind(2, t.id).run();
+                   },
+               },
+               w);
   }
   tx.commit();
 }
@@ -146,21 +217,26 @@ std::int64_t SqliteGameStore::single_int(const char* sql) {
   return q.column_int(0);
 }
 
-std::int64_t SqliteGameStore::last_challenge_id() { return single_int("SELECT coalesce(max(id), 0) FROM challenges"); }
+std::int64_t SqliteGameStore::last_challenge_id() {
+  return single_int("SELECT coalesce(max(id), 0) FROM challenges");
+}
 
-std::int64_t SqliteGameStore::last_game_id() { return single_int("SELECT coalesce(max(id), 0) FROM games"); }
+std::int64_t SqliteGameStore::last_game_id() {
+  return single_int("SELECT coalesce(max(id), 0) FROM games");
+}
 
 std::vector<AppliedCommand> SqliteGameStore::recent_commands(int per_user) {
   std::vector<AppliedCommand> out;
-  Statement events(write_db_,
-                   "SELECT user_id, cid, game_id, seq, at FROM ("
-                   " SELECT user_id, cid, game_id, seq, at, rowid AS r,"
-                   "  row_number() OVER (PARTITION BY user_id ORDER BY rowid DESC) AS n"
-                   " FROM game_events WHERE cid IS NOT NULL AND user_id IS NOT NULL) WHERE n <= ? ORDER BY r");
+  Statement events(
+      write_db_,
+      "SELECT user_id, cid, game_id, seq, at FROM ("
+      " SELECT user_id, cid, game_id, seq, at, rowid AS r,"
+      "  row_number() OVER (PARTITION BY user_id ORDER BY rowid DESC) AS n"
+      " FROM game_events WHERE cid IS NOT NULL AND user_id IS NOT NULL) WHERE n <= ? ORDER BY r");
   events.bind(1, std::int64_t{per_user});
   while (events.step()) {
-    out.push_back({events.column_int(0), events.column_text(1), events.column_int(2), events.column_int(3),
-                   std::nullopt, events.column_int(4)});
+    out.push_back({events.column_int(0), events.column_text(1), events.column_int(2),
+                   events.column_int(3), std::nullopt, events.column_int(4)});
   }
   Statement challenges(write_db_,
                        "SELECT challenger_id, cid, id, created_at FROM ("
@@ -172,7 +248,8 @@ std::vector<AppliedCommand> SqliteGameStore::recent_commands(int per_user) {
     out.push_back({challenges.column_int(0), challenges.column_text(1), std::nullopt, std::nullopt,
                    challenges.column_int(2), challenges.column_int(3)});
   }
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.at_ms < b.at_ms; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.at_ms < b.at_ms; });
   return out;
 }
 
@@ -182,14 +259,19 @@ std::vector<ChallengeOpened> SqliteGameStore::open_challenges() {
               " WHERE closed_at IS NULL ORDER BY id");
   std::vector<ChallengeOpened> open;
   while (q.step()) {
-    open.push_back({q.column_int(0), q.column_int(1), q.column_optional_int(2), q.column_text(3), q.column_int(4), {}});
+    open.push_back({q.column_int(0),
+                    q.column_int(1),
+                    q.column_optional_int(2),
+                    q.column_text(3),
+                    q.column_int(4),
+                    {}});
   }
   return open;
 }
 
 GameCreated SqliteGameStore::read_created(Statement& q) {
-  return GameCreated{q.column_int(0),           q.column_optional_int(1),  q.column_text(2),
-                     q.column_int(3),           q.column_int(4),           q.column_optional_text(5),
+  return GameCreated{q.column_int(0),           q.column_optional_int(1), q.column_text(2),
+                     q.column_int(3),           q.column_int(4),          q.column_optional_text(5),
                      q.column_optional_text(6), q.column_int(7)};
 }
 
@@ -197,8 +279,9 @@ std::vector<GameEvent> SqliteGameStore::read_events(Statement& q, std::int64_t g
   q.bind(1, game_id);
   std::vector<GameEvent> events;
   while (q.step()) {
-    events.push_back({game_id, q.column_int(0), q.column_text(1), q.column_int(2) != 0, q.column_optional_text(3),
-                      q.column_text(4), q.column_int(5), std::nullopt, std::nullopt});
+    events.push_back({game_id, q.column_int(0), q.column_text(1), q.column_int(2) != 0,
+                      q.column_optional_text(3), q.column_text(4), q.column_int(5), std::nullopt,
+                      std::nullopt});
   }
   q.reset();
   return events;
@@ -226,9 +309,10 @@ std::optional<StoredGame> SqliteGameStore::stored_game(std::int64_t game_id) {
 std::vector<GameSummary> SqliteGameStore::summaries(Statement& q) {
   std::vector<GameSummary> out;
   while (q.step()) {
-    out.push_back({q.column_int(0), q.column_text(1), q.column_int(2), q.column_int(3), q.column_text(4),
-                   q.column_text(5), q.column_int(6), q.column_optional_int(7), q.column_optional_text(8),
-                   q.column_optional_text(9), static_cast<int>(q.column_int(10))});
+    out.push_back({q.column_int(0), q.column_text(1), q.column_int(2), q.column_int(3),
+                   q.column_text(4), q.column_text(5), q.column_int(6), q.column_optional_int(7),
+                   q.column_optional_text(8), q.column_optional_text(9),
+                   static_cast<int>(q.column_int(10))});
   }
   q.reset();
   return out;
@@ -284,28 +368,32 @@ std::vector<RatingPoint> SqliteGameStore::rating_history(std::int64_t user_id, i
   reader_.history.bind(1, user_id).bind(2, std::int64_t{limit});
   std::vector<RatingPoint> out;
   while (reader_.history.step()) {
-    out.push_back({reader_.history.column_int(0), reader_.history.column_int(1), reader_.history.column_double(2),
-                   reader_.history.column_double(3)});
+    out.push_back({reader_.history.column_int(0), reader_.history.column_int(1),
+                   reader_.history.column_double(2), reader_.history.column_double(3)});
   }
   reader_.history.reset();
   return out;
 }
 
 std::vector<StoredTournament> SqliteGameStore::tournaments() {
-  Statement rows(write_db_, "SELECT id, name, director_id, settings, created_at, cid FROM tournaments ORDER BY id");
+  Statement rows(
+      write_db_,
+      "SELECT id, name, director_id, settings, created_at, cid FROM tournaments ORDER BY id");
   std::vector<StoredTournament> out;
   while (rows.step()) {
-    out.push_back({{rows.column_int(0), rows.column_text(1), rows.column_int(2), rows.column_text(3), rows.column_int(4),
-                    rows.column_text(5)},
+    out.push_back({{rows.column_int(0), rows.column_text(1), rows.column_int(2),
+                    rows.column_text(3), rows.column_int(4), rows.column_text(5)},
                    {}});
   }
   Statement events(write_db_,
-                   "SELECT seq, kind, record, by_user, at, cid FROM tournament_events WHERE tournament_id = ? ORDER BY seq");
+                   "SELECT seq, kind, record, by_user, at, cid FROM tournament_events WHERE "
+                   "tournament_id = ? ORDER BY seq");
   for (auto& t : out) {
     events.bind(1, t.created.id);
     while (events.step()) {
-      t.events.push_back({t.created.id, events.column_int(0), events.column_text(1), events.column_text(2),
-                          events.column_optional_int(3), events.column_int(4), events.column_optional_text(5)});
+      t.events.push_back({t.created.id, events.column_int(0), events.column_text(1),
+                          events.column_text(2), events.column_optional_int(3),
+                          events.column_int(4), events.column_optional_text(5)});
     }
     events.reset();
   }

@@ -34,8 +34,8 @@ class SqliteGameStore final : public GameStore {
  private:
   struct Writer {
     explicit Writer(Database& db);
-    Statement open_challenge, close_challenge, create_game, seat_game, insert_event, finish_game, set_rating,
-        add_history, create_tournament, tournament_event, tournament_status;
+    Statement open_challenge, close_challenge, create_game, seat_game, insert_event, finish_game,
+        set_rating, add_history, create_tournament, tournament_event, tournament_status;
   };
   struct Reader {
     explicit Reader(Database& db);

@@ -22,9 +22,13 @@ protocol::Error error(const std::string& cid, ErrorCode code, std::string messag
   return protocol::Error{cid, code, std::move(message), {}};
 }
 
-protocol::Ack ack(const std::string& cid, protocol::TournamentId id) { return protocol::Ack{cid, {}, {}, {}, id}; }
+protocol::Ack ack(const std::string& cid, protocol::TournamentId id) {
+  return protocol::Ack{cid, {}, {}, {}, id};
+}
 
-json user_json(const protocol::UserRef& u) { return {{"id", u.id}, {"name", u.name}}; }
+json user_json(const protocol::UserRef& u) {
+  return {{"id", u.id}, {"name", u.name}};
+}
 
 // A game's SGF result as a tournament outcome: "+F" and Void count as decided without play.
 std::pair<Outcome, bool> outcome_of(const std::string& result) {
@@ -45,20 +49,22 @@ void TournamentDirector::recover(const std::vector<store::StoredTournament>& sto
   for (const auto& s : stored) {
     auto settings = protocol::decode_tournament_settings(s.created.settings);
     if (auto* problem = std::get_if<std::string>(&settings)) {
-      throw std::runtime_error("the stored settings of tournament " + std::to_string(s.created.id) + " are unreadable: " + *problem);
+      throw std::runtime_error("the stored settings of tournament " + std::to_string(s.created.id) +
+                               " are unreadable: " + *problem);
     }
     const auto director = host_.user_by_id(s.created.director_id);
-    if (!director) throw std::runtime_error("tournament " + std::to_string(s.created.id) + " has no director");
-    auto t = std::make_unique<TournamentState>(s.created.id, *director, std::get<protocol::TournamentSettings>(settings),
-                                               s.created.at_ms);
+    if (!director)
+      throw std::runtime_error("tournament " + std::to_string(s.created.id) + " has no director");
+    auto t = std::make_unique<TournamentState>(
+        s.created.id, *director, std::get<protocol::TournamentSettings>(settings), s.created.at_ms);
     for (const auto& e : s.events) {
       std::optional<protocol::UserRef> by;
       if (e.by_user) by = host_.user_by_id(*e.by_user).value_or(protocol::UserRef{*e.by_user, "?"});
       try {
         t->apply(e.kind, json::parse(e.record), by, e.at_ms);
       } catch (const std::exception& problem) {
-        throw std::runtime_error("tournament " + std::to_string(s.created.id) + " event " + std::to_string(e.seq) + ": " +
-                                 problem.what());
+        throw std::runtime_error("tournament " + std::to_string(s.created.id) + " event " +
+                                 std::to_string(e.seq) + ": " + problem.what());
       }
     }
     index_games(*t);
@@ -107,7 +113,8 @@ void TournamentDirector::record(TournamentState& t, const std::string& kind, jso
   t.apply(kind, r, by, at);
   std::optional<std::string> cid;  // the command's first event carries its cid
   if (by && !command_cid_.empty()) cid = std::exchange(command_cid_, {});
-  host_.write(store::TournamentEvent{t.id(), seq, kind, r.dump(), by ? std::optional(by->id) : std::nullopt, at, cid});
+  host_.write(store::TournamentEvent{t.id(), seq, kind, r.dump(),
+                                     by ? std::optional(by->id) : std::nullopt, at, cid});
   host_.broadcast(protocol::TournamentChanged{t.id(), TournamentState::status_name(t.status()),
                                               static_cast<int>(t.rounds().size())});
 }
@@ -118,28 +125,32 @@ void TournamentDirector::set_status(TournamentState& t, const char* status) {
 
 // ---- commands ----
 
-TournamentDirector::Reply TournamentDirector::create(const protocol::UserRef& me, const std::string& cid,
+TournamentDirector::Reply TournamentDirector::create(const protocol::UserRef& me,
+                                                     const std::string& cid,
                                                      const protocol::TournamentSettings& settings) {
-  if (auto problem = protocol::validate(settings)) return error(cid, ErrorCode::BadSettings, *problem);
+  if (auto problem = protocol::validate(settings))
+    return error(cid, ErrorCode::BadSettings, *problem);
   const std::int64_t now = host_.unix_now_ms();
   if (settings.starts_at_ms && *settings.starts_at_ms < now) {
     return error(cid, ErrorCode::BadSettings, "starts_at_ms is in the past");
   }
   const protocol::TournamentId id = ++next_id_;
   auto t = std::make_unique<TournamentState>(id, me, settings, now);
-  host_.write(store::TournamentCreated{id, settings.name, me.id, protocol::encode_tournament_settings(settings), now, cid});
+  host_.write(store::TournamentCreated{id, settings.name, me.id,
+                                       protocol::encode_tournament_settings(settings), now, cid});
   host_.broadcast(protocol::TournamentChanged{id, "registering", 0});
   auto& state = *(tournaments_[id] = std::move(t));
   advance(state);
   return ack(cid, id);
 }
 
-TournamentDirector::Reply TournamentDirector::register_player(const protocol::UserRef& me, const std::string& cid,
-                                                              const protocol::RegisterTournament& m) {
+TournamentDirector::Reply TournamentDirector::register_player(
+    const protocol::UserRef& me, const std::string& cid, const protocol::RegisterTournament& m) {
   TournamentState* t = find(m.tournament);
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
   const auto& s = t->settings();
-  if (t->status() != Status::Registering) return error(cid, ErrorCode::Conflict, "registration is over: the tournament has started");
+  if (t->status() != Status::Registering)
+    return error(cid, ErrorCode::Conflict, "registration is over: the tournament has started");
   if (s.registration_closes_ms && host_.unix_now_ms() >= *s.registration_closes_ms) {
     return error(cid, ErrorCode::Conflict, "registration for this tournament has closed");
   }
@@ -150,12 +161,14 @@ TournamentDirector::Reply TournamentDirector::register_player(const protocol::Us
   const double rating = host_.rating_of_user(me.id);
   const int rank = m.rank ? *protocol::parse_rank(*m.rank) : ratings::rank_index(rating);
   record(*t, "registered", {{"user", user_json(me)}, {"rank", rank}, {"rating", rating}}, me);
-  if (s.start_when_full && static_cast<int>(t->players().size()) == s.max_players) begin(*t, std::nullopt);
+  if (s.start_when_full && static_cast<int>(t->players().size()) == s.max_players)
+    begin(*t, std::nullopt);
   advance(*t);
   return ack(cid, t->id());
 }
 
-TournamentDirector::Reply TournamentDirector::leave(const protocol::UserRef& me, const std::string& cid,
+TournamentDirector::Reply TournamentDirector::leave(const protocol::UserRef& me,
+                                                    const std::string& cid,
                                                     protocol::TournamentId id) {
   TournamentState* t = find(id);
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(id));
@@ -165,47 +178,58 @@ TournamentDirector::Reply TournamentDirector::leave(const protocol::UserRef& me,
     record(*t, "unregistered", {{"user", user_json(me)}}, me);
     return ack(cid, id);
   }
-  if (t->status() != Status::Running) return error(cid, ErrorCode::Conflict, "the tournament is over");
+  if (t->status() != Status::Running)
+    return error(cid, ErrorCode::Conflict, "the tournament is over");
   if (p->withdrawn) return error(cid, ErrorCode::Conflict, "you have withdrawn already");
   withdraw_player(*t, me, me);
   advance(*t);
   return ack(cid, id);
 }
 
-std::optional<protocol::Error> TournamentDirector::director_only(const TournamentState& t, const protocol::UserRef& me,
+std::optional<protocol::Error> TournamentDirector::director_only(const TournamentState& t,
+                                                                 const protocol::UserRef& me,
                                                                  const std::string& cid) const {
-  if (t.director().id != me.id) return error(cid, ErrorCode::Forbidden, "only the tournament's director may do this");
+  if (t.director().id != me.id)
+    return error(cid, ErrorCode::Forbidden, "only the tournament's director may do this");
   return std::nullopt;
 }
 
-TournamentDirector::Reply TournamentDirector::start(const protocol::UserRef& me, const std::string& cid,
+TournamentDirector::Reply TournamentDirector::start(const protocol::UserRef& me,
+                                                    const std::string& cid,
                                                     protocol::TournamentId id) {
   TournamentState* t = find(id);
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(id));
   if (auto e = director_only(*t, me, cid)) return *e;
-  if (t->status() != Status::Registering) return error(cid, ErrorCode::Conflict, "the tournament has started already");
+  if (t->status() != Status::Registering)
+    return error(cid, ErrorCode::Conflict, "the tournament has started already");
   if (static_cast<int>(t->players().size()) < t->settings().min_players) {
-    return error(cid, ErrorCode::Conflict, "it needs at least " + std::to_string(t->settings().min_players) + " players");
+    return error(cid, ErrorCode::Conflict,
+                 "it needs at least " + std::to_string(t->settings().min_players) + " players");
   }
   begin(*t, me);
   advance(*t);
   return ack(cid, id);
 }
 
-TournamentDirector::Reply TournamentDirector::withdraw(const protocol::UserRef& me, const std::string& cid,
+TournamentDirector::Reply TournamentDirector::withdraw(const protocol::UserRef& me,
+                                                       const std::string& cid,
                                                        const protocol::WithdrawPlayer& m) {
   TournamentState* t = find(m.tournament);
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
   if (auto e = director_only(*t, me, cid)) return *e;
   const auto user = host_.user_named(m.player);
   const auto* p = user ? t->player(user->id) : nullptr;
-  if (!p) return error(cid, ErrorCode::NotFound, "'" + m.player + "' is not registered in this tournament");
+  if (!p)
+    return error(cid, ErrorCode::NotFound,
+                 "'" + m.player + "' is not registered in this tournament");
   if (t->status() == Status::Registering) {
     record(*t, "unregistered", {{"user", user_json(*user)}}, me);
     return ack(cid, m.tournament);
   }
-  if (t->status() != Status::Running) return error(cid, ErrorCode::Conflict, "the tournament is over");
-  if (p->withdrawn) return error(cid, ErrorCode::Conflict, "'" + m.player + "' has withdrawn already");
+  if (t->status() != Status::Running)
+    return error(cid, ErrorCode::Conflict, "the tournament is over");
+  if (p->withdrawn)
+    return error(cid, ErrorCode::Conflict, "'" + m.player + "' has withdrawn already");
   withdraw_player(*t, *user, me);
   advance(*t);
   return ack(cid, m.tournament);
@@ -223,26 +247,33 @@ void TournamentDirector::withdraw_player(TournamentState& t, const protocol::Use
     if (g.outcome || (g.black != player.id && g.white != player.id)) continue;
     const Color winner = g.black == player.id ? Color::White : Color::Black;
     if (b < round.games.size() && round.games[b]) {
-      host_.end_tournament_game(*round.games[b], Result::forfeit(winner), "withdrawal");  // its result comes back
+      host_.end_tournament_game(*round.games[b], Result::forfeit(winner),
+                                "withdrawal");  // its result comes back
     } else {
-      record_result(t, number, static_cast<int>(b + 1), winner == Color::Black ? Outcome::BlackWins : Outcome::WhiteWins, true, by);
+      record_result(t, number, static_cast<int>(b + 1),
+                    winner == Color::Black ? Outcome::BlackWins : Outcome::WhiteWins, true, by);
     }
   }
 }
 
-TournamentDirector::Reply TournamentDirector::set_result(const protocol::UserRef& me, const std::string& cid,
+TournamentDirector::Reply TournamentDirector::set_result(const protocol::UserRef& me,
+                                                         const std::string& cid,
                                                          const protocol::SetTournamentResult& m) {
   TournamentState* t = find(m.tournament);
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
   if (auto e = director_only(*t, me, cid)) return *e;
-  if (m.round > static_cast<int>(t->rounds().size())) return error(cid, ErrorCode::NotFound, "no round " + std::to_string(m.round));
+  if (m.round > static_cast<int>(t->rounds().size()))
+    return error(cid, ErrorCode::NotFound, "no round " + std::to_string(m.round));
   const auto& round = t->rounds()[m.round - 1];
   if (m.board > static_cast<int>(round.pairing.games.size())) {
-    return error(cid, ErrorCode::NotFound, "round " + std::to_string(m.round) + " has no board " + std::to_string(m.board));
+    return error(cid, ErrorCode::NotFound,
+                 "round " + std::to_string(m.round) + " has no board " + std::to_string(m.board));
   }
-  if (!round.started) return error(cid, ErrorCode::Conflict, "round " + std::to_string(m.round) + " has not started");
+  if (!round.started)
+    return error(cid, ErrorCode::Conflict, "round " + std::to_string(m.round) + " has not started");
   if (t->elimination() && m.round != static_cast<int>(t->rounds().size())) {
-    return error(cid, ErrorCode::Conflict, "in an elimination, a result is final once the next round is paired");
+    return error(cid, ErrorCode::Conflict,
+                 "in an elimination, a result is final once the next round is paired");
   }
   Outcome outcome = Outcome::BothLose;
   Result result = Result::void_game();
@@ -251,26 +282,35 @@ TournamentDirector::Reply TournamentDirector::set_result(const protocol::UserRef
   if (m.result == "jigo") outcome = Outcome::Jigo, result = Result::score(0);
   const bool in_play = !round.pairing.games[m.board - 1].outcome;
   protocol::GameId game = 0;  // none
-  if (static_cast<std::size_t>(m.board - 1) < round.games.size()) game = round.games[m.board - 1].value_or(0);
+  if (static_cast<std::size_t>(m.board - 1) < round.games.size())
+    game = round.games[m.board - 1].value_or(0);
   record_result(*t, m.round, m.board, outcome, false, me);
-  if (in_play && game != 0) host_.end_tournament_game(game, result, "adjudication");  // already counted: ignored on return
+  if (in_play && game != 0)
+    host_.end_tournament_game(game, result, "adjudication");  // already counted: ignored on return
   advance(*t);
   return ack(cid, m.tournament);
 }
 
-TournamentDirector::Reply TournamentDirector::repair(const protocol::UserRef& me, const std::string& cid,
+TournamentDirector::Reply TournamentDirector::repair(const protocol::UserRef& me,
+                                                     const std::string& cid,
                                                      protocol::TournamentId id) {
   TournamentState* t = find(id);
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(id));
   if (auto e = director_only(*t, me, cid)) return *e;
-  if (t->rounds().empty() || t->rounds().back().started) return error(cid, ErrorCode::Conflict, "no round is waiting to start");
+  if (t->rounds().empty() || t->rounds().back().started)
+    return error(cid, ErrorCode::Conflict, "no round is waiting to start");
   const std::size_t played = t->rounds().size() - 1;
   const auto next = next_pairing(*t, played);
   if (!next) return error(cid, ErrorCode::Conflict, "too few players are left to pair this round");
   json games = json::array();
-  for (const auto& g : next->games) games.push_back({{"black", g.black}, {"white", g.white}, {"handicap", g.handicap}});
+  for (const auto& g : next->games)
+    games.push_back({{"black", g.black}, {"white", g.white}, {"handicap", g.handicap}});
   record(*t, "paired",
-         {{"round", played + 1}, {"starts_at_ms", t->rounds().back().starts_at_ms}, {"games", games}, {"byes", next->byes}}, me);
+         {{"round", played + 1},
+          {"starts_at_ms", t->rounds().back().starts_at_ms},
+          {"games", games},
+          {"byes", next->byes}},
+         me);
   advance(*t);
   return ack(cid, id);
 }
@@ -289,13 +329,15 @@ void TournamentDirector::begin(TournamentState& t, const std::optional<protocol:
   json seeds = json::array(), scores = json::array();
   for (const auto i : order) {
     seeds.push_back(players[i].user.id);
-    scores.push_back(s.system == System::McMahon ? std::clamp(players[i].rank, s.floor, s.bar) - s.floor : 0);
+    scores.push_back(
+        s.system == System::McMahon ? std::clamp(players[i].rank, s.floor, s.bar) - s.floor : 0);
   }
   record(t, "started", {{"seeds", seeds}, {"start_scores", scores}}, by);
   set_status(t, "running");
 }
 
-std::optional<tournament::Round> TournamentDirector::next_pairing(const TournamentState& t, std::size_t played) const {
+std::optional<tournament::Round> TournamentDirector::next_pairing(const TournamentState& t,
+                                                                  std::size_t played) const {
   auto done = t.pairings();
   done.resize(std::min(done.size(), played));
   const auto& s = t.settings();
@@ -305,30 +347,38 @@ std::optional<tournament::Round> TournamentDirector::next_pairing(const Tourname
     case System::Swiss:
     case System::McMahon:
       if (static_cast<int>(played) >= s.rounds || active.size() < 2) return std::nullopt;
-      next = tournament::pair_swiss(active, done, s.system == System::McMahon ? s.handicap : tournament::HandicapPolicy{});
+      next = tournament::pair_swiss(
+          active, done, s.system == System::McMahon ? s.handicap : tournament::HandicapPolicy{});
       break;
     case System::RoundRobin:
     case System::DoubleRoundRobin: {
       const bool twice = s.system == System::DoubleRoundRobin;
-      if (static_cast<int>(played) >= tournament::round_robin_rounds(t.seeded().size(), twice) || active.size() < 2) {
+      if (static_cast<int>(played) >= tournament::round_robin_rounds(t.seeded().size(), twice) ||
+          active.size() < 2) {
         return std::nullopt;
       }
-      next = tournament::pair_round_robin(t.seeded(), t.withdrawn(), static_cast<int>(played), twice);
+      next =
+          tournament::pair_round_robin(t.seeded(), t.withdrawn(), static_cast<int>(played), twice);
       break;
     }
     case System::SingleElimination:
     case System::DoubleElimination:
-      next = tournament::pair_elimination(t.seeded(), t.withdrawn(), done, s.system == System::DoubleElimination);
+      next = tournament::pair_elimination(t.seeded(), t.withdrawn(), done,
+                                          s.system == System::DoubleElimination);
       break;
   }
-  if (next && next->games.empty() && s.system != System::RoundRobin && s.system != System::DoubleRoundRobin) return std::nullopt;
+  if (next && next->games.empty() && s.system != System::RoundRobin &&
+      s.system != System::DoubleRoundRobin)
+    return std::nullopt;
   return next;
 }
 
-std::int64_t TournamentDirector::round_start_time(const TournamentState& t, std::size_t index) const {
+std::int64_t TournamentDirector::round_start_time(const TournamentState& t,
+                                                  std::size_t index) const {
   const std::int64_t now = host_.unix_now_ms();
   const auto& s = t.settings();
-  if (s.round_start == protocol::TournamentSettings::RoundStart::Scheduled && index < s.round_times_ms.size()) {
+  if (s.round_start == protocol::TournamentSettings::RoundStart::Scheduled &&
+      index < s.round_times_ms.size()) {
     return std::max(now, s.round_times_ms[index]);
   }
   return index == 0 ? now : now + s.round_gap_ms;
@@ -339,13 +389,19 @@ bool TournamentDirector::pair_next(TournamentState& t, const std::optional<proto
   const auto next = next_pairing(t, played);
   if (!next) return false;
   json games = json::array();
-  for (const auto& g : next->games) games.push_back({{"black", g.black}, {"white", g.white}, {"handicap", g.handicap}});
+  for (const auto& g : next->games)
+    games.push_back({{"black", g.black}, {"white", g.white}, {"handicap", g.handicap}});
   record(t, "paired",
-         {{"round", played + 1}, {"starts_at_ms", round_start_time(t, played)}, {"games", games}, {"byes", next->byes}}, by);
+         {{"round", played + 1},
+          {"starts_at_ms", round_start_time(t, played)},
+          {"games", games},
+          {"byes", next->byes}},
+         by);
   return true;
 }
 
-protocol::GameSettings TournamentDirector::game_settings(const TournamentState& t, const tournament::Game& g) const {
+protocol::GameSettings TournamentDirector::game_settings(const TournamentState& t,
+                                                         const tournament::Game& g) const {
   protocol::GameSettings s = t.settings().game;
   s.color = protocol::GameSettings::ColorChoice::Black;
   s.automatic_handicap = false;
@@ -378,21 +434,30 @@ void TournamentDirector::start_round(TournamentState& t) {
     const auto* white = t.player(g.white);
     if (black->withdrawn || white->withdrawn) {
       games.push_back(nullptr);
-      forfeits.emplace_back(static_cast<int>(b + 1), black->withdrawn ? (white->withdrawn ? Outcome::BothLose : Outcome::WhiteWins)
-                                                                      : Outcome::BlackWins);
+      forfeits.emplace_back(static_cast<int>(b + 1),
+                            black->withdrawn
+                                ? (white->withdrawn ? Outcome::BothLose : Outcome::WhiteWins)
+                                : Outcome::BlackWins);
       continue;
     }
-    const auto id = host_.start_tournament_game(game_settings(t, g), black->user, white->user, options_for(t));
+    const auto id =
+        host_.start_tournament_game(game_settings(t, g), black->user, white->user, options_for(t));
     boards_[id] = {t.id(), number, static_cast<int>(b + 1)};
     games.push_back(id);
   }
   record(t, "round_started", {{"round", number}, {"games", games}}, std::nullopt);
-  for (const auto& [board, outcome] : forfeits) record_result(t, number, board, outcome, true, std::nullopt);
+  for (const auto& [board, outcome] : forfeits)
+    record_result(t, number, board, outcome, true, std::nullopt);
 }
 
-void TournamentDirector::record_result(TournamentState& t, int round, int board, Outcome outcome, bool forfeit,
-                                       const std::optional<protocol::UserRef>& by) {
-  record(t, "result", {{"round", round}, {"board", board}, {"outcome", outcome_name(outcome)}, {"forfeit", forfeit}}, by);
+void TournamentDirector::record_result(TournamentState& t, int round, int board, Outcome outcome,
+                                       bool forfeit, const std::optional<protocol::UserRef>& by) {
+  record(t, "result",
+         {{"round", round},
+          {"board", board},
+          {"outcome", outcome_name(outcome)},
+          {"forfeit", forfeit}},
+         by);
 }
 
 void TournamentDirector::game_finished(protocol::GameId game, const std::string& result) {
@@ -450,7 +515,8 @@ void TournamentDirector::advance(TournamentState& t) {
 
 std::string TournamentDirector::list_json() const {
   json list = json::array();
-  for (auto it = tournaments_.rbegin(); it != tournaments_.rend(); ++it) list.push_back(it->second->summary_json());
+  for (auto it = tournaments_.rbegin(); it != tournaments_.rend(); ++it)
+    list.push_back(it->second->summary_json());
   return json{{"tournaments", list}}.dump();
 }
 

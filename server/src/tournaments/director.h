@@ -20,10 +20,13 @@ class TournamentHost {
  public:
   virtual ~TournamentHost() = default;
   // Creates and announces a game between the two players, Black first; returns its id.
-  virtual protocol::GameId start_tournament_game(const protocol::GameSettings& settings, const protocol::UserRef& black,
-                                                 const protocol::UserRef& white, const RoomOptions& options) = 0;
+  virtual protocol::GameId start_tournament_game(const protocol::GameSettings& settings,
+                                                 const protocol::UserRef& black,
+                                                 const protocol::UserRef& white,
+                                                 const RoomOptions& options) = 0;
   // Ends a game in play with this result (withdrawal, adjudication).
-  virtual void end_tournament_game(protocol::GameId game, const Result& result, const std::string& reason) = 0;
+  virtual void end_tournament_game(protocol::GameId game, const Result& result,
+                                   const std::string& reason) = 0;
   virtual void write(store::Write write) = 0;
   virtual void broadcast(const protocol::ServerMessage& message) = 0;
   // The tournament's next deadline (Unix ms), or none.
@@ -57,14 +60,19 @@ class TournamentDirector {
     std::string cid;
     protocol::TournamentId tournament = 0;
   };
-  static std::vector<RememberedCommand> commands_of(const std::vector<store::StoredTournament>& stored);
+  static std::vector<RememberedCommand> commands_of(
+      const std::vector<store::StoredTournament>& stored);
 
-  Reply create(const protocol::UserRef& me, const std::string& cid, const protocol::TournamentSettings& settings);
-  Reply register_player(const protocol::UserRef& me, const std::string& cid, const protocol::RegisterTournament& m);
+  Reply create(const protocol::UserRef& me, const std::string& cid,
+               const protocol::TournamentSettings& settings);
+  Reply register_player(const protocol::UserRef& me, const std::string& cid,
+                        const protocol::RegisterTournament& m);
   Reply leave(const protocol::UserRef& me, const std::string& cid, protocol::TournamentId id);
   Reply start(const protocol::UserRef& me, const std::string& cid, protocol::TournamentId id);
-  Reply withdraw(const protocol::UserRef& me, const std::string& cid, const protocol::WithdrawPlayer& m);
-  Reply set_result(const protocol::UserRef& me, const std::string& cid, const protocol::SetTournamentResult& m);
+  Reply withdraw(const protocol::UserRef& me, const std::string& cid,
+                 const protocol::WithdrawPlayer& m);
+  Reply set_result(const protocol::UserRef& me, const std::string& cid,
+                   const protocol::SetTournamentResult& m);
   Reply repair(const protocol::UserRef& me, const std::string& cid, protocol::TournamentId id);
 
   // A game ended with this result (SGF form): if it is a tournament's, the result counts.
@@ -86,7 +94,8 @@ class TournamentDirector {
 
   TournamentState* find(protocol::TournamentId id);
   // Records an event: applied to the state, stored, announced.
-  void record(TournamentState& t, const std::string& kind, nlohmann::json r, const std::optional<protocol::UserRef>& by);
+  void record(TournamentState& t, const std::string& kind, nlohmann::json r,
+              const std::optional<protocol::UserRef>& by);
   void set_status(TournamentState& t, const char* status);
   // Does whatever is due: the start, pairing the next round, starting it, finishing.
   void advance(TournamentState& t);
@@ -96,15 +105,17 @@ class TournamentDirector {
   bool pair_next(TournamentState& t, const std::optional<protocol::UserRef>& by);
   // The next round's pairing after the first `played` rounds, or none when the tournament is over.
   std::optional<tournament::Round> next_pairing(const TournamentState& t, std::size_t played) const;
-  void withdraw_player(TournamentState& t, const protocol::UserRef& player, const std::optional<protocol::UserRef>& by);
+  void withdraw_player(TournamentState& t, const protocol::UserRef& player,
+                       const std::optional<protocol::UserRef>& by);
   std::int64_t round_start_time(const TournamentState& t, std::size_t round_index) const;
   void start_round(TournamentState& t);
-  void record_result(TournamentState& t, int round, int board, tournament::Outcome outcome, bool forfeit,
-                     const std::optional<protocol::UserRef>& by);
+  void record_result(TournamentState& t, int round, int board, tournament::Outcome outcome,
+                     bool forfeit, const std::optional<protocol::UserRef>& by);
   void index_games(const TournamentState& t);
   protocol::GameSettings game_settings(const TournamentState& t, const tournament::Game& g) const;
   RoomOptions options_for(const TournamentState& t) const;
-  std::optional<protocol::Error> director_only(const TournamentState& t, const protocol::UserRef& me,
+  std::optional<protocol::Error> director_only(const TournamentState& t,
+                                               const protocol::UserRef& me,
                                                const std::string& cid) const;
 
   TournamentHost& host_;

@@ -17,45 +17,59 @@ Outcome read_outcome(const std::string& text) {
   throw std::runtime_error("unknown outcome '" + text + "'");
 }
 
-protocol::UserRef read_user(const json& j) { return {j.at("id").get<std::int64_t>(), j.at("name").get<std::string>()}; }
+protocol::UserRef read_user(const json& j) {
+  return {j.at("id").get<std::int64_t>(), j.at("name").get<std::string>()};
+}
 
 }  // namespace
 
 bool TournamentState::RoundState::decided() const {
-  return std::all_of(pairing.games.begin(), pairing.games.end(), [](const auto& g) { return g.outcome.has_value(); });
+  return std::all_of(pairing.games.begin(), pairing.games.end(),
+                     [](const auto& g) { return g.outcome.has_value(); });
 }
 
 TournamentState::TournamentState(protocol::TournamentId id, protocol::UserRef director,
                                  protocol::TournamentSettings settings, std::int64_t created_at_ms)
-    : id_(id), director_(std::move(director)), settings_(std::move(settings)), created_at_ms_(created_at_ms) {}
+    : id_(id),
+      director_(std::move(director)),
+      settings_(std::move(settings)),
+      created_at_ms_(created_at_ms) {}
 
 const char* TournamentState::status_name(Status s) {
   switch (s) {
-    case Status::Registering: return "registering";
-    case Status::Running: return "running";
-    case Status::Finished: return "finished";
-    case Status::Cancelled: return "cancelled";
+    case Status::Registering:
+      return "registering";
+    case Status::Running:
+      return "running";
+    case Status::Finished:
+      return "finished";
+    case Status::Cancelled:
+      return "cancelled";
   }
   return "?";
 }
 
 const TournamentState::Player* TournamentState::player(std::int64_t user) const {
-  const auto it = std::find_if(players_.begin(), players_.end(), [&](const Player& p) { return p.user.id == user; });
+  const auto it = std::find_if(players_.begin(), players_.end(),
+                               [&](const Player& p) { return p.user.id == user; });
   return it == players_.end() ? nullptr : &*it;
 }
 
 const TournamentState::Player& TournamentState::player_ref(tournament::PlayerId id) const {
   const Player* p = player(id);
-  if (!p) throw std::runtime_error("tournament " + std::to_string(id_) + " names player " + std::to_string(id) + ", who is not registered");
+  if (!p)
+    throw std::runtime_error("tournament " + std::to_string(id_) + " names player " +
+                             std::to_string(id) + ", who is not registered");
   return *p;
 }
 
-void TournamentState::apply(const std::string& kind, const json& r, const std::optional<protocol::UserRef>& by,
-                            std::int64_t at_ms) {
+void TournamentState::apply(const std::string& kind, const json& r,
+                            const std::optional<protocol::UserRef>& by, std::int64_t at_ms) {
   ++next_seq_;
   audit_.push_back({at_ms, by, kind, r});
   if (kind == "registered") {
-    players_.push_back({read_user(r.at("user")), r.at("rank").get<int>(), r.at("rating").get<double>(), false});
+    players_.push_back(
+        {read_user(r.at("user")), r.at("rank").get<int>(), r.at("rating").get<double>(), false});
   } else if (kind == "unregistered") {
     const auto id = r.at("user").at("id").get<std::int64_t>();
     std::erase_if(players_, [&](const Player& p) { return p.user.id == id; });
@@ -68,8 +82,9 @@ void TournamentState::apply(const std::string& kind, const json& r, const std::o
   } else if (kind == "paired") {
     RoundState round;
     for (const auto& g : r.at("games")) {
-      round.pairing.games.push_back({g.at("black").get<std::int64_t>(), g.at("white").get<std::int64_t>(),
-                                     g.at("handicap").get<int>(), std::nullopt, false});
+      round.pairing.games.push_back({g.at("black").get<std::int64_t>(),
+                                     g.at("white").get<std::int64_t>(), g.at("handicap").get<int>(),
+                                     std::nullopt, false});
     }
     round.pairing.byes = r.at("byes").get<std::vector<std::int64_t>>();
     round.starts_at_ms = r.at("starts_at_ms").get<std::int64_t>();
@@ -85,9 +100,11 @@ void TournamentState::apply(const std::string& kind, const json& r, const std::o
     auto& round = rounds_.at(r.at("round").get<std::size_t>() - 1);
     round.started = true;
     round.games.clear();
-    for (const auto& g : r.at("games")) round.games.push_back(g.is_null() ? std::nullopt : std::optional(g.get<protocol::GameId>()));
+    for (const auto& g : r.at("games"))
+      round.games.push_back(g.is_null() ? std::nullopt : std::optional(g.get<protocol::GameId>()));
   } else if (kind == "result") {
-    auto& game = rounds_.at(r.at("round").get<std::size_t>() - 1).pairing.games.at(r.at("board").get<std::size_t>() - 1);
+    auto& game = rounds_.at(r.at("round").get<std::size_t>() - 1)
+                     .pairing.games.at(r.at("board").get<std::size_t>() - 1);
     game.outcome = read_outcome(r.at("outcome").get<std::string>());
     game.forfeit = r.at("forfeit").get<bool>();
   } else if (kind == "withdrawn") {
@@ -138,7 +155,8 @@ bool TournamentState::elimination() const {
 }
 
 std::vector<tournament::Standing> TournamentState::standings() const {
-  return tournament::standings(seeded(), withdrawn(), pairings(), protocol::tie_breaks_of(settings_), elimination(),
+  return tournament::standings(seeded(), withdrawn(), pairings(),
+                               protocol::tie_breaks_of(settings_), elimination(),
                                settings_.system == tournament::System::DoubleElimination ? 2 : 1);
 }
 
@@ -163,20 +181,26 @@ json TournamentState::summary_json() const {
 
 // A player's line of the crosstable: per round, the opponent's place and the result from this
 // player's side ("+", "-", "=", or "bye"), with colour and handicap.
-json TournamentState::crosstable_row(const tournament::Standing& s, const std::vector<tournament::Standing>& table) const {
+json TournamentState::crosstable_row(const tournament::Standing& s,
+                                     const std::vector<tournament::Standing>& table) const {
   std::map<tournament::PlayerId, int> place;
   for (const auto& row : table) place[row.id] = row.place;
   json cells = json::array();
   for (const auto& round : rounds_) {
     json cell = nullptr;
-    if (std::find(round.pairing.byes.begin(), round.pairing.byes.end(), s.id) != round.pairing.byes.end()) cell = {{"bye", true}};
+    if (std::find(round.pairing.byes.begin(), round.pairing.byes.end(), s.id) !=
+        round.pairing.byes.end())
+      cell = {{"bye", true}};
     for (const auto& g : round.pairing.games) {
       if (g.black != s.id && g.white != s.id) continue;
       const bool black = g.black == s.id;
       std::string result = "?";
-      if (g.outcome == Outcome::Jigo) result = "=";
-      else if (g.outcome == Outcome::BothLose) result = "-";
-      else if (g.outcome) result = (*g.outcome == Outcome::BlackWins) == black ? "+" : "-";
+      if (g.outcome == Outcome::Jigo)
+        result = "=";
+      else if (g.outcome == Outcome::BothLose)
+        result = "-";
+      else if (g.outcome)
+        result = (*g.outcome == Outcome::BlackWins) == black ? "+" : "-";
       cell = {{"opponent", black ? g.white : g.black},
               {"opponent_place", place[black ? g.white : g.black]},
               {"result", result},
@@ -193,7 +217,8 @@ json TournamentState::view_json() const {
   json j = summary_json();
   j["settings"] = json::parse(protocol::encode_tournament_settings(settings_));
   j["tie_breaks"] = json::array();
-  for (const auto t : protocol::tie_breaks_of(settings_)) j["tie_breaks"].push_back(tournament::to_string(t));
+  for (const auto t : protocol::tie_breaks_of(settings_))
+    j["tie_breaks"].push_back(tournament::to_string(t));
   const auto seeds = seeded();
   j["entrants"] = json::array();
   for (std::size_t i = 0; i < players_.size(); ++i) {
@@ -217,13 +242,17 @@ json TournamentState::view_json() const {
                 {"handicap", g.handicap},
                 {"result", g.outcome ? json(outcome_name(*g.outcome)) : json(nullptr)},
                 {"forfeit", g.forfeit}};
-      game["game"] = b < round.games.size() && round.games[b] ? json(*round.games[b]) : json(nullptr);
+      game["game"] =
+          b < round.games.size() && round.games[b] ? json(*round.games[b]) : json(nullptr);
       games.push_back(game);
     }
     json byes = json::array();
     for (const auto id : round.pairing.byes) byes.push_back(user_json(id));
-    j["round_list"].push_back(
-        {{"round", r + 1}, {"starts_at_ms", round.starts_at_ms}, {"started", round.started}, {"games", games}, {"byes", byes}});
+    j["round_list"].push_back({{"round", r + 1},
+                               {"starts_at_ms", round.starts_at_ms},
+                               {"started", round.started},
+                               {"games", games},
+                               {"byes", byes}});
   }
   j["standings"] = json::array();
   if (status_ != Status::Registering) {

@@ -1,11 +1,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/tournament/tournament.h"
 #include "protocol/messages.h"
@@ -25,7 +24,7 @@ class TournamentState {
     bool withdrawn = false;
   };
   struct RoundState {
-    tournament::Round pairing;                       // with outcomes as they come in
+    tournament::Round pairing;                           // with outcomes as they come in
     std::vector<std::optional<protocol::GameId>> games;  // per board, once the round started
     std::int64_t starts_at_ms = 0;
     bool started = false;
@@ -38,12 +37,12 @@ class TournamentState {
     nlohmann::json record;
   };
 
-  TournamentState(protocol::TournamentId id, protocol::UserRef director, protocol::TournamentSettings settings,
-                  std::int64_t created_at_ms);
+  TournamentState(protocol::TournamentId id, protocol::UserRef director,
+                  protocol::TournamentSettings settings, std::int64_t created_at_ms);
 
   // Applies one event; throws std::runtime_error on a record it cannot read.
-  void apply(const std::string& kind, const nlohmann::json& record, const std::optional<protocol::UserRef>& by,
-             std::int64_t at_ms);
+  void apply(const std::string& kind, const nlohmann::json& record,
+             const std::optional<protocol::UserRef>& by, std::int64_t at_ms);
 
   protocol::TournamentId id() const { return id_; }
   const protocol::UserRef& director() const { return director_; }
@@ -71,14 +70,15 @@ class TournamentState {
  private:
   const Player& player_ref(tournament::PlayerId id) const;
   nlohmann::json user_json(tournament::PlayerId id) const;
-  nlohmann::json crosstable_row(const tournament::Standing& s, const std::vector<tournament::Standing>& table) const;
+  nlohmann::json crosstable_row(const tournament::Standing& s,
+                                const std::vector<tournament::Standing>& table) const;
 
   protocol::TournamentId id_;
   protocol::UserRef director_;
   protocol::TournamentSettings settings_;
   std::int64_t created_at_ms_;
   Status status_ = Status::Registering;
-  std::vector<Player> players_;  // registration order until the start, then seed order
+  std::vector<Player> players_;       // registration order until the start, then seed order
   std::vector<double> start_scores_;  // by seed, from the start
   std::vector<RoundState> rounds_;
   std::vector<AuditLine> audit_;

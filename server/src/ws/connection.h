@@ -37,11 +37,13 @@ class Dispatcher {
  public:
   virtual ~Dispatcher() = default;
   virtual void connected(const std::shared_ptr<Connection>& connection) = 0;
-  virtual void received(const std::shared_ptr<Connection>& connection, protocol::ClientEnvelope command) = 0;
+  virtual void received(const std::shared_ptr<Connection>& connection,
+                        protocol::ClientEnvelope command) = 0;
   virtual void disconnected(const std::shared_ptr<Connection>& connection) = 0;
   // A reply the connection makes by itself (a pong, a decoding or rate-limit error): sent after
   // everything the dispatcher has already produced for that connection, never ahead of it.
-  virtual void answer(const std::shared_ptr<Connection>& connection, const protocol::ServerMessage& message) = 0;
+  virtual void answer(const std::shared_ptr<Connection>& connection,
+                      const protocol::ServerMessage& message) = 0;
 };
 
 }  // namespace tengen

@@ -12,13 +12,18 @@ namespace {
 
 constexpr std::size_t kMaxControlPayload = 125;
 
-bool is_control(Opcode op) { return (static_cast<std::uint8_t>(op) & 0x8) != 0; }
+bool is_control(Opcode op) {
+  return (static_cast<std::uint8_t>(op) & 0x8) != 0;
+}
 
-bool known_opcode(std::uint8_t op) { return op <= 0x2 || (op >= 0x8 && op <= 0xA); }
+bool known_opcode(std::uint8_t op) {
+  return op <= 0x2 || (op >= 0x8 && op <= 0xA);
+}
 
 // Codes a peer may put in a close frame (RFC 6455 §7.4; 1012–1014 registered since).
 bool valid_close_code(std::uint16_t code) {
-  return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
+  return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) ||
+         (code >= 3000 && code <= 4999);
 }
 
 bool valid_utf8(std::string_view text) {
@@ -26,7 +31,8 @@ bool valid_utf8(std::string_view text) {
 }
 
 void unmask(char* data, std::size_t size, const unsigned char key[4]) {
-  const unsigned char repeated[8] = {key[0], key[1], key[2], key[3], key[0], key[1], key[2], key[3]};
+  const unsigned char repeated[8] = {key[0], key[1], key[2], key[3],
+                                     key[0], key[1], key[2], key[3]};
   std::uint64_t wide_key;
   std::memcpy(&wide_key, repeated, 8);
   std::size_t i = 0;
@@ -42,10 +48,12 @@ void unmask(char* data, std::size_t size, const unsigned char key[4]) {
 }  // namespace
 
 void append_frame(std::string& out, Opcode opcode, std::string_view payload) {
-  append_raw_frame(out, static_cast<std::uint8_t>(0x80 | static_cast<std::uint8_t>(opcode)), payload);
+  append_raw_frame(out, static_cast<std::uint8_t>(0x80 | static_cast<std::uint8_t>(opcode)),
+                   payload);
 }
 
-void append_raw_frame(std::string& out, std::uint8_t first_byte, std::string_view payload, const char* mask) {
+void append_raw_frame(std::string& out, std::uint8_t first_byte, std::string_view payload,
+                      const char* mask) {
   char header[14];
   std::size_t n = 0;
   header[n++] = static_cast<char>(first_byte);
@@ -59,7 +67,8 @@ void append_raw_frame(std::string& out, std::uint8_t first_byte, std::string_vie
     header[n++] = static_cast<char>(size);
   } else {
     header[n++] = static_cast<char>(mask_bit | 127);
-    for (int shift = 56; shift >= 0; shift -= 8) header[n++] = static_cast<char>(static_cast<std::uint64_t>(size) >> shift);
+    for (int shift = 56; shift >= 0; shift -= 8)
+      header[n++] = static_cast<char>(static_cast<std::uint64_t>(size) >> shift);
   }
   if (mask) {
     std::memcpy(header + n, mask, 4);
@@ -134,10 +143,13 @@ std::optional<FrameReader::Event> FrameReader::next() {
     }
     if (is_control(opcode)) {
       if (!fin) return fail(1002, "a control frame may not be fragmented");
-      if (size > kMaxControlPayload) return fail(1002, "a control frame's payload is at most 125 bytes");
+      if (size > kMaxControlPayload)
+        return fail(1002, "a control frame's payload is at most 125 bytes");
     } else {
-      if (opcode == Opcode::Continuation && !in_message_) return fail(1002, "a continuation frame with no message begun");
-      if (opcode != Opcode::Continuation && in_message_) return fail(1002, "a new message before the last one ended");
+      if (opcode == Opcode::Continuation && !in_message_)
+        return fail(1002, "a continuation frame with no message begun");
+      if (opcode != Opcode::Continuation && in_message_)
+        return fail(1002, "a new message before the last one ended");
       // Refused before its bytes are buffered: a frame's announced size is enough to know.
       const std::uint64_t total = size + (in_message_ ? message_.size() : 0);
       if (total > max_message_) return fail(1009, "message over the size limit");
@@ -168,7 +180,8 @@ std::optional<FrameReader::Event> FrameReader::next() {
         break;
     }
     if (!in_message_ && fin) {  // the common case: a whole message in one frame, read in place
-      if (opcode == Opcode::Text && !valid_utf8(data)) return fail(1007, "a text message must be UTF-8");
+      if (opcode == Opcode::Text && !valid_utf8(data))
+        return fail(1007, "a text message must be UTF-8");
       return Event{opcode == Opcode::Text ? Kind::Text : Kind::Binary, data, 0, {}};
     }
     if (!in_message_) {
@@ -179,7 +192,8 @@ std::optional<FrameReader::Event> FrameReader::next() {
     message_.append(data);
     if (!fin) continue;
     in_message_ = false;
-    if (message_opcode_ == Opcode::Text && !valid_utf8(message_)) return fail(1007, "a text message must be UTF-8");
+    if (message_opcode_ == Opcode::Text && !valid_utf8(message_))
+      return fail(1007, "a text message must be UTF-8");
     return Event{message_opcode_ == Opcode::Text ? Kind::Text : Kind::Binary, message_, 0, {}};
   }
   return std::nullopt;

@@ -18,7 +18,14 @@ namespace tengen::ws {
 // or three small messages to a connection at once (an ack and the events it caused). Framed
 // here, whatever is queued leaves in one write — one system call, one TCP segment.
 
-enum class Opcode : std::uint8_t { Continuation = 0x0, Text = 0x1, Binary = 0x2, Close = 0x8, Ping = 0x9, Pong = 0xA };
+enum class Opcode : std::uint8_t {
+  Continuation = 0x0,
+  Text = 0x1,
+  Binary = 0x2,
+  Close = 0x8,
+  Ping = 0x9,
+  Pong = 0xA
+};
 
 // Close codes (RFC 6455 §7.4.1) the server sends.
 enum class CloseCode : std::uint16_t {
@@ -36,7 +43,8 @@ void append_frame(std::string& out, Opcode opcode, std::string_view payload);
 // Appends a frame with this first byte (FIN, reserved bits, opcode) as it is given, masked with
 // the 4 bytes of `mask` if not null, as clients send theirs. The server's frames are
 // append_frame's; the tests, the fuzz target and the load generator build clients' with this.
-void append_raw_frame(std::string& out, std::uint8_t first_byte, std::string_view payload, const char* mask = nullptr);
+void append_raw_frame(std::string& out, std::uint8_t first_byte, std::string_view payload,
+                      const char* mask = nullptr);
 
 // The payload of a close frame: the code, big-endian, then the reason (cut to fit 125 bytes).
 std::string close_payload(CloseCode code, std::string_view reason);

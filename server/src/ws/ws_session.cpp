@@ -24,7 +24,8 @@ constexpr std::chrono::milliseconds kCloseGrace{5'000};
 
 WsSession::WsSession(Socket socket, std::string_view received, std::uint64_t id,
                      std::optional<store::UserRecord> user, Dispatcher& dispatcher, Clock& clock,
-                     const ConnectionLimits& limits, std::function<void(std::uint64_t)> on_end, Metrics* metrics)
+                     const ConnectionLimits& limits, std::function<void(std::uint64_t)> on_end,
+                     Metrics* metrics)
     : socket_(std::move(socket)),
       id_(id),
       user_(std::move(user)),
@@ -33,7 +34,9 @@ WsSession::WsSession(Socket socket, std::string_view received, std::uint64_t id,
       limits_(limits),
       on_end_(std::move(on_end)),
       metrics_(metrics),
-      rate_(limits.message_burst, std::chrono::milliseconds(1000 / std::max(1, limits.messages_per_second)), clock.steady_now()),
+      rate_(limits.message_burst,
+            std::chrono::milliseconds(1000 / std::max(1, limits.messages_per_second)),
+            clock.steady_now()),
       reader_(limits.max_message_bytes),
       timer_(socket_.get_executor()) {
   if (!received.empty()) {
@@ -63,7 +66,8 @@ asio::awaitable<void> WsSession::run() {
     }
     if (!reading || !socket_.is_open()) break;
     const auto room = reader_.space();
-    auto [ec, bytes] = co_await socket_.async_read_some(asio::buffer(room.data(), room.size()), kNothrow);
+    auto [ec, bytes] =
+        co_await socket_.async_read_some(asio::buffer(room.data(), room.size()), kNothrow);
     if (ec) break;
     // After a broken frame nothing more is read: what comes is dropped, not buffered.
     if (!reader_.failed()) reader_.commit(bytes);
@@ -83,7 +87,9 @@ bool WsSession::on_event(const ws::FrameReader::Event& event) {
       if (!closing_) handle(event.payload);
       return socket_.is_open();
     case Kind::Binary:
-      if (!closing_) reply_error({}, protocol::ErrorCode::BadJson, "binary frames are not accepted: send JSON text");
+      if (!closing_)
+        reply_error({}, protocol::ErrorCode::BadJson,
+                    "binary frames are not accepted: send JSON text");
       return true;
     case Kind::Ping:
       if (closing_) return true;  // nothing may follow our close frame
@@ -96,8 +102,10 @@ bool WsSession::on_event(const ws::FrameReader::Event& event) {
       const auto payload = event.payload;
       if (payload.size() < 2 || payload[0] != 't') return true;
       std::int64_t sent = 0;
-      const auto [end, ec] = std::from_chars(payload.data() + 1, payload.data() + payload.size(), sent);
-      if (ec == std::errc() && end == payload.data() + payload.size()) rtt_ms_ = std::max<std::int64_t>(0, steady_ms() - sent);
+      const auto [end, ec] =
+          std::from_chars(payload.data() + 1, payload.data() + payload.size(), sent);
+      if (ec == std::errc() && end == payload.data() + payload.size())
+        rtt_ms_ = std::max<std::int64_t>(0, steady_ms() - sent);
       return true;
     }
     case Kind::Close:
@@ -110,8 +118,9 @@ bool WsSession::on_event(const ws::FrameReader::Event& event) {
       closing_ = true;
       close_frame_.clear();
       ws::append_frame(close_frame_, ws::Opcode::Close,
-                       event.code == 1005 ? std::string{}
-                                          : ws::close_payload(static_cast<ws::CloseCode>(event.code), {}));
+                       event.code == 1005
+                           ? std::string{}
+                           : ws::close_payload(static_cast<ws::CloseCode>(event.code), {}));
       close_deadline_ = asio::steady_timer::clock_type::now() + kCloseGrace;
       arm(close_deadline_);
       write();
@@ -154,22 +163,26 @@ void WsSession::handle(std::string_view text) {
   dispatcher_.received(shared_from_this(), std::move(command));
 }
 
-void WsSession::reply_error(std::optional<std::string> cid, protocol::ErrorCode code, std::string message) {
-  dispatcher_.answer(shared_from_this(), protocol::Error{std::move(cid), code, std::move(message), {}});
+void WsSession::reply_error(std::optional<std::string> cid, protocol::ErrorCode code,
+                            std::string message) {
+  dispatcher_.answer(shared_from_this(),
+                     protocol::Error{std::move(cid), code, std::move(message), {}});
 }
 
 void WsSession::send(std::shared_ptr<const std::string> message) {
-  asio::post(socket_.get_executor(), [self = shared_from_this(), message = std::move(message)]() mutable {
-    self->enqueue(std::move(message));
-    self->write();
-  });
+  asio::post(socket_.get_executor(),
+             [self = shared_from_this(), message = std::move(message)]() mutable {
+               self->enqueue(std::move(message));
+               self->write();
+             });
 }
 
 void WsSession::send_all(std::vector<std::shared_ptr<const std::string>> messages) {
-  asio::post(socket_.get_executor(), [self = shared_from_this(), messages = std::move(messages)]() mutable {
-    for (auto& m : messages) self->enqueue(std::move(m));
-    self->write();
-  });
+  asio::post(socket_.get_executor(),
+             [self = shared_from_this(), messages = std::move(messages)]() mutable {
+               for (auto& m : messages) self->enqueue(std::move(m));
+               self->write();
+             });
 }
 
 // On the connection's strand.
@@ -202,7 +215,9 @@ void WsSession::write() {
   if (out_.empty()) return;
   writing_ = true;
   asio::async_write(socket_, asio::buffer(out_),
-                    [self = shared_from_this()](boost::system::error_code ec, std::size_t) { self->written(ec); });
+                    [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                      self->written(ec);
+                    });
 }
 
 void WsSession::written(boost::system::error_code ec) {
@@ -230,7 +245,8 @@ void WsSession::begin_close(ws::CloseCode code, std::string_view reason) {
   if (closing_ || !socket_.is_open()) return;
   closing_ = true;
   ws::append_frame(close_frame_, ws::Opcode::Close, ws::close_payload(code, reason));
-  close_deadline_ = asio::steady_timer::clock_type::now() + std::min<std::chrono::milliseconds>(kCloseGrace, limits_.handshake_timeout);
+  close_deadline_ = asio::steady_timer::clock_type::now() +
+                    std::min<std::chrono::milliseconds>(kCloseGrace, limits_.handshake_timeout);
   arm(close_deadline_);
   write();
 }
@@ -278,19 +294,23 @@ void WsSession::tick() {
     return;
   }
   if (now - last_received_ >= limits_.idle_timeout) {
-    spdlog::info("connection {}: nothing received for {} ms, closed", id_, limits_.idle_timeout.count());
+    spdlog::info("connection {}: nothing received for {} ms, closed", id_,
+                 limits_.idle_timeout.count());
     close_socket();
     return;
   }
   ws::append_frame(control_, ws::Opcode::Ping, "t" + std::to_string(steady_ms()));
   write();
   const auto every = std::max<std::chrono::milliseconds>(
-      std::chrono::milliseconds(1), std::min<std::chrono::milliseconds>(limits_.rtt_ping_interval, limits_.idle_timeout / 2));
+      std::chrono::milliseconds(1),
+      std::min<std::chrono::milliseconds>(limits_.rtt_ping_interval, limits_.idle_timeout / 2));
   arm(now + every);
 }
 
 std::int64_t WsSession::steady_ms() const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(clock_.steady_now().time_since_epoch()).count();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             clock_.steady_now().time_since_epoch())
+      .count();
 }
 
 }  // namespace tengen

@@ -1,10 +1,10 @@
 #pragma once
 
 // Only http_server.cpp includes this: it brings in Asio.
+#include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <atomic>
 #include <deque>
 #include <functional>
 
@@ -25,9 +25,10 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   using Socket = boost::asio::ip::tcp::socket;
 
   // `received`: bytes that came after the upgrade request, already frames.
-  WsSession(Socket socket, std::string_view received, std::uint64_t id, std::optional<store::UserRecord> user,
-            Dispatcher& dispatcher, Clock& clock, const ConnectionLimits& limits,
-            std::function<void(std::uint64_t)> on_end, Metrics* metrics);
+  WsSession(Socket socket, std::string_view received, std::uint64_t id,
+            std::optional<store::UserRecord> user, Dispatcher& dispatcher, Clock& clock,
+            const ConnectionLimits& limits, std::function<void(std::uint64_t)> on_end,
+            Metrics* metrics);
 
   // Reads until the client leaves or the session is closed.
   boost::asio::awaitable<void> run();

@@ -19,6 +19,7 @@ struct WeightedEdge {
 // among the matchings with the most edges. Returns each vertex's mate, or -1. Integer weights
 // keep every dual variable exact. Deterministic: the same edges in the same order give the
 // same matching.
-std::vector<int> maximum_weight_matching(int vertices, const std::vector<WeightedEdge>& edges, bool max_cardinality);
+std::vector<int> maximum_weight_matching(int vertices, const std::vector<WeightedEdge>& edges,
+                                         bool max_cardinality);
 
 }  // namespace tengen::tournament
