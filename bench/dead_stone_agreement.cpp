@@ -15,7 +15,7 @@
 
 #include "engine/dead_stones.h"
 #include "engine/playout.h"
-#include "support/gtp_process.h"
+#include "gtp_process.h"
 
 namespace {
 
@@ -37,7 +37,7 @@ std::set<Point> parse_vertices(const Geometry& g, const std::string& text) {
   return out;
 }
 
-bool play_game(testing::GtpProcess& gnugo, int size, std::uint64_t seed, Tally& tally,
+bool play_game(tools::GtpProcess& gnugo, int size, std::uint64_t seed, Tally& tally,
                std::ofstream& fixture) {
   const Geometry g{size, size};
   Board board(g);
@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
   Tally total;
   std::ostringstream summary;
   for (int i = 0; i < 3; ++i) {
-    testing::GtpProcess gnugo({"/usr/games/gnugo", "--mode", "gtp", "--level", level});
+    tools::GtpProcess gnugo({"/usr/games/gnugo", "--mode", "gtp", "--level", level});
     Tally t;
     for (std::uint64_t seed = 1; t.games < games[i] && seed < 1000; ++seed) {
       play_game(gnugo, sizes[i], seed * 7919 + static_cast<std::uint64_t>(sizes[i]), t, fixture);

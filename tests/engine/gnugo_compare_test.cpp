@@ -9,7 +9,7 @@
 
 #include "engine/geometry.h"
 #include "engine/random.h"
-#include "support/gtp_process.h"
+#include "gtp_process.h"
 
 namespace tengen {
 namespace {
@@ -108,8 +108,8 @@ class CommandStream {
 
 TEST(GnuGoComparison, SameAnswersToTheSameRandomCommandStreams) {
   ASSERT_TRUE(std::filesystem::exists(kGnuGo)) << "GNU Go is missing: run scripts/install-deps";
-  testing::GtpProcess gnugo({kGnuGo, "--mode", "gtp", "--level", "0"});
-  testing::GtpProcess ours({TENGEN_GTP_BINARY});
+  tools::GtpProcess gnugo({kGnuGo, "--mode", "gtp", "--level", "0"});
+  tools::GtpProcess ours({TENGEN_GTP_BINARY});
   int compared = 0;
   int illegal = 0;
   int single_captures = 0;

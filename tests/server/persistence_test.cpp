@@ -11,7 +11,7 @@
 
 #include "rooms/nigiri.h"
 #include "support/game_commands.h"
-#include "support/gtp_process.h"
+#include "gtp_process.h"
 #include "support/live_server.h"
 #include "support/server_process.h"
 #include "support/temp_database.h"
@@ -210,7 +210,7 @@ TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
                     ("tengen-archive-" + std::to_string(getpid()) + ".sgf");
   std::ofstream(file) << sgf;
   {
-    testing::GtpProcess gnugo({"/usr/games/gnugo", "--mode", "gtp", "--infile", file.string()});
+    tools::GtpProcess gnugo({"/usr/games/gnugo", "--mode", "gtp", "--infile", file.string()});
     auto sorted = [](const std::string& words) {
       std::istringstream in(words);
       std::vector<std::string> list{std::istream_iterator<std::string>(in), {}};

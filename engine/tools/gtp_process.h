@@ -9,9 +9,12 @@
 #include <string>
 #include <vector>
 
-namespace tengen::testing {
+namespace tengen::tools {
 
-// A GTP program run as a child process and spoken to through pipes.
+// A GTP program (GNU Go, or our own tengen-gtp) run as a child process and spoken to through
+// pipes, synchronously: for the tests and benchmarks that compare with GNU Go. POSIX, so it is not
+// part of the engine library; the bot bridge has its own, asynchronous
+// (bridge/src/engine_process.h).
 class GtpProcess {
  public:
   explicit GtpProcess(const std::vector<std::string>& argv) {
@@ -80,4 +83,4 @@ class GtpProcess {
   FILE* out_ = nullptr;
 };
 
-}  // namespace tengen::testing
+}  // namespace tengen::tools
