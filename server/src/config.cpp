@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <charconv>
+#include <filesystem>
 #include <string_view>
 
 namespace tengen {
@@ -16,7 +17,8 @@ constexpr Option kOptions[] = {
     {"--address", "TENGEN_ADDRESS", "address to listen on (default 0.0.0.0)"},
     {"--port", "TENGEN_PORT", "TCP port for HTTP and WebSocket (default 8080; 0 picks one)"},
     {"--database", "TENGEN_DATABASE", "SQLite file (default tengen.sqlite3)"},
-    {"--web-root", "TENGEN_WEB_ROOT", "directory of the static web client"},
+    {"--web-root", "TENGEN_WEB_ROOT",
+     "directory of the static web client (default ../share/tengen/web from the binary's folder)"},
     {"--log-level", "TENGEN_LOG_LEVEL", "trace, debug, info, warn, error (default info)"},
     {"--port-file", "TENGEN_PORT_FILE", "write the bound port to this file once listening"},
     {"--allowed-origins", "TENGEN_ALLOWED_ORIGINS",
@@ -149,6 +151,22 @@ ConfigResult parse_config(const std::vector<std::string>& args,
     if (auto error = apply(config, flag, value)) return {std::nullopt, *error, false};
   }
   return {config, "", false};
+}
+
+std::string default_web_root(const std::string& executable) {
+  const std::filesystem::path binary(executable);
+  return (binary.parent_path() / ".." / "share" / "tengen" / "web").lexically_normal().string();
+}
+
+ListenUrl listen_url(const std::string& address, unsigned short port) {
+  const bool every = address == "0.0.0.0" || address == "::";
+  std::string host = address;
+  if (every || address == "127.0.0.1" || address == "::1") {
+    host = "localhost";
+  } else if (address.find(':') != std::string::npos) {
+    host = "[" + address + "]";  // an IPv6 address in a URL
+  }
+  return {"http://" + host + ":" + std::to_string(port) + "/", every};
 }
 
 }  // namespace tengen

@@ -12,7 +12,9 @@ struct Config {
   std::string address = "0.0.0.0";
   unsigned short port = 8080;
   std::string database = "tengen.sqlite3";
-  std::string web_root = TENGEN_DEFAULT_WEB_ROOT;
+  // Empty: share/tengen/web beside the binary's bin/ (default_web_root), the install layout, which
+  // the build tree mirrors (web/CMakeLists.txt).
+  std::string web_root;
   std::string log_level = "info";
   // When set, the bound port is written here once listening (for tests using port 0).
   std::string port_file;
@@ -38,5 +40,18 @@ ConfigResult parse_config(const std::vector<std::string>& args,
                           const std::vector<std::string>& environment);
 
 std::string usage();
+
+// Where the web client is when --web-root is not given: ../share/tengen/web from the folder that
+// holds the server binary (/usr/local/bin -> /usr/local/share/tengen/web; the build tree's
+// build/PRESET/server -> build/PRESET/share/tengen/web).
+std::string default_web_root(const std::string& executable);
+
+// The address a person can open in a browser for a server listening on `address`:`port`
+// (http://localhost:8080/ for every interface), and whether it listens on every interface.
+struct ListenUrl {
+  std::string url;
+  bool every_interface = false;
+};
+ListenUrl listen_url(const std::string& address, unsigned short port);
 
 }  // namespace tengen

@@ -10,7 +10,23 @@ TEST(Config, StartsWithNoArguments) {
   ASSERT_TRUE(parsed.config) << parsed.error;
   EXPECT_EQ(parsed.config->port, 8080);
   EXPECT_EQ(parsed.config->database, "tengen.sqlite3");
-  EXPECT_FALSE(parsed.config->web_root.empty());
+  EXPECT_TRUE(parsed.config->web_root.empty());  // then beside the binary: default_web_root
+}
+
+TEST(Config, TheWebClientIsFoundBesideTheBinary) {
+  EXPECT_EQ(default_web_root("/usr/local/bin/tengen-server"), "/usr/local/share/tengen/web");
+  EXPECT_EQ(default_web_root("/home/me/tengen/build/release/server/tengen-server"),
+            "/home/me/tengen/build/release/share/tengen/web");
+}
+
+TEST(Config, TheStartUpLogGivesAnAddressAPersonCanOpen) {
+  EXPECT_EQ(listen_url("0.0.0.0", 8080).url, "http://localhost:8080/");
+  EXPECT_TRUE(listen_url("0.0.0.0", 8080).every_interface);
+  EXPECT_TRUE(listen_url("::", 80).every_interface);
+  EXPECT_EQ(listen_url("127.0.0.1", 9000).url, "http://localhost:9000/");
+  EXPECT_FALSE(listen_url("127.0.0.1", 9000).every_interface);
+  EXPECT_EQ(listen_url("192.168.1.20", 8080).url, "http://192.168.1.20:8080/");
+  EXPECT_EQ(listen_url("fe80::1", 8080).url, "http://[fe80::1]:8080/");
 }
 
 TEST(Config, FlagsOverrideEnvironment) {
