@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -60,16 +61,24 @@ int main(int argc, char** argv) {
     std::cerr << "tengen-server: " << parsed.error << "\n\n" << usage();
     return 2;
   }
-  const Config& config = *parsed.config;
+  Config config = *parsed.config;
   if (config.command == Config::Command::HealthCheck) return health_check(config);
   if (config.command == Config::Command::Backup) return backup(config, config.backup_to);
   spdlog::set_level(spdlog::level::from_str(config.log_level));
+  if (config.web_root.empty()) {
+    std::error_code ec;
+    config.web_root =
+        default_web_root(std::filesystem::read_symlink("/proc/self/exe", ec).string());
+  }
 
   try {
     store::Database db(config.database);
     const int schema = store::migrate(db);
-    spdlog::info("database {} at schema version {}; memory from {}", config.database, schema,
-                 allocator());
+    spdlog::info("database {} at schema version {}; memory from {}",
+                 config.database.starts_with(':') || config.database.starts_with("file:")
+                     ? config.database
+                     : std::filesystem::absolute(config.database).lexically_normal().string(),
+                 schema, allocator());
 
     SystemClock clock;
     store::SqliteAccountStore account_store(db);
@@ -105,14 +114,6 @@ int main(int argc, char** argv) {
         .timers = timers.get(),
         .room = {},
         .metrics = &metrics});
-    const auto recovery_start = std::chrono::steady_clock::now();
-    const auto recovered = hub.recover(game_store);
-    journal.barrier().wait();
-    spdlog::info("recovered {} unfinished games and {} open challenges in {} ms", recovered.games,
-                 recovered.challenges,
-                 std::chrono::duration_cast<std::chrono::milliseconds>(
-                     std::chrono::steady_clock::now() - recovery_start)
-                     .count());
     Api api(accounts, GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); },
                                   &clock, [&hub] { return hub.tournaments_json(); },
                                   [&hub](std::int64_t id) { return hub.tournament_json(id); }});
@@ -141,8 +142,31 @@ int main(int argc, char** argv) {
                return metrics.render(gauges, up.count());
              },
          .metrics = &metrics});
-    spdlog::info("listening on http://{}:{}/ (web root {})", config.address, server.port(),
-                 config.web_root);
+    // Recovery after the port is bound: a busy port fails at once, not after replaying every
+    // game; connections wait in the backlog until run().
+    const auto recovery_start = std::chrono::steady_clock::now();
+    const auto recovered = hub.recover(game_store);
+    journal.barrier().wait();
+    spdlog::info("recovered {} unfinished games and {} open challenges in {} ms", recovered.games,
+                 recovered.challenges,
+                 std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - recovery_start)
+                     .count());
+    if (!std::filesystem::exists(std::filesystem::path(config.web_root) / "index.html")) {
+      spdlog::warn(
+          "no web client in {} (no index.html there): pages will answer 404; set --web-root",
+          config.web_root);
+    } else {
+      spdlog::info("serving the web client from {}", config.web_root);
+    }
+    const auto url = listen_url(config.address, server.port());
+    if (url.every_interface) {
+      spdlog::info("listening on every interface ({}), port {}: open {}", config.address,
+                   server.port(), url.url);
+    } else {
+      spdlog::info("listening on {} only, port {}: open {}", config.address, server.port(),
+                   url.url);
+    }
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();
     timers.reset();            // before the hub it calls

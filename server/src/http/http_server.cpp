@@ -81,10 +81,20 @@ struct HttpServer::Impl {
         control(asio::make_strand(io)),
         acceptor(control),
         signals(control, SIGINT, SIGTERM) {
-    const tcp::endpoint endpoint(asio::ip::make_address(config.address), config.port);
+    boost::system::error_code ec;
+    const auto address = asio::ip::make_address(config.address, ec);
+    if (ec) throw std::runtime_error("--address " + config.address + " is not an IP address");
+    const tcp::endpoint endpoint(address, config.port);
     acceptor.open(endpoint.protocol());
     acceptor.set_option(asio::socket_base::reuse_address(true));
-    acceptor.bind(endpoint);
+    if (acceptor.bind(endpoint, ec); ec == asio::error::address_in_use) {
+      throw std::runtime_error("port " + std::to_string(config.port) + " on " + config.address +
+                               " is already in use: stop what holds it, or choose another with "
+                               "--port (or TENGEN_PORT)");
+    } else if (ec) {
+      throw std::runtime_error("cannot listen on " + config.address + " port " +
+                               std::to_string(config.port) + ": " + ec.message());
+    }
     acceptor.listen(asio::socket_base::max_listen_connections);
   }
 
