@@ -9,9 +9,9 @@
 #include <iterator>
 #include <sstream>
 
+#include "gtp_process.h"
 #include "rooms/nigiri.h"
 #include "support/game_commands.h"
-#include "gtp_process.h"
 #include "support/live_server.h"
 #include "support/server_process.h"
 #include "support/temp_database.h"
