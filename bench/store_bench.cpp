@@ -1,4 +1,4 @@
-// What persistence costs (SPEC §9), on a real SQLite file with synchronous=FULL:
+// What persistence costs (docs/persistence.md), on a real SQLite file with synchronous=FULL:
 //
 //   build/bench/bench/store_bench [database-dir=.] [games=1000] [seconds=5] [recovery-games=1000]
 //

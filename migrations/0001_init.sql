@@ -1,4 +1,4 @@
--- Accounts and their sessions (SPEC §3). Session tokens are never stored: only their SHA-256.
+-- Accounts and their sessions (docs/games.md). Session tokens are never stored: only their SHA-256.
 CREATE TABLE users (
   id            INTEGER PRIMARY KEY,
   username      TEXT    NOT NULL UNIQUE COLLATE NOCASE,

@@ -1,5 +1,5 @@
--- Challenges, games and every event of every game (SPEC §9). A game's state is rebuilt on start by
--- replaying its events; `record` holds what recovery needs (JSON written and read by the room),
+-- Challenges, games and every event of every game (docs/persistence.md). A game's state is
+-- rebuilt on start by replaying its events; `record` holds what recovery needs (JSON written and read by the room),
 -- `text` the exact message clients were sent, so that a reconnecting client gets the same bytes.
 CREATE TABLE challenges (
   id            INTEGER PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Ratings (SPEC §12): each player's Glicko-2 rating as of their last rated game, and its history,
+-- Ratings (docs/ratings.md): each player's Glicko-2 rating as of their last rated game, and its history,
 -- one row per player per rated game. A user with no row has the newcomer's 1500 / 350 / 0.06.
 -- The deviation's growth with inactivity is computed when read, from updated_at.
 CREATE TABLE ratings (

@@ -1,4 +1,4 @@
--- Tournaments (SPEC §11). A tournament's state is rebuilt on start by replaying its events, as a
+-- Tournaments (docs/tournaments.md). A tournament's state is rebuilt on start by replaying its events, as a
 -- game's is: registrations, the seeding, each round's pairings, the games they started, results,
 -- withdrawals and every director action. `by_user` names who caused an event (NULL: the server
 -- on its own, e.g. a round that starts on time), so the events are also the audit log.

@@ -1,11 +1,11 @@
-// tengen-load: the server under load, measured (README "Load"). It starts the real server on a
-// fresh database, registers players, opens N games between pairs of WebSocket connections
-// (plus spectators and idle connections if asked), plays random legal moves at a set rate or
-// as fast as possible, and reports connections held, acknowledged moves per second, the move
-// round trip (the mover's command to the opponent's event) at p50/p90/p99/max, and the
-// server's CPU and memory; then it stops the server and checks that every acknowledged move is
-// in the database. With --echo it measures a bare Beast WebSocket echo server the same way, as
-// the baseline of what the network stack alone does on this machine. It always ends by itself.
+// tengen-load: the server under load, measured (docs/performance.md). It starts the real server on
+// a fresh database, registers players, opens N games between pairs of WebSocket connections (plus
+// spectators and idle connections if asked), plays random legal moves at a set rate or as fast as
+// possible, and reports connections held, acknowledged moves per second, the move round trip (the
+// mover's command to the opponent's event) at p50/p90/p99/max, and the server's CPU and memory;
+// then it stops the server and checks that every acknowledged move is in the database. With --echo
+// it measures a bare Beast WebSocket echo server the same way, as the baseline of what the network
+// stack alone does on this machine. It always ends by itself.
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
@@ -597,7 +597,7 @@ class Load {
     usage_before_ = usage_of(server_pid_);
     measuring_ = true;
     window_start_ = Clock::now();
-    // Said on stderr, for a profiler to attach to the window only (README "Load").
+    // Said on stderr, for a profiler to attach to the window only (docs/performance.md).
     std::cerr << "tengen-load: connected in "
               << std::chrono::duration<double>(connected_at_ - setup_start_).count()
               << " s, games and the rest set up in "

@@ -31,7 +31,8 @@ using Action = std::variant<Think, ChooseNigiri, AnswerUndo, JudgeMarking, GiveU
 // The bot's answer to a marking in the scoring phase, given the stones its engine says are dead
 // (`final_status_list dead`): accept it when they agree; otherwise set one chain right (each
 // mark is a new version, judged again); when the opponent changed a marking the bot had already
-// set right, the players disagree, and the bot resumes play so that the board decides (SPEC §8).
+// set right, the players disagree, and the bot resumes play so that the board decides
+// (docs/scoring.md).
 struct MarkChain {
   std::string vertex;
   bool dead = true;

@@ -5,7 +5,7 @@
 
 #include "config.h"
 
-// The bridge between the server and GTP engines (SPEC §13): logs in as a bot account, keeps a
+// The bridge between the server and GTP engines (docs/bots.md): logs in as a bot account, keeps a
 // WebSocket to the server (reconnecting on its own), accepts the challenges its configuration
 // allows, keeps its own challenge open, and plays each game with its own engine process.
 // Beast stays inside bridge.cpp.

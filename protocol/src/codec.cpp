@@ -984,7 +984,7 @@ std::variant<ClientEnvelope, Error> decode_client_with_json(std::string_view tex
 }
 
 // The two messages of every move, written directly: building a JSON document per message and
-// dumping it was a tenth of the server's CPU at saturation (README "Load"). The text is the
+// dumping it was a tenth of the server's CPU at saturation (docs/performance.md). The text is the
 // generic writer's to the byte (keys in order, the same escapes; ServerWriteFast.* tests check it).
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include "config.h"
 
-// One-off commands of the server binary for operators and containers (README "Self-hosting").
+// One-off commands of the server binary for operators and containers (docs/operations.md).
 namespace tengen {
 
 // GET /healthz from the server listening on config.port on this machine: 0 if it answers

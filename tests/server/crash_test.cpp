@@ -1,7 +1,7 @@
-// The crash test of SPEC §9: the real server binary runs many games at once over WebSockets, is
-// killed with SIGKILL at random moments, and restarts on the same SQLite file. Every event any
-// client saw (acknowledged moves and the opponents' move events) must come back byte for byte,
-// every game must replay without corruption, and play continues to the end.
+// The crash test (docs/persistence.md): the real server binary runs many games at once over
+// WebSockets, is killed with SIGKILL at random moments, and restarts on the same SQLite file. Every
+// event any client saw (acknowledged moves and the opponents' move events) must come back byte for
+// byte, every game must replay without corruption, and play continues to the end.
 #include <gtest/gtest.h>
 
 #include <map>

@@ -1,4 +1,4 @@
-// The six time systems of SPEC §6 and lag compensation, on an injected steady time line.
+// The six time systems (docs/clocks.md) and lag compensation, on an injected steady time line.
 #include "rooms/game_clock.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Glicko-2 (SPEC §12) against Glickman's worked example, and its properties on many seeded
+// Glicko-2 (docs/ratings.md) against Glickman's worked example, and its properties on many seeded
 // random games; the handicap model; the rank mapping.
 #include "ratings/glicko2.h"
 

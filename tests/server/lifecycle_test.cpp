@@ -1,5 +1,6 @@
-// A game's lifecycle over real WebSockets (SPEC §5–§8): nigiri, clocks driven by the test's
-// clock and timers, start timeout and abort, disconnection and claim, the scoring phase.
+// A game's lifecycle over real WebSockets (docs/nigiri.md, docs/clocks.md, docs/scoring.md):
+// nigiri, clocks driven by the test's clock and timers, start timeout and abort, disconnection and
+// claim, the scoring phase.
 #include <gtest/gtest.h>
 
 #include "engine/sgf.h"

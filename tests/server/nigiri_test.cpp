@@ -1,4 +1,4 @@
-// The commit-reveal nigiri of SPEC §5.
+// the commit-reveal nigiri (docs/nigiri.md).
 #include "rooms/nigiri.h"
 
 #include <gtest/gtest.h>

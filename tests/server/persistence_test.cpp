@@ -1,6 +1,6 @@
-// Persistence (SPEC §9) through the real stack: the server stops, a new one starts on the same
-// SQLite file, and every unfinished game, open challenge and session comes back; finished games
-// are archived and served as SGF that GNU Go reads to the same final position.
+// Persistence (docs/persistence.md) through the real stack: the server stops, a new one starts on
+// the same SQLite file, and every unfinished game, open challenge and session comes back; finished
+// games are archived and served as SGF that GNU Go reads to the same final position.
 #include <gtest/gtest.h>
 
 #include <algorithm>

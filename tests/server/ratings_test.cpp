@@ -1,5 +1,5 @@
-// Ratings (SPEC §12) through the real stack: rated games change both players' Glicko-2 ratings
-// in the same transaction as the result, unrated and void games change nothing, the ratings
+// Ratings (docs/ratings.md) through the real stack: rated games change both players' Glicko-2
+// ratings in the same transaction as the result, unrated and void games change nothing, the ratings
 // survive a restart, and automatic colours and handicap follow them.
 #include <gtest/gtest.h>
 

@@ -59,7 +59,8 @@ class Game {
 
   // The player resigns; the opponent wins. Ignored once the game is over.
   void resign(Color c);
-  // Back from the scoring phase to play, with `first` to move (SPEC §8); false if not scoring.
+  // Back from the scoring phase to play, with `first` to move (docs/scoring.md); false if not
+  // scoring.
   bool resume(Color first);
   // Takes back moves until `move_count` remain; false (and nothing changes) if out of range.
   bool undo_to(std::size_t move_count);

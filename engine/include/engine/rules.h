@@ -12,7 +12,7 @@ enum class KoRule : std::uint8_t { Simple, PositionalSuperko, SituationalSuperko
 enum class ScoringRule : std::uint8_t { Area, Territory };
 // Points White receives for each handicap stone under area scoring: none, N, or N-1.
 enum class HandicapCompensation : std::uint8_t { None, N, NMinusOne };
-// Who moves first when play resumes after a disputed scoring phase (SPEC §8).
+// Who moves first when play resumes after a disputed scoring phase (docs/scoring.md).
 enum class ResumeRule : std::uint8_t { OpponentOfRequester, OpponentOfLastPasser };
 
 // A ruleset: independent options; the named presets are values of it.

@@ -9,13 +9,14 @@
 
 #include "protocol/messages.h"
 
-// The JSON bodies of the HTTP API under /api/v1 (accounts and sessions). README "HTTP API".
+// The JSON bodies of the HTTP API under /api/v1 (accounts and sessions). protocol/README.md, "HTTP
+// API (accounts)".
 namespace tengen::protocol::http {
 
 struct Credentials {
   std::string username;
   std::string password;
-  bool bot = false;  // registration only: the account is a program (SPEC §13), for good
+  bool bot = false;  // registration only: the account is a program (docs/bots.md), for good
 };
 // {"username": "...", "password": "..."}, and for registration optionally "bot": true; the error
 // names the problem.
@@ -31,7 +32,7 @@ struct SessionInfo {
   bool current = false;
 };
 
-// One game in a list (README "HTTP API": games).
+// One game in a list (protocol/README.md, "HTTP API (games)").
 struct GameInfo {
   std::int64_t id = 0;
   UserRef black;
@@ -49,7 +50,7 @@ std::string encode_game(const GameInfo& game);
 std::string encode_games(const std::vector<GameInfo>& games,
                          std::optional<std::int64_t> next_before);
 
-// A player with their rating now (README "Ratings").
+// A player with their rating now (docs/ratings.md).
 struct PlayerRating {
   UserRef user;
   bool bot = false;

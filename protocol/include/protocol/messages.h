@@ -47,7 +47,7 @@ struct LeaveGame {
   GameId game = 0;
 };
 // `think_ms`, optional: how long the player thought, by the client's own clock, from seeing the
-// opponent's move to sending this one. The server credits the difference as lag (SPEC §6).
+// opponent's move to sending this one. The server credits the difference as lag (docs/clocks.md).
 struct PlayMove {
   GameId game = 0;
   std::string vertex;  // GTP form, "D4"
@@ -87,7 +87,7 @@ struct AbortGame {
 struct ClaimWin {
   GameId game = 0;
 };  // the opponent left and their countdown ran out
-// Scoring phase (SPEC §8).
+// Scoring phase (docs/scoring.md).
 struct MarkDead {
   GameId game = 0;
   std::string vertex;  // any stone of the chain
@@ -100,7 +100,7 @@ struct AcceptScore {
 struct ResumePlay {
   GameId game = 0;
 };
-// Tournaments (SPEC §11). Anyone logged in may create one and directs it.
+// Tournaments (docs/tournaments.md). Anyone logged in may create one and directs it.
 struct CreateTournament {
   TournamentSettings settings;
 };

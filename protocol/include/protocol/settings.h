@@ -8,7 +8,7 @@
 
 namespace tengen::protocol {
 
-// Time controls of SPEC §6. Times in milliseconds.
+// Time controls (docs/clocks.md). Times in milliseconds.
 struct TimeControl {
   enum class System : std::uint8_t { None, Absolute, Simple, Fischer, ByoYomi, Canadian };
 
@@ -24,7 +24,7 @@ struct TimeControl {
   friend bool operator==(const TimeControl&, const TimeControl&) = default;
 };
 
-// Everything a challenge fixes about the game it will start (SPEC §4).
+// Everything a challenge fixes about the game it will start (docs/games.md).
 struct GameSettings {
   enum class Placement : std::uint8_t { Ruleset, Fixed, Free };
   // The challenger's colour; Automatic gives Black to the weaker player by rating.

@@ -18,7 +18,7 @@ inline constexpr int kMaxRank = 38;
 std::optional<int> parse_rank(std::string_view text);
 std::string rank_text(int rank);
 
-// Everything a director fixes when creating a tournament (SPEC §11).
+// Everything a director fixes when creating a tournament (docs/tournaments.md).
 struct TournamentSettings {
   enum class RoundStart : std::uint8_t { AfterPrevious, Scheduled };
 

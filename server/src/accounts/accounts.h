@@ -12,7 +12,7 @@
 
 namespace tengen {
 
-// Registration, login, sessions (SPEC §3). Passwords are hashed with Argon2id; session tokens
+// Registration, login, sessions (docs/games.md). Passwords are hashed with Argon2id; session tokens
 // are 256 random bits, given to the client once and stored only as their SHA-256.
 class Accounts {
  public:
@@ -40,7 +40,7 @@ class Accounts {
 
   Accounts(store::AccountStore& store, Clock& clock, Options options);
 
-  // A bot account is a program playing (SPEC §13); it is shown as one everywhere, for good.
+  // A bot account is a program playing (docs/bots.md); it is shown as one everywhere, for good.
   enum class Kind : std::uint8_t { Human, Bot };
   // Creates the account and a first session.
   Outcome register_user(const std::string& username, const std::string& password,

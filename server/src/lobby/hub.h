@@ -21,10 +21,11 @@
 
 namespace tengen {
 
-// The lobby and the rooms behind every WebSocket connection (SPEC §4, §7): challenges, online
+// The lobby and the rooms behind every WebSocket connection (docs/games.md): challenges, online
 // users, games. One mutex serialises it. Whatever a command changes is stored through the
 // journal, and whatever it sends (replies and events alike) goes out only once that is durable
-// (SPEC §9), in the order it was produced; each connection's own strand then delivers it.
+// (docs/persistence.md), in the order it was produced; each connection's own strand then delivers
+// it.
 class Hub final : public Dispatcher, private TournamentHost {
  public:
   // Arrivals and departures are told to everyone together, at most this often (Presence).

@@ -3,7 +3,7 @@
 #include <span>
 #include <string>
 
-// Ratings (SPEC §12): Glicko-2 as Glickman defines it ("Example of the Glicko-2 system",
+// Ratings (docs/ratings.md): Glicko-2 as Glickman defines it ("Example of the Glicko-2 system",
 // 2013), one game per rating period; the handicap model; kyu/dan ranks. Pure arithmetic: no
 // I/O, no clock (times come in as arguments).
 namespace tengen::ratings {

@@ -13,10 +13,10 @@ namespace tengen {
 using Steady = std::chrono::steady_clock::time_point;
 using Millis = std::chrono::milliseconds;
 
-// Lag compensation (SPEC §6), after lichess: each player has a quota of lag credit. A move is
-// credited with the network lag measured for it, at most `max_per_move` and at most what is
-// left of the quota; every move then refills the quota by `gain_per_move`, up to `quota_max`.
-// So a slow network does not burn a player's time, and nobody can claim unlimited lag.
+// Lag compensation (docs/clocks.md), after lichess: each player has a quota of lag credit. A move
+// is credited with the network lag measured for it, at most `max_per_move` and at most what is left
+// of the quota; every move then refills the quota by `gain_per_move`, up to `quota_max`. So a slow
+// network does not burn a player's time, and nobody can claim unlimited lag.
 struct LagPolicy {
   Millis quota_start{2000};
   Millis quota_max{3000};

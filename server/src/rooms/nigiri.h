@@ -21,7 +21,7 @@ struct NigiriProof {
   bool guesser_black = false;
 };
 
-// The commit-reveal draw of SPEC §5. The server commits to a secret before either player
+// The commit-reveal draw of docs/nigiri.md. The server commits to a secret before either player
 // chooses; both players then send a seed (the guesser with its guess of odd or even), and the
 // handful is a hash of all three. The server cannot steer it (its secret is fixed before the
 // seeds exist), nor can either player (neither knows the secret, and each seed is only one input).

@@ -11,7 +11,7 @@
 namespace tengen {
 
 // What one command (or deadline) produced: rows to store and messages to send. The hub hands it
-// to the journal, which sends the messages only once the rows are durable (SPEC §9).
+// to the journal, which sends the messages only once the rows are durable (docs/persistence.md).
 struct Outbox {
   std::vector<store::Write> writes;
   std::vector<std::pair<std::shared_ptr<Connection>, std::shared_ptr<const std::string>>> sends;

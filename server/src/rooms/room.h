@@ -18,7 +18,8 @@
 
 namespace tengen {
 
-// The lifecycle constants of every game (SPEC §6, §7, §8); README "Game lifecycle" lists them.
+// The lifecycle constants of every game (docs/clocks.md, docs/games.md, docs/scoring.md);
+// docs/clocks.md lists them.
 struct RoomOptions {
   Millis start_timeout{60'000};     // for each player's first move (and for the nigiri)
   Millis disconnect_grace{60'000};  // the leaver's countdown, running while it is their move

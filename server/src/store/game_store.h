@@ -84,7 +84,8 @@ struct RatingChanged {
   std::int64_t at_ms = 0;
 };
 
-// Tournaments (SPEC §11): a row to list it by, and the events its state is replayed from.
+// Tournaments (docs/tournaments.md): a row to list it by, and the events its state is replayed
+// from.
 struct TournamentCreated {
   std::int64_t id = 0;
   std::string name;

@@ -15,10 +15,10 @@
 
 namespace tengen::store {
 
-// Group commit (SPEC §9): one writer thread takes everything submitted since its last commit and
-// writes it in one transaction, so that many games' events share one fsync; only then does it
-// run the submissions' callbacks, which send acknowledgements and events. Nobody sees an event
-// before it is durable.
+// Group commit (docs/persistence.md): one writer thread takes everything submitted since its last
+// commit and writes it in one transaction, so that many games' events share one fsync; only then
+// does it run the submissions' callbacks, which send acknowledgements and events. Nobody sees an
+// event before it is durable.
 //
 // Submissions are committed, and their callbacks run, in submission order, also those without
 // writes: a reply that carries no new state still waits for the state it may describe.

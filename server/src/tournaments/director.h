@@ -37,9 +37,10 @@ class TournamentHost {
   virtual std::int64_t unix_now_ms() = 0;
 };
 
-// Runs every tournament (SPEC §11): registration, the start, each round paired and started on
-// time, its games created with the tournament's settings, results flowing into the standings,
-// withdrawals and the director's overrides. Not thread-safe: the lobby calls it under its lock.
+// Runs every tournament (docs/tournaments.md): registration, the start, each round paired and
+// started on time, its games created with the tournament's settings, results flowing into the
+// standings, withdrawals and the director's overrides. Not thread-safe: the lobby calls it under
+// its lock.
 class TournamentDirector {
  public:
   using Reply = std::variant<protocol::Ack, protocol::Error>;

@@ -5,7 +5,7 @@
 
 namespace tengen {
 
-// Limits on each WebSocket connection (SPEC §15). README "Limits" lists them.
+// Limits on each WebSocket connection (docs/limits.md). docs/limits.md lists them.
 struct ConnectionLimits {
   std::size_t max_message_bytes = std::size_t{8} * 1024;    // larger frames: closed with 1009
   std::size_t max_queued_bytes = std::size_t{1024} * 1024;  // a reader this far behind is dropped

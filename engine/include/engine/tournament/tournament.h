@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-// Tournament arithmetic (SPEC §11): who plays whom, with which colour and handicap, and the
-// standings. Pure functions of the players and the rounds played so far; the server stores the
+// Tournament arithmetic (docs/tournaments.md): who plays whom, with which colour and handicap, and
+// the standings. Pure functions of the players and the rounds played so far; the server stores the
 // rounds and feeds them back. Deterministic: the same inputs give the same pairings.
 namespace tengen::tournament {
 
