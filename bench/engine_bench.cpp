@@ -1,7 +1,10 @@
-// Light random playouts on one core: the measure of the board's raw speed.
-//   cmake --preset bench && cmake --build --preset bench && build/bench/bench/engine_bench
+// Light random playouts on one core, the measure of the board's raw speed; and the dead-stone
+// suggestion of the scoring phase, which is built on them (docs/performance.md).
+//   cmake --preset bench && cmake --build --preset bench --target engine_bench &&
+//   build/bench/bench/engine_bench
 #include <benchmark/benchmark.h>
 
+#include "engine/dead_stones.h"
 #include "engine/playout.h"
 
 namespace tengen {
@@ -39,6 +42,30 @@ void BM_Playout_SimpleKo(benchmark::State& state) {
 void BM_Playout_PositionalSuperko(benchmark::State& state) {
   playouts(state, true);
 }
+
+// The suggestion for a position in the middle of its life: `range(0)` × `range(0)`, with as many
+// random moves played as the board has points × 0.6 (about 215 on 19×19), the stones and empty
+// regions of a game near its end. 1,000 playouts, as the server asks for.
+void BM_DeadStoneSuggestion(benchmark::State& state) {
+  const int size = static_cast<int>(state.range(0));
+  Board board(size, size);
+  Rng rng(20261123);
+  Color turn = Color::Black;
+  for (int i = 0; i < size * size * 6 / 10; ++i) {
+    const Point p = random_move(board, turn, rng);
+    if (p != kPass) board.play(p, turn);
+    turn = opponent(turn);
+  }
+  std::size_t dead = 0;
+  for (auto _ : state) {
+    dead = suggest_dead_stones(board, {.playouts = 1000, .seed = 1}).size();
+    benchmark::DoNotOptimize(dead);
+  }
+  state.counters["dead stones"] = static_cast<double>(dead);
+  state.counters["stones"] =
+      static_cast<double>(board.stone_count(Color::Black) + board.stone_count(Color::White));
+}
+BENCHMARK(BM_DeadStoneSuggestion)->Arg(9)->Arg(13)->Arg(19)->Unit(benchmark::kMillisecond);
 
 BENCHMARK(BM_Playout_SimpleKo)->Arg(9)->Arg(19);
 BENCHMARK(BM_Playout_PositionalSuperko)->Arg(9)->Arg(19);
