@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "store/sqlite.h"
 #include "support/game_commands.h"
 #include "support/live_server.h"
 #include "support/server_process.h"
@@ -313,6 +314,62 @@ TEST_F(Tournament, BadSettingsAndCommandsGetSpecificErrors) {
   EXPECT_EQ(
       json::parse(body_of(http_get(stack_->port(), "/api/v1/tournaments/99")))["error"]["code"],
       "not_found");
+}
+
+// A start ~300 years ahead once pinned the timer thread (the steady-clock conversion overflowed
+// into the past, so the timer fired at once, for ever) and was stored, so it came back after
+// every restart. Times more than a year ahead are refused; one already stored is armed a year
+// ahead at most.
+TEST_F(Tournament, TimesFarAheadAreRefusedAndAStoredOneIsArmedAYearAheadAtMost) {
+  names_ = {"tdir"};
+  start();
+  const std::int64_t now = stack_->clock().unix_ms();
+  constexpr std::int64_t kYear = 366LL * 24 * 3600 * 1000;
+  constexpr std::int64_t kCenturies = 300LL * 365 * 24 * 3600 * 1000;
+  const auto refused = [&](json settings, const std::string& field) {
+    const auto reply = as("tdir").command({{"type", "create_tournament"}, {"settings", settings}});
+    EXPECT_EQ(reply["code"], "bad_settings") << reply.dump();
+    EXPECT_EQ(reply["message"], field + " more than a year ahead") << reply.dump();
+  };
+  json s = mcmahon_settings();
+  s["starts_at_ms"] = now + kCenturies;
+  refused(s, "starts_at_ms is");
+  s = mcmahon_settings();
+  s["starts_at_ms"] = now + kYear + 1;
+  refused(s, "starts_at_ms is");
+  s = mcmahon_settings();
+  s["registration_closes_ms"] = now + kCenturies;
+  refused(s, "registration_closes_ms is");
+  s = mcmahon_settings();
+  s["round_start"] = {
+      {"mode", "scheduled"},
+      {"times_ms", {now + 3600000, now + 7200000, now + kCenturies, now + kCenturies + 1}}};
+  refused(s, "round_start.times_ms reach");
+
+  s = mcmahon_settings();
+  s["starts_at_ms"] = now + kYear - 1000;  // within the bound: taken
+  const int id = as("tdir").command({{"type", "create_tournament"}, {"settings", s}})["tournament"];
+  auto armed = stack_->timers().armed(-id);
+  ASSERT_TRUE(armed);
+  EXPECT_EQ(*armed - stack_->clock().steady_now(), std::chrono::milliseconds(kYear - 1000));
+
+  // Stored before the bound existed: 300 years ahead. After a restart it is armed a year ahead,
+  // in the future, not in the past.
+  stop();
+  {
+    store::Database db(temp_.path());
+    db.exec("UPDATE tournaments SET settings = json_set(settings, '$.starts_at_ms', " +
+            std::to_string(now + kCenturies) + ")");
+  }
+  start();
+  armed = stack_->timers().armed(-id);
+  ASSERT_TRUE(armed);
+  EXPECT_EQ(*armed - stack_->clock().steady_now(), std::chrono::milliseconds(kYear));
+  stack_->advance(std::chrono::milliseconds(kYear));  // it fires, finds it early, arms again
+  EXPECT_EQ(view(id)["status"], "registering");
+  armed = stack_->timers().armed(-id);
+  ASSERT_TRUE(armed);
+  EXPECT_GT(*armed, stack_->clock().steady_now());
 }
 
 TEST_F(Tournament, ElimininationStartsWhenFullAndEndsWithAWinner) {

@@ -82,6 +82,7 @@ class LiveStack {
 
   int port() const { return server_->port(); }
   ManualClock& clock() { return clock_; }
+  ManualTimers& timers() { return timers_; }
   // Moves time on and delivers the deadlines that came.
   void advance(std::chrono::milliseconds d) {
     clock_.advance(d);

@@ -681,8 +681,7 @@ void Hub::broadcast(const protocol::ServerMessage& message) {
 void Hub::arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) {
   if (!services_.timers) return;
   std::optional<Steady> when;
-  if (at_ms)
-    when = services_.clock->steady_now() + Millis{std::max<std::int64_t>(0, *at_ms - now_ms())};
+  if (at_ms) when = deadline_after(services_.clock->steady_now(), *at_ms - now_ms());
   services_.timers->arm(-id, when);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -22,6 +23,18 @@ class Timers {
   // Replaces the game's deadline; nullopt cancels it.
   virtual void arm(protocol::GameId game, std::optional<Steady> when) = 0;
 };
+
+// The farthest ahead a deadline is ever armed. Tournament times are Unix milliseconds from
+// clients or the store; converted to a steady time point (nanoseconds) a few centuries ahead
+// overflows into the past, and the timer then fires at once, for ever. A deadline further
+// ahead than this is armed at this distance; its owner checks the real time when it fires and
+// arms it again.
+inline constexpr Millis kFarthestDeadline{366LL * 24 * 3600 * 1000};
+
+// `now` + `ms_ahead`, with `ms_ahead` clamped to [0, kFarthestDeadline].
+inline Steady deadline_after(Steady now, std::int64_t ms_ahead) {
+  return now + std::clamp(Millis{ms_ahead}, Millis{0}, kFarthestDeadline);
+}
 
 // Timers on a thread of their own, with Asio steady timers (asio_timers.cpp keeps Asio there).
 std::unique_ptr<Timers> make_asio_timers();

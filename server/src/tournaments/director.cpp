@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "ratings/glicko2.h"
+#include "rooms/timers.h"
 #include "tournaments/outcome.h"
 
 namespace tengen {
@@ -133,6 +134,17 @@ TournamentDirector::Reply TournamentDirector::create(const protocol::UserRef& me
   const std::int64_t now = host_.unix_now_ms();
   if (settings.starts_at_ms && *settings.starts_at_ms < now) {
     return error(cid, ErrorCode::BadSettings, "starts_at_ms is in the past");
+  }
+  // Every time a client sends is at most a year ahead (kFarthestDeadline).
+  const std::int64_t farthest = now + kFarthestDeadline.count();
+  if (settings.starts_at_ms && *settings.starts_at_ms > farthest)
+    return error(cid, ErrorCode::BadSettings, "starts_at_ms is more than a year ahead");
+  if (settings.registration_closes_ms && *settings.registration_closes_ms > farthest)
+    return error(cid, ErrorCode::BadSettings, "registration_closes_ms is more than a year ahead");
+  for (const auto at : settings.round_times_ms) {
+    if (at > farthest)
+      return error(cid, ErrorCode::BadSettings,
+                   "round_start.times_ms reach more than a year ahead");
   }
   const protocol::TournamentId id = ++next_id_;
   auto t = std::make_unique<TournamentState>(id, me, settings, now);
