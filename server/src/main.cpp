@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "accounts/accounts.h"
@@ -20,6 +21,7 @@
 #include "ops.h"
 #include "protocol/health.h"
 #include "rooms/timers.h"
+#include "store/database_lock.h"
 #include "store/journal.h"
 #include "store/migrate.h"
 #include "store/sqlite_account_store.h"
@@ -72,6 +74,10 @@ int main(int argc, char** argv) {
   }
 
   try {
+    // Before SQLite opens it: a second server on the same file stops here, touching nothing.
+    std::optional<store::DatabaseLock> lock;
+    if (!config.database.starts_with(':') && !config.database.starts_with("file:"))
+      lock.emplace(config.database);
     store::Database db(config.database);
     const int schema = store::migrate(db);
     spdlog::info("database {} at schema version {}; memory from {}",
