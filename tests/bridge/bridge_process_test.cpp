@@ -29,8 +29,9 @@ struct Account {
 };
 
 Account register_human(int port, const std::string& name) {
-  const auto reply = http_request(port, "POST", "/api/v1/register", "",
-                                  json{{"username", name}, {"password", "a fine password"}}.dump());
+  const auto reply =
+      http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
+                   json{{"username", name}, {"password", "a fine password"}}.dump());
   const json body = json::parse(body_of(reply));
   return {body.at("token"), body.at("user").at("id")};
 }

@@ -83,6 +83,19 @@ TEST_F(AccountsTest, BadNamesAndWeakPasswordsAreRefusedWithReasons) {
             "the password is one of the most common ones: choose a stronger one");
   EXPECT_EQ(reg("honinbo", std::string(129, 'x').append("y").c_str()),
             "the password is too long: use at most 128 characters");
+  // Characters, not bytes: four CJK characters are 12 bytes and still too short; a hundred are
+  // 300 bytes and not too long; one accented letter repeated is one character repeated.
+  EXPECT_EQ(reg("honinbo", "囲碁打ち"), "the password is too short: use at least 8 characters");
+  std::string hundred;
+  for (int i = 0; i < 100; ++i) hundred += i % 2 ? "碁" : "石";
+  EXPECT_EQ(reg("honinbo", hundred.c_str()), "success");
+  std::string repeated;
+  for (int i = 0; i < 9; ++i) repeated += "é";
+  EXPECT_EQ(reg("jowa", repeated.c_str()),
+            "the password is one character repeated: choose a stronger one");
+  std::string long_one;
+  for (int i = 0; i < 129; ++i) long_one += i % 2 ? "é" : "è";
+  EXPECT_EQ(reg("jowa", long_one.c_str()), "the password is too long: use at most 128 characters");
 }
 
 TEST_F(AccountsTest, LoginChecksThePasswordAndSaysNothingMore) {

@@ -36,8 +36,8 @@ class CrashTest : public ::testing::Test {
     for (int i = 0; i < kUsers; ++i) {
       const std::string body =
           R"({"username":"player)" + std::to_string(i) + R"(","password":"a fine password"})";
-      const std::string reply =
-          testing::http_request(server_->port(), "POST", "/api/v1/register", "", body);
+      const std::string reply = testing::http_request(server_->port(), "POST", "/api/v1/register",
+                                                      "Content-Type: application/json\r\n", body);
       const json body_json = json::parse(testing::body_of(reply));
       ASSERT_TRUE(body_json.contains("token")) << reply;
       tokens_.push_back(body_json["token"]);

@@ -184,6 +184,40 @@ TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
   EXPECT_EQ(list["games"][1]["end_reason"], "score");
 }
 
+// A private game's record and details were once served to anyone by its (sequential) number.
+// They go only to its two players; everyone else is told there is no such game.
+TEST_F(Persistence, APrivateGamesRecordsGoOnlyToItsPlayers) {
+  start();
+  const std::string outsider = stack_->token_for("outsider");
+  const auto game = new_game({{"width", 9}, {"private", true}});
+  join_both(game);
+  expect_ack(black_->command(testing::play(game, "E5")));
+  for (const std::string& target :
+       {"/api/v1/games/" + std::to_string(game), "/api/v1/games/" + std::to_string(game) + ".sgf",
+        "/api/games/" + std::to_string(game) + ".sgf"}) {
+    const std::string as_guest = testing::http_get(stack_->port(), target);
+    EXPECT_TRUE(as_guest.starts_with("HTTP/1.1 404")) << target << ": " << as_guest;
+    EXPECT_EQ(testing::body_of(as_guest), R"({"error":{"code":"not_found","message":"no game )" +
+                                              std::to_string(game) + R"("}})");
+    EXPECT_TRUE(testing::http_request(stack_->port(), "GET", target,
+                                      "Authorization: Bearer " + outsider + "\r\n")
+                    .starts_with("HTTP/1.1 404"))
+        << target;
+    for (const auto& token : tokens_) {
+      const std::string as_player = testing::http_request(
+          stack_->port(), "GET", target, "Authorization: Bearer " + token + "\r\n");
+      EXPECT_TRUE(as_player.starts_with("HTTP/1.1 200")) << target << ": " << as_player;
+    }
+  }
+  // Finished, it stays theirs.
+  expect_ack(white_->command(cmd("resign", game)));
+  const std::string sgf = "/api/v1/games/" + std::to_string(game) + ".sgf";
+  EXPECT_TRUE(testing::http_get(stack_->port(), sgf).starts_with("HTTP/1.1 404"));
+  const std::string record = testing::body_of(testing::http_request(
+      stack_->port(), "GET", sgf, "Authorization: Bearer " + black_token_ + "\r\n"));
+  EXPECT_NE(record.find("RE[B+R]"), std::string::npos) << record;
+}
+
 TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
   start();
   // A 9x9 game with a capture: E4 is taken by E3.

@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "migrations/migrations.h"
+#include "support/ws_client.h"
 
 namespace {
 
 using namespace tengen::testing;
+using namespace std::chrono_literals;
 
 TEST(ServerProcess, AccountsOverHttp) {
   ServerProcess server;
@@ -29,26 +31,31 @@ TEST(ServerProcess, AccountsOverHttp) {
                   .starts_with("HTTP/1.1 200"));
   EXPECT_TRUE(http_request(port, "GET", "/api/v1/me").starts_with("HTTP/1.1 401"));
 
-  const std::string taken = http_request(port, "POST", "/api/v1/register", "", creds);
+  const std::string taken =
+      http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n", creds);
   EXPECT_TRUE(taken.starts_with("HTTP/1.1 409")) << taken;
   EXPECT_EQ(body_of(taken),
             R"({"error":{"code":"name_taken","message":"the name 'shusaku' is taken"}})");
-  const std::string weak = http_request(port, "POST", "/api/v1/register", "",
-                                        R"({"username":"gennan","password":"123"})");
+  const std::string weak =
+      http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
+                   R"({"username":"gennan","password":"123"})");
   EXPECT_EQ(
       body_of(weak),
       R"({"error":{"code":"weak_password","message":"the password is too short: use at least 8 characters"}})");
-  const std::string garbage = http_request(port, "POST", "/api/v1/login", "", "{nope");
+  const std::string garbage =
+      http_request(port, "POST", "/api/v1/login", "Content-Type: application/json\r\n", "{nope");
   EXPECT_TRUE(garbage.starts_with("HTTP/1.1 400")) << garbage;
   EXPECT_EQ(body_of(garbage),
             R"({"error":{"code":"bad_request","message":"the body must be a JSON object"}})");
-  const std::string wrong = http_request(port, "POST", "/api/v1/login", "",
-                                         R"({"username":"shusaku","password":"wrong password"})");
+  const std::string wrong =
+      http_request(port, "POST", "/api/v1/login", "Content-Type: application/json\r\n",
+                   R"({"username":"shusaku","password":"wrong password"})");
   EXPECT_TRUE(wrong.starts_with("HTTP/1.1 401")) << wrong;
   EXPECT_TRUE(http_request(port, "GET", "/api/v1/login").starts_with("HTTP/1.1 405"));
 
   const std::string second =
-      http_request(port, "POST", "/api/v1/login", "User-Agent: phone\r\n", creds);
+      http_request(port, "POST", "/api/v1/login",
+                   "User-Agent: phone\r\nContent-Type: application/json\r\n", creds);
   ASSERT_TRUE(second.starts_with("HTTP/1.1 200")) << second;
   const std::string token2 = cookie_token(second);
   const std::string sessions =
@@ -77,22 +84,23 @@ TEST(ServerProcess, AccountsOverHttp) {
 TEST(ServerProcess, BotAccountsAreDeclaredAtRegistration) {
   ServerProcess server;
   const int port = server.port();
-  const auto reg = http_request(port, "POST", "/api/v1/register", "",
-                                R"({"username":"gnugo","password":"level ten please","bot":true})");
+  const auto reg =
+      http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
+                   R"({"username":"gnugo","password":"level ten please","bot":true})");
   ASSERT_TRUE(reg.starts_with("HTTP/1.1 201")) << reg;
   EXPECT_NE(body_of(http_request(port, "GET", "/api/v1/users/gnugo")).find("\"bot\":true"),
             std::string::npos);
-  http_request(port, "POST", "/api/v1/register", "",
+  http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
                R"({"username":"shusaku","password":"ear-reddening move"})");
   EXPECT_NE(body_of(http_request(port, "GET", "/api/v1/users/shusaku")).find("\"bot\":false"),
             std::string::npos);
   // Only registration takes the flag, and only as a boolean: nobody becomes a bot by logging in.
   EXPECT_EQ(
-      body_of(http_request(port, "POST", "/api/v1/login", "",
+      body_of(http_request(port, "POST", "/api/v1/login", "Content-Type: application/json\r\n",
                            R"({"username":"shusaku","password":"ear-reddening move","bot":true})")),
       R"({"error":{"code":"bad_request","message":"unknown field 'bot'"}})");
   EXPECT_EQ(
-      body_of(http_request(port, "POST", "/api/v1/register", "",
+      body_of(http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
                            R"({"username":"katago","password":"level ten please","bot":"yes"})")),
       R"({"error":{"code":"bad_request","message":"field 'bot' must be a boolean"}})");
   EXPECT_TRUE(body_of(http_request(port, "GET", "/api/v1/users/katago")).find("not_found") !=
@@ -128,6 +136,105 @@ TEST(ServerProcess, AnswersHealthServesTheClientAndStopsCleanly) {
 
   EXPECT_EQ(server.terminate(), 0);
   EXPECT_TRUE(fs::exists(server.dir() / "test.sqlite3"));
+}
+
+// Two servers on one database once both started; the second then died on a UNIQUE error when it
+// created a game the first had made too. Now the second refuses to start, saying why, and the
+// first is unaffected.
+TEST(ServerProcess, ASecondServerOnTheSameDatabaseRefusesToStart) {
+  ServerProcess first;
+  const std::string db = (first.dir() / "test.sqlite3").string();
+  int err[2];
+  ASSERT_EQ(pipe(err), 0);
+  const pid_t second = fork();
+  if (second == 0) {
+    dup2(err[1], 1);  // the log
+    dup2(err[1], 2);
+    close(err[0]);
+    execl(TENGEN_SERVER_BINARY, TENGEN_SERVER_BINARY, "--port", "0", "--address", "127.0.0.1",
+          "--database", db.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(err[1]);
+  // What it says until it exits (it must, at once); a bound instead of hanging if it serves.
+  std::string said;
+  char buffer[4096];
+  pollfd readable{err[0], POLLIN, 0};
+  bool ended = false;  // its output closed: it is exiting
+  while (!ended && poll(&readable, 1, 30'000) > 0) {
+    const auto n = read(err[0], buffer, sizeof buffer);
+    if (n > 0) said.append(buffer, static_cast<std::size_t>(n));
+    ended = n <= 0;
+  }
+  close(err[0]);
+  int status = 0;
+  if (!ended) {
+    kill(second, SIGKILL);
+    waitpid(second, &status, 0);
+    FAIL() << "the second server kept running on the same database; it said: " << said;
+  }
+  waitpid(second, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << said;
+  EXPECT_EQ(WEXITSTATUS(status), 1) << said;
+  EXPECT_NE(said.find("another tengen-server is already serving the database " + db +
+                      ": stop it first, or give this one its own file with --database"),
+            std::string::npos)
+      << said;
+  EXPECT_TRUE(http_get(first.port(), "/healthz").starts_with("HTTP/1.1 200 OK\r\n"));
+  EXPECT_EQ(first.terminate(), 0);
+}
+
+// What an outside security test found at the HTTP edge: pages that could be framed (the game
+// page has a Resign button), credentials taken from a cross-site form's text/plain body, no
+// Retry-After on 429, a duplicate Host accepted, and /ws/v1 without an upgrade answered 404.
+TEST(ServerProcess, HttpIsStrictAndItsPagesCannotBeFramedOrPostedCrossSite) {
+  ServerProcess server;
+  const int port = server.port();
+  for (const std::string target : {"/", "/js/app.js", "/api/v1/games", "/no-such-file"}) {
+    const std::string r = http_get(port, target);
+    EXPECT_NE(r.find("Content-Security-Policy: default-src 'self';"), std::string::npos) << r;
+    EXPECT_NE(r.find("frame-ancestors 'none'"), std::string::npos) << target;
+    EXPECT_NE(r.find("X-Frame-Options: DENY\r\n"), std::string::npos) << target;
+    EXPECT_NE(r.find("X-Content-Type-Options: nosniff\r\n"), std::string::npos) << target;
+    EXPECT_NE(r.find("Referrer-Policy: same-origin\r\n"), std::string::npos) << target;
+  }
+
+  const std::string creds = R"({"username":"shusaku","password":"ear-reddening move"})";
+  for (const std::string type : {"", "Content-Type: text/plain\r\n",
+                                 "Content-Type: application/x-www-form-urlencoded\r\n"}) {
+    for (const std::string endpoint : {"/api/v1/register", "/api/v1/login"}) {
+      const std::string r = http_request(port, "POST", endpoint, type, creds);
+      EXPECT_TRUE(r.starts_with("HTTP/1.1 415")) << r;
+      EXPECT_EQ(
+          body_of(r),
+          R"({"error":{"code":"unsupported_media_type","message":"send the body as JSON, with Content-Type: application/json"}})");
+    }
+  }
+  EXPECT_TRUE(http_request(port, "POST", "/api/v1/register",
+                           "Content-Type: Application/JSON; charset=utf-8\r\n", creds)
+                  .starts_with("HTTP/1.1 201"));
+
+  // Ten attempts, then refused until a token comes back: Retry-After says when (6 s).
+  std::string refused;
+  for (int i = 0; i < 12 && !refused.starts_with("HTTP/1.1 429"); ++i) {
+    refused = http_request(port, "POST", "/api/v1/login", "Content-Type: application/json\r\n",
+                           R"({"username":"shusaku","password":"not the password"})");
+  }
+  ASSERT_TRUE(refused.starts_with("HTTP/1.1 429")) << refused;
+  EXPECT_NE(refused.find("Retry-After: 6\r\n"), std::string::npos) << refused;
+
+  const auto twice =
+      exchange_raw(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n", 10s);
+  EXPECT_TRUE(twice.received.starts_with("HTTP/1.1 400")) << twice.received;
+  EXPECT_NE(twice.received.find("more than one Host header"), std::string::npos);
+  EXPECT_TRUE(twice.closed);
+  const auto none = exchange_raw(port, "GET / HTTP/1.1\r\n\r\n", 10s);
+  EXPECT_TRUE(none.received.starts_with("HTTP/1.1 400")) << none.received;
+
+  const std::string plain_get = http_get(port, "/ws/v1");
+  EXPECT_TRUE(plain_get.starts_with("HTTP/1.1 426")) << plain_get;
+  EXPECT_NE(plain_get.find("Upgrade: websocket\r\n"), std::string::npos) << plain_get;
+  EXPECT_EQ(server.terminate(), 0);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "support/live_server.h"
+#include "support/server_process.h"
 #include "support/temp_database.h"
 #include "support/ws_client.h"
 #include "ws/frames.h"
@@ -338,6 +339,69 @@ TEST_F(LiveServer, FloodsAreRateLimitedThenDropped) {
   }
   EXPECT_EQ(c->read_until_closed(), -1) << "an abusive client is dropped";
   EXPECT_EQ(stack_->metrics().ws_dropped_total.load(), 1u);
+}
+
+// The drop counter once never decayed: a client refused now and then over hours was dropped
+// as "far over the rate limit". Refusals count against an allowance that comes back with time.
+TEST_F(LiveServer, OnlyAFloodNowIsDroppedNotRefusalsSpreadOverTime) {
+  ConnectionLimits limits;
+  limits.message_burst = 5;
+  limits.abuse_strikes = 20;
+  start(limits);
+  auto c = connect(token_for("eager"));
+  for (int round = 0; round < 3; ++round) {  // 15 refusals each time: 45 in all, never 20 at once
+    for (int i = 0; i < 5; ++i) c->send_text(R"({"type":"chat","cid":"ok","game":1,"text":"hi"})");
+    const std::string last = "refused-" + std::to_string(round);
+    for (int i = 0; i < 15; ++i) {
+      c->send_text(R"({"type":"chat","cid":")" + (i == 14 ? last : std::string("r")) +
+                   R"(","game":1,"text":"hi"})");
+    }
+    c->wait([&](const json& m) {
+      return m.value("code", "") == "rate_limited" && m.value("cid", "") == last;
+    });
+    stack_->advance(std::chrono::seconds(30));
+  }
+  c->send_text(R"({"type":"ping","cid":"still-here"})");
+  EXPECT_EQ(c->wait_type("pong")["cid"], "still-here");
+  EXPECT_EQ(stack_->metrics().ws_dropped_total.load(), 0u);
+}
+
+// Logging out, or revoking a session from another device, once left the WebSockets opened with
+// it acting as that user. They now close at once (1008), and only they do.
+TEST_F(LiveServer, EndingASessionClosesTheConnectionsOpenedWithIt) {
+  start();
+  const std::string phone = token_for("traveller");  // the first session: registration
+  const std::string laptop = testing::cookie_token(
+      testing::http_request(port_, "POST", "/api/v1/login", "Content-Type: application/json\r\n",
+                            R"({"username":"traveller","password":"a fine password"})"));
+  ASSERT_EQ(laptop.size(), 43u);
+  const json sessions = json::parse(testing::body_of(testing::http_request(
+      port_, "GET", "/api/v1/sessions", "Authorization: Bearer " + phone + "\r\n")));
+  std::int64_t phone_session = 0;
+  for (const auto& s : sessions["sessions"]) {
+    if (s["current"]) phone_session = s["id"];
+  }
+  ASSERT_NE(phone_session, 0) << sessions.dump();
+  auto on_phone = connect(phone);
+  auto on_laptop = connect(laptop);
+  auto as_guest = connect();
+
+  // From the laptop, the phone's session is revoked: the phone's connection closes.
+  const auto revoked =
+      testing::http_request(port_, "DELETE", "/api/v1/sessions/" + std::to_string(phone_session),
+                            "Authorization: Bearer " + laptop + "\r\n");
+  ASSERT_TRUE(revoked.starts_with("HTTP/1.1 204")) << revoked;
+  EXPECT_EQ(on_phone->read_until_closed(), 1008);
+  on_laptop->send_text(R"({"type":"ping","cid":"laptop"})");
+  EXPECT_EQ(on_laptop->wait_type("pong")["cid"], "laptop");
+
+  // The laptop logs out: its connection closes too; a guest's is untouched.
+  ASSERT_TRUE(testing::http_request(port_, "POST", "/api/v1/logout",
+                                    "Authorization: Bearer " + laptop + "\r\n")
+                  .starts_with("HTTP/1.1 204"));
+  EXPECT_EQ(on_laptop->read_until_closed(), 1008);
+  as_guest->send_text(R"({"type":"ping","cid":"guest"})");
+  EXPECT_EQ(as_guest->wait_type("pong")["cid"], "guest");
 }
 
 TEST_F(LiveServer, ForeignOriginsAndUnknownPathsAreRefused) {

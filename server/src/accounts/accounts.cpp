@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
+#include <vector>
 
 namespace tengen {
 namespace {
@@ -64,11 +66,23 @@ std::optional<std::string> Accounts::username_problem(const std::string& name) {
 
 std::optional<std::string> Accounts::password_problem(const std::string& username,
                                                       const std::string& password) {
-  if (password.size() < kMinPassword) return "the password is too short: use at least 8 characters";
-  if (password.size() > kMaxPassword) return "the password is too long: use at most 128 characters";
+  // Characters are code points, not bytes: "碁" is one character (three bytes of UTF-8, which
+  // the JSON reader has already checked).
   const std::string p = lower(password);
+  std::vector<std::string_view> characters;
+  for (std::size_t i = 0; i < p.size();) {
+    std::size_t n = 1;
+    while (i + n < p.size() && (static_cast<unsigned char>(p[i + n]) & 0xC0) == 0x80) ++n;
+    characters.emplace_back(p.data() + i, n);
+    i += n;
+  }
+  if (characters.size() < kMinPassword)
+    return "the password is too short: use at least 8 characters";
+  if (characters.size() > kMaxPassword)
+    return "the password is too long: use at most 128 characters";
   if (p == lower(username)) return "the password must not be the user name";
-  if (std::all_of(p.begin(), p.end(), [&](char c) { return c == p[0]; })) {
+  if (std::all_of(characters.begin(), characters.end(),
+                  [&](std::string_view c) { return c == characters[0]; })) {
     return "the password is one character repeated: choose a stronger one";
   }
   if (std::find(kCommonPasswords.begin(), kCommonPasswords.end(), p) != kCommonPasswords.end()) {
@@ -109,7 +123,8 @@ Accounts::Outcome Accounts::register_user(const std::string& username, const std
   {
     std::lock_guard lock(mutex_);
     if (!limiter_.try_take("address:" + address, clock_.steady_now())) {
-      return Failure{Problem::RateLimited, "too many attempts from this address; wait a minute"};
+      return Failure{Problem::RateLimited, "too many attempts from this address; wait a minute",
+                     retry_after_s()};
     }
     if (store_.user_by_name(username))
       return Failure{Problem::NameTaken, "the name '" + username + "' is taken"};
@@ -130,7 +145,8 @@ Accounts::Outcome Accounts::login(const std::string& username, const std::string
     const auto now = clock_.steady_now();
     if (!limiter_.try_take("address:" + address, now) ||
         !limiter_.try_take("user:" + lower(username), now)) {
-      return Failure{Problem::RateLimited, "too many login attempts; wait a minute"};
+      return Failure{Problem::RateLimited, "too many login attempts; wait a minute",
+                     retry_after_s()};
     }
     if (username.size() <= 64) user = store_.user_by_name(username);
   }
@@ -163,8 +179,20 @@ std::optional<std::int64_t> Accounts::current_session(const std::string& token) 
 
 bool Accounts::logout(const std::string& token) {
   if (token.empty() || token.size() > 100) return false;
+  const auto id = current_session(token);
+  SessionEnded told;
+  {
+    std::lock_guard lock(mutex_);
+    if (!store_.delete_session_by_token(hash_token(token))) return false;
+    told = session_ended_;
+  }
+  if (told && id) told(*id);
+  return true;
+}
+
+void Accounts::on_session_ended(SessionEnded told) {
   std::lock_guard lock(mutex_);
-  return store_.delete_session_by_token(hash_token(token));
+  session_ended_ = std::move(told);
 }
 
 std::optional<store::UserRecord> Accounts::find_user(const std::string& username) {
@@ -184,8 +212,14 @@ std::vector<store::SessionRecord> Accounts::sessions(std::int64_t user_id) {
 }
 
 bool Accounts::revoke(std::int64_t user_id, std::int64_t session_id) {
-  std::lock_guard lock(mutex_);
-  return store_.delete_session(user_id, session_id);
+  SessionEnded told;
+  {
+    std::lock_guard lock(mutex_);
+    if (!store_.delete_session(user_id, session_id)) return false;
+    told = session_ended_;
+  }
+  if (told) told(session_id);
+  return true;
 }
 
 }  // namespace tengen

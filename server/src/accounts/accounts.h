@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -30,6 +31,7 @@ class Accounts {
   struct Failure {
     Problem problem;
     std::string message;
+    int retry_after_s = 0;  // RateLimited: seconds until another attempt may be taken
   };
   struct LoggedIn {
     store::UserRecord user;
@@ -58,11 +60,20 @@ class Accounts {
   std::optional<std::int64_t> current_session(const std::string& token);
   bool revoke(std::int64_t user_id, std::int64_t session_id);
 
+  // Told, on the thread that ended it, when logout or revocation ends a session: the
+  // connections opened with it must not go on acting as its user.
+  using SessionEnded = std::function<void(std::int64_t session_id)>;
+  void on_session_ended(SessionEnded told);
+
   static std::optional<std::string> username_problem(const std::string& username);
   static std::optional<std::string> password_problem(const std::string& username,
                                                      const std::string& password);
 
  private:
+  // When the next attempt is allowed after a refusal: one token back (Retry-After).
+  int retry_after_s() const {
+    return static_cast<int>((options_.login_refill.count() + 999) / 1000);
+  }
   std::string hash_password(const std::string& password) const;
   std::optional<std::pair<store::UserRecord, store::SessionRecord>> session(
       const std::string& token);
@@ -71,8 +82,9 @@ class Accounts {
   store::AccountStore& store_;
   Clock& clock_;
   Options options_;
-  std::string dummy_hash_;  // verified against for unknown names, so timing does not tell
-  std::mutex mutex_;        // the store and the limiter; hashing happens outside it
+  std::string dummy_hash_;      // verified against for unknown names, so timing does not tell
+  std::mutex mutex_;            // the store and the limiter; hashing happens outside it
+  SessionEnded session_ended_;  // under mutex_; called outside it
   RateLimiter limiter_;
 };
 

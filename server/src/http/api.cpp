@@ -1,5 +1,6 @@
 #include "http/api.h"
 
+#include <cctype>
 #include <charconv>
 
 #include "protocol/codec.h"
@@ -125,8 +126,11 @@ ApiResponse Api::logged_in(const Accounts::Outcome& outcome, int status) {
         return error(409, "name_taken", f->message);
       case Accounts::Problem::BadCredentials:
         return error(401, "bad_credentials", f->message);
-      case Accounts::Problem::RateLimited:
-        return error(429, "rate_limited", f->message);
+      case Accounts::Problem::RateLimited: {
+        auto refused = error(429, "rate_limited", f->message);
+        refused.retry_after_s = f->retry_after_s;
+        return refused;
+      }
     }
   }
   const auto& in = std::get<Accounts::LoggedIn>(outcome);
@@ -146,6 +150,15 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
 
   if (path == "/api/v1/register" || path == "/api/v1/login") {
     if (!post) return error(405, "method_not_allowed", "use POST");
+    // JSON only: a cross-site HTML form can post text/plain or form data without a preflight,
+    // never application/json.
+    std::string type = r.content_type.substr(0, r.content_type.find(';'));
+    while (type.ends_with(' ')) type.pop_back();
+    for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (type != "application/json") {
+      return error(415, "unsupported_media_type",
+                   "send the body as JSON, with Content-Type: application/json");
+    }
     const bool registration = path == "/api/v1/register";
     auto credentials = wire::decode_credentials(
         r.body, registration ? wire::CredentialsFor::Registration : wire::CredentialsFor::Login);
@@ -296,12 +309,16 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
   const auto id = parse_int(id_text);
   if (!id || *id < 1) return error(400, "bad_request", "the game id must be a positive integer");
   const auto not_found = error(404, "not_found", "no game " + std::to_string(*id));
-  if (!sgf) {
-    const auto row = archive_.store->game(*id);
-    const auto info = row ? game_info(*row) : std::nullopt;
-    if (!info) return not_found;
-    return ApiResponse{200, wire::encode_game(*info), {}};
+  const auto row = archive_.store->game(*id);
+  const auto info = row ? game_info(*row) : std::nullopt;
+  if (!info) return not_found;
+  // A private game's details and record go to its two players only; to anyone else it does not
+  // exist (numbers are sequential: a 403 would confirm it does).
+  if (info->settings.is_private) {
+    const auto viewer = r.token.empty() ? std::nullopt : accounts_.authenticate(r.token);
+    if (!viewer || (viewer->id != info->black.id && viewer->id != info->white.id)) return not_found;
   }
+  if (!sgf) return ApiResponse{200, wire::encode_game(*info), {}};
   auto record = archive_.store->finished_sgf(*id);
   if (!record) record = archive_.live_sgf(*id);
   if (!record) return not_found;

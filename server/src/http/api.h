@@ -19,7 +19,8 @@ struct ApiRequest {
   std::string body;
   std::string token;  // from the session cookie or an "Authorization: Bearer" header
   std::string user_agent;
-  std::string address;  // the peer's IP address
+  std::string address;       // the peer's IP address
+  std::string content_type;  // of the body, as sent
 };
 
 struct ApiResponse {
@@ -32,6 +33,7 @@ struct ApiResponse {
   std::vector<std::string> set_cookies;
   std::string content_type = "application/json";
   std::string content_disposition;  // for downloads
+  int retry_after_s = 0;            // 429: sent as Retry-After
 };
 
 // Where the games endpoints read: finished games from the store, games in play from the hub.

@@ -108,6 +108,7 @@ struct HttpServer::Impl {
     r.body = req.body();
     r.user_agent = std::string(req[http::field::user_agent]);
     r.address = address;
+    r.content_type = std::string(req[http::field::content_type]);
     r.token = token_of(req);
     return r;
   }
@@ -124,10 +125,26 @@ struct HttpServer::Impl {
     co_return api->handle(request).value_or(ApiResponse{404, "", {}});
   }
 
+  // On every response: nothing of ours may be framed by another site (the game page has a
+  // Resign button), scripts and styles come only from this server, types are not sniffed, and
+  // addresses do not leak to other sites.
+  template <class Body>
+  static void harden(http::response<Body>& res) {
+    res.set(http::field::server, "tengen");
+    res.set("Content-Security-Policy",
+            "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
+            "style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'");
+    res.set("X-Frame-Options", "DENY");
+    res.set("X-Content-Type-Options", "nosniff");
+    res.set("Referrer-Policy", "same-origin");
+  }
+
   static http::message_generator api_response(const ApiResponse& a, unsigned version,
                                               bool keep_alive) {
     http::response<http::string_body> res{static_cast<http::status>(a.status), version};
-    res.set(http::field::server, "tengen");
+    harden(res);
+    if (a.retry_after_s > 0) res.set(http::field::retry_after, std::to_string(a.retry_after_s));
     res.set(http::field::cache_control, "no-store");
     if (!a.body.empty()) res.set(http::field::content_type, a.content_type);
     if (!a.content_disposition.empty())
@@ -149,7 +166,7 @@ struct HttpServer::Impl {
       const http::request<http::string_body>& req, http::status status, std::string body,
       std::string_view type) {
     http::response<http::string_body> res{status, req.version()};
-    res.set(http::field::server, "tengen");
+    harden(res);
     res.set(http::field::content_type, type);
     res.set(http::field::cache_control, "no-store");
     res.keep_alive(req.keep_alive());
@@ -158,11 +175,28 @@ struct HttpServer::Impl {
     return res;
   }
 
+  // What makes a request unanswerable, or nothing: an HTTP/1.1 request has exactly one Host.
+  static std::optional<std::string> malformed(const http::request<http::string_body>& req) {
+    const auto hosts = req.count(http::field::host);
+    if (hosts > 1) return "more than one Host header";
+    if (hosts == 0 && req.version() >= 11) return "no Host header";
+    return std::nullopt;
+  }
+
   http::message_generator respond(const http::request<http::string_body>& req) {
     const std::string_view target = req.target();
     if (req.method() != http::verb::get && req.method() != http::verb::head) {
       return plain(req, http::status::method_not_allowed, "{\"error\":\"method not allowed\"}",
                    "application/json");
+    }
+    if (target.substr(0, target.find('?')) == "/ws/v1") {  // not an upgrade (those never get here)
+      auto res =
+          text_response(req, http::status::upgrade_required,
+                        "/ws/v1 is a WebSocket endpoint: upgrade to websocket\n", "text/plain");
+      res.set(http::field::upgrade, "websocket");
+      res.set(http::field::connection, "Upgrade");
+      res.set(http::field::sec_websocket_version, "13");
+      return http::message_generator(std::move(res));
     }
     if (target == "/healthz")
       return plain(req, http::status::ok, handlers.health_json(), "application/json");
@@ -179,6 +213,7 @@ struct HttpServer::Impl {
     const auto size = file.size();
     if (req.method() == http::verb::head) {
       http::response<http::empty_body> res{http::status::ok, req.version()};
+      harden(res);
       res.set(http::field::content_type, mime_type(*path));
       res.set(http::field::cache_control, "no-cache");
       res.content_length(size);
@@ -187,7 +222,7 @@ struct HttpServer::Impl {
     }
     http::response<http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(file)),
                                         std::make_tuple(http::status::ok, req.version())};
-    res.set(http::field::server, "tengen");
+    harden(res);
     res.set(http::field::content_type, mime_type(*path));
     // The client is a handful of small modules: always revalidated, so an upgrade is seen at once.
     res.set(http::field::cache_control, "no-cache");
@@ -237,6 +272,8 @@ struct HttpServer::Impl {
       auto response = text_response(req, status, refusal.substr(4) + "\n", "text/plain");
       if (status == http::status::upgrade_required)
         response.set(http::field::sec_websocket_version, "13");
+      // Too many connections from the address: one may close at any time; try again shortly.
+      if (status == http::status::too_many_requests) response.set(http::field::retry_after, "5");
       auto [ec, n] = co_await beast::async_write(
           *stream, http::message_generator(std::move(response)), kNothrow);
       if (ec) spdlog::debug("refusal not delivered: {}", ec.message());
@@ -254,7 +291,12 @@ struct HttpServer::Impl {
     if (accept_ec) co_return;
     stream->expires_never();
     std::optional<store::UserRecord> user;
-    if (handlers.accounts) user = handlers.accounts->authenticate(token_of(req));
+    std::optional<std::int64_t> login;  // the session it was opened with, to end with it
+    if (handlers.accounts) {
+      const std::string token = token_of(req);
+      user = handlers.accounts->authenticate(token);
+      if (user) login = handlers.accounts->current_session(token);
+    }
     std::shared_ptr<WsSession> session;
     {
       std::lock_guard lock(mutex);
@@ -273,11 +315,13 @@ struct HttpServer::Impl {
           [this, address](std::uint64_t ended) {
             std::lock_guard l(mutex);
             sockets.erase(ended);
+            logins.erase(ended);
             if (--per_address[address] == 0) per_address.erase(address);
             if (handlers.metrics) --handlers.metrics->ws_connections;
           },
           handlers.metrics);
       sockets[id] = session;
+      if (login) logins[id] = *login;
     }
     co_await session->run();
   }
@@ -294,6 +338,12 @@ struct HttpServer::Impl {
       auto [read_ec, read_bytes] = co_await http::async_read(*stream, buffer, parser, kNothrow);
       if (read_ec) break;
       auto request = parser.release();
+      if (const auto problem = malformed(request)) {  // RFC 9112 §3.2: answered 400, then closed
+        co_await beast::async_write(
+            *stream, plain(request, http::status::bad_request, *problem + "\n", "text/plain"),
+            kNothrow);
+        break;
+      }
       if (websocket::is_upgrade(request) && handlers.dispatcher) {
         unregister_http(key);
         std::string received(static_cast<const char*>(buffer.cdata().data()), buffer.size());
@@ -346,6 +396,24 @@ struct HttpServer::Impl {
     }
   }
 
+  // Logout or revocation: every connection opened with the session closes now (the web client
+  // then reconnects as whoever its cookie says, a guest after a logout).
+  void end_session(std::int64_t login) {
+    std::vector<std::shared_ptr<WsSession>> ended;
+    {
+      std::lock_guard lock(mutex);
+      for (const auto& [id, l] : logins) {
+        if (l != login) continue;
+        if (const auto it = sockets.find(id); it != sockets.end()) {
+          if (auto live = it->second.lock()) ended.push_back(std::move(live));
+        }
+      }
+    }
+    for (const auto& s : ended) {
+      s->close(ws::CloseCode::PolicyViolation, "the session was ended: log in again");
+    }
+  }
+
   void begin_stop() {
     if (stopping.exchange(true)) return;
     beast::error_code ignored;
@@ -380,6 +448,7 @@ struct HttpServer::Impl {
   std::uint64_t next_connection = 0;
   std::map<std::uint64_t, std::weak_ptr<beast::tcp_stream>> http_streams;
   std::map<std::uint64_t, std::weak_ptr<WsSession>> sockets;
+  std::map<std::uint64_t, std::int64_t> logins;  // connection -> the session it was opened with
   std::map<std::string, int> per_address;
 };
 
@@ -389,9 +458,15 @@ HttpServer::HttpServer(const Config& config, Handlers handlers, ConnectionLimits
   // creation happens inside the (uninstrumented) shared library, and ThreadSanitizer reports two
   // threads' first logs as a race.
   spdlog::default_logger_raw();
+  if (impl_->handlers.accounts) {
+    impl_->handlers.accounts->on_session_ended(
+        [impl = impl_.get()](std::int64_t login) { impl->end_session(login); });
+  }
 }
 
-HttpServer::~HttpServer() = default;
+HttpServer::~HttpServer() {
+  if (impl_->handlers.accounts) impl_->handlers.accounts->on_session_ended({});
+}
 
 unsigned short HttpServer::port() const {
   return impl_->acceptor.local_endpoint().port();

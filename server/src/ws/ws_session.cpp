@@ -37,6 +37,7 @@ WsSession::WsSession(Socket socket, std::string_view received, std::uint64_t id,
       rate_(limits.message_burst,
             std::chrono::milliseconds(1000 / std::max(1, limits.messages_per_second)),
             clock.steady_now()),
+      strikes_(limits.abuse_strikes, limits.abuse_strike_refill, clock.steady_now()),
       reader_(limits.max_message_bytes),
       timer_(socket_.get_executor()) {
   if (!received.empty()) {
@@ -136,7 +137,7 @@ bool WsSession::on_event(const ws::FrameReader::Event& event) {
 
 void WsSession::handle(std::string_view text) {
   if (!rate_.try_take(clock_.steady_now())) {
-    if (++strikes_ >= limits_.abuse_strikes) {
+    if (!strikes_.try_take(clock_.steady_now())) {
       drop("kept sending far over the rate limit");
       return;
     }

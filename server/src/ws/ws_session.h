@@ -71,8 +71,8 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   ConnectionLimits limits_;
   std::function<void(std::uint64_t)> on_end_;
   Metrics* metrics_;
-  TokenBucket rate_;  // commands from this connection
-  int strikes_ = 0;
+  TokenBucket rate_;     // commands from this connection
+  TokenBucket strikes_;  // refused commands allowed before the client is dropped
   ws::FrameReader reader_;
   std::deque<std::shared_ptr<const std::string>> queue_;  // messages not yet in a write
   std::size_t queued_bytes_ = 0;  // their payloads, and those of the write in flight
