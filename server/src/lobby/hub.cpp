@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <future>
 #include <stdexcept>
 #include <unordered_map>
@@ -507,6 +508,19 @@ Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid,
                        const protocol::CreateChallenge& m) {
   if (auto problem = protocol::validate(m.settings))
     return error(cid, ErrorCode::BadSettings, *problem);
+  const auto mine = std::count_if(challenges_.begin(), challenges_.end(), [&](const auto& open) {
+    return open.second.challenger.id == me.id;
+  });
+  if (static_cast<std::size_t>(mine) >= kMaxOpenChallengesPerUser) {
+    return error(cid, ErrorCode::Conflict,
+                 "you have " + std::to_string(mine) +
+                     " open challenges, the most one player may have: cancel one first");
+  }
+  if (challenges_.size() >= kMaxOpenChallenges) {
+    return error(cid, ErrorCode::Conflict,
+                 "the lobby holds " + std::to_string(challenges_.size()) +
+                     " open challenges, the most it may: accept one, or try again later");
+  }
   protocol::Challenge c{++next_challenge_, me, std::nullopt, m.settings};
   if (m.opponent) {
     const auto opponent = services_.find_user(*m.opponent);

@@ -90,6 +90,12 @@ class Hub final : public Dispatcher, private TournamentHost {
  private:
   using Reply = std::variant<protocol::Ack, protocol::Error>;
   static constexpr std::size_t kRememberedCommands = 512;  // per user, for repeated cids
+  // Open challenges: each is stored, comes back after a restart and is in every lobby message,
+  // so one account must not be able to grow them without end (docs/limits.md). At most, a full
+  // lobby message is ~0.3 MiB of challenges (tests/server/abuse_test.cpp), well within the 1 MiB a
+  // connection may have queued.
+  static constexpr std::size_t kMaxOpenChallengesPerUser = 10;
+  static constexpr std::size_t kMaxOpenChallenges = 1000;
   static constexpr protocol::GameId kPresenceTimer =
       0;  // the timer id of the next presence message
 
