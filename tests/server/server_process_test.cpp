@@ -227,6 +227,7 @@ TEST(ServerProcess, HttpIsStrictAndItsPagesCannotBeFramedOrPostedCrossSite) {
       exchange_raw(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n", 10s);
   EXPECT_TRUE(twice.received.starts_with("HTTP/1.1 400")) << twice.received;
   EXPECT_NE(twice.received.find("more than one Host header"), std::string::npos);
+  EXPECT_NE(twice.received.find("Connection: close\r\n"), std::string::npos) << twice.received;
   EXPECT_TRUE(twice.closed);
   const auto none = exchange_raw(port, "GET / HTTP/1.1\r\n\r\n", 10s);
   EXPECT_TRUE(none.received.starts_with("HTTP/1.1 400")) << none.received;

@@ -339,9 +339,10 @@ struct HttpServer::Impl {
       if (read_ec) break;
       auto request = parser.release();
       if (const auto problem = malformed(request)) {  // RFC 9112 §3.2: answered 400, then closed
-        co_await beast::async_write(
-            *stream, plain(request, http::status::bad_request, *problem + "\n", "text/plain"),
-            kNothrow);
+        auto refusal =
+            text_response(request, http::status::bad_request, *problem + "\n", "text/plain");
+        refusal.keep_alive(false);  // says Connection: close, as it is
+        co_await beast::async_write(*stream, http::message_generator(std::move(refusal)), kNothrow);
         break;
       }
       if (websocket::is_upgrade(request) && handlers.dispatcher) {
