@@ -158,35 +158,37 @@ Accounts::Outcome Accounts::login(const std::string& username, const std::string
   return open_session(*user, user_agent);
 }
 
-std::optional<std::pair<store::UserRecord, store::SessionRecord>> Accounts::session(
-    const std::string& token) {
+std::optional<Accounts::LiveSession> Accounts::live_session(const std::string& token) {
   if (token.empty() || token.size() > 100) return std::nullopt;
   std::lock_guard lock(mutex_);
-  return store_.session_by_token(hash_token(token), clock_.unix_ms());
+  auto found = store_.session_by_token(hash_token(token), clock_.unix_ms());
+  if (!found) return std::nullopt;
+  return LiveSession{std::move(found->first), found->second.id};
 }
 
 std::optional<store::UserRecord> Accounts::authenticate(const std::string& token) {
-  auto found = session(token);
+  auto found = live_session(token);
   if (!found) return std::nullopt;
-  return std::move(found->first);
+  return std::move(found->user);
 }
 
 std::optional<std::int64_t> Accounts::current_session(const std::string& token) {
-  const auto found = session(token);
+  const auto found = live_session(token);
   if (!found) return std::nullopt;
-  return found->second.id;
+  return found->id;
 }
 
 bool Accounts::logout(const std::string& token) {
   if (token.empty() || token.size() > 100) return false;
-  const auto id = current_session(token);
+  std::optional<std::int64_t> ended;
   SessionEnded told;
   {
     std::lock_guard lock(mutex_);
-    if (!store_.delete_session_by_token(hash_token(token))) return false;
+    ended = store_.delete_session_by_token(hash_token(token));
+    if (!ended) return false;
     told = session_ended_;
   }
-  if (told && id) told(*id);
+  if (told) told(*ended);
   return true;
 }
 

@@ -52,6 +52,12 @@ class Accounts {
                 const std::string& user_agent, const std::string& address);
   // The user a token belongs to, if it is a live session.
   std::optional<store::UserRecord> authenticate(const std::string& token);
+  // The same with the session's id, in one lookup (a WebSocket ends with its session).
+  struct LiveSession {
+    store::UserRecord user;
+    std::int64_t id = 0;
+  };
+  std::optional<LiveSession> live_session(const std::string& token);
   bool logout(const std::string& token);
   std::optional<store::UserRecord> find_user(const std::string& username);
   std::optional<store::UserRecord> find_user(std::int64_t id);
@@ -75,8 +81,6 @@ class Accounts {
     return static_cast<int>((options_.login_refill.count() + 999) / 1000);
   }
   std::string hash_password(const std::string& password) const;
-  std::optional<std::pair<store::UserRecord, store::SessionRecord>> session(
-      const std::string& token);
   LoggedIn open_session(const store::UserRecord& user, const std::string& user_agent);
 
   store::AccountStore& store_;

@@ -293,9 +293,10 @@ struct HttpServer::Impl {
     std::optional<store::UserRecord> user;
     std::optional<std::int64_t> login;  // the session it was opened with, to end with it
     if (handlers.accounts) {
-      const std::string token = token_of(req);
-      user = handlers.accounts->authenticate(token);
-      if (user) login = handlers.accounts->current_session(token);
+      if (auto found = handlers.accounts->live_session(token_of(req))) {
+        user = std::move(found->user);
+        login = found->id;
+      }
     }
     std::shared_ptr<WsSession> session;
     {

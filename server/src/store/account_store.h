@@ -47,7 +47,8 @@ class AccountStore {
   virtual std::vector<SessionRecord> sessions_of(std::int64_t user_id) = 0;
   // False if the session does not exist or is not the user's.
   virtual bool delete_session(std::int64_t user_id, std::int64_t session_id) = 0;
-  virtual bool delete_session_by_token(const TokenHash& token_hash) = 0;
+  // The id of the session deleted, or nullopt if no session has this token.
+  virtual std::optional<std::int64_t> delete_session_by_token(const TokenHash& token_hash) = 0;
 };
 
 }  // namespace tengen::store

@@ -27,7 +27,7 @@ SqliteAccountStore::SqliteAccountStore(Database& db)
                    "SELECT id, user_id, user_agent, created_at, last_seen_at FROM sessions"
                    " WHERE user_id = ? ORDER BY id"),
       delete_session_(db, "DELETE FROM sessions WHERE id = ? AND user_id = ?"),
-      delete_session_by_token_(db, "DELETE FROM sessions WHERE token_hash = ?") {}
+      delete_session_by_token_(db, "DELETE FROM sessions WHERE token_hash = ? RETURNING id") {}
 
 std::optional<UserRecord> SqliteAccountStore::read_user(Statement& query) {
   std::optional<UserRecord> user;
@@ -112,9 +112,13 @@ bool SqliteAccountStore::delete_session(std::int64_t user_id, std::int64_t sessi
   return delete_session_.changes() > 0;
 }
 
-bool SqliteAccountStore::delete_session_by_token(const TokenHash& token_hash) {
-  delete_session_by_token_.bind(1, token_hash).run();
-  return delete_session_by_token_.changes() > 0;
+std::optional<std::int64_t> SqliteAccountStore::delete_session_by_token(
+    const TokenHash& token_hash) {
+  delete_session_by_token_.bind(1, token_hash);
+  std::optional<std::int64_t> id;
+  if (delete_session_by_token_.step()) id = delete_session_by_token_.column_int(0);
+  delete_session_by_token_.reset();
+  return id;
 }
 
 }  // namespace tengen::store

@@ -23,7 +23,7 @@ class SqliteAccountStore final : public AccountStore {
       const TokenHash& token_hash, std::int64_t now_ms) override;
   std::vector<SessionRecord> sessions_of(std::int64_t user_id) override;
   bool delete_session(std::int64_t user_id, std::int64_t session_id) override;
-  bool delete_session_by_token(const TokenHash& token_hash) override;
+  std::optional<std::int64_t> delete_session_by_token(const TokenHash& token_hash) override;
 
  private:
   std::optional<UserRecord> read_user(Statement& query);
