@@ -74,16 +74,17 @@ int main(int argc, char** argv) {
   }
 
   try {
+    // A file name, not ":memory:" or a "file:" URI: locked, and logged as an absolute path.
+    const bool named_file =
+        !config.database.starts_with(':') && !config.database.starts_with("file:");
     // Before SQLite opens it: a second server on the same file stops here, touching nothing.
     std::optional<store::DatabaseLock> lock;
-    if (!config.database.starts_with(':') && !config.database.starts_with("file:"))
-      lock.emplace(config.database);
+    if (named_file) lock.emplace(config.database);
     store::Database db(config.database);
     const int schema = store::migrate(db);
     spdlog::info("database {} at schema version {}; memory from {}",
-                 config.database.starts_with(':') || config.database.starts_with("file:")
-                     ? config.database
-                     : std::filesystem::absolute(config.database).lexically_normal().string(),
+                 named_file ? std::filesystem::absolute(config.database).lexically_normal().string()
+                            : config.database,
                  schema, allocator());
 
     SystemClock clock;

@@ -34,11 +34,6 @@ class AsioTimers final : public Timers {
   }
 
   void arm(protocol::GameId game, std::optional<Steady> when) override {
-    // However it was computed, no deadline is armed further ahead than kFarthestDeadline.
-    if (when) {
-      const auto now = std::chrono::steady_clock::now();
-      if (*when > now && *when - now > kFarthestDeadline) when = now + kFarthestDeadline;
-    }
     {
       // Most calls change nothing (every move of an untimed game re-arms "no deadline"): those
       // stay on the caller's thread instead of waking the timer thread.
