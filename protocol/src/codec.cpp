@@ -640,6 +640,7 @@ struct ServerWriter {
     j["undo_requested"] = s.undo_requested;
     j["chat"] = json::array();
     for (const auto& c : s.chat) j["chat"].push_back(write_chat(c));
+    j["chat_omitted"] = s.chat_omitted;
     j["role"] = s.role;
     j["clock"] = s.clock ? write_clock(*s.clock) : json(nullptr);
     j["nigiri"] = s.nigiri ? write_nigiri(*s.nigiri) : json(nullptr);

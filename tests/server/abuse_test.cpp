@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -24,12 +25,32 @@ class Abuse : public ::testing::Test {
   void TearDown() override { stack_.reset(); }
   // A registered user's connection, past its welcome and first lobby message.
   std::unique_ptr<WsClient> player(const std::string& name) {
-    stack_->clock().advance(6s);  // registrations from one address: one more every 6 s
+    if (!tokens_.contains(name)) {
+      stack_->clock().advance(6s);  // registrations from one address: one more every 6 s
+      tokens_[name] = stack_->token_for(name);
+    }
     auto c = std::make_unique<WsClient>(stack_->port(),
-                                        WsClient::Options{stack_->token_for(name), "", "/ws/v1"});
+                                        WsClient::Options{tokens_[name], "", "/ws/v1"});
     c->wait_type("welcome");
     c->wait_type("lobby");
     return c;
+  }
+  // A 19×19 untimed game between two connections (the first has Black), both joined.
+  std::int64_t game_between(WsClient& black, WsClient& white) {
+    const json created = black.command(
+        {{"type", "create_challenge"}, {"settings", {{"width", 19}, {"color", "black"}}}});
+    const json accepted =
+        white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+    const auto game = accepted["game"].get<std::int64_t>();
+    EXPECT_EQ(black.command({{"type", "join"}, {"game", game}})["type"], "ack");
+    EXPECT_EQ(white.command({{"type", "join"}, {"game", game}})["type"], "ack");
+    return game;
+  }
+  static json chat(std::int64_t game, const std::string& text) {
+    return {{"type", "chat"}, {"game", game}, {"text", text}};
+  }
+  static json play(std::int64_t game, const std::string& vertex) {
+    return {{"type", "play"}, {"game", game}, {"vertex", vertex}};
   }
   // The largest settings a challenge can carry: everything set, the longest clock.
   static json challenge() {
@@ -53,6 +74,7 @@ class Abuse : public ::testing::Test {
 
   TempDatabase temp_;
   std::optional<LiveStack> stack_;
+  std::map<std::string, std::string> tokens_;
 };
 
 TEST_F(Abuse, OpenChallengesAreCappedPerAccountAndInAllAndTheLobbyStillFits) {
@@ -94,6 +116,103 @@ TEST_F(Abuse, OpenChallengesAreCappedPerAccountAndInAllAndTheLobbyStillFits) {
   WsClient again(stack_->port(), WsClient::Options{token, "", "/ws/v1"});
   again.wait_type("lobby");
   EXPECT_EQ(again.command(challenge())["code"], "conflict");
+}
+
+// An opponent once flooded the players' chat while the other player was away: the snapshot and
+// the resumption outgrew the 1 MiB a connection may have queued, the game could not be rejoined,
+// and the flooder claimed the win by forfeit. Now chat has its own rate per account, each person
+// a cap per game, and whatever the chat holds, the game can be rejoined.
+TEST_F(Abuse, AChatFloodIsRefusedAndTheGameStaysRejoinable) {
+  auto black = player("black");
+  auto white = player("flooder");
+  auto watcher = player("watcher");
+  const auto game = game_between(*black, *white);
+  EXPECT_EQ(watcher->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  EXPECT_EQ(black->command(play(game, "D4"))["type"], "ack");
+  EXPECT_EQ(white->command(play(game, "Q16"))["type"], "ack");
+  const json last_seen = black->command(play(game, "Q4"));
+  black.reset();  // Black goes away while White thinks
+
+  // Lines as long as a message may carry, each character escaped six times over on the wire.
+  const std::string heavy(1000, '\x01');
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(white->command(chat(game, heavy))["type"], "ack");
+  const json limited = white->command(chat(game, heavy));
+  EXPECT_EQ(limited["code"], "rate_limited") << limited.dump();
+  EXPECT_EQ(limited["message"],
+            "too much chat: at most 5 lines at once, then one every 2000 ms; this line was not "
+            "posted");
+  EXPECT_EQ(watcher->command(chat(game, "is White typing?"))["type"], "ack")
+      << "one account's rate is its own";
+
+  // At the rate allowed the flood goes on, up to each person's cap for the game.
+  int posted = 5;
+  json reply;
+  for (;;) {
+    stack_->clock().advance(2s);
+    reply = white->command(chat(game, heavy));
+    white->forget();
+    watcher->forget();
+    if (reply["type"] != "ack") break;
+    ++posted;
+  }
+  EXPECT_EQ(posted, 300);
+  EXPECT_EQ(reply["code"], "conflict") << reply.dump();
+  EXPECT_EQ(reply["message"],
+            "you have written 300 lines in this game's chat, the most one person may");
+
+  // Black comes back where it left off, and on a second device afresh: both get a snapshot well
+  // within the limit, with the newest lines, and play on.
+  for (const bool resume : {true, false}) {
+    auto back = player("black");
+    json join = {{"type", "join"}, {"game", game}};
+    if (resume) join["since"] = last_seen["seq"];
+    ASSERT_EQ(back->command(join)["type"], "ack");
+    const json snapshot = back->wait_type("snapshot");
+    const auto bytes = snapshot.dump().size();
+    EXPECT_LT(bytes, 512u * 1024) << bytes;
+    EXPECT_GT(snapshot["chat_omitted"].get<int>(), 0);
+    EXPECT_EQ(snapshot["chat"].back()["text"], heavy);
+    EXPECT_EQ(snapshot["chat"].size() + snapshot["chat_omitted"].get<std::size_t>(), 300u);
+    std::cout << "a snapshot after a chat flood is " << bytes << " bytes, "
+              << snapshot["chat"].size() << " lines\n";
+    if (resume) black = std::move(back);
+  }
+  EXPECT_EQ(white->command(play(game, "R16"))["type"], "ack");
+  EXPECT_EQ(black->wait([](const json& m) { return m["type"] == "move"; })["vertex"], "R16");
+}
+
+// Spectators share one channel per game: it holds 2000 lines, then it is full for everyone
+// alike, while the players' own chat goes on.
+TEST_F(Abuse, TheSpectatorsChannelOfAGameIsBounded) {
+  auto black = player("black");
+  auto white = player("white");
+  const auto game = game_between(*black, *white);
+  std::vector<std::unique_ptr<WsClient>> crowd;
+  for (int i = 0; i < 7; ++i) {
+    crowd.push_back(player("kibitzer" + std::to_string(i)));
+    ASSERT_EQ(crowd.back()->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  }
+  int posted = 0;
+  json reply;
+  for (int round = 0; round < 300 && posted < 2001; ++round) {
+    stack_->clock().advance(2s);
+    for (auto& c : crowd) {
+      reply = c->command(chat(game, "line " + std::to_string(posted)));
+      c->forget();
+      if (reply["type"] != "ack") break;
+      ++posted;
+    }
+    if (reply["type"] != "ack") break;
+  }
+  EXPECT_EQ(posted, 2000);
+  EXPECT_EQ(reply["message"],
+            "the spectators' chat of this game is full: it holds 2000 lines, the most it may");
+  EXPECT_EQ(black->command(chat(game, "players may still talk"))["type"], "ack");
+  auto latecomer = player("latecomer");
+  ASSERT_EQ(latecomer->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  const json snapshot = latecomer->wait_type("snapshot");
+  EXPECT_EQ(snapshot["chat"].size(), 201u) << "the players' line and 200 spectators' lines";
+  EXPECT_EQ(snapshot["chat_omitted"], 1800);
 }
 
 }  // namespace

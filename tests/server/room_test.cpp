@@ -170,5 +170,105 @@ TEST(Room, ItsStoredEventsRebuildIt) {
                std::runtime_error);
 }
 
+// Chat once grew without end and went whole into every snapshot: a flood made a game impossible
+// to rejoin. Each person's lines and the spectators' channel are capped per game, the caps hold
+// after a restart, and a snapshot carries the newest lines that fit its share, saying how many
+// earlier ones it leaves out.
+TEST(Room, ChatIsCappedPerPersonAndPerChannelAndSnapshotsCarryTheNewestThatFit) {
+  RoomOptions options;
+  options.chat_lines_per_person = 3;
+  options.spectator_chat_lines = 4;
+  Room room(1, settings("japanese", 9), {kBlack, "b"}, {kWhite, "w"}, std::nullopt, t0, options);
+  store::StoredGame stored{store::GameCreated{1, std::nullopt, "{}", kBlack, kWhite, {}, {}, 0},
+                           {}};
+  auto store_rows = [&] {
+    for (auto& w : deliver(room)) {
+      if (auto* e = std::get_if<store::GameEvent>(&w)) stored.events.push_back(*e);
+    }
+  };
+  for (int i = 0; i < 3; ++i) ok(room.chat({kBlack, "b"}, "c", "line " + std::to_string(i)));
+  const auto refused = std::get<protocol::Error>(room.chat({kBlack, "b"}, "c", "one more"));
+  EXPECT_EQ(refused.code, protocol::ErrorCode::Conflict);
+  EXPECT_EQ(refused.message, "you have written 3 lines in this game's chat, the most one person may");
+  ok(room.chat({kWhite, "w"}, "c", "my turn to talk"));  // the opponent's own allowance
+  for (int i = 0; i < 3; ++i) ok(room.chat({10, "k1"}, "c", "kibitz"));
+  ok(room.chat({11, "k2"}, "c", "kibitz too"));
+  EXPECT_EQ(std::get<protocol::Error>(room.chat({12, "k3"}, "c", "and me")).message,
+            "the spectators' chat of this game is full: it holds 4 lines, the most it may");
+  ok(room.chat({kWhite, "w"}, "c", "players may still talk"));
+  store_rows();
+
+  const auto rebuilt =
+      Room::recover(stored, settings("japanese", 9), {kBlack, "b"}, {kWhite, "w"}, t0, options);
+  EXPECT_EQ(std::get<protocol::Error>(rebuilt->chat({kBlack, "b"}, "c", "after a restart")).code,
+            protocol::ErrorCode::Conflict);
+  EXPECT_EQ(std::get<protocol::Error>(rebuilt->chat({12, "k3"}, "c", "after a restart")).code,
+            protocol::ErrorCode::Conflict);
+  const store::UserRecord black{kBlack, "b", "", false, 0};
+  const auto player_view = rebuilt->snapshot_for(black, t0);
+  auto before = room.snapshot_for(black, t0);
+  before.absent = player_view.absent;  // after a restart both players are away until they rejoin
+  EXPECT_EQ(protocol::encode(player_view), protocol::encode(before));
+  EXPECT_EQ(player_view.chat.size(), 5u);  // the players' channel only, during the game
+  EXPECT_EQ(player_view.chat_omitted, 0);
+  EXPECT_EQ(rebuilt->snapshot_for(std::nullopt, t0).chat.size(), 9u);
+
+  // Lines as long as a message may carry, escaped six times over on the wire: a snapshot takes
+  // the newest that fit its share of the outbound limit and counts the rest.
+  RoomOptions roomy;
+  roomy.chat_lines_per_person = 1000;
+  Room busy(2, settings("japanese", 9), {kBlack, "b"}, {kWhite, "w"}, std::nullopt, t0, roomy);
+  const std::string heavy(1000, '\x01');
+  for (int i = 0; i < 200; ++i) ok(busy.chat({kWhite, "w"}, "c", heavy));
+  ok(busy.chat({kWhite, "w"}, "c", "the newest"));
+  const auto view = busy.snapshot_for(black, t0);
+  const auto bytes = protocol::encode(view).size();
+  EXPECT_LE(bytes, Room::kSnapshotChatBytes + 4096) << bytes;
+  EXPECT_GT(view.chat_omitted, 0);
+  EXPECT_EQ(view.chat.size() + static_cast<std::size_t>(view.chat_omitted), 201u);
+  EXPECT_EQ(view.chat.back().text, "the newest");
+}
+
+// A client that missed more than the kept events' share of the outbound limit gets a snapshot,
+// not a resumption that could never be sent.
+TEST(Room, AResumptionLargerThanItsShareBecomesASnapshot) {
+  RoomOptions roomy;
+  roomy.chat_lines_per_person = 1000;
+  Room room(1, settings("japanese", 9), {kBlack, "b"}, {kWhite, "w"}, std::nullopt, t0, roomy);
+  auto back = std::make_shared<Recorder>(store::UserRecord{kBlack, "b", "", false, 0});
+  const std::string heavy(1000, '\x01');
+  for (int i = 0; i < 100; ++i) ok(room.chat({kWhite, "w"}, "c", heavy));  // ~600 KB
+  deliver(room);
+  ok(room.join(back, "j", protocol::Seq{0}, t0));
+  deliver(room);
+  ASSERT_EQ(back->received.size(), 1u);
+  EXPECT_EQ(back->received[0]["type"], "snapshot");
+  // A small gap is still a resumption.
+  ok(room.chat({kWhite, "w"}, "c", "one more"));
+  auto other = std::make_shared<Recorder>(store::UserRecord{kBlack, "b", "", false, 0});
+  ok(room.join(other, "j", protocol::Seq{100}, t0));
+  deliver(room);
+  ASSERT_EQ(other->received.size(), 1u);
+  EXPECT_EQ(other->received[0]["type"], "chat");
+}
+
+// Moves are bounded too (the snapshot lists them all): past the limit, only a pass.
+TEST(Room, PastTheMoveLimitOnlyAPassIsPossible) {
+  RoomOptions options;
+  options.max_moves = 4;
+  Room room(1, settings("japanese", 9), {kBlack, "b"}, {kWhite, "w"}, std::nullopt, t0, options);
+  ok(room.play(kBlack, "1", "E5", kAt0));
+  ok(room.play(kWhite, "2", "C3", kAt0));
+  ok(room.play(kBlack, "3", "G7", kAt0));
+  ok(room.play(kWhite, "4", "C7", kAt0));
+  const auto refused = std::get<protocol::Error>(room.play(kBlack, "5", "D4", kAt0));
+  EXPECT_EQ(refused.code, protocol::ErrorCode::Conflict);
+  EXPECT_EQ(refused.message,
+            "this game has 4 moves, the most a game may have: only a pass is possible now");
+  ok(room.pass(kBlack, "6", kAt0));
+  ok(room.pass(kWhite, "7", kAt0));
+  EXPECT_EQ(room.snapshot_for(std::nullopt, t0).phase, protocol::Phase::Scoring);
+}
+
 }  // namespace
 }  // namespace tengen

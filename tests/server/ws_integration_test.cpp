@@ -18,8 +18,8 @@ using testing::WsClient;
 
 class LiveServer : public ::testing::Test {
  protected:
-  void start(ConnectionLimits limits = {}) {
-    stack_.emplace(temp_.path(), limits);
+  void start(ConnectionLimits limits = {}, RoomOptions room = {}) {
+    stack_.emplace(temp_.path(), limits, room);
     port_ = stack_->port();
   }
   void TearDown() override { stack_.reset(); }
@@ -477,7 +477,10 @@ TEST_F(LiveServer, ASlowReaderIsDroppedAndTheOthersCarryOn) {
   limits.max_queued_bytes = 32 * 1024;
   limits.messages_per_second = 1'000'000;
   limits.message_burst = 1'000'000;
-  start(limits);
+  RoomOptions talkative;  // chat is the flood here: its own limits are lifted
+  talkative.chat_burst = 1'000'000;
+  talkative.chat_lines_per_person = 1'000'000;
+  start(limits, talkative);
   auto black = connect(token_for("black"));
   auto white = connect(token_for("white"));
   const json created = black->command(

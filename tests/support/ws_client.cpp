@@ -36,6 +36,9 @@ WsClient::WsClient(int port, Options options)
     : stream_(std::make_unique<Stream>()), instance_(++instances) {
   auto& ws = stream_->ws;
   ws.next_layer().connect(loopback(port));
+  // Beast writes a masked frame's header and payload separately: with Nagle's algorithm the second
+  // write waits for the server's delayed ACK (~40 ms a message). Browsers send at once too.
+  ws.next_layer().set_option(asio::ip::tcp::no_delay(true));
   ws.set_option(websocket::stream_base::decorator([options](websocket::request_type& req) {
     if (!options.token.empty())
       req.set(beast::http::field::authorization, "Bearer " + options.token);

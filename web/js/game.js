@@ -12,6 +12,7 @@ import { rankTag, refreshRanks } from './ranks.js';
 
 const COLOR_NAME = { black: 'Black', white: 'White' };
 const other = (c) => (c === 'black' ? 'white' : 'black');
+const MAX_CHAT_LINES = 300;  // kept in the page: older lines are counted, not shown
 const short = (c) => (c === 'black' ? 'b' : 'w');
 
 export function mountGame(root, ctx, gameId) {
@@ -79,7 +80,7 @@ export function mountGame(root, ctx, gameId) {
     st = {
       seq: s.seq, settings: s.settings, black: s.black, white: s.white, role: s.role, phase: s.phase,
       toMove: s.to_move, result: s.result, endReason: null, captures: { ...s.captures },
-      undoBy: null, chat: [...s.chat], clock: s.clock, clockAt: performance.now(), nigiri: s.nigiri,
+      undoBy: null, chat: [...s.chat], chatOmitted: s.chat_omitted || 0, clock: s.clock, clockAt: performance.now(), nigiri: s.nigiri,
       marking: s.marking, absent: s.absent.map((a) => ({ ...a, at: performance.now() })),
       finalScore: s.final_score, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
       lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
@@ -158,7 +159,10 @@ export function mountGame(root, ctx, gameId) {
         st.undoBy = null;
         if (m.accepted) sync();  // the position and clocks after an undo come from a snapshot
         break;
-      case 'chat': st.chat.push(m.line); break;
+      case 'chat':
+        st.chat.push(m.line);
+        if (st.chat.length > MAX_CHAT_LINES) { st.chat.shift(); st.chatOmitted += 1; }
+        break;
       case 'nigiri_started': st.nigiri = m.nigiri; break;
       case 'nigiri_done':
         st.nigiri = m.nigiri;
@@ -526,9 +530,13 @@ export function mountGame(root, ctx, gameId) {
     chatForm.hidden = !ctx.user;
     chatGuest.hidden = !!ctx.user;
     chatInput.placeholder = player ? 'Message to your opponent…' : 'Message to the other spectators…';
-    if (chatLog.childElementCount === st.chat.length && chatLog.dataset.game === String(gameId)) return;
-    chatLog.dataset.game = String(gameId);
-    fill(chatLog, ...st.chat.map((line) => h('li', { class: `chat-line chat-${line.channel}` },
+    const shown = `${gameId}:${st.chatOmitted}:${st.chat.length}`;
+    if (chatLog.dataset.shown === shown) return;
+    chatLog.dataset.shown = shown;
+    const earlier = st.chatOmitted
+      ? h('li', { class: 'chat-omitted muted' }, `${st.chatOmitted} earlier ${st.chatOmitted === 1 ? 'line' : 'lines'} not shown`)
+      : '';
+    fill(chatLog, earlier, ...st.chat.map((line) => h('li', { class: `chat-line chat-${line.channel}` },
       line.channel === 'spectators' ? h('span', { class: 'channel' }, 'spectator') : '',
       h('strong', {}, line.from.name), ' ', line.text)));
     chatLog.scrollTop = chatLog.scrollHeight;

@@ -479,7 +479,17 @@ Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_pt
   const std::int64_t me = user.id;
   return std::visit(
       Overloaded{
-          [&](const protocol::SendChat& c) { return r.chat(user, cid, c.text); },
+          [&](const protocol::SendChat& c) -> Reply {
+            if (!chat_rate_.try_take(std::to_string(me), now)) {
+              const auto& o = services_.room;
+              return error(cid, ErrorCode::RateLimited,
+                           "too much chat: at most " + std::to_string(o.chat_burst) +
+                               " lines at once, then one every " +
+                               std::to_string(o.chat_refill.count()) +
+                               " ms; this line was not posted");
+            }
+            return r.chat(user, cid, c.text);
+          },
           [&](const protocol::PlayMove& c) {
             return r.play(me, cid, c.vertex, {now, c.think_ms, who->rtt_ms()});
           },

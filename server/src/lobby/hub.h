@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "accounts/rate_limiter.h"
 #include "clock.h"
 #include "metrics.h"
 #include "ratings/glicko2.h"
@@ -193,6 +194,9 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::set<protocol::GameId> touched_;
   std::size_t settled_ = 0;  // the writes of out_ already handed to the tournaments
   TournamentDirector tournaments_{*this, services_.room};
+  // Each account's chat across all games (user id → its bucket): below the command rate, so that
+  // a flood of lines is refused before it reaches the rooms and the disk.
+  RateLimiter chat_rate_{services_.room.chat_burst, services_.room.chat_refill};
 };
 
 }  // namespace tengen

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <tuple>
 #include <utility>
 
 #include "engine/dead_stones.h"
@@ -171,9 +172,50 @@ protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body
   for (const auto& member : members_) {
     if (sees(member, e)) pending_.send(member, e.text);
   }
-  events_.push_back(e);
-  if (events_.size() > kKeptEvents) events_.pop_front();
+  keep(e);
   return protocol::Ack{cid, id_, seq_, {}, {}};
+}
+
+// The newest events, for resumption: at most kKeptEvents, and at most kKeptEventBytes so that
+// what a reconnecting client missed always fits its queue. Older than that, it gets a snapshot.
+void Room::keep(Event e) {
+  events_bytes_ += e.text->size();
+  events_.push_back(std::move(e));
+  while (events_.size() > 1 &&
+         (events_.size() > kKeptEvents || events_bytes_ > kKeptEventBytes)) {
+    events_bytes_ -= events_.front().text->size();
+    events_.pop_front();
+  }
+}
+
+void Room::keep_chat(const protocol::ChatLine& line) {
+  const int channel = line.channel == "players" ? 0 : 1;
+  // The line's size as the snapshot will encode it: escaping can make text up to six times longer.
+  const std::size_t bytes = json(line.text).dump().size() + json(line.from.name).dump().size() + 80;
+  chat_[channel].push_back({line, bytes});
+  if (chat_[channel].size() > kKeptChatLines) chat_[channel].pop_front();
+  ++chat_lines_[channel];
+  ++chat_by_[line.from.id];
+}
+
+std::pair<std::vector<protocol::ChatLine>, std::int64_t> Room::chat_for(bool all_channels) const {
+  std::vector<const KeptLine*> visible;
+  for (const auto& kept : chat_[0]) visible.push_back(&kept);
+  if (all_channels) {
+    for (const auto& kept : chat_[1]) visible.push_back(&kept);
+  }
+  std::sort(visible.begin(), visible.end(),
+            [](const KeptLine* a, const KeptLine* b) { return a->line.seq > b->line.seq; });
+  std::vector<protocol::ChatLine> lines;
+  std::size_t bytes = 0;
+  for (const KeptLine* kept : visible) {
+    if (bytes + kept->bytes > kSnapshotChatBytes) break;
+    bytes += kept->bytes;
+    lines.push_back(kept->line);
+  }
+  std::reverse(lines.begin(), lines.end());
+  const std::int64_t readable = chat_lines_[0] + (all_channels ? chat_lines_[1] : 0);
+  return {std::move(lines), readable - static_cast<std::int64_t>(lines.size())};
 }
 
 bool Room::present(std::int64_t user) const {
@@ -315,6 +357,11 @@ Room::Reply Room::pass(std::int64_t user, const std::string& cid, const MoveTimi
 Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point,
                         const MoveTiming& timing) {
   const Color color = *color_of(user);
+  if (point != kPass && game_->moves().size() >= options_.max_moves) {
+    return error(cid, ErrorCode::Conflict,
+                 "this game has " + std::to_string(game_->moves().size()) +
+                     " moves, the most a game may have: only a pass is possible now");
+  }
   const MoveError e = game_->check({color, point});
   if (e != MoveError::Ok) return error(cid, ErrorCode::IllegalMove, why_illegal(e, gtp(point)));
   // Lag: the client's think time says how much of the server's measured turn was network;
@@ -439,6 +486,17 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
 Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
                        const std::string& text) {
   const bool player = is_player(from.id);
+  const auto mine = chat_by_.find(from.id);
+  if (mine != chat_by_.end() && mine->second >= options_.chat_lines_per_person) {
+    return error(cid, ErrorCode::Conflict,
+                 "you have written " + std::to_string(mine->second) +
+                     " lines in this game's chat, the most one person may");
+  }
+  if (!player && chat_lines_[1] >= options_.spectator_chat_lines) {
+    return error(cid, ErrorCode::Conflict,
+                 "the spectators' chat of this game is full: it holds " +
+                     std::to_string(chat_lines_[1]) + " lines, the most it may");
+  }
   protocol::ChatLine line{0, from, player ? "players" : "spectators", text};
   auto ack = publish(
       cid, protocol::ChatPosted{line},
@@ -446,7 +504,7 @@ Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
           .dump(),
       !player);
   line.seq = ack.seq.value_or(0);
-  chat_.push_back(line);
+  keep_chat(line);
   return ack;
 }
 
@@ -715,10 +773,10 @@ void Room::replay(const store::GameEvent& event) {
     const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
     if (r.at("accept").get<bool>()) take_back(requester);
   } else if (kind == "chat") {
-    chat_.push_back({static_cast<protocol::Seq>(event.seq),
-                     {r.at("from").get<std::int64_t>(), r.at("name").get<std::string>()},
-                     r.at("channel").get<std::string>(),
-                     r.at("text").get<std::string>()});
+    keep_chat({static_cast<protocol::Seq>(event.seq),
+               {r.at("from").get<std::int64_t>(), r.at("name").get<std::string>()},
+               r.at("channel").get<std::string>(),
+               r.at("text").get<std::string>()});
   } else if (kind == "nigiri" || kind == "nigiri_done") {
     const bool guesser = r.at("guesser").get<bool>();
     (guesser ? guesser_seed_ : holder_seed_) = r.at("seed").get<std::string>();
@@ -762,6 +820,7 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
   auto room = std::make_unique<Room>(stored.created.id, std::move(settings), std::move(first),
                                      std::move(second), std::move(nigiri), now, options);
   room->events_.clear();
+  room->events_bytes_ = 0;
   for (const auto& e : stored.events) {
     try {
       room->replay(e);
@@ -770,9 +829,7 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
                                std::to_string(e.seq) + ": unreadable record: " + problem.what());
     }
     room->seq_ = static_cast<protocol::Seq>(e.seq);
-    room->events_.push_back(
-        {room->seq_, e.spectators_only, std::make_shared<const std::string>(e.text)});
-    if (room->events_.size() > kKeptEvents) room->events_.pop_front();
+    room->keep({room->seq_, e.spectators_only, std::make_shared<const std::string>(e.text)});
   }
   room->pending_ = {};  // all of it is stored already
   room->start_turn(now);
@@ -937,9 +994,7 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
   }
   s.result = result_;
   s.undo_requested = undo_requested_by_.has_value();
-  for (const auto& line : chat_) {
-    if (line.channel == "players" || !player || finished()) s.chat.push_back(line);
-  }
+  std::tie(s.chat, s.chat_omitted) = chat_for(!player || finished());
   s.clock = clock_state(now);
   if (nigiri_) s.nigiri = nigiri_state();
   if (stage() == Stage::Scoring) s.marking = marking();

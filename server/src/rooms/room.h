@@ -1,6 +1,8 @@
 #pragma once
 
+#include <array>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -30,6 +32,16 @@ struct RoomOptions {
   // Tournament games: a player who has not made a first move by start_timeout loses by
   // forfeit (instead of the game being void), and the game cannot be aborted.
   bool no_show_forfeits = false;
+  // Moves (stones and passes) in one game: beyond, only passes, so that a snapshot's list of moves
+  // stays bounded (2000 moves are ~70 KB).
+  std::size_t max_moves = 2000;
+  // Chat (docs/limits.md): the lines one person may post in one game, and the lines the
+  // spectators' channel of one game holds in all. Each account's rate across all games (a burst,
+  // then one line each chat_refill) is kept by the hub.
+  int chat_lines_per_person = 300;
+  int spectator_chat_lines = 2000;
+  int chat_burst = 5;
+  Millis chat_refill{2000};
 };
 
 // How the server saw a move arrive, for lag compensation.
@@ -49,7 +61,15 @@ struct MoveTiming {
 // drain_into() and hands them to the journal, which sends once the rows are durable.
 class Room {
  public:
+  // What a room keeps and sends is bounded so that a snapshot and a resumption fit well within
+  // the 1 MiB a connection may have queued, whatever players and spectators did
+  // (tests/server/abuse_test.cpp): the events kept for resumption (by count and by size), the
+  // chat lines kept for snapshots, the part of a snapshot given to chat (and the moves of a game:
+  // RoomOptions::max_moves).
   static constexpr std::size_t kKeptEvents = 1000;
+  static constexpr std::size_t kKeptEventBytes = std::size_t{512} * 1024;
+  static constexpr std::size_t kKeptChatLines = 200;  // each channel's newest
+  static constexpr std::size_t kSnapshotChatBytes = std::size_t{256} * 1024;
 
   // With a nigiri, `first` holds and `second` guesses, and colours are drawn; without,
   // `first` is Black and `second` White.
@@ -151,6 +171,11 @@ class Room {
   std::optional<Steady> first_move_deadline() const;
   bool both_moved() const { return moved_[1] && moved_[2]; }
   bool sees(const std::shared_ptr<Connection>& who, const Event& e) const;
+  void keep(Event e);
+  void keep_chat(const protocol::ChatLine& line);
+  // The newest chat lines this viewer may read that fit kSnapshotChatBytes, oldest first, and how
+  // many earlier ones it may read but does not get.
+  std::pair<std::vector<protocol::ChatLine>, std::int64_t> chat_for(bool all_channels) const;
   bool present(std::int64_t user) const;
   protocol::NigiriState nigiri_state() const;
   std::string gtp(Point p) const { return game_ ? game_->board().geometry().to_gtp(p) : ""; }
@@ -191,7 +216,17 @@ class Room {
 
   protocol::Seq seq_ = 0;
   std::deque<Event> events_;
-  std::vector<protocol::ChatLine> chat_;
+  std::size_t events_bytes_ = 0;
+
+  // Chat: each channel's newest lines (players', spectators'), with their encoded size; how many
+  // lines each channel and each person ever posted in this game.
+  struct KeptLine {
+    protocol::ChatLine line;
+    std::size_t bytes;
+  };
+  std::array<std::deque<KeptLine>, 2> chat_;
+  std::array<int, 2> chat_lines_{};
+  std::map<std::int64_t, int> chat_by_;
   std::set<std::shared_ptr<Connection>> members_;
   Outbox pending_;
 };
