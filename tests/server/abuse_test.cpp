@@ -29,8 +29,8 @@ class Abuse : public ::testing::Test {
       stack_->clock().advance(6s);  // registrations from one address: one more every 6 s
       tokens_[name] = stack_->token_for(name);
     }
-    auto c = std::make_unique<WsClient>(stack_->port(),
-                                        WsClient::Options{tokens_[name], "", "/ws/v1"});
+    auto c =
+        std::make_unique<WsClient>(stack_->port(), WsClient::Options{tokens_[name], "", "/ws/v1"});
     c->wait_type("welcome");
     c->wait_type("lobby");
     return c;

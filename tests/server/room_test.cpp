@@ -189,7 +189,8 @@ TEST(Room, ChatIsCappedPerPersonAndPerChannelAndSnapshotsCarryTheNewestThatFit) 
   for (int i = 0; i < 3; ++i) ok(room.chat({kBlack, "b"}, "c", "line " + std::to_string(i)));
   const auto refused = std::get<protocol::Error>(room.chat({kBlack, "b"}, "c", "one more"));
   EXPECT_EQ(refused.code, protocol::ErrorCode::Conflict);
-  EXPECT_EQ(refused.message, "you have written 3 lines in this game's chat, the most one person may");
+  EXPECT_EQ(refused.message,
+            "you have written 3 lines in this game's chat, the most one person may");
   ok(room.chat({kWhite, "w"}, "c", "my turn to talk"));  // the opponent's own allowance
   for (int i = 0; i < 3; ++i) ok(room.chat({10, "k1"}, "c", "kibitz"));
   ok(room.chat({11, "k2"}, "c", "kibitz too"));

@@ -295,9 +295,9 @@ struct GameSnapshot {
   int black_captures = 0;
   int white_captures = 0;
   bool undo_requested = false;
-  std::vector<ChatLine> chat;  // the newest lines of the channels this viewer may read
+  std::vector<ChatLine> chat;     // the newest lines of the channels this viewer may read
   std::int64_t chat_omitted = 0;  // earlier lines this viewer may read that `chat` leaves out
-  std::string role;            // "black", "white" or "spectator" (before the nigiri: "player")
+  std::string role;               // "black", "white" or "spectator" (before the nigiri: "player")
   std::optional<ClockState> clock;
   std::optional<NigiriState> nigiri;
   std::optional<Marking> marking;  // in the scoring phase

@@ -181,8 +181,7 @@ protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body
 void Room::keep(Event e) {
   events_bytes_ += e.text->size();
   events_.push_back(std::move(e));
-  while (events_.size() > 1 &&
-         (events_.size() > kKeptEvents || events_bytes_ > kKeptEventBytes)) {
+  while (events_.size() > 1 && (events_.size() > kKeptEvents || events_bytes_ > kKeptEventBytes)) {
     events_bytes_ -= events_.front().text->size();
     events_.pop_front();
   }
