@@ -528,6 +528,13 @@ ClientMessage read_message(const std::string& type, Fields& f) {
     return RegisterTournament{t, std::move(rank)};
   }
   if (type == "tournament_leave") return LeaveTournament{positive_id(f, "tournament")};
+  if (type == "watch_tournaments") {
+    const auto id = f.optional<TournamentId>("tournament");
+    if (id && *id < 1)
+      throw FieldError{ErrorCode::BadField, "field 'tournament' must be a positive integer"};
+    return WatchTournaments{id};
+  }
+  if (type == "unwatch_tournaments") return UnwatchTournaments{};
   if (type == "tournament_start") return StartTournament{positive_id(f, "tournament")};
   if (type == "tournament_withdraw") {
     const TournamentId t = positive_id(f, "tournament");
@@ -795,6 +802,12 @@ struct ClientWriter {
     return {{"type", "accept_score"}, {"game", m.game}, {"version", m.version}};
   }
   json operator()(const ResumePlay& m) const { return {{"type", "resume"}, {"game", m.game}}; }
+  json operator()(const WatchTournaments& m) const {
+    json j{{"type", "watch_tournaments"}};
+    if (m.tournament) j["tournament"] = *m.tournament;
+    return j;
+  }
+  json operator()(const UnwatchTournaments&) const { return {{"type", "unwatch_tournaments"}}; }
   json operator()(const CreateTournament& m) const {
     return {{"type", "create_tournament"}, {"settings", write_tournament_settings(m.settings)}};
   }

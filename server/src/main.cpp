@@ -121,9 +121,10 @@ int main(int argc, char** argv) {
         .timers = timers.get(),
         .room = {},
         .metrics = &metrics});
-    Api api(accounts, GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); },
-                                  &clock, [&hub] { return hub.tournaments_json(); },
-                                  [&hub](std::int64_t id) { return hub.tournament_json(id); }});
+    Api api(accounts,
+            GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); }, &clock,
+                        [&hub](const store::Page& page) { return hub.tournaments_json(page); },
+                        [&hub](std::int64_t id) { return hub.tournament_json(id); }});
     const auto started = std::chrono::steady_clock::now();
     HttpServer server(
         config,

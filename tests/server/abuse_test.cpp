@@ -215,5 +215,89 @@ TEST_F(Abuse, TheSpectatorsChannelOfAGameIsBounded) {
   EXPECT_EQ(snapshot["chat_omitted"], 1800);
 }
 
+json tournament(const std::string& name, std::int64_t starts_at_ms) {
+  return {{"type", "create_tournament"},
+          {"settings",
+           {{"name", name},
+            {"system", "swiss"},
+            {"rounds", 3},
+            {"game", {{"width", 9}, {"height", 9}}},
+            {"starts_at_ms", starts_at_ms}}}};
+}
+
+// Tournaments were unlimited per account, each creation was sent to every connection, and the
+// list was one unpaged answer. Now an account directs at most 5 not yet over and creates at most
+// 10 a day, changes go only to those watching, and the list comes in pages.
+TEST_F(Abuse, TournamentsAreCappedPerDirectorToldOnlyToWatchersAndListedInPages) {
+  auto director = player("director");
+  auto list_page = player("list-reader");
+  auto bystander = player("bystander");
+  EXPECT_EQ(list_page->command({{"type", "watch_tournaments"}})["type"], "ack");
+  auto soon = [&] { return stack_->clock().unix_ms() + 60'000; };
+
+  for (int i = 1; i <= 5; ++i)
+    ASSERT_EQ(director->command(tournament("Cup " + std::to_string(i), soon()))["type"], "ack");
+  const json sixth = director->command(tournament("Cup 6", soon()));
+  EXPECT_EQ(sixth["code"], "conflict") << sixth.dump();
+  EXPECT_EQ(sixth["message"],
+            "you direct 5 tournaments that are not over, the most one player may");
+
+  // The list's reader heard of all five; the bystander, who looks at no tournament, of none.
+  for (int i = 1; i <= 5; ++i) {
+    EXPECT_EQ(list_page->wait_type("tournament_changed")["tournament"], i);
+  }
+  EXPECT_EQ(bystander->command({{"type", "ping"}})["type"], "pong");
+  for (const auto& m : bystander->kept()) EXPECT_NE(m["type"], "tournament_changed") << m.dump();
+
+  // One tournament's page hears of that tournament only.
+  auto page = player("page-reader");
+  EXPECT_EQ(page->command({{"type", "watch_tournaments"}, {"tournament", 2}})["type"], "ack");
+  EXPECT_EQ(page->command({{"type", "watch_tournaments"}, {"tournament", 99}})["code"],
+            "not_found");
+  EXPECT_EQ(bystander->command({{"type", "tournament_register"}, {"tournament", 1}})["type"],
+            "ack");
+  EXPECT_EQ(bystander->command({{"type", "tournament_register"}, {"tournament", 2}})["type"],
+            "ack");
+  EXPECT_EQ(page->wait_type("tournament_changed")["tournament"], 2);
+  EXPECT_EQ(page->command({{"type", "unwatch_tournaments"}})["type"], "ack");
+  EXPECT_EQ(bystander->command({{"type", "tournament_leave"}, {"tournament", 2}})["type"], "ack");
+  EXPECT_EQ(page->command({{"type", "ping"}})["type"], "pong");
+  for (const auto& m : page->kept()) EXPECT_NE(m["type"], "tournament_changed") << m.dump();
+
+  // Once they are over (too few players at the start time), five more; then the day's ten are
+  // used up, whatever is open, across a restart, until a day has passed.
+  stack_->advance(61s);
+  for (int i = 6; i <= 10; ++i)
+    ASSERT_EQ(director->command(tournament("Cup " + std::to_string(i), soon()))["type"], "ack");
+  stack_->advance(61s);
+  stack_.reset();
+  stack_.emplace(temp_.path());
+  director = player("director");
+  const json eleventh = director->command(tournament("Cup 11", soon()));
+  EXPECT_EQ(eleventh["code"], "rate_limited") << eleventh.dump();
+  EXPECT_EQ(eleventh["message"],
+            "you created 10 tournaments in the last 24 hours, the most one player may");
+  stack_->advance(25h);  // (the restarted stack's clock began again where the first one did)
+  const json later = director->command(tournament("Cup 11", soon()));
+  EXPECT_EQ(later["type"], "ack") << later.dump();
+
+  // The list in pages, newest first.
+  std::vector<int> ids;
+  std::string next = "/api/v1/tournaments?limit=4";
+  for (int pages = 0; pages < 10 && !next.empty(); ++pages) {
+    const json list = json::parse(body_of(http_get(stack_->port(), next)));
+    ASSERT_TRUE(list.contains("tournaments")) << list.dump();
+    EXPECT_LE(list["tournaments"].size(), 4u);
+    for (const auto& t : list["tournaments"]) ids.push_back(t["id"].get<int>());
+    next = list["next_before"].is_null() ? ""
+                                         : "/api/v1/tournaments?limit=4&before=" +
+                                               std::to_string(list["next_before"].get<int>());
+  }
+  EXPECT_EQ(ids, (std::vector<int>{11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}));
+  EXPECT_EQ(json::parse(
+                body_of(http_get(stack_->port(), "/api/v1/tournaments?limit=0")))["error"]["code"],
+            "bad_request");
+}
+
 }  // namespace
 }  // namespace tengen::testing

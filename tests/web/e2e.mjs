@@ -338,6 +338,8 @@ try {
   for (const p of [alice, bob]) await p.page.locator('.result-banner', { hasText: 'Black wins by resignation' }).waitFor();
 
   step('a tournament: alice creates a one-round Swiss, both register, she starts it, the game is played, standings follow');
+  await bob.page.click('[data-nav=tournaments]');  // the list, watching: new tournaments appear live
+  await bob.page.locator('.tournament-list').waitFor();
   await alice.page.click('[data-nav=tournaments]');
   const tf = alice.page.locator('form.tournament-form');
   await tf.locator('#tf-name').fill('Friday Swiss');
@@ -349,6 +351,7 @@ try {
   await alice.page.waitForURL(/#\/tournament\/\d+$/);
   const tournamentUrl = alice.page.url();
   await alice.page.locator('.tournament-head h1', { hasText: 'Friday Swiss' }).waitFor();
+  await bob.page.locator('.tournament-list td', { hasText: 'Friday Swiss' }).waitFor();
   await alice.page.locator('#tr-rank').selectOption('2k');
   await alice.page.click('.tournament-actions button:has-text("Register")');
   await alice.page.locator('.entrants', { hasText: 'alice 2k' }).waitFor();

@@ -5,6 +5,7 @@ import { fetchJson } from './api.js';
 import { TIME_FIELDS, TIME_NAMES } from './lobby.js';
 
 const MIN = 60000;
+const LIST_PAGE = 50;
 
 export const SYSTEMS = {
   mcmahon: 'McMahon', swiss: 'Swiss', round_robin: 'Round robin', double_round_robin: 'Double round robin',
@@ -21,19 +22,29 @@ const select = (name, options, value, attrs = {}) => selectInput(`tf-${name}`, n
 const number = (name, value, min, max, step = 1) =>
   h('input', { id: `tf-${name}`, name, type: 'number', min: String(min), max: String(max), step: String(step), value: String(value), required: true });
 
-// Re-renders whenever the server says this tournament (or any, for the list) changed.
+// Asks the server for changes to this tournament (or to any, for the list) and re-renders on
+// each; after a reconnection it asks again and reloads what it may have missed.
 function onTournamentChange(ctx, id, reload) {
+  const watch = () => ctx.conn.command('watch_tournaments', id === null ? {} : { tournament: id }, { resend: false }).catch(() => {});
   const listener = (e) => {
     if (e.detail.type === 'tournament_changed' && (id === null || e.detail.tournament === id)) reload();
   };
+  const reopened = () => { watch(); reload(); };
   ctx.conn.addEventListener('message', listener);
-  return () => ctx.conn.removeEventListener('message', listener);
+  ctx.conn.addEventListener('open', reopened);
+  if (ctx.conn.isOpen) watch();
+  return () => {
+    ctx.conn.removeEventListener('message', listener);
+    ctx.conn.removeEventListener('open', reopened);
+    ctx.conn.command('unwatch_tournaments', {}, { resend: false }).catch(() => {});
+  };
 }
 
 // ---- the list ----
 
 export function mountTournamentList(root, ctx) {
   const rows = h('tbody');
+  const older = h('button', { type: 'button', class: 'older', hidden: true }, 'Older tournaments');
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const form = ctx.user ? tournamentForm(ctx) : h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to create or join a tournament.');
   fill(root, h('div', { class: 'tournaments' },
@@ -41,21 +52,27 @@ export function mountTournamentList(root, ctx) {
       h('div', { class: 'table-wrap' }, h('table', { class: 'tournament-list' },
         h('thead', {}, h('tr', {}, ...['Name', 'System', 'Status', 'Players', 'Round', 'Director'].map((t) => h('th', { scope: 'col' }, t)))),
         rows)),
-      problem),
+      older, problem),
     h('section', { class: 'card' }, h('h2', {}, 'New tournament'), form)));
   let stopped = false;
-  async function load() {
+  const row = (t) => h('tr', { dataset: { tournament: t.id } },
+    h('td', {}, h('a', { href: `#/tournament/${t.id}` }, t.name)),
+    h('td', {}, SYSTEMS[t.system] ?? t.system),
+    h('td', {}, STATUS_WORDS[t.status] ?? t.status),
+    h('td', {}, String(t.players)),
+    h('td', {}, t.round ? `${t.round}${t.rounds ? ` of ${t.rounds}` : ''}` : '—'),
+    h('td', {}, t.director.name));
+  // The list comes in pages, newest first; "Older tournaments" fetches the next one.
+  async function load(before = null) {
     try {
-      const { tournaments } = await fetchJson('/api/v1/tournaments');
+      const { tournaments, next_before: next } =
+        await fetchJson(`/api/v1/tournaments?limit=${LIST_PAGE}${before ? `&before=${before}` : ''}`);
       if (stopped) return;
-      if (!tournaments.length) fill(rows, h('tr', {}, h('td', { colspan: 6, class: 'empty' }, 'No tournaments yet.')));
-      else fill(rows, ...tournaments.map((t) => h('tr', { dataset: { tournament: t.id } },
-        h('td', {}, h('a', { href: `#/tournament/${t.id}` }, t.name)),
-        h('td', {}, SYSTEMS[t.system] ?? t.system),
-        h('td', {}, STATUS_WORDS[t.status] ?? t.status),
-        h('td', {}, String(t.players)),
-        h('td', {}, t.round ? `${t.round}${t.rounds ? ` of ${t.rounds}` : ''}` : '—'),
-        h('td', {}, t.director.name))));
+      if (!before) fill(rows);
+      if (!before && !tournaments.length) fill(rows, h('tr', {}, h('td', { colspan: 6, class: 'empty' }, 'No tournaments yet.')));
+      rows.append(...tournaments.map(row));
+      older.hidden = next === null;
+      older.onclick = () => load(next);
     } catch (err) {
       problem.textContent = err.message;
     }

@@ -104,6 +104,13 @@ struct ResumePlay {
 struct CreateTournament {
   TournamentSettings settings;
 };
+// Asks for tournament_changed about one tournament, or, without `tournament`, about every one
+// (a list page). A connection watches one thing at a time: a new watch replaces the last. Guests
+// may watch.
+struct WatchTournaments {
+  std::optional<TournamentId> tournament;
+};
+struct UnwatchTournaments {};
 struct RegisterTournament {
   TournamentId tournament = 0;
   std::optional<std::string> rank;  // declared ("5k", "2d"); default: from the rating
@@ -136,7 +143,8 @@ using ClientMessage =
                  LeaveGame, PlayMove, PassMove, Resign, RequestUndo, AnswerUndo, SendChat, Ping,
                  NigiriChoice, AbortGame, ClaimWin, MarkDead, AcceptScore, ResumePlay,
                  CreateTournament, RegisterTournament, LeaveTournament, StartTournament,
-                 WithdrawPlayer, SetTournamentResult, RepairRound>;
+                 WithdrawPlayer, SetTournamentResult, RepairRound, WatchTournaments,
+                 UnwatchTournaments>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it
@@ -381,7 +389,7 @@ struct GameStarted {
 };
 
 // Something changed in a tournament (registration, a round, a result): its page fetches
-// /api/v1/tournaments/{id} again. Sent to every connection.
+// /api/v1/tournaments/{id} again. Sent to the connections watching it (WatchTournaments).
 struct TournamentChanged {
   TournamentId tournament = 0;
   std::string status;  // registering, running, finished, cancelled

@@ -337,7 +337,11 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
     return error(405, "method_not_allowed", "use GET; tournaments change over the WebSocket");
   if (!archive_.tournaments || !archive_.tournament)
     return error(503, "unavailable", "tournaments are not served here");
-  if (path == kPrefix) return ApiResponse{200, archive_.tournaments(), {}};
+  if (path == kPrefix) {
+    auto page = page_of(r.target);
+    if (auto* bad = std::get_if<ApiResponse>(&page)) return *bad;
+    return ApiResponse{200, archive_.tournaments(std::get<store::Page>(page)), {}};
+  }
   if (!path.starts_with(std::string(kPrefix) + "/")) return std::nullopt;
   const auto id = parse_int(path.substr(kPrefix.size() + 1));
   if (!id || *id < 1)

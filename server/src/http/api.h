@@ -41,8 +41,9 @@ struct GameArchive {
   store::GameStore* store = nullptr;
   std::function<std::optional<std::string>(std::int64_t game)> live_sgf;
   Clock* clock = nullptr;  // required: a rating's deviation grows with the time since its last game
-  // The tournaments, as JSON, from the hub: the list, and one whole (nullopt if there is none).
-  std::function<std::string()> tournaments;
+  // The tournaments, as JSON, from the hub: a page of the list (newest first, ids below
+  // page.before), and one whole (nullopt if there is none).
+  std::function<std::string(const store::Page& page)> tournaments;
   std::function<std::optional<std::string>(std::int64_t id)> tournament;
 };
 

@@ -329,6 +329,7 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   }
   joined_.erase(connection->id());
   connections_.erase(connection->id());
+  tournament_watchers_.erase(connection->id());
   if (!connection->user())
     applied_.erase(-static_cast<std::int64_t>(connection->id()));  // a guest's cids die with it
   if (const auto& user = connection->user(); user && drop_online(user->id, *connection)) {
@@ -437,6 +438,16 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
     r->leave(who, now);
     joined_[who->id()].erase(leave->game);
     return protocol::Ack{cid, leave->game, {}, {}, {}};
+  }
+  if (const auto* watch = std::get_if<protocol::WatchTournaments>(&m)) {  // guests too
+    if (watch->tournament && !tournaments_.exists(*watch->tournament))
+      return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(*watch->tournament));
+    tournament_watchers_[who->id()] = {who, watch->tournament};
+    return protocol::Ack{cid, {}, {}, {}, watch->tournament};
+  }
+  if (std::holds_alternative<protocol::UnwatchTournaments>(m)) {
+    tournament_watchers_.erase(who->id());
+    return protocol::Ack{cid, {}, {}, {}, {}};
   }
   if (!user)
     return error(cid, ErrorCode::NotAuthenticated, "guests may watch but not play: log in first");
@@ -697,6 +708,13 @@ void Hub::end_tournament_game(protocol::GameId game, const Result& result,
   }
 }
 
+void Hub::tournament_changed(const protocol::TournamentChanged& change) {
+  const auto text = encoded(change);
+  for (const auto& [id, watch] : tournament_watchers_) {
+    if (!watch.second || *watch.second == change.tournament) out_.send(watch.first, text);
+  }
+}
+
 void Hub::broadcast(const protocol::ServerMessage& message) {
   const auto text = encoded(message);
   for (const auto& [id, c] : connections_) out_.send(c, text);
@@ -709,9 +727,9 @@ void Hub::arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> 
   services_.timers->arm(-id, when);
 }
 
-std::string Hub::tournaments_json() {
+std::string Hub::tournaments_json(const store::Page& page) {
   std::lock_guard lock(mutex_);
-  return tournaments_.list_json();
+  return tournaments_.list_json(page.before, page.limit);
 }
 
 std::optional<std::string> Hub::tournament_json(protocol::TournamentId id) {

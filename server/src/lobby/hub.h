@@ -74,7 +74,7 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::size_t rooms_in_memory();
 
   // The tournaments as JSON for the HTTP API: the list, and one tournament whole.
-  std::string tournaments_json();
+  std::string tournaments_json(const store::Page& page);
   std::optional<std::string> tournament_json(protocol::TournamentId id);
 
   // The SGF record of a game in play, once all it shows is durable; nullopt if no such game is
@@ -138,7 +138,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   void end_tournament_game(protocol::GameId game, const Result& result,
                            const std::string& reason) override;
   void write(store::Write write) override { out_.writes.push_back(std::move(write)); }
-  void broadcast(const protocol::ServerMessage& message) override;
+  void tournament_changed(const protocol::TournamentChanged& change) override;
+  void broadcast(const protocol::ServerMessage& message);
   void arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) override;
   std::optional<protocol::UserRef> user_named(const std::string& name) override {
     return services_.find_user(name);
@@ -196,6 +197,11 @@ class Hub final : public Dispatcher, private TournamentHost {
   TournamentDirector tournaments_{*this, services_.room};
   // Each account's chat across all games (user id → its bucket): below the command rate, so that
   // a flood of lines is refused before it reaches the rooms and the disk.
+  // What each connection watches of the tournaments (WatchTournaments): one tournament, or
+  // every one (nullopt). tournament_changed goes to these only.
+  std::unordered_map<std::uint64_t,
+                     std::pair<std::shared_ptr<Connection>, std::optional<protocol::TournamentId>>>
+      tournament_watchers_;
   RateLimiter chat_rate_{services_.room.chat_burst, services_.room.chat_refill};
 };
 

@@ -116,8 +116,8 @@ void TournamentDirector::record(TournamentState& t, const std::string& kind, jso
   if (by && !command_cid_.empty()) cid = std::exchange(command_cid_, {});
   host_.write(store::TournamentEvent{t.id(), seq, kind, r.dump(),
                                      by ? std::optional(by->id) : std::nullopt, at, cid});
-  host_.broadcast(protocol::TournamentChanged{t.id(), TournamentState::status_name(t.status()),
-                                              static_cast<int>(t.rounds().size())});
+  host_.tournament_changed(protocol::TournamentChanged{
+      t.id(), TournamentState::status_name(t.status()), static_cast<int>(t.rounds().size())});
 }
 
 void TournamentDirector::set_status(TournamentState& t, const char* status) {
@@ -146,11 +146,35 @@ TournamentDirector::Reply TournamentDirector::create(const protocol::UserRef& me
       return error(cid, ErrorCode::BadSettings,
                    "round_start.times_ms reach more than a year ahead");
   }
+  int open = 0, mine_open = 0, mine_today = 0;
+  for (const auto& [id, t] : tournaments_) {
+    const bool over = t->status() == TournamentState::Status::Finished ||
+                      t->status() == TournamentState::Status::Cancelled;
+    const bool mine = t->director().id == me.id;
+    open += over ? 0 : 1;
+    mine_open += mine && !over ? 1 : 0;
+    mine_today += mine && t->created_at_ms() > now - 24 * 3600 * 1000 ? 1 : 0;
+  }
+  if (mine_open >= kMaxOpenPerDirector) {
+    return error(cid, ErrorCode::Conflict,
+                 "you direct " + std::to_string(mine_open) +
+                     " tournaments that are not over, the most one player may");
+  }
+  if (mine_today >= kMaxCreatedPerDay) {
+    return error(cid, ErrorCode::RateLimited,
+                 "you created " + std::to_string(mine_today) +
+                     " tournaments in the last 24 hours, the most one player may");
+  }
+  if (open >= kMaxOpen) {
+    return error(cid, ErrorCode::Conflict,
+                 "the server holds " + std::to_string(open) +
+                     " tournaments that are not over, the most it may: try again later");
+  }
   const protocol::TournamentId id = ++next_id_;
   auto t = std::make_unique<TournamentState>(id, me, settings, now);
   host_.write(store::TournamentCreated{id, settings.name, me.id,
                                        protocol::encode_tournament_settings(settings), now, cid});
-  host_.broadcast(protocol::TournamentChanged{id, "registering", 0});
+  host_.tournament_changed(protocol::TournamentChanged{id, "registering", 0});
   auto& state = *(tournaments_[id] = std::move(t));
   advance(state);
   return ack(cid, id);
@@ -525,11 +549,16 @@ void TournamentDirector::advance(TournamentState& t) {
 
 // ---- views ----
 
-std::string TournamentDirector::list_json() const {
+std::string TournamentDirector::list_json(std::optional<protocol::TournamentId> before,
+                                          int limit) const {
   json list = json::array();
-  for (auto it = tournaments_.rbegin(); it != tournaments_.rend(); ++it)
+  auto it = before ? std::make_reverse_iterator(tournaments_.lower_bound(*before))
+                   : tournaments_.rbegin();
+  for (; it != tournaments_.rend() && static_cast<int>(list.size()) < limit; ++it)
     list.push_back(it->second->summary_json());
-  return json{{"tournaments", list}}.dump();
+  json next = nullptr;
+  if (it != tournaments_.rend() && !list.empty()) next = list.back().at("id");
+  return json{{"tournaments", list}, {"next_before", next}}.dump();
 }
 
 std::optional<std::string> TournamentDirector::view_json(protocol::TournamentId id) const {

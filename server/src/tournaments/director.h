@@ -28,7 +28,8 @@ class TournamentHost {
   virtual void end_tournament_game(protocol::GameId game, const Result& result,
                                    const std::string& reason) = 0;
   virtual void write(store::Write write) = 0;
-  virtual void broadcast(const protocol::ServerMessage& message) = 0;
+  // Tells those watching (the tournament, or every tournament) that it changed.
+  virtual void tournament_changed(const protocol::TournamentChanged& change) = 0;
   // The tournament's next deadline (Unix ms), or none.
   virtual void arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) = 0;
   virtual std::optional<protocol::UserRef> user_named(const std::string& name) = 0;
@@ -44,6 +45,13 @@ class TournamentHost {
 class TournamentDirector {
  public:
   using Reply = std::variant<protocol::Ack, protocol::Error>;
+  // What one account may create (docs/limits.md): tournaments not yet over (registering or
+  // running), and tournaments created in any 24 hours (counted from the stored creation times,
+  // so a restart does not reset it); and tournaments not yet over on the server in all.
+  static constexpr int kMaxOpenPerDirector = 5;
+  static constexpr int kMaxCreatedPerDay = 10;
+  static constexpr int kMaxOpen = 500;
+  static constexpr int kMaxListPage = 100;
 
   TournamentDirector(TournamentHost& host, RoomOptions room) : host_(host), room_(room) {}
 
@@ -83,8 +91,11 @@ class TournamentDirector {
   // How a tournament game's room runs (for rebuilding it), or nullopt for other games.
   std::optional<RoomOptions> room_options(protocol::GameId game) const;
 
-  std::string list_json() const;
+  // A page of the list, newest first: at most `limit` tournaments with ids below `before`, and
+  // `next_before` for the next page (null on the last).
+  std::string list_json(std::optional<protocol::TournamentId> before, int limit) const;
   std::optional<std::string> view_json(protocol::TournamentId id) const;
+  bool exists(protocol::TournamentId id) const { return tournaments_.contains(id); }
 
  private:
   struct Board {

@@ -46,6 +46,7 @@ class TournamentState {
 
   protocol::TournamentId id() const { return id_; }
   const protocol::UserRef& director() const { return director_; }
+  std::int64_t created_at_ms() const { return created_at_ms_; }
   const protocol::TournamentSettings& settings() const { return settings_; }
   Status status() const { return status_; }
   static const char* status_name(Status s);
