@@ -64,6 +64,9 @@ struct Options {
   double seconds = 10;  // the measured window
   int server_threads = 2;
   int size = 19;
+  // Both players pass once a game has this many moves (0: never): the scoring phase starts, the
+  // server suggests dead stones, Black resigns and a new game begins.
+  std::size_t pass_after = 0;
 };
 
 // Loopback addresses to connect from: the server allows 32 connections and 10 registrations per
@@ -306,6 +309,12 @@ class Load {
         "spectators' out)\n",
         moves_per_s * (4.0 + o_.spectators), o_.spectators);
     std::cout << "move round trip:          " << rtt_.summary() << "\n";
+    if (o_.pass_after > 0) {
+      std::printf(
+          "scoring phases:           %llu begun (passes after %zu moves), each with a "
+          "dead-stone suggestion\n",
+          static_cast<unsigned long long>(window_scorings_), o_.pass_after);
+    }
     if (rate_limited_ > 0) {
       std::printf(
           "rate limited:             %llu moves refused (20 commands/s per connection) and sent "
@@ -474,7 +483,10 @@ class Load {
     } else if (type == "game_ended" || type == "scoring_started") {
       if (p.table && p.table->id == m["game"] &&
           &p == p.table->black) {  // a new game between the same two
-        if (type == "scoring_started") command(p, {{"type", "resign"}, {"game", p.table->id}});
+        if (type == "scoring_started") {
+          if (measuring_) ++window_scorings_;
+          command(p, {{"type", "resign"}, {"game", p.table->id}});
+        }
         tables_.erase(p.table->id);
         p.table = p.partner->table = nullptr;
         if (!stopping_) start_table(p);
@@ -536,7 +548,8 @@ class Load {
     const tengen::Geometry g{o_.size, o_.size};
     std::string vertex = "pass";
     std::uniform_int_distribution<int> coord(0, o_.size - 1);
-    for (int tries = 0; tries < 40; ++tries) {
+    const bool passing = o_.pass_after > 0 && t.game->moves().size() >= o_.pass_after;
+    for (int tries = 0; tries < 40 && !passing; ++tries) {
       const auto p = g.point(coord(random_), coord(random_));
       if (t.game->check(tengen::Move{t.game->to_move(), p}) == tengen::MoveError::Ok) {
         vertex = g.to_gtp(p);
@@ -680,6 +693,7 @@ class Load {
   int open_at_end_ = 0;
   int errors_ = 0;
   std::uint64_t rate_limited_ = 0;
+  std::uint64_t window_scorings_ = 0;  // scoring phases begun (dead-stone suggestions) measured
   int failures_ = 0;
   bool measuring_ = false;
   bool stopping_ = false;
@@ -723,6 +737,8 @@ constexpr const char* kUsage = R"(usage: tengen-load [options]
   --seconds S          the measured window (default 10)
   --threads T          the server's network threads (default 2)
   --size N             board size (default 19)
+  --pass-after M       both players pass once a game has M moves: a scoring phase and its
+                       dead-stone suggestion, then a new game (default 0: never)
 )";
 
 }  // namespace
@@ -755,6 +771,8 @@ int main(int argc, char** argv) {
       o.server_threads = std::stoi(argv[++i]);
     else if (a == "--size" && has)
       o.size = std::stoi(argv[++i]);
+    else if (a == "--pass-after" && has)
+      o.pass_after = std::stoul(argv[++i]);
     else {
       std::cerr << "tengen-load: unknown or incomplete option '" << a << "'\n" << kUsage;
       return 64;

@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
     store::Journal journal(game_store);
     Metrics metrics;
     auto timers = make_asio_timers();
+    auto worker = make_thread_worker();
     auto user_ref =
         [](const std::optional<store::UserRecord>& user) -> std::optional<protocol::UserRef> {
       if (!user) return std::nullopt;
@@ -119,6 +120,7 @@ int main(int argc, char** argv) {
             },
         .clock = &clock,
         .timers = timers.get(),
+        .worker = worker.get(),
         .room = {},
         .metrics = &metrics});
     Api api(accounts,
@@ -177,7 +179,8 @@ int main(int argc, char** argv) {
     }
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();
-    timers.reset();            // before the hub it calls
+    timers.reset();  // before the hub they call
+    worker.reset();
     journal.barrier().wait();  // the last replies go out while their connections' executor lives
     spdlog::info("stopped cleanly");
     return 0;

@@ -46,6 +46,12 @@ void ok(const Room::Reply& r) {
   if (const auto* e = std::get_if<protocol::Error>(&r)) ADD_FAILURE() << e->message;
 }
 
+// What the room's owner does when play stops: the dead-stone suggestion, here and now.
+void suggest(Room& room) {
+  if (auto job = room.take_suggestion_job())
+    room.suggested(*job, suggest_dead_stones(job->board, job->options));
+}
+
 // What the journal does once the rows are durable: send. Returns the rows.
 std::vector<store::Write> deliver(Room& room) {
   Outbox out;
@@ -123,6 +129,7 @@ TEST(Room, ItsStoredEventsRebuildIt) {
   ok(room.answer_undo(kBlack, "a", true, t0));  // E5 goes
   ok(room.play(kWhite, "p1", "pass", kAt0));
   ok(room.play(kBlack, "p2", "pass", kAt0));
+  suggest(room);
   ok(room.mark(kBlack, "m", "D4", false));  // the suggestion called it dead
   const auto version = room.snapshot_for(std::nullopt, t0).marking->version;
   ok(room.accept_score(kWhite, "s", version, t0));
@@ -269,6 +276,60 @@ TEST(Room, PastTheMoveLimitOnlyAPassIsPossible) {
   ok(room.pass(kBlack, "6", kAt0));
   ok(room.pass(kWhite, "7", kAt0));
   EXPECT_EQ(room.snapshot_for(std::nullopt, t0).phase, protocol::Phase::Scoring);
+}
+
+// The dead-stone suggestion runs off the owner's lock: until it comes, the scoring phase has no
+// marking to change or accept; an answer for an earlier phase is ignored; and a server stopped
+// before it came asks for it again after recovery.
+TEST(Room, TheScoringPhaseWaitsForItsSuggestion) {
+  Room room = make_room("japanese", 5);
+  store::StoredGame stored{store::GameCreated{1, std::nullopt, "{}", kBlack, kWhite, {}, {}, 0},
+                           {}};
+  auto store_rows = [&] {
+    for (auto& w : deliver(room)) {
+      if (auto* e = std::get_if<store::GameEvent>(&w)) stored.events.push_back(*e);
+    }
+  };
+  auto watcher = std::make_shared<Recorder>(std::nullopt);
+  ok(room.join(watcher, "j", std::nullopt, t0));
+  ok(room.play(kBlack, "1", "C3", kAt0));
+  EXPECT_FALSE(room.take_suggestion_job()) << "no job while play goes on";
+  ok(room.pass(kWhite, "2", kAt0));
+  ok(room.pass(kBlack, "3", kAt0));
+  store_rows();
+  const auto refused = std::get<protocol::Error>(room.mark(kWhite, "m", "C3", true));
+  EXPECT_EQ(refused.message,
+            "the server is still suggesting dead stones: the scoring phase starts in a moment");
+  EXPECT_EQ(std::get<protocol::Error>(room.accept_score(kWhite, "a", 0, t0)).code,
+            protocol::ErrorCode::Conflict);
+  const auto waiting = room.snapshot_for(std::nullopt, t0);
+  EXPECT_EQ(waiting.phase, protocol::Phase::Scoring);
+  EXPECT_FALSE(waiting.marking);
+
+  // Stopped here, the server recovers the game and asks for the suggestion again.
+  const auto rebuilt =
+      Room::recover(stored, settings("japanese", 5), {kBlack, "b"}, {kWhite, "w"}, t0);
+  ASSERT_TRUE(rebuilt->take_suggestion_job());
+
+  const auto job = room.take_suggestion_job();
+  ASSERT_TRUE(job);
+  EXPECT_FALSE(room.take_suggestion_job()) << "handed out once";
+  room.suggested(*job, {});
+  store_rows();
+  EXPECT_EQ(watcher->received.back()["type"], "scoring_started");
+  EXPECT_EQ(watcher->received.back()["marking"]["version"], 1);
+
+  // A player resumes; the next phase's suggestion counts, a late one for the first does not.
+  ok(room.resume(kBlack, "r", t0));
+  ok(room.pass(kWhite, "4", kAt0));
+  ok(room.pass(kBlack, "5", kAt0));
+  const auto second = room.take_suggestion_job();
+  ASSERT_TRUE(second);
+  room.suggested(*job, {});
+  EXPECT_FALSE(room.snapshot_for(std::nullopt, t0).marking);
+  room.suggested(*second, {});
+  ASSERT_TRUE(room.snapshot_for(std::nullopt, t0).marking);
+  EXPECT_EQ(room.snapshot_for(std::nullopt, t0).marking->version, 2);
 }
 
 }  // namespace

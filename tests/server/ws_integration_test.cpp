@@ -510,5 +510,50 @@ TEST_F(LiveServer, ASlowReaderIsDroppedAndTheOthersCarryOn) {
   EXPECT_EQ(white->wait([](const json& m) { return m["type"] == "move"; })["vertex"], "E5");
 }
 
+// The dead-stone suggestion (up to a quarter of a second on 19×19) once ran under the lobby's one
+// lock, stalling every game on the server. It runs on the worker now: while it is held back,
+// other games play on, and the scoring phase starts when it comes.
+TEST_F(LiveServer, OtherGamesPlayOnWhileADeadStoneSuggestionIsComputed) {
+  start();
+  auto new_game = [&](WsClient& black, WsClient& white) {
+    const json created = black.command(
+        {{"type", "create_challenge"}, {"settings", {{"width", 19}, {"color", "black"}}}});
+    const auto game =
+        white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}})["game"]
+            .get<std::int64_t>();
+    expect_ack(black.command({{"type", "join"}, {"game", game}}));
+    expect_ack(white.command({{"type", "join"}, {"game", game}}));
+    return game;
+  };
+  auto a_black = connect(token_for("a-black"));
+  auto a_white = connect(token_for("a-white"));
+  auto b_black = connect(token_for("b-black"));
+  auto b_white = connect(token_for("b-white"));
+  const auto a = new_game(*a_black, *a_white);
+  const auto b = new_game(*b_black, *b_white);
+  expect_ack(a_black->command(play(a, "D4")));
+  expect_ack(a_white->command(play(a, "Q16")));
+
+  stack_->worker().close();
+  expect_ack(a_black->command({{"type", "pass"}, {"game", a}}));
+  expect_ack(a_white->command({{"type", "pass"}, {"game", a}}));
+  EXPECT_EQ(stack_->worker().held(), 1u) << "the suggestion waits on the worker";
+  for (const auto& [who, vertex] : std::vector<std::pair<WsClient*, const char*>>{
+           {b_black.get(), "D4"}, {b_white.get(), "Q16"}, {b_black.get(), "Q4"}}) {
+    expect_ack(who->command(play(b, vertex)));
+  }
+  EXPECT_EQ(b_white->wait(
+                [](const json& m) { return m["type"] == "move" && m["vertex"] == "Q4"; })["color"],
+            "black");
+  const json early =
+      a_black->command({{"type", "mark"}, {"game", a}, {"vertex", "D4"}, {"dead", true}});
+  EXPECT_EQ(early["code"], "conflict") << early.dump();
+
+  stack_->worker().open();
+  const json started = a_black->wait_type("scoring_started");
+  EXPECT_EQ(started["marking"]["version"], 1);
+  expect_ack(a_black->command({{"type", "mark"}, {"game", a}, {"vertex", "D4"}, {"dead", true}}));
+}
+
 }  // namespace
 }  // namespace tengen

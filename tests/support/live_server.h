@@ -19,6 +19,7 @@
 #include "store/migrate.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
+#include "support/gated_worker.h"
 #include "support/manual_clock.h"
 #include "support/manual_timers.h"
 
@@ -48,6 +49,7 @@ class LiveStack {
         .random_hex = [this](std::size_t bytes) { return random_hex(bytes); },
         .clock = &clock_,
         .timers = &timers_,
+        .worker = &*worker_,
         .room = room,
         .metrics = &metrics_});
     recovered_ = hub_->recover(*game_store_);
@@ -76,6 +78,7 @@ class LiveStack {
     server_->stop();
     thread_.join();
     timers_.set_handler({});
+    worker_.reset();             // before the hub its jobs call
     journal_->barrier().wait();  // the last replies go out while the server's executor lives
   }
   LiveStack(const LiveStack&) = delete;
@@ -84,6 +87,7 @@ class LiveStack {
   int port() const { return server_->port(); }
   ManualClock& clock() { return clock_; }
   ManualTimers& timers() { return timers_; }
+  GatedWorker& worker() { return *worker_; }
   // Moves time on and delivers the deadlines that came.
   void advance(std::chrono::milliseconds d) {
     clock_.advance(d);
@@ -113,6 +117,7 @@ class LiveStack {
 
   ManualClock clock_;
   ManualTimers timers_;
+  std::optional<GatedWorker> worker_{std::in_place};
   std::mutex random_mutex_;
   std::mt19937_64 random_{20261122};
   store::Database db_;

@@ -192,7 +192,30 @@ void Hub::settle_tournaments() {
   }
 }
 
+void Hub::dispatch_suggestions() {
+  for (const auto game : touched_) {
+    const auto it = rooms_.find(game);
+    if (it == rooms_.end()) continue;
+    auto job = it->second->take_suggestion_job();
+    if (!job) continue;
+    if (!services_.worker) {
+      it->second->suggested(*job, suggest_dead_stones(job->board, job->options));
+      continue;
+    }
+    services_.worker->post([this, job = std::move(*job)] {
+      const auto dead = suggest_dead_stones(job.board, job.options);  // off the lock
+      std::lock_guard lock(mutex_);
+      const auto room = rooms_.find(job.game);
+      if (room == rooms_.end()) return;  // it left memory (over, and unwatched)
+      room->second->suggested(job, dead);
+      touched_.insert(job.game);
+      flush();
+    });
+  }
+}
+
 void Hub::flush() {
+  dispatch_suggestions();
   collect();
   settle_tournaments();
   settled_ = 0;

@@ -15,6 +15,7 @@
 #include "rooms/outbox.h"
 #include "rooms/room.h"
 #include "rooms/timers.h"
+#include "rooms/worker.h"
 #include "store/game_store.h"
 #include "store/journal.h"
 #include "tournaments/director.h"
@@ -51,6 +52,9 @@ class Hub final : public Dispatcher, private TournamentHost {
     Clock* clock = nullptr;
     Timers* timers = nullptr;  // must stop before the hub goes; without, deadlines are only
                                // noticed when a command arrives
+    // Runs the dead-stone suggestions off the lock; must stop before the hub goes. Without, they
+    // run under the lock, stalling every game meanwhile.
+    Worker* worker = nullptr;
     RoomOptions room;
     Metrics* metrics = nullptr;
   };
@@ -115,6 +119,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   static protocol::GameSettings stored_settings(const std::string& text, const std::string& what);
   // Takes what the touched rooms produced into the outbox.
   void collect();
+  // Hands the touched rooms' dead-stone suggestions to the worker (or computes them here).
+  void dispatch_suggestions();
   // Hands the outbox to the journal and arms the touched rooms' deadlines.
   void flush();
   Reply tournament_command(const protocol::UserRef& me, const std::string& cid,

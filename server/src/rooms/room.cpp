@@ -5,7 +5,6 @@
 #include <tuple>
 #include <utility>
 
-#include "engine/dead_stones.h"
 #include "engine/scoring.h"
 #include "engine/sgf.h"
 
@@ -646,11 +645,25 @@ protocol::Marking Room::marking() const {
 void Room::start_scoring(Steady now) {
   clock_.stop();
   scoring_start_ = now;
-  const auto suggestion = suggest_dead_stones(
-      game_->board(),
+  suggestion_pending_ = true;
+  suggestion_dispatched_ = false;
+}
+
+std::optional<SuggestionJob> Room::take_suggestion_job() {
+  if (stage() != Stage::Scoring || !suggestion_pending_ || suggestion_dispatched_)
+    return std::nullopt;
+  suggestion_dispatched_ = true;
+  return SuggestionJob{
+      id_, game_->board(),
       DeadStoneOptions{options_.dead_stone_playouts, static_cast<std::uint64_t>(id_) * 1000 +
-                                                         static_cast<std::uint64_t>(resumptions_)});
-  dead_ = std::set<Point>(suggestion.begin(), suggestion.end());
+                                                         static_cast<std::uint64_t>(resumptions_)},
+      resumptions_};
+}
+
+void Room::suggested(const SuggestionJob& job, const std::vector<Point>& dead) {
+  if (stage() != Stage::Scoring || !suggestion_pending_ || job.resumptions != resumptions_) return;
+  suggestion_pending_ = false;
+  dead_ = std::set<Point>(dead.begin(), dead.end());
   ++marking_version_;
   accepted_ = {};
   const auto m = marking();
@@ -662,6 +675,7 @@ Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::str
   if (auto e = check_player(user, cid)) return *e;
   if (stage() != Stage::Scoring)
     return error(cid, ErrorCode::Conflict, "dead stones are marked only in the scoring phase");
+  if (suggestion_pending_) return still_suggesting(cid);
   const Geometry& g = game_->board().geometry();
   const auto point = g.parse_gtp(vertex);
   if (!point || *point == kPass)
@@ -693,6 +707,7 @@ Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::u
   if (auto e = check_player(user, cid)) return *e;
   if (stage() != Stage::Scoring)
     return error(cid, ErrorCode::Conflict, "there is no score to accept outside the scoring phase");
+  if (suggestion_pending_) return still_suggesting(cid);
   if (version != marking_version_) {
     return error(cid, ErrorCode::Conflict,
                  "marking version " + std::to_string(version) + " is stale: the current one is " +
@@ -722,6 +737,7 @@ Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) 
                                                                         : opponent(requester);
   game_->resume(first);
   ++resumptions_;
+  suggestion_pending_ = false;
   dead_.clear();
   accepted_ = {};
   start_turn(now);
@@ -761,6 +777,8 @@ void Room::replay(const store::GameEvent& event) {
       game_->play({c, p});
       moved_[index_of(c)] = true;
       undo_requested_by_.reset();
+      // Play stopped: a scoring event follows, unless the server stopped before the suggestion.
+      if (game_->phase() == Game::Phase::Scoring) suggestion_pending_ = true;
     }
     restore_clock(clock_, r.at("clock"));
     if (game_ && clock_.timed() && game_->moves().size() > clock_after_.size())
@@ -782,6 +800,7 @@ void Room::replay(const store::GameEvent& event) {
     if (guesser) guess_ = r.at("guess").get<std::string>();
     if (holder_seed_ && guesser_seed_) draw_colours();
   } else if (kind == "scoring" || kind == "marking") {
+    suggestion_pending_ = false;
     dead_.clear();
     for (const auto& v : r.at("dead")) dead_.insert(g.parse_gtp(v.get<std::string>()).value());
     marking_version_ = r.at("version").get<std::uint64_t>();
@@ -794,6 +813,7 @@ void Room::replay(const store::GameEvent& event) {
       throw inconsistent("a resumption outside the scoring phase");
     game_->resume(color_named(r.at("first").get<std::string>()));
     ++resumptions_;
+    suggestion_pending_ = false;
     dead_.clear();
     accepted_ = {};
   } else if (kind == "end") {
@@ -996,7 +1016,7 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
   std::tie(s.chat, s.chat_omitted) = chat_for(!player || finished());
   s.clock = clock_state(now);
   if (nigiri_) s.nigiri = nigiri_state();
-  if (stage() == Stage::Scoring) s.marking = marking();
+  if (stage() == Stage::Scoring && !suggestion_pending_) s.marking = marking();
   for (const Color c : {Color::Black, Color::White}) {
     if (!absent_since_[index_of(c)] || finished()) continue;
     protocol::Absence a{color_name(c), {}};

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/dead_stones.h"
 #include "engine/game.h"
 #include "engine/scoring.h"
 #include "protocol/messages.h"
@@ -42,6 +43,16 @@ struct RoomOptions {
   int spectator_chat_lines = 2000;
   int chat_burst = 5;
   Millis chat_refill{2000};
+};
+
+// The dead-stone suggestion a room needs when its scoring phase begins: the position and how to
+// judge it. It takes 40–230 ms on 19×19 (docs/performance.md), so the room's owner runs it off
+// its lock and brings the answer back with Room::suggested().
+struct SuggestionJob {
+  protocol::GameId game = 0;
+  Board board;
+  DeadStoneOptions options;
+  int resumptions = 0;  // which scoring phase of the game it is for
 };
 
 // How the server saw a move arrive, for lag compensation.
@@ -120,6 +131,13 @@ class Room {
   Reply accept_score(std::int64_t user, const std::string& cid, std::uint64_t version, Steady now);
   Reply resume(std::int64_t user, const std::string& cid, Steady now);
 
+  // When play stops, the scoring phase waits for its dead-stone suggestion: this hands it out
+  // once (nullopt otherwise), and suggested() brings the answer back, which starts the phase
+  // (scoring_started), unless the phase it was for is over. Meanwhile the snapshot's marking is
+  // null and mark and accept_score are refused.
+  std::optional<SuggestionJob> take_suggestion_job();
+  void suggested(const SuggestionJob& job, const std::vector<Point>& dead);
+
   // Ends the game if a deadline has passed: a flag, a first move never made, the scoring phase
   // timing out. Call it before any command and when next_deadline() comes.
   void tick(Steady now);
@@ -146,6 +164,11 @@ class Room {
   bool is_player(std::int64_t user) const { return user == black_.id || user == white_.id; }
   std::optional<Color> color_of(std::int64_t user) const;
   Stage stage() const;
+  protocol::Error still_suggesting(const std::string& cid) const {
+    return error(
+        cid, protocol::ErrorCode::Conflict,
+        "the server is still suggesting dead stones: the scoring phase starts in a moment");
+  }
   protocol::Error error(const std::string& cid, protocol::ErrorCode code,
                         std::string message) const;
   // `record` (JSON) is what recover() needs to redo the event; empty when it changes no state.
@@ -210,6 +233,8 @@ class Room {
   std::uint64_t marking_version_ = 0;
   std::array<std::optional<std::uint64_t>, 3> accepted_{};
   int resumptions_ = 0;
+  bool suggestion_pending_ = false;     // play stopped; scoring_started waits for the suggestion
+  bool suggestion_dispatched_ = false;  // take_suggestion_job() handed it out
 
   // Players who left the room while the game went on, and since when.
   std::array<std::optional<Steady>, 3> absent_since_{};
