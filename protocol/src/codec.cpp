@@ -964,13 +964,16 @@ std::variant<ClientEnvelope, Error> decode_client_with_json(std::string_view tex
     const auto cid_field = j.find("cid");
     if (cid_field == j.end())
       throw FieldError{ErrorCode::BadEnvelope, "missing field 'cid' (the command id)"};
-    if (cid_field->is_string()) {
-      cid = cid_field->get<std::string>();
-    } else if (cid_field->is_number_integer()) {
-      cid = std::to_string(cid_field->get<std::int64_t>());
-    } else {
-      throw FieldError{ErrorCode::BadEnvelope, "field 'cid' must be a string or an integer"};
+    // A string only: an integer cid once came back as a string, which a client matching
+    // replies by value never recognised. Refused instead, with the fix in the message.
+    if (cid_field->is_number()) {
+      throw FieldError{ErrorCode::BadEnvelope, "field 'cid' must be a string: send " +
+                                                   cid_field->dump() + " as \"" +
+                                                   cid_field->dump() + "\""};
     }
+    if (!cid_field->is_string())
+      throw FieldError{ErrorCode::BadEnvelope, "field 'cid' must be a string"};
+    cid = cid_field->get<std::string>();
     if (cid->empty() || cid->size() > kMaxCidLength) {
       cid.reset();
       throw FieldError{ErrorCode::BadEnvelope, "field 'cid' must be 1 to 64 characters"};

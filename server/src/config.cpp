@@ -23,6 +23,9 @@ constexpr Option kOptions[] = {
     {"--port-file", "TENGEN_PORT_FILE", "write the bound port to this file once listening"},
     {"--allowed-origins", "TENGEN_ALLOWED_ORIGINS",
      "comma-separated origins besides the server's own that may open WebSockets"},
+    {"--public-url", "TENGEN_PUBLIC_URL",
+     "the address players use behind a proxy (https://go.example.org): its origin may open "
+     "WebSockets; https marks the session cookie Secure"},
     {"--threads", "TENGEN_THREADS", "network threads (default 2)"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
      "yes: minimum Argon2id cost, for tests only (default no)"},
@@ -30,7 +33,8 @@ constexpr Option kOptions[] = {
 
 std::optional<std::string> apply(Config& config, std::string_view flag, const std::string& value) {
   // Empty means none for these two (compose files set variables to empty by default).
-  if (value.empty() && flag != "--port-file" && flag != "--allowed-origins")
+  if (value.empty() && flag != "--port-file" && flag != "--allowed-origins" &&
+      flag != "--public-url")
     return std::string(flag) + " must not be empty";
   if (flag == "--address") {
     config.address = value;
@@ -53,6 +57,16 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     config.log_level = value;
   } else if (flag == "--port-file") {
     config.port_file = value;
+  } else if (flag == "--public-url") {
+    std::string_view url = value;
+    while (url.ends_with('/')) url.remove_suffix(1);
+    const auto host = url.find("://");
+    if (!value.empty() &&
+        (!(url.starts_with("http://") || url.starts_with("https://")) ||
+         url.find('/', host + 3) != std::string_view::npos || host + 3 == url.size())) {
+      return "the public URL looks like https://go.example.org (no path), not '" + value + "'";
+    }
+    config.public_url = url;
   } else if (flag == "--allowed-origins") {
     config.allowed_origins.clear();
     std::string_view rest = value;
@@ -150,6 +164,7 @@ ConfigResult parse_config(const std::vector<std::string>& args,
     if (!known) return {std::nullopt, "unknown option '" + flag + "'", false};
     if (auto error = apply(config, flag, value)) return {std::nullopt, *error, false};
   }
+  if (!config.public_url.empty()) config.allowed_origins.push_back(config.public_url);
   return {config, "", false};
 }
 

@@ -20,6 +20,10 @@ struct Config {
   std::string port_file;
   // Origins (scheme://host[:port]) whose pages may open WebSockets, besides the server's own.
   std::vector<std::string> allowed_origins;
+  // The address players use, when it is not this server's own (behind a TLS proxy:
+  // https://go.example.org). Its origin may open WebSockets, and with https the session cookie
+  // is marked Secure.
+  std::string public_url;
   int threads = 2;  // network threads
   // Argon2id at its minimum cost instead of libsodium's "interactive" cost: for tests only.
   bool fast_password_hashing = false;

@@ -126,7 +126,8 @@ int main(int argc, char** argv) {
     Api api(accounts,
             GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); }, &clock,
                         [&hub](const store::Page& page) { return hub.tournaments_json(page); },
-                        [&hub](std::int64_t id) { return hub.tournament_json(id); }});
+                        [&hub](std::int64_t id) { return hub.tournament_json(id); }},
+            config.public_url.starts_with("https://"));
     const auto started = std::chrono::steady_clock::now();
     HttpServer server(
         config,
@@ -176,6 +177,11 @@ int main(int argc, char** argv) {
     } else {
       spdlog::info("listening on {} only, port {}: open {}", config.address, server.port(),
                    url.url);
+    }
+    if (!config.public_url.empty()) {
+      spdlog::info(
+          "players come through {}{}", config.public_url,
+          config.public_url.starts_with("https://") ? " (session cookies are Secure)" : "");
     }
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();

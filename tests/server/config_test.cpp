@@ -66,6 +66,24 @@ TEST(Config, BadInputNamesTheProblem) {
   ASSERT_TRUE(no_origins.config) << no_origins.error;
   EXPECT_TRUE(no_origins.config->allowed_origins.empty());
   EXPECT_TRUE(parse_config({"--help"}, {}).help);
+  EXPECT_EQ(parse_config({"--public-url", "go.example.org"}, {}).error,
+            "the public URL looks like https://go.example.org (no path), not 'go.example.org'");
+  EXPECT_EQ(parse_config({"--public-url", "https://example.org/go"}, {}).error,
+            "the public URL looks like https://go.example.org (no path), not "
+            "'https://example.org/go'");
+}
+
+// Behind a TLS proxy the server hears plain HTTP: --public-url tells it what players see, so that
+// the session cookie is marked Secure and the public origin may open WebSockets.
+TEST(Config, APublicUrlIsAlsoAnAllowedOrigin) {
+  const auto c = parse_config(
+      {"--public-url", "https://go.example.org/", "--allowed-origins", "https://club.example.org"},
+      {});
+  ASSERT_TRUE(c.config) << c.error;
+  EXPECT_EQ(c.config->public_url, "https://go.example.org");
+  EXPECT_EQ(c.config->allowed_origins,
+            (std::vector<std::string>{"https://club.example.org", "https://go.example.org"}));
+  EXPECT_TRUE(parse_config({}, {"TENGEN_PUBLIC_URL="}).config->public_url.empty());
 }
 
 }  // namespace

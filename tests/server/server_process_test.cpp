@@ -238,4 +238,24 @@ TEST(ServerProcess, HttpIsStrictAndItsPagesCannotBeFramedOrPostedCrossSite) {
   EXPECT_EQ(server.terminate(), 0);
 }
 
+// The session cookie was never marked Secure, even behind the documented TLS proxy.
+TEST(ServerProcess, BehindAnHttpsPublicUrlTheSessionCookieIsSecure) {
+  {
+    ServerProcess server(std::nullopt, 0, {"--public-url", "https://go.example.org"});
+    const std::string reg = http_request(server.port(), "POST", "/api/v1/register",
+                                         "Content-Type: application/json\r\n",
+                                         R"({"username":"jowa","password":"a fine password"})");
+    ASSERT_TRUE(reg.starts_with("HTTP/1.1 201")) << reg;
+    EXPECT_NE(reg.find("HttpOnly; SameSite=Lax; Max-Age=2592000; Secure\r\n"), std::string::npos)
+        << reg;
+    WsClient from_public(server.port(), WsClientOptions{"", "https://go.example.org", "/ws/v1"});
+    EXPECT_EQ(from_public.wait_type("welcome")["type"], "welcome");
+  }
+  ServerProcess plain;  // without it, no Secure: a cookie over plain http would be dropped
+  const std::string plain_reg =
+      http_request(plain.port(), "POST", "/api/v1/register", "Content-Type: application/json\r\n",
+                   R"({"username":"jowa","password":"a fine password"})");
+  EXPECT_EQ(plain_reg.find("; Secure"), std::string::npos) << plain_reg;
+}
+
 }  // namespace

@@ -16,6 +16,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tengen::testing {
 
@@ -26,7 +27,9 @@ namespace fs = std::filesystem;
 class ServerProcess {
  public:
   // `port` 0: one the server chooses; a restart passes the port of the one before.
-  explicit ServerProcess(std::optional<fs::path> dir = std::nullopt, int port = 0)
+  // `extra`: more command-line options for the server.
+  explicit ServerProcess(std::optional<fs::path> dir = std::nullopt, int port = 0,
+                         std::vector<std::string> extra = {})
       : owns_dir_(!dir) {
     dir_ =
         dir ? *dir : fs::temp_directory_path() / ("tengen-server-test-" + std::to_string(getpid()));
@@ -36,11 +39,26 @@ class ServerProcess {
     if (mkfifo(fifo.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
     const std::string db = (dir_ / "test.sqlite3").string();
     const std::string port_arg = std::to_string(port);
+    std::vector<std::string> args{TENGEN_SERVER_BINARY,
+                                  "--port",
+                                  port_arg,
+                                  "--address",
+                                  "127.0.0.1",
+                                  "--database",
+                                  db,
+                                  "--port-file",
+                                  fifo.string(),
+                                  "--log-level",
+                                  "warn",
+                                  "--insecure-fast-password-hashing",
+                                  "yes"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
     pid_ = fork();
     if (pid_ == 0) {
-      execl(TENGEN_SERVER_BINARY, TENGEN_SERVER_BINARY, "--port", port_arg.c_str(), "--address",
-            "127.0.0.1", "--database", db.c_str(), "--port-file", fifo.c_str(), "--log-level",
-            "warn", "--insecure-fast-password-hashing", "yes", static_cast<char*>(nullptr));
+      execv(TENGEN_SERVER_BINARY, argv.data());
       _exit(127);
     }
     // Wait for the port on the FIFO (opened read-write, so the open does not block), watching

@@ -18,9 +18,10 @@ ApiResponse error(int status, std::string_view code, std::string_view message) {
   return {status, wire::encode_error(code, message), {}};
 }
 
-std::string session_cookie(const std::string& token, int max_age) {
+std::string session_cookie(const std::string& token, int max_age, bool secure) {
   return std::string(kSessionCookie) + "=" + token +
-         "; Path=/; HttpOnly; SameSite=Lax; Max-Age=" + std::to_string(max_age);
+         "; Path=/; HttpOnly; SameSite=Lax; Max-Age=" + std::to_string(max_age) +
+         (secure ? "; Secure" : "");
 }
 
 constexpr int kDefaultPage = 20;
@@ -136,7 +137,7 @@ ApiResponse Api::logged_in(const Accounts::Outcome& outcome, int status) {
   const auto& in = std::get<Accounts::LoggedIn>(outcome);
   return {status,
           wire::encode_logged_in({in.user.id, in.user.username}, in.token),
-          {session_cookie(in.token, kCookieMaxAgeSeconds)}};
+          {session_cookie(in.token, kCookieMaxAgeSeconds, secure_cookies_)}};
 }
 
 std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
@@ -175,7 +176,7 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
   if (path == "/api/v1/logout") {
     if (!post) return error(405, "method_not_allowed", "use POST");
     accounts_.logout(r.token);
-    return ApiResponse{204, "", {session_cookie("", 0)}};
+    return ApiResponse{204, "", {session_cookie("", 0, secure_cookies_)}};
   }
 
   const auto user = accounts_.authenticate(r.token);

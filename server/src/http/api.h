@@ -52,8 +52,9 @@ inline constexpr std::string_view kSessionCookie = "tengen_session";
 // The endpoints under /api/v1 (protocol/README.md, "HTTP API"): accounts, sessions, games.
 class Api {
  public:
-  Api(Accounts& accounts, GameArchive archive)
-      : accounts_(accounts), archive_(std::move(archive)) {}
+  // `secure_cookies`: the session cookie is marked Secure (players come over https).
+  Api(Accounts& accounts, GameArchive archive, bool secure_cookies = false)
+      : accounts_(accounts), archive_(std::move(archive)), secure_cookies_(secure_cookies) {}
   // nullopt when the target is not under /api/.
   std::optional<ApiResponse> handle(const ApiRequest& request);
 
@@ -65,6 +66,7 @@ class Api {
   protocol::http::PlayerRating player(const store::UserRecord& user);
   Accounts& accounts_;
   GameArchive archive_;
+  bool secure_cookies_ = false;
 };
 
 // The session token from a Cookie header value, or empty.

@@ -44,6 +44,8 @@ class ThreadWorker final : public Worker {
 
 }  // namespace
 
-std::unique_ptr<Worker> make_thread_worker() { return std::make_unique<ThreadWorker>(); }
+std::unique_ptr<Worker> make_thread_worker() {
+  return std::make_unique<ThreadWorker>();
+}
 
 }  // namespace tengen
