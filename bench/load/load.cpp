@@ -543,6 +543,7 @@ class Load {
   // wait for its rate (the table stays due).
   bool move(Table& t) {
     if (t.in_flight || stopping_) return true;
+    if (t.game->phase() != tengen::Game::Phase::Playing) return true;  // scoring_started comes
     Player& mover = t.game->to_move() == tengen::Color::Black ? *t.black : *t.white;
     if (!take_token(mover, Clock::now())) return false;
     const tengen::Geometry g{o_.size, o_.size};
