@@ -279,6 +279,36 @@ TEST_F(LiveServer, TheHandshakeIsRfc6455sAndMessagesMayComeInFragments) {
       << "the fragmented command was read whole";
 }
 
+// A client that sends its last commands and half-closes its TCP connection once lost the replies
+// still on their way through the journal: challenges opened and never acknowledged. They are
+// sent, then the connection closes.
+TEST_F(LiveServer, AfterAHalfCloseTheRepliesOwedAreSentThenTheConnectionCloses) {
+  start();
+  const std::string token = token_for("leaving");
+  std::string bytes =
+      "GET /ws/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+      "Authorization: Bearer " +
+      token + "\r\n\r\n";
+  for (int i = 1; i <= 5; ++i) {
+    bytes += masked_frame(0x81, R"({"type":"create_challenge","cid":"owed-)" + std::to_string(i) +
+                                    R"(","settings":{"width":9}})");
+  }
+  const auto out = testing::exchange_raw(port_, bytes, std::chrono::seconds(10), true);
+  EXPECT_TRUE(out.closed) << "the server closes once the replies are out";
+  for (int i = 1; i <= 5; ++i) {
+    EXPECT_NE(out.received.find(R"("cid":"owed-)" + std::to_string(i) + R"(")"), std::string::npos)
+        << "the reply to owed-" << i << " is missing:\n"
+        << out.received;
+  }
+  // And they were applied: the lobby has the five challenges.
+  auto c = connect();
+  EXPECT_EQ(c->command({{"type", "create_challenge"}, {"settings", {{"width", 9}}}})["type"],
+            "error")
+      << "a guest";
+  EXPECT_EQ(stack_->games().open_challenges().size(), 5u);
+}
+
 TEST_F(LiveServer, AClientsCloseIsAnsweredWithItsCode) {
   start();
   const auto out = testing::exchange_raw(port_,

@@ -209,11 +209,13 @@ std::string send_raw_and_wait_for_close(int port, const std::string& bytes,
   return outcome;
 }
 
-RawExchange exchange_raw(int port, const std::string& bytes, std::chrono::milliseconds deadline) {
+RawExchange exchange_raw(int port, const std::string& bytes, std::chrono::milliseconds deadline,
+                         bool half_close) {
   asio::io_context io;
   asio::ip::tcp::socket socket(io);
   socket.connect(loopback(port));
   asio::write(socket, asio::buffer(bytes));
+  if (half_close) socket.shutdown(asio::ip::tcp::socket::shutdown_send);
   RawExchange result;
   std::array<char, 4096> chunk{};
   std::function<void(boost::system::error_code, std::size_t)> on_read =

@@ -89,12 +89,14 @@ class WsClient {
 std::string send_raw_and_wait_for_close(int port, const std::string& bytes,
                                         std::chrono::milliseconds deadline);
 
-// Connects a plain TCP socket, sends the bytes and keeps what the server sends back until it
-// closes the connection (`closed`) or the deadline passes.
+// Connects a plain TCP socket, sends the bytes (then, with `half_close`, shuts its sending side)
+// and keeps what the server sends back until it closes the connection (`closed`) or the deadline
+// passes.
 struct RawExchange {
   std::string received;
   bool closed = false;
 };
-RawExchange exchange_raw(int port, const std::string& bytes, std::chrono::milliseconds deadline);
+RawExchange exchange_raw(int port, const std::string& bytes, std::chrono::milliseconds deadline,
+                         bool half_close = false);
 
 }  // namespace tengen::testing

@@ -396,6 +396,12 @@ void Hub::answer(const std::shared_ptr<Connection>& connection,
   flush();
 }
 
+void Hub::after_replies(std::function<void()> then) {
+  std::lock_guard lock(mutex_);
+  flush();
+  services_.journal->submit({}, std::move(then));  // in order, after every earlier submission
+}
+
 void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvelope command) {
   std::lock_guard lock(mutex_);
   const std::int64_t key = who->user() ? who->user()->id : -static_cast<std::int64_t>(who->id());

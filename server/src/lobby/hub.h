@@ -91,6 +91,7 @@ class Hub final : public Dispatcher, private TournamentHost {
   void disconnected(const std::shared_ptr<Connection>& connection) override;
   void answer(const std::shared_ptr<Connection>& connection,
               const protocol::ServerMessage& message) override;
+  void after_replies(std::function<void()> then) override;
 
  private:
   using Reply = std::variant<protocol::Ack, protocol::Error>;

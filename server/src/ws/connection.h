@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,9 @@ class Dispatcher {
   // everything the dispatcher has already produced for that connection, never ahead of it.
   virtual void answer(const std::shared_ptr<Connection>& connection,
                       const protocol::ServerMessage& message) = 0;
+  // Calls `then` (on another thread) once everything produced so far, for every connection, has
+  // been handed to its connection: a client that half-closed gets the replies it is owed first.
+  virtual void after_replies(std::function<void()> then) = 0;
 };
 
 }  // namespace tengen

@@ -69,6 +69,10 @@ asio::awaitable<void> WsSession::run() {
     const auto room = reader_.space();
     auto [ec, bytes] =
         co_await socket_.async_read_some(asio::buffer(room.data(), room.size()), kNothrow);
+    if (ec == asio::error::eof && !closing_) {
+      co_await send_what_is_owed();
+      break;
+    }
     if (ec) break;
     // After a broken frame nothing more is read: what comes is dropped, not buffered.
     if (!reader_.failed()) reader_.commit(bytes);
@@ -76,9 +80,23 @@ asio::awaitable<void> WsSession::run() {
   }
   open_ = false;
   closing_ = true;
-  close_socket();
+  if (!close_when_written_) close_socket();
   dispatcher_.disconnected(self);
   on_end_(id_);
+}
+
+// The client closed its sending side (a TCP half-close) after its last commands: their replies
+// are still on their way through the journal. They go out, then the connection closes, instead
+// of a move applied and never acknowledged.
+asio::awaitable<void> WsSession::send_what_is_owed() {
+  asio::steady_timer owed(socket_.get_executor(), asio::steady_timer::time_point::max());
+  dispatcher_.after_replies([self = shared_from_this(), &owed] {
+    asio::post(self->socket_.get_executor(), [&owed] { owed.cancel(); });
+  });
+  co_await owed.async_wait(kNothrow);  // cancelled once every earlier reply has been enqueued
+  closing_ = true;                     // nothing more is taken in
+  // written() closes the socket once the queue is out.
+  close_when_written_ = writing_ || !queue_.empty();
 }
 
 bool WsSession::on_event(const ws::FrameReader::Event& event) {
@@ -237,6 +255,10 @@ void WsSession::written(boost::system::error_code ec) {
       boost::system::error_code ignored;
       socket_.shutdown(Socket::shutdown_send, ignored);
     }
+    return;
+  }
+  if (close_when_written_ && queue_.empty() && control_.empty()) {
+    close_socket();
     return;
   }
   write();

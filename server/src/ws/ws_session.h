@@ -50,6 +50,7 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   using TimePoint = boost::asio::steady_timer::time_point;
 
   // False when reading must stop.
+  boost::asio::awaitable<void> send_what_is_owed();  // after a half-close
   bool on_event(const ws::FrameReader::Event& event);
   void handle(std::string_view text);
   void reply_error(std::optional<std::string> cid, protocol::ErrorCode code, std::string message);
@@ -85,6 +86,7 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   bool close_received_ = false;  // the client's close frame came: ours ends the connection
   bool open_ = false;
   bool closing_ = false;  // no more messages in or out: a close frame is on its way, or dropped
+  bool close_when_written_ = false;  // half-closed by the client: close once the queue is out
   boost::asio::steady_timer timer_;
   TimePoint last_received_{};
   TimePoint close_deadline_{};
