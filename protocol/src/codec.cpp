@@ -601,6 +601,7 @@ struct ServerWriter {
     j["challenges"] = json::array();
     for (const auto& c : l.challenges) j["challenges"].push_back(write_challenge(c));
     j["online"] = write_users(l.online);
+    j["online_count"] = l.online_count;
     return j;
   }
   json operator()(const ChallengeOpened& c) const {
@@ -619,6 +620,7 @@ struct ServerWriter {
     json j = envelope("presence");
     j["online"] = write_users(p.online);
     j["offline"] = write_users(p.offline);
+    j["online_count"] = p.online_count;
     return j;
   }
   json operator()(const GameStarted& g) const {

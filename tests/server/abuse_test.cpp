@@ -299,5 +299,53 @@ TEST_F(Abuse, TournamentsAreCappedPerDirectorToldOnlyToWatchersAndListedInPages)
             "bad_request");
 }
 
+// What the hub sees of a logged-in user's WebSocket, without the socket: a crowd of thousands
+// online costs a test no file descriptors.
+class Present final : public Connection {
+ public:
+  Present(std::uint64_t id, std::int64_t user, std::string name)
+      : id_(id), user_(store::UserRecord{user, std::move(name), "", false, 0}) {}
+  void send(std::shared_ptr<const std::string>) override {}
+  std::uint64_t id() const override { return id_; }
+  const std::optional<store::UserRecord>& user() const override { return user_; }
+
+ private:
+  std::uint64_t id_;
+  std::optional<store::UserRecord> user_;
+};
+
+// The lobby message once named everyone online: past ~20,000 players it would outgrow the 1 MiB a
+// connection may have queued, and a crowd arriving at once (a restart) made one presence message
+// as large. Now the lobby names at most 500 and counts all, and presence comes 500 at a time.
+TEST_F(Abuse, ACrowdOnlineFitsTheLobbyAndThePresenceMessages) {
+  auto watcher = player("watcher");
+  constexpr int kCrowd = 3000;
+  std::vector<std::shared_ptr<Present>> crowd;
+  for (int i = 0; i < kCrowd; ++i) {
+    crowd.push_back(std::make_shared<Present>((std::uint64_t{1} << 40) + i, 100'000 + i,
+                                              "crowd" + std::to_string(i)));
+    stack_->hub().connected(crowd.back());
+  }
+  int told = 0, messages = 0;
+  while (told < kCrowd && messages < 20) {
+    stack_->advance(Hub::kPresenceInterval);
+    const json presence = watcher->wait_type("presence");
+    ++messages;
+    EXPECT_LE(presence["online"].size() + presence["offline"].size(), 500u);
+    EXPECT_EQ(presence["online_count"], kCrowd + 1);
+    told += static_cast<int>(presence["online"].size());
+  }
+  EXPECT_EQ(told, kCrowd);
+  EXPECT_EQ(messages, kCrowd / 500);
+
+  WsClient newcomer(stack_->port(), WsClient::Options{"", "", "/ws/v1"});
+  newcomer.wait_type("welcome");
+  const json lobby = newcomer.wait_type("lobby");
+  EXPECT_EQ(lobby["online"].size(), 500u);
+  EXPECT_EQ(lobby["online_count"], kCrowd + 1);
+  EXPECT_LT(lobby.dump().size(), 32u * 1024);
+  for (const auto& c : crowd) stack_->hub().disconnected(c);
+}
+
 }  // namespace
 }  // namespace tengen::testing

@@ -22,7 +22,7 @@ const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.hos
 const ctx = {
   conn: new Connection(wsUrl),
   user: null,
-  lobby: { challenges: new Map(), online: new Map() },
+  lobby: { challenges: new Map(), online: new Map(), onlineCount: 0 },
   events: new EventTarget(),  // 'lobby' (detail: 'game' when a game started)
   toast,
   navigate: (hash) => { location.hash = hash; },
@@ -79,12 +79,14 @@ ctx.conn.addEventListener('message', (e) => {
     case 'lobby':
       lobby.challenges = new Map(m.challenges.map((c) => [c.id, c]));
       lobby.online = new Map(m.online.map((u) => [u.id, u]));
+      lobby.onlineCount = m.online_count;
       break;
     case 'challenge_opened': lobby.challenges.set(m.challenge.id, m.challenge); break;
     case 'challenge_closed': lobby.challenges.delete(m.challenge); break;
     case 'presence':
       for (const u of m.online) lobby.online.set(u.id, u);
       for (const u of m.offline) lobby.online.delete(u.id);
+      lobby.onlineCount = m.online_count;
       break;
     case 'game_started': gameStarted(m); break;
     default: return;

@@ -26,6 +26,7 @@ const select = (name, options, value, attrs = {}) => selectInput(`cf-${name}`, n
 export function mountLobby(root, ctx) {
   const challengeList = h('ul', { class: 'challenges', 'aria-live': 'polite' });
   const onlineList = h('ul', { class: 'online' });
+  const onlineTitle = h('h2', {}, 'Online');
   const liveList = h('ul', { class: 'live-games' });
   const form = challengeForm(ctx);
   const guestNote = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in or create an account'), ' to challenge and play. Guests may watch.');
@@ -33,7 +34,7 @@ export function mountLobby(root, ctx) {
     h('div', { class: 'lobby-column' },
       h('section', { class: 'card lobby-challenges' }, h('h2', {}, 'Open challenges'), challengeList),
       h('section', { class: 'card lobby-live' }, h('h2', {}, 'Games being played'), liveList),
-      h('section', { class: 'card lobby-online' }, h('h2', {}, 'Online'), onlineList)),
+      h('section', { class: 'card lobby-online' }, onlineTitle, onlineList)),
     h('div', { class: 'lobby-column' },
       h('section', { class: 'card lobby-form' }, h('h2', {}, 'New challenge'), ctx.user ? form.el : guestNote))));
 
@@ -62,6 +63,8 @@ export function mountLobby(root, ctx) {
       u.id === me ? h('span', { class: 'muted' }, ' (you)') :
         me ? h('button', { class: 'small', onclick: () => form.challenge(u.name) }, 'Challenge') : '')));
     if (!online.length) fill(onlineList, h('li', { class: 'empty' }, 'Nobody yet.'));
+    // The server names at most 500 of those online; the heading counts them all.
+    onlineTitle.textContent = lobby.onlineCount > online.length ? `Online · ${lobby.onlineCount}` : 'Online';
     form.refreshNames();
   }
 

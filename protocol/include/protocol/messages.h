@@ -208,7 +208,8 @@ struct Challenge {
 };
 struct LobbySnapshot {
   std::vector<Challenge> challenges;
-  std::vector<UserRef> online;
+  std::vector<UserRef> online;    // at most 500 of those online (the first by id)
+  std::int64_t online_count = 0;  // everyone online
 };
 struct ChallengeOpened {
   Challenge challenge;
@@ -222,8 +223,9 @@ struct ChallengeClosed {
 // presence message; the server sends them at most a few times a second, so that a crowd
 // arriving at once costs each connection a few messages, not one per arrival.
 struct Presence {
-  std::vector<UserRef> online;
+  std::vector<UserRef> online;  // arrivals and departures, at most 500 in all per message
   std::vector<UserRef> offline;
+  std::int64_t online_count = 0;  // everyone online now
 };
 
 // ---- game rooms ----

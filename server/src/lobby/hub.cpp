@@ -337,8 +337,11 @@ void Hub::connected(const std::shared_ptr<Connection>& connection) {
   for (const auto& [id, c] : challenges_) {
     if (visible_to(c, connection->user())) lobby.challenges.push_back(c);
   }
-  for (const auto& [id, conns] : online_)
+  for (const auto& [id, conns] : online_) {
+    if (lobby.online.size() == kOnlineListed) break;
     lobby.online.push_back({id, conns.front()->user()->username});
+  }
+  lobby.online_count = static_cast<std::int64_t>(online_.size());
   out_.send(connection, lobby);
   flush();
 }
@@ -374,10 +377,14 @@ void Hub::presence_changed(const protocol::UserRef& user, bool online) {
 void Hub::tell_presence() {
   if (presence_.empty()) return;
   protocol::Presence p;
-  for (const auto& [id, change] : presence_)
-    (change.second ? p.online : p.offline).push_back(change.first);
-  presence_.clear();
+  auto it = presence_.begin();
+  for (std::size_t n = 0; it != presence_.end() && n < kOnlineListed; ++it, ++n)
+    (it->second.second ? p.online : p.offline).push_back(it->second.first);
+  presence_.erase(presence_.begin(), it);
+  p.online_count = static_cast<std::int64_t>(online_.size());
   broadcast(p);
+  if (!presence_.empty() && services_.timers)  // the rest in the next message
+    services_.timers->arm(kPresenceTimer, services_.clock->steady_now() + kPresenceInterval);
 }
 
 bool Hub::drop_online(std::int64_t user, const Connection& connection) {

@@ -102,6 +102,10 @@ class Hub final : public Dispatcher, private TournamentHost {
   // connection may have queued.
   static constexpr std::size_t kMaxOpenChallengesPerUser = 10;
   static constexpr std::size_t kMaxOpenChallenges = 1000;
+  // Who is online: the lobby message names at most this many (and counts everyone), and each
+  // presence message at most this many changes (the rest follow in the next), so that neither
+  // outgrows a connection's queue however many are online (~40 bytes a name).
+  static constexpr std::size_t kOnlineListed = 500;
   static constexpr protocol::GameId kPresenceTimer =
       0;  // the timer id of the next presence message
 
