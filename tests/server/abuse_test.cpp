@@ -100,6 +100,8 @@ TEST_F(Abuse, OpenChallengesAreCappedPerAccountAndInAllAndTheLobbyStillFits) {
 
   // Whoever connects still gets the whole lobby, in one message well within the 1 MiB a
   // connection may have queued; and the cap holds across a restart.
+  flooder.reset();  // (a client still open when the server stops keeps it 5 s for its close)
+  late.reset();
   stack_.reset();
   stack_.emplace(temp_.path());
   WsClient newcomer(stack_->port(), WsClient::Options{"", "", "/ws/v1"});
@@ -270,6 +272,10 @@ TEST_F(Abuse, TournamentsAreCappedPerDirectorToldOnlyToWatchersAndListedInPages)
   for (int i = 6; i <= 10; ++i)
     ASSERT_EQ(director->command(tournament("Cup " + std::to_string(i), soon()))["type"], "ack");
   stack_->advance(61s);
+  director.reset();  // (a client still open when the server stops keeps it 5 s for its close)
+  list_page.reset();
+  bystander.reset();
+  page.reset();
   stack_.reset();
   stack_.emplace(temp_.path());
   director = player("director");
@@ -345,6 +351,58 @@ TEST_F(Abuse, ACrowdOnlineFitsTheLobbyAndThePresenceMessages) {
   EXPECT_EQ(lobby["online_count"], kCrowd + 1);
   EXPECT_LT(lobby.dump().size(), 32u * 1024);
   for (const auto& c : crowd) stack_->hub().disconnected(c);
+}
+
+// One account reconnecting as fast as it can (a broken client, a script): each arrival and
+// departure once went to everyone. They are gathered, so the others get one presence message per
+// interval with the latest word, and their game goes on.
+TEST_F(Abuse, AReconnectStormCostsTheOthersOneMessageAnInterval) {
+  auto black = player("black");
+  auto white = player("white");
+  const auto game = game_between(*black, *white);
+  stack_->advance(Hub::kPresenceInterval);  // the arrivals so far are told
+  auto storm = player("storm");
+  const std::string token = tokens_["storm"];
+  storm.reset();
+  for (int i = 0; i < 100; ++i) {
+    WsClient c(stack_->port(), WsClient::Options{token, "", "/ws/v1"});
+    c.wait_type("lobby");
+  }
+  EXPECT_EQ(black->command(play(game, "D4"))["type"], "ack");
+  EXPECT_EQ(white->wait([](const json& m) { return m["type"] == "move"; })["vertex"], "D4");
+  stack_->advance(Hub::kPresenceInterval);
+  EXPECT_EQ(white->command({{"type", "ping"}})["type"], "pong");
+  int presences = 0;
+  for (const auto& m : white->kept()) presences += m["type"] == "presence" ? 1 : 0;
+  EXPECT_LE(presences, 2) << "200 arrivals and departures, told once or twice";
+  EXPECT_EQ(white->command(play(game, "Q16"))["type"], "ack");
+}
+
+// Registrations from one address: ten at once, then one every 6 s, each refusal saying when to
+// try again; the accounts already made are not affected.
+TEST_F(Abuse, RegistrationsFromOneAddressAreRateLimited) {
+  auto registered = player("settled");
+  int created = 0;
+  std::string refused;
+  for (int i = 0; i < 30 && refused.empty(); ++i) {
+    const std::string reply = http_request(
+        stack_->port(), "POST", "/api/v1/register", "Content-Type: application/json\r\n",
+        R"({"username":"bulk)" + std::to_string(i) + R"(","password":"a fine password"})");
+    if (reply.starts_with("HTTP/1.1 201")) {
+      ++created;
+    } else {
+      refused = reply;
+    }
+  }
+  EXPECT_LE(created, 10);
+  EXPECT_TRUE(refused.starts_with("HTTP/1.1 429")) << refused;
+  EXPECT_NE(refused.find("Retry-After: 6\r\n"), std::string::npos) << refused;
+  EXPECT_EQ(registered->command({{"type", "ping"}})["type"], "pong");
+  stack_->clock().advance(6s);
+  EXPECT_TRUE(http_request(stack_->port(), "POST", "/api/v1/register",
+                           "Content-Type: application/json\r\n",
+                           R"({"username":"patient","password":"a fine password"})")
+                  .starts_with("HTTP/1.1 201"));
 }
 
 }  // namespace
