@@ -292,18 +292,21 @@ struct HttpServer::Impl {
     stream->expires_never();
     std::optional<store::UserRecord> user;
     std::optional<std::int64_t> login;  // the session it was opened with, to end with it
-    if (handlers.accounts) {
-      if (auto found = handlers.accounts->live_session(token_of(req))) {
-        user = std::move(found->user);
-        login = found->id;
-      }
-    }
     std::shared_ptr<WsSession> session;
     {
       std::lock_guard lock(mutex);
       // The server began to stop while the answer was written: begin_stop has closed the
       // sessions it knew of, and this one would keep it waiting.
       if (stopping) co_return;
+      // Looked up under the lock end_session takes (a logout deletes the session first, then
+      // calls it): a session ended during this upgrade is either gone already, and this is a
+      // guest, or ended after this connection is registered in `logins`, and closes it.
+      if (handlers.accounts) {
+        if (auto found = handlers.accounts->live_session(token_of(req))) {
+          user = std::move(found->user);
+          login = found->id;
+        }
+      }
       ++per_address[address];
       const std::uint64_t id = ++next_connection;
       if (handlers.metrics) {
