@@ -226,7 +226,12 @@ GameRecord GameRecord::from_game(const Game& game) {
     }
   }
   if (game.to_move() != Color::Black && game.moves().empty()) r.player_to_move = game.to_move();
-  for (const Move& m : game.moves()) r.moves.push_back({m.color, m.point, {}, {}, {}});
+  for (const Move& m : game.moves()) {
+    RecordedMove move;
+    move.color = m.color;
+    move.point = m.point;
+    r.moves.push_back(std::move(move));
+  }
   if (game.result()) r.result = game.result()->to_sgf();
   return r;
 }
@@ -273,6 +278,9 @@ std::string write_sgf(const GameRecord& r) {
     property(out, black ? "B" : "W", g.to_sgf(m.point));
     if (m.time_left) property(out, black ? "BL" : "WL", number(*m.time_left));
     if (m.overtime_left) property(out, black ? "OB" : "OW", std::to_string(*m.overtime_left));
+    if (m.opponent_time_left) property(out, black ? "WL" : "BL", number(*m.opponent_time_left));
+    if (m.opponent_overtime_left)
+      property(out, black ? "OW" : "OB", std::to_string(*m.opponent_overtime_left));
     property_if(out, "C", m.comment);
   }
   out += ")\n";
@@ -304,6 +312,10 @@ GameRecord read_sgf(std::string_view text) {
     const bool is_root = &node == &root;
     RecordedMove move;
     bool has_move = false;
+    // Each colour's clock, whatever the order of the properties: which is the mover's is known
+    // once the node is read.
+    std::optional<double> time_left[2];
+    std::optional<int> overtime_left[2];
     for (const Property& p : node) {
       const std::string& v = p.values[0];
       const std::size_t at = p.offsets[0];
@@ -313,9 +325,9 @@ GameRecord read_sgf(std::string_view text) {
         move.point = parse_point(g, v, at, true);
         has_move = true;
       } else if (p.id == "BL" || p.id == "WL") {
-        move.time_left = parse_real(v, at, p.id);
+        time_left[p.id == "BL" ? 0 : 1] = parse_real(v, at, p.id);
       } else if (p.id == "OB" || p.id == "OW") {
-        move.overtime_left = parse_int(v, at, p.id);
+        overtime_left[p.id == "OB" ? 0 : 1] = parse_int(v, at, p.id);
       } else if (p.id == "C") {
         (is_root ? r.comment : move.comment) = v;
       } else if (p.id == "AB" || p.id == "AW" || p.id == "AE") {
@@ -355,6 +367,11 @@ GameRecord read_sgf(std::string_view text) {
       }
     }
     if (has_move) {
+      const int mover = move.color == Color::Black ? 0 : 1;
+      move.time_left = time_left[mover];
+      move.overtime_left = overtime_left[mover];
+      move.opponent_time_left = time_left[1 - mover];
+      move.opponent_overtime_left = overtime_left[1 - mover];
       r.moves.push_back(std::move(move));
       seen_move = true;
     }

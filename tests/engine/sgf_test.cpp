@@ -26,10 +26,10 @@ GameRecord sample() {
   const Geometry g = r.geometry();
   r.setup_black = {g.point(3, 15), g.point(15, 3)};
   r.moves = {
-      {Color::White, g.point(16, 16), 598.5, {}, "first move"},
-      {Color::Black, g.point(2, 3), 590, {}, ""},
-      {Color::White, kPass, 580.25, 5, ""},
-      {Color::Black, g.point(18, 18), {}, {}, "corner ]tricky["},
+      {Color::White, g.point(16, 16), 598.5, {}, "first move", {}, {}},
+      {Color::Black, g.point(2, 3), 590, {}, "", 1200, {}},
+      {Color::White, kPass, 580.25, 5, "", {}, 3},
+      {Color::Black, g.point(18, 18), {}, {}, "corner ]tricky[", {}, {}},
   };
   r.extra = {{"XN", {"nigiri proof 1f2e", "second value"}}};
   return r;
@@ -45,11 +45,32 @@ TEST(Sgf, RoundTripsEveryProperty) {
   EXPECT_EQ(read_sgf(text), r);
 }
 
+// The reader once kept whichever of BL and WL came last as the mover's time: ;B[qc]BL[1727]WL[1788]
+// came back as ;B[qc]BL[1788], Black with White's clock (93 of 7,259 records of a public corpus
+// have both in one node). Each time now stays with its colour, in any order.
+TEST(Sgf, EachClockPropertyStaysWithItsColour) {
+  for (const char* text : {"(;GM[1]SZ[19];B[qc]BL[1727]WL[1788]OB[3]OW[5])",
+                           "(;GM[1]SZ[19];WL[1788]OW[5]B[qc]OB[3]BL[1727])"}) {
+    const GameRecord r = read_sgf(text);
+    ASSERT_EQ(r.moves.size(), 1u) << text;
+    EXPECT_EQ(r.moves[0].time_left, 1727) << text;
+    EXPECT_EQ(r.moves[0].overtime_left, 3) << text;
+    EXPECT_EQ(r.moves[0].opponent_time_left, 1788) << text;
+    EXPECT_EQ(r.moves[0].opponent_overtime_left, 5) << text;
+    const std::string written = write_sgf(r);
+    EXPECT_NE(written.find(";B[qc]BL[1727]OB[3]WL[1788]OW[5]"), std::string::npos) << written;
+    EXPECT_EQ(read_sgf(written), r);
+  }
+  const GameRecord white = read_sgf("(;GM[1]SZ[9];B[ee];W[cc]BL[30])");
+  EXPECT_FALSE(white.moves[1].time_left) << "BL is not White's clock";
+  EXPECT_EQ(white.moves[1].opponent_time_left, 30);
+}
+
 TEST(Sgf, RectangularBoardsUseTheComposedSize) {
   GameRecord r;
   r.width = 13;
   r.height = 7;
-  r.moves = {{Color::Black, r.geometry().point(12, 6), {}, {}, {}}};
+  r.moves = {{Color::Black, r.geometry().point(12, 6), {}, {}, {}, {}, {}}};
   const std::string text = write_sgf(r);
   EXPECT_NE(text.find("SZ[13:7]"), std::string::npos);
   EXPECT_NE(text.find(";B[mg]"), std::string::npos);

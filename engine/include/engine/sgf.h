@@ -11,13 +11,16 @@
 
 namespace tengen {
 
-// One move of a record, with what the clock said after it.
+// One move of a record, with what the clocks said after it: the mover's (BL and OB after a
+// Black move, WL and OW after a White one) and, when the record gives it, the opponent's.
 struct RecordedMove {
   Color color = Color::Empty;
   Point point = kPass;
-  std::optional<double> time_left;   // BL / WL, seconds
-  std::optional<int> overtime_left;  // OB / OW: byo-yomi periods or Canadian stones left
+  std::optional<double> time_left;   // the mover's BL / WL, seconds
+  std::optional<int> overtime_left;  // the mover's OB / OW: byo-yomi periods or Canadian stones
   std::string comment;               // C
+  std::optional<double> opponent_time_left;   // the other colour's BL / WL in the same node
+  std::optional<int> opponent_overtime_left;  // the other colour's OB / OW
   friend bool operator==(const RecordedMove&, const RecordedMove&) = default;
 };
 
