@@ -58,21 +58,27 @@ int Game::prisoners(Color c) const noexcept {
   return board_.captures(c) + pass_stones_given(opponent(c));
 }
 
+MoveError judge_stone(const Board& board, Point p, Color c, const Rules& rules,
+                      const PositionSet& seen, const PositionSet& situations) {
+  const MoveError e = board.check(p, c, rules.suicide_allowed);
+  if (rules.ko == KoRule::Simple) return e;
+  const bool ko_point = e == MoveError::Ko;  // a retake captures: it is never suicide
+  if (e != MoveError::Ok && !ko_point) return e;
+  const Hash128 next = board.hash_after(p, c);
+  const bool repeats = rules.ko == KoRule::PositionalSuperko
+                           ? seen.contains(next)
+                           : situations.contains(zobrist::with_side(next, opponent(c)));
+  if (!repeats) return MoveError::Ok;
+  if (ko_point) return MoveError::Ko;
+  return rules.ko == KoRule::PositionalSuperko ? MoveError::PositionalSuperko
+                                               : MoveError::SituationalSuperko;
+}
+
 MoveError Game::check(Move m) const {
   if (phase_ != Phase::Playing) return MoveError::GameOver;
   if (m.color != to_move_) return MoveError::WrongTurn;
   if (m.is_pass()) return MoveError::Ok;
-  const MoveError e = board_.check(m.point, m.color, rules_.suicide_allowed);
-  if (e != MoveError::Ok || rules_.ko == KoRule::Simple) return e;
-  const Hash128 next = board_.hash_after(m.point, m.color);
-  if (rules_.ko == KoRule::PositionalSuperko && seen_.contains(next)) {
-    return MoveError::PositionalSuperko;
-  }
-  if (rules_.ko == KoRule::SituationalSuperko &&
-      situations_.contains(situation(next, opponent(m.color)))) {
-    return MoveError::SituationalSuperko;
-  }
-  return MoveError::Ok;
+  return judge_stone(board_, m.point, m.color, rules_, seen_, situations_);
 }
 
 MoveError Game::play(Move m) {

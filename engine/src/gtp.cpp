@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "engine/dead_stones.h"
+#include "engine/game.h"
 #include "engine/handicap.h"
 #include "engine/scoring.h"
 #include "engine/sgf.h"
@@ -119,20 +120,29 @@ void GtpEngine::reset(Geometry geometry) {
   board_ = Board(geometry);
   history_.clear();
   last_mover_ = Color::Empty;
+  seen_at_.clear();
+  seen_at_.push_back({});
+  position_changed();
+}
+
+// Stones were set on the current position (handicap, an SGF's setup): it replaces what was
+// recorded for it. Earlier entries stay exactly as they were recorded.
+void GtpEngine::position_changed() {
+  const Color next = last_mover_ == Color::Empty ? Color::Black : opponent(last_mover_);
+  seen_at_.back() = {board_.hash(), zobrist::with_side(board_.hash(), next)};
   rebuild_history_sets();
 }
 
+// The sets hold exactly what was recorded, move by move: an undo takes back the last entry, not
+// a relabelled history (which once made the same sequence legal or not depending on an
+// unrelated play and undo).
 void GtpEngine::rebuild_history_sets() {
   seen_.clear();
   situations_.clear();
-  Color next = Color::Black;
-  for (const auto& [before, mover] : history_) {
-    seen_.add(before.hash());
-    situations_.add(zobrist::with_side(before.hash(), mover));
-    next = opponent(mover);
+  for (const auto& s : seen_at_) {
+    seen_.add(s.position);
+    situations_.add(s.situation);
   }
-  seen_.add(board_.hash());
-  situations_.add(zobrist::with_side(board_.hash(), history_.empty() ? Color::Black : next));
 }
 
 GtpResponse GtpEngine::execute(const GtpCommand& command) {
@@ -215,24 +225,16 @@ GtpResponse GtpEngine::get_komi(const std::vector<std::string>&) {
 
 MoveError GtpEngine::legality(Point p, Color c) const {
   if (p == kPass) return MoveError::Ok;
-  const MoveError e = board_.check(p, c, rules_.suicide_allowed);
-  if (e != MoveError::Ok || rules_.ko == KoRule::Simple) return e;
-  const Hash128 next = board_.hash_after(p, c);
-  if (rules_.ko == KoRule::PositionalSuperko && seen_.contains(next))
-    return MoveError::PositionalSuperko;
-  if (rules_.ko == KoRule::SituationalSuperko &&
-      situations_.contains(zobrist::with_side(next, opponent(c)))) {
-    return MoveError::SituationalSuperko;
-  }
-  return MoveError::Ok;
+  return judge_stone(board_, p, c, rules_, seen_, situations_);
 }
 
 void GtpEngine::record(Point p, Color c) {
   history_.emplace_back(board_, c);
   board_.play(p, c);
   last_mover_ = c;
-  seen_.add(board_.hash());
-  situations_.add(zobrist::with_side(board_.hash(), opponent(c)));
+  seen_at_.push_back({board_.hash(), zobrist::with_side(board_.hash(), opponent(c))});
+  seen_.add(seen_at_.back().position);
+  situations_.add(seen_at_.back().situation);
 }
 
 GtpResponse GtpEngine::play(const std::vector<std::string>& args) {
@@ -257,6 +259,7 @@ GtpResponse GtpEngine::undo(const std::vector<std::string>&) {
   if (history_.empty()) return failure("cannot undo");
   board_ = history_.back().first;
   history_.pop_back();
+  seen_at_.pop_back();
   last_mover_ = history_.empty() ? Color::Empty : history_.back().second;
   rebuild_history_sets();
   return success();
@@ -319,7 +322,7 @@ GtpResponse GtpEngine::fixed_handicap(const std::vector<std::string>& args) {
     if (!out.empty()) out += ' ';
     out += board_.geometry().to_gtp(p);
   }
-  rebuild_history_sets();
+  position_changed();
   return success(out);
 }
 
@@ -335,7 +338,7 @@ GtpResponse GtpEngine::set_free_handicap(const std::vector<std::string>& args) {
     placed.set_stone(*p, Color::Black);
   }
   board_ = placed;
-  rebuild_history_sets();
+  position_changed();
   return success();
 }
 
@@ -366,7 +369,7 @@ GtpResponse GtpEngine::loadsgf(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     return failure(std::string("bad setup in SGF: ") + e.what());
   }
-  loaded.rebuild_history_sets();
+  loaded.position_changed();
   Color next = record.player_to_move != Color::Empty                       ? record.player_to_move
                : record.setup_black.empty() || !record.setup_white.empty() ? Color::Black
                                                                            : Color::White;
@@ -426,7 +429,6 @@ GtpResponse GtpEngine::kgs_rules(const std::vector<std::string>& args) {
   if (!rules) return failure("unknown rules");
   rules->komi = rules_.komi;
   rules_ = *rules;
-  rebuild_history_sets();
   return success();
 }
 

@@ -61,6 +61,58 @@ TEST(Gtp, RulesSelectionChangesLegality) {
   EXPECT_EQ(run(e, "tengen-rules ko=never").text, "bad value 'never' for ko");
 }
 
+// The referee once rebuilt its superko history after an undo, relabelling each position with the
+// colour that moved from it: the same sequence was then legal or not depending on an unrelated
+// pass and undo. It now takes back exactly what the undone move added.
+TEST(Gtp, SituationalSuperkoDoesNotDependOnAnUndoneMove) {
+  auto answer = [](bool with_pass_and_undo) {
+    GtpEngine e;
+    run(e, "boardsize 2");
+    EXPECT_TRUE(run(e, "tengen-rules ko=situational suicide=allowed").ok);
+    for (const char* m : {"play white A1", "play black pass", "play white B1", "play black pass",
+                          "play white A2", "play black pass"}) {
+      EXPECT_TRUE(run(e, m).ok) << m;
+    }
+    if (with_pass_and_undo) {
+      EXPECT_TRUE(run(e, "play white pass").ok);
+      EXPECT_TRUE(run(e, "undo").ok);
+    }
+    return run(e, "is_legal white B2").text;
+  };
+  EXPECT_EQ(answer(true), answer(false));
+  EXPECT_EQ(answer(false), "0");  // the board empties: the start, Black to move, again
+}
+
+// Under superko the simple-ko point once refused an immediate retake even when the situation it
+// made was new (the capturer had moved twice in a row, which GTP allows). Only a repetition is
+// refused; in alternating play every immediate retake is one, and is still called ko. Here the
+// retake makes the position that followed Black's A4 again: a repetition of the position
+// (positional superko refuses it), but with Black to move instead of White, so a new situation
+// (situational superko allows it).
+TEST(Gtp, UnderSuperkoARetakeIsJudgedByTheWholeBoard) {
+  for (const auto& [rules, legal] : {std::pair{"tengen-rules ko=positional", "0"},
+                                     std::pair{"tengen-rules ko=situational", "1"}}) {
+    GtpEngine e;
+    run(e, "boardsize 4");
+    ASSERT_TRUE(run(e, rules).ok);
+    for (const char* m :
+         {"play black A2", "play white C1", "play black B3", "play white C3", "play black B1",
+          "play white D2", "play black pass", "play white B2", "play black A4", "play black C2"}) {
+      ASSERT_TRUE(run(e, m).ok) << rules << ": " << m;
+    }
+    EXPECT_EQ(run(e, "is_legal white B2").text, legal) << rules;
+  }
+  GtpEngine simple;
+  run(simple, "boardsize 4");
+  ASSERT_TRUE(run(simple, "tengen-rules ko=simple").ok);
+  for (const char* m :
+       {"play black A2", "play white C1", "play black B3", "play white C3", "play black B1",
+        "play white D2", "play black pass", "play white B2", "play black A4", "play black C2"}) {
+    ASSERT_TRUE(run(simple, m).ok) << m;
+  }
+  EXPECT_EQ(run(simple, "is_legal white B2").text, "0") << "simple ko: the ko point decides";
+}
+
 TEST(Gtp, FinalScoreIsTrompTaylor) {
   GtpEngine e;
   run(e, "boardsize 5");

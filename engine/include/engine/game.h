@@ -20,6 +20,15 @@ struct Move {
 
 // A game on top of the board: turns, passes, resignation, ko and superko over the whole history,
 // the end of play, and undo. It knows nothing of clocks, players or scoring agreement.
+// The rules' verdict on `c` playing a stone at `p` on `board`, given the positions and the
+// situations (position + player to move) the game has seen: the one judgement the server's Game
+// and the GTP referee share. Under a superko rule the simple-ko point decides nothing by itself:
+// a retake is refused when it repeats a position (or situation), which in alternating play every
+// immediate retake does (and is then called Ko), and allowed when it is new (GTP lets one colour
+// move twice, and then it can be).
+MoveError judge_stone(const Board& board, Point p, Color c, const Rules& rules,
+                      const PositionSet& seen, const PositionSet& situations);
+
 class Game {
  public:
   enum class Phase : std::uint8_t {

@@ -81,9 +81,17 @@ class GtpEngine {
   MoveError legality(Point p, Color c) const;
   void record(Point p, Color c);
   void rebuild_history_sets();
+  void position_changed();
 
   Board board_;
   Rules rules_;
+  // What each position added to seen_ and situations_ when it was reached: [0] the start, then
+  // one entry after each move of history_.
+  struct Reached {
+    Hash128 position;
+    Hash128 situation;
+  };
+  std::vector<Reached> seen_at_;
   std::vector<std::pair<Board, Color>> history_;  // positions before each move, and its mover
   PositionSet seen_;
   PositionSet situations_;
