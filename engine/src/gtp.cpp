@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -63,7 +64,10 @@ std::optional<GtpCommand> parse_gtp_line(std::string_view line) {
   std::size_t first = 0;
   if (std::isdigit(static_cast<unsigned char>(tokens[0][0]))) {
     command.id = parse_int(tokens[0]);
-    if (!command.id || *command.id < 0) command.id.reset();
+    if (!command.id || *command.id < 0) {
+      command.id.reset();
+      command.bad_id = true;
+    }
     first = 1;
   }
   if (first < tokens.size()) command.name = tokens[first];
@@ -103,6 +107,7 @@ const std::vector<GtpEngine::Entry>& GtpEngine::commands() {
       {"fixed_handicap", &GtpEngine::fixed_handicap},
       {"set_free_handicap", &GtpEngine::set_free_handicap},
       {"loadsgf", &GtpEngine::loadsgf},
+      {"printsgf", &GtpEngine::printsgf},
       {"final_score", &GtpEngine::final_score},
       {"final_status_list", &GtpEngine::final_status_list},
       {"kgs-rules", &GtpEngine::kgs_rules},
@@ -119,6 +124,7 @@ GtpEngine::GtpEngine() : board_(Geometry{19, 19}) {
 void GtpEngine::reset(Geometry geometry) {
   board_ = Board(geometry);
   history_.clear();
+  played_.clear();
   last_mover_ = Color::Empty;
   seen_at_.clear();
   seen_at_.push_back({});
@@ -146,6 +152,7 @@ void GtpEngine::rebuild_history_sets() {
 }
 
 GtpResponse GtpEngine::execute(const GtpCommand& command) {
+  if (command.bad_id) return failure("syntax error: a command id is a number from 0 to 2147483647");
   for (const auto& entry : commands()) {
     if (entry.name == command.name) return (this->*entry.handler)(command.args);
   }
@@ -211,8 +218,8 @@ GtpResponse GtpEngine::komi(const std::vector<std::string>& args) {
   double k = 0;
   if (args.size() != 1) return failure("syntax error");
   const auto [end, ec] = std::from_chars(args[0].data(), args[0].data() + args[0].size(), k);
-  if (ec != std::errc{} || end != args[0].data() + args[0].size())
-    return failure("komi not a float");
+  if (ec != std::errc{} || end != args[0].data() + args[0].size() || !std::isfinite(k))
+    return failure("komi not a float");  // nan and inf too: final_score would print them
   rules_.komi = k;
   return success();
 }
@@ -230,6 +237,7 @@ MoveError GtpEngine::legality(Point p, Color c) const {
 
 void GtpEngine::record(Point p, Color c) {
   history_.emplace_back(board_, c);
+  played_.push_back(p);
   board_.play(p, c);
   last_mover_ = c;
   seen_at_.push_back({board_.hash(), zobrist::with_side(board_.hash(), opponent(c))});
@@ -259,6 +267,7 @@ GtpResponse GtpEngine::undo(const std::vector<std::string>&) {
   if (history_.empty()) return failure("cannot undo");
   board_ = history_.back().first;
   history_.pop_back();
+  played_.pop_back();
   seen_at_.pop_back();
   last_mover_ = history_.empty() ? Color::Empty : history_.back().second;
   rebuild_history_sets();
@@ -339,6 +348,37 @@ GtpResponse GtpEngine::set_free_handicap(const std::vector<std::string>& args) {
   }
   board_ = placed;
   position_changed();
+  return success();
+}
+
+// The game so far as SGF (GNU Go's command): the start position's stones as setup, then every
+// move; with a file name, written there instead.
+GtpResponse GtpEngine::printsgf(const std::vector<std::string>& args) {
+  if (args.size() > 1) return failure("syntax error");
+  const Board& start = history_.empty() ? board_ : history_.front().first;
+  GameRecord r;
+  r.width = start.width();
+  r.height = start.height();
+  r.komi = rules_.komi;
+  r.rules = std::string(rules_.preset_name().value_or(""));
+  for (int y = 0; y < r.height; ++y) {
+    for (int x = 0; x < r.width; ++x) {
+      const Point p = start.point(x, y);
+      if (start.at(p) == Color::Black) r.setup_black.push_back(p);
+      if (start.at(p) == Color::White) r.setup_white.push_back(p);
+    }
+  }
+  for (std::size_t i = 0; i < history_.size(); ++i) {
+    RecordedMove m;
+    m.color = history_[i].second;
+    m.point = played_[i];
+    r.moves.push_back(std::move(m));
+  }
+  std::string text = write_sgf(r);
+  while (text.ends_with('\n')) text.pop_back();  // a blank line would end the GTP answer
+  if (args.empty()) return success(text);
+  std::ofstream file(args[0], std::ios::binary);
+  if (!(file << text << '\n')) return failure("cannot write '" + args[0] + "'");
   return success();
 }
 
@@ -434,11 +474,16 @@ GtpResponse GtpEngine::kgs_rules(const std::vector<std::string>& args) {
 
 GtpResponse GtpEngine::tengen_rules(const std::vector<std::string>& args) {
   if (args.empty()) return success(rules_.to_string());
-  std::string text;
+  // Options alone change the current rules; a preset replaces them. The komi stays unless given,
+  // as with kgs-rules.
+  std::string text = args[0].find('=') == std::string::npos ? "" : rules_.to_string() + " ";
   for (const auto& a : args) text += a + " ";
+  const bool komi_given =
+      std::any_of(args.begin(), args.end(), [](const auto& a) { return a.starts_with("komi="); });
   std::string error;
   auto rules = Rules::parse(text, &error);
   if (!rules) return failure(error);
+  if (!komi_given) rules->komi = rules_.komi;
   rules_ = *rules;
   return success();
 }

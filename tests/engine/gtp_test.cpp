@@ -162,6 +162,55 @@ TEST(Gtp, LoadsgfReplaysToTheGivenMove) {
   EXPECT_FALSE(run(e, "loadsgf /no/such/file.sgf").ok);
 }
 
+// printsgf writes the game so far, so that records can be checked by a round trip from outside.
+TEST(Gtp, PrintsgfWritesTheGameThatLoadsgfReadsBack) {
+  GtpEngine e;
+  run(e, "boardsize 9");
+  run(e, "komi 6.5");
+  ASSERT_TRUE(run(e, "fixed_handicap 2").ok);
+  for (const char* m : {"play white E5", "play black D4", "play white pass", "play black F6"})
+    ASSERT_TRUE(run(e, m).ok) << m;
+  const auto printed = run(e, "printsgf");
+  ASSERT_TRUE(printed.ok);
+  EXPECT_EQ(printed.text.find("\n\n"), std::string::npos) << "no blank line inside a GTP answer";
+  EXPECT_NE(printed.text.find("AB[gc][cg]"), std::string::npos) << printed.text;
+  EXPECT_NE(printed.text.find(";W[ee];B[df];W[];B[fd]"), std::string::npos) << printed.text;
+  const auto path = std::filesystem::temp_directory_path() / "tengen-printsgf-test.sgf";
+  ASSERT_TRUE(run(e, "printsgf " + path.string()).ok);
+  GtpEngine back;
+  EXPECT_EQ(run(back, "loadsgf " + path.string()).text, "white");
+  for (const char* c : {"list_stones black", "list_stones white", "get_komi"})
+    EXPECT_EQ(run(back, c).text, run(e, c).text) << c;
+  std::filesystem::remove(path);
+}
+
+// GTP details that once went through: komi that is not a number, rules that dropped the komi, and
+// ids that are not ids.
+TEST(Gtp, KomiRulesAndIdsAreCheckedLikeGnuGo) {
+  GtpEngine e;
+  EXPECT_EQ(run(e, "komi nan").text, "komi not a float");
+  EXPECT_EQ(run(e, "komi inf").text, "komi not a float");
+  ASSERT_TRUE(run(e, "komi 7.5").ok);
+  ASSERT_TRUE(run(e, "tengen-rules ko=situational").ok);
+  EXPECT_EQ(run(e, "get_komi").text, "7.5") << "options alone keep the komi";
+  ASSERT_TRUE(run(e, "tengen-rules suicide=allowed").ok);
+  EXPECT_NE(run(e, "tengen-rules").text.find("ko=situational-superko suicide=allowed"),
+            std::string::npos)
+      << "and the other options: " << run(e, "tengen-rules").text;
+  ASSERT_TRUE(run(e, "tengen-rules japanese").ok);
+  EXPECT_EQ(run(e, "get_komi").text, "7.5") << "a preset keeps it too, as kgs-rules does";
+  ASSERT_TRUE(run(e, "tengen-rules chinese komi=5.5").ok);
+  EXPECT_EQ(run(e, "get_komi").text, "5.5");
+  for (const char* line : {"99999999999 name", "1a name"}) {
+    const auto c = parse_gtp_line(line);
+    ASSERT_TRUE(c);
+    EXPECT_FALSE(c->id);
+    const auto answer = e.execute(*c);
+    EXPECT_FALSE(answer.ok) << line;
+    EXPECT_EQ(answer.text, "syntax error: a command id is a number from 0 to 2147483647");
+  }
+}
+
 TEST(Gtp, HandicapCommandsNeedAnEmptyBoard) {
   GtpEngine e;
   run(e, "boardsize 19");

@@ -20,6 +20,9 @@ struct GtpCommand {
   std::optional<int> id;
   std::string name;
   std::vector<std::string> args;
+  // The line began with something like an id that is not one (`1a`, or past 2^31 - 1): it is
+  // answered with an error, not run as if the id were absent.
+  bool bad_id = false;
 };
 std::optional<GtpCommand> parse_gtp_line(std::string_view line);
 
@@ -72,6 +75,7 @@ class GtpEngine {
   GtpResponse fixed_handicap(const std::vector<std::string>&);
   GtpResponse set_free_handicap(const std::vector<std::string>&);
   GtpResponse loadsgf(const std::vector<std::string>&);
+  GtpResponse printsgf(const std::vector<std::string>&);
   GtpResponse final_score(const std::vector<std::string>&);
   GtpResponse final_status_list(const std::vector<std::string>&);
   GtpResponse kgs_rules(const std::vector<std::string>&);
@@ -93,6 +97,7 @@ class GtpEngine {
   };
   std::vector<Reached> seen_at_;
   std::vector<std::pair<Board, Color>> history_;  // positions before each move, and its mover
+  std::vector<Point> played_;  // where each move of history_ went (kPass for a pass)
   PositionSet seen_;
   PositionSet situations_;
   Color last_mover_ = Color::Empty;
