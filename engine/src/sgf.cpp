@@ -60,11 +60,28 @@ using Node = std::vector<Property>;
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text) {}
+  Parser(std::string_view text, std::vector<std::string>& warnings)
+      : text_(text), warnings_(warnings) {}
 
   // The main line: the nodes of the first game tree, first variation at every branch.
   std::vector<std::pair<std::size_t, Node>> main_line() {
+    if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;  // a UTF-8 byte order mark
     skip_space();
+    // Text before the game tree (a mail header, a title) is skipped, up to the first "(;".
+    const std::size_t start = pos_;
+    for (std::size_t at = pos_; at < text_.size(); ++at) {
+      if (text_[at] != '(') continue;
+      std::size_t next = at + 1;
+      while (next < text_.size() && std::isspace(static_cast<unsigned char>(text_[next]))) ++next;
+      if (next < text_.size() && text_[next] == ';') {
+        pos_ = at;
+        break;
+      }
+    }
+    if (pos_ > start) {
+      warnings_.push_back("offset " + std::to_string(start) + ": " + std::to_string(pos_ - start) +
+                          " bytes before the game tree ignored");
+    }
     if (at_end() || peek() != '(') fail("expected '(' to start a game tree");
     std::vector<std::pair<std::size_t, Node>> nodes;
     game_tree(nodes, true);
@@ -124,13 +141,20 @@ class Parser {
         p.values.push_back(value());
         skip_space();
       }
-      for (const auto& existing : node) {
-        if (existing.id == p.id) {
+      bool merged = false;
+      for (auto& existing : node) {
+        if (existing.id != p.id) continue;
+        if (p.id == "B" || p.id == "W") {  // two moves in one node: no sensible reading
           pos_ = id_start;
           fail("property " + p.id + " appears twice in one node");
         }
+        warnings_.push_back("offset " + std::to_string(id_start) + ": property " + p.id +
+                            " repeated in one node; its values are joined");
+        existing.values.insert(existing.values.end(), p.values.begin(), p.values.end());
+        existing.offsets.insert(existing.offsets.end(), p.offsets.begin(), p.offsets.end());
+        merged = true;
       }
-      node.push_back(std::move(p));
+      if (!merged) node.push_back(std::move(p));
     }
   }
 
@@ -162,8 +186,26 @@ class Parser {
   }
 
   std::string_view text_;
+  std::vector<std::string>& warnings_;
   std::size_t pos_ = 0;
 };
+
+// A number as written by hand: spaces around it are dropped, and a decimal comma (KM[7,5]) is
+// read as a point, with a warning.
+std::string lenient_number(const std::string& s, std::size_t offset, std::string_view what,
+                           std::vector<std::string>& warnings) {
+  std::string v = s;
+  while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.erase(0, 1);
+  while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();
+  if (const auto comma = v.find(',');
+      comma != std::string::npos && v.find('.') == std::string::npos)
+    v[comma] = '.';
+  if (v != s) {
+    warnings.push_back("offset " + std::to_string(offset) + ": " + std::string(what) + "[" + s +
+                       "] read as " + v);
+  }
+  return v;
+}
 
 int parse_int(const std::string& s, std::size_t offset, std::string_view what) {
   int v = 0;
@@ -184,7 +226,13 @@ double parse_real(const std::string& s, std::size_t offset, std::string_view wha
 }
 
 Point parse_point(const Geometry& g, const std::string& s, std::size_t offset, bool pass_ok) {
-  const auto p = g.parse_sgf(s);
+  auto p = g.parse_sgf(s);
+  if (!p && s.size() == 2 && std::isupper(static_cast<unsigned char>(s[0])) &&
+      std::isupper(static_cast<unsigned char>(s[1]))) {
+    // Upper-case letters are columns past 26, which no board here has: read as lower case.
+    p = g.parse_sgf(std::string{static_cast<char>(std::tolower(static_cast<unsigned char>(s[0]))),
+                                static_cast<char>(std::tolower(static_cast<unsigned char>(s[1])))});
+  }
   if (!p || (!pass_ok && *p == kPass)) throw SgfError(offset, "bad point '" + s + "'");
   return *p;
 }
@@ -288,15 +336,18 @@ std::string write_sgf(const GameRecord& r) {
 }
 
 GameRecord read_sgf(std::string_view text) {
-  Parser parser(text);
-  const auto nodes = parser.main_line();
   GameRecord r;
+  Parser parser(text, r.warnings);
+  const auto nodes = parser.main_line();
   r.application.clear();
+  auto number_of = [&](const Property& p) {
+    return lenient_number(p.values[0], p.offsets[0], p.id, r.warnings);
+  };
 
   const Node& root = nodes.front().second;
   for (const Property& p : root) {
     if (p.id == "SZ") {
-      const std::string& v = p.values[0];
+      const std::string v = number_of(p);
       const auto colon = v.find(':');
       r.width = parse_int(v.substr(0, colon), p.offsets[0], "SZ");
       r.height =
@@ -335,18 +386,23 @@ GameRecord read_sgf(std::string_view text) {
         if (p.id == "AE") continue;  // nothing to clear on an empty board
         add_points(g, p, p.id == "AB" ? r.setup_black : r.setup_white);
       } else if (p.id == "PL") {
-        if (v != "B" && v != "W") throw SgfError(at, "PL must be B or W");
-        r.player_to_move = v == "B" ? Color::Black : Color::White;
+        if (v != "B" && v != "W" && v != "b" && v != "w") throw SgfError(at, "PL must be B or W");
+        r.player_to_move = v == "B" || v == "b" ? Color::Black : Color::White;
       } else if (!is_root || p.id == "FF" || p.id == "CA" || p.id == "SZ") {
         continue;  // handled above, or markup and annotations on move nodes (not kept)
       } else if (p.id == "GM") {
         if (v != "1") throw SgfError(at, "not a Go record (GM[" + v + "])");
-      } else if (p.id == "KM") {
-        r.komi = parse_real(v, at, "KM");
-      } else if (p.id == "HA") {
-        r.handicap = parse_int(v, at, "HA");
-      } else if (p.id == "TM") {
-        r.time_limit = parse_real(v, at, "TM");
+      } else if (p.id == "KM" || p.id == "HA" || p.id == "TM") {
+        const std::string n = number_of(p);
+        if (n.empty()) {  // unknown: as if absent
+          r.warnings.push_back("offset " + std::to_string(at) + ": empty " + p.id + "[] ignored");
+        } else if (p.id == "KM") {
+          r.komi = parse_real(n, at, "KM");
+        } else if (p.id == "HA") {
+          r.handicap = parse_int(n, at, "HA");
+        } else {
+          r.time_limit = parse_real(n, at, "TM");
+        }
       } else {
         static const std::pair<const char*, std::string GameRecord::*> kText[] = {
             {"RU", &GameRecord::rules},      {"PB", &GameRecord::black_name},

@@ -125,8 +125,36 @@ TEST(Sgf, MalformedInputNamesTheOffset) {
             "SGF error at offset 16: setup stones after the first move are not supported");
   EXPECT_EQ(error_of("(;B[aa]B[bb])"),
             "SGF error at offset 7: property B appears twice in one node");
+  EXPECT_EQ(error_of("(;SZ[9]KM[7,5,5])"),
+            "SGF error at offset 9: KM must be a number, not '7.5,5'");
   EXPECT_EQ(error_of("(;SZ[9]) junk"),
             "no error");  // trailing text after the collection is ignored
+}
+
+// The reader once refused what GNU Go and Sabaki read. Where the meaning is clear it now reads it
+// and says what it accepted; a clean file has no warnings.
+TEST(Sgf, ReadsWhatTheFieldsReadersReadWithWarnings) {
+  const GameRecord r = read_sgf(
+      "\xEF\xBB\xBF"
+      "From: a club mailing list\n\n"
+      "( ;GM[1]FF[4]SZ[ 13 ]KM[6,5]HA[]TM[]PL[w]AB[dd]AB[jj]C[one]C[two]"
+      ";W[GG];B[dj])");
+  EXPECT_EQ(r.width, 13);
+  EXPECT_EQ(r.komi, 6.5);
+  EXPECT_EQ(r.handicap, 0);
+  EXPECT_FALSE(r.time_limit);
+  EXPECT_EQ(r.player_to_move, Color::White);
+  const Geometry g = r.geometry();
+  EXPECT_EQ(r.setup_black, (std::vector<Point>{g.point(3, 3), g.point(9, 9)}));
+  ASSERT_EQ(r.moves.size(), 2u);
+  EXPECT_EQ(r.moves[0].point, g.point(6, 6)) << "GG read as gg";
+  EXPECT_EQ(r.warnings, (std::vector<std::string>{
+                            "offset 3: 27 bytes before the game tree ignored",
+                            "offset 77: property AB repeated in one node; its values are joined",
+                            "offset 89: property C repeated in one node; its values are joined",
+                            "offset 45: SZ[ 13 ] read as 13", "offset 53: KM[6,5] read as 6.5",
+                            "offset 60: empty HA[] ignored", "offset 64: empty TM[] ignored"}));
+  EXPECT_TRUE(read_sgf(write_sgf(r)).warnings.empty());
 }
 
 TEST(Sgf, FromGameRecordsSetupAndMoves) {

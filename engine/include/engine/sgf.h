@@ -44,6 +44,9 @@ struct GameRecord {
   std::vector<RecordedMove> moves;
   // Other root properties, kept in order so that nothing is lost on a round trip.
   std::vector<std::pair<std::string, std::vector<std::string>>> extra;
+  // What the reader accepted although the file breaks the standard (a comma in KM, a repeated
+  // property, text before the game tree...), each with its offset; empty for a clean file.
+  std::vector<std::string> warnings;
 
   Geometry geometry() const { return {width, height}; }
   friend bool operator==(const GameRecord&, const GameRecord&) = default;
@@ -64,8 +67,13 @@ class SgfError : public std::runtime_error {
 };
 
 std::string write_sgf(const GameRecord& record);
-// Reads the first game of a collection, following the first variation at every branch.
-// Throws SgfError naming the byte offset of the problem.
+// Reads the first game of a collection, following the first variation at every branch. What
+// the field's readers (GNU Go, Sabaki) accept is accepted with a warning in `warnings`: a byte
+// order mark or text before the game tree, spaces around numbers, KM[7,5], empty KM[] HA[] TM[],
+// PL[b], a property repeated in a node (values joined; not B or W); upper-case points on boards
+// up to 25 are read as lower case without a word. What has no sensible reading (two moves in a
+// node, setup stones after the first move, which a record here cannot hold) throws SgfError
+// naming the byte offset of the problem.
 GameRecord read_sgf(std::string_view text);
 
 }  // namespace tengen
