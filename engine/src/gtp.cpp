@@ -413,9 +413,11 @@ GtpResponse GtpEngine::loadsgf(const std::vector<std::string>& args) {
   Color next = record.player_to_move != Color::Empty                       ? record.player_to_move
                : record.setup_black.empty() || !record.setup_white.empty() ? Color::Black
                                                                            : Color::White;
-  // GTP: move_number is the number of the move that is *not* yet played (1 = before the first).
-  const std::size_t limit =
-      stop ? static_cast<std::size_t>(std::max(0, *stop - 1)) : record.moves.size();
+  // GTP: move_number is the number of the move that is *not* yet played (1 = before the first);
+  // 0 or less, as GNU Go reads it, is the whole game.
+  const std::size_t limit = stop && *stop > 0
+                                ? std::min(static_cast<std::size_t>(*stop - 1), record.moves.size())
+                                : record.moves.size();
   for (std::size_t i = 0; i < record.moves.size() && i < limit; ++i) {
     const RecordedMove& m = record.moves[i];
     if (loaded.legality(m.point, m.color) != MoveError::Ok) {
@@ -425,6 +427,8 @@ GtpResponse GtpEngine::loadsgf(const std::vector<std::string>& args) {
     loaded.record(m.point, m.color);
     next = opponent(m.color);
   }
+  // Stopped before the end, the answer is the colour of the record's next move (as GNU Go).
+  if (limit < record.moves.size()) next = record.moves[limit].color;
   *this = std::move(loaded);
   return success(next == Color::Black ? "black" : "white");
 }

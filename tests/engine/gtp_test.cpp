@@ -158,6 +158,14 @@ TEST(Gtp, LoadsgfReplaysToTheGivenMove) {
   EXPECT_EQ(run(e, "list_stones white").text, "G3");  // unchanged by the failed load
   std::ofstream(path) << "(;GM[1]SZ[9];B[ee]";
   EXPECT_NE(run(e, "loadsgf " + path.string()).text.find("SGF error at offset"), std::string::npos);
+
+  // As GNU Go: 0 is the whole game, and the answer is the colour of the record's next move.
+  std::ofstream(path) << "(;GM[1]SZ[9];B[aa];B[bb];W[cc])";
+  EXPECT_EQ(run(e, "loadsgf " + path.string() + " 0").text, "black");
+  EXPECT_EQ(run(e, "list_stones black").text, "A9 B8");
+  EXPECT_EQ(run(e, "loadsgf " + path.string() + " 2").text, "black") << "B[bb] comes next";
+  EXPECT_EQ(run(e, "list_stones black").text, "A9");
+  EXPECT_EQ(run(e, "loadsgf " + path.string() + " 3").text, "white");
   std::filesystem::remove(path);
   EXPECT_FALSE(run(e, "loadsgf /no/such/file.sgf").ok);
 }
