@@ -124,10 +124,7 @@ GtpEngine::GtpEngine() : board_(Geometry{19, 19}) {
 void GtpEngine::reset(Geometry geometry) {
   board_ = Board(geometry);
   history_.clear();
-  played_.clear();
   last_mover_ = Color::Empty;
-  seen_at_.clear();
-  seen_at_.push_back({});
   position_changed();
 }
 
@@ -135,7 +132,8 @@ void GtpEngine::reset(Geometry geometry) {
 // recorded for it. Earlier entries stay exactly as they were recorded.
 void GtpEngine::position_changed() {
   const Color next = last_mover_ == Color::Empty ? Color::Black : opponent(last_mover_);
-  seen_at_.back() = {board_.hash(), zobrist::with_side(board_.hash(), next)};
+  (history_.empty() ? start_ : history_.back().after) = {board_.hash(),
+                                                         zobrist::with_side(board_.hash(), next)};
   rebuild_history_sets();
 }
 
@@ -145,9 +143,11 @@ void GtpEngine::position_changed() {
 void GtpEngine::rebuild_history_sets() {
   seen_.clear();
   situations_.clear();
-  for (const auto& s : seen_at_) {
-    seen_.add(s.position);
-    situations_.add(s.situation);
+  seen_.add(start_.position);
+  situations_.add(start_.situation);
+  for (const auto& move : history_) {
+    seen_.add(move.after.position);
+    situations_.add(move.after.situation);
   }
 }
 
@@ -236,13 +236,13 @@ MoveError GtpEngine::legality(Point p, Color c) const {
 }
 
 void GtpEngine::record(Point p, Color c) {
-  history_.emplace_back(board_, c);
-  played_.push_back(p);
+  Board before = board_;
   board_.play(p, c);
   last_mover_ = c;
-  seen_at_.push_back({board_.hash(), zobrist::with_side(board_.hash(), opponent(c))});
-  seen_.add(seen_at_.back().position);
-  situations_.add(seen_at_.back().situation);
+  const Reached after{board_.hash(), zobrist::with_side(board_.hash(), opponent(c))};
+  history_.push_back({std::move(before), c, p, after});
+  seen_.add(after.position);
+  situations_.add(after.situation);
 }
 
 GtpResponse GtpEngine::play(const std::vector<std::string>& args) {
@@ -265,11 +265,9 @@ GtpResponse GtpEngine::is_legal(const std::vector<std::string>& args) {
 
 GtpResponse GtpEngine::undo(const std::vector<std::string>&) {
   if (history_.empty()) return failure("cannot undo");
-  board_ = history_.back().first;
+  board_ = history_.back().before;
   history_.pop_back();
-  played_.pop_back();
-  seen_at_.pop_back();
-  last_mover_ = history_.empty() ? Color::Empty : history_.back().second;
+  last_mover_ = history_.empty() ? Color::Empty : history_.back().mover;
   rebuild_history_sets();
   return success();
 }
@@ -355,25 +353,11 @@ GtpResponse GtpEngine::set_free_handicap(const std::vector<std::string>& args) {
 // move; with a file name, written there instead.
 GtpResponse GtpEngine::printsgf(const std::vector<std::string>& args) {
   if (args.size() > 1) return failure("syntax error");
-  const Board& start = history_.empty() ? board_ : history_.front().first;
   GameRecord r;
-  r.width = start.width();
-  r.height = start.height();
+  r.set_up(history_.empty() ? board_ : history_.front().before);
   r.komi = rules_.komi;
   r.rules = std::string(rules_.preset_name().value_or(""));
-  for (int y = 0; y < r.height; ++y) {
-    for (int x = 0; x < r.width; ++x) {
-      const Point p = start.point(x, y);
-      if (start.at(p) == Color::Black) r.setup_black.push_back(p);
-      if (start.at(p) == Color::White) r.setup_white.push_back(p);
-    }
-  }
-  for (std::size_t i = 0; i < history_.size(); ++i) {
-    RecordedMove m;
-    m.color = history_[i].second;
-    m.point = played_[i];
-    r.moves.push_back(std::move(m));
-  }
+  for (const auto& move : history_) r.moves.push_back(RecordedMove::of({move.mover, move.point}));
   std::string text = write_sgf(r);
   while (text.ends_with('\n')) text.pop_back();  // a blank line would end the GTP answer
   if (args.empty()) return success(text);

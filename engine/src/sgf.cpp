@@ -258,28 +258,35 @@ void add_points(const Geometry& g, const Property& prop, std::vector<Point>& out
 
 }  // namespace
 
+RecordedMove RecordedMove::of(const Move& m) {
+  RecordedMove move;
+  move.color = m.color;
+  move.point = m.point;
+  return move;
+}
+
+void GameRecord::set_up(const Board& start) {
+  width = start.width();
+  height = start.height();
+  setup_black.clear();
+  setup_white.clear();
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const Point p = start.point(x, y);
+      if (start.at(p) == Color::Black) setup_black.push_back(p);
+      if (start.at(p) == Color::White) setup_white.push_back(p);
+    }
+  }
+}
+
 GameRecord GameRecord::from_game(const Game& game) {
   GameRecord r;
-  const Board& initial = game.initial_board();
-  r.width = initial.width();
-  r.height = initial.height();
+  r.set_up(game.initial_board());
   r.komi = game.rules().komi;
   r.handicap = game.handicap_stones();
   r.rules = std::string(game.rules().preset_name().value_or(""));
-  for (int y = 0; y < r.height; ++y) {
-    for (int x = 0; x < r.width; ++x) {
-      const Point p = initial.point(x, y);
-      if (initial.at(p) == Color::Black) r.setup_black.push_back(p);
-      if (initial.at(p) == Color::White) r.setup_white.push_back(p);
-    }
-  }
   if (game.to_move() != Color::Black && game.moves().empty()) r.player_to_move = game.to_move();
-  for (const Move& m : game.moves()) {
-    RecordedMove move;
-    move.color = m.color;
-    move.point = m.point;
-    r.moves.push_back(std::move(move));
-  }
+  for (const Move& m : game.moves()) r.moves.push_back(RecordedMove::of(m));
   if (game.result()) r.result = game.result()->to_sgf();
   return r;
 }

@@ -89,15 +89,19 @@ class GtpEngine {
 
   Board board_;
   Rules rules_;
-  // What each position added to seen_ and situations_ when it was reached: [0] the start, then
-  // one entry after each move of history_.
+  // What a position added to seen_ and situations_ when it was reached.
   struct Reached {
     Hash128 position;
     Hash128 situation;
   };
-  std::vector<Reached> seen_at_;
-  std::vector<std::pair<Board, Color>> history_;  // positions before each move, and its mover
-  std::vector<Point> played_;  // where each move of history_ went (kPass for a pass)
+  struct Played {
+    Board before;
+    Color mover;
+    Point point;  // kPass for a pass
+    Reached after;
+  };
+  Reached start_;                // the position before the first move
+  std::vector<Played> history_;  // every move, with what it added: undo takes exactly that back
   PositionSet seen_;
   PositionSet situations_;
   Color last_mover_ = Color::Empty;

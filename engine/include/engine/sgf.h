@@ -21,6 +21,7 @@ struct RecordedMove {
   std::string comment;               // C
   std::optional<double> opponent_time_left;   // the other colour's BL / WL in the same node
   std::optional<int> opponent_overtime_left;  // the other colour's OB / OW
+  static RecordedMove of(const Move& m);      // the move alone, no clock or comment
   friend bool operator==(const RecordedMove&, const RecordedMove&) = default;
 };
 
@@ -53,6 +54,8 @@ struct GameRecord {
 
   // Size, komi, handicap, setup stones and moves of a game (names and clocks are the caller's).
   static GameRecord from_game(const Game& game);
+  // The size and the setup stones (AB AW) of a starting position.
+  void set_up(const Board& start);
 };
 
 class SgfError : public std::runtime_error {

@@ -404,8 +404,7 @@ void Hub::answer(const std::shared_ptr<Connection>& connection,
 }
 
 void Hub::after_replies(std::function<void()> then) {
-  std::lock_guard lock(mutex_);
-  flush();
+  std::lock_guard lock(mutex_);  // every operation flushed its outbox before it let go of the lock
   services_.journal->submit({}, std::move(then));  // in order, after every earlier submission
 }
 

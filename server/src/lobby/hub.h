@@ -206,13 +206,13 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::set<protocol::GameId> touched_;
   std::size_t settled_ = 0;  // the writes of out_ already handed to the tournaments
   TournamentDirector tournaments_{*this, services_.room};
-  // Each account's chat across all games (user id → its bucket): below the command rate, so that
-  // a flood of lines is refused before it reaches the rooms and the disk.
   // What each connection watches of the tournaments (WatchTournaments): one tournament, or
   // every one (nullopt). tournament_changed goes to these only.
   std::unordered_map<std::uint64_t,
                      std::pair<std::shared_ptr<Connection>, std::optional<protocol::TournamentId>>>
       tournament_watchers_;
+  // Each account's chat across all games (user id → its bucket): below the command rate, so that
+  // a flood of lines is refused before it reaches the rooms and the disk.
   RateLimiter chat_rate_{services_.room.chat_burst, services_.room.chat_refill};
 };
 

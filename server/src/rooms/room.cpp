@@ -911,7 +911,7 @@ std::string Room::sgf() const {
     record.height = g.height;
     record.komi = rules_.komi;
     record.handicap = settings_.handicap;
-    for (Point p : free_stones_) record.moves.push_back({Color::Black, p, {}, {}, {}, {}, {}});
+    for (Point p : free_stones_) record.moves.push_back(RecordedMove::of({Color::Black, p}));
   }
   // What each mover's clock showed after the move: BL/WL in seconds, and in overtime OB/OW, the
   // byo-yomi periods or Canadian stones left.

@@ -51,7 +51,6 @@ class TournamentDirector {
   static constexpr int kMaxOpenPerDirector = 5;
   static constexpr int kMaxCreatedPerDay = 10;
   static constexpr int kMaxOpen = 500;
-  static constexpr int kMaxListPage = 100;
 
   TournamentDirector(TournamentHost& host, RoomOptions room) : host_(host), room_(room) {}
 
