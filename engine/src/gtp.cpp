@@ -132,8 +132,13 @@ void GtpEngine::reset(Geometry geometry) {
 // recorded for it. Earlier entries stay exactly as they were recorded.
 void GtpEngine::position_changed() {
   const Color next = last_mover_ == Color::Empty ? Color::Black : opponent(last_mover_);
-  (history_.empty() ? start_ : history_.back().after) = {board_.hash(),
-                                                         zobrist::with_side(board_.hash(), next)};
+  const Reached now{board_.hash(), zobrist::with_side(board_.hash(), next)};
+  // (An if, not an assignment to a conditional: GCC 12 with ASan crashes on that.)
+  if (history_.empty()) {
+    start_ = now;
+  } else {
+    history_.back().after = now;
+  }
   rebuild_history_sets();
 }
 
