@@ -147,9 +147,12 @@ void print_miss(const Position& pos, const std::set<Point>& ours) {
       const Point p = g.point(x, y);
       const Color s = pos.board.at(p);
       char ch = s == Color::Black ? 'X' : s == Color::White ? 'O' : '.';
-      if (pos.any_fate.count(p)) ch = ours.count(p) ? '?' : '*';
-      else if (ours.count(p) && !pos.dead.count(p)) ch = s == Color::Black ? 'b' : 'w';
-      else if (!ours.count(p) && pos.dead.count(p)) ch = s == Color::Black ? '1' : '2';
+      if (pos.any_fate.count(p))
+        ch = ours.count(p) ? '?' : '*';
+      else if (ours.count(p) && !pos.dead.count(p))
+        ch = s == Color::Black ? 'b' : 'w';
+      else if (!ours.count(p) && pos.dead.count(p))
+        ch = s == Color::Black ? '1' : '2';
       std::cout << ch << ' ';
     }
     std::cout << '\n';
@@ -165,10 +168,11 @@ struct Tally {
 };
 
 void report(const char* who, const Tally& t) {
-  std::printf("%-10s %d/%d exact (%.1f%%), %d with a living stone called dead; %.0f ms mean, %.0f "
-              "ms max per position\n",
-              who, t.exact, t.positions, t.positions ? 100.0 * t.exact / t.positions : 0.0,
-              t.alive_called_dead, t.positions ? t.total_ms / t.positions : 0.0, t.max_ms);
+  std::printf(
+      "%-10s %d/%d exact (%.1f%%), %d with a living stone called dead; %.0f ms mean, %.0f "
+      "ms max per position\n",
+      who, t.exact, t.positions, t.positions ? 100.0 * t.exact / t.positions : 0.0,
+      t.alive_called_dead, t.positions ? t.total_ms / t.positions : 0.0, t.max_ms);
 }
 
 void count(Tally& t, const Position& pos, const std::set<Point>& said, double ms) {

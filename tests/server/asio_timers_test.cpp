@@ -17,10 +17,10 @@ using namespace std::chrono_literals;
 class Fired {
  public:
   Timers::Fire handler() {
-    return [this](protocol::GameId game) {
+    return [this](const TimerId& id) {
       {
         std::lock_guard lock(mutex_);
-        games_.push_back(game);
+        games_.push_back(std::get<GameDeadline>(id).game);
       }
       changed_.notify_all();
     };
@@ -43,11 +43,11 @@ TEST(AsioTimers, ADeadlineFiresOnceAndArmingTheSameOneAgainFiresAgain) {
   auto timers = make_asio_timers();
   timers->set_handler(fired.handler());
   const auto at = std::chrono::steady_clock::now() + 5ms;
-  timers->arm(7, at);
+  timers->arm(GameDeadline{7}, at);
   EXPECT_EQ(fired.wait_for(1), std::vector<protocol::GameId>{7});
   // A room whose deadline did not move after it fired arms the same instant again: asking for
   // what was already asked is skipped, except after it fired.
-  timers->arm(7, at);
+  timers->arm(GameDeadline{7}, at);
   EXPECT_EQ(fired.wait_for(2), (std::vector<protocol::GameId>{7, 7}));
 }
 
@@ -56,15 +56,15 @@ TEST(AsioTimers, ArmingAgainReplacesAndNoDeadlineCancels) {
   auto timers = make_asio_timers();
   timers->set_handler(fired.handler());
   const auto now = std::chrono::steady_clock::now();
-  timers->arm(1, now + 1h);
-  timers->arm(1, std::nullopt);  // cancelled
-  timers->arm(1, std::nullopt);  // and again: nothing to do
-  timers->arm(2, now + 1h);
-  timers->arm(2, now);  // brought forward: fires at once
-  timers->arm(3, now + 1ms);
+  timers->arm(GameDeadline{1}, now + 1h);
+  timers->arm(GameDeadline{1}, std::nullopt);  // cancelled
+  timers->arm(GameDeadline{1}, std::nullopt);  // and again: nothing to do
+  timers->arm(GameDeadline{2}, now + 1h);
+  timers->arm(GameDeadline{2}, now);  // brought forward: fires at once
+  timers->arm(GameDeadline{3}, now + 1ms);
   // The timer thread takes the requests in order, so game 1 was cancelled before 3 fired.
   EXPECT_EQ(fired.wait_for(2), (std::vector<protocol::GameId>{2, 3}));
-  timers->arm(1, now);  // re-armed after a cancel
+  timers->arm(GameDeadline{1}, now);  // re-armed after a cancel
   EXPECT_EQ(fired.wait_for(3), (std::vector<protocol::GameId>{2, 3, 1}));
 }
 

@@ -349,7 +349,7 @@ TEST_F(Tournament, TimesFarAheadAreRefusedAndAStoredOneIsArmedAYearAheadAtMost) 
   s = mcmahon_settings();
   s["starts_at_ms"] = now + kYear - 1000;  // within the bound: taken
   const int id = as("tdir").command({{"type", "create_tournament"}, {"settings", s}})["tournament"];
-  auto armed = stack_->timers().armed(-id);
+  auto armed = stack_->timers().armed(TournamentStart{id});
   ASSERT_TRUE(armed);
   EXPECT_EQ(*armed - stack_->clock().steady_now(), std::chrono::milliseconds(kYear - 1000));
 
@@ -362,12 +362,12 @@ TEST_F(Tournament, TimesFarAheadAreRefusedAndAStoredOneIsArmedAYearAheadAtMost) 
             std::to_string(now + kCenturies) + ")");
   }
   start();
-  armed = stack_->timers().armed(-id);
+  armed = stack_->timers().armed(TournamentStart{id});
   ASSERT_TRUE(armed);
   EXPECT_EQ(*armed - stack_->clock().steady_now(), std::chrono::milliseconds(kYear));
   stack_->advance(std::chrono::milliseconds(kYear));  // it fires, finds it early, arms again
   EXPECT_EQ(view(id)["status"], "registering");
-  armed = stack_->timers().armed(-id);
+  armed = stack_->timers().armed(TournamentStart{id});
   ASSERT_TRUE(armed);
   EXPECT_GT(*armed, stack_->clock().steady_now());
 }

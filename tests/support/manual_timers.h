@@ -16,27 +16,27 @@ class ManualTimers final : public Timers {
     std::lock_guard lock(mutex_);
     fire_ = std::move(fire);
   }
-  void arm(protocol::GameId game, std::optional<Steady> when) override {
+  void arm(const TimerId& id, std::optional<Steady> when) override {
     std::lock_guard lock(mutex_);
     if (when) {
-      due_[game] = *when;
+      due_[id] = *when;
     } else {
-      due_.erase(game);
+      due_.erase(id);
     }
   }
-  std::optional<Steady> armed(protocol::GameId game) {
+  std::optional<Steady> armed(const TimerId& id) {
     std::lock_guard lock(mutex_);
-    const auto it = due_.find(game);
+    const auto it = due_.find(id);
     return it == due_.end() ? std::nullopt : std::optional<Steady>(it->second);
   }
   void fire_due(Steady now) {
-    std::vector<protocol::GameId> games;
+    std::vector<TimerId> ids;
     Fire fire;
     {
       std::lock_guard lock(mutex_);
       for (auto it = due_.begin(); it != due_.end();) {
         if (it->second <= now) {
-          games.push_back(it->first);
+          ids.push_back(it->first);
           it = due_.erase(it);
         } else {
           ++it;
@@ -44,15 +44,15 @@ class ManualTimers final : public Timers {
       }
       fire = fire_;
     }
-    for (const auto game : games) {
-      if (fire) fire(game);
+    for (const auto& id : ids) {
+      if (fire) fire(id);
     }
   }
 
  private:
   std::mutex mutex_;
   Fire fire_;
-  std::map<protocol::GameId, Steady> due_;
+  std::map<TimerId, Steady> due_;
 };
 
 }  // namespace tengen::testing

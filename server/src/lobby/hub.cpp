@@ -48,28 +48,22 @@ std::vector<std::pair<std::shared_ptr<Connection>, Texts>> by_connection(
 }  // namespace
 
 Hub::Hub(Services services) : services_(std::move(services)), metrics_(services_.metrics) {
-  if (services_.timers)
-    services_.timers->set_handler([this](protocol::GameId game) { deadline(game); });
+  if (services_.timers) services_.timers->set_handler([this](const TimerId& id) { deadline(id); });
 }
 
 Hub::~Hub() = default;
 
-void Hub::deadline(protocol::GameId game) {
+void Hub::deadline(const TimerId& id) {
   std::lock_guard lock(mutex_);
-  if (game == kPresenceTimer) {
-    tell_presence();
-    flush();
-    return;
-  }
-  if (game < 0) {  // a tournament's (arm_tournament)
-    tournaments_.deadline(-game);
-    flush();
-    return;
-  }
-  const auto it = rooms_.find(game);
-  if (it == rooms_.end()) return;
-  it->second->tick(services_.clock->steady_now());
-  touched_.insert(game);
+  std::visit(Overloaded{[&](const PresenceTick&) { tell_presence(); },
+                        [&](const TournamentStart& t) { tournaments_.deadline(t.tournament); },
+                        [&](const GameDeadline& d) {
+                          const auto it = rooms_.find(d.game);
+                          if (it == rooms_.end()) return;
+                          it->second->tick(services_.clock->steady_now());
+                          touched_.insert(d.game);
+                        }},
+             id);
   flush();
 }
 
@@ -250,7 +244,7 @@ void Hub::rearm(const std::set<protocol::GameId>& games) {
   if (!services_.timers) return;
   for (const auto game : games) {
     const auto it = rooms_.find(game);
-    if (it != rooms_.end()) services_.timers->arm(game, it->second->next_deadline());
+    if (it != rooms_.end()) services_.timers->arm(GameDeadline{game}, it->second->next_deadline());
   }
 }
 
@@ -370,7 +364,7 @@ void Hub::presence_changed(const protocol::UserRef& user, bool online) {
   if (!services_.timers) {
     tell_presence();
   } else if (first) {
-    services_.timers->arm(kPresenceTimer, services_.clock->steady_now() + kPresenceInterval);
+    services_.timers->arm(PresenceTick{}, services_.clock->steady_now() + kPresenceInterval);
   }
 }
 
@@ -384,7 +378,7 @@ void Hub::tell_presence() {
   p.online_count = static_cast<std::int64_t>(online_.size());
   broadcast(p);
   if (!presence_.empty() && services_.timers)  // the rest in the next message
-    services_.timers->arm(kPresenceTimer, services_.clock->steady_now() + kPresenceInterval);
+    services_.timers->arm(PresenceTick{}, services_.clock->steady_now() + kPresenceInterval);
 }
 
 bool Hub::drop_online(std::int64_t user, const Connection& connection) {
@@ -759,7 +753,7 @@ void Hub::arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> 
   if (!services_.timers) return;
   std::optional<Steady> when;
   if (at_ms) when = deadline_after(services_.clock->steady_now(), *at_ms - now_ms());
-  services_.timers->arm(-id, when);
+  services_.timers->arm(TournamentStart{id}, when);
 }
 
 std::string Hub::tournaments_json(const store::Page& page) {

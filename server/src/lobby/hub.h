@@ -66,8 +66,8 @@ class Hub final : public Dispatcher, private TournamentHost {
 
   Metrics::Gauges gauges();
 
-  // A game's deadline came (Timers calls this from its thread).
-  void deadline(protocol::GameId game);
+  // A time armed with Timers came (Timers calls this from its thread).
+  void deadline(const TimerId& id);
 
   // Rebuilds the open challenges and unfinished games from the store; call once, before serving.
   struct Recovered {
@@ -106,8 +106,6 @@ class Hub final : public Dispatcher, private TournamentHost {
   // presence message at most this many changes (the rest follow in the next), so that neither
   // outgrows a connection's queue however many are online (~40 bytes a name).
   static constexpr std::size_t kOnlineListed = 500;
-  static constexpr protocol::GameId kPresenceTimer =
-      0;  // the timer id of the next presence message
 
   Reply handle(const std::shared_ptr<Connection>& who, const std::string& cid,
                const protocol::ClientMessage& m, Steady now);

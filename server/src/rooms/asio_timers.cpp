@@ -20,7 +20,7 @@ class AsioTimers final : public Timers {
   AsioTimers() : work_(asio::make_work_guard(io_)), thread_([this] { io_.run(); }) {}
   ~AsioTimers() override {
     asio::post(io_, [this] {
-      for (auto& [game, timer] : timers_) timer->cancel();
+      for (auto& [id, timer] : timers_) timer->cancel();
       timers_.clear();
       work_.reset();
     });
@@ -33,23 +33,23 @@ class AsioTimers final : public Timers {
     asio::post(io_, [this, fire = std::move(fire)]() mutable { fire_ = std::move(fire); });
   }
 
-  void arm(protocol::GameId game, std::optional<Steady> when) override {
+  void arm(const TimerId& id, std::optional<Steady> when) override {
     {
       // Most calls change nothing (every move of an untimed game re-arms "no deadline"): those
       // stay on the caller's thread instead of waking the timer thread.
       std::lock_guard lock(mutex_);
-      const auto it = armed_.find(game);
+      const auto it = armed_.find(id);
       const std::optional<Steady> current =
           it == armed_.end() ? std::nullopt : std::optional<Steady>(it->second);
       if (current == when) return;
       if (when) {
-        armed_.insert_or_assign(game, *when);
+        armed_.insert_or_assign(id, *when);
       } else {
         armed_.erase(it);
       }
     }
-    asio::post(io_, [this, game, when] {
-      auto it = timers_.find(game);
+    asio::post(io_, [this, id, when] {
+      auto it = timers_.find(id);
       if (!when) {
         if (it != timers_.end()) {
           it->second->cancel();
@@ -58,17 +58,17 @@ class AsioTimers final : public Timers {
         return;
       }
       if (it == timers_.end())
-        it = timers_.emplace(game, std::make_shared<asio::steady_timer>(io_)).first;
+        it = timers_.emplace(id, std::make_shared<asio::steady_timer>(io_)).first;
       auto timer = it->second;
       timer->expires_at(*when);
-      timer->async_wait([this, game, timer, at = *when](const boost::system::error_code& ec) {
+      timer->async_wait([this, id, timer, at = *when](const boost::system::error_code& ec) {
         if (ec || !fire_) return;  // cancelled or re-armed
         {
           std::lock_guard lock(mutex_);  // fired: arming the same time again must set a timer again
-          if (const auto armed = armed_.find(game); armed != armed_.end() && armed->second == at)
+          if (const auto armed = armed_.find(id); armed != armed_.end() && armed->second == at)
             armed_.erase(armed);
         }
-        fire_(game);
+        fire_(id);
       });
     });
   }
@@ -77,9 +77,9 @@ class AsioTimers final : public Timers {
   asio::io_context io_;
   asio::executor_work_guard<asio::io_context::executor_type> work_;
   Fire fire_;
-  std::map<protocol::GameId, std::shared_ptr<asio::steady_timer>> timers_;  // on the timer thread
+  std::map<TimerId, std::shared_ptr<asio::steady_timer>> timers_;  // on the timer thread
   std::mutex mutex_;
-  std::map<protocol::GameId, Steady> armed_;  // what was last asked for each game, by any thread
+  std::map<TimerId, Steady> armed_;  // what was last asked for each id, by any thread
   std::thread thread_;
 };
 

@@ -1,27 +1,43 @@
 #pragma once
 
 #include <algorithm>
+#include <compare>
 #include <functional>
 #include <optional>
+#include <variant>
 
 #include "protocol/messages.h"
 #include "rooms/game_clock.h"
 
 namespace tengen {
 
-// One pending deadline per game (a flag, a start timeout, the scoring phase's end). The owner
-// of the rooms arms it after each change; when it comes, `fire(game)` is called (from another
-// thread), and the owner asks the room what is due. A negative id is tournament −id's next
-// start time (Hub::arm_tournament); id 0 is the next presence update (Hub::presence_changed).
-// A late or spurious call is harmless: rooms
-// check their deadlines against the clock. Tests drive a manual implementation.
+// What a timer is for. A game's next deadline: a flag, a start timeout, the scoring phase's end.
+struct GameDeadline {
+  protocol::GameId game = 0;
+  friend auto operator<=>(const GameDeadline&, const GameDeadline&) = default;
+};
+// A tournament's next start time (a round, or the tournament itself).
+struct TournamentStart {
+  protocol::TournamentId tournament = 0;
+  friend auto operator<=>(const TournamentStart&, const TournamentStart&) = default;
+};
+// The next message telling who came online and who left.
+struct PresenceTick {
+  friend auto operator<=>(const PresenceTick&, const PresenceTick&) = default;
+};
+using TimerId = std::variant<GameDeadline, TournamentStart, PresenceTick>;
+
+// One pending time per id. Its owner arms it after each change; when it comes, `fire(id)` is
+// called (from another thread), and the owner asks what is due. A late or spurious call is
+// harmless: rooms and tournaments check their times against the clock. Tests drive a manual
+// implementation.
 class Timers {
  public:
-  using Fire = std::function<void(protocol::GameId)>;
+  using Fire = std::function<void(const TimerId&)>;
   virtual ~Timers() = default;
   virtual void set_handler(Fire fire) = 0;
-  // Replaces the game's deadline; nullopt cancels it.
-  virtual void arm(protocol::GameId game, std::optional<Steady> when) = 0;
+  // Replaces the id's time; nullopt cancels it.
+  virtual void arm(const TimerId& id, std::optional<Steady> when) = 0;
 };
 
 // The farthest ahead a deadline is ever armed. Tournament times are Unix milliseconds from
