@@ -98,16 +98,16 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
   const auto tournaments = store.tournaments();
   tournaments_.recover(tournaments);  // before the games: their rooms ask how to run
   for (const auto& c : TournamentDirector::commands_of(tournaments)) {
-    remember(c.user, c.cid, encoded(protocol::Ack{c.cid, {}, {}, {}, c.tournament}));
+    applied_.remember(c.user, c.cid, encoded(protocol::Ack{c.cid, {}, {}, {}, c.tournament}));
   }
-  for (const auto& applied : store.recent_commands(static_cast<int>(kRememberedCommands))) {
-    remember(applied.user_id, applied.cid,
-             encoded(protocol::Ack{
-                 applied.cid,
-                 applied.game,
-                 applied.seq ? std::optional<protocol::Seq>(*applied.seq) : std::nullopt,
-                 applied.challenge,
-                 {}}));
+  for (const auto& applied : store.recent_commands(static_cast<int>(CommandMemory::kPerKey))) {
+    applied_.remember(applied.user_id, applied.cid,
+                      encoded(protocol::Ack{
+                          applied.cid,
+                          applied.game,
+                          applied.seq ? std::optional<protocol::Seq>(*applied.seq) : std::nullopt,
+                          applied.challenge,
+                          {}}));
   }
   const Steady now = services_.clock->steady_now();
   for (const auto& g : store.unfinished_games()) {
@@ -150,16 +150,6 @@ Room* Hub::find_room(protocol::GameId id) {
   auto& room = rooms_[id];
   room = rebuild(*stored, services_.clock->steady_now());
   return room.get();
-}
-
-void Hub::remember(std::int64_t key, const std::string& cid,
-                   std::shared_ptr<const std::string> ack) {
-  Remembered& remembered = applied_[key];
-  if (remembered.acks.insert_or_assign(cid, std::move(ack)).second) remembered.order.push_back(cid);
-  if (remembered.order.size() > kRememberedCommands) {
-    remembered.acks.erase(remembered.order.front());
-    remembered.order.pop_front();
-  }
 }
 
 std::size_t Hub::rooms_in_memory() {
@@ -351,7 +341,7 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   connections_.erase(connection->id());
   tournament_watchers_.erase(connection->id());
   if (!connection->user())
-    applied_.erase(-static_cast<std::int64_t>(connection->id()));  // a guest's cids die with it
+    applied_.forget(-static_cast<std::int64_t>(connection->id()));  // a guest's cids die with it
   if (const auto& user = connection->user(); user && drop_online(user->id, *connection)) {
     presence_changed({user->id, user->username}, false);
   }
@@ -405,9 +395,8 @@ void Hub::after_replies(std::function<void()> then) {
 void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvelope command) {
   std::lock_guard lock(mutex_);
   const std::int64_t key = who->user() ? who->user()->id : -static_cast<std::int64_t>(who->id());
-  Remembered& remembered = applied_[key];
-  if (const auto it = remembered.acks.find(command.cid); it != remembered.acks.end()) {
-    out_.send(who, it->second);  // already applied: acknowledge again, apply nothing
+  if (auto ack = applied_.recall(key, command.cid)) {
+    out_.send(who, std::move(ack));  // already applied: acknowledge again, apply nothing
     flush();
     return;
   }
@@ -431,7 +420,7 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
   }
   if (const auto* ack = std::get_if<protocol::Ack>(&reply)) {
     const auto text = encoded(*ack);
-    remember(key, command.cid, text);
+    applied_.remember(key, command.cid, text);
     out_.send(who, text);
   } else {
     out_.send(who, std::get<protocol::Error>(reply));

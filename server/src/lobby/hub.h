@@ -10,6 +10,7 @@
 
 #include "accounts/rate_limiter.h"
 #include "clock.h"
+#include "lobby/command_memory.h"
 #include "metrics.h"
 #include "ratings/glicko2.h"
 #include "rooms/outbox.h"
@@ -95,7 +96,6 @@ class Hub final : public Dispatcher, private TournamentHost {
 
  private:
   using Reply = std::variant<protocol::Ack, protocol::Error>;
-  static constexpr std::size_t kRememberedCommands = 512;  // per user, for repeated cids
   // Open challenges: each is stored, comes back after a restart and is in every lobby message,
   // so one account must not be able to grow them without end (docs/limits.md). At most, a full
   // lobby message is ~0.3 MiB of challenges (tests/server/abuse_test.cpp), well within the 1 MiB a
@@ -113,8 +113,6 @@ class Hub final : public Dispatcher, private TournamentHost {
                      Room& room, const std::string& cid, const protocol::ClientMessage& m,
                      Steady now);
   void rearm(const std::set<protocol::GameId>& games);
-  // An applied command's ack, answered again if the same cid comes back.
-  void remember(std::int64_t key, const std::string& cid, std::shared_ptr<const std::string> ack);
   // The game's room, brought back from the store if it has left memory; null if no such game.
   Room* find_room(protocol::GameId id);
   std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);
@@ -193,12 +191,7 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::map<std::int64_t, store::StoredRating> ratings_;  // by user; absent: a newcomer
   protocol::ChallengeId next_challenge_ = 0;
   protocol::GameId next_game_ = 0;
-  struct Remembered {
-    std::deque<std::string> order;
-    std::map<std::string, std::shared_ptr<const std::string>> acks;
-  };
-  // By user id, or −connection id for a guest (forgotten when the guest's connection closes).
-  std::unordered_map<std::int64_t, Remembered> applied_;
+  CommandMemory applied_;  // the acks of applied commands, for repeated cids
   // What the command under way produced, and the rooms it touched.
   Outbox out_;
   std::set<protocol::GameId> touched_;
