@@ -1,5 +1,6 @@
 #include "engine/game.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "engine/handicap.h"
@@ -88,6 +89,38 @@ MoveError Game::play(Move m) {
     apply(m);
   }
   return e;
+}
+
+MoveError Game::play(Move m, std::vector<Point>& removed) {
+  removed.clear();
+  const MoveError e = check(m);
+  if (e != MoveError::Ok || m.is_pass()) return e == MoveError::Ok ? play(m) : e;
+  // Read off the board before the move: the opponent's chains whose last liberty it fills,
+  // else, if it fills the last liberty of each chain it joins and has none of its own, those
+  // chains and itself.
+  std::vector<Point> heads;
+  auto take = [&](Point q) {
+    if (std::find(heads.begin(), heads.end(), board_.chain_id(q)) != heads.end()) return;
+    heads.push_back(board_.chain_id(q));
+    for (Point s : board_.chain_stones(q)) removed.push_back(s);
+  };
+  for (Point q : board_.neighbours(m.point)) {
+    if (board_.at(q) == opponent(m.color) && board_.single_liberty(q) == m.point) take(q);
+  }
+  if (removed.empty() && board_.empty_neighbours(m.point) == 0) {
+    bool suicide = true;
+    for (Point q : board_.neighbours(m.point)) {
+      if (board_.at(q) == m.color && board_.single_liberty(q) != m.point) suicide = false;
+    }
+    if (suicide) {
+      for (Point q : board_.neighbours(m.point)) {
+        if (board_.at(q) == m.color) take(q);
+      }
+      removed.push_back(m.point);
+    }
+  }
+  std::sort(removed.begin(), removed.end());
+  return play(m);
 }
 
 // Plays a move already known to be legal and updates turn, passes, history and phase.

@@ -75,6 +75,48 @@ TEST(Game, OccupiedAndSuicideHaveTheirReasons) {
   EXPECT_EQ(try_move(tt, "A4"), MoveError::PositionalSuperko);
 }
 
+// What a move took off the board, as Game::play reports it.
+std::string removed_by(Game& g, Color c, std::string_view vertex) {
+  std::vector<Point> removed{g.board().point(0, 0)};  // cleared by play
+  const auto p = g.board().geometry().parse_gtp(vertex);
+  EXPECT_EQ(g.play({c, *p}, removed), MoveError::Ok) << vertex;
+  std::string out;
+  for (Point q : removed) out += (out.empty() ? "" : " ") + g.board().geometry().to_gtp(q);
+  return out;
+}
+
+TEST(Game, PlayReportsTheStonesItRemoved) {
+  // Two white chains in atari on C3's liberties: one move takes both, in board order.
+  Game g(Board::from_diagram(R"(
+    . . X . .
+    . X O X .
+    X O . O X
+    . X O X .
+    . . X . .
+  )"),
+         rules("new-zealand"));
+  EXPECT_EQ(removed_by(g, Color::Black, "C3"), "C4 B3 D3 C2");
+  EXPECT_EQ(removed_by(g, Color::White, "pass"), "");
+  EXPECT_EQ(removed_by(g, Color::Black, "E1"), "");
+
+  // A suicide, where the rules allow it: the mover's own chain, the stone just played included.
+  Game suicide(Board::from_diagram(R"(
+    X O . .
+    . O . .
+    O . . .
+    . . . .
+  )"),
+               rules("new-zealand"));
+  EXPECT_EQ(removed_by(suicide, Color::Black, "A3"), "A4 A3");
+  EXPECT_EQ(suicide.board().at(suicide.board().point(0, 0)), Color::Empty);
+
+  // An illegal move removes nothing and changes nothing.
+  std::vector<Point> removed{suicide.board().point(3, 3)};
+  EXPECT_EQ(suicide.play({Color::White, suicide.board().point(1, 0)}, removed),
+            MoveError::Occupied);
+  EXPECT_TRUE(removed.empty());
+}
+
 TEST(Game, SimpleKoForbidsOnlyTheImmediateRecapture) {
   Game g(Board::from_diagram(R"(
     . X O . .

@@ -63,6 +63,10 @@ class Game {
 
   MoveError check(Move m) const;
   MoveError play(Move m);  // returns the error and leaves the game unchanged if not Ok
+  // The same, and `removed` receives every stone the move took off the board, in board order:
+  // the opponent's chains it captured, or in a suicide (where the rules allow it) the mover's
+  // own chain, the stone just played included. Empty for a pass or an illegal move.
+  MoveError play(Move m, std::vector<Point>& removed);
   std::vector<Point> legal_moves()
       const;  // board moves for the player to move (pass is always legal)
 

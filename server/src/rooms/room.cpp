@@ -375,21 +375,12 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point,
     finish("", Result::time(opponent(color)), "time", timing.now);
     return error(cid, ErrorCode::GameOver, "your time ran out before this move arrived");
   }
-  const Board before = game_->board();
-  game_->play({color, point});
+  std::vector<Point> removed;  // the opponent's stones, or in a suicide the mover's own
+  game_->play({color, point}, removed);
   if (clock_.timed()) clock_after_.push_back(clock_.kept(color));
   moved_[index_of(color)] = true;
   std::vector<std::string> captured;
-  const Geometry& g = before.geometry();
-  for (int y = 0; y < g.height; ++y) {
-    for (int x = 0; x < g.width; ++x) {
-      const Point p = g.point(x, y);
-      // Every stone that left the board: the opponent's, and in a suicide the mover's own,
-      // the stone just played included.
-      const bool was_there = is_stone(before.at(p)) || p == point;
-      if (was_there && game_->board().at(p) == Color::Empty) captured.push_back(g.to_gtp(p));
-    }
-  }
+  for (Point p : removed) captured.push_back(gtp(p));
   undo_requested_by_.reset();
   start_turn(timing.now);
   const std::string vertex = point == kPass ? "pass" : gtp(point);
