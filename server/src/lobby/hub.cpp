@@ -94,7 +94,7 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     challenges_[c.id] = challenge;
     ++recovered.challenges;
   }
-  for (const auto& r : store.ratings()) ratings_[r.user_id] = r;
+  ratings_.load(store.ratings());
   const auto tournaments = store.tournaments();
   tournaments_.recover(tournaments);  // before the games: their rooms ask how to run
   for (const auto& c : TournamentDirector::commands_of(tournaments)) {
@@ -164,14 +164,12 @@ void Hub::collect() {
 }
 
 void Hub::settle_tournaments() {
-  while (true) {
-    std::vector<std::pair<protocol::GameId, std::string>> finished;
-    for (; settled_ < out_.writes.size(); ++settled_) {
-      if (const auto* f = std::get_if<store::GameFinished>(&out_.writes[settled_]))
-        finished.emplace_back(f->id, f->result);
-    }
-    if (finished.empty()) return;
-    for (const auto& [game, result] : finished) tournaments_.game_finished(game, result);
+  // A tournament told of a game's end may adjudicate or end others: those are told in turn.
+  while (settled_ < out_.ended.size()) {
+    const std::vector<GameOver> ended(out_.ended.begin() + static_cast<std::ptrdiff_t>(settled_),
+                                      out_.ended.end());
+    settled_ = out_.ended.size();
+    for (const auto& over : ended) tournaments_.game_finished(over.game, over.result);
     collect();
   }
 }
@@ -248,42 +246,21 @@ Metrics::Gauges Hub::gauges() {
 }
 
 ratings::Rating Hub::rating_of(std::int64_t user) const {
-  const auto it = ratings_.find(user);
-  if (it == ratings_.end()) return {};
-  const auto& r = it->second;
-  return ratings::decayed({r.rating, r.deviation, r.volatility},
-                          static_cast<double>(now_ms() - r.updated_at_ms));
+  return ratings_.at(user, now_ms());
 }
 
 void Hub::rate_finished_games() {
-  std::vector<store::RatingChanged> changes;
-  for (const auto& w : out_.writes) {
-    const auto* finished = std::get_if<store::GameFinished>(&w);
-    if (!finished) continue;
-    const auto it = rooms_.find(finished->id);
+  for (const auto& over : out_.ended) {
+    const auto it = rooms_.find(over.game);
     if (it == rooms_.end() || !it->second->settings().rated) continue;
     const Room& room = *it->second;
-    double black_score = 0;
-    if (finished->result.starts_with("B+"))
-      black_score = 1;
-    else if (finished->result == "0")
-      black_score = 0.5;
-    else if (!finished->result.starts_with("W+"))
-      continue;  // Void: no result, no rating change
-    const double customary = Rules::preset(room.settings().ruleset).value_or(Rules{}).komi;
-    const auto after = ratings::rate_game(
-        rating_of(room.black().id), rating_of(room.white().id), black_score,
-        ratings::black_advantage_ranks(room.settings().handicap, room.rules().komi, customary));
-    const std::int64_t at = now_ms();
-    for (const auto& [user, r] :
-         {std::pair{room.black().id, after.black}, std::pair{room.white().id, after.white}}) {
-      auto& stored = ratings_[user];
-      stored = {user, r.rating, r.deviation, r.volatility, stored.games + 1, at};
-      changes.push_back(
-          {user, finished->id, r.rating, r.deviation, r.volatility, stored.games, at});
-    }
+    const RatingBook::RatedGame game{
+        over.game,         room.black().id,
+        room.white().id,   room.settings().handicap,
+        room.rules().komi, Rules::preset(room.settings().ruleset).value_or(Rules{}).komi};
+    for (auto& change : ratings_.rate(game, over.result, now_ms()))
+      out_.writes.push_back(std::move(change));
   }
-  out_.writes.insert(out_.writes.end(), changes.begin(), changes.end());
 }
 
 bool Hub::visible_to(const protocol::Challenge& c,

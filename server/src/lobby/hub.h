@@ -12,7 +12,7 @@
 #include "clock.h"
 #include "lobby/command_memory.h"
 #include "metrics.h"
-#include "ratings/glicko2.h"
+#include "ratings/rating_book.h"
 #include "rooms/outbox.h"
 #include "rooms/room.h"
 #include "rooms/timers.h"
@@ -188,14 +188,14 @@ class Hub final : public Dispatcher, private TournamentHost {
       presence_;  // changes not yet told (true: online)
   std::map<protocol::ChallengeId, protocol::Challenge> challenges_;
   std::map<protocol::GameId, std::unique_ptr<Room>> rooms_;
-  std::map<std::int64_t, store::StoredRating> ratings_;  // by user; absent: a newcomer
+  RatingBook ratings_;
   protocol::ChallengeId next_challenge_ = 0;
   protocol::GameId next_game_ = 0;
   CommandMemory applied_;  // the acks of applied commands, for repeated cids
   // What the command under way produced, and the rooms it touched.
   Outbox out_;
   std::set<protocol::GameId> touched_;
-  std::size_t settled_ = 0;  // the writes of out_ already handed to the tournaments
+  std::size_t settled_ = 0;  // the games of out_.ended already told to the tournaments
   TournamentDirector tournaments_{*this, services_.room};
   // What each connection watches of the tournaments (WatchTournaments): one tournament, or
   // every one (nullopt). tournament_changed goes to these only.

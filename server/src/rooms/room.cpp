@@ -417,6 +417,7 @@ protocol::Ack Room::finish(const std::string& cid, const Result& result, const s
   const auto moves = game_ ? game_->moves().size() : free_stones_.size();
   pending_.writes.push_back(
       store::GameFinished{id_, *result_, reason, static_cast<int>(moves), sgf(), 0});
+  pending_.ended.push_back({id_, result});
   return ack;
 }
 

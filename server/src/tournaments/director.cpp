@@ -32,11 +32,15 @@ json user_json(const protocol::UserRef& u) {
 }
 
 // A game's SGF result as a tournament outcome: "+F" and Void count as decided without play.
-std::pair<Outcome, bool> outcome_of(const std::string& result) {
-  if (result.starts_with("B+")) return {Outcome::BlackWins, result == "B+F"};
-  if (result.starts_with("W+")) return {Outcome::WhiteWins, result == "W+F"};
-  if (result == "0") return {Outcome::Jigo, false};
-  return {Outcome::BothLose, true};
+// A played game's outcome for the standings, and whether it was a forfeit: a void game counts
+// as lost by both.
+std::pair<Outcome, bool> outcome_of(const Result& result) {
+  const bool forfeit = result.kind == Result::Kind::Forfeit;
+  if (result.kind == Result::Kind::Void || result.kind == Result::Kind::Unknown)
+    return {Outcome::BothLose, true};
+  if (result.winner == Color::Black) return {Outcome::BlackWins, forfeit};
+  if (result.winner == Color::White) return {Outcome::WhiteWins, forfeit};
+  return {Outcome::Jigo, false};
 }
 
 }  // namespace
@@ -496,7 +500,7 @@ void TournamentDirector::record_result(TournamentState& t, int round, int board,
          by);
 }
 
-void TournamentDirector::game_finished(protocol::GameId game, const std::string& result) {
+void TournamentDirector::game_finished(protocol::GameId game, const Result& result) {
   const auto it = boards_.find(game);
   if (it == boards_.end()) return;
   TournamentState& t = *tournaments_.at(it->second.tournament);

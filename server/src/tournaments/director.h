@@ -84,7 +84,7 @@ class TournamentDirector {
   Reply repair(const protocol::UserRef& me, const std::string& cid, protocol::TournamentId id);
 
   // A game ended with this result (SGF form): if it is a tournament's, the result counts.
-  void game_finished(protocol::GameId game, const std::string& result);
+  void game_finished(protocol::GameId game, const Result& result);
   // A tournament's deadline came.
   void deadline(protocol::TournamentId id);
   // How a tournament game's room runs (for rebuilding it), or nullopt for other games.

@@ -1,0 +1,35 @@
+#include "ratings/rating_book.h"
+
+namespace tengen {
+
+void RatingBook::load(const std::vector<store::StoredRating>& stored) {
+  for (const auto& r : stored) by_user_[r.user_id] = r;
+}
+
+ratings::Rating RatingBook::at(std::int64_t user, std::int64_t now_ms) const {
+  const auto it = by_user_.find(user);
+  if (it == by_user_.end()) return {};
+  const auto& r = it->second;
+  return ratings::decayed({r.rating, r.deviation, r.volatility},
+                          static_cast<double>(now_ms - r.updated_at_ms));
+}
+
+std::vector<store::RatingChanged> RatingBook::rate(const RatedGame& game, const Result& result,
+                                                   std::int64_t now_ms) {
+  if (result.kind == Result::Kind::Void || result.kind == Result::Kind::Unknown) return {};
+  const double black_score = result.winner == Color::Black   ? 1
+                             : result.winner == Color::White ? 0
+                                                             : 0.5;  // jigo
+  const auto after = ratings::rate_game(
+      at(game.black, now_ms), at(game.white, now_ms), black_score,
+      ratings::black_advantage_ranks(game.handicap, game.komi, game.customary_komi));
+  std::vector<store::RatingChanged> changes;
+  for (const auto& [user, r] : {std::pair{game.black, after.black}, std::pair{game.white, after.white}}) {
+    auto& stored = by_user_[user];
+    stored = {user, r.rating, r.deviation, r.volatility, stored.games + 1, now_ms};
+    changes.push_back({user, game.game, r.rating, r.deviation, r.volatility, stored.games, now_ms});
+  }
+  return changes;
+}
+
+}  // namespace tengen
