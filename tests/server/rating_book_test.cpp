@@ -14,7 +14,7 @@ RatingBook::RatedGame even_game(std::int64_t id) {
 
 TEST(RatingBook, AWinMovesBothRatingsAndCountsTheGame) {
   RatingBook book;
-  EXPECT_EQ(book.at(1, 0).rating, 1500);  // a newcomer
+  EXPECT_EQ(book.at(1, 0).rating, 1500);                                  // a newcomer
   const auto rows = book.rate(even_game(10), Result::score(-3.5), kDay);  // White wins
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].user_id, 1);

@@ -85,13 +85,13 @@ std::optional<std::string> Hub::sgf(protocol::GameId game) {
 Hub::Recovered Hub::recover(store::GameStore& store) {
   std::lock_guard lock(mutex_);
   Recovered recovered;
-  next_challenge_ = store.last_challenge_id();
+  challenges_.continue_after(store.last_challenge_id());
   next_game_ = store.last_game_id();
   for (const auto& c : store.open_challenges()) {
     protocol::Challenge challenge{c.id, stored_user(c.challenger_id), std::nullopt,
                                   stored_settings(c.settings, "challenge " + std::to_string(c.id))};
     if (c.opponent_id) challenge.opponent = stored_user(*c.opponent_id);
-    challenges_[c.id] = challenge;
+    challenges_.restore(std::move(challenge));
     ++recovered.challenges;
   }
   ratings_.load(store.ratings());
@@ -241,7 +241,7 @@ Metrics::Gauges Hub::gauges() {
   Metrics::Gauges g;
   for (const auto& [id, room] : rooms_) g.games_active += !room->finished();
   g.challenges_open = static_cast<std::int64_t>(challenges_.size());
-  g.users_online = static_cast<std::int64_t>(online_.size());
+  g.users_online = presence_.online_count();
   return g;
 }
 
@@ -263,46 +263,26 @@ void Hub::rate_finished_games() {
   }
 }
 
-bool Hub::visible_to(const protocol::Challenge& c,
-                     const std::optional<store::UserRecord>& user) const {
-  if (!c.opponent) return true;
-  return user && (user->id == c.challenger.id || user->id == c.opponent->id);
-}
-
-void Hub::send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text) {
-  if (const auto it = online_.find(user); it != online_.end()) {
-    for (const auto& c : it->second) out_.send(c, text);
-  }
-}
-
 void Hub::broadcast_challenge(const protocol::Challenge& c, const protocol::ServerMessage& m) {
   const auto text = encoded(m);
-  if (c.opponent) {  // a private challenge concerns two users, not everyone online
-    send_to_user(c.challenger.id, text);
-    if (c.opponent->id != c.challenger.id) send_to_user(c.opponent->id, text);
+  if (c.opponent) {  // a direct challenge concerns two users, not everyone online
+    presence_.send_to_user(c.challenger.id, text, out_);
+    if (c.opponent->id != c.challenger.id) presence_.send_to_user(c.opponent->id, text, out_);
     return;
   }
-  for (const auto& [id, conn] : connections_) out_.send(conn, text);
+  presence_.send_to_all(text, out_);
 }
 
 void Hub::connected(const std::shared_ptr<Connection>& connection) {
   std::lock_guard lock(mutex_);
-  connections_[connection->id()] = connection;
-  if (const auto& user = connection->user()) {
-    auto& theirs = online_[user->id];
-    theirs.push_back(connection);
-    if (theirs.size() == 1)
-      presence_changed({user->id, user->username}, true);  // a first connection
+  if (presence_.connected(connection)) {  // the user's first connection
+    const auto& user = *connection->user();
+    presence_changed({user.id, user.username}, true);
   }
   protocol::LobbySnapshot lobby;
-  for (const auto& [id, c] : challenges_) {
-    if (visible_to(c, connection->user())) lobby.challenges.push_back(c);
-  }
-  for (const auto& [id, conns] : online_) {
-    if (lobby.online.size() == kOnlineListed) break;
-    lobby.online.push_back({id, conns.front()->user()->username});
-  }
-  lobby.online_count = static_cast<std::int64_t>(online_.size());
+  lobby.challenges = challenges_.visible_to(connection->user());
+  lobby.online = presence_.listed();
+  lobby.online_count = presence_.online_count();
   out_.send(connection, lobby);
   flush();
 }
@@ -315,19 +295,18 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
     touched_.insert(game);
   }
   joined_.erase(connection->id());
-  connections_.erase(connection->id());
   tournament_watchers_.erase(connection->id());
   if (!connection->user())
     applied_.forget(-static_cast<std::int64_t>(connection->id()));  // a guest's cids die with it
-  if (const auto& user = connection->user(); user && drop_online(user->id, *connection)) {
-    presence_changed({user->id, user->username}, false);
+  if (presence_.disconnected(*connection)) {                        // the user's last connection
+    const auto& user = *connection->user();
+    presence_changed({user.id, user.username}, false);
   }
   flush();
 }
 
 void Hub::presence_changed(const protocol::UserRef& user, bool online) {
-  const bool first = presence_.empty();
-  presence_.insert_or_assign(user.id, std::pair{user, online});  // the latest word on each user
+  const bool first = presence_.note(user, online);
   if (!services_.timers) {
     tell_presence();
   } else if (first) {
@@ -336,25 +315,11 @@ void Hub::presence_changed(const protocol::UserRef& user, bool online) {
 }
 
 void Hub::tell_presence() {
-  if (presence_.empty()) return;
-  protocol::Presence p;
-  auto it = presence_.begin();
-  for (std::size_t n = 0; it != presence_.end() && n < kOnlineListed; ++it, ++n)
-    (it->second.second ? p.online : p.offline).push_back(it->second.first);
-  presence_.erase(presence_.begin(), it);
-  p.online_count = static_cast<std::int64_t>(online_.size());
-  broadcast(p);
-  if (!presence_.empty() && services_.timers)  // the rest in the next message
+  const auto message = presence_.take_message();
+  if (!message) return;
+  broadcast(*message);
+  if (presence_.changes_waiting() && services_.timers)  // the rest in the next message
     services_.timers->arm(PresenceTick{}, services_.clock->steady_now() + kPresenceInterval);
-}
-
-bool Hub::drop_online(std::int64_t user, const Connection& connection) {
-  const auto it = online_.find(user);
-  if (it == online_.end()) return false;
-  std::erase_if(it->second, [&](const auto& c) { return c.get() == &connection; });
-  if (!it->second.empty()) return false;
-  online_.erase(it);
-  return true;
 }
 
 void Hub::answer(const std::shared_ptr<Connection>& connection,
@@ -522,66 +487,27 @@ Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_pt
 
 Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid,
                        const protocol::CreateChallenge& m) {
-  if (auto problem = protocol::validate(m.settings))
-    return error(cid, ErrorCode::BadSettings, *problem);
-  const auto mine = std::count_if(challenges_.begin(), challenges_.end(), [&](const auto& open) {
-    return open.second.challenger.id == me.id;
-  });
-  if (static_cast<std::size_t>(mine) >= kMaxOpenChallengesPerUser) {
-    return error(cid, ErrorCode::Conflict,
-                 "you have " + std::to_string(mine) +
-                     " open challenges, the most one player may have: cancel one first");
-  }
-  if (challenges_.size() >= kMaxOpenChallenges) {
-    return error(cid, ErrorCode::Conflict,
-                 "the lobby holds " + std::to_string(challenges_.size()) +
-                     " open challenges, the most it may: accept one, or try again later");
-  }
-  protocol::Challenge c{++next_challenge_, me, std::nullopt, m.settings};
-  if (m.opponent) {
-    const auto opponent = services_.find_user(*m.opponent);
-    if (!opponent) return error(cid, ErrorCode::NotFound, "no user named '" + *m.opponent + "'");
-    if (opponent->id == me.id)
-      return error(cid, ErrorCode::Forbidden, "you cannot challenge yourself");
-    c.opponent = opponent;
-  }
-  challenges_[c.id] = c;
-  out_.writes.push_back(store::ChallengeOpened{
-      c.id, me.id, c.opponent ? std::optional<std::int64_t>(c.opponent->id) : std::nullopt,
-      protocol::encode_settings(c.settings), 0, cid});
+  auto outcome = challenges_.open(me, cid, m, services_.find_user, out_.writes);
+  if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
+  const auto& c = std::get<protocol::Challenge>(outcome);
   broadcast_challenge(c, protocol::ChallengeOpened{c});
   return protocol::Ack{cid, {}, {}, c.id, {}};
 }
 
 Hub::Reply Hub::close_challenge(const protocol::UserRef& me, const std::string& cid,
                                 protocol::ChallengeId id, bool decline) {
-  const auto it = challenges_.find(id);
-  if (it == challenges_.end())
-    return error(cid, ErrorCode::NotFound, "no open challenge " + std::to_string(id));
-  const protocol::Challenge c = it->second;
-  if (decline && !(c.opponent && c.opponent->id == me.id)) {
-    return error(cid, ErrorCode::Forbidden,
-                 "only the challenged player can decline a direct challenge");
-  }
-  if (!decline && c.challenger.id != me.id)
-    return error(cid, ErrorCode::Forbidden, "only its author can cancel a challenge");
-  challenges_.erase(it);
-  const std::string reason = decline ? "declined" : "cancelled";
-  out_.writes.push_back(store::ChallengeClosed{id, reason, std::nullopt, 0});
-  broadcast_challenge(c, protocol::ChallengeClosed{id, reason, {}});
+  auto outcome = challenges_.close(me, cid, id, decline, out_.writes);
+  if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
+  broadcast_challenge(std::get<protocol::Challenge>(outcome),
+                      protocol::ChallengeClosed{id, decline ? "declined" : "cancelled", {}});
   return protocol::Ack{cid, {}, {}, id, {}};
 }
 
 Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid,
                        protocol::ChallengeId id) {
-  const auto it = challenges_.find(id);
-  if (it == challenges_.end())
-    return error(cid, ErrorCode::NotFound, "no open challenge " + std::to_string(id));
-  const protocol::Challenge c = it->second;
-  if (c.challenger.id == me.id)
-    return error(cid, ErrorCode::Forbidden, "you cannot accept your own challenge");
-  if (c.opponent && c.opponent->id != me.id)
-    return error(cid, ErrorCode::Forbidden, "this challenge is for another player");
+  auto outcome = challenges_.take_to_accept(me, cid, id);
+  if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
+  const protocol::Challenge c = std::get<protocol::Challenge>(std::move(outcome));
   using Choice = protocol::GameSettings::ColorChoice;
   protocol::UserRef black = c.challenger;  // with a nigiri: the holder, who may end up White
   protocol::UserRef white = me;
@@ -608,12 +534,11 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid,
   const bool drawn = secret.has_value();
   const protocol::GameId game =
       open_room(id, settings, black, white, secret, nonce, services_.room);
-  challenges_.erase(it);
-  out_.writes.push_back(store::ChallengeClosed{id, "accepted", game, 0});
+  out_.writes.push_back(Challenges::closed_by_game(id, game));
   broadcast_challenge(c, protocol::ChallengeClosed{id, "accepted", game});
   const auto started = encoded(protocol::GameStarted{game, black, white, settings, drawn});
-  send_to_user(black.id, started);
-  send_to_user(white.id, started);
+  presence_.send_to_user(black.id, started, out_);
+  presence_.send_to_user(white.id, started, out_);
   return protocol::Ack{cid, game, {}, id, {}};
 }
 
@@ -690,8 +615,8 @@ protocol::GameId Hub::start_tournament_game(const protocol::GameSettings& settin
   const auto game =
       open_room(std::nullopt, settings, black, white, std::nullopt, std::nullopt, options);
   const auto started = encoded(protocol::GameStarted{game, black, white, settings, false});
-  send_to_user(black.id, started);
-  send_to_user(white.id, started);
+  presence_.send_to_user(black.id, started, out_);
+  presence_.send_to_user(white.id, started, out_);
   return game;
 }
 
@@ -711,8 +636,7 @@ void Hub::tournament_changed(const protocol::TournamentChanged& change) {
 }
 
 void Hub::broadcast(const protocol::ServerMessage& message) {
-  const auto text = encoded(message);
-  for (const auto& [id, c] : connections_) out_.send(c, text);
+  presence_.send_to_all(encoded(message), out_);
 }
 
 void Hub::arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) {

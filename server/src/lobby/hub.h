@@ -10,7 +10,9 @@
 
 #include "accounts/rate_limiter.h"
 #include "clock.h"
+#include "lobby/challenges.h"
 #include "lobby/command_memory.h"
+#include "lobby/presence.h"
 #include "metrics.h"
 #include "ratings/rating_book.h"
 #include "rooms/outbox.h"
@@ -96,17 +98,6 @@ class Hub final : public Dispatcher, private TournamentHost {
 
  private:
   using Reply = std::variant<protocol::Ack, protocol::Error>;
-  // Open challenges: each is stored, comes back after a restart and is in every lobby message,
-  // so one account must not be able to grow them without end (docs/limits.md). At most, a full
-  // lobby message is ~0.3 MiB of challenges (tests/server/abuse_test.cpp), well within the 1 MiB a
-  // connection may have queued.
-  static constexpr std::size_t kMaxOpenChallengesPerUser = 10;
-  static constexpr std::size_t kMaxOpenChallenges = 1000;
-  // Who is online: the lobby message names at most this many (and counts everyone), and each
-  // presence message at most this many changes (the rest follow in the next), so that neither
-  // outgrows a connection's queue however many are online (~40 bytes a name).
-  static constexpr std::size_t kOnlineListed = 500;
-
   Reply handle(const std::shared_ptr<Connection>& who, const std::string& cid,
                const protocol::ClientMessage& m, Steady now);
   Reply room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who,
@@ -162,34 +153,25 @@ class Hub final : public Dispatcher, private TournamentHost {
   Reply accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id);
   Reply close_challenge(const protocol::UserRef& me, const std::string& cid,
                         protocol::ChallengeId id, bool decline);
+  // Tells a challenge's change to those who see it: everyone, or a direct one's two players.
   void broadcast_challenge(const protocol::Challenge& c, const protocol::ServerMessage& m);
   // A player's rating now (the deviation grown by the time since their last rated game).
   ratings::Rating rating_of(std::int64_t user) const;
   // The ratings that the rated games finishing in this operation change, written with them.
   void rate_finished_games();
-  // Forgets one of the user's connections; true if it was the user's last (now offline).
-  bool drop_online(std::int64_t user, const Connection& connection);
   // Notes that the user came online or went offline, for the next presence message.
   void presence_changed(const protocol::UserRef& user, bool online);
   void tell_presence();  // sends the presence changes noted, to every connection
-  void send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text);
-  bool visible_to(const protocol::Challenge& c, const std::optional<store::UserRecord>& user) const;
   std::int64_t now_ms() const { return services_.clock->unix_ms(); }
 
   Services services_;
   Metrics* metrics_;
   std::mutex mutex_;
-  std::map<std::uint64_t, std::shared_ptr<Connection>> connections_;
   std::map<std::uint64_t, std::set<protocol::GameId>> joined_;  // by connection
-  // Each logged-in user's connections, in arrival order: whom a user's messages go to, and who is
-  // online.
-  std::map<std::int64_t, std::vector<std::shared_ptr<Connection>>> online_;
-  std::map<std::int64_t, std::pair<protocol::UserRef, bool>>
-      presence_;  // changes not yet told (true: online)
-  std::map<protocol::ChallengeId, protocol::Challenge> challenges_;
+  Presence presence_;                                           // who is connected and online
+  Challenges challenges_;
   std::map<protocol::GameId, std::unique_ptr<Room>> rooms_;
   RatingBook ratings_;
-  protocol::ChallengeId next_challenge_ = 0;
   protocol::GameId next_game_ = 0;
   CommandMemory applied_;  // the acks of applied commands, for repeated cids
   // What the command under way produced, and the rooms it touched.

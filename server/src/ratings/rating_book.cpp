@@ -24,7 +24,8 @@ std::vector<store::RatingChanged> RatingBook::rate(const RatedGame& game, const 
       at(game.black, now_ms), at(game.white, now_ms), black_score,
       ratings::black_advantage_ranks(game.handicap, game.komi, game.customary_komi));
   std::vector<store::RatingChanged> changes;
-  for (const auto& [user, r] : {std::pair{game.black, after.black}, std::pair{game.white, after.white}}) {
+  for (const auto& [user, r] :
+       {std::pair{game.black, after.black}, std::pair{game.white, after.white}}) {
     auto& stored = by_user_[user];
     stored = {user, r.rating, r.deviation, r.volatility, stored.games + 1, now_ms};
     changes.push_back({user, game.game, r.rating, r.deviation, r.volatility, stored.games, now_ms});
