@@ -11,7 +11,8 @@ namespace {
 
 class Plain final : public Connection {
  public:
-  Plain(std::uint64_t id, std::optional<store::UserRecord> user) : id_(id), user_(std::move(user)) {}
+  Plain(std::uint64_t id, std::optional<store::UserRecord> user)
+      : id_(id), user_(std::move(user)) {}
   void send(std::shared_ptr<const std::string>) override {}
   std::uint64_t id() const override { return id_; }
   const std::optional<store::UserRecord>& user() const override { return user_; }
