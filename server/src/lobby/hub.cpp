@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <future>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "engine/rules.h"
 
@@ -29,22 +28,6 @@ std::shared_ptr<const std::string> encoded(const protocol::ServerMessage& m) {
   return std::make_shared<const std::string>(protocol::encode(m));
 }
 
-// The messages grouped by connection, each connection's in the order they were produced, so
-// that each connection is handed its share at once (one post to its strand, not one each).
-using Texts = std::vector<std::shared_ptr<const std::string>>;
-std::vector<std::pair<std::shared_ptr<Connection>, Texts>> by_connection(
-    decltype(Outbox::sends) sends) {
-  std::vector<std::pair<std::shared_ptr<Connection>, Texts>> grouped;
-  std::unordered_map<const Connection*, std::size_t> slot;
-  grouped.reserve(sends.size());
-  for (auto& [to, text] : sends) {
-    const auto [it, added] = slot.try_emplace(to.get(), grouped.size());
-    if (added) grouped.emplace_back(std::move(to), Texts{});
-    grouped[it->second].second.push_back(std::move(text));
-  }
-  return grouped;
-}
-
 }  // namespace
 
 Hub::Hub(Services services) : services_(std::move(services)), metrics_(services_.metrics) {
@@ -58,9 +41,9 @@ void Hub::deadline(const TimerId& id) {
   std::visit(Overloaded{[&](const PresenceTick&) { tell_presence(); },
                         [&](const TournamentStart& t) { tournaments_.deadline(t.tournament); },
                         [&](const GameDeadline& d) {
-                          const auto it = rooms_.find(d.game);
-                          if (it == rooms_.end()) return;
-                          it->second->tick(services_.clock->steady_now());
+                          Room* room = rooms_.find(d.game);
+                          if (!room) return;
+                          room->tick(services_.clock->steady_now());
                           touched_.insert(d.game);
                         }},
              id);
@@ -72,9 +55,9 @@ std::optional<std::string> Hub::sgf(protocol::GameId game) {
   std::future<void> durable;
   {
     std::lock_guard lock(mutex_);
-    const auto it = rooms_.find(game);
-    if (it == rooms_.end()) return std::nullopt;
-    record = it->second->sgf();
+    const Room* room = rooms_.find(game);
+    if (!room) return std::nullopt;
+    record = room->sgf();
     // Everything the record shows was submitted before this barrier.
     durable = services_.journal->barrier();
   }
@@ -86,7 +69,7 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
   std::lock_guard lock(mutex_);
   Recovered recovered;
   challenges_.continue_after(store.last_challenge_id());
-  next_game_ = store.last_game_id();
+  rooms_.continue_after(store.last_game_id());
   for (const auto& c : store.open_challenges()) {
     protocol::Challenge challenge{c.id, stored_user(c.challenger_id), std::nullopt,
                                   stored_settings(c.settings, "challenge " + std::to_string(c.id))};
@@ -111,7 +94,7 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
   }
   const Steady now = services_.clock->steady_now();
   for (const auto& g : store.unfinished_games()) {
-    rooms_[g.created.id] = rebuild(g, now);
+    rooms_.add(g.created.id, rebuild(g, now));
     touched_.insert(g.created.id);
     ++recovered.games;
   }
@@ -142,16 +125,6 @@ std::unique_ptr<Room> Hub::rebuild(const store::StoredGame& g, Steady now) {
                        tournaments_.room_options(g.created.id).value_or(services_.room));
 }
 
-Room* Hub::find_room(protocol::GameId id) {
-  if (const auto it = rooms_.find(id); it != rooms_.end()) return it->second.get();
-  if (id < 1 || id > next_game_) return nullptr;
-  auto stored = services_.store->stored_game(id);
-  if (!stored) return nullptr;
-  auto& room = rooms_[id];
-  room = rebuild(*stored, services_.clock->steady_now());
-  return room.get();
-}
-
 std::size_t Hub::rooms_in_memory() {
   std::lock_guard lock(mutex_);
   return rooms_.size();
@@ -159,7 +132,7 @@ std::size_t Hub::rooms_in_memory() {
 
 void Hub::collect() {
   for (const auto game : touched_) {
-    if (const auto it = rooms_.find(game); it != rooms_.end()) it->second->drain_into(out_);
+    if (Room* room = rooms_.find(game)) room->drain_into(out_);
   }
 }
 
@@ -176,20 +149,20 @@ void Hub::settle_tournaments() {
 
 void Hub::dispatch_suggestions() {
   for (const auto game : touched_) {
-    const auto it = rooms_.find(game);
-    if (it == rooms_.end()) continue;
-    auto job = it->second->take_suggestion_job();
+    Room* room = rooms_.find(game);
+    if (!room) continue;
+    auto job = room->take_suggestion_job();
     if (!job) continue;
     if (!services_.worker) {
-      it->second->suggested(*job, suggest_dead_stones(job->board, job->options));
+      room->suggested(*job, suggest_dead_stones(job->board, job->options));
       continue;
     }
     services_.worker->post([this, job = std::move(*job)] {
       const auto dead = suggest_dead_stones(job.board, job.options);  // off the lock
       std::lock_guard lock(mutex_);
-      const auto room = rooms_.find(job.game);
-      if (room == rooms_.end()) return;  // it left memory (over, and unwatched)
-      room->second->suggested(job, dead);
+      Room* waiting = rooms_.find(job.game);
+      if (!waiting) return;  // it left memory (over, and unwatched)
+      waiting->suggested(job, dead);
       touched_.insert(job.game);
       flush();
     });
@@ -203,43 +176,23 @@ void Hub::flush() {
   settled_ = 0;
   rate_finished_games();
   rearm(touched_);
-  for (const auto game : touched_) {  // a finished game nobody watches leaves memory
-    if (const auto it = rooms_.find(game);
-        it != rooms_.end() && it->second->finished() && !it->second->watched()) {
-      rooms_.erase(it);
-    }
-  }
+  for (const auto game : touched_) rooms_.evict_if_done(game);
   touched_.clear();
-  if (out_.empty()) return;
-  const std::int64_t at = now_ms();
-  for (auto& w : out_.writes) {
-    std::visit(
-        [at](auto& row) {
-          if constexpr (requires { row.at_ms; }) {
-            if (row.at_ms == 0) row.at_ms = at;
-          }
-        },
-        w);
-  }
-  services_.journal->submit(std::move(out_.writes),
-                            [sends = by_connection(std::move(out_.sends))]() mutable {
-                              for (auto& [to, texts] : sends) to->send_all(std::move(texts));
-                            });
-  out_ = {};
+  commit_.submit(out_);
 }
 
 void Hub::rearm(const std::set<protocol::GameId>& games) {
   if (!services_.timers) return;
   for (const auto game : games) {
-    const auto it = rooms_.find(game);
-    if (it != rooms_.end()) services_.timers->arm(GameDeadline{game}, it->second->next_deadline());
+    if (const Room* room = rooms_.find(game))
+      services_.timers->arm(GameDeadline{game}, room->next_deadline());
   }
 }
 
 Metrics::Gauges Hub::gauges() {
   std::lock_guard lock(mutex_);
   Metrics::Gauges g;
-  for (const auto& [id, room] : rooms_) g.games_active += !room->finished();
+  g.games_active = rooms_.unfinished();
   g.challenges_open = static_cast<std::int64_t>(challenges_.size());
   g.users_online = presence_.online_count();
   return g;
@@ -251,9 +204,9 @@ ratings::Rating Hub::rating_of(std::int64_t user) const {
 
 void Hub::rate_finished_games() {
   for (const auto& over : out_.ended) {
-    const auto it = rooms_.find(over.game);
-    if (it == rooms_.end() || !it->second->settings().rated) continue;
-    const Room& room = *it->second;
+    const Room* found = rooms_.find(over.game);
+    if (!found || !found->settings().rated) continue;
+    const Room& room = *found;
     const RatingBook::RatedGame game{
         over.game,         room.black().id,
         room.white().id,   room.settings().handicap,
@@ -291,7 +244,7 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   std::lock_guard lock(mutex_);
   const Steady now = services_.clock->steady_now();
   for (const auto game : joined_[connection->id()]) {
-    if (auto it = rooms_.find(game); it != rooms_.end()) it->second->leave(connection, now);
+    if (Room* room = rooms_.find(game)) room->leave(connection, now);
     touched_.insert(game);
   }
   joined_.erase(connection->id());
@@ -331,7 +284,7 @@ void Hub::answer(const std::shared_ptr<Connection>& connection,
 
 void Hub::after_replies(std::function<void()> then) {
   std::lock_guard lock(mutex_);  // every operation flushed its outbox before it let go of the lock
-  services_.journal->submit({}, std::move(then));  // in order, after every earlier submission
+  commit_.after_everything(std::move(then));  // in order, after every earlier submission
 }
 
 void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvelope command) {
@@ -376,7 +329,7 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
   // Every command to a room first lets it notice deadlines that passed (a flag the timer has
   // not delivered yet); then the room's next deadline is armed again.
   auto room = [&](protocol::GameId id) -> Room* {
-    Room* r = find_room(id);
+    Room* r = rooms_.load(id);
     if (!r) return nullptr;
     r->tick(now);
     touched_.insert(id);
@@ -547,15 +500,15 @@ protocol::GameId Hub::open_room(std::optional<protocol::ChallengeId> challenge,
                                 const protocol::UserRef& black, const protocol::UserRef& white,
                                 std::optional<std::string> secret, std::optional<std::string> nonce,
                                 const RoomOptions& options) {
-  const protocol::GameId game = ++next_game_;
+  const protocol::GameId game = rooms_.next_id();
   std::optional<Nigiri> nigiri;
   if (secret && nonce) nigiri.emplace(*secret, *nonce);
   // The game's row goes before the events its room has already produced (collected later).
   out_.writes.push_back(store::GameCreated{game, challenge, protocol::encode_settings(settings),
                                            black.id, white.id, std::move(secret), std::move(nonce),
                                            0});
-  rooms_[game] = std::make_unique<Room>(game, settings, black, white, std::move(nigiri),
-                                        services_.clock->steady_now(), options);
+  rooms_.add(game, std::make_unique<Room>(game, settings, black, white, std::move(nigiri),
+                                          services_.clock->steady_now(), options));
   touched_.insert(game);
   if (metrics_) ++metrics_->games_started_total;
   return game;
@@ -622,7 +575,7 @@ protocol::GameId Hub::start_tournament_game(const protocol::GameSettings& settin
 
 void Hub::end_tournament_game(protocol::GameId game, const Result& result,
                               const std::string& reason) {
-  if (Room* room = find_room(game)) {
+  if (Room* room = rooms_.load(game)) {
     room->adjudicate(result, reason, services_.clock->steady_now());
     touched_.insert(game);
   }

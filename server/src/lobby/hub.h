@@ -1,6 +1,5 @@
 #pragma once
 
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -12,6 +11,8 @@
 #include "clock.h"
 #include "lobby/challenges.h"
 #include "lobby/command_memory.h"
+#include "lobby/commit_path.h"
+#include "lobby/game_registry.h"
 #include "lobby/presence.h"
 #include "metrics.h"
 #include "ratings/rating_book.h"
@@ -104,8 +105,6 @@ class Hub final : public Dispatcher, private TournamentHost {
                      Room& room, const std::string& cid, const protocol::ClientMessage& m,
                      Steady now);
   void rearm(const std::set<protocol::GameId>& games);
-  // The game's room, brought back from the store if it has left memory; null if no such game.
-  Room* find_room(protocol::GameId id);
   std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);
   protocol::UserRef stored_user(std::int64_t id) const;
   static protocol::GameSettings stored_settings(const std::string& text, const std::string& what);
@@ -113,7 +112,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   void collect();
   // Hands the touched rooms' dead-stone suggestions to the worker (or computes them here).
   void dispatch_suggestions();
-  // Hands the outbox to the journal and arms the touched rooms' deadlines.
+  // Ends every operation: the touched rooms' suggestions, ended games, deadlines and evictions,
+  // then the outbox to the commit path.
   void flush();
   Reply tournament_command(const protocol::UserRef& me, const std::string& cid,
                            const protocol::ClientMessage& m);
@@ -170,9 +170,11 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::map<std::uint64_t, std::set<protocol::GameId>> joined_;  // by connection
   Presence presence_;                                           // who is connected and online
   Challenges challenges_;
-  std::map<protocol::GameId, std::unique_ptr<Room>> rooms_;
+  GameRegistry rooms_{*services_.store, [this](const store::StoredGame& g) {
+                        return rebuild(g, services_.clock->steady_now());
+                      }};
+  CommitPath commit_{*services_.journal, *services_.clock};
   RatingBook ratings_;
-  protocol::GameId next_game_ = 0;
   CommandMemory applied_;  // the acks of applied commands, for repeated cids
   // What the command under way produced, and the rooms it touched.
   Outbox out_;
