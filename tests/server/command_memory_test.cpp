@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+
 namespace tengen {
 namespace {
 
@@ -44,6 +46,31 @@ TEST(CommandMemory, ForgetsAGuestsCommandsWhenAsked) {
   memory.forget(-5);
   EXPECT_EQ(memory.recall(-5, "x"), nullptr);
   EXPECT_NE(memory.recall(5, "x"), nullptr);
+}
+
+TEST(CommandMemory, ACidUnderWayIsClaimedOnceAndTheSecondArrivalGetsTheFirstsAck) {
+  CommandMemory memory;
+  EXPECT_EQ(memory.begin(3, "m"), nullptr);      // claimed: apply it
+  EXPECT_EQ(memory.begin(3, "other"), nullptr);  // another cid is not held up
+  memory.end(3, "other", nullptr);
+  // The same cid from a second connection of the account, while the first is being applied:
+  // it waits for the first's outcome instead of applying the command a second time.
+  auto second = std::async(std::launch::async, [&] { return memory.begin(3, "m"); });
+  memory.end(3, "m", ack("ack m"));
+  const auto answered = second.get();
+  ASSERT_NE(answered, nullptr);
+  EXPECT_EQ(*answered, "ack m");
+  EXPECT_EQ(*memory.recall(3, "m"), "ack m");
+}
+
+TEST(CommandMemory, ARefusedCommandLeavesItsCidFreeToBeSentAgain) {
+  CommandMemory memory;
+  EXPECT_EQ(memory.begin(4, "r"), nullptr);
+  auto second = std::async(std::launch::async, [&] { return memory.begin(4, "r"); });
+  memory.end(4, "r", nullptr);       // refused: nothing remembered
+  EXPECT_EQ(second.get(), nullptr);  // so the second arrival holds the claim and applies it
+  memory.end(4, "r", ack("ack r"));
+  EXPECT_EQ(*memory.begin(4, "r"), "ack r");
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <condition_variable>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "rooms/timers.h"
@@ -10,6 +12,10 @@ namespace tengen::testing {
 
 // Timers that fire only when the test moves time: fire_due(now) delivers every deadline that
 // has come, on the test's thread.
+//
+// A test may also hold an operation half-way: the hub arms a game's deadline while it holds that
+// game's lock, so with hold(GameDeadline{g}) the next operation on game g waits inside it (until
+// release()), and the test sees what goes on meanwhile.
 class ManualTimers final : public Timers {
  public:
   void set_handler(Fire fire) override {
@@ -17,7 +23,13 @@ class ManualTimers final : public Timers {
     fire_ = std::move(fire);
   }
   void arm(const TimerId& id, std::optional<Steady> when) override {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    if (held_ && *held_ == id) {
+      ++waiting_;
+      changed_.notify_all();
+      changed_.wait(lock, [&] { return !held_; });
+      --waiting_;
+    }
     if (when) {
       due_[id] = *when;
     } else {
@@ -49,8 +61,29 @@ class ManualTimers final : public Timers {
     }
   }
 
+  // The next arming of `id` (and every one after, until release) waits.
+  void hold(const TimerId& id) {
+    std::lock_guard lock(mutex_);
+    held_ = id;
+  }
+  // Returns once an operation waits in arm() for the held id.
+  void wait_until_held() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return waiting_ > 0; });
+  }
+  void release() {
+    {
+      std::lock_guard lock(mutex_);
+      held_.reset();
+    }
+    changed_.notify_all();
+  }
+
  private:
   std::mutex mutex_;
+  std::condition_variable changed_;
+  std::optional<TimerId> held_;
+  int waiting_ = 0;
   Fire fire_;
   std::map<TimerId, Steady> due_;
 };

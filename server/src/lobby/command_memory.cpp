@@ -2,8 +2,41 @@
 
 namespace tengen {
 
+std::shared_ptr<const std::string> CommandMemory::begin(Key key, const std::string& cid) {
+  std::unique_lock lock(mutex_);
+  ended_.wait(lock, [&] { return !under_way_.contains({key, cid}); });
+  if (auto ack = recall_locked(key, cid)) return ack;
+  under_way_.emplace(key, cid);
+  return nullptr;
+}
+
+void CommandMemory::end(Key key, const std::string& cid, std::shared_ptr<const std::string> ack) {
+  {
+    std::lock_guard lock(mutex_);
+    under_way_.erase({key, cid});
+    if (ack) remember_locked(key, cid, std::move(ack));
+  }
+  ended_.notify_all();
+}
+
 void CommandMemory::remember(Key key, const std::string& cid,
                              std::shared_ptr<const std::string> ack) {
+  std::lock_guard lock(mutex_);
+  remember_locked(key, cid, std::move(ack));
+}
+
+std::shared_ptr<const std::string> CommandMemory::recall(Key key, const std::string& cid) const {
+  std::lock_guard lock(mutex_);
+  return recall_locked(key, cid);
+}
+
+void CommandMemory::forget(Key key) {
+  std::lock_guard lock(mutex_);
+  by_key_.erase(key);
+}
+
+void CommandMemory::remember_locked(Key key, const std::string& cid,
+                                    std::shared_ptr<const std::string> ack) {
   Remembered& remembered = by_key_[key];
   if (remembered.acks.insert_or_assign(cid, std::move(ack)).second) remembered.order.push_back(cid);
   if (remembered.order.size() > kPerKey) {
@@ -12,7 +45,8 @@ void CommandMemory::remember(Key key, const std::string& cid,
   }
 }
 
-std::shared_ptr<const std::string> CommandMemory::recall(Key key, const std::string& cid) const {
+std::shared_ptr<const std::string> CommandMemory::recall_locked(Key key,
+                                                                const std::string& cid) const {
   const auto it = by_key_.find(key);
   if (it == by_key_.end()) return nullptr;
   const auto found = it->second.acks.find(cid);

@@ -2,35 +2,48 @@
 
 namespace tengen {
 
-Room& GameRegistry::add(protocol::GameId id, std::unique_ptr<Room> room) {
-  auto& slot = rooms_[id];
-  slot = std::move(room);
-  return *slot;
+void GameRegistry::add(protocol::GameId id, std::shared_ptr<GameSlot> slot) {
+  std::lock_guard lock(mutex_);
+  slots_[id] = std::move(slot);
 }
 
-Room* GameRegistry::find(protocol::GameId id) const {
-  const auto it = rooms_.find(id);
-  return it == rooms_.end() ? nullptr : it->second.get();
+std::shared_ptr<GameSlot> GameRegistry::find(protocol::GameId id) const {
+  std::lock_guard lock(mutex_);
+  const auto it = slots_.find(id);
+  return it == slots_.end() ? nullptr : it->second;
 }
 
-Room* GameRegistry::load(protocol::GameId id) {
-  if (Room* room = find(id)) return room;
+std::shared_ptr<GameSlot> GameRegistry::load(protocol::GameId id) {
+  if (auto slot = find(id)) return slot;
   if (id < 1 || id > last_id_) return nullptr;
+  // The game left memory once its last events were submitted; read it only once they are
+  // durable. Neither wait nor read holds the registry's lock: other games are not held up.
+  journal_.barrier().wait();
   auto stored = store_.stored_game(id);
   if (!stored) return nullptr;
-  return &add(id, rebuild_(*stored));
+  auto built = std::make_shared<GameSlot>(rebuild_(*stored));
+  std::lock_guard lock(mutex_);
+  // Another thread may have brought it back meanwhile: theirs stays, so that there is one slot.
+  return slots_.try_emplace(id, std::move(built)).first->second;
 }
 
-void GameRegistry::evict_if_done(protocol::GameId id) {
-  if (const auto it = rooms_.find(id);
-      it != rooms_.end() && it->second->finished() && !it->second->watched()) {
-    rooms_.erase(it);
-  }
+void GameRegistry::evict_if_done(protocol::GameId id, GameSlot& slot) {
+  if (!slot.room || !slot.room->finished() || slot.room->watched()) return;
+  slot.room.reset();
+  std::lock_guard lock(mutex_);
+  if (const auto it = slots_.find(id); it != slots_.end() && it->second.get() == &slot)
+    slots_.erase(it);
+}
+
+std::size_t GameRegistry::size() const {
+  std::lock_guard lock(mutex_);
+  return slots_.size();
 }
 
 std::int64_t GameRegistry::unfinished() const {
+  std::lock_guard lock(mutex_);
   std::int64_t n = 0;
-  for (const auto& [id, room] : rooms_) n += !room->finished();
+  for (const auto& [id, slot] : slots_) n += !slot->finished.load();
   return n;
 }
 

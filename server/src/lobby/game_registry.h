@@ -1,45 +1,68 @@
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 
 #include "rooms/room.h"
 #include "store/game_store.h"
+#include "store/journal.h"
 
 namespace tengen {
 
+// One game in memory and the lock that serialises everything done to it: commands, deadlines,
+// suggestions and the submission of what they produced (docs/architecture.md, "Threads").
+struct GameSlot {
+  explicit GameSlot(std::unique_ptr<Room> r) : finished(r->finished()), room(std::move(r)) {}
+
+  std::mutex mutex;
+  // Whether the game is over, as of the last operation on it (read without the lock, for the
+  // gauges).
+  std::atomic<bool> finished;
+  // Under `mutex`. Null once the game has left memory: whoever locked the slot too late looks
+  // the game up again.
+  std::unique_ptr<Room> room;
+};
+
 // The games in memory, by id: every unfinished game, and finished ones someone still watches.
 // A finished game nobody watches leaves memory (evict_if_done), and comes back from the store
-// when it is asked for again (load). New games take the next id.
+// when it is asked for again (load). New games take the next id. Safe from any thread; its own
+// lock is held only to look up, add or remove a slot, never while a room is worked on.
 class GameRegistry {
  public:
   // Rebuilds a stored game's room (its settings, players and options are the caller's).
   using Rebuild = std::function<std::unique_ptr<Room>(const store::StoredGame&)>;
 
-  GameRegistry(store::GameStore& store, Rebuild rebuild)
-      : store_(store), rebuild_(std::move(rebuild)) {}
+  GameRegistry(store::GameStore& store, store::Journal& journal, Rebuild rebuild)
+      : store_(store), journal_(journal), rebuild_(std::move(rebuild)) {}
 
   // Ids continue after the last one the store has seen.
   void continue_after(protocol::GameId last) { last_id_ = last; }
   protocol::GameId next_id() { return ++last_id_; }
 
-  Room& add(protocol::GameId id, std::unique_ptr<Room> room);
-  // The game's room if it is in memory; null otherwise.
-  Room* find(protocol::GameId id) const;
-  // The game's room, brought back from the store if it has left memory; null if no such game.
-  Room* load(protocol::GameId id);
-  // Lets the game leave memory if it is over and nobody watches it.
-  void evict_if_done(protocol::GameId id);
+  // Adds a new game's slot (the caller may hold its lock already, so that nobody else works on
+  // the game before its creation is submitted).
+  void add(protocol::GameId id, std::shared_ptr<GameSlot> slot);
+  // The game's slot if it is in memory; null otherwise.
+  std::shared_ptr<GameSlot> find(protocol::GameId id) const;
+  // The game's slot, brought back from the store if it has left memory; null if no such game.
+  std::shared_ptr<GameSlot> load(protocol::GameId id);
+  // Lets the game leave memory if it is over and nobody watches it; the caller holds the slot's
+  // lock.
+  void evict_if_done(protocol::GameId id, GameSlot& slot);
 
-  std::size_t size() const { return rooms_.size(); }
+  std::size_t size() const;
   std::int64_t unfinished() const;
 
  private:
   store::GameStore& store_;
+  store::Journal& journal_;
   Rebuild rebuild_;
-  std::map<protocol::GameId, std::unique_ptr<Room>> rooms_;
-  protocol::GameId last_id_ = 0;
+  mutable std::mutex mutex_;
+  std::map<protocol::GameId, std::shared_ptr<GameSlot>> slots_;
+  std::atomic<protocol::GameId> last_id_ = 0;
 };
 
 }  // namespace tengen

@@ -36,26 +36,166 @@ Hub::Hub(Services services) : services_(std::move(services)), metrics_(services_
 
 Hub::~Hub() = default;
 
+// ---- operations and their locks ----
+
+Hub::Operation::~Operation() {
+  release();
+}
+
+Room* Hub::Operation::room(protocol::GameId id) const {
+  const auto it = games.find(id);
+  return it == games.end() ? nullptr : it->second.slot->room.get();
+}
+
+void Hub::Operation::release() {
+  if (ratings.owns_lock()) ratings.unlock();
+  games.clear();
+  if (lobby.owns_lock()) {
+    hub.lobby_op_ = nullptr;
+    lobby.unlock();
+  }
+}
+
+void Hub::lock_lobby(Operation& op) {
+  if (op.lobby.owns_lock()) return;
+  // The lobby comes first: taken after a game, it could wait for an operation that holds the
+  // lobby and waits for that game.
+  if (!op.games.empty()) throw std::logic_error("the lobby's lock is taken before any game's");
+  op.lobby = std::unique_lock(lobby_mutex_);
+  lobby_op_ = &op;
+}
+
+std::optional<RoomOptions> Hub::tournament_game(protocol::GameId game) const {
+  std::lock_guard lock(tournament_games_mutex_);
+  const auto it = tournament_games_.find(game);
+  if (it == tournament_games_.end()) return std::nullopt;
+  return it->second;
+}
+
+Room* Hub::hold(Operation& op, protocol::GameId id, bool in_memory_only) {
+  if (Room* held = op.room(id)) return held;
+  // A game is a tournament's from its creation (indexed before its room exists), so this check
+  // cannot come too early.
+  if (tournament_game(id)) lock_lobby(op);
+  while (true) {
+    auto slot = in_memory_only ? rooms_.find(id) : rooms_.load(id);
+    if (!slot) return nullptr;
+    std::unique_lock lock(slot->mutex);
+    if (!slot->room) continue;  // it left memory while this waited: look again
+    Room* room = slot->room.get();
+    op.games.emplace(id, Operation::Held{std::move(slot), std::move(lock)});
+    return room;
+  }
+}
+
+void Hub::collect(Operation& op) {
+  for (auto& [id, held] : op.games) {
+    if (held.slot->room) held.slot->room->drain_into(op.out);
+  }
+}
+
+void Hub::finish(Operation& op) {
+  dispatch_suggestions(op);
+  collect(op);
+  settle_tournaments(op);
+  rate_finished_games(op);
+  rearm(op);
+  commit_.submit(op.out);
+  // After the submission: a game read back from the store waits for what was submitted.
+  for (auto& [id, held] : op.games) {
+    if (!held.slot->room) continue;
+    held.slot->finished = held.slot->room->finished();
+    rooms_.evict_if_done(id, *held.slot);
+  }
+  op.release();
+}
+
+void Hub::settle_tournaments(Operation& op) {
+  // A tournament told of a game's end may adjudicate or end others: those are told in turn.
+  while (op.settled < op.out.ended.size()) {
+    const std::vector<GameOver> ended(
+        op.out.ended.begin() + static_cast<std::ptrdiff_t>(op.settled), op.out.ended.end());
+    op.settled = op.out.ended.size();
+    for (const auto& over : ended) {
+      // A tournament game is held with the lobby (hold); other games are no tournament's.
+      if (op.lobby.owns_lock()) tournaments_.game_finished(over.game, over.result);
+    }
+    collect(op);
+  }
+}
+
+void Hub::dispatch_suggestions(Operation& op) {
+  for (auto& [id, held] : op.games) {
+    Room* room = held.slot->room.get();
+    if (!room) continue;
+    auto job = room->take_suggestion_job();
+    if (!job) continue;
+    if (!services_.worker) {
+      room->suggested(*job, suggest_dead_stones(job->board, job->options));
+      continue;
+    }
+    services_.worker->post([this, job = std::move(*job)] {
+      const auto dead = suggest_dead_stones(job.board, job.options);  // off the game's lock
+      Operation later(*this);
+      Room* waiting = hold(later, job.game, true);
+      if (!waiting) return;  // it left memory (over, and unwatched)
+      waiting->suggested(job, dead);
+      finish(later);
+    });
+  }
+}
+
+void Hub::rearm(Operation& op) {
+  if (!services_.timers) return;
+  for (const auto& [id, held] : op.games) {
+    if (const Room* room = held.slot->room.get())
+      services_.timers->arm(GameDeadline{id}, room->next_deadline());
+  }
+}
+
+void Hub::rate_finished_games(Operation& op) {
+  for (const auto& over : op.out.ended) {
+    const Room* found = op.room(over.game);
+    if (!found || !found->settings().rated) continue;
+    const Room& room = *found;
+    const RatingBook::RatedGame game{
+        over.game,         room.black().id,
+        room.white().id,   room.settings().handicap,
+        room.rules().komi, Rules::preset(room.settings().ruleset).value_or(Rules{}).komi};
+    // Held until the rows are submitted: two games of one player ending at once on two threads
+    // reach the store in the order they were rated.
+    if (!op.ratings.owns_lock()) op.ratings = std::unique_lock(ratings_order_);
+    for (auto& change : ratings_.rate(game, over.result, now_ms()))
+      op.out.writes.push_back(std::move(change));
+  }
+}
+
+// ---- entry points ----
+
 void Hub::deadline(const TimerId& id) {
-  std::lock_guard lock(mutex_);
-  std::visit(Overloaded{[&](const PresenceTick&) { tell_presence(); },
-                        [&](const TournamentStart& t) { tournaments_.deadline(t.tournament); },
+  Operation op(*this);
+  std::visit(Overloaded{[&](const PresenceTick&) {
+                          lock_lobby(op);
+                          tell_presence(op);
+                        },
+                        [&](const TournamentStart& t) {
+                          lock_lobby(op);
+                          tournaments_.deadline(t.tournament);
+                        },
                         [&](const GameDeadline& d) {
-                          Room* room = rooms_.find(d.game);
-                          if (!room) return;
-                          room->tick(services_.clock->steady_now());
-                          touched_.insert(d.game);
+                          if (Room* room = hold(op, d.game, true))
+                            room->tick(services_.clock->steady_now());
                         }},
              id);
-  flush();
+  finish(op);
 }
 
 std::optional<std::string> Hub::sgf(protocol::GameId game) {
   std::optional<std::string> record;
   std::future<void> durable;
   {
-    std::lock_guard lock(mutex_);
-    const Room* room = rooms_.find(game);
+    Operation op(*this);
+    const Room* room = hold(op, game, true);
     if (!room) return std::nullopt;
     record = room->sgf();
     // Everything the record shows was submitted before this barrier.
@@ -66,7 +206,8 @@ std::optional<std::string> Hub::sgf(protocol::GameId game) {
 }
 
 Hub::Recovered Hub::recover(store::GameStore& store) {
-  std::lock_guard lock(mutex_);
+  Operation op(*this);
+  lock_lobby(op);
   Recovered recovered;
   challenges_.continue_after(store.last_challenge_id());
   rooms_.continue_after(store.last_game_id());
@@ -80,6 +221,10 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
   ratings_.load(store.ratings());
   const auto tournaments = store.tournaments();
   tournaments_.recover(tournaments);  // before the games: their rooms ask how to run
+  {
+    std::lock_guard lock(tournament_games_mutex_);
+    for (auto& [game, options] : tournaments_.games()) tournament_games_[game] = options;
+  }
   for (const auto& c : TournamentDirector::commands_of(tournaments)) {
     applied_.remember(c.user, c.cid, encoded(protocol::Ack{c.cid, {}, {}, {}, c.tournament}));
   }
@@ -94,12 +239,13 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
   }
   const Steady now = services_.clock->steady_now();
   for (const auto& g : store.unfinished_games()) {
-    rooms_.add(g.created.id, rebuild(g, now));
-    touched_.insert(g.created.id);
+    auto slot = std::make_shared<GameSlot>(rebuild(g, now));
+    rooms_.add(g.created.id, slot);
+    hold(op, g.created.id, true);
     ++recovered.games;
   }
   tournaments_.resume();
-  flush();
+  finish(op);
   return recovered;
 }
 
@@ -122,77 +268,17 @@ std::unique_ptr<Room> Hub::rebuild(const store::StoredGame& g, Steady now) {
   return Room::recover(g,
                        stored_settings(g.created.settings, "game " + std::to_string(g.created.id)),
                        stored_user(g.created.first_id), stored_user(g.created.second_id), now,
-                       tournaments_.room_options(g.created.id).value_or(services_.room));
+                       tournament_game(g.created.id).value_or(services_.room));
 }
 
 std::size_t Hub::rooms_in_memory() {
-  std::lock_guard lock(mutex_);
   return rooms_.size();
 }
 
-void Hub::collect() {
-  for (const auto game : touched_) {
-    if (Room* room = rooms_.find(game)) room->drain_into(out_);
-  }
-}
-
-void Hub::settle_tournaments() {
-  // A tournament told of a game's end may adjudicate or end others: those are told in turn.
-  while (settled_ < out_.ended.size()) {
-    const std::vector<GameOver> ended(out_.ended.begin() + static_cast<std::ptrdiff_t>(settled_),
-                                      out_.ended.end());
-    settled_ = out_.ended.size();
-    for (const auto& over : ended) tournaments_.game_finished(over.game, over.result);
-    collect();
-  }
-}
-
-void Hub::dispatch_suggestions() {
-  for (const auto game : touched_) {
-    Room* room = rooms_.find(game);
-    if (!room) continue;
-    auto job = room->take_suggestion_job();
-    if (!job) continue;
-    if (!services_.worker) {
-      room->suggested(*job, suggest_dead_stones(job->board, job->options));
-      continue;
-    }
-    services_.worker->post([this, job = std::move(*job)] {
-      const auto dead = suggest_dead_stones(job.board, job.options);  // off the lock
-      std::lock_guard lock(mutex_);
-      Room* waiting = rooms_.find(job.game);
-      if (!waiting) return;  // it left memory (over, and unwatched)
-      waiting->suggested(job, dead);
-      touched_.insert(job.game);
-      flush();
-    });
-  }
-}
-
-void Hub::flush() {
-  dispatch_suggestions();
-  collect();
-  settle_tournaments();
-  settled_ = 0;
-  rate_finished_games();
-  rearm(touched_);
-  for (const auto game : touched_) rooms_.evict_if_done(game);
-  touched_.clear();
-  commit_.submit(out_);
-}
-
-void Hub::rearm(const std::set<protocol::GameId>& games) {
-  if (!services_.timers) return;
-  for (const auto game : games) {
-    if (const Room* room = rooms_.find(game))
-      services_.timers->arm(GameDeadline{game}, room->next_deadline());
-  }
-}
-
 Metrics::Gauges Hub::gauges() {
-  std::lock_guard lock(mutex_);
   Metrics::Gauges g;
   g.games_active = rooms_.unfinished();
+  std::lock_guard lock(lobby_mutex_);
   g.challenges_open = static_cast<std::int64_t>(challenges_.size());
   g.users_online = presence_.online_count();
   return g;
@@ -202,103 +288,106 @@ ratings::Rating Hub::rating_of(std::int64_t user) const {
   return ratings_.at(user, now_ms());
 }
 
-void Hub::rate_finished_games() {
-  for (const auto& over : out_.ended) {
-    const Room* found = rooms_.find(over.game);
-    if (!found || !found->settings().rated) continue;
-    const Room& room = *found;
-    const RatingBook::RatedGame game{
-        over.game,         room.black().id,
-        room.white().id,   room.settings().handicap,
-        room.rules().komi, Rules::preset(room.settings().ruleset).value_or(Rules{}).komi};
-    for (auto& change : ratings_.rate(game, over.result, now_ms()))
-      out_.writes.push_back(std::move(change));
-  }
-}
-
-void Hub::broadcast_challenge(const protocol::Challenge& c, const protocol::ServerMessage& m) {
+void Hub::broadcast_challenge(Operation& op, const protocol::Challenge& c,
+                              const protocol::ServerMessage& m) {
   const auto text = encoded(m);
   if (c.opponent) {  // a direct challenge concerns two users, not everyone online
-    presence_.send_to_user(c.challenger.id, text, out_);
-    if (c.opponent->id != c.challenger.id) presence_.send_to_user(c.opponent->id, text, out_);
+    presence_.send_to_user(c.challenger.id, text, op.out);
+    if (c.opponent->id != c.challenger.id) presence_.send_to_user(c.opponent->id, text, op.out);
     return;
   }
-  presence_.send_to_all(text, out_);
+  presence_.send_to_all(text, op.out);
 }
 
 void Hub::connected(const std::shared_ptr<Connection>& connection) {
-  std::lock_guard lock(mutex_);
+  Operation op(*this);
+  lock_lobby(op);
   if (presence_.connected(connection)) {  // the user's first connection
     const auto& user = *connection->user();
-    presence_changed({user.id, user.username}, true);
+    presence_changed(op, {user.id, user.username}, true);
   }
   protocol::LobbySnapshot lobby;
   lobby.challenges = challenges_.visible_to(connection->user());
   lobby.online = presence_.listed();
   lobby.online_count = presence_.online_count();
-  out_.send(connection, lobby);
-  flush();
+  op.out.send(connection, lobby);
+  finish(op);
 }
 
 void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
-  std::lock_guard lock(mutex_);
-  const Steady now = services_.clock->steady_now();
-  for (const auto game : joined_[connection->id()]) {
-    if (Room* room = rooms_.find(game)) room->leave(connection, now);
-    touched_.insert(game);
+  Operation op(*this);
+  lock_lobby(op);
+  std::set<protocol::GameId> joined;
+  {
+    std::lock_guard lock(joined_mutex_);
+    if (const auto it = joined_.find(connection->id()); it != joined_.end()) {
+      joined = std::move(it->second);
+      joined_.erase(it);
+    }
   }
-  joined_.erase(connection->id());
+  const Steady now = services_.clock->steady_now();
+  for (const auto game : joined) {
+    if (Room* room = hold(op, game, true)) room->leave(connection, now);
+  }
   tournament_watchers_.erase(connection->id());
   if (!connection->user())
     applied_.forget(-static_cast<std::int64_t>(connection->id()));  // a guest's cids die with it
   if (presence_.disconnected(*connection)) {                        // the user's last connection
     const auto& user = *connection->user();
-    presence_changed({user.id, user.username}, false);
+    presence_changed(op, {user.id, user.username}, false);
   }
-  flush();
+  finish(op);
 }
 
-void Hub::presence_changed(const protocol::UserRef& user, bool online) {
+void Hub::presence_changed(Operation& op, const protocol::UserRef& user, bool online) {
   const bool first = presence_.note(user, online);
   if (!services_.timers) {
-    tell_presence();
+    tell_presence(op);
   } else if (first) {
     services_.timers->arm(PresenceTick{}, services_.clock->steady_now() + kPresenceInterval);
   }
 }
 
-void Hub::tell_presence() {
+void Hub::tell_presence(Operation& op) {
   const auto message = presence_.take_message();
   if (!message) return;
-  broadcast(*message);
+  presence_.send_to_all(encoded(*message), op.out);
   if (presence_.changes_waiting() && services_.timers)  // the rest in the next message
     services_.timers->arm(PresenceTick{}, services_.clock->steady_now() + kPresenceInterval);
 }
 
 void Hub::answer(const std::shared_ptr<Connection>& connection,
                  const protocol::ServerMessage& message) {
-  std::lock_guard lock(mutex_);
-  out_.send(connection, message);
-  flush();
+  // No lock: this connection's earlier commands were submitted before it reads the next.
+  Outbox out;
+  out.send(connection, message);
+  commit_.submit(out);
 }
 
 void Hub::after_replies(std::function<void()> then) {
-  std::lock_guard lock(mutex_);  // every operation flushed its outbox before it let go of the lock
   commit_.after_everything(std::move(then));  // in order, after every earlier submission
 }
 
 void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvelope command) {
-  std::lock_guard lock(mutex_);
   const std::int64_t key = who->user() ? who->user()->id : -static_cast<std::int64_t>(who->id());
-  if (auto ack = applied_.recall(key, command.cid)) {
-    out_.send(who, std::move(ack));  // already applied: acknowledge again, apply nothing
-    flush();
+  if (auto ack = applied_.begin(key, command.cid)) {  // already applied: answered, not applied
+    Outbox out;
+    out.send(who, std::move(ack));
+    commit_.submit(out);
     return;
   }
-  const Reply reply = handle(who, command.cid, command.message, services_.clock->steady_now());
-  collect();          // the events a command caused go out before its reply
+  struct Claim {  // ends however this ends: remembered if applied, free again if not
+    CommandMemory& memory;
+    std::int64_t key;
+    const std::string& cid;
+    std::shared_ptr<const std::string> ack;
+    ~Claim() { memory.end(key, cid, std::move(ack)); }
+  } claim{applied_, key, command.cid, nullptr};
+  Operation op(*this);
+  const Reply reply = handle(op, who, command.cid, command.message, services_.clock->steady_now());
+  collect(op);        // the events a command caused go out before its reply
   if (who->user()) {  // the event it made remembers whose command it was, across restarts
-    for (auto& w : out_.writes) {
+    for (auto& w : op.out.writes) {
       if (auto* e = std::get_if<store::GameEvent>(&w); e && e->cid == command.cid)
         e->user_id = who->user()->id;
     }
@@ -315,24 +404,23 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
   }
   if (const auto* ack = std::get_if<protocol::Ack>(&reply)) {
     const auto text = encoded(*ack);
-    applied_.remember(key, command.cid, text);
-    out_.send(who, text);
+    op.out.send(who, text);
+    finish(op);
+    claim.ack = text;  // remembered once submitted: a repeat is answered after the original
   } else {
-    out_.send(who, std::get<protocol::Error>(reply));
+    op.out.send(who, std::get<protocol::Error>(reply));
+    finish(op);
   }
-  flush();
 }
 
-Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string& cid,
-                       const protocol::ClientMessage& m, Steady now) {
+Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
+                       const std::string& cid, const protocol::ClientMessage& m, Steady now) {
   const auto& user = who->user();
   // Every command to a room first lets it notice deadlines that passed (a flag the timer has
   // not delivered yet); then the room's next deadline is armed again.
   auto room = [&](protocol::GameId id) -> Room* {
-    Room* r = rooms_.load(id);
-    if (!r) return nullptr;
-    r->tick(now);
-    touched_.insert(id);
+    Room* r = hold(op, id);
+    if (r) r->tick(now);
     return r;
   };
   auto no_game = [&](protocol::GameId id) {
@@ -342,46 +430,53 @@ Hub::Reply Hub::handle(const std::shared_ptr<Connection>& who, const std::string
     Room* r = room(join->game);
     if (!r) return no_game(join->game);
     auto reply = r->join(who, cid, join->since, now);
-    if (std::holds_alternative<protocol::Ack>(reply)) joined_[who->id()].insert(join->game);
+    if (std::holds_alternative<protocol::Ack>(reply)) {
+      std::lock_guard lock(joined_mutex_);
+      joined_[who->id()].insert(join->game);
+    }
     return reply;
   }
   if (const auto* leave = std::get_if<protocol::LeaveGame>(&m)) {
     Room* r = room(leave->game);
     if (!r) return no_game(leave->game);
     r->leave(who, now);
+    std::lock_guard lock(joined_mutex_);
     joined_[who->id()].erase(leave->game);
     return protocol::Ack{cid, leave->game, {}, {}, {}};
   }
   if (const auto* watch = std::get_if<protocol::WatchTournaments>(&m)) {  // guests too
+    lock_lobby(op);
     if (watch->tournament && !tournaments_.exists(*watch->tournament))
       return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(*watch->tournament));
     tournament_watchers_[who->id()] = {who, watch->tournament};
     return protocol::Ack{cid, {}, {}, {}, watch->tournament};
   }
   if (std::holds_alternative<protocol::UnwatchTournaments>(m)) {
+    lock_lobby(op);
     tournament_watchers_.erase(who->id());
     return protocol::Ack{cid, {}, {}, {}, {}};
   }
   if (!user)
     return error(cid, ErrorCode::NotAuthenticated, "guests may watch but not play: log in first");
   const protocol::UserRef me{user->id, user->username};
+  auto tournament = [&] { return tournament_command(op, me, cid, m); };
   return std::visit(
       Overloaded{
-          [&](const protocol::CreateChallenge& c) { return create(me, cid, c); },
+          [&](const protocol::CreateChallenge& c) { return create(op, me, cid, c); },
           [&](const protocol::CancelChallenge& c) {
-            return close_challenge(me, cid, c.challenge, false);
+            return close_challenge(op, me, cid, c.challenge, false);
           },
           [&](const protocol::DeclineChallenge& c) {
-            return close_challenge(me, cid, c.challenge, true);
+            return close_challenge(op, me, cid, c.challenge, true);
           },
-          [&](const protocol::AcceptChallenge& c) { return accept(me, cid, c.challenge); },
-          [&](const protocol::CreateTournament&) { return tournament_command(me, cid, m); },
-          [&](const protocol::RegisterTournament&) { return tournament_command(me, cid, m); },
-          [&](const protocol::LeaveTournament&) { return tournament_command(me, cid, m); },
-          [&](const protocol::StartTournament&) { return tournament_command(me, cid, m); },
-          [&](const protocol::WithdrawPlayer&) { return tournament_command(me, cid, m); },
-          [&](const protocol::SetTournamentResult&) { return tournament_command(me, cid, m); },
-          [&](const protocol::RepairRound&) { return tournament_command(me, cid, m); },
+          [&](const protocol::AcceptChallenge& c) { return accept(op, me, cid, c.challenge); },
+          [&](const protocol::CreateTournament&) { return tournament(); },
+          [&](const protocol::RegisterTournament&) { return tournament(); },
+          [&](const protocol::LeaveTournament&) { return tournament(); },
+          [&](const protocol::StartTournament&) { return tournament(); },
+          [&](const protocol::WithdrawPlayer&) { return tournament(); },
+          [&](const protocol::SetTournamentResult&) { return tournament(); },
+          [&](const protocol::RepairRound&) { return tournament(); },
           // Everything else names a game (join and leave were handled above, guests' too); a ping
           // never comes here: its connection answers it through answer().
           [&](const auto& c) -> Reply {
@@ -404,7 +499,12 @@ Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_pt
   return std::visit(
       Overloaded{
           [&](const protocol::SendChat& c) -> Reply {
-            if (!chat_rate_.try_take(std::to_string(me), now)) {
+            bool allowed = false;
+            {
+              std::lock_guard lock(chat_mutex_);
+              allowed = chat_rate_.try_take(std::to_string(me), now);
+            }
+            if (!allowed) {
               const auto& o = services_.room;
               return error(cid, ErrorCode::RateLimited,
                            "too much chat: at most " + std::to_string(o.chat_burst) +
@@ -438,26 +538,29 @@ Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_pt
       m);
 }
 
-Hub::Reply Hub::create(const protocol::UserRef& me, const std::string& cid,
+Hub::Reply Hub::create(Operation& op, const protocol::UserRef& me, const std::string& cid,
                        const protocol::CreateChallenge& m) {
-  auto outcome = challenges_.open(me, cid, m, services_.find_user, out_.writes);
+  lock_lobby(op);
+  auto outcome = challenges_.open(me, cid, m, services_.find_user, op.out.writes);
   if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
   const auto& c = std::get<protocol::Challenge>(outcome);
-  broadcast_challenge(c, protocol::ChallengeOpened{c});
+  broadcast_challenge(op, c, protocol::ChallengeOpened{c});
   return protocol::Ack{cid, {}, {}, c.id, {}};
 }
 
-Hub::Reply Hub::close_challenge(const protocol::UserRef& me, const std::string& cid,
+Hub::Reply Hub::close_challenge(Operation& op, const protocol::UserRef& me, const std::string& cid,
                                 protocol::ChallengeId id, bool decline) {
-  auto outcome = challenges_.close(me, cid, id, decline, out_.writes);
+  lock_lobby(op);
+  auto outcome = challenges_.close(me, cid, id, decline, op.out.writes);
   if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
-  broadcast_challenge(std::get<protocol::Challenge>(outcome),
+  broadcast_challenge(op, std::get<protocol::Challenge>(outcome),
                       protocol::ChallengeClosed{id, decline ? "declined" : "cancelled", {}});
   return protocol::Ack{cid, {}, {}, id, {}};
 }
 
-Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid,
+Hub::Reply Hub::accept(Operation& op, const protocol::UserRef& me, const std::string& cid,
                        protocol::ChallengeId id) {
+  lock_lobby(op);
   auto outcome = challenges_.take_to_accept(me, cid, id);
   if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
   const protocol::Challenge c = std::get<protocol::Challenge>(std::move(outcome));
@@ -486,38 +589,47 @@ Hub::Reply Hub::accept(const protocol::UserRef& me, const std::string& cid,
   }
   const bool drawn = secret.has_value();
   const protocol::GameId game =
-      open_room(id, settings, black, white, secret, nonce, services_.room);
-  out_.writes.push_back(Challenges::closed_by_game(id, game));
-  broadcast_challenge(c, protocol::ChallengeClosed{id, "accepted", game});
+      open_room(op, id, settings, black, white, secret, nonce, services_.room, false);
+  op.out.writes.push_back(Challenges::closed_by_game(id, game));
+  broadcast_challenge(op, c, protocol::ChallengeClosed{id, "accepted", game});
   const auto started = encoded(protocol::GameStarted{game, black, white, settings, drawn});
-  presence_.send_to_user(black.id, started, out_);
-  presence_.send_to_user(white.id, started, out_);
+  presence_.send_to_user(black.id, started, op.out);
+  presence_.send_to_user(white.id, started, op.out);
   return protocol::Ack{cid, game, {}, id, {}};
 }
 
-protocol::GameId Hub::open_room(std::optional<protocol::ChallengeId> challenge,
+protocol::GameId Hub::open_room(Operation& op, std::optional<protocol::ChallengeId> challenge,
                                 const protocol::GameSettings& settings,
                                 const protocol::UserRef& black, const protocol::UserRef& white,
                                 std::optional<std::string> secret, std::optional<std::string> nonce,
-                                const RoomOptions& options) {
+                                const RoomOptions& options, bool in_tournament) {
   const protocol::GameId game = rooms_.next_id();
+  if (in_tournament) {
+    // Indexed before the room exists, so that whoever finds the room takes the lobby first.
+    std::lock_guard lock(tournament_games_mutex_);
+    tournament_games_[game] = options;
+  }
   std::optional<Nigiri> nigiri;
   if (secret && nonce) nigiri.emplace(*secret, *nonce);
   // The game's row goes before the events its room has already produced (collected later).
-  out_.writes.push_back(store::GameCreated{game, challenge, protocol::encode_settings(settings),
-                                           black.id, white.id, std::move(secret), std::move(nonce),
-                                           0});
-  rooms_.add(game, std::make_unique<Room>(game, settings, black, white, std::move(nigiri),
-                                          services_.clock->steady_now(), options));
-  touched_.insert(game);
+  op.out.writes.push_back(store::GameCreated{game, challenge, protocol::encode_settings(settings),
+                                             black.id, white.id, std::move(secret),
+                                             std::move(nonce), 0});
+  auto slot = std::make_shared<GameSlot>(std::make_unique<Room>(
+      game, settings, black, white, std::move(nigiri), services_.clock->steady_now(), options));
+  // Held before anyone can find it: nothing about the game is sent before its row is durable.
+  std::unique_lock lock(slot->mutex);
+  rooms_.add(game, slot);
+  op.games.emplace(game, Operation::Held{std::move(slot), std::move(lock)});
   if (metrics_) ++metrics_->games_started_total;
   return game;
 }
 
 // ---- tournaments ----
 
-Hub::Reply Hub::tournament_command(const protocol::UserRef& me, const std::string& cid,
-                                   const protocol::ClientMessage& m) {
+Hub::Reply Hub::tournament_command(Operation& op, const protocol::UserRef& me,
+                                   const std::string& cid, const protocol::ClientMessage& m) {
+  lock_lobby(op);
   try {
     tournaments_.begin_command(cid);
     auto reply = tournament_action(me, cid, m);
@@ -565,31 +677,26 @@ protocol::GameId Hub::start_tournament_game(const protocol::GameSettings& settin
                                             const protocol::UserRef& black,
                                             const protocol::UserRef& white,
                                             const RoomOptions& options) {
-  const auto game =
-      open_room(std::nullopt, settings, black, white, std::nullopt, std::nullopt, options);
+  Operation& op = *lobby_op_;
+  const auto game = open_room(op, std::nullopt, settings, black, white, std::nullopt, std::nullopt,
+                              options, true);
   const auto started = encoded(protocol::GameStarted{game, black, white, settings, false});
-  presence_.send_to_user(black.id, started, out_);
-  presence_.send_to_user(white.id, started, out_);
+  presence_.send_to_user(black.id, started, op.out);
+  presence_.send_to_user(white.id, started, op.out);
   return game;
 }
 
 void Hub::end_tournament_game(protocol::GameId game, const Result& result,
                               const std::string& reason) {
-  if (Room* room = rooms_.load(game)) {
+  if (Room* room = hold(*lobby_op_, game))
     room->adjudicate(result, reason, services_.clock->steady_now());
-    touched_.insert(game);
-  }
 }
 
 void Hub::tournament_changed(const protocol::TournamentChanged& change) {
   const auto text = encoded(change);
   for (const auto& [id, watch] : tournament_watchers_) {
-    if (!watch.second || *watch.second == change.tournament) out_.send(watch.first, text);
+    if (!watch.second || *watch.second == change.tournament) lobby_op_->out.send(watch.first, text);
   }
-}
-
-void Hub::broadcast(const protocol::ServerMessage& message) {
-  presence_.send_to_all(encoded(message), out_);
 }
 
 void Hub::arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) {
@@ -600,12 +707,12 @@ void Hub::arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> 
 }
 
 std::string Hub::tournaments_json(const store::Page& page) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lobby_mutex_);
   return tournaments_.list_json(page.before, page.limit);
 }
 
 std::optional<std::string> Hub::tournament_json(protocol::TournamentId id) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lobby_mutex_);
   return tournaments_.view_json(id);
 }
 

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 #include "accounts/rate_limiter.h"
 #include "clock.h"
@@ -28,10 +29,17 @@
 namespace tengen {
 
 // The lobby and the rooms behind every WebSocket connection (docs/games.md): challenges, online
-// users, games. One mutex serialises it. Whatever a command changes is stored through the
-// journal, and whatever it sends (replies and events alike) goes out only once that is durable
-// (docs/persistence.md), in the order it was produced; each connection's own strand then delivers
-// it.
+// users, games. Whatever a command changes is stored through the journal, and whatever it sends
+// (replies and events alike) goes out only once that is durable (docs/persistence.md), in the
+// order it was produced; each connection's own strand then delivers it.
+//
+// No lock covers every game (docs/architecture.md, "Threads"). Each game has its own lock, and
+// the lobby (presence, challenges, tournaments) one of its own; an operation takes what it needs
+// in one order — the lobby, then games, then the ratings' — and keeps it until what it produced
+// is submitted, so that each game's events are submitted, hence sent, in the order they
+// happened. A command for a game needs only that game's lock, so commands for different games
+// run at once on the network threads. A tournament game is also the lobby's: everything done to
+// it takes the lobby first, because its end changes its tournament in the same submission.
 class Hub final : public Dispatcher, private TournamentHost {
  public:
   // Arrivals and departures are told to everyone together, at most this often (Presence).
@@ -56,8 +64,8 @@ class Hub final : public Dispatcher, private TournamentHost {
     Clock* clock = nullptr;
     Timers* timers = nullptr;  // must stop before the hub goes; without, deadlines are only
                                // noticed when a command arrives
-    // Runs the dead-stone suggestions off the lock; must stop before the hub goes. Without, they
-    // run under the lock, stalling every game meanwhile.
+    // Runs the dead-stone suggestions off the game's lock; must stop before the hub goes.
+    // Without, they run under it, stalling that game (and the lobby, for a tournament game).
     Worker* worker = nullptr;
     RoomOptions room;
     Metrics* metrics = nullptr;
@@ -99,45 +107,80 @@ class Hub final : public Dispatcher, private TournamentHost {
 
  private:
   using Reply = std::variant<protocol::Ack, protocol::Error>;
-  Reply handle(const std::shared_ptr<Connection>& who, const std::string& cid,
+
+  // One operation (a command, a deadline, a finished suggestion, a connection coming or going):
+  // the locks it holds and what it produced. finish() submits that, then lets the locks go.
+  struct Operation {
+    explicit Operation(Hub& h) : hub(h) {}
+    ~Operation();
+    Operation(const Operation&) = delete;
+    Operation& operator=(const Operation&) = delete;
+    // The game's room if this operation holds it.
+    Room* room(protocol::GameId id) const;
+    void release();
+
+    struct Held {
+      std::shared_ptr<GameSlot> slot;
+      std::unique_lock<std::mutex> lock;
+    };
+    Hub& hub;
+    std::unique_lock<std::mutex> lobby;
+    std::map<protocol::GameId, Held> games;  // every game it touched
+    std::unique_lock<std::mutex> ratings;    // from rating its ended games to their submission
+    Outbox out;
+    std::size_t settled = 0;  // the games of out.ended already told to the tournaments
+  };
+
+  void lock_lobby(Operation& op);
+  // The game's room, held by `op` until it finishes (a tournament game's with the lobby, taken
+  // first); brought back from the store if it left memory, unless `in_memory_only`. Null if there
+  // is no such game.
+  Room* hold(Operation& op, protocol::GameId id, bool in_memory_only = false);
+  // Ends every operation: the held rooms' suggestions, ended games, deadlines; the outbox to the
+  // commit path; then evictions, and the locks let go.
+  void finish(Operation& op);
+  // Takes what the held rooms produced into the outbox.
+  static void collect(Operation& op);
+  // Hands the held rooms' dead-stone suggestions to the worker (or computes them here).
+  void dispatch_suggestions(Operation& op);
+  // Hands the games that finished in this operation to the tournaments, which may start or end
+  // others, until nothing more happens.
+  void settle_tournaments(Operation& op);
+  // The ratings that the rated games finishing in this operation change, written with them.
+  void rate_finished_games(Operation& op);
+  void rearm(Operation& op);
+
+  Reply handle(Operation& op, const std::shared_ptr<Connection>& who, const std::string& cid,
                const protocol::ClientMessage& m, Steady now);
   Reply room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who,
                      Room& room, const std::string& cid, const protocol::ClientMessage& m,
                      Steady now);
-  void rearm(const std::set<protocol::GameId>& games);
   std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);
   protocol::UserRef stored_user(std::int64_t id) const;
   static protocol::GameSettings stored_settings(const std::string& text, const std::string& what);
-  // Takes what the touched rooms produced into the outbox.
-  void collect();
-  // Hands the touched rooms' dead-stone suggestions to the worker (or computes them here).
-  void dispatch_suggestions();
-  // Ends every operation: the touched rooms' suggestions, ended games, deadlines and evictions,
-  // then the outbox to the commit path.
-  void flush();
-  Reply tournament_command(const protocol::UserRef& me, const std::string& cid,
+  // How a tournament game's room runs; nullopt for a game outside tournaments.
+  std::optional<RoomOptions> tournament_game(protocol::GameId game) const;
+
+  Reply tournament_command(Operation& op, const protocol::UserRef& me, const std::string& cid,
                            const protocol::ClientMessage& m);
   Reply tournament_action(const protocol::UserRef& me, const std::string& cid,
                           const protocol::ClientMessage& m);
-  // A new game's row and room (not yet announced to its players).
-  protocol::GameId open_room(std::optional<protocol::ChallengeId> challenge,
+  // A new game's row and room (not yet announced to its players), held by `op`.
+  protocol::GameId open_room(Operation& op, std::optional<protocol::ChallengeId> challenge,
                              const protocol::GameSettings& settings, const protocol::UserRef& black,
                              const protocol::UserRef& white, std::optional<std::string> secret,
-                             std::optional<std::string> nonce, const RoomOptions& options);
-  // Hands the games that finished in this operation to the tournaments, which may start or end
-  // others, until nothing more happens.
-  void settle_tournaments();
+                             std::optional<std::string> nonce, const RoomOptions& options,
+                             bool in_tournament);
 
-  // TournamentHost
+  // TournamentHost: called by the director, always under the lobby's lock, so within lobby_op_.
   protocol::GameId start_tournament_game(const protocol::GameSettings& settings,
                                          const protocol::UserRef& black,
                                          const protocol::UserRef& white,
                                          const RoomOptions& options) override;
   void end_tournament_game(protocol::GameId game, const Result& result,
                            const std::string& reason) override;
-  void write(store::Write write) override { out_.writes.push_back(std::move(write)); }
+  void write(store::Write write) override { lobby_op_->out.writes.push_back(std::move(write)); }
   void tournament_changed(const protocol::TournamentChanged& change) override;
-  void broadcast(const protocol::ServerMessage& message);
   void arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) override;
   std::optional<protocol::UserRef> user_named(const std::string& name) override {
     return services_.find_user(name);
@@ -148,46 +191,55 @@ class Hub final : public Dispatcher, private TournamentHost {
   double rating_of_user(std::int64_t user) override { return rating_of(user).rating; }
   std::int64_t unix_now_ms() override { return now_ms(); }
 
-  Reply create(const protocol::UserRef& me, const std::string& cid,
+  Reply create(Operation& op, const protocol::UserRef& me, const std::string& cid,
                const protocol::CreateChallenge& m);
-  Reply accept(const protocol::UserRef& me, const std::string& cid, protocol::ChallengeId id);
-  Reply close_challenge(const protocol::UserRef& me, const std::string& cid,
+  Reply accept(Operation& op, const protocol::UserRef& me, const std::string& cid,
+               protocol::ChallengeId id);
+  Reply close_challenge(Operation& op, const protocol::UserRef& me, const std::string& cid,
                         protocol::ChallengeId id, bool decline);
   // Tells a challenge's change to those who see it: everyone, or a direct one's two players.
-  void broadcast_challenge(const protocol::Challenge& c, const protocol::ServerMessage& m);
+  void broadcast_challenge(Operation& op, const protocol::Challenge& c,
+                           const protocol::ServerMessage& m);
   // A player's rating now (the deviation grown by the time since their last rated game).
   ratings::Rating rating_of(std::int64_t user) const;
-  // The ratings that the rated games finishing in this operation change, written with them.
-  void rate_finished_games();
   // Notes that the user came online or went offline, for the next presence message.
-  void presence_changed(const protocol::UserRef& user, bool online);
-  void tell_presence();  // sends the presence changes noted, to every connection
+  void presence_changed(Operation& op, const protocol::UserRef& user, bool online);
+  void tell_presence(Operation& op);  // sends the presence changes noted, to every connection
   std::int64_t now_ms() const { return services_.clock->unix_ms(); }
 
   Services services_;
   Metrics* metrics_;
-  std::mutex mutex_;
-  std::map<std::uint64_t, std::set<protocol::GameId>> joined_;  // by connection
-  Presence presence_;                                           // who is connected and online
+
+  // The lobby: under lobby_mutex_.
+  std::mutex lobby_mutex_;
+  Operation* lobby_op_ = nullptr;  // the operation holding lobby_mutex_
+  Presence presence_;              // who is connected and online
   Challenges challenges_;
-  GameRegistry rooms_{*services_.store, [this](const store::StoredGame& g) {
-                        return rebuild(g, services_.clock->steady_now());
-                      }};
-  CommitPath commit_{*services_.journal, *services_.clock};
-  RatingBook ratings_;
-  CommandMemory applied_;  // the acks of applied commands, for repeated cids
-  // What the command under way produced, and the rooms it touched.
-  Outbox out_;
-  std::set<protocol::GameId> touched_;
-  std::size_t settled_ = 0;  // the games of out_.ended already told to the tournaments
   TournamentDirector tournaments_{*this, services_.room};
   // What each connection watches of the tournaments (WatchTournaments): one tournament, or
   // every one (nullopt). tournament_changed goes to these only.
   std::unordered_map<std::uint64_t,
                      std::pair<std::shared_ptr<Connection>, std::optional<protocol::TournamentId>>>
       tournament_watchers_;
+
+  // Safe from any thread, each with a lock of its own.
+  GameRegistry rooms_{*services_.store, *services_.journal, [this](const store::StoredGame& g) {
+                        return rebuild(g, services_.clock->steady_now());
+                      }};
+  CommitPath commit_{*services_.journal, *services_.clock};
+  RatingBook ratings_;
+  std::mutex ratings_order_;  // rated games' rows reach the journal in the order they were rated
+  CommandMemory applied_;     // the acks of applied commands, for repeated cids
+  // The tournament games, and how their rooms run: written under the lobby's lock, read by
+  // anyone about to take a game's lock (to take the lobby's first).
+  mutable std::mutex tournament_games_mutex_;
+  std::map<protocol::GameId, RoomOptions> tournament_games_;
+  // The games each connection joined (by connection id), to leave them when it goes.
+  std::mutex joined_mutex_;
+  std::map<std::uint64_t, std::set<protocol::GameId>> joined_;
   // Each account's chat across all games (user id → its bucket): below the command rate, so that
   // a flood of lines is refused before it reaches the rooms and the disk.
+  std::mutex chat_mutex_;
   RateLimiter chat_rate_{services_.room.chat_burst, services_.room.chat_refill};
 };
 

@@ -3,10 +3,16 @@
 namespace tengen {
 
 void RatingBook::load(const std::vector<store::StoredRating>& stored) {
+  std::lock_guard lock(mutex_);
   for (const auto& r : stored) by_user_[r.user_id] = r;
 }
 
 ratings::Rating RatingBook::at(std::int64_t user, std::int64_t now_ms) const {
+  std::lock_guard lock(mutex_);
+  return at_locked(user, now_ms);
+}
+
+ratings::Rating RatingBook::at_locked(std::int64_t user, std::int64_t now_ms) const {
   const auto it = by_user_.find(user);
   if (it == by_user_.end()) return {};
   const auto& r = it->second;
@@ -20,8 +26,9 @@ std::vector<store::RatingChanged> RatingBook::rate(const RatedGame& game, const 
   const double black_score = result.winner == Color::Black   ? 1
                              : result.winner == Color::White ? 0
                                                              : 0.5;  // jigo
+  std::lock_guard lock(mutex_);
   const auto after = ratings::rate_game(
-      at(game.black, now_ms), at(game.white, now_ms), black_score,
+      at_locked(game.black, now_ms), at_locked(game.white, now_ms), black_score,
       ratings::black_advantage_ranks(game.handicap, game.komi, game.customary_komi));
   std::vector<store::RatingChanged> changes;
   for (const auto& [user, r] :

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -14,6 +15,10 @@ namespace tengen {
 // Every player's current Glicko-2 rating (docs/ratings.md), as the store holds it, and the
 // update of both players when a rated game ends. A player without a rated game is a newcomer
 // (1500 ± 350); a rating's deviation grows with the time since the player's last rated game.
+//
+// Safe from any thread. Two games of one player that end at once are rated one after the other;
+// that their rows reach the store in the same order is the caller's affair (the hub submits them
+// under a lock of its own).
 class RatingBook {
  public:
   void load(const std::vector<store::StoredRating>& stored);
@@ -35,6 +40,9 @@ class RatingBook {
                                          std::int64_t now_ms);
 
  private:
+  ratings::Rating at_locked(std::int64_t user, std::int64_t now_ms) const;
+
+  mutable std::mutex mutex_;
   std::map<std::int64_t, store::StoredRating> by_user_;  // absent: a newcomer
 };
 

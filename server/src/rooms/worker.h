@@ -5,10 +5,10 @@
 
 namespace tengen {
 
-// Work taken off the lobby's lock: the dead-stone suggestion, which would otherwise stall every
-// game for up to a quarter of a second. Jobs run one at a time, in the order posted, on a thread
-// of the worker's own; a job that needs the lobby takes its lock itself. Tests hold jobs and run
-// them by hand.
+// Work taken off a game's lock: the dead-stone suggestion, which would otherwise stall the game
+// (and, for a tournament game, the lobby) for up to a quarter of a second. Jobs run one at a
+// time, in the order posted, on a thread of the worker's own; a job that needs a game takes its
+// lock itself. Tests hold jobs and run them by hand.
 class Worker {
  public:
   using Job = std::function<void()>;

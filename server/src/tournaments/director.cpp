@@ -463,6 +463,14 @@ std::optional<RoomOptions> TournamentDirector::room_options(protocol::GameId gam
   return options_for(*tournaments_.at(it->second.tournament));
 }
 
+std::vector<std::pair<protocol::GameId, RoomOptions>> TournamentDirector::games() const {
+  std::vector<std::pair<protocol::GameId, RoomOptions>> out;
+  out.reserve(boards_.size());
+  for (const auto& [game, board] : boards_)
+    out.emplace_back(game, options_for(*tournaments_.at(board.tournament)));
+  return out;
+}
+
 void TournamentDirector::start_round(TournamentState& t) {
   const int number = static_cast<int>(t.rounds().size());
   const auto pairing = t.rounds().back().pairing;
