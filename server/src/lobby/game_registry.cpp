@@ -16,15 +16,19 @@ std::shared_ptr<GameSlot> GameRegistry::find(protocol::GameId id) const {
 std::shared_ptr<GameSlot> GameRegistry::load(protocol::GameId id) {
   if (auto slot = find(id)) return slot;
   if (id < 1 || id > last_id_) return nullptr;
+  // One game brought back at a time, and looked for again first: two threads reading the same
+  // game would make two rooms, and the second, built before the first's events were stored,
+  // would number its next event with a number already taken.
+  std::lock_guard loading(loading_);
+  if (auto slot = find(id)) return slot;
   // The game left memory once its last events were submitted; read it only once they are
   // durable. Neither wait nor read holds the registry's lock: other games are not held up.
   journal_.barrier().wait();
   auto stored = store_.stored_game(id);
   if (!stored) return nullptr;
   auto built = std::make_shared<GameSlot>(rebuild_(*stored));
-  std::lock_guard lock(mutex_);
-  // Another thread may have brought it back meanwhile: theirs stays, so that there is one slot.
-  return slots_.try_emplace(id, std::move(built)).first->second;
+  add(id, built);
+  return built;
 }
 
 void GameRegistry::evict_if_done(protocol::GameId id, GameSlot& slot) {

@@ -61,6 +61,7 @@ class GameRegistry {
   store::Journal& journal_;
   Rebuild rebuild_;
   mutable std::mutex mutex_;
+  std::mutex loading_;  // held while a game is read back from the store
   std::map<protocol::GameId, std::shared_ptr<GameSlot>> slots_;
   std::atomic<protocol::GameId> last_id_ = 0;
 };
