@@ -67,6 +67,9 @@ struct Options {
   // Both players pass once a game has this many moves (0: never): the scoring phase starts, the
   // server suggests dead stones, Black resigns and a new game begins.
   std::size_t pass_after = 0;
+  // Players of a McMahon tournament started half-way through the window (0: none): its first
+  // round is paired and its games created while the other games play on.
+  int tournament = 0;
 };
 
 // Loopback addresses to connect from: the server allows 32 connections and 10 registrations per
@@ -258,6 +261,12 @@ struct Player {
   Clock::time_point refilled{};
 };
 
+// A player of the tournament (--tournament): registers, then only reads.
+struct Entrant {
+  std::string name, token;
+  std::shared_ptr<Connection> conn;
+};
+
 class Load {
  public:
   Load(Options o, int port) : o_(std::move(o)), port_(port), timer_(io_) {}
@@ -275,6 +284,17 @@ class Load {
       p.token = j.at("token");
       p.id = j.at("user").at("id");
       p.partner = &players_[i ^ 1];
+    }
+    // The entrants register from addresses of their own (10 registrations per address).
+    const std::size_t first = (players_.size() + 9) / 10 * 10;
+    entrants_.resize(static_cast<std::size_t>(o_.tournament));
+    for (std::size_t i = 0; i < entrants_.size(); ++i) {
+      Entrant& e = entrants_[i];
+      e.name = "entrant" + std::to_string(i);
+      const auto reply =
+          post(source_address(static_cast<int>((first + i) / 10)), "/api/v1/register",
+               json{{"username", e.name}, {"password", "load test password"}}.dump());
+      e.token = json::parse(reply).at("token");
     }
   }
 
@@ -315,6 +335,7 @@ class Load {
           "dead-stone suggestion\n",
           static_cast<unsigned long long>(window_scorings_), o_.pass_after);
     }
+    if (o_.tournament > 0) report_tournament();
     if (rate_limited_ > 0) {
       std::printf(
           "rate limited:             %llu moves refused (20 commands/s per connection) and sent "
@@ -331,6 +352,27 @@ class Load {
       std::printf("idle connections:         %d open, %.1f KiB each at the server\n", idle_open_,
                   static_cast<double>(idle_rss_after_ - idle_rss_before_) / idle_open_);
     }
+  }
+
+  void report_tournament() {
+    if (!tournament_acked_) {
+      std::printf("tournament:               not started and acknowledged within the window\n");
+      return;
+    }
+    // The moves whose round trip overlapped the start: sent before it was acknowledged, their
+    // opponent's view arriving after it was sent.
+    Latencies during;
+    for (const auto& [sent, seen] : around_start_) {
+      if (sent <= *tournament_acked_ && seen >= tournament_sent_)
+        during.us.push_back(
+            std::chrono::duration_cast<std::chrono::microseconds>(seen - sent).count());
+    }
+    std::printf(
+        "tournament start:         %d players, McMahon round 1 paired, %d games started, "
+        "acknowledged in %.1f ms\n",
+        o_.tournament, tournament_games_ / 2,
+        std::chrono::duration<double, std::milli>(*tournament_acked_ - tournament_sent_).count());
+    std::cout << "other games meanwhile:    " << during.summary() << "\n";
   }
 
   // (user id, cid number) of every acknowledged move.
@@ -424,6 +466,74 @@ class Load {
     }
   }
 
+  // A tournament player: registers, then only reads (the director also creates and starts it).
+  awaitable<void> entrant(Entrant* e, int index) {
+    try {
+      e->conn = co_await open_connection(index, e->token);
+      ++entrants_ready_;
+      for (;;) {
+        const std::string_view text = co_await e->conn->read();
+        const Fields f = top_level_fields(text);
+        if (f.type == "ack") {
+          if (f.cid == "tcreate") tournament_ = json::parse(text).at("tournament");
+          if (f.cid == "tregister") ++entrants_registered_;
+          if (f.cid == "tstart") tournament_acked_ = Clock::now();
+        } else if (f.type == "game_started") {
+          ++tournament_games_;
+        } else if (f.type == "error") {
+          ++errors_;
+          if (errors_ <= 5) std::cerr << e->name << ": " << text << "\n";
+        }
+      }
+    } catch (const std::exception& ex) {
+      if (!stopping_) {
+        ++failures_;
+        std::cerr << e->name << ": " << ex.what() << "\n";
+      }
+    }
+    if (e->conn) e->conn->open = false;
+  }
+
+  // The entrants connect, the first creates a McMahon tournament and all register, ranks from
+  // 20k to 5d; it starts later, in the window.
+  awaitable<void> prepare_tournament(int first_index) {
+    for (std::size_t i = 0; i < entrants_.size(); ++i)
+      asio::co_spawn(io_, entrant(&entrants_[i], first_index + static_cast<int>(i)),
+                     asio::detached);
+    const auto give_up = Clock::now() + 60s;
+    const int n = static_cast<int>(entrants_.size());
+    while (entrants_ready_ < n && Clock::now() < give_up) co_await tick(5ms);
+    const json settings = {
+        {"name", "Load McMahon"},
+        {"system", "mcmahon"},
+        {"rounds", 5},
+        {"game",
+         {{"width", 19},
+          {"ruleset", "japanese"},
+          {"time", {{"system", "fischer"}, {"main_ms", 600000}, {"increment_ms", 10000}}}}},
+        {"mcmahon", {{"bar", "3d"}, {"floor", "20k"}}},
+        {"handicap", {{"by_score_gap", true}, {"correction", 1}, {"ceiling", 9}}}};
+    entrants_[0].conn->send(json{
+        {"v", 1},
+        {"type", "create_tournament"},
+        {"cid", "tcreate"},
+        {"settings", settings}}.dump());
+    while (!tournament_ && Clock::now() < give_up) co_await tick(5ms);
+    if (!tournament_) throw std::runtime_error("the tournament was not created");
+    for (std::size_t i = 0; i < entrants_.size(); ++i) {
+      const int r = static_cast<int>(i % 25);  // 20k … 1k, 1d … 5d
+      const std::string rank = r < 20 ? std::to_string(20 - r) + "k" : std::to_string(r - 19) + "d";
+      entrants_[i].conn->send(json{
+          {"v", 1},
+          {"type", "tournament_register"},
+          {"cid", "tregister"},
+          {"tournament", *tournament_},
+          {"rank", rank}}.dump());
+    }
+    while (entrants_registered_ < n && Clock::now() < give_up) co_await tick(5ms);
+    if (entrants_registered_ < n) throw std::runtime_error("not every entrant registered");
+  }
+
   void start_table(Player& challenger) {
     command(challenger, {{"type", "create_challenge"},
                          {"opponent", challenger.partner->name},
@@ -514,10 +624,12 @@ class Load {
     const bool mine = (m.color == "black") == (&p == t->black);
     if (mine) return;  // the mover's own copy
     if (t->in_flight) {
+      const auto now = Clock::now();
       if (measuring_)
         rtt_.us.push_back(
-            std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t->sent_at)
-                .count());
+            std::chrono::duration_cast<std::chrono::microseconds>(now - t->sent_at).count());
+      if (tournament_started_ && (!tournament_acked_ || now <= *tournament_acked_ + 1s))
+        around_start_.emplace_back(t->sent_at, now);
       t->in_flight = false;
     }
     const tengen::Geometry g{o_.size, o_.size};
@@ -595,6 +707,7 @@ class Load {
     while (idle_open_ < o_.idle && Clock::now() < idle_deadline) co_await tick(5ms);
     co_await tick(200ms);  // their lobby snapshots written
     idle_rss_after_ = usage_of(server_pid_).rss_kib;
+    if (!entrants_.empty()) co_await prepare_tournament(first_idle + o_.idle);
     // Black's first moves, spread over one interval.
     std::vector<Table*> all;
     for (auto& [id, t] : tables_) all.push_back(t.get());
@@ -619,7 +732,15 @@ class Load {
               << " s; measuring for " << o_.seconds << " s" << std::endl;
     const auto end = window_start_ + std::chrono::duration_cast<Clock::duration>(
                                          std::chrono::duration<double>(o_.seconds));
+    const auto half_way = window_start_ + (end - window_start_) / 2;
     while (Clock::now() < end) {
+      if (!entrants_.empty() && !tournament_started_ && Clock::now() >= half_way) {
+        tournament_started_ = true;
+        tournament_sent_ = Clock::now();
+        entrants_[0].conn->send(json{
+            {"v", 1}, {"type", "tournament_start"}, {"cid", "tstart"}, {"tournament", *tournament_}}
+                                    .dump());
+      }
       // Each table whose opponent's move arrived moves again once its interval has passed.
       std::deque<std::int64_t> waiting;
       const auto now = Clock::now();
@@ -680,6 +801,16 @@ class Load {
   std::vector<int> spectator_slots_;
   std::mt19937 random_{12345};
   Latencies rtt_;
+  std::vector<Entrant> entrants_;  // the tournament's players (--tournament)
+  int entrants_ready_ = 0;
+  int entrants_registered_ = 0;
+  int tournament_games_ = 0;  // game_started messages the entrants received (two a game)
+  std::optional<std::int64_t> tournament_;
+  bool tournament_started_ = false;
+  Clock::time_point tournament_sent_;
+  std::optional<Clock::time_point> tournament_acked_;
+  // (sent, seen by the opponent) of the other games' moves from the start on.
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> around_start_;
   std::vector<std::pair<std::int64_t, std::uint32_t>> acked_;
   std::unordered_map<std::uint64_t, std::int64_t>
       move_cids_;  // sent, not yet acknowledged: cid_key → table
@@ -740,6 +871,8 @@ constexpr const char* kUsage = R"(usage: tengen-load [options]
   --size N             board size (default 19)
   --pass-after M       both players pass once a game has M moves: a scoring phase and its
                        dead-stone suggestion, then a new game (default 0: never)
+  --tournament P       P more players register for a McMahon tournament, started half-way
+                       through the window; reports the other games' round trips meanwhile
 )";
 
 }  // namespace
@@ -774,6 +907,8 @@ int main(int argc, char** argv) {
       o.size = std::stoi(argv[++i]);
     else if (a == "--pass-after" && has)
       o.pass_after = std::stoul(argv[++i]);
+    else if (a == "--tournament" && has)
+      o.tournament = std::stoi(argv[++i]);
     else {
       std::cerr << "tengen-load: unknown or incomplete option '" << a << "'\n" << kUsage;
       return 64;
