@@ -4,8 +4,8 @@
 // possible, and reports connections held, acknowledged moves per second, the move round trip (the
 // mover's command to the opponent's event) at p50/p90/p99/max, and the server's CPU and memory;
 // then it stops the server and checks that every acknowledged move is in the database. With --echo
-// it measures a bare Beast WebSocket echo server the same way, as the baseline of what the network
-// stack alone does on this machine. It always ends by itself.
+// it measures a bare WebSocket echo server (the server's framing, nothing else) the same way, as
+// the baseline of what the network stack alone does on this machine. It always ends by itself.
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/resource.h>

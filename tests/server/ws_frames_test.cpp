@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+// Beast's own validator, as a second opinion on ours in a test only (the server uses none of
+// Beast's detail headers).
+#include <boost/beast/websocket/detail/utf8_checker.hpp>
 #include <cstring>
+#include <random>
 
 #include "ws/frames.h"
 
@@ -190,6 +194,45 @@ TEST(WsFrames, CloseReasonsAreCutToFitAndStayUtf8) {
 TEST(WsFrames, TheHandshakeAnswerIsRfc6455s) {
   EXPECT_EQ(accept_key("dGhlIHNhbXBsZSBub25jZQ=="),
             "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");  // RFC 6455 §1.3
+  EXPECT_EQ(accept_key("x3JJHMbDL1EzLkh9GBhXDw=="),
+            "HSmrc0sMlYUkAGmm5OPpG2HaGWk=");  // the example of Wikipedia's article
+}
+
+TEST(WsFrames, Utf8IsCheckedByUnicodesTable) {
+  EXPECT_TRUE(valid_utf8(""));
+  EXPECT_TRUE(valid_utf8("plain ASCII, longer than eight bytes"));
+  EXPECT_TRUE(
+      valid_utf8("\xC3\xA9t\xC3\xA9 \xE5\x9B\xB2\xE7\xA2\x81 \xF0\x9F\x80\x84"));  // été 囲碁 🀄
+  EXPECT_TRUE(valid_utf8("\xEF\xBF\xBF"));                                         // U+FFFF
+  EXPECT_TRUE(valid_utf8("\xF4\x8F\xBF\xBF"));          // U+10FFFF, the last
+  EXPECT_TRUE(valid_utf8("\xED\x9F\xBF\xEE\x80\x80"));  // either side of the surrogates
+  for (const char* bad : {
+           "\x80",              // a continuation first
+           "\xC0\xAF",          // overlong '/'
+           "\xC1\xBF",          // overlong
+           "\xE0\x9F\xBF",      // overlong below U+0800
+           "\xED\xA0\x80",      // a surrogate
+           "\xF0\x8F\xBF\xBF",  // overlong below U+10000
+           "\xF4\x90\x80\x80",  // above U+10FFFF
+           "\xF5\x80\x80\x80",  // no such lead byte
+           "\xFF",
+           "\xC3",  // cut short
+           "\xE5\x9B",
+           "abcdefgh\xC3(",  // after an ASCII run
+       })
+    EXPECT_FALSE(valid_utf8(bad)) << bad;
+  // Against Beast's validator, on random text of mostly valid pieces and stray bytes.
+  std::mt19937 random(2026);
+  const std::vector<std::string> pieces = {
+      "a",    "Go ",  "\xC3\xA9", "\xE5\x9B\xB2", "\xF0\x9F\x80\x84",
+      "\x80", "\xC0", "\xED\xA0", "\xF4\x90",     "\xFF"};
+  for (int round = 0; round < 20000; ++round) {
+    std::string s;
+    const int n = static_cast<int>(random() % 12);
+    for (int i = 0; i < n; ++i) s += pieces[random() % (round % 2 ? 5 : pieces.size())];
+    ASSERT_EQ(valid_utf8(s), boost::beast::websocket::detail::check_utf8(s.data(), s.size()))
+        << ::testing::PrintToString(s);
+  }
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 #include "ws/frames.h"
 
-// Two small pieces of Beast that are not its stream: the handshake's SHA-1/base64 answer and a
-// UTF-8 validator. Header-only, and Debian 12 pins Boost at 1.81.
-#include <boost/beast/websocket/detail/hybi13.hpp>
-#include <boost/beast/websocket/detail/utf8_checker.hpp>
+// The handshake's answer is SHA-1 and base64 (RFC 6455 §4.2.2), from OpenSSL's libcrypto
+// (Debian's libssl-dev). The UTF-8 check is written here: a few lines of Unicode's table 3-7,
+// where the only library at hand was Beast's internal (detail) one.
+#include <openssl/evp.h>
+
 #include <cstring>
+#include <stdexcept>
 
 namespace tengen::ws {
 
@@ -26,9 +28,51 @@ bool valid_close_code(std::uint16_t code) {
          (code >= 3000 && code <= 4999);
 }
 
+}  // namespace
+
+// Unicode 15, table 3-7 ("well-formed UTF-8 byte sequences"): no overlong forms, no surrogates
+// (U+D800–U+DFFF), nothing above U+10FFFF.
 bool valid_utf8(std::string_view text) {
-  return boost::beast::websocket::detail::check_utf8(text.data(), text.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* const end = p + text.size();
+  auto continuation = [&](const unsigned char* at, unsigned char low = 0x80,
+                          unsigned char high = 0xBF) {
+    return at < end && *at >= low && *at <= high;
+  };
+  while (p < end) {
+    // ASCII runs eight bytes at a time: most messages are ASCII JSON.
+    while (end - p >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, p, 8);
+      if (word & 0x8080808080808080ULL) break;
+      p += 8;
+    }
+    if (p == end) break;
+    const unsigned char c = *p;
+    if (c < 0x80) {
+      ++p;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      if (!continuation(p + 1)) return false;
+      p += 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      const unsigned char low = c == 0xE0 ? 0xA0 : 0x80;   // overlong below U+0800
+      const unsigned char high = c == 0xED ? 0x9F : 0xBF;  // surrogates
+      if (!continuation(p + 1, low, high) || !continuation(p + 2)) return false;
+      p += 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      const unsigned char low = c == 0xF0 ? 0x90 : 0x80;   // overlong below U+10000
+      const unsigned char high = c == 0xF4 ? 0x8F : 0xBF;  // above U+10FFFF
+      if (!continuation(p + 1, low, high) || !continuation(p + 2) || !continuation(p + 3))
+        return false;
+      p += 4;
+    } else {  // a continuation byte first, C0/C1 (overlong), F5–FF
+      return false;
+    }
+  }
+  return true;
 }
+
+namespace {
 
 void unmask(char* data, std::size_t size, const unsigned char key[4]) {
   const unsigned char repeated[8] = {key[0], key[1], key[2], key[3],
@@ -94,9 +138,16 @@ std::string close_payload(CloseCode code, std::string_view reason) {
 }
 
 std::string accept_key(std::string_view client_key) {
-  boost::beast::websocket::detail::sec_ws_accept_type accept;
-  boost::beast::websocket::detail::make_sec_ws_accept(accept, client_key);
-  return std::string(accept.data(), accept.size());
+  static constexpr std::string_view kGuid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+  std::string keyed(client_key);
+  keyed += kGuid;
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_Digest(keyed.data(), keyed.size(), digest, &size, EVP_sha1(), nullptr) != 1 || size != 20)
+    throw std::runtime_error("SHA-1 is not available from libcrypto");
+  unsigned char encoded[29];  // base64 of 20 bytes: 28 characters and a NUL
+  const int length = EVP_EncodeBlock(encoded, digest, 20);
+  return std::string(reinterpret_cast<const char*>(encoded), static_cast<std::size_t>(length));
 }
 
 std::span<char> FrameReader::space(std::size_t min) {

@@ -52,6 +52,9 @@ std::string close_payload(CloseCode code, std::string_view reason);
 // The Sec-WebSocket-Accept value answering a client's Sec-WebSocket-Key.
 std::string accept_key(std::string_view client_key);
 
+// Whether the bytes are well-formed UTF-8 (what text messages and close reasons must be).
+bool valid_utf8(std::string_view text);
+
 // What a client sent, one complete message or control frame at a time.
 class FrameReader {
  public:
