@@ -7,71 +7,13 @@
 
 #include "engine/scoring.h"
 #include "engine/sgf.h"
+#include "rooms/room_records.h"
 
 namespace tengen {
 namespace {
 
 using protocol::ErrorCode;
 using json = nlohmann::json;
-
-// The kind column of a stored event.
-struct KindOf {
-  const char* operator()(const protocol::MovePlayed&) const { return "move"; }
-  const char* operator()(const protocol::UndoRequested&) const { return "undo_request"; }
-  const char* operator()(const protocol::UndoAnswered&) const { return "undo_answer"; }
-  const char* operator()(const protocol::ChatPosted&) const { return "chat"; }
-  const char* operator()(const protocol::GameEnded&) const { return "end"; }
-  const char* operator()(const protocol::NigiriStarted&) const { return "nigiri"; }
-  const char* operator()(const protocol::NigiriDone&) const { return "nigiri_done"; }
-  const char* operator()(const protocol::ScoringStarted&) const { return "scoring"; }
-  const char* operator()(const protocol::MarkingChanged&) const { return "marking"; }
-  const char* operator()(const protocol::ScoreAccepted&) const { return "accept"; }
-  const char* operator()(const protocol::PlayResumed&) const { return "resume"; }
-  const char* operator()(const protocol::PlayerLeft&) const { return "left"; }
-  const char* operator()(const protocol::PlayerReturned&) const { return "returned"; }
-};
-
-Color color_named(const std::string& name) {
-  return name == "black" ? Color::Black : Color::White;
-}
-
-// A move's record for recovery: {"c":colour,"clock":both clocks,"v":vertex}, both clocks as kept
-// between turns ([main, periods, period, stones, lag quota] each, or null), written directly
-// (a JSON document per move was a measurable part of the server's CPU). Colour and vertex are
-// ours ("black", "D4", "pass"): nothing to escape.
-std::string move_record(std::string_view color, std::string_view vertex, const GameClock& clock) {
-  std::string out = R"({"c":")";
-  out += color;
-  out += R"(","clock":)";
-  if (!clock.timed()) {
-    out += "null";
-  } else {
-    out += '[';
-    for (const Color c : {Color::Black, Color::White}) {
-      const PlayerTime& t = clock.kept(c);
-      if (c == Color::White) out += ',';
-      out += '[' + std::to_string(t.main_ms) + ',' + std::to_string(t.periods) + ',' +
-             std::to_string(t.period_ms) + ',' + std::to_string(t.stones) + ',' +
-             std::to_string(t.lag_quota_ms) + ']';
-    }
-    out += ']';
-  }
-  out += R"(,"v":")";
-  out += vertex;
-  out += R"("})";
-  return out;
-}
-
-void restore_clock(GameClock& clock, const json& both) {
-  if (!both.is_array()) return;
-  int i = 0;
-  for (const Color c : {Color::Black, Color::White}) {
-    const json& t = both.at(i++);
-    clock.restore(
-        c, PlayerTime{t.at(0).get<std::int64_t>(), t.at(1).get<int>(), t.at(2).get<std::int64_t>(),
-                      t.at(3).get<int>(), t.at(4).get<std::int64_t>()});
-  }
-}
 
 std::int64_t ms_between(Steady from, Steady to) {
   return std::chrono::duration_cast<Millis>(to - from).count();
@@ -104,6 +46,19 @@ std::string why_illegal(MoveError e, const std::string& vertex) {
       return std::string(to_string(e));
   }
 }
+
+// Both clocks as kept between turns, for a move's record; none in an untimed game.
+std::optional<std::array<PlayerTime, 2>> kept_clocks(const GameClock& clock) {
+  if (!clock.timed()) return std::nullopt;
+  return std::array<PlayerTime, 2>{clock.kept(Color::Black), clock.kept(Color::White)};
+}
+
+template <typename... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <typename... F>
+Overloaded(F...) -> Overloaded<F...>;
 
 bool free_placement(const protocol::GameSettings& s, const Rules& r) {
   using P = protocol::GameSettings::Placement;
@@ -157,16 +112,16 @@ bool Room::sees(const std::shared_ptr<Connection>& who, const Event& e) const {
 }
 
 protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body,
-                            std::string record, bool spectators_only) {
+                            const std::optional<records::Record>& record, bool spectators_only) {
   ++seq_;
   if (auto* chat = std::get_if<protocol::ChatPosted>(&body)) chat->line.seq = seq_;
-  const char* kind = std::visit(KindOf{}, body);
+  const char* kind = records::kind_of(body);
   const Event e{seq_, spectators_only,
                 std::make_shared<const std::string>(
                     protocol::encode(protocol::RoomEvent{id_, seq_, std::move(body)}))};
   pending_.writes.push_back(store::GameEvent{
       id_, static_cast<std::int64_t>(seq_), kind, spectators_only,
-      record.empty() ? std::nullopt : std::optional<std::string>(std::move(record)), *e.text, 0,
+      record ? std::optional<std::string>(records::encode(*record)) : std::nullopt, *e.text, 0,
       std::nullopt, cid.empty() ? std::nullopt : std::optional<std::string>(cid)});
   for (const auto& member : members_) {
     if (sees(member, e)) pending_.send(member, e.text);
@@ -334,26 +289,26 @@ Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::str
       return error(cid, ErrorCode::IllegalMove,
                    "occupied: there is already a handicap stone on " + vertex);
     }
-    place_free_stone(*point);
+    const records::Moved stone{Color::Black, g.to_gtp(*point), kept_clocks(clock_)};
+    apply(stone);
     start_turn(timing.now);
     const auto ack = publish(
-        cid, protocol::MovePlayed{"black", g.to_gtp(*point), {}, clock_state(timing.now), 0},
-        move_record("black", g.to_gtp(*point), clock_));
+        cid, protocol::MovePlayed{"black", stone.vertex, {}, clock_state(timing.now), 0}, stone);
     announce_countdown();
     return ack;
   }
-  return apply(user, cid, *point, timing);
+  return play_move(user, cid, *point, timing);
 }
 
 Room::Reply Room::pass(std::int64_t user, const std::string& cid, const MoveTiming& timing) {
   if (auto e = check_turn(user, cid)) return *e;
   if (!game_)
     return error(cid, ErrorCode::IllegalMove, "place your handicap stones before passing");
-  return apply(user, cid, kPass, timing);
+  return play_move(user, cid, kPass, timing);
 }
 
-Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point,
-                        const MoveTiming& timing) {
+Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point point,
+                            const MoveTiming& timing) {
   const Color color = *color_of(user);
   if (point != kPass && game_->moves().size() >= options_.max_moves) {
     return error(cid, ErrorCode::Conflict,
@@ -375,19 +330,15 @@ Room::Reply Room::apply(std::int64_t user, const std::string& cid, Point point,
     finish("", Result::time(opponent(color)), "time", timing.now);
     return error(cid, ErrorCode::GameOver, "your time ran out before this move arrived");
   }
-  std::vector<Point> removed;  // the opponent's stones, or in a suicide the mover's own
-  game_->play({color, point}, removed);
-  if (clock_.timed()) clock_after_.push_back(clock_.kept(color));
-  moved_[index_of(color)] = true;
-  std::vector<std::string> captured;
-  for (Point p : removed) captured.push_back(gtp(p));
-  undo_requested_by_.reset();
+  const records::Moved move{color, point == kPass ? "pass" : gtp(point), kept_clocks(clock_)};
+  apply(move);
+  std::vector<std::string> captured;  // the opponent's stones, or in a suicide the mover's own
+  for (Point p : removed_) captured.push_back(gtp(p));
   start_turn(timing.now);
-  const std::string vertex = point == kPass ? "pass" : gtp(point);
   const auto ack = publish(cid,
-                           protocol::MovePlayed{color_name(color), vertex, captured,
+                           protocol::MovePlayed{color_name(color), move.vertex, captured,
                                                 clock_state(timing.now), charge.lag_credit_ms},
-                           move_record(color_name(color), vertex, clock_));
+                           move);
   if (game_->phase() == Game::Phase::Over && game_->result()) {
     finish("", *game_->result(), "repetition", timing.now);
   } else if (game_->phase() == Game::Phase::Scoring) {
@@ -408,12 +359,11 @@ protocol::Ack Room::finish(const std::string& cid, const Result& result, const s
   auto clock = clock_state(now);
   clock_.stop();
   if (clock) clock->running.reset();
-  result_ = result.to_sgf();
-  final_score_ = score;
-  undo_requested_by_.reset();
+  const records::Ended ended{result.to_sgf(), score};
+  apply(ended);
   if (game_ && result.kind == Result::Kind::Resignation) game_->resign(opponent(result.winner));
-  const auto ack = publish(cid, protocol::GameEnded{*result_, reason, std::move(score), clock},
-                           json{{"result", *result_}}.dump());
+  const auto ack =
+      publish(cid, protocol::GameEnded{*result_, reason, std::move(score), clock}, ended);
   const auto moves = game_ ? game_->moves().size() : free_stones_.size();
   pending_.writes.push_back(
       store::GameFinished{id_, *result_, reason, static_cast<int>(moves), sgf(), 0});
@@ -447,9 +397,9 @@ Room::Reply Room::request_undo(std::int64_t user, const std::string& cid) {
   if (std::none_of(moves.begin(), moves.end(), [&](const Move& m) { return m.color == color; })) {
     return error(cid, ErrorCode::Forbidden, "you have no move to take back");
   }
-  undo_requested_by_ = color;
-  return publish(cid, protocol::UndoRequested{color_name(color)},
-                 json{{"c", color_name(color)}}.dump());
+  const records::UndoAsked asked{color};
+  apply(asked);
+  return publish(cid, protocol::UndoRequested{color_name(color)}, asked);
 }
 
 Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool accept, Steady now) {
@@ -459,12 +409,10 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
     return error(cid, ErrorCode::Conflict, "there is no undo request to answer");
   if (*undo_requested_by_ == *color)
     return error(cid, ErrorCode::Forbidden, "you cannot answer your own undo request");
-  const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
-  int taken = 0;
   const Color was_to_move = game_->to_move();
-  if (accept) taken = take_back(requester);
-  const auto ack =
-      publish(cid, protocol::UndoAnswered{accept, taken}, json{{"accept", accept}}.dump());
+  const records::UndoAnswered answered{accept};
+  apply(answered);
+  const auto ack = publish(cid, protocol::UndoAnswered{accept, taken_back_}, answered);
   // The requester moves again; the time already spent in this turn is not charged to anyone.
   if (accept && game_->to_move() != was_to_move) {
     start_turn(now);
@@ -487,14 +435,9 @@ Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
                  "the spectators' chat of this game is full: it holds " +
                      std::to_string(chat_lines_[1]) + " lines, the most it may");
   }
-  protocol::ChatLine line{0, from, player ? "players" : "spectators", text};
-  auto ack = publish(
-      cid, protocol::ChatPosted{line},
-      json{{"from", from.id}, {"name", from.name}, {"channel", line.channel}, {"text", text}}
-          .dump(),
-      !player);
-  line.seq = ack.seq.value_or(0);
-  keep_chat(line);
+  const records::Chatted said{from, player ? "players" : "spectators", text};
+  auto ack = publish(cid, protocol::ChatPosted{{0, from, said.channel, text}}, said, !player);
+  apply(said, seq_);  // a line is kept with its event's number
   return ack;
 }
 
@@ -533,16 +476,10 @@ Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const
                  "you are the guesser: send 'guess', \"odd\" or \"even\"");
   if (!guesser && guess)
     return error(cid, ErrorCode::BadField, "you hold the stones: only the guesser sends 'guess'");
-  mine = seed;
-  if (guesser) guess_ = guess;
-  json record{{"guesser", guesser}, {"seed", seed}};
-  if (guess) record["guess"] = *guess;
-  if (!holder_seed_ || !guesser_seed_) {
-    return publish(cid, protocol::NigiriStarted{nigiri_state()}, record.dump());
-  }
-  draw_colours();
-  const auto ack =
-      publish(cid, protocol::NigiriDone{nigiri_state(), black_, white_}, record.dump());
+  const records::NigiriChosen chosen{guesser, seed, guess};
+  apply(chosen);
+  if (!proof_) return publish(cid, protocol::NigiriStarted{nigiri_state()}, chosen);
+  const auto ack = publish(cid, protocol::NigiriDone{nigiri_state(), black_, white_}, chosen);
   start_turn(now);  // Black's start timeout begins
   return ack;
 }
@@ -654,12 +591,11 @@ std::optional<SuggestionJob> Room::take_suggestion_job() {
 
 void Room::suggested(const SuggestionJob& job, const std::vector<Point>& dead) {
   if (stage() != Stage::Scoring || !suggestion_pending_ || job.resumptions != resumptions_) return;
-  suggestion_pending_ = false;
-  dead_ = std::set<Point>(dead.begin(), dead.end());
-  ++marking_version_;
-  accepted_ = {};
-  const auto m = marking();
-  publish("", protocol::ScoringStarted{m}, json{{"dead", m.dead}, {"version", m.version}}.dump());
+  const std::set<Point> sorted(dead.begin(), dead.end());
+  records::Marked first{{}, marking_version_ + 1};
+  for (Point p : sorted) first.dead.push_back(gtp(p));
+  apply(first);
+  publish("", protocol::ScoringStarted{marking()}, first);
 }
 
 Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::string& vertex,
@@ -680,18 +616,18 @@ Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::str
     return error(cid, ErrorCode::Conflict,
                  "the chain at " + vertex + " is already marked " + (dead ? "dead" : "alive"));
   }
+  std::set<Point> now_dead = dead_;
   for (Point p : chain) {
     if (dead) {
-      dead_.insert(p);
+      now_dead.insert(p);
     } else {
-      dead_.erase(p);
+      now_dead.erase(p);
     }
   }
-  ++marking_version_;
-  accepted_ = {};
-  const auto m = marking();
-  return publish(cid, protocol::MarkingChanged{m, color_name(*color_of(user))},
-                 json{{"dead", m.dead}, {"version", m.version}}.dump());
+  records::Marked marked{{}, marking_version_ + 1};
+  for (Point p : now_dead) marked.dead.push_back(gtp(p));
+  apply(marked);
+  return publish(cid, protocol::MarkingChanged{marking(), color_name(*color_of(user))}, marked);
 }
 
 Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::uint64_t version,
@@ -706,9 +642,9 @@ Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::u
                      std::to_string(marking_version_));
   }
   const Color color = *color_of(user);
-  accepted_[index_of(color)] = version;
-  const auto ack = publish(cid, protocol::ScoreAccepted{color_name(color), version},
-                           json{{"c", color_name(color)}, {"version", version}}.dump());
+  const records::ScoreAccepted accepted{color, version};
+  apply(accepted);
+  const auto ack = publish(cid, protocol::ScoreAccepted{color_name(color), version}, accepted);
   if (accepted_[index_of(opponent(color))] == version) {
     const auto m = marking();
     finish("", *Result::parse_sgf(m.score.result), "score", now, m.score);
@@ -727,98 +663,100 @@ Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) 
   const Color last_passer = game_->moves().back().color;
   const Color first = rules_.resume == ResumeRule::OpponentOfLastPasser ? opponent(last_passer)
                                                                         : opponent(requester);
-  game_->resume(first);
-  ++resumptions_;
-  suggestion_pending_ = false;
-  dead_.clear();
-  accepted_ = {};
+  const records::Resumed resumed{first};
+  apply(resumed);
   start_turn(now);
   const auto ack = publish(cid,
                            protocol::PlayResumed{color_name(requester), color_name(first),
                                                  resumptions_, clock_state(now)},
-                           json{{"first", color_name(first)}}.dump());
+                           resumed);
   announce_countdown();
   return ack;
 }
 
 // ---- recovery ----
 
-// Redoes one stored event's change of state, without publishing anything. Stored events that do
-// not fit the state (a corrupt file) throw: recovery stops rather than invent a game.
-void Room::replay(const store::GameEvent& event) {
-  if (!event.record) return;
+// The one place each change of a game's state is made: by a command now (which then publishes
+// the record with its event), and by a stored event on recovery. A record that does not fit the
+// state (a corrupt file) throws: recovery stops rather than invent a game.
+void Room::apply(const records::Record& record, protocol::Seq seq, const char* kind) {
   auto inconsistent = [&](const std::string& why) {
-    return std::runtime_error("game " + std::to_string(id_) + ", event " +
-                              std::to_string(event.seq) + " (" + event.kind + "): " + why);
+    return std::runtime_error("game " + std::to_string(id_) + ", event " + std::to_string(seq) +
+                              (kind ? std::string(" (") + kind + ")" : std::string()) + ": " + why);
   };
-  const json r = json::parse(*event.record);
-  const std::string& kind = event.kind;
   const Geometry g{settings_.width, settings_.height};
-  if (kind == "move") {
-    const Color c = color_named(r.at("c").get<std::string>());
-    const auto vertex = r.at("v").get<std::string>();
-    const auto parsed = vertex == "pass" ? std::optional<Point>(kPass) : g.parse_gtp(vertex);
-    if (!parsed) throw inconsistent("'" + vertex + "' is not a point of this board");
-    const Point p = *parsed;
-    if (!game_) {
-      place_free_stone(p);
-    } else {
-      if (const MoveError e = game_->check({c, p}); e != MoveError::Ok) {
-        throw inconsistent(vertex + " is not a legal move here: " + std::string(to_string(e)));
-      }
-      game_->play({c, p});
-      moved_[index_of(c)] = true;
-      undo_requested_by_.reset();
-      // Play stopped: a scoring event follows, unless the server stopped before the suggestion.
-      if (game_->phase() == Game::Phase::Scoring) suggestion_pending_ = true;
-    }
-    restore_clock(clock_, r.at("clock"));
-    if (game_ && clock_.timed() && game_->moves().size() > clock_after_.size())
-      clock_after_.push_back(clock_.kept(c));
-  } else if (kind == "undo_request") {
-    undo_requested_by_ = color_named(r.at("c").get<std::string>());
-  } else if (kind == "undo_answer") {
-    if (!undo_requested_by_) throw inconsistent("an answer to no undo request");
-    const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
-    if (r.at("accept").get<bool>()) take_back(requester);
-  } else if (kind == "chat") {
-    keep_chat({static_cast<protocol::Seq>(event.seq),
-               {r.at("from").get<std::int64_t>(), r.at("name").get<std::string>()},
-               r.at("channel").get<std::string>(),
-               r.at("text").get<std::string>()});
-  } else if (kind == "nigiri" || kind == "nigiri_done") {
-    const bool guesser = r.at("guesser").get<bool>();
-    (guesser ? guesser_seed_ : holder_seed_) = r.at("seed").get<std::string>();
-    if (guesser) guess_ = r.at("guess").get<std::string>();
-    if (holder_seed_ && guesser_seed_) draw_colours();
-  } else if (kind == "scoring" || kind == "marking") {
-    suggestion_pending_ = false;
-    dead_.clear();
-    for (const auto& v : r.at("dead")) dead_.insert(g.parse_gtp(v.get<std::string>()).value());
-    marking_version_ = r.at("version").get<std::uint64_t>();
-    accepted_ = {};
-  } else if (kind == "accept") {
-    accepted_[index_of(color_named(r.at("c").get<std::string>()))] =
-        r.at("version").get<std::uint64_t>();
-  } else if (kind == "resume") {
-    if (!game_ || game_->phase() != Game::Phase::Scoring)
-      throw inconsistent("a resumption outside the scoring phase");
-    game_->resume(color_named(r.at("first").get<std::string>()));
-    ++resumptions_;
-    suggestion_pending_ = false;
-    dead_.clear();
-    accepted_ = {};
-  } else if (kind == "end") {
-    result_ = r.at("result").get<std::string>();
-    // The count of a scored game is in the message the players were sent.
-    const json sent = json::parse(event.text, nullptr, false);
-    if (sent.is_object() && sent.contains("score") && sent.at("score").is_object()) {
-      const json& score = sent.at("score");
-      final_score_ = protocol::ScoreView{
-          score.at("black").get<double>(), score.at("white").get<double>(),
-          score.at("result").get<std::string>(), score.at("ownership").get<std::string>()};
-    }
-  }
+  std::visit(Overloaded{
+                 [&](const records::Moved& m) {
+                   const auto parsed =
+                       m.vertex == "pass" ? std::optional<Point>(kPass) : g.parse_gtp(m.vertex);
+                   if (!parsed)
+                     throw inconsistent("'" + m.vertex + "' is not a point of this board");
+                   removed_.clear();
+                   if (!game_) {
+                     place_free_stone(*parsed);
+                   } else {
+                     // play() checks, and changes nothing if the move is illegal.
+                     if (const MoveError e = game_->play({m.color, *parsed}, removed_);
+                         e != MoveError::Ok) {
+                       throw inconsistent(
+                           m.vertex + " is not a legal move here: " + std::string(to_string(e)));
+                     }
+                     moved_[index_of(m.color)] = true;
+                     undo_requested_by_.reset();
+                     // Play stopped: a scoring event follows (the suggestion is still to come).
+                     if (game_->phase() == Game::Phase::Scoring) suggestion_pending_ = true;
+                   }
+                   if (m.clocks) {
+                     clock_.restore(Color::Black, (*m.clocks)[0]);
+                     clock_.restore(Color::White, (*m.clocks)[1]);
+                   }
+                   if (game_ && clock_.timed() && game_->moves().size() > clock_after_.size())
+                     clock_after_.push_back(clock_.kept(m.color));
+                 },
+                 [&](const records::UndoAsked& u) { undo_requested_by_ = u.by; },
+                 [&](const records::UndoAnswered& u) {
+                   if (!undo_requested_by_) throw inconsistent("an answer to no undo request");
+                   const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
+                   taken_back_ = u.accepted ? take_back(requester) : 0;
+                 },
+                 [&](const records::Chatted& c) {
+                   keep_chat({seq, c.from, c.channel, c.text});
+                 },
+                 [&](const records::NigiriChosen& n) {
+                   (n.guesser ? guesser_seed_ : holder_seed_) = n.seed;
+                   if (n.guesser) guess_ = n.guess;
+                   if (holder_seed_ && guesser_seed_) draw_colours();
+                 },
+                 [&](const records::Marked& m) {
+                   if (!game_) throw inconsistent("a marking before the game began");
+                   suggestion_pending_ = false;
+                   dead_.clear();
+                   for (const auto& v : m.dead) {
+                     const auto p = g.parse_gtp(v);
+                     if (!p || *p == kPass)
+                       throw inconsistent("'" + v + "' is not a point of this board");
+                     dead_.insert(*p);
+                   }
+                   marking_version_ = m.version;
+                   accepted_ = {};
+                 },
+                 [&](const records::ScoreAccepted& a) { accepted_[index_of(a.by)] = a.version; },
+                 [&](const records::Resumed& r) {
+                   if (!game_ || game_->phase() != Game::Phase::Scoring)
+                     throw inconsistent("a resumption outside the scoring phase");
+                   game_->resume(r.first);
+                   ++resumptions_;
+                   suggestion_pending_ = false;
+                   dead_.clear();
+                   accepted_ = {};
+                 },
+                 [&](const records::Ended& e) {
+                   result_ = e.result;
+                   final_score_ = e.score;
+                   undo_requested_by_.reset();
+                 },
+             },
+             record);
 }
 
 std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
@@ -833,12 +771,8 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
   room->events_.clear();
   room->events_bytes_ = 0;
   for (const auto& e : stored.events) {
-    try {
-      room->replay(e);
-    } catch (const json::exception& problem) {  // a record that is not what a room wrote
-      throw std::runtime_error("game " + std::to_string(room->id_) + ", event " +
-                               std::to_string(e.seq) + ": unreadable record: " + problem.what());
-    }
+    if (auto record = records::read(e))
+      room->apply(*record, static_cast<protocol::Seq>(e.seq), e.kind.c_str());
     room->seq_ = static_cast<protocol::Seq>(e.seq);
     room->keep({room->seq_, e.spectators_only, std::make_shared<const std::string>(e.text)});
   }

@@ -16,6 +16,7 @@
 #include "rooms/game_clock.h"
 #include "rooms/nigiri.h"
 #include "rooms/outbox.h"
+#include "rooms/room_records.h"
 #include "store/game_store.h"
 #include "ws/connection.h"
 
@@ -171,16 +172,20 @@ class Room {
   }
   protocol::Error error(const std::string& cid, protocol::ErrorCode code,
                         std::string message) const;
-  // `record` (JSON) is what recover() needs to redo the event; empty when it changes no state.
+  // `record` is what recover() needs to redo the event (rooms/room_records.h); none when it
+  // changes no state.
   protocol::Ack publish(const std::string& cid, protocol::RoomEventBody body,
-                        std::string record = {}, bool spectators_only = false);
-  void replay(const store::GameEvent& event);
+                        const std::optional<records::Record>& record = std::nullopt,
+                        bool spectators_only = false);
+  // Makes the change the record describes: live, before its event is published, and on
+  // recovery, event by event (`seq`: the event's number, `kind` its stored kind, for errors).
+  void apply(const records::Record& record, protocol::Seq seq = 0, const char* kind = nullptr);
   void place_free_stone(Point p);
   int take_back(Color requester);
   void draw_colours();
   std::optional<protocol::Error> check_player(std::int64_t user, const std::string& cid) const;
   std::optional<protocol::Error> check_turn(std::int64_t user, const std::string& cid) const;
-  Reply apply(std::int64_t user, const std::string& cid, Point point, const MoveTiming& timing);
+  Reply play_move(std::int64_t user, const std::string& cid, Point point, const MoveTiming& timing);
   protocol::Ack finish(const std::string& cid, const Result& result, const std::string& reason,
                        Steady now, std::optional<protocol::ScoreView> score = std::nullopt);
   protocol::Ack finish_tromp_taylor(const std::string& cid, const std::string& reason, Steady now);
@@ -233,7 +238,11 @@ class Room {
   std::uint64_t marking_version_ = 0;
   std::array<std::optional<std::uint64_t>, 3> accepted_{};
   int resumptions_ = 0;
-  bool suggestion_pending_ = false;     // play stopped; scoring_started waits for the suggestion
+  bool suggestion_pending_ = false;  // play stopped; scoring_started waits for the suggestion
+  // What the last applied record did that its event tells: the stones a move removed, the moves
+  // an undo took back.
+  std::vector<Point> removed_;
+  int taken_back_ = 0;
   bool suggestion_dispatched_ = false;  // take_suggestion_job() handed it out
 
   // Players who left the room while the game went on, and since when.
