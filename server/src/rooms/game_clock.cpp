@@ -7,8 +7,9 @@ namespace {
 
 using System = protocol::TimeControl::System;
 
-std::int64_t ms_between(Steady from, Steady to) {
-  return std::max<std::int64_t>(0, std::chrono::duration_cast<Millis>(to - from).count());
+// The time a turn took so far (never negative).
+std::int64_t elapsed_since(Steady from, Steady to) {
+  return std::max<std::int64_t>(0, ms_between(from, to));
 }
 
 }  // namespace
@@ -106,7 +107,7 @@ void GameClock::spend(PlayerTime& t, std::int64_t used) const {
 
 GameClock::Charge GameClock::charge(Color c, Steady now, Millis measured_lag) {
   PlayerTime& t = time_[index_of(c)];
-  const std::int64_t elapsed = running_ == c ? ms_between(turn_start_, now) : 0;
+  const std::int64_t elapsed = running_ == c ? elapsed_since(turn_start_, now) : 0;
   running_.reset();
   Charge result;
   result.lag_credit_ms = std::max<std::int64_t>(
@@ -136,7 +137,7 @@ std::optional<Steady> GameClock::flag_at() const {
 PlayerTime GameClock::left(Color c, Steady now) const {
   PlayerTime t = time_[index_of(c)];
   if (!timed() || running_ != c) return t;
-  const std::int64_t elapsed = ms_between(turn_start_, now);
+  const std::int64_t elapsed = elapsed_since(turn_start_, now);
   if (elapsed >= available(t)) {
     t.main_ms = 0;
     t.period_ms = 0;

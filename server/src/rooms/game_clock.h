@@ -13,6 +13,11 @@ namespace tengen {
 using Steady = std::chrono::steady_clock::time_point;
 using Millis = std::chrono::milliseconds;
 
+// Whole milliseconds from one time to another (negative if `to` comes first).
+inline std::int64_t ms_between(Steady from, Steady to) {
+  return std::chrono::duration_cast<Millis>(to - from).count();
+}
+
 // Lag compensation (docs/clocks.md), after lichess: each player has a quota of lag credit. A move
 // is credited with the network lag measured for it, at most `max_per_move` and at most what is left
 // of the quota; every move then refills the quota by `gain_per_move`, up to `quota_max`. So a slow

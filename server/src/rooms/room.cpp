@@ -8,44 +8,13 @@
 #include "engine/scoring.h"
 #include "engine/sgf.h"
 #include "rooms/room_records.h"
+#include "rooms/wording.h"
 
 namespace tengen {
 namespace {
 
 using protocol::ErrorCode;
 using json = nlohmann::json;
-
-std::int64_t ms_between(Steady from, Steady to) {
-  return std::chrono::duration_cast<Millis>(to - from).count();
-}
-
-std::string seconds(std::int64_t ms) {
-  return std::to_string((ms + 999) / 1000) + " s";
-}
-
-std::string color_name(Color c) {
-  return c == Color::Black ? "black" : "white";
-}
-
-std::string why_illegal(MoveError e, const std::string& vertex) {
-  switch (e) {
-    case MoveError::Occupied:
-      return "occupied: there is already a stone on " + vertex;
-    case MoveError::Suicide:
-      return "suicide: a stone on " + vertex + " would have no liberty";
-    case MoveError::Ko:
-      return "ko: retaking at once is not allowed; play elsewhere first";
-    case MoveError::PositionalSuperko:
-      return "superko: " + vertex + " would repeat an earlier position";
-    case MoveError::SituationalSuperko:
-      return "superko: " + vertex +
-             " would repeat an earlier position with the same player to move";
-    case MoveError::OffBoard:
-      return vertex + " is not on the board";
-    default:
-      return std::string(to_string(e));
-  }
-}
 
 // Both clocks as kept between turns, for a move's record; none in an untimed game.
 std::optional<std::array<PlayerTime, 2>> kept_clocks(const GameClock& clock) {
@@ -151,26 +120,6 @@ void Room::keep_chat(const protocol::ChatLine& line) {
   ++chat_by_[line.from.id];
 }
 
-std::pair<std::vector<protocol::ChatLine>, std::int64_t> Room::chat_for(bool all_channels) const {
-  std::vector<const KeptLine*> visible;
-  for (const auto& kept : chat_[0]) visible.push_back(&kept);
-  if (all_channels) {
-    for (const auto& kept : chat_[1]) visible.push_back(&kept);
-  }
-  std::sort(visible.begin(), visible.end(),
-            [](const KeptLine* a, const KeptLine* b) { return a->line.seq > b->line.seq; });
-  std::vector<protocol::ChatLine> lines;
-  std::size_t bytes = 0;
-  for (const KeptLine* kept : visible) {
-    if (bytes + kept->bytes > kSnapshotChatBytes) break;
-    bytes += kept->bytes;
-    lines.push_back(kept->line);
-  }
-  std::reverse(lines.begin(), lines.end());
-  const std::int64_t readable = chat_lines_[0] + (all_channels ? chat_lines_[1] : 0);
-  return {std::move(lines), readable - static_cast<std::int64_t>(lines.size())};
-}
-
 bool Room::present(std::int64_t user) const {
   return std::any_of(members_.begin(), members_.end(),
                      [&](const auto& m) { return m->user() && m->user()->id == user; });
@@ -241,17 +190,6 @@ std::optional<protocol::Error> Room::check_turn(std::int64_t user, const std::st
   if (*color_of(user) != to_move)
     return error(cid, ErrorCode::NotYourTurn, "it is " + color_name(to_move) + "'s move");
   return std::nullopt;
-}
-
-std::optional<protocol::ClockState> Room::clock_state(Steady now) const {
-  if (!clock_.timed()) return std::nullopt;
-  auto view = [&](Color c) {
-    const PlayerTime t = clock_.left(c, now);
-    return protocol::PlayerClock{t.main_ms, t.periods, t.period_ms, t.stones};
-  };
-  protocol::ClockState s{view(Color::Black), view(Color::White), {}};
-  if (clock_.running()) s.running = color_name(*clock_.running());
-  return s;
 }
 
 // A turn begins (a move, an undo, a resumption, the end of the nigiri): the player to move's
@@ -441,27 +379,6 @@ Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
   return ack;
 }
 
-protocol::NigiriState Room::nigiri_state() const {
-  protocol::NigiriState n;
-  if (!nigiri_) return n;
-  n.commitment = nigiri_->commitment();
-  // Until the draw, black_ seats the holder and white_ the guesser; the draw may swap them.
-  const bool swapped = proof_ && proof_->guesser_black;
-  n.holder = swapped ? white_ : black_;
-  n.guesser = swapped ? black_ : white_;
-  n.holder_chose = holder_seed_.has_value();
-  n.guesser_chose = guesser_seed_.has_value();
-  if (proof_) {
-    n.secret = proof_->secret;
-    n.nonce = proof_->nonce;
-    n.holder_seed = proof_->holder_seed;
-    n.guesser_seed = proof_->guesser_seed;
-    n.guess = proof_->guess;
-    n.stones = proof_->stones;
-  }
-  return n;
-}
-
 Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const std::string& seed,
                                 const std::optional<std::string>& guess, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
@@ -541,35 +458,6 @@ void Room::draw_colours() {
 }
 
 // ---- scoring phase ----
-
-protocol::ScoreView Room::score_view(const Score& score) const {
-  const Geometry& g = game_->board().geometry();
-  protocol::ScoreView v{score.total[1], score.total[2], score.result().to_sgf(), {}};
-  v.ownership.reserve(static_cast<std::size_t>(g.area()));
-  for (int y = 0; y < g.height; ++y) {
-    for (int x = 0; x < g.width; ++x) {
-      const Color owner = score.ownership[static_cast<std::size_t>(x + y * g.width)];
-      v.ownership.push_back(owner == Color::Black ? 'b' : owner == Color::White ? 'w' : '.');
-    }
-  }
-  return v;
-}
-
-protocol::Marking Room::marking() const {
-  protocol::Marking m;
-  m.version = marking_version_;
-  const std::vector<Point> dead(dead_.begin(), dead_.end());
-  for (Point p : dead) m.dead.push_back(gtp(p));
-  const Score score =
-      score_position(game_->board(), rules_, dead,
-                     {0, game_->prisoners(Color::Black), game_->prisoners(Color::White)},
-                     game_->handicap_stones());
-  m.score = score_view(score);
-  m.black_accepted = accepted_[index_of(Color::Black)];
-  m.white_accepted = accepted_[index_of(Color::White)];
-  m.resumptions = resumptions_;
-  return m;
-}
 
 void Room::start_scoring(Steady now) {
   clock_.stop();
@@ -825,134 +713,6 @@ void Room::tick(Steady now) {
 
 void Room::adjudicate(const Result& result, const std::string& reason, Steady now) {
   if (!finished()) finish("", result, reason, now);
-}
-
-std::string Room::sgf() const {
-  const Geometry g{settings_.width, settings_.height};
-  GameRecord record;
-  if (game_) {
-    record = GameRecord::from_game(*game_);
-  } else {
-    record.width = g.width;
-    record.height = g.height;
-    record.komi = rules_.komi;
-    record.handicap = settings_.handicap;
-    for (Point p : free_stones_) record.moves.push_back(RecordedMove::of({Color::Black, p}));
-  }
-  // What each mover's clock showed after the move: BL/WL in seconds, and in overtime OB/OW, the
-  // byo-yomi periods or Canadian stones left.
-  using System = protocol::TimeControl::System;
-  const auto& time = settings_.time;
-  const auto system = time.system;
-  auto secs = [](std::int64_t ms) {  // 1500 -> "1.5"
-    std::string text = std::to_string(ms / 1000);
-    if (ms % 1000 == 0) return text;
-    std::string fraction = std::to_string(1000 + ms % 1000).substr(1);
-    while (fraction.back() == '0') fraction.pop_back();
-    return text + "." + fraction;
-  };
-  if (system != System::None && system != System::Simple)
-    record.time_limit = static_cast<double>(time.main_ms) / 1000.0;
-  switch (system) {
-    case System::None:
-    case System::Absolute:
-      break;
-    case System::Simple:
-      record.overtime = secs(time.per_move_ms) + "s per move";
-      break;
-    case System::Fischer:
-      record.overtime = "fischer +" + secs(time.increment_ms) + "s" +
-                        (time.max_ms ? " max " + secs(time.max_ms) + "s" : "");
-      break;
-    case System::ByoYomi:
-      record.overtime = std::to_string(time.periods) + "x" + secs(time.period_ms) + " byo-yomi";
-      break;
-    case System::Canadian:
-      record.overtime = std::to_string(time.stones) + "/" + secs(time.period_ms) + " canadian";
-      break;
-  }
-  for (std::size_t i = 0; i < record.moves.size() && i < clock_after_.size(); ++i) {
-    const PlayerTime& t = clock_after_[i];
-    const bool overtime =
-        (system == System::ByoYomi || system == System::Canadian) && t.main_ms == 0;
-    record.moves[i].time_left = static_cast<double>(overtime ? t.period_ms : t.main_ms) / 1000.0;
-    if (overtime) record.moves[i].overtime_left = system == System::ByoYomi ? t.periods : t.stones;
-  }
-  record.rules = settings_.ruleset;
-  record.black_name = black_.name;
-  record.white_name = white_.name;
-  if (result_) record.result = *result_;
-  if (proof_) {
-    record.game_comment = "Nigiri (verify with sha256sum, see docs/nigiri.md): commitment " +
-                          proof_->commitment + ", secret " + proof_->secret + ", nonce " +
-                          proof_->nonce + ", holder seed " + proof_->holder_seed +
-                          ", guesser seed " + proof_->guesser_seed + ", guess " + proof_->guess +
-                          ", stones " + std::to_string(proof_->stones) + "; the guesser, " +
-                          (proof_->guesser_black ? black_.name : white_.name) + ", took " +
-                          (proof_->guesser_black ? "Black" : "White") + ".";
-  }
-  return write_sgf(record);
-}
-
-protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>& viewer,
-                                          Steady now) const {
-  protocol::GameSnapshot s;
-  s.game = id_;
-  s.seq = seq_;
-  s.settings = settings_;
-  s.black = black_;
-  s.white = white_;
-  const auto color = viewer ? color_of(viewer->id) : std::nullopt;
-  const bool player = viewer && is_player(viewer->id);
-  s.role = color ? color_name(*color) : player ? "player" : "spectator";
-  const Geometry g{settings_.width, settings_.height};
-  if (game_) {
-    const Board& initial = game_->initial_board();
-    for (int y = 0; y < g.height; ++y) {
-      for (int x = 0; x < g.width; ++x) {
-        if (initial.at(g.point(x, y)) == Color::Black)
-          s.handicap_stones.push_back(g.to_gtp(g.point(x, y)));
-      }
-    }
-    for (const Move& m : game_->moves())
-      s.moves.push_back({color_name(m.color), m.is_pass() ? "pass" : g.to_gtp(m.point)});
-    s.to_move = color_name(game_->to_move());
-    s.black_captures = game_->prisoners(Color::Black);
-    s.white_captures = game_->prisoners(Color::White);
-  } else {
-    for (Point p : free_stones_) s.handicap_stones.push_back(g.to_gtp(p));
-    s.to_move = "black";
-  }
-  switch (stage()) {
-    case Stage::Nigiri:
-      s.phase = protocol::Phase::Nigiri;
-      break;
-    case Stage::Playing:
-      s.phase = protocol::Phase::Playing;
-      break;
-    case Stage::Scoring:
-      s.phase = protocol::Phase::Scoring;
-      break;
-    case Stage::Over:
-      s.phase = protocol::Phase::Finished;
-      break;
-  }
-  s.result = result_;
-  s.undo_requested = undo_requested_by_.has_value();
-  std::tie(s.chat, s.chat_omitted) = chat_for(!player || finished());
-  s.clock = clock_state(now);
-  if (nigiri_) s.nigiri = nigiri_state();
-  if (stage() == Stage::Scoring && !suggestion_pending_) s.marking = marking();
-  for (const Color c : {Color::Black, Color::White}) {
-    if (!absent_since_[index_of(c)] || finished()) continue;
-    protocol::Absence a{color_name(c), {}};
-    if (const auto at = claim_at(c))
-      a.claim_in_ms = std::max<std::int64_t>(0, ms_between(now, *at));
-    s.absent.push_back(a);
-  }
-  s.final_score = final_score_;
-  s.abortable = !finished() && !both_moved();
-  return s;
 }
 
 }  // namespace tengen

@@ -1,0 +1,153 @@
+// What a room shows: the snapshot a member receives on joining, and the parts of it events
+// repeat (the clocks, the nigiri, the marking and its count, the chat a viewer may read).
+#include <algorithm>
+#include <tuple>
+
+#include "rooms/room.h"
+#include "rooms/wording.h"
+
+namespace tengen {
+
+std::optional<protocol::ClockState> Room::clock_state(Steady now) const {
+  if (!clock_.timed()) return std::nullopt;
+  auto view = [&](Color c) {
+    const PlayerTime t = clock_.left(c, now);
+    return protocol::PlayerClock{t.main_ms, t.periods, t.period_ms, t.stones};
+  };
+  protocol::ClockState s{view(Color::Black), view(Color::White), {}};
+  if (clock_.running()) s.running = color_name(*clock_.running());
+  return s;
+}
+
+std::pair<std::vector<protocol::ChatLine>, std::int64_t> Room::chat_for(bool all_channels) const {
+  std::vector<const KeptLine*> visible;
+  for (const auto& kept : chat_[0]) visible.push_back(&kept);
+  if (all_channels) {
+    for (const auto& kept : chat_[1]) visible.push_back(&kept);
+  }
+  std::sort(visible.begin(), visible.end(),
+            [](const KeptLine* a, const KeptLine* b) { return a->line.seq > b->line.seq; });
+  std::vector<protocol::ChatLine> lines;
+  std::size_t bytes = 0;
+  for (const KeptLine* kept : visible) {
+    if (bytes + kept->bytes > kSnapshotChatBytes) break;
+    bytes += kept->bytes;
+    lines.push_back(kept->line);
+  }
+  std::reverse(lines.begin(), lines.end());
+  const std::int64_t readable = chat_lines_[0] + (all_channels ? chat_lines_[1] : 0);
+  return {std::move(lines), readable - static_cast<std::int64_t>(lines.size())};
+}
+
+protocol::NigiriState Room::nigiri_state() const {
+  protocol::NigiriState n;
+  if (!nigiri_) return n;
+  n.commitment = nigiri_->commitment();
+  // Until the draw, black_ seats the holder and white_ the guesser; the draw may swap them.
+  const bool swapped = proof_ && proof_->guesser_black;
+  n.holder = swapped ? white_ : black_;
+  n.guesser = swapped ? black_ : white_;
+  n.holder_chose = holder_seed_.has_value();
+  n.guesser_chose = guesser_seed_.has_value();
+  if (proof_) {
+    n.secret = proof_->secret;
+    n.nonce = proof_->nonce;
+    n.holder_seed = proof_->holder_seed;
+    n.guesser_seed = proof_->guesser_seed;
+    n.guess = proof_->guess;
+    n.stones = proof_->stones;
+  }
+  return n;
+}
+
+protocol::ScoreView Room::score_view(const Score& score) const {
+  const Geometry& g = game_->board().geometry();
+  protocol::ScoreView v{score.total[1], score.total[2], score.result().to_sgf(), {}};
+  v.ownership.reserve(static_cast<std::size_t>(g.area()));
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      const Color owner = score.ownership[static_cast<std::size_t>(x + y * g.width)];
+      v.ownership.push_back(owner == Color::Black ? 'b' : owner == Color::White ? 'w' : '.');
+    }
+  }
+  return v;
+}
+
+protocol::Marking Room::marking() const {
+  protocol::Marking m;
+  m.version = marking_version_;
+  const std::vector<Point> dead(dead_.begin(), dead_.end());
+  for (Point p : dead) m.dead.push_back(gtp(p));
+  const Score score =
+      score_position(game_->board(), rules_, dead,
+                     {0, game_->prisoners(Color::Black), game_->prisoners(Color::White)},
+                     game_->handicap_stones());
+  m.score = score_view(score);
+  m.black_accepted = accepted_[index_of(Color::Black)];
+  m.white_accepted = accepted_[index_of(Color::White)];
+  m.resumptions = resumptions_;
+  return m;
+}
+
+protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>& viewer,
+                                          Steady now) const {
+  protocol::GameSnapshot s;
+  s.game = id_;
+  s.seq = seq_;
+  s.settings = settings_;
+  s.black = black_;
+  s.white = white_;
+  const auto color = viewer ? color_of(viewer->id) : std::nullopt;
+  const bool player = viewer && is_player(viewer->id);
+  s.role = color ? color_name(*color) : player ? "player" : "spectator";
+  const Geometry g{settings_.width, settings_.height};
+  if (game_) {
+    const Board& initial = game_->initial_board();
+    for (int y = 0; y < g.height; ++y) {
+      for (int x = 0; x < g.width; ++x) {
+        if (initial.at(g.point(x, y)) == Color::Black)
+          s.handicap_stones.push_back(g.to_gtp(g.point(x, y)));
+      }
+    }
+    for (const Move& m : game_->moves())
+      s.moves.push_back({color_name(m.color), m.is_pass() ? "pass" : g.to_gtp(m.point)});
+    s.to_move = color_name(game_->to_move());
+    s.black_captures = game_->prisoners(Color::Black);
+    s.white_captures = game_->prisoners(Color::White);
+  } else {
+    for (Point p : free_stones_) s.handicap_stones.push_back(g.to_gtp(p));
+    s.to_move = "black";
+  }
+  switch (stage()) {
+    case Stage::Nigiri:
+      s.phase = protocol::Phase::Nigiri;
+      break;
+    case Stage::Playing:
+      s.phase = protocol::Phase::Playing;
+      break;
+    case Stage::Scoring:
+      s.phase = protocol::Phase::Scoring;
+      break;
+    case Stage::Over:
+      s.phase = protocol::Phase::Finished;
+      break;
+  }
+  s.result = result_;
+  s.undo_requested = undo_requested_by_.has_value();
+  std::tie(s.chat, s.chat_omitted) = chat_for(!player || finished());
+  s.clock = clock_state(now);
+  if (nigiri_) s.nigiri = nigiri_state();
+  if (stage() == Stage::Scoring && !suggestion_pending_) s.marking = marking();
+  for (const Color c : {Color::Black, Color::White}) {
+    if (!absent_since_[index_of(c)] || finished()) continue;
+    protocol::Absence a{color_name(c), {}};
+    if (const auto at = claim_at(c))
+      a.claim_in_ms = std::max<std::int64_t>(0, ms_between(now, *at));
+    s.absent.push_back(a);
+  }
+  s.final_score = final_score_;
+  s.abortable = !finished() && !both_moved();
+  return s;
+}
+
+}  // namespace tengen

@@ -1,0 +1,33 @@
+#include "rooms/wording.h"
+
+namespace tengen {
+
+std::string color_name(Color c) {
+  return c == Color::Black ? "black" : "white";
+}
+
+std::string seconds(std::int64_t ms) {
+  return std::to_string((ms + 999) / 1000) + " s";
+}
+
+std::string why_illegal(MoveError e, const std::string& vertex) {
+  switch (e) {
+    case MoveError::Occupied:
+      return "occupied: there is already a stone on " + vertex;
+    case MoveError::Suicide:
+      return "suicide: a stone on " + vertex + " would have no liberty";
+    case MoveError::Ko:
+      return "ko: retaking at once is not allowed; play elsewhere first";
+    case MoveError::PositionalSuperko:
+      return "superko: " + vertex + " would repeat an earlier position";
+    case MoveError::SituationalSuperko:
+      return "superko: " + vertex +
+             " would repeat an earlier position with the same player to move";
+    case MoveError::OffBoard:
+      return vertex + " is not on the board";
+    default:
+      return std::string(to_string(e));
+  }
+}
+
+}  // namespace tengen
