@@ -41,6 +41,7 @@
 #include "engine/geometry.h"
 #include "engine/move_error.h"
 #include "engine/rules.h"
+#include "protocol/server_reader.h"
 
 namespace {
 
@@ -225,6 +226,13 @@ std::int64_t to_int(std::string_view text) {
 }
 
 // The number in one of our cids ("l42").
+template <typename... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <typename... F>
+Overloaded(F...) -> Overloaded<F...>;
+
 std::uint32_t cid_number(std::string_view cid) {
   return cid.size() > 1 && cid[0] == 'l' ? static_cast<std::uint32_t>(to_int(cid.substr(1))) : 0;
 }
@@ -435,7 +443,7 @@ class Load {
         } else if (f.type == "ack") {
           on_ack(*p, f.cid);
         } else {
-          on_message(*p, json::parse(text));
+          on_message(*p, text);
         }
       }
     } catch (const std::exception& e) {
@@ -475,7 +483,11 @@ class Load {
         const std::string_view text = co_await e->conn->read();
         const Fields f = top_level_fields(text);
         if (f.type == "ack") {
-          if (f.cid == "tcreate") tournament_ = json::parse(text).at("tournament");
+          if (f.cid == "tcreate") {
+            const auto ack = tengen::protocol::read_server_message(text);
+            if (ack && std::holds_alternative<tengen::protocol::Ack>(*ack))
+              tournament_ = std::get<tengen::protocol::Ack>(*ack).tournament;
+          }
           if (f.cid == "tregister") ++entrants_registered_;
           if (f.cid == "tstart") tournament_acked_ = Clock::now();
         } else if (f.type == "game_started") {
@@ -544,64 +556,79 @@ class Load {
                            {"time", {{"system", "none"}}}}}});
   }
 
-  void on_message(Player& p, const json& m) {
-    const std::string type = m.value("type", "");
+  // Everything but acks and moves, read by the protocol's lenient reader of server messages.
+  void on_message(Player& p, std::string_view text) {
+    const auto message = tengen::protocol::read_server_message(text);
+    if (!message) return;  // presence and the like: nothing to do
     // The partner's challenge: announced, or already in the lobby if it was made before this
     // connection's lobby snapshot.
-    const auto accept_if_mine = [&](const json& c) {
-      if (c.contains("opponent") && c["opponent"]["id"] == p.id)
-        command(p, {{"type", "accept_challenge"}, {"challenge", c["id"]}});
+    const auto accept_if_mine = [&](const tengen::protocol::Challenge& c) {
+      if (c.opponent && c.opponent->id == p.id)
+        command(p, {{"type", "accept_challenge"}, {"challenge", c.id}});
     };
-    if (type == "challenge_opened") {
-      accept_if_mine(m["challenge"]);
-    } else if (type == "lobby") {
-      for (const json& c : m["challenges"]) accept_if_mine(c);
-    } else if (type == "game_started") {
-      const std::int64_t id = m["game"];
-      if (p.index % 2 == 0) {  // the challenger sets the table up once
-        auto table = std::make_unique<Table>();
-        table->id = id;
-        table->black = &p;
-        table->white = p.partner;
-        table->game.emplace(tengen::Board(o_.size, o_.size), *tengen::Rules::preset("chinese"));
-        p.table = p.partner->table = table.get();
-        tables_[id] = std::move(table);
+    std::visit(Overloaded{
+                   [&](const tengen::protocol::ChallengeOpened& o) { accept_if_mine(o.challenge); },
+                   [&](const tengen::protocol::LobbySnapshot& l) {
+                     for (const auto& c : l.challenges) accept_if_mine(c);
+                   },
+                   [&](const tengen::protocol::GameStarted& g) {
+                     if (p.index % 2 == 0) {  // the challenger sets the table up once
+                       auto table = std::make_unique<Table>();
+                       table->id = g.game;
+                       table->black = &p;
+                       table->white = p.partner;
+                       table->game.emplace(tengen::Board(o_.size, o_.size),
+                                           *tengen::Rules::preset("chinese"));
+                       p.table = p.partner->table = table.get();
+                       tables_[g.game] = std::move(table);
+                     }
+                     command(p, {{"type", "join"}, {"game", g.game}});
+                   },
+                   [&](const tengen::protocol::GameSnapshot& s) {
+                     if (p.table && p.table->id == s.game && &p == p.table->black &&
+                         p.table->game->moves().empty()) {
+                       snapshots_ready_.insert(p.table->id);
+                       // A game that replaced one that ended: its first move is due now (the
+                       // first games' are spread over an interval when the window opens).
+                       if (measuring_) due_.push_back(p.table->id);
+                     }
+                   },
+                   [&](const tengen::protocol::Error& e) { on_error(p, e, text); },
+                   [&](const tengen::protocol::RoomEvent& e) {
+                     const bool scoring =
+                         std::holds_alternative<tengen::protocol::ScoringStarted>(e.body);
+                     if (!scoring && !std::holds_alternative<tengen::protocol::GameEnded>(e.body))
+                       return;
+                     if (!p.table || p.table->id != e.game || &p != p.table->black) return;
+                     // A new game between the same two.
+                     if (scoring) {
+                       if (measuring_) ++window_scorings_;
+                       command(p, {{"type", "resign"}, {"game", p.table->id}});
+                     }
+                     tables_.erase(p.table->id);
+                     p.table = p.partner->table = nullptr;
+                     if (!stopping_) start_table(p);
+                   },
+                   [](const auto&) {},
+               },
+               *message);
+  }
+
+  void on_error(Player& p, const tengen::protocol::Error& e, std::string_view text) {
+    const auto it = e.cid ? move_cids_.find(cid_key(p, cid_number(*e.cid))) : move_cids_.end();
+    if (it != move_cids_.end() && e.code == tengen::protocol::ErrorCode::RateLimited) {
+      // Over the server's 20 commands a second per connection: the table tries again.
+      ++rate_limited_;
+      const auto table = tables_.find(it->second);
+      if (table != tables_.end()) {
+        table->second->in_flight = false;
+        due_.push_back(table->first);
       }
-      command(p, {{"type", "join"}, {"game", id}});
-    } else if (type == "snapshot") {
-      if (p.table && p.table->id == m["game"] && &p == p.table->black &&
-          p.table->game->moves().empty()) {
-        snapshots_ready_.insert(p.table->id);
-      }
-    } else if (type == "error") {
-      const auto it = m.contains("cid")
-                          ? move_cids_.find(cid_key(p, cid_number(m["cid"].get<std::string>())))
-                          : move_cids_.end();
-      if (it != move_cids_.end() && m.value("code", "") == "rate_limited") {
-        // Over the server's 20 commands a second per connection: the table tries again.
-        ++rate_limited_;
-        const auto table = tables_.find(it->second);
-        if (table != tables_.end()) {
-          table->second->in_flight = false;
-          due_.push_back(table->first);
-        }
-        move_cids_.erase(it);
-        return;
-      }
-      ++errors_;
-      if (errors_ <= 5) std::cerr << p.name << ": " << m.dump() << "\n";
-    } else if (type == "game_ended" || type == "scoring_started") {
-      if (p.table && p.table->id == m["game"] &&
-          &p == p.table->black) {  // a new game between the same two
-        if (type == "scoring_started") {
-          if (measuring_) ++window_scorings_;
-          command(p, {{"type", "resign"}, {"game", p.table->id}});
-        }
-        tables_.erase(p.table->id);
-        p.table = p.partner->table = nullptr;
-        if (!stopping_) start_table(p);
-      }
+      move_cids_.erase(it);
+      return;
     }
+    ++errors_;
+    if (errors_ <= 5) std::cerr << p.name << ": " << text << "\n";
   }
 
   static std::uint64_t cid_key(const Player& p, std::uint32_t cid) {

@@ -16,8 +16,8 @@
 #include "engine/geometry.h"
 #include "engine_process.h"
 #include "protocol/codec.h"
+#include "protocol/server_reader.h"
 #include "time_control.h"
-#include "wire.h"
 
 namespace tengen::bridge {
 
@@ -372,7 +372,7 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
   // ---- what the server says ----
 
   void handle(const std::string& text) {
-    const auto message = read_server_message(text);
+    const auto message = protocol::read_server_message(text);
     if (!message) return;
     std::visit(Overloaded{
                    [&](const protocol::Welcome& w) {

@@ -7,7 +7,6 @@
 #include "gtp_reply.h"
 #include "protocol/codec.h"
 #include "time_control.h"
-#include "wire.h"
 
 namespace {
 
@@ -364,68 +363,6 @@ TEST(BridgeConfig, RefusesWhatThePolicyExcludes) {
   EXPECT_EQ(refusal(p, s), "main time under 60 s is too fast for this bot");
   p.time_systems = {System::ByoYomi};
   EXPECT_EQ(refusal(p, s), "this bot does not play with absolute time");
-}
-
-// ---- reading the server ----
-
-TEST(Wire, ReadsBackWhatTheServerEncodes) {
-  protocol::GameSnapshot s = snapshot("white", "black");
-  s.moves = {{"black", "E5"}, {"white", "pass"}};
-  s.handicap_stones = {};
-  s.clock =
-      protocol::ClockState{{.main_ms = 5}, {.main_ms = 0, .periods = 2, .period_ms = 300}, "black"};
-  s.marking = protocol::Marking{.version = 3, .dead = {"A1"}, .white_accepted = 3};
-  const auto read = read_server_message(protocol::encode(protocol::ServerMessage{s}));
-  ASSERT_TRUE(read);
-  const auto& back = std::get<protocol::GameSnapshot>(*read);
-  EXPECT_EQ(back.game, 7);
-  EXPECT_EQ(back.seq, 4u);
-  EXPECT_EQ(back.settings, s.settings);
-  EXPECT_EQ(back.white.name, "gnugo");
-  EXPECT_EQ(back.moves.size(), 2u);
-  EXPECT_EQ(back.moves[1].vertex, "pass");
-  EXPECT_EQ(back.role, "white");
-  ASSERT_TRUE(back.clock);
-  EXPECT_EQ(back.clock->white, s.clock->white);
-  EXPECT_EQ(back.clock->running, "black");
-  ASSERT_TRUE(back.marking);
-  EXPECT_EQ(back.marking->dead, s.marking->dead);
-  EXPECT_EQ(back.marking->white_accepted, 3u);
-  EXPECT_FALSE(back.marking->black_accepted);
-
-  const auto move = read_server_message(protocol::encode(protocol::ServerMessage{
-      protocol::RoomEvent{7, 5, protocol::MovePlayed{"white", "C3", {"D3"}, s.clock, 12}}}));
-  ASSERT_TRUE(move);
-  const auto& e = std::get<protocol::RoomEvent>(*move);
-  EXPECT_EQ(e.seq, 5u);
-  EXPECT_EQ(std::get<protocol::MovePlayed>(e.body).captured, (std::vector<std::string>{"D3"}));
-
-  const auto error = read_server_message(protocol::encode(protocol::ServerMessage{
-      protocol::Error{"c1", protocol::ErrorCode::IllegalMove, "ko: play elsewhere first", 7}}));
-  ASSERT_TRUE(error);
-  EXPECT_EQ(std::get<protocol::Error>(*error).code, protocol::ErrorCode::IllegalMove);
-
-  protocol::Challenge c{
-      3, {1, "shusaku"}, protocol::UserRef{2, "gnugo"}, {.width = 13, .height = 13}};
-  const auto lobby = read_server_message(
-      protocol::encode(protocol::ServerMessage{protocol::LobbySnapshot{{c}, {}}}));
-  ASSERT_TRUE(lobby);
-  const auto& challenges = std::get<protocol::LobbySnapshot>(*lobby).challenges;
-  ASSERT_EQ(challenges.size(), 1u);
-  EXPECT_EQ(challenges[0].opponent->name, "gnugo");
-  EXPECT_EQ(challenges[0].settings.width, 13);
-}
-
-TEST(Wire, SkipsWhatItDoesNotKnowAndToleratesNewFields) {
-  EXPECT_FALSE(read_server_message("not json"));
-  EXPECT_FALSE(read_server_message(
-      R"({"v":1,"type":"presence","online":[{"id":1,"name":"a"}],"offline":[]})"));
-  EXPECT_FALSE(read_server_message(R"({"v":1,"type":"move","game":"seven","seq":1})"))
-      << "a field of the wrong type";
-  const auto ack =
-      read_server_message(R"({"v":1,"type":"ack","cid":"x","game":3,"added_in_v2":true})");
-  ASSERT_TRUE(ack);
-  EXPECT_EQ(std::get<protocol::Ack>(*ack).game, 3);
 }
 
 }  // namespace

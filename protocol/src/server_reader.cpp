@@ -1,15 +1,14 @@
-#include "wire.h"
+#include "protocol/server_reader.h"
 
 #include <nlohmann/json.hpp>
 
 #include "protocol/codec.h"
 
-namespace tengen::bridge {
+namespace tengen::protocol {
 
 namespace {
 
 using json = nlohmann::json;
-using namespace protocol;
 
 template <class T>
 T get(const json& j, const char* key, T fallback = T{}) {
@@ -195,4 +194,4 @@ std::optional<ServerMessage> read_server_message(std::string_view text) {
   }
 }
 
-}  // namespace tengen::bridge
+}  // namespace tengen::protocol

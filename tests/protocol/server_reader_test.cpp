@@ -1,0 +1,110 @@
+// The lenient reader of server messages that clients use (the GTP bridge, the load generator):
+// what the server encodes reads back; what it does not know is skipped.
+#include "protocol/server_reader.h"
+
+#include <gtest/gtest.h>
+
+#include "protocol/codec.h"
+
+namespace tengen::protocol {
+namespace {
+
+GameSettings board(int size) {
+  GameSettings s;
+  s.width = s.height = size;
+  return s;
+}
+
+GameSnapshot snapshot(std::string role, std::string to_move) {
+  GameSnapshot s;
+  s.game = 7;
+  s.seq = 4;
+  s.settings.width = s.settings.height = 9;
+  s.black = {1, "shusaku"};
+  s.white = {2, "gnugo"};
+  s.role = std::move(role);
+  s.to_move = std::move(to_move);
+  s.phase = Phase::Playing;
+  return s;
+}
+
+TEST(ServerReader, ReadsBackWhatTheServerEncodes) {
+  GameSnapshot s = snapshot("white", "black");
+  s.moves = {{"black", "E5"}, {"white", "pass"}};
+  s.handicap_stones = {};
+  s.clock = ClockState{{.main_ms = 5}, {.main_ms = 0, .periods = 2, .period_ms = 300}, "black"};
+  s.marking.emplace();
+  s.marking->version = 3;
+  s.marking->dead = {"A1"};
+  s.marking->white_accepted = 3;
+  const auto read = read_server_message(encode(ServerMessage{s}));
+  ASSERT_TRUE(read);
+  const auto& back = std::get<GameSnapshot>(*read);
+  EXPECT_EQ(back.game, 7);
+  EXPECT_EQ(back.seq, 4u);
+  EXPECT_EQ(back.settings, s.settings);
+  EXPECT_EQ(back.white.name, "gnugo");
+  EXPECT_EQ(back.moves.size(), 2u);
+  EXPECT_EQ(back.moves[1].vertex, "pass");
+  EXPECT_EQ(back.role, "white");
+  ASSERT_TRUE(back.clock);
+  EXPECT_EQ(back.clock->white, s.clock->white);
+  EXPECT_EQ(back.clock->running, "black");
+  ASSERT_TRUE(back.marking);
+  EXPECT_EQ(back.marking->dead, s.marking->dead);
+  EXPECT_EQ(back.marking->white_accepted, 3u);
+  EXPECT_FALSE(back.marking->black_accepted);
+
+  const auto move = read_server_message(
+      encode(ServerMessage{RoomEvent{7, 5, MovePlayed{"white", "C3", {"D3"}, s.clock, 12}}}));
+  ASSERT_TRUE(move);
+  const auto& e = std::get<RoomEvent>(*move);
+  EXPECT_EQ(e.seq, 5u);
+  EXPECT_EQ(std::get<MovePlayed>(e.body).captured, (std::vector<std::string>{"D3"}));
+
+  const auto error = read_server_message(
+      encode(ServerMessage{Error{"c1", ErrorCode::IllegalMove, "ko: play elsewhere first", 7}}));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(std::get<Error>(*error).code, ErrorCode::IllegalMove);
+
+  Challenge c{3, {1, "shusaku"}, UserRef{2, "gnugo"}, board(13)};
+  const auto lobby = read_server_message(encode(ServerMessage{LobbySnapshot{{c}, {}}}));
+  ASSERT_TRUE(lobby);
+  const auto& challenges = std::get<LobbySnapshot>(*lobby).challenges;
+  ASSERT_EQ(challenges.size(), 1u);
+  EXPECT_EQ(challenges[0].opponent->name, "gnugo");
+  EXPECT_EQ(challenges[0].settings.width, 13);
+}
+
+TEST(ServerReader, SkipsWhatItDoesNotKnowAndToleratesNewFields) {
+  EXPECT_FALSE(read_server_message("not json"));
+  EXPECT_FALSE(read_server_message(
+      R"({"v":1,"type":"presence","online":[{"id":1,"name":"a"}],"offline":[]})"));
+  EXPECT_FALSE(read_server_message(R"({"v":1,"type":"move","game":"seven","seq":1})"))
+      << "a field of the wrong type";
+  const auto ack =
+      read_server_message(R"({"v":1,"type":"ack","cid":"x","game":3,"added_in_v2":true})");
+  ASSERT_TRUE(ack);
+  EXPECT_EQ(std::get<Ack>(*ack).game, 3);
+}
+
+TEST(ServerReader, ReadsTheLobbysAndTheGamesOtherMessages) {
+  const auto closed =
+      read_server_message(encode(ServerMessage{ChallengeClosed{3, "accepted", GameId{9}}}));
+  ASSERT_TRUE(closed);
+  EXPECT_EQ(std::get<ChallengeClosed>(*closed).game, 9);
+  const auto started = read_server_message(
+      encode(ServerMessage{GameStarted{9, {1, "shusaku"}, {2, "gnugo"}, board(13), true}}));
+  ASSERT_TRUE(started);
+  EXPECT_EQ(std::get<GameStarted>(*started).white.name, "gnugo");
+  EXPECT_EQ(std::get<GameStarted>(*started).settings.width, 13);
+  const auto ended = read_server_message(encode(ServerMessage{RoomEvent{
+      9, 12, GameEnded{"B+3.5", "score", ScoreView{40, 36.5, "B+3.5", "bw."}, std::nullopt}}}));
+  ASSERT_TRUE(ended);
+  const auto& over = std::get<GameEnded>(std::get<RoomEvent>(*ended).body);
+  EXPECT_EQ(over.result, "B+3.5");
+  EXPECT_EQ(over.reason, "score");
+}
+
+}  // namespace
+}  // namespace tengen::protocol
