@@ -6,6 +6,7 @@
 #include "config.h"
 #include "gtp_reply.h"
 #include "protocol/codec.h"
+#include "support/game_snapshot.h"
 #include "time_control.h"
 
 namespace {
@@ -115,16 +116,7 @@ TEST(TimeControl, TheClockRunsFromMainTimeIntoThePeriod) {
 // ---- decisions ----
 
 protocol::GameSnapshot snapshot(std::string role, std::string to_move) {
-  protocol::GameSnapshot s;
-  s.game = 7;
-  s.seq = 4;
-  s.settings.width = s.settings.height = 9;
-  s.black = {1, "shusaku"};
-  s.white = {2, "gnugo"};
-  s.role = std::move(role);
-  s.to_move = std::move(to_move);
-  s.phase = protocol::Phase::Playing;
-  return s;
+  return tengen::testing::game_snapshot(std::move(role), std::move(to_move));
 }
 
 protocol::RoomEvent event(protocol::Seq seq, protocol::RoomEventBody body) {

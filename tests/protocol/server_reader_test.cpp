@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "protocol/codec.h"
+#include "support/game_snapshot.h"
 
 namespace tengen::protocol {
 namespace {
@@ -16,16 +17,7 @@ GameSettings board(int size) {
 }
 
 GameSnapshot snapshot(std::string role, std::string to_move) {
-  GameSnapshot s;
-  s.game = 7;
-  s.seq = 4;
-  s.settings.width = s.settings.height = 9;
-  s.black = {1, "shusaku"};
-  s.white = {2, "gnugo"};
-  s.role = std::move(role);
-  s.to_move = std::move(to_move);
-  s.phase = Phase::Playing;
-  return s;
+  return tengen::testing::game_snapshot(std::move(role), std::move(to_move));
 }
 
 TEST(ServerReader, ReadsBackWhatTheServerEncodes) {
