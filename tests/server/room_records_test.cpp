@@ -36,7 +36,7 @@ TEST(RoomRecords, EachRecordReadsBackAsWritten) {
       {"marking", records::Marked{{"C3", "D3"}, 4}},
       {"accept", records::ScoreAccepted{Color::Black, 4}},
       {"resume", records::Resumed{Color::White}},
-      {"end", records::Ended{"W+R", std::nullopt}},
+      {"end", records::Ended{Result::resignation(Color::White), std::nullopt}},
   };
   for (const auto& [kind, record] : cases) {
     const auto read = records::read(event(kind, records::encode(record)));
@@ -76,6 +76,8 @@ TEST(RoomRecords, ALaterSchemaOrABrokenRecordIsRefusedNamingTheEvent) {
             "game 1, event 3 (move): 'c' is not a colour: blue");
   EXPECT_EQ(refusal(event("juggle", "{}")),
             "game 1, event 3 (juggle): a record of an unknown kind");
+  EXPECT_EQ(refusal(event("end", R"({"result":"B+lots"})")),
+            "game 1, event 3 (end): 'B+lots' is not a result");
   EXPECT_EQ(refusal(event("accept", "[1]")),
             "game 1, event 3 (accept): the record is not a JSON object");
   EXPECT_TRUE(

@@ -173,7 +173,7 @@ std::optional<Steady> Room::claim_at(Color leaver) const {
 std::optional<protocol::Error> Room::check_player(std::int64_t user, const std::string& cid) const {
   if (!is_player(user))
     return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
-  if (finished()) return error(cid, ErrorCode::GameOver, "the game is over: " + *result_);
+  if (finished()) return error(cid, ErrorCode::GameOver, "the game is over: " + result_->to_sgf());
   return std::nullopt;
 }
 
@@ -297,14 +297,14 @@ protocol::Ack Room::finish(const std::string& cid, const Result& result, const s
   auto clock = clock_state(now);
   clock_.stop();
   if (clock) clock->running.reset();
-  const records::Ended ended{result.to_sgf(), score};
+  const records::Ended ended{result, score};
   apply(ended);
   if (game_ && result.kind == Result::Kind::Resignation) game_->resign(opponent(result.winner));
   const auto ack =
-      publish(cid, protocol::GameEnded{*result_, reason, std::move(score), clock}, ended);
+      publish(cid, protocol::GameEnded{result.to_sgf(), reason, std::move(score), clock}, ended);
   const auto moves = game_ ? game_->moves().size() : free_stones_.size();
   pending_.writes.push_back(
-      store::GameFinished{id_, *result_, reason, static_cast<int>(moves), sgf(), 0});
+      store::GameFinished{id_, result.to_sgf(), reason, static_cast<int>(moves), sgf(), 0});
   pending_.ended.push_back({id_, result});
   return ack;
 }

@@ -108,7 +108,7 @@ class Room {
   const Rules& rules() const noexcept { return rules_; }  // with the game's komi
   bool finished() const noexcept { return result_.has_value(); }
   bool watched() const noexcept { return !members_.empty(); }
-  const std::optional<std::string>& result() const noexcept { return result_; }
+  const std::optional<Result>& result() const noexcept { return result_; }
   const std::optional<NigiriProof>& nigiri_proof() const noexcept { return proof_; }
 
   // Every command answers with an ack (and the seq of the event it made) or an error.
@@ -220,7 +220,7 @@ class Room {
       clock_after_;                 // the mover's clock after each of game_'s moves (timed games)
   std::vector<Point> free_stones_;  // placed so far
   std::optional<Color> undo_requested_by_;
-  std::optional<std::string> result_;  // SGF form, once the game is over
+  std::optional<Result> result_;  // once the game is over
   std::optional<protocol::ScoreView> final_score_;
 
   // Nigiri: the commitment until both players chose, then the proof.

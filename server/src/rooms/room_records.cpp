@@ -80,7 +80,10 @@ Record read_kind(const std::string& kind, const json& r, const std::string& text
     return ScoreAccepted{color_at(r, "c"), r.at("version").get<std::uint64_t>()};
   if (kind == "resume") return Resumed{color_at(r, "first")};
   if (kind == "end") {
-    Ended e{r.at("result").get<std::string>(), std::nullopt};
+    const auto sgf = r.at("result").get<std::string>();
+    const auto result = Result::parse_sgf(sgf);
+    if (!result) throw std::runtime_error("'" + sgf + "' is not a result");
+    Ended e{*result, std::nullopt};
     // The count of a scored game is in the message the players were sent.
     const json sent = json::parse(text, nullptr, false);
     if (sent.is_object() && sent.contains("score") && sent.at("score").is_object()) {
@@ -120,7 +123,9 @@ struct Encode {
     return json{{"first", name_of(r.first)}}.dump();
   }
   // The count travels in the event's text, which is stored beside the record.
-  std::string operator()(const Ended& e) const { return json{{"result", e.result}}.dump(); }
+  std::string operator()(const Ended& e) const {
+    return json{{"result", e.result.to_sgf()}}.dump();
+  }
 };
 
 struct KindOf {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/color.h"
+#include "engine/result.h"
 #include "protocol/messages.h"
 #include "rooms/game_clock.h"
 #include "store/game_store.h"
@@ -59,7 +60,7 @@ struct Resumed {
   Color first = Color::Black;  // to move
 };
 struct Ended {
-  std::string result;                        // SGF form
+  Result result;                             // stored in SGF form
   std::optional<protocol::ScoreView> score;  // a scored game's count (read from the event text)
 };
 using Record = std::variant<Moved, UndoAsked, UndoAnswered, Chatted, NigiriChosen, Marked,

@@ -59,7 +59,7 @@ std::string Room::sgf() const {
   record.rules = settings_.ruleset;
   record.black_name = black_.name;
   record.white_name = white_.name;
-  if (result_) record.result = *result_;
+  if (result_) record.result = result_->to_sgf();
   if (proof_) {
     record.game_comment = "Nigiri (verify with sha256sum, see docs/nigiri.md): commitment " +
                           proof_->commitment + ", secret " + proof_->secret + ", nonce " +

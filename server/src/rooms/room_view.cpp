@@ -132,7 +132,7 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
       s.phase = protocol::Phase::Finished;
       break;
   }
-  s.result = result_;
+  if (result_) s.result = result_->to_sgf();
   s.undo_requested = undo_requested_by_.has_value();
   std::tie(s.chat, s.chat_omitted) = chat_for(!player || finished());
   s.clock = clock_state(now);
