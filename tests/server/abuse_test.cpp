@@ -8,10 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "support/live_server.h"
+#include "support/many_players.h"
 #include "support/server_process.h"
-#include "support/temp_database.h"
-#include "support/ws_client.h"
 
 namespace tengen::testing {
 namespace {
@@ -19,38 +17,10 @@ namespace {
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 
-class Abuse : public ::testing::Test {
+class Abuse : public ManyPlayers {
  protected:
-  void SetUp() override { stack_.emplace(temp_.path()); }
-  void TearDown() override { stack_.reset(); }
-  // A registered user's connection, past its welcome and first lobby message.
-  std::unique_ptr<WsClient> player(const std::string& name) {
-    if (!tokens_.contains(name)) {
-      stack_->clock().advance(6s);  // registrations from one address: one more every 6 s
-      tokens_[name] = stack_->token_for(name);
-    }
-    auto c =
-        std::make_unique<WsClient>(stack_->port(), WsClient::Options{tokens_[name], "", "/ws/v1"});
-    c->wait_type("welcome");
-    c->wait_type("lobby");
-    return c;
-  }
-  // A 19×19 untimed game between two connections (the first has Black), both joined.
-  std::int64_t game_between(WsClient& black, WsClient& white) {
-    const json created = black.command(
-        {{"type", "create_challenge"}, {"settings", {{"width", 19}, {"color", "black"}}}});
-    const json accepted =
-        white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
-    const auto game = accepted["game"].get<std::int64_t>();
-    EXPECT_EQ(black.command({{"type", "join"}, {"game", game}})["type"], "ack");
-    EXPECT_EQ(white.command({{"type", "join"}, {"game", game}})["type"], "ack");
-    return game;
-  }
   static json chat(std::int64_t game, const std::string& text) {
     return {{"type", "chat"}, {"game", game}, {"text", text}};
-  }
-  static json play(std::int64_t game, const std::string& vertex) {
-    return {{"type", "play"}, {"game", game}, {"vertex", vertex}};
   }
   // The largest settings a challenge can carry: everything set, the longest clock.
   static json challenge() {
@@ -71,10 +41,6 @@ class Abuse : public ::testing::Test {
               {"rated", true},
               {"private", false}}}};
   }
-
-  TempDatabase temp_;
-  std::optional<LiveStack> stack_;
-  std::map<std::string, std::string> tokens_;
 };
 
 TEST_F(Abuse, OpenChallengesAreCappedPerAccountAndInAllAndTheLobbyStillFits) {

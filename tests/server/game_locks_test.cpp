@@ -11,9 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "support/live_server.h"
-#include "support/temp_database.h"
-#include "support/ws_client.h"
+#include "support/many_players.h"
 
 namespace tengen::testing {
 namespace {
@@ -21,42 +19,12 @@ namespace {
 using json = nlohmann::json;
 using namespace std::chrono_literals;
 
-class GameLocks : public ::testing::Test {
+class GameLocks : public ManyPlayers {
  protected:
-  void SetUp() override { stack_.emplace(temp_.path()); }
   void TearDown() override {
     stack_->timers().release();
-    stack_.reset();
+    ManyPlayers::TearDown();
   }
-  std::unique_ptr<WsClient> player(const std::string& name) {
-    if (!tokens_.contains(name)) {
-      stack_->clock().advance(6s);  // registrations from one address: one more every 6 s
-      tokens_[name] = stack_->token_for(name);
-    }
-    auto c =
-        std::make_unique<WsClient>(stack_->port(), WsClient::Options{tokens_[name], "", "/ws/v1"});
-    c->wait_type("welcome");
-    c->wait_type("lobby");
-    return c;
-  }
-  // A 19×19 untimed game between two connections (the first has Black), both joined.
-  std::int64_t game_between(WsClient& black, WsClient& white) {
-    const json created = black.command(
-        {{"type", "create_challenge"}, {"settings", {{"width", 19}, {"color", "black"}}}});
-    const json accepted =
-        white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
-    const auto game = accepted["game"].get<std::int64_t>();
-    EXPECT_EQ(black.command({{"type", "join"}, {"game", game}})["type"], "ack");
-    EXPECT_EQ(white.command({{"type", "join"}, {"game", game}})["type"], "ack");
-    return game;
-  }
-  static json play(std::int64_t game, const std::string& vertex) {
-    return {{"type", "play"}, {"game", game}, {"vertex", vertex}};
-  }
-
-  TempDatabase temp_;
-  std::optional<LiveStack> stack_;
-  std::map<std::string, std::string> tokens_;
 };
 
 TEST_F(GameLocks, ACommandForOneGameDoesNotWaitForAnotherGameOrTheLobby) {
