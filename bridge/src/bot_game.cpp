@@ -120,7 +120,7 @@ BotGame::Applied BotGame::apply(const protocol::RoomEvent& e, SteadyTime now) {
                  },
                  [&](const protocol::ScoreAccepted& a) {
                    if (!marking_) return;
-                   (a.by == "black" ? marking_->black_accepted : marking_->white_accepted) =
+                   (a.by == "black" ? marking_->accepted.black : marking_->accepted.white) =
                        a.version;
                  },
                  [&](const protocol::PlayResumed& r) {
@@ -161,7 +161,7 @@ std::optional<Action> BotGame::next_action() const {
       return std::nullopt;
     case protocol::Phase::Scoring: {
       if (!marking_ || judged_version_ == marking_->version) return std::nullopt;
-      const auto& mine = my_color_ == "black" ? marking_->black_accepted : marking_->white_accepted;
+      const auto& mine = my_color_ == "black" ? marking_->accepted.black : marking_->accepted.white;
       if (mine == marking_->version) return std::nullopt;
       return JudgeMarking{marking_->version};
     }

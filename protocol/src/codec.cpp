@@ -422,7 +422,7 @@ json write_nigiri(const NigiriState& n) {
     j["holder_seed"] = n.holder_seed.value_or("");
     j["guesser_seed"] = n.guesser_seed.value_or("");
     j["guess"] = n.guess.value_or("");
-    j["stones"] = n.stones;
+    j["stones"] = n.stones.value_or(0);
   }
   return j;
 }
@@ -436,8 +436,8 @@ json write_marking(const Marking& m) {
           {"dead", m.dead},
           {"score", write_score(m.score)},
           {"accepted",
-           {{"black", m.black_accepted ? json(*m.black_accepted) : json(nullptr)},
-            {"white", m.white_accepted ? json(*m.white_accepted) : json(nullptr)}}},
+           {{"black", m.accepted.black ? json(*m.accepted.black) : json(nullptr)},
+            {"white", m.accepted.white ? json(*m.accepted.white) : json(nullptr)}}},
           {"resumptions", m.resumptions}};
 }
 
@@ -645,7 +645,7 @@ struct ServerWriter {
     j["to_move"] = s.to_move;
     j["phase"] = enum_name(kPhases, s.phase);
     j["result"] = s.result ? json(*s.result) : json(nullptr);
-    j["captures"] = {{"black", s.black_captures}, {"white", s.white_captures}};
+    j["captures"] = {{"black", s.captures.black}, {"white", s.captures.white}};
     j["undo_requested"] = s.undo_requested;
     j["chat"] = json::array();
     for (const auto& c : s.chat) j["chat"].push_back(write_chat(c));

@@ -54,7 +54,7 @@ NigiriState nigiri(const json& j) {
   n.holder_chose = get<bool>(j, "holder_chose");
   n.guesser_chose = get<bool>(j, "guesser_chose");
   n.secret = maybe<std::string>(j, "secret");
-  n.stones = get<int>(j, "stones");
+  n.stones = maybe<int>(j, "stones");
   return n;
 }
 
@@ -63,8 +63,8 @@ Marking marking(const json& j) {
   m.version = get<std::uint64_t>(j, "version");
   m.dead = get<std::vector<std::string>>(j, "dead");
   const json accepted = j.value("accepted", json::object());
-  m.black_accepted = maybe<std::uint64_t>(accepted, "black");
-  m.white_accepted = maybe<std::uint64_t>(accepted, "white");
+  m.accepted.black = maybe<std::uint64_t>(accepted, "black");
+  m.accepted.white = maybe<std::uint64_t>(accepted, "white");
   m.resumptions = get<int>(j, "resumptions");
   if (const auto s = j.find("score"); s != j.end() && s->is_object()) {
     m.score.result = get<std::string>(*s, "result");

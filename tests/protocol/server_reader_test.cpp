@@ -28,7 +28,7 @@ TEST(ServerReader, ReadsBackWhatTheServerEncodes) {
   s.marking.emplace();
   s.marking->version = 3;
   s.marking->dead = {"A1"};
-  s.marking->white_accepted = 3;
+  s.marking->accepted.white = 3;
   const auto read = read_server_message(encode(ServerMessage{s}));
   ASSERT_TRUE(read);
   const auto& back = std::get<GameSnapshot>(*read);
@@ -44,8 +44,8 @@ TEST(ServerReader, ReadsBackWhatTheServerEncodes) {
   EXPECT_EQ(back.clock->running, "black");
   ASSERT_TRUE(back.marking);
   EXPECT_EQ(back.marking->dead, s.marking->dead);
-  EXPECT_EQ(back.marking->white_accepted, 3u);
-  EXPECT_FALSE(back.marking->black_accepted);
+  EXPECT_EQ(back.marking->accepted.white, 3u);
+  EXPECT_FALSE(back.marking->accepted.black);
 
   const auto move = read_server_message(
       encode(ServerMessage{RoomEvent{7, 5, MovePlayed{"white", "C3", {"D3"}, s.clock, 12}}}));

@@ -147,9 +147,9 @@ TEST(Room, ItsStoredEventsRebuildIt) {
               return expected;
             }()));
   EXPECT_EQ(b.moves.size(), 7u);
-  EXPECT_EQ(b.black_captures, 1);
+  EXPECT_EQ(b.captures.black, 1);
   ASSERT_TRUE(b.marking);
-  EXPECT_EQ(b.marking->white_accepted, version);
+  EXPECT_EQ(b.marking->accepted.white, version);
   EXPECT_EQ(b.absent.size(), 2u);
   EXPECT_EQ(rebuilt->sgf(), room.sgf());
 

@@ -253,8 +253,9 @@ struct NigiriState {
   UserRef guesser;  // the accepter: guesses odd or even
   bool holder_chose = false;
   bool guesser_chose = false;
+  // Once both chose, everything needed to verify the draw.
   std::optional<std::string> secret, nonce, holder_seed, guesser_seed, guess;
-  int stones = 0;  // once revealed
+  std::optional<int> stones;
 };
 
 // A scored position: totals and who owns each point, rows from the top, one character per
@@ -265,13 +266,17 @@ struct ScoreView {
   std::string result;     // SGF form
   std::string ownership;  // width*height characters
 };
+// The version of the marking each player accepted, if any.
+struct Accepted {
+  std::optional<std::uint64_t> black;
+  std::optional<std::uint64_t> white;
+};
 // The scoring phase's current marking.
 struct Marking {
   std::uint64_t version = 0;
   std::vector<std::string> dead;  // GTP vertices of every dead stone
   ScoreView score;
-  std::optional<std::uint64_t> black_accepted;  // the version each player accepted, if any
-  std::optional<std::uint64_t> white_accepted;
+  Accepted accepted;
   int resumptions = 0;
 };
 // A player who left the room while the game goes on; `claim_in_ms` counts down only while it
@@ -291,6 +296,11 @@ struct ChatLine {
   std::string channel;  // "players" or "spectators"
   std::string text;
 };
+// Stones each player has taken (prisoners).
+struct Captures {
+  int black = 0;
+  int white = 0;
+};
 struct GameSnapshot {
   GameId game = 0;
   Seq seq = 0;  // the last event included
@@ -302,8 +312,7 @@ struct GameSnapshot {
   std::string to_move;
   Phase phase = Phase::Playing;
   std::optional<std::string> result;  // SGF form
-  int black_captures = 0;
-  int white_captures = 0;
+  Captures captures;
   bool undo_requested = false;
   std::vector<ChatLine> chat;     // the newest lines of the channels this viewer may read
   std::int64_t chat_omitted = 0;  // earlier lines this viewer may read that `chat` leaves out

@@ -83,8 +83,8 @@ protocol::Marking Room::marking() const {
                      {0, game_->prisoners(Color::Black), game_->prisoners(Color::White)},
                      game_->handicap_stones());
   m.score = score_view(score);
-  m.black_accepted = accepted_[index_of(Color::Black)];
-  m.white_accepted = accepted_[index_of(Color::White)];
+  m.accepted.black = accepted_[index_of(Color::Black)];
+  m.accepted.white = accepted_[index_of(Color::White)];
   m.resumptions = resumptions_;
   return m;
 }
@@ -112,8 +112,8 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
     for (const Move& m : game_->moves())
       s.moves.push_back({color_name(m.color), m.is_pass() ? "pass" : g.to_gtp(m.point)});
     s.to_move = color_name(game_->to_move());
-    s.black_captures = game_->prisoners(Color::Black);
-    s.white_captures = game_->prisoners(Color::White);
+    s.captures.black = game_->prisoners(Color::Black);
+    s.captures.white = game_->prisoners(Color::White);
   } else {
     for (Point p : free_stones_) s.handicap_stones.push_back(g.to_gtp(p));
     s.to_move = "black";

@@ -1,0 +1,267 @@
+// The wire of protocol version 1, message by message: every client and server message, with its
+// optional parts present and absent, encoded to the text in tests/fixtures/wire/v1.txt. A change
+// to a message's description that changes what a client receives or must send fails here; a
+// deliberate change updates the file (TENGEN_WRITE_WIRE=path writes it) and protocol/README.md.
+// Each text also reads back: client messages through the server's strict decoder, server
+// messages through the lenient reader that bots use, to the same text.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "protocol/codec.h"
+#include "protocol/server_reader.h"
+
+namespace tengen::protocol {
+namespace {
+
+GameSettings timed_settings() {
+  GameSettings s;
+  s.width = s.height = 13;
+  s.ruleset = "chinese";
+  s.komi = 6.5;
+  s.handicap = 2;
+  s.placement = GameSettings::Placement::Fixed;
+  s.color = GameSettings::ColorChoice::Black;
+  s.time.system = TimeControl::System::ByoYomi;
+  s.time.main_ms = 600000;
+  s.time.periods = 5;
+  s.time.period_ms = 30000;
+  s.rated = true;
+  return s;
+}
+
+GameSettings automatic_settings() {
+  GameSettings s;
+  s.automatic_handicap = true;
+  s.color = GameSettings::ColorChoice::Automatic;
+  s.time.system = TimeControl::System::Fischer;
+  s.time.main_ms = 300000;
+  s.time.increment_ms = 10000;
+  s.time.max_ms = 600000;
+  s.is_private = true;
+  return s;
+}
+
+TournamentSettings tournament_settings() {
+  TournamentSettings t;
+  t.name = "Autumn \"open\"";
+  t.system = tournament::System::McMahon;
+  t.rounds = 4;
+  t.game = timed_settings();
+  t.bar = 33;
+  t.floor = 5;
+  t.handicap.by_score_gap = true;
+  t.registration_closes_ms = 1800000000000;
+  t.starts_at_ms = 1800000600000;
+  t.min_players = 4;
+  t.max_players = 64;
+  t.round_start = TournamentSettings::RoundStart::Scheduled;
+  t.round_times_ms = {1800000600000, 1800004200000};
+  t.tie_breaks = {tournament::TieBreak::Sos, tournament::TieBreak::Sodos};
+  return t;
+}
+
+ClockState clock() {
+  return ClockState{{.main_ms = 1200, .periods = 0, .period_ms = 0, .stones = 0},
+                    {.main_ms = 0, .periods = 3, .period_ms = 25000, .stones = 0},
+                    "white"};
+}
+
+NigiriState nigiri(bool revealed) {
+  NigiriState n;
+  n.commitment = "9f2c";
+  n.holder = {1, "ann"};
+  n.guesser = {2, "bob"};
+  n.holder_chose = true;
+  n.guesser_chose = revealed;
+  if (revealed) {
+    n.secret = "s3cr3t";
+    n.nonce = "n0nce";
+    n.holder_seed = "h";
+    n.guesser_seed = "g";
+    n.guess = "odd";
+    n.stones = 7;
+  }
+  return n;
+}
+
+Marking marking() {
+  Marking m;
+  m.version = 4;
+  m.dead = {"A1", "B1"};
+  m.score = ScoreView{40, 36.5, "B+3.5", "bw.b"};
+  m.accepted.black = 4;
+  m.resumptions = 1;
+  return m;
+}
+
+GameSnapshot snapshot(bool full) {
+  GameSnapshot s;
+  s.game = 42;
+  s.seq = 9;
+  s.settings = full ? timed_settings() : GameSettings{};
+  s.black = {1, "ann"};
+  s.white = {2, "bob"};
+  if (full) {
+    s.handicap_stones = {"D4", "K10"};
+    s.moves = {{"white", "C3"}, {"black", "pass"}};
+    s.to_move = "white";
+    s.phase = Phase::Scoring;
+    s.result = "B+3.5";
+    s.captures = {3, 1};
+    s.undo_requested = true;
+    s.chat = {ChatLine{5, {1, "ann"}, "players", "hi\n\"there\"\t\x01"}};
+    s.chat_omitted = 2;
+    s.role = "black";
+    s.clock = clock();
+    s.nigiri = nigiri(true);
+    s.marking = marking();
+    s.absent = {Absence{"white", 30000}, Absence{"black", std::nullopt}};
+    s.final_score = ScoreView{40, 36.5, "B+3.5", "bw.b"};
+    s.abortable = true;
+  } else {
+    s.to_move = "black";
+    s.phase = Phase::Nigiri;
+    s.role = "spectator";
+  }
+  return s;
+}
+
+std::vector<std::pair<std::string, ServerMessage>> server_samples() {
+  auto event = [](Seq seq, RoomEventBody body) {
+    return ServerMessage{RoomEvent{42, seq, std::move(body)}};
+  };
+  return {
+      {"error, full", Error{"c1", ErrorCode::IllegalMove, "ko: play elsewhere first", 42}},
+      {"error, bare", Error{std::nullopt, ErrorCode::BadJson, "the message is not valid JSON", {}}},
+      {"ack, full", Ack{"c2", 42, 10, 3, 5}},
+      {"ack, bare", Ack{"c3", {}, {}, {}, {}}},
+      {"pong", Pong{"c4", 123456}},
+      {"welcome, user", Welcome{UserRef{1, "ann"}, "0.1.0"}},
+      {"welcome, guest", Welcome{std::nullopt, "0.1.0"}},
+      {"lobby", LobbySnapshot{{Challenge{3, {1, "ann"}, UserRef{2, "bob"}, timed_settings()},
+                               Challenge{4, {2, "bob"}, std::nullopt, automatic_settings()}},
+                              {{1, "ann"}, {2, "bob"}},
+                              2}},
+      {"challenge_opened", ChallengeOpened{Challenge{4, {2, "bob"}, {}, automatic_settings()}}},
+      {"challenge_closed, accepted", ChallengeClosed{3, "accepted", 42}},
+      {"challenge_closed, declined", ChallengeClosed{3, "declined", {}}},
+      {"presence", Presence{{{3, "cyd"}}, {{4, "dan"}}, 7}},
+      {"game_started", GameStarted{42, {1, "ann"}, {2, "bob"}, timed_settings(), true}},
+      {"snapshot, full", snapshot(true)},
+      {"snapshot, bare", snapshot(false)},
+      {"tournament_changed", TournamentChanged{5, "running", 2}},
+      {"move, timed", event(10, MovePlayed{"white", "C3", {"D3", "D4"}, clock(), 15})},
+      {"move, untimed pass", event(11, MovePlayed{"black", "pass", {}, std::nullopt, 0})},
+      {"undo_requested", event(12, UndoRequested{"black"})},
+      {"undo_answered", event(13, UndoAnswered{true, 2})},
+      {"chat", event(14, ChatPosted{ChatLine{14, {2, "bob"}, "spectators", "nice"}})},
+      {"game_ended, scored",
+       event(15, GameEnded{"B+3.5", "score", ScoreView{40, 36.5, "B+3.5", "bw.b"}, clock()})},
+      {"game_ended, bare", event(16, GameEnded{"W+R", "resignation", {}, {}})},
+      {"nigiri_started", event(1, NigiriStarted{nigiri(false)})},
+      {"nigiri_done", event(2, NigiriDone{nigiri(true), {2, "bob"}, {1, "ann"}})},
+      {"scoring_started", event(17, ScoringStarted{marking()})},
+      {"marking", event(18, MarkingChanged{marking(), "white"})},
+      {"score_accepted", event(19, ScoreAccepted{"black", 4})},
+      {"play_resumed, timed", event(20, PlayResumed{"white", "black", 1, clock()})},
+      {"play_resumed, untimed", event(21, PlayResumed{"black", "white", 2, {}})},
+      {"player_left, counting", event(22, PlayerLeft{Absence{"white", 30000}})},
+      {"player_left, waiting", event(23, PlayerLeft{Absence{"black", std::nullopt}})},
+      {"player_returned", event(24, PlayerReturned{"white"})},
+  };
+}
+
+std::vector<std::pair<std::string, ClientEnvelope>> client_samples() {
+  auto c = [](ClientMessage m) { return ClientEnvelope{"k1", std::move(m)}; };
+  return {
+      {"create_challenge, direct", c(CreateChallenge{timed_settings(), "bob"})},
+      {"create_challenge, open", c(CreateChallenge{automatic_settings(), {}})},
+      {"cancel_challenge", c(CancelChallenge{3})},
+      {"accept_challenge", c(AcceptChallenge{3})},
+      {"decline_challenge", c(DeclineChallenge{3})},
+      {"join, since", c(JoinGame{42, 7})},
+      {"join", c(JoinGame{42, {}})},
+      {"leave", c(LeaveGame{42})},
+      {"play, think", c(PlayMove{42, "D4", 900})},
+      {"play", c(PlayMove{42, "Q16", {}})},
+      {"pass, think", c(PassMove{42, 0})},
+      {"pass", c(PassMove{42, {}})},
+      {"resign", c(Resign{42})},
+      {"undo_request", c(RequestUndo{42})},
+      {"undo_answer", c(AnswerUndo{42, true})},
+      {"chat", c(SendChat{42, "good game \"all\"\n"})},
+      {"ping", c(Ping{99})},
+      {"nigiri, guess", c(NigiriChoice{42, "abc", "even"})},
+      {"nigiri", c(NigiriChoice{42, "abc", {}})},
+      {"abort", c(AbortGame{42})},
+      {"claim_win", c(ClaimWin{42})},
+      {"mark", c(MarkDead{42, "C3", false})},
+      {"accept_score", c(AcceptScore{42, 4})},
+      {"resume", c(ResumePlay{42})},
+      {"create_tournament", c(CreateTournament{tournament_settings()})},
+      {"tournament_register, rank", c(RegisterTournament{5, "3d"})},
+      {"tournament_register", c(RegisterTournament{5, {}})},
+      {"tournament_leave", c(LeaveTournament{5})},
+      {"tournament_start", c(StartTournament{5})},
+      {"tournament_withdraw", c(WithdrawPlayer{5, "bob"})},
+      {"tournament_set_result", c(SetTournamentResult{5, 2, 3, "both_lose"})},
+      {"tournament_repair", c(RepairRound{5})},
+      {"watch_tournaments, one", c(WatchTournaments{5})},
+      {"watch_tournaments, all", c(WatchTournaments{{}})},
+      {"unwatch_tournaments", c(UnwatchTournaments{})},
+  };
+}
+
+// "name<TAB>text" per line, server messages first.
+std::vector<std::pair<std::string, std::string>> encoded() {
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (const auto& [name, m] : server_samples()) lines.emplace_back("server " + name, encode(m));
+  for (const auto& [name, e] : client_samples()) lines.emplace_back("client " + name, encode(e));
+  return lines;
+}
+
+const char* const kFixture = TENGEN_FIXTURES "/wire/v1.txt";
+
+TEST(Wire, EveryMessageIsEncodedAsTheFixtureRecords) {
+  const auto lines = encoded();
+  if (const char* out = std::getenv("TENGEN_WRITE_WIRE")) {
+    std::ofstream file(out);
+    for (const auto& [name, text] : lines) file << name << '\t' << text << '\n';
+  }
+  std::ifstream file(kFixture);
+  ASSERT_TRUE(file) << kFixture;
+  std::vector<std::pair<std::string, std::string>> recorded;
+  for (std::string line; std::getline(file, line);) {
+    const auto tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    recorded.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  ASSERT_EQ(recorded.size(), lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_EQ(lines[i].first, recorded[i].first);
+    EXPECT_EQ(lines[i].second, recorded[i].second) << lines[i].first;
+  }
+}
+
+TEST(Wire, TheGenericEncoderAgreesWithTheFastOne) {
+  for (const auto& [name, m] : server_samples()) EXPECT_EQ(encode(m), encode_with_json(m)) << name;
+}
+
+TEST(Wire, EveryClientMessageDecodesToWhatWasEncoded) {
+  for (const auto& [name, e] : client_samples()) {
+    const auto text = encode(e);
+    const auto decoded = decode_client(text);
+    ASSERT_TRUE(std::holds_alternative<ClientEnvelope>(decoded))
+        << name << ": " << std::get<Error>(decoded).message;
+    EXPECT_EQ(encode(std::get<ClientEnvelope>(decoded)), text) << name;
+  }
+}
+
+}  // namespace
+}  // namespace tengen::protocol
