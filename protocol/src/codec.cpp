@@ -6,6 +6,11 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "protocol/server_reader.h"
 
 namespace tengen::protocol {
 namespace {
@@ -17,6 +22,7 @@ constexpr std::size_t kMaxVertexLength = 4;  // "T19", "pass"
 constexpr std::int64_t kMaxThinkMs = std::int64_t{1} << 40;
 constexpr std::size_t kMaxChatLength = 1000;
 constexpr std::size_t kMaxNameLength = 40;
+constexpr std::size_t kMaxSeedLength = 64;
 
 // A field problem found while decoding; becomes an Error naming the field.
 struct FieldError {
@@ -59,6 +65,11 @@ class Fields {
     return *it;
   }
   bool has(const char* name) const { return object_.contains(name); }
+  // There and not null.
+  bool present(const char* name) const {
+    const auto it = object_.find(name);
+    return it != object_.end() && !it->is_null();
+  }
   void consumed(const char* name) { used_.insert(name); }
   std::string name_of(const char* name) const { return path_.empty() ? name : path_ + "." + name; }
 
@@ -367,477 +378,266 @@ json write_tournament_settings(const TournamentSettings& s) {
   return j;
 }
 
-json write_user(const UserRef& u) {
-  return {{"id", u.id}, {"name", u.name}};
-}
-json write_users(const std::vector<UserRef>& users) {
-  json list = json::array();
-  for (const auto& u : users) list.push_back(write_user(u));
-  return list;
-}
+// ---- every message through its description (wire.h, messages.h) ----
 
-json write_challenge(const Challenge& c) {
-  json j{{"id", c.id},
-         {"challenger", write_user(c.challenger)},
-         {"settings", write_settings(c.settings)}};
-  if (c.opponent) j["opponent"] = write_user(*c.opponent);
-  return j;
-}
+template <class T>
+concept Described = requires {
+  Wire<T>::fields;
+};
+template <class T>
+concept Message = requires {
+  Wire<T>::type;
+};
 
-json write_chat(const ChatLine& c) {
-  return {{"seq", c.seq}, {"from", write_user(c.from)}, {"channel", c.channel}, {"text", c.text}};
-}
+template <class T>
+inline constexpr bool kVector = false;
+template <class T>
+inline constexpr bool kVector<std::vector<T>> = true;
 
-std::string bounded_text(Fields& f, const char* name, std::size_t max, bool allow_empty = false) {
-  std::string s = f.required<std::string>(name);
-  if (s.size() > max)
-    throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' is longer than " +
-                                              std::to_string(max) + " bytes"};
-  if (!allow_empty && s.empty())
-    throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must not be empty"};
-  return s;
-}
+// Writing.
 
-json write_clock(const ClockState& c) {
-  auto player = [](const PlayerClock& p) {
-    return json{{"main_ms", p.main_ms},
-                {"periods", p.periods},
-                {"period_ms", p.period_ms},
-                {"stones", p.stones}};
-  };
-  return {{"black", player(c.black)},
-          {"white", player(c.white)},
-          {"running", c.running ? json(*c.running) : json(nullptr)}};
-}
+template <class T>
+json to_json(const T& value);
 
-json write_nigiri(const NigiriState& n) {
-  json j{{"commitment", n.commitment},
-         {"holder", write_user(n.holder)},
-         {"guesser", write_user(n.guesser)},
-         {"holder_chose", n.holder_chose},
-         {"guesser_chose", n.guesser_chose}};
-  if (n.secret) {
-    j["secret"] = *n.secret;
-    j["nonce"] = n.nonce.value_or("");
-    j["holder_seed"] = n.holder_seed.value_or("");
-    j["guesser_seed"] = n.guesser_seed.value_or("");
-    j["guess"] = n.guess.value_or("");
-    j["stones"] = n.stones.value_or(0);
-  }
-  return j;
-}
-
-json write_score(const ScoreView& s) {
-  return {{"black", s.black}, {"white", s.white}, {"result", s.result}, {"ownership", s.ownership}};
-}
-
-json write_marking(const Marking& m) {
-  return {{"version", m.version},
-          {"dead", m.dead},
-          {"score", write_score(m.score)},
-          {"accepted",
-           {{"black", m.accepted.black ? json(*m.accepted.black) : json(nullptr)},
-            {"white", m.accepted.white ? json(*m.accepted.white) : json(nullptr)}}},
-          {"resumptions", m.resumptions}};
-}
-
-json write_absence(const Absence& a) {
-  return {{"color", a.color},
-          {"claim_in_ms", a.claim_in_ms ? json(*a.claim_in_ms) : json(nullptr)}};
-}
-
-std::optional<std::int64_t> think_time(Fields& f) {
-  auto t = f.optional<std::int64_t>("think_ms");
-  if (t && (*t < 0 || *t > kMaxThinkMs))
-    throw FieldError{ErrorCode::BadField, "field 'think_ms' must be a duration in milliseconds"};
-  return t;
-}
-
-GameId positive_id(Fields& f, const char* name) {
-  const auto id = f.required<std::int64_t>(name);
-  if (id <= 0)
-    throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must be a positive id"};
-  return id;
-}
-
-ClientMessage read_message(const std::string& type, Fields& f) {
-  if (type == "create_challenge") {
-    CreateChallenge m{read_settings(f.object("settings")), {}};
-    if (auto o = f.optional<std::string>("opponent")) {
-      if (o->empty() || o->size() > kMaxNameLength)
-        throw FieldError{ErrorCode::BadField, "field 'opponent' must be a user name"};
-      m.opponent = *o;
+template <class S, class M>
+void write_field(json& j, const S& s, const wire::Field<S, M>& field) {
+  const M& value = s.*field.member;
+  const std::string key(field.name);
+  if constexpr (wire::kOptional<M>) {
+    if (value) {
+      j[key] = to_json(*value);
+    } else if (field.empty == wire::Empty::Null) {
+      j[key] = nullptr;
     }
-    return m;
+  } else {
+    j[key] = to_json(value);
   }
-  if (type == "cancel_challenge") return CancelChallenge{positive_id(f, "challenge")};
-  if (type == "accept_challenge") return AcceptChallenge{positive_id(f, "challenge")};
-  if (type == "decline_challenge") return DeclineChallenge{positive_id(f, "challenge")};
-  if (type == "join") {
-    JoinGame m{positive_id(f, "game"), f.optional<Seq>("since")};
-    return m;
-  }
-  if (type == "leave") return LeaveGame{positive_id(f, "game")};
-  if (type == "play") {
-    const GameId game = positive_id(f, "game");
-    std::string vertex = bounded_text(f, "vertex", kMaxVertexLength);
-    return PlayMove{game, std::move(vertex), think_time(f)};
-  }
-  if (type == "pass") {
-    const GameId game = positive_id(f, "game");
-    return PassMove{game, think_time(f)};
-  }
-  if (type == "resign") return Resign{positive_id(f, "game")};
-  if (type == "undo_request") return RequestUndo{positive_id(f, "game")};
-  if (type == "undo_answer") {
-    const GameId game = positive_id(f, "game");
-    return AnswerUndo{game, f.required<bool>("accept")};
-  }
-  if (type == "chat") {
-    const GameId game = positive_id(f, "game");
-    return SendChat{game, bounded_text(f, "text", kMaxChatLength)};
-  }
-  if (type == "ping") return Ping{f.optional<std::int64_t>("t", 0)};
-  if (type == "nigiri") {
-    const GameId game = positive_id(f, "game");
-    std::string seed = bounded_text(f, "seed", 64);
-    auto guess = f.optional<std::string>("guess");
-    if (guess && *guess != "odd" && *guess != "even")
-      throw FieldError{ErrorCode::BadField, "field 'guess' must be \"odd\" or \"even\""};
-    return NigiriChoice{game, std::move(seed), std::move(guess)};
-  }
-  if (type == "abort") return AbortGame{positive_id(f, "game")};
-  if (type == "claim_win") return ClaimWin{positive_id(f, "game")};
-  if (type == "mark") {
-    const GameId game = positive_id(f, "game");
-    std::string vertex = bounded_text(f, "vertex", kMaxVertexLength);
-    return MarkDead{game, std::move(vertex), f.required<bool>("dead")};
-  }
-  if (type == "accept_score") {
-    const GameId game = positive_id(f, "game");
-    return AcceptScore{game, f.required<std::uint64_t>("version")};
-  }
-  if (type == "resume") return ResumePlay{positive_id(f, "game")};
-  if (type == "create_tournament")
-    return CreateTournament{read_tournament_settings(f.object("settings"))};
-  if (type == "tournament_register") {
-    const TournamentId t = positive_id(f, "tournament");
-    auto rank = f.optional<std::string>("rank");
-    if (rank && !parse_rank(*rank))
-      throw FieldError{ErrorCode::BadField, "field 'rank' must be a rank like \"20k\" or \"3d\""};
-    return RegisterTournament{t, std::move(rank)};
-  }
-  if (type == "tournament_leave") return LeaveTournament{positive_id(f, "tournament")};
-  if (type == "watch_tournaments") {
-    const auto id = f.optional<TournamentId>("tournament");
-    if (id && *id < 1)
-      throw FieldError{ErrorCode::BadField, "field 'tournament' must be a positive integer"};
-    return WatchTournaments{id};
-  }
-  if (type == "unwatch_tournaments") return UnwatchTournaments{};
-  if (type == "tournament_start") return StartTournament{positive_id(f, "tournament")};
-  if (type == "tournament_withdraw") {
-    const TournamentId t = positive_id(f, "tournament");
-    return WithdrawPlayer{t, bounded_text(f, "player", kMaxNameLength)};
-  }
-  if (type == "tournament_set_result") {
-    const TournamentId t = positive_id(f, "tournament");
-    const int round = static_cast<int>(positive_id(f, "round"));
-    const int board = static_cast<int>(positive_id(f, "board"));
-    std::string result = f.required<std::string>("result");
-    if (result != "black" && result != "white" && result != "jigo" && result != "both_lose") {
-      throw FieldError{ErrorCode::BadField,
-                       "field 'result' must be black, white, jigo or both_lose"};
-    }
-    return SetTournamentResult{t, round, board, std::move(result)};
-  }
-  if (type == "tournament_repair") return RepairRound{positive_id(f, "tournament")};
-  throw FieldError{ErrorCode::UnknownType, "unknown message type '" + type + "'"};
 }
 
-json envelope(const char* type) {
-  return {{"v", kVersion}, {"type", type}};
+template <class T>
+void write_fields(json& j, const T& value) {
+  std::apply([&](const auto&... field) { (write_field(j, value, field), ...); }, Wire<T>::fields);
+}
+
+template <class T>
+json to_json(const T& value) {
+  if constexpr (Described<T>) {
+    json j = json::object();
+    write_fields(j, value);
+    return j;
+  } else if constexpr (kVector<T>) {
+    json list = json::array();
+    for (const auto& item : value) list.push_back(to_json(item));
+    return list;
+  } else if constexpr (std::is_same_v<T, GameSettings>) {
+    return write_settings(value);
+  } else if constexpr (std::is_same_v<T, TournamentSettings>) {
+    return write_tournament_settings(value);
+  } else if constexpr (std::is_same_v<T, Phase>) {
+    return enum_name(kPhases, value);
+  } else if constexpr (std::is_same_v<T, ErrorCode>) {
+    return enum_name(kErrorCodes, value);
+  } else {
+    return json(value);
+  }
+}
+
+// A message's type and fields, without the envelope's "v" (and a client's "cid").
+template <Message T>
+json message_json(const T& message) {
+  json j = json::object();
+  j["type"] = std::string(Wire<T>::type);
+  write_fields(j, message);
+  return j;
 }
 
 struct ServerWriter {
-  json operator()(const Error& e) const {
-    json j = envelope("error");
-    if (e.cid) j["cid"] = *e.cid;
-    j["code"] = enum_name(kErrorCodes, e.code);
-    j["message"] = e.message;
-    if (e.game) j["game"] = *e.game;
-    return j;
-  }
-  json operator()(const Ack& a) const {
-    json j = envelope("ack");
-    j["cid"] = a.cid;
-    if (a.game) j["game"] = *a.game;
-    if (a.seq) j["seq"] = *a.seq;
-    if (a.challenge) j["challenge"] = *a.challenge;
-    if (a.tournament) j["tournament"] = *a.tournament;
-    return j;
-  }
-  json operator()(const TournamentChanged& t) const {
-    json j = envelope("tournament_changed");
-    j["tournament"] = t.tournament;
-    j["status"] = t.status;
-    j["round"] = t.round;
-    return j;
-  }
-  json operator()(const Pong& p) const {
-    json j = envelope("pong");
-    j["cid"] = p.cid;
-    j["t"] = p.t;
-    return j;
-  }
-  json operator()(const Welcome& w) const {
-    json j = envelope("welcome");
-    j["user"] = w.user ? write_user(*w.user) : json(nullptr);
-    j["server_version"] = w.server_version;
-    return j;
-  }
-  json operator()(const LobbySnapshot& l) const {
-    json j = envelope("lobby");
-    j["challenges"] = json::array();
-    for (const auto& c : l.challenges) j["challenges"].push_back(write_challenge(c));
-    j["online"] = write_users(l.online);
-    j["online_count"] = l.online_count;
-    return j;
-  }
-  json operator()(const ChallengeOpened& c) const {
-    json j = envelope("challenge_opened");
-    j["challenge"] = write_challenge(c.challenge);
-    return j;
-  }
-  json operator()(const ChallengeClosed& c) const {
-    json j = envelope("challenge_closed");
-    j["challenge"] = c.challenge;
-    j["reason"] = c.reason;
-    if (c.game) j["game"] = *c.game;
-    return j;
-  }
-  json operator()(const Presence& p) const {
-    json j = envelope("presence");
-    j["online"] = write_users(p.online);
-    j["offline"] = write_users(p.offline);
-    j["online_count"] = p.online_count;
-    return j;
-  }
-  json operator()(const GameStarted& g) const {
-    json j = envelope("game_started");
-    j["game"] = g.game;
-    j["black"] = write_user(g.black);
-    j["white"] = write_user(g.white);
-    j["settings"] = write_settings(g.settings);
-    j["nigiri"] = g.nigiri;
-    return j;
-  }
-  json operator()(const GameSnapshot& s) const {
-    json j = envelope("snapshot");
-    j["game"] = s.game;
-    j["seq"] = s.seq;
-    j["settings"] = write_settings(s.settings);
-    j["black"] = write_user(s.black);
-    j["white"] = write_user(s.white);
-    j["handicap_stones"] = s.handicap_stones;
-    j["moves"] = json::array();
-    for (const auto& m : s.moves) j["moves"].push_back({{"color", m.color}, {"vertex", m.vertex}});
-    j["to_move"] = s.to_move;
-    j["phase"] = enum_name(kPhases, s.phase);
-    j["result"] = s.result ? json(*s.result) : json(nullptr);
-    j["captures"] = {{"black", s.captures.black}, {"white", s.captures.white}};
-    j["undo_requested"] = s.undo_requested;
-    j["chat"] = json::array();
-    for (const auto& c : s.chat) j["chat"].push_back(write_chat(c));
-    j["chat_omitted"] = s.chat_omitted;
-    j["role"] = s.role;
-    j["clock"] = s.clock ? write_clock(*s.clock) : json(nullptr);
-    j["nigiri"] = s.nigiri ? write_nigiri(*s.nigiri) : json(nullptr);
-    j["marking"] = s.marking ? write_marking(*s.marking) : json(nullptr);
-    j["absent"] = json::array();
-    for (const auto& a : s.absent) j["absent"].push_back(write_absence(a));
-    j["final_score"] = s.final_score ? write_score(*s.final_score) : json(nullptr);
-    j["abortable"] = s.abortable;
-    return j;
-  }
   json operator()(const RoomEvent& e) const {
-    json j = std::visit(*this, e.body);
-    j["game"] = e.game;
-    j["seq"] = e.seq;
+    json j = std::visit([](const auto& body) { return message_json(body); }, e.body);
+    write_fields(j, e);
+    j["v"] = kVersion;
     return j;
   }
-  json operator()(const MovePlayed& m) const {
-    json j = envelope("move");
-    j["color"] = m.color;
-    j["vertex"] = m.vertex;
-    j["captured"] = m.captured;
-    j["clock"] = m.clock ? write_clock(*m.clock) : json(nullptr);
-    j["lag_credit_ms"] = m.lag_credit_ms;
-    return j;
-  }
-  json operator()(const NigiriStarted& n) const {
-    json j = envelope("nigiri_started");
-    j["nigiri"] = write_nigiri(n.nigiri);
-    return j;
-  }
-  json operator()(const NigiriDone& n) const {
-    json j = envelope("nigiri_done");
-    j["nigiri"] = write_nigiri(n.nigiri);
-    j["black"] = write_user(n.black);
-    j["white"] = write_user(n.white);
-    return j;
-  }
-  json operator()(const ScoringStarted& s) const {
-    json j = envelope("scoring_started");
-    j["marking"] = write_marking(s.marking);
-    return j;
-  }
-  json operator()(const MarkingChanged& m) const {
-    json j = envelope("marking");
-    j["marking"] = write_marking(m.marking);
-    j["by"] = m.by;
-    return j;
-  }
-  json operator()(const ScoreAccepted& a) const {
-    json j = envelope("score_accepted");
-    j["by"] = a.by;
-    j["version"] = a.version;
-    return j;
-  }
-  json operator()(const PlayResumed& r) const {
-    json j = envelope("play_resumed");
-    j["by"] = r.by;
-    j["to_move"] = r.to_move;
-    j["resumptions"] = r.resumptions;
-    j["clock"] = r.clock ? write_clock(*r.clock) : json(nullptr);
-    return j;
-  }
-  json operator()(const PlayerLeft& p) const {
-    json j = envelope("player_left");
-    j["absence"] = write_absence(p.absence);
-    return j;
-  }
-  json operator()(const PlayerReturned& p) const {
-    json j = envelope("player_returned");
-    j["color"] = p.color;
-    return j;
-  }
-  json operator()(const UndoRequested& u) const {
-    json j = envelope("undo_requested");
-    j["by"] = u.by;
-    return j;
-  }
-  json operator()(const UndoAnswered& u) const {
-    json j = envelope("undo_answered");
-    j["accepted"] = u.accepted;
-    j["moves_taken_back"] = u.moves_taken_back;
-    return j;
-  }
-  json operator()(const ChatPosted& c) const {
-    json j = envelope("chat");
-    j["line"] = write_chat(c.line);
-    return j;
-  }
-  json operator()(const GameEnded& g) const {
-    json j = envelope("game_ended");
-    j["result"] = g.result;
-    j["reason"] = g.reason;
-    j["score"] = g.score ? write_score(*g.score) : json(nullptr);
-    j["clock"] = g.clock ? write_clock(*g.clock) : json(nullptr);
+  template <Message T>
+  json operator()(const T& message) const {
+    json j = message_json(message);
+    j["v"] = kVersion;
     return j;
   }
 };
 
-struct ClientWriter {
-  json operator()(const CreateChallenge& m) const {
-    json j{{"type", "create_challenge"}, {"settings", write_settings(m.settings)}};
-    if (m.opponent) j["opponent"] = *m.opponent;
-    return j;
+// Strict reading, of what clients send: every field of the right type and checked, none unknown.
+
+template <class T>
+T read_fields(Fields& f);
+
+template <class T>
+T read_value(Fields& f, const char* name) {
+  if constexpr (std::is_same_v<T, GameSettings>) {
+    return read_settings(f.object(name));
+  } else if constexpr (std::is_same_v<T, TournamentSettings>) {
+    return read_tournament_settings(f.object(name));
+  } else if constexpr (Described<T>) {
+    Fields inner(f.object(name), f.name_of(name));
+    T value = read_fields<T>(inner);
+    inner.no_others();
+    return value;
+  } else {
+    return f.required<T>(name);
   }
-  json operator()(const CancelChallenge& m) const {
-    return {{"type", "cancel_challenge"}, {"challenge", m.challenge}};
+}
+
+template <class V>
+void check(Fields& f, const char* name, const V& value, wire::Check<V> check) {
+  if (!check) return;
+  if (std::string problem = check(value); !problem.empty())
+    throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' " + problem};
+}
+
+template <class S, class M>
+void read_field(Fields& f, S& s, const wire::Field<S, M>& field) {
+  const std::string key(field.name);
+  const char* name = key.c_str();
+  M& slot = s.*field.member;
+  if constexpr (wire::kOptional<M>) {
+    if (!f.present(name)) {
+      f.consumed(name);
+      slot.reset();
+      return;
+    }
+    slot = read_value<typename M::value_type>(f, name);
+    check<typename M::value_type>(f, name, *slot, field.check);
+  } else {
+    if (field.empty == wire::Empty::Defaulted && !f.present(name)) {
+      f.consumed(name);
+      return;
+    }
+    slot = read_value<M>(f, name);
+    check<M>(f, name, slot, field.check);
   }
-  json operator()(const AcceptChallenge& m) const {
-    return {{"type", "accept_challenge"}, {"challenge", m.challenge}};
+}
+
+template <class T>
+T read_fields(Fields& f) {
+  T value{};
+  std::apply([&](const auto&... field) { (read_field(f, value, field), ...); }, Wire<T>::fields);
+  return value;
+}
+
+template <std::size_t I = 0>
+ClientMessage read_message(const std::string& type, Fields& f) {
+  if constexpr (I == std::variant_size_v<ClientMessage>) {
+    throw FieldError{ErrorCode::UnknownType, "unknown message type '" + type + "'"};
+  } else {
+    using T = std::variant_alternative_t<I, ClientMessage>;
+    if (type == Wire<T>::type) return read_fields<T>(f);
+    return read_message<I + 1>(type, f);
   }
-  json operator()(const DeclineChallenge& m) const {
-    return {{"type", "decline_challenge"}, {"challenge", m.challenge}};
+}
+
+// Lenient reading, of what servers send: unknown fields skipped, missing or null ones left at
+// their defaults; a field of the wrong type throws.
+
+template <class T>
+T lenient(const json& j);
+
+template <class S, class M>
+void lenient_field(const json& object, S& s, const wire::Field<S, M>& field) {
+  const auto it = object.find(std::string(field.name));
+  if (it == object.end() || it->is_null()) return;
+  if constexpr (wire::kOptional<M>) {
+    s.*field.member = lenient<typename M::value_type>(*it);
+  } else {
+    s.*field.member = lenient<M>(*it);
   }
-  json operator()(const JoinGame& m) const {
-    json j{{"type", "join"}, {"game", m.game}};
-    if (m.since) j["since"] = *m.since;
-    return j;
+}
+
+template <class E, std::size_t N>
+E lenient_enum(const std::array<std::pair<const char*, E>, N>& table, const json& j, E fallback) {
+  const auto text = j.get<std::string>();
+  for (const auto& [name, value] : table) {
+    if (text == name) return value;
   }
-  json operator()(const LeaveGame& m) const { return {{"type", "leave"}, {"game", m.game}}; }
-  json operator()(const PlayMove& m) const {
-    json j{{"type", "play"}, {"game", m.game}, {"vertex", m.vertex}};
-    if (m.think_ms) j["think_ms"] = *m.think_ms;
-    return j;
+  return fallback;  // a value added by a newer server
+}
+
+template <class T>
+T lenient(const json& j) {
+  if constexpr (Described<T>) {
+    if (!j.is_object()) throw FieldError{ErrorCode::BadField, "an object was expected"};
+    T value{};
+    std::apply([&](const auto&... field) { (lenient_field(j, value, field), ...); },
+               Wire<T>::fields);
+    return value;
+  } else if constexpr (kVector<T>) {
+    if (!j.is_array()) throw FieldError{ErrorCode::BadField, "a list was expected"};
+    T list;
+    for (const auto& item : j) list.push_back(lenient<typename T::value_type>(item));
+    return list;
+  } else if constexpr (std::is_same_v<T, GameSettings>) {
+    return read_settings(j);
+  } else if constexpr (std::is_same_v<T, TournamentSettings>) {
+    return read_tournament_settings(j);
+  } else if constexpr (std::is_same_v<T, Phase>) {
+    return lenient_enum(kPhases, j, Phase::Playing);
+  } else if constexpr (std::is_same_v<T, ErrorCode>) {
+    return lenient_enum(kErrorCodes, j, ErrorCode::Internal);
+  } else {
+    return j.get<T>();
   }
-  json operator()(const PassMove& m) const {
-    json j{{"type", "pass"}, {"game", m.game}};
-    if (m.think_ms) j["think_ms"] = *m.think_ms;
-    return j;
+}
+
+template <class Variant, std::size_t I = 0>
+std::optional<Variant> lenient_message(const std::string& type, const json& j) {
+  if constexpr (I == std::variant_size_v<Variant>) {
+    return std::nullopt;
+  } else {
+    using T = std::variant_alternative_t<I, Variant>;
+    if constexpr (Message<T>) {
+      if (type == Wire<T>::type) return Variant{lenient<T>(j)};
+    }
+    return lenient_message<Variant, I + 1>(type, j);
   }
-  json operator()(const Resign& m) const { return {{"type", "resign"}, {"game", m.game}}; }
-  json operator()(const RequestUndo& m) const {
-    return {{"type", "undo_request"}, {"game", m.game}};
+}
+
+// Every message has a description, and no two messages one way share a type name.
+template <class... T>
+struct TypeList {};
+template <class T>
+constexpr std::string_view type_of() {
+  if constexpr (Message<T>) {
+    return Wire<T>::type;
+  } else {
+    return {};
   }
-  json operator()(const AnswerUndo& m) const {
-    return {{"type", "undo_answer"}, {"game", m.game}, {"accept", m.accept}};
+}
+template <class... T>
+constexpr bool distinct_names(TypeList<T...>) {
+  const std::array<std::string_view, sizeof...(T)> names{type_of<T>()...};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    for (std::size_t k = i + 1; k < names.size(); ++k) {
+      if (!names[i].empty() && names[i] == names[k]) return false;
+    }
   }
-  json operator()(const SendChat& m) const {
-    return {{"type", "chat"}, {"game", m.game}, {"text", m.text}};
-  }
-  json operator()(const Ping& m) const { return {{"type", "ping"}, {"t", m.t}}; }
-  json operator()(const NigiriChoice& m) const {
-    json j{{"type", "nigiri"}, {"game", m.game}, {"seed", m.seed}};
-    if (m.guess) j["guess"] = *m.guess;
-    return j;
-  }
-  json operator()(const AbortGame& m) const { return {{"type", "abort"}, {"game", m.game}}; }
-  json operator()(const ClaimWin& m) const { return {{"type", "claim_win"}, {"game", m.game}}; }
-  json operator()(const MarkDead& m) const {
-    return {{"type", "mark"}, {"game", m.game}, {"vertex", m.vertex}, {"dead", m.dead}};
-  }
-  json operator()(const AcceptScore& m) const {
-    return {{"type", "accept_score"}, {"game", m.game}, {"version", m.version}};
-  }
-  json operator()(const ResumePlay& m) const { return {{"type", "resume"}, {"game", m.game}}; }
-  json operator()(const WatchTournaments& m) const {
-    json j{{"type", "watch_tournaments"}};
-    if (m.tournament) j["tournament"] = *m.tournament;
-    return j;
-  }
-  json operator()(const UnwatchTournaments&) const { return {{"type", "unwatch_tournaments"}}; }
-  json operator()(const CreateTournament& m) const {
-    return {{"type", "create_tournament"}, {"settings", write_tournament_settings(m.settings)}};
-  }
-  json operator()(const RegisterTournament& m) const {
-    json j{{"type", "tournament_register"}, {"tournament", m.tournament}};
-    if (m.rank) j["rank"] = *m.rank;
-    return j;
-  }
-  json operator()(const LeaveTournament& m) const {
-    return {{"type", "tournament_leave"}, {"tournament", m.tournament}};
-  }
-  json operator()(const StartTournament& m) const {
-    return {{"type", "tournament_start"}, {"tournament", m.tournament}};
-  }
-  json operator()(const WithdrawPlayer& m) const {
-    return {{"type", "tournament_withdraw"}, {"tournament", m.tournament}, {"player", m.player}};
-  }
-  json operator()(const SetTournamentResult& m) const {
-    return {{"type", "tournament_set_result"},
-            {"tournament", m.tournament},
-            {"round", m.round},
-            {"board", m.board},
-            {"result", m.result}};
-  }
-  json operator()(const RepairRound& m) const {
-    return {{"type", "tournament_repair"}, {"tournament", m.tournament}};
-  }
-};
+  return true;
+}
+template <class... C>
+constexpr bool all_messages(std::variant<C...>*) {
+  return (Message<C> && ...);
+}
+template <class... S, class... E>
+constexpr auto server_types(std::variant<S...>*, std::variant<E...>*) {
+  return TypeList<S..., E...>{};
+}
+template <class... C>
+constexpr auto client_types(std::variant<C...>*) {
+  return TypeList<C...>{};
+}
+static_assert(all_messages(static_cast<ClientMessage*>(nullptr)));
+static_assert(all_messages(static_cast<RoomEventBody*>(nullptr)));
+static_assert(distinct_names(client_types(static_cast<ClientMessage*>(nullptr))));
+static_assert(distinct_names(server_types(static_cast<ServerMessage*>(nullptr),
+                                          static_cast<RoomEventBody*>(nullptr))));
 
 }  // namespace
 
@@ -941,11 +741,12 @@ std::optional<ClientEnvelope> decode_move_fast(std::string_view t) {
   }
   if (version && *version != kVersion) return std::nullopt;
   if (think && *think > kMaxThinkMs) return std::nullopt;
-  if (*type == "play") {
+  if (*type == Wire<PlayMove>::type) {
     if (!vertex || vertex->empty() || vertex->size() > kMaxVertexLength) return std::nullopt;
     return ClientEnvelope{std::string(*cid), PlayMove{*game, std::string(*vertex), think}};
   }
-  if (*type == "pass" && !vertex) return ClientEnvelope{std::string(*cid), PassMove{*game, think}};
+  if (*type == Wire<PassMove>::type && !vertex)
+    return ClientEnvelope{std::string(*cid), PassMove{*game, think}};
   return std::nullopt;
 }
 
@@ -1088,7 +889,7 @@ std::string write_ack(const Ack& a) {
   if (a.game) w.key("game").number(*a.game);
   if (a.seq) w.key("seq").number(static_cast<std::int64_t>(*a.seq));
   if (a.tournament) w.key("tournament").number(*a.tournament);
-  w.key("type").string("ack");
+  w.key("type").string(Wire<Ack>::type);
   w.key("v").number(kVersion);
   w.close();
   return out;
@@ -1125,7 +926,7 @@ std::string write_move(const RoomEvent& e, const MovePlayed& m) {
   w.key("game").number(e.game);
   w.key("lag_credit_ms").number(m.lag_credit_ms);
   w.key("seq").number(static_cast<std::int64_t>(e.seq));
-  w.key("type").string("move");
+  w.key("type").string(Wire<MovePlayed>::type);
   w.key("v").number(kVersion);
   w.key("vertex").string(m.vertex);
   w.close();
@@ -1147,10 +948,80 @@ std::string encode_with_json(const ServerMessage& message) {
 }
 
 std::string encode(const ClientEnvelope& envelope) {
-  json j = std::visit(ClientWriter{}, envelope.message);
+  json j = std::visit([](const auto& m) { return message_json(m); }, envelope.message);
   j["v"] = kVersion;
   j["cid"] = envelope.cid;
   return j.dump();
 }
 
+}  // namespace tengen::protocol
+
+namespace tengen::protocol {
+
+std::optional<ServerMessage> read_server_message(std::string_view text) {
+  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  try {
+    const auto type = j.find("type");
+    if (type == j.end() || !type->is_string()) return std::nullopt;
+    const std::string name = type->get<std::string>();
+    if (auto message = lenient_message<ServerMessage>(name, j)) return message;
+    if (auto body = lenient_message<RoomEventBody>(name, j)) {
+      RoomEvent event = lenient<RoomEvent>(j);
+      event.body = std::move(*body);
+      return event;
+    }
+    return std::nullopt;         // a message a newer server sends
+  } catch (const FieldError&) {  // settings a client cannot read
+    return std::nullopt;
+  } catch (const json::exception&) {  // a field of the wrong type
+    return std::nullopt;
+  }
+}
+
+namespace wire {
+namespace {
+
+std::string bounded(const std::string& text, std::size_t max) {
+  if (text.empty()) return "must not be empty";
+  if (text.size() > max) return "is longer than " + std::to_string(max) + " bytes";
+  return {};
+}
+
+}  // namespace
+
+std::string positive_id(const std::int64_t& id) {
+  return id > 0 ? "" : "must be a positive id";
+}
+std::string positive_number(const int& n) {
+  return n > 0 ? "" : "must be a positive number";
+}
+std::string vertex(const std::string& text) {
+  return bounded(text, kMaxVertexLength);
+}
+std::string chat_text(const std::string& text) {
+  return bounded(text, kMaxChatLength);
+}
+std::string nigiri_seed(const std::string& text) {
+  return bounded(text, kMaxSeedLength);
+}
+std::string user_name(const std::string& text) {
+  return text.empty() || text.size() > kMaxNameLength ? "must be a user name" : "";
+}
+std::string odd_or_even(const std::string& text) {
+  return text == "odd" || text == "even" ? "" : "must be \"odd\" or \"even\"";
+}
+std::string think_time(const std::int64_t& ms) {
+  return ms >= 0 && ms <= kMaxThinkMs ? "" : "must be a duration in milliseconds";
+}
+std::string rank(const std::string& text) {
+  return parse_rank(text) ? "" : "must be a rank like \"20k\" or \"3d\"";
+}
+std::string game_outcome(const std::string& text) {
+  return text == "black" || text == "white" || text == "jigo" || text == "both_lose"
+             ? ""
+             : "must be black, white, jigo or both_lose";
+}
+
+}  // namespace wire
 }  // namespace tengen::protocol

@@ -70,14 +70,24 @@ TEST(ServerReader, ReadsBackWhatTheServerEncodes) {
 
 TEST(ServerReader, SkipsWhatItDoesNotKnowAndToleratesNewFields) {
   EXPECT_FALSE(read_server_message("not json"));
-  EXPECT_FALSE(read_server_message(
-      R"({"v":1,"type":"presence","online":[{"id":1,"name":"a"}],"offline":[]})"));
+  EXPECT_FALSE(read_server_message(R"({"v":1,"type":"added_in_v2","game":3})"))
+      << "a message type this client does not know";
+  EXPECT_FALSE(read_server_message(R"({"v":1,"game":3})")) << "no type";
   EXPECT_FALSE(read_server_message(R"({"v":1,"type":"move","game":"seven","seq":1})"))
       << "a field of the wrong type";
   const auto ack =
       read_server_message(R"({"v":1,"type":"ack","cid":"x","game":3,"added_in_v2":true})");
   ASSERT_TRUE(ack);
   EXPECT_EQ(std::get<Ack>(*ack).game, 3);
+  const auto snapshot = read_server_message(
+      R"({"v":1,"type":"snapshot","game":4,"phase":"added_in_v2","moves":[{"color":"black"}]})");
+  ASSERT_TRUE(snapshot) << "missing fields keep their defaults, an unknown phase is playing";
+  EXPECT_EQ(std::get<GameSnapshot>(*snapshot).phase, Phase::Playing);
+  ASSERT_EQ(std::get<GameSnapshot>(*snapshot).moves.size(), 1u);
+  EXPECT_EQ(std::get<GameSnapshot>(*snapshot).moves[0].vertex, "");
+  EXPECT_FALSE(read_server_message(
+      R"({"v":1,"type":"lobby","challenges":[{"id":1,"settings":{"width":"big"}}]})"))
+      << "settings it cannot read";
 }
 
 TEST(ServerReader, ReadsTheLobbysAndTheGamesOtherMessages) {

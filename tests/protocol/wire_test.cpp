@@ -72,6 +72,12 @@ ClockState clock() {
                     "white"};
 }
 
+ClockState stopped_clock() {
+  ClockState c = clock();
+  c.running.reset();
+  return c;
+}
+
 NigiriState nigiri(bool revealed) {
   NigiriState n;
   n.commitment = "9f2c";
@@ -164,6 +170,7 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
       {"game_ended, scored",
        event(15, GameEnded{"B+3.5", "score", ScoreView{40, 36.5, "B+3.5", "bw.b"}, clock()})},
       {"game_ended, bare", event(16, GameEnded{"W+R", "resignation", {}, {}})},
+      {"game_ended, on time", event(16, GameEnded{"W+T", "time", {}, stopped_clock()})},
       {"nigiri_started", event(1, NigiriStarted{nigiri(false)})},
       {"nigiri_done", event(2, NigiriDone{nigiri(true), {2, "bob"}, {1, "ann"}})},
       {"scoring_started", event(17, ScoringStarted{marking()})},
@@ -260,6 +267,15 @@ TEST(Wire, EveryClientMessageDecodesToWhatWasEncoded) {
     ASSERT_TRUE(std::holds_alternative<ClientEnvelope>(decoded))
         << name << ": " << std::get<Error>(decoded).message;
     EXPECT_EQ(encode(std::get<ClientEnvelope>(decoded)), text) << name;
+  }
+}
+
+TEST(Wire, EveryServerMessageReadsBackLeniently) {
+  for (const auto& [name, m] : server_samples()) {
+    const auto text = encode(m);
+    const auto read = read_server_message(text);
+    ASSERT_TRUE(read) << name;
+    EXPECT_EQ(encode(*read), text) << name;
   }
 }
 

@@ -3,11 +3,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <variant>
 #include <vector>
 
 #include "protocol/settings.h"
 #include "protocol/tournament.h"
+#include "protocol/wire.h"
 
 // Every message of the WebSocket protocol /ws/v1, each defined once. protocol/README.md shows
 // each with a JSON example. Client messages arrive in an envelope {"v":1,"type":...,"cid":...};
@@ -28,14 +31,39 @@ struct CreateChallenge {
   GameSettings settings;
   std::optional<std::string> opponent;  // a direct challenge to this user; open if absent
 };
+template <>
+struct Wire<CreateChallenge> {
+  static constexpr std::string_view type = "create_challenge";
+  static constexpr std::tuple fields{
+      wire::field("settings", &CreateChallenge::settings),
+      wire::field("opponent", &CreateChallenge::opponent, wire::user_name)};
+};
 struct CancelChallenge {
   ChallengeId challenge = 0;
+};
+template <>
+struct Wire<CancelChallenge> {
+  static constexpr std::string_view type = "cancel_challenge";
+  static constexpr std::tuple fields{
+      wire::field("challenge", &CancelChallenge::challenge, wire::positive_id)};
 };
 struct AcceptChallenge {
   ChallengeId challenge = 0;
 };
+template <>
+struct Wire<AcceptChallenge> {
+  static constexpr std::string_view type = "accept_challenge";
+  static constexpr std::tuple fields{
+      wire::field("challenge", &AcceptChallenge::challenge, wire::positive_id)};
+};
 struct DeclineChallenge {
   ChallengeId challenge = 0;
+};
+template <>
+struct Wire<DeclineChallenge> {
+  static constexpr std::string_view type = "decline_challenge";
+  static constexpr std::tuple fields{
+      wire::field("challenge", &DeclineChallenge::challenge, wire::positive_id)};
 };
 // Enter a game room as player or spectator. With `since`, only the events after that sequence
 // number are sent (or a snapshot if they are no longer kept); without, a snapshot.
@@ -43,8 +71,19 @@ struct JoinGame {
   GameId game = 0;
   std::optional<Seq> since;
 };
+template <>
+struct Wire<JoinGame> {
+  static constexpr std::string_view type = "join";
+  static constexpr std::tuple fields{wire::field("game", &JoinGame::game, wire::positive_id),
+                                     wire::field("since", &JoinGame::since)};
+};
 struct LeaveGame {
   GameId game = 0;
+};
+template <>
+struct Wire<LeaveGame> {
+  static constexpr std::string_view type = "leave";
+  static constexpr std::tuple fields{wire::field("game", &LeaveGame::game, wire::positive_id)};
 };
 // `think_ms`, optional: how long the player thought, by the client's own clock, from seeing the
 // opponent's move to sending this one. The server credits the difference as lag (docs/clocks.md).
@@ -53,27 +92,69 @@ struct PlayMove {
   std::string vertex;  // GTP form, "D4"
   std::optional<std::int64_t> think_ms;
 };
+template <>
+struct Wire<PlayMove> {
+  static constexpr std::string_view type = "play";
+  static constexpr std::tuple fields{
+      wire::field("game", &PlayMove::game, wire::positive_id),
+      wire::field("vertex", &PlayMove::vertex, wire::vertex),
+      wire::field("think_ms", &PlayMove::think_ms, wire::think_time)};
+};
 struct PassMove {
   GameId game = 0;
   std::optional<std::int64_t> think_ms;
 };
+template <>
+struct Wire<PassMove> {
+  static constexpr std::string_view type = "pass";
+  static constexpr std::tuple fields{
+      wire::field("game", &PassMove::game, wire::positive_id),
+      wire::field("think_ms", &PassMove::think_ms, wire::think_time)};
+};
 struct Resign {
   GameId game = 0;
+};
+template <>
+struct Wire<Resign> {
+  static constexpr std::string_view type = "resign";
+  static constexpr std::tuple fields{wire::field("game", &Resign::game, wire::positive_id)};
 };
 struct RequestUndo {
   GameId game = 0;
 };
+template <>
+struct Wire<RequestUndo> {
+  static constexpr std::string_view type = "undo_request";
+  static constexpr std::tuple fields{wire::field("game", &RequestUndo::game, wire::positive_id)};
+};
 struct AnswerUndo {
   GameId game = 0;
   bool accept = false;
+};
+template <>
+struct Wire<AnswerUndo> {
+  static constexpr std::string_view type = "undo_answer";
+  static constexpr std::tuple fields{wire::field("game", &AnswerUndo::game, wire::positive_id),
+                                     wire::field("accept", &AnswerUndo::accept)};
 };
 // Players write to the players' chat, everyone else to the spectators' chat.
 struct SendChat {
   GameId game = 0;
   std::string text;
 };
+template <>
+struct Wire<SendChat> {
+  static constexpr std::string_view type = "chat";
+  static constexpr std::tuple fields{wire::field("game", &SendChat::game, wire::positive_id),
+                                     wire::field("text", &SendChat::text, wire::chat_text)};
+};
 struct Ping {
   std::int64_t t = 0;
+};
+template <>
+struct Wire<Ping> {
+  static constexpr std::string_view type = "ping";
+  static constexpr std::tuple fields{wire::field("t", &Ping::t, wire::Empty::Defaulted)};
 };
 // A player's part of the nigiri: a random seed, and for the guesser "odd" or "even".
 struct NigiriChoice {
@@ -81,28 +162,68 @@ struct NigiriChoice {
   std::string seed;
   std::optional<std::string> guess;
 };
+template <>
+struct Wire<NigiriChoice> {
+  static constexpr std::string_view type = "nigiri";
+  static constexpr std::tuple fields{wire::field("game", &NigiriChoice::game, wire::positive_id),
+                                     wire::field("seed", &NigiriChoice::seed, wire::nigiri_seed),
+                                     wire::field("guess", &NigiriChoice::guess, wire::odd_or_even)};
+};
 struct AbortGame {
   GameId game = 0;
 };  // before both players have moved: no result
+template <>
+struct Wire<AbortGame> {
+  static constexpr std::string_view type = "abort";
+  static constexpr std::tuple fields{wire::field("game", &AbortGame::game, wire::positive_id)};
+};
 struct ClaimWin {
   GameId game = 0;
 };  // the opponent left and their countdown ran out
+template <>
+struct Wire<ClaimWin> {
+  static constexpr std::string_view type = "claim_win";
+  static constexpr std::tuple fields{wire::field("game", &ClaimWin::game, wire::positive_id)};
+};
 // Scoring phase (docs/scoring.md).
 struct MarkDead {
   GameId game = 0;
   std::string vertex;  // any stone of the chain
   bool dead = true;
 };
+template <>
+struct Wire<MarkDead> {
+  static constexpr std::string_view type = "mark";
+  static constexpr std::tuple fields{wire::field("game", &MarkDead::game, wire::positive_id),
+                                     wire::field("vertex", &MarkDead::vertex, wire::vertex),
+                                     wire::field("dead", &MarkDead::dead)};
+};
 struct AcceptScore {
   GameId game = 0;
   std::uint64_t version = 0;
 };
+template <>
+struct Wire<AcceptScore> {
+  static constexpr std::string_view type = "accept_score";
+  static constexpr std::tuple fields{wire::field("game", &AcceptScore::game, wire::positive_id),
+                                     wire::field("version", &AcceptScore::version)};
+};
 struct ResumePlay {
   GameId game = 0;
+};
+template <>
+struct Wire<ResumePlay> {
+  static constexpr std::string_view type = "resume";
+  static constexpr std::tuple fields{wire::field("game", &ResumePlay::game, wire::positive_id)};
 };
 // Tournaments (docs/tournaments.md). Anyone logged in may create one and directs it.
 struct CreateTournament {
   TournamentSettings settings;
+};
+template <>
+struct Wire<CreateTournament> {
+  static constexpr std::string_view type = "create_tournament";
+  static constexpr std::tuple fields{wire::field("settings", &CreateTournament::settings)};
 };
 // Asks for tournament_changed about one tournament, or, without `tournament`, about every one
 // (a list page). A connection watches one thing at a time: a new watch replaces the last. Guests
@@ -110,22 +231,59 @@ struct CreateTournament {
 struct WatchTournaments {
   std::optional<TournamentId> tournament;
 };
+template <>
+struct Wire<WatchTournaments> {
+  static constexpr std::string_view type = "watch_tournaments";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &WatchTournaments::tournament, wire::positive_id)};
+};
 struct UnwatchTournaments {};
+template <>
+struct Wire<UnwatchTournaments> {
+  static constexpr std::string_view type = "unwatch_tournaments";
+  static constexpr std::tuple<> fields{};
+};
 struct RegisterTournament {
   TournamentId tournament = 0;
   std::optional<std::string> rank;  // declared ("5k", "2d"); default: from the rating
+};
+template <>
+struct Wire<RegisterTournament> {
+  static constexpr std::string_view type = "tournament_register";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &RegisterTournament::tournament, wire::positive_id),
+      wire::field("rank", &RegisterTournament::rank, wire::rank)};
 };
 // Before the start: unregisters; once it runs: withdraws from the rounds not yet played.
 struct LeaveTournament {
   TournamentId tournament = 0;
 };
+template <>
+struct Wire<LeaveTournament> {
+  static constexpr std::string_view type = "tournament_leave";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &LeaveTournament::tournament, wire::positive_id)};
+};
 // The director's actions, each audited.
 struct StartTournament {
   TournamentId tournament = 0;
 };
+template <>
+struct Wire<StartTournament> {
+  static constexpr std::string_view type = "tournament_start";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &StartTournament::tournament, wire::positive_id)};
+};
 struct WithdrawPlayer {
   TournamentId tournament = 0;
   std::string player;  // user name
+};
+template <>
+struct Wire<WithdrawPlayer> {
+  static constexpr std::string_view type = "tournament_withdraw";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &WithdrawPlayer::tournament, wire::positive_id),
+      wire::field("player", &WithdrawPlayer::player, wire::user_name)};
 };
 struct SetTournamentResult {
   TournamentId tournament = 0;
@@ -133,9 +291,24 @@ struct SetTournamentResult {
   int board = 0;       // 1-based
   std::string result;  // "black", "white" (the winner), "jigo" or "both_lose"
 };
+template <>
+struct Wire<SetTournamentResult> {
+  static constexpr std::string_view type = "tournament_set_result";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &SetTournamentResult::tournament, wire::positive_id),
+      wire::field("round", &SetTournamentResult::round, wire::positive_number),
+      wire::field("board", &SetTournamentResult::board, wire::positive_number),
+      wire::field("result", &SetTournamentResult::result, wire::game_outcome)};
+};
 // Pairs the announced round again (after withdrawals), before it starts.
 struct RepairRound {
   TournamentId tournament = 0;
+};
+template <>
+struct Wire<RepairRound> {
+  static constexpr std::string_view type = "tournament_repair";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &RepairRound::tournament, wire::positive_id)};
 };
 
 using ClientMessage =
@@ -178,6 +351,13 @@ struct Error {
   std::string message;
   std::optional<GameId> game;
 };
+template <>
+struct Wire<Error> {
+  static constexpr std::string_view type = "error";
+  static constexpr std::tuple fields{
+      wire::field("cid", &Error::cid), wire::field("code", &Error::code),
+      wire::field("message", &Error::message), wire::field("game", &Error::game)};
+};
 struct Ack {
   std::string cid;
   std::optional<GameId> game;
@@ -185,19 +365,42 @@ struct Ack {
   std::optional<ChallengeId> challenge;
   std::optional<TournamentId> tournament;
 };
+template <>
+struct Wire<Ack> {
+  static constexpr std::string_view type = "ack";
+  static constexpr std::tuple fields{
+      wire::field("cid", &Ack::cid), wire::field("game", &Ack::game), wire::field("seq", &Ack::seq),
+      wire::field("challenge", &Ack::challenge), wire::field("tournament", &Ack::tournament)};
+};
 // The answer to a ping, in place of an ack.
 struct Pong {
   std::string cid;
   std::int64_t t = 0;
+};
+template <>
+struct Wire<Pong> {
+  static constexpr std::string_view type = "pong";
+  static constexpr std::tuple fields{wire::field("cid", &Pong::cid), wire::field("t", &Pong::t)};
 };
 
 struct UserRef {
   std::int64_t id = 0;
   std::string name;
 };
+template <>
+struct Wire<UserRef> {
+  static constexpr std::tuple fields{wire::field("id", &UserRef::id),
+                                     wire::field("name", &UserRef::name)};
+};
 struct Welcome {
   std::optional<UserRef> user;  // absent for a guest
   std::string server_version;
+};
+template <>
+struct Wire<Welcome> {
+  static constexpr std::string_view type = "welcome";
+  static constexpr std::tuple fields{wire::field("user", &Welcome::user, wire::Empty::Null),
+                                     wire::field("server_version", &Welcome::server_version)};
 };
 
 struct Challenge {
@@ -206,18 +409,43 @@ struct Challenge {
   std::optional<UserRef> opponent;  // direct challenges only
   GameSettings settings;
 };
+template <>
+struct Wire<Challenge> {
+  static constexpr std::tuple fields{
+      wire::field("id", &Challenge::id), wire::field("challenger", &Challenge::challenger),
+      wire::field("opponent", &Challenge::opponent), wire::field("settings", &Challenge::settings)};
+};
 struct LobbySnapshot {
   std::vector<Challenge> challenges;
   std::vector<UserRef> online;    // at most 500 of those online (the first by id)
   std::int64_t online_count = 0;  // everyone online
 };
+template <>
+struct Wire<LobbySnapshot> {
+  static constexpr std::string_view type = "lobby";
+  static constexpr std::tuple fields{wire::field("challenges", &LobbySnapshot::challenges),
+                                     wire::field("online", &LobbySnapshot::online),
+                                     wire::field("online_count", &LobbySnapshot::online_count)};
+};
 struct ChallengeOpened {
   Challenge challenge;
+};
+template <>
+struct Wire<ChallengeOpened> {
+  static constexpr std::string_view type = "challenge_opened";
+  static constexpr std::tuple fields{wire::field("challenge", &ChallengeOpened::challenge)};
 };
 struct ChallengeClosed {
   ChallengeId challenge = 0;
   std::string reason;          // "accepted", "declined", "cancelled", "expired"
   std::optional<GameId> game;  // for "accepted"
+};
+template <>
+struct Wire<ChallengeClosed> {
+  static constexpr std::string_view type = "challenge_closed";
+  static constexpr std::tuple fields{wire::field("challenge", &ChallengeClosed::challenge),
+                                     wire::field("reason", &ChallengeClosed::reason),
+                                     wire::field("game", &ChallengeClosed::game)};
 };
 // Who came online (a first connection) and who went offline (a last one) since the previous
 // presence message; the server sends them at most a few times a second, so that a crowd
@@ -226,6 +454,13 @@ struct Presence {
   std::vector<UserRef> online;  // arrivals and departures, at most 500 in all per message
   std::vector<UserRef> offline;
   std::int64_t online_count = 0;  // everyone online now
+};
+template <>
+struct Wire<Presence> {
+  static constexpr std::string_view type = "presence";
+  static constexpr std::tuple fields{wire::field("online", &Presence::online),
+                                     wire::field("offline", &Presence::offline),
+                                     wire::field("online_count", &Presence::online_count)};
 };
 
 // ---- game rooms ----
@@ -240,10 +475,23 @@ struct PlayerClock {
   int stones = 0;              // canadian: stones to play in the block
   friend bool operator==(const PlayerClock&, const PlayerClock&) = default;
 };
+template <>
+struct Wire<PlayerClock> {
+  static constexpr std::tuple fields{wire::field("main_ms", &PlayerClock::main_ms),
+                                     wire::field("periods", &PlayerClock::periods),
+                                     wire::field("period_ms", &PlayerClock::period_ms),
+                                     wire::field("stones", &PlayerClock::stones)};
+};
 struct ClockState {
   PlayerClock black;
   PlayerClock white;
   std::optional<std::string> running;  // whose clock runs: "black", "white", or none
+};
+template <>
+struct Wire<ClockState> {
+  static constexpr std::tuple fields{
+      wire::field("black", &ClockState::black), wire::field("white", &ClockState::white),
+      wire::field("running", &ClockState::running, wire::Empty::Null)};
 };
 
 // The nigiri's public commitment, and once both players chose, everything needed to verify it.
@@ -257,6 +505,20 @@ struct NigiriState {
   std::optional<std::string> secret, nonce, holder_seed, guesser_seed, guess;
   std::optional<int> stones;
 };
+template <>
+struct Wire<NigiriState> {
+  static constexpr std::tuple fields{wire::field("commitment", &NigiriState::commitment),
+                                     wire::field("holder", &NigiriState::holder),
+                                     wire::field("guesser", &NigiriState::guesser),
+                                     wire::field("holder_chose", &NigiriState::holder_chose),
+                                     wire::field("guesser_chose", &NigiriState::guesser_chose),
+                                     wire::field("secret", &NigiriState::secret),
+                                     wire::field("nonce", &NigiriState::nonce),
+                                     wire::field("holder_seed", &NigiriState::holder_seed),
+                                     wire::field("guesser_seed", &NigiriState::guesser_seed),
+                                     wire::field("guess", &NigiriState::guess),
+                                     wire::field("stones", &NigiriState::stones)};
+};
 
 // A scored position: totals and who owns each point, rows from the top, one character per
 // point: 'b' or 'w' (territory or live stone), '.' neutral (dame, seki).
@@ -266,10 +528,21 @@ struct ScoreView {
   std::string result;     // SGF form
   std::string ownership;  // width*height characters
 };
+template <>
+struct Wire<ScoreView> {
+  static constexpr std::tuple fields{
+      wire::field("black", &ScoreView::black), wire::field("white", &ScoreView::white),
+      wire::field("result", &ScoreView::result), wire::field("ownership", &ScoreView::ownership)};
+};
 // The version of the marking each player accepted, if any.
 struct Accepted {
   std::optional<std::uint64_t> black;
   std::optional<std::uint64_t> white;
+};
+template <>
+struct Wire<Accepted> {
+  static constexpr std::tuple fields{wire::field("black", &Accepted::black, wire::Empty::Null),
+                                     wire::field("white", &Accepted::white, wire::Empty::Null)};
 };
 // The scoring phase's current marking.
 struct Marking {
@@ -279,16 +552,34 @@ struct Marking {
   Accepted accepted;
   int resumptions = 0;
 };
+template <>
+struct Wire<Marking> {
+  static constexpr std::tuple fields{
+      wire::field("version", &Marking::version), wire::field("dead", &Marking::dead),
+      wire::field("score", &Marking::score), wire::field("accepted", &Marking::accepted),
+      wire::field("resumptions", &Marking::resumptions)};
+};
 // A player who left the room while the game goes on; `claim_in_ms` counts down only while it
 // is their move, and the opponent may claim the win when it reaches zero.
 struct Absence {
   std::string color;
   std::optional<std::int64_t> claim_in_ms;
 };
+template <>
+struct Wire<Absence> {
+  static constexpr std::tuple fields{
+      wire::field("color", &Absence::color),
+      wire::field("claim_in_ms", &Absence::claim_in_ms, wire::Empty::Null)};
+};
 
 struct MoveRecord {
   std::string color;   // "black" or "white"
   std::string vertex;  // GTP form, or "pass"
+};
+template <>
+struct Wire<MoveRecord> {
+  static constexpr std::tuple fields{wire::field("color", &MoveRecord::color),
+                                     wire::field("vertex", &MoveRecord::vertex)};
 };
 struct ChatLine {
   Seq seq = 0;
@@ -296,10 +587,21 @@ struct ChatLine {
   std::string channel;  // "players" or "spectators"
   std::string text;
 };
+template <>
+struct Wire<ChatLine> {
+  static constexpr std::tuple fields{
+      wire::field("seq", &ChatLine::seq), wire::field("from", &ChatLine::from),
+      wire::field("channel", &ChatLine::channel), wire::field("text", &ChatLine::text)};
+};
 // Stones each player has taken (prisoners).
 struct Captures {
   int black = 0;
   int white = 0;
+};
+template <>
+struct Wire<Captures> {
+  static constexpr std::tuple fields{wire::field("black", &Captures::black),
+                                     wire::field("white", &Captures::white)};
 };
 struct GameSnapshot {
   GameId game = 0;
@@ -324,6 +626,32 @@ struct GameSnapshot {
   std::optional<ScoreView> final_score;  // games ended by scoring
   bool abortable = false;                // neither or only one player has moved
 };
+template <>
+struct Wire<GameSnapshot> {
+  static constexpr std::string_view type = "snapshot";
+  static constexpr std::tuple fields{
+      wire::field("game", &GameSnapshot::game),
+      wire::field("seq", &GameSnapshot::seq),
+      wire::field("settings", &GameSnapshot::settings),
+      wire::field("black", &GameSnapshot::black),
+      wire::field("white", &GameSnapshot::white),
+      wire::field("handicap_stones", &GameSnapshot::handicap_stones),
+      wire::field("moves", &GameSnapshot::moves),
+      wire::field("to_move", &GameSnapshot::to_move),
+      wire::field("phase", &GameSnapshot::phase),
+      wire::field("result", &GameSnapshot::result, wire::Empty::Null),
+      wire::field("captures", &GameSnapshot::captures),
+      wire::field("undo_requested", &GameSnapshot::undo_requested),
+      wire::field("chat", &GameSnapshot::chat),
+      wire::field("chat_omitted", &GameSnapshot::chat_omitted),
+      wire::field("role", &GameSnapshot::role),
+      wire::field("clock", &GameSnapshot::clock, wire::Empty::Null),
+      wire::field("nigiri", &GameSnapshot::nigiri, wire::Empty::Null),
+      wire::field("marking", &GameSnapshot::marking, wire::Empty::Null),
+      wire::field("absent", &GameSnapshot::absent),
+      wire::field("final_score", &GameSnapshot::final_score, wire::Empty::Null),
+      wire::field("abortable", &GameSnapshot::abortable)};
+};
 
 // One thing that happened in a room, with its place in the room's order.
 struct MovePlayed {
@@ -333,22 +661,55 @@ struct MovePlayed {
   std::optional<ClockState> clock;    // after the move; absent in untimed games
   std::int64_t lag_credit_ms = 0;     // network lag not charged to the mover
 };
+template <>
+struct Wire<MovePlayed> {
+  static constexpr std::string_view type = "move";
+  static constexpr std::tuple fields{wire::field("color", &MovePlayed::color),
+                                     wire::field("vertex", &MovePlayed::vertex),
+                                     wire::field("captured", &MovePlayed::captured),
+                                     wire::field("clock", &MovePlayed::clock, wire::Empty::Null),
+                                     wire::field("lag_credit_ms", &MovePlayed::lag_credit_ms)};
+};
 // The players made their choices; colours are now fixed.
 struct NigiriDone {
   NigiriState nigiri;
   UserRef black;
   UserRef white;
 };
+template <>
+struct Wire<NigiriDone> {
+  static constexpr std::string_view type = "nigiri_done";
+  static constexpr std::tuple fields{wire::field("nigiri", &NigiriDone::nigiri),
+                                     wire::field("black", &NigiriDone::black),
+                                     wire::field("white", &NigiriDone::white)};
+};
 struct ScoringStarted {
   Marking marking;
-};                       // play stopped: the server's proposal
+};  // play stopped: the server's proposal
+template <>
+struct Wire<ScoringStarted> {
+  static constexpr std::string_view type = "scoring_started";
+  static constexpr std::tuple fields{wire::field("marking", &ScoringStarted::marking)};
+};
 struct MarkingChanged {  // a player toggled a chain: a new version
   Marking marking;
   std::string by;
 };
+template <>
+struct Wire<MarkingChanged> {
+  static constexpr std::string_view type = "marking";
+  static constexpr std::tuple fields{wire::field("marking", &MarkingChanged::marking),
+                                     wire::field("by", &MarkingChanged::by)};
+};
 struct ScoreAccepted {
   std::string by;
   std::uint64_t version = 0;
+};
+template <>
+struct Wire<ScoreAccepted> {
+  static constexpr std::string_view type = "score_accepted";
+  static constexpr std::tuple fields{wire::field("by", &ScoreAccepted::by),
+                                     wire::field("version", &ScoreAccepted::version)};
 };
 struct PlayResumed {
   std::string by;  // who rejected the marking
@@ -356,21 +717,56 @@ struct PlayResumed {
   int resumptions = 0;
   std::optional<ClockState> clock;
 };
+template <>
+struct Wire<PlayResumed> {
+  static constexpr std::string_view type = "play_resumed";
+  static constexpr std::tuple fields{wire::field("by", &PlayResumed::by),
+                                     wire::field("to_move", &PlayResumed::to_move),
+                                     wire::field("resumptions", &PlayResumed::resumptions),
+                                     wire::field("clock", &PlayResumed::clock, wire::Empty::Null)};
+};
 struct PlayerLeft {
   Absence absence;
 };  // also sent when a countdown starts or stops
+template <>
+struct Wire<PlayerLeft> {
+  static constexpr std::string_view type = "player_left";
+  static constexpr std::tuple fields{wire::field("absence", &PlayerLeft::absence)};
+};
 struct PlayerReturned {
   std::string color;
 };
+template <>
+struct Wire<PlayerReturned> {
+  static constexpr std::string_view type = "player_returned";
+  static constexpr std::tuple fields{wire::field("color", &PlayerReturned::color)};
+};
 struct UndoRequested {
   std::string by;
+};
+template <>
+struct Wire<UndoRequested> {
+  static constexpr std::string_view type = "undo_requested";
+  static constexpr std::tuple fields{wire::field("by", &UndoRequested::by)};
 };
 struct UndoAnswered {
   bool accepted = false;
   int moves_taken_back = 0;
 };
+template <>
+struct Wire<UndoAnswered> {
+  static constexpr std::string_view type = "undo_answered";
+  static constexpr std::tuple fields{
+      wire::field("accepted", &UndoAnswered::accepted),
+      wire::field("moves_taken_back", &UndoAnswered::moves_taken_back)};
+};
 struct ChatPosted {
   ChatLine line;
+};
+template <>
+struct Wire<ChatPosted> {
+  static constexpr std::string_view type = "chat";
+  static constexpr std::tuple fields{wire::field("line", &ChatPosted::line)};
 };
 struct GameEnded {
   std::string result;  // SGF form: "B+R", "W+3.5", "0", "Void", "B+T", "W+F", ...
@@ -379,8 +775,21 @@ struct GameEnded {
   std::optional<ScoreView> score;  // games decided by counting
   std::optional<ClockState> clock;
 };
+template <>
+struct Wire<GameEnded> {
+  static constexpr std::string_view type = "game_ended";
+  static constexpr std::tuple fields{wire::field("result", &GameEnded::result),
+                                     wire::field("reason", &GameEnded::reason),
+                                     wire::field("score", &GameEnded::score, wire::Empty::Null),
+                                     wire::field("clock", &GameEnded::clock, wire::Empty::Null)};
+};
 struct NigiriStarted {
   NigiriState nigiri;
+};
+template <>
+struct Wire<NigiriStarted> {
+  static constexpr std::string_view type = "nigiri_started";
+  static constexpr std::tuple fields{wire::field("nigiri", &NigiriStarted::nigiri)};
 };
 using RoomEventBody = std::variant<MovePlayed, UndoRequested, UndoAnswered, ChatPosted, GameEnded,
                                    NigiriStarted, NigiriDone, ScoringStarted, MarkingChanged,
@@ -390,6 +799,12 @@ struct RoomEvent {
   Seq seq = 0;
   RoomEventBody body;
 };
+template <>
+struct Wire<RoomEvent> {
+  // A room event is its body's message with these added.
+  static constexpr std::tuple fields{wire::field("game", &RoomEvent::game),
+                                     wire::field("seq", &RoomEvent::seq)};
+};
 // Before a nigiri, `black` is the holder and `white` the guesser, and `nigiri` is true.
 struct GameStarted {
   GameId game = 0;
@@ -398,6 +813,14 @@ struct GameStarted {
   GameSettings settings;
   bool nigiri = false;
 };
+template <>
+struct Wire<GameStarted> {
+  static constexpr std::string_view type = "game_started";
+  static constexpr std::tuple fields{
+      wire::field("game", &GameStarted::game), wire::field("black", &GameStarted::black),
+      wire::field("white", &GameStarted::white), wire::field("settings", &GameStarted::settings),
+      wire::field("nigiri", &GameStarted::nigiri)};
+};
 
 // Something changed in a tournament (registration, a round, a result): its page fetches
 // /api/v1/tournaments/{id} again. Sent to the connections watching it (WatchTournaments).
@@ -405,6 +828,13 @@ struct TournamentChanged {
   TournamentId tournament = 0;
   std::string status;  // registering, running, finished, cancelled
   int round = 0;       // the latest round paired (0 before the first)
+};
+template <>
+struct Wire<TournamentChanged> {
+  static constexpr std::string_view type = "tournament_changed";
+  static constexpr std::tuple fields{wire::field("tournament", &TournamentChanged::tournament),
+                                     wire::field("status", &TournamentChanged::status),
+                                     wire::field("round", &TournamentChanged::round)};
 };
 
 using ServerMessage =

@@ -1,0 +1,83 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+// How a message is described for the wire: its type name and its fields, each a JSON key bound
+// to a member of the struct, with what an empty value means and, for what clients send, a check.
+// messages.h describes every message this way, next to its struct; the codec (codec.cpp) and the
+// lenient reader of server messages (server_reader.cpp) are written once over these descriptions,
+// so that a message is defined in one place. Adding a message: its struct, its Wire<>
+// specialisation and its place in the variant (messages.h), then its handler.
+namespace tengen::protocol {
+
+// Specialised for every described type: `fields`, a tuple of wire::Field, and for a message
+// `type`, its name on the wire. A struct without a description is a value with a codec of its
+// own (game and tournament settings: settings.cpp, tournament.cpp).
+template <class T>
+struct Wire;
+
+namespace wire {
+
+// What an empty field means.
+enum class Empty : std::uint8_t {
+  Required,   // a plain field: a client must send it
+  Defaulted,  // a plain field a client may leave out: it keeps the struct's default
+  Omitted,    // an std::optional: left out of the message when empty
+  Null,       // an std::optional: written as null when empty
+};
+
+template <class M>
+struct ValueOf {
+  using type = M;
+};
+template <class M>
+struct ValueOf<std::optional<M>> {
+  using type = M;
+};
+
+// A check of a value a client sent: empty when it is fine, otherwise what is wrong with it,
+// as it reads after "field 'name' " ("must be a positive id").
+template <class M>
+using Check = std::string (*)(const typename ValueOf<M>::type&);
+
+template <class M>
+inline constexpr bool kOptional = false;
+template <class M>
+inline constexpr bool kOptional<std::optional<M>> = true;
+
+template <class S, class M>
+struct Field {
+  std::string_view name;
+  M S::*member;
+  Empty empty;
+  Check<M> check;
+};
+
+template <class S, class M>
+constexpr Field<S, M> field(std::string_view name, M S::*member, Check<M> check = nullptr) {
+  return {name, member, kOptional<M> ? Empty::Omitted : Empty::Required, check};
+}
+template <class S, class M>
+constexpr Field<S, M> field(std::string_view name, M S::*member, Empty empty,
+                            Check<M> check = nullptr) {
+  return {name, member, empty, check};
+}
+
+// The checks of what clients send (codec.cpp).
+std::string positive_id(const std::int64_t& id);
+std::string positive_number(const int& n);
+std::string vertex(const std::string& text);        // 1 to 4 bytes: "D4", "T19", "pass"
+std::string chat_text(const std::string& text);     // 1 to 1,000 bytes
+std::string nigiri_seed(const std::string& text);   // 1 to 64 bytes
+std::string user_name(const std::string& text);     // 1 to 40 bytes
+std::string odd_or_even(const std::string& text);   // a nigiri guess
+std::string think_time(const std::int64_t& ms);     // 0 to 2^40 ms
+std::string rank(const std::string& text);          // "20k", "3d"
+std::string game_outcome(const std::string& text);  // black, white, jigo, both_lose
+
+}  // namespace wire
+}  // namespace tengen::protocol
