@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
     store::Journal journal(game_store);
     Metrics metrics;
     auto timers = make_asio_timers();
+    auto connection_timers = make_asio_timers();  // pings and idle checks: the server's own
     auto worker = make_thread_worker();
     auto user_ref =
         [](const std::optional<store::UserRecord>& user) -> std::optional<protocol::UserRef> {
@@ -142,6 +143,7 @@ int main(int argc, char** argv) {
          .accounts = &accounts,
          .dispatcher = &hub,
          .clock = &clock,
+         .connection_timers = connection_timers.get(),
          .metrics_text =
              [&] {
                const std::chrono::duration<double> up = std::chrono::steady_clock::now() - started;

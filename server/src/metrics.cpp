@@ -27,6 +27,9 @@ std::string Metrics::render(const Gauges& g, double uptime_s) const {
          ws_errors_total.load());
   metric(out, "tengen_ws_dropped_total", "counter", "Clients dropped as too slow or abusive.",
          ws_dropped_total.load());
+  metric(out, "tengen_ws_pongs_total", "counter",
+         "Answers to the server's pings, each a round trip measured for lag compensation.",
+         ws_pongs_total.load());
   metric(out, "tengen_http_requests_total", "counter", "HTTP requests served.",
          http_requests_total.load());
   metric(out, "tengen_moves_total", "counter", "Moves and passes played (rate() gives moves/s).",

@@ -14,6 +14,7 @@ struct Metrics {
   std::atomic<std::uint64_t> ws_messages_total{0};     // commands received
   std::atomic<std::uint64_t> ws_errors_total{0};       // commands answered with an error
   std::atomic<std::uint64_t> ws_dropped_total{0};      // slow or abusive clients dropped
+  std::atomic<std::uint64_t> ws_pongs_total{0};        // answers to pings: round trips measured
   std::atomic<std::uint64_t> http_requests_total{0};
   std::atomic<std::uint64_t> moves_total{0};  // moves and passes played
   std::atomic<std::uint64_t> games_started_total{0};

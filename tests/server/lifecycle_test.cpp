@@ -29,7 +29,7 @@ void expect_error(const json& reply, const std::string& code, const std::string&
 class Lifecycle : public ::testing::Test {
  protected:
   void start(RoomOptions room = {}) {
-    stack_.emplace(temp_.path(), ConnectionLimits{}, room);
+    stack_.emplace(temp_.path(), testing::LiveStack::limits(), room);
     black_token_ = stack_->token_for("black");
     white_token_ = stack_->token_for("white");
     black_ = connect(black_token_);

@@ -18,7 +18,7 @@ using testing::WsClient;
 
 class LiveServer : public ::testing::Test {
  protected:
-  void start(ConnectionLimits limits = {}, RoomOptions room = {}) {
+  void start(ConnectionLimits limits = testing::LiveStack::limits(), RoomOptions room = {}) {
     stack_.emplace(temp_.path(), limits, room);
     port_ = stack_->port();
   }
@@ -256,18 +256,15 @@ std::string upgrade_request(const std::string& version) {
 }
 
 TEST_F(LiveServer, TheHandshakeIsRfc6455sAndMessagesMayComeInFragments) {
-  ConnectionLimits limits;
-  limits.idle_timeout =
-      std::chrono::milliseconds(400);  // this client answers no pings: closed soon
-  start(limits);
+  start();
   // Sent before any answer: the upgrade, then a ping command in two fragments with a ping frame
-  // between them.
+  // between them, then a half-close: the server answers what it owes and closes.
   const std::string command = R"({"type":"ping","cid":"p1","t":7})";
   const auto out = testing::exchange_raw(
       port_,
       upgrade_request("13") + masked_frame(0x01, command.substr(0, 10)) +
           masked_frame(0x89, "hello") + masked_frame(0x80, command.substr(10)),
-      std::chrono::seconds(10));
+      std::chrono::seconds(10), /*half_close=*/true);
   EXPECT_TRUE(out.closed);
   EXPECT_TRUE(out.received.starts_with("HTTP/1.1 101 Switching Protocols\r\n")) << out.received;
   EXPECT_NE(out.received.find("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"),
@@ -348,7 +345,7 @@ TEST_F(LiveServer, TextThatIsNotUtf8ClosesTheConnectionWithInvalidData) {
 }
 
 TEST_F(LiveServer, FloodsAreRateLimitedThenDropped) {
-  ConnectionLimits limits;
+  ConnectionLimits limits = testing::LiveStack::limits();
   limits.message_burst = 5;
   limits.abuse_strikes = 20;
   start(limits);
@@ -374,7 +371,7 @@ TEST_F(LiveServer, FloodsAreRateLimitedThenDropped) {
 // The drop counter once never decayed: a client refused now and then over hours was dropped
 // as "far over the rate limit". Refusals count against an allowance that comes back with time.
 TEST_F(LiveServer, OnlyAFloodNowIsDroppedNotRefusalsSpreadOverTime) {
-  ConnectionLimits limits;
+  ConnectionLimits limits = testing::LiveStack::limits();
   limits.message_burst = 5;
   limits.abuse_strikes = 20;
   start(limits);
@@ -444,7 +441,7 @@ TEST_F(LiveServer, ForeignOriginsAndUnknownPathsAreRefused) {
 }
 
 TEST_F(LiveServer, ConnectionsPerAddressAreCapped) {
-  ConnectionLimits limits;
+  ConnectionLimits limits = testing::LiveStack::limits();
   limits.connections_per_address = 3;
   start(limits);
   std::vector<std::unique_ptr<WsClient>> held;
@@ -464,7 +461,7 @@ TEST_F(LiveServer, ConnectionsPerAddressAreCapped) {
 }
 
 TEST_F(LiveServer, AClientThatSendsNoRequestIsClosedAfterTheHandshakeTimeout) {
-  ConnectionLimits limits;
+  ConnectionLimits limits = testing::LiveStack::limits();
   limits.handshake_timeout = std::chrono::milliseconds(300);
   start(limits);
   const std::string partial = "GET /ws/v1 HTTP/1.1\r\nHost: 127.0.0.1\r\n";
@@ -472,28 +469,49 @@ TEST_F(LiveServer, AClientThatSendsNoRequestIsClosedAfterTheHandshakeTimeout) {
       << "the server kept a connection that never finished its request";
 }
 
+// The pings and the idle timeout run on the injected clock: time moves only when the test says.
 TEST_F(LiveServer, AClientThatAnswersNoPingsIsClosedAfterTheIdleTimeout) {
-  ConnectionLimits limits;
+  ConnectionLimits limits = testing::LiveStack::limits();
   limits.idle_timeout = std::chrono::milliseconds(400);
   start(limits);
-  auto silent = connect();
+  auto silent = connect();  // its WebSocket answered the first ping while reading the welcome
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (stack_->metrics().ws_pongs_total < 1 && std::chrono::steady_clock::now() < until)
+    std::this_thread::yield();
+  ASSERT_EQ(stack_->metrics().ws_pongs_total, 1u) << "the answer is read before time moves";
+  stack_->advance(std::chrono::milliseconds(200));  // a ping, unanswered
+  stack_->advance(std::chrono::milliseconds(200));  // 400 ms without a word
   EXPECT_TRUE(silent->raw_read_until_eof(std::chrono::seconds(10)));
 }
 
 TEST_F(LiveServer, PingsKeepAnAnsweringClientConnectedPastTheIdleTimeout) {
-  ConnectionLimits limits;
+  ConnectionLimits limits = testing::LiveStack::limits();
   limits.idle_timeout = std::chrono::milliseconds(400);
   start(limits);
   auto quiet = connect();
-  // Pings come every 200 ms; four answered pings span twice the idle timeout.
-  EXPECT_TRUE(quiet->answer_pings(4, std::chrono::seconds(10))) << quiet->pings() << " pings";
+  // The client sends nothing but its answers to the server's pings (one at the start, then one
+  // every 200 ms). Time moves on only once the server has read the last answer; four moves span
+  // twice the idle timeout.
+  std::uint64_t answered = 1;
+  const bool connected = quiet->read_while(
+      [&] {
+        if (stack_->metrics().ws_pongs_total < answered) return true;  // not read yet
+        if (answered == 5) return false;
+        stack_->advance(std::chrono::milliseconds(200));
+        ++answered;
+        return true;
+      },
+      std::chrono::seconds(10));
+  EXPECT_TRUE(connected) << stack_->metrics().ws_pongs_total << " answers read";
+  EXPECT_EQ(quiet->pings(), 5);
 }
 
 TEST_F(LiveServer, TheServerPingsToMeasureTheRoundTrip) {
-  ConnectionLimits limits;
+  ConnectionLimits limits = testing::LiveStack::limits();
   limits.rtt_ping_interval = std::chrono::milliseconds(50);
   start(limits);
   auto client = connect();
+  stack_->advance(std::chrono::milliseconds(50));  // the second ping
   ASSERT_TRUE(client->answer_pings(2, std::chrono::seconds(10)));
   // "t" and the server's steady time in ms: the pong brings it back for the lag estimate.
   const std::string payload = client->last_ping_payload();
@@ -503,7 +521,7 @@ TEST_F(LiveServer, TheServerPingsToMeasureTheRoundTrip) {
 }
 
 TEST_F(LiveServer, ASlowReaderIsDroppedAndTheOthersCarryOn) {
-  ConnectionLimits limits;
+  ConnectionLimits limits = testing::LiveStack::limits();
   limits.max_queued_bytes = 32 * 1024;
   limits.messages_per_second = 1'000'000;
   limits.message_burst = 1'000'000;

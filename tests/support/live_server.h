@@ -27,7 +27,17 @@ namespace tengen::testing {
 
 class LiveStack {
  public:
-  LiveStack(const std::string& database, ConnectionLimits limits = {}, RoomOptions room = {})
+  // The server's limits, but connections idle for up to ten years of the manual clock: tests jump
+  // time by hours (flags, tournaments) while their clients read nothing, and the pings and idle
+  // checks run on that clock. The tests of the idle timeout set their own.
+  static ConnectionLimits limits() {
+    ConnectionLimits l;
+    l.idle_timeout = std::chrono::hours(24 * 365 * 10);
+    return l;
+  }
+
+  LiveStack(const std::string& database, ConnectionLimits limits = LiveStack::limits(),
+            RoomOptions room = {})
       : db_(database) {
     store::migrate(db_);
     account_store_.emplace(db_);
@@ -69,6 +79,7 @@ class LiveStack {
                              .accounts = &*accounts_,
                              .dispatcher = &*hub_,
                              .clock = &clock_,
+                             .connection_timers = &connection_timers_,
                              .metrics_text = [this] { return metrics_.render(hub_->gauges(), 0); },
                              .metrics = &metrics_},
         limits);
@@ -92,6 +103,7 @@ class LiveStack {
   void advance(std::chrono::milliseconds d) {
     clock_.advance(d);
     timers_.fire_due(clock_.steady_now());
+    connection_timers_.fire_due(clock_.steady_now());
   }
   Accounts& accounts() { return *accounts_; }
   Metrics& metrics() { return metrics_; }
@@ -117,6 +129,7 @@ class LiveStack {
 
   ManualClock clock_;
   ManualTimers timers_;
+  ManualTimers connection_timers_;  // pings and idle checks
   std::optional<GatedWorker> worker_{std::in_place};
   std::mutex random_mutex_;
   std::mt19937_64 random_{20261122};

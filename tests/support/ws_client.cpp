@@ -63,16 +63,27 @@ const std::string& WsClient::last_ping_payload() const {
 }
 
 bool WsClient::answer_pings(int n, std::chrono::milliseconds deadline) {
+  const int& pings = stream_->pings;
+  return read_while([&] { return pings < n; }, deadline);
+}
+
+bool WsClient::read_while(const std::function<bool()>& go_on, std::chrono::milliseconds deadline) {
   auto& io = stream_->io;
   auto& ws = stream_->ws;
-  const int& pings = stream_->pings;
   beast::flat_buffer buffer;
   bool ended = false;
   ws.async_read(buffer, [&](boost::system::error_code, std::size_t) { ended = true; });
   io.restart();
   const auto until = std::chrono::steady_clock::now() + deadline;
-  while (pings < n && !ended && std::chrono::steady_clock::now() < until) io.run_one_until(until);
-  const bool ok = pings >= n && !ended;
+  bool done = false;
+  while (!ended && std::chrono::steady_clock::now() < until) {
+    if (!go_on()) {
+      done = true;
+      break;
+    }
+    io.run_one_for(std::chrono::milliseconds(1));
+  }
+  const bool ok = done && !ended;
   if (!ended) {  // a cancelled WebSocket read is not resumable: end the connection
     boost::system::error_code ignored;
     ws.next_layer().close(ignored);

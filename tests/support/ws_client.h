@@ -42,6 +42,9 @@ class WsClient {
   // Keeps reading (and so answering pings) until the server has sent n pings, then drops the
   // connection. False if the connection ended or the deadline passed first.
   bool answer_pings(int n, std::chrono::milliseconds deadline);
+  // Keeps reading (and answering pings) while `go_on()`, asked between the client's steps, says
+  // so, then drops the connection. False if the server ended it or the deadline passed first.
+  bool read_while(const std::function<bool()>& go_on, std::chrono::milliseconds deadline);
 
   // Reads the raw TCP stream, bypassing WebSocket (so pings go unanswered), until the server
   // closes it. Returns false if it is still open after the deadline.

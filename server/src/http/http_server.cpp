@@ -315,7 +315,7 @@ struct HttpServer::Impl {
       }
       session = std::make_shared<WsSession>(
           stream->release_socket(), received, id, std::move(user), *handlers.dispatcher,
-          *handlers.clock, limits,
+          *handlers.clock, *handlers.connection_timers, limits,
           [this, address](std::uint64_t ended) {
             std::lock_guard l(mutex);
             sockets.erase(ended);
@@ -419,6 +419,19 @@ struct HttpServer::Impl {
     }
   }
 
+  // A connection's ConnectionTick came, on the timers' thread.
+  void wake(const TimerId& id) {
+    const auto* tick = std::get_if<ConnectionTick>(&id);
+    if (!tick) return;
+    std::shared_ptr<WsSession> session;
+    {
+      std::lock_guard lock(mutex);
+      if (const auto it = sockets.find(tick->connection); it != sockets.end())
+        session = it->second.lock();
+    }
+    if (session) session->wake();
+  }
+
   void begin_stop() {
     if (stopping.exchange(true)) return;
     beast::error_code ignored;
@@ -467,10 +480,13 @@ HttpServer::HttpServer(const Config& config, Handlers handlers, ConnectionLimits
     impl_->handlers.accounts->on_session_ended(
         [impl = impl_.get()](std::int64_t login) { impl->end_session(login); });
   }
+  impl_->handlers.connection_timers->set_handler(
+      [impl = impl_.get()](const TimerId& id) { impl->wake(id); });
 }
 
 HttpServer::~HttpServer() {
   if (impl_->handlers.accounts) impl_->handlers.accounts->on_session_ended({});
+  impl_->handlers.connection_timers->set_handler({});  // returns once no call is under way
 }
 
 unsigned short HttpServer::port() const {

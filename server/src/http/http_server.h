@@ -9,6 +9,7 @@
 #include "config.h"
 #include "http/api.h"
 #include "metrics.h"
+#include "rooms/timers.h"
 #include "ws/connection.h"
 #include "ws/limits.h"
 
@@ -24,6 +25,9 @@ class HttpServer {
     Accounts* accounts = nullptr;              // who a WebSocket client is
     Dispatcher* dispatcher = nullptr;          // what WebSocket commands go to
     Clock* clock = nullptr;
+    // The connections' pings and idle checks (ConnectionTick): timers of their own, not the
+    // hub's; the server takes their handler until it is destroyed.
+    Timers* connection_timers = nullptr;
     std::function<std::string()> metrics_text;  // body of GET /metrics
     Metrics* metrics = nullptr;
   };

@@ -185,7 +185,8 @@ void Hub::deadline(const TimerId& id) {
                         [&](const GameDeadline& d) {
                           if (Room* room = hold(op, d.game, true))
                             room->tick(services_.clock->steady_now());
-                        }},
+                        },
+                        [](const ConnectionTick&) {}},  // the HTTP server's, not ours
              id);
   finish(op);
 }

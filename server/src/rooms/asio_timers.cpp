@@ -3,6 +3,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,7 +31,13 @@ class AsioTimers final : public Timers {
   AsioTimers& operator=(const AsioTimers&) = delete;
 
   void set_handler(Fire fire) override {
-    asio::post(io_, [this, fire = std::move(fire)]() mutable { fire_ = std::move(fire); });
+    // On the timer thread, where handlers run: once it has been replaced, none is under way.
+    std::promise<void> replaced;
+    asio::post(io_, [this, &replaced, fire = std::move(fire)]() mutable {
+      fire_ = std::move(fire);
+      replaced.set_value();
+    });
+    replaced.get_future().wait();
   }
 
   void arm(const TimerId& id, std::optional<Steady> when) override {

@@ -25,7 +25,13 @@ struct TournamentStart {
 struct PresenceTick {
   friend auto operator<=>(const PresenceTick&, const PresenceTick&) = default;
 };
-using TimerId = std::variant<GameDeadline, TournamentStart, PresenceTick>;
+// A WebSocket connection's next ping or idle check (ws/ws_session.cpp); the network layer's
+// own timers, routed by the HTTP server to the connection, never the hub's.
+struct ConnectionTick {
+  std::uint64_t connection = 0;
+  friend auto operator<=>(const ConnectionTick&, const ConnectionTick&) = default;
+};
+using TimerId = std::variant<GameDeadline, TournamentStart, PresenceTick, ConnectionTick>;
 
 // One pending time per id. Its owner arms it after each change; when it comes, `fire(id)` is
 // called (from another thread), and the owner asks what is due. A late or spurious call is
@@ -35,6 +41,8 @@ class Timers {
  public:
   using Fire = std::function<void(const TimerId&)>;
   virtual ~Timers() = default;
+  // Once it returns, the previous handler is not running and will not be called again (not
+  // to be called from a handler).
   virtual void set_handler(Fire fire) = 0;
   // Replaces the id's time; nullopt cancels it.
   virtual void arm(const TimerId& id, std::optional<Steady> when) = 0;

@@ -24,13 +24,14 @@ constexpr std::chrono::milliseconds kCloseGrace{5'000};
 
 WsSession::WsSession(Socket socket, std::string_view received, std::uint64_t id,
                      std::optional<store::UserRecord> user, Dispatcher& dispatcher, Clock& clock,
-                     const ConnectionLimits& limits, std::function<void(std::uint64_t)> on_end,
-                     Metrics* metrics)
+                     Timers& timers, const ConnectionLimits& limits,
+                     std::function<void(std::uint64_t)> on_end, Metrics* metrics)
     : socket_(std::move(socket)),
       id_(id),
       user_(std::move(user)),
       dispatcher_(dispatcher),
       clock_(clock),
+      timers_(timers),
       limits_(limits),
       on_end_(std::move(on_end)),
       metrics_(metrics),
@@ -39,7 +40,7 @@ WsSession::WsSession(Socket socket, std::string_view received, std::uint64_t id,
             clock.steady_now()),
       strikes_(limits.abuse_strikes, limits.abuse_strike_refill, clock.steady_now()),
       reader_(limits.max_message_bytes),
-      timer_(socket_.get_executor()) {
+      close_timer_(socket_.get_executor()) {
   if (!received.empty()) {
     const auto room = reader_.space(received.size());
     std::memcpy(room.data(), received.data(), received.size());
@@ -50,7 +51,7 @@ WsSession::WsSession(Socket socket, std::string_view received, std::uint64_t id,
 asio::awaitable<void> WsSession::run() {
   auto self = shared_from_this();
   open_ = true;
-  last_received_ = asio::steady_timer::clock_type::now();
+  last_received_ = clock_.steady_now();
   tick();  // the first ping: its pong gives the round trip at once
   protocol::Welcome welcome{{}, TENGEN_VERSION};
   if (user_) welcome.user = protocol::UserRef{user_->id, user_->username};
@@ -76,7 +77,7 @@ asio::awaitable<void> WsSession::run() {
     if (ec) break;
     // After a broken frame nothing more is read: what comes is dropped, not buffered.
     if (!reader_.failed()) reader_.commit(bytes);
-    last_received_ = asio::steady_timer::clock_type::now();
+    last_received_ = clock_.steady_now();
   }
   open_ = false;
   closing_ = true;
@@ -123,8 +124,10 @@ bool WsSession::on_event(const ws::FrameReader::Event& event) {
       std::int64_t sent = 0;
       const auto [end, ec] =
           std::from_chars(payload.data() + 1, payload.data() + payload.size(), sent);
-      if (ec == std::errc() && end == payload.data() + payload.size())
+      if (ec == std::errc() && end == payload.data() + payload.size()) {
         rtt_ms_ = std::max<std::int64_t>(0, steady_ms() - sent);
+        if (metrics_) ++metrics_->ws_pongs_total;
+      }
       return true;
     }
     case Kind::Close:
@@ -140,8 +143,7 @@ bool WsSession::on_event(const ws::FrameReader::Event& event) {
                        event.code == 1005
                            ? std::string{}
                            : ws::close_payload(static_cast<ws::CloseCode>(event.code), {}));
-      close_deadline_ = asio::steady_timer::clock_type::now() + kCloseGrace;
-      arm(close_deadline_);
+      arm_close(asio::steady_timer::clock_type::now() + kCloseGrace);
       write();
       return true;
     case Kind::Failed:
@@ -268,9 +270,8 @@ void WsSession::begin_close(ws::CloseCode code, std::string_view reason) {
   if (closing_ || !socket_.is_open()) return;
   closing_ = true;
   ws::append_frame(close_frame_, ws::Opcode::Close, ws::close_payload(code, reason));
-  close_deadline_ = asio::steady_timer::clock_type::now() +
-                    std::min<std::chrono::milliseconds>(kCloseGrace, limits_.handshake_timeout);
-  arm(close_deadline_);
+  arm_close(asio::steady_timer::clock_type::now() +
+            std::min<std::chrono::milliseconds>(kCloseGrace, limits_.handshake_timeout));
   write();
 }
 
@@ -293,29 +294,38 @@ void WsSession::close_socket() {
     socket_.shutdown(Socket::shutdown_both, ignored);
     socket_.close(ignored);
   }
-  timer_.cancel();
+  close_timer_.cancel();
+  timers_.arm(ConnectionTick{id_}, std::nullopt);
 }
 
-void WsSession::arm(TimePoint at) {
-  timer_.expires_at(at);
-  timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (!ec) self->tick();
+void WsSession::arm_close(TimePoint at) {
+  close_deadline_ = at;
+  close_timer_.expires_at(at);
+  close_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->close_deadline();
   });
 }
 
-// Pings go out every rtt_ping_interval, and at least twice per idle timeout: a client that
-// answers nothing (not even pings) for a whole idle timeout is closed.
-void WsSession::tick() {
+void WsSession::close_deadline() {
   if (!socket_.is_open()) return;
-  const auto now = asio::steady_timer::clock_type::now();
-  if (closing_) {
-    if (now >= close_deadline_) {
-      close_socket();
-    } else {
-      arm(close_deadline_);
-    }
-    return;
+  if (asio::steady_timer::clock_type::now() >= close_deadline_) {
+    close_socket();
+  } else {
+    arm_close(close_deadline_);
   }
+}
+
+void WsSession::wake() {
+  asio::post(socket_.get_executor(), [self = shared_from_this()] { self->tick(); });
+}
+
+// Pings go out every rtt_ping_interval, and at least twice per idle timeout: a client that
+// answers nothing (not even pings) for a whole idle timeout is closed. Time is the injected
+// clock's, and the next tick a ConnectionTick of the timers: tests move both by hand. A late or
+// extra wake only sends a ping early.
+void WsSession::tick() {
+  if (!socket_.is_open() || closing_) return;
+  const Steady now = clock_.steady_now();
   if (now - last_received_ >= limits_.idle_timeout) {
     spdlog::info("connection {}: nothing received for {} ms, closed", id_,
                  limits_.idle_timeout.count());
@@ -331,7 +341,7 @@ void WsSession::tick() {
   const auto every = std::max<std::chrono::milliseconds>(
       std::chrono::milliseconds(1),
       std::min<std::chrono::milliseconds>(limits_.rtt_ping_interval, limits_.idle_timeout / 2));
-  arm(now + every);
+  timers_.arm(ConnectionTick{id_}, now + every);
 }
 
 std::int64_t WsSession::steady_ms() const {

@@ -11,6 +11,7 @@
 #include "accounts/rate_limiter.h"
 #include "clock.h"
 #include "metrics.h"
+#include "rooms/timers.h"
 #include "ws/connection.h"
 #include "ws/frames.h"
 #include "ws/limits.h"
@@ -27,8 +28,8 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   // `received`: bytes that came after the upgrade request, already frames.
   WsSession(Socket socket, std::string_view received, std::uint64_t id,
             std::optional<store::UserRecord> user, Dispatcher& dispatcher, Clock& clock,
-            const ConnectionLimits& limits, std::function<void(std::uint64_t)> on_end,
-            Metrics* metrics);
+            Timers& timers, const ConnectionLimits& limits,
+            std::function<void(std::uint64_t)> on_end, Metrics* metrics);
 
   // Reads until the client leaves or the session is closed.
   boost::asio::awaitable<void> run();
@@ -45,9 +46,11 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   // Sends a close frame with the code (1001 going away on shutdown) after what is queued; safe
   // from any thread.
   void close(ws::CloseCode code, std::string reason);
+  // Its ConnectionTick came (from the timers' thread): the next ping, or the idle timeout.
+  void wake();
 
  private:
-  using TimePoint = boost::asio::steady_timer::time_point;
+  using TimePoint = boost::asio::steady_timer::time_point;  // the close handshake's, Asio's
 
   // False when reading must stop.
   boost::asio::awaitable<void> send_what_is_owed();  // after a half-close
@@ -60,8 +63,9 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   void begin_close(ws::CloseCode code, std::string_view reason);
   void drop(std::string_view why);  // at once, without a close frame
   void close_socket();
-  void arm(TimePoint at);
-  void tick();  // pings, the idle timeout, the close handshake's time limit
+  void arm_close(TimePoint at);
+  void close_deadline();  // the close handshake's time limit
+  void tick();            // pings and the idle timeout, on the injected clock
   std::int64_t steady_ms() const;
 
   Socket socket_;
@@ -69,6 +73,7 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   std::optional<store::UserRecord> user_;
   Dispatcher& dispatcher_;
   Clock& clock_;
+  Timers& timers_;
   ConnectionLimits limits_;
   std::function<void(std::uint64_t)> on_end_;
   Metrics* metrics_;
@@ -87,9 +92,11 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   bool open_ = false;
   bool closing_ = false;  // no more messages in or out: a close frame is on its way, or dropped
   bool close_when_written_ = false;  // half-closed by the client: close once the queue is out
-  boost::asio::steady_timer timer_;
-  TimePoint last_received_{};
+  // The close handshake's limit runs on Asio's clock, like the HTTP handshake's: a transport
+  // guard that must end a shutdown even when tests hold the injected clock still.
+  boost::asio::steady_timer close_timer_;
   TimePoint close_deadline_{};
+  Steady last_received_{};  // on the injected clock
   std::atomic<std::int64_t> rtt_ms_{-1};
 };
 
