@@ -251,7 +251,9 @@ void WsSession::written(boost::system::error_code ec) {
   }
   if (close_in_flight_) {
     close_in_flight_ = false;
-    if (close_received_) {
+    // Done if the client's close came, or if nothing reads any more: the client half-closed
+    // (a shutdown that began while its owed replies were going out), and no answer can come.
+    if (close_received_ || !open_) {
       close_socket();
     } else {  // the client answers with its own close frame, then leaves
       boost::system::error_code ignored;
