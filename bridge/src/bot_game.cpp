@@ -14,10 +14,6 @@ struct Overloaded : F... {
   using F::operator()...;
 };
 
-std::string other(const std::string& color) {
-  return color == "black" ? "white" : "black";
-}
-
 }  // namespace
 
 Judgement judge_marking(const std::set<std::string>& engine_dead, const protocol::Marking& marking,
@@ -42,7 +38,7 @@ void BotGame::apply(const protocol::GameSnapshot& s, SteadyTime now) {
   seq_ = s.seq;
   settings_ = s.settings;
   phase_ = s.phase;
-  my_color_ = s.role;
+  my_color_ = protocol::wire::parse<Color>(s.role);
   to_move_ = s.to_move;
   handicap_ = s.handicap_stones;
   moves_.clear();
@@ -59,7 +55,7 @@ void BotGame::apply(const protocol::GameSnapshot& s, SteadyTime now) {
   set_clock(s.clock, now);
   nigiri_ = s.nigiri;
   marking_ = s.marking;
-  marking_by_.clear();  // a snapshot does not say who changed the marking last
+  marking_by_.reset();  // a snapshot does not say who changed the marking last
   if (phase_ != protocol::Phase::Scoring || !was_scoring) corrected_ = false;
   result_ = s.result;
   // The bot never asks for an undo, so a pending request is the opponent's.
@@ -82,12 +78,12 @@ BotGame::Applied BotGame::apply(const protocol::RoomEvent& e, SteadyTime now) {
   bool need_snapshot = false;
   std::visit(Overloaded{
                  [&](const protocol::MovePlayed& m) {
-                   if (m.color == "black" && placing()) {
+                   if (m.color == Color::Black && placing()) {
                      handicap_.push_back(m.vertex);
-                     if (!placing()) to_move_ = "white";
+                     if (!placing()) to_move_ = Color::White;
                    } else {
                      moves_.push_back({m.color, m.vertex});
-                     to_move_ = other(m.color);
+                     to_move_ = opponent(m.color);
                      passes_ = m.vertex == "pass" ? passes_ + 1 : 0;
                    }
                    set_clock(m.clock, now);
@@ -110,7 +106,7 @@ BotGame::Applied BotGame::apply(const protocol::RoomEvent& e, SteadyTime now) {
                  [&](const protocol::ScoringStarted& s) {
                    phase_ = protocol::Phase::Scoring;
                    marking_ = s.marking;
-                   marking_by_.clear();
+                   marking_by_.reset();
                    corrected_ = false;
                    judged_version_.reset();
                  },
@@ -120,7 +116,7 @@ BotGame::Applied BotGame::apply(const protocol::RoomEvent& e, SteadyTime now) {
                  },
                  [&](const protocol::ScoreAccepted& a) {
                    if (!marking_) return;
-                   (a.by == "black" ? marking_->accepted.black : marking_->accepted.white) =
+                   (a.by == Color::Black ? marking_->accepted.black : marking_->accepted.white) =
                        a.version;
                  },
                  [&](const protocol::PlayResumed& r) {
@@ -161,7 +157,8 @@ std::optional<Action> BotGame::next_action() const {
       return std::nullopt;
     case protocol::Phase::Scoring: {
       if (!marking_ || judged_version_ == marking_->version) return std::nullopt;
-      const auto& mine = my_color_ == "black" ? marking_->accepted.black : marking_->accepted.white;
+      const auto& mine =
+          my_color_ == Color::Black ? marking_->accepted.black : marking_->accepted.white;
       if (mine == marking_->version) return std::nullopt;
       return JudgeMarking{marking_->version};
     }
@@ -191,8 +188,8 @@ double BotGame::komi() const {
 }
 
 std::optional<protocol::PlayerClock> BotGame::my_clock(SteadyTime now) const {
-  if (!clock_ || (my_color_ != "black" && my_color_ != "white")) return std::nullopt;
-  const auto& c = my_color_ == "black" ? clock_->black : clock_->white;
+  if (!clock_ || !my_color_) return std::nullopt;
+  const auto& c = *my_color_ == Color::Black ? clock_->black : clock_->white;
   if (clock_->running != my_color_) return c;
   const auto elapsed =
       std::chrono::duration_cast<std::chrono::milliseconds>(now - clock_at_).count();

@@ -46,7 +46,7 @@ Judgement judge_marking(const std::set<std::string>& engine_dead, const protocol
                         bool changed_by_opponent, bool corrected_already);
 
 struct PlayedMove {
-  std::string color;   // "black" or "white"
+  Color color = Color::Black;
   std::string vertex;  // GTP, or "pass"
   friend bool operator==(const PlayedMove&, const PlayedMove&) = default;
 };
@@ -79,14 +79,15 @@ class BotGame {
   bool finished() const { return phase_ == protocol::Phase::Finished; }
   const protocol::GameSettings& settings() const { return settings_; }
   double komi() const;
-  std::string my_color() const { return my_color_; }
+  // Before the nigiri, none.
+  std::optional<Color> my_color() const { return my_color_; }
   const std::vector<std::string>& handicap_stones() const { return handicap_; }
   const std::vector<PlayedMove>& moves() const { return moves_; }
   // Black places free handicap stones one by one; true while some are still to come.
   bool placing() const;
   int stones_to_place() const { return settings_.handicap - static_cast<int>(handicap_.size()); }
   const std::optional<protocol::Marking>& marking() const { return marking_; }
-  bool marking_by_opponent() const { return marking_by_ != my_color_ && !marking_by_.empty(); }
+  bool marking_by_opponent() const { return marking_by_ && marking_by_ != my_color_; }
   bool corrected_marking() const { return corrected_; }
   // After the bot resumed play to settle a disputed marking: the engine should capture the
   // stones it says are dead rather than pass (KGS's kgs-genmove_cleanup).
@@ -100,7 +101,7 @@ class BotGame {
   // The last passes ended play: the scoring phase (or the end) is on its way from the server,
   // so it is nobody's move even if the next event has not arrived yet.
   bool play_ended() const {
-    return passes_ >= 2 && (!white_passes_last_ || moves_.back().color == "white");
+    return passes_ >= 2 && (!white_passes_last_ || moves_.back().color == Color::White);
   }
 
  private:
@@ -112,8 +113,8 @@ class BotGame {
   protocol::Seq seq_ = 0;
   protocol::GameSettings settings_;
   protocol::Phase phase_ = protocol::Phase::Playing;
-  std::string my_color_;  // "black", "white", or "player" before the nigiri
-  std::string to_move_ = "black";
+  std::optional<Color> my_color_;  // none before the nigiri
+  Color to_move_ = Color::Black;
   std::vector<std::string> handicap_;
   std::vector<PlayedMove> moves_;
   bool free_placement_ = false;
@@ -123,7 +124,7 @@ class BotGame {
   SteadyTime clock_at_{};
   std::optional<protocol::NigiriState> nigiri_;
   std::optional<protocol::Marking> marking_;
-  std::string marking_by_;  // "" for the server's proposal
+  std::optional<Color> marking_by_;  // none for the server's proposal
   std::optional<std::string> result_;
 
   std::uint64_t turn_seq_ = 0;

@@ -77,6 +77,11 @@ std::string kgs_rules(const std::string& ruleset) {
   return "japanese";
 }
 
+// GTP's names of the colours.
+std::string gtp_color(Color c) {
+  return c == Color::Black ? "black" : "white";
+}
+
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -665,7 +670,7 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
       }
     }
     for (std::size_t i = slot.engine_moves.size(); i < moves.size(); ++i) {
-      co_await must(slot, "play " + moves[i].color + " " + moves[i].vertex);
+      co_await must(slot, "play " + gtp_color(moves[i].color) + " " + moves[i].vertex);
       slot.engine_moves.push_back(moves[i]);
     }
   }
@@ -710,14 +715,15 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     if (clock) {
       const bool kgs_time = slot.known.contains("kgs-time_settings");
       if (const auto command =
-              time_left_command(g.settings().time, *clock, g.my_color(), kgs_time)) {
+              time_left_command(g.settings().time, *clock, gtp_color(*g.my_color()), kgs_time)) {
         co_await ask(slot, *command);
       }
       if (const auto left = time_to_flag_ms(g.settings().time, *clock))
         deadline = std::chrono::milliseconds(*left) + kFlagGrace;
     }
     const bool cleanup = g.settling() && slot.known.contains("kgs-genmove_cleanup");
-    const std::string command = (cleanup ? "kgs-genmove_cleanup " : "genmove ") + g.my_color();
+    const std::string command =
+        (cleanup ? "kgs-genmove_cleanup " : "genmove ") + gtp_color(*g.my_color());
     const GtpReply reply = co_await ask(slot, command, deadline);
     if (!reply.ok) throw EngineFailure("the engine refused '" + command + "': " + reply.text);
     const std::string move = lower(reply.text);
@@ -727,7 +733,7 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
                           "', not a move");
     }
     if (move != "resign")
-      slot.engine_moves.push_back({g.my_color(), move == "pass" ? "pass" : reply.text});
+      slot.engine_moves.push_back({*g.my_color(), move == "pass" ? "pass" : reply.text});
     if (g.finished() || g.turn_seq() != turn || g.stale())
       co_return;  // the game moved on meanwhile
     const auto think_ms = std::chrono::duration_cast<std::chrono::milliseconds>(

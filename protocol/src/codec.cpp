@@ -158,29 +158,6 @@ constexpr std::array<std::pair<const char*, ColorChoice>, 4> kColors{
      {"black", ColorChoice::Black},
      {"white", ColorChoice::White},
      {"automatic", ColorChoice::Automatic}}};
-constexpr std::array<std::pair<const char*, Phase>, 4> kPhases{{{"nigiri", Phase::Nigiri},
-                                                                {"playing", Phase::Playing},
-                                                                {"scoring", Phase::Scoring},
-                                                                {"finished", Phase::Finished}}};
-constexpr std::array<std::pair<const char*, ErrorCode>, 16> kErrorCodes{{
-    {"bad_json", ErrorCode::BadJson},
-    {"bad_envelope", ErrorCode::BadEnvelope},
-    {"unsupported_version", ErrorCode::UnsupportedVersion},
-    {"unknown_type", ErrorCode::UnknownType},
-    {"bad_field", ErrorCode::BadField},
-    {"bad_settings", ErrorCode::BadSettings},
-    {"not_authenticated", ErrorCode::NotAuthenticated},
-    {"not_found", ErrorCode::NotFound},
-    {"forbidden", ErrorCode::Forbidden},
-    {"illegal_move", ErrorCode::IllegalMove},
-    {"not_your_turn", ErrorCode::NotYourTurn},
-    {"game_over", ErrorCode::GameOver},
-    {"conflict", ErrorCode::Conflict},
-    {"rate_limited", ErrorCode::RateLimited},
-    {"too_large", ErrorCode::TooLarge},
-    {"internal", ErrorCode::Internal},
-}};
-
 TimeControl read_time(const json& object) {
   Fields f(object, "settings.time");
   TimeControl t;
@@ -433,10 +410,8 @@ json to_json(const T& value) {
     return write_settings(value);
   } else if constexpr (std::is_same_v<T, TournamentSettings>) {
     return write_tournament_settings(value);
-  } else if constexpr (std::is_same_v<T, Phase>) {
-    return enum_name(kPhases, value);
-  } else if constexpr (std::is_same_v<T, ErrorCode>) {
-    return enum_name(kErrorCodes, value);
+  } else if constexpr (wire::Enum<T>) {
+    return std::string(wire::name(value));
   } else {
     return json(value);
   }
@@ -477,6 +452,14 @@ T read_value(Fields& f, const char* name) {
     return read_settings(f.object(name));
   } else if constexpr (std::is_same_v<T, TournamentSettings>) {
     return read_tournament_settings(f.object(name));
+  } else if constexpr (wire::Enum<T>) {
+    const auto text = f.required<std::string>(name);
+    if (const auto value = wire::parse<T>(text)) return *value;
+    std::string names;
+    for (const auto& [n, v] : WireNames<T>::names)
+      names += (names.empty() ? "" : ", ") + std::string(n);
+    throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must be one of " +
+                                              names + ", not '" + text + "'"};
   } else if constexpr (Described<T>) {
     Fields inner(f.object(name), f.name_of(name));
     T value = read_fields<T>(inner);
@@ -552,13 +535,14 @@ void lenient_field(const json& object, S& s, const wire::Field<S, M>& field) {
   }
 }
 
-template <class E, std::size_t N>
-E lenient_enum(const std::array<std::pair<const char*, E>, N>& table, const json& j, E fallback) {
-  const auto text = j.get<std::string>();
-  for (const auto& [name, value] : table) {
-    if (text == name) return value;
+template <wire::Enum E>
+E lenient_enum(const json& j) {
+  if (const auto value = wire::parse<E>(j.get<std::string>())) return *value;
+  if constexpr (requires { WireNames<E>::fallback; }) {
+    return WireNames<E>::fallback;  // a value added by a newer server
+  } else {
+    throw FieldError{ErrorCode::BadField, "an unknown name"};
   }
-  return fallback;  // a value added by a newer server
 }
 
 template <class T>
@@ -578,10 +562,8 @@ T lenient(const json& j) {
     return read_settings(j);
   } else if constexpr (std::is_same_v<T, TournamentSettings>) {
     return read_tournament_settings(j);
-  } else if constexpr (std::is_same_v<T, Phase>) {
-    return lenient_enum(kPhases, j, Phase::Playing);
-  } else if constexpr (std::is_same_v<T, ErrorCode>) {
-    return lenient_enum(kErrorCodes, j, ErrorCode::Internal);
+  } else if constexpr (wire::Enum<T>) {
+    return lenient_enum<T>(j);
   } else {
     return j.get<T>();
   }
@@ -642,7 +624,7 @@ static_assert(distinct_names(server_types(static_cast<ServerMessage*>(nullptr),
 }  // namespace
 
 std::string_view to_string(ErrorCode code) noexcept {
-  return enum_name(kErrorCodes, code);
+  return wire::name(code);
 }
 
 std::string encode_settings(const GameSettings& settings) {
@@ -912,7 +894,7 @@ std::string write_move(const RoomEvent& e, const MovePlayed& m) {
     write_player_clock(out, m.clock->black);
     c.key("running");
     if (m.clock->running) {
-      c.string(*m.clock->running);
+      c.string(wire::name(*m.clock->running));
     } else {
       c.raw("null");
     }
@@ -922,7 +904,7 @@ std::string write_move(const RoomEvent& e, const MovePlayed& m) {
   } else {
     w.raw("null");
   }
-  w.key("color").string(m.color);
+  w.key("color").string(wire::name(m.color));
   w.key("game").number(e.game);
   w.key("lag_credit_ms").number(m.lag_credit_ms);
   w.key("seq").number(static_cast<std::int64_t>(e.seq));

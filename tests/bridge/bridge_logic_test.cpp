@@ -115,8 +115,8 @@ TEST(TimeControl, TheClockRunsFromMainTimeIntoThePeriod) {
 
 // ---- decisions ----
 
-protocol::GameSnapshot snapshot(std::string role, std::string to_move) {
-  return tengen::testing::game_snapshot(std::move(role), std::move(to_move));
+protocol::GameSnapshot snapshot(std::string role, const std::string& to_move) {
+  return tengen::testing::game_snapshot(std::move(role), *protocol::wire::parse<Color>(to_move));
 }
 
 protocol::RoomEvent event(protocol::Seq seq, protocol::RoomEventBody body) {
@@ -130,15 +130,15 @@ TEST(BotGame, ThinksOnceOnItsTurn) {
   EXPECT_FALSE(g.next_action()) << "nothing before the snapshot";
   g.apply(snapshot("white", "black"), kNow);
   EXPECT_FALSE(g.next_action());
-  EXPECT_EQ(g.apply(event(5, protocol::MovePlayed{"black", "E5", {}, {}, 0}), kNow),
+  EXPECT_EQ(g.apply(event(5, protocol::MovePlayed{Color::Black, "E5", {}, {}, 0}), kNow),
             BotGame::Applied::Ok);
   ASSERT_TRUE(g.next_action());
   EXPECT_TRUE(std::holds_alternative<Think>(*g.next_action()));
   g.thought();
   EXPECT_FALSE(g.next_action()) << "the move is on its way";
-  EXPECT_EQ(g.apply(event(5, protocol::MovePlayed{"black", "E5", {}, {}, 0}), kNow),
+  EXPECT_EQ(g.apply(event(5, protocol::MovePlayed{Color::Black, "E5", {}, {}, 0}), kNow),
             BotGame::Applied::Ignored);
-  EXPECT_EQ(g.apply(event(7, protocol::MovePlayed{"white", "C3", {}, {}, 0}), kNow),
+  EXPECT_EQ(g.apply(event(7, protocol::MovePlayed{Color::White, "C3", {}, {}, 0}), kNow),
             BotGame::Applied::NeedSnapshot);
   EXPECT_FALSE(g.next_action()) << "lost track: waits for the snapshot";
 }
@@ -146,14 +146,14 @@ TEST(BotGame, ThinksOnceOnItsTurn) {
 TEST(BotGame, TwoPassesEndPlayBeforeTheScoringPhaseArrives) {
   BotGame g(7, 2);
   g.apply(snapshot("white", "black"), kNow);
-  g.apply(event(5, protocol::MovePlayed{"black", "pass", {}, {}, 0}), kNow);
+  g.apply(event(5, protocol::MovePlayed{Color::Black, "pass", {}, {}, 0}), kNow);
   ASSERT_TRUE(g.next_action());
   g.thought();
-  g.apply(event(6, protocol::MovePlayed{"white", "pass", {}, {}, 0}), kNow);
-  g.apply(event(7, protocol::MovePlayed{"black", "pass", {}, {}, 0}), kNow);
+  g.apply(event(6, protocol::MovePlayed{Color::White, "pass", {}, {}, 0}), kNow);
+  g.apply(event(7, protocol::MovePlayed{Color::Black, "pass", {}, {}, 0}), kNow);
   EXPECT_TRUE(g.play_ended());
   EXPECT_FALSE(g.next_action());
-  g.apply(event(8, protocol::PlayResumed{"black", "white", 1, {}}), kNow);
+  g.apply(event(8, protocol::PlayResumed{Color::Black, Color::White, 1, {}}), kNow);
   ASSERT_TRUE(g.next_action()) << "play resumed: the passes count no more";
   EXPECT_TRUE(std::holds_alternative<Think>(*g.next_action()));
 }
@@ -162,11 +162,11 @@ TEST(BotGame, UnderAgaRulesABlackPassAfterWhitesDoesNotEndPlay) {
   BotGame g(7, 2);
   auto s = snapshot("white", "white");
   s.settings.ruleset = "aga";
-  s.moves = {{"black", "E5"}};
+  s.moves = {{Color::Black, "E5"}};
   g.apply(s, kNow);
   g.thought();
-  g.apply(event(5, protocol::MovePlayed{"white", "pass", {}, {}, 0}), kNow);
-  g.apply(event(6, protocol::MovePlayed{"black", "pass", {}, {}, 0}), kNow);
+  g.apply(event(5, protocol::MovePlayed{Color::White, "pass", {}, {}, 0}), kNow);
+  g.apply(event(6, protocol::MovePlayed{Color::Black, "pass", {}, {}, 0}), kNow);
   EXPECT_FALSE(g.play_ended());
   EXPECT_TRUE(g.next_action() && std::holds_alternative<Think>(*g.next_action()));
 }
@@ -181,11 +181,11 @@ TEST(BotGame, PlacesFreeHandicapStonesOneByOne) {
   EXPECT_TRUE(g.placing());
   EXPECT_EQ(g.stones_to_place(), 3);
   g.thought();
-  g.apply(event(5, protocol::MovePlayed{"black", "C3", {}, {}, 0}), kNow);
-  g.apply(event(6, protocol::MovePlayed{"black", "G7", {}, {}, 0}), kNow);
+  g.apply(event(5, protocol::MovePlayed{Color::Black, "C3", {}, {}, 0}), kNow);
+  g.apply(event(6, protocol::MovePlayed{Color::Black, "G7", {}, {}, 0}), kNow);
   EXPECT_TRUE(g.next_action() && std::holds_alternative<Think>(*g.next_action()));
   g.thought();
-  g.apply(event(7, protocol::MovePlayed{"black", "C7", {}, {}, 0}), kNow);
+  g.apply(event(7, protocol::MovePlayed{Color::Black, "C7", {}, {}, 0}), kNow);
   EXPECT_FALSE(g.placing());
   EXPECT_EQ(g.handicap_stones(), (std::vector<std::string>{"C3", "G7", "C7"}));
   EXPECT_TRUE(g.moves().empty());
@@ -196,7 +196,7 @@ TEST(BotGame, AnswersAnUndoRequestOnceAndResyncsAfterAnAcceptedOne) {
   BotGame g(7, 2);
   g.apply(snapshot("white", "white"), kNow);
   g.thought();
-  g.apply(event(5, protocol::UndoRequested{"black"}), kNow);
+  g.apply(event(5, protocol::UndoRequested{Color::Black}), kNow);
   ASSERT_TRUE(g.next_action());
   EXPECT_TRUE(std::holds_alternative<AnswerUndo>(*g.next_action()));
   g.answered_undo();
@@ -229,12 +229,13 @@ TEST(BotGame, JudgesEachMarkingVersionUnlessItAcceptedIt) {
   g.judged(1, MarkChain{"B2", true});
   EXPECT_TRUE(g.corrected_marking());
   EXPECT_FALSE(g.next_action());
-  g.apply(event(6, protocol::MarkingChanged{{.version = 2, .dead = {"A1", "B2"}}, "white"}), kNow);
+  g.apply(event(6, protocol::MarkingChanged{{.version = 2, .dead = {"A1", "B2"}}, Color::White}),
+          kNow);
   EXPECT_FALSE(g.marking_by_opponent());
   g.judged(2, AcceptMarking{2});
-  g.apply(event(7, protocol::ScoreAccepted{"white", 2}), kNow);
+  g.apply(event(7, protocol::ScoreAccepted{Color::White, 2}), kNow);
   EXPECT_FALSE(g.next_action());
-  g.apply(event(8, protocol::MarkingChanged{{.version = 3, .dead = {"B2"}}, "black"}), kNow);
+  g.apply(event(8, protocol::MarkingChanged{{.version = 3, .dead = {"B2"}}, Color::Black}), kNow);
   EXPECT_TRUE(g.marking_by_opponent());
   EXPECT_EQ(std::get<JudgeMarking>(*g.next_action()).version, 3u);
 }
@@ -255,10 +256,10 @@ TEST(BotGame, ItsClockRunsOnlyWhileItIsToMove) {
   auto s = snapshot("white", "white");
   s.settings.time = byoyomi();
   s.clock = protocol::ClockState{
-      {.main_ms = 9'000}, {.main_ms = 10'000, .periods = 5, .period_ms = 30'000}, "white"};
+      {.main_ms = 9'000}, {.main_ms = 10'000, .periods = 5, .period_ms = 30'000}, Color::White};
   g.apply(s, kNow);
   EXPECT_EQ(g.my_clock(kNow + std::chrono::seconds(4))->main_ms, 6'000);
-  s.clock->running = "black";
+  s.clock->running = Color::Black;
   g.apply(s, kNow);
   EXPECT_EQ(g.my_clock(kNow + std::chrono::seconds(4))->main_ms, 10'000);
 }

@@ -177,14 +177,15 @@ TEST(Codec, ServerMessagesCarryTheEnvelope) {
       err,
       json::parse(
           R"({"v":1,"type":"error","cid":"c8","code":"illegal_move","message":"ko","game":3})"));
-  const json move = json::parse(encode(RoomEvent{3, 13, MovePlayed{"black", "C3", {"B3"}, {}, 0}}));
+  const json move =
+      json::parse(encode(RoomEvent{3, 13, MovePlayed{Color::Black, "C3", {"B3"}, {}, 0}}));
   EXPECT_EQ(
       move,
       json::parse(
           R"({"v":1,"type":"move","game":3,"seq":13,"color":"black","vertex":"C3","captured":["B3"],"clock":null,"lag_credit_ms":0})"));
-  const protocol::ClockState clock{{60000, 0, 0, 0}, {59000, 0, 0, 0}, "white"};
+  const protocol::ClockState clock{{60000, 0, 0, 0}, {59000, 0, 0, 0}, Color::White};
   const json timed =
-      json::parse(encode(RoomEvent{3, 14, MovePlayed{"black", "D4", {}, clock, 120}}));
+      json::parse(encode(RoomEvent{3, 14, MovePlayed{Color::Black, "D4", {}, clock, 120}}));
   EXPECT_EQ(
       timed["clock"],
       json::parse(

@@ -35,14 +35,14 @@ TEST(ServerWriteFast, CidsAreEscapedAsTheJsonWriterDoes) {
 }
 
 TEST(ServerWriteFast, MoveEventsWithAndWithoutClocks) {
-  MovePlayed plain{"black", "D4", {}, std::nullopt, 0};
+  MovePlayed plain{Color::Black, "D4", {}, std::nullopt, 0};
   expect_same(RoomEvent{12, 1, plain});
-  MovePlayed captures{"white", "pass", {"A1", "B2", "T19"}, std::nullopt, 250};
+  MovePlayed captures{Color::White, "pass", {"A1", "B2", "T19"}, std::nullopt, 250};
   expect_same(RoomEvent{9'000'000'000, 400, captures});
-  ClockState clock{{300'000, 5, 30'000, 0}, {-1, 0, 0, 25}, std::string("white")};
-  expect_same(RoomEvent{3, 77, MovePlayed{"black", "Q16", {"R16"}, clock, 1000}});
+  ClockState clock{{300'000, 5, 30'000, 0}, {-1, 0, 0, 25}, Color::White};
+  expect_same(RoomEvent{3, 77, MovePlayed{Color::Black, "Q16", {"R16"}, clock, 1000}});
   clock.running.reset();
-  expect_same(RoomEvent{3, 78, MovePlayed{"white", "pass", {}, clock, 0}});
+  expect_same(RoomEvent{3, 78, MovePlayed{Color::White, "pass", {}, clock, 0}});
 }
 
 TEST(ServerWriteFast, RandomFieldsAgree) {
@@ -59,8 +59,8 @@ TEST(ServerWriteFast, RandomFieldsAgree) {
     const ClockState clock{
         {number(random), static_cast<int>(number(random) % 100), number(random), 3},
         {number(random), 0, number(random), static_cast<int>(number(random) % 25)},
-        i % 3 == 0 ? std::nullopt : std::optional<std::string>(text(5))};
-    MovePlayed m{text(5),
+        i % 3 == 0 ? std::nullopt : std::optional<Color>(i % 2 ? Color::Black : Color::White)};
+    MovePlayed m{i % 5 ? Color::White : Color::Black,
                  text(3),
                  {text(2), text(3)},
                  i % 2 ? std::optional<ClockState>(clock) : std::nullopt,

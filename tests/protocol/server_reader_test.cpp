@@ -16,15 +16,16 @@ GameSettings board(int size) {
   return s;
 }
 
-GameSnapshot snapshot(std::string role, std::string to_move) {
-  return tengen::testing::game_snapshot(std::move(role), std::move(to_move));
+GameSnapshot snapshot(std::string role, const std::string& to_move) {
+  return tengen::testing::game_snapshot(std::move(role), *protocol::wire::parse<Color>(to_move));
 }
 
 TEST(ServerReader, ReadsBackWhatTheServerEncodes) {
   GameSnapshot s = snapshot("white", "black");
-  s.moves = {{"black", "E5"}, {"white", "pass"}};
+  s.moves = {{Color::Black, "E5"}, {Color::White, "pass"}};
   s.handicap_stones = {};
-  s.clock = ClockState{{.main_ms = 5}, {.main_ms = 0, .periods = 2, .period_ms = 300}, "black"};
+  s.clock =
+      ClockState{{.main_ms = 5}, {.main_ms = 0, .periods = 2, .period_ms = 300}, Color::Black};
   s.marking.emplace();
   s.marking->version = 3;
   s.marking->dead = {"A1"};
@@ -41,14 +42,14 @@ TEST(ServerReader, ReadsBackWhatTheServerEncodes) {
   EXPECT_EQ(back.role, "white");
   ASSERT_TRUE(back.clock);
   EXPECT_EQ(back.clock->white, s.clock->white);
-  EXPECT_EQ(back.clock->running, "black");
+  EXPECT_EQ(back.clock->running, Color::Black);
   ASSERT_TRUE(back.marking);
   EXPECT_EQ(back.marking->dead, s.marking->dead);
   EXPECT_EQ(back.marking->accepted.white, 3u);
   EXPECT_FALSE(back.marking->accepted.black);
 
   const auto move = read_server_message(
-      encode(ServerMessage{RoomEvent{7, 5, MovePlayed{"white", "C3", {"D3"}, s.clock, 12}}}));
+      encode(ServerMessage{RoomEvent{7, 5, MovePlayed{Color::White, "C3", {"D3"}, s.clock, 12}}}));
   ASSERT_TRUE(move);
   const auto& e = std::get<RoomEvent>(*move);
   EXPECT_EQ(e.seq, 5u);

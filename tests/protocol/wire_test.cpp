@@ -69,7 +69,7 @@ TournamentSettings tournament_settings() {
 ClockState clock() {
   return ClockState{{.main_ms = 1200, .periods = 0, .period_ms = 0, .stones = 0},
                     {.main_ms = 0, .periods = 3, .period_ms = 25000, .stones = 0},
-                    "white"};
+                    Color::White};
 }
 
 ClockState stopped_clock() {
@@ -115,23 +115,23 @@ GameSnapshot snapshot(bool full) {
   s.white = {2, "bob"};
   if (full) {
     s.handicap_stones = {"D4", "K10"};
-    s.moves = {{"white", "C3"}, {"black", "pass"}};
-    s.to_move = "white";
+    s.moves = {{Color::White, "C3"}, {Color::Black, "pass"}};
+    s.to_move = Color::White;
     s.phase = Phase::Scoring;
     s.result = "B+3.5";
     s.captures = {3, 1};
     s.undo_requested = true;
-    s.chat = {ChatLine{5, {1, "ann"}, "players", "hi\n\"there\"\t\x01"}};
+    s.chat = {ChatLine{5, {1, "ann"}, Channel::Players, "hi\n\"there\"\t\x01"}};
     s.chat_omitted = 2;
     s.role = "black";
     s.clock = clock();
     s.nigiri = nigiri(true);
     s.marking = marking();
-    s.absent = {Absence{"white", 30000}, Absence{"black", std::nullopt}};
+    s.absent = {Absence{Color::White, 30000}, Absence{Color::Black, std::nullopt}};
     s.final_score = ScoreView{40, 36.5, "B+3.5", "bw.b"};
     s.abortable = true;
   } else {
-    s.to_move = "black";
+    s.to_move = Color::Black;
     s.phase = Phase::Nigiri;
     s.role = "spectator";
   }
@@ -162,11 +162,11 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
       {"snapshot, full", snapshot(true)},
       {"snapshot, bare", snapshot(false)},
       {"tournament_changed", TournamentChanged{5, "running", 2}},
-      {"move, timed", event(10, MovePlayed{"white", "C3", {"D3", "D4"}, clock(), 15})},
-      {"move, untimed pass", event(11, MovePlayed{"black", "pass", {}, std::nullopt, 0})},
-      {"undo_requested", event(12, UndoRequested{"black"})},
+      {"move, timed", event(10, MovePlayed{Color::White, "C3", {"D3", "D4"}, clock(), 15})},
+      {"move, untimed pass", event(11, MovePlayed{Color::Black, "pass", {}, std::nullopt, 0})},
+      {"undo_requested", event(12, UndoRequested{Color::Black})},
       {"undo_answered", event(13, UndoAnswered{true, 2})},
-      {"chat", event(14, ChatPosted{ChatLine{14, {2, "bob"}, "spectators", "nice"}})},
+      {"chat", event(14, ChatPosted{ChatLine{14, {2, "bob"}, Channel::Spectators, "nice"}})},
       {"game_ended, scored",
        event(15, GameEnded{"B+3.5", "score", ScoreView{40, 36.5, "B+3.5", "bw.b"}, clock()})},
       {"game_ended, bare", event(16, GameEnded{"W+R", "resignation", {}, {}})},
@@ -174,13 +174,13 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
       {"nigiri_started", event(1, NigiriStarted{nigiri(false)})},
       {"nigiri_done", event(2, NigiriDone{nigiri(true), {2, "bob"}, {1, "ann"}})},
       {"scoring_started", event(17, ScoringStarted{marking()})},
-      {"marking", event(18, MarkingChanged{marking(), "white"})},
-      {"score_accepted", event(19, ScoreAccepted{"black", 4})},
-      {"play_resumed, timed", event(20, PlayResumed{"white", "black", 1, clock()})},
-      {"play_resumed, untimed", event(21, PlayResumed{"black", "white", 2, {}})},
-      {"player_left, counting", event(22, PlayerLeft{Absence{"white", 30000}})},
-      {"player_left, waiting", event(23, PlayerLeft{Absence{"black", std::nullopt}})},
-      {"player_returned", event(24, PlayerReturned{"white"})},
+      {"marking", event(18, MarkingChanged{marking(), Color::White})},
+      {"score_accepted", event(19, ScoreAccepted{Color::Black, 4})},
+      {"play_resumed, timed", event(20, PlayResumed{Color::White, Color::Black, 1, clock()})},
+      {"play_resumed, untimed", event(21, PlayResumed{Color::Black, Color::White, 2, {}})},
+      {"player_left, counting", event(22, PlayerLeft{Absence{Color::White, 30000}})},
+      {"player_left, waiting", event(23, PlayerLeft{Absence{Color::Black, std::nullopt}})},
+      {"player_returned", event(24, PlayerReturned{Color::White})},
   };
 }
 

@@ -30,7 +30,7 @@ TEST(RoomRecords, EachRecordReadsBackAsWritten) {
       {"move", records::Moved{Color::Black, "pass", std::nullopt}},
       {"undo_request", records::UndoAsked{Color::White}},
       {"undo_answer", records::UndoAnswered{true}},
-      {"chat", records::Chatted{{7, "kibitzer"}, "spectators", "who \"wins\"?\n"}},
+      {"chat", records::Chatted{{7, "kibitzer"}, protocol::Channel::Spectators, "who \"wins\"?\n"}},
       {"nigiri", records::NigiriChosen{false, "holder-seed", std::nullopt}},
       {"nigiri_done", records::NigiriChosen{true, "guesser-seed", "even"}},
       {"marking", records::Marked{{"C3", "D3"}, 4}},

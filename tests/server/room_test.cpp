@@ -94,7 +94,7 @@ TEST(Room, UndoTakesBackTheRequestersMoveAndTheReply) {
   const auto snap = room.snapshot_for(store::UserRecord{kBlack, "b", "", false, 0}, t0);
   ASSERT_EQ(snap.moves.size(), 2u);
   EXPECT_EQ(snap.moves[1].vertex, "C3");
-  EXPECT_EQ(snap.to_move, "black");
+  EXPECT_EQ(snap.to_move, Color::Black);
   EXPECT_EQ(std::get<protocol::Error>(room.answer_undo(kWhite, "9", true, t0)).message,
             "there is no undo request to answer");
 }

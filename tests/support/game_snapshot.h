@@ -9,7 +9,7 @@
 
 namespace tengen::testing {
 
-inline protocol::GameSnapshot game_snapshot(std::string role, std::string to_move) {
+inline protocol::GameSnapshot game_snapshot(std::string role, Color to_move) {
   protocol::GameSnapshot s;
   s.game = 7;
   s.seq = 4;
@@ -17,7 +17,7 @@ inline protocol::GameSnapshot game_snapshot(std::string role, std::string to_mov
   s.black = {1, "shusaku"};
   s.white = {2, "gnugo"};
   s.role = std::move(role);
-  s.to_move = std::move(to_move);
+  s.to_move = to_move;
   s.phase = protocol::Phase::Playing;
   return s;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/color.h"
 #include "protocol/settings.h"
 #include "protocol/tournament.h"
 #include "protocol/wire.h"
@@ -345,6 +347,28 @@ enum class ErrorCode : std::uint8_t {
   Internal,
 };
 
+template <>
+struct WireNames<ErrorCode> {
+  static constexpr std::array names{
+      std::pair{std::string_view("bad_json"), ErrorCode::BadJson},
+      std::pair{std::string_view("bad_envelope"), ErrorCode::BadEnvelope},
+      std::pair{std::string_view("unsupported_version"), ErrorCode::UnsupportedVersion},
+      std::pair{std::string_view("unknown_type"), ErrorCode::UnknownType},
+      std::pair{std::string_view("bad_field"), ErrorCode::BadField},
+      std::pair{std::string_view("bad_settings"), ErrorCode::BadSettings},
+      std::pair{std::string_view("not_authenticated"), ErrorCode::NotAuthenticated},
+      std::pair{std::string_view("not_found"), ErrorCode::NotFound},
+      std::pair{std::string_view("forbidden"), ErrorCode::Forbidden},
+      std::pair{std::string_view("illegal_move"), ErrorCode::IllegalMove},
+      std::pair{std::string_view("not_your_turn"), ErrorCode::NotYourTurn},
+      std::pair{std::string_view("game_over"), ErrorCode::GameOver},
+      std::pair{std::string_view("conflict"), ErrorCode::Conflict},
+      std::pair{std::string_view("rate_limited"), ErrorCode::RateLimited},
+      std::pair{std::string_view("too_large"), ErrorCode::TooLarge},
+      std::pair{std::string_view("internal"), ErrorCode::Internal}};
+  static constexpr ErrorCode fallback = ErrorCode::Internal;
+};
+
 struct Error {
   std::optional<std::string> cid;
   ErrorCode code = ErrorCode::Internal;
@@ -466,6 +490,27 @@ struct Wire<Presence> {
 // ---- game rooms ----
 
 enum class Phase : std::uint8_t { Nigiri, Playing, Scoring, Finished };
+template <>
+struct WireNames<Phase> {
+  static constexpr std::array names{std::pair{std::string_view("nigiri"), Phase::Nigiri},
+                                    std::pair{std::string_view("playing"), Phase::Playing},
+                                    std::pair{std::string_view("scoring"), Phase::Scoring},
+                                    std::pair{std::string_view("finished"), Phase::Finished}};
+  static constexpr Phase fallback = Phase::Playing;
+};
+// A player's colour, the engine's own type: "black" or "white".
+template <>
+struct WireNames<Color> {
+  static constexpr std::array names{std::pair{std::string_view("black"), Color::Black},
+                                    std::pair{std::string_view("white"), Color::White}};
+};
+// A game's two chats: players write to theirs, everyone else to the spectators'.
+enum class Channel : std::uint8_t { Players, Spectators };
+template <>
+struct WireNames<Channel> {
+  static constexpr std::array names{std::pair{std::string_view("players"), Channel::Players},
+                                    std::pair{std::string_view("spectators"), Channel::Spectators}};
+};
 
 // One player's clock, as of the instant of the message that carries it.
 struct PlayerClock {
@@ -485,7 +530,7 @@ struct Wire<PlayerClock> {
 struct ClockState {
   PlayerClock black;
   PlayerClock white;
-  std::optional<std::string> running;  // whose clock runs: "black", "white", or none
+  std::optional<Color> running;  // whose clock runs, if any
 };
 template <>
 struct Wire<ClockState> {
@@ -562,7 +607,7 @@ struct Wire<Marking> {
 // A player who left the room while the game goes on; `claim_in_ms` counts down only while it
 // is their move, and the opponent may claim the win when it reaches zero.
 struct Absence {
-  std::string color;
+  Color color = Color::Black;
   std::optional<std::int64_t> claim_in_ms;
 };
 template <>
@@ -573,7 +618,7 @@ struct Wire<Absence> {
 };
 
 struct MoveRecord {
-  std::string color;   // "black" or "white"
+  Color color = Color::Black;
   std::string vertex;  // GTP form, or "pass"
 };
 template <>
@@ -584,7 +629,7 @@ struct Wire<MoveRecord> {
 struct ChatLine {
   Seq seq = 0;
   UserRef from;
-  std::string channel;  // "players" or "spectators"
+  Channel channel = Channel::Players;
   std::string text;
 };
 template <>
@@ -611,7 +656,7 @@ struct GameSnapshot {
   UserRef white;
   std::vector<std::string> handicap_stones;  // GTP vertices
   std::vector<MoveRecord> moves;
-  std::string to_move;
+  Color to_move = Color::Black;
   Phase phase = Phase::Playing;
   std::optional<std::string> result;  // SGF form
   Captures captures;
@@ -655,7 +700,7 @@ struct Wire<GameSnapshot> {
 
 // One thing that happened in a room, with its place in the room's order.
 struct MovePlayed {
-  std::string color;
+  Color color = Color::Black;
   std::string vertex;                 // "pass" for a pass
   std::vector<std::string> captured;  // vertices of every stone that left the board (suicide too)
   std::optional<ClockState> clock;    // after the move; absent in untimed games
@@ -693,7 +738,7 @@ struct Wire<ScoringStarted> {
 };
 struct MarkingChanged {  // a player toggled a chain: a new version
   Marking marking;
-  std::string by;
+  Color by = Color::Black;
 };
 template <>
 struct Wire<MarkingChanged> {
@@ -702,7 +747,7 @@ struct Wire<MarkingChanged> {
                                      wire::field("by", &MarkingChanged::by)};
 };
 struct ScoreAccepted {
-  std::string by;
+  Color by = Color::Black;
   std::uint64_t version = 0;
 };
 template <>
@@ -712,8 +757,8 @@ struct Wire<ScoreAccepted> {
                                      wire::field("version", &ScoreAccepted::version)};
 };
 struct PlayResumed {
-  std::string by;  // who rejected the marking
-  std::string to_move;
+  Color by = Color::Black;  // who rejected the marking
+  Color to_move = Color::Black;
   int resumptions = 0;
   std::optional<ClockState> clock;
 };
@@ -734,7 +779,7 @@ struct Wire<PlayerLeft> {
   static constexpr std::tuple fields{wire::field("absence", &PlayerLeft::absence)};
 };
 struct PlayerReturned {
-  std::string color;
+  Color color = Color::Black;
 };
 template <>
 struct Wire<PlayerReturned> {
@@ -742,7 +787,7 @@ struct Wire<PlayerReturned> {
   static constexpr std::tuple fields{wire::field("color", &PlayerReturned::color)};
 };
 struct UndoRequested {
-  std::string by;
+  Color by = Color::Black;
 };
 template <>
 struct Wire<UndoRequested> {

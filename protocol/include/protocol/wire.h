@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +20,12 @@ namespace tengen::protocol {
 // own (game and tournament settings: settings.cpp, tournament.cpp).
 template <class T>
 struct Wire;
+
+// Specialised for every enum on the wire: `names`, an array of {name, value} pairs, and
+// optionally `fallback`, what a client reads for a name a newer server added (without one, a
+// message with an unknown name is not read).
+template <class E>
+struct WireNames;
 
 namespace wire {
 
@@ -65,6 +72,28 @@ template <class S, class M>
 constexpr Field<S, M> field(std::string_view name, M S::*member, Empty empty,
                             Check<M> check = nullptr) {
   return {name, member, empty, check};
+}
+
+template <class E>
+concept Enum = requires {
+  WireNames<E>::names;
+};
+
+// An enum value's name on the wire ("?" for a value without one).
+template <Enum E>
+constexpr std::string_view name(E value) {
+  for (const auto& [text, v] : WireNames<E>::names) {
+    if (v == value) return text;
+  }
+  return "?";
+}
+// The value of a name, if it has one.
+template <Enum E>
+constexpr std::optional<E> parse(std::string_view text) {
+  for (const auto& [t, value] : WireNames<E>::names) {
+    if (t == text) return value;
+  }
+  return std::nullopt;
 }
 
 // The checks of what clients send (codec.cpp).

@@ -111,7 +111,7 @@ void Room::keep(Event e) {
 }
 
 void Room::keep_chat(const protocol::ChatLine& line) {
-  const int channel = line.channel == "players" ? 0 : 1;
+  const auto channel = static_cast<std::size_t>(line.channel);  // players' 0, spectators' 1
   // The line's size as the snapshot will encode it: escaping can make text up to six times longer.
   const std::size_t bytes = json(line.text).dump().size() + json(line.from.name).dump().size() + 80;
   chat_[channel].push_back({line, bytes});
@@ -145,7 +145,7 @@ Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string
     const auto color = color_of(who->user()->id);
     if (color && absent_since_[index_of(*color)] && !finished()) {
       absent_since_[index_of(*color)].reset();
-      publish("", protocol::PlayerReturned{color_name(*color)});
+      publish("", protocol::PlayerReturned{*color});
     }
   }
   return ack;
@@ -157,7 +157,7 @@ void Room::leave(const std::shared_ptr<Connection>& who, Steady now) {
   if (!color || finished() || present(who->user()->id)) return;
   absent_since_[index_of(*color)] = now;
   const auto at = claim_at(*color);
-  protocol::Absence absence{color_name(*color), {}};
+  protocol::Absence absence{*color, {}};
   if (at) absence.claim_in_ms = std::max<std::int64_t>(0, ms_between(now, *at));
   publish("", protocol::PlayerLeft{absence});
 }
@@ -207,7 +207,7 @@ void Room::start_turn(Steady now) {
 void Room::announce_countdown() {
   const Color to_move = game_ ? game_->to_move() : Color::Black;
   if (stage() == Stage::Playing && absent_since_[index_of(to_move)]) {
-    publish("", protocol::PlayerLeft{{color_name(to_move), options_.disconnect_grace.count()}});
+    publish("", protocol::PlayerLeft{{to_move, options_.disconnect_grace.count()}});
   }
 }
 
@@ -231,7 +231,8 @@ Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::str
     apply(stone);
     start_turn(timing.now);
     const auto ack = publish(
-        cid, protocol::MovePlayed{"black", stone.vertex, {}, clock_state(timing.now), 0}, stone);
+        cid, protocol::MovePlayed{Color::Black, stone.vertex, {}, clock_state(timing.now), 0},
+        stone);
     announce_countdown();
     return ack;
   }
@@ -274,7 +275,7 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
   for (Point p : removed_) captured.push_back(gtp(p));
   start_turn(timing.now);
   const auto ack = publish(cid,
-                           protocol::MovePlayed{color_name(color), move.vertex, captured,
+                           protocol::MovePlayed{color, move.vertex, captured,
                                                 clock_state(timing.now), charge.lag_credit_ms},
                            move);
   if (game_->phase() == Game::Phase::Over && game_->result()) {
@@ -337,7 +338,7 @@ Room::Reply Room::request_undo(std::int64_t user, const std::string& cid) {
   }
   const records::UndoAsked asked{color};
   apply(asked);
-  return publish(cid, protocol::UndoRequested{color_name(color)}, asked);
+  return publish(cid, protocol::UndoRequested{color}, asked);
 }
 
 Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool accept, Steady now) {
@@ -373,7 +374,8 @@ Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
                  "the spectators' chat of this game is full: it holds " +
                      std::to_string(chat_lines_[1]) + " lines, the most it may");
   }
-  const records::Chatted said{from, player ? "players" : "spectators", text};
+  const records::Chatted said{
+      from, player ? protocol::Channel::Players : protocol::Channel::Spectators, text};
   auto ack = publish(cid, protocol::ChatPosted{{0, from, said.channel, text}}, said, !player);
   apply(said, seq_);  // a line is kept with its event's number
   return ack;
@@ -515,7 +517,7 @@ Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::str
   records::Marked marked{{}, marking_version_ + 1};
   for (Point p : now_dead) marked.dead.push_back(gtp(p));
   apply(marked);
-  return publish(cid, protocol::MarkingChanged{marking(), color_name(*color_of(user))}, marked);
+  return publish(cid, protocol::MarkingChanged{marking(), *color_of(user)}, marked);
 }
 
 Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::uint64_t version,
@@ -532,7 +534,7 @@ Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::u
   const Color color = *color_of(user);
   const records::ScoreAccepted accepted{color, version};
   apply(accepted);
-  const auto ack = publish(cid, protocol::ScoreAccepted{color_name(color), version}, accepted);
+  const auto ack = publish(cid, protocol::ScoreAccepted{color, version}, accepted);
   if (accepted_[index_of(opponent(color))] == version) {
     const auto m = marking();
     finish("", *Result::parse_sgf(m.score.result), "score", now, m.score);
@@ -554,10 +556,8 @@ Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) 
   const records::Resumed resumed{first};
   apply(resumed);
   start_turn(now);
-  const auto ack = publish(cid,
-                           protocol::PlayResumed{color_name(requester), color_name(first),
-                                                 resumptions_, clock_state(now)},
-                           resumed);
+  const auto ack = publish(
+      cid, protocol::PlayResumed{requester, first, resumptions_, clock_state(now)}, resumed);
   announce_countdown();
   return ack;
 }

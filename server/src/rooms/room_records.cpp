@@ -8,15 +8,16 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string name_of(Color c) {
-  return c == Color::Black ? "black" : "white";
+// Colours and channels are stored by their names on the wire.
+std::string_view name_of(Color c) {
+  return protocol::wire::name(c);
 }
 
 Color color_at(const json& r, const char* field) {
   const auto name = r.at(field).get<std::string>();
-  if (name != "black" && name != "white")
-    throw std::runtime_error(std::string("'") + field + "' is not a colour: " + name);
-  return name == "black" ? Color::Black : Color::White;
+  const auto color = protocol::wire::parse<Color>(name);
+  if (!color) throw std::runtime_error(std::string("'") + field + "' is not a colour: " + name);
+  return *color;
 }
 
 // A move's record: {"c":colour,"clock":both clocks,"v":vertex}, both clocks as kept between
@@ -64,8 +65,11 @@ Record read_kind(const std::string& kind, const json& r, const std::string& text
   if (kind == "undo_request") return UndoAsked{color_at(r, "c")};
   if (kind == "undo_answer") return UndoAnswered{r.at("accept").get<bool>()};
   if (kind == "chat") {
+    const auto channel =
+        protocol::wire::parse<protocol::Channel>(r.at("channel").get<std::string>());
+    if (!channel) throw std::runtime_error("'channel' is not a chat channel");
     return Chatted{{r.at("from").get<std::int64_t>(), r.at("name").get<std::string>()},
-                   r.at("channel").get<std::string>(),
+                   *channel,
                    r.at("text").get<std::string>()};
   }
   if (kind == "nigiri" || kind == "nigiri_done") {
@@ -104,8 +108,10 @@ struct Encode {
     return json{{"accept", u.accepted}}.dump();
   }
   std::string operator()(const Chatted& c) const {
-    return json{
-        {"from", c.from.id}, {"name", c.from.name}, {"channel", c.channel}, {"text", c.text}}
+    return json{{"from", c.from.id},
+                {"name", c.from.name},
+                {"channel", protocol::wire::name(c.channel)},
+                {"text", c.text}}
         .dump();
   }
   std::string operator()(const NigiriChosen& n) const {

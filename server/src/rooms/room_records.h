@@ -38,7 +38,7 @@ struct UndoAnswered {
 };
 struct Chatted {
   protocol::UserRef from;
-  std::string channel;
+  protocol::Channel channel = protocol::Channel::Players;
   std::string text;
 };
 // One player's nigiri choice: the holder's seed, or the guesser's seed and guess.

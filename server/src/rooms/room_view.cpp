@@ -15,7 +15,7 @@ std::optional<protocol::ClockState> Room::clock_state(Steady now) const {
     return protocol::PlayerClock{t.main_ms, t.periods, t.period_ms, t.stones};
   };
   protocol::ClockState s{view(Color::Black), view(Color::White), {}};
-  if (clock_.running()) s.running = color_name(*clock_.running());
+  s.running = clock_.running();
   return s;
 }
 
@@ -110,13 +110,13 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
       }
     }
     for (const Move& m : game_->moves())
-      s.moves.push_back({color_name(m.color), m.is_pass() ? "pass" : g.to_gtp(m.point)});
-    s.to_move = color_name(game_->to_move());
+      s.moves.push_back({m.color, m.is_pass() ? "pass" : g.to_gtp(m.point)});
+    s.to_move = game_->to_move();
     s.captures.black = game_->prisoners(Color::Black);
     s.captures.white = game_->prisoners(Color::White);
   } else {
     for (Point p : free_stones_) s.handicap_stones.push_back(g.to_gtp(p));
-    s.to_move = "black";
+    s.to_move = Color::Black;
   }
   switch (stage()) {
     case Stage::Nigiri:
@@ -140,7 +140,7 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
   if (stage() == Stage::Scoring && !suggestion_pending_) s.marking = marking();
   for (const Color c : {Color::Black, Color::White}) {
     if (!absent_since_[index_of(c)] || finished()) continue;
-    protocol::Absence a{color_name(c), {}};
+    protocol::Absence a{c, {}};
     if (const auto at = claim_at(c))
       a.claim_in_ms = std::max<std::int64_t>(0, ms_between(now, *at));
     s.absent.push_back(a);
