@@ -13,6 +13,34 @@
 #include "protocol/server_reader.h"
 
 namespace tengen::protocol {
+
+// The settings' enums by their names on the wire (only this file reads and writes them).
+template <>
+struct WireNames<TimeControl::System> {
+  using S = TimeControl::System;
+  static constexpr std::array names{std::pair{std::string_view("none"), S::None},
+                                    std::pair{std::string_view("absolute"), S::Absolute},
+                                    std::pair{std::string_view("simple"), S::Simple},
+                                    std::pair{std::string_view("fischer"), S::Fischer},
+                                    std::pair{std::string_view("byoyomi"), S::ByoYomi},
+                                    std::pair{std::string_view("canadian"), S::Canadian}};
+};
+template <>
+struct WireNames<GameSettings::Placement> {
+  using P = GameSettings::Placement;
+  static constexpr std::array names{std::pair{std::string_view("ruleset"), P::Ruleset},
+                                    std::pair{std::string_view("fixed"), P::Fixed},
+                                    std::pair{std::string_view("free"), P::Free}};
+};
+template <>
+struct WireNames<GameSettings::ColorChoice> {
+  using C = GameSettings::ColorChoice;
+  static constexpr std::array names{std::pair{std::string_view("nigiri"), C::Nigiri},
+                                    std::pair{std::string_view("black"), C::Black},
+                                    std::pair{std::string_view("white"), C::White},
+                                    std::pair{std::string_view("automatic"), C::Automatic}};
+};
+
 namespace {
 
 using json = nlohmann::json;
@@ -122,46 +150,24 @@ class Fields {
   std::set<std::string> used_;
 };
 
-template <typename E, std::size_t N>
-E enum_value(const std::array<std::pair<const char*, E>, N>& table, const std::string& text,
-             const std::string& field) {
-  for (const auto& [name, value] : table) {
-    if (text == name) return value;
-  }
+// An enum read by its name on the wire (WireNames), or an error listing the names it may take.
+template <wire::Enum E>
+E enum_value(const std::string& text, const std::string& field) {
+  if (const auto value = wire::parse<E>(text)) return *value;
   std::string names;
-  for (const auto& [name, value] : table) names += (names.empty() ? "" : ", ") + std::string(name);
+  for (const auto& [name, value] : WireNames<E>::names)
+    names += (names.empty() ? "" : ", ") + std::string(name);
   throw FieldError{ErrorCode::BadField,
                    "field '" + field + "' must be one of " + names + ", not '" + text + "'"};
 }
 
-template <typename E, std::size_t N>
-const char* enum_name(const std::array<std::pair<const char*, E>, N>& table, E value) {
-  for (const auto& [name, v] : table) {
-    if (v == value) return name;
-  }
-  return "?";
-}
-
 using System = TimeControl::System;
-constexpr std::array<std::pair<const char*, System>, 6> kSystems{{{"none", System::None},
-                                                                  {"absolute", System::Absolute},
-                                                                  {"simple", System::Simple},
-                                                                  {"fischer", System::Fischer},
-                                                                  {"byoyomi", System::ByoYomi},
-                                                                  {"canadian", System::Canadian}}};
-using Placement = GameSettings::Placement;
-constexpr std::array<std::pair<const char*, Placement>, 3> kPlacements{
-    {{"ruleset", Placement::Ruleset}, {"fixed", Placement::Fixed}, {"free", Placement::Free}}};
-using ColorChoice = GameSettings::ColorChoice;
-constexpr std::array<std::pair<const char*, ColorChoice>, 4> kColors{
-    {{"nigiri", ColorChoice::Nigiri},
-     {"black", ColorChoice::Black},
-     {"white", ColorChoice::White},
-     {"automatic", ColorChoice::Automatic}}};
+
 TimeControl read_time(const json& object) {
   Fields f(object, "settings.time");
   TimeControl t;
-  t.system = enum_value(kSystems, f.required<std::string>("system"), f.name_of("system"));
+  t.system =
+      enum_value<TimeControl::System>(f.required<std::string>("system"), f.name_of("system"));
   t.main_ms = f.optional<std::int64_t>("main_ms", 0);
   t.per_move_ms = f.optional<std::int64_t>("per_move_ms", 0);
   t.increment_ms = f.optional<std::int64_t>("increment_ms", 0);
@@ -188,9 +194,9 @@ GameSettings read_settings(const json& object) {
     s.handicap = f.optional<int>("handicap", 0);
   }
   if (auto p = f.optional<std::string>("placement"))
-    s.placement = enum_value(kPlacements, *p, f.name_of("placement"));
+    s.placement = enum_value<GameSettings::Placement>(*p, f.name_of("placement"));
   if (auto c = f.optional<std::string>("color"))
-    s.color = enum_value(kColors, *c, f.name_of("color"));
+    s.color = enum_value<GameSettings::ColorChoice>(*c, f.name_of("color"));
   if (f.has("time")) s.time = read_time(f.object("time"));
   s.rated = f.optional<bool>("rated", false);
   s.is_private = f.optional<bool>("private", false);
@@ -199,7 +205,7 @@ GameSettings read_settings(const json& object) {
 }
 
 json write_time(const TimeControl& t) {
-  json j{{"system", enum_name(kSystems, t.system)}};
+  json j{{"system", wire::name(t.system)}};
   switch (t.system) {
     case System::None:
       break;
@@ -233,8 +239,8 @@ json write_settings(const GameSettings& s) {
          {"height", s.height},
          {"ruleset", s.ruleset},
          {"handicap", s.automatic_handicap ? json("automatic") : json(s.handicap)},
-         {"placement", enum_name(kPlacements, s.placement)},
-         {"color", enum_name(kColors, s.color)},
+         {"placement", wire::name(s.placement)},
+         {"color", wire::name(s.color)},
          {"time", write_time(s.time)},
          {"rated", s.rated},
          {"private", s.is_private}};
@@ -442,9 +448,7 @@ struct ServerWriter {
 };
 
 // Strict reading, of what clients send: every field of the right type and checked, none unknown.
-
-template <class T>
-T read_fields(Fields& f);
+// Client messages hold plain values, enums and settings; no nested described structs.
 
 template <class T>
 T read_value(Fields& f, const char* name) {
@@ -453,18 +457,7 @@ T read_value(Fields& f, const char* name) {
   } else if constexpr (std::is_same_v<T, TournamentSettings>) {
     return read_tournament_settings(f.object(name));
   } else if constexpr (wire::Enum<T>) {
-    const auto text = f.required<std::string>(name);
-    if (const auto value = wire::parse<T>(text)) return *value;
-    std::string names;
-    for (const auto& [n, v] : WireNames<T>::names)
-      names += (names.empty() ? "" : ", ") + std::string(n);
-    throw FieldError{ErrorCode::BadField, "field '" + f.name_of(name) + "' must be one of " +
-                                              names + ", not '" + text + "'"};
-  } else if constexpr (Described<T>) {
-    Fields inner(f.object(name), f.name_of(name));
-    T value = read_fields<T>(inner);
-    inner.no_others();
-    return value;
+    return enum_value<T>(f.required<std::string>(name), f.name_of(name));
   } else {
     return f.required<T>(name);
   }
