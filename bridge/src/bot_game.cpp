@@ -38,7 +38,9 @@ void BotGame::apply(const protocol::GameSnapshot& s, SteadyTime now) {
   seq_ = s.seq;
   settings_ = s.settings;
   phase_ = s.phase;
-  my_color_ = protocol::wire::parse<Color>(s.role);
+  my_color_ = s.role == protocol::Role::Black   ? std::optional(Color::Black)
+              : s.role == protocol::Role::White ? std::optional(Color::White)
+                                                : std::nullopt;
   to_move_ = s.to_move;
   handicap_ = s.handicap_stones;
   moves_.clear();

@@ -92,7 +92,7 @@ class BotGame {
   // After the bot resumed play to settle a disputed marking: the engine should capture the
   // stones it says are dead rather than pass (KGS's kgs-genmove_cleanup).
   bool settling() const { return settling_; }
-  const std::optional<std::string>& result() const { return result_; }
+  const std::optional<Result>& result() const { return result_; }
   const std::string& give_up_reason() const { return give_up_reason_; }
   // The bot's clock now, from the last clock the server reported.
   std::optional<protocol::PlayerClock> my_clock(SteadyTime now) const;
@@ -125,7 +125,7 @@ class BotGame {
   std::optional<protocol::NigiriState> nigiri_;
   std::optional<protocol::Marking> marking_;
   std::optional<Color> marking_by_;  // none for the server's proposal
-  std::optional<std::string> result_;
+  std::optional<Result> result_;
 
   std::uint64_t turn_seq_ = 0;
   std::optional<std::uint64_t> thought_at_;

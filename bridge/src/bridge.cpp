@@ -70,10 +70,20 @@ std::string komi_text(double komi) {
 }
 
 // KGS's names for the rulesets an engine may know (kgs-rules).
-std::string kgs_rules(const std::string& ruleset) {
-  if (ruleset == "chinese" || ruleset == "tromp-taylor" || ruleset == "ing") return "chinese";
-  if (ruleset == "aga") return "aga";
-  if (ruleset == "new-zealand") return "new_zealand";
+std::string kgs_rules(Ruleset ruleset) {
+  switch (ruleset) {
+    case Ruleset::Chinese:
+    case Ruleset::TrompTaylor:
+    case Ruleset::Ing:
+      return "chinese";
+    case Ruleset::Aga:
+      return "aga";
+    case Ruleset::NewZealand:
+      return "new_zealand";
+    case Ruleset::Japanese:
+    case Ruleset::Korean:
+      return "japanese";
+  }
   return "japanese";
 }
 
@@ -582,7 +592,8 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     if (slot->engine) co_await slot->engine->quit();
     if (slot->game.finished() || slot->abandoned) {
       if (slot->game.finished())
-        spdlog::info("game {} over: {}", slot->game.id(), slot->game.result().value_or("?"));
+        spdlog::info("game {} over: {}", slot->game.id(),
+                     slot->game.result().value_or(Result{}).to_sgf());
       self->slots_.erase(slot->game.id());
       self->maintain_challenge();
     }

@@ -129,10 +129,9 @@ void parse_accept(const json& object, AcceptPolicy& a) {
     }
   }
   for (const auto& name : r.strings("rulesets")) {
-    if (!Rules::preset(name)) {
-      throw std::invalid_argument("'accept.rulesets': unknown ruleset '" + name + "'");
-    }
-    a.rulesets.insert(name);
+    const auto ruleset = parse_ruleset(name);
+    if (!ruleset) throw std::invalid_argument("'accept.rulesets': unknown ruleset '" + name + "'");
+    a.rulesets.insert(*ruleset);
   }
   for (const auto& name : r.strings("time_systems")) {
     const auto s = system_named(name);
@@ -213,7 +212,7 @@ std::optional<std::string> refusal(const AcceptPolicy& a, const protocol::GameSe
   if (!a.board_sizes.contains(s.width))
     return "board size " + std::to_string(s.width) + " is not one this bot plays";
   if (!a.rulesets.empty() && !a.rulesets.contains(s.ruleset))
-    return "this bot does not play " + s.ruleset + " rules";
+    return "this bot does not play " + std::string(to_string(s.ruleset)) + " rules";
   if (!a.time_systems.empty() && !a.time_systems.contains(s.time.system)) {
     return "this bot does not play with " + system_name(s.time.system) + " time";
   }

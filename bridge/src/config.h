@@ -18,7 +18,7 @@ struct AcceptPolicy {
   bool direct = true;                    // challenges addressed to the bot
   bool open = false;                     // open challenges in the lobby
   std::set<int> board_sizes{9, 13, 19};  // square boards only: GTP has no rectangles
-  std::set<std::string> rulesets;        // empty: any
+  std::set<Ruleset> rulesets;            // empty: any
   std::set<protocol::TimeControl::System> time_systems;  // empty: any
   bool rated = true;
   bool unrated = true;

@@ -12,6 +12,7 @@ namespace {
 using HC = HandicapCompensation;
 
 struct Preset {
+  Ruleset ruleset;
   std::string_view name;
   Rules rules;
 };
@@ -19,25 +20,32 @@ struct Preset {
 // Customary komi: 7.5 under area scoring, 6.5 under Japanese and Korean territory scoring,
 // 7 in New Zealand; Ing's 8 points with Black winning ties is 7.5.
 const std::array<Preset, 7> kPresets{{
-    {"tromp-taylor",
+    {Ruleset::TrompTaylor,
+     "tromp-taylor",
      {KoRule::PositionalSuperko, true, ScoringRule::Area, HC::None, false, true,
       ResumeRule::OpponentOfRequester, 7.5}},
-    {"chinese",
+    {Ruleset::Chinese,
+     "chinese",
      {KoRule::PositionalSuperko, false, ScoringRule::Area, HC::N, false, true,
       ResumeRule::OpponentOfRequester, 7.5}},
-    {"japanese",
+    {Ruleset::Japanese,
+     "japanese",
      {KoRule::Simple, false, ScoringRule::Territory, HC::None, false, false,
       ResumeRule::OpponentOfRequester, 6.5}},
-    {"korean",
+    {Ruleset::Korean,
+     "korean",
      {KoRule::Simple, false, ScoringRule::Territory, HC::None, false, false,
       ResumeRule::OpponentOfRequester, 6.5}},
-    {"aga",
+    {Ruleset::Aga,
+     "aga",
      {KoRule::SituationalSuperko, false, ScoringRule::Area, HC::NMinusOne, true, false,
       ResumeRule::OpponentOfLastPasser, 7.5}},
-    {"new-zealand",
+    {Ruleset::NewZealand,
+     "new-zealand",
      {KoRule::SituationalSuperko, true, ScoringRule::Area, HC::None, false, true,
       ResumeRule::OpponentOfRequester, 7.0}},
-    {"ing",
+    {Ruleset::Ing,
+     "ing",
      {KoRule::SituationalSuperko, true, ScoringRule::Area, HC::N, false, true,
       ResumeRule::OpponentOfRequester, 7.5}},
 }};
@@ -113,11 +121,24 @@ bool Rules::valid_komi(double komi) noexcept {
   return std::isfinite(komi) && std::abs(komi) <= 1000 && std::floor(komi * 2) == komi * 2;
 }
 
-std::optional<Rules> Rules::preset(std::string_view name) {
+std::optional<Ruleset> parse_ruleset(std::string_view name) {
   const std::string key = normalise(name);
   for (const auto& p : kPresets) {
-    if (p.name == key) return p.rules;
+    if (p.name == key) return p.ruleset;
   }
+  return std::nullopt;
+}
+
+std::string_view to_string(Ruleset ruleset) noexcept {
+  return kPresets[static_cast<std::size_t>(ruleset)].name;
+}
+
+Rules Rules::preset(Ruleset ruleset) {
+  return kPresets[static_cast<std::size_t>(ruleset)].rules;
+}
+
+std::optional<Rules> Rules::preset(std::string_view name) {
+  if (const auto ruleset = parse_ruleset(name)) return preset(*ruleset);
   return std::nullopt;
 }
 

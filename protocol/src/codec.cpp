@@ -184,7 +184,15 @@ GameSettings read_settings(const json& object) {
   GameSettings s;
   s.width = f.optional<int>("width", 19);
   s.height = f.optional<int>("height", s.width);
-  s.ruleset = f.optional<std::string>("ruleset", "japanese");
+  const auto ruleset = f.optional<std::string>("ruleset", "japanese");
+  if (const auto named = parse_ruleset(ruleset)) {
+    s.ruleset = *named;
+  } else {
+    std::string names;
+    for (auto n : Rules::preset_names()) names += (names.empty() ? "" : ", ") + std::string(n);
+    throw FieldError{ErrorCode::BadSettings,
+                     "unknown ruleset '" + ruleset + "' (one of " + names + ")"};
+  }
   s.komi = f.optional<double>("komi");
   if (f.has("handicap") &&
       object.at("handicap") == "automatic") {  // by the players' ranks, when accepted
@@ -237,7 +245,7 @@ json write_time(const TimeControl& t) {
 json write_settings(const GameSettings& s) {
   json j{{"width", s.width},
          {"height", s.height},
-         {"ruleset", s.ruleset},
+         {"ruleset", to_string(s.ruleset)},
          {"handicap", s.automatic_handicap ? json("automatic") : json(s.handicap)},
          {"placement", wire::name(s.placement)},
          {"color", wire::name(s.color)},
@@ -418,6 +426,8 @@ json to_json(const T& value) {
     return write_tournament_settings(value);
   } else if constexpr (wire::Enum<T>) {
     return std::string(wire::name(value));
+  } else if constexpr (std::is_same_v<T, Result>) {
+    return value.to_sgf();
   } else {
     return json(value);
   }
@@ -557,6 +567,9 @@ T lenient(const json& j) {
     return read_tournament_settings(j);
   } else if constexpr (wire::Enum<T>) {
     return lenient_enum<T>(j);
+  } else if constexpr (std::is_same_v<T, Result>) {
+    if (auto result = Result::parse_sgf(j.get<std::string>())) return *result;
+    throw FieldError{ErrorCode::BadField, "not a game result"};
   } else {
     return j.get<T>();
   }
@@ -991,11 +1004,6 @@ std::string think_time(const std::int64_t& ms) {
 }
 std::string rank(const std::string& text) {
   return parse_rank(text) ? "" : "must be a rank like \"20k\" or \"3d\"";
-}
-std::string game_outcome(const std::string& text) {
-  return text == "black" || text == "white" || text == "jigo" || text == "both_lose"
-             ? ""
-             : "must be black, white, jigo or both_lose";
 }
 
 }  // namespace wire

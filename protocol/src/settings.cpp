@@ -53,12 +53,7 @@ std::optional<std::string> validate(const GameSettings& s) {
     return "board size must be between 2 and 25 on each side, not " + std::to_string(s.width) +
            "x" + std::to_string(s.height);
   }
-  const auto rules = Rules::preset(s.ruleset);
-  if (!rules) {
-    std::string names;
-    for (auto n : Rules::preset_names()) names += (names.empty() ? "" : ", ") + std::string(n);
-    return "unknown ruleset '" + s.ruleset + "' (one of " + names + ")";
-  }
+  const Rules rules = Rules::preset(s.ruleset);
   if (s.komi && (!Rules::valid_komi(*s.komi) || *s.komi < -150 || *s.komi > 150)) {
     return "komi must be a multiple of 0.5 between -150 and 150";
   }
@@ -73,7 +68,7 @@ std::optional<std::string> validate(const GameSettings& s) {
   }
   if (s.handicap > 0) {
     const bool free = s.placement == GameSettings::Placement::Free ||
-                      (s.placement == GameSettings::Placement::Ruleset && rules->free_handicap);
+                      (s.placement == GameSettings::Placement::Ruleset && rules.free_handicap);
     const Geometry g{s.width, s.height};
     if (!free && s.handicap > max_fixed_handicap(g)) {
       return "a " + std::to_string(s.width) + "x" + std::to_string(s.height) +
@@ -89,7 +84,7 @@ std::optional<std::string> validate(const GameSettings& s) {
 }
 
 Rules rules_of(const GameSettings& s) {
-  Rules r = Rules::preset(s.ruleset).value_or(Rules{});
+  Rules r = Rules::preset(s.ruleset);
   r.komi = s.komi.value_or(s.handicap > 0 ? 0.5 : r.komi);
   return r;
 }

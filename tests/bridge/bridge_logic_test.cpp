@@ -115,8 +115,9 @@ TEST(TimeControl, TheClockRunsFromMainTimeIntoThePeriod) {
 
 // ---- decisions ----
 
-protocol::GameSnapshot snapshot(std::string role, const std::string& to_move) {
-  return tengen::testing::game_snapshot(std::move(role), *protocol::wire::parse<Color>(to_move));
+protocol::GameSnapshot snapshot(const std::string& role, const std::string& to_move) {
+  return tengen::testing::game_snapshot(*protocol::wire::parse<protocol::Role>(role),
+                                        *protocol::wire::parse<Color>(to_move));
 }
 
 protocol::RoomEvent event(protocol::Seq seq, protocol::RoomEventBody body) {
@@ -161,7 +162,7 @@ TEST(BotGame, TwoPassesEndPlayBeforeTheScoringPhaseArrives) {
 TEST(BotGame, UnderAgaRulesABlackPassAfterWhitesDoesNotEndPlay) {
   BotGame g(7, 2);
   auto s = snapshot("white", "white");
-  s.settings.ruleset = "aga";
+  s.settings.ruleset = Ruleset::Aga;
   s.moves = {{Color::Black, "E5"}};
   g.apply(s, kNow);
   g.thought();

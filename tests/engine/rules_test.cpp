@@ -7,6 +7,20 @@
 namespace tengen {
 namespace {
 
+// Each named ruleset is its preset, by its name and by any accepted spelling.
+TEST(Rules, NamedRulesetsAreTheirPresets) {
+  for (std::string_view name : Rules::preset_names()) {
+    const auto ruleset = parse_ruleset(name);
+    ASSERT_TRUE(ruleset) << name;
+    EXPECT_EQ(to_string(*ruleset), name);
+    EXPECT_EQ(Rules::preset(*ruleset), *Rules::preset(name)) << name;
+  }
+  EXPECT_EQ(parse_ruleset("Tromp_Taylor"), Ruleset::TrompTaylor);
+  EXPECT_EQ(parse_ruleset("nz"), Ruleset::NewZealand);
+  EXPECT_EQ(parse_ruleset("KOREAN"), Ruleset::Korean);
+  EXPECT_FALSE(parse_ruleset("go-moku"));
+}
+
 TEST(Rules, PresetsHaveTheirCustomaryOptions) {
   const Rules japanese = *Rules::preset("japanese");
   EXPECT_EQ(japanese.ko, KoRule::Simple);

@@ -26,7 +26,7 @@ TEST(Codec, EveryClientMessageRoundTrips) {
   GameSettings settings;
   settings.width = 13;
   settings.height = 9;
-  settings.ruleset = "aga";
+  settings.ruleset = Ruleset::Aga;
   settings.komi = 0.5;
   settings.handicap = 3;
   settings.placement = GameSettings::Placement::Free;
@@ -67,12 +67,28 @@ TEST(Codec, EveryClientMessageRoundTrips) {
   }
 }
 
+// A ruleset is read by any spelling the engine accepts and written by its one name; an unknown
+// one is refused with the names it may take.
+TEST(Codec, RulesetsAreReadByAnySpellingAndWrittenByName) {
+  const auto m =
+      message_of(R"({"type":"create_challenge","cid":"1","settings":{"width":9,"ruleset":"NZ"}})");
+  const auto& settings = std::get<CreateChallenge>(m.message).settings;
+  EXPECT_EQ(settings.ruleset, Ruleset::NewZealand);
+  EXPECT_EQ(json::parse(encode_settings(settings))["ruleset"], "new-zealand");
+  const Error e = error_of(
+      R"({"type":"create_challenge","cid":"1","settings":{"width":9,"ruleset":"klingon"}})");
+  EXPECT_EQ(e.code, ErrorCode::BadSettings);
+  EXPECT_EQ(e.message,
+            "unknown ruleset 'klingon' (one of tromp-taylor, chinese, japanese, korean, aga, "
+            "new-zealand, ing)");
+}
+
 TEST(Codec, DefaultsFillOmittedSettings) {
   const auto m = message_of(R"({"type":"create_challenge","cid":"1","settings":{"width":9}})");
   const auto& c = std::get<CreateChallenge>(m.message);
   EXPECT_EQ(m.cid, "1");
   EXPECT_EQ(c.settings.height, 9);
-  EXPECT_EQ(c.settings.ruleset, "japanese");
+  EXPECT_EQ(c.settings.ruleset, Ruleset::Japanese);
   EXPECT_EQ(c.settings.color, GameSettings::ColorChoice::Nigiri);
   EXPECT_FALSE(c.settings.komi);
   EXPECT_FALSE(c.opponent);
@@ -241,7 +257,7 @@ TEST(TournamentCodec, BadTournamentInputNamesTheProblem) {
       error_of(
           R"({"v":1,"type":"tournament_set_result","cid":"1","tournament":3,"round":1,"board":1,"result":"draw"})")
           .message,
-      "field 'result' must be black, white, jigo or both_lose");
+      "field 'result' must be one of black, white, jigo, both_lose, not 'draw'");
   EXPECT_NE(
       error_of(
           R"({"v":1,"type":"create_tournament","cid":"1","settings":{"name":"x","system":"knockout"}})")
@@ -275,7 +291,7 @@ TEST(TournamentCodec, RanksReadAndWrite) {
   EXPECT_EQ(parse_rank("31k"), std::nullopt);
   for (int r = 0; r <= kMaxRank; ++r) EXPECT_EQ(parse_rank(rank_text(r)), r);
   EXPECT_EQ(json::parse(encode(Ack{"c", {}, {}, {}, 4}))["tournament"], 4);
-  EXPECT_EQ(json::parse(encode(TournamentChanged{4, "running", 2})).dump(),
+  EXPECT_EQ(json::parse(encode(TournamentChanged{4, TournamentStatus::Running, 2})).dump(),
             R"({"round":2,"status":"running","tournament":4,"type":"tournament_changed","v":1})");
 }
 

@@ -16,8 +16,9 @@ GameSettings board(int size) {
   return s;
 }
 
-GameSnapshot snapshot(std::string role, const std::string& to_move) {
-  return tengen::testing::game_snapshot(std::move(role), *protocol::wire::parse<Color>(to_move));
+GameSnapshot snapshot(const std::string& role, const std::string& to_move) {
+  return tengen::testing::game_snapshot(*protocol::wire::parse<protocol::Role>(role),
+                                        *protocol::wire::parse<Color>(to_move));
 }
 
 TEST(ServerReader, ReadsBackWhatTheServerEncodes) {
@@ -39,7 +40,7 @@ TEST(ServerReader, ReadsBackWhatTheServerEncodes) {
   EXPECT_EQ(back.white.name, "gnugo");
   EXPECT_EQ(back.moves.size(), 2u);
   EXPECT_EQ(back.moves[1].vertex, "pass");
-  EXPECT_EQ(back.role, "white");
+  EXPECT_EQ(back.role, Role::White);
   ASSERT_TRUE(back.clock);
   EXPECT_EQ(back.clock->white, s.clock->white);
   EXPECT_EQ(back.clock->running, Color::Black);
@@ -89,11 +90,20 @@ TEST(ServerReader, SkipsWhatItDoesNotKnowAndToleratesNewFields) {
   EXPECT_FALSE(read_server_message(
       R"({"v":1,"type":"lobby","challenges":[{"id":1,"settings":{"width":"big"}}]})"))
       << "settings it cannot read";
+  const auto ended = read_server_message(
+      R"({"v":1,"type":"game_ended","game":4,"seq":9,"result":"W+R","reason":"added_in_v2"})");
+  ASSERT_TRUE(ended) << "an end reason this client does not know is read as other";
+  EXPECT_EQ(std::get<GameEnded>(std::get<RoomEvent>(*ended).body).reason, EndReason::Other);
+  EXPECT_EQ(std::get<GameEnded>(std::get<RoomEvent>(*ended).body).result,
+            Result::resignation(Color::White));
+  EXPECT_FALSE(read_server_message(
+      R"({"v":1,"type":"game_ended","game":4,"seq":9,"result":"W+many","reason":"time"})"))
+      << "a result that is not one";
 }
 
 TEST(ServerReader, ReadsTheLobbysAndTheGamesOtherMessages) {
-  const auto closed =
-      read_server_message(encode(ServerMessage{ChallengeClosed{3, "accepted", GameId{9}}}));
+  const auto closed = read_server_message(
+      encode(ServerMessage{ChallengeClosed{3, ChallengeEnd::Accepted, GameId{9}}}));
   ASSERT_TRUE(closed);
   EXPECT_EQ(std::get<ChallengeClosed>(*closed).game, 9);
   const auto started = read_server_message(
@@ -101,12 +111,14 @@ TEST(ServerReader, ReadsTheLobbysAndTheGamesOtherMessages) {
   ASSERT_TRUE(started);
   EXPECT_EQ(std::get<GameStarted>(*started).white.name, "gnugo");
   EXPECT_EQ(std::get<GameStarted>(*started).settings.width, 13);
-  const auto ended = read_server_message(encode(ServerMessage{RoomEvent{
-      9, 12, GameEnded{"B+3.5", "score", ScoreView{40, 36.5, "B+3.5", "bw."}, std::nullopt}}}));
+  const auto ended = read_server_message(encode(ServerMessage{
+      RoomEvent{9, 12,
+                GameEnded{Result::score(3.5), EndReason::Score,
+                          ScoreView{40, 36.5, Result::score(3.5), "bw."}, std::nullopt}}}));
   ASSERT_TRUE(ended);
   const auto& over = std::get<GameEnded>(std::get<RoomEvent>(*ended).body);
-  EXPECT_EQ(over.result, "B+3.5");
-  EXPECT_EQ(over.reason, "score");
+  EXPECT_EQ(over.result, Result::score(3.5));
+  EXPECT_EQ(over.reason, EndReason::Score);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ GameSettings base() {
   GameSettings s;
   s.width = 19;
   s.height = 19;
-  s.ruleset = "japanese";
+  s.ruleset = Ruleset::Japanese;
   return s;
 }
 
@@ -25,9 +25,6 @@ TEST(Settings, EachProblemIsNamed) {
   };
   EXPECT_EQ(with([](auto& s) { s.width = 26; }),
             "board size must be between 2 and 25 on each side, not 26x19");
-  EXPECT_EQ(with([](auto& s) { s.ruleset = "klingon"; }),
-            "unknown ruleset 'klingon' (one of tromp-taylor, chinese, japanese, korean, aga, "
-            "new-zealand, ing)");
   EXPECT_EQ(with([](auto& s) { s.komi = 6.3; }),
             "komi must be a multiple of 0.5 between -150 and 150");
   EXPECT_EQ(with([](auto& s) { s.komi = 200; }),
@@ -84,9 +81,9 @@ TEST(Settings, EachProblemIsNamed) {
 
 TEST(RulesOf, TheRulesetsPresetWithTheGamesKomi) {
   using tengen::protocol::GameSettings;
-  auto settings = [](std::string ruleset, int handicap, std::optional<double> komi) {
+  auto settings = [](const char* ruleset, int handicap, std::optional<double> komi) {
     GameSettings s;
-    s.ruleset = std::move(ruleset);
+    s.ruleset = *tengen::parse_ruleset(ruleset);
     s.handicap = handicap;
     s.komi = komi;
     return s;

@@ -22,7 +22,7 @@ namespace {
 GameSettings timed_settings() {
   GameSettings s;
   s.width = s.height = 13;
-  s.ruleset = "chinese";
+  s.ruleset = Ruleset::Chinese;
   s.komi = 6.5;
   s.handicap = 2;
   s.placement = GameSettings::Placement::Fixed;
@@ -96,11 +96,15 @@ NigiriState nigiri(bool revealed) {
   return n;
 }
 
+Result result(std::string_view sgf) {
+  return Result::parse_sgf(sgf).value();
+}
+
 Marking marking() {
   Marking m;
   m.version = 4;
   m.dead = {"A1", "B1"};
-  m.score = ScoreView{40, 36.5, "B+3.5", "bw.b"};
+  m.score = ScoreView{40, 36.5, result("B+3.5"), "bw.b"};
   m.accepted.black = 4;
   m.resumptions = 1;
   return m;
@@ -118,22 +122,22 @@ GameSnapshot snapshot(bool full) {
     s.moves = {{Color::White, "C3"}, {Color::Black, "pass"}};
     s.to_move = Color::White;
     s.phase = Phase::Scoring;
-    s.result = "B+3.5";
+    s.result = result("B+3.5");
     s.captures = {3, 1};
     s.undo_requested = true;
     s.chat = {ChatLine{5, {1, "ann"}, Channel::Players, "hi\n\"there\"\t\x01"}};
     s.chat_omitted = 2;
-    s.role = "black";
+    s.role = Role::Black;
     s.clock = clock();
     s.nigiri = nigiri(true);
     s.marking = marking();
     s.absent = {Absence{Color::White, 30000}, Absence{Color::Black, std::nullopt}};
-    s.final_score = ScoreView{40, 36.5, "B+3.5", "bw.b"};
+    s.final_score = ScoreView{40, 36.5, result("B+3.5"), "bw.b"};
     s.abortable = true;
   } else {
     s.to_move = Color::Black;
     s.phase = Phase::Nigiri;
-    s.role = "spectator";
+    s.role = Role::Spectator;
   }
   return s;
 }
@@ -155,22 +159,24 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
                               {{1, "ann"}, {2, "bob"}},
                               2}},
       {"challenge_opened", ChallengeOpened{Challenge{4, {2, "bob"}, {}, automatic_settings()}}},
-      {"challenge_closed, accepted", ChallengeClosed{3, "accepted", 42}},
-      {"challenge_closed, declined", ChallengeClosed{3, "declined", {}}},
+      {"challenge_closed, accepted", ChallengeClosed{3, ChallengeEnd::Accepted, 42}},
+      {"challenge_closed, declined", ChallengeClosed{3, ChallengeEnd::Declined, {}}},
       {"presence", Presence{{{3, "cyd"}}, {{4, "dan"}}, 7}},
       {"game_started", GameStarted{42, {1, "ann"}, {2, "bob"}, timed_settings(), true}},
       {"snapshot, full", snapshot(true)},
       {"snapshot, bare", snapshot(false)},
-      {"tournament_changed", TournamentChanged{5, "running", 2}},
+      {"tournament_changed", TournamentChanged{5, TournamentStatus::Running, 2}},
       {"move, timed", event(10, MovePlayed{Color::White, "C3", {"D3", "D4"}, clock(), 15})},
       {"move, untimed pass", event(11, MovePlayed{Color::Black, "pass", {}, std::nullopt, 0})},
       {"undo_requested", event(12, UndoRequested{Color::Black})},
       {"undo_answered", event(13, UndoAnswered{true, 2})},
       {"chat", event(14, ChatPosted{ChatLine{14, {2, "bob"}, Channel::Spectators, "nice"}})},
       {"game_ended, scored",
-       event(15, GameEnded{"B+3.5", "score", ScoreView{40, 36.5, "B+3.5", "bw.b"}, clock()})},
-      {"game_ended, bare", event(16, GameEnded{"W+R", "resignation", {}, {}})},
-      {"game_ended, on time", event(16, GameEnded{"W+T", "time", {}, stopped_clock()})},
+       event(15, GameEnded{result("B+3.5"), EndReason::Score,
+                           ScoreView{40, 36.5, result("B+3.5"), "bw.b"}, clock()})},
+      {"game_ended, bare", event(16, GameEnded{result("W+R"), EndReason::Resignation, {}, {}})},
+      {"game_ended, on time",
+       event(16, GameEnded{result("W+T"), EndReason::Time, {}, stopped_clock()})},
       {"nigiri_started", event(1, NigiriStarted{nigiri(false)})},
       {"nigiri_done", event(2, NigiriDone{nigiri(true), {2, "bob"}, {1, "ann"}})},
       {"scoring_started", event(17, ScoringStarted{marking()})},
@@ -217,7 +223,7 @@ std::vector<std::pair<std::string, ClientEnvelope>> client_samples() {
       {"tournament_leave", c(LeaveTournament{5})},
       {"tournament_start", c(StartTournament{5})},
       {"tournament_withdraw", c(WithdrawPlayer{5, "bob"})},
-      {"tournament_set_result", c(SetTournamentResult{5, 2, 3, "both_lose"})},
+      {"tournament_set_result", c(SetTournamentResult{5, 2, 3, tournament::Outcome::BothLose})},
       {"tournament_repair", c(RepairRound{5})},
       {"watch_tournaments, one", c(WatchTournaments{5})},
       {"watch_tournaments, all", c(WatchTournaments{{}})},

@@ -176,9 +176,13 @@ TEST_F(Lifecycle, AScoringPhaseThatTimesOutIsScoredAsPlayed) {
   EXPECT_EQ(ended["result"], "B+24.5");
 }
 
-TEST_F(Lifecycle, TrompTaylorEndsOnTwoPassesWithoutAScoringPhase) {
+class TrompTaylorSpelling : public Lifecycle, public ::testing::WithParamInterface<const char*> {};
+
+// Every spelling of the ruleset the settings accept ("Tromp_Taylor" too) plays by its rules; the
+// game's settings carry its one name.
+TEST_P(TrompTaylorSpelling, EndsOnTwoPassesWithoutAScoringPhase) {
   start();
-  const auto game = new_game({{"width", 5}, {"ruleset", "tromp-taylor"}, {"komi", 0.5}});
+  const auto game = new_game({{"width", 5}, {"ruleset", GetParam()}, {"komi", 0.5}});
   expect_ack(black_->command(play(game, "C3")));
   expect_ack(white_->command(cmd("pass", game)));
   expect_ack(black_->command(cmd("pass", game)));
@@ -186,7 +190,11 @@ TEST_F(Lifecycle, TrompTaylorEndsOnTwoPassesWithoutAScoringPhase) {
   EXPECT_EQ(ended["reason"], "passes");
   EXPECT_EQ(ended["result"], "B+24.5");
   EXPECT_EQ(ended["score"]["ownership"], std::string(25, 'b'));
+  expect_ack(white_->command(cmd("join", game)));
+  EXPECT_EQ(next_event(*white_, "snapshot")["settings"]["ruleset"], "tromp-taylor");
 }
+INSTANTIATE_TEST_SUITE_P(Spellings, TrompTaylorSpelling,
+                         ::testing::Values("tromp-taylor", "Tromp_Taylor", "TROMP-TAYLOR"));
 
 // ---- clocks ----
 

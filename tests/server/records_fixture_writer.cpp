@@ -58,7 +58,7 @@ int main() {
   {  // 9×9 with byo-yomi after a nigiri: chat, undo taken and refused, marking, resumption, count
     protocol::GameSettings s;
     s.width = s.height = 9;
-    s.ruleset = "japanese";
+    s.ruleset = Ruleset::Japanese;
     s.color = protocol::GameSettings::ColorChoice::Nigiri;
     s.time = {.system = protocol::TimeControl::System::ByoYomi,
               .main_ms = 60'000,
@@ -103,7 +103,7 @@ int main() {
   {  // 13×13, two free handicap stones under Chinese rules, Fischer clock, then a resignation
     protocol::GameSettings s;
     s.width = s.height = 13;
-    s.ruleset = "chinese";
+    s.ruleset = Ruleset::Chinese;
     s.handicap = 2;
     s.placement = protocol::GameSettings::Placement::Free;
     s.color = protocol::GameSettings::ColorChoice::Black;

@@ -104,7 +104,7 @@ class Table {
   static protocol::GameSettings settings(const char* ruleset, int size) {
     protocol::GameSettings s;
     s.width = s.height = size;
-    s.ruleset = ruleset;
+    s.ruleset = *parse_ruleset(ruleset);
     s.color = protocol::GameSettings::ColorChoice::Black;
     return s;
   }

@@ -28,7 +28,7 @@ class Recorder final : public Connection {
 protocol::GameSettings settings(const char* ruleset, int size) {
   protocol::GameSettings s;
   s.width = s.height = size;
-  s.ruleset = ruleset;
+  s.ruleset = *parse_ruleset(ruleset);
   s.color = protocol::GameSettings::ColorChoice::Black;
   return s;
 }
@@ -108,7 +108,7 @@ TEST(Room, PlayersSeeTheSpectatorsChatOnlyAfterTheGame) {
   EXPECT_EQ(player->received.size(), 1u);  // only the snapshot
   ok(room.resign(kBlack, "r", t0));
   EXPECT_EQ(room.snapshot_for(player->user(), t0).chat.size(), 1u);
-  EXPECT_EQ(room.snapshot_for(player->user(), t0).result, "W+R");
+  EXPECT_EQ(room.snapshot_for(player->user(), t0).result, Result::resignation(Color::White));
 }
 
 // The rows a room wrote rebuild it: same moves, captures, undo, marking and acceptance.

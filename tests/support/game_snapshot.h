@@ -9,14 +9,14 @@
 
 namespace tengen::testing {
 
-inline protocol::GameSnapshot game_snapshot(std::string role, Color to_move) {
+inline protocol::GameSnapshot game_snapshot(protocol::Role role, Color to_move) {
   protocol::GameSnapshot s;
   s.game = 7;
   s.seq = 4;
   s.settings.width = s.settings.height = 9;
   s.black = {1, "shusaku"};
   s.white = {2, "gnugo"};
-  s.role = std::move(role);
+  s.role = role;
   s.to_move = to_move;
   s.phase = protocol::Phase::Playing;
   return s;

@@ -141,6 +141,8 @@ export const END_REASONS = {
   repetition: 'by repetition', time: 'on time', abandoned: 'by forfeit (abandoned)', aborted: 'aborted',
   no_first_move: 'no first move', scoring_timeout: 'scoring timed out (board counted as played)',
   resumption_limit: 'too many resumptions (board counted as played)',
+  no_show: 'by forfeit (no first move)', adjudication: "by the director's decision",
+  withdrawal: 'by forfeit (withdrawal)',
 };
 
 // "W+5.5" → "White wins by 5.5 points".

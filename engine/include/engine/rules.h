@@ -15,6 +15,13 @@ enum class HandicapCompensation : std::uint8_t { None, N, NMinusOne };
 // Who moves first when play resumes after a disputed scoring phase (docs/scoring.md).
 enum class ResumeRule : std::uint8_t { OpponentOfRequester, OpponentOfLastPasser };
 
+// The named rulesets (the presets of Rules).
+enum class Ruleset : std::uint8_t { TrompTaylor, Chinese, Japanese, Korean, Aga, NewZealand, Ing };
+// "tromp-taylor", "chinese", "japanese", "korean", "aga", "new-zealand", "ing".
+std::string_view to_string(Ruleset ruleset) noexcept;
+// A ruleset by any of its spellings: its name, "nz", "tt", "tromp_taylor", in any case.
+std::optional<Ruleset> parse_ruleset(std::string_view name);
+
 // A ruleset: independent options; the named presets are values of it.
 struct Rules {
   KoRule ko = KoRule::Simple;
@@ -31,6 +38,7 @@ struct Rules {
   // "tromp-taylor", "chinese", "japanese", "korean", "aga", "new-zealand", "ing" (also accepts
   // "nz" and "tromp_taylor" spellings, any case).
   static std::optional<Rules> preset(std::string_view name);
+  static Rules preset(Ruleset ruleset);
   static const std::array<std::string_view, 7>& preset_names();
   // The preset this value equals (komi included), if any.
   std::optional<std::string_view> preset_name() const;

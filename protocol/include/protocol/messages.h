@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "engine/color.h"
+#include "engine/result.h"
+#include "engine/tournament/tournament.h"
 #include "protocol/settings.h"
 #include "protocol/tournament.h"
 #include "protocol/wire.h"
@@ -287,11 +289,20 @@ struct Wire<WithdrawPlayer> {
       wire::field("tournament", &WithdrawPlayer::tournament, wire::positive_id),
       wire::field("player", &WithdrawPlayer::player, wire::user_name)};
 };
+// A tournament game's outcome: the winner's colour, jigo or both lose.
+template <>
+struct WireNames<tournament::Outcome> {
+  static constexpr std::array names{
+      std::pair{std::string_view("black"), tournament::Outcome::BlackWins},
+      std::pair{std::string_view("white"), tournament::Outcome::WhiteWins},
+      std::pair{std::string_view("jigo"), tournament::Outcome::Jigo},
+      std::pair{std::string_view("both_lose"), tournament::Outcome::BothLose}};
+};
 struct SetTournamentResult {
   TournamentId tournament = 0;
-  int round = 0;       // 1-based
-  int board = 0;       // 1-based
-  std::string result;  // "black", "white" (the winner), "jigo" or "both_lose"
+  int round = 0;  // 1-based
+  int board = 0;  // 1-based
+  tournament::Outcome result = tournament::Outcome::BlackWins;
 };
 template <>
 struct Wire<SetTournamentResult> {
@@ -300,7 +311,7 @@ struct Wire<SetTournamentResult> {
       wire::field("tournament", &SetTournamentResult::tournament, wire::positive_id),
       wire::field("round", &SetTournamentResult::round, wire::positive_number),
       wire::field("board", &SetTournamentResult::board, wire::positive_number),
-      wire::field("result", &SetTournamentResult::result, wire::game_outcome)};
+      wire::field("result", &SetTournamentResult::result)};
 };
 // Pairs the announced round again (after withdrawals), before it starts.
 struct RepairRound {
@@ -459,10 +470,21 @@ struct Wire<ChallengeOpened> {
   static constexpr std::string_view type = "challenge_opened";
   static constexpr std::tuple fields{wire::field("challenge", &ChallengeOpened::challenge)};
 };
+// Why a challenge left the lobby.
+enum class ChallengeEnd : std::uint8_t { Accepted, Declined, Cancelled, Expired };
+template <>
+struct WireNames<ChallengeEnd> {
+  static constexpr std::array names{
+      std::pair{std::string_view("accepted"), ChallengeEnd::Accepted},
+      std::pair{std::string_view("declined"), ChallengeEnd::Declined},
+      std::pair{std::string_view("cancelled"), ChallengeEnd::Cancelled},
+      std::pair{std::string_view("expired"), ChallengeEnd::Expired}};
+  static constexpr ChallengeEnd fallback = ChallengeEnd::Cancelled;
+};
 struct ChallengeClosed {
   ChallengeId challenge = 0;
-  std::string reason;          // "accepted", "declined", "cancelled", "expired"
-  std::optional<GameId> game;  // for "accepted"
+  ChallengeEnd reason = ChallengeEnd::Cancelled;
+  std::optional<GameId> game;  // when accepted
 };
 template <>
 struct Wire<ChallengeClosed> {
@@ -570,7 +592,7 @@ struct Wire<NigiriState> {
 struct ScoreView {
   double black = 0;
   double white = 0;
-  std::string result;     // SGF form
+  Result result;          // SGF form on the wire
   std::string ownership;  // width*height characters
 };
 template <>
@@ -617,6 +639,17 @@ struct Wire<Absence> {
       wire::field("claim_in_ms", &Absence::claim_in_ms, wire::Empty::Null)};
 };
 
+// The viewer of a snapshot: a player by colour (before the nigiri draws colours, "player"), or
+// anyone else.
+enum class Role : std::uint8_t { Black, White, Player, Spectator };
+template <>
+struct WireNames<Role> {
+  static constexpr std::array names{std::pair{std::string_view("black"), Role::Black},
+                                    std::pair{std::string_view("white"), Role::White},
+                                    std::pair{std::string_view("player"), Role::Player},
+                                    std::pair{std::string_view("spectator"), Role::Spectator}};
+  static constexpr Role fallback = Role::Spectator;
+};
 struct MoveRecord {
   Color color = Color::Black;
   std::string vertex;  // GTP form, or "pass"
@@ -658,12 +691,12 @@ struct GameSnapshot {
   std::vector<MoveRecord> moves;
   Color to_move = Color::Black;
   Phase phase = Phase::Playing;
-  std::optional<std::string> result;  // SGF form
+  std::optional<Result> result;  // SGF form on the wire
   Captures captures;
   bool undo_requested = false;
   std::vector<ChatLine> chat;     // the newest lines of the channels this viewer may read
   std::int64_t chat_omitted = 0;  // earlier lines this viewer may read that `chat` leaves out
-  std::string role;               // "black", "white" or "spectator" (before the nigiri: "player")
+  Role role = Role::Spectator;
   std::optional<ClockState> clock;
   std::optional<NigiriState> nigiri;
   std::optional<Marking> marking;  // in the scoring phase
@@ -813,10 +846,45 @@ struct Wire<ChatPosted> {
   static constexpr std::string_view type = "chat";
   static constexpr std::tuple fields{wire::field("line", &ChatPosted::line)};
 };
+// Why a game ended.
+enum class EndReason : std::uint8_t {
+  Resignation,
+  Score,            // both players accepted the marking
+  Passes,           // play stopped and there were no stones to mark (scored as played)
+  Repetition,       // a repeated position under simple ko: void
+  Time,             // a flag
+  Abandoned,        // the opponent claimed the win after the leaver's countdown
+  Aborted,          // before both players moved
+  NoFirstMove,      // a player did not move within the start timeout: void
+  NoShow,           // the same in a tournament game: a loss by forfeit
+  ScoringTimeout,   // the scoring phase ran out: scored as played
+  ResumptionLimit,  // a rejection beyond the resumptions allowed: scored as played
+  Adjudication,     // a tournament director decided
+  Withdrawal,       // a tournament player withdrew
+  Other,            // what a client reads for a reason a newer server added
+};
+template <>
+struct WireNames<EndReason> {
+  static constexpr std::array names{
+      std::pair{std::string_view("resignation"), EndReason::Resignation},
+      std::pair{std::string_view("score"), EndReason::Score},
+      std::pair{std::string_view("passes"), EndReason::Passes},
+      std::pair{std::string_view("repetition"), EndReason::Repetition},
+      std::pair{std::string_view("time"), EndReason::Time},
+      std::pair{std::string_view("abandoned"), EndReason::Abandoned},
+      std::pair{std::string_view("aborted"), EndReason::Aborted},
+      std::pair{std::string_view("no_first_move"), EndReason::NoFirstMove},
+      std::pair{std::string_view("no_show"), EndReason::NoShow},
+      std::pair{std::string_view("scoring_timeout"), EndReason::ScoringTimeout},
+      std::pair{std::string_view("resumption_limit"), EndReason::ResumptionLimit},
+      std::pair{std::string_view("adjudication"), EndReason::Adjudication},
+      std::pair{std::string_view("withdrawal"), EndReason::Withdrawal},
+      std::pair{std::string_view("other"), EndReason::Other}};
+  static constexpr EndReason fallback = EndReason::Other;
+};
 struct GameEnded {
-  std::string result;  // SGF form: "B+R", "W+3.5", "0", "Void", "B+T", "W+F", ...
-  std::string reason;  // "resignation", "score", "passes", "repetition", "time", "abandoned",
-                       // "aborted", "no_first_move", "scoring_timeout", "resumption_limit"
+  Result result;  // SGF form on the wire: "B+R", "W+3.5", "0", "Void", "B+T", "W+F", ...
+  EndReason reason = EndReason::Other;
   std::optional<ScoreView> score;  // games decided by counting
   std::optional<ClockState> clock;
 };
@@ -867,12 +935,22 @@ struct Wire<GameStarted> {
       wire::field("nigiri", &GameStarted::nigiri)};
 };
 
+// Where a tournament stands.
+enum class TournamentStatus : std::uint8_t { Registering, Running, Finished, Cancelled };
+template <>
+struct WireNames<TournamentStatus> {
+  static constexpr std::array names{
+      std::pair{std::string_view("registering"), TournamentStatus::Registering},
+      std::pair{std::string_view("running"), TournamentStatus::Running},
+      std::pair{std::string_view("finished"), TournamentStatus::Finished},
+      std::pair{std::string_view("cancelled"), TournamentStatus::Cancelled}};
+};
 // Something changed in a tournament (registration, a round, a result): its page fetches
 // /api/v1/tournaments/{id} again. Sent to the connections watching it (WatchTournaments).
 struct TournamentChanged {
   TournamentId tournament = 0;
-  std::string status;  // registering, running, finished, cancelled
-  int round = 0;       // the latest round paired (0 before the first)
+  TournamentStatus status = TournamentStatus::Registering;
+  int round = 0;  // the latest round paired (0 before the first)
 };
 template <>
 struct Wire<TournamentChanged> {

@@ -32,9 +32,9 @@ struct GameSettings {
 
   int width = 19;
   int height = 19;
-  std::string ruleset = "japanese";  // a preset name of the engine
-  std::optional<double> komi;        // default: the ruleset's (0.5 in handicap games)
-  int handicap = 0;                  // 0, or 2..9 stones
+  Ruleset ruleset = Ruleset::Japanese;  // its name on the wire; any spelling the engine accepts
+  std::optional<double> komi;           // default: the ruleset's (0.5 in handicap games)
+  int handicap = 0;                     // 0, or 2..9 stones
   // A challenge may leave the handicap to the players' ranks ("handicap": "automatic"): when it
   // is accepted the weaker player takes Black with as many stones as ranks between them (and
   // komi 0.5 from one rank up). A game's settings always have it resolved.

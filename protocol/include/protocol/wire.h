@@ -9,15 +9,16 @@
 
 // How a message is described for the wire: its type name and its fields, each a JSON key bound
 // to a member of the struct, with what an empty value means and, for what clients send, a check.
-// messages.h describes every message this way, next to its struct; the codec (codec.cpp) and the
-// lenient reader of server messages (server_reader.cpp) are written once over these descriptions,
-// so that a message is defined in one place. Adding a message: its struct, its Wire<>
-// specialisation and its place in the variant (messages.h), then its handler.
+// messages.h describes every message this way, next to its struct; the codec (codec.cpp), its
+// strict reader of client messages and its lenient reader of server messages are written once
+// over these descriptions, so that a message is defined in one place. Adding a message: its struct,
+// its Wire<> specialisation and its place in the variant (messages.h), then its handler.
 namespace tengen::protocol {
 
 // Specialised for every described type: `fields`, a tuple of wire::Field, and for a message
 // `type`, its name on the wire. A struct without a description is a value with a codec of its
-// own (game and tournament settings: settings.cpp, tournament.cpp).
+// own (game and tournament settings: settings.cpp, tournament.cpp; a game's result, the engine's
+// Result, travels in its SGF form).
 template <class T>
 struct Wire;
 
@@ -99,14 +100,13 @@ constexpr std::optional<E> parse(std::string_view text) {
 // The checks of what clients send (codec.cpp).
 std::string positive_id(const std::int64_t& id);
 std::string positive_number(const int& n);
-std::string vertex(const std::string& text);        // 1 to 4 bytes: "D4", "T19", "pass"
-std::string chat_text(const std::string& text);     // 1 to 1,000 bytes
-std::string nigiri_seed(const std::string& text);   // 1 to 64 bytes
-std::string user_name(const std::string& text);     // 1 to 40 bytes
-std::string odd_or_even(const std::string& text);   // a nigiri guess
-std::string think_time(const std::int64_t& ms);     // 0 to 2^40 ms
-std::string rank(const std::string& text);          // "20k", "3d"
-std::string game_outcome(const std::string& text);  // black, white, jigo, both_lose
+std::string vertex(const std::string& text);       // 1 to 4 bytes: "D4", "T19", "pass"
+std::string chat_text(const std::string& text);    // 1 to 1,000 bytes
+std::string nigiri_seed(const std::string& text);  // 1 to 64 bytes
+std::string user_name(const std::string& text);    // 1 to 40 bytes
+std::string odd_or_even(const std::string& text);  // a nigiri guess
+std::string think_time(const std::int64_t& ms);    // 0 to 2^40 ms
+std::string rank(const std::string& text);         // "20k", "3d"
 
 }  // namespace wire
 }  // namespace tengen::protocol

@@ -63,7 +63,8 @@ Challenges::Outcome Challenges::close(const protocol::UserRef& me, const std::st
   if (!decline && c.challenger.id != me.id)
     return error(cid, ErrorCode::Forbidden, "only its author can cancel a challenge");
   open_.erase(it);
-  writes.push_back(store::ChallengeClosed{id, decline ? "declined" : "cancelled", std::nullopt, 0});
+  writes.push_back(store::ChallengeClosed{id, std::string(protocol::wire::name(end_of(decline))),
+                                          std::nullopt, 0});
   return c;
 }
 

@@ -44,7 +44,11 @@ class Challenges {
   Outcome take_to_accept(const protocol::UserRef& me, const std::string& cid,
                          protocol::ChallengeId id);
   static store::Write closed_by_game(protocol::ChallengeId id, protocol::GameId game) {
-    return store::ChallengeClosed{id, "accepted", game, 0};
+    return store::ChallengeClosed{
+        id, std::string(protocol::wire::name(protocol::ChallengeEnd::Accepted)), game, 0};
+  }
+  static protocol::ChallengeEnd end_of(bool decline) {
+    return decline ? protocol::ChallengeEnd::Declined : protocol::ChallengeEnd::Cancelled;
   }
 
   // The challenges a connection may see: open ones, and direct ones it is a party to.

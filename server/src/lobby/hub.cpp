@@ -161,7 +161,7 @@ void Hub::rate_finished_games(Operation& op) {
     const RatingBook::RatedGame game{
         over.game,         room.black().id,
         room.white().id,   room.settings().handicap,
-        room.rules().komi, Rules::preset(room.settings().ruleset).value_or(Rules{}).komi};
+        room.rules().komi, Rules::preset(room.settings().ruleset).komi};
     // Held until the rows are submitted: two games of one player ending at once on two threads
     // reach the store in the order they were rated.
     if (!op.ratings.owns_lock()) op.ratings = std::unique_lock(ratings_order_);
@@ -555,7 +555,7 @@ Hub::Reply Hub::close_challenge(Operation& op, const protocol::UserRef& me, cons
   auto outcome = challenges_.close(me, cid, id, decline, op.out.writes);
   if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
   broadcast_challenge(op, std::get<protocol::Challenge>(outcome),
-                      protocol::ChallengeClosed{id, decline ? "declined" : "cancelled", {}});
+                      protocol::ChallengeClosed{id, Challenges::end_of(decline), {}});
   return protocol::Ack{cid, {}, {}, id, {}};
 }
 
@@ -592,7 +592,7 @@ Hub::Reply Hub::accept(Operation& op, const protocol::UserRef& me, const std::st
   const protocol::GameId game =
       open_room(op, id, settings, black, white, secret, nonce, services_.room, false);
   op.out.writes.push_back(Challenges::closed_by_game(id, game));
-  broadcast_challenge(op, c, protocol::ChallengeClosed{id, "accepted", game});
+  broadcast_challenge(op, c, protocol::ChallengeClosed{id, protocol::ChallengeEnd::Accepted, game});
   const auto started = encoded(protocol::GameStarted{game, black, white, settings, drawn});
   presence_.send_to_user(black.id, started, op.out);
   presence_.send_to_user(white.id, started, op.out);
@@ -688,7 +688,7 @@ protocol::GameId Hub::start_tournament_game(const protocol::GameSettings& settin
 }
 
 void Hub::end_tournament_game(protocol::GameId game, const Result& result,
-                              const std::string& reason) {
+                              protocol::EndReason reason) {
   if (Room* room = hold(*lobby_op_, game))
     room->adjudicate(result, reason, services_.clock->steady_now());
 }

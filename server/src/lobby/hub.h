@@ -178,7 +178,7 @@ class Hub final : public Dispatcher, private TournamentHost {
                                          const protocol::UserRef& white,
                                          const RoomOptions& options) override;
   void end_tournament_game(protocol::GameId game, const Result& result,
-                           const std::string& reason) override;
+                           protocol::EndReason reason) override;
   void write(store::Write write) override { lobby_op_->out.writes.push_back(std::move(write)); }
   void tournament_changed(const protocol::TournamentChanged& change) override;
   void arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) override;

@@ -13,6 +13,7 @@
 namespace tengen {
 namespace {
 
+using protocol::EndReason;
 using protocol::ErrorCode;
 using json = nlohmann::json;
 
@@ -266,7 +267,7 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
   const auto charge = clock_.running() == color ? clock_.charge(color, timing.now, Millis(lag_ms))
                                                 : GameClock::Charge{};
   if (!charge.in_time) {
-    finish("", Result::time(opponent(color)), "time", timing.now);
+    finish("", Result::time(opponent(color)), EndReason::Time, timing.now);
     return error(cid, ErrorCode::GameOver, "your time ran out before this move arrived");
   }
   const records::Moved move{color, point == kPass ? "pass" : gtp(point), kept_clocks(clock_)};
@@ -279,10 +280,10 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
                                                 clock_state(timing.now), charge.lag_credit_ms},
                            move);
   if (game_->phase() == Game::Phase::Over && game_->result()) {
-    finish("", *game_->result(), "repetition", timing.now);
+    finish("", *game_->result(), EndReason::Repetition, timing.now);
   } else if (game_->phase() == Game::Phase::Scoring) {
-    if (settings_.ruleset == "tromp-taylor") {
-      finish_tromp_taylor("", "passes", timing.now);
+    if (settings_.ruleset == Ruleset::TrompTaylor) {
+      finish_tromp_taylor("", EndReason::Passes, timing.now);
     } else {
       start_scoring(timing.now);
     }
@@ -292,7 +293,7 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
   return ack;
 }
 
-protocol::Ack Room::finish(const std::string& cid, const Result& result, const std::string& reason,
+protocol::Ack Room::finish(const std::string& cid, const Result& result, EndReason reason,
                            Steady now, std::optional<protocol::ScoreView> score) {
   // The clock as it stood: a flagged player shows nothing left.
   auto clock = clock_state(now);
@@ -302,16 +303,16 @@ protocol::Ack Room::finish(const std::string& cid, const Result& result, const s
   apply(ended);
   if (game_ && result.kind == Result::Kind::Resignation) game_->resign(opponent(result.winner));
   const auto ack =
-      publish(cid, protocol::GameEnded{result.to_sgf(), reason, std::move(score), clock}, ended);
+      publish(cid, protocol::GameEnded{result, reason, std::move(score), clock}, ended);
   const auto moves = game_ ? game_->moves().size() : free_stones_.size();
-  pending_.writes.push_back(
-      store::GameFinished{id_, result.to_sgf(), reason, static_cast<int>(moves), sgf(), 0});
+  pending_.writes.push_back(store::GameFinished{id_, result.to_sgf(),
+                                                std::string(protocol::wire::name(reason)),
+                                                static_cast<int>(moves), sgf(), 0});
   pending_.ended.push_back({id_, result});
   return ack;
 }
 
-protocol::Ack Room::finish_tromp_taylor(const std::string& cid, const std::string& reason,
-                                        Steady now) {
+protocol::Ack Room::finish_tromp_taylor(const std::string& cid, EndReason reason, Steady now) {
   const Score score = tromp_taylor_score(game_->board(), rules_.komi);
   return finish(cid, score.result(), reason, now, score_view(score));
 }
@@ -321,7 +322,7 @@ Room::Reply Room::resign(std::int64_t user, const std::string& cid, Steady now) 
   const auto color = color_of(user);
   if (!color)
     return error(cid, ErrorCode::Conflict, "the nigiri is not done yet: abort the game instead");
-  return finish(cid, Result::resignation(opponent(*color)), "resignation", now);
+  return finish(cid, Result::resignation(opponent(*color)), EndReason::Resignation, now);
 }
 
 Room::Reply Room::request_undo(std::int64_t user, const std::string& cid) {
@@ -409,7 +410,7 @@ Room::Reply Room::abort(std::int64_t user, const std::string& cid, Steady now) {
     return error(cid, ErrorCode::Conflict, "both players have moved: resign instead of aborting");
   if (options_.no_show_forfeits)
     return error(cid, ErrorCode::Forbidden, "a tournament game cannot be aborted: resign instead");
-  return finish(cid, Result::void_game(), "aborted", now);
+  return finish(cid, Result::void_game(), EndReason::Aborted, now);
 }
 
 Room::Reply Room::claim_win(std::int64_t user, const std::string& cid, Steady now) {
@@ -429,7 +430,7 @@ Room::Reply Room::claim_win(std::int64_t user, const std::string& cid, Steady no
     return error(cid, ErrorCode::Conflict,
                  "your opponent's countdown has " + seconds(ms_between(now, *at)) + " left");
   }
-  return finish(cid, Result::forfeit(*color), "abandoned", now);
+  return finish(cid, Result::forfeit(*color), EndReason::Abandoned, now);
 }
 
 void Room::place_free_stone(Point p) {
@@ -537,7 +538,7 @@ Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::u
   const auto ack = publish(cid, protocol::ScoreAccepted{color, version}, accepted);
   if (accepted_[index_of(opponent(color))] == version) {
     const auto m = marking();
-    finish("", *Result::parse_sgf(m.score.result), "score", now, m.score);
+    finish("", m.score.result, EndReason::Score, now, m.score);
   }
   return ack;
 }
@@ -547,7 +548,7 @@ Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) 
   if (stage() != Stage::Scoring)
     return error(cid, ErrorCode::Conflict, "play can resume only from the scoring phase");
   if (resumptions_ >= options_.max_resumptions) {
-    return finish_tromp_taylor(cid, "resumption_limit", now);
+    return finish_tromp_taylor(cid, EndReason::ResumptionLimit, now);
   }
   const Color requester = *color_of(user);
   const Color last_passer = game_->moves().back().color;
@@ -694,24 +695,24 @@ void Room::tick(Steady now) {
   if (const auto deadline = first_move_deadline(); deadline && now >= *deadline) {
     if (options_.no_show_forfeits) {  // whoever has not moved yet loses (Black first)
       finish("", Result::forfeit(moved_[index_of(Color::Black)] ? Color::Black : Color::White),
-             "no_show", now);
+             EndReason::NoShow, now);
     } else {
-      finish("", Result::void_game(), "no_first_move", now);
+      finish("", Result::void_game(), EndReason::NoFirstMove, now);
     }
     return;
   }
   if (stage() == Stage::Playing) {
     if (const auto flag = clock_.flag_at(); flag && now >= *flag) {
-      finish("", Result::time(opponent(*clock_.running())), "time", now);
+      finish("", Result::time(opponent(*clock_.running())), EndReason::Time, now);
       return;
     }
   }
   if (stage() == Stage::Scoring && now >= scoring_start_ + options_.scoring_timeout) {
-    finish_tromp_taylor("", "scoring_timeout", now);
+    finish_tromp_taylor("", EndReason::ScoringTimeout, now);
   }
 }
 
-void Room::adjudicate(const Result& result, const std::string& reason, Steady now) {
+void Room::adjudicate(const Result& result, EndReason reason, Steady now) {
   if (!finished()) finish("", result, reason, now);
 }
 

@@ -146,7 +146,7 @@ class Room {
 
   // Ends the game from outside with this result (a director's adjudication, a withdrawal);
   // nothing if it is over already.
-  void adjudicate(const Result& result, const std::string& reason, Steady now);
+  void adjudicate(const Result& result, protocol::EndReason reason, Steady now);
 
   protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer,
                                       Steady now) const;
@@ -186,9 +186,9 @@ class Room {
   std::optional<protocol::Error> check_player(std::int64_t user, const std::string& cid) const;
   std::optional<protocol::Error> check_turn(std::int64_t user, const std::string& cid) const;
   Reply play_move(std::int64_t user, const std::string& cid, Point point, const MoveTiming& timing);
-  protocol::Ack finish(const std::string& cid, const Result& result, const std::string& reason,
+  protocol::Ack finish(const std::string& cid, const Result& result, protocol::EndReason reason,
                        Steady now, std::optional<protocol::ScoreView> score = std::nullopt);
-  protocol::Ack finish_tromp_taylor(const std::string& cid, const std::string& reason, Steady now);
+  protocol::Ack finish_tromp_taylor(const std::string& cid, protocol::EndReason reason, Steady now);
   void start_turn(Steady now);
   void announce_countdown();
   void start_scoring(Steady now);

@@ -94,7 +94,8 @@ Record read_kind(const std::string& kind, const json& r, const std::string& text
       const json& score = sent.at("score");
       e.score = protocol::ScoreView{
           score.at("black").get<double>(), score.at("white").get<double>(),
-          score.at("result").get<std::string>(), score.at("ownership").get<std::string>()};
+          Result::parse_sgf(score.at("result").get<std::string>()).value_or(e.result),
+          score.at("ownership").get<std::string>()};
     }
     return e;
   }

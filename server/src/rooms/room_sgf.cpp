@@ -56,7 +56,7 @@ std::string Room::sgf() const {
     record.moves[i].time_left = static_cast<double>(overtime ? t.period_ms : t.main_ms) / 1000.0;
     if (overtime) record.moves[i].overtime_left = system == System::ByoYomi ? t.periods : t.stones;
   }
-  record.rules = settings_.ruleset;
+  record.rules = std::string(to_string(settings_.ruleset));
   record.black_name = black_.name;
   record.white_name = white_.name;
   if (result_) record.result = result_->to_sgf();

@@ -62,7 +62,7 @@ protocol::NigiriState Room::nigiri_state() const {
 
 protocol::ScoreView Room::score_view(const Score& score) const {
   const Geometry& g = game_->board().geometry();
-  protocol::ScoreView v{score.total[1], score.total[2], score.result().to_sgf(), {}};
+  protocol::ScoreView v{score.total[1], score.total[2], score.result(), {}};
   v.ownership.reserve(static_cast<std::size_t>(g.area()));
   for (int y = 0; y < g.height; ++y) {
     for (int x = 0; x < g.width; ++x) {
@@ -99,7 +99,10 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
   s.white = white_;
   const auto color = viewer ? color_of(viewer->id) : std::nullopt;
   const bool player = viewer && is_player(viewer->id);
-  s.role = color ? color_name(*color) : player ? "player" : "spectator";
+  using protocol::Role;
+  s.role = color    ? (*color == Color::Black ? Role::Black : Role::White)
+           : player ? Role::Player
+                    : Role::Spectator;
   const Geometry g{settings_.width, settings_.height};
   if (game_) {
     const Board& initial = game_->initial_board();
@@ -132,7 +135,7 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
       s.phase = protocol::Phase::Finished;
       break;
   }
-  if (result_) s.result = result_->to_sgf();
+  s.result = result_;
   s.undo_requested = undo_requested_by_.has_value();
   std::tie(s.chat, s.chat_omitted) = chat_for(!player || finished());
   s.clock = clock_state(now);

@@ -8,7 +8,6 @@
 
 #include "ratings/glicko2.h"
 #include "rooms/timers.h"
-#include "tournaments/outcome.h"
 
 namespace tengen {
 namespace {
@@ -120,8 +119,8 @@ void TournamentDirector::record(TournamentState& t, const std::string& kind, jso
   if (by && !command_cid_.empty()) cid = std::exchange(command_cid_, {});
   host_.write(store::TournamentEvent{t.id(), seq, kind, r.dump(),
                                      by ? std::optional(by->id) : std::nullopt, at, cid});
-  host_.tournament_changed(protocol::TournamentChanged{
-      t.id(), TournamentState::status_name(t.status()), static_cast<int>(t.rounds().size())});
+  host_.tournament_changed(
+      protocol::TournamentChanged{t.id(), t.status(), static_cast<int>(t.rounds().size())});
 }
 
 void TournamentDirector::set_status(TournamentState& t, const char* status) {
@@ -178,7 +177,8 @@ TournamentDirector::Reply TournamentDirector::create(const protocol::UserRef& me
   auto t = std::make_unique<TournamentState>(id, me, settings, now);
   host_.write(store::TournamentCreated{id, settings.name, me.id,
                                        protocol::encode_tournament_settings(settings), now, cid});
-  host_.tournament_changed(protocol::TournamentChanged{id, "registering", 0});
+  host_.tournament_changed(
+      protocol::TournamentChanged{id, protocol::TournamentStatus::Registering, 0});
   auto& state = *(tournaments_[id] = std::move(t));
   advance(state);
   return ack(cid, id);
@@ -288,7 +288,7 @@ void TournamentDirector::withdraw_player(TournamentState& t, const protocol::Use
     const Color winner = g.black == player.id ? Color::White : Color::Black;
     if (b < round.games.size() && round.games[b]) {
       host_.end_tournament_game(*round.games[b], Result::forfeit(winner),
-                                "withdrawal");  // its result comes back
+                                protocol::EndReason::Withdrawal);  // its result comes back
     } else {
       record_result(t, number, static_cast<int>(b + 1),
                     winner == Color::Black ? Outcome::BlackWins : Outcome::WhiteWins, true, by);
@@ -315,18 +315,19 @@ TournamentDirector::Reply TournamentDirector::set_result(const protocol::UserRef
     return error(cid, ErrorCode::Conflict,
                  "in an elimination, a result is final once the next round is paired");
   }
-  Outcome outcome = Outcome::BothLose;
-  Result result = Result::void_game();
-  if (m.result == "black") outcome = Outcome::BlackWins, result = Result::forfeit(Color::Black);
-  if (m.result == "white") outcome = Outcome::WhiteWins, result = Result::forfeit(Color::White);
-  if (m.result == "jigo") outcome = Outcome::Jigo, result = Result::score(0);
+  const Outcome outcome = m.result;
+  Result result = Result::void_game();  // both lose
+  if (outcome == Outcome::BlackWins) result = Result::forfeit(Color::Black);
+  if (outcome == Outcome::WhiteWins) result = Result::forfeit(Color::White);
+  if (outcome == Outcome::Jigo) result = Result::score(0);
   const bool in_play = !round.pairing.games[m.board - 1].outcome;
   protocol::GameId game = 0;  // none
   if (static_cast<std::size_t>(m.board - 1) < round.games.size())
     game = round.games[m.board - 1].value_or(0);
   record_result(*t, m.round, m.board, outcome, false, me);
   if (in_play && game != 0)
-    host_.end_tournament_game(game, result, "adjudication");  // already counted: ignored on return
+    host_.end_tournament_game(
+        game, result, protocol::EndReason::Adjudication);  // already counted: ignored on return
   advance(*t);
   return ack(cid, m.tournament);
 }
@@ -503,7 +504,7 @@ void TournamentDirector::record_result(TournamentState& t, int round, int board,
   record(t, "result",
          {{"round", round},
           {"board", board},
-          {"outcome", outcome_name(outcome)},
+          {"outcome", protocol::wire::name(outcome)},
           {"forfeit", forfeit}},
          by);
 }

@@ -26,7 +26,7 @@ class TournamentHost {
                                                  const RoomOptions& options) = 0;
   // Ends a game in play with this result (withdrawal, adjudication).
   virtual void end_tournament_game(protocol::GameId game, const Result& result,
-                                   const std::string& reason) = 0;
+                                   protocol::EndReason reason) = 0;
   virtual void write(store::Write write) = 0;
   // Tells those watching (the tournament, or every tournament) that it changed.
   virtual void tournament_changed(const protocol::TournamentChanged& change) = 0;

@@ -4,8 +4,6 @@
 #include <map>
 #include <stdexcept>
 
-#include "tournaments/outcome.h"
-
 namespace tengen {
 namespace {
 
@@ -13,7 +11,7 @@ using json = nlohmann::json;
 using tournament::Outcome;
 
 Outcome read_outcome(const std::string& text) {
-  if (const auto o = parse_outcome(text)) return *o;
+  if (const auto o = protocol::wire::parse<Outcome>(text)) return *o;
   throw std::runtime_error("unknown outcome '" + text + "'");
 }
 
@@ -34,20 +32,6 @@ TournamentState::TournamentState(protocol::TournamentId id, protocol::UserRef di
       director_(std::move(director)),
       settings_(std::move(settings)),
       created_at_ms_(created_at_ms) {}
-
-const char* TournamentState::status_name(Status s) {
-  switch (s) {
-    case Status::Registering:
-      return "registering";
-    case Status::Running:
-      return "running";
-    case Status::Finished:
-      return "finished";
-    case Status::Cancelled:
-      return "cancelled";
-  }
-  return "?";
-}
 
 const TournamentState::Player* TournamentState::player(std::int64_t user) const {
   const auto it = std::find_if(players_.begin(), players_.end(),
@@ -169,7 +153,7 @@ json TournamentState::summary_json() const {
   json j{{"id", id_},
          {"name", settings_.name},
          {"system", tournament::to_string(settings_.system)},
-         {"status", status_name(status_)},
+         {"status", protocol::wire::name(status_)},
          {"director", {{"id", director_.id}, {"name", director_.name}}},
          {"players", players_.size()},
          {"round", rounds_.size()},
@@ -240,7 +224,7 @@ json TournamentState::view_json() const {
                 {"black", user_json(g.black)},
                 {"white", user_json(g.white)},
                 {"handicap", g.handicap},
-                {"result", g.outcome ? json(outcome_name(*g.outcome)) : json(nullptr)},
+                {"result", g.outcome ? json(protocol::wire::name(*g.outcome)) : json(nullptr)},
                 {"forfeit", g.forfeit}};
       game["game"] =
           b < round.games.size() && round.games[b] ? json(*round.games[b]) : json(nullptr);

@@ -15,7 +15,7 @@ namespace tengen {
 // by apply(), live and when replayed from the store, so that a restart rebuilds exactly this.
 class TournamentState {
  public:
-  enum class Status : std::uint8_t { Registering, Running, Finished, Cancelled };
+  using Status = protocol::TournamentStatus;
 
   struct Player {
     protocol::UserRef user;
@@ -49,7 +49,6 @@ class TournamentState {
   std::int64_t created_at_ms() const { return created_at_ms_; }
   const protocol::TournamentSettings& settings() const { return settings_; }
   Status status() const { return status_; }
-  static const char* status_name(Status s);
   const std::vector<Player>& players() const { return players_; }
   const Player* player(std::int64_t user) const;
   const std::vector<RoundState>& rounds() const { return rounds_; }
