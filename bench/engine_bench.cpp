@@ -1,10 +1,12 @@
-// Light random playouts on one core, the measure of the board's raw speed; and the dead-stone
-// suggestion of the scoring phase, which is built on them (docs/performance.md).
+// Light random playouts on one core, the measure of the board's raw speed; the dead-stone
+// suggestion of the scoring phase, which is built on them; and a game replayed through
+// Game::play, the engine's part of every live move (docs/performance.md).
 //   cmake --preset bench && cmake --build --preset bench --target engine_bench &&
 //   build/bench/bench/engine_bench
 #include <benchmark/benchmark.h>
 
 #include "engine/dead_stones.h"
+#include "engine/game.h"
 #include "engine/playout.h"
 
 namespace tengen {
@@ -66,6 +68,43 @@ void BM_DeadStoneSuggestion(benchmark::State& state) {
       static_cast<double>(board.stone_count(Color::Black) + board.stone_count(Color::White));
 }
 BENCHMARK(BM_DeadStoneSuggestion)->Arg(9)->Arg(13)->Arg(19)->Unit(benchmark::kMillisecond);
+
+// A 19×19 game of random legal moves (about 60% of the board filled, with captures), replayed
+// move by move through Game::play with the stones each move removed, as a room plays live moves,
+// under positional superko.
+void BM_GamePlay(benchmark::State& state) {
+  const Rules rules = Rules::preset(Ruleset::Chinese);
+  std::vector<Move> moves;
+  {
+    Game game(Board(19, 19), rules);
+    Rng rng(20261124);
+    PositionSet seen;
+    seen.add(game.board().hash());
+    for (int i = 0; i < 250; ++i) {
+      const Color c = game.to_move();
+      const Point p = random_move(game.board(), c, rng, &seen);
+      if (p == kPass || game.play({c, p}) != MoveError::Ok) break;
+      seen.add(game.board().hash());
+      moves.push_back({c, p});
+    }
+  }
+  std::vector<Point> removed;
+  std::int64_t captured = 0;
+  for (auto _ : state) {
+    Game game(Board(19, 19), rules);
+    captured = 0;
+    for (const Move& m : moves) {
+      if (game.play(m, removed) != MoveError::Ok) state.SkipWithError("an illegal move");
+      captured += static_cast<std::int64_t>(removed.size());
+    }
+    benchmark::DoNotOptimize(game.board().hash());
+  }
+  state.counters["moves/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * moves.size()), benchmark::Counter::kIsRate);
+  state.counters["moves"] = static_cast<double>(moves.size());
+  state.counters["stones removed"] = static_cast<double>(captured);
+}
+BENCHMARK(BM_GamePlay);
 
 BENCHMARK(BM_Playout_SimpleKo)->Arg(9)->Arg(19);
 BENCHMARK(BM_Playout_PositionalSuperko)->Arg(9)->Arg(19);

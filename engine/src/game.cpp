@@ -84,17 +84,18 @@ MoveError Game::check(Move m) const {
 
 MoveError Game::play(Move m) {
   const MoveError e = check(m);
-  if (e == MoveError::Ok) {
-    moves_.push_back(m);
-    apply(m);
-  }
+  if (e == MoveError::Ok) apply(m);
   return e;
 }
 
 MoveError Game::play(Move m, std::vector<Point>& removed) {
   removed.clear();
-  const MoveError e = check(m);
-  if (e != MoveError::Ok || m.is_pass()) return e == MoveError::Ok ? play(m) : e;
+  const MoveError e = check(m);  // the only check: what follows reads the board, then plays
+  if (e != MoveError::Ok) return e;
+  if (m.is_pass()) {
+    apply(m);
+    return e;
+  }
   // Read off the board before the move: the opponent's chains whose last liberty it fills,
   // else, if it fills the last liberty of each chain it joins and has none of its own, those
   // chains and itself.
@@ -120,11 +121,13 @@ MoveError Game::play(Move m, std::vector<Point>& removed) {
     }
   }
   std::sort(removed.begin(), removed.end());
-  return play(m);
+  apply(m);
+  return MoveError::Ok;
 }
 
 // Plays a move already known to be legal and updates turn, passes, history and phase.
 void Game::apply(const Move& m) {
+  moves_.push_back(m);
   board_.play(m.point, m.color);
   to_move_ = opponent(m.color);
   if (m.is_pass()) {
@@ -194,7 +197,6 @@ bool Game::undo_to(std::size_t move_count) {
       replay.resume(resumes[next_resume++].second);
     }
     if (i == keep.size()) break;
-    replay.moves_.push_back(keep[i]);
     replay.apply(keep[i]);
   }
   *this = std::move(replay);

@@ -83,7 +83,8 @@ class Game {
   int occurrences() const noexcept { return seen_.count(board_.hash()); }
 
  private:
-  void apply(const Move& m);
+  void apply(
+      const Move& m);  // a legal move: recorded, played, and the turn, passes and phase updated
   bool ends_play() const noexcept;
   Hash128 situation(const Hash128& board_hash, Color to_move) const noexcept {
     return zobrist::with_side(board_hash, to_move);
