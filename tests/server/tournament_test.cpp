@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -281,6 +282,96 @@ TEST_F(Tournament, DirectorWithdrawsAdjudicatesAndRepairsAndEveryActionIsAudited
                                      [&](const json& s) { return name_of(s["player"]) == leaver; });
   ASSERT_NE(standing, v["standings"].end());
   EXPECT_TRUE((*standing)["withdrawn"].get<bool>());
+}
+
+// A tournament game does not wait for the lobby: while an operation holds the lobby, a game ends
+// and is acknowledged; its tournament learns the result once the lobby is free, and says so.
+TEST_F(Tournament, AGameEndsWithoutWaitingForTheLobbyAndItsTournamentLearnsAfter) {
+  names_ = {"tdir", "amy", "bob", "cat", "dan", "eve"};
+  start();
+  const json settings = {{"name", "Swiss"},
+                         {"system", "swiss"},
+                         {"rounds", 2},
+                         {"game", {{"width", 9}, {"time", {{"system", "none"}}}}}};
+  const int id =
+      as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
+  for (const auto* n : {"amy", "bob", "cat", "dan"})
+    expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", id}}));
+  expect_ack(as("tdir").command({{"type", "tournament_start"}, {"tournament", id}}));
+  expect_ack(as("eve").command({{"type", "watch_tournaments"}, {"tournament", id}}));
+  const auto games = view(id)["round_list"][0]["games"];
+  ASSERT_EQ(games.size(), 2u);
+
+  // The director creates another tournament, and that operation stops half-way, holding the
+  // lobby (the hub arms the new tournament's start there).
+  stack_->timers().hold(TournamentStart{id + 1});
+  auto creating = std::async(std::launch::async, [&] {
+    return as("tdir").command({{"type", "create_tournament"}, {"settings", settings}});
+  });
+  // Let go on the way out whatever happens, before `creating` waits for its answer.
+  const std::shared_ptr<void> let_go(nullptr, [&](void*) { stack_->timers().release(); });
+  stack_->timers().wait_until_held();
+
+  // Meanwhile both games go on and one ends: with tournament games held with the lobby, these
+  // would wait, and the client's read would time out.
+  const std::int64_t first = games[0]["game"];
+  const std::int64_t second = games[1]["game"];
+  expect_ack(as(name_of(games[1]["black"])).command(play(second, "E5")));
+  expect_ack(as(name_of(games[0]["black"])).command(cmd("resign", first)));
+
+  // Once the lobby is free, the tournament learns the result, and its watchers hear of it.
+  stack_->timers().release();
+  expect_ack(creating.get());
+  const json changed = as("eve").wait_type("tournament_changed");
+  EXPECT_EQ(changed["tournament"], id);
+  EXPECT_EQ(view(id)["round_list"][0]["games"][0]["result"], "white");
+  EXPECT_EQ(view(id)["round_list"][0]["games"][1]["result"], nullptr);
+}
+
+// A game's end is stored before its tournament is told, in a second transaction. A crash in
+// between (made here by deleting the tournament's events from its result on) leaves a finished
+// game whose result the tournament does not know: the restart tells it, once.
+TEST_F(Tournament, AGameThatEndedJustBeforeACrashIsToldToItsTournamentAtTheRestart) {
+  names_ = {"tdir", "amy", "bob", "cat", "dan", "eve"};
+  start();
+  const json settings = {{"name", "Swiss"},
+                         {"system", "swiss"},
+                         {"rounds", 2},
+                         {"game", {{"width", 9}, {"time", {{"system", "none"}}}}}};
+  const int id =
+      as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
+  for (const auto* n : {"amy", "bob", "cat", "dan"})
+    expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", id}}));
+  expect_ack(as("tdir").command({{"type", "tournament_start"}, {"tournament", id}}));
+  expect_ack(as("eve").command({{"type", "watch_tournaments"}, {"tournament", id}}));
+  const auto games = view(id)["round_list"][0]["games"];
+  expect_ack(as(name_of(games[0]["black"])).command(cmd("resign", games[0]["game"])));
+  as("eve").wait_type("tournament_changed");
+  ASSERT_EQ(view(id)["round_list"][0]["games"][0]["result"], "white");
+  stop();
+
+  auto results = [&] {
+    store::Database db(temp_.path());
+    store::Statement count(db,
+                           "SELECT count(*) FROM tournament_events WHERE tournament_id = ?1 AND "
+                           "kind = 'result'");
+    count.bind(1, std::int64_t{id});
+    count.step();
+    return count.column_int(0);
+  };
+  ASSERT_EQ(results(), 1);
+  {
+    store::Database db(temp_.path());
+    db.exec("DELETE FROM tournament_events WHERE tournament_id = " + std::to_string(id) +
+            " AND seq >= (SELECT min(seq) FROM tournament_events WHERE kind = 'result')");
+  }
+  ASSERT_EQ(results(), 0);
+
+  start();
+  EXPECT_EQ(view(id)["round_list"][0]["games"][0]["result"], "white");
+  EXPECT_EQ(view(id)["round_list"][0]["games"][1]["result"], nullptr);
+  stop();
+  EXPECT_EQ(results(), 1);
 }
 
 TEST_F(Tournament, BadSettingsAndCommandsGetSpecificErrors) {

@@ -74,9 +74,6 @@ std::optional<RoomOptions> Hub::tournament_game(protocol::GameId game) const {
 
 Room* Hub::hold(Operation& op, protocol::GameId id, bool in_memory_only) {
   if (Room* held = op.room(id)) return held;
-  // A game is a tournament's from its creation (indexed before its room exists), so this check
-  // cannot come too early.
-  if (tournament_game(id)) lock_lobby(op);
   while (true) {
     auto slot = in_memory_only ? rooms_.find(id) : rooms_.load(id);
     if (!slot) return nullptr;
@@ -97,9 +94,29 @@ void Hub::collect(Operation& op) {
 void Hub::finish(Operation& op) {
   dispatch_suggestions(op);
   collect(op);
+  if (!op.lobby.owns_lock() && std::any_of(op.out.ended.begin(), op.out.ended.end(), [&](auto& o) {
+        return tournament_game(o.game).has_value();
+      })) {
+    // A tournament game ended: its tournament is told in this operation if the lobby is free,
+    // after it otherwise. Taken after a game, the lobby is only tried: an operation holding it
+    // may be waiting for this game. Holding the lobby, this one may then take other games (a
+    // tournament ends them): no operation holds another game and waits for this one's, since
+    // only one with the lobby takes two games.
+    std::unique_lock lobby(lobby_mutex_, std::try_to_lock);
+    if (lobby.owns_lock()) {
+      op.lobby = std::move(lobby);
+      lobby_op_ = &op;
+    }
+  }
   settle_tournaments(op);
   rate_finished_games(op);
   rearm(op);
+  std::vector<GameOver> untold;  // tournament games that ended without the lobby held
+  if (!op.lobby.owns_lock()) {
+    for (const auto& over : op.out.ended) {
+      if (tournament_game(over.game)) untold.push_back(over);
+    }
+  }
   commit_.submit(op.out);
   // After the submission: a game read back from the store waits for what was submitted.
   for (auto& [id, held] : op.games) {
@@ -108,18 +125,31 @@ void Hub::finish(Operation& op) {
     rooms_.evict_if_done(id, *held.slot);
   }
   op.release();
+  if (untold.empty()) return;
+  // Not on this thread: a connection's strand waiting here for the lobby would hold back the
+  // replies it has to write.
+  if (services_.worker) {
+    services_.worker->post([this, untold = std::move(untold)] { tell_tournaments(untold); });
+  } else {
+    tell_tournaments(untold);
+  }
+}
+
+void Hub::tell_tournaments(const std::vector<GameOver>& ended) {
+  Operation op(*this);
+  lock_lobby(op);
+  for (const auto& over : ended) tournaments_.game_finished(over.game, over.result);
+  finish(op);  // which settles what that ends in turn
 }
 
 void Hub::settle_tournaments(Operation& op) {
+  if (!op.lobby.owns_lock()) return;  // finish() leaves them to tell_tournaments()
   // A tournament told of a game's end may adjudicate or end others: those are told in turn.
   while (op.settled < op.out.ended.size()) {
     const std::vector<GameOver> ended(
         op.out.ended.begin() + static_cast<std::ptrdiff_t>(op.settled), op.out.ended.end());
     op.settled = op.out.ended.size();
-    for (const auto& over : ended) {
-      // A tournament game is held with the lobby (hold); other games are no tournament's.
-      if (op.lobby.owns_lock()) tournaments_.game_finished(over.game, over.result);
-    }
+    for (const auto& over : ended) tournaments_.game_finished(over.game, over.result);
     collect(op);
   }
 }
@@ -244,6 +274,19 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     rooms_.add(g.created.id, slot);
     hold(op, g.created.id, true);
     ++recovered.games;
+  }
+  // A tournament game's end is submitted before its tournament is told (tell_tournaments): a
+  // crash in between left a finished game whose result the tournament does not know yet.
+  for (const auto game : tournaments_.undecided_games()) {
+    const auto stored = store.game(game);
+    if (!stored || !stored->result) continue;  // still in play
+    const auto result = Result::parse_sgf(*stored->result);
+    if (!result) {
+      throw std::runtime_error("the stored result of game " + std::to_string(game) + " ('" +
+                               *stored->result + "') is unreadable");
+    }
+    spdlog::info("tournament game {} ended before its tournament was told: telling it", game);
+    tournaments_.game_finished(game, *result);
   }
   tournaments_.resume();
   finish(op);

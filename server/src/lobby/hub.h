@@ -132,9 +132,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   };
 
   void lock_lobby(Operation& op);
-  // The game's room, held by `op` until it finishes (a tournament game's with the lobby, taken
-  // first); brought back from the store if it left memory, unless `in_memory_only`. Null if there
-  // is no such game.
+  // The game's room, held by `op` until it finishes; brought back from the store if it left
+  // memory, unless `in_memory_only`. Null if there is no such game.
   Room* hold(Operation& op, protocol::GameId id, bool in_memory_only = false);
   // Ends every operation: the held rooms' suggestions, ended games, deadlines; the outbox to the
   // commit path; then evictions, and the locks let go.
@@ -144,8 +143,14 @@ class Hub final : public Dispatcher, private TournamentHost {
   // Hands the held rooms' dead-stone suggestions to the worker (or computes them here).
   void dispatch_suggestions(Operation& op);
   // Hands the games that finished in this operation to the tournaments, which may start or end
-  // others, until nothing more happens.
+  // others, until nothing more happens. Only an operation that holds the lobby can (finish()
+  // tries to take it when a tournament game ended); one that could not leaves its tournament
+  // games to tell_tournaments().
   void settle_tournaments(Operation& op);
+  // A second operation, with the lobby, on the worker, that tells the tournaments of games that
+  // ended in one without it (submitted after the games' ends: a crash in between is mended by
+  // recover()).
+  void tell_tournaments(const std::vector<GameOver>& ended);
   // The ratings that the rated games finishing in this operation change, written with them.
   void rate_finished_games(Operation& op);
   void rearm(Operation& op);

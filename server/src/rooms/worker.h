@@ -6,9 +6,10 @@
 namespace tengen {
 
 // Work taken off a game's lock: the dead-stone suggestion, which would otherwise stall the game
-// (and, for a tournament game, the lobby) for up to a quarter of a second. Jobs run one at a
-// time, in the order posted, on a thread of the worker's own; a job that needs a game takes its
-// lock itself. Tests hold jobs and run them by hand.
+// for up to a quarter of a second; and telling a tournament that its game ended when the lobby
+// was busy then (Hub::finish). Jobs run one at a time, in the order posted, on a thread of the
+// worker's own; a job that needs a game or the lobby takes its lock itself. Tests hold jobs and
+// run them by hand.
 class Worker {
  public:
   using Job = std::function<void()>;

@@ -520,6 +520,16 @@ void TournamentDirector::game_finished(protocol::GameId game, const Result& resu
   advance_safely(t);
 }
 
+std::vector<protocol::GameId> TournamentDirector::undecided_games() const {
+  std::vector<protocol::GameId> out;
+  for (const auto& [game, board] : boards_) {
+    const TournamentState& t = *tournaments_.at(board.tournament);
+    if (!t.rounds().at(board.round - 1).pairing.games.at(board.board - 1).outcome)
+      out.push_back(game);
+  }
+  return out;
+}
+
 void TournamentDirector::deadline(protocol::TournamentId id) {
   if (TournamentState* t = find(id)) advance_safely(*t);
 }

@@ -83,8 +83,12 @@ class TournamentDirector {
                    const protocol::SetTournamentResult& m);
   Reply repair(const protocol::UserRef& me, const std::string& cid, protocol::TournamentId id);
 
-  // A game ended with this result (SGF form): if it is a tournament's, the result counts.
+  // A game ended with this result: if it is a tournament's, the result counts (once: a result
+  // already known is ignored).
   void game_finished(protocol::GameId game, const Result& result);
+  // The tournament games whose result the tournaments do not know yet (in play, or ended just
+  // before a crash that came before the tournament was told).
+  std::vector<protocol::GameId> undecided_games() const;
   // A tournament's deadline came.
   void deadline(protocol::TournamentId id);
   // How a tournament game's room runs (for rebuilding it), or nullopt for other games.
