@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -40,6 +42,7 @@ WsSession::WsSession(Socket socket, std::string_view received, std::uint64_t id,
             clock.steady_now()),
       strikes_(limits.abuse_strikes, limits.abuse_strike_refill, clock.steady_now()),
       reader_(limits.max_message_bytes),
+      writer_wake_(socket_.get_executor(), asio::steady_timer::time_point::max()),
       close_timer_(socket_.get_executor()) {
   if (!received.empty()) {
     const auto room = reader_.space(received.size());
@@ -50,6 +53,7 @@ WsSession::WsSession(Socket socket, std::string_view received, std::uint64_t id,
 
 asio::awaitable<void> WsSession::run() {
   auto self = shared_from_this();
+  asio::co_spawn(socket_.get_executor(), write_loop(), asio::detached);
   open_ = true;
   last_received_ = clock_.steady_now();
   tick();  // the first ping: its pong gives the round trip at once
@@ -218,7 +222,26 @@ void WsSession::enqueue(std::shared_ptr<const std::string> message) {
 }
 
 void WsSession::write() {
-  if (writing_ || !socket_.is_open()) return;
+  if (!writing_) writer_wake_.cancel();  // the writer waits for this (or is about to look)
+}
+
+// The writer: whatever is queued when it looks goes out in one write; then it looks again, or
+// waits for write() to wake it. Ends with the socket (or after the close frame).
+asio::awaitable<void> WsSession::write_loop() {
+  auto self = shared_from_this();
+  while (socket_.is_open()) {
+    if (!take_output()) {
+      co_await writer_wake_.async_wait(kNothrow);  // "cancelled" by write() and close_socket()
+      continue;
+    }
+    writing_ = true;
+    auto [ec, bytes] = co_await asio::async_write(socket_, asio::buffer(out_), kNothrow);
+    writing_ = false;
+    if (!written(ec)) break;
+  }
+}
+
+bool WsSession::take_output() {
   out_.clear();
   out_payload_ = 0;
   out_ += control_;
@@ -233,21 +256,15 @@ void WsSession::write() {
     close_frame_.clear();
     close_in_flight_ = true;
   }
-  if (out_.empty()) return;
-  writing_ = true;
-  asio::async_write(socket_, asio::buffer(out_),
-                    [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                      self->written(ec);
-                    });
+  return !out_.empty();
 }
 
-void WsSession::written(boost::system::error_code ec) {
-  writing_ = false;
+bool WsSession::written(boost::system::error_code ec) {
   queued_bytes_ -= out_payload_;
   if (out_.capacity() > kKeptWriteBuffer) std::string().swap(out_);
   if (ec) {
     close_socket();
-    return;
+    return false;
   }
   if (close_in_flight_) {
     close_in_flight_ = false;
@@ -259,13 +276,13 @@ void WsSession::written(boost::system::error_code ec) {
       boost::system::error_code ignored;
       socket_.shutdown(Socket::shutdown_send, ignored);
     }
-    return;
+    return false;  // nothing is written after a close frame
   }
   if (close_when_written_ && queue_.empty() && control_.empty()) {
     close_socket();
-    return;
+    return false;
   }
-  write();
+  return true;
 }
 
 void WsSession::begin_close(ws::CloseCode code, std::string_view reason) {
@@ -297,24 +314,20 @@ void WsSession::close_socket() {
     socket_.close(ignored);
   }
   close_timer_.cancel();
+  writer_wake_.cancel();  // the writer sees the socket closed and ends
   timers_.arm(ConnectionTick{id_}, std::nullopt);
 }
 
 void WsSession::arm_close(TimePoint at) {
-  close_deadline_ = at;
   close_timer_.expires_at(at);
-  close_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (!ec) self->close_deadline();
-  });
+  asio::co_spawn(socket_.get_executor(), close_guard(), asio::detached);
 }
 
-void WsSession::close_deadline() {
-  if (!socket_.is_open()) return;
-  if (asio::steady_timer::clock_type::now() >= close_deadline_) {
-    close_socket();
-  } else {
-    arm_close(close_deadline_);
-  }
+// The close handshake's time limit (armed once: closing_ is set first).
+asio::awaitable<void> WsSession::close_guard() {
+  auto self = shared_from_this();
+  auto [ec] = co_await close_timer_.async_wait(kNothrow);
+  if (!ec && socket_.is_open()) close_socket();
 }
 
 void WsSession::wake() {

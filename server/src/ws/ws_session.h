@@ -18,9 +18,10 @@
 
 namespace tengen {
 
-// One WebSocket client once the handshake is done (http_server.cpp answers it): a reader
-// coroutine, and a writer that sends whatever is queued in one write, both on the connection's
-// strand. Anything from another thread reaches it by post. The framing is ws/frames.h.
+// One WebSocket client once the handshake is done (http_server.cpp answers it): coroutines on
+// the connection's strand — a reader, a writer that sends whatever is queued in one write, and
+// the close handshake's guard. Anything from another thread reaches it by post. The framing is
+// ws/frames.h.
 class WsSession final : public Connection, public std::enable_shared_from_this<WsSession> {
  public:
   using Socket = boost::asio::ip::tcp::socket;
@@ -58,14 +59,17 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   void handle(std::string_view text);
   void reply_error(std::optional<std::string> cid, protocol::ErrorCode code, std::string message);
   void enqueue(std::shared_ptr<const std::string> message);
-  void write();  // starts a write of everything queued, unless one is in flight
-  void written(boost::system::error_code ec);
+  void write();  // wakes the writer, unless a write is in flight (it looks again after)
+  boost::asio::awaitable<void> write_loop();
+  bool take_output();  // the next write's bytes into out_; false if there are none
+  // After a write: false when the writer is done (an error, the close frame, a half-close).
+  bool written(boost::system::error_code ec);
   void begin_close(ws::CloseCode code, std::string_view reason);
   void drop(std::string_view why);  // at once, without a close frame
   void close_socket();
   void arm_close(TimePoint at);
-  void close_deadline();  // the close handshake's time limit
-  void tick();            // pings and the idle timeout, on the injected clock
+  boost::asio::awaitable<void> close_guard();  // the close handshake's time limit
+  void tick();                                 // pings and the idle timeout, on the injected clock
   std::int64_t steady_ms() const;
 
   Socket socket_;
@@ -92,10 +96,11 @@ class WsSession final : public Connection, public std::enable_shared_from_this<W
   bool open_ = false;
   bool closing_ = false;  // no more messages in or out: a close frame is on its way, or dropped
   bool close_when_written_ = false;  // half-closed by the client: close once the queue is out
+  // Never expires: write() and close_socket() cancel its wait to wake the writer.
+  boost::asio::steady_timer writer_wake_;
   // The close handshake's limit runs on Asio's clock, like the HTTP handshake's: a transport
   // guard that must end a shutdown even when tests hold the injected clock still.
   boost::asio::steady_timer close_timer_;
-  TimePoint close_deadline_{};
   Steady last_received_{};  // on the injected clock
   std::atomic<std::int64_t> rtt_ms_{-1};
 };
