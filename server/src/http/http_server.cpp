@@ -385,6 +385,14 @@ struct HttpServer::Impl {
     http_streams.erase(key);
   }
 
+  // SIGINT or SIGTERM begins a graceful stop (cancelled by a stop that began otherwise).
+  asio::awaitable<void> stop_on_signal() {
+    auto [ec, signal] = co_await signals.async_wait(kNothrow);
+    if (ec) co_return;
+    spdlog::info("received signal {}", signal);
+    begin_stop();
+  }
+
   asio::awaitable<void> accept_loop() {
     while (!stopping) {
       auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(io), kNothrow);
@@ -494,11 +502,7 @@ unsigned short HttpServer::port() const {
 }
 
 void HttpServer::run() {
-  impl_->signals.async_wait([this](const boost::system::error_code& ec, int signal) {
-    if (ec) return;
-    spdlog::info("received signal {}", signal);
-    impl_->begin_stop();
-  });
+  asio::co_spawn(impl_->control, impl_->stop_on_signal(), asio::detached);
   asio::co_spawn(impl_->control, impl_->accept_loop(), asio::detached);
   std::vector<std::thread> threads;
   for (int i = 1; i < impl_->config.threads; ++i) threads.emplace_back([this] { impl_->io.run(); });
