@@ -1,4 +1,5 @@
-# Writes OUTPUT, a C++ file defining tengen::migrations::all() from the SQL files in INPUTS.
+# Writes OUTPUT, a C++ file defining tengen::migrations::FUNCTION() (all() for SQLite's,
+# postgres() for PostgreSQL's) from the SQL files in INPUTS.
 set(body "// Generated from migrations/*.sql by embed.cmake. Do not edit.\n")
 string(APPEND body "#include \"migrations/migrations.h\"\n\n#include <array>\n\n")
 string(APPEND body "namespace tengen::migrations {\nnamespace {\n\nconstexpr std::array kAll{\n")
@@ -21,7 +22,7 @@ foreach(input IN LISTS INPUTS)
   endif()
   string(APPEND body "    Migration{${version}, \"${name}\", R\"sql(${sql})sql\"},\n")
 endforeach()
-string(APPEND body "};\n\n}  // namespace\n\nstd::span<const Migration> all() { return kAll; }\n\n}  // namespace tengen::migrations\n")
+string(APPEND body "};\n\n}  // namespace\n\nstd::span<const Migration> ${FUNCTION}() { return kAll; }\n\n}  // namespace tengen::migrations\n")
 file(WRITE ${OUTPUT}.tmp "${body}")
 file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)
 file(REMOVE ${OUTPUT}.tmp)

@@ -11,7 +11,9 @@ struct Migration {
   std::string_view sql;
 };
 
-// Every migration, in ascending version order.
+// Every migration, in ascending version order: SQLite's (migrations/*.sql), and PostgreSQL's
+// (migrations/postgres/*.sql, the same schema version by version in its dialect).
 std::span<const Migration> all();
+std::span<const Migration> postgres();
 
 }  // namespace tengen::migrations

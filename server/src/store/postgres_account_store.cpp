@@ -1,0 +1,105 @@
+#include "store/postgres_account_store.h"
+
+#include "store/postgres.h"
+
+namespace tengen::store {
+namespace {
+
+constexpr const char* kUserColumns = "id, username, password_hash, is_bot, created_at";
+
+UserRecord user_at(const pg::Result& r, int row, int first = 0) {
+  return UserRecord{r.int64(row, first), r.text(row, first + 1), r.text(row, first + 2),
+                    r.boolean(row, first + 3), r.int64(row, first + 4)};
+}
+
+std::optional<UserRecord> first_user(const pg::Result& r) {
+  if (r.rows() == 0) return std::nullopt;
+  return user_at(r, 0);
+}
+
+SessionRecord session_at(const pg::Result& r, int row) {
+  return SessionRecord{r.int64(row, 0), r.int64(row, 1), r.text(row, 2), r.int64(row, 3),
+                       r.int64(row, 4)};
+}
+
+pg::Param hash(const TokenHash& h) {
+  return pg::Param::bytes(h);
+}
+
+}  // namespace
+
+std::optional<UserRecord> PostgresAccountStore::create_user(const std::string& username,
+                                                            const std::string& password_hash,
+                                                            bool is_bot, std::int64_t now_ms) {
+  try {
+    const auto r = db_.query(
+        "INSERT INTO users(username, password_hash, is_bot, created_at) VALUES ($1, $2, $3, $4)"
+        " RETURNING id",
+        {username, password_hash, is_bot, now_ms});
+    return UserRecord{r.int64(0, 0), username, password_hash, is_bot, now_ms};
+  } catch (const pg::Error& e) {
+    if (e.unique_violation()) return std::nullopt;  // the name is taken
+    throw;
+  }
+}
+
+std::optional<UserRecord> PostgresAccountStore::user_by_name(const std::string& username) {
+  return first_user(db_.query(
+      std::string("SELECT ") + kUserColumns + " FROM users WHERE lower(username) = lower($1)",
+      {username}));
+}
+
+std::optional<UserRecord> PostgresAccountStore::user_by_id(std::int64_t id) {
+  return first_user(
+      db_.query(std::string("SELECT ") + kUserColumns + " FROM users WHERE id = $1", {id}));
+}
+
+SessionRecord PostgresAccountStore::create_session(std::int64_t user_id,
+                                                   const TokenHash& token_hash,
+                                                   const std::string& user_agent,
+                                                   std::int64_t now_ms) {
+  const auto r = db_.query(
+      "INSERT INTO sessions(user_id, token_hash, user_agent, created_at, last_seen_at)"
+      " VALUES ($1, $2, $3, $4, $4) RETURNING id",
+      {user_id, hash(token_hash), user_agent, now_ms});
+  return SessionRecord{r.int64(0, 0), user_id, user_agent, now_ms, now_ms};
+}
+
+std::optional<std::pair<UserRecord, SessionRecord>> PostgresAccountStore::session_by_token(
+    const TokenHash& token_hash, std::int64_t now_ms) {
+  // Touched and read in one statement.
+  const auto r = db_.query(
+      "WITH touched AS (UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1"
+      " RETURNING id, user_id, user_agent, created_at)"
+      " SELECT t.id, t.user_id, t.user_agent, t.created_at, u.id, u.username, u.password_hash,"
+      " u.is_bot, u.created_at FROM touched t JOIN users u ON u.id = t.user_id",
+      {hash(token_hash), now_ms});
+  if (r.rows() == 0) return std::nullopt;
+  SessionRecord s{r.int64(0, 0), r.int64(0, 1), r.text(0, 2), r.int64(0, 3), now_ms};
+  return std::pair{user_at(r, 0, 4), std::move(s)};
+}
+
+std::vector<SessionRecord> PostgresAccountStore::sessions_of(std::int64_t user_id) {
+  const auto r = db_.query(
+      "SELECT id, user_id, user_agent, created_at, last_seen_at FROM sessions WHERE user_id = $1"
+      " ORDER BY id",
+      {user_id});
+  std::vector<SessionRecord> out;
+  for (int i = 0; i < r.rows(); ++i) out.push_back(session_at(r, i));
+  return out;
+}
+
+bool PostgresAccountStore::delete_session(std::int64_t user_id, std::int64_t session_id) {
+  return db_.query("DELETE FROM sessions WHERE id = $1 AND user_id = $2", {session_id, user_id})
+             .affected() > 0;
+}
+
+std::optional<std::int64_t> PostgresAccountStore::delete_session_by_token(
+    const TokenHash& token_hash) {
+  const auto r =
+      db_.query("DELETE FROM sessions WHERE token_hash = $1 RETURNING id", {hash(token_hash)});
+  if (r.rows() == 0) return std::nullopt;
+  return r.int64(0, 0);
+}
+
+}  // namespace tengen::store
