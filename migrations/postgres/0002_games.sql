@@ -35,7 +35,9 @@ CREATE INDEX games_finished ON games(id) WHERE ended_at IS NOT NULL;
 CREATE INDEX games_by_black ON games(black_id, id);
 CREATE INDEX games_by_white ON games(white_id, id);
 
+-- `id` orders events across games as SQLite's rowid does (the newest commands of each user).
 CREATE TABLE game_events (
+  id              BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   game_id         BIGINT  NOT NULL REFERENCES games(id),
   seq             BIGINT  NOT NULL,
   kind            TEXT    NOT NULL,

@@ -10,8 +10,10 @@
 #include "store/migrate.h"
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
+#include "store/postgres_game_store.h"
 #include "store/postgres_migrate.h"
 #include "store/sqlite_account_store.h"
+#include "store/sqlite_game_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
 
@@ -20,44 +22,52 @@ namespace {
 
 using testing::TempPostgres;
 
-// One backend's AccountStore on a fresh, migrated database.
+// One backend's stores on a fresh, migrated database.
 class Holder {
  public:
   virtual ~Holder() = default;
   virtual AccountStore& store() = 0;
+  virtual GameStore& games() = 0;
 };
 
 class SqliteHolder final : public Holder {
  public:
-  SqliteHolder() : db_(temp_.path()), store_((migrate(db_), db_)) {}
+  SqliteHolder() : db_(temp_.path()), store_((migrate(db_), db_)), games_(temp_.path()) {}
   AccountStore& store() override { return store_; }
+  GameStore& games() override { return games_; }
 
  private:
   testing::TempDatabase temp_;
   Database db_;
   SqliteAccountStore store_;
+  SqliteGameStore games_;
 };
 
 class PostgresHolder final : public Holder {
  public:
   PostgresHolder()
-      : db_(TempPostgres::instance().new_database()), store_((pg::migrate(db_), db_)) {}
+      : conninfo_(TempPostgres::instance().new_database()),
+        db_(conninfo_),
+        store_((pg::migrate(db_), db_)),
+        games_(conninfo_) {}
   AccountStore& store() override { return store_; }
+  GameStore& games() override { return games_; }
 
  private:
+  std::string conninfo_;
   pg::Connection db_;
   PostgresAccountStore store_;
+  PostgresGameStore games_;
 };
+
+std::unique_ptr<Holder> open_backend(const std::string& name) {
+  if (name == "sqlite") return std::make_unique<SqliteHolder>();
+  return std::make_unique<PostgresHolder>();
+}
 
 class AccountStores : public ::testing::TestWithParam<std::string> {
  protected:
-  void SetUp() override {
-    if (GetParam() == "sqlite") {
-      holder_ = std::make_unique<SqliteHolder>();
-    } else {
-      holder_ = std::make_unique<PostgresHolder>();
-    }
-  }
+  void SetUp() override { holder_ = open_backend(GetParam()); }
   AccountStore& store() { return holder_->store(); }
   static TokenHash token(unsigned char fill) {
     TokenHash h{};
@@ -124,6 +134,161 @@ TEST_P(AccountStores, SessionsAreFoundByTheirTokensHashTouchedListedAndDeleted) 
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, AccountStores, ::testing::Values("sqlite", "postgres"),
+                         [](const auto& backend) { return backend.param; });
+
+// ---- games, challenges, ratings, tournaments ----
+
+class GameStores : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    holder_ = open_backend(GetParam());
+    ann_ = holder_->store().create_user("ann", "h", false, 1)->id;
+    bob_ = holder_->store().create_user("bob", "h", false, 1)->id;
+  }
+  GameStore& games() { return holder_->games(); }
+  // Event `seq` of `game`: the third is for spectators only.
+  static GameEvent event(std::int64_t game, std::int64_t seq, std::optional<std::int64_t> user,
+                         std::optional<std::string> cid, std::int64_t at) {
+    return GameEvent{game,
+                     seq,
+                     seq == 1 ? "nigiri" : "move",
+                     seq == 3,
+                     "{\"r\":" + std::to_string(seq) + "}",
+                     "text " + std::to_string(seq),
+                     at,
+                     user,
+                     std::move(cid)};
+  }
+
+  std::unique_ptr<Holder> holder_;
+  std::int64_t ann_ = 0, bob_ = 0;
+};
+
+TEST_P(GameStores, WhatIsWrittenIsReadBackForRecoveryAndTheLists) {
+  const std::vector<Write> opening{
+      ChallengeOpened{1, ann_, std::nullopt, R"({"width":9})", 10, "c-1"},
+      ChallengeOpened{2, bob_, ann_, R"({"width":19,"private":true})", 11, "c-2"},
+      ChallengeClosed{1, "accepted", 5, 12},
+      GameCreated{5, 1, R"({"width":9})", ann_, bob_, "secret", "nonce", 12},
+      GameCreated{6, std::nullopt, R"({"width":19,"private":true})", bob_, ann_, {}, {}, 13},
+      event(5, 1, std::nullopt, std::nullopt, 14),
+      GameSeated{5, bob_, ann_},
+      event(5, 2, bob_, "m-1", 15),
+      event(5, 3, ann_, "m-2", 16),
+      event(6, 1, bob_, "m-3", 17),
+  };
+  games().write(opening);
+  EXPECT_EQ(games().last_challenge_id(), 2);
+  EXPECT_EQ(games().last_game_id(), 6);
+  const auto open = games().open_challenges();
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_EQ(open[0].id, 2);
+  EXPECT_EQ(open[0].opponent_id, ann_);
+  EXPECT_EQ(open[0].settings, R"({"width":19,"private":true})");
+
+  auto unfinished = games().unfinished_games();
+  ASSERT_EQ(unfinished.size(), 2u);
+  EXPECT_EQ(unfinished[0].created.id, 5);
+  EXPECT_EQ(unfinished[0].created.challenge_id, 1);
+  EXPECT_EQ(unfinished[0].created.nigiri_secret, "secret");
+  EXPECT_FALSE(unfinished[1].created.nigiri_nonce);
+  ASSERT_EQ(unfinished[0].events.size(), 3u);
+  EXPECT_EQ(unfinished[0].events[2].seq, 3);
+  EXPECT_TRUE(unfinished[0].events[2].spectators_only);
+  EXPECT_EQ(unfinished[0].events[1].record, R"({"r":2})");
+  EXPECT_EQ(unfinished[0].events[1].text, "text 2");
+  EXPECT_EQ(unfinished[0].events[1].at_ms, 15);
+
+  const auto commands = games().recent_commands(2);
+  std::vector<std::string> cids;
+  for (const auto& c : commands) cids.push_back(c.cid);
+  EXPECT_EQ(cids, (std::vector<std::string>{"c-1", "c-2", "m-1", "m-2", "m-3"}));
+  ASSERT_EQ(commands.size(), 5u);
+  EXPECT_EQ(commands[3].game, 5);
+  EXPECT_EQ(commands[3].seq, 3);
+  EXPECT_EQ(commands[1].challenge, 2);
+
+  const auto live = games().live_games({});
+  ASSERT_EQ(live.size(), 1u) << "the private game is left out";
+  EXPECT_EQ(live[0].id, 5);
+  EXPECT_EQ(live[0].black_name, "bob") << "seated by the nigiri";
+  EXPECT_EQ(live[0].white_name, "ann");
+  EXPECT_FALSE(games().finished_sgf(5));
+
+  const std::vector<Write> ending{
+      event(5, 4, ann_, "m-4", 20),
+      GameFinished{5, "W+R", "resignation", 2, "(;GM[1]RE[W+R])", 20},
+      RatingChanged{bob_, 5, 1400.5, 200.25, 0.06, 1, 20},
+      RatingChanged{ann_, 5, 1600.5, 200.25, 0.059999, 1, 20},
+  };
+  games().write(ending);
+  EXPECT_EQ(games().finished_sgf(5), "(;GM[1]RE[W+R])");
+  const auto summary = games().game(5);
+  ASSERT_TRUE(summary);
+  EXPECT_EQ(summary->result, "W+R");
+  EXPECT_EQ(summary->end_reason, "resignation");
+  EXPECT_EQ(summary->ended_at_ms, 20);
+  EXPECT_EQ(summary->move_count, 2);
+  EXPECT_EQ(games().finished_games({}).size(), 1u);
+  EXPECT_TRUE(games().live_games({}).empty());
+  EXPECT_EQ(games().games_of(ann_, {}).size(), 2u) << "her own list has the private game";
+  EXPECT_EQ(games().games_of(ann_, {6, 50}).size(), 1u) << "a page before game 6";
+  EXPECT_EQ(games().unfinished_games().size(), 1u);
+  const auto stored = games().stored_game(5);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->events.size(), 4u);
+
+  const auto rating = games().rating(ann_);
+  ASSERT_TRUE(rating);
+  EXPECT_EQ(rating->rating, 1600.5);
+  EXPECT_EQ(rating->volatility, 0.059999) << "doubles exactly";
+  EXPECT_EQ(games().ratings().size(), 2u);
+  const std::vector<Write> again{RatingChanged{ann_, 6, 1610, 190, 0.06, 2, 30},
+                                 GameFinished{6, "B+R", "resignation", 0, "(;)", 30}};
+  games().write(again);
+  EXPECT_EQ(games().rating(ann_)->games, 2);
+  const auto history = games().rating_history(ann_, 10);
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_EQ(history[0].game_id, 5);
+  EXPECT_EQ(history[1].rating, 1610);
+  EXPECT_EQ(games().rating_history(ann_, 1).at(0).game_id, 6) << "the newest";
+
+  const std::vector<Write> tournament{
+      TournamentCreated{3, "Cup", ann_, R"({"name":"Cup"})", 40, "t-1"},
+      TournamentEvent{3, 1, "registered", R"({"user":1})", bob_, 41, "t-2"},
+      TournamentEvent{3, 2, "started", "{}", std::nullopt, 42, std::nullopt},
+      TournamentStatus{3, "running"},
+  };
+  games().write(tournament);
+  const auto tournaments = games().tournaments();
+  ASSERT_EQ(tournaments.size(), 1u);
+  EXPECT_EQ(tournaments[0].created.cid, "t-1");
+  ASSERT_EQ(tournaments[0].events.size(), 2u);
+  EXPECT_EQ(tournaments[0].events[0].by_user, bob_);
+  EXPECT_FALSE(tournaments[0].events[1].by_user);
+  EXPECT_EQ(tournaments[0].events[1].kind, "started");
+}
+
+// A group commit is one transaction: a row that cannot be written takes the others with it,
+// and the store goes on.
+TEST_P(GameStores, AWriteThatFailsLeavesNothingOfItsGroup) {
+  const std::vector<Write> first{GameCreated{5, std::nullopt, "{}", ann_, bob_, {}, {}, 1},
+                                 event(5, 1, ann_, "a", 2)};
+  games().write(first);
+  std::vector<Write> group{event(5, 2, ann_, "b", 3)};
+  for (int i = 0; i < 600; ++i) {  // past a pipeline's sync interval
+    group.push_back(ChallengeOpened{100 + i, bob_, std::nullopt, "{}", 3, "c" + std::to_string(i)});
+  }
+  group.push_back(event(5, 1, bob_, "c", 4));  // seq 1 again
+  EXPECT_ANY_THROW(games().write(group));
+  EXPECT_EQ(games().stored_game(5)->events.size(), 1u);
+  EXPECT_EQ(games().last_challenge_id(), 0);
+  const std::vector<Write> next{event(5, 2, ann_, "b", 5)};
+  games().write(next);
+  EXPECT_EQ(games().stored_game(5)->events.size(), 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, GameStores, ::testing::Values("sqlite", "postgres"),
                          [](const auto& backend) { return backend.param; });
 
 // ---- PostgreSQL's migrations ----

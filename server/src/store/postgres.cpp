@@ -118,6 +118,75 @@ Result Connection::query(const std::string& sql, const std::vector<Param>& param
                  sql);
 }
 
+void Connection::transaction(const std::vector<Statement>& statements) {
+  if (PQenterPipelineMode(conn_) != 1) throw Error("cannot enter pipeline mode", "");
+  std::optional<Error> failure;
+  // What each query sent since the last sync was, for the error message.
+  std::vector<const std::string*> sent;
+  const std::string begin = "BEGIN", commit = "COMMIT";
+  auto send = [&](const std::string& sql, const std::vector<Param>* params) {
+    std::vector<const char*> values;
+    std::vector<int> lengths;
+    std::vector<int> formats;
+    if (params) {
+      for (const auto& p : *params) {
+        values.push_back(p.value() ? p.value()->data() : nullptr);
+        lengths.push_back(p.value() ? static_cast<int>(p.value()->size()) : 0);
+        formats.push_back(p.binary() ? 1 : 0);
+      }
+    }
+    sent.push_back(&sql);
+    if (PQsendQueryParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                          values.data(), lengths.data(), formats.data(), 0) != 1 &&
+        !failure) {
+      failure.emplace("cannot send '" + sql.substr(0, 80) + "': " + trimmed(PQerrorMessage(conn_)),
+                      "");
+    }
+  };
+  // A sync, then every result up to it. The first failure makes the server skip the rest up to
+  // the sync (PGRES_PIPELINE_ABORTED), and later statements fail as the transaction is aborted:
+  // only the first failure is kept. Syncing every few hundred statements keeps both sides'
+  // buffers small (a blocking connection that only sent could wait for ever on a server that
+  // waits for its results to be read); the explicit transaction spans the syncs.
+  auto sync = [&] {
+    if (PQpipelineSync(conn_) != 1 && !failure) failure.emplace("cannot sync the pipeline", "");
+    std::size_t index = 0;
+    while (true) {
+      PGresult* r = PQgetResult(conn_);
+      if (!r) {  // the end of one query's results
+        ++index;
+        continue;
+      }
+      const auto status = PQresultStatus(r);
+      if (status == PGRES_PIPELINE_SYNC) {
+        PQclear(r);
+        break;
+      }
+      if (status == PGRES_FATAL_ERROR && !failure) {
+        const std::string what = index < sent.size() ? *sent[index] : std::string("?");
+        failure.emplace(what.substr(0, 80) + ": " + trimmed(PQresultErrorMessage(r)),
+                        sqlstate_of(r));
+      }
+      PQclear(r);
+    }
+    sent.clear();
+  };
+  constexpr std::size_t kPerSync = 256;
+  send(begin, nullptr);
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    send(statements[i].sql, &statements[i].params);
+    if ((i + 1) % kPerSync == 0) sync();
+  }
+  send(commit, nullptr);
+  sync();
+  PQexitPipelineMode(conn_);
+  if (failure) {
+    // After a failure COMMIT only rolls back, or was skipped with the transaction left open.
+    PQclear(PQexec(conn_, "ROLLBACK"));
+    throw *failure;
+  }
+}
+
 Transaction::~Transaction() {
   if (done_) return;
   try {

@@ -99,6 +99,14 @@ class Connection {
   Result query(const std::string& sql, std::initializer_list<Param> params = {});
   Result query(const std::string& sql, const std::vector<Param>& params);
 
+  // Statements that change rows, all in one transaction sent in one go (libpq's pipeline mode:
+  // no round trip per statement). Either all are committed or, if one fails, none (throws Error).
+  struct Statement {
+    std::string sql;
+    std::vector<Param> params;
+  };
+  void transaction(const std::vector<Statement>& statements);
+
  private:
   PGconn* conn_;
 };
