@@ -16,7 +16,8 @@ struct Option {
 constexpr Option kOptions[] = {
     {"--address", "TENGEN_ADDRESS", "address to listen on (default 0.0.0.0)"},
     {"--port", "TENGEN_PORT", "TCP port for HTTP and WebSocket (default 8080; 0 picks one)"},
-    {"--database", "TENGEN_DATABASE", "SQLite file (default tengen.sqlite3)"},
+    {"--database", "TENGEN_DATABASE",
+     "SQLite file (default tengen.sqlite3), or a PostgreSQL URI: postgres://user@host/db"},
     {"--web-root", "TENGEN_WEB_ROOT",
      "directory of the static web client (default ../share/tengen/web from the binary's folder)"},
     {"--log-level", "TENGEN_LOG_LEVEL", "trace, debug, info, warn, error (default info)"},
@@ -114,7 +115,7 @@ std::string usage() {
       "it is up\n";
   text +=
       "  --backup FILE          copy the --database into FILE with SQLite's online backup (safe "
-      "while serving)\n";
+      "while serving; for PostgreSQL use pg_dump)\n";
   text += "  --help                 show this text\n";
   return text;
 }

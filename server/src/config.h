@@ -11,7 +11,7 @@ namespace tengen {
 struct Config {
   std::string address = "0.0.0.0";
   unsigned short port = 8080;
-  std::string database = "tengen.sqlite3";
+  std::string database = "tengen.sqlite3";  // a SQLite file, or a postgres:// URI
   // Empty: share/tengen/web beside the binary's bin/ (default_web_root), the install layout, which
   // the build tree mirrors (web/CMakeLists.txt).
   std::string web_root;
@@ -44,6 +44,12 @@ ConfigResult parse_config(const std::vector<std::string>& args,
                           const std::vector<std::string>& environment);
 
 std::string usage();
+
+// Whether --database names a PostgreSQL database (postgres:// or postgresql://) rather than a
+// SQLite file.
+inline bool is_postgres(const std::string& database) {
+  return database.starts_with("postgres://") || database.starts_with("postgresql://");
+}
 
 // Where the web client is when --web-root is not given: ../share/tengen/web from the folder that
 // holds the server binary (/usr/local/bin -> /usr/local/share/tengen/web; the build tree's

@@ -24,6 +24,10 @@
 #include "store/database_lock.h"
 #include "store/journal.h"
 #include "store/migrate.h"
+#include "store/postgres.h"
+#include "store/postgres_account_store.h"
+#include "store/postgres_game_store.h"
+#include "store/postgres_migrate.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
 
@@ -50,6 +54,52 @@ std::string allocator() {
   return "the C library's malloc";
 }
 
+// The stores the server runs on: a SQLite file (the default, locked against a second server), or
+// a PostgreSQL database named by a postgres:// URI (docs/cluster.md). Migrated before use.
+struct Stores {
+  std::optional<tengen::store::DatabaseLock> lock;
+  std::optional<tengen::store::Database> sqlite;
+  std::optional<tengen::store::pg::Connection> postgres;
+  std::unique_ptr<tengen::store::AccountStore> accounts;
+  std::unique_ptr<tengen::store::GameStore> games;
+  int schema = 0;
+};
+
+// A URI as it may be logged: without its password.
+std::string without_password(const std::string& uri) {
+  const auto scheme = uri.find("://");
+  const auto at = uri.find('@');
+  if (scheme == std::string::npos || at == std::string::npos || at < scheme) return uri;
+  const auto colon = uri.find(':', scheme + 3);
+  if (colon == std::string::npos || colon > at) return uri;
+  return uri.substr(0, colon) + ":***" + uri.substr(at);
+}
+
+void open_stores(const std::string& database, Stores& s) {
+  using namespace tengen;
+  if (is_postgres(database)) {
+    s.postgres.emplace(database);
+    s.schema = store::pg::migrate(*s.postgres);
+    s.accounts = std::make_unique<store::PostgresAccountStore>(*s.postgres);
+    s.games = std::make_unique<store::PostgresGameStore>(database);
+    spdlog::info("PostgreSQL database {} at schema version {}; memory from {}",
+                 without_password(database), s.schema, allocator());
+    return;
+  }
+  // A file name, not ":memory:" or a "file:" URI: locked, and logged as an absolute path.
+  const bool named_file = !database.starts_with(':') && !database.starts_with("file:");
+  // Before SQLite opens it: a second server on the same file stops here, touching nothing.
+  if (named_file) s.lock.emplace(database);
+  s.sqlite.emplace(database);
+  s.schema = store::migrate(*s.sqlite);
+  s.accounts = std::make_unique<store::SqliteAccountStore>(*s.sqlite);
+  s.games = std::make_unique<store::SqliteGameStore>(database);
+  spdlog::info(
+      "database {} at schema version {}; memory from {}",
+      named_file ? std::filesystem::absolute(database).lexically_normal().string() : database,
+      s.schema, allocator());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,25 +124,15 @@ int main(int argc, char** argv) {
   }
 
   try {
-    // A file name, not ":memory:" or a "file:" URI: locked, and logged as an absolute path.
-    const bool named_file =
-        !config.database.starts_with(':') && !config.database.starts_with("file:");
-    // Before SQLite opens it: a second server on the same file stops here, touching nothing.
-    std::optional<store::DatabaseLock> lock;
-    if (named_file) lock.emplace(config.database);
-    store::Database db(config.database);
-    const int schema = store::migrate(db);
-    spdlog::info("database {} at schema version {}; memory from {}",
-                 named_file ? std::filesystem::absolute(config.database).lexically_normal().string()
-                            : config.database,
-                 schema, allocator());
+    Stores stores;
+    open_stores(config.database, stores);
+    const int schema = stores.schema;
+    store::GameStore& game_store = *stores.games;
 
     SystemClock clock;
-    store::SqliteAccountStore account_store(db);
-    Accounts accounts(account_store, clock,
+    Accounts accounts(*stores.accounts, clock,
                       config.fast_password_hashing ? Accounts::Options::fastest_for_tests()
                                                    : Accounts::Options::interactive());
-    store::SqliteGameStore game_store(config.database);
     store::Journal journal(game_store);
     Metrics metrics;
     auto timers = make_asio_timers();

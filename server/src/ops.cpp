@@ -56,6 +56,11 @@ int health_check(const Config& config) {
 }
 
 int backup(const Config& config, const std::string& to) {
+  if (is_postgres(config.database)) {
+    std::cerr << "backup: --backup copies a SQLite database; back PostgreSQL up with its own tools"
+                 " (pg_dump)\n";
+    return 2;
+  }
   if (!std::filesystem::exists(config.database)) {
     std::cerr << "backup: there is no database " << config.database << "\n";
     return 1;

@@ -1,5 +1,6 @@
 // The crash test (docs/persistence.md): the real server binary runs many games at once over
-// WebSockets, is killed with SIGKILL at random moments, and restarts on the same SQLite file. Every
+// WebSockets, is killed with SIGKILL at random moments, and restarts on the same database (a
+// SQLite file, or a real PostgreSQL: docs/cluster.md). Every
 // event any client saw (acknowledged moves and the opponents' move events) must come back byte for
 // byte, every game must replay without corruption, and play continues to the end.
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <set>
 
 #include "support/server_process.h"
+#include "support/temp_postgres.h"
 #include "support/ws_client.h"
 
 namespace tengen {
@@ -27,11 +29,13 @@ std::string vertex(int x, int y) {
   return std::string(1, "ABCDEFGHJ"[x]) + std::to_string(y + 1);
 }
 
-class CrashTest : public ::testing::Test {
+class CrashTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() / ("tengen-crash-" + std::to_string(getpid()));
     std::filesystem::remove_all(dir_);
+    if (GetParam() == "postgres")
+      database_ = {"--database", testing::TempPostgres::instance().new_database_uri()};
     start();
     for (int i = 0; i < kUsers; ++i) {
       const std::string body =
@@ -46,9 +50,12 @@ class CrashTest : public ::testing::Test {
   void TearDown() override {
     clients_.clear();
     server_.reset();
+    if (!database_.empty()) {
+      EXPECT_FALSE(std::filesystem::exists(dir_ / "test.sqlite3")) << "it ran on PostgreSQL";
+    }
     std::filesystem::remove_all(dir_);
   }
-  void start() { server_.emplace(dir_); }
+  void start() { server_.emplace(dir_, 0, database_); }
   void connect_all() {
     clients_.clear();
     for (int i = 0; i < 2 * kGames; ++i) {
@@ -139,6 +146,7 @@ class CrashTest : public ::testing::Test {
   }
 
   std::filesystem::path dir_;
+  std::vector<std::string> database_;  // for PostgreSQL: the --database URI (else the SQLite file)
   std::optional<testing::ServerProcess> server_;
   std::vector<std::string> tokens_;
   std::vector<std::unique_ptr<WsClient>> clients_;  // game g: 2g plays Black, 2g+1 White
@@ -149,7 +157,7 @@ class CrashTest : public ::testing::Test {
   int acked_ = 0;
 };
 
-TEST_F(CrashTest, KilledAtRandomMomentsTheServerLosesNothingItAcknowledged) {
+TEST_P(CrashTest, KilledAtRandomMomentsTheServerLosesNothingItAcknowledged) {
   std::mt19937 rng(20261122);
   connect_all();
   for (int g = 0; g < kGames; ++g) {
@@ -199,6 +207,9 @@ TEST_F(CrashTest, KilledAtRandomMomentsTheServerLosesNothingItAcknowledged) {
       json::parse(testing::body_of(testing::http_get(server_->port(), "/api/v1/games?limit=100")));
   EXPECT_EQ(finished["games"].size(), static_cast<std::size_t>(kGames));
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, CrashTest, ::testing::Values("sqlite", "postgres"),
+                         [](const auto& backend) { return backend.param; });
 
 }  // namespace
 }  // namespace tengen

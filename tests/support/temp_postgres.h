@@ -41,6 +41,12 @@ class TempPostgres {
   std::string conninfo(const std::string& database) const {
     return "host=" + dir_ + " user=tengen dbname=" + database;
   }
+  // The same as a URI, as the server's --database takes it.
+  std::string new_database_uri() {
+    const std::string conninfo = new_database();
+    const std::string name = conninfo.substr(conninfo.rfind('=') + 1);
+    return "postgresql://tengen@/" + name + "?host=" + dir_;
+  }
 
   TempPostgres(const TempPostgres&) = delete;
   TempPostgres& operator=(const TempPostgres&) = delete;
