@@ -15,6 +15,7 @@
 #include "support/live_server.h"
 #include "support/server_process.h"
 #include "support/temp_database.h"
+#include "support/temp_postgres.h"
 #include "support/two_players.h"
 #include "support/ws_client.h"
 
@@ -29,9 +30,12 @@ using testing::cmd;
 using testing::expect_ack;
 using testing::play;
 
-class Persistence : public testing::TwoPlayers {
+// On both backends: a SQLite file, and a real PostgreSQL (docs/cluster.md).
+class Persistence : public testing::TwoPlayers, public ::testing::WithParamInterface<std::string> {
  protected:
-  Persistence() : TwoPlayers("black", "white") {}
+  Persistence() : TwoPlayers("black", "white") {
+    if (GetParam() == "postgres") database_ = testing::TempPostgres::instance().new_database_uri();
+  }
   std::int64_t new_game(json settings) {
     return testing::start_game(*black_, *white_, std::move(settings));
   }
@@ -50,7 +54,7 @@ class Persistence : public testing::TwoPlayers {
   const std::string& black_token_ = tokens_[0];
 };
 
-TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
+TEST_P(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
   start();
   // 1: a timed game with an accepted undo and a chat line.
   const auto timed = new_game(
@@ -186,7 +190,7 @@ TEST_F(Persistence, ARestartBringsBackEveryUnfinishedGameChallengeAndSession) {
 
 // A private game's record and details were once served to anyone by its (sequential) number.
 // They go only to its two players; everyone else is told there is no such game.
-TEST_F(Persistence, APrivateGamesRecordsGoOnlyToItsPlayers) {
+TEST_P(Persistence, APrivateGamesRecordsGoOnlyToItsPlayers) {
   start();
   const std::string outsider = stack_->token_for("outsider");
   const auto game = new_game({{"width", 9}, {"private", true}});
@@ -218,7 +222,7 @@ TEST_F(Persistence, APrivateGamesRecordsGoOnlyToItsPlayers) {
   EXPECT_NE(record.find("RE[B+R]"), std::string::npos) << record;
 }
 
-TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
+TEST_P(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
   start();
   // A 9x9 game with a capture: E4 is taken by E3.
   const auto game = new_game({{"width", 9}, {"ruleset", "japanese"}});
@@ -318,6 +322,9 @@ TEST_F(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
   EXPECT_EQ(get("/api/v1/users/nobody/games"),
             R"({"error":{"code":"not_found","message":"no user named 'nobody'"}})");
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, Persistence, ::testing::Values("sqlite", "postgres"),
+                         [](const auto& backend) { return backend.param; });
 
 }  // namespace
 }  // namespace tengen

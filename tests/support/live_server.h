@@ -1,7 +1,8 @@
 #pragma once
 
-// The whole server stack (SQLite file, accounts, API, hub, HTTP/WebSocket server) on 127.0.0.1
-// and a free port, run on a thread of the test. Time is the test's: a manual clock and manual
+// The whole server stack (a SQLite file or, given a postgres:// URI, a PostgreSQL database;
+// accounts, API, hub, HTTP/WebSocket server) on 127.0.0.1 and a free port, run on a thread of the
+// test. Time is the test's: a manual clock and manual
 // timers that fire when the test advances it. "Automatic" colours go to the challenger as Black
 // and nigiri secrets come from a seeded generator, so that games are deterministic.
 #include <iomanip>
@@ -11,12 +12,17 @@
 #include <thread>
 
 #include "accounts/accounts.h"
+#include "config.h"
 #include "http/api.h"
 #include "http/http_server.h"
 #include "lobby/hub.h"
 #include "metrics.h"
 #include "store/journal.h"
 #include "store/migrate.h"
+#include "store/postgres.h"
+#include "store/postgres_account_store.h"
+#include "store/postgres_game_store.h"
+#include "store/postgres_migrate.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
 #include "support/gated_worker.h"
@@ -37,12 +43,19 @@ class LiveStack {
   }
 
   LiveStack(const std::string& database, ConnectionLimits limits = LiveStack::limits(),
-            RoomOptions room = {})
-      : db_(database) {
-    store::migrate(db_);
-    account_store_.emplace(db_);
+            RoomOptions room = {}) {
+    if (is_postgres(database)) {
+      postgres_.emplace(database);
+      store::pg::migrate(*postgres_);
+      account_store_ = std::make_unique<store::PostgresAccountStore>(*postgres_);
+      game_store_ = std::make_unique<store::PostgresGameStore>(database);
+    } else {
+      sqlite_.emplace(database);
+      store::migrate(*sqlite_);
+      account_store_ = std::make_unique<store::SqliteAccountStore>(*sqlite_);
+      game_store_ = std::make_unique<store::SqliteGameStore>(database);
+    }
     accounts_.emplace(*account_store_, clock_, Accounts::Options::fastest_for_tests());
-    game_store_.emplace(database);
     journal_.emplace(*game_store_);
     room.dead_stone_playouts = 200;
     auto ref = [](const std::optional<store::UserRecord>& u) -> std::optional<protocol::UserRef> {
@@ -133,10 +146,11 @@ class LiveStack {
   std::optional<GatedWorker> worker_{std::in_place};
   std::mutex random_mutex_;
   std::mt19937_64 random_{20261122};
-  store::Database db_;
-  std::optional<store::SqliteAccountStore> account_store_;
+  std::optional<store::Database> sqlite_;
+  std::optional<store::pg::Connection> postgres_;
+  std::unique_ptr<store::AccountStore> account_store_;
   std::optional<Accounts> accounts_;
-  std::optional<store::SqliteGameStore> game_store_;
+  std::unique_ptr<store::GameStore> game_store_;
   std::optional<store::Journal> journal_;
   Metrics metrics_;
   std::optional<Hub> hub_;

@@ -1,7 +1,8 @@
 #pragma once
 
-// A test with the real stack on its own SQLite file and two users connected over WebSockets,
-// which can be stopped and started again on the same file (as a restart would).
+// A test with the real stack on its own database (a SQLite file, or with `database_` set to a
+// postgres:// URI a PostgreSQL one) and two users connected over WebSockets, which can be stopped
+// and started again on the same database (as a restart would).
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -20,7 +21,7 @@ class TwoPlayers : public ::testing::Test {
 
   // A server on the test's file; the users exist after the first start.
   void start() {
-    stack_.emplace(temp_.path());
+    stack_.emplace(database_.empty() ? temp_.path() : database_);
     if (tokens_[0].empty()) {
       tokens_[0] = stack_->token_for(names_[0]);
       tokens_[1] = stack_->token_for(names_[1]);
@@ -45,6 +46,7 @@ class TwoPlayers : public ::testing::Test {
   std::string get(const std::string& target) { return body_of(http_get(stack_->port(), target)); }
 
   TempDatabase temp_;
+  std::string database_;  // empty: temp_'s SQLite file
   std::optional<LiveStack> stack_;
   std::string names_[2];
   std::string tokens_[2];
