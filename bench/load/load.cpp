@@ -42,6 +42,7 @@
 #include "engine/move_error.h"
 #include "engine/rules.h"
 #include "protocol/server_reader.h"
+#include "store/postgres.h"
 
 namespace {
 
@@ -71,6 +72,9 @@ struct Options {
   // Players of a McMahon tournament started half-way through the window (0: none): its first
   // round is paired and its games created while the other games play on.
   int tournament = 0;
+  // An empty PostgreSQL database to run the server on (a postgres:// URI), instead of a fresh
+  // SQLite file.
+  std::string database;
 };
 
 // Loopback addresses to connect from: the server allows 32 connections and 10 registrations per
@@ -859,8 +863,37 @@ class Load {
   pid_t server_pid_ = -1;
 };
 
+int read_sqlite_moves(const fs::path& file, std::set<std::pair<std::int64_t, std::string>>& stored);
+
+// The moves stored with a cid, by user, from a PostgreSQL database.
+std::set<std::pair<std::int64_t, std::string>> stored_moves(const std::string& uri) {
+  tengen::store::pg::Connection db(uri);
+  const auto r = db.query(
+      "SELECT user_id, cid FROM game_events WHERE cid IS NOT NULL AND kind IN ('move', 'pass')");
+  std::set<std::pair<std::int64_t, std::string>> stored;
+  for (int i = 0; i < r.rows(); ++i) stored.insert({r.int64(i, 0), r.text(i, 1)});
+  return stored;
+}
+
 // Every acknowledged move is in the database, under the cid it was sent with.
-int check_database(const fs::path& file, const Load& load) {
+int check_database(const fs::path& file, const std::string& uri, const Load& load) {
+  std::set<std::pair<std::int64_t, std::string>> stored;
+  if (!uri.empty()) {
+    stored = stored_moves(uri);
+  } else if (auto status = read_sqlite_moves(file, stored); status != 0) {
+    return status;
+  }
+  std::size_t missing = 0;
+  for (const auto& [user, cid] : load.acked())
+    missing += !stored.contains({user, "l" + std::to_string(cid)});
+  std::printf(
+      "durability:               %zu acknowledged moves, %zu in the database, %zu missing\n",
+      load.acked().size(), stored.size(), missing);
+  return missing == 0 ? 0 : 1;
+}
+
+int read_sqlite_moves(const fs::path& file,
+                      std::set<std::pair<std::int64_t, std::string>>& stored) {
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
     std::cerr << "cannot open " << file << "\n";
@@ -870,20 +903,13 @@ int check_database(const fs::path& file, const Load& load) {
   sqlite3_prepare_v2(
       db, "SELECT user_id, cid FROM game_events WHERE cid IS NOT NULL AND kind IN ('move', 'pass')",
       -1, &st, nullptr);
-  std::set<std::pair<std::int64_t, std::string>> stored;
   while (sqlite3_step(st) == SQLITE_ROW) {
     stored.insert(
         {sqlite3_column_int64(st, 0), reinterpret_cast<const char*>(sqlite3_column_text(st, 1))});
   }
   sqlite3_finalize(st);
   sqlite3_close(db);
-  std::size_t missing = 0;
-  for (const auto& [user, cid] : load.acked())
-    missing += !stored.contains({user, "l" + std::to_string(cid)});
-  std::printf(
-      "durability:               %zu acknowledged moves, %zu in the database, %zu missing\n",
-      load.acked().size(), stored.size(), missing);
-  return missing == 0 ? 0 : 1;
+  return 0;
 }
 
 constexpr const char* kUsage = R"(usage: tengen-load [options]
@@ -900,6 +926,8 @@ constexpr const char* kUsage = R"(usage: tengen-load [options]
                        dead-stone suggestion, then a new game (default 0: never)
   --tournament P       P more players register for a McMahon tournament, started half-way
                        through the window; reports the other games' round trips meanwhile
+  --database URI       run the server on this empty PostgreSQL database (postgres://...)
+                       instead of a fresh SQLite file; the durability check reads it there
 )";
 
 }  // namespace
@@ -936,6 +964,8 @@ int main(int argc, char** argv) {
       o.pass_after = std::stoul(argv[++i]);
     else if (a == "--tournament" && has)
       o.tournament = std::stoi(argv[++i]);
+    else if (a == "--database" && has)
+      o.database = argv[++i];
     else {
       std::cerr << "tengen-load: unknown or incomplete option '" << a << "'\n" << kUsage;
       return 64;
@@ -964,8 +994,9 @@ int main(int argc, char** argv) {
       const fs::path db = dir / "load.sqlite3";
       Child server = start_child(
           {o.server, "--address", "127.0.0.1", "--port", "0", "--port-file",
-           (dir / "port").string(), "--database", db.string(), "--log-level", "warn", "--threads",
-           std::to_string(o.server_threads), "--insecure-fast-password-hashing", "yes"},
+           (dir / "port").string(), "--database", o.database.empty() ? db.string() : o.database,
+           "--log-level", "warn", "--threads", std::to_string(o.server_threads),
+           "--insecure-fast-password-hashing", "yes"},
           dir / "port");
       Load load(o, server.port);
       load.set_server_pid(server.pid);
@@ -976,7 +1007,7 @@ int main(int argc, char** argv) {
            SIGTERM);  // a graceful stop commits everything acknowledged (it was already)
       int server_status = 0;
       waitpid(server.pid, &server_status, 0);
-      status = check_database(db, load);
+      status = check_database(db, o.database, load);
       if (load.failures() > 0) {
         std::cerr << load.failures() << " connections failed\n";
         status = 1;
