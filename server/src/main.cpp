@@ -58,6 +58,9 @@ std::string allocator() {
 // a PostgreSQL database named by a postgres:// URI (docs/cluster.md). Migrated before use.
 struct Stores {
   std::optional<tengen::store::DatabaseLock> lock;
+  // PostgreSQL: a connection of its own holding an advisory lock for the server's life (released
+  // by PostgreSQL when the process ends, however it ends).
+  std::optional<tengen::store::pg::Connection> postgres_lock;
   std::optional<tengen::store::Database> sqlite;
   std::optional<tengen::store::pg::Connection> postgres;
   std::unique_ptr<tengen::store::AccountStore> accounts;
@@ -78,6 +81,19 @@ std::string without_password(const std::string& uri) {
 void open_stores(const std::string& database, Stores& s) {
   using namespace tengen;
   if (is_postgres(database)) {
+    // One server per database until games have owners (docs/cluster.md). A server killed a moment
+    // ago still holds the lock until PostgreSQL notices: wait a little for it.
+    s.postgres_lock.emplace(database);
+    try {
+      s.postgres_lock->exec("SET lock_timeout = '3s'");
+      s.postgres_lock->query("SELECT pg_advisory_lock(7365696741637736)");
+    } catch (const store::pg::Error& e) {
+      if (e.sqlstate() != "55P03") throw;  // lock_not_available
+      throw std::runtime_error(
+          "another tengen-server is already serving the PostgreSQL database " +
+          without_password(database) +
+          ": stop it first, or give this one its own database with --database");
+    }
     s.postgres.emplace(database);
     s.schema = store::pg::migrate(*s.postgres);
     s.accounts = std::make_unique<store::PostgresAccountStore>(*s.postgres);
