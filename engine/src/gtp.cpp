@@ -183,7 +183,7 @@ GtpResponse GtpEngine::version(const std::vector<std::string>&) {
 }
 
 GtpResponse GtpEngine::known_command(const std::vector<std::string>& args) {
-  if (args.empty()) return failure("syntax error");
+  if (args.empty()) return success("false");  // as GNU Go answers
   for (const auto& entry : commands()) {
     if (entry.name == args[0]) return success("true");
   }
@@ -205,10 +205,10 @@ GtpResponse GtpEngine::quit(const std::vector<std::string>&) {
 }
 
 GtpResponse GtpEngine::boardsize(const std::vector<std::string>& args) {
-  if (args.empty() || args.size() > 2) return failure("syntax error");
-  const auto w = parse_int(args[0]);
+  if (args.size() > 2) return failure("syntax error");
+  const auto w = args.empty() ? std::nullopt : parse_int(args[0]);
   const auto h = args.size() == 2 ? parse_int(args[1]) : w;
-  if (!w || !h) return failure("syntax error");
+  if (!w || !h) return failure("boardsize not an integer");
   if (!Geometry::valid(*w, *h)) return failure("unacceptable size");
   reset(Geometry{*w, *h});
   return success();
@@ -221,7 +221,8 @@ GtpResponse GtpEngine::clear_board(const std::vector<std::string>&) {
 
 GtpResponse GtpEngine::komi(const std::vector<std::string>& args) {
   double k = 0;
-  if (args.size() != 1) return failure("syntax error");
+  if (args.size() > 1) return failure("syntax error");
+  if (args.empty()) return failure("komi not a float");
   const auto [end, ec] = std::from_chars(args[0].data(), args[0].data() + args[0].size(), k);
   if (ec != std::errc{} || end != args[0].data() + args[0].size() || !std::isfinite(k))
     return failure("komi not a float");  // nan and inf too: final_score would print them
@@ -251,7 +252,8 @@ void GtpEngine::record(Point p, Color c) {
 }
 
 GtpResponse GtpEngine::play(const std::vector<std::string>& args) {
-  if (args.size() != 2) return failure("syntax error");
+  if (args.size() > 2) return failure("syntax error");
+  if (args.size() < 2) return failure("invalid color or coordinate");
   const auto c = parse_color(args[0]);
   const auto p = board_.geometry().parse_gtp(args[1]);
   if (!c || !p) return failure("invalid color or coordinate");
@@ -261,7 +263,8 @@ GtpResponse GtpEngine::play(const std::vector<std::string>& args) {
 }
 
 GtpResponse GtpEngine::is_legal(const std::vector<std::string>& args) {
-  if (args.size() != 2) return failure("syntax error");
+  if (args.size() > 2) return failure("syntax error");
+  if (args.size() < 2) return failure("invalid color or coordinate");
   const auto c = parse_color(args[0]);
   const auto p = board_.geometry().parse_gtp(args[1]);
   if (!c || !p) return failure("invalid color or coordinate");
@@ -299,7 +302,8 @@ GtpResponse GtpEngine::showboard(const std::vector<std::string>&) {
 }
 
 GtpResponse GtpEngine::list_stones(const std::vector<std::string>& args) {
-  if (args.size() != 1) return failure("syntax error");
+  if (args.size() > 1) return failure("syntax error");
+  if (args.empty()) return failure("invalid color");
   const auto c = parse_color(args[0]);
   if (!c) return failure("invalid color");
   std::string out;
@@ -315,17 +319,19 @@ GtpResponse GtpEngine::list_stones(const std::vector<std::string>& args) {
 }
 
 GtpResponse GtpEngine::captures(const std::vector<std::string>& args) {
-  if (args.size() != 1) return failure("syntax error");
+  if (args.size() > 1) return failure("syntax error");
+  if (args.empty()) return failure("invalid color");
   const auto c = parse_color(args[0]);
   if (!c) return failure("invalid color");
   return success(std::to_string(board_.captures(*c)));
 }
 
 GtpResponse GtpEngine::fixed_handicap(const std::vector<std::string>& args) {
-  if (args.size() != 1) return failure("syntax error");
-  const auto n = parse_int(args[0]);
-  if (!n) return failure("handicap not an integer");
+  if (args.size() > 1) return failure("syntax error");
+  // GNU Go's order: the board first, then the count.
   if (board_.empty_count() != board_.geometry().area()) return failure("board not empty");
+  const auto n = args.empty() ? std::nullopt : parse_int(args[0]);
+  if (!n) return failure("handicap not an integer");
   const auto points = tengen::fixed_handicap(board_.geometry(), *n);
   if (!points) return failure("invalid handicap");
   std::string out;
@@ -372,7 +378,8 @@ GtpResponse GtpEngine::printsgf(const std::vector<std::string>& args) {
 }
 
 GtpResponse GtpEngine::loadsgf(const std::vector<std::string>& args) {
-  if (args.empty() || args.size() > 2) return failure("syntax error");
+  if (args.size() > 2) return failure("syntax error");
+  if (args.empty()) return failure("missing filename");
   std::optional<int> stop;
   if (args.size() == 2) {
     stop = parse_int(args[1]);
@@ -427,7 +434,8 @@ GtpResponse GtpEngine::final_score(const std::vector<std::string>&) {
 }
 
 GtpResponse GtpEngine::final_status_list(const std::vector<std::string>& args) {
-  if (args.size() != 1) return failure("syntax error");
+  if (args.size() > 1) return failure("syntax error");
+  if (args.empty()) return failure("missing status");
   const std::string status = lower(args[0]);
   if (status != "dead" && status != "alive" && status != "seki") return failure("invalid status");
   const std::vector<Point> dead = suggest_dead_stones(board_);

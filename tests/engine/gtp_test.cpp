@@ -41,7 +41,35 @@ TEST(Gtp, RectangularBoardsAndBadSizes) {
   EXPECT_TRUE(run(e, "play b N7").ok);
   EXPECT_FALSE(run(e, "play b A8").ok);
   EXPECT_EQ(run(e, "boardsize 26").text, "unacceptable size");
-  EXPECT_EQ(run(e, "boardsize nine").text, "syntax error");
+  EXPECT_EQ(run(e, "boardsize nine").text, "boardsize not an integer");
+}
+
+// A command missing its arguments is answered with GNU Go 3.8's words (compared by hand with
+// /usr/games/gnugo --mode gtp); extra arguments, which GNU Go ignores, stay a syntax error here.
+TEST(Gtp, MissingArgumentsAreAnsweredInGnuGosWords) {
+  GtpEngine e;
+  const std::pair<const char*, const char*> cases[] = {
+      {"play black", "invalid color or coordinate"},
+      {"play", "invalid color or coordinate"},
+      {"is_legal black", "invalid color or coordinate"},
+      {"boardsize", "boardsize not an integer"},
+      {"boardsize abc", "boardsize not an integer"},
+      {"komi", "komi not a float"},
+      {"fixed_handicap", "handicap not an integer"},
+      {"list_stones", "invalid color"},
+      {"captures", "invalid color"},
+      {"loadsgf", "missing filename"},
+      {"final_status_list", "missing status"},
+      {"play black A1 extra", "syntax error"},
+  };
+  for (const auto& [command, text] : cases) {
+    const auto answer = run(e, command);
+    EXPECT_FALSE(answer.ok) << command;
+    EXPECT_EQ(answer.text, text) << command;
+  }
+  const auto known = run(e, "known_command");
+  EXPECT_TRUE(known.ok) << "no command named is no known command, as GNU Go answers";
+  EXPECT_EQ(known.text, "false");
 }
 
 TEST(Gtp, RulesSelectionChangesLegality) {
