@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "engine/dead_stones.h"
@@ -410,21 +411,37 @@ GtpResponse GtpEngine::loadsgf(const std::vector<std::string>& args) {
                : record.setup_black.empty() || !record.setup_white.empty() ? Color::Black
                                                                            : Color::White;
   // GTP: move_number is the number of the move that is *not* yet played (1 = before the first);
-  // 0 or less, as GNU Go reads it, is the whole game.
-  const std::size_t limit = stop && *stop > 0
-                                ? std::min(static_cast<std::size_t>(*stop - 1), record.moves.size())
-                                : record.moves.size();
-  for (std::size_t i = 0; i < record.moves.size() && i < limit; ++i) {
-    const RecordedMove& m = record.moves[i];
+  // 0 or less, as GNU Go reads it, is the whole game. Setup nodes during the game (AB AW AE) are
+  // done where they stand and count as no move; an undo past one takes it back with the move
+  // before it.
+  const std::size_t limit = stop && *stop > 0 ? static_cast<std::size_t>(*stop - 1)
+                                              : std::numeric_limits<std::size_t>::max();
+  std::size_t played = 0;
+  for (const RecordedMove& m : record.moves) {
+    if (m.is_move() && played == limit) {
+      next = m.color;  // stopped before the end: the colour of the record's next move (as GNU Go)
+      break;
+    }
+    if (!m.add_black.empty() || !m.add_white.empty() || !m.add_empty.empty()) {
+      try {
+        for (Point p : m.add_empty) loaded.board_.set_stone(p, Color::Empty);
+        for (Point p : m.add_black) loaded.board_.set_stone(p, Color::Black);
+        for (Point p : m.add_white) loaded.board_.set_stone(p, Color::White);
+      } catch (const std::invalid_argument& e) {
+        return failure("bad setup after move " + std::to_string(played) +
+                       " of the SGF: " + e.what());
+      }
+      loaded.position_changed();
+    }
+    if (!m.is_move()) continue;
     if (loaded.legality(m.point, m.color) != MoveError::Ok) {
       return failure("illegal move " + loaded.board_.geometry().to_gtp(m.point) + " at move " +
-                     std::to_string(i + 1) + " of the SGF");
+                     std::to_string(played + 1) + " of the SGF");
     }
     loaded.record(m.point, m.color);
     next = opponent(m.color);
+    ++played;
   }
-  // Stopped before the end, the answer is the colour of the record's next move (as GNU Go).
-  if (limit < record.moves.size()) next = record.moves[limit].color;
   *this = std::move(loaded);
   return success(next == Color::Black ? "black" : "white");
 }

@@ -329,6 +329,13 @@ std::string write_sgf(const GameRecord& r) {
   std::size_t n = 0;
   for (const RecordedMove& m : r.moves) {
     out += ++n % 8 == 1 ? "\n;" : ";";
+    point_list(out, "AB", g, m.add_black);
+    point_list(out, "AW", g, m.add_white);
+    point_list(out, "AE", g, m.add_empty);
+    if (!m.is_move()) {
+      property_if(out, "C", m.comment);
+      continue;
+    }
     const bool black = m.color == Color::Black;
     property(out, black ? "B" : "W", g.to_sgf(m.point));
     if (m.time_left) property(out, black ? "BL" : "WL", number(*m.time_left));
@@ -370,6 +377,7 @@ GameRecord read_sgf(std::string_view text) {
     const bool is_root = &node == &root;
     RecordedMove move;
     bool has_move = false;
+    bool has_setup = false;  // AB AW AE after the first move
     // Each colour's clock, whatever the order of the properties: which is the mover's is known
     // once the node is read.
     std::optional<double> time_left[2];
@@ -389,7 +397,14 @@ GameRecord read_sgf(std::string_view text) {
       } else if (p.id == "C") {
         (is_root ? r.comment : move.comment) = v;
       } else if (p.id == "AB" || p.id == "AW" || p.id == "AE") {
-        if (seen_move) throw SgfError(at, "setup stones after the first move are not supported");
+        if (seen_move) {  // setup during the game: done in this node, before its move
+          add_points(g, p,
+                     p.id == "AB"   ? move.add_black
+                     : p.id == "AW" ? move.add_white
+                                    : move.add_empty);
+          has_setup = true;
+          continue;
+        }
         if (p.id == "AE") continue;  // nothing to clear on an empty board
         add_points(g, p, p.id == "AB" ? r.setup_black : r.setup_white);
       } else if (p.id == "PL") {
@@ -437,6 +452,8 @@ GameRecord read_sgf(std::string_view text) {
       move.opponent_overtime_left = overtime_left[1 - mover];
       r.moves.push_back(std::move(move));
       seen_move = true;
+    } else if (has_setup) {
+      r.moves.push_back(std::move(move));  // setup only: no move
     }
   }
   return r;

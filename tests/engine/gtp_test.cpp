@@ -1,6 +1,7 @@
 #include "engine/gtp.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -70,6 +71,25 @@ TEST(Gtp, MissingArgumentsAreAnsweredInGnuGosWords) {
   const auto known = run(e, "known_command");
   EXPECT_TRUE(known.ok) << "no command named is no known command, as GNU Go answers";
   EXPECT_EQ(known.text, "false");
+}
+
+// loadsgf does a record's setup during the game where it stands. GNU Go 3.8 gives the same
+// stones except that it ignores AE there (it keeps A9); AE clears points, as the SGF standard says.
+TEST(Gtp, LoadsgfDoesSetupDuringTheGame) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("tengen-gtp-setup-" + std::to_string(::getpid()) + ".sgf");
+  std::ofstream(path) << "(;GM[1]FF[4]SZ[9];B[aa];W[bb];AB[cc]AW[dd];AE[aa]B[ff];W[gg])";
+  GtpEngine e;
+  const auto loaded = run(e, "loadsgf " + path.string());
+  ASSERT_TRUE(loaded.ok) << loaded.text;
+  EXPECT_EQ(loaded.text, "black");
+  EXPECT_EQ(run(e, "list_stones black").text, "C7 F4");
+  EXPECT_EQ(run(e, "list_stones white").text, "B8 D6 G3");
+  // Stopped before move 3 (B F4): the setup after move 2 is done, the next mover is Black.
+  const auto part = run(e, "loadsgf " + path.string() + " 3");
+  EXPECT_EQ(part.text, "black");
+  EXPECT_EQ(run(e, "list_stones black").text, "A9 C7");
+  std::filesystem::remove(path);
 }
 
 TEST(Gtp, RulesSelectionChangesLegality) {

@@ -121,8 +121,6 @@ TEST(Sgf, MalformedInputNamesTheOffset) {
   EXPECT_EQ(error_of("(;GM[2])"), "SGF error at offset 4: not a Go record (GM[2])");
   EXPECT_EQ(error_of("(;SZ[9];B[aa]W[bb])"), "SGF error at offset 7: a node with both B and W");
   EXPECT_EQ(error_of("(;SZ[9]B)"), "SGF error at offset 8: property B has no value");
-  EXPECT_EQ(error_of("(;SZ[9];B[aa];AB[cc])"),
-            "SGF error at offset 16: setup stones after the first move are not supported");
   EXPECT_EQ(error_of("(;B[aa]B[bb])"),
             "SGF error at offset 7: property B appears twice in one node");
   EXPECT_EQ(error_of("(;SZ[9]KM[7,5,5])"),
@@ -155,6 +153,24 @@ TEST(Sgf, ReadsWhatTheFieldsReadersReadWithWarnings) {
                             "offset 45: SZ[ 13 ] read as 13", "offset 53: KM[6,5] read as 6.5",
                             "offset 60: empty HA[] ignored", "offset 64: empty TM[] ignored"}));
   EXPECT_TRUE(read_sgf(write_sgf(r)).warnings.empty());
+}
+
+// Setup during the game (AB AW AE after the first move, as problem and teaching records have):
+// kept in the node where it stands, alone or before that node's move, and written back.
+TEST(Sgf, SetupAfterTheFirstMoveIsKeptWhereItStands) {
+  const auto r = read_sgf("(;GM[1]FF[4]SZ[9];B[aa];W[bb];AB[cc]AW[dd][ee]C[set up];AE[aa]B[ff])");
+  const Geometry g{9, 9};
+  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_EQ(r.moves.size(), 4u);
+  EXPECT_TRUE(r.moves[1].is_move());
+  EXPECT_FALSE(r.moves[2].is_move()) << "a setup node has no move";
+  EXPECT_EQ(r.moves[2].add_black, std::vector<Point>{g.point(2, 2)});
+  EXPECT_EQ(r.moves[2].add_white, (std::vector<Point>{g.point(3, 3), g.point(4, 4)}));
+  EXPECT_EQ(r.moves[2].comment, "set up");
+  EXPECT_EQ(r.moves[3].add_empty, std::vector<Point>{g.point(0, 0)});
+  EXPECT_EQ(r.moves[3].color, Color::Black);
+  EXPECT_EQ(r.moves[3].point, g.point(5, 5));
+  EXPECT_EQ(read_sgf(write_sgf(r)), r) << write_sgf(r);
 }
 
 TEST(Sgf, FromGameRecordsSetupAndMoves) {

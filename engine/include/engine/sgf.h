@@ -21,7 +21,11 @@ struct RecordedMove {
   std::string comment;               // C
   std::optional<double> opponent_time_left;   // the other colour's BL / WL in the same node
   std::optional<int> opponent_overtime_left;  // the other colour's OB / OW
-  static RecordedMove of(const Move& m);      // the move alone, no clock or comment
+  // Setup in this node after the game began (AB AW AE), done before its move. A node with only
+  // setup has no move: `color` Empty. (Setup before the first move is the record's setup.)
+  std::vector<Point> add_black{}, add_white{}, add_empty{};
+  bool is_move() const noexcept { return color != Color::Empty; }
+  static RecordedMove of(const Move& m);  // the move alone, no clock or comment
   friend bool operator==(const RecordedMove&, const RecordedMove&) = default;
 };
 
