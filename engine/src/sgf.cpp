@@ -452,7 +452,8 @@ GameRecord read_sgf(std::string_view text) {
       move.opponent_overtime_left = overtime_left[1 - mover];
       r.moves.push_back(std::move(move));
       seen_move = true;
-    } else if (has_setup) {
+    } else if (has_setup &&
+               !(move.add_black.empty() && move.add_white.empty() && move.add_empty.empty())) {
       r.moves.push_back(std::move(move));  // setup only: no move
     }
   }
