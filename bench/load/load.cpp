@@ -41,6 +41,7 @@
 #include "engine/geometry.h"
 #include "engine/move_error.h"
 #include "engine/rules.h"
+#include "protocol/overloaded.h"
 #include "protocol/server_reader.h"
 #include "store/postgres.h"
 
@@ -54,6 +55,7 @@ using asio::awaitable;
 using asio::use_awaitable;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
+using tengen::Overloaded;
 using namespace std::chrono_literals;
 
 struct Options {
@@ -230,13 +232,6 @@ std::int64_t to_int(std::string_view text) {
 }
 
 // The number in one of our cids ("l42").
-template <typename... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <typename... F>
-Overloaded(F...) -> Overloaded<F...>;
-
 std::uint32_t cid_number(std::string_view cid) {
   return cid.size() > 1 && cid[0] == 'l' ? static_cast<std::uint32_t>(to_int(cid.substr(1))) : 0;
 }

@@ -2,19 +2,11 @@
 
 #include <type_traits>
 
+#include "protocol/overloaded.h"
 #include "protocol/settings.h"
 #include "time_control.h"
 
 namespace tengen::bridge {
-
-namespace {
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-
-}  // namespace
 
 Judgement judge_marking(const std::set<std::string>& engine_dead, const protocol::Marking& marking,
                         bool changed_by_opponent, bool corrected_already) {

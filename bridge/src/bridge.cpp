@@ -16,6 +16,7 @@
 #include "engine/geometry.h"
 #include "engine_process.h"
 #include "protocol/codec.h"
+#include "protocol/overloaded.h"
 #include "protocol/server_reader.h"
 #include "time_control.h"
 
@@ -31,11 +32,6 @@ using json = nlohmann::json;
 using namespace std::chrono_literals;
 
 namespace {
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
 
 // The account cannot be used: trying again will not help.
 struct Fatal : std::runtime_error {

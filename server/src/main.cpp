@@ -21,15 +21,8 @@
 #include "ops.h"
 #include "protocol/health.h"
 #include "rooms/timers.h"
-#include "store/database_lock.h"
 #include "store/journal.h"
-#include "store/migrate.h"
-#include "store/postgres.h"
-#include "store/postgres_account_store.h"
-#include "store/postgres_game_store.h"
-#include "store/postgres_migrate.h"
-#include "store/sqlite_account_store.h"
-#include "store/sqlite_game_store.h"
+#include "store/stores.h"
 
 extern char** environ;
 
@@ -52,68 +45,6 @@ std::string allocator() {
     return std::string("jemalloc ") + version;
 #endif
   return "the C library's malloc";
-}
-
-// The stores the server runs on: a SQLite file (the default, locked against a second server), or
-// a PostgreSQL database named by a postgres:// URI (docs/cluster.md). Migrated before use.
-struct Stores {
-  std::optional<tengen::store::DatabaseLock> lock;
-  // PostgreSQL: a connection of its own holding an advisory lock for the server's life (released
-  // by PostgreSQL when the process ends, however it ends).
-  std::optional<tengen::store::pg::Connection> postgres_lock;
-  std::optional<tengen::store::Database> sqlite;
-  std::optional<tengen::store::pg::Connection> postgres;
-  std::unique_ptr<tengen::store::AccountStore> accounts;
-  std::unique_ptr<tengen::store::GameStore> games;
-  int schema = 0;
-};
-
-// A URI as it may be logged: without its password.
-std::string without_password(const std::string& uri) {
-  const auto scheme = uri.find("://");
-  const auto at = uri.find('@');
-  if (scheme == std::string::npos || at == std::string::npos || at < scheme) return uri;
-  const auto colon = uri.find(':', scheme + 3);
-  if (colon == std::string::npos || colon > at) return uri;
-  return uri.substr(0, colon) + ":***" + uri.substr(at);
-}
-
-void open_stores(const std::string& database, Stores& s) {
-  using namespace tengen;
-  if (is_postgres(database)) {
-    // One server per database until games have owners (docs/cluster.md). A server killed a moment
-    // ago still holds the lock until PostgreSQL notices: wait a little for it.
-    s.postgres_lock.emplace(database);
-    try {
-      s.postgres_lock->exec("SET lock_timeout = '3s'");
-      s.postgres_lock->query("SELECT pg_advisory_lock(7365696741637736)");
-    } catch (const store::pg::Error& e) {
-      if (e.sqlstate() != "55P03") throw;  // lock_not_available
-      throw std::runtime_error(
-          "another tengen-server is already serving the PostgreSQL database " +
-          without_password(database) +
-          ": stop it first, or give this one its own database with --database");
-    }
-    s.postgres.emplace(database);
-    s.schema = store::pg::migrate(*s.postgres);
-    s.accounts = std::make_unique<store::PostgresAccountStore>(*s.postgres);
-    s.games = std::make_unique<store::PostgresGameStore>(database);
-    spdlog::info("PostgreSQL database {} at schema version {}; memory from {}",
-                 without_password(database), s.schema, allocator());
-    return;
-  }
-  // A file name, not ":memory:" or a "file:" URI: locked, and logged as an absolute path.
-  const bool named_file = !database.starts_with(':') && !database.starts_with("file:");
-  // Before SQLite opens it: a second server on the same file stops here, touching nothing.
-  if (named_file) s.lock.emplace(database);
-  s.sqlite.emplace(database);
-  s.schema = store::migrate(*s.sqlite);
-  s.accounts = std::make_unique<store::SqliteAccountStore>(*s.sqlite);
-  s.games = std::make_unique<store::SqliteGameStore>(database);
-  spdlog::info(
-      "database {} at schema version {}; memory from {}",
-      named_file ? std::filesystem::absolute(database).lexically_normal().string() : database,
-      s.schema, allocator());
 }
 
 }  // namespace
@@ -140,13 +71,15 @@ int main(int argc, char** argv) {
   }
 
   try {
-    Stores stores;
-    open_stores(config.database, stores);
-    const int schema = stores.schema;
-    store::GameStore& game_store = *stores.games;
+    const auto stores = store::Stores::open(config.database);
+    const int schema = stores->schema;
+    spdlog::info("{}database {} at schema version {}; memory from {}",
+                 is_postgres(config.database) ? "PostgreSQL " : "", stores->described, schema,
+                 allocator());
+    store::GameStore& game_store = *stores->games;
 
     SystemClock clock;
-    Accounts accounts(*stores.accounts, clock,
+    Accounts accounts(*stores->accounts, clock,
                       config.fast_password_hashing ? Accounts::Options::fastest_for_tests()
                                                    : Accounts::Options::interactive());
     store::Journal journal(game_store);

@@ -43,6 +43,25 @@ class Tournament : public ::testing::Test {
     return json::parse(
         body_of(http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id))));
   }
+  static json swiss_settings() {
+    return {{"name", "Swiss"},
+            {"system", "swiss"},
+            {"rounds", 2},
+            {"game", {{"width", 9}, {"time", {{"system", "none"}}}}}};
+  }
+  // A 2-round Swiss of amy, bob, cat and dan directed by tdir, its first round in play, and eve
+  // watching it; its id.
+  int running_swiss() {
+    names_ = {"tdir", "amy", "bob", "cat", "dan", "eve"};
+    start();
+    const int id = as("tdir").command(
+        {{"type", "create_tournament"}, {"settings", swiss_settings()}})["tournament"];
+    for (const auto* n : {"amy", "bob", "cat", "dan"})
+      expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", id}}));
+    expect_ack(as("tdir").command({{"type", "tournament_start"}, {"tournament", id}}));
+    expect_ack(as("eve").command({{"type", "watch_tournaments"}, {"tournament", id}}));
+    return id;
+  }
   // The name behind a user id in the view.
   static std::string name_of(const json& user) { return user["name"].get<std::string>(); }
 
@@ -287,18 +306,7 @@ TEST_F(Tournament, DirectorWithdrawsAdjudicatesAndRepairsAndEveryActionIsAudited
 // A tournament game does not wait for the lobby: while an operation holds the lobby, a game ends
 // and is acknowledged; its tournament learns the result once the lobby is free, and says so.
 TEST_F(Tournament, AGameEndsWithoutWaitingForTheLobbyAndItsTournamentLearnsAfter) {
-  names_ = {"tdir", "amy", "bob", "cat", "dan", "eve"};
-  start();
-  const json settings = {{"name", "Swiss"},
-                         {"system", "swiss"},
-                         {"rounds", 2},
-                         {"game", {{"width", 9}, {"time", {{"system", "none"}}}}}};
-  const int id =
-      as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
-  for (const auto* n : {"amy", "bob", "cat", "dan"})
-    expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", id}}));
-  expect_ack(as("tdir").command({{"type", "tournament_start"}, {"tournament", id}}));
-  expect_ack(as("eve").command({{"type", "watch_tournaments"}, {"tournament", id}}));
+  const int id = running_swiss();
   const auto games = view(id)["round_list"][0]["games"];
   ASSERT_EQ(games.size(), 2u);
 
@@ -306,7 +314,7 @@ TEST_F(Tournament, AGameEndsWithoutWaitingForTheLobbyAndItsTournamentLearnsAfter
   // lobby (the hub arms the new tournament's start there).
   stack_->timers().hold(TournamentStart{id + 1});
   auto creating = std::async(std::launch::async, [&] {
-    return as("tdir").command({{"type", "create_tournament"}, {"settings", settings}});
+    return as("tdir").command({{"type", "create_tournament"}, {"settings", swiss_settings()}});
   });
   // Let go on the way out whatever happens, before `creating` waits for its answer.
   const std::shared_ptr<void> let_go(nullptr, [&](void*) { stack_->timers().release(); });
@@ -332,18 +340,7 @@ TEST_F(Tournament, AGameEndsWithoutWaitingForTheLobbyAndItsTournamentLearnsAfter
 // between (made here by deleting the tournament's events from its result on) leaves a finished
 // game whose result the tournament does not know: the restart tells it, once.
 TEST_F(Tournament, AGameThatEndedJustBeforeACrashIsToldToItsTournamentAtTheRestart) {
-  names_ = {"tdir", "amy", "bob", "cat", "dan", "eve"};
-  start();
-  const json settings = {{"name", "Swiss"},
-                         {"system", "swiss"},
-                         {"rounds", 2},
-                         {"game", {{"width", 9}, {"time", {{"system", "none"}}}}}};
-  const int id =
-      as("tdir").command({{"type", "create_tournament"}, {"settings", settings}})["tournament"];
-  for (const auto* n : {"amy", "bob", "cat", "dan"})
-    expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", id}}));
-  expect_ack(as("tdir").command({{"type", "tournament_start"}, {"tournament", id}}));
-  expect_ack(as("eve").command({{"type", "watch_tournaments"}, {"tournament", id}}));
+  const int id = running_swiss();
   const auto games = view(id)["round_list"][0]["games"];
   expect_ack(as(name_of(games[0]["black"])).command(cmd("resign", games[0]["game"])));
   as("eve").wait_type("tournament_changed");

@@ -12,19 +12,12 @@
 #include <thread>
 
 #include "accounts/accounts.h"
-#include "config.h"
 #include "http/api.h"
 #include "http/http_server.h"
 #include "lobby/hub.h"
 #include "metrics.h"
 #include "store/journal.h"
-#include "store/migrate.h"
-#include "store/postgres.h"
-#include "store/postgres_account_store.h"
-#include "store/postgres_game_store.h"
-#include "store/postgres_migrate.h"
-#include "store/sqlite_account_store.h"
-#include "store/sqlite_game_store.h"
+#include "store/stores.h"
 #include "support/gated_worker.h"
 #include "support/manual_clock.h"
 #include "support/manual_timers.h"
@@ -43,19 +36,9 @@ class LiveStack {
   }
 
   LiveStack(const std::string& database, ConnectionLimits limits = LiveStack::limits(),
-            RoomOptions room = {}) {
-    if (is_postgres(database)) {
-      postgres_.emplace(database);
-      store::pg::migrate(*postgres_);
-      account_store_ = std::make_unique<store::PostgresAccountStore>(*postgres_);
-      game_store_ = std::make_unique<store::PostgresGameStore>(database);
-    } else {
-      sqlite_.emplace(database);
-      store::migrate(*sqlite_);
-      account_store_ = std::make_unique<store::SqliteAccountStore>(*sqlite_);
-      game_store_ = std::make_unique<store::SqliteGameStore>(database);
-    }
-    accounts_.emplace(*account_store_, clock_, Accounts::Options::fastest_for_tests());
+            RoomOptions room = {})
+      : stores_(store::Stores::open(database)), game_store_(stores_->games.get()) {
+    accounts_.emplace(*stores_->accounts, clock_, Accounts::Options::fastest_for_tests());
     journal_.emplace(*game_store_);
     room.dead_stone_playouts = 200;
     auto ref = [](const std::optional<store::UserRecord>& u) -> std::optional<protocol::UserRef> {
@@ -146,11 +129,9 @@ class LiveStack {
   std::optional<GatedWorker> worker_{std::in_place};
   std::mutex random_mutex_;
   std::mt19937_64 random_{20261122};
-  std::optional<store::Database> sqlite_;
-  std::optional<store::pg::Connection> postgres_;
-  std::unique_ptr<store::AccountStore> account_store_;
+  std::unique_ptr<store::Stores> stores_;  // as the server opens them: migrated and locked
+  store::GameStore* game_store_;
   std::optional<Accounts> accounts_;
-  std::unique_ptr<store::GameStore> game_store_;
   std::optional<store::Journal> journal_;
   Metrics metrics_;
   std::optional<Hub> hub_;

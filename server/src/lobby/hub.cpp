@@ -7,18 +7,12 @@
 #include <stdexcept>
 
 #include "engine/rules.h"
+#include "protocol/overloaded.h"
 
 namespace tengen {
 namespace {
 
 using protocol::ErrorCode;
-
-template <typename... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <typename... F>
-Overloaded(F...) -> Overloaded<F...>;
 
 protocol::Error error(const std::string& cid, ErrorCode code, std::string message) {
   return protocol::Error{cid, code, std::move(message), {}};
@@ -94,9 +88,11 @@ void Hub::collect(Operation& op) {
 void Hub::finish(Operation& op) {
   dispatch_suggestions(op);
   collect(op);
-  if (!op.lobby.owns_lock() && std::any_of(op.out.ended.begin(), op.out.ended.end(), [&](auto& o) {
-        return tournament_game(o.game).has_value();
-      })) {
+  std::vector<GameOver> tournaments_ended;  // tournament games that ended in this operation
+  for (const auto& over : op.out.ended) {
+    if (tournament_game(over.game)) tournaments_ended.push_back(over);
+  }
+  if (!tournaments_ended.empty() && !op.lobby.owns_lock()) {
     // A tournament game ended: its tournament is told in this operation if the lobby is free,
     // after it otherwise. Taken after a game, the lobby is only tried: an operation holding it
     // may be waiting for this game. Holding the lobby, this one may then take other games (a
@@ -111,12 +107,10 @@ void Hub::finish(Operation& op) {
   settle_tournaments(op);
   rate_finished_games(op);
   rearm(op);
-  std::vector<GameOver> untold;  // tournament games that ended without the lobby held
-  if (!op.lobby.owns_lock()) {
-    for (const auto& over : op.out.ended) {
-      if (tournament_game(over.game)) untold.push_back(over);
-    }
-  }
+  // Without the lobby, they are left to tell_tournaments() (with it, settle_tournaments() told
+  // them, and any game that ended because of them).
+  std::vector<GameOver> untold;
+  if (!op.lobby.owns_lock()) untold = std::move(tournaments_ended);
   commit_.submit(op.out);
   // After the submission: a game read back from the store waits for what was submitted.
   for (auto& [id, held] : op.games) {

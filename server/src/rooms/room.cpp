@@ -7,6 +7,7 @@
 
 #include "engine/scoring.h"
 #include "engine/sgf.h"
+#include "protocol/overloaded.h"
 #include "rooms/room_records.h"
 #include "rooms/wording.h"
 
@@ -22,13 +23,6 @@ std::optional<std::array<PlayerTime, 2>> kept_clocks(const GameClock& clock) {
   if (!clock.timed()) return std::nullopt;
   return std::array<PlayerTime, 2>{clock.kept(Color::Black), clock.kept(Color::White)};
 }
-
-template <typename... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <typename... F>
-Overloaded(F...) -> Overloaded<F...>;
 
 bool free_placement(const protocol::GameSettings& s, const Rules& r) {
   using P = protocol::GameSettings::Placement;

@@ -13,6 +13,21 @@ std::string sqlstate_of(const PGresult* r) {
   return state ? state : "";
 }
 
+// Parameters as libpq takes them: values, lengths, and formats (0 text, 1 binary).
+struct Bound {
+  explicit Bound(const std::vector<Param>& params) {
+    for (const auto& p : params) {
+      values.push_back(p.value() ? p.value()->data() : nullptr);
+      lengths.push_back(p.value() ? static_cast<int>(p.value()->size()) : 0);
+      formats.push_back(p.binary() ? 1 : 0);
+    }
+  }
+  int count() const { return static_cast<int>(values.size()); }
+  std::vector<const char*> values;
+  std::vector<int> lengths;
+  std::vector<int> formats;
+};
+
 std::string trimmed(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
@@ -104,17 +119,10 @@ Result Connection::query(const std::string& sql, std::initializer_list<Param> pa
 }
 
 Result Connection::query(const std::string& sql, const std::vector<Param>& params) {
-  std::vector<const char*> values;
-  std::vector<int> lengths;
-  std::vector<int> formats;
-  for (const auto& p : params) {
-    values.push_back(p.value() ? p.value()->data() : nullptr);
-    lengths.push_back(p.value() ? static_cast<int>(p.value()->size()) : 0);
-    formats.push_back(p.binary() ? 1 : 0);
-  }
+  const Bound b(params);
   return checked(conn_,
-                 PQexecParams(conn_, sql.c_str(), static_cast<int>(params.size()), nullptr,
-                              values.data(), lengths.data(), formats.data(), 0),
+                 PQexecParams(conn_, sql.c_str(), b.count(), nullptr, b.values.data(),
+                              b.lengths.data(), b.formats.data(), 0),
                  sql);
 }
 
@@ -124,20 +132,12 @@ void Connection::transaction(const std::vector<Statement>& statements) {
   // What each query sent since the last sync was, for the error message.
   std::vector<const std::string*> sent;
   const std::string begin = "BEGIN", commit = "COMMIT";
-  auto send = [&](const std::string& sql, const std::vector<Param>* params) {
-    std::vector<const char*> values;
-    std::vector<int> lengths;
-    std::vector<int> formats;
-    if (params) {
-      for (const auto& p : *params) {
-        values.push_back(p.value() ? p.value()->data() : nullptr);
-        lengths.push_back(p.value() ? static_cast<int>(p.value()->size()) : 0);
-        formats.push_back(p.binary() ? 1 : 0);
-      }
-    }
+  const std::vector<Param> none;
+  auto send = [&](const std::string& sql, const std::vector<Param>& params) {
+    const Bound b(params);
     sent.push_back(&sql);
-    if (PQsendQueryParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
-                          values.data(), lengths.data(), formats.data(), 0) != 1 &&
+    if (PQsendQueryParams(conn_, sql.c_str(), b.count(), nullptr, b.values.data(), b.lengths.data(),
+                          b.formats.data(), 0) != 1 &&
         !failure) {
       failure.emplace("cannot send '" + sql.substr(0, 80) + "': " + trimmed(PQerrorMessage(conn_)),
                       "");
@@ -172,12 +172,12 @@ void Connection::transaction(const std::vector<Statement>& statements) {
     sent.clear();
   };
   constexpr std::size_t kPerSync = 256;
-  send(begin, nullptr);
+  send(begin, none);
   for (std::size_t i = 0; i < statements.size(); ++i) {
-    send(statements[i].sql, &statements[i].params);
+    send(statements[i].sql, statements[i].params);
     if ((i + 1) % kPerSync == 0) sync();
   }
-  send(commit, nullptr);
+  send(commit, none);
   sync();
   PQexitPipelineMode(conn_);
   if (failure) {

@@ -33,16 +33,17 @@ class Error : public std::runtime_error {
 // sent as binary), or NULL.
 class Param {
  public:
-  Param(std::nullopt_t) {}                              // NOLINT: NULL
-  Param(std::string_view text) : value_(text) {}        // NOLINT
-  Param(const std::string& text) : value_(text) {}      // NOLINT
-  Param(const char* text) : value_(text) {}             // NOLINT
-  Param(std::int64_t n) : value_(std::to_string(n)) {}  // NOLINT
-  Param(int n) : value_(std::to_string(n)) {}           // NOLINT
-  Param(bool b) : value_(b ? "t" : "f") {}              // NOLINT
-  Param(double d);  // NOLINT: exactly (shortest round-trip form)
+  // Implicit on purpose: a statement's parameters are written as a list of plain values.
+  Param(std::nullopt_t) {}  // NULL
+  Param(std::string_view text) : value_(text) {}
+  Param(const std::string& text) : value_(text) {}
+  Param(const char* text) : value_(text) {}
+  Param(std::int64_t n) : value_(std::to_string(n)) {}
+  Param(int n) : value_(std::to_string(n)) {}
+  Param(bool b) : value_(b ? "t" : "f") {}
+  Param(double d);  // exactly: the shortest form that reads back to the same double
   template <class T>
-  Param(const std::optional<T>& value) {  // NOLINT
+  Param(const std::optional<T>& value) {
     if (value) *this = Param(*value);
   }
   static Param bytes(std::span<const unsigned char> data) {

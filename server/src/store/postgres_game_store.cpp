@@ -3,17 +3,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "protocol/overloaded.h"
 #include "store/postgres.h"
 
 namespace tengen::store {
 namespace {
-
-template <typename... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <typename... F>
-Overloaded(F...) -> Overloaded<F...>;
 
 // The columns of a GameSummary, in the order summaries() reads them.
 constexpr const char* kSummary =

@@ -1,0 +1,60 @@
+#include "store/stores.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "config.h"
+#include "store/migrate.h"
+#include "store/postgres_account_store.h"
+#include "store/postgres_game_store.h"
+#include "store/postgres_migrate.h"
+#include "store/sqlite_account_store.h"
+#include "store/sqlite_game_store.h"
+
+namespace tengen::store {
+
+std::string without_password(const std::string& uri) {
+  const auto scheme = uri.find("://");
+  const auto at = uri.find('@');
+  if (scheme == std::string::npos || at == std::string::npos || at < scheme) return uri;
+  const auto colon = uri.find(':', scheme + 3);
+  if (colon == std::string::npos || colon > at) return uri;
+  return uri.substr(0, colon) + ":***" + uri.substr(at);
+}
+
+std::unique_ptr<Stores> Stores::open(const std::string& database) {
+  auto s = std::make_unique<Stores>();
+  if (tengen::is_postgres(database)) {
+    s->described = without_password(database);
+    // One server per database until games have owners (docs/cluster.md). A server killed a moment
+    // ago still holds the lock until PostgreSQL notices: wait a little for it.
+    s->postgres_lock.emplace(database);
+    try {
+      s->postgres_lock->exec("SET lock_timeout = '3s'");
+      s->postgres_lock->query("SELECT pg_advisory_lock(7365696741637736)");
+    } catch (const pg::Error& e) {
+      if (e.sqlstate() != "55P03") throw;  // lock_not_available
+      throw std::runtime_error(
+          "another tengen-server is already serving the PostgreSQL database " + s->described +
+          ": stop it first, or give this one its own database with --database");
+    }
+    s->postgres.emplace(database);
+    s->schema = pg::migrate(*s->postgres);
+    s->accounts = std::make_unique<PostgresAccountStore>(*s->postgres);
+    s->games = std::make_unique<PostgresGameStore>(database);
+    return s;
+  }
+  // A file name, not ":memory:" or a "file:" URI: locked, and logged as an absolute path.
+  const bool named_file = !database.starts_with(':') && !database.starts_with("file:");
+  s->described =
+      named_file ? std::filesystem::absolute(database).lexically_normal().string() : database;
+  // Before SQLite opens it: a second server on the same file stops here, touching nothing.
+  if (named_file) s->lock.emplace(database);
+  s->sqlite.emplace(database);
+  s->schema = migrate(*s->sqlite);
+  s->accounts = std::make_unique<SqliteAccountStore>(*s->sqlite);
+  s->games = std::make_unique<SqliteGameStore>(database);
+  return s;
+}
+
+}  // namespace tengen::store

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "store/account_store.h"
+#include "store/database_lock.h"
+#include "store/game_store.h"
+#include "store/postgres.h"
+#include "store/sqlite.h"
+
+namespace tengen::store {
+
+// The stores a server runs on, opened from its --database: a SQLite file (the default, locked
+// against a second server), or a PostgreSQL database named by a postgres:// URI (docs/cluster.md),
+// held with an advisory lock on a connection of its own for the server's life (PostgreSQL lets go
+// when the process ends, however it ends). Migrated before use.
+struct Stores {
+  std::optional<DatabaseLock> lock;
+  std::optional<pg::Connection> postgres_lock;
+  std::optional<Database> sqlite;
+  std::optional<pg::Connection> postgres;
+  std::unique_ptr<AccountStore> accounts;
+  std::unique_ptr<GameStore> games;
+  int schema = 0;
+  std::string described;  // for the start-up log: the file's absolute path, or the URI unsigned
+
+  // Throws std::runtime_error, saying what to do, when another server already serves it.
+  static std::unique_ptr<Stores> open(const std::string& database);
+};
+
+// A URI as it may be logged: without its password.
+std::string without_password(const std::string& uri);
+
+}  // namespace tengen::store
