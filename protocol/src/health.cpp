@@ -5,11 +5,15 @@
 namespace tengen::protocol {
 
 std::string encode(const Health& health) {
-  return nlohmann::json{{"status", "ok"},
-                        {"version", health.version},
-                        {"schema_version", health.schema_version},
-                        {"uptime_ms", health.uptime_ms}}
-      .dump();
+  nlohmann::json body{{"status", "ok"},
+                      {"version", health.version},
+                      {"schema_version", health.schema_version},
+                      {"uptime_ms", health.uptime_ms}};
+  if (!health.node.empty()) {
+    body["node"] = health.node;
+    body["node_id"] = health.node_id;
+  }
+  return body.dump();
 }
 
 }  // namespace tengen::protocol

@@ -28,6 +28,11 @@ constexpr Option kOptions[] = {
      "the address players use behind a proxy (https://go.example.org): its origin may open "
      "WebSockets; https marks the session cookie Secure"},
     {"--threads", "TENGEN_THREADS", "network threads (default 2)"},
+    {"--node", "TENGEN_NODE",
+     "with PostgreSQL: this node's name, unique among running nodes (default the host name)"},
+    {"--lease-ttl", "TENGEN_LEASE_TTL",
+     "with PostgreSQL: milliseconds a dead node's games wait before others take them (default "
+     "5000)"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
      "yes: minimum Argon2id cost, for tests only (default no)"},
 };
@@ -91,6 +96,16 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
       return "threads must be a number from 1 to 64, not '" + value + "'";
     }
     config.threads = threads;
+  } else if (flag == "--node") {
+    if (value.size() > 64) return "a node name has at most 64 characters";
+    config.node = value;
+  } else if (flag == "--lease-ttl") {
+    int ms = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
+    if (ec != std::errc{} || end != value.data() + value.size() || ms < 300 || ms > 600'000) {
+      return "the lease TTL must be milliseconds from 300 to 600000, not '" + value + "'";
+    }
+    config.lease_ttl_ms = ms;
   } else if (flag == "--insecure-fast-password-hashing") {
     if (value != "yes" && value != "no")
       return std::string(flag) + " takes yes or no, not '" + value + "'";

@@ -25,6 +25,10 @@ struct Config {
   // is marked Secure.
   std::string public_url;
   int threads = 2;  // network threads
+  // With PostgreSQL (docs/cluster.md): this node's name, unique among the running nodes (empty:
+  // the host name), and how long its leases outlive its last renewal.
+  std::string node;
+  int lease_ttl_ms = 5000;
   // Argon2id at its minimum cost instead of libsodium's "interactive" cost: for tests only.
   bool fast_password_hashing = false;
 

@@ -4,8 +4,11 @@
 #include <jemalloc/jemalloc.h>
 #endif
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +17,7 @@
 
 #include "accounts/accounts.h"
 #include "clock.h"
+#include "cluster/lease_keeper.h"
 #include "config.h"
 #include "http/api.h"
 #include "http/http_server.h"
@@ -47,6 +51,13 @@ std::string allocator() {
   return "the C library's malloc";
 }
 
+// The default node name (--node): this machine's.
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "tengen";
+  return name;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,11 +82,17 @@ int main(int argc, char** argv) {
   }
 
   try {
-    const auto stores = store::Stores::open(config.database);
+    const bool postgres = is_postgres(config.database);
+    const auto stores =
+        store::Stores::open(config.database, {config.node.empty() ? host_name() : config.node,
+                                              std::chrono::milliseconds(config.lease_ttl_ms)});
     const int schema = stores->schema;
     spdlog::info("{}database {} at schema version {}; memory from {}",
-                 is_postgres(config.database) ? "PostgreSQL " : "", stores->described, schema,
-                 allocator());
+                 postgres ? "PostgreSQL " : "", stores->described, schema, allocator());
+    if (postgres) {
+      spdlog::info("joined as node {} ({}), leases of {} ms", stores->leases->name(),
+                   stores->leases->node(), config.lease_ttl_ms);
+    }
     store::GameStore& game_store = *stores->games;
 
     SystemClock clock;
@@ -112,7 +129,8 @@ int main(int argc, char** argv) {
         .timers = timers.get(),
         .worker = worker.get(),
         .room = {},
-        .metrics = &metrics});
+        .metrics = &metrics,
+        .leases = stores->leases.get()});
     Api api(accounts,
             GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); }, &clock,
                         [&hub](const store::Page& page) { return hub.tournaments_json(page); },
@@ -126,7 +144,9 @@ int main(int argc, char** argv) {
                const auto up = std::chrono::steady_clock::now() - started;
                return protocol::encode(protocol::Health{
                    TENGEN_VERSION, schema,
-                   std::chrono::duration_cast<std::chrono::milliseconds>(up).count()});
+                   std::chrono::duration_cast<std::chrono::milliseconds>(up).count(),
+                   postgres ? stores->leases->name() : std::string(),
+                   postgres ? stores->leases->node() : 0});
              },
          .api = &api,
          .accounts = &accounts,
@@ -174,8 +194,25 @@ int main(int argc, char** argv) {
           "players come through {}{}", config.public_url,
           config.public_url.starts_with("https://") ? " (session cookies are Secure)" : "");
     }
+    // With SQLite nobody else could take a game: no keeper. With PostgreSQL, from now on.
+    std::optional<cluster::LeaseKeeper> keeper;
+    if (postgres) {
+      keeper.emplace(
+          *stores->leases, std::chrono::milliseconds(config.lease_ttl_ms),
+          cluster::LeaseKeeper::Hooks{
+              .adopt = [&hub](const std::vector<std::int64_t>& games) { return hub.adopt(games); },
+              .lost =
+                  [&](const std::string& why) {
+                    spdlog::critical("node {} stops: {} (restart it to serve again)",
+                                     stores->leases->name(), why);
+                    spdlog::default_logger()->flush();
+                    std::abort();
+                  }},
+          &metrics);
+    }
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();
+    keeper.reset();
     timers.reset();  // before the hub they call
     worker.reset();
     journal.barrier().wait();  // the last replies go out while their connections' executor lives

@@ -36,6 +36,16 @@ std::string Metrics::render(const Gauges& g, double uptime_s) const {
          moves_total.load());
   metric(out, "tengen_games_started_total", "counter", "Games started.",
          games_started_total.load());
+  metric(out, "tengen_lease_renewals_total", "counter",
+         "Times this node renewed its liveness (with PostgreSQL).", lease_renewals_total.load());
+  metric(out, "tengen_lease_renewal_failures_total", "counter",
+         "Renewals that could not reach the database.", lease_renewal_failures_total.load());
+  metric(out, "tengen_lease_renewal_seconds_total", "counter",
+         "Time spent renewing (divided by renewals: the database's round trip).",
+         static_cast<double>(lease_renewal_us_total.load()) / 1e6);
+  metric(out, "tengen_games_taken_over_total", "counter",
+         "Games this node took over from nodes whose liveness ran out.",
+         games_taken_over_total.load());
   metric(out, "tengen_games_active", "gauge", "Games not yet over.", g.games_active);
   metric(out, "tengen_challenges_open", "gauge", "Open challenges.", g.challenges_open);
   metric(out, "tengen_users_online", "gauge", "Logged-in users with a connection.", g.users_online);

@@ -18,6 +18,11 @@ struct Metrics {
   std::atomic<std::uint64_t> http_requests_total{0};
   std::atomic<std::uint64_t> moves_total{0};  // moves and passes played
   std::atomic<std::uint64_t> games_started_total{0};
+  // Leases (docs/cluster.md; with SQLite the node is alone and these stay 0).
+  std::atomic<std::uint64_t> lease_renewals_total{0};
+  std::atomic<std::uint64_t> lease_renewal_failures_total{0};  // the store could not be reached
+  std::atomic<std::uint64_t> lease_renewal_us_total{0};        // time spent renewing
+  std::atomic<std::uint64_t> games_taken_over_total{0};        // from nodes whose liveness ran out
 
   struct Gauges {
     std::int64_t games_active = 0;

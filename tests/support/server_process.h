@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -106,10 +107,29 @@ class ServerProcess {
   int port() const { return port_; }
   const fs::path& dir() const { return dir_; }
 
-  // SIGTERM, then the exit status.
   // SIGTERM, then the exit status; a server ended by a signal gives minus the signal's number.
   int terminate() {
     kill(pid_, SIGTERM);
+    return exit_status();
+  }
+  // The exit status of a server that stops on its own (as terminate() gives it); -2000 if it is
+  // still running after `deadline`.
+  int wait_for_exit(std::chrono::milliseconds deadline) {
+    for (auto waited = std::chrono::milliseconds(0); waited < deadline; waited += poll_step) {
+      if (exited()) return exit_status();
+      poll(nullptr, 0, static_cast<int>(poll_step.count()));
+    }
+    return -2000;
+  }
+
+ private:
+  static constexpr std::chrono::milliseconds poll_step{20};
+  bool exited() {
+    siginfo_t info{};
+    return waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == pid_;
+  }
+  int exit_status() {
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = -1;
@@ -117,7 +137,6 @@ class ServerProcess {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1000;
   }
 
- private:
   bool owns_dir_;
   fs::path dir_;
   pid_t pid_ = -1;

@@ -9,6 +9,10 @@ struct Health {
   std::string version;
   int schema_version = 0;
   long long uptime_ms = 0;
+  // With PostgreSQL, the node that answers (docs/cluster.md): its --node name and its id among
+  // the database's nodes. Left out when empty (a SQLite server is alone).
+  std::string node;
+  long long node_id = 0;
 };
 
 std::string encode(const Health& health);

@@ -1,5 +1,7 @@
 #include "lobby/game_registry.h"
 
+#include <spdlog/spdlog.h>
+
 namespace tengen {
 
 void GameRegistry::add(protocol::GameId id, std::shared_ptr<GameSlot> slot) {
@@ -21,14 +23,33 @@ std::shared_ptr<GameSlot> GameRegistry::load(protocol::GameId id) {
   // would number its next event with a number already taken.
   std::lock_guard loading(loading_);
   if (auto slot = find(id)) return slot;
-  // The game left memory once its last events were submitted; read it only once they are
-  // durable. Neither wait nor read holds the registry's lock: other games are not held up.
+  // The lease first, then the events: whatever its last owner wrote is committed by then (or
+  // fenced off). The game left memory once its last events were submitted; read it only once
+  // they are durable. Neither wait nor read holds the registry's lock: other games are not held
+  // up.
+  const auto epoch = leases_.take(id);
+  if (!epoch) return nullptr;
   journal_.barrier().wait();
   auto stored = store_.stored_game(id);
   if (!stored) return nullptr;
-  auto built = std::make_shared<GameSlot>(rebuild_(*stored));
-  add(id, built);
-  return built;
+  return built(*stored, *epoch);
+}
+
+std::shared_ptr<GameSlot> GameRegistry::restore(const store::StoredGame& game) {
+  const auto epoch = leases_.take(game.created.id);
+  if (!epoch) return nullptr;
+  return built(game, *epoch);
+}
+
+std::shared_ptr<GameSlot> GameRegistry::built(const store::StoredGame& game, std::int64_t epoch) {
+  auto slot = std::make_shared<GameSlot>(rebuild_(game), epoch);
+  if (epoch > 1 && !slot->finished) {
+    // Its owner's liveness ran out (a node that died, or this one before a restart).
+    spdlog::info("took game {} over (epoch {}) from a node that is gone", game.created.id, epoch);
+    if (metrics_) ++metrics_->games_taken_over_total;
+  }
+  add(game.created.id, slot);
+  return slot;
 }
 
 void GameRegistry::evict_if_done(protocol::GameId id, GameSlot& slot) {

@@ -6,16 +6,23 @@
 #include <memory>
 #include <mutex>
 
+#include "metrics.h"
 #include "rooms/room.h"
 #include "store/game_store.h"
 #include "store/journal.h"
+#include "store/leases.h"
 
 namespace tengen {
 
 // One game in memory and the lock that serialises everything done to it: commands, deadlines,
 // suggestions and the submission of what they produced (docs/architecture.md, "Threads").
 struct GameSlot {
-  explicit GameSlot(std::unique_ptr<Room> r) : finished(r->finished()), room(std::move(r)) {}
+  GameSlot(std::unique_ptr<Room> r, std::int64_t lease_epoch)
+      : epoch(lease_epoch), finished(r->finished()), room(std::move(r)) {}
+
+  // The epoch this node owns the game under (store/leases.h): every write about it is fenced
+  // with it.
+  const std::int64_t epoch;
 
   std::mutex mutex;
   // Whether the game is over, as of the last operation on it (read without the lock, for the
@@ -28,15 +35,21 @@ struct GameSlot {
 
 // The games in memory, by id: every unfinished game, and finished ones someone still watches.
 // A finished game nobody watches leaves memory (evict_if_done), and comes back from the store
-// when it is asked for again (load). New games take the next id. Safe from any thread; its own
-// lock is held only to look up, add or remove a slot, never while a room is worked on.
+// when it is asked for again (load), once this node has taken its lease. New games take the next
+// id. Safe from any thread; its own lock is held only to look up, add or remove a slot, never
+// while a room is worked on.
 class GameRegistry {
  public:
   // Rebuilds a stored game's room (its settings, players and options are the caller's).
   using Rebuild = std::function<std::unique_ptr<Room>(const store::StoredGame&)>;
 
-  GameRegistry(store::GameStore& store, store::Journal& journal, Rebuild rebuild)
-      : store_(store), journal_(journal), rebuild_(std::move(rebuild)) {}
+  GameRegistry(store::GameStore& store, store::Journal& journal, store::Leases& leases,
+               Rebuild rebuild, Metrics* metrics)
+      : store_(store),
+        journal_(journal),
+        leases_(leases),
+        rebuild_(std::move(rebuild)),
+        metrics_(metrics) {}
 
   // Ids continue after the last one the store has seen.
   void continue_after(protocol::GameId last) { last_id_ = last; }
@@ -47,8 +60,12 @@ class GameRegistry {
   void add(protocol::GameId id, std::shared_ptr<GameSlot> slot);
   // The game's slot if it is in memory; null otherwise.
   std::shared_ptr<GameSlot> find(protocol::GameId id) const;
-  // The game's slot, brought back from the store if it has left memory; null if no such game.
+  // The game's slot, brought back from the store if it has left memory; null if no such game,
+  // or if another node owns it (a live one: until commands travel between nodes, docs/cluster.md,
+  // such a game is not served here).
   std::shared_ptr<GameSlot> load(protocol::GameId id);
+  // A stored game's slot for this node, under the lease it takes; null if a live node owns it.
+  std::shared_ptr<GameSlot> restore(const store::StoredGame& game);
   // Lets the game leave memory if it is over and nobody watches it; the caller holds the slot's
   // lock.
   void evict_if_done(protocol::GameId id, GameSlot& slot);
@@ -57,9 +74,13 @@ class GameRegistry {
   std::int64_t unfinished() const;
 
  private:
+  std::shared_ptr<GameSlot> built(const store::StoredGame& game, std::int64_t epoch);
+
   store::GameStore& store_;
   store::Journal& journal_;
+  store::Leases& leases_;
   Rebuild rebuild_;
+  Metrics* metrics_;
   mutable std::mutex mutex_;
   std::mutex loading_;  // held while a game is read back from the store
   std::map<protocol::GameId, std::shared_ptr<GameSlot>> slots_;

@@ -111,6 +111,7 @@ void Hub::finish(Operation& op) {
   // them, and any game that ended because of them).
   std::vector<GameOver> untold;
   if (!op.lobby.owns_lock()) untold = std::move(tournaments_ended);
+  fence(op);
   commit_.submit(op.out);
   // After the submission: a game read back from the store waits for what was submitted.
   for (auto& [id, held] : op.games) {
@@ -126,6 +127,22 @@ void Hub::finish(Operation& op) {
     services_.worker->post([this, untold = std::move(untold)] { tell_tournaments(untold); });
   } else {
     tell_tournaments(untold);
+  }
+}
+
+void Hub::fence(Operation& op) {
+  std::vector<protocol::GameId> written;
+  for (const auto& w : op.out.writes) {
+    std::optional<protocol::GameId> game;
+    if (const auto* e = std::get_if<store::GameEvent>(&w)) game = e->game_id;
+    if (const auto* s = std::get_if<store::GameSeated>(&w)) game = s->id;
+    if (const auto* f = std::get_if<store::GameFinished>(&w)) game = f->id;
+    if (game && std::find(written.begin(), written.end(), *game) == written.end())
+      written.push_back(*game);
+  }
+  for (const auto game : written) {
+    if (const auto held = op.games.find(game); held != op.games.end())
+      op.out.writes.push_back(store::Fence{game, held->second.slot->epoch});
   }
 }
 
@@ -215,6 +232,16 @@ void Hub::deadline(const TimerId& id) {
   finish(op);
 }
 
+std::size_t Hub::adopt(const std::vector<protocol::GameId>& games) {
+  std::size_t taken = 0;
+  for (const auto game : games) {
+    Operation op(*this);
+    taken += hold(op, game) != nullptr;
+    finish(op);  // arms its deadlines
+  }
+  return taken;
+}
+
 std::optional<std::string> Hub::sgf(protocol::GameId game) {
   std::optional<std::string> record;
   std::future<void> durable;
@@ -262,10 +289,11 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
                           applied.challenge,
                           {}}));
   }
-  const Steady now = services_.clock->steady_now();
   for (const auto& g : store.unfinished_games()) {
-    auto slot = std::make_shared<GameSlot>(rebuild(g, now));
-    rooms_.add(g.created.id, slot);
+    if (!rooms_.restore(g)) {
+      spdlog::info("game {} is another node's (docs/cluster.md): not recovered here", g.created.id);
+      continue;
+    }
     hold(op, g.created.id, true);
     ++recovered.games;
   }
@@ -653,8 +681,12 @@ protocol::GameId Hub::open_room(Operation& op, std::optional<protocol::Challenge
   op.out.writes.push_back(store::GameCreated{game, challenge, protocol::encode_settings(settings),
                                              black.id, white.id, std::move(secret),
                                              std::move(nonce), 0});
-  auto slot = std::make_shared<GameSlot>(std::make_unique<Room>(
-      game, settings, black, white, std::move(nigiri), services_.clock->steady_now(), options));
+  constexpr std::int64_t kFirstEpoch = 1;
+  op.out.writes.push_back(store::GameOwned{game, leases_.node(), kFirstEpoch});
+  auto slot = std::make_shared<GameSlot>(
+      std::make_unique<Room>(game, settings, black, white, std::move(nigiri),
+                             services_.clock->steady_now(), options),
+      kFirstEpoch);
   // Held before anyone can find it: nothing about the game is sent before its row is durable.
   std::unique_lock lock(slot->mutex);
   rooms_.add(game, slot);

@@ -38,8 +38,8 @@ namespace tengen {
 // in one order — the lobby, then games, then the ratings' — and keeps it until what it produced
 // is submitted, so that each game's events are submitted, hence sent, in the order they
 // happened. A command for a game needs only that game's lock, so commands for different games
-// run at once on the network threads. A tournament game is also the lobby's: everything done to
-// it takes the lobby first, because its end changes its tournament in the same submission.
+// run at once on the network threads. A tournament game's end also tries the lobby, to tell its
+// tournament in the same submission (or, when the lobby is busy, in a second one).
 class Hub final : public Dispatcher, private TournamentHost {
  public:
   // Arrivals and departures are told to everyone together, at most this often (Presence).
@@ -69,6 +69,8 @@ class Hub final : public Dispatcher, private TournamentHost {
     Worker* worker = nullptr;
     RoomOptions room;
     Metrics* metrics = nullptr;
+    // Which node owns each game (store/leases.h); none: this hub's alone (store::SoleNode).
+    store::Leases* leases = nullptr;
   };
 
   explicit Hub(Services services);
@@ -88,6 +90,11 @@ class Hub final : public Dispatcher, private TournamentHost {
   };
   Recovered recover(store::GameStore& store);
   std::size_t rooms_in_memory();
+
+  // Takes over unfinished games whose owner's liveness ran out (cluster::LeaseKeeper finds them):
+  // each rebuilt from the store as at start, its clocks not charged for the gap, its deadlines
+  // armed. Returns how many this node took (another may have been quicker).
+  std::size_t adopt(const std::vector<protocol::GameId>& games);
 
   // The tournaments as JSON for the HTTP API: the list, and one tournament whole.
   std::string tournaments_json(const store::Page& page);
@@ -154,6 +161,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   // The ratings that the rated games finishing in this operation change, written with them.
   void rate_finished_games(Operation& op);
   void rearm(Operation& op);
+  // Every game whose rows the operation writes, fenced with the epoch this node owns it under.
+  static void fence(Operation& op);
 
   Reply handle(Operation& op, const std::shared_ptr<Connection>& who, const std::string& cid,
                const protocol::ClientMessage& m, Steady now);
@@ -227,10 +236,13 @@ class Hub final : public Dispatcher, private TournamentHost {
                      std::pair<std::shared_ptr<Connection>, std::optional<protocol::TournamentId>>>
       tournament_watchers_;
 
+  store::SoleNode sole_;
+  store::Leases& leases_ = services_.leases ? *services_.leases : sole_;
   // Safe from any thread, each with a lock of its own.
-  GameRegistry rooms_{*services_.store, *services_.journal, [this](const store::StoredGame& g) {
-                        return rebuild(g, services_.clock->steady_now());
-                      }};
+  GameRegistry rooms_{
+      *services_.store, *services_.journal, leases_,
+      [this](const store::StoredGame& g) { return rebuild(g, services_.clock->steady_now()); },
+      metrics_};
   CommitPath commit_{*services_.journal, *services_.clock};
   RatingBook ratings_;
   std::mutex ratings_order_;  // rated games' rows reach the journal in the order they were rated

@@ -110,9 +110,24 @@ struct TournamentStatus {
   std::string status;  // registering, running, finished, cancelled
 };
 
-using Write =
-    std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished,
-                 RatingChanged, TournamentCreated, TournamentEvent, TournamentStatus>;
+// Several nodes (store/leases.h, docs/cluster.md): a new game's owner, the node that created it
+// (after its GameCreated); and the epoch a node writes a game's rows under, which fails the whole
+// transaction if another node has taken the game over since. A SQLite file has one server, which
+// owns every game: its store has no leases and passes over both.
+struct GameOwned {
+  std::int64_t game_id = 0;
+  std::int64_t node_id = 0;
+  std::int64_t epoch = 1;
+};
+
+struct Fence {
+  std::int64_t game_id = 0;
+  std::int64_t epoch = 0;
+};
+
+using Write = std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated,
+                           GameFinished, RatingChanged, TournamentCreated, TournamentEvent,
+                           TournamentStatus, GameOwned, Fence>;
 
 // A player's rating as of their last rated game.
 struct StoredRating {

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -68,11 +69,16 @@ void Journal::run() {
     }
     const auto took = std::chrono::duration_cast<std::chrono::microseconds>(
         std::chrono::steady_clock::now() - start);
-    if (observer_ && !group.empty()) observer_(group.size(), took);
+    // A fence (store::Fence) checks a lease and writes no row.
+    const auto rows = group.size() - static_cast<std::size_t>(std::count_if(
+                                         group.begin(), group.end(), [](const Write& w) {
+                                           return std::holds_alternative<Fence>(w);
+                                         }));
+    if (observer_ && !group.empty()) observer_(rows, took);
     {
       std::lock_guard lock(mutex_);
       stats_.commits += !group.empty();
-      stats_.writes += group.size();
+      stats_.writes += rows;
       stats_.submissions += taken.size();
       stats_.commit_us += static_cast<std::uint64_t>(took.count());
     }

@@ -131,6 +131,14 @@ pg::Connection::Statement statement_for(const Write& write) {
           [](const TournamentStatus& t) {
             return S{"UPDATE tournaments SET status = $1 WHERE id = $2", {t.status, t.id}};
           },
+          [](const GameOwned& o) {
+            return S{"INSERT INTO game_leases(game_id, node_id, epoch) VALUES ($1, $2, $3)",
+                     {o.game_id, o.node_id, o.epoch}};
+          },
+          // Raises SQLSTATE TG001 (migrations/postgres/0005_nodes.sql), failing the group.
+          [](const Fence& f) {
+            return S{"SELECT fence_game($1, $2)", {f.game_id, f.epoch}};
+          },
       },
       write);
 }

@@ -200,6 +200,9 @@ void SqliteGameStore::write(std::span<const Write> writes) {
                    [&](const TournamentStatus& t) {
                      writer_.tournament_status.bind(1, t.status).bind(2, t.id).run();
                    },
+                   // One server on the file owns every game (store/leases.h: SoleNode).
+                   [](const GameOwned&) {},
+                   [](const Fence&) {},
                },
                w);
   }

@@ -7,6 +7,7 @@
 #include "store/migrate.h"
 #include "store/postgres_account_store.h"
 #include "store/postgres_game_store.h"
+#include "store/postgres_leases.h"
 #include "store/postgres_migrate.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
@@ -22,7 +23,7 @@ std::string without_password(const std::string& uri) {
   return uri.substr(0, colon) + ":***" + uri.substr(at);
 }
 
-std::unique_ptr<Stores> Stores::open(const std::string& database) {
+std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& node) {
   auto s = std::make_unique<Stores>();
   if (tengen::is_postgres(database)) {
     s->described = without_password(database);
@@ -42,6 +43,9 @@ std::unique_ptr<Stores> Stores::open(const std::string& database) {
     s->schema = pg::migrate(*s->postgres);
     s->accounts = std::make_unique<PostgresAccountStore>(*s->postgres);
     s->games = std::make_unique<PostgresGameStore>(database);
+    // Holding the one-server lock, it is the only node: every other's games are its own at once.
+    s->leases = std::make_unique<PostgresLeases>(
+        database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/true});
     return s;
   }
   // A file name, not ":memory:" or a "file:" URI: locked, and logged as an absolute path.
@@ -54,6 +58,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database) {
   s->schema = migrate(*s->sqlite);
   s->accounts = std::make_unique<SqliteAccountStore>(*s->sqlite);
   s->games = std::make_unique<SqliteGameStore>(database);
+  s->leases = std::make_unique<SoleNode>();
   return s;
 }
 

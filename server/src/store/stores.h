@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -7,6 +8,7 @@
 #include "store/account_store.h"
 #include "store/database_lock.h"
 #include "store/game_store.h"
+#include "store/leases.h"
 #include "store/postgres.h"
 #include "store/sqlite.h"
 
@@ -23,11 +25,21 @@ struct Stores {
   std::optional<pg::Connection> postgres;
   std::unique_ptr<AccountStore> accounts;
   std::unique_ptr<GameStore> games;
+  // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
+  // leases in the database, this server having joined as a node (PostgresLeases).
+  std::unique_ptr<Leases> leases;
   int schema = 0;
   std::string described;  // for the start-up log: the file's absolute path, or the URI unsigned
 
+  // How this server joins a PostgreSQL database's nodes (unused with SQLite).
+  struct Node {
+    std::string name = "tengen";
+    std::chrono::milliseconds ttl{5000};
+  };
+
   // Throws std::runtime_error, saying what to do, when another server already serves it.
-  static std::unique_ptr<Stores> open(const std::string& database);
+  static std::unique_ptr<Stores> open(const std::string& database, const Node& node);
+  static std::unique_ptr<Stores> open(const std::string& database) { return open(database, {}); }
 };
 
 // A URI as it may be logged: without its password.

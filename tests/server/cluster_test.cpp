@@ -1,0 +1,88 @@
+// Several nodes over one PostgreSQL (docs/cluster.md), with the real server binary. So far: a
+// node that another has taken a game from (it was paused past its lease) can write nothing more
+// of it and stops without acknowledging; restarted, it takes the game back and play goes on with
+// every acknowledged move.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "store/postgres.h"
+#include "store/postgres_leases.h"
+#include "support/server_process.h"
+#include "support/temp_postgres.h"
+#include "support/ws_client.h"
+
+namespace tengen {
+namespace {
+
+using namespace std::chrono_literals;
+using json = nlohmann::json;
+using testing::WsClient;
+
+std::string register_user(int port, const std::string& name) {
+  const std::string reply =
+      testing::http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
+                            R"({"username":")" + name + R"(","password":"a fine password"})");
+  return json::parse(testing::body_of(reply))["token"];
+}
+
+std::int64_t count(store::pg::Connection& db, const std::string& sql) {
+  return db.query(sql).int64(0, 0);
+}
+
+TEST(Cluster, ANodeWhoseGameWasTakenOverStopsWithoutAcknowledgingAndItsRestartPlaysOn) {
+  const std::string uri = testing::TempPostgres::instance().new_database_uri();
+  const std::vector<std::string> node_a{"--database", uri, "--node", "a", "--lease-ttl", "60000"};
+  std::optional<testing::ServerProcess> server(std::in_place, std::nullopt, 0, node_a);
+  const std::string black_token = register_user(server->port(), "black");
+  const std::string white_token = register_user(server->port(), "white");
+  std::optional<WsClient> black(std::in_place, server->port(),
+                                WsClient::Options{black_token, "", "/ws/v1"});
+  std::optional<WsClient> white(std::in_place, server->port(),
+                                WsClient::Options{white_token, "", "/ws/v1"});
+  const json created = black->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  ASSERT_EQ(created["type"], "ack") << created.dump();
+  const json accepted =
+      white->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+  ASSERT_EQ(accepted["type"], "ack") << accepted.dump();
+  const std::int64_t game = accepted["game"];
+  ASSERT_EQ(black->command({{"type", "play"}, {"game", game}, {"vertex", "E5"}})["type"], "ack");
+
+  store::pg::Connection db(uri);
+  EXPECT_EQ(count(db, "SELECT epoch FROM game_leases WHERE game_id = " + std::to_string(game)), 1)
+      << "the creating node owns the game from its first row";
+  // Node a is paused past its lease (as far as the others can tell), and b takes the game.
+  db.exec("UPDATE nodes SET expires_at = now() - interval '1 millisecond' WHERE name = 'a'");
+  store::PostgresLeases b(uri, {"b", 60s, false});
+  ASSERT_EQ(b.take(game), 2);
+
+  // a wakes up and is sent a move: the store refuses it, and a stops; the move is never
+  // acknowledged, so its player will send it again wherever the game is served next.
+  white->send_text(json{{"type", "play"}, {"cid", "w-1"}, {"game", game}, {"vertex", "C3"}}.dump());
+  EXPECT_EQ(server->wait_for_exit(30s), -SIGABRT);
+  bool acknowledged = false;
+  for (const auto& m : white->kept()) acknowledged |= m.value("cid", "") == "w-1";
+  EXPECT_FALSE(acknowledged);
+  const std::string moves =
+      "SELECT count(*) FROM game_events WHERE kind = 'move' AND game_id = " + std::to_string(game);
+  EXPECT_EQ(count(db, moves), 1) << "nothing of the stale owner's after the takeover";
+
+  // a restarts (alone again, as one server per database still is) and serves the game: the
+  // resent move is played once.
+  black.reset();
+  white.reset();
+  server.reset();
+  server.emplace(std::nullopt, 0, node_a);
+  white.emplace(server->port(), WsClient::Options{white_token, "", "/ws/v1"});
+  const json resent =
+      white->command({{"type", "play"}, {"cid", "w-1"}, {"game", game}, {"vertex", "C3"}});
+  EXPECT_EQ(resent["type"], "ack") << resent.dump();
+  EXPECT_EQ(count(db, moves), 2);
+  EXPECT_EQ(count(db, "SELECT epoch FROM game_leases WHERE game_id = " + std::to_string(game)), 3)
+      << "taken from b, whose liveness the only server ended";
+  EXPECT_EQ(server->terminate(), 0);
+}
+
+}  // namespace
+}  // namespace tengen

@@ -1,0 +1,235 @@
+// Which node owns each game (store/leases.h, docs/cluster.md), on a real PostgreSQL: one live
+// owner per game, passed on only when its owner's liveness has run out, one epoch on; a stale
+// owner's writes fenced off whole; a restarted node taking its games back at once; the keeper
+// renewing, adopting orphans, and stopping a node the others consider dead.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "cluster/lease_keeper.h"
+#include "store/postgres.h"
+#include "store/postgres_account_store.h"
+#include "store/postgres_game_store.h"
+#include "store/postgres_leases.h"
+#include "store/postgres_migrate.h"
+#include "support/temp_postgres.h"
+
+namespace tengen::store {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::TempPostgres;
+using Options = PostgresLeases::Options;
+
+class Leases : public ::testing::Test {
+ protected:
+  Leases() : conninfo_(TempPostgres::instance().new_database()), db_(conninfo_) {
+    pg::migrate(db_);
+    PostgresAccountStore accounts(db_);
+    ann_ = accounts.create_user("ann", "h", false, 1)->id;
+    bob_ = accounts.create_user("bob", "h", false, 1)->id;
+    games_ = std::make_unique<PostgresGameStore>(conninfo_);
+    std::vector<Write> created;
+    for (std::int64_t id = 1; id <= kGames; ++id)
+      created.emplace_back(GameCreated{id, std::nullopt, "{}", ann_, bob_, {}, {}, 1});
+    games_->write(created);
+  }
+
+  std::unique_ptr<PostgresLeases> join(const std::string& name, bool sole = false) {
+    return std::make_unique<PostgresLeases>(conninfo_, Options{name, 60s, sole});
+  }
+  // The node's liveness runs out now, as if it had been paused past its lease.
+  void expire(const PostgresLeases& node) {
+    db_.query("UPDATE nodes SET expires_at = now() - interval '1 millisecond' WHERE id = $1",
+              {node.node()});
+  }
+  GameEvent event(std::int64_t game, std::int64_t seq) const {
+    return GameEvent{game, seq, "move", false, "{}", "text", 2, ann_, "cid-" + std::to_string(seq)};
+  }
+  std::size_t events_of(std::int64_t game) { return games_->stored_game(game)->events.size(); }
+
+  static constexpr std::int64_t kGames = 20;
+  std::string conninfo_;
+  pg::Connection db_;
+  std::int64_t ann_ = 0, bob_ = 0;
+  std::unique_ptr<PostgresGameStore> games_;
+};
+
+TEST_F(Leases, AGameHasOneLiveOwnerAndPassesOnOnlyWhenItsOwnerIsGone) {
+  const auto a = join("a");
+  const auto b = join("b");
+  EXPECT_NE(a->node(), b->node());
+  EXPECT_EQ(a->take(1), 1) << "nobody had it";
+  EXPECT_EQ(a->take(1), 1) << "its own already: the same epoch";
+  EXPECT_EQ(b->take(1), std::nullopt) << "a is alive";
+  EXPECT_EQ(b->take(999), std::nullopt) << "no such game";
+  EXPECT_TRUE(b->orphans(10).empty());
+
+  expire(*a);
+  EXPECT_EQ(b->orphans(10), std::vector<std::int64_t>{1});
+  EXPECT_EQ(b->take(1), 2) << "a's liveness ran out: b owns it, one epoch on";
+  EXPECT_TRUE(b->orphans(10).empty());
+  EXPECT_FALSE(a->renew()) << "a learns that it is dead";
+  EXPECT_EQ(a->take(2), std::nullopt) << "a dead node takes nothing";
+  EXPECT_TRUE(b->renew());
+
+  games_->write(std::vector<Write>{GameFinished{1, "B+R", "resignation", 0, "(;)", 3}});
+  expire(*b);
+  const auto c = join("c");
+  EXPECT_TRUE(c->orphans(10).empty()) << "a finished game is nobody's worry";
+}
+
+TEST_F(Leases, AStaleOwnersWritesAreFencedOffWholeAndTheNewOwnersGoIn) {
+  const auto a = join("a");
+  ASSERT_EQ(a->take(1), 1);
+  games_->write(std::vector<Write>{event(1, 1), Fence{1, 1}});
+
+  expire(*a);  // paused past its lease...
+  const auto b = join("b");
+  ASSERT_EQ(b->take(1), 2);  // ...while b took the game over
+  const std::vector<Write> stale{event(1, 2),
+                                 ChallengeOpened{7, ann_, std::nullopt, "{}", 3, "c-7"},
+                                 GameFinished{1, "W+R", "resignation", 1, "(;)", 3}, Fence{1, 1}};
+  try {
+    games_->write(stale);
+    ADD_FAILURE() << "a stale owner wrote";
+  } catch (const pg::Error& e) {
+    EXPECT_EQ(e.sqlstate(), "TG001") << e.what();
+    EXPECT_NE(std::string(e.what()).find("another node took it over"), std::string::npos);
+  }
+  EXPECT_EQ(events_of(1), 1u) << "nothing of its group: not the event";
+  EXPECT_EQ(games_->last_challenge_id(), 0) << "not the other rows";
+  EXPECT_FALSE(games_->game(1)->result) << "not the end";
+
+  games_->write(std::vector<Write>{event(1, 2), Fence{1, 2}});
+  EXPECT_EQ(events_of(1), 2u) << "the new owner writes";
+
+  // A new game is owned by its creator from the transaction that creates it.
+  const auto c = join("c");
+  games_->write(std::vector<Write>{GameCreated{50, std::nullopt, "{}", ann_, bob_, {}, {}, 4},
+                                   GameOwned{50, c->node(), 1}, event(50, 1), Fence{50, 1}});
+  EXPECT_EQ(c->take(50), 1);
+  EXPECT_EQ(b->take(50), std::nullopt);
+}
+
+TEST_F(Leases, ARestartedNodeTakesItsGamesBackAtOnceAndASoleNodeTakesEveryonesGames) {
+  const auto a = join("a");
+  const auto b = join("b");
+  ASSERT_EQ(a->take(1), 1);
+  ASSERT_EQ(b->take(2), 1);
+
+  const auto a_again = join("a");  // a restarted: the name is the node's
+  EXPECT_FALSE(a->renew()) << "the old a is dead from the new one's start";
+  EXPECT_EQ(a_again->take(1), 2) << "no wait for the old a's lease to run out";
+  EXPECT_EQ(a_again->take(2), std::nullopt) << "b lives";
+
+  const auto sole = join("d", /*sole=*/true);  // holds the one-server lock: alone
+  EXPECT_FALSE(b->renew());
+  EXPECT_FALSE(a_again->renew());
+  EXPECT_EQ(sole->take(2), 2);
+  EXPECT_EQ(sole->take(1), 3);
+}
+
+TEST_F(Leases, NodesTakingOrphansAtOnceTakeEachOnce) {
+  const auto dead = join("dead");
+  for (std::int64_t g = 1; g <= kGames; ++g) ASSERT_EQ(dead->take(g), 1);
+  expire(*dead);
+  const auto b = join("b");
+  const auto c = join("c");
+  std::vector<std::optional<std::int64_t>> by_b(kGames + 1), by_c(kGames + 1);
+  std::atomic<bool> go = false;
+  auto take_all = [&](PostgresLeases& node, std::vector<std::optional<std::int64_t>>& got) {
+    while (!go) std::this_thread::yield();
+    for (std::int64_t g = 1; g <= kGames; ++g) got[static_cast<std::size_t>(g)] = node.take(g);
+  };
+  std::thread tb(take_all, std::ref(*b), std::ref(by_b));
+  std::thread tc(take_all, std::ref(*c), std::ref(by_c));
+  go = true;
+  tb.join();
+  tc.join();
+  for (std::size_t g = 1; g <= kGames; ++g) {
+    EXPECT_NE(by_b[g].has_value(), by_c[g].has_value()) << "game " << g << ": one owner";
+    EXPECT_EQ(by_b[g].value_or(0) + by_c[g].value_or(0), 2) << "game " << g << ": one epoch on";
+  }
+}
+
+TEST_F(Leases, TheKeeperRenewsAdoptsOrphansReconnectsAndStopsANodeThatIsDeadToOthers) {
+  const auto a = join("a");
+  const auto b = join("b");
+  ASSERT_EQ(a->take(3), 1);
+  ASSERT_EQ(a->take(4), 1);
+  std::vector<std::int64_t> adopted;
+  std::vector<std::string> lost;
+  Metrics metrics;
+  cluster::LeaseKeeper keeper(*b, 60s,
+                              {.adopt =
+                                   [&](const std::vector<std::int64_t>& games) {
+                                     std::size_t taken = 0;
+                                     for (const auto g : games) {
+                                       if (b->take(g)) {
+                                         adopted.push_back(g);
+                                         ++taken;
+                                       }
+                                     }
+                                     return taken;
+                                   },
+                               .lost = [&](const std::string& why) { lost.push_back(why); }},
+                              &metrics, cluster::LeaseKeeper::Thread::None);
+  const auto t0 = std::chrono::steady_clock::now();
+
+  keeper.round(t0);
+  EXPECT_TRUE(adopted.empty());
+  EXPECT_EQ(metrics.lease_renewals_total, 1u);
+
+  expire(*a);
+  keeper.round(t0 + 20s);
+  EXPECT_EQ(adopted, (std::vector<std::int64_t>{3, 4})) << "a's games, taken over";
+
+  // The database ends every connection (a restart, say): the renewal fails, the next one
+  // connects again; the node lives on, since the lease had not run out.
+  db_.query(
+      "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+      " WHERE datname = current_database() AND pid <> pg_backend_pid()");
+  keeper.round(t0 + 40s);
+  EXPECT_EQ(metrics.lease_renewal_failures_total, 1u);
+  EXPECT_TRUE(lost.empty());
+  keeper.round(t0 + 41s);
+  EXPECT_EQ(metrics.lease_renewals_total, 3u) << "connected again and renewed";
+  EXPECT_TRUE(lost.empty());
+
+  expire(*b);  // paused past its lease
+  keeper.round(t0 + 100s);
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_NE(lost[0].find("liveness ran out"), std::string::npos) << lost[0];
+}
+
+TEST_F(Leases, TheKeeperStopsANodeCutOffFromTheDatabaseForAWholeLease) {
+  const auto b = join("b");
+  std::vector<std::string> lost;
+  Metrics metrics;
+  cluster::LeaseKeeper keeper(
+      *b, 60s, {.adopt = {}, .lost = [&](const std::string& why) { lost.push_back(why); }},
+      &metrics, cluster::LeaseKeeper::Thread::None);
+  const auto t0 = std::chrono::steady_clock::now();
+  keeper.round(t0);
+  // Cut off: the database refuses new connections (superusers' too) from now on.
+  pg::Connection(TempPostgres::instance().conninfo("postgres"))
+      .exec("ALTER DATABASE " + db_.query("SELECT current_database()").text(0, 0) +
+            " ALLOW_CONNECTIONS false");
+  db_.query(
+      "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+      " WHERE datname = current_database() AND pid <> pg_backend_pid()");
+  keeper.round(t0 + 30s);
+  EXPECT_TRUE(lost.empty()) << "half a lease: it may still come back";
+  keeper.round(t0 + 60s);
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_NE(lost[0].find("could not reach the database"), std::string::npos) << lost[0];
+  EXPECT_EQ(metrics.lease_renewal_failures_total, 2u);
+}
+
+}  // namespace
+}  // namespace tengen::store
