@@ -71,6 +71,25 @@ TEST(Config, BadInputNamesTheProblem) {
   EXPECT_EQ(parse_config({"--public-url", "https://example.org/go"}, {}).error,
             "the public URL looks like https://go.example.org (no path), not "
             "'https://example.org/go'");
+  EXPECT_EQ(parse_config({"--lease-ttl", "100"}, {}).error,
+            "the lease TTL must be milliseconds from 300 to 600000, not '100'");
+  EXPECT_EQ(parse_config({}, {"TENGEN_LEASE_TTL=5s"}).error,
+            "TENGEN_LEASE_TTL: the lease TTL must be milliseconds from 300 to 600000, not '5s'");
+  EXPECT_EQ(parse_config({"--node", std::string(65, 'n')}, {}).error,
+            "a node name has at most 64 characters");
+}
+
+// A node of several over one PostgreSQL is named (the host name when not) and keeps its leases
+// for a time to live.
+TEST(Config, ANodeHasANameAndALeaseTime) {
+  const auto defaults = parse_config({}, {});
+  ASSERT_TRUE(defaults.config);
+  EXPECT_EQ(defaults.config->node, "");
+  EXPECT_EQ(defaults.config->lease_ttl_ms, 5000);
+  const auto set = parse_config({"--node", "go-2"}, {"TENGEN_LEASE_TTL=3000"});
+  ASSERT_TRUE(set.config) << set.error;
+  EXPECT_EQ(set.config->node, "go-2");
+  EXPECT_EQ(set.config->lease_ttl_ms, 3000);
 }
 
 // Behind a TLS proxy the server hears plain HTTP: --public-url tells it what players see, so that
