@@ -1,0 +1,52 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cluster/bus.h"
+
+typedef struct __natsConnection natsConnection;
+typedef struct __natsSubscription natsSubscription;
+
+namespace tengen::cluster {
+
+// Bus on NATS core (Debian's nats-server; C client libnats): subjects as they are, no
+// persistence. Reconnects on its own when the server goes away for a while; what was published
+// meanwhile may be lost, as the Bus allows. Only the files that need NATS include this header.
+class NatsBus final : public Bus {
+ public:
+  struct Events {
+    // The connection to NATS went away, or came back: a node re-announces itself then.
+    std::function<void()> disconnected, reconnected;
+    // A subscriber fell behind and NATS dropped messages for it (a "slow consumer").
+    std::function<void(const std::string& subject)> dropped;
+  };
+
+  // `url` as nats://host:port; `name` shows in the NATS server's monitoring. Throws if it cannot
+  // connect.
+  NatsBus(const std::string& url, const std::string& name, Events events = {});
+  ~NatsBus() override;
+  NatsBus(const NatsBus&) = delete;
+  NatsBus& operator=(const NatsBus&) = delete;
+
+  void publish(const std::string& subject, std::string_view data) override;
+  void subscribe(const std::string& subject, Handler handler) override;
+  void flush() override;
+
+ private:
+  struct Subscription {
+    std::string subject;
+    Handler handler;
+    natsSubscription* sub = nullptr;
+  };
+
+  Events events_;
+  natsConnection* connection_ = nullptr;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Subscription>> subscriptions_;
+};
+
+}  // namespace tengen::cluster

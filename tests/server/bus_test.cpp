@@ -1,0 +1,116 @@
+// The bus between nodes (cluster/bus.h) on a real NATS server (tests/support/temp_nats.h):
+// messages in order to every subscriber, and the connection back after NATS restarts.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cluster/nats_bus.h"
+#include "support/temp_nats.h"
+
+namespace tengen::cluster {
+namespace {
+
+using namespace std::chrono_literals;
+
+// What a subscriber received, and a way to wait for it without sleeping.
+class Inbox {
+ public:
+  Bus::Handler handler() {
+    return [this](std::string_view data) {
+      std::lock_guard lock(mutex_);
+      got_.emplace_back(data);
+      arrived_.notify_all();
+    };
+  }
+  // Everything received, once there are at least `n` (or after 10 s, whatever came).
+  std::vector<std::string> wait_for(std::size_t n) {
+    std::unique_lock lock(mutex_);
+    arrived_.wait_for(lock, 10s, [&] { return got_.size() >= n; });
+    return got_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::vector<std::string> got_;
+};
+
+TEST(NatsBus, EverySubscriberGetsEveryMessageInTheOrderPublished) {
+  testing::TempNats nats;
+  NatsBus a(nats.url(), "a");
+  NatsBus b(nats.url(), "b");
+  Inbox first, second, other;
+  b.subscribe("tengen.node.2", first.handler());
+  a.subscribe("tengen.node.2", second.handler());
+  b.subscribe("tengen.node.3", other.handler());
+  b.flush();  // the subscriptions reached the server
+  a.flush();
+  constexpr int kMessages = 5000;
+  for (int i = 0; i < kMessages; ++i) a.publish("tengen.node.2", std::to_string(i));
+  a.publish("tengen.node.3", std::string(100'000, 'x'));  // a large one: a whole game's record
+  a.flush();
+  for (Inbox* inbox : {&first, &second}) {
+    const auto got = inbox->wait_for(kMessages);
+    ASSERT_EQ(got.size(), static_cast<std::size_t>(kMessages));
+    for (int i = 0; i < kMessages; ++i)
+      ASSERT_EQ(got[static_cast<std::size_t>(i)], std::to_string(i));
+  }
+  const auto large = other.wait_for(1);
+  ASSERT_EQ(large.size(), 1u);
+  EXPECT_EQ(large[0].size(), 100'000u);
+}
+
+TEST(NatsBus, ItReconnectsWhenNatsComesBack) {
+  testing::TempNats nats;
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool down = false, back = false;
+  NatsBus bus(nats.url(), "a",
+              {.disconnected =
+                   [&] {
+                     std::lock_guard lock(mutex);
+                     down = true;
+                     changed.notify_all();
+                   },
+               .reconnected =
+                   [&] {
+                     std::lock_guard lock(mutex);
+                     back = true;
+                     changed.notify_all();
+                   },
+               .dropped = {}});
+  Inbox inbox;
+  bus.subscribe("tengen.hub", inbox.handler());
+  bus.flush();
+  nats.stop();
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(changed.wait_for(lock, 10s, [&] { return down; }));
+  }
+  nats.restart();
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(changed.wait_for(lock, 20s, [&] { return back; }));
+  }
+  bus.publish("tengen.hub", "after");  // its subscription was made again on reconnecting
+  bus.flush();
+  EXPECT_EQ(inbox.wait_for(1), std::vector<std::string>{"after"});
+}
+
+TEST(NatsBus, ANodeThatCannotReachNatsSaysSo) {
+  try {
+    NatsBus bus("nats://127.0.0.1:1", "a");
+    ADD_FAILURE() << "connected to nothing";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot connect to NATS at nats://127.0.0.1:1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tengen::cluster
