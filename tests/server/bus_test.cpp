@@ -44,9 +44,9 @@ TEST(NatsBus, EverySubscriberGetsEveryMessageInTheOrderPublished) {
   NatsBus a(nats.url(), "a");
   NatsBus b(nats.url(), "b");
   Inbox first, second, other;
-  b.subscribe("tengen.node.2", first.handler());
-  a.subscribe("tengen.node.2", second.handler());
-  b.subscribe("tengen.node.3", other.handler());
+  const auto s1 = b.subscribe("tengen.node.2", first.handler());
+  const auto s2 = a.subscribe("tengen.node.2", second.handler());
+  const auto s3 = b.subscribe("tengen.node.3", other.handler());
   b.flush();  // the subscriptions reached the server
   a.flush();
   constexpr int kMessages = 5000;
@@ -84,7 +84,7 @@ TEST(NatsBus, ItReconnectsWhenNatsComesBack) {
                    },
                .dropped = {}});
   Inbox inbox;
-  bus.subscribe("tengen.hub", inbox.handler());
+  const auto subscription = bus.subscribe("tengen.hub", inbox.handler());
   bus.flush();
   nats.stop();
   {
@@ -99,6 +99,23 @@ TEST(NatsBus, ItReconnectsWhenNatsComesBack) {
   bus.publish("tengen.hub", "after");  // its subscription was made again on reconnecting
   bus.flush();
   EXPECT_EQ(inbox.wait_for(1), std::vector<std::string>{"after"});
+}
+
+TEST(NatsBus, NothingArrivesOnceASubscriptionIsGone) {
+  testing::TempNats nats;
+  NatsBus bus(nats.url(), "a");
+  Inbox kept, dropped;
+  const auto stays = bus.subscribe("tengen.hub", kept.handler());
+  auto goes = bus.subscribe("tengen.hub", dropped.handler());
+  bus.flush();
+  bus.publish("tengen.hub", "1");
+  bus.flush();
+  ASSERT_EQ(dropped.wait_for(1).size(), 1u);
+  goes.reset();
+  bus.publish("tengen.hub", "2");
+  bus.flush();
+  EXPECT_EQ(kept.wait_for(2), (std::vector<std::string>{"1", "2"}));
+  EXPECT_EQ(dropped.wait_for(1), std::vector<std::string>{"1"});
 }
 
 TEST(NatsBus, ANodeThatCannotReachNatsSaysSo) {

@@ -1,14 +1,20 @@
-// Several nodes over one PostgreSQL (docs/cluster.md), with the real server binary. So far: a
-// node that another has taken a game from (it was paused past its lease) can write nothing more
-// of it and stops without acknowledging; restarted, it takes the game back and play goes on with
-// every acknowledged move.
+// Several nodes over one PostgreSQL (docs/cluster.md). With the real server binary: a node that
+// another has taken a game from (it was paused past its lease) can write nothing more of it and
+// stops without acknowledging; restarted, it takes the game back and play goes on with every
+// acknowledged move. In one process, with a real NATS between them: players on two nodes play a
+// game that a spectator on a third node watches, the hub on the first.
 #include <gtest/gtest.h>
 
 #include <chrono>
 
+#include "cluster/forwarding.h"
+#include "cluster/nats_bus.h"
 #include "store/postgres.h"
 #include "store/postgres_leases.h"
+#include "support/front_node.h"
+#include "support/live_server.h"
 #include "support/server_process.h"
+#include "support/temp_nats.h"
 #include "support/temp_postgres.h"
 #include "support/ws_client.h"
 
@@ -82,6 +88,59 @@ TEST(Cluster, ANodeWhoseGameWasTakenOverStopsWithoutAcknowledgingAndItsRestartPl
   EXPECT_EQ(count(db, "SELECT epoch FROM game_leases WHERE game_id = " + std::to_string(game)), 3)
       << "taken from b, whose liveness the only server ended";
   EXPECT_EQ(server->terminate(), 0);
+}
+
+TEST(Cluster, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatches) {
+  testing::TempNats nats;
+  testing::LiveStack hub(testing::TempPostgres::instance().new_database_uri());
+  cluster::NatsBus hub_bus(nats.url(), "hub");
+  cluster::Gateway gateway(hub_bus, hub.hub());
+  hub_bus.flush();
+  testing::FrontNode b(hub, nats.url(), 2);
+  testing::FrontNode c(hub, nats.url(), 3);
+
+  WsClient black(hub.port(), {hub.token_for("black"), "", "/ws/v1"});
+  black.wait_type("lobby");
+  WsClient white(b.port(), {hub.token_for("white"), "", "/ws/v1"});
+  EXPECT_EQ(white.wait_type("lobby")["type"], "lobby") << "the hub's welcome, over the bus";
+  WsClient watcher(c.port(), {hub.token_for("watcher"), "", "/ws/v1"});
+  watcher.wait_type("lobby");
+  hub.advance(Hub::kPresenceInterval);
+  const json presence = black.wait_type("presence");
+  EXPECT_EQ(presence["online_count"], 3) << presence.dump() << ": the other nodes' players too";
+
+  const json created = black.command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  ASSERT_EQ(created["type"], "ack") << created.dump();
+  EXPECT_EQ(white.wait_type("challenge_opened")["challenge"]["id"], created["challenge"]);
+  const json accepted =
+      white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+  ASSERT_EQ(accepted["type"], "ack") << accepted.dump();
+  const std::int64_t game = accepted["game"];
+  EXPECT_EQ(black.wait_type("game_started")["game"], game);
+  ASSERT_EQ(black.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  ASSERT_EQ(white.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  ASSERT_EQ(watcher.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  EXPECT_EQ(watcher.wait_type("snapshot")["game"], game);
+
+  const char* moves[] = {"E5", "C3", "G7", "C7", "G3", "E3"};
+  for (int i = 0; i < 6; ++i) {
+    WsClient& mover = i % 2 == 0 ? black : white;
+    const json ack = mover.command({{"type", "play"}, {"game", game}, {"vertex", moves[i]}});
+    ASSERT_EQ(ack["type"], "ack") << moves[i] << ": " << ack.dump();
+    const auto seq = ack["seq"].get<std::uint64_t>();
+    // The same event, to the same byte, on all three nodes.
+    const json seen = watcher.wait_event(game, seq);
+    EXPECT_EQ(seen["vertex"], moves[i]);
+    EXPECT_EQ((i % 2 == 0 ? white : black).wait_event(game, seq), seen);
+    EXPECT_EQ(mover.wait_event(game, seq), seen);
+  }
+  ASSERT_EQ(white.command({{"type", "resign"}, {"game", game}})["type"], "ack");
+  for (WsClient* client : {&black, &white, &watcher}) {
+    EXPECT_EQ(client->wait_type("game_ended")["reason"], "resignation");
+  }
+  EXPECT_EQ(gateway.connections(), 2u) << "white's and the watcher's, as the hub sees them";
+  EXPECT_EQ(hub.games().game(game)->result, "B+R") << "stored by the hub";
 }
 
 }  // namespace

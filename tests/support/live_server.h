@@ -106,6 +106,7 @@ class LiveStack {
   Hub& hub() { return *hub_; }
   store::GameStore& games() { return *game_store_; }
   store::Journal& journal() { return *journal_; }
+  Api& api() { return *api_; }
   const Hub::Recovered& recovered() const { return recovered_; }
 
   // Registers a user and returns a session token for it.

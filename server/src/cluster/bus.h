@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -13,12 +14,20 @@ namespace tengen::cluster {
 class Bus {
  public:
   using Handler = std::function<void(std::string_view data)>;
+  // Receiving until it goes: its destructor returns once no handler call is running, and none
+  // starts after.
+  class Subscription {
+   public:
+    virtual ~Subscription() = default;
+  };
   virtual ~Bus() = default;
 
   // Safe from any thread; throws if the bus cannot take it.
   virtual void publish(const std::string& subject, std::string_view data) = 0;
-  // `handler` runs on the bus's thread for this subscription, one message at a time, in order.
-  virtual void subscribe(const std::string& subject, Handler handler) = 0;
+  // `handler` runs on the bus's thread for this subscription, one message at a time, in order,
+  // until the subscription goes (before the bus).
+  [[nodiscard]] virtual std::unique_ptr<Subscription> subscribe(const std::string& subject,
+                                                                Handler handler) = 0;
   // Returns once everything published so far has reached the bus's server; throws if it cannot.
   virtual void flush() = 0;
 };

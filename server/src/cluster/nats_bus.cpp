@@ -2,6 +2,7 @@
 
 #include <nats/nats.h>
 
+#include <mutex>
 #include <stdexcept>
 
 namespace tengen::cluster {
@@ -21,6 +22,57 @@ struct Options {
   Options(const Options&) = delete;
   Options& operator=(const Options&) = delete;
   natsOptions* opts = nullptr;
+};
+
+// One subscription. The handler runs under `running`; closing takes it too, so that once
+// closed, no call is running and none starts (libnats may still hand over a message it had
+// queued: it is dropped). The state outlives libnats' last call, which holds a reference.
+struct Receiving {
+  std::mutex running;
+  bool closed = false;
+  Bus::Handler handler;
+};
+
+class NatsSubscription final : public Bus::Subscription {
+ public:
+  NatsSubscription(natsConnection* connection, const std::string& subject, Bus::Handler handler)
+      : state_(new std::shared_ptr<Receiving>(std::make_shared<Receiving>())) {
+    (*state_)->handler = std::move(handler);
+    check(natsConnection_Subscribe(&sub_, connection, subject.c_str(), &NatsSubscription::arrived,
+                                   state_),
+          "subscribing to " + subject);
+    // The closure (state_) is freed when libnats is done with the subscription.
+    check(natsSubscription_SetOnCompleteCB(
+              sub_, [](void* closure) { delete static_cast<std::shared_ptr<Receiving>*>(closure); },
+              state_),
+          "subscribing to " + subject);
+    receiving_ = *state_;
+  }
+  ~NatsSubscription() override {
+    {
+      std::lock_guard lock(receiving_->running);
+      receiving_->closed = true;
+    }
+    natsSubscription_Unsubscribe(sub_);
+    natsSubscription_Destroy(sub_);
+  }
+
+ private:
+  static void arrived(natsConnection*, natsSubscription*, natsMsg* msg, void* closure) {
+    const auto& state = *static_cast<std::shared_ptr<Receiving>*>(closure);
+    {
+      std::lock_guard lock(state->running);
+      if (!state->closed) {
+        state->handler(std::string_view(natsMsg_GetData(msg),
+                                        static_cast<std::size_t>(natsMsg_GetDataLength(msg))));
+      }
+    }
+    natsMsg_Destroy(msg);
+  }
+
+  std::shared_ptr<Receiving>* state_;  // libnats' closure
+  std::shared_ptr<Receiving> receiving_;
+  natsSubscription* sub_ = nullptr;
 };
 
 }  // namespace
@@ -58,13 +110,6 @@ NatsBus::NatsBus(const std::string& url, const std::string& name, Events events)
 }
 
 NatsBus::~NatsBus() {
-  {
-    std::lock_guard lock(mutex_);
-    for (auto& s : subscriptions_) {
-      natsSubscription_Unsubscribe(s->sub);
-      natsSubscription_Destroy(s->sub);
-    }
-  }
   natsConnection_Close(connection_);
   natsConnection_Destroy(connection_);
 }
@@ -75,20 +120,8 @@ void NatsBus::publish(const std::string& subject, std::string_view data) {
         "publishing on " + subject);
 }
 
-void NatsBus::subscribe(const std::string& subject, Handler handler) {
-  auto s = std::make_unique<Subscription>(Subscription{subject, std::move(handler), nullptr});
-  check(natsConnection_Subscribe(
-            &s->sub, connection_, subject.c_str(),
-            [](natsConnection*, natsSubscription*, natsMsg* msg, void* closure) {
-              const auto* self = static_cast<const Subscription*>(closure);
-              self->handler(std::string_view(natsMsg_GetData(msg),
-                                             static_cast<std::size_t>(natsMsg_GetDataLength(msg))));
-              natsMsg_Destroy(msg);
-            },
-            s.get()),
-        "subscribing to " + subject);
-  std::lock_guard lock(mutex_);
-  subscriptions_.push_back(std::move(s));
+std::unique_ptr<Bus::Subscription> NatsBus::subscribe(const std::string& subject, Handler handler) {
+  return std::make_unique<NatsSubscription>(connection_, subject, std::move(handler));
 }
 
 void NatsBus::flush() {

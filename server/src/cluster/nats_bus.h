@@ -2,9 +2,7 @@
 
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include "cluster/bus.h"
 
@@ -33,20 +31,12 @@ class NatsBus final : public Bus {
   NatsBus& operator=(const NatsBus&) = delete;
 
   void publish(const std::string& subject, std::string_view data) override;
-  void subscribe(const std::string& subject, Handler handler) override;
+  std::unique_ptr<Subscription> subscribe(const std::string& subject, Handler handler) override;
   void flush() override;
 
  private:
-  struct Subscription {
-    std::string subject;
-    Handler handler;
-    natsSubscription* sub = nullptr;
-  };
-
   Events events_;
   natsConnection* connection_ = nullptr;
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<Subscription>> subscriptions_;
 };
 
 }  // namespace tengen::cluster

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+// What travels between nodes on the bus (docs/cluster.md): a front node's connections as the hub
+// sees them, and what the hub sends back to them. Clients' commands and the server's messages
+// travel inside as the very texts of the client protocol (codec.h). JSON, like everything here.
+namespace tengen::protocol::bus {
+
+// The subjects: every front node publishes to the hub on one; the hub answers each node on its
+// own.
+inline std::string hub_subject() {
+  return "tengen.hub";
+}
+inline std::string node_subject(std::int64_t node) {
+  return "tengen.node." + std::to_string(node);
+}
+
+// An account as the hub needs it (never its password hash).
+struct User {
+  std::int64_t id = 0;
+  std::string name;
+  bool bot = false;
+  std::int64_t created_at_ms = 0;
+};
+
+// A front node to the hub, about one of its connections (`connection`: the node's own number).
+struct ToHub {
+  enum class Op : std::uint8_t {
+    Connected,     // `user` (none: a guest), `rtt_ms`
+    Received,      // `text`: the client's command, as encode(ClientEnvelope) writes it; `rtt_ms`
+    Disconnected,  //
+    Answer,        // `text`: a message the connection made by itself (a pong, an error), to be
+                   // sent after everything the hub produced for it so far
+    Barrier,       // `connection` is the barrier's number: answered once everything the hub
+                   // produced so far has been sent
+  };
+  Op op = Op::Received;
+  std::int64_t node = 0;
+  std::uint64_t connection = 0;
+  std::optional<User> user;
+  std::optional<std::int64_t> rtt_ms;
+  std::string text;
+};
+
+// The hub to one front node: messages for one of its connections, in order; or a barrier passed.
+struct ToNode {
+  std::uint64_t connection = 0;
+  std::vector<std::string> texts;
+  std::optional<std::uint64_t> barrier;
+};
+
+std::string encode(const ToHub& m);
+std::string encode(const ToNode& m);
+// nullopt for anything that is not such a message (a bus is shared: say so in the log, go on).
+std::optional<ToHub> decode_to_hub(std::string_view text);
+std::optional<ToNode> decode_to_node(std::string_view text);
+
+}  // namespace tengen::protocol::bus

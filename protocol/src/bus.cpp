@@ -1,0 +1,80 @@
+#include "protocol/bus.h"
+
+#include <nlohmann/json.hpp>
+
+namespace tengen::protocol::bus {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char* kOps[] = {"connected", "received", "disconnected", "answer", "barrier"};
+
+}  // namespace
+
+std::string encode(const ToHub& m) {
+  json j{
+      {"op", kOps[static_cast<std::size_t>(m.op)]}, {"node", m.node}, {"connection", m.connection}};
+  if (m.user) {
+    j["user"] = {{"id", m.user->id},
+                 {"name", m.user->name},
+                 {"bot", m.user->bot},
+                 {"created_at_ms", m.user->created_at_ms}};
+  }
+  if (m.rtt_ms) j["rtt_ms"] = *m.rtt_ms;
+  if (!m.text.empty()) j["text"] = m.text;
+  return j.dump();
+}
+
+std::string encode(const ToNode& m) {
+  json j{{"connection", m.connection}, {"texts", m.texts}};
+  if (m.barrier) j["barrier"] = *m.barrier;
+  return j.dump();
+}
+
+std::optional<ToHub> decode_to_hub(std::string_view text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("op") || !j["op"].is_string() || !j.contains("node") ||
+      !j["node"].is_number_integer() || !j.contains("connection") ||
+      !j["connection"].is_number_unsigned())
+    return std::nullopt;
+  ToHub m;
+  const auto op = j["op"].get<std::string>();
+  bool known = false;
+  for (std::size_t i = 0; i < std::size(kOps); ++i) {
+    if (op == kOps[i]) {
+      m.op = static_cast<ToHub::Op>(i);
+      known = true;
+    }
+  }
+  if (!known) return std::nullopt;
+  m.node = j["node"].get<std::int64_t>();
+  m.connection = j["connection"].get<std::uint64_t>();
+  try {
+    if (j.contains("user")) {
+      const auto& u = j["user"];
+      m.user = User{u.at("id").get<std::int64_t>(), u.at("name").get<std::string>(),
+                    u.at("bot").get<bool>(), u.at("created_at_ms").get<std::int64_t>()};
+    }
+    if (j.contains("rtt_ms")) m.rtt_ms = j["rtt_ms"].get<std::int64_t>();
+    if (j.contains("text")) m.text = j["text"].get<std::string>();
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+  return m;
+}
+
+std::optional<ToNode> decode_to_node(std::string_view text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  try {
+    ToNode m;
+    m.connection = j.at("connection").get<std::uint64_t>();
+    m.texts = j.at("texts").get<std::vector<std::string>>();
+    if (j.contains("barrier")) m.barrier = j["barrier"].get<std::uint64_t>();
+    return m;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace tengen::protocol::bus

@@ -1,0 +1,241 @@
+#include "cluster/forwarding.h"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+
+#include "protocol/bus.h"
+
+namespace tengen::cluster {
+namespace {
+
+namespace bus = protocol::bus;
+
+std::optional<bus::User> bus_user(const std::optional<store::UserRecord>& u) {
+  if (!u) return std::nullopt;
+  return bus::User{u->id, u->username, u->is_bot, u->created_at_ms};
+}
+
+// A front node's connection as the hub sees it. Its id is unique across nodes: the high bit set,
+// then the node, then the node's own number (a node's local connections count from 1).
+class RemoteConnection final : public Connection {
+ public:
+  RemoteConnection(Bus& bus, std::int64_t node, std::uint64_t number, std::optional<bus::User> user,
+                   std::optional<std::int64_t> rtt)
+      : bus_(bus),
+        node_(node),
+        number_(number),
+        id_((std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(node) << 32) |
+            (number & 0xffff'ffffu)),
+        rtt_(rtt.value_or(-1)) {
+    if (user) user_ = store::UserRecord{user->id, user->name, "", user->bot, user->created_at_ms};
+  }
+
+  void send(std::shared_ptr<const std::string> message) override { send_all({std::move(message)}); }
+  void send_all(std::vector<std::shared_ptr<const std::string>> messages) override {
+    bus::ToNode out{number_, {}, std::nullopt};
+    out.texts.reserve(messages.size());
+    for (const auto& m : messages) out.texts.push_back(*m);
+    try {
+      bus_.publish(bus::node_subject(node_), bus::encode(out));
+    } catch (const std::exception& e) {
+      // Lost, as the bus allows: the client resumes by sequence number when it reconnects.
+      spdlog::warn("a message for node {} was lost: {}", node_, e.what());
+    }
+  }
+  std::uint64_t id() const override { return id_; }
+  const std::optional<store::UserRecord>& user() const override { return user_; }
+  std::optional<std::int64_t> rtt_ms() const override {
+    const auto rtt = rtt_.load();
+    if (rtt < 0) return std::nullopt;
+    return rtt;
+  }
+  void set_rtt(std::optional<std::int64_t> rtt) {
+    if (rtt) rtt_ = *rtt;
+  }
+
+ private:
+  Bus& bus_;
+  const std::int64_t node_;
+  const std::uint64_t number_;
+  const std::uint64_t id_;
+  std::optional<store::UserRecord> user_;
+  std::atomic<std::int64_t> rtt_;
+};
+
+}  // namespace
+
+// ---- the front node ----
+
+ForwardingDispatcher::ForwardingDispatcher(Bus& bus, std::int64_t node) : bus_(bus), node_(node) {
+  subscription_ =
+      bus_.subscribe(bus::node_subject(node_), [this](std::string_view data) { delivered(data); });
+}
+
+ForwardingDispatcher::~ForwardingDispatcher() {
+  subscription_.reset();
+  std::map<std::uint64_t, std::function<void()>> pending;
+  {
+    std::lock_guard lock(mutex_);
+    pending.swap(barriers_);
+  }
+  for (auto& [id, then] : pending) then();
+}
+
+void ForwardingDispatcher::connected(const std::shared_ptr<Connection>& connection) {
+  {
+    std::lock_guard lock(mutex_);
+    connections_[connection->id()] = connection;
+  }
+  bus_.publish(bus::hub_subject(), bus::encode(bus::ToHub{bus::ToHub::Op::Connected,
+                                                          node_,
+                                                          connection->id(),
+                                                          bus_user(connection->user()),
+                                                          connection->rtt_ms(),
+                                                          {}}));
+}
+
+void ForwardingDispatcher::received(const std::shared_ptr<Connection>& connection,
+                                    protocol::ClientEnvelope command) {
+  bus_.publish(
+      bus::hub_subject(),
+      bus::encode(bus::ToHub{bus::ToHub::Op::Received, node_, connection->id(), std::nullopt,
+                             connection->rtt_ms(), protocol::encode(command)}));
+}
+
+void ForwardingDispatcher::disconnected(const std::shared_ptr<Connection>& connection) {
+  {
+    std::lock_guard lock(mutex_);
+    connections_.erase(connection->id());
+  }
+  bus_.publish(
+      bus::hub_subject(),
+      bus::encode(bus::ToHub{
+          bus::ToHub::Op::Disconnected, node_, connection->id(), std::nullopt, std::nullopt, {}}));
+}
+
+void ForwardingDispatcher::answer(const std::shared_ptr<Connection>& connection,
+                                  const protocol::ServerMessage& message) {
+  bus_.publish(bus::hub_subject(),
+               bus::encode(bus::ToHub{bus::ToHub::Op::Answer, node_, connection->id(), std::nullopt,
+                                      std::nullopt, protocol::encode(message)}));
+}
+
+void ForwardingDispatcher::after_replies(std::function<void()> then) {
+  std::uint64_t id = 0;
+  {
+    std::lock_guard lock(mutex_);
+    id = ++next_barrier_;
+    barriers_[id] = std::move(then);
+  }
+  bus_.publish(
+      bus::hub_subject(),
+      bus::encode(bus::ToHub{bus::ToHub::Op::Barrier, node_, id, std::nullopt, std::nullopt, {}}));
+}
+
+std::size_t ForwardingDispatcher::connections() const {
+  std::lock_guard lock(mutex_);
+  return connections_.size();
+}
+
+void ForwardingDispatcher::delivered(std::string_view data) {
+  const auto m = bus::decode_to_node(data);
+  if (!m) {
+    spdlog::warn("node {}: an unreadable message on the bus, dropped", node_);
+    return;
+  }
+  if (m->barrier) {
+    std::function<void()> then;
+    {
+      std::lock_guard lock(mutex_);
+      const auto it = barriers_.find(*m->barrier);
+      if (it == barriers_.end()) return;
+      then = std::move(it->second);
+      barriers_.erase(it);
+    }
+    then();
+    return;
+  }
+  std::shared_ptr<Connection> to;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = connections_.find(m->connection);
+    if (it != connections_.end()) to = it->second.lock();
+  }
+  if (!to) return;  // it went meanwhile
+  std::vector<std::shared_ptr<const std::string>> texts;
+  texts.reserve(m->texts.size());
+  for (auto& t : m->texts) texts.push_back(std::make_shared<const std::string>(std::move(t)));
+  to->send_all(std::move(texts));
+}
+
+// ---- the hub's node ----
+
+Gateway::Gateway(Bus& bus, Dispatcher& hub) : bus_(bus), hub_(hub) {
+  subscription_ =
+      bus_.subscribe(bus::hub_subject(), [this](std::string_view data) { arrived(data); });
+}
+
+Gateway::~Gateway() {
+  subscription_.reset();
+}
+
+std::size_t Gateway::connections() const {
+  std::lock_guard lock(mutex_);
+  return remote_.size();
+}
+
+void Gateway::arrived(std::string_view data) {
+  const auto m = bus::decode_to_hub(data);
+  if (!m) {
+    spdlog::warn("the hub: an unreadable message on the bus, dropped");
+    return;
+  }
+  const std::pair key{m->node, m->connection};
+  if (m->op == bus::ToHub::Op::Barrier) {
+    hub_.after_replies([this, node = m->node, id = m->connection] {
+      bus_.publish(bus::node_subject(node), bus::encode(bus::ToNode{0, {}, id}));
+    });
+    return;
+  }
+  std::shared_ptr<Connection> connection;
+  {
+    std::lock_guard lock(mutex_);
+    if (m->op == bus::ToHub::Op::Connected) {
+      connection =
+          std::make_shared<RemoteConnection>(bus_, m->node, m->connection, m->user, m->rtt_ms);
+      remote_[key] = connection;
+    } else if (const auto it = remote_.find(key); it != remote_.end()) {
+      connection = it->second;
+      if (m->op == bus::ToHub::Op::Disconnected) remote_.erase(it);
+    }
+  }
+  if (!connection) return;  // connected before this hub started: the node re-announces it
+  switch (m->op) {
+    case bus::ToHub::Op::Connected:
+      hub_.connected(connection);
+      break;
+    case bus::ToHub::Op::Received: {
+      static_cast<RemoteConnection&>(*connection).set_rtt(m->rtt_ms);
+      auto decoded = protocol::decode_client(m->text);
+      if (auto* command = std::get_if<protocol::ClientEnvelope>(&decoded)) {
+        hub_.received(connection, std::move(*command));
+      } else {
+        hub_.answer(connection, std::get<protocol::Error>(decoded));
+      }
+      break;
+    }
+    case bus::ToHub::Op::Disconnected:
+      hub_.disconnected(connection);
+      break;
+    case bus::ToHub::Op::Answer:
+      hub_.after_replies([connection, text = std::make_shared<const std::string>(m->text)] {
+        connection->send(text);
+      });
+      break;
+    case bus::ToHub::Op::Barrier:
+      break;
+  }
+}
+
+}  // namespace tengen::cluster

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "cluster/bus.h"
+#include "ws/connection.h"
+
+namespace tengen::cluster {
+
+// A front node (docs/cluster.md): it holds WebSocket connections and hands everything that
+// happens on them to the hub on another node, over the bus; what the hub sends back goes to the
+// connections. The HTTP server takes it as its Dispatcher, in place of a Hub.
+class ForwardingDispatcher final : public Dispatcher {
+ public:
+  // `node`: this node's id in the cluster (store::Leases::node()). Subscribes to its subject.
+  ForwardingDispatcher(Bus& bus, std::int64_t node);
+  ~ForwardingDispatcher() override;
+
+  void connected(const std::shared_ptr<Connection>& connection) override;
+  void received(const std::shared_ptr<Connection>& connection,
+                protocol::ClientEnvelope command) override;
+  void disconnected(const std::shared_ptr<Connection>& connection) override;
+  void answer(const std::shared_ptr<Connection>& connection,
+              const protocol::ServerMessage& message) override;
+  // Once the hub has passed the barrier; at once when this dispatcher goes (the hub may be gone).
+  void after_replies(std::function<void()> then) override;
+
+  std::size_t connections() const;
+
+ private:
+  void delivered(std::string_view data);
+
+  Bus& bus_;
+  const std::int64_t node_;
+  mutable std::mutex mutex_;
+  std::map<std::uint64_t, std::weak_ptr<Connection>> connections_;
+  std::uint64_t next_barrier_ = 0;
+  std::map<std::uint64_t, std::function<void()>> barriers_;
+  std::unique_ptr<Bus::Subscription> subscription_;  // last: it goes first
+};
+
+// The hub's side: every front node's connections, as connections of the hub's own (each a
+// stand-in whose messages travel back over the bus), and what happens on them, told to the hub.
+class Gateway {
+ public:
+  Gateway(Bus& bus, Dispatcher& hub);
+  ~Gateway();
+  Gateway(const Gateway&) = delete;
+  Gateway& operator=(const Gateway&) = delete;
+
+  std::size_t connections() const;
+
+ private:
+  void arrived(std::string_view data);
+
+  Bus& bus_;
+  Dispatcher& hub_;
+  mutable std::mutex mutex_;
+  std::map<std::pair<std::int64_t, std::uint64_t>, std::shared_ptr<Connection>> remote_;
+  std::unique_ptr<Bus::Subscription> subscription_;  // last: it goes first
+};
+
+}  // namespace tengen::cluster

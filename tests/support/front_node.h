@@ -1,0 +1,58 @@
+#pragma once
+
+// A front node (docs/cluster.md) in the test's process: an HTTP and WebSocket server on 127.0.0.1
+// and a free port whose connections' commands travel to the hub over a real NATS, and whose
+// replies and events come back the same way. It authenticates against the hub's accounts (one
+// database) and, as a shortcut of the test, answers the HTTP API with the hub stack's.
+#include <optional>
+#include <thread>
+
+#include "cluster/forwarding.h"
+#include "cluster/nats_bus.h"
+#include "http/http_server.h"
+#include "support/live_server.h"
+
+namespace tengen::testing {
+
+class FrontNode {
+ public:
+  FrontNode(LiveStack& hub, const std::string& nats_url, std::int64_t node)
+      : hub_(hub), bus_(nats_url, "front-" + std::to_string(node)), dispatcher_(bus_, node) {
+    bus_.flush();  // its subscription is in place before any connection
+    Config config;
+    config.address = "127.0.0.1";
+    config.port = 0;
+    config.allowed_origins = {"https://club.example.org"};
+    server_.emplace(config,
+                    HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
+                                         .api = &hub.api(),
+                                         .accounts = &hub.accounts(),
+                                         .dispatcher = &dispatcher_,
+                                         .clock = &hub.clock(),
+                                         .connection_timers = &connection_timers_,
+                                         .metrics_text = [] { return std::string(); },
+                                         .metrics = &metrics_},
+                    LiveStack::limits());
+    thread_ = std::thread([this] { server_->run(); });
+  }
+  ~FrontNode() {
+    server_->stop();
+    thread_.join();
+  }
+  FrontNode(const FrontNode&) = delete;
+  FrontNode& operator=(const FrontNode&) = delete;
+
+  int port() const { return server_->port(); }
+  cluster::ForwardingDispatcher& dispatcher() { return dispatcher_; }
+
+ private:
+  LiveStack& hub_;
+  cluster::NatsBus bus_;
+  cluster::ForwardingDispatcher dispatcher_;
+  ManualTimers connection_timers_;
+  Metrics metrics_;
+  std::optional<HttpServer> server_;
+  std::thread thread_;
+};
+
+}  // namespace tengen::testing
