@@ -77,4 +77,14 @@ std::optional<ToNode> decode_to_node(std::string_view text) {
   }
 }
 
+std::string encode_hub(std::int64_t node) {
+  return json{{"hub", node}}.dump();
+}
+
+std::optional<std::int64_t> decode_hub(std::string_view text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("hub") || !j["hub"].is_number_integer()) return std::nullopt;
+  return j["hub"].get<std::int64_t>();
+}
+
 }  // namespace tengen::protocol::bus

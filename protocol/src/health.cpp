@@ -13,6 +13,7 @@ std::string encode(const Health& health) {
     body["node"] = health.node;
     body["node_id"] = health.node_id;
   }
+  if (!health.role.empty()) body["role"] = health.role;
   return body.dump();
 }
 

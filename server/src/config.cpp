@@ -30,6 +30,8 @@ constexpr Option kOptions[] = {
     {"--threads", "TENGEN_THREADS", "network threads (default 2)"},
     {"--node", "TENGEN_NODE",
      "with PostgreSQL: this node's name, unique among running nodes (default the host name)"},
+    {"--bus", "TENGEN_BUS",
+     "with PostgreSQL: the NATS server of several nodes over one database (nats://host:4222)"},
     {"--lease-ttl", "TENGEN_LEASE_TTL",
      "with PostgreSQL: milliseconds a dead node's games wait before others take them (default "
      "5000)"},
@@ -99,6 +101,10 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
   } else if (flag == "--node") {
     if (value.size() > 64) return "a node name has at most 64 characters";
     config.node = value;
+  } else if (flag == "--bus") {
+    if (!value.starts_with("nats://"))
+      return "the bus is a NATS server's address, nats://host:port, not '" + value + "'";
+    config.bus = value;
   } else if (flag == "--lease-ttl") {
     int ms = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
@@ -181,6 +187,12 @@ ConfigResult parse_config(const std::vector<std::string>& args,
     if (auto error = apply(config, flag, value)) return {std::nullopt, *error, false};
   }
   if (!config.public_url.empty()) config.allowed_origins.push_back(config.public_url);
+  if (!config.bus.empty() && !is_postgres(config.database)) {
+    return {std::nullopt,
+            "--bus joins several nodes over one PostgreSQL database: --database must be a "
+            "postgres:// URI",
+            false};
+  }
   return {config, "", false};
 }
 

@@ -29,6 +29,9 @@ struct Config {
   // the host name), and how long its leases outlive its last renewal.
   std::string node;
   int lease_ttl_ms = 5000;
+  // With PostgreSQL: the NATS server the nodes talk through (nats://host:4222). Set, this server
+  // is one node of several over the database; unset, the only server on it.
+  std::string bus;
   // Argon2id at its minimum cost instead of libsodium's "interactive" cost: for tests only.
   bool fast_password_hashing = false;
 

@@ -18,6 +18,8 @@
 #include "accounts/accounts.h"
 #include "clock.h"
 #include "cluster/lease_keeper.h"
+#include "cluster/nats_bus.h"
+#include "cluster/roles.h"
 #include "config.h"
 #include "http/api.h"
 #include "http/http_server.h"
@@ -25,6 +27,7 @@
 #include "ops.h"
 #include "protocol/health.h"
 #include "rooms/timers.h"
+#include "store/hub_lock.h"
 #include "store/journal.h"
 #include "store/stores.h"
 
@@ -83,9 +86,10 @@ int main(int argc, char** argv) {
 
   try {
     const bool postgres = is_postgres(config.database);
-    const auto stores =
-        store::Stores::open(config.database, {config.node.empty() ? host_name() : config.node,
-                                              std::chrono::milliseconds(config.lease_ttl_ms)});
+    const bool clustered = !config.bus.empty();  // parse_config: only with PostgreSQL
+    const auto stores = store::Stores::open(
+        config.database, {config.node.empty() ? host_name() : config.node,
+                          std::chrono::milliseconds(config.lease_ttl_ms), clustered});
     const int schema = stores->schema;
     spdlog::info("{}database {} at schema version {}; memory from {}",
                  postgres ? "PostgreSQL " : "", stores->described, schema, allocator());
@@ -109,33 +113,92 @@ int main(int argc, char** argv) {
       if (!user) return std::nullopt;
       return protocol::UserRef{user->id, user->username};
     };
-    Hub hub(Hub::Services{
-        .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },
-        .find_user_by_id = [&](std::int64_t id) { return user_ref(accounts.find_user(id)); },
-        .journal = &journal,
-        .store = &game_store,
-        // "automatic" colours between equal ratings: a coin toss.
-        .draw_black = [] { return randombytes_uniform(2) == 0; },
-        .random_hex =
-            [](std::size_t bytes) {
-              std::vector<unsigned char> raw(bytes);
-              randombytes_buf(raw.data(), raw.size());
-              std::string hex(bytes * 2 + 1, '\0');
-              sodium_bin2hex(hex.data(), hex.size(), raw.data(), raw.size());
-              hex.pop_back();
-              return hex;
-            },
-        .clock = &clock,
-        .timers = timers.get(),
-        .worker = worker.get(),
-        .room = {},
-        .metrics = &metrics,
-        .leases = stores->leases.get()});
+    // The hub: built now on a single server; in a cluster, when this node becomes the hub
+    // (cluster::Roles), which may be at once or when another hub goes. Published once recovered.
+    std::optional<Hub> hub;
+    std::atomic<Hub*> serving{nullptr};
+    auto build_hub = [&]() -> Hub& {
+      return hub.emplace(Hub::Services{
+          .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },
+          .find_user_by_id = [&](std::int64_t id) { return user_ref(accounts.find_user(id)); },
+          .journal = &journal,
+          .store = &game_store,
+          // "automatic" colours between equal ratings: a coin toss.
+          .draw_black = [] { return randombytes_uniform(2) == 0; },
+          .random_hex =
+              [](std::size_t bytes) {
+                std::vector<unsigned char> raw(bytes);
+                randombytes_buf(raw.data(), raw.size());
+                std::string hex(bytes * 2 + 1, '\0');
+                sodium_bin2hex(hex.data(), hex.size(), raw.data(), raw.size());
+                hex.pop_back();
+                return hex;
+              },
+          .clock = &clock,
+          .timers = timers.get(),
+          .worker = worker.get(),
+          .room = {},
+          .metrics = &metrics,
+          .leases = stores->leases.get()});
+    };
+    auto recover_hub = [&] {
+      const auto recovery_start = std::chrono::steady_clock::now();
+      const auto recovered = hub->recover(game_store);
+      journal.barrier().wait();
+      spdlog::info("recovered {} unfinished games and {} open challenges in {} ms", recovered.games,
+                   recovered.challenges,
+                   std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now() - recovery_start)
+                       .count());
+      serving = &*hub;
+    };
     Api api(accounts,
-            GameArchive{&game_store, [&hub](std::int64_t game) { return hub.sgf(game); }, &clock,
-                        [&hub](const store::Page& page) { return hub.tournaments_json(page); },
-                        [&hub](std::int64_t id) { return hub.tournament_json(id); }},
+            GameArchive{&game_store,
+                        [&serving](std::int64_t game) { return serving.load()->sgf(game); }, &clock,
+                        [&serving](const store::Page& page) {
+                          return serving.load()->tournaments_json(page);
+                        },
+                        [&serving](std::int64_t id) { return serving.load()->tournament_json(id); },
+                        [&serving] { return serving.load() != nullptr; }},
             config.public_url.starts_with("https://"));
+
+    // Several nodes (--bus): the bus, the hub lock, and this node's role.
+    std::atomic<HttpServer*> listening{nullptr};
+    std::unique_ptr<cluster::NatsBus> bus;
+    std::unique_ptr<store::HubLock> hub_lock;
+    std::unique_ptr<cluster::Roles> roles;
+    std::atomic<cluster::Roles*> roles_ready{nullptr};
+    if (clustered) {
+      bus = std::make_unique<cluster::NatsBus>(
+          config.bus, stores->leases->name(),
+          cluster::NatsBus::Events{
+              .disconnected = [] { spdlog::warn("lost the bus; reconnecting"); },
+              .reconnected =
+                  [&roles_ready] {
+                    spdlog::info("the bus is back");
+                    if (auto* r = roles_ready.load()) r->bus_reconnected();
+                  },
+              .dropped =
+                  [](const std::string& subject) {
+                    spdlog::warn("fell behind on the bus: messages on {} were dropped", subject);
+                  }});
+      hub_lock = std::make_unique<store::HubLock>(config.database, stores->leases->node());
+      roles = std::make_unique<cluster::Roles>(
+          *bus, *stores->leases,
+          cluster::Roles::Hooks{.try_take_lock = [&hub_lock] { return hub_lock->try_take(); },
+                                .become_hub = [&]() -> Dispatcher& {
+                                  Hub& built = build_hub();
+                                  recover_hub();
+                                  return built;
+                                },
+                                .restart_connections =
+                                    [&listening] {
+                                      if (auto* s = listening.load()) s->restart_websockets();
+                                    }});
+      roles_ready = roles.get();
+    }
+
+    if (!clustered) build_hub();  // recovered once the port is bound
     const auto started = std::chrono::steady_clock::now();
     HttpServer server(
         config,
@@ -146,17 +209,19 @@ int main(int argc, char** argv) {
                    TENGEN_VERSION, schema,
                    std::chrono::duration_cast<std::chrono::milliseconds>(up).count(),
                    postgres ? stores->leases->name() : std::string(),
-                   postgres ? stores->leases->node() : 0});
+                   postgres ? stores->leases->node() : 0,
+                   roles ? (roles->is_hub() ? "hub" : "front") : std::string()});
              },
          .api = &api,
          .accounts = &accounts,
-         .dispatcher = &hub,
+         .dispatcher = roles ? &roles->dispatcher() : static_cast<Dispatcher*>(&*hub),
          .clock = &clock,
          .connection_timers = connection_timers.get(),
          .metrics_text =
              [&] {
                const std::chrono::duration<double> up = std::chrono::steady_clock::now() - started;
-               auto gauges = hub.gauges();
+               Hub* h = serving.load();
+               auto gauges = h ? h->gauges() : Metrics::Gauges{};
                const auto journaled = journal.stats();
                gauges.journal_commits = journaled.commits;
                gauges.journal_rows = journaled.writes;
@@ -164,16 +229,10 @@ int main(int argc, char** argv) {
                return metrics.render(gauges, up.count());
              },
          .metrics = &metrics});
+    listening = &server;
     // Recovery after the port is bound: a busy port fails at once, not after replaying every
     // game; connections wait in the backlog until run().
-    const auto recovery_start = std::chrono::steady_clock::now();
-    const auto recovered = hub.recover(game_store);
-    journal.barrier().wait();
-    spdlog::info("recovered {} unfinished games and {} open challenges in {} ms", recovered.games,
-                 recovered.challenges,
-                 std::chrono::duration_cast<std::chrono::milliseconds>(
-                     std::chrono::steady_clock::now() - recovery_start)
-                     .count());
+    if (!clustered) recover_hub();
     if (!std::filesystem::exists(std::filesystem::path(config.web_root) / "index.html")) {
       spdlog::warn(
           "no web client in {} (no index.html there): pages will answer 404; set --web-root",
@@ -197,22 +256,27 @@ int main(int argc, char** argv) {
     // With SQLite nobody else could take a game: no keeper. With PostgreSQL, from now on.
     std::optional<cluster::LeaseKeeper> keeper;
     if (postgres) {
-      keeper.emplace(
-          *stores->leases, std::chrono::milliseconds(config.lease_ttl_ms),
-          cluster::LeaseKeeper::Hooks{
-              .adopt = [&hub](const std::vector<std::int64_t>& games) { return hub.adopt(games); },
-              .lost =
-                  [&](const std::string& why) {
-                    spdlog::critical("node {} stops: {} (restart it to serve again)",
-                                     stores->leases->name(), why);
-                    spdlog::default_logger()->flush();
-                    std::abort();
-                  }},
-          &metrics);
+      keeper.emplace(*stores->leases, std::chrono::milliseconds(config.lease_ttl_ms),
+                     cluster::LeaseKeeper::Hooks{
+                         // Only a hub owns games (a front node has none to take).
+                         .adopt =
+                             [&serving](const std::vector<std::int64_t>& games) {
+                               Hub* h = serving.load();
+                               return h ? h->adopt(games) : std::size_t{0};
+                             },
+                         .lost =
+                             [&](const std::string& why) {
+                               spdlog::critical("node {} stops: {} (restart it to serve again)",
+                                                stores->leases->name(), why);
+                               spdlog::default_logger()->flush();
+                               std::abort();
+                             }},
+                     &metrics);
     }
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();
     keeper.reset();
+    roles.reset();   // no more becoming the hub, nor forwarding
     timers.reset();  // before the hub they call
     worker.reset();
     journal.barrier().wait();  // the last replies go out while their connections' executor lives

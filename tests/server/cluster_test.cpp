@@ -5,7 +5,10 @@
 // game that a spectator on a third node watches, the hub on the first.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 
 #include "cluster/forwarding.h"
 #include "cluster/nats_bus.h"
@@ -141,6 +144,132 @@ TEST(Cluster, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatches) {
   }
   EXPECT_EQ(gateway.connections(), 2u) << "white's and the watcher's, as the hub sees them";
   EXPECT_EQ(hub.games().game(game)->result, "B+R") << "stored by the hub";
+}
+
+// Three tengen-server processes over one PostgreSQL and a NATS: the first to start is the hub,
+// the others front nodes. Black plays through one front node, White through the other, a
+// spectator watches on the hub; the hub is killed with SIGKILL mid-game; a front node becomes the
+// hub, every client reconnects (1012) and resumes by sequence number, the move that was in flight
+// is sent again under its cid and played once, and the game goes on to its end.
+class ThreeNodes : public ::testing::Test {
+ protected:
+  ThreeNodes() : uri_(testing::TempPostgres::instance().new_database_uri()) {
+    base_ = std::filesystem::temp_directory_path() / ("tengen-cluster-" + std::to_string(getpid()));
+    std::filesystem::remove_all(base_);
+  }
+  ~ThreeNodes() override {
+    for (auto& n : nodes_) n.reset();
+    std::filesystem::remove_all(base_);
+  }
+  void start(int i) {
+    const std::string name(1, static_cast<char>('a' + i));
+    nodes_[static_cast<std::size_t>(i)].emplace(
+        base_ / name, 0,
+        std::vector<std::string>{"--database", uri_, "--bus", nats_.url(), "--node", name,
+                                 "--lease-ttl", "1000"});
+  }
+  testing::ServerProcess& node(int i) { return *nodes_[static_cast<std::size_t>(i)]; }
+  json health(int i) {
+    return json::parse(testing::body_of(testing::http_get(node(i).port(), "/healthz")));
+  }
+
+  testing::TempNats nats_;
+  std::string uri_;
+  std::filesystem::path base_;
+  std::array<std::optional<testing::ServerProcess>, 3> nodes_;
+};
+
+TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
+  start(0);
+  start(1);
+  start(2);
+  EXPECT_EQ(health(0)["role"], "hub");
+  EXPECT_EQ(health(1)["role"], "front");
+  EXPECT_EQ(health(2)["role"], "front");
+  const std::string black_token = register_user(node(1).port(), "black");
+  const std::string white_token = register_user(node(2).port(), "white");
+  const std::string watcher_token = register_user(node(0).port(), "watcher");
+  auto connect = [](int port, const std::string& token) {
+    auto c = std::make_unique<WsClient>(port, WsClient::Options{token, "", "/ws/v1"});
+    c->wait_type("lobby");
+    return c;
+  };
+  auto black = connect(node(1).port(), black_token);
+  auto white = connect(node(2).port(), white_token);
+  auto watcher = connect(node(0).port(), watcher_token);
+
+  const json created = black->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  ASSERT_EQ(created["type"], "ack") << created.dump();
+  const json accepted =
+      white->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+  ASSERT_EQ(accepted["type"], "ack") << accepted.dump();
+  const std::int64_t game = accepted["game"];
+  for (auto* c : {black.get(), white.get(), watcher.get()})
+    ASSERT_EQ(c->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  std::uint64_t seq = 0;
+  const char* opening[] = {"E5", "C3", "G7", "C7"};
+  for (int i = 0; i < 4; ++i) {
+    WsClient& mover = i % 2 == 0 ? *black : *white;
+    const json ack = mover.command({{"type", "play"}, {"game", game}, {"vertex", opening[i]}});
+    ASSERT_EQ(ack["type"], "ack") << ack.dump();
+    seq = ack["seq"];
+    EXPECT_EQ(watcher->wait_event(game, seq)["vertex"], opening[i]) << "seen on the hub";
+  }
+
+  // Black sends a move, and the hub dies before (or after) applying it: no ack is awaited.
+  black->send_text(json{{"type", "play"}, {"cid", "b-3"}, {"game", game}, {"vertex", "G3"}}.dump());
+  const auto killed = std::chrono::steady_clock::now();
+  node(0).kill9();
+  // A front node takes the hub lock, recovers the game, and says so: both fronts' clients are
+  // told to reconnect.
+  EXPECT_EQ(black->read_until_closed(), 1012);
+  EXPECT_EQ(white->read_until_closed(), 1012);
+  const auto reattached = std::chrono::steady_clock::now();
+  const int new_hub = health(1)["role"] == "hub" ? 1 : 2;
+  EXPECT_EQ(health(new_hub)["role"], "hub");
+  EXPECT_EQ(health(3 - new_hub)["role"], "front");
+
+  black = connect(node(1).port(), black_token);
+  white = connect(node(2).port(), white_token);
+  watcher = connect(node(3 - new_hub).port(), watcher_token);  // its node is gone: another one
+  // The move in flight, again under its cid: applied once, whether or not the dead hub had.
+  const json resent =
+      black->command({{"type", "play"}, {"cid", "b-3"}, {"game", game}, {"vertex", "G3"}});
+  ASSERT_EQ(resent["type"], "ack") << resent.dump();
+  const auto played = std::chrono::steady_clock::now();
+  EXPECT_EQ(resent["seq"], seq + 1);
+  std::printf(
+      "hub killed -> clients told to reconnect: %lld ms; -> the resent move played: %lld ms\n",
+      static_cast<long long>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(reattached - killed).count()),
+      static_cast<long long>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(played - killed).count()));
+
+  ASSERT_EQ(black->command({{"type", "join"}, {"game", game}, {"since", seq + 1}})["type"], "ack");
+  for (auto* c : {white.get(), watcher.get()}) {
+    ASSERT_EQ(c->command({{"type", "join"}, {"game", game}, {"since", 0}})["type"], "ack");
+    EXPECT_EQ(c->wait_event(game, seq + 1)["vertex"], "G3") << "every event, from the start";
+  }
+  const json e3 = white->command({{"type", "play"}, {"game", game}, {"vertex", "E3"}});
+  ASSERT_EQ(e3["type"], "ack") << e3.dump();
+  EXPECT_EQ(watcher->wait_event(game, e3["seq"])["vertex"], "E3");
+  ASSERT_EQ(white->command({{"type", "resign"}, {"game", game}})["type"], "ack");
+  EXPECT_EQ(black->wait_type("game_ended")["reason"], "resignation");
+  EXPECT_EQ(watcher->wait_type("game_ended")["reason"], "resignation");
+
+  store::pg::Connection db(uri_);
+  EXPECT_EQ(count(db, "SELECT count(*) FROM game_events WHERE kind = 'move' AND game_id = " +
+                          std::to_string(game)),
+            6)
+      << "four before, the resent one once, and White's";
+  EXPECT_EQ(count(db, "SELECT epoch FROM game_leases WHERE game_id = " + std::to_string(game)), 2)
+      << "taken over once";
+  black.reset();
+  white.reset();
+  watcher.reset();
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(2).terminate(), 0);
 }
 
 }  // namespace

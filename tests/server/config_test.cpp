@@ -77,6 +77,11 @@ TEST(Config, BadInputNamesTheProblem) {
             "TENGEN_LEASE_TTL: the lease TTL must be milliseconds from 300 to 600000, not '5s'");
   EXPECT_EQ(parse_config({"--node", std::string(65, 'n')}, {}).error,
             "a node name has at most 64 characters");
+  EXPECT_EQ(parse_config({"--bus", "localhost:4222"}, {}).error,
+            "the bus is a NATS server's address, nats://host:port, not 'localhost:4222'");
+  EXPECT_EQ(parse_config({"--bus", "nats://127.0.0.1:4222"}, {}).error,
+            "--bus joins several nodes over one PostgreSQL database: --database must be a "
+            "postgres:// URI");
 }
 
 // A node of several over one PostgreSQL is named (the host name when not) and keeps its leases
@@ -86,9 +91,11 @@ TEST(Config, ANodeHasANameAndALeaseTime) {
   ASSERT_TRUE(defaults.config);
   EXPECT_EQ(defaults.config->node, "");
   EXPECT_EQ(defaults.config->lease_ttl_ms, 5000);
-  const auto set = parse_config({"--node", "go-2"}, {"TENGEN_LEASE_TTL=3000"});
+  const auto set = parse_config({"--node", "go-2", "--database", "postgres://tengen@db/go"},
+                                {"TENGEN_LEASE_TTL=3000", "TENGEN_BUS=nats://nats:4222"});
   ASSERT_TRUE(set.config) << set.error;
   EXPECT_EQ(set.config->node, "go-2");
+  EXPECT_EQ(set.config->bus, "nats://nats:4222");
   EXPECT_EQ(set.config->lease_ttl_ms, 3000);
 }
 

@@ -61,9 +61,12 @@ class LiveStack {
     recovered_ = hub_->recover(*game_store_);
     api_.emplace(
         *accounts_,
-        GameArchive{&*game_store_, [this](std::int64_t game) { return hub_->sgf(game); }, &clock_,
+        GameArchive{&*game_store_,
+                    [this](std::int64_t game) { return hub_->sgf(game); },
+                    &clock_,
                     [this](const store::Page& page) { return hub_->tournaments_json(page); },
-                    [this](std::int64_t id) { return hub_->tournament_json(id); }});
+                    [this](std::int64_t id) { return hub_->tournament_json(id); },
+                    {}});
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;

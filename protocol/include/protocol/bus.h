@@ -19,6 +19,11 @@ inline std::string hub_subject() {
 inline std::string node_subject(std::int64_t node) {
   return "tengen.node." + std::to_string(node);
 }
+// Where a node that has become the hub says so: every other node's connections were attached to
+// the hub before, and must attach again (docs/cluster.md, "Failover").
+inline std::string cluster_subject() {
+  return "tengen.cluster";
+}
 
 // An account as the hub needs it (never its password hash).
 struct User {
@@ -59,5 +64,8 @@ std::string encode(const ToNode& m);
 // nullopt for anything that is not such a message (a bus is shared: say so in the log, go on).
 std::optional<ToHub> decode_to_hub(std::string_view text);
 std::optional<ToNode> decode_to_node(std::string_view text);
+// The hub's announcement on cluster_subject(): the node that is the hub now.
+std::string encode_hub(std::int64_t node);
+std::optional<std::int64_t> decode_hub(std::string_view text);
 
 }  // namespace tengen::protocol::bus

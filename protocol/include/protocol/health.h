@@ -13,6 +13,8 @@ struct Health {
   // the database's nodes. Left out when empty (a SQLite server is alone).
   std::string node;
   long long node_id = 0;
+  // With several nodes (--bus): "hub" or "front".
+  std::string role;
 };
 
 std::string encode(const Health& health);

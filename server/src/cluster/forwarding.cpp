@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "protocol/bus.h"
@@ -67,19 +68,55 @@ class RemoteConnection final : public Connection {
 
 // ---- the front node ----
 
-ForwardingDispatcher::ForwardingDispatcher(Bus& bus, std::int64_t node) : bus_(bus), node_(node) {
+ForwardingDispatcher::ForwardingDispatcher(Bus& bus, std::int64_t node)
+    : bus_(bus), node_(node), patience_([this] { run_out_barriers(); }) {
   subscription_ =
       bus_.subscribe(bus::node_subject(node_), [this](std::string_view data) { delivered(data); });
 }
 
 ForwardingDispatcher::~ForwardingDispatcher() {
   subscription_.reset();
-  std::map<std::uint64_t, std::function<void()>> pending;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  barrier_added_.notify_all();
+  patience_.join();
+  release_barriers();
+}
+
+void ForwardingDispatcher::release_barriers() {
+  std::map<std::uint64_t, Barrier> pending;
   {
     std::lock_guard lock(mutex_);
     pending.swap(barriers_);
   }
-  for (auto& [id, then] : pending) then();
+  for (auto& [id, barrier] : pending) barrier.then();
+}
+
+void ForwardingDispatcher::run_out_barriers() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    auto next = std::chrono::steady_clock::time_point::max();
+    for (const auto& [id, barrier] : barriers_) next = std::min(next, barrier.until);
+    barrier_added_.wait_until(lock, next);
+    std::vector<std::function<void()>> due;
+    const auto now = std::chrono::steady_clock::now();
+    for (auto it = barriers_.begin(); it != barriers_.end();) {
+      if (it->second.until > now) {
+        ++it;
+        continue;
+      }
+      due.push_back(std::move(it->second.then));
+      it = barriers_.erase(it);
+    }
+    if (due.empty()) continue;
+    lock.unlock();
+    spdlog::warn("node {}: the hub passed no barrier within {} s; going on without", node_,
+                 kBarrierPatience.count());
+    for (auto& then : due) then();
+    lock.lock();
+  }
 }
 
 void ForwardingDispatcher::connected(const std::shared_ptr<Connection>& connection) {
@@ -126,8 +163,9 @@ void ForwardingDispatcher::after_replies(std::function<void()> then) {
   {
     std::lock_guard lock(mutex_);
     id = ++next_barrier_;
-    barriers_[id] = std::move(then);
+    barriers_[id] = {std::chrono::steady_clock::now() + kBarrierPatience, std::move(then)};
   }
+  barrier_added_.notify_all();
   bus_.publish(
       bus::hub_subject(),
       bus::encode(bus::ToHub{bus::ToHub::Op::Barrier, node_, id, std::nullopt, std::nullopt, {}}));
@@ -150,7 +188,7 @@ void ForwardingDispatcher::delivered(std::string_view data) {
       std::lock_guard lock(mutex_);
       const auto it = barriers_.find(*m->barrier);
       if (it == barriers_.end()) return;
-      then = std::move(it->second);
+      then = std::move(it->second.then);
       barriers_.erase(it);
     }
     then();

@@ -1,10 +1,13 @@
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "cluster/bus.h"
 #include "ws/connection.h"
@@ -26,20 +29,34 @@ class ForwardingDispatcher final : public Dispatcher {
   void disconnected(const std::shared_ptr<Connection>& connection) override;
   void answer(const std::shared_ptr<Connection>& connection,
               const protocol::ServerMessage& message) override;
-  // Once the hub has passed the barrier; at once when this dispatcher goes (the hub may be gone).
+  // Once the hub has passed the barrier; or, since the hub may be gone (and a connection waiting
+  // for its replies must not wait forever), once the hub changes (release_barriers), after
+  // kBarrierPatience, or when this dispatcher goes.
   void after_replies(std::function<void()> then) override;
+  // The hub changed, or the bus was cut: whatever was owed by the last hub is not coming.
+  void release_barriers();
 
   std::size_t connections() const;
 
+  static constexpr std::chrono::seconds kBarrierPatience{5};
+
  private:
+  struct Barrier {
+    std::chrono::steady_clock::time_point until;
+    std::function<void()> then;
+  };
   void delivered(std::string_view data);
+  void run_out_barriers();  // the thread that ends barriers past their patience
 
   Bus& bus_;
   const std::int64_t node_;
   mutable std::mutex mutex_;
   std::map<std::uint64_t, std::weak_ptr<Connection>> connections_;
   std::uint64_t next_barrier_ = 0;
-  std::map<std::uint64_t, std::function<void()>> barriers_;
+  std::map<std::uint64_t, Barrier> barriers_;
+  std::condition_variable barrier_added_;
+  bool stopping_ = false;
+  std::thread patience_;
   std::unique_ptr<Bus::Subscription> subscription_;  // last: it goes first
 };
 

@@ -87,7 +87,9 @@ NatsBus::NatsBus(const std::string& url, const std::string& name, Events events)
   check(natsOptions_SetDisconnectedCB(
             o.opts,
             [](natsConnection*, void* self) {
-              if (auto& f = static_cast<NatsBus*>(self)->events_.disconnected) f();
+              auto* bus = static_cast<NatsBus*>(self);
+              if (bus->closing_) return;
+              if (auto& f = bus->events_.disconnected) f();
             },
             this),
         "NATS callbacks");
@@ -110,6 +112,7 @@ NatsBus::NatsBus(const std::string& url, const std::string& name, Events events)
 }
 
 NatsBus::~NatsBus() {
+  closing_ = true;
   natsConnection_Close(connection_);
   natsConnection_Destroy(connection_);
 }

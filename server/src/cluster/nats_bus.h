@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -36,6 +37,7 @@ class NatsBus final : public Bus {
 
  private:
   Events events_;
+  std::atomic<bool> closing_ = false;  // its own close is no news
   natsConnection* connection_ = nullptr;
 };
 

@@ -321,6 +321,10 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
   }
   if (!sgf) return ApiResponse{200, wire::encode_game(*info), {}};
   auto record = archive_.store->finished_sgf(*id);
+  if (!record && !hub_here())
+    return error(503, "unavailable",
+                 "the record of a game in play is served by the cluster's hub node; this is a "
+                 "front node (docs/cluster.md)");
   if (!record) record = archive_.live_sgf(*id);
   if (!record) return not_found;
   ApiResponse response{200, std::move(*record), {}};
@@ -338,6 +342,10 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
     return error(405, "method_not_allowed", "use GET; tournaments change over the WebSocket");
   if (!archive_.tournaments || !archive_.tournament)
     return error(503, "unavailable", "tournaments are not served here");
+  if (!hub_here())
+    return error(503, "unavailable",
+                 "tournaments are served by the cluster's hub node; this is a front node "
+                 "(docs/cluster.md)");
   if (path == kPrefix) {
     auto page = page_of(r.target);
     if (auto* bad = std::get_if<ApiResponse>(&page)) return *bad;

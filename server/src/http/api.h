@@ -45,6 +45,10 @@ struct GameArchive {
   // page.before), and one whole (nullopt if there is none).
   std::function<std::string(const store::Page& page)> tournaments;
   std::function<std::optional<std::string>(std::int64_t id)> tournament;
+  // Whether the hub runs on this node (docs/cluster.md); unset: it always does. A front node
+  // answers what the store holds and says 503 to what only the hub's memory has (the record of a
+  // game in play, tournaments).
+  std::function<bool()> hub_here;
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -59,6 +63,7 @@ class Api {
   std::optional<ApiResponse> handle(const ApiRequest& request);
 
  private:
+  bool hub_here() const { return !archive_.hub_here || archive_.hub_here(); }
   ApiResponse logged_in(const Accounts::Outcome& outcome, int status);
   std::optional<ApiResponse> games(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> ratings(const ApiRequest& request, std::string_view path);

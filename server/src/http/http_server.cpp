@@ -461,6 +461,15 @@ struct HttpServer::Impl {
     }
   }
 
+  void restart_websockets() {
+    std::lock_guard lock(mutex);
+    spdlog::info("closing {} WebSockets for their clients to reconnect", sockets.size());
+    for (auto& [id, weak] : sockets) {
+      if (auto ws = weak.lock())
+        ws->close(ws::CloseCode::ServiceRestart, "the hub moved to another node: reconnect");
+    }
+  }
+
   Config config;
   Handlers handlers;
   ConnectionLimits limits;
@@ -513,6 +522,10 @@ void HttpServer::run() {
 
 void HttpServer::stop() {
   asio::post(impl_->control, [this] { impl_->begin_stop(); });
+}
+
+void HttpServer::restart_websockets() {
+  impl_->restart_websockets();
 }
 
 }  // namespace tengen

@@ -43,6 +43,9 @@ class HttpServer {
   // finish, closes idle connections and returns.
   void run();
   void stop();
+  // Closes every WebSocket with 1012 (service restart): the clients reconnect and resume by
+  // sequence number. For a cluster whose hub moved (docs/cluster.md). Safe from any thread.
+  void restart_websockets();
 
  private:
   struct Impl;

@@ -30,6 +30,10 @@ class Leases {
   // Unfinished games whose owner's liveness ran out (at most `limit`, oldest first): the living
   // take them over.
   virtual std::vector<std::int64_t> orphans(int limit) = 0;
+  // For the node that has just become the hub (store::HubLock): the nodes that own games — only a
+  // hub does, and the last one's session has ended — are dead from now, so that their games can
+  // be taken at once rather than when their leases run out.
+  virtual void end_game_owners() = 0;
 };
 
 // A cluster of one: a SQLite file has one server (store::DatabaseLock), which owns every game
@@ -41,6 +45,7 @@ class SoleNode final : public Leases {
   bool renew() override { return true; }
   std::optional<std::int64_t> take(std::int64_t) override { return 1; }
   std::vector<std::int64_t> orphans(int) override { return {}; }
+  void end_game_owners() override {}
 
  private:
   std::string name_ = "sole";

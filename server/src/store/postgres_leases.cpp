@@ -97,3 +97,17 @@ std::vector<std::int64_t> PostgresLeases::orphans(int limit) {
 }
 
 }  // namespace tengen::store
+
+namespace tengen::store {
+
+void PostgresLeases::end_game_owners() {
+  with_db([&](pg::Connection& db) {
+    db.query(
+        "UPDATE nodes SET expires_at = now() WHERE id <> $1 AND expires_at > now()"
+        " AND id IN (SELECT node_id FROM game_leases)",
+        {node_});
+    return 0;
+  });
+}
+
+}  // namespace tengen::store

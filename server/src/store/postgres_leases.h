@@ -36,6 +36,7 @@ class PostgresLeases final : public Leases {
   bool renew() override;
   std::optional<std::int64_t> take(std::int64_t game) override;
   std::vector<std::int64_t> orphans(int limit) override;
+  void end_game_owners() override;
 
  private:
   // The connection, made again if the last call found it broken. Under mutex_.

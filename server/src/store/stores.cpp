@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "config.h"
+#include "store/hub_lock.h"
 #include "store/migrate.h"
 #include "store/postgres_account_store.h"
 #include "store/postgres_game_store.h"
@@ -27,25 +28,26 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   auto s = std::make_unique<Stores>();
   if (tengen::is_postgres(database)) {
     s->described = without_password(database);
-    // One server per database until games have owners (docs/cluster.md). A server killed a moment
-    // ago still holds the lock until PostgreSQL notices: wait a little for it.
-    s->postgres_lock.emplace(database);
-    try {
-      s->postgres_lock->exec("SET lock_timeout = '3s'");
-      s->postgres_lock->query("SELECT pg_advisory_lock(7365696741637736)");
-    } catch (const pg::Error& e) {
-      if (e.sqlstate() != "55P03") throw;  // lock_not_available
-      throw std::runtime_error(
-          "another tengen-server is already serving the PostgreSQL database " + s->described +
-          ": stop it first, or give this one its own database with --database");
-    }
+    // Without a bus, one server per database: it holds the hub lock (store/hub_lock.h) for its
+    // life. A server killed a moment ago still holds it until PostgreSQL notices: wait a little.
+    if (!node.clustered) s->postgres_lock.emplace(database);
+    if (s->postgres_lock) try {
+        s->postgres_lock->exec("SET lock_timeout = '3s'");
+        s->postgres_lock->query("SELECT pg_advisory_lock(" + std::to_string(HubLock::kKey) + ")");
+      } catch (const pg::Error& e) {
+        if (e.sqlstate() != "55P03") throw;  // lock_not_available
+        throw std::runtime_error(
+            "another tengen-server is already serving the PostgreSQL database " + s->described +
+            ": stop it first, give this one its own database with --database, or run both as "
+            "nodes of a cluster with --bus (docs/cluster.md)");
+      }
     s->postgres.emplace(database);
     s->schema = pg::migrate(*s->postgres);
     s->accounts = std::make_unique<PostgresAccountStore>(*s->postgres);
     s->games = std::make_unique<PostgresGameStore>(database);
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
-        database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/true});
+        database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/!node.clustered});
     return s;
   }
   // A file name, not ":memory:" or a "file:" URI: locked, and logged as an absolute path.

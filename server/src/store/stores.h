@@ -35,6 +35,9 @@ struct Stores {
   struct Node {
     std::string name = "tengen";
     std::chrono::milliseconds ttl{5000};
+    // One of several nodes (with a bus, --bus): no one-server lock; the node takes the hub lock
+    // (store::HubLock) itself, or serves as a front node while another holds it.
+    bool clustered = false;
   };
 
   // Throws std::runtime_error, saying what to do, when another server already serves it.

@@ -35,6 +35,7 @@ enum class CloseCode : std::uint16_t {
   InvalidData = 1007,      // a text message that is not UTF-8
   PolicyViolation = 1008,  // an abusive client
   TooBig = 1009,           // a message over the size limit
+  ServiceRestart = 1012,   // another node took over the hub: reconnect (docs/cluster.md)
 };
 
 // Appends one final, unmasked frame carrying `payload` (control payloads: at most 125 bytes).

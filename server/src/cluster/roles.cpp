@@ -1,0 +1,133 @@
+#include "cluster/roles.h"
+
+#include <spdlog/spdlog.h>
+
+#include "protocol/bus.h"
+
+namespace tengen::cluster {
+
+namespace bus = protocol::bus;
+
+Roles::Roles(Bus& bus, store::Leases& leases, Hooks hooks, std::chrono::milliseconds retry)
+    : bus_(bus),
+      leases_(leases),
+      hooks_(std::move(hooks)),
+      retry_(retry),
+      forwarding_(bus, leases.node()) {
+  announcements_ = bus_.subscribe(bus::cluster_subject(),
+                                  [this](std::string_view data) { hub_announced(data); });
+  bus_.flush();
+  if (try_become_hub()) return;
+  spdlog::info("node {} serves as a front node: another node is the hub", leases_.name());
+  waiting_ = std::thread([this] { wait_for_lock(); });
+}
+
+Roles::~Roles() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (waiting_.joinable()) waiting_.join();
+  announcements_.reset();
+}
+
+bool Roles::try_become_hub() {
+  if (!hooks_.try_take_lock()) return false;
+  // The last hub's session has ended (the lock says so): its games are this node's to take now.
+  leases_.end_game_owners();
+  Dispatcher& hub = hooks_.become_hub();
+  gateway_.emplace(bus_, hub);
+  bus_.flush();  // the gateway listens before anyone is told to come
+  hub_ = &hub;
+  forwarding_.release_barriers();  // nothing owed by the last hub is coming
+  spdlog::info("node {} is the hub", leases_.name());
+  announce();
+  // This node's own connections went to the last hub: they come again, to this one.
+  hooks_.restart_connections();
+  return true;
+}
+
+void Roles::wait_for_lock() {
+  std::unique_lock lock(mutex_);
+  while (!wake_.wait_for(lock, retry_, [this] { return stopping_; })) {
+    lock.unlock();
+    bool became = false;
+    try {
+      became = try_become_hub();
+    } catch (const std::exception& e) {
+      spdlog::warn("node {} could not try the hub lock: {}", leases_.name(), e.what());
+    }
+    lock.lock();
+    if (became) return;
+  }
+}
+
+void Roles::announce() {
+  try {
+    bus_.publish(bus::cluster_subject(), bus::encode_hub(leases_.node()));
+    bus_.flush();
+  } catch (const std::exception& e) {
+    spdlog::warn("node {} could not say it is the hub: {}", leases_.name(), e.what());
+  }
+}
+
+void Roles::hub_announced(std::string_view data) {
+  const auto node = bus::decode_hub(data);
+  if (!node || *node == leases_.node()) return;
+  spdlog::info("node {} is the hub now: this node's connections attach to it again", *node);
+  forwarding_.release_barriers();
+  hooks_.restart_connections();
+}
+
+void Roles::bus_reconnected() {
+  if (is_hub()) announce();
+  forwarding_.release_barriers();
+  hooks_.restart_connections();
+}
+
+// ---- the router ----
+
+Dispatcher& Roles::Router::of(const Connection& connection) {
+  std::lock_guard lock(mutex_);
+  const auto it = sides_.find(connection.id());
+  return it == sides_.end() ? roles_.current() : *it->second;
+}
+
+void Roles::Router::connected(const std::shared_ptr<Connection>& connection) {
+  Dispatcher* side = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    side = &roles_.current();
+    sides_[connection->id()] = side;
+  }
+  side->connected(connection);
+}
+
+void Roles::Router::received(const std::shared_ptr<Connection>& connection,
+                             protocol::ClientEnvelope command) {
+  of(*connection).received(connection, std::move(command));
+}
+
+void Roles::Router::disconnected(const std::shared_ptr<Connection>& connection) {
+  Dispatcher* side = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = sides_.find(connection->id());
+    if (it == sides_.end()) return;
+    side = it->second;
+    sides_.erase(it);
+  }
+  side->disconnected(connection);
+}
+
+void Roles::Router::answer(const std::shared_ptr<Connection>& connection,
+                           const protocol::ServerMessage& message) {
+  of(*connection).answer(connection, message);
+}
+
+void Roles::Router::after_replies(std::function<void()> then) {
+  roles_.current().after_replies(std::move(then));
+}
+
+}  // namespace tengen::cluster
