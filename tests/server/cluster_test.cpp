@@ -150,7 +150,7 @@ TEST(Cluster, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatches) {
 // the others front nodes. Black plays through one front node, White through the other, a
 // spectator watches on the hub; the hub is killed with SIGKILL mid-game; a front node becomes the
 // hub, every client reconnects (1012) and resumes by sequence number, the move that was in flight
-// is sent again under its cid and played once, and the game goes on to its end.
+// is sent again under its cid and played once, and the game goes on to its end, rated once.
 class ThreeNodes : public ::testing::Test {
  protected:
   ThreeNodes() : uri_(testing::TempPostgres::instance().new_database_uri()) {
@@ -198,8 +198,9 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
   auto white = connect(node(2).port(), white_token);
   auto watcher = connect(node(0).port(), watcher_token);
 
-  const json created = black->command(
-      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  const json created =
+      black->command({{"type", "create_challenge"},
+                      {"settings", {{"width", 9}, {"color", "black"}, {"rated", true}}}});
   ASSERT_EQ(created["type"], "ack") << created.dump();
   const json accepted =
       white->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
@@ -265,6 +266,9 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
       << "four before, the resent one once, and White's";
   EXPECT_EQ(count(db, "SELECT epoch FROM game_leases WHERE game_id = " + std::to_string(game)), 2)
       << "taken over once";
+  EXPECT_EQ(
+      count(db, "SELECT count(*) FROM rating_history WHERE game_id = " + std::to_string(game)), 2)
+      << "the rated game's ratings, applied once for each player";
   black.reset();
   white.reset();
   watcher.reset();
