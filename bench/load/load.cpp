@@ -77,6 +77,10 @@ struct Options {
   // An empty PostgreSQL database to run the server on (a postgres:// URI), instead of a fresh
   // SQLite file.
   std::string database;
+  // Several nodes over the --database (docs/cluster.md): the NATS server and how many nodes;
+  // the first started is the hub, and connections go to the nodes in turn.
+  std::string bus;
+  int nodes = 1;
 };
 
 // Loopback addresses to connect from: the server allows 32 connections and 10 registrations per
@@ -276,7 +280,8 @@ struct Entrant {
 
 class Load {
  public:
-  Load(Options o, int port) : o_(std::move(o)), port_(port), timer_(io_) {}
+  Load(Options o, std::vector<int> ports)
+      : o_(std::move(o)), ports_(std::move(ports)), timer_(io_) {}
 
   void register_players() {
     players_.resize(static_cast<std::size_t>(o_.games) * 2);
@@ -350,9 +355,23 @@ class Load {
           static_cast<unsigned long long>(rate_limited_));
     }
     if (errors_ > 0) std::printf("errors:                   %d\n", errors_);
-    std::printf("server CPU:               %.0f%% of one core (%.1f s over %.1f s)\n",
+    if (server_pids_.size() > 1) {
+      double total = 0;
+      for (std::size_t i = 0; i < server_pids_.size(); ++i) {
+        const double cpu = nodes_after_[i].cpu_seconds - nodes_before_[i].cpu_seconds;
+        total += cpu;
+        std::printf("node %zu CPU (%s):%s %.0f%% of one core, %.1f us a move\n", i + 1,
+                    i == 0 ? "the hub" : "a front", i == 0 ? "     " : "    ", 100.0 * cpu / wall,
+                    window_acked_ ? 1e6 * cpu / static_cast<double>(window_acked_) : 0.0);
+      }
+      std::printf("all nodes' CPU:           %.0f%% of one core, %.1f us a move\n",
+                  100.0 * total / wall,
+                  window_acked_ ? 1e6 * total / static_cast<double>(window_acked_) : 0.0);
+    }
+    std::printf("server CPU:               %.0f%% of one core (%.1f s over %.1f s)%s\n",
                 100.0 * (after.cpu_seconds - before.cpu_seconds) / wall,
-                after.cpu_seconds - before.cpu_seconds, wall);
+                after.cpu_seconds - before.cpu_seconds, wall,
+                server_pids_.size() > 1 ? ": the hub's" : "");
     std::printf("server memory:            %ld KiB now, %ld KiB peak\n", after.rss_kib,
                 after.peak_rss_kib);
     if (o_.idle > 0 && idle_open_ > 0) {
@@ -384,7 +403,11 @@ class Load {
 
   // (user id, cid number) of every acknowledged move.
   const std::vector<std::pair<std::int64_t, std::uint32_t>>& acked() const { return acked_; }
-  void set_server_pid(pid_t pid) { server_pid_ = pid; }
+  // The server's processes: one, or the cluster's nodes, the hub first.
+  void set_server_pids(std::vector<pid_t> pids) {
+    server_pids_ = std::move(pids);
+    server_pid_ = server_pids_.front();
+  }
   int failures() const { return failures_; }
 
  private:
@@ -394,7 +417,7 @@ class Load {
     stream.socket().open(asio::ip::tcp::v4());
     stream.socket().bind({from, 0});
     stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"),
-                                           static_cast<unsigned short>(port_)));
+                                           static_cast<unsigned short>(ports_.front())));
     http::request<http::string_body> req(http::verb::post, target, 11);
     req.set(http::field::host, "127.0.0.1");
     req.set(http::field::content_type, "application/json");
@@ -413,8 +436,10 @@ class Load {
     auto& socket = conn->socket();
     socket.open(asio::ip::tcp::v4());
     socket.bind({source_address(index / 30), 0});
+    // With several nodes, each in turn: a game's two players on different nodes.
+    const int port = ports_[static_cast<std::size_t>(index) % ports_.size()];
     co_await socket.async_connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"),
-                                                          static_cast<unsigned short>(port_)),
+                                                          static_cast<unsigned short>(port)),
                                   use_awaitable);
     co_await conn->handshake("/ws/v1", token);
     conn->open = true;
@@ -748,6 +773,8 @@ class Load {
       due_.push_back(all[i]->id);
     }
     usage_before_ = usage_of(server_pid_);
+    nodes_before_.clear();
+    for (const pid_t pid : server_pids_) nodes_before_.push_back(usage_of(pid));
     measuring_ = true;
     window_start_ = Clock::now();
     // Said on stderr, for a profiler to attach to the window only (docs/performance.md).
@@ -787,6 +814,8 @@ class Load {
     measuring_ = false;
     window_seconds_ = std::chrono::duration<double>(Clock::now() - window_start_).count();
     usage_after_ = usage_of(server_pid_);
+    nodes_after_.clear();
+    for (const pid_t pid : server_pids_) nodes_after_.push_back(usage_of(pid));
     stopping_ = true;
     // The moves in flight are answered (or 5 s pass), then everything closes.
     const auto drain = Clock::now() + 5s;
@@ -815,8 +844,10 @@ class Load {
 
   Options o_;
   ProcessUsage usage_before_, usage_after_;
+  std::vector<ProcessUsage> nodes_before_, nodes_after_;  // each node's, with several
+  std::vector<pid_t> server_pids_;
   double window_seconds_ = 0;
-  int port_;
+  std::vector<int> ports_;
   asio::io_context io_;
   asio::steady_timer timer_;
   std::vector<Player> players_;
@@ -923,6 +954,9 @@ constexpr const char* kUsage = R"(usage: tengen-load [options]
                        through the window; reports the other games' round trips meanwhile
   --database URI       run the server on this empty PostgreSQL database (postgres://...)
                        instead of a fresh SQLite file; the durability check reads it there
+  --bus URL --nodes N  N servers on the --database, a cluster over this NATS server
+                       (nats://...; docs/cluster.md): the first is the hub, players go to
+                       the nodes in turn (a game's two players on different nodes)
 )";
 
 }  // namespace
@@ -961,10 +995,18 @@ int main(int argc, char** argv) {
       o.tournament = std::stoi(argv[++i]);
     else if (a == "--database" && has)
       o.database = argv[++i];
+    else if (a == "--bus" && has)
+      o.bus = argv[++i];
+    else if (a == "--nodes" && has)
+      o.nodes = std::stoi(argv[++i]);
     else {
       std::cerr << "tengen-load: unknown or incomplete option '" << a << "'\n" << kUsage;
       return 64;
     }
+  }
+  if (o.nodes < 1 || (o.nodes > 1 && (o.bus.empty() || o.database.empty()))) {
+    std::cerr << "tengen-load: --nodes N above 1 needs --bus and a PostgreSQL --database\n";
+    return 64;
   }
   rlimit files{};
   getrlimit(RLIMIT_NOFILE, &files);
@@ -987,21 +1029,47 @@ int main(int argc, char** argv) {
       status = echo_main(o, dir);
     } else {
       const fs::path db = dir / "load.sqlite3";
-      Child server = start_child(
-          {o.server, "--address", "127.0.0.1", "--port", "0", "--port-file",
-           (dir / "port").string(), "--database", o.database.empty() ? db.string() : o.database,
-           "--log-level", "warn", "--threads", std::to_string(o.server_threads),
-           "--insecure-fast-password-hashing", "yes"},
-          dir / "port");
-      Load load(o, server.port);
-      load.set_server_pid(server.pid);
+      std::vector<Child> servers;
+      for (int n = 0; n < o.nodes; ++n) {
+        const fs::path port_file = dir / ("port-" + std::to_string(n));
+        std::vector<std::string> command{o.server,
+                                         "--address",
+                                         "127.0.0.1",
+                                         "--port",
+                                         "0",
+                                         "--port-file",
+                                         port_file.string(),
+                                         "--database",
+                                         o.database.empty() ? db.string() : o.database,
+                                         "--log-level",
+                                         "warn",
+                                         "--threads",
+                                         std::to_string(o.server_threads),
+                                         "--insecure-fast-password-hashing",
+                                         "yes"};
+        if (!o.bus.empty()) {
+          for (const std::string a : {"--bus", o.bus.c_str(), "--node"}) command.push_back(a);
+          command.push_back("load-" + std::to_string(n + 1));
+        }
+        servers.push_back(start_child(command, port_file));
+      }
+      std::vector<int> ports;
+      std::vector<pid_t> pids;
+      for (const auto& c : servers) {
+        ports.push_back(c.port);
+        pids.push_back(c.pid);
+      }
+      Load load(o, ports);
+      load.set_server_pids(pids);
       load.register_players();
       load.run();
       load.report();
-      kill(server.pid,
-           SIGTERM);  // a graceful stop commits everything acknowledged (it was already)
-      int server_status = 0;
-      waitpid(server.pid, &server_status, 0);
+      // A graceful stop commits everything acknowledged (it was already). Front nodes first.
+      for (auto it = servers.rbegin(); it != servers.rend(); ++it) {
+        kill(it->pid, SIGTERM);
+        int server_status = 0;
+        waitpid(it->pid, &server_status, 0);
+      }
       status = check_database(db, o.database, load);
       if (load.failures() > 0) {
         std::cerr << load.failures() << " connections failed\n";
