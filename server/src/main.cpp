@@ -176,11 +176,12 @@ int main(int argc, char** argv) {
               .reconnected =
                   [&roles_ready] {
                     spdlog::info("the bus is back");
-                    if (auto* r = roles_ready.load()) r->bus_reconnected();
+                    if (auto* r = roles_ready.load()) r->resync();
                   },
               .dropped =
-                  [](const std::string& subject) {
+                  [&roles_ready](const std::string& subject) {
                     spdlog::warn("fell behind on the bus: messages on {} were dropped", subject);
+                    if (auto* r = roles_ready.load()) r->resync();
                   }});
       hub_lock = std::make_unique<store::HubLock>(config.database, stores->leases->node());
       roles = std::make_unique<cluster::Roles>(

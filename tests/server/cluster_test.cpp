@@ -146,6 +146,53 @@ TEST(Cluster, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatches) {
   EXPECT_EQ(hub.games().game(game)->result, "B+R") << "stored by the hub";
 }
 
+// What is bigger than one bus message carries (a resumption of a game with a long chat, sent at
+// once) reaches a front node's client whole and in order.
+TEST(Cluster, AGamesLongChatReachesAFrontNodesSpectatorWholeAndInOrder) {
+  testing::TempNats nats;
+  testing::LiveStack hub(testing::TempPostgres::instance().new_database_uri());
+  cluster::NatsBus hub_bus(nats.url(), "hub");
+  cluster::Gateway gateway(hub_bus, hub.hub());
+  hub_bus.flush();
+  testing::FrontNode front(hub, nats.url(), 2);
+  WsClient black(hub.port(), {hub.token_for("black"), "", "/ws/v1"});
+  WsClient white(hub.port(), {hub.token_for("white"), "", "/ws/v1"});
+  const json created = black.command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  const std::int64_t game =
+      white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}})["game"];
+  ASSERT_EQ(black.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  // Lines of 1,000 bytes that JSON writes in twice as many: ~400 KiB of events, which a
+  // resumption still sends one by one (up to 512 KiB), in one go.
+  constexpr int kLines = 200;
+  for (int i = 0; i < kLines; ++i) {
+    std::string line = std::to_string(i) + ":";
+    line.resize(1000, '"');
+    const json said = black.command({{"type", "chat"}, {"game", game}, {"text", line}});
+    ASSERT_EQ(said["type"], "ack") << i << ": " << said.dump();
+    hub.advance(std::chrono::seconds(2));  // the chat limit's refill
+  }
+  WsClient watcher(front.port(), {hub.token_for("watcher"), "", "/ws/v1"});
+  watcher.wait_type("lobby");
+  watcher.forget();
+  const json joined = watcher.command({{"type", "join"}, {"game", game}, {"since", 0}});
+  ASSERT_EQ(joined["type"], "ack") << joined.dump();
+  ASSERT_EQ(black.command({{"type", "chat"}, {"game", game}, {"text", "after"}})["type"], "ack");
+  // Every line, in the order said, then the one said after the join.
+  std::size_t bytes = 0;
+  int next = 0;
+  for (;;) {
+    const json m = watcher.wait_type("chat");
+    bytes += m.dump().size();
+    const auto text = m["line"]["text"].get<std::string>();
+    if (text == "after") break;
+    ASSERT_EQ(text.substr(0, text.find(':') + 1), std::to_string(next) + ":");
+    ++next;
+  }
+  EXPECT_EQ(next, kLines);
+  EXPECT_GT(bytes, 256u * 1024) << "more than one bus message carried it";
+}
+
 // Three tengen-server processes over one PostgreSQL and a NATS: the first to start is the hub,
 // the others front nodes. Black plays through one front node, White through the other, a
 // spectator watches on the hub; the hub is killed with SIGKILL mid-game; a front node becomes the

@@ -33,16 +33,21 @@ class RemoteConnection final : public Connection {
   }
 
   void send(std::shared_ptr<const std::string> message) override { send_all({std::move(message)}); }
+  // In bus messages of at most about kBusMessageBytes (NATS refuses more than 1 MiB; one message
+  // of the server's is at most 512 KiB, docs/limits.md), in order.
   void send_all(std::vector<std::shared_ptr<const std::string>> messages) override {
     bus::ToNode out{number_, {}, std::nullopt};
-    out.texts.reserve(messages.size());
-    for (const auto& m : messages) out.texts.push_back(*m);
-    try {
-      bus_.publish(bus::node_subject(node_), bus::encode(out));
-    } catch (const std::exception& e) {
-      // Lost, as the bus allows: the client resumes by sequence number when it reconnects.
-      spdlog::warn("a message for node {} was lost: {}", node_, e.what());
+    std::size_t bytes = 0;
+    for (const auto& m : messages) {
+      if (!out.texts.empty() && bytes + m->size() > kBusMessageBytes) {
+        publish(out);
+        out.texts.clear();
+        bytes = 0;
+      }
+      out.texts.push_back(*m);
+      bytes += m->size();
     }
+    if (!out.texts.empty()) publish(out);
   }
   std::uint64_t id() const override { return id_; }
   const std::optional<store::UserRecord>& user() const override { return user_; }
@@ -56,6 +61,18 @@ class RemoteConnection final : public Connection {
   }
 
  private:
+  static constexpr std::size_t kBusMessageBytes = 256 * 1024;
+
+  void publish(const bus::ToNode& out) {
+    try {
+      bus_.publish(bus::node_subject(node_), bus::encode(out));
+    } catch (const std::exception& e) {
+      // Lost, as the bus allows: the client resumes by sequence number when it reconnects (the
+      // node closes its connections when its bus comes back).
+      spdlog::warn("a message for node {} was lost: {}", node_, e.what());
+    }
+  }
+
   Bus& bus_;
   const std::int64_t node_;
   const std::uint64_t number_;

@@ -80,7 +80,7 @@ void Roles::hub_announced(std::string_view data) {
   hooks_.restart_connections();
 }
 
-void Roles::bus_reconnected() {
+void Roles::resync() {
   if (is_hub()) announce();
   forwarding_.release_barriers();
   hooks_.restart_connections();

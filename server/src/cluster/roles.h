@@ -43,9 +43,10 @@ class Roles {
 
   Dispatcher& dispatcher() { return router_; }
   bool is_hub() const { return hub_.load() != nullptr; }
-  // The bus came back after a break: what travelled meanwhile is lost, so connections attach
-  // again (and a hub says again that it is the hub).
-  void bus_reconnected();
+  // The bus came back after a break, or dropped messages for a subscriber that fell behind:
+  // what travelled meanwhile is lost, so this node's connections attach again (and a hub says
+  // again that it is the hub, so that every node's do).
+  void resync();
 
  private:
   // Routes each connection to where it was when it connected.
