@@ -61,8 +61,7 @@ class GameRegistry {
   // The game's slot if it is in memory; null otherwise.
   std::shared_ptr<GameSlot> find(protocol::GameId id) const;
   // The game's slot, brought back from the store if it has left memory; null if no such game,
-  // or if another node owns it (a live one: until commands travel between nodes, docs/cluster.md,
-  // such a game is not served here).
+  // or if another live node owns it (in a cluster only the hub owns games: docs/cluster.md).
   std::shared_ptr<GameSlot> load(protocol::GameId id);
   // A stored game's slot for this node, under the lease it takes; null if a live node owns it.
   std::shared_ptr<GameSlot> restore(const store::StoredGame& game);
