@@ -137,6 +137,9 @@ std::string usage() {
   text +=
       "  --backup FILE          copy the --database into FILE with SQLite's online backup (safe "
       "while serving; for PostgreSQL use pg_dump)\n";
+  text +=
+      "  --import-sqlite FILE   copy everything in the SQLite FILE (accounts, games, ratings, "
+      "tournaments) into the empty PostgreSQL --database\n";
   text += "  --help                 show this text\n";
   return text;
 }
@@ -172,6 +175,17 @@ ConfigResult parse_config(const std::vector<std::string>& args,
       config.command = Config::Command::Backup;
       continue;
     }
+    if (flag == "--import-sqlite" || flag.starts_with("--import-sqlite=")) {
+      if (flag == "--import-sqlite" && i + 1 >= args.size())
+        return {std::nullopt, "--import-sqlite needs the SQLite file to read", false};
+      config.import_from = flag == "--import-sqlite"
+                               ? args[++i]
+                               : flag.substr(std::string_view("--import-sqlite=").size());
+      if (config.import_from.empty())
+        return {std::nullopt, "--import-sqlite needs the SQLite file to read", false};
+      config.command = Config::Command::Import;
+      continue;
+    }
     if (const auto eq = flag.find('='); eq != std::string::npos) {
       value = flag.substr(eq + 1);
       flag.resize(eq);
@@ -187,6 +201,12 @@ ConfigResult parse_config(const std::vector<std::string>& args,
     if (auto error = apply(config, flag, value)) return {std::nullopt, *error, false};
   }
   if (!config.public_url.empty()) config.allowed_origins.push_back(config.public_url);
+  if (config.command == Config::Command::Import && !is_postgres(config.database)) {
+    return {std::nullopt,
+            "--import-sqlite copies a SQLite file into the PostgreSQL database that --database "
+            "names (postgres://...)",
+            false};
+  }
   if (!config.bus.empty() && !is_postgres(config.database)) {
     return {std::nullopt,
             "--bus joins several nodes over one PostgreSQL database: --database must be a "

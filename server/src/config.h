@@ -36,9 +36,10 @@ struct Config {
   bool fast_password_hashing = false;
 
   // What to do instead of serving (one-off commands for operators and container health checks).
-  enum class Command { Serve, HealthCheck, Backup };
+  enum class Command { Serve, HealthCheck, Backup, Import };
   Command command = Command::Serve;
-  std::string backup_to;  // --backup FILE
+  std::string backup_to;    // --backup FILE
+  std::string import_from;  // --import-sqlite FILE
 };
 
 struct ConfigResult {

@@ -28,6 +28,7 @@
 #include "protocol/health.h"
 #include "rooms/timers.h"
 #include "store/hub_lock.h"
+#include "store/import.h"
 #include "store/journal.h"
 #include "store/stores.h"
 
@@ -77,6 +78,19 @@ int main(int argc, char** argv) {
   Config config = *parsed.config;
   if (config.command == Config::Command::HealthCheck) return health_check(config);
   if (config.command == Config::Command::Backup) return backup(config, config.backup_to);
+  if (config.command == Config::Command::Import) {
+    try {
+      const auto imported = store::import_sqlite(config.import_from, config.database);
+      std::cout << "import: " << config.import_from << " -> "
+                << store::without_password(config.database) << "\n";
+      for (const auto& [table, rows] : imported.rows)
+        std::cout << "  " << table << ": " << rows << " rows\n";
+      return 0;
+    } catch (const std::exception& e) {
+      std::cerr << "import: " << e.what() << "\n";
+      return 1;
+    }
+  }
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   if (config.web_root.empty()) {
     std::error_code ec;

@@ -146,6 +146,56 @@ TEST(Cluster, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatches) {
   EXPECT_EQ(hub.games().game(game)->result, "B+R") << "stored by the hub";
 }
 
+// An operator moves a server from its SQLite file to PostgreSQL with the real binary: stop it,
+// --import-sqlite, start it on PostgreSQL; the players' sessions still hold and the game in play
+// goes on from where it was.
+TEST(Cluster, AServersSqliteDataMovesToPostgresAndTheGameGoesOn) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("tengen-import-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string uri = testing::TempPostgres::instance().new_database_uri();
+  std::string white_token;
+  std::int64_t game = 0;
+  {
+    testing::ServerProcess sqlite_server(dir / "sqlite");
+    const std::string black_token = register_user(sqlite_server.port(), "black");
+    white_token = register_user(sqlite_server.port(), "white");
+    WsClient black(sqlite_server.port(), {black_token, "", "/ws/v1"});
+    WsClient white(sqlite_server.port(), {white_token, "", "/ws/v1"});
+    const json created = black.command(
+        {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+    game =
+        white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}})["game"];
+    ASSERT_EQ(black.command({{"type", "play"}, {"game", game}, {"vertex", "E5"}})["type"], "ack");
+    black.close();
+    white.close();
+    ASSERT_EQ(sqlite_server.terminate(), 0);
+  }
+  const std::string command = std::string(TENGEN_SERVER_BINARY) + " --import-sqlite " +
+                              (dir / "sqlite" / "test.sqlite3").string() + " --database '" + uri +
+                              "' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string said;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, pipe)) said += buf;
+  const int status = pclose(pipe);
+  ASSERT_EQ(WEXITSTATUS(status), 0) << said;
+  EXPECT_NE(said.find("users: 2 rows"), std::string::npos) << said;
+  EXPECT_NE(said.find("game_events:"), std::string::npos) << said;
+
+  testing::ServerProcess postgres_server(dir / "postgres", 0, {"--database", uri});
+  WsClient white(postgres_server.port(), {white_token, "", "/ws/v1"});
+  EXPECT_EQ(white.wait_type("welcome")["user"]["name"], "white") << "the session came along";
+  ASSERT_EQ(white.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  EXPECT_EQ(white.wait_type("snapshot")["moves"].size(), 1u);
+  const json played = white.command({{"type", "play"}, {"game", game}, {"vertex", "C3"}});
+  EXPECT_EQ(played["type"], "ack") << played.dump();
+  white.close();
+  EXPECT_EQ(postgres_server.terminate(), 0);
+  std::filesystem::remove_all(dir);
+}
+
 // What is bigger than one bus message carries (a resumption of a game with a long chat, sent at
 // once) reaches a front node's client whole and in order.
 TEST(Cluster, AGamesLongChatReachesAFrontNodesSpectatorWholeAndInOrder) {

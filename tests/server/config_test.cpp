@@ -77,6 +77,11 @@ TEST(Config, BadInputNamesTheProblem) {
             "TENGEN_LEASE_TTL: the lease TTL must be milliseconds from 300 to 600000, not '5s'");
   EXPECT_EQ(parse_config({"--node", std::string(65, 'n')}, {}).error,
             "a node name has at most 64 characters");
+  EXPECT_EQ(parse_config({"--import-sqlite"}, {}).error,
+            "--import-sqlite needs the SQLite file to read");
+  EXPECT_EQ(parse_config({"--import-sqlite", "old.sqlite3"}, {}).error,
+            "--import-sqlite copies a SQLite file into the PostgreSQL database that --database "
+            "names (postgres://...)");
   EXPECT_EQ(parse_config({"--bus", "localhost:4222"}, {}).error,
             "the bus is a NATS server's address, nats://host:port, not 'localhost:4222'");
   EXPECT_EQ(parse_config({"--bus", "nats://127.0.0.1:4222"}, {}).error,

@@ -1,0 +1,144 @@
+// Moving a server from SQLite to PostgreSQL (store/import.h): everything written to a SQLite
+// file reads back the same from PostgreSQL after the import, to the last bit of a rating; numbers
+// PostgreSQL hands out next follow the copied ones; a database that is not empty is refused, and
+// so is a file at an older schema.
+#include "store/import.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "store/migrate.h"
+#include "store/postgres.h"
+#include "store/postgres_account_store.h"
+#include "store/postgres_game_store.h"
+#include "store/sqlite_account_store.h"
+#include "store/sqlite_game_store.h"
+#include "support/temp_database.h"
+#include "support/temp_postgres.h"
+
+namespace tengen::store {
+namespace {
+
+using testing::TempPostgres;
+
+TokenHash token(unsigned char fill) {
+  TokenHash h{};
+  h.fill(fill);
+  h[3] = 0;  // bytes, not text
+  return h;
+}
+
+GameEvent event(std::int64_t game, std::int64_t seq, std::int64_t user, std::int64_t at) {
+  return GameEvent{game,
+                   seq,
+                   seq == 2 ? "chat" : "move",
+                   seq == 2,
+                   "{\"r\":" + std::to_string(seq) + "}",
+                   "text " + std::to_string(seq),
+                   at,
+                   user,
+                   "cid-" + std::to_string(seq)};
+}
+
+TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
+  testing::TempDatabase file;
+  std::int64_t ann = 0, bob = 0;
+  // A rating whose last bits a decimal round trip with 15 digits would lose.
+  const double rating = 1500.0 + 1.0 / 3.0, deviation = 123.456789012345678;
+  {
+    Database db(file.path());
+    migrate(db);
+    SqliteAccountStore accounts(db);
+    ann = accounts.create_user("Ann", "hash-a", false, 10)->id;
+    bob = accounts.create_user("bob", "hash-b", true, 11)->id;
+    accounts.create_session(ann, token(7), "Firefox", 12);
+    SqliteGameStore games(file.path());
+    games.write(std::vector<Write>{
+        ChallengeOpened{1, ann, std::nullopt, R"({"width":9})", 20, "c-1"},
+        ChallengeOpened{2, bob, ann, R"({"width":19})", 21, "c-2"},
+        ChallengeClosed{1, "accepted", 1, 22},
+        GameCreated{1, 1, R"({"width":9})", ann, bob, "secret", "nonce", 22}, event(1, 1, ann, 23),
+        event(1, 2, bob, 24), event(1, 3, bob, 25), GameSeated{1, bob, ann},
+        GameCreated{2, std::nullopt, R"({"width":13})", bob, ann, {}, {}, 26}, event(2, 1, bob, 27),
+        GameFinished{2, "W+R", "resignation", 1, "(;GM[1]SZ[13])", 28},
+        RatingChanged{bob, 2, rating, deviation, 0.06, 1, 28},
+        RatingChanged{ann, 2, 1400.25, 300.5, 0.0600001, 1, 28},
+        TournamentCreated{1, "Autumn", ann, R"({"system":"swiss"})", 29, "t-1"},
+        TournamentEvent{1, 1, "registered", R"({"user":2})", bob, 30, "t-2"},
+        TournamentStatus{1, "running"}});
+  }
+  const std::string pg = TempPostgres::instance().new_database();
+  const auto imported = import_sqlite(file.path(), pg);
+  const std::vector<std::pair<std::string, std::int64_t>> expected{
+      {"users", 2},          {"sessions", 1},    {"challenges", 2},
+      {"games", 2},          {"game_events", 4}, {"ratings", 2},
+      {"rating_history", 2}, {"tournaments", 1}, {"tournament_events", 1}};
+  EXPECT_EQ(imported.rows, expected);
+
+  pg::Connection db(pg);
+  PostgresAccountStore accounts(db);
+  PostgresGameStore games(pg);
+  EXPECT_EQ(accounts.user_by_name("ann")->id, ann) << "names still compare without case";
+  EXPECT_EQ(accounts.user_by_id(bob)->password_hash, "hash-b");
+  EXPECT_TRUE(accounts.user_by_id(bob)->is_bot);
+  const auto session = accounts.session_by_token(token(7), 50);
+  ASSERT_TRUE(session) << "logged in before, logged in after";
+  EXPECT_EQ(session->first.id, ann);
+  EXPECT_EQ(accounts.create_user("carol", "h", false, 60)->id, bob + 1) << "numbers go on";
+
+  const auto open = games.open_challenges();
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_EQ(open[0].opponent_id, ann);
+  const auto unfinished = games.unfinished_games();
+  ASSERT_EQ(unfinished.size(), 1u);
+  EXPECT_EQ(unfinished[0].created.nigiri_secret, "secret");
+  ASSERT_EQ(unfinished[0].events.size(), 3u);
+  EXPECT_TRUE(unfinished[0].events[1].spectators_only);
+  EXPECT_EQ(unfinished[0].events[2].text, "text 3");
+  EXPECT_EQ(games.game(1)->black_id, bob) << "seated by the nigiri";
+  EXPECT_EQ(games.game(2)->result, "W+R");
+  EXPECT_EQ(games.finished_sgf(2), "(;GM[1]SZ[13])");
+  const auto rated = games.rating(bob);
+  ASSERT_TRUE(rated);
+  EXPECT_EQ(rated->rating, rating) << "to the last bit";
+  EXPECT_EQ(rated->deviation, deviation);
+  EXPECT_EQ(games.rating_history(ann, 10).size(), 1u);
+  const auto commands = games.recent_commands(10);
+  EXPECT_EQ(commands.size(), 6u) << "4 events' cids and 2 challenges'";
+  const auto tournaments = games.tournaments();
+  ASSERT_EQ(tournaments.size(), 1u);
+  EXPECT_EQ(tournaments[0].created.name, "Autumn");
+  ASSERT_EQ(tournaments[0].events.size(), 1u);
+  EXPECT_EQ(tournaments[0].events[0].cid, "t-2");
+  EXPECT_EQ(games.last_game_id(), 2);
+
+  try {
+    import_sqlite(file.path(), pg);
+    ADD_FAILURE() << "imported twice";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("import only into a new, empty database"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Import, AFileAtAnOlderSchemaOrNoneAtAllIsRefusedSayingWhatToDo) {
+  testing::TempDatabase file;
+  {
+    Database db(file.path());
+    migrate(db, migrations::all().first(2));
+  }
+  const std::string pg = TempPostgres::instance().new_database();
+  try {
+    import_sqlite(file.path(), pg);
+    ADD_FAILURE() << "imported an old file";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("start this server on it once"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(import_sqlite(file.path() + ".missing", pg), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace tengen::store
