@@ -196,19 +196,25 @@ int main(int argc, char** argv) {
                   [&roles_ready](const std::string& subject) {
                     spdlog::warn("fell behind on the bus: messages on {} were dropped", subject);
                     if (auto* r = roles_ready.load()) r->resync();
-                  }});
+                  }},
+          &metrics);
       hub_lock = std::make_unique<store::HubLock>(config.database, stores->leases->node());
+      metrics.node_is_hub = 0;  // until it becomes the hub
       roles = std::make_unique<cluster::Roles>(
           *bus, *stores->leases,
           cluster::Roles::Hooks{.try_take_lock = [&hub_lock] { return hub_lock->try_take(); },
                                 .become_hub = [&]() -> Dispatcher& {
                                   Hub& built = build_hub();
                                   recover_hub();
+                                  metrics.node_is_hub = 1;
                                   return built;
                                 },
                                 .restart_connections =
-                                    [&listening] {
-                                      if (auto* s = listening.load()) s->restart_websockets();
+                                    [&listening, &metrics] {
+                                      auto* s = listening.load();
+                                      if (!s) return;  // not listening yet: nobody to tell
+                                      ++metrics.bus_resyncs_total;
+                                      s->restart_websockets();
                                     }});
       roles_ready = roles.get();
     }

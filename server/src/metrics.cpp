@@ -46,6 +46,18 @@ std::string Metrics::render(const Gauges& g, double uptime_s) const {
   metric(out, "tengen_games_taken_over_total", "counter",
          "Games this node took over from nodes whose liveness ran out.",
          games_taken_over_total.load());
+  if (node_is_hub.load() >= 0) {
+    metric(out, "tengen_node_is_hub", "gauge",
+           "1 if this node runs the hub, 0 if it is a front node (with --bus).",
+           node_is_hub.load());
+    metric(out, "tengen_bus_published_total", "counter", "Messages this node put on the bus.",
+           bus_published_total.load());
+    metric(out, "tengen_bus_received_total", "counter", "Messages this node took off the bus.",
+           bus_received_total.load());
+    metric(out, "tengen_bus_resyncs_total", "counter",
+           "Times this node told its clients to reconnect (the hub moved, or the bus broke).",
+           bus_resyncs_total.load());
+  }
   metric(out, "tengen_games_active", "gauge", "Games not yet over.", g.games_active);
   metric(out, "tengen_challenges_open", "gauge", "Open challenges.", g.challenges_open);
   metric(out, "tengen_users_online", "gauge", "Logged-in users with a connection.", g.users_online);

@@ -283,6 +283,9 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
   EXPECT_EQ(health(0)["role"], "hub");
   EXPECT_EQ(health(1)["role"], "front");
   EXPECT_EQ(health(2)["role"], "front");
+  const std::string metrics = testing::body_of(testing::http_get(node(1).port(), "/metrics"));
+  EXPECT_NE(metrics.find("\ntengen_node_is_hub 0\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("\ntengen_lease_renewals_total "), std::string::npos) << metrics;
   const std::string black_token = register_user(node(1).port(), "black");
   const std::string white_token = register_user(node(2).port(), "white");
   const std::string watcher_token = register_user(node(0).port(), "watcher");
@@ -327,6 +330,10 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
   const int new_hub = health(1)["role"] == "hub" ? 1 : 2;
   EXPECT_EQ(health(new_hub)["role"], "hub");
   EXPECT_EQ(health(3 - new_hub)["role"], "front");
+  const std::string after = testing::body_of(testing::http_get(node(new_hub).port(), "/metrics"));
+  EXPECT_NE(after.find("\ntengen_node_is_hub 1\n"), std::string::npos) << after;
+  EXPECT_NE(after.find("\ntengen_games_taken_over_total 1\n"), std::string::npos) << after;
+  EXPECT_NE(after.find("\ntengen_bus_resyncs_total 1\n"), std::string::npos) << after;
 
   black = connect(node(1).port(), black_token);
   white = connect(node(2).port(), white_token);

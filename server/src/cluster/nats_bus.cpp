@@ -77,8 +77,8 @@ class NatsSubscription final : public Bus::Subscription {
 
 }  // namespace
 
-NatsBus::NatsBus(const std::string& url, const std::string& name, Events events)
-    : events_(std::move(events)) {
+NatsBus::NatsBus(const std::string& url, const std::string& name, Events events, Metrics* metrics)
+    : events_(std::move(events)), metrics_(metrics) {
   Options o;
   check(natsOptions_SetURL(o.opts, url.c_str()), "NATS address " + url);
   check(natsOptions_SetName(o.opts, name.c_str()), "NATS name");
@@ -121,9 +121,16 @@ void NatsBus::publish(const std::string& subject, std::string_view data) {
   check(natsConnection_Publish(connection_, subject.c_str(), data.data(),
                                static_cast<int>(data.size())),
         "publishing on " + subject);
+  if (metrics_) ++metrics_->bus_published_total;
 }
 
 std::unique_ptr<Bus::Subscription> NatsBus::subscribe(const std::string& subject, Handler handler) {
+  if (metrics_) {
+    handler = [metrics = metrics_, inner = std::move(handler)](std::string_view data) {
+      ++metrics->bus_received_total;
+      inner(data);
+    };
+  }
   return std::make_unique<NatsSubscription>(connection_, subject, std::move(handler));
 }
 

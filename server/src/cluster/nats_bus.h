@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cluster/bus.h"
+#include "metrics.h"
 
 typedef struct __natsConnection natsConnection;
 typedef struct __natsSubscription natsSubscription;
@@ -26,7 +27,8 @@ class NatsBus final : public Bus {
 
   // `url` as nats://host:port; `name` shows in the NATS server's monitoring. Throws if it cannot
   // connect.
-  NatsBus(const std::string& url, const std::string& name, Events events = {});
+  NatsBus(const std::string& url, const std::string& name, Events events = {},
+          Metrics* metrics = nullptr);
   ~NatsBus() override;
   NatsBus(const NatsBus&) = delete;
   NatsBus& operator=(const NatsBus&) = delete;
@@ -37,6 +39,7 @@ class NatsBus final : public Bus {
 
  private:
   Events events_;
+  Metrics* metrics_;
   std::atomic<bool> closing_ = false;  // its own close is no news
   natsConnection* connection_ = nullptr;
 };
