@@ -2,13 +2,16 @@
 // another has taken a game from (it was paused past its lease) can write nothing more of it and
 // stops without acknowledging; restarted, it takes the game back and play goes on with every
 // acknowledged move. In one process, with a real NATS between them: players on two nodes play a
-// game that a spectator on a third node watches, the hub on the first.
+// game that a spectator on a third node watches, the hub on the first; a tournament across
+// nodes; big messages across the bus. A SQLite server's data moved to PostgreSQL.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include "cluster/forwarding.h"
 #include "cluster/nats_bus.h"
@@ -144,6 +147,63 @@ TEST(Cluster, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatches) {
   }
   EXPECT_EQ(gateway.connections(), 2u) << "white's and the watcher's, as the hub sees them";
   EXPECT_EQ(hub.games().game(game)->result, "B+R") << "stored by the hub";
+}
+
+// A tournament whose players sit on two front nodes: they register there, its round's games
+// start there, and their results finish it on the hub.
+TEST(Cluster, ATournamentRoundSpansNodes) {
+  testing::TempNats nats;
+  testing::LiveStack hub(testing::TempPostgres::instance().new_database_uri());
+  cluster::NatsBus hub_bus(nats.url(), "hub");
+  cluster::Gateway gateway(hub_bus, hub.hub());
+  hub_bus.flush();
+  testing::FrontNode b(hub, nats.url(), 2);
+  testing::FrontNode c(hub, nats.url(), 3);
+  std::map<std::string, std::unique_ptr<WsClient>> players;
+  const std::map<std::string, int> node_of{{"tdir", hub.port()},
+                                           {"amy", b.port()},
+                                           {"bob", b.port()},
+                                           {"cat", c.port()},
+                                           {"dan", c.port()}};
+  for (const auto& [name, port] : node_of) {
+    players[name] =
+        std::make_unique<WsClient>(port, WsClient::Options{hub.token_for(name), "", "/ws/v1"});
+    players[name]->wait_type("lobby");
+  }
+  const json created =
+      players["tdir"]->command({{"type", "create_tournament"},
+                                {"settings",
+                                 {{"name", "Across"},
+                                  {"system", "swiss"},
+                                  {"rounds", 1},
+                                  {"game", {{"width", 9}, {"time", {{"system", "none"}}}}}}}});
+  ASSERT_EQ(created["type"], "ack") << created.dump();
+  const auto id = created["tournament"];
+  for (const char* name : {"amy", "bob", "cat", "dan"}) {
+    const json registered =
+        players[name]->command({{"type", "tournament_register"}, {"tournament", id}});
+    ASSERT_EQ(registered["type"], "ack") << name << ": " << registered.dump();
+  }
+  ASSERT_EQ(players["tdir"]->command({{"type", "tournament_start"}, {"tournament", id}})["type"],
+            "ack");
+  // Each player hears of their game on their own node; Black resigns each.
+  std::set<std::int64_t> games;
+  for (const char* name : {"amy", "bob", "cat", "dan"}) {
+    const json started = players[name]->wait_type("game_started");
+    games.insert(started["game"].get<std::int64_t>());
+    if (started["black"]["name"] == name) {
+      const json resigned = players[name]->command({{"type", "resign"}, {"game", started["game"]}});
+      ASSERT_EQ(resigned["type"], "ack") << name << ": " << resigned.dump();
+    }
+  }
+  EXPECT_EQ(games.size(), 2u);
+  const json view = json::parse(
+      testing::body_of(testing::http_get(hub.port(), "/api/v1/tournaments/" + id.dump())));
+  EXPECT_EQ(view["status"], "finished") << view.dump();
+  int wins = 0;
+  for (const auto& g : view["round_list"][0]["games"]) wins += g["result"] == "white";
+  EXPECT_EQ(wins, 2) << view.dump();
+  EXPECT_EQ(gateway.connections(), 4u);
 }
 
 // An operator moves a server from its SQLite file to PostgreSQL with the real binary: stop it,
