@@ -15,6 +15,13 @@ void check(natsStatus status, const std::string& what) {
                            (detail && *detail ? std::string(" (") + detail + ")" : std::string()));
 }
 
+// How many buses are alive in the process. When the last goes, the library's own threads are
+// stopped and joined (nats_CloseAndWait): left running at exit, one of them can be caught
+// half-way by whatever runs then (LeakSanitizer's check deadlocked on it). The library opens
+// itself again with the next connection.
+std::mutex g_library_mutex;
+int g_live_buses = 0;
+
 // Options freed however the constructor ends.
 struct Options {
   Options() { check(natsOptions_Create(&opts), "NATS options"); }
@@ -79,6 +86,24 @@ class NatsSubscription final : public Bus::Subscription {
 
 NatsBus::NatsBus(const std::string& url, const std::string& name, Events events, Metrics* metrics)
     : events_(std::move(events)), metrics_(metrics) {
+  {
+    std::lock_guard lock(g_library_mutex);
+    ++g_live_buses;
+  }
+  try {
+    connect(url, name);
+  } catch (...) {
+    release_library();
+    throw;
+  }
+}
+
+void NatsBus::release_library() {
+  std::lock_guard lock(g_library_mutex);
+  if (--g_live_buses == 0) nats_CloseAndWait(5000);
+}
+
+void NatsBus::connect(const std::string& url, const std::string& name) {
   Options o;
   check(natsOptions_SetURL(o.opts, url.c_str()), "NATS address " + url);
   check(natsOptions_SetName(o.opts, name.c_str()), "NATS name");
@@ -115,6 +140,7 @@ NatsBus::~NatsBus() {
   closing_ = true;
   natsConnection_Close(connection_);
   natsConnection_Destroy(connection_);
+  release_library();
 }
 
 void NatsBus::publish(const std::string& subject, std::string_view data) {

@@ -38,6 +38,9 @@ class NatsBus final : public Bus {
   void flush() override;
 
  private:
+  void connect(const std::string& url, const std::string& name);
+  static void release_library();
+
   Events events_;
   Metrics* metrics_;
   std::atomic<bool> closing_ = false;  // its own close is no news
