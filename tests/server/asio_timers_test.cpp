@@ -3,39 +3,22 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <vector>
 
 #include "rooms/timers.h"
+#include "support/gathered.h"
 
 namespace tengen {
 namespace {
 
 using namespace std::chrono_literals;
 
-class Fired {
+// The games whose deadlines fired, in order.
+class Fired : public testing::Gathered<protocol::GameId> {
  public:
   Timers::Fire handler() {
-    return [this](const TimerId& id) {
-      {
-        std::lock_guard lock(mutex_);
-        games_.push_back(std::get<GameDeadline>(id).game);
-      }
-      changed_.notify_all();
-    };
+    return [this](const TimerId& id) { add(std::get<GameDeadline>(id).game); };
   }
-  // The games fired so far, once there are at least n (or after 10 s, whatever there are).
-  std::vector<protocol::GameId> wait_for(std::size_t n) {
-    std::unique_lock lock(mutex_);
-    changed_.wait_for(lock, 10s, [&] { return games_.size() >= n; });
-    return games_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<protocol::GameId> games_;
 };
 
 TEST(AsioTimers, ADeadlineFiresOnceAndArmingTheSameOneAgainFiresAgain) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cluster/nats_bus.h"
+#include "support/gathered.h"
 #include "support/temp_nats.h"
 
 namespace tengen::cluster {
@@ -16,27 +17,12 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// What a subscriber received, and a way to wait for it without sleeping.
-class Inbox {
+// What a subscriber received, in order.
+class Inbox : public testing::Gathered<std::string> {
  public:
   Bus::Handler handler() {
-    return [this](std::string_view data) {
-      std::lock_guard lock(mutex_);
-      got_.emplace_back(data);
-      arrived_.notify_all();
-    };
+    return [this](std::string_view data) { add(std::string(data)); };
   }
-  // Everything received, once there are at least `n` (or after 10 s, whatever came).
-  std::vector<std::string> wait_for(std::size_t n) {
-    std::unique_lock lock(mutex_);
-    arrived_.wait_for(lock, 10s, [&] { return got_.size() >= n; });
-    return got_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable arrived_;
-  std::vector<std::string> got_;
 };
 
 TEST(NatsBus, EverySubscriberGetsEveryMessageInTheOrderPublished) {

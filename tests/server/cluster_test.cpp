@@ -96,22 +96,34 @@ TEST(Cluster, ANodeWhoseGameWasTakenOverStopsWithoutAcknowledgingAndItsRestartPl
   EXPECT_EQ(server->terminate(), 0);
 }
 
-TEST(Cluster, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatches) {
-  testing::TempNats nats;
-  testing::LiveStack hub(testing::TempPostgres::instance().new_database_uri());
-  cluster::NatsBus hub_bus(nats.url(), "hub");
-  cluster::Gateway gateway(hub_bus, hub.hub());
-  hub_bus.flush();
-  testing::FrontNode b(hub, nats.url(), 2);
-  testing::FrontNode c(hub, nats.url(), 3);
+// Nodes in one process, with a real NATS and PostgreSQL between them: the hub (a whole server
+// stack) and front nodes made on demand.
+class NodesInOneProcess : public ::testing::Test {
+ protected:
+  NodesInOneProcess() { hub_bus_.flush(); }
+  testing::FrontNode& front(std::int64_t node) {
+    fronts_.push_back(std::make_unique<testing::FrontNode>(hub_, nats_.url(), node));
+    return *fronts_.back();
+  }
 
-  WsClient black(hub.port(), {hub.token_for("black"), "", "/ws/v1"});
+  testing::TempNats nats_;
+  testing::LiveStack hub_{testing::TempPostgres::instance().new_database_uri()};
+  cluster::NatsBus hub_bus_{nats_.url(), "hub"};
+  cluster::Gateway gateway_{hub_bus_, hub_.hub()};
+  std::vector<std::unique_ptr<testing::FrontNode>> fronts_;
+};
+
+TEST_F(NodesInOneProcess, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatches) {
+  auto& b = front(2);
+  auto& c = front(3);
+
+  WsClient black(hub_.port(), {hub_.token_for("black"), "", "/ws/v1"});
   black.wait_type("lobby");
-  WsClient white(b.port(), {hub.token_for("white"), "", "/ws/v1"});
+  WsClient white(b.port(), {hub_.token_for("white"), "", "/ws/v1"});
   EXPECT_EQ(white.wait_type("lobby")["type"], "lobby") << "the hub's welcome, over the bus";
-  WsClient watcher(c.port(), {hub.token_for("watcher"), "", "/ws/v1"});
+  WsClient watcher(c.port(), {hub_.token_for("watcher"), "", "/ws/v1"});
   watcher.wait_type("lobby");
-  hub.advance(Hub::kPresenceInterval);
+  hub_.advance(Hub::kPresenceInterval);
   const json presence = black.wait_type("presence");
   EXPECT_EQ(presence["online_count"], 3) << presence.dump() << ": the other nodes' players too";
 
@@ -145,29 +157,24 @@ TEST(Cluster, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatches) {
   for (WsClient* client : {&black, &white, &watcher}) {
     EXPECT_EQ(client->wait_type("game_ended")["reason"], "resignation");
   }
-  EXPECT_EQ(gateway.connections(), 2u) << "white's and the watcher's, as the hub sees them";
-  EXPECT_EQ(hub.games().game(game)->result, "B+R") << "stored by the hub";
+  EXPECT_EQ(gateway_.connections(), 2u) << "white's and the watcher's, as the hub sees them";
+  EXPECT_EQ(hub_.games().game(game)->result, "B+R") << "stored by the hub";
 }
 
 // A tournament whose players sit on two front nodes: they register there, its round's games
-// start there, and their results finish it on the hub.
-TEST(Cluster, ATournamentRoundSpansNodes) {
-  testing::TempNats nats;
-  testing::LiveStack hub(testing::TempPostgres::instance().new_database_uri());
-  cluster::NatsBus hub_bus(nats.url(), "hub");
-  cluster::Gateway gateway(hub_bus, hub.hub());
-  hub_bus.flush();
-  testing::FrontNode b(hub, nats.url(), 2);
-  testing::FrontNode c(hub, nats.url(), 3);
+// start there, and their results finish it on the hub_.
+TEST_F(NodesInOneProcess, ATournamentRoundSpansNodes) {
+  auto& b = front(2);
+  auto& c = front(3);
   std::map<std::string, std::unique_ptr<WsClient>> players;
-  const std::map<std::string, int> node_of{{"tdir", hub.port()},
+  const std::map<std::string, int> node_of{{"tdir", hub_.port()},
                                            {"amy", b.port()},
                                            {"bob", b.port()},
                                            {"cat", c.port()},
                                            {"dan", c.port()}};
   for (const auto& [name, port] : node_of) {
     players[name] =
-        std::make_unique<WsClient>(port, WsClient::Options{hub.token_for(name), "", "/ws/v1"});
+        std::make_unique<WsClient>(port, WsClient::Options{hub_.token_for(name), "", "/ws/v1"});
     players[name]->wait_type("lobby");
   }
   const json created =
@@ -198,12 +205,12 @@ TEST(Cluster, ATournamentRoundSpansNodes) {
   }
   EXPECT_EQ(games.size(), 2u);
   const json view = json::parse(
-      testing::body_of(testing::http_get(hub.port(), "/api/v1/tournaments/" + id.dump())));
+      testing::body_of(testing::http_get(hub_.port(), "/api/v1/tournaments/" + id.dump())));
   EXPECT_EQ(view["status"], "finished") << view.dump();
   int wins = 0;
   for (const auto& g : view["round_list"][0]["games"]) wins += g["result"] == "white";
   EXPECT_EQ(wins, 2) << view.dump();
-  EXPECT_EQ(gateway.connections(), 4u);
+  EXPECT_EQ(gateway_.connections(), 4u);
 }
 
 // An operator moves a server from its SQLite file to PostgreSQL with the real binary: stop it,
@@ -258,15 +265,10 @@ TEST(Cluster, AServersSqliteDataMovesToPostgresAndTheGameGoesOn) {
 
 // What is bigger than one bus message carries (a resumption of a game with a long chat, sent at
 // once) reaches a front node's client whole and in order.
-TEST(Cluster, AGamesLongChatReachesAFrontNodesSpectatorWholeAndInOrder) {
-  testing::TempNats nats;
-  testing::LiveStack hub(testing::TempPostgres::instance().new_database_uri());
-  cluster::NatsBus hub_bus(nats.url(), "hub");
-  cluster::Gateway gateway(hub_bus, hub.hub());
-  hub_bus.flush();
-  testing::FrontNode front(hub, nats.url(), 2);
-  WsClient black(hub.port(), {hub.token_for("black"), "", "/ws/v1"});
-  WsClient white(hub.port(), {hub.token_for("white"), "", "/ws/v1"});
+TEST_F(NodesInOneProcess, AGamesLongChatReachesAFrontNodesSpectatorWholeAndInOrder) {
+  auto& b = front(2);
+  WsClient black(hub_.port(), {hub_.token_for("black"), "", "/ws/v1"});
+  WsClient white(hub_.port(), {hub_.token_for("white"), "", "/ws/v1"});
   const json created = black.command(
       {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
   const std::int64_t game =
@@ -280,9 +282,9 @@ TEST(Cluster, AGamesLongChatReachesAFrontNodesSpectatorWholeAndInOrder) {
     line.resize(1000, '"');
     const json said = black.command({{"type", "chat"}, {"game", game}, {"text", line}});
     ASSERT_EQ(said["type"], "ack") << i << ": " << said.dump();
-    hub.advance(std::chrono::seconds(2));  // the chat limit's refill
+    hub_.advance(std::chrono::seconds(2));  // the chat limit's refill
   }
-  WsClient watcher(front.port(), {hub.token_for("watcher"), "", "/ws/v1"});
+  WsClient watcher(b.port(), {hub_.token_for("watcher"), "", "/ws/v1"});
   watcher.wait_type("lobby");
   watcher.forget();
   const json joined = watcher.command({{"type", "join"}, {"game", game}, {"since", 0}});

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -113,22 +114,19 @@ class ServerProcess {
     return exit_status();
   }
   // The exit status of a server that stops on its own (as terminate() gives it); -2000 if it is
-  // still running after `deadline`.
+  // still running after `deadline`. Waits on a pidfd: woken by the exit, not by polling.
   int wait_for_exit(std::chrono::milliseconds deadline) {
-    for (auto waited = std::chrono::milliseconds(0); waited < deadline; waited += poll_step) {
-      if (exited()) return exit_status();
-      poll(nullptr, 0, static_cast<int>(poll_step.count()));
+    const int fd = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
+    if (fd >= 0) {
+      pollfd p{fd, POLLIN, 0};
+      const int ready = poll(&p, 1, static_cast<int>(deadline.count()));
+      close(fd);
+      if (ready != 1) return -2000;
     }
-    return -2000;
+    return exit_status();
   }
 
  private:
-  static constexpr std::chrono::milliseconds poll_step{20};
-  bool exited() {
-    siginfo_t info{};
-    return waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-           info.si_pid == pid_;
-  }
   int exit_status() {
     int status = 0;
     waitpid(pid_, &status, 0);

@@ -2,9 +2,10 @@
 
 // A real NATS server (Debian's nats-server) on 127.0.0.1 and a port it picks, for the tests of
 // the bus between nodes (docs/cluster.md). It writes the port it chose into a file, which the
-// test waits for (watching the child, so that a server that fails fails the test).
+// test waits for (watching the child too, so that a server that fails fails the test).
 #include <poll.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,6 +48,9 @@ class TempNats {
   void start(int port = -1) {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
+    const int watch = inotify_init1(IN_CLOEXEC);
+    if (watch < 0 || inotify_add_watch(watch, dir_.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
+      throw std::runtime_error("cannot watch " + dir_);
     const std::string port_arg = std::to_string(port);
     pid_ = fork();
     if (pid_ == 0) {
@@ -56,33 +60,38 @@ class TempNats {
             "--ports_file_dir", dir_.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
+    // The ports file, once written whole (inotify: woken by it, not by polling; the timeouts
+    // only look at whether the server died meanwhile).
     const std::string ports = dir_ + "/nats-server_" + std::to_string(pid_) + ".ports";
-    for (int waited = 0; !std::filesystem::exists(ports); waited += 20) {
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        throw std::runtime_error(
-            "nats-server exited at start (is Debian's nats-server "
-            "installed? scripts/install-deps)");
-      }
-      if (waited > 30'000) throw std::runtime_error("nats-server did not start within 30 s");
-      poll(nullptr, 0, 20);
-    }
-    // {"nats":["nats://127.0.0.1:42469"]}, written whole before the file appears? Not promised:
-    // read until it holds the address.
-    for (int waited = 0;; waited += 20) {
+    for (int waited = 0;; waited += 100) {
       std::ifstream in(ports);
       const std::string text((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
       const auto at = text.find("nats://");
       const auto end = text.find('"', at == std::string::npos ? 0 : at);
       if (at != std::string::npos && end != std::string::npos) {
+        close(watch);
         url_ = text.substr(at, end - at);
         port_ = std::stoi(url_.substr(url_.rfind(':') + 1));
         return;
       }
-      if (waited > 30'000) throw std::runtime_error("nats-server wrote no port: " + text);
-      poll(nullptr, 0, 20);
+      const bool died = waitpid(pid_, nullptr, WNOHANG) == pid_;
+      if (died || waited > 30'000) {
+        close(watch);
+        if (!died) {
+          kill(pid_, SIGKILL);
+          waitpid(pid_, nullptr, 0);
+        }
+        pid_ = -1;
+        throw std::runtime_error(
+            "nats-server did not start (is Debian's nats-server installed? "
+            "scripts/install-deps)");
+      }
+      pollfd p{watch, POLLIN, 0};
+      if (poll(&p, 1, 100) == 1) {
+        char events[4096];
+        [[maybe_unused]] const auto n = read(watch, events, sizeof events);  // drained
+      }
     }
   }
 

@@ -8,9 +8,10 @@
 #include "protocol/bus.h"
 
 namespace tengen::cluster {
-namespace {
 
 namespace bus = protocol::bus;
+
+namespace {
 
 std::optional<bus::User> bus_user(const std::optional<store::UserRecord>& u) {
   if (!u) return std::nullopt;
@@ -136,25 +137,26 @@ void ForwardingDispatcher::run_out_barriers() {
   }
 }
 
+void ForwardingDispatcher::tell_hub(bus::ToHub::Op op, std::uint64_t connection,
+                                    std::optional<bus::User> user, std::optional<std::int64_t> rtt,
+                                    std::string text) {
+  bus_.publish(bus::hub_subject(), bus::encode(bus::ToHub{op, node_, connection, std::move(user),
+                                                          rtt, std::move(text)}));
+}
+
 void ForwardingDispatcher::connected(const std::shared_ptr<Connection>& connection) {
   {
     std::lock_guard lock(mutex_);
     connections_[connection->id()] = connection;
   }
-  bus_.publish(bus::hub_subject(), bus::encode(bus::ToHub{bus::ToHub::Op::Connected,
-                                                          node_,
-                                                          connection->id(),
-                                                          bus_user(connection->user()),
-                                                          connection->rtt_ms(),
-                                                          {}}));
+  tell_hub(bus::ToHub::Op::Connected, connection->id(), bus_user(connection->user()),
+           connection->rtt_ms(), {});
 }
 
 void ForwardingDispatcher::received(const std::shared_ptr<Connection>& connection,
                                     protocol::ClientEnvelope command) {
-  bus_.publish(
-      bus::hub_subject(),
-      bus::encode(bus::ToHub{bus::ToHub::Op::Received, node_, connection->id(), std::nullopt,
-                             connection->rtt_ms(), protocol::encode(command)}));
+  tell_hub(bus::ToHub::Op::Received, connection->id(), std::nullopt, connection->rtt_ms(),
+           protocol::encode(command));
 }
 
 void ForwardingDispatcher::disconnected(const std::shared_ptr<Connection>& connection) {
@@ -162,17 +164,13 @@ void ForwardingDispatcher::disconnected(const std::shared_ptr<Connection>& conne
     std::lock_guard lock(mutex_);
     connections_.erase(connection->id());
   }
-  bus_.publish(
-      bus::hub_subject(),
-      bus::encode(bus::ToHub{
-          bus::ToHub::Op::Disconnected, node_, connection->id(), std::nullopt, std::nullopt, {}}));
+  tell_hub(bus::ToHub::Op::Disconnected, connection->id(), std::nullopt, std::nullopt, {});
 }
 
 void ForwardingDispatcher::answer(const std::shared_ptr<Connection>& connection,
                                   const protocol::ServerMessage& message) {
-  bus_.publish(bus::hub_subject(),
-               bus::encode(bus::ToHub{bus::ToHub::Op::Answer, node_, connection->id(), std::nullopt,
-                                      std::nullopt, protocol::encode(message)}));
+  tell_hub(bus::ToHub::Op::Answer, connection->id(), std::nullopt, std::nullopt,
+           protocol::encode(message));
 }
 
 void ForwardingDispatcher::after_replies(std::function<void()> then) {
@@ -183,14 +181,7 @@ void ForwardingDispatcher::after_replies(std::function<void()> then) {
     barriers_[id] = {std::chrono::steady_clock::now() + kBarrierPatience, std::move(then)};
   }
   barrier_added_.notify_all();
-  bus_.publish(
-      bus::hub_subject(),
-      bus::encode(bus::ToHub{bus::ToHub::Op::Barrier, node_, id, std::nullopt, std::nullopt, {}}));
-}
-
-std::size_t ForwardingDispatcher::connections() const {
-  std::lock_guard lock(mutex_);
-  return connections_.size();
+  tell_hub(bus::ToHub::Op::Barrier, id, std::nullopt, std::nullopt, {});
 }
 
 void ForwardingDispatcher::delivered(std::string_view data) {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cluster/bus.h"
+#include "protocol/bus.h"
 #include "ws/connection.h"
 
 namespace tengen::cluster {
@@ -36,8 +37,6 @@ class ForwardingDispatcher final : public Dispatcher {
   // The hub changed, or the bus was cut: whatever was owed by the last hub is not coming.
   void release_barriers();
 
-  std::size_t connections() const;
-
   static constexpr std::chrono::seconds kBarrierPatience{5};
 
  private:
@@ -46,6 +45,10 @@ class ForwardingDispatcher final : public Dispatcher {
     std::function<void()> then;
   };
   void delivered(std::string_view data);
+  // `connection` is the barrier's number for a barrier.
+  void tell_hub(protocol::bus::ToHub::Op op, std::uint64_t connection,
+                std::optional<protocol::bus::User> user, std::optional<std::int64_t> rtt,
+                std::string text);
   void run_out_barriers();  // the thread that ends barriers past their patience
 
   Bus& bus_;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -173,6 +174,10 @@ struct StoredTournament {
 struct Page {
   std::optional<std::int64_t> before;
   int limit = 50;
+  // `before` as an upper bound for a query: none means no bound.
+  std::int64_t before_or_max() const {
+    return before.value_or(std::numeric_limits<std::int64_t>::max());
+  }
 };
 
 // Games and challenges. An interface so that another store (PostgreSQL) can take over; the SQLite

@@ -28,10 +28,6 @@ constexpr const char* kEvents =
     "SELECT seq, kind, spectators_only, record, text, at FROM game_events WHERE game_id = $1"
     " ORDER BY seq";
 
-std::int64_t before_or_max(const Page& page) {
-  return page.before.value_or(std::numeric_limits<std::int64_t>::max());
-}
-
 StoredRating rating_at(const pg::Result& r, int i) {
   return {r.int64(i, 0), r.real(i, 1), r.real(i, 2), r.real(i, 3), static_cast<int>(r.int64(i, 4)),
           r.int64(i, 5)};
@@ -242,21 +238,21 @@ std::vector<GameSummary> PostgresGameStore::games_of(std::int64_t user_id, Page 
       std::string(kSummary) + "WHERE g.id IN (SELECT id FROM games WHERE black_id = $1 AND id < $2"
                               " UNION SELECT id FROM games WHERE white_id = $1 AND id < $2)"
                               " ORDER BY g.id DESC LIMIT $3",
-      {user_id, before_or_max(page), page.limit}));
+      {user_id, page.before_or_max(), page.limit}));
 }
 
 std::vector<GameSummary> PostgresGameStore::finished_games(Page page) {
   std::lock_guard lock(read_mutex_);
   return summaries(read_db_->query(std::string(kSummary) + "WHERE g.ended_at IS NOT NULL AND " +
                                        kPublic + " AND g.id < $1 ORDER BY g.id DESC LIMIT $2",
-                                   {before_or_max(page), page.limit}));
+                                   {page.before_or_max(), page.limit}));
 }
 
 std::vector<GameSummary> PostgresGameStore::live_games(Page page) {
   std::lock_guard lock(read_mutex_);
   return summaries(read_db_->query(std::string(kSummary) + "WHERE g.ended_at IS NULL AND " +
                                        kPublic + " AND g.id < $1 ORDER BY g.id DESC LIMIT $2",
-                                   {before_or_max(page), page.limit}));
+                                   {page.before_or_max(), page.limit}));
 }
 
 std::vector<StoredRating> PostgresGameStore::ratings() {

@@ -96,10 +96,6 @@ std::vector<std::int64_t> PostgresLeases::orphans(int limit) {
   });
 }
 
-}  // namespace tengen::store
-
-namespace tengen::store {
-
 void PostgresLeases::end_game_owners() {
   with_db([&](pg::Connection& db) {
     db.query(

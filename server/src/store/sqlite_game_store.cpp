@@ -37,10 +37,6 @@ constexpr const char* kEvents =
     "SELECT seq, kind, spectators_only, record, text, at FROM game_events WHERE game_id = ? ORDER "
     "BY seq";
 
-std::int64_t before_or_max(const Page& page) {
-  return page.before.value_or(std::numeric_limits<std::int64_t>::max());
-}
-
 }  // namespace
 
 SqliteGameStore::Writer::Writer(Database& db)
@@ -335,13 +331,13 @@ std::optional<GameSummary> SqliteGameStore::game(std::int64_t game_id) {
 
 std::vector<GameSummary> SqliteGameStore::games_of(std::int64_t user_id, Page page) {
   std::lock_guard lock(read_mutex_);
-  reader_.games_of.bind(1, user_id).bind(2, before_or_max(page)).bind(3, std::int64_t{page.limit});
+  reader_.games_of.bind(1, user_id).bind(2, page.before_or_max()).bind(3, std::int64_t{page.limit});
   return summaries(reader_.games_of);
 }
 
 std::vector<GameSummary> SqliteGameStore::finished_games(Page page) {
   std::lock_guard lock(read_mutex_);
-  reader_.finished.bind(1, before_or_max(page)).bind(2, std::int64_t{page.limit});
+  reader_.finished.bind(1, page.before_or_max()).bind(2, std::int64_t{page.limit});
   return summaries(reader_.finished);
 }
 
@@ -400,7 +396,7 @@ std::vector<StoredTournament> SqliteGameStore::tournaments() {
 
 std::vector<GameSummary> SqliteGameStore::live_games(Page page) {
   std::lock_guard lock(read_mutex_);
-  reader_.live.bind(1, before_or_max(page)).bind(2, std::int64_t{page.limit});
+  reader_.live.bind(1, page.before_or_max()).bind(2, std::int64_t{page.limit});
   return summaries(reader_.live);
 }
 
