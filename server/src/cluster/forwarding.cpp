@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <future>
 
 #include "protocol/bus.h"
 
@@ -223,7 +224,14 @@ Gateway::Gateway(Bus& bus, Dispatcher& hub) : bus_(bus), hub_(hub) {
 }
 
 Gateway::~Gateway() {
-  subscription_.reset();
+  subscription_.reset();  // nothing arrives after this
+  // What arrived before may still be queued at the hub (a barrier's answer holds `this`): wait
+  // until the hub has run it, so that nothing runs on a gone gateway. Found by TSan: a server's
+  // exit freed its gateway while the journal thread was answering a front node's barrier.
+  std::promise<void> drained;
+  auto done = drained.get_future();
+  hub_.after_replies([&drained] { drained.set_value(); });
+  done.wait();
 }
 
 std::size_t Gateway::connections() const {

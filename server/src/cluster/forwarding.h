@@ -68,6 +68,8 @@ class ForwardingDispatcher final : public Dispatcher {
 class Gateway {
  public:
   Gateway(Bus& bus, Dispatcher& hub);
+  // Stops listening, then waits until the hub has run what this gateway handed it: the hub must
+  // still be running its commits (its journal) when the gateway goes.
   ~Gateway();
   Gateway(const Gateway&) = delete;
   Gateway& operator=(const Gateway&) = delete;
