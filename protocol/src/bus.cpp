@@ -1,5 +1,6 @@
 #include "protocol/bus.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace tengen::protocol::bus {
@@ -8,6 +9,7 @@ namespace {
 using json = nlohmann::json;
 
 constexpr const char* kOps[] = {"connected", "received", "disconnected", "answer", "barrier"};
+constexpr const char* kReads[] = {"live_sgf", "tournaments", "tournament"};
 
 }  // namespace
 
@@ -75,6 +77,47 @@ std::optional<ToNode> decode_to_node(std::string_view text) {
   } catch (const json::exception&) {
     return std::nullopt;
   }
+}
+
+std::string encode(const HubRead& m) {
+  json j{{"read", kReads[static_cast<std::size_t>(m.what)]}, {"id", m.id}, {"limit", m.limit}};
+  if (m.before) j["before"] = *m.before;
+  return j.dump();
+}
+
+std::string encode(const HubReadAnswer& m) {
+  json j = json::object();
+  if (m.body) j["body"] = *m.body;
+  return j.dump();
+}
+
+std::optional<HubRead> decode_hub_read(std::string_view text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  try {
+    HubRead m;
+    const auto what = j.at("read").get<std::string>();
+    const auto* known = std::find(std::begin(kReads), std::end(kReads), what);
+    if (known == std::end(kReads)) return std::nullopt;
+    m.what = static_cast<HubRead::What>(known - std::begin(kReads));
+    m.id = j.at("id").get<std::int64_t>();
+    if (j.contains("before")) m.before = j["before"].get<std::int64_t>();
+    m.limit = j.at("limit").get<int>();
+    return m;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::optional<HubReadAnswer> decode_hub_read_answer(std::string_view text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  HubReadAnswer m;
+  if (j.contains("body")) {
+    if (!j["body"].is_string()) return std::nullopt;
+    m.body = j["body"].get<std::string>();
+  }
+  return m;
 }
 
 std::string encode_hub(std::int64_t node) {

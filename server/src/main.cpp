@@ -17,6 +17,7 @@
 
 #include "accounts/accounts.h"
 #include "clock.h"
+#include "cluster/hub_reads.h"
 #include "cluster/lease_keeper.h"
 #include "cluster/nats_bus.h"
 #include "cluster/roles.h"
@@ -166,20 +167,35 @@ int main(int argc, char** argv) {
                        .count());
       serving = &*hub;
     };
-    Api api(accounts,
-            GameArchive{&game_store,
-                        [&serving](std::int64_t game) { return serving.load()->sgf(game); }, &clock,
-                        [&serving](const store::Page& page) {
-                          return serving.load()->tournaments_json(page);
-                        },
-                        [&serving](std::int64_t id) { return serving.load()->tournament_json(id); },
-                        [&serving] { return serving.load() != nullptr; }},
-            config.public_url.starts_with("https://"));
+    // The hub's reads: its own on the hub; asked of the hub over the bus on a front node.
+    auto local_reads = [](Hub& h) {
+      return HubReads{
+          .live_sgf = [&h](std::int64_t game) { return h.sgf(game); },
+          .tournaments = [&h](const store::Page& page) { return h.tournaments_json(page); },
+          .tournament = [&h](std::int64_t id) { return h.tournament_json(id); }};
+    };
+    std::optional<HubReads> hub_reads_remote;  // set before the server starts, in a cluster
+    auto reads = [&]() -> HubReads {
+      if (Hub* h = serving.load()) return local_reads(*h);
+      if (hub_reads_remote) return *hub_reads_remote;
+      throw Unavailable("the server is starting: try again in a moment");
+    };
+    Api api(
+        accounts,
+        GameArchive{.store = &game_store,
+                    .clock = &clock,
+                    .hub = {.live_sgf = [&](std::int64_t game) { return reads().live_sgf(game); },
+                            .tournaments =
+                                [&](const store::Page& page) { return reads().tournaments(page); },
+                            .tournament = [&](std::int64_t id) { return reads().tournament(id); }}},
+        config.public_url.starts_with("https://"));
 
     // Several nodes (--bus): the bus, the hub lock, and this node's role.
     std::atomic<HttpServer*> listening{nullptr};
     std::unique_ptr<cluster::NatsBus> bus;
     std::unique_ptr<store::HubLock> hub_lock;
+    std::unique_ptr<cluster::Bus::Subscription>
+        hub_answers;  // the hub's reads, answered to front nodes
     std::unique_ptr<cluster::Roles> roles;
     std::atomic<cluster::Roles*> roles_ready{nullptr};
     if (clustered) {
@@ -206,6 +222,7 @@ int main(int argc, char** argv) {
                                 .become_hub = [&]() -> Dispatcher& {
                                   Hub& built = build_hub();
                                   recover_hub();
+                                  hub_answers = cluster::answer_hub_reads(*bus, local_reads(built));
                                   metrics.node_is_hub = 1;
                                   return built;
                                 },
@@ -217,6 +234,7 @@ int main(int argc, char** argv) {
                                       s->restart_websockets();
                                     }});
       roles_ready = roles.get();
+      hub_reads_remote = cluster::ask_hub(*bus);
     }
 
     if (!clustered) build_hub();  // recovered once the port is bound
@@ -297,7 +315,8 @@ int main(int argc, char** argv) {
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();
     keeper.reset();
-    roles.reset();   // no more becoming the hub, nor forwarding
+    roles.reset();  // no more becoming the hub, nor forwarding
+    hub_answers.reset();
     timers.reset();  // before the hub they call
     worker.reset();
     journal.barrier().wait();  // the last replies go out while their connections' executor lives

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "cluster/forwarding.h"
+#include "cluster/hub_reads.h"
 #include "cluster/nats_bus.h"
 #include "store/postgres.h"
 #include "store/postgres_leases.h"
@@ -110,6 +111,8 @@ class NodesInOneProcess : public ::testing::Test {
   testing::LiveStack hub_{testing::TempPostgres::instance().new_database_uri()};
   cluster::NatsBus hub_bus_{nats_.url(), "hub"};
   cluster::Gateway gateway_{hub_bus_, hub_.hub()};
+  std::unique_ptr<cluster::Bus::Subscription> hub_answers_ =
+      cluster::answer_hub_reads(hub_bus_, hub_.reads());
   std::vector<std::unique_ptr<testing::FrontNode>> fronts_;
 };
 
@@ -204,13 +207,69 @@ TEST_F(NodesInOneProcess, ATournamentRoundSpansNodes) {
     }
   }
   EXPECT_EQ(games.size(), 2u);
-  const json view = json::parse(
-      testing::body_of(testing::http_get(hub_.port(), "/api/v1/tournaments/" + id.dump())));
+  const std::string page = "/api/v1/tournaments/" + id.dump();
+  const json view = json::parse(testing::body_of(testing::http_get(hub_.port(), page)));
   EXPECT_EQ(view["status"], "finished") << view.dump();
   int wins = 0;
   for (const auto& g : view["round_list"][0]["games"]) wins += g["result"] == "white";
   EXPECT_EQ(wins, 2) << view.dump();
   EXPECT_EQ(gateway_.connections(), 4u);
+  // The tournament's pages are the same whichever node serves them (the front nodes ask the hub).
+  for (const auto* front : {&b, &c}) {
+    EXPECT_EQ(json::parse(testing::body_of(testing::http_get(front->port(), page))), view);
+    EXPECT_EQ(testing::body_of(testing::http_get(front->port(), "/api/v1/tournaments?limit=5")),
+              testing::body_of(testing::http_get(hub_.port(), "/api/v1/tournaments?limit=5")));
+  }
+}
+
+// What only the hub's memory holds, asked of a front node's HTTP API: the record of a game in
+// play comes from the hub over the bus, to the byte; a private game's record still only to its
+// players; no such game is 404; and with no hub answering, 503 with a Retry-After at once.
+TEST_F(NodesInOneProcess, AFrontNodeServesTheRecordOfAGameInPlayFromTheHub) {
+  auto& b = front(2);
+  const std::string black_token = hub_.token_for("black");
+  WsClient black(hub_.port(), {black_token, "", "/ws/v1"});
+  WsClient white(b.port(), {hub_.token_for("white"), "", "/ws/v1"});
+  white.wait_type("lobby");
+  std::int64_t games[2];
+  for (bool is_private : {false, true}) {
+    const json created =
+        black.command({{"type", "create_challenge"},
+                       {"settings", {{"width", 9}, {"color", "black"}, {"private", is_private}}}});
+    ASSERT_EQ(created["type"], "ack") << created.dump();
+    const json accepted =
+        white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+    ASSERT_EQ(accepted["type"], "ack") << accepted.dump();
+    const std::int64_t game = accepted["game"];
+    games[is_private] = game;
+    ASSERT_EQ(black.command({{"type", "play"}, {"game", game}, {"vertex", "E5"}})["type"], "ack");
+    ASSERT_EQ(white.command({{"type", "play"}, {"game", game}, {"vertex", "C3"}})["type"], "ack");
+  }
+  const auto sgf = [](int port, std::int64_t game, const std::string& token = "") {
+    return testing::http_request(port, "GET", "/api/v1/games/" + std::to_string(game) + ".sgf",
+                                 token.empty() ? "" : "Authorization: Bearer " + token + "\r\n",
+                                 "");
+  };
+  const std::string from_hub = sgf(hub_.port(), games[0]);
+  const std::string from_front = sgf(b.port(), games[0]);
+  EXPECT_NE(from_front.find("200 OK"), std::string::npos) << from_front;
+  EXPECT_NE(testing::body_of(from_front).find(";B[ee];W[cg]"), std::string::npos) << from_front;
+  EXPECT_EQ(testing::body_of(from_front), testing::body_of(from_hub));
+  EXPECT_NE(sgf(b.port(), games[1]).find("404"), std::string::npos) << "private: not to a guest";
+  EXPECT_NE(sgf(b.port(), games[1], black_token).find("200 OK"), std::string::npos)
+      << "private: to its player";
+  EXPECT_NE(sgf(b.port(), 999).find("404"), std::string::npos);
+
+  hub_answers_.reset();  // the hub stops answering (as while a hub is changing over)
+  const std::string refused = sgf(b.port(), games[0]);
+  EXPECT_NE(refused.find("503"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("Retry-After: 2"), std::string::npos) << refused;
+  EXPECT_NE(testing::body_of(refused).find("did not answer"), std::string::npos) << refused;
+  const std::string list = testing::http_get(b.port(), "/api/v1/tournaments");
+  EXPECT_NE(list.find("503"), std::string::npos) << list;
+  EXPECT_NE(testing::http_get(b.port(), "/api/v1/games?status=live").find("200 OK"),
+            std::string::npos)
+      << "what the store holds, any node answers by itself";
 }
 
 // An operator moves a server from its SQLite file to PostgreSQL with the real binary: stop it,
@@ -381,6 +440,12 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
   }
 
   // Black sends a move, and the hub dies before (or after) applying it: no ack is awaited.
+  // A game in play's record, the same from the hub and a front node (which asks the hub).
+  const std::string record = "/api/v1/games/" + std::to_string(game) + ".sgf";
+  const std::string sgf_before = testing::body_of(testing::http_get(node(0).port(), record));
+  EXPECT_NE(sgf_before.find(";W[cc]"), std::string::npos) << sgf_before;
+  EXPECT_EQ(testing::body_of(testing::http_get(node(2).port(), record)), sgf_before);
+
   black->send_text(json{{"type", "play"}, {"cid", "b-3"}, {"game", game}, {"vertex", "G3"}}.dump());
   const auto killed = std::chrono::steady_clock::now();
   node(0).kill9();
@@ -418,6 +483,10 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
     ASSERT_EQ(c->command({{"type", "join"}, {"game", game}, {"since", 0}})["type"], "ack");
     EXPECT_EQ(c->wait_event(game, seq + 1)["vertex"], "G3") << "every event, from the start";
   }
+  const std::string sgf_after =
+      testing::body_of(testing::http_get(node(3 - new_hub).port(), record));
+  EXPECT_NE(sgf_after.find(";B[gg]"), std::string::npos)
+      << "the front node that is left asks the new hub: " << sgf_after;
   const json e3 = white->command({{"type", "play"}, {"game", game}, {"vertex", "E3"}});
   ASSERT_EQ(e3["type"], "ack") << e3.dump();
   EXPECT_EQ(watcher->wait_event(game, e3["seq"])["vertex"], "E3");

@@ -2,12 +2,14 @@
 
 // A front node (docs/cluster.md) in the test's process: an HTTP and WebSocket server on 127.0.0.1
 // and a free port whose connections' commands travel to the hub over a real NATS, and whose
-// replies and events come back the same way. It authenticates against the hub's accounts (one
-// database) and, as a shortcut of the test, answers the HTTP API with the hub stack's.
+// replies and events come back the same way. It authenticates against the hub's accounts and
+// reads the hub's store (one database), and asks the hub over the bus what only the hub holds
+// (cluster/hub_reads.h), as a front node's HTTP API does.
 #include <optional>
 #include <thread>
 
 #include "cluster/forwarding.h"
+#include "cluster/hub_reads.h"
 #include "cluster/nats_bus.h"
 #include "http/http_server.h"
 #include "support/live_server.h"
@@ -19,13 +21,16 @@ class FrontNode {
   FrontNode(LiveStack& hub, const std::string& nats_url, std::int64_t node)
       : hub_(hub), bus_(nats_url, "front-" + std::to_string(node)), dispatcher_(bus_, node) {
     bus_.flush();  // its subscription is in place before any connection
+    api_.emplace(hub.accounts(), GameArchive{.store = &hub.games(),
+                                             .clock = &hub.clock(),
+                                             .hub = cluster::ask_hub(bus_, kPatience)});
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;
     config.allowed_origins = {"https://club.example.org"};
     server_.emplace(config,
                     HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
-                                         .api = &hub.api(),
+                                         .api = &*api_,
                                          .accounts = &hub.accounts(),
                                          .dispatcher = &dispatcher_,
                                          .clock = &hub.clock(),
@@ -42,6 +47,9 @@ class FrontNode {
   FrontNode(const FrontNode&) = delete;
   FrontNode& operator=(const FrontNode&) = delete;
 
+  // How long its API waits for the hub's answer.
+  static constexpr std::chrono::milliseconds kPatience{2000};
+
   int port() const { return server_->port(); }
   cluster::ForwardingDispatcher& dispatcher() { return dispatcher_; }
 
@@ -49,6 +57,7 @@ class FrontNode {
   LiveStack& hub_;
   cluster::NatsBus bus_;
   cluster::ForwardingDispatcher dispatcher_;
+  std::optional<Api> api_;
   ManualTimers connection_timers_;
   Metrics metrics_;
   std::optional<HttpServer> server_;

@@ -59,14 +59,7 @@ class LiveStack {
         .room = room,
         .metrics = &metrics_});
     recovered_ = hub_->recover(*game_store_);
-    api_.emplace(
-        *accounts_,
-        GameArchive{&*game_store_,
-                    [this](std::int64_t game) { return hub_->sgf(game); },
-                    &clock_,
-                    [this](const store::Page& page) { return hub_->tournaments_json(page); },
-                    [this](std::int64_t id) { return hub_->tournament_json(id); },
-                    {}});
+    api_.emplace(*accounts_, GameArchive{.store = &*game_store_, .clock = &clock_, .hub = reads()});
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;
@@ -110,6 +103,13 @@ class LiveStack {
   store::GameStore& games() { return *game_store_; }
   store::Journal& journal() { return *journal_; }
   Api& api() { return *api_; }
+  // The hub's reads of its own (what a front node asks of it over the bus).
+  HubReads reads() {
+    return HubReads{
+        .live_sgf = [this](std::int64_t game) { return hub_->sgf(game); },
+        .tournaments = [this](const store::Page& page) { return hub_->tournaments_json(page); },
+        .tournament = [this](std::int64_t id) { return hub_->tournament_json(id); }};
+  }
   const Hub::Recovered& recovered() const { return recovered_; }
 
   // Registers a user and returns a session token for it.

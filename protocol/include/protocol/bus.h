@@ -25,6 +25,12 @@ inline std::string cluster_subject() {
   return "tengen.cluster";
 }
 
+// Where a front node asks the hub for what only the hub's memory holds (HubRead), for its HTTP
+// API; each question is answered to its asker alone (a NATS request).
+inline std::string hub_reads_subject() {
+  return "tengen.hub.reads";
+}
+
 // An account as the hub needs it (never its password hash).
 struct User {
   std::int64_t id = 0;
@@ -59,7 +65,25 @@ struct ToNode {
   std::optional<std::uint64_t> barrier;
 };
 
+// A front node's question to the hub (GET /api/v1/games/{id}.sgf of a game in play, the
+// tournaments list and one tournament).
+struct HubRead {
+  enum class What : std::uint8_t { LiveSgf, Tournaments, Tournament };
+  What what = What::LiveSgf;
+  std::int64_t id = 0;                 // the game or the tournament
+  std::optional<std::int64_t> before;  // Tournaments: a page (ids below `before`, `limit` of them)
+  int limit = 0;
+};
+// The hub's answer: the body, or none (no such game in play, no such tournament).
+struct HubReadAnswer {
+  std::optional<std::string> body;
+};
+
 std::string encode(const ToHub& m);
+std::string encode(const HubRead& m);
+std::string encode(const HubReadAnswer& m);
+std::optional<HubRead> decode_hub_read(std::string_view text);
+std::optional<HubReadAnswer> decode_hub_read_answer(std::string_view text);
 std::string encode(const ToNode& m);
 // nullopt for anything that is not such a message (a bus is shared: say so in the log, go on).
 std::optional<ToHub> decode_to_hub(std::string_view text);

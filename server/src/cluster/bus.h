@@ -1,7 +1,9 @@
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -30,6 +32,17 @@ class Bus {
                                                                 Handler handler) = 0;
   // Returns once everything published so far has reached the bus's server; throws if it cannot.
   virtual void flush() = 0;
+
+  // Questions and answers (a front node asking the hub what only the hub knows): `answerer` runs
+  // for each question asked on `subject`, as a handler does, and what it returns goes back to the
+  // asker alone. Throwing answers nothing (the asker's patience runs out).
+  using Answerer = std::function<std::string(std::string_view question)>;
+  [[nodiscard]] virtual std::unique_ptr<Subscription> answer(const std::string& subject,
+                                                             Answerer answerer) = 0;
+  // Asks, and waits for the first answer: nullopt if nobody answers `subject` (at once, when the
+  // bus knows) or none came within `patience`. Safe from any thread but a handler's.
+  virtual std::optional<std::string> request(const std::string& subject, std::string_view question,
+                                             std::chrono::milliseconds patience) = 0;
 };
 
 }  // namespace tengen::cluster

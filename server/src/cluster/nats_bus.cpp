@@ -1,6 +1,7 @@
 #include "cluster/nats_bus.h"
 
 #include <nats/nats.h>
+#include <spdlog/spdlog.h>
 
 #include <mutex>
 #include <stdexcept>
@@ -34,15 +35,17 @@ struct Options {
 // One subscription. The handler runs under `running`; closing takes it too, so that once
 // closed, no call is running and none starts (libnats may still hand over a message it had
 // queued: it is dropped). The state outlives libnats' last call, which holds a reference.
+// `reply`: where the sender waits for an answer (a request), or null.
+using Delivery = std::function<void(std::string_view data, const char* reply)>;
 struct Receiving {
   std::mutex running;
   bool closed = false;
-  Bus::Handler handler;
+  Delivery handler;
 };
 
 class NatsSubscription final : public Bus::Subscription {
  public:
-  NatsSubscription(natsConnection* connection, const std::string& subject, Bus::Handler handler)
+  NatsSubscription(natsConnection* connection, const std::string& subject, Delivery handler)
       : state_(new std::shared_ptr<Receiving>(std::make_shared<Receiving>())) {
     (*state_)->handler = std::move(handler);
     check(natsConnection_Subscribe(&sub_, connection, subject.c_str(), &NatsSubscription::arrived,
@@ -71,7 +74,8 @@ class NatsSubscription final : public Bus::Subscription {
       std::lock_guard lock(state->running);
       if (!state->closed) {
         state->handler(std::string_view(natsMsg_GetData(msg),
-                                        static_cast<std::size_t>(natsMsg_GetDataLength(msg))));
+                                        static_cast<std::size_t>(natsMsg_GetDataLength(msg))),
+                       natsMsg_GetReply(msg));
       }
     }
     natsMsg_Destroy(msg);
@@ -157,7 +161,45 @@ std::unique_ptr<Bus::Subscription> NatsBus::subscribe(const std::string& subject
       inner(data);
     };
   }
-  return std::make_unique<NatsSubscription>(connection_, subject, std::move(handler));
+  return std::make_unique<NatsSubscription>(
+      connection_, subject,
+      [handler = std::move(handler)](std::string_view data, const char*) { handler(data); });
+}
+
+std::unique_ptr<Bus::Subscription> NatsBus::answer(const std::string& subject, Answerer answerer) {
+  return std::make_unique<NatsSubscription>(connection_, subject,
+                                            [this, subject, answerer = std::move(answerer)](
+                                                std::string_view question, const char* reply) {
+                                              if (metrics_) ++metrics_->bus_received_total;
+                                              if (!reply || !*reply)
+                                                return;  // published, not asked: nobody waits
+                                              try {
+                                                publish(reply, answerer(question));
+                                              } catch (const std::exception& e) {
+                                                spdlog::warn("no answer to a question on {}: {}",
+                                                             subject, e.what());
+                                              }
+                                            });
+}
+
+std::optional<std::string> NatsBus::request(const std::string& subject, std::string_view question,
+                                            std::chrono::milliseconds patience) {
+  natsMsg* reply = nullptr;
+  const natsStatus status =
+      natsConnection_Request(&reply, connection_, subject.c_str(), question.data(),
+                             static_cast<int>(question.size()), patience.count());
+  if (metrics_) ++metrics_->bus_published_total;
+  if (status != NATS_OK) {
+    if (status != NATS_TIMEOUT && status != NATS_NO_RESPONDERS) {
+      spdlog::warn("asking on {}: {}", subject, natsStatus_GetText(status));
+    }
+    return std::nullopt;
+  }
+  if (metrics_) ++metrics_->bus_received_total;
+  std::string answer(natsMsg_GetData(reply),
+                     static_cast<std::size_t>(natsMsg_GetDataLength(reply)));
+  natsMsg_Destroy(reply);
+  return answer;
 }
 
 void NatsBus::flush() {

@@ -36,6 +36,9 @@ class NatsBus final : public Bus {
   void publish(const std::string& subject, std::string_view data) override;
   std::unique_ptr<Subscription> subscribe(const std::string& subject, Handler handler) override;
   void flush() override;
+  std::unique_ptr<Subscription> answer(const std::string& subject, Answerer answerer) override;
+  std::optional<std::string> request(const std::string& subject, std::string_view question,
+                                     std::chrono::milliseconds patience) override;
 
  private:
   void connect(const std::string& url, const std::string& name);

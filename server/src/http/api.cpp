@@ -145,9 +145,15 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
   path = path.substr(0, path.find('?'));
   if (!path.starts_with("/api/")) return std::nullopt;
   const bool post = r.method == "POST";
-  if (auto response = games(r, path)) return response;
-  if (auto response = ratings(r, path)) return response;
-  if (auto response = tournaments(r, path)) return response;
+  try {
+    if (auto response = games(r, path)) return response;
+    if (auto response = ratings(r, path)) return response;
+    if (auto response = tournaments(r, path)) return response;
+  } catch (const Unavailable& e) {  // the hub, asked from a front node, did not answer
+    auto response = error(503, "unavailable", e.what());
+    response.retry_after_s = 2;
+    return response;
+  }
 
   if (path == "/api/v1/register" || path == "/api/v1/login") {
     if (!post) return error(405, "method_not_allowed", "use POST");
@@ -321,11 +327,7 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
   }
   if (!sgf) return ApiResponse{200, wire::encode_game(*info), {}};
   auto record = archive_.store->finished_sgf(*id);
-  if (!record && !hub_here())
-    return error(503, "unavailable",
-                 "the record of a game in play is served by the cluster's hub node; this is a "
-                 "front node (docs/cluster.md)");
-  if (!record) record = archive_.live_sgf(*id);
+  if (!record) record = archive_.hub.live_sgf(*id);
   if (!record) return not_found;
   ApiResponse response{200, std::move(*record), {}};
   response.content_type = "application/x-go-sgf";
@@ -340,22 +342,18 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
   if (!path.starts_with(kPrefix)) return std::nullopt;
   if (r.method != "GET")
     return error(405, "method_not_allowed", "use GET; tournaments change over the WebSocket");
-  if (!archive_.tournaments || !archive_.tournament)
+  if (!archive_.hub.tournaments || !archive_.hub.tournament)
     return error(503, "unavailable", "tournaments are not served here");
-  if (!hub_here())
-    return error(503, "unavailable",
-                 "tournaments are served by the cluster's hub node; this is a front node "
-                 "(docs/cluster.md)");
   if (path == kPrefix) {
     auto page = page_of(r.target);
     if (auto* bad = std::get_if<ApiResponse>(&page)) return *bad;
-    return ApiResponse{200, archive_.tournaments(std::get<store::Page>(page)), {}};
+    return ApiResponse{200, archive_.hub.tournaments(std::get<store::Page>(page)), {}};
   }
   if (!path.starts_with(std::string(kPrefix) + "/")) return std::nullopt;
   const auto id = parse_int(path.substr(kPrefix.size() + 1));
   if (!id || *id < 1)
     return error(400, "bad_request", "the tournament id must be a positive integer");
-  auto view = archive_.tournament(*id);
+  auto view = archive_.hub.tournament(*id);
   if (!view) return error(404, "not_found", "no tournament " + std::to_string(*id));
   return ApiResponse{200, std::move(*view), {}};
 }

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,19 +37,28 @@ struct ApiResponse {
   int retry_after_s = 0;            // 429: sent as Retry-After
 };
 
-// Where the games endpoints read: finished games from the store, games in play from the hub.
-struct GameArchive {
-  store::GameStore* store = nullptr;
+// What only the hub's memory holds (the record of a game in play, the tournaments), read by the
+// API. On the hub they are the hub's own; on a front node of a cluster they ask the hub over the
+// bus (cluster/hub_reads.h) and throw Unavailable when no answer comes (answered 503).
+struct HubReads {
+  // A game in play's record; nullopt if it is not in play.
   std::function<std::optional<std::string>(std::int64_t game)> live_sgf;
-  Clock* clock = nullptr;  // required: a rating's deviation grows with the time since its last game
-  // The tournaments, as JSON, from the hub: a page of the list (newest first, ids below
-  // page.before), and one whole (nullopt if there is none).
+  // As JSON: a page of the list (newest first, ids below page.before), and one whole (nullopt if
+  // there is none).
   std::function<std::string(const store::Page& page)> tournaments;
   std::function<std::optional<std::string>(std::int64_t id)> tournament;
-  // Whether the hub runs on this node (docs/cluster.md); unset: it always does. A front node
-  // answers what the store holds and says 503 to what only the hub's memory has (the record of a
-  // game in play, tournaments).
-  std::function<bool()> hub_here;
+};
+
+// A HubReads that cannot be answered now: the message says why (answered 503).
+struct Unavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Where the games endpoints read: finished games from the store, the rest from the hub.
+struct GameArchive {
+  store::GameStore* store = nullptr;
+  Clock* clock = nullptr;  // required: a rating's deviation grows with the time since its last game
+  HubReads hub;
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -63,7 +73,6 @@ class Api {
   std::optional<ApiResponse> handle(const ApiRequest& request);
 
  private:
-  bool hub_here() const { return !archive_.hub_here || archive_.hub_here(); }
   ApiResponse logged_in(const Accounts::Outcome& outcome, int status);
   std::optional<ApiResponse> games(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> ratings(const ApiRequest& request, std::string_view path);

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <chrono>
+#include <memory>
+
+#include "cluster/bus.h"
+#include "http/api.h"
+
+namespace tengen::cluster {
+
+// The HTTP API's reads of what only the hub's memory holds (HubReads: a game in play's record,
+// the tournaments), across the cluster (docs/cluster.md): the hub answers them on the bus from its
+// own, and a front node asks them there, so that a page served by any node shows the same.
+
+// The hub's side: answers each question on protocol::bus::hub_reads_subject() from `local`,
+// until the subscription goes (before `local`'s owner).
+[[nodiscard]] std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local);
+
+// A front node's side: the reads, each a question to the hub; each throws Unavailable when no
+// hub answers within `patience` (none at all: at once).
+HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience = std::chrono::seconds(3));
+
+}  // namespace tengen::cluster

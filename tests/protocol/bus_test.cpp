@@ -1,0 +1,80 @@
+// What travels between nodes (protocol/bus.h): each message read back as written, and what is
+// not such a message refused rather than half-read.
+#include "protocol/bus.h"
+
+#include <gtest/gtest.h>
+
+namespace tengen::protocol::bus {
+namespace {
+
+TEST(Bus, AConnectionsCommandToTheHubReadsBackAsWritten) {
+  ToHub m{ToHub::Op::Received,
+          7,
+          42,
+          User{3, "shusaku", false, 1700000000000},
+          35,
+          R"({"type":"play","game":1,"vertex":"D4"})"};
+  const auto back = decode_to_hub(encode(m));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->op, ToHub::Op::Received);
+  EXPECT_EQ(back->node, 7);
+  EXPECT_EQ(back->connection, 42u);
+  ASSERT_TRUE(back->user);
+  EXPECT_EQ(back->user->name, "shusaku");
+  EXPECT_EQ(back->user->created_at_ms, 1700000000000);
+  EXPECT_EQ(back->rtt_ms, 35);
+  EXPECT_EQ(back->text, m.text);
+
+  const auto guest = decode_to_hub(encode(ToHub{ToHub::Op::Connected, 2, 1, {}, {}, ""}));
+  ASSERT_TRUE(guest);
+  EXPECT_FALSE(guest->user);
+  EXPECT_FALSE(guest->rtt_ms);
+}
+
+TEST(Bus, TheHubsMessagesToANodeReadBackAsWritten) {
+  const auto back = decode_to_node(encode(ToNode{9, {"a", "b\"c"}, std::nullopt}));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->connection, 9u);
+  EXPECT_EQ(back->texts, (std::vector<std::string>{"a", "b\"c"}));
+  EXPECT_FALSE(back->barrier);
+  EXPECT_EQ(decode_to_node(encode(ToNode{0, {}, 12}))->barrier, 12u);
+  EXPECT_EQ(decode_hub(encode_hub(5)), 5);
+}
+
+TEST(Bus, AFrontNodesQuestionsToTheHubAndTheAnswersReadBackAsWritten) {
+  using What = HubRead::What;
+  for (const HubRead& q :
+       {HubRead{What::LiveSgf, 42, std::nullopt, 0}, HubRead{What::Tournaments, 0, 17, 50},
+        HubRead{What::Tournaments, 0, std::nullopt, 20},
+        HubRead{What::Tournament, 3, std::nullopt, 0}}) {
+    const auto back = decode_hub_read(encode(q));
+    ASSERT_TRUE(back) << encode(q);
+    EXPECT_EQ(back->what, q.what);
+    EXPECT_EQ(back->id, q.id);
+    EXPECT_EQ(back->before, q.before);
+    EXPECT_EQ(back->limit, q.limit);
+  }
+  EXPECT_EQ(decode_hub_read_answer(encode(HubReadAnswer{"(;GM[1])"}))->body, "(;GM[1])");
+  EXPECT_FALSE(decode_hub_read_answer(encode(HubReadAnswer{}))->body) << "none: not found";
+}
+
+TEST(Bus, WhatIsNotSuchAMessageIsRefused) {
+  for (const char* text : {"", "[]", "{}", "not json", R"({"op":"shout","node":1,"connection":1})",
+                           R"({"op":"received","node":"1","connection":1})",
+                           R"({"op":"received","node":1,"connection":-1})",
+                           R"({"op":"received","node":1,"connection":1,"user":{"id":1}})"}) {
+    EXPECT_FALSE(decode_to_hub(text)) << text;
+  }
+  EXPECT_FALSE(decode_to_node(R"({"connection":1,"texts":[1]})"));
+  EXPECT_FALSE(decode_hub(R"({"hub":"a"})"));
+  for (const char* text : {"{}", R"({"read":"everything","id":1,"limit":0})",
+                           R"({"read":"live_sgf","id":"1","limit":0})",
+                           R"({"read":"tournaments","id":0,"limit":20,"before":"x"})"}) {
+    EXPECT_FALSE(decode_hub_read(text)) << text;
+  }
+  EXPECT_FALSE(decode_hub_read_answer(R"({"body":3})"));
+  EXPECT_FALSE(decode_hub_read_answer("[]"));
+}
+
+}  // namespace
+}  // namespace tengen::protocol::bus
