@@ -120,6 +120,18 @@ std::optional<HubReadAnswer> decode_hub_read_answer(std::string_view text) {
   return m;
 }
 
+std::string encode(const SessionEnded& m) {
+  return json{{"node", m.node}, {"session_ended", m.session}}.dump();
+}
+
+std::optional<SessionEnded> decode_session_ended(std::string_view text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("node") || !j["node"].is_number_integer() ||
+      !j.contains("session_ended") || !j["session_ended"].is_number_integer())
+    return std::nullopt;
+  return SessionEnded{j["node"].get<std::int64_t>(), j["session_ended"].get<std::int64_t>()};
+}
+
 std::string encode_hub(std::int64_t node) {
   return json{{"hub", node}}.dump();
 }

@@ -26,6 +26,7 @@
 #include "http/http_server.h"
 #include "lobby/hub.h"
 #include "ops.h"
+#include "protocol/bus.h"
 #include "protocol/health.h"
 #include "rooms/timers.h"
 #include "store/hub_lock.h"
@@ -194,8 +195,10 @@ int main(int argc, char** argv) {
     std::atomic<HttpServer*> listening{nullptr};
     std::unique_ptr<cluster::NatsBus> bus;
     std::unique_ptr<store::HubLock> hub_lock;
-    std::unique_ptr<cluster::Bus::Subscription>
-        hub_answers;  // the hub's reads, answered to front nodes
+    // On the hub: the hub's reads, answered to front nodes. On every node: sessions ended on
+    // other nodes, whose WebSockets here close too.
+    std::unique_ptr<cluster::Bus::Subscription> hub_answers;
+    std::unique_ptr<cluster::Bus::Subscription> session_ends;
     std::unique_ptr<cluster::Roles> roles;
     std::atomic<cluster::Roles*> roles_ready{nullptr};
     if (clustered) {
@@ -235,6 +238,15 @@ int main(int argc, char** argv) {
                                     }});
       roles_ready = roles.get();
       hub_reads_remote = cluster::ask_hub(*bus);
+      // A logout or revocation on another node closes this node's WebSockets opened with the
+      // session too (a bus that was down meanwhile makes every client reconnect, which asks anew).
+      session_ends =
+          bus->subscribe(protocol::bus::sessions_subject(),
+                         [&listening, node = stores->leases->node()](std::string_view data) {
+                           const auto ended = protocol::bus::decode_session_ended(data);
+                           if (!ended || ended->node == node) return;  // its own: closed already
+                           if (auto* s = listening.load()) s->end_session(ended->session);
+                         });
     }
 
     if (!clustered) build_hub();  // recovered once the port is bound
@@ -267,7 +279,19 @@ int main(int argc, char** argv) {
                gauges.journal_commit_seconds = static_cast<double>(journaled.commit_us) / 1e6;
                return metrics.render(gauges, up.count());
              },
-         .metrics = &metrics});
+         .metrics = &metrics,
+         .session_ended =
+             [&bus, &stores](std::int64_t session) {
+               if (!bus) return;
+               try {
+                 bus->publish(protocol::bus::sessions_subject(),
+                              protocol::bus::encode(
+                                  protocol::bus::SessionEnded{stores->leases->node(), session}));
+               } catch (const std::exception& e) {
+                 spdlog::warn("could not tell the other nodes that session {} ended: {}", session,
+                              e.what());
+               }
+             }});
     listening = &server;
     // Recovery after the port is bound: a busy port fails at once, not after replaying every
     // game; connections wait in the backlog until run().
@@ -317,6 +341,7 @@ int main(int argc, char** argv) {
     keeper.reset();
     roles.reset();  // no more becoming the hub, nor forwarding
     hub_answers.reset();
+    session_ends.reset();
     timers.reset();  // before the hub they call
     worker.reset();
     journal.barrier().wait();  // the last replies go out while their connections' executor lives

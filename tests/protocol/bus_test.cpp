@@ -39,6 +39,10 @@ TEST(Bus, TheHubsMessagesToANodeReadBackAsWritten) {
   EXPECT_FALSE(back->barrier);
   EXPECT_EQ(decode_to_node(encode(ToNode{0, {}, 12}))->barrier, 12u);
   EXPECT_EQ(decode_hub(encode_hub(5)), 5);
+  const auto ended = decode_session_ended(encode(SessionEnded{3, 77}));
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(ended->node, 3);
+  EXPECT_EQ(ended->session, 77);
 }
 
 TEST(Bus, AFrontNodesQuestionsToTheHubAndTheAnswersReadBackAsWritten) {
@@ -67,6 +71,8 @@ TEST(Bus, WhatIsNotSuchAMessageIsRefused) {
   }
   EXPECT_FALSE(decode_to_node(R"({"connection":1,"texts":[1]})"));
   EXPECT_FALSE(decode_hub(R"({"hub":"a"})"));
+  EXPECT_FALSE(decode_session_ended(R"({"node":1})"));
+  EXPECT_FALSE(decode_session_ended(R"({"node":1,"session_ended":"7"})"));
   for (const char* text : {"{}", R"({"read":"everything","id":1,"limit":0})",
                            R"({"read":"live_sgf","id":"1","limit":0})",
                            R"({"read":"tournaments","id":0,"limit":20,"before":"x"})"}) {

@@ -511,5 +511,54 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
   EXPECT_EQ(node(2).terminate(), 0);
 }
 
+// A session ended on one node ends on every node: a player logged in on two devices whose
+// connections sit on different nodes revokes the phone's session from the laptop, and the phone's
+// connection on the other node closes (1008); a logout on the hub closes the laptop's on the
+// front node. Another player's connection on the same node goes on.
+TEST_F(ThreeNodes, ALogoutOrRevocationOnOneNodeClosesTheSessionsWebSocketsOnTheOthers) {
+  start(0);
+  start(1);
+  ASSERT_EQ(health(1)["role"], "front");
+  const std::string phone = register_user(node(0).port(), "traveller");
+  const std::string laptop = testing::cookie_token(testing::http_request(
+      node(1).port(), "POST", "/api/v1/login", "Content-Type: application/json\r\n",
+      R"({"username":"traveller","password":"a fine password"})"));
+  const json sessions = json::parse(testing::body_of(testing::http_request(
+      node(1).port(), "GET", "/api/v1/sessions", "Authorization: Bearer " + phone + "\r\n")));
+  std::int64_t phone_session = 0;
+  for (const auto& s : sessions["sessions"]) {
+    if (s["current"]) phone_session = s["id"];
+  }
+  ASSERT_NE(phone_session, 0) << sessions.dump();
+  auto connect = [](int port, const std::string& token) {
+    auto c = std::make_unique<WsClient>(port, WsClient::Options{token, "", "/ws/v1"});
+    c->wait_type("lobby");
+    return c;
+  };
+  auto on_phone = connect(node(1).port(), phone);    // a front node
+  auto on_laptop = connect(node(1).port(), laptop);  // the same front node
+  auto other = connect(node(1).port(), register_user(node(1).port(), "neighbour"));
+
+  // Revoked through the hub's HTTP API: the phone's connection on the front node closes.
+  const std::string revoked = testing::http_request(
+      node(0).port(), "DELETE", "/api/v1/sessions/" + std::to_string(phone_session),
+      "Authorization: Bearer " + laptop + "\r\n");
+  ASSERT_TRUE(revoked.starts_with("HTTP/1.1 204")) << revoked;
+  EXPECT_EQ(on_phone->read_until_closed(), 1008);
+  on_laptop->send_text(R"({"type":"ping","cid":"laptop"})");
+  EXPECT_EQ(on_laptop->wait_type("pong")["cid"], "laptop");
+
+  // The laptop logs out through the hub: its connection on the front node closes too.
+  ASSERT_TRUE(testing::http_request(node(0).port(), "POST", "/api/v1/logout",
+                                    "Authorization: Bearer " + laptop + "\r\n")
+                  .starts_with("HTTP/1.1 204"));
+  EXPECT_EQ(on_laptop->read_until_closed(), 1008);
+  other->send_text(R"({"type":"ping","cid":"other"})");
+  EXPECT_EQ(other->wait_type("pong")["cid"], "other");
+  other.reset();
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
+}
+
 }  // namespace
 }  // namespace tengen

@@ -36,7 +36,8 @@ class FrontNode {
                                          .clock = &hub.clock(),
                                          .connection_timers = &connection_timers_,
                                          .metrics_text = [] { return std::string(); },
-                                         .metrics = &metrics_},
+                                         .metrics = &metrics_,
+                                         .session_ended = {}},
                     LiveStack::limits());
     thread_ = std::thread([this] { server_->run(); });
   }

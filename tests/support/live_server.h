@@ -73,7 +73,8 @@ class LiveStack {
                              .clock = &clock_,
                              .connection_timers = &connection_timers_,
                              .metrics_text = [this] { return metrics_.render(hub_->gauges(), 0); },
-                             .metrics = &metrics_},
+                             .metrics = &metrics_,
+                             .session_ended = {}},
         limits);
     thread_ = std::thread([this] { server_->run(); });
   }

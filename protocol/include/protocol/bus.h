@@ -31,6 +31,12 @@ inline std::string hub_reads_subject() {
   return "tengen.hub.reads";
 }
 
+// Where a node says that a session ended on it (a logout, a revocation): every other node
+// closes its WebSockets opened with the session.
+inline std::string sessions_subject() {
+  return "tengen.sessions";
+}
+
 // An account as the hub needs it (never its password hash).
 struct User {
   std::int64_t id = 0;
@@ -88,6 +94,13 @@ std::string encode(const ToNode& m);
 // nullopt for anything that is not such a message (a bus is shared: say so in the log, go on).
 std::optional<ToHub> decode_to_hub(std::string_view text);
 std::optional<ToNode> decode_to_node(std::string_view text);
+// On sessions_subject(): `session` ended on `node`.
+struct SessionEnded {
+  std::int64_t node = 0;
+  std::int64_t session = 0;
+};
+std::string encode(const SessionEnded& m);
+std::optional<SessionEnded> decode_session_ended(std::string_view text);
 // The hub's announcement on cluster_subject(): the node that is the hub now.
 std::string encode_hub(std::int64_t node);
 std::optional<std::int64_t> decode_hub(std::string_view text);

@@ -494,8 +494,10 @@ HttpServer::HttpServer(const Config& config, Handlers handlers, ConnectionLimits
   // threads' first logs as a race.
   spdlog::default_logger_raw();
   if (impl_->handlers.accounts) {
-    impl_->handlers.accounts->on_session_ended(
-        [impl = impl_.get()](std::int64_t login) { impl->end_session(login); });
+    impl_->handlers.accounts->on_session_ended([impl = impl_.get()](std::int64_t login) {
+      impl->end_session(login);
+      if (impl->handlers.session_ended) impl->handlers.session_ended(login);
+    });
   }
   impl_->handlers.connection_timers->set_handler(
       [impl = impl_.get()](const TimerId& id) { impl->wake(id); });
@@ -526,6 +528,10 @@ void HttpServer::stop() {
 
 void HttpServer::restart_websockets() {
   impl_->restart_websockets();
+}
+
+void HttpServer::end_session(std::int64_t session) {
+  impl_->end_session(session);
 }
 
 }  // namespace tengen

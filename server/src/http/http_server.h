@@ -30,6 +30,9 @@ class HttpServer {
     Timers* connection_timers = nullptr;
     std::function<std::string()> metrics_text;  // body of GET /metrics
     Metrics* metrics = nullptr;
+    // Told after a logout or revocation here has closed this server's connections opened with
+    // the session: a cluster tells its other nodes (docs/cluster.md), which call end_session.
+    std::function<void(std::int64_t session)> session_ended;
   };
 
   // Binds the listening socket (throws std::system_error on failure).
@@ -46,6 +49,9 @@ class HttpServer {
   // Closes every WebSocket with 1012 (service restart): the clients reconnect and resume by
   // sequence number. For a cluster whose hub moved (docs/cluster.md). Safe from any thread.
   void restart_websockets();
+  // Closes every WebSocket opened with this session (1008): it was ended (a logout, a
+  // revocation), here or on another node. Safe from any thread.
+  void end_session(std::int64_t session);
 
  private:
   struct Impl;
