@@ -169,15 +169,9 @@ int main(int argc, char** argv) {
       serving = &*hub;
     };
     // The hub's reads: its own on the hub; asked of the hub over the bus on a front node.
-    auto local_reads = [](Hub& h) {
-      return HubReads{
-          .live_sgf = [&h](std::int64_t game) { return h.sgf(game); },
-          .tournaments = [&h](const store::Page& page) { return h.tournaments_json(page); },
-          .tournament = [&h](std::int64_t id) { return h.tournament_json(id); }};
-    };
     std::optional<HubReads> hub_reads_remote;  // set before the server starts, in a cluster
     auto reads = [&]() -> HubReads {
-      if (Hub* h = serving.load()) return local_reads(*h);
+      if (Hub* h = serving.load()) return cluster::hub_reads_of(*h);
       if (hub_reads_remote) return *hub_reads_remote;
       throw Unavailable("the server is starting: try again in a moment");
     };
@@ -225,7 +219,8 @@ int main(int argc, char** argv) {
                                 .become_hub = [&]() -> Dispatcher& {
                                   Hub& built = build_hub();
                                   recover_hub();
-                                  hub_answers = cluster::answer_hub_reads(*bus, local_reads(built));
+                                  hub_answers =
+                                      cluster::answer_hub_reads(*bus, cluster::hub_reads_of(built));
                                   metrics.node_is_hub = 1;
                                   return built;
                                 },

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "accounts/accounts.h"
+#include "cluster/hub_reads.h"
 #include "http/api.h"
 #include "http/http_server.h"
 #include "lobby/hub.h"
@@ -105,12 +106,7 @@ class LiveStack {
   store::Journal& journal() { return *journal_; }
   Api& api() { return *api_; }
   // The hub's reads of its own (what a front node asks of it over the bus).
-  HubReads reads() {
-    return HubReads{
-        .live_sgf = [this](std::int64_t game) { return hub_->sgf(game); },
-        .tournaments = [this](const store::Page& page) { return hub_->tournaments_json(page); },
-        .tournament = [this](std::int64_t id) { return hub_->tournament_json(id); }};
-  }
+  HubReads reads() { return cluster::hub_reads_of(*hub_); }
   const Hub::Recovered& recovered() const { return recovered_; }
 
   // Registers a user and returns a session token for it.

@@ -1,20 +1,23 @@
 #include "cluster/hub_reads.h"
 
-#include <spdlog/spdlog.h>
-
+#include "lobby/hub.h"
 #include "protocol/bus.h"
 
 namespace tengen::cluster {
 
 namespace bus = protocol::bus;
 
+HubReads hub_reads_of(Hub& hub) {
+  return HubReads{
+      .live_sgf = [&hub](std::int64_t game) { return hub.sgf(game); },
+      .tournaments = [&hub](const store::Page& page) { return hub.tournaments_json(page); },
+      .tournament = [&hub](std::int64_t id) { return hub.tournament_json(id); }};
+}
+
 std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
   return bus.answer(bus::hub_reads_subject(), [local = std::move(local)](std::string_view text) {
     const auto question = bus::decode_hub_read(text);
-    if (!question) {
-      spdlog::warn("the hub: an unreadable question on the bus, not answered");
-      throw std::runtime_error("unreadable question");
-    }
+    if (!question) throw std::runtime_error("unreadable, not answered");  // the bus logs it
     bus::HubReadAnswer answer;
     switch (question->what) {
       case bus::HubRead::What::LiveSgf:

@@ -6,11 +6,18 @@
 #include "cluster/bus.h"
 #include "http/api.h"
 
+namespace tengen {
+class Hub;
+}
+
 namespace tengen::cluster {
 
 // The HTTP API's reads of what only the hub's memory holds (HubReads: a game in play's record,
 // the tournaments), across the cluster (docs/cluster.md): the hub answers them on the bus from its
 // own, and a front node asks them there, so that a page served by any node shows the same.
+
+// The hub's own reads (what a front node asks of it).
+HubReads hub_reads_of(Hub& hub);
 
 // The hub's side: answers each question on protocol::bus::hub_reads_subject() from `local`,
 // until the subscription goes (before `local`'s owner).
