@@ -137,12 +137,29 @@ void NatsBus::connect(const std::string& url, const std::string& name) {
             },
             this),
         "NATS callbacks");
+  // The library's last word on a connection, after every other callback of it.
+  check(natsOptions_SetClosedCB(
+            o.opts,
+            [](natsConnection*, void* self) {
+              auto* bus = static_cast<NatsBus*>(self);
+              std::lock_guard lock(bus->closed_mutex_);
+              bus->closed_ = true;
+              bus->closed_changed_.notify_all();
+            },
+            this),
+        "NATS callbacks");
   check(natsConnection_Connect(&connection_, o.opts), "cannot connect to NATS at " + url);
 }
 
 NatsBus::~NatsBus() {
   closing_ = true;
   natsConnection_Close(connection_);
+  // The library calls back on a thread of its own, after Close has returned (ASan caught a
+  // disconnection callback on a freed bus): wait for its closed callback, which comes last.
+  {
+    std::unique_lock lock(closed_mutex_);
+    closed_changed_.wait_for(lock, std::chrono::seconds(5), [this] { return closed_; });
+  }
   natsConnection_Destroy(connection_);
   release_library();
 }

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "cluster/bus.h"
@@ -47,6 +49,9 @@ class NatsBus final : public Bus {
   Events events_;
   Metrics* metrics_;
   std::atomic<bool> closing_ = false;  // its own close is no news
+  std::mutex closed_mutex_;
+  std::condition_variable closed_changed_;
+  bool closed_ = false;  // the library's closed callback came: no other will
   natsConnection* connection_ = nullptr;
 };
 
