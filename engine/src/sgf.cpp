@@ -1,7 +1,9 @@
 #include "engine/sgf.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <limits>
 #include <sstream>
 
 namespace tengen {
@@ -31,6 +33,15 @@ void property(std::string& out, std::string_view id, std::string_view value) {
   out += ']';
 }
 
+void property_list(std::string& out, std::string_view id, const std::vector<std::string>& values) {
+  out += id;
+  for (const auto& v : values) {
+    out += '[';  // piece by piece, as in point_list
+    out += escape(v);
+    out += ']';
+  }
+}
+
 void property_if(std::string& out, std::string_view id, std::string_view value) {
   if (!value.empty()) property(out, id, value);
 }
@@ -58,13 +69,21 @@ struct Property {
 
 using Node = std::vector<Property>;
 
+struct ParsedNode {
+  std::size_t offset;
+  Node properties;
+  int parent;
+};
+
 class Parser {
  public:
   Parser(std::string_view text, std::vector<std::string>& warnings)
       : text_(text), warnings_(warnings) {}
 
-  // The main line: the nodes of the first game tree, first variation at every branch.
-  std::vector<std::pair<std::size_t, Node>> main_line() {
+  // The nodes of the first game tree, each with the index of its parent (-1 for the root). With
+  // `all` false only the main line is kept (the first variation at every branch); the rest is
+  // still checked for syntax. Iterative, so that no nesting of variations can exhaust the stack.
+  std::vector<ParsedNode> game_tree(bool all, std::size_t max_nodes) {
     if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;  // a UTF-8 byte order mark
     skip_space();
     // Text before the game tree (a mail header, a title) is skipped, up to the first "(;".
@@ -83,9 +102,44 @@ class Parser {
                           " bytes before the game tree ignored");
     }
     if (at_end() || peek() != '(') fail("expected '(' to start a game tree");
-    std::vector<std::pair<std::size_t, Node>> nodes;
-    game_tree(nodes, true);
-    return nodes;
+    struct Open {
+      int tail;        // the last node kept in this tree's sequence (children hang from it)
+      bool keep;       // whether this tree's nodes are kept
+      bool had_child;  // a subtree has been read: no more nodes in this sequence
+    };
+    std::vector<ParsedNode> nodes;
+    std::vector<Open> open;
+    for (;;) {
+      if (peek() == '(') {
+        const int parent = open.empty() ? -1 : open.back().tail;
+        const bool keep = open.empty() || (open.back().keep && (all || !open.back().had_child));
+        if (!open.empty()) open.back().had_child = true;
+        open.push_back({parent, keep, false});
+        ++pos_;
+        skip_space();
+        if (at_end() || peek() != ';') fail("expected ';' to start a node");
+      } else if (peek() == ';' && !open.back().had_child) {
+        const std::size_t node_start = pos_;
+        ++pos_;
+        Node node = properties();
+        if (open.back().keep) {
+          if (nodes.size() >= max_nodes) {
+            pos_ = node_start;
+            fail("more than " + std::to_string(max_nodes) + " nodes");
+          }
+          nodes.push_back({node_start, std::move(node), open.back().tail});
+          open.back().tail = static_cast<int>(nodes.size() - 1);
+        }
+      } else if (peek() == ')') {
+        ++pos_;
+        open.pop_back();
+        if (open.empty()) return nodes;
+      } else {
+        fail(std::string("unexpected character '") + peek() + "'");
+      }
+      skip_space();
+      if (at_end()) fail("unterminated game tree: expected ')'");
+    }
   }
 
  private:
@@ -94,28 +148,6 @@ class Parser {
   char peek() const { return text_[pos_]; }
   void skip_space() {
     while (!at_end() && std::isspace(static_cast<unsigned char>(peek()))) ++pos_;
-  }
-
-  void game_tree(std::vector<std::pair<std::size_t, Node>>& nodes, bool keep) {
-    ++pos_;  // '('
-    skip_space();
-    if (at_end() || peek() != ';') fail("expected ';' to start a node");
-    while (!at_end() && peek() == ';') {
-      const std::size_t start = pos_;
-      ++pos_;
-      Node node = properties();
-      if (keep) nodes.emplace_back(start, std::move(node));
-      skip_space();
-    }
-    bool first_child = true;
-    while (!at_end() && peek() == '(') {
-      game_tree(nodes, keep && first_child);
-      first_child = false;
-      skip_space();
-    }
-    if (at_end()) fail("unterminated game tree: expected ')'");
-    if (peek() != ')') fail(std::string("unexpected character '") + peek() + "'");
-    ++pos_;
   }
 
   Node properties() {
@@ -237,7 +269,7 @@ Point parse_point(const Geometry& g, const std::string& s, std::size_t offset, b
   return *p;
 }
 
-// AB/AW values: points or "aa:cc" rectangles.
+// AB/AW (and TR SQ CR MA) values: points or "aa:cc" rectangles.
 void add_points(const Geometry& g, const Property& prop, std::vector<Point>& out) {
   for (std::size_t i = 0; i < prop.values.size(); ++i) {
     const std::string& v = prop.values[i];
@@ -291,7 +323,56 @@ GameRecord GameRecord::from_game(const Game& game) {
   return r;
 }
 
+namespace {
+
+// One node's properties after the ';': setup, move, clocks, marks, comment.
+void write_node(std::string& out, const Geometry& g, const TreeNode& node) {
+  const RecordedMove& m = node.move;
+  point_list(out, "AB", g, m.add_black);
+  point_list(out, "AW", g, m.add_white);
+  point_list(out, "AE", g, m.add_empty);
+  if (m.is_move()) {
+    const bool black = m.color == Color::Black;
+    property(out, black ? "B" : "W", g.to_sgf(m.point));
+    if (m.time_left) property(out, black ? "BL" : "WL", number(*m.time_left));
+    if (m.overtime_left) property(out, black ? "OB" : "OW", std::to_string(*m.overtime_left));
+    if (m.opponent_time_left) property(out, black ? "WL" : "BL", number(*m.opponent_time_left));
+    if (m.opponent_overtime_left)
+      property(out, black ? "OW" : "OB", std::to_string(*m.opponent_overtime_left));
+  }
+  static constexpr std::pair<MarkShape, const char*> kShapes[] = {{MarkShape::Triangle, "TR"},
+                                                                  {MarkShape::Square, "SQ"},
+                                                                  {MarkShape::Circle, "CR"},
+                                                                  {MarkShape::Cross, "MA"}};
+  for (const auto& [shape, id] : kShapes) {
+    std::vector<Point> points;
+    for (const Mark& mark : node.marks)
+      if (mark.shape == shape) points.push_back(mark.point);
+    point_list(out, id, g, points);
+  }
+  bool labels = false;
+  for (const Mark& mark : node.marks) {
+    if (mark.shape != MarkShape::Label) continue;
+    if (!labels) out += "LB";
+    labels = true;
+    out += '[';
+    out += g.to_sgf(mark.point);
+    out += ':';
+    out += escape(mark.label);
+    out += ']';
+  }
+  for (const auto& [id, values] : node.extra) property_list(out, id, values);
+  property_if(out, "C", m.comment);
+}
+
+}  // namespace
+
 std::string write_sgf(const GameRecord& r) {
+  return write_sgf(GameTree::of(r));
+}
+
+std::string write_sgf(const GameTree& tree) {
+  const GameRecord& r = tree.record;
   const Geometry g = r.geometry();
   std::string out = "(;GM[1]FF[4]CA[UTF-8]";
   property_if(out, "AP", r.application);
@@ -313,52 +394,61 @@ std::string write_sgf(const GameRecord& r) {
   property_if(out, "OT", r.overtime);
   property_if(out, "RE", r.result);
   property_if(out, "GC", r.game_comment);
-  for (const auto& [id, values] : r.extra) {
-    out += id;
-    for (const auto& v : values) {
-      out += '[';  // piece by piece, as in point_list
-      out += escape(v);
-      out += ']';
-    }
-  }
+  for (const auto& [id, values] : r.extra) property_list(out, id, values);
   point_list(out, "AB", g, r.setup_black);
   point_list(out, "AW", g, r.setup_white);
   if (r.player_to_move != Color::Empty)
     property(out, "PL", r.player_to_move == Color::Black ? "B" : "W");
+  TreeNode root = tree.nodes.front();  // its marks (its setup and comment are the record's)
+  root.move = {};
+  write_node(out, g, root);
   property_if(out, "C", r.comment);
+  // Depth first without recursion: each open sequence is a node whose children are still to be
+  // written, the next child's index, and whether the sequence opened with '(' of its own.
+  struct Open {
+    int node;
+    std::size_t next;
+    bool parenthesised;
+  };
+  std::vector<Open> open{{0, 0, false}};
   std::size_t n = 0;
-  for (const RecordedMove& m : r.moves) {
+  auto write = [&](int index) {
     out += ++n % 8 == 1 ? "\n;" : ";";
-    point_list(out, "AB", g, m.add_black);
-    point_list(out, "AW", g, m.add_white);
-    point_list(out, "AE", g, m.add_empty);
-    if (!m.is_move()) {
-      property_if(out, "C", m.comment);
-      continue;
+    write_node(out, g, tree.nodes[static_cast<std::size_t>(index)]);
+  };
+  while (!open.empty()) {
+    Open& top = open.back();
+    const auto& kids = tree.nodes[static_cast<std::size_t>(top.node)].children;
+    if (kids.size() == 1) {  // the sequence goes on
+      top.node = kids.front();
+      write(top.node);
+    } else if (top.next < kids.size()) {  // a branch: each child in parentheses
+      const int child = kids[top.next++];
+      out += "\n(";
+      n = 1;
+      write(child);
+      open.push_back({child, 0, true});
+    } else {
+      if (top.parenthesised) out += ')';
+      open.pop_back();
     }
-    const bool black = m.color == Color::Black;
-    property(out, black ? "B" : "W", g.to_sgf(m.point));
-    if (m.time_left) property(out, black ? "BL" : "WL", number(*m.time_left));
-    if (m.overtime_left) property(out, black ? "OB" : "OW", std::to_string(*m.overtime_left));
-    if (m.opponent_time_left) property(out, black ? "WL" : "BL", number(*m.opponent_time_left));
-    if (m.opponent_overtime_left)
-      property(out, black ? "OW" : "OB", std::to_string(*m.opponent_overtime_left));
-    property_if(out, "C", m.comment);
   }
   out += ")\n";
   return out;
 }
 
-GameRecord read_sgf(std::string_view text) {
-  GameRecord r;
-  Parser parser(text, r.warnings);
-  const auto nodes = parser.main_line();
+namespace {
+
+// Reads the nodes into a tree: root properties into tree.record, each node's move, clocks,
+// setup, comment and marks into its TreeNode.
+GameTree interpret(const std::vector<ParsedNode>& nodes, std::vector<std::string>& warnings) {
+  GameTree tree;
+  GameRecord& r = tree.record;
   r.application.clear();
   auto number_of = [&](const Property& p) {
-    return lenient_number(p.values[0], p.offsets[0], p.id, r.warnings);
+    return lenient_number(p.values[0], p.offsets[0], p.id, warnings);
   };
-
-  const Node& root = nodes.front().second;
+  const Node& root = nodes.front().properties;
   for (const Property& p : root) {
     if (p.id == "SZ") {
       const std::string v = number_of(p);
@@ -372,12 +462,14 @@ GameRecord read_sgf(std::string_view text) {
     }
   }
   const Geometry g = r.geometry();
-  bool seen_move = false;
-  for (const auto& [node_offset, node] : nodes) {
-    const bool is_root = &node == &root;
-    RecordedMove move;
+  tree.nodes.clear();
+  tree.nodes.reserve(nodes.size());
+  for (const auto& [node_offset, node, parent] : nodes) {
+    const bool is_root = parent < 0;
+    TreeNode out;
+    out.parent = parent;
+    RecordedMove& move = out.move;
     bool has_move = false;
-    bool has_setup = false;  // AB AW AE after the first move
     // Each colour's clock, whatever the order of the properties: which is the mover's is known
     // once the node is read.
     std::optional<double> time_left[2];
@@ -397,27 +489,43 @@ GameRecord read_sgf(std::string_view text) {
       } else if (p.id == "C") {
         (is_root ? r.comment : move.comment) = v;
       } else if (p.id == "AB" || p.id == "AW" || p.id == "AE") {
-        if (seen_move) {  // setup during the game: done in this node, before its move
+        if (!is_root) {
           add_points(g, p,
                      p.id == "AB"   ? move.add_black
                      : p.id == "AW" ? move.add_white
                                     : move.add_empty);
-          has_setup = true;
-          continue;
+        } else if (p.id != "AE") {  // nothing to clear on an empty board
+          add_points(g, p, p.id == "AB" ? r.setup_black : r.setup_white);
         }
-        if (p.id == "AE") continue;  // nothing to clear on an empty board
-        add_points(g, p, p.id == "AB" ? r.setup_black : r.setup_white);
+      } else if (p.id == "TR" || p.id == "SQ" || p.id == "CR" || p.id == "MA") {
+        const MarkShape shape = p.id == "TR"   ? MarkShape::Triangle
+                                : p.id == "SQ" ? MarkShape::Square
+                                : p.id == "CR" ? MarkShape::Circle
+                                               : MarkShape::Cross;
+        std::vector<Point> points;
+        add_points(g, p, points);
+        for (Point q : points) out.marks.push_back({q, shape, {}});
+      } else if (p.id == "LB") {
+        for (std::size_t i = 0; i < p.values.size(); ++i) {
+          const std::string& label = p.values[i];
+          const auto colon = label.find(':');
+          if (colon == std::string::npos) throw SgfError(p.offsets[i], "LB needs point:text");
+          out.marks.push_back({parse_point(g, label.substr(0, colon), p.offsets[i], false),
+                               MarkShape::Label, label.substr(colon + 1)});
+        }
       } else if (p.id == "PL") {
         if (v != "B" && v != "W" && v != "b" && v != "w") throw SgfError(at, "PL must be B or W");
         r.player_to_move = v == "B" || v == "b" ? Color::Black : Color::White;
-      } else if (!is_root || p.id == "FF" || p.id == "CA" || p.id == "SZ") {
-        continue;  // handled above, or markup and annotations on move nodes (not kept)
+      } else if (p.id == "FF" || p.id == "CA" || p.id == "SZ") {
+        continue;  // handled above (FF and CA are written anew)
+      } else if (!is_root) {
+        out.extra.emplace_back(p.id, p.values);  // annotations, names... kept as they are
       } else if (p.id == "GM") {
         if (v != "1") throw SgfError(at, "not a Go record (GM[" + v + "])");
       } else if (p.id == "KM" || p.id == "HA" || p.id == "TM") {
         const std::string n = number_of(p);
         if (n.empty()) {  // unknown: as if absent
-          r.warnings.push_back("offset " + std::to_string(at) + ": empty " + p.id + "[] ignored");
+          warnings.push_back("offset " + std::to_string(at) + ": empty " + p.id + "[] ignored");
         } else if (p.id == "KM") {
           r.komi = parse_real(n, at, "KM");
         } else if (p.id == "HA") {
@@ -450,14 +558,100 @@ GameRecord read_sgf(std::string_view text) {
       move.overtime_left = overtime_left[mover];
       move.opponent_time_left = time_left[1 - mover];
       move.opponent_overtime_left = overtime_left[1 - mover];
-      r.moves.push_back(std::move(move));
-      seen_move = true;
-    } else if (has_setup &&
-               !(move.add_black.empty() && move.add_white.empty() && move.add_empty.empty())) {
-      r.moves.push_back(std::move(move));  // setup only: no move
     }
+    if (parent >= 0)
+      tree.nodes[static_cast<std::size_t>(parent)].children.push_back(
+          static_cast<int>(tree.nodes.size()));
+    tree.nodes.push_back(std::move(out));
+  }
+  return tree;
+}
+
+}  // namespace
+
+GameRecord GameTree::main_line() const {
+  GameRecord r = record;
+  r.moves.clear();
+  bool seen_move = false;
+  for (int at = nodes.front().children.empty() ? -1 : nodes.front().children.front(); at >= 0;
+       at = nodes[static_cast<std::size_t>(at)].children.empty()
+                ? -1
+                : nodes[static_cast<std::size_t>(at)].children.front()) {
+    const RecordedMove& m = nodes[static_cast<std::size_t>(at)].move;
+    const bool has_setup = !(m.add_black.empty() && m.add_white.empty() && m.add_empty.empty());
+    if (!seen_move && !m.is_move()) {  // setup before the game: the record's setup
+      r.setup_black.insert(r.setup_black.end(), m.add_black.begin(), m.add_black.end());
+      r.setup_white.insert(r.setup_white.end(), m.add_white.begin(), m.add_white.end());
+      continue;
+    }
+    seen_move = true;
+    if (m.is_move() || has_setup) r.moves.push_back(m);
   }
   return r;
+}
+
+GameTree GameTree::of(const GameRecord& record) {
+  GameTree tree;
+  tree.record = record;
+  tree.record.moves.clear();
+  int at = 0;
+  for (const RecordedMove& m : record.moves) at = tree.add(at, m);
+  return tree;
+}
+
+int GameTree::add(int parent, RecordedMove move) {
+  const int index = static_cast<int>(nodes.size());
+  TreeNode node;
+  node.parent = parent;
+  node.move = std::move(move);
+  nodes.push_back(std::move(node));
+  nodes[static_cast<std::size_t>(parent)].children.push_back(index);
+  return index;
+}
+
+void GameTree::remove(int node) {
+  if (node <= 0 || static_cast<std::size_t>(node) >= nodes.size()) return;
+  auto& siblings =
+      nodes[static_cast<std::size_t>(nodes[static_cast<std::size_t>(node)].parent)].children;
+  std::erase(siblings, node);
+}
+
+std::vector<int> GameTree::path_to(int node) const {
+  std::vector<int> path;
+  for (int at = node; at >= 0; at = nodes[static_cast<std::size_t>(at)].parent) path.push_back(at);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+std::size_t GameTree::reachable() const {
+  std::size_t count = 0;
+  std::vector<int> todo{0};
+  while (!todo.empty()) {
+    const int at = todo.back();
+    todo.pop_back();
+    ++count;
+    const auto& kids = nodes[static_cast<std::size_t>(at)].children;
+    todo.insert(todo.end(), kids.begin(), kids.end());
+  }
+  return count;
+}
+
+GameRecord read_sgf(std::string_view text) {
+  std::vector<std::string> warnings;
+  Parser parser(text, warnings);
+  const auto nodes = parser.game_tree(false, std::numeric_limits<std::size_t>::max());
+  GameRecord r = interpret(nodes, warnings).main_line();
+  r.warnings = std::move(warnings);
+  return r;
+}
+
+GameTree read_sgf_tree(std::string_view text, std::size_t max_nodes) {
+  std::vector<std::string> warnings;
+  Parser parser(text, warnings);
+  const auto nodes = parser.game_tree(true, max_nodes);
+  GameTree tree = interpret(nodes, warnings);
+  tree.record.warnings = std::move(warnings);
+  return tree;
 }
 
 }  // namespace tengen

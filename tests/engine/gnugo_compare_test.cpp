@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <utility>
 
+#include "engine/game.h"
 #include "engine/geometry.h"
 #include "engine/random.h"
+#include "engine/sgf.h"
 #include "gtp_process.h"
 
 namespace tengen {
@@ -163,6 +166,75 @@ TEST(GnuGoComparison, SameAnswersToTheSameRandomCommandStreams) {
   EXPECT_GT(single_captures, 50) << "the streams should offer many ko retakes";
   RecordProperty("commands_compared", compared);
   RecordProperty("single_stone_captures", single_captures);
+}
+
+// A written game tree's main line is what GNU Go reads from it: random legal games on 9x9 with
+// variations branching off at random nodes (and marks, comments), written by write_sgf(GameTree),
+// loaded by GNU Go and by tengen-gtp, the stones compared with the main line replayed here.
+TEST(GnuGoComparison, ReadsTheMainLineOfOurGameTrees) {
+  ASSERT_TRUE(std::filesystem::exists(kGnuGo)) << "GNU Go is missing: run scripts/install-deps";
+  tools::GtpProcess gnugo({kGnuGo, "--mode", "gtp", "--level", "0"});
+  tools::GtpProcess ours({TENGEN_GTP_BINARY});
+  const auto dir =
+      std::filesystem::temp_directory_path() /
+      ("tengen-tree-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+       std::to_string(reinterpret_cast<std::uintptr_t>(&gnugo)));
+  std::filesystem::create_directories(dir);
+  Rng rng(2026);
+  const Geometry g{9, 9};
+  Rules rules;
+  rules.komi = 6.5;
+  auto random_game = [&](Game& game, GameTree& tree, int at, int length) {
+    for (int i = 0; i < length; ++i) {
+      const auto legal = game.legal_moves();
+      if (legal.empty()) break;
+      const Move m{game.to_move(), legal[rng.below(static_cast<std::uint32_t>(legal.size()))]};
+      if (game.play(m) != MoveError::Ok) break;
+      at = tree.add(at, RecordedMove::of(m));
+      if (rng.below(5) == 0)
+        tree.nodes[static_cast<std::size_t>(at)].marks.push_back(
+            {m.point, MarkShape::Triangle, ""});
+    }
+  };
+  for (int round = 0; round < 20; ++round) {
+    GameTree tree;
+    tree.record.width = tree.record.height = 9;
+    tree.record.komi = 6.5;
+    Game main(Board(g), rules);
+    random_game(main, tree, 0, 40 + static_cast<int>(rng.below(60)));
+    // Variations: from random nodes of the main line, other random continuations.
+    const std::vector<int> line = tree.path_to(static_cast<int>(tree.nodes.size()) - 1);
+    for (int v = 0; v < 6; ++v) {
+      const int from = line[rng.below(static_cast<std::uint32_t>(line.size() - 1))];
+      Game branch(Board(g), rules);
+      for (int n : tree.path_to(from))
+        if (n > 0)
+          branch.play(Move{tree.nodes[static_cast<std::size_t>(n)].move.color,
+                           tree.nodes[static_cast<std::size_t>(n)].move.point});
+      random_game(branch, tree, from, 1 + static_cast<int>(rng.below(12)));
+    }
+    tree.nodes[static_cast<std::size_t>(line[1])].move.comment = "a comment (with [brackets])";
+    const auto file = dir / ("tree" + std::to_string(round) + ".sgf");
+    {
+      std::ofstream out(file);
+      out << write_sgf(tree);
+    }
+    for (tools::GtpProcess* engine : {&gnugo, &ours}) {
+      ASSERT_TRUE(engine->send("loadsgf " + file.string()).ok) << file;
+      for (int k = 0; k < 2; ++k) {
+        const Color c = k == 0 ? Color::Black : Color::White;
+        std::string expected;
+        for (int y = 0; y < 9; ++y)
+          for (int x = 0; x < 9; ++x)
+            if (main.board().at(g.point(x, y)) == c) expected += g.to_gtp(g.point(x, y)) + " ";
+        EXPECT_EQ(
+            sorted_words(engine->send(k == 0 ? "list_stones black" : "list_stones white").text),
+            sorted_words(expected))
+            << (engine == &gnugo ? "GNU Go" : "tengen-gtp") << " on " << file;
+      }
+    }
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

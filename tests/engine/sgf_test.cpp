@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace tengen {
 namespace {
 
@@ -187,6 +189,122 @@ TEST(Sgf, FromGameRecordsSetupAndMoves) {
   EXPECT_EQ(r.moves[1].point, kPass);
   EXPECT_EQ(r.result, "B+R");
   EXPECT_EQ(read_sgf(write_sgf(r)), r);
+}
+
+// ---- game trees: variations and marks ----
+
+TEST(SgfTree, ReadsEveryVariationAndMark) {
+  const GameTree t = read_sgf_tree(
+      "(;GM[1]SZ[9]TR[aa]C[root]"
+      "(;B[cc]LB[dd:A][ee:two words]SQ[ff:gg](;W[dd]C[main])(;W[ee]CR[aa]MA[bb]))"
+      "(;B[dd];AB[ee]AE[cc]C[setup]))");
+  const Geometry g{9, 9};
+  ASSERT_EQ(t.nodes.size(), 6u);
+  EXPECT_EQ(t.record.comment, "root");
+  EXPECT_EQ(t.nodes[0].marks, (std::vector<Mark>{{g.point(0, 0), MarkShape::Triangle, ""}}));
+  EXPECT_EQ(t.nodes[0].children, (std::vector<int>{1, 4}));
+  EXPECT_EQ(t.nodes[1].move.point, g.point(2, 2));
+  EXPECT_EQ(t.nodes[1].children, (std::vector<int>{2, 3}));
+  EXPECT_EQ(t.nodes[1].marks, (std::vector<Mark>{{g.point(3, 3), MarkShape::Label, "A"},
+                                                 {g.point(4, 4), MarkShape::Label, "two words"},
+                                                 {g.point(5, 5), MarkShape::Square, ""},
+                                                 {g.point(6, 5), MarkShape::Square, ""},
+                                                 {g.point(5, 6), MarkShape::Square, ""},
+                                                 {g.point(6, 6), MarkShape::Square, ""}}));
+  EXPECT_EQ(t.nodes[2].move.comment, "main");
+  EXPECT_EQ(t.nodes[3].marks, (std::vector<Mark>{{g.point(0, 0), MarkShape::Circle, ""},
+                                                 {g.point(1, 1), MarkShape::Cross, ""}}));
+  EXPECT_EQ(t.nodes[5].parent, 4);
+  EXPECT_FALSE(t.nodes[5].move.is_move());
+  EXPECT_EQ(t.nodes[5].move.add_black, std::vector<Point>{g.point(4, 4)});
+  EXPECT_EQ(t.nodes[5].move.add_empty, std::vector<Point>{g.point(2, 2)});
+  EXPECT_EQ(t.path_to(3), (std::vector<int>{0, 1, 3}));
+
+  // The main line is what the main-line reader reads.
+  const std::string text = write_sgf(t);
+  EXPECT_EQ(t.main_line().moves, read_sgf(text).moves);
+  EXPECT_EQ(t.main_line().moves.size(), 2u);
+  // Written and read back: the same tree (marks grouped by shape, as SGF writes them).
+  const GameTree again = read_sgf_tree(text);
+  ASSERT_EQ(again.nodes.size(), t.nodes.size()) << text;
+  for (std::size_t i = 0; i < t.nodes.size(); ++i) {
+    EXPECT_EQ(again.nodes[i].children, t.nodes[i].children) << i;
+    EXPECT_EQ(again.nodes[i].move, t.nodes[i].move) << i;
+    EXPECT_TRUE(std::is_permutation(again.nodes[i].marks.begin(), again.nodes[i].marks.end(),
+                                    t.nodes[i].marks.begin(), t.nodes[i].marks.end()))
+        << i;
+  }
+  EXPECT_EQ(write_sgf(again), text);
+  EXPECT_NE(text.find("(;B[cc]SQ[ff][gf][fg][gg]LB[dd:A][ee:two words]"), std::string::npos)
+      << text;
+}
+
+TEST(SgfTree, ARecordIsATreeOfOneLineWrittenAsBefore) {
+  GameRecord r;
+  r.width = r.height = 9;
+  const Geometry g = r.geometry();
+  for (int i = 0; i < 10; ++i)
+    r.moves.push_back(
+        RecordedMove::of({i % 2 ? Color::White : Color::Black, g.point(i % 9, i / 9)}));
+  const GameTree t = GameTree::of(r);
+  EXPECT_EQ(t.reachable(), 11u);
+  EXPECT_EQ(write_sgf(t), write_sgf(r));
+  EXPECT_EQ(t.main_line().moves, r.moves);
+  EXPECT_EQ(read_sgf_tree(write_sgf(r)).nodes, t.nodes);
+}
+
+TEST(SgfTree, AddAndRemoveKeepIndices) {
+  GameTree t;
+  const Geometry g = t.record.geometry();
+  const int a = t.add(0, RecordedMove::of({Color::Black, g.point(3, 3)}));
+  const int b = t.add(a, RecordedMove::of({Color::White, g.point(15, 15)}));
+  const int c = t.add(a, RecordedMove::of({Color::White, g.point(15, 3)}));
+  const int d = t.add(c, RecordedMove::of({Color::Black, g.point(3, 15)}));
+  EXPECT_EQ(t.reachable(), 5u);
+  t.remove(c);
+  EXPECT_EQ(t.reachable(), 3u);
+  EXPECT_EQ(t.nodes[static_cast<std::size_t>(a)].children, std::vector<int>{b});
+  EXPECT_EQ(t.path_to(d), (std::vector<int>{0, a, c, d})) << "a cut node keeps its index";
+  const std::string text = write_sgf(t);
+  EXPECT_EQ(text.find("W[pd]"), std::string::npos) << text;
+  EXPECT_EQ(read_sgf_tree(text).reachable(), 3u);
+  t.remove(0);  // the root stays
+  EXPECT_EQ(t.reachable(), 3u);
+}
+
+// A variation inside a variation inside a variation... any depth: neither reading nor writing
+// recurses, so a hostile upload cannot exhaust the stack.
+TEST(SgfTree, AnyNestingDepthIsSafe) {
+  constexpr int kDepth = 200000;
+  std::string text = "(;GM[1]SZ[19]";
+  for (int i = 0; i < kDepth; ++i) text += i % 2 ? "(;W[aa]" : "(;B[bb]";
+  text += std::string(kDepth + 1, ')');
+  const GameTree t = read_sgf_tree(text, kDepth + 1);
+  EXPECT_EQ(t.reachable(), static_cast<std::size_t>(kDepth + 1));
+  EXPECT_EQ(read_sgf(text).moves.size(), static_cast<std::size_t>(kDepth));
+  EXPECT_EQ(read_sgf_tree(write_sgf(t), kDepth + 1).nodes.size(), t.nodes.size());
+  // Wide, too: a branch at every node.
+  GameTree wide;
+  int at = 0;
+  for (int i = 0; i < 50000; ++i) {
+    wide.add(at, RecordedMove::of({Color::Black, kPass}));
+    at = wide.add(at, RecordedMove::of({Color::White, kPass}));
+  }
+  EXPECT_EQ(read_sgf_tree(write_sgf(wide), wide.nodes.size()).nodes, wide.nodes);
+}
+
+TEST(SgfTree, RefusesMoreNodesThanAllowedAndBadMarks) {
+  try {
+    read_sgf_tree("(;GM[1];B[aa];W[bb];B[cc])", 3);
+    FAIL() << "four nodes read with a bound of three";
+  } catch (const SgfError& e) {
+    EXPECT_EQ(e.offset(), 19u) << e.what();
+    EXPECT_NE(std::string(e.what()).find("more than 3 nodes"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read_sgf_tree("(;GM[1]SZ[9];B[aa]LB[zz:x])"), SgfError);
+  EXPECT_THROW(read_sgf_tree("(;GM[1]SZ[9];B[aa]LB[x])"), SgfError);
+  EXPECT_THROW(read_sgf_tree("(;GM[1]SZ[9];B[aa](;W[bb])"), SgfError);
+  EXPECT_THROW(read_sgf_tree("(;GM[1]SZ[9](;B[aa]);W[bb])"), SgfError);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -73,7 +74,52 @@ class SgfError : public std::runtime_error {
   std::size_t offset_;
 };
 
+// Markup on a node (TR SQ CR MA LB): a shape on a point, or a label's text.
+enum class MarkShape : std::uint8_t { Triangle, Square, Circle, Cross, Label };
+struct Mark {
+  Point point = kPass;
+  MarkShape shape = MarkShape::Triangle;
+  std::string label;  // LB's text; empty for the shapes
+  friend bool operator==(const Mark&, const Mark&) = default;
+};
+
+// One node of a game tree. Its move (if any), clocks, setup and comment are a RecordedMove; the
+// root's setup and comment are the tree's record's (setup_black, setup_white, comment).
+struct TreeNode {
+  int parent = -1;            // -1 for the root
+  std::vector<int> children;  // in order; the first continues the main line
+  RecordedMove move;
+  std::vector<Mark> marks;
+  // Other properties of a node below the root (N, V, GB, BM...), kept in order and written back.
+  std::vector<std::pair<std::string, std::vector<std::string>>> extra{};
+  friend bool operator==(const TreeNode&, const TreeNode&) = default;
+};
+
+// A whole SGF game tree with its variations. `record` holds the root's properties (its `moves`
+// stay empty); `nodes[0]` is the root and every other node is reachable from it. Nodes are never
+// renumbered: a node cut off by `remove` stays in the vector, unreachable, and is not written.
+struct GameTree {
+  GameRecord record;
+  std::vector<TreeNode> nodes{1};
+
+  // The main line (first child at every branch) as a record: setup-only nodes before the first
+  // move join the record's setup, as the main-line reader has it.
+  GameRecord main_line() const;
+  static GameTree of(const GameRecord& record);  // the record's moves as one line
+  // Appends `move` as the last child of `parent` and returns its index.
+  int add(int parent, RecordedMove move);
+  // Cuts `node` (not the root) and everything below it off its parent.
+  void remove(int node);
+  // The nodes from the root to `node`, both included.
+  std::vector<int> path_to(int node) const;
+  // The number of nodes reachable from the root.
+  std::size_t reachable() const;
+  friend bool operator==(const GameTree&, const GameTree&) = default;
+};
+
 std::string write_sgf(const GameRecord& record);
+// Every variation and mark; unreachable nodes are left out.
+std::string write_sgf(const GameTree& tree);
 // Reads the first game of a collection, following the first variation at every branch. What
 // the field's readers (GNU Go, Sabaki) accept is accepted with a warning in `warnings`: a byte
 // order mark or text before the game tree, spaces around numbers, KM[7,5], empty KM[] HA[] TM[],
@@ -82,5 +128,9 @@ std::string write_sgf(const GameRecord& record);
 // node, setup stones after the first move, which a record here cannot hold) throws SgfError
 // naming the byte offset of the problem.
 GameRecord read_sgf(std::string_view text);
+// The whole first game tree of a collection, every variation and mark (TR SQ CR MA LB), with the
+// same leniency as read_sgf. Throws SgfError for more than `max_nodes` nodes (a bound for what a
+// client may upload). Neither reading nor writing recurses: any depth of variations is safe.
+GameTree read_sgf_tree(std::string_view text, std::size_t max_nodes = 100000);
 
 }  // namespace tengen
