@@ -106,6 +106,66 @@ std::variant<Credentials, std::string> decode_credentials(std::string_view body,
                      j.value("bot", false)};
 }
 
+std::variant<PositionQuery, std::string> decode_position_query(std::string_view body) {
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");
+  PositionQuery q;
+  auto vertices = [](const json& list, std::string_view field,
+                     std::vector<std::string>& out) -> std::optional<std::string> {
+    if (!list.is_array()) return "field '" + std::string(field) + "' must be an array";
+    if (list.size() > 25 * 25) return "field '" + std::string(field) + "' has too many stones";
+    for (const json& v : list) {
+      if (!v.is_string() || v.get_ref<const std::string&>().empty() ||
+          v.get_ref<const std::string&>().size() > 4)
+        return "field '" + std::string(field) + "' must hold vertices such as \"D4\"";
+      out.push_back(v.get<std::string>());
+    }
+    return std::nullopt;
+  };
+  for (const auto& [key, value] : j.items()) {
+    if (key == "width" || key == "height") {
+      if (!value.is_number_integer() || value.get<int>() < 2 || value.get<int>() > 25)
+        return "field '" + key + "' must be a whole number from 2 to 25";
+      (key == "width" ? q.width : q.height) = value.get<int>();
+    } else if (key == "ruleset") {
+      const auto ruleset =
+          value.is_string() ? parse_ruleset(value.get<std::string>()) : std::nullopt;
+      if (!ruleset) return std::string("field 'ruleset' must name a ruleset, such as \"japanese\"");
+      q.ruleset = *ruleset;
+    } else if (key == "black" || key == "white") {
+      if (auto problem = vertices(value, key, key == "black" ? q.black : q.white)) return *problem;
+    } else if (key == "moves") {
+      if (!value.is_array()) return std::string("field 'moves' must be an array");
+      if (value.size() > kMaxPositionMoves)
+        return "field 'moves' holds more than " + std::to_string(kMaxPositionMoves) + " moves";
+      for (const json& m : value) {
+        if (!m.is_object() || !m.contains("color") || !m.contains("vertex") || m.size() != 2 ||
+            !m["color"].is_string() || !m["vertex"].is_string())
+          return std::string(
+              "each move must be {\"color\": \"black\" or \"white\", \"vertex\": ...}");
+        const std::string color = m["color"].get<std::string>();
+        if (color != "black" && color != "white")
+          return std::string("a move's colour must be \"black\" or \"white\"");
+        std::vector<std::string> one;
+        if (auto problem = vertices(json::array({m["vertex"]}), "vertex", one)) return *problem;
+        q.moves.push_back({color == "black" ? Color::Black : Color::White, one.front(), {}});
+      }
+    } else {
+      return "unknown field '" + key + "'";
+    }
+  }
+  if (!j.contains("moves")) return std::string("missing field 'moves'");
+  return q;
+}
+
+std::string encode_position(const PositionAnswer& a) {
+  return json{{"board", a.board},
+              {"to_move", a.to_move == Color::Black ? "black" : "white"},
+              {"captures", {{"black", a.captures.black}, {"white", a.captures.white}}},
+              {"captured", a.captured}}
+      .dump();
+}
+
 std::string encode_logged_in(const UserRef& user, const std::string& token) {
   return json{{"user", user_json(user)}, {"token", token}}.dump();
 }

@@ -10,7 +10,8 @@
 
 int main(int argc, char** argv) {
   const bool main_line = argc > 1 && std::string_view(argv[1]) == "--main-line";
-  const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+  const std::string text{std::istreambuf_iterator<char>(std::cin),
+                         std::istreambuf_iterator<char>()};
   try {
     const tengen::GameTree tree = tengen::read_sgf_tree(text);
     std::cout << (main_line ? tengen::write_sgf(tree.main_line()) : tengen::write_sgf(tree));

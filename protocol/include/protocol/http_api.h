@@ -74,6 +74,27 @@ struct RatingPoint {
 std::string encode_rating_history(const PlayerRating& player,
                                   const std::vector<RatingPoint>& points);
 
+// POST /api/v1/positions: the position a line of play reaches, judged by the rules engine. The
+// browser's analysis asks it for every move of a variation (protocol/README.md, "Positions").
+inline constexpr std::size_t kMaxPositionMoves = 2000;
+struct PositionQuery {
+  int width = 19;
+  int height = 19;
+  Ruleset ruleset = Ruleset::Japanese;
+  std::vector<std::string> black, white;  // stones on the board before the first move (GTP)
+  std::vector<MoveRecord> moves;          // either colour, in order; "pass" for a pass
+};
+// {"width", "height", "ruleset", "black": [...], "white": [...], "moves": [{"color", "vertex"}]}
+// (every field but "moves" optional); the error names the problem.
+std::variant<PositionQuery, std::string> decode_position_query(std::string_view body);
+struct PositionAnswer {
+  std::string board;  // width*height characters, rows from the top: 'b', 'w', '.'
+  Color to_move = Color::Black;
+  Captures captures;                  // stones each colour has taken along the line
+  std::vector<std::string> captured;  // what the last move took off the board
+};
+std::string encode_position(const PositionAnswer& answer);
+
 std::string encode_logged_in(const UserRef& user, const std::string& token);
 std::string encode_me(const UserRef& user);
 std::string encode_sessions(const std::vector<SessionInfo>& sessions);

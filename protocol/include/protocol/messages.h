@@ -652,12 +652,14 @@ struct WireNames<Role> {
 };
 struct MoveRecord {
   Color color = Color::Black;
-  std::string vertex;  // GTP form, or "pass"
+  std::string vertex;                 // GTP form, or "pass"
+  std::optional<PlayerClock> left{};  // the mover's clock just after the move (timed games)
 };
 template <>
 struct Wire<MoveRecord> {
   static constexpr std::tuple fields{wire::field("color", &MoveRecord::color),
-                                     wire::field("vertex", &MoveRecord::vertex)};
+                                     wire::field("vertex", &MoveRecord::vertex),
+                                     wire::field("left", &MoveRecord::left, wire::Empty::Omitted)};
 };
 struct ChatLine {
   Seq seq = 0;
@@ -702,6 +704,7 @@ struct GameSnapshot {
   std::optional<Marking> marking;  // in the scoring phase
   std::vector<Absence> absent;
   std::optional<ScoreView> final_score;  // games ended by scoring
+  std::vector<std::string> final_dead;   // and the stones agreed dead (a stone of each chain)
   bool abortable = false;                // neither or only one player has moved
 };
 template <>
@@ -728,6 +731,7 @@ struct Wire<GameSnapshot> {
       wire::field("marking", &GameSnapshot::marking, wire::Empty::Null),
       wire::field("absent", &GameSnapshot::absent),
       wire::field("final_score", &GameSnapshot::final_score, wire::Empty::Null),
+      wire::field("final_dead", &GameSnapshot::final_dead),
       wire::field("abortable", &GameSnapshot::abortable)};
 };
 

@@ -3,9 +3,11 @@
 #include <cctype>
 #include <charconv>
 
+#include "engine/variation.h"
 #include "protocol/codec.h"
 #include "protocol/http_api.h"
 #include "ratings/glicko2.h"
+#include "rooms/wording.h"
 
 namespace tengen {
 namespace {
@@ -22,6 +24,61 @@ std::string session_cookie(const std::string& token, int max_age, bool secure) {
   return std::string(kSessionCookie) + "=" + token +
          "; Path=/; HttpOnly; SameSite=Lax; Max-Age=" + std::to_string(max_age) +
          (secure ? "; Secure" : "");
+}
+
+bool is_json(const ApiRequest& r) {
+  std::string type = r.content_type.substr(0, r.content_type.find(';'));
+  while (type.ends_with(' ')) type.pop_back();
+  for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return type == "application/json";
+}
+
+ApiResponse not_json() {
+  return error(415, "unsupported_media_type",
+               "send the body as JSON, with Content-Type: application/json");
+}
+
+// POST /api/v1/positions: replays the line with the rules engine (engine/variation.h); the first
+// move it refuses is named, in players' words.
+ApiResponse position(std::string_view body) {
+  auto decoded = wire::decode_position_query(body);
+  if (auto* problem = std::get_if<std::string>(&decoded))
+    return error(400, "bad_request", *problem);
+  const auto& q = std::get<wire::PositionQuery>(decoded);
+  const Geometry g{q.width, q.height};
+  Board start(g);
+  for (const auto* list : {&q.black, &q.white}) {
+    for (const std::string& v : *list) {
+      const auto p = g.parse_gtp(v);
+      if (!p || *p == kPass) return error(400, "bad_request", "no point " + v + " on this board");
+      start.set_stone(*p, list == &q.black ? Color::Black : Color::White);
+    }
+  }
+  Variation line(start, Rules::preset(q.ruleset));
+  std::vector<Point> removed;
+  for (std::size_t i = 0; i < q.moves.size(); ++i) {
+    const auto& m = q.moves[i];
+    const auto p = g.parse_gtp(m.vertex);
+    if (!p) return error(400, "bad_request", "no point " + m.vertex + " on this board");
+    const MoveError e = line.play({m.color, *p}, i + 1 == q.moves.size() ? &removed : nullptr);
+    if (e != MoveError::Ok) {
+      return error(422, "illegal_move",
+                   why_illegal(e, m.vertex) + " (move " + std::to_string(i + 1) + ", " +
+                       color_name(m.color) + ")");
+    }
+  }
+  wire::PositionAnswer a;
+  a.board.reserve(static_cast<std::size_t>(g.area()));
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      const Color c = line.board().at(g.point(x, y));
+      a.board += c == Color::Black ? 'b' : c == Color::White ? 'w' : '.';
+    }
+  }
+  a.to_move = line.to_move();
+  a.captures = {line.board().captures(Color::Black), line.board().captures(Color::White)};
+  for (Point p : removed) a.captured.push_back(g.to_gtp(p));
+  return {200, wire::encode_position(a), {}};
 }
 
 constexpr int kDefaultPage = 20;
@@ -155,17 +212,16 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
     return response;
   }
 
+  if (path == "/api/v1/positions") {
+    if (!post) return error(405, "method_not_allowed", "use POST");
+    if (!is_json(r)) return not_json();
+    return position(r.body);
+  }
   if (path == "/api/v1/register" || path == "/api/v1/login") {
     if (!post) return error(405, "method_not_allowed", "use POST");
     // JSON only: a cross-site HTML form can post text/plain or form data without a preflight,
     // never application/json.
-    std::string type = r.content_type.substr(0, r.content_type.find(';'));
-    while (type.ends_with(' ')) type.pop_back();
-    for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (type != "application/json") {
-      return error(415, "unsupported_media_type",
-                   "send the body as JSON, with Content-Type: application/json");
-    }
+    if (!is_json(r)) return not_json();
     const bool registration = path == "/api/v1/register";
     auto credentials = wire::decode_credentials(
         r.body, registration ? wire::CredentialsFor::Registration : wire::CredentialsFor::Login);

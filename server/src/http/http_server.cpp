@@ -25,6 +25,7 @@ using tcp = asio::ip::tcp;
 namespace {
 
 constexpr std::size_t kMaxRequestBody = std::size_t{16} * 1024;
+constexpr std::size_t kMaxRecordBody = std::size_t{256} * 1024;  // a long line of play
 constexpr auto kNothrow = asio::as_tuple(asio::use_awaitable);
 constexpr int kWorkerThreads = 2;  // password hashing and other slow API work
 
@@ -337,9 +338,31 @@ struct HttpServer::Impl {
     beast::flat_buffer buffer;
     while (!stopping) {
       http::request_parser<http::string_body> parser;
-      parser.body_limit(kMaxRequestBody);
+      // Beast checks Content-Length against the limit as it reads the header: the larger one
+      // first, and once the target is known, the usual one unless it carries a line of play.
+      parser.body_limit(kMaxRecordBody);
       stream->expires_after(limits.handshake_timeout);
-      auto [read_ec, read_bytes] = co_await http::async_read(*stream, buffer, parser, kNothrow);
+      auto [header_ec, header_bytes] =
+          co_await http::async_read_header(*stream, buffer, parser, kNothrow);
+      bool too_large = header_ec == http::error::body_limit;
+      if (header_ec && !too_large) break;
+      if (!too_large && !parser.get().target().starts_with("/api/v1/positions")) {
+        too_large = parser.content_length().value_or(0) > kMaxRequestBody;
+        parser.body_limit(kMaxRequestBody);
+      }
+      beast::error_code read_ec;
+      if (!too_large) {
+        auto [ec, read_bytes] = co_await http::async_read(*stream, buffer, parser, kNothrow);
+        read_ec = ec;
+        too_large = read_ec == http::error::body_limit;
+      }
+      if (too_large) {  // told, then closed: the rest is not read
+        auto refusal = text_response(parser.get(), http::status::payload_too_large,
+                                     "the request body is too large\n", "text/plain");
+        refusal.keep_alive(false);
+        co_await beast::async_write(*stream, http::message_generator(std::move(refusal)), kNothrow);
+        break;
+      }
       if (read_ec) break;
       auto request = parser.release();
       if (const auto problem = malformed(request)) {  // RFC 9112 §3.2: answered 400, then closed

@@ -112,8 +112,14 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
           s.handicap_stones.push_back(g.to_gtp(g.point(x, y)));
       }
     }
-    for (const Move& m : game_->moves())
-      s.moves.push_back({m.color, m.is_pass() ? "pass" : g.to_gtp(m.point)});
+    for (const Move& m : game_->moves()) {
+      protocol::MoveRecord record{m.color, m.is_pass() ? "pass" : g.to_gtp(m.point), {}};
+      if (const std::size_t i = s.moves.size(); i < clock_after_.size()) {
+        const PlayerTime& t = clock_after_[i];
+        record.left = protocol::PlayerClock{t.main_ms, t.periods, t.period_ms, t.stones};
+      }
+      s.moves.push_back(std::move(record));
+    }
     s.to_move = game_->to_move();
     s.captures.black = game_->prisoners(Color::Black);
     s.captures.white = game_->prisoners(Color::White);
@@ -149,6 +155,9 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
     s.absent.push_back(a);
   }
   s.final_score = final_score_;
+  if (final_score_) {
+    for (Point p : dead_) s.final_dead.push_back(g.to_gtp(p));
+  }
   s.abortable = !finished() && !both_moved();
   return s;
 }
