@@ -11,7 +11,8 @@ TEST(Variation, EitherColourMovesAndPassesEndNothing) {
   EXPECT_EQ(v.play({Color::Black, g.point(2, 2)}), MoveError::Ok);
   EXPECT_EQ(v.play({Color::Black, g.point(6, 6)}), MoveError::Ok) << "a teacher's second move";
   EXPECT_EQ(v.to_move(), Color::White);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(v.play({i % 2 ? Color::Black : Color::White, kPass}), MoveError::Ok);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(v.play({i % 2 ? Color::Black : Color::White, kPass}), MoveError::Ok);
   EXPECT_EQ(v.play({Color::White, g.point(4, 4)}), MoveError::Ok) << "passes end nothing";
   EXPECT_EQ(v.moves(), 7);
   EXPECT_EQ(v.play({Color::White, g.point(4, 4)}), MoveError::Occupied);

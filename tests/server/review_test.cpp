@@ -15,8 +15,7 @@ using json = nlohmann::json;
 class Positions : public ManyPlayers {
  protected:
   // The status line's code and the body, parsed.
-  std::pair<int, json> post(const std::string& body,
-                            const std::string& type = "application/json") {
+  std::pair<int, json> post(const std::string& body, const std::string& type = "application/json") {
     const std::string reply = http_request(stack_->port(), "POST", "/api/v1/positions",
                                            "Content-Type: " + type + "\r\n", body);
     const int status = std::stoi(reply.substr(9, 3));
@@ -87,7 +86,8 @@ TEST_F(Positions, BadQueriesAreRefusedWithTheReason) {
   EXPECT_EQ(message("[]"), "the body must be a JSON object");
   EXPECT_EQ(message("{}"), "missing field 'moves'");
   EXPECT_EQ(message(R"({"moves":[],"size":9})"), "unknown field 'size'");
-  EXPECT_EQ(message(R"({"moves":[],"width":26})"), "field 'width' must be a whole number from 2 to 25");
+  EXPECT_EQ(message(R"({"moves":[],"width":26})"),
+            "field 'width' must be a whole number from 2 to 25");
   EXPECT_EQ(message(R"({"moves":[],"ruleset":"chess"})"),
             "field 'ruleset' must name a ruleset, such as \"japanese\"");
   EXPECT_EQ(message(R"({"width":9,"height":9,"moves":[{"color":"black","vertex":"K10"}]})"),
@@ -103,9 +103,9 @@ TEST_F(Positions, BadQueriesAreRefusedWithTheReason) {
   const std::string reply_huge = http_request(stack_->port(), "POST", "/api/v1/positions",
                                               "Content-Type: application/json\r\n", huge);
   EXPECT_TRUE(reply_huge.starts_with("HTTP/1.1 413 ")) << reply_huge.substr(0, 40);
-  const std::string login = http_request(stack_->port(), "POST", "/api/v1/login",
-                                         "Content-Type: application/json\r\n",
-                                         std::string(20 * 1024, ' '));
+  const std::string login =
+      http_request(stack_->port(), "POST", "/api/v1/login", "Content-Type: application/json\r\n",
+                   std::string(20 * 1024, ' '));
   EXPECT_TRUE(login.starts_with("HTTP/1.1 413 ")) << login.substr(0, 40);
   const std::string reply = http_request(stack_->port(), "GET", "/api/v1/positions");
   EXPECT_NE(reply.find(" 405 "), std::string::npos) << reply;

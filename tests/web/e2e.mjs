@@ -191,6 +191,28 @@ try {
   }
   await alice.page.locator('.board [data-last="D5"]').waitFor();
 
+  step('carol, watching, steps back a move and tries a variation; the game is not touched');
+  const where = (p, text) => p.page.locator('[data-review=where]', { hasText: text }).waitFor();
+  await carol.page.keyboard.press('ArrowLeft');
+  await where(carol, 'Move 7 of 8 · Black E5');
+  await waitStone(carol, 'E5', 'black');
+  await carol.page.locator('.player.white .captures', { hasText: '0 captured' }).waitFor();
+  await carol.page.click('.board [data-vertex="F6"]');  // White's move in her variation
+  await where(carol, 'Variation from move 7: 1 move · White F6');
+  await carol.page.locator('.board .stone.white[data-stone="F6"]').waitFor();
+  await carol.page.locator('.board [data-label="1 F6"]').waitFor();
+  await carol.page.click('.board [data-vertex="E5"]');  // occupied: the server says so, in words
+  await carol.page.locator('.review-error', { hasText: 'occupied: there is already a stone on E5' }).waitFor();
+  assert.equal(await carol.page.locator('.toast').count(), 0, 'no toast for a variation');
+  await carol.page.screenshot({ path: join(artifacts, 'analysis-phone-spectator.png'), fullPage: true });
+  assert.equal(await stone(alice, 'F6').count(), 0, "the players' board is untouched");
+  await carol.page.click('.variation-line button:has-text("Leave the variation")');
+  await where(carol, 'Move 7 of 8');
+  await carol.page.keyboard.press('End');
+  await waitGone(carol, 'E5');
+  await where(carol, 'Move 8 of 8 · White D5');
+  await statusIs(alice, 'Your move.');
+
   step('chat between the players; the spectator writes to the spectators');
   await alice.page.fill('.chat-form input', 'Nice capture');
   await alice.page.press('.chat-form input', 'Enter');
@@ -273,6 +295,38 @@ try {
   assert.deepEqual(results[1], results[0]);
   assert.deepEqual(results[2], results[0]);
   await alice.page.screenshot({ path: join(artifacts, 'result.png'), fullPage: true });
+
+  step('after the game: alice steps through it with the clocks, numbers the moves and analyses');
+  await alice.page.keyboard.press('Home');
+  await where(alice, 'Start of the game');
+  assert.equal(await alice.page.locator('.board .stone').count(), 0);
+  await alice.page.keyboard.press('ArrowRight');
+  await where(alice, "Move 1 of");
+  await where(alice, "Black D6 · Black's clock");
+  await alice.page.locator('.move-slider').fill('8');
+  await where(alice, 'Move 8 of');
+  await waitStone(alice, 'D5', 'white');
+  await alice.page.locator('.player.white .captures', { hasText: '1 captured' }).waitFor();
+  await alice.page.check('.review-line input[type=checkbox]');
+  await alice.page.locator('.board [data-label="8 D5"]').waitFor();
+  await alice.page.locator('.board [data-label="1 D6"]').waitFor();
+  await alice.page.click('.board [data-vertex="E5"]');  // the ko: the server refuses the retake
+  await alice.page.locator('.review-error', { hasText: 'ko: retaking at once is not allowed' }).waitFor();
+  await alice.page.click('.board [data-vertex="F4"]');  // her own game is over: she may analyse
+  await where(alice, 'Variation from move 8: 1 move · Black F4');
+  await alice.page.click('.board [data-vertex="F6"]');
+  await where(alice, 'Variation from move 8: 2 moves · White F6');
+  await alice.page.screenshot({ path: join(artifacts, 'analysis.png'), fullPage: true });
+  await alice.page.click('.variation-line button:has-text("Take back")');
+  await where(alice, 'Variation from move 8: 1 move');
+  await alice.page.keyboard.press('End');
+  await alice.page.uncheck('.review-line input[type=checkbox]');
+  await alice.page.locator('.board .stone.dead[data-stone="C7"]').waitFor();
+  step('a reload draws the agreed dead stones and the counted territory as agreed');
+  await alice.page.reload();
+  await alice.page.locator('.result-banner').waitFor();
+  await alice.page.locator('.board .stone.dead[data-stone="C7"]').waitFor();
+  await alice.page.locator('.board .territory rect').first().waitFor();
 
   step('the SGF download and the game lists');
   const sgfHref = await alice.page.locator('a.sgf').getAttribute('href');

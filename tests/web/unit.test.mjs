@@ -77,3 +77,24 @@ test('tournament crosstable cells: opponent place, result, colour, handicap; bye
   assert.equal(RANKS[0], '9d');
   assert.equal(RANKS[38], '30k');
 });
+
+test('stepping through a game: the position, captures and move numbers after any move', async () => {
+  const { replay } = await import('../../web/js/review.js');
+  const game = {
+    width: 5, height: 5, handicap: [],
+    moves: [
+      { color: 'black', vertex: 'B3' }, { color: 'white', vertex: 'C3' }, { color: 'black', vertex: 'C4' },
+      { color: 'white', vertex: 'pass' }, { color: 'black', vertex: 'D3' }, { color: 'white', vertex: 'A1' },
+      { color: 'black', vertex: 'C2' },  // takes C3
+    ],
+  };
+  const before = replay(game, 6);
+  assert.equal(before.position.points[before.position.index('C3')], 'w');
+  assert.deepEqual(before.captures, { black: 0, white: 0 });
+  const after = replay(game, 7);
+  assert.equal(after.position.points[after.position.index('C3')], null);
+  assert.deepEqual(after.captures, { black: 1, white: 0 });
+  assert.equal(after.numbers.get(after.position.index('C2')), 7);
+  assert.equal(after.numbers.has(after.position.index('C3')), false, 'a captured stone loses its number');
+  assert.equal(replay(game, 0).position.points.filter(Boolean).length, 0);
+});

@@ -135,8 +135,10 @@ export class BoardView {
   }
 
   // position: array of 'b' / 'w' / null, row by row from the top; last: index of the last move;
-  // dead: set of indices drawn as dead; ownership: the server's string ('b', 'w', '.') or null.
-  render({ position, last = null, dead = new Set(), ownership = null }) {
+  // dead: set of indices drawn as dead; ownership: the server's string ('b', 'w', '.') or null;
+  // labels: Map index -> text drawn on the point (move numbers, a review's letters); shapes:
+  // [{ i, shape: 'triangle' | 'square' | 'circle' | 'cross' }].
+  render({ position, last = null, dead = new Set(), ownership = null, labels = null, shapes = [] }) {
     this.position = position;
     this.ghostStone.setAttribute('visibility', 'hidden');
     this.stones.replaceChildren();
@@ -161,7 +163,28 @@ export class BoardView {
         }));
       }
     }
-    if (last !== null && position[last]) {
+    const tone = (i) => (position[i] === 'b' ? 'on-black' : position[i] === 'w' ? 'on-white' : 'on-board');
+    for (const { i, shape } of shapes) {
+      const x = i % this.width;
+      const y = Math.floor(i / this.width);
+      const attrs = { class: `shape ${shape} ${tone(i)}`, 'data-shape': `${shape} ${vertexName(x, y, this.height)}` };
+      const r = 0.26;
+      if (shape === 'triangle') this.marks.append(svg('polygon', { ...attrs, points: `${x},${y - r * 1.15} ${x + r},${y + r * 0.6} ${x - r},${y + r * 0.6}` }));
+      else if (shape === 'square') this.marks.append(svg('rect', { ...attrs, x: x - r * 0.85, y: y - r * 0.85, width: r * 1.7, height: r * 1.7 }));
+      else if (shape === 'circle') this.marks.append(svg('circle', { ...attrs, cx: x, cy: y, r }));
+      else if (shape === 'cross') this.marks.append(svg('path', { ...attrs, d: `M${x - r},${y - r}L${x + r},${y + r}M${x + r},${y - r}L${x - r},${y + r}` }));
+    }
+    for (const [i, text] of labels ?? []) {
+      const x = i % this.width;
+      const y = Math.floor(i / this.width);
+      if (!position[i]) {  // a label on an empty point hides the lines under it
+        this.marks.append(svg('circle', { cx: x, cy: y, r: 0.36, class: 'label-ground', fill: `url(#${this.ids.wood})` }));
+      }
+      const t = svg('text', { x, y, class: `label ${tone(i)}${String(text).length > 2 ? ' long' : ''}`, 'data-label': `${text} ${vertexName(x, y, this.height)}` });
+      t.textContent = String(text);
+      this.marks.append(t);
+    }
+    if (last !== null && position[last] && !labels?.has(last)) {
       const x = last % this.width;
       const y = Math.floor(last / this.width);
       this.marks.append(svg('circle', {

@@ -9,6 +9,7 @@ import { verifyNigiri } from './nigiri.js';
 import { fetchJson } from './api.js';
 import { soundOn, setSound, playStoneSound } from './sound.js';
 import { rankTag, refreshRanks } from './ranks.js';
+import { Review } from './review.js';
 
 const COLOR_NAME = { black: 'Black', white: 'White' };
 const other = (c) => (c === 'black' ? 'white' : 'black');
@@ -34,6 +35,12 @@ export function mountGame(root, ctx, gameId) {
   const soundBox = h('input', { type: 'checkbox', checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
   const soundToggle = h('label', { class: 'check sound' }, soundBox, ' Sound on moves');
   const boardHolder = h('div', { class: 'board-holder' });
+  const reviewBar = h('div', { class: 'review-bar', hidden: true, 'aria-label': 'Moves' });
+  const review = new Review({
+    onChange: () => render(),
+    // Spectators at any time, players once their game is over; never a player in their own game.
+    canAnalyse: () => !!st && (st.phase === 'finished' || st.role === 'spectator'),
+  });
   const staleNote = h('div', { class: 'stale-note', hidden: true }, 'Reconnecting… the board will update when the connection is back.');
   const vertexInput = h('input', { id: 'vertex-input', name: 'vertex', autocomplete: 'off', placeholder: 'e.g. D4', size: 6, 'aria-label': 'Point to play' });
   const keyboardForm = h('form', { class: 'keyboard-play', onsubmit: (e) => { e.preventDefault(); clickPoint(vertexInput.value.trim().toUpperCase()); vertexInput.value = ''; } },
@@ -52,7 +59,7 @@ export function mountGame(root, ctx, gameId) {
   const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, 'Send'));
   const chatGuest = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to chat.');
   const view = h('div', { class: 'game' },
-    h('div', { class: 'board-area' }, boardHolder, staleNote, keyboardForm),
+    h('div', { class: 'board-area' }, boardHolder, reviewBar, staleNote, keyboardForm),
     h('aside', { class: 'side' },
       h('header', { class: 'game-head' }, title, subtitle, h('div', { class: 'row' }, sgfLink, soundToggle)),
       h('div', { class: 'player-cards' }, cards.black.el, cards.white.el),
@@ -82,7 +89,7 @@ export function mountGame(root, ctx, gameId) {
       toMove: s.to_move, result: s.result, endReason: null, captures: { ...s.captures },
       undoBy: null, chat: [...s.chat], chatOmitted: s.chat_omitted || 0, clock: s.clock, clockAt: performance.now(), nigiri: s.nigiri,
       marking: s.marking, absent: s.absent.map((a) => ({ ...a, at: performance.now() })),
-      finalScore: s.final_score, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
+      finalScore: s.final_score, finalDead: s.final_dead?.length ? s.final_dead : null, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
       lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
     };
     position = new Position(s.settings.width, s.settings.height);
@@ -132,7 +139,7 @@ export function mountGame(root, ctx, gameId) {
       case 'move': {
         const c = short(m.color);
         if (m.vertex === 'pass') {
-          st.moves.push({ color: m.color, vertex: 'pass' });
+          st.moves.push({ color: m.color, vertex: 'pass', left: m.clock?.[m.color] });
         } else {
           const placingHandicap = freePlacementPending();
           position.points[position.index(m.vertex)] = c;
@@ -143,7 +150,7 @@ export function mountGame(root, ctx, gameId) {
             st.captures[capturedColor === c ? other(m.color) : m.color] += 1;
           }
           if (placingHandicap) st.handicap.push(m.vertex);
-          else st.moves.push({ color: m.color, vertex: m.vertex });
+          else st.moves.push({ color: m.color, vertex: m.vertex, left: m.clock?.[m.color] });
         }
         st.lastMove = { color: m.color, vertex: m.vertex, captured: m.captured.length };
         st.toMove = freePlacementPending() ? 'black' : other(m.color);
@@ -283,6 +290,10 @@ export function mountGame(root, ctx, gameId) {
       ctx.toast(`${vertex || 'That'} is not a point on this board.`);
       return;
     }
+    if (review.browsing || (review.canAnalyse() && st.phase !== 'scoring')) {
+      review.play(vertex);  // a variation: the server judges it; the game is not touched
+      return;
+    }
     if (st.phase === 'scoring' && myColor()) {
       const i = p.y * st.settings.width + p.x;
       if (!position.points[i]) return;
@@ -299,6 +310,7 @@ export function mountGame(root, ctx, gameId) {
   }
 
   function ghostColor() {
+    if (st && (review.browsing || (review.canAnalyse() && st.phase !== 'scoring'))) return short(review.toMove());
     return st && myTurn() && conn.isOpen ? short(st.toMove) : null;
   }
 
@@ -337,7 +349,14 @@ export function mountGame(root, ctx, gameId) {
       for (const v of st.finalDead ?? []) for (const i of position.chainAt(v)) dead.add(i);
     }
     const last = st.lastMove && st.lastMove.vertex !== 'pass' ? position.index(st.lastMove.vertex) : null;
-    board.render({ position: position.points, last, dead, ownership });
+    review.setGame({
+      width: s.width, height: s.height, ruleset: s.ruleset, handicap: st.handicap, moves: st.moves, time: s.time,
+    });
+    const shown = review.view();
+    if (shown && review.browsing) board.render({ position: shown.points, last: shown.last, labels: shown.labels });
+    else board.render({ position: position.points, last, dead, ownership, labels: shown?.labels });
+    board.el.classList.toggle('reviewing', review.browsing);
+    review.renderBar(reviewBar);
     board.el.classList.toggle('marking', scoring && !!myColor());
     board.el.classList.toggle('my-turn', myTurn());
     keyboardForm.hidden = !myColor() || !(st.phase === 'playing' || scoring);
@@ -353,7 +372,7 @@ export function mountGame(root, ctx, gameId) {
       }
       card.name.href = `#/user/${encodeURIComponent(player.name)}`;
       card.note.textContent = [role, ctx.user?.id === player.id ? '(you)' : ''].filter(Boolean).join(' ');
-      card.captures.textContent = `${st.captures[color]} captured`;
+      card.captures.textContent = `${(shown && review.browsing ? shown.captures : st.captures)[color]} captured`;
       card.el.classList.toggle('to-move', st.phase === 'playing' && st.toMove === color);
       card.el.classList.toggle('absent', st.absent.some((a) => a.color === color));
       const swatch = card.el.querySelector('.swatch');
@@ -568,6 +587,16 @@ export function mountGame(root, ctx, gameId) {
   // ---- life cycle ----
   const onOpen = () => join();
   const onStatus = () => render();
+  // Arrow keys, Home and End step through the moves (not while typing).
+  function onKey(e) {
+    if (!st || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.closest?.('input, textarea, select, [contenteditable]')) return;
+    const keys = { ArrowLeft: () => review.previous(), ArrowRight: () => review.next(), Home: () => review.first(), End: () => review.last() };
+    if (!keys[e.key]) return;
+    e.preventDefault();
+    keys[e.key]();
+  }
+  document.addEventListener('keydown', onKey);
   conn.addEventListener('message', onMessage);
   conn.addEventListener('open', onOpen);
   conn.addEventListener('status', onStatus);
@@ -578,6 +607,7 @@ export function mountGame(root, ctx, gameId) {
   return () => {
     destroyed = true;
     clearInterval(timer);
+    document.removeEventListener('keydown', onKey);
     conn.removeEventListener('message', onMessage);
     conn.removeEventListener('open', onOpen);
     conn.removeEventListener('status', onStatus);

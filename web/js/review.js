@@ -1,0 +1,231 @@
+// Stepping through a game and analysing it: which move is shown, and the variation someone is
+// trying from there. The game's own moves are drawn as a snapshot's are (stones placed, captured
+// chains taken off, as the server reported them); every variation move is judged by the server's
+// rules engine (POST /api/v1/positions), which answers the whole board: nothing here decides
+// what is legal.
+import { Position } from './position.js';
+import { fetchJson } from './api.js';
+import { h, fill, svg } from './util.js';
+import { clockText } from './clock.js';
+
+const COLOR_NAME = { black: 'Black', white: 'White' };
+const other = (c) => (c === 'black' ? 'white' : 'black');
+const short = (c) => (c === 'black' ? 'b' : 'w');
+
+// The position after the first `count` moves of a game: stones, captures, and each stone's move
+// number (for "show move numbers").
+export function replay(game, count) {
+  const position = new Position(game.width, game.height);
+  for (const v of game.handicap) position.play('b', v);
+  const captures = { black: 0, white: 0 };
+  const numbers = new Map();
+  for (let k = 0; k < count && k < game.moves.length; k++) {
+    const m = game.moves[k];
+    if (m.vertex === 'pass') continue;
+    const taken = position.play(short(m.color), m.vertex);
+    const i = position.index(m.vertex);
+    for (const t of taken) numbers.delete(t);
+    if (position.points[i]) numbers.set(i, k + 1);
+    for (const t of taken) captures[t === i ? other(m.color) : m.color] += 1;
+  }
+  return { position, captures, numbers };
+}
+
+// The step buttons' icons, drawn (the arrow glyphs are missing from many fonts).
+const ICONS = {
+  first: 'M3 3h2v10H3z M13 3v10L6 8z',
+  previous: 'M11 3v10L4 8z',
+  next: 'M5 3v10l7-5z',
+  last: 'M11 3h2v10h-2z M3 3v10l7-5z',
+};
+function icon(name) {
+  const el = svg('svg', { viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true' });
+  el.append(svg('path', { d: ICONS[name], fill: 'currentColor' }));
+  return el;
+}
+
+export class Review {
+  // onChange(): something to draw. canAnalyse(): may this viewer branch variations now.
+  constructor({ onChange, canAnalyse }) {
+    this.onChange = onChange;
+    this.canAnalyse = canAnalyse;
+    this.at = null;          // null: the game as it stands (and follows it); else moves shown
+    this.variation = null;   // { from, moves, answers, error, pending }
+    this.numbers = false;    // move numbers on the stones
+    this.game = null;
+  }
+
+  // The game's record: { width, height, ruleset, handicap, moves, time }.
+  setGame(game) {
+    this.game = game;
+    if (this.at !== null && this.at > game.moves.length) this.at = game.moves.length;
+    if (this.variation && this.variation.from > game.moves.length) this.variation = null;
+  }
+
+  get total() { return this.game ? this.game.moves.length : 0; }
+  get shown() { return this.at ?? this.total; }
+  get browsing() { return this.at !== null || this.variation !== null; }
+
+  go(k) {
+    if (!this.game) return;
+    const target = Math.max(0, Math.min(this.total, k));
+    this.variation = null;
+    this.at = target === this.total ? null : target;
+    this.onChange();
+  }
+  first() { this.go(0); }
+  previous() {
+    if (this.variation) {
+      if (this.variation.moves.length > 1) this.undoVariationMove();
+      else this.leaveVariation();
+      return;
+    }
+    this.go(this.shown - 1);
+  }
+  next() { if (!this.variation) this.go(this.shown + 1); }
+  last() { this.go(this.total); }
+  leaveVariation() { this.variation = null; this.onChange(); }
+  undoVariationMove() {
+    const v = this.variation;
+    if (!v) return;
+    v.moves.pop();
+    v.answers.pop();
+    v.error = null;
+    if (!v.moves.length) this.variation = null;
+    this.onChange();
+  }
+  toggleNumbers(on) { this.numbers = on; this.onChange(); }
+
+  // Whose move it is at the shown position (in a variation, after its last move).
+  toMove() {
+    const v = this.variation;
+    if (v?.answers.length) return v.answers[v.answers.length - 1].to_move;
+    const k = this.shown;
+    if (k > 0) return other(this.game.moves[k - 1].color);
+    return this.game.handicap.length >= 2 ? 'white' : 'black';
+  }
+
+  // A click on the board while analysing: the next move of the variation, judged by the server.
+  async play(vertex) {
+    if (!this.game || !this.canAnalyse()) return;
+    if (this.variation?.pending) return;
+    if (!this.variation) this.variation = { from: this.shown, moves: [], answers: [], error: null, pending: false };
+    const v = this.variation;
+    const move = { color: this.toMove(), vertex };
+    const line = [...this.game.moves.slice(0, v.from).map((m) => ({ color: m.color, vertex: m.vertex })), ...v.moves, move];
+    v.pending = true;
+    v.error = null;
+    try {
+      const answer = await fetchJson('/api/v1/positions', {
+        method: 'POST',
+        body: { width: this.game.width, height: this.game.height, ruleset: this.game.ruleset, black: this.game.handicap, moves: line },
+      });
+      if (this.variation !== v) return;  // left meanwhile
+      v.moves.push(move);
+      v.answers.push(answer);
+    } catch (err) {
+      v.error = err.message;
+    } finally {
+      v.pending = false;
+      this.onChange();
+    }
+  }
+
+  // What the board shows: { points, last, captures, labels } (labels: Map index -> text), or
+  // null when it shows the game as it stands.
+  view() {
+    if (!this.browsing || !this.game) return this.numbers && this.game ? this.numbered(this.total) : null;
+    const base = replay(this.game, this.variation ? this.variation.from : this.shown);
+    const v = this.variation;
+    if (!v?.answers.length) {
+      const k = this.shown;
+      const lastMove = k > 0 ? this.game.moves[k - 1] : null;
+      return {
+        points: base.position.points,
+        last: lastMove && lastMove.vertex !== 'pass' ? base.position.index(lastMove.vertex) : null,
+        captures: base.captures,
+        labels: this.numbers ? new Map([...base.numbers].map(([i, n]) => [i, String(n)])) : null,
+      };
+    }
+    const answer = v.answers[v.answers.length - 1];
+    const points = [...answer.board].map((c) => (c === '.' ? null : c));
+    const labels = new Map();
+    const w = this.game.width;
+    v.moves.forEach((m, n) => {
+      if (m.vertex === 'pass') return;
+      const i = base.position.index(m.vertex);
+      if (points[i] === short(m.color)) labels.set(i, String(n + 1));
+    });
+    for (const [i] of labels) if (i < 0 || i >= w * this.game.height) labels.delete(i);
+    return { points, last: null, captures: answer.captures, labels };
+  }
+
+  numbered(k) {
+    const base = replay(this.game, k);
+    return {
+      points: base.position.points, last: null, captures: base.captures,
+      labels: new Map([...base.numbers].map(([i, n]) => [i, String(n)])),
+    };
+  }
+
+  // The words under the board: which move, who played where, the clocks then.
+  describe() {
+    if (!this.game) return '';
+    const v = this.variation;
+    if (v) {
+      const n = v.moves.length;
+      const last = v.moves[n - 1];
+      return `Variation from move ${v.from}: ${n} move${n === 1 ? '' : 's'}` +
+        (last ? ` · ${COLOR_NAME[last.color]} ${last.vertex === 'pass' ? 'passed' : last.vertex}` : '');
+    }
+    const k = this.shown;
+    if (k === 0) return `Start of the game · ${this.total} move${this.total === 1 ? '' : 's'}`;
+    const m = this.game.moves[k - 1];
+    const what = m.vertex === 'pass' ? `${COLOR_NAME[m.color]} passed` : `${COLOR_NAME[m.color]} ${m.vertex}`;
+    let clock = '';
+    if (m.left && this.game.time && this.game.time.system !== 'none') {
+      const t = clockText(m.left, this.game.time);
+      clock = ` · ${COLOR_NAME[m.color]}'s clock ${t.main}${t.extra ? ` (${t.extra})` : ''}`;
+    }
+    return `Move ${k} of ${this.total} · ${what}${clock}`;
+  }
+
+  // The bar under the board: first / previous / next / last, the slider, move numbers, and the
+  // variation's state.
+  renderBar(bar) {
+    if (!this.game) { bar.hidden = true; return; }
+    bar.hidden = false;
+    const k = this.shown;
+    const total = this.total;
+    const v = this.variation;
+    const button = (label, title, onclick, disabled) =>
+      h('button', { type: 'button', class: 'step', title, 'aria-label': title, onclick, disabled }, label);
+    const slider = h('input', {
+      type: 'range', min: 0, max: total, value: v ? v.from : k, class: 'move-slider', 'aria-label': 'Move',
+      oninput: (e) => this.go(Number(e.target.value)),
+    });
+    const numbers = h('label', { class: 'check' },
+      h('input', { type: 'checkbox', checked: this.numbers, onchange: (e) => this.toggleNumbers(e.target.checked) }), ' Move numbers');
+    const parts = [
+      h('div', { class: 'steps' },
+        button(icon('first'), 'First move (Home)', () => this.first(), k === 0 && !v),
+        button(icon('previous'), 'Previous move (←)', () => this.previous(), k === 0 && !v),
+        slider,
+        button(icon('next'), 'Next move (→)', () => this.next(), k === total || !!v),
+        button(icon('last'), 'Last move (End)', () => this.last(), k === total && !v)),
+      h('div', { class: 'review-line' }, h('span', { class: 'review-where', 'data-review': 'where' }, this.describe()), numbers),
+    ];
+    if (v) {
+      parts.push(h('div', { class: 'variation-line' },
+        h('button', { type: 'button', onclick: () => this.undoVariationMove() }, 'Take back'),
+        h('button', { type: 'button', onclick: () => this.leaveVariation() }, 'Leave the variation')));
+    } else if (this.canAnalyse()) {
+      parts.push(h('p', { class: 'muted review-hint' }, 'Click the board to try a variation from this position.'));
+    } else if (this.at !== null) {
+      parts.push(h('p', { class: 'muted review-hint' }, 'You are looking at an earlier move. ',
+        h('button', { type: 'button', class: 'link', onclick: () => this.last() }, 'Back to the game')));
+    }
+    if (v?.error) parts.push(h('p', { class: 'review-error', role: 'alert' }, v.error));
+    fill(bar, ...parts);
+  }
+}
