@@ -8,6 +8,7 @@
 #include "engine/dead_stones.h"
 #include "engine/game.h"
 #include "engine/playout.h"
+#include "engine/variation.h"
 
 namespace tengen {
 namespace {
@@ -105,6 +106,40 @@ void BM_GamePlay(benchmark::State& state) {
   state.counters["stones removed"] = static_cast<double>(captured);
 }
 BENCHMARK(BM_GamePlay);
+
+// What POST /api/v1/positions does for one analysis move: the whole line replayed through a
+// Variation (engine/variation.h), the last move's removed stones read off. The line: the same
+// kind of 19x19 game of random legal moves, 250 moves.
+void BM_VariationReplay(benchmark::State& state) {
+  const Rules rules = Rules::preset(Ruleset::Japanese);
+  std::vector<Move> moves;
+  {
+    Game game(Board(19, 19), rules);
+    Rng rng(20261125);
+    PositionSet seen;
+    seen.add(game.board().hash());
+    for (int i = 0; i < 250; ++i) {
+      const Color c = game.to_move();
+      const Point p = random_move(game.board(), c, rng, &seen);
+      if (p == kPass || game.play({c, p}) != MoveError::Ok) break;
+      seen.add(game.board().hash());
+      moves.push_back({c, p});
+    }
+  }
+  std::vector<Point> removed;
+  for (auto _ : state) {
+    Variation line(Board(19, 19), rules);
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      if (line.play(moves[i], i + 1 == moves.size() ? &removed : nullptr) != MoveError::Ok)
+        state.SkipWithError("an illegal move");
+    }
+    benchmark::DoNotOptimize(line.board().hash());
+  }
+  state.counters["moves/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * moves.size()), benchmark::Counter::kIsRate);
+  state.counters["moves"] = static_cast<double>(moves.size());
+}
+BENCHMARK(BM_VariationReplay)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK(BM_Playout_SimpleKo)->Arg(9)->Arg(19);
 BENCHMARK(BM_Playout_PositionalSuperko)->Arg(9)->Arg(19);
