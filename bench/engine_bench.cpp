@@ -70,25 +70,30 @@ void BM_DeadStoneSuggestion(benchmark::State& state) {
 }
 BENCHMARK(BM_DeadStoneSuggestion)->Arg(9)->Arg(13)->Arg(19)->Unit(benchmark::kMillisecond);
 
+// Up to 250 random legal moves on 19x19 under `rules` (about 60% of the board filled, with
+// captures), stopping at the first pass.
+std::vector<Move> random_game(const Rules& rules, std::uint64_t seed) {
+  std::vector<Move> moves;
+  Game game(Board(19, 19), rules);
+  Rng rng(seed);
+  PositionSet seen;
+  seen.add(game.board().hash());
+  for (int i = 0; i < 250; ++i) {
+    const Color c = game.to_move();
+    const Point p = random_move(game.board(), c, rng, &seen);
+    if (p == kPass || game.play({c, p}) != MoveError::Ok) break;
+    seen.add(game.board().hash());
+    moves.push_back({c, p});
+  }
+  return moves;
+}
+
 // A 19×19 game of random legal moves (about 60% of the board filled, with captures), replayed
 // move by move through Game::play with the stones each move removed, as a room plays live moves,
 // under positional superko.
 void BM_GamePlay(benchmark::State& state) {
   const Rules rules = Rules::preset(Ruleset::Chinese);
-  std::vector<Move> moves;
-  {
-    Game game(Board(19, 19), rules);
-    Rng rng(20261124);
-    PositionSet seen;
-    seen.add(game.board().hash());
-    for (int i = 0; i < 250; ++i) {
-      const Color c = game.to_move();
-      const Point p = random_move(game.board(), c, rng, &seen);
-      if (p == kPass || game.play({c, p}) != MoveError::Ok) break;
-      seen.add(game.board().hash());
-      moves.push_back({c, p});
-    }
-  }
+  const std::vector<Move> moves = random_game(rules, 20261124);
   std::vector<Point> removed;
   std::int64_t captured = 0;
   for (auto _ : state) {
@@ -112,20 +117,7 @@ BENCHMARK(BM_GamePlay);
 // kind of 19x19 game of random legal moves, 250 moves.
 void BM_VariationReplay(benchmark::State& state) {
   const Rules rules = Rules::preset(Ruleset::Japanese);
-  std::vector<Move> moves;
-  {
-    Game game(Board(19, 19), rules);
-    Rng rng(20261125);
-    PositionSet seen;
-    seen.add(game.board().hash());
-    for (int i = 0; i < 250; ++i) {
-      const Color c = game.to_move();
-      const Point p = random_move(game.board(), c, rng, &seen);
-      if (p == kPass || game.play({c, p}) != MoveError::Ok) break;
-      seen.add(game.board().hash());
-      moves.push_back({c, p});
-    }
-  }
+  const std::vector<Move> moves = random_game(rules, 20261125);
   std::vector<Point> removed;
   for (auto _ : state) {
     Variation line(Board(19, 19), rules);

@@ -88,39 +88,41 @@ MoveError Game::play(Move m) {
   return e;
 }
 
-MoveError Game::play(Move m, std::vector<Point>& removed) {
+void stones_removed_by(const Board& board, Move m, std::vector<Point>& removed) {
   removed.clear();
-  const MoveError e = check(m);  // the only check: what follows reads the board, then plays
-  if (e != MoveError::Ok) return e;
-  if (m.is_pass()) {
-    apply(m);
-    return e;
-  }
+  if (m.is_pass()) return;
   // Read off the board before the move: the opponent's chains whose last liberty it fills,
   // else, if it fills the last liberty of each chain it joins and has none of its own, those
   // chains and itself.
   std::vector<Point> heads;
   auto take = [&](Point q) {
-    if (std::find(heads.begin(), heads.end(), board_.chain_id(q)) != heads.end()) return;
-    heads.push_back(board_.chain_id(q));
-    for (Point s : board_.chain_stones(q)) removed.push_back(s);
+    if (std::find(heads.begin(), heads.end(), board.chain_id(q)) != heads.end()) return;
+    heads.push_back(board.chain_id(q));
+    for (Point s : board.chain_stones(q)) removed.push_back(s);
   };
-  for (Point q : board_.neighbours(m.point)) {
-    if (board_.at(q) == opponent(m.color) && board_.single_liberty(q) == m.point) take(q);
+  for (Point q : board.neighbours(m.point)) {
+    if (board.at(q) == opponent(m.color) && board.single_liberty(q) == m.point) take(q);
   }
-  if (removed.empty() && board_.empty_neighbours(m.point) == 0) {
+  if (removed.empty() && board.empty_neighbours(m.point) == 0) {
     bool suicide = true;
-    for (Point q : board_.neighbours(m.point)) {
-      if (board_.at(q) == m.color && board_.single_liberty(q) != m.point) suicide = false;
+    for (Point q : board.neighbours(m.point)) {
+      if (board.at(q) == m.color && board.single_liberty(q) != m.point) suicide = false;
     }
     if (suicide) {
-      for (Point q : board_.neighbours(m.point)) {
-        if (board_.at(q) == m.color) take(q);
+      for (Point q : board.neighbours(m.point)) {
+        if (board.at(q) == m.color) take(q);
       }
       removed.push_back(m.point);
     }
   }
   std::sort(removed.begin(), removed.end());
+}
+
+MoveError Game::play(Move m, std::vector<Point>& removed) {
+  removed.clear();
+  const MoveError e = check(m);  // the only check: what follows reads the board, then plays
+  if (e != MoveError::Ok) return e;
+  stones_removed_by(board_, m, removed);
   apply(m);
   return MoveError::Ok;
 }

@@ -18,19 +18,8 @@ MoveError Variation::play(Move m, std::vector<Point>* removed) {
     const MoveError e = judge_stone(board_, m.point, m.color, rules_, seen_, situations_);
     if (e != MoveError::Ok) return e;
   }
-  if (removed) {
-    removed->clear();
-    const Board before = board_;
-    board_.play(m.point, m.color);
-    for (int y = 0; y < board_.height(); ++y) {
-      for (int x = 0; x < board_.width(); ++x) {
-        const Point p = board_.point(x, y);
-        if (is_stone(before.at(p)) && board_.at(p) == Color::Empty) removed->push_back(p);
-      }
-    }
-  } else {
-    board_.play(m.point, m.color);
-  }
+  if (removed) stones_removed_by(board_, m, *removed);
+  board_.play(m.point, m.color);
   to_move_ = opponent(m.color);
   ++moves_;
   if (!m.is_pass()) seen_.add(board_.hash());

@@ -5,6 +5,19 @@
 namespace tengen {
 namespace {
 
+// A ko on 5x5, set up as stones: Black takes at (2,1), capturing the White stone at (1,1).
+//   . B W . .
+//   B W . W .
+//   . B W . .
+Variation ko(const Rules& rules) {
+  const Geometry g{5, 5};
+  Variation v{Board(g), rules};
+  const Point b[] = {g.point(1, 0), g.point(0, 1), g.point(1, 2)};
+  const Point w[] = {g.point(2, 0), g.point(1, 1), g.point(3, 1), g.point(2, 2)};
+  v.set_up(b, w, {});
+  return v;
+}
+
 TEST(Variation, EitherColourMovesAndPassesEndNothing) {
   const Geometry g{9, 9};
   Variation v{Board(g)};
@@ -21,14 +34,8 @@ TEST(Variation, EitherColourMovesAndPassesEndNothing) {
 }
 
 TEST(Variation, CapturesAreReportedAndKoIsTheGamesKo) {
-  // . B W .       a ko at (1,1)/(2,1): Black takes at (2,1)... set up with stones.
-  // B W . W
-  // . B W .
   const Geometry g{5, 5};
-  Variation v{Board(g), *Rules::preset("japanese")};
-  const Point b[] = {g.point(1, 0), g.point(0, 1), g.point(1, 2)};
-  const Point w[] = {g.point(2, 0), g.point(1, 1), g.point(3, 1), g.point(2, 2)};
-  v.set_up(b, w, {});
+  Variation v = ko(*Rules::preset("japanese"));
   std::vector<Point> removed;
   ASSERT_EQ(v.play({Color::Black, g.point(2, 1)}, &removed), MoveError::Ok);
   EXPECT_EQ(removed, std::vector<Point>{g.point(1, 1)});
@@ -41,19 +48,15 @@ TEST(Variation, CapturesAreReportedAndKoIsTheGamesKo) {
 }
 
 TEST(Variation, SuperkoFollowsTheRules) {
-  // Under positional superko a retake that repeats the whole board is refused even after moves
-  // elsewhere by one side only... here: the same ko, retaken after a pass each.
+  // Under positional superko the retake after a pass each repeats the whole board: refused;
+  // under simple ko it is allowed.
   const Geometry g{5, 5};
-  Variation v{Board(g), *Rules::preset("chinese")};
-  const Point b[] = {g.point(1, 0), g.point(0, 1), g.point(1, 2)};
-  const Point w[] = {g.point(2, 0), g.point(1, 1), g.point(3, 1), g.point(2, 2)};
-  v.set_up(b, w, {});
+  Variation v = ko(*Rules::preset("chinese"));
   ASSERT_EQ(v.play({Color::Black, g.point(2, 1)}), MoveError::Ok);
   ASSERT_EQ(v.play({Color::White, kPass}), MoveError::Ok);
   ASSERT_EQ(v.play({Color::Black, kPass}), MoveError::Ok);
   EXPECT_EQ(v.play({Color::White, g.point(1, 1)}), MoveError::PositionalSuperko);
-  Variation japanese{Board(g), *Rules::preset("japanese")};
-  japanese.set_up(b, w, {});
+  Variation japanese = ko(*Rules::preset("japanese"));
   ASSERT_EQ(japanese.play({Color::Black, g.point(2, 1)}), MoveError::Ok);
   ASSERT_EQ(japanese.play({Color::White, kPass}), MoveError::Ok);
   ASSERT_EQ(japanese.play({Color::Black, kPass}), MoveError::Ok);

@@ -89,7 +89,7 @@ export function mountGame(root, ctx, gameId) {
       toMove: s.to_move, result: s.result, endReason: null, captures: { ...s.captures },
       undoBy: null, chat: [...s.chat], chatOmitted: s.chat_omitted || 0, clock: s.clock, clockAt: performance.now(), nigiri: s.nigiri,
       marking: s.marking, absent: s.absent.map((a) => ({ ...a, at: performance.now() })),
-      finalScore: s.final_score, finalDead: s.final_dead?.length ? s.final_dead : null, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
+      finalScore: s.final_score, finalDead: s.final_dead, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
       lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
     };
     position = new Position(s.settings.width, s.settings.height);
@@ -206,8 +206,7 @@ export function mountGame(root, ctx, gameId) {
         st.result = m.result;
         st.endReason = m.reason;
         st.finalScore = m.score;
-        // The dead stones of an agreed count are the last marking's (a snapshot of a finished
-        // game has only the ownership map).
+        // The dead stones of an agreed count are the last marking's (a snapshot's final_dead).
         st.finalDead = m.reason === 'score' && st.marking ? st.marking.dead : null;
         if (st.settings.rated) refreshRanks([st.black.id, st.white.id]);
         st.clock = m.clock;
@@ -345,7 +344,7 @@ export function mountGame(root, ctx, gameId) {
       ownership = st.marking.score?.ownership ?? null;
     } else if (st.phase === 'finished' && st.finalScore?.ownership) {
       ownership = st.finalScore.ownership;
-      position.points.forEach((c, i) => { if (c && ownership[i] !== '.' && ownership[i] !== c) dead.add(i); });
+      // The agreed dead stones: the snapshot's final_dead, or the last marking when the end was seen live.
       for (const v of st.finalDead ?? []) for (const i of position.chainAt(v)) dead.add(i);
     }
     const last = st.lastMove && st.lastMove.vertex !== 'pass' ? position.index(st.lastMove.vertex) : null;

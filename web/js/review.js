@@ -132,14 +132,13 @@ export class Review {
   }
 
   // What the board shows: { points, last, captures, labels } (labels: Map index -> text), or
-  // null when it shows the game as it stands.
+  // null when it shows the game as it stands (unless its moves are numbered).
   view() {
-    if (!this.browsing || !this.game) return this.numbers && this.game ? this.numbered(this.total) : null;
-    const base = replay(this.game, this.variation ? this.variation.from : this.shown);
+    if (!this.game || !(this.browsing || this.numbers)) return null;
     const v = this.variation;
+    const base = replay(this.game, v ? v.from : this.shown);
     if (!v?.answers.length) {
-      const k = this.shown;
-      const lastMove = k > 0 ? this.game.moves[k - 1] : null;
+      const lastMove = this.shown > 0 ? this.game.moves[this.shown - 1] : null;
       return {
         points: base.position.points,
         last: lastMove && lastMove.vertex !== 'pass' ? base.position.index(lastMove.vertex) : null,
@@ -150,22 +149,11 @@ export class Review {
     const answer = v.answers[v.answers.length - 1];
     const points = [...answer.board].map((c) => (c === '.' ? null : c));
     const labels = new Map();
-    const w = this.game.width;
-    v.moves.forEach((m, n) => {
-      if (m.vertex === 'pass') return;
-      const i = base.position.index(m.vertex);
-      if (points[i] === short(m.color)) labels.set(i, String(n + 1));
+    v.moves.forEach((m, n) => {  // the variation's own numbers, on its stones still standing
+      const i = m.vertex === 'pass' ? null : base.position.index(m.vertex);
+      if (i !== null && points[i] === short(m.color)) labels.set(i, String(n + 1));
     });
-    for (const [i] of labels) if (i < 0 || i >= w * this.game.height) labels.delete(i);
     return { points, last: null, captures: answer.captures, labels };
-  }
-
-  numbered(k) {
-    const base = replay(this.game, k);
-    return {
-      points: base.position.points, last: null, captures: base.captures,
-      labels: new Map([...base.numbers].map(([i, n]) => [i, String(n)])),
-    };
   }
 
   // The words under the board: which move, who played where, the clocks then.

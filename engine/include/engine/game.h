@@ -28,6 +28,9 @@ struct Move {
 // move twice, and then it can be).
 MoveError judge_stone(const Board& board, Point p, Color c, const Rules& rules,
                       const PositionSet& seen, const PositionSet& situations);
+// The stones a legal move `m` takes off `board` (the opponent's chains it leaves without a
+// liberty, or in an allowed suicide the mover's own), sorted; read before the move is played.
+void stones_removed_by(const Board& board, Move m, std::vector<Point>& removed);
 
 class Game {
  public:
