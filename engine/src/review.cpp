@@ -26,8 +26,7 @@ ReviewTree::ReviewTree(GameTree tree) : tree_(std::move(tree)), rules_(rules_of(
       const MoveError e = step(t.line, at(t.node), nullptr);
       if (e != MoveError::Ok) {
         throw SgfError(0, "the move " + tree_.record.geometry().to_gtp(at(t.node).move.point) +
-                              " at depth " +
-                              std::to_string(tree_.path_to(t.node).size() - 1) +
+                              " at depth " + std::to_string(tree_.path_to(t.node).size() - 1) +
                               " cannot be played there under these rules");
       }
     }
@@ -83,14 +82,20 @@ Variation ReviewTree::position_at(int node, std::vector<Point>* captured) const 
   return line;
 }
 
-ReviewTree::Played ReviewTree::play(Move m) {
+int ReviewTree::child_with(Move m) const {
   for (int child : at(current_).children) {
     const auto& cm = at(child).move;
     if (cm.color == m.color && cm.point == m.point && cm.add_black.empty() &&
-        cm.add_white.empty() && cm.add_empty.empty()) {
-      current_ = child;
-      return {MoveError::Ok, child, false};
-    }
+        cm.add_white.empty() && cm.add_empty.empty())
+      return child;
+  }
+  return -1;
+}
+
+ReviewTree::Played ReviewTree::play(Move m) {
+  if (const int child = child_with(m); child >= 0) {
+    current_ = child;
+    return {MoveError::Ok, child, false};
   }
   Variation line = position();
   const MoveError e = line.play(m);

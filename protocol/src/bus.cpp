@@ -9,7 +9,8 @@ namespace {
 using json = nlohmann::json;
 
 constexpr const char* kOps[] = {"connected", "received", "disconnected", "answer", "barrier"};
-constexpr const char* kReads[] = {"live_sgf", "tournaments", "tournament"};
+constexpr const char* kReads[] = {"live_sgf", "tournaments", "tournament",
+                                  "reviews",  "review_sgf",  "create_review"};
 
 }  // namespace
 
@@ -82,6 +83,7 @@ std::optional<ToNode> decode_to_node(std::string_view text) {
 std::string encode(const HubRead& m) {
   json j{{"read", kReads[static_cast<std::size_t>(m.what)]}, {"id", m.id}, {"limit", m.limit}};
   if (m.before) j["before"] = *m.before;
+  if (!m.text.empty()) j["text"] = m.text;
   return j.dump();
 }
 
@@ -103,6 +105,7 @@ std::optional<HubRead> decode_hub_read(std::string_view text) {
     m.id = j.at("id").get<std::int64_t>();
     if (j.contains("before")) m.before = j["before"].get<std::int64_t>();
     m.limit = j.at("limit").get<int>();
+    if (j.contains("text")) m.text = j["text"].get<std::string>();
     return m;
   } catch (const json::exception&) {
     return std::nullopt;

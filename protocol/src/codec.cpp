@@ -51,6 +51,8 @@ constexpr std::int64_t kMaxThinkMs = std::int64_t{1} << 40;
 constexpr std::size_t kMaxChatLength = 1000;
 constexpr std::size_t kMaxNameLength = 40;
 constexpr std::size_t kMaxSeedLength = 64;
+constexpr std::size_t kMaxCommentLength = 4000;  // a review node's comment
+constexpr std::size_t kMaxLabelLength = 8;       // a review mark's label
 
 // A field problem found while decoding; becomes an Error naming the field.
 struct FieldError {
@@ -1004,6 +1006,18 @@ std::string think_time(const std::int64_t& ms) {
 }
 std::string rank(const std::string& text) {
   return parse_rank(text) ? "" : "must be a rank like \"20k\" or \"3d\"";
+}
+
+std::string node_id(const std::int64_t& id) {
+  return id >= 0 ? "" : "must be a node number (0 or more)";
+}
+std::string comment_text(const std::string& text) {
+  return text.size() > kMaxCommentLength
+             ? "is longer than " + std::to_string(kMaxCommentLength) + " bytes"
+             : "";
+}
+std::string mark_label(const std::string& text) {
+  return bounded(text, kMaxLabelLength);
 }
 
 }  // namespace wire

@@ -166,6 +166,91 @@ std::string encode_position(const PositionAnswer& a) {
       .dump();
 }
 
+std::variant<ReviewSource, std::string> decode_review_source(std::string_view body) {
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");
+  ReviewSource s;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "game") {
+      if (!value.is_number_integer() || value.get<std::int64_t>() < 1)
+        return std::string("field 'game' must be a game id");
+      s.game = value.get<std::int64_t>();
+    } else if (key == "sgf") {
+      if (!value.is_string() || value.get_ref<const std::string&>().empty())
+        return std::string("field 'sgf' must be the text of an SGF file");
+      if (value.get_ref<const std::string&>().size() > kMaxReviewSgfBytes) {
+        return "field 'sgf' is longer than " + std::to_string(kMaxReviewSgfBytes / 1024) + " KiB";
+      }
+      s.sgf = value.get<std::string>();
+    } else if (key == "size") {
+      if (!value.is_number_integer() || value.get<int>() < 2 || value.get<int>() > 25)
+        return std::string("field 'size' must be a whole number from 2 to 25");
+      s.size = value.get<int>();
+    } else if (key == "komi") {
+      if (!value.is_number() || !Rules::valid_komi(value.get<double>()))
+        return std::string("field 'komi' must be a multiple of 0.5");
+      s.komi = value.get<double>();
+    } else if (key == "ruleset") {
+      const auto ruleset =
+          value.is_string() ? parse_ruleset(value.get<std::string>()) : std::nullopt;
+      if (!ruleset) return std::string("field 'ruleset' must name a ruleset, such as \"japanese\"");
+      s.ruleset = *ruleset;
+    } else if (key == "title") {
+      if (!value.is_string() || value.get_ref<const std::string&>().size() > kMaxReviewTitleBytes)
+        return "field 'title' must be text of at most " + std::to_string(kMaxReviewTitleBytes) +
+               " bytes";
+      s.title = value.get<std::string>();
+    } else {
+      return "unknown field '" + key + "'";
+    }
+  }
+  if (s.game && s.sgf) return std::string("give either 'game' or 'sgf', not both");
+  return s;
+}
+
+std::string encode(const ReviewRequest& r) {
+  json j{{"owner", user_json(r.owner)}, {"title", r.title}, {"sgf", r.sgf}};
+  if (r.game) j["game"] = *r.game;
+  return j.dump();
+}
+
+std::optional<ReviewRequest> decode_review_request(std::string_view text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  try {
+    ReviewRequest r;
+    r.owner = {j.at("owner").at("id").get<std::int64_t>(),
+               j.at("owner").at("name").get<std::string>()};
+    r.title = j.at("title").get<std::string>();
+    r.sgf = j.at("sgf").get<std::string>();
+    if (j.contains("game")) r.game = j["game"].get<std::int64_t>();
+    return r;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::string encode_reviews(const std::vector<ReviewSummary>& reviews) {
+  json list = json::array();
+  for (const auto& r : reviews) {
+    list.push_back({{"id", r.id},
+                    {"title", r.title},
+                    {"owner", user_json(r.owner)},
+                    {"controller", user_json(r.controller)},
+                    {"game", r.game ? json(*r.game) : json(nullptr)},
+                    {"width", r.width},
+                    {"height", r.height},
+                    {"nodes", r.nodes},
+                    {"followers", r.followers},
+                    {"created_at_ms", r.created_at_ms}});
+  }
+  return json{{"reviews", list}}.dump();
+}
+
+std::string encode_review_created(std::int64_t id) {
+  return json{{"review", {{"id", id}}}}.dump();
+}
+
 std::string encode_logged_in(const UserRef& user, const std::string& token) {
   return json{{"user", user_json(user)}, {"token", token}}.dump();
 }

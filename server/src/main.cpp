@@ -161,8 +161,8 @@ int main(int argc, char** argv) {
       const auto recovery_start = std::chrono::steady_clock::now();
       const auto recovered = hub->recover(game_store);
       journal.barrier().wait();
-      spdlog::info("recovered {} unfinished games and {} open challenges in {} ms", recovered.games,
-                   recovered.challenges,
+      spdlog::info("recovered {} unfinished games, {} open challenges and {} open reviews in {} ms",
+                   recovered.games, recovered.challenges, recovered.reviews,
                    std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::steady_clock::now() - recovery_start)
                        .count());
@@ -182,7 +182,13 @@ int main(int argc, char** argv) {
                     .hub = {.live_sgf = [&](std::int64_t game) { return reads().live_sgf(game); },
                             .tournaments =
                                 [&](const store::Page& page) { return reads().tournaments(page); },
-                            .tournament = [&](std::int64_t id) { return reads().tournament(id); }}},
+                            .tournament = [&](std::int64_t id) { return reads().tournament(id); },
+                            .reviews = [&] { return reads().reviews(); },
+                            .review_sgf = [&](std::int64_t id) { return reads().review_sgf(id); },
+                            .create_review =
+                                [&](const protocol::http::ReviewRequest& r) {
+                                  return reads().create_review(r);
+                                }}},
         config.public_url.starts_with("https://"));
 
     // Several nodes (--bus): the bus, the hub lock, and this node's role.

@@ -1,6 +1,6 @@
-#include "engine/review.h"
-
 #include <gtest/gtest.h>
+
+#include "engine/review.h"
 
 namespace tengen {
 namespace {
@@ -13,7 +13,9 @@ GameTree empty_tree(int size = 9) {
   return t;
 }
 
-Point at(const char* gtp, int size = 9) { return *Geometry{size, size}.parse_gtp(gtp); }
+Point at(const char* gtp, int size = 9) {
+  return *Geometry{size, size}.parse_gtp(gtp);
+}
 
 TEST(ReviewTree, MovesBranchAndAnExistingMoveIsFollowedNotAddedTwice) {
   ReviewTree r(empty_tree());

@@ -54,26 +54,35 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     bob = accounts.create_user("bob", "hash-b", true, 11)->id;
     accounts.create_session(ann, token(7), "Firefox", 12);
     SqliteGameStore games(file.path());
-    games.write(std::vector<Write>{
-        ChallengeOpened{1, ann, std::nullopt, R"({"width":9})", 20, "c-1"},
-        ChallengeOpened{2, bob, ann, R"({"width":19})", 21, "c-2"},
-        ChallengeClosed{1, "accepted", 1, 22},
-        GameCreated{1, 1, R"({"width":9})", ann, bob, "secret", "nonce", 22}, event(1, 1, ann, 23),
-        event(1, 2, bob, 24), event(1, 3, bob, 25), GameSeated{1, bob, ann},
-        GameCreated{2, std::nullopt, R"({"width":13})", bob, ann, {}, {}, 26}, event(2, 1, bob, 27),
-        GameFinished{2, "W+R", "resignation", 1, "(;GM[1]SZ[13])", 28},
-        RatingChanged{bob, 2, rating, deviation, 0.06, 1, 28},
-        RatingChanged{ann, 2, 1400.25, 300.5, 0.0600001, 1, 28},
-        TournamentCreated{1, "Autumn", ann, R"({"system":"swiss"})", 29, "t-1"},
-        TournamentEvent{1, 1, "registered", R"({"user":2})", bob, 30, "t-2"},
-        TournamentStatus{1, "running"}});
+    games.write(
+        std::vector<Write>{ChallengeOpened{1, ann, std::nullopt, R"({"width":9})", 20, "c-1"},
+                           ChallengeOpened{2, bob, ann, R"({"width":19})", 21, "c-2"},
+                           ChallengeClosed{1, "accepted", 1, 22},
+                           GameCreated{1, 1, R"({"width":9})", ann, bob, "secret", "nonce", 22},
+                           event(1, 1, ann, 23),
+                           event(1, 2, bob, 24),
+                           event(1, 3, bob, 25),
+                           GameSeated{1, bob, ann},
+                           GameCreated{2, std::nullopt, R"({"width":13})", bob, ann, {}, {}, 26},
+                           event(2, 1, bob, 27),
+                           GameFinished{2, "W+R", "resignation", 1, "(;GM[1]SZ[13])", 28},
+                           RatingChanged{bob, 2, rating, deviation, 0.06, 1, 28},
+                           RatingChanged{ann, 2, 1400.25, 300.5, 0.0600001, 1, 28},
+                           TournamentCreated{1, "Autumn", ann, R"({"system":"swiss"})", 29, "t-1"},
+                           TournamentEvent{1, 1, "registered", R"({"user":2})", bob, 30, "t-2"},
+                           TournamentStatus{1, "running"},
+                           ReviewCreated{1, ann, "Lesson", 2, "(;SZ[13])", 31},
+                           ReviewEvent{1, 1, "play", R"({"color":"black","vertex":"D4"})", ann, 32},
+                           ReviewCreated{2, bob, "Demo", std::nullopt, "(;SZ[9])", 33},
+                           ReviewClosed{2, "(;SZ[9];B[ee])", 34}});
   }
   const std::string pg = TempPostgres::instance().new_database();
   const auto imported = import_sqlite(file.path(), pg);
   const std::vector<std::pair<std::string, std::int64_t>> expected{
-      {"users", 2},          {"sessions", 1},    {"challenges", 2},
-      {"games", 2},          {"game_events", 4}, {"ratings", 2},
-      {"rating_history", 2}, {"tournaments", 1}, {"tournament_events", 1}};
+      {"users", 2},          {"sessions", 1},     {"challenges", 2},
+      {"games", 2},          {"game_events", 4},  {"ratings", 2},
+      {"rating_history", 2}, {"tournaments", 1},  {"tournament_events", 1},
+      {"reviews", 2},        {"review_events", 1}};
   EXPECT_EQ(imported.rows, expected);
 
   pg::Connection db(pg);
@@ -112,6 +121,14 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   ASSERT_EQ(tournaments[0].events.size(), 1u);
   EXPECT_EQ(tournaments[0].events[0].cid, "t-2");
   EXPECT_EQ(games.last_game_id(), 2);
+  const auto reviews = games.open_reviews();
+  ASSERT_EQ(reviews.size(), 1u) << "the closed one is not open";
+  EXPECT_EQ(reviews[0].created.game_id, 2);
+  ASSERT_EQ(reviews[0].events.size(), 1u);
+  EXPECT_EQ(reviews[0].events[0].by_user, ann);
+  EXPECT_EQ(games.closed_review_sgf(2), "(;SZ[9];B[ee])");
+  EXPECT_EQ(games.closed_review_sgf(1), std::nullopt);
+  EXPECT_EQ(games.last_review_id(), 2);
 
   try {
     import_sqlite(file.path(), pg);

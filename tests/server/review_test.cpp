@@ -113,3 +113,239 @@ TEST_F(Positions, BadQueriesAreRefusedWithTheReason) {
 
 }  // namespace
 }  // namespace tengen::testing
+
+namespace tengen::testing {
+namespace {
+
+// Review boards (docs/reviews.md): made over HTTP, followed and edited over real WebSockets,
+// stored in a real SQLite file and rebuilt by a restarted stack.
+class ReviewBoards : public ManyPlayers {
+ protected:
+  std::pair<int, json> request(const std::string& method, const std::string& target,
+                               const std::string& user = "", const std::string& body = "") {
+    std::string headers = body.empty() ? "" : "Content-Type: application/json\r\n";
+    if (!user.empty()) headers += "Authorization: Bearer " + tokens_.at(user) + "\r\n";
+    const std::string reply = http_request(stack_->port(), method, target, headers, body);
+    const int status = std::stoi(reply.substr(9, 3));
+    raw_ = body_of(reply);
+    return {status, json::parse(raw_, nullptr, false)};
+  }
+  // A new review by `owner` (connected already) from `source`; its id.
+  std::int64_t open_review(const std::string& owner, const json& source) {
+    const auto [status, answer] = request("POST", "/api/v1/reviews", owner, source.dump());
+    EXPECT_EQ(status, 201) << raw_;
+    return answer["review"]["id"].get<std::int64_t>();
+  }
+  static json cmd(const char* type, std::int64_t review, json fields = json::object()) {
+    fields["type"] = type;
+    fields["review"] = review;
+    return fields;
+  }
+  // Joins and returns the snapshot.
+  static json follow(WsClient& c, std::int64_t review) {
+    EXPECT_EQ(c.command(cmd("review_join", review))["type"], "ack");
+    return c.wait_type("review_snapshot");
+  }
+  static json update(WsClient& c, std::uint64_t seq) {
+    return c.wait([&](const json& m) { return m["type"] == "review_update" && m["seq"] == seq; });
+  }
+  std::string raw_;
+};
+
+TEST_F(ReviewBoards, ATeacherDrivesAndTwoStudentsFollowOneJoiningLate) {
+  auto teacher = player("teacher");
+  auto ann = player("ann");
+  auto ben = player("ben");
+  const auto id = open_review("teacher", {{"size", 9}, {"komi", 5.5}, {"title", "Lesson 1"}});
+  const json first = follow(*teacher, id);
+  EXPECT_EQ(first["title"], "Lesson 1");
+  EXPECT_EQ(first["controller"]["name"], "teacher");
+  EXPECT_EQ(first["nodes"].size(), 1U);
+  follow(*ann, id);
+
+  ASSERT_EQ(teacher->command(cmd("review_play", id, {{"vertex", "E5"}}))["seq"], 1);
+  const json added = update(*ann, 1);
+  EXPECT_EQ(added["change"], "node_added");
+  EXPECT_EQ(added["node"]["vertex"], "E5");
+  EXPECT_EQ(added["node"]["color"], "black");
+  EXPECT_EQ(added["position"]["board"].get<std::string>()[4 * 9 + 4], 'b');
+  teacher->command(cmd("review_play", id, {{"vertex", "C3"}}));  // White, node 2
+  teacher->command(cmd("review_goto", id, {{"node", 1}}));
+  teacher->command(cmd("review_play", id, {{"vertex", "G7"}}));  // a variation: node 3
+  teacher->command(cmd("review_mark", id, {{"vertex", "G7"}, {"mark", "triangle"}}));
+  teacher->command(cmd("review_mark", id, {{"vertex", "C3"}, {"mark", "label"}, {"label", "A"}}));
+  ASSERT_EQ(teacher->command(cmd("review_comment", id, {{"text", "White should approach"}}))["seq"],
+            7);
+  EXPECT_EQ(update(*ann, 7)["node"]["comment"], "White should approach");
+
+  // Ben comes late: the snapshot shows the node the teacher is on, its marks and comment.
+  const json late = follow(*ben, id);
+  EXPECT_EQ(late["seq"], 7);
+  EXPECT_EQ(late["current"], 3);
+  ASSERT_EQ(late["nodes"].size(), 4U);
+  EXPECT_EQ(late["nodes"][1]["id"], 1);
+  EXPECT_EQ(late["nodes"][2]["id"], 2) << "the main line before the variation";
+  const json& g7 = late["nodes"][3];
+  EXPECT_EQ(g7["parent"], 1);
+  EXPECT_EQ(g7["comment"], "White should approach");
+  EXPECT_EQ(g7["marks"], (json::array({{{"vertex", "G7"}, {"mark", "triangle"}, {"label", ""}},
+                                       {{"vertex", "C3"}, {"mark", "label"}, {"label", "A"}}})));
+  const auto board = late["position"]["board"].get<std::string>();
+  EXPECT_EQ(board[2 * 9 + 6], 'w') << "G7";
+  EXPECT_EQ(board[6 * 9 + 2], '.') << "C3 is in the other line";
+  EXPECT_EQ(ann->wait_type("review_followers")["followers"].size(), 2U);
+
+  // A student cannot edit until the teacher hands control over; the teacher takes it back.
+  const json refused = ann->command(cmd("review_play", id, {{"vertex", "D4"}}));
+  EXPECT_EQ(refused["code"], "forbidden");
+  EXPECT_EQ(refused["message"], "teacher has control of this review; ask them to hand it over");
+  ASSERT_EQ(teacher->command(cmd("review_control", id, {{"to", "ann"}}))["type"], "ack");
+  EXPECT_EQ(update(*ben, 8)["controller"]["name"], "ann");
+  ASSERT_EQ(ann->command(cmd("review_play", id, {{"vertex", "D4"}}))["type"], "ack");
+  EXPECT_EQ(update(*ben, 9)["by"]["name"], "ann");
+  EXPECT_EQ(teacher->command(cmd("review_play", id, {{"vertex", "F4"}}))["code"], "forbidden");
+  ASSERT_EQ(teacher->command(cmd("review_control", id, {{"to", "teacher"}}))["type"], "ack");
+  EXPECT_EQ(ann->command(cmd("review_goto", id, {{"node", 0}}))["code"], "forbidden");
+  EXPECT_EQ(teacher->command(cmd("review_control", id, {{"to", "zed"}}))["message"],
+            "zed is not following this review: control goes to someone who is");
+
+  // Listed, and downloadable with every variation.
+  const auto [listed, list] = request("GET", "/api/v1/reviews");
+  ASSERT_EQ(listed, 200);
+  ASSERT_EQ(list["reviews"].size(), 1U);
+  EXPECT_EQ(list["reviews"][0]["followers"], 3);
+  EXPECT_EQ(list["reviews"][0]["nodes"], 5);
+  request("GET", "/api/v1/reviews/" + std::to_string(id) + ".sgf");
+  EXPECT_NE(raw_.find(";B[ee]\n(;W[cg])\n(;W[gc]TR[gc]LB[cg:A]C[White should approach];B[df]))"),
+            std::string::npos)
+      << raw_;
+}
+
+TEST_F(ReviewBoards, RefusedChangesLeaveTheTreeAsItWas) {
+  auto teacher = player("teacher");
+  const auto id = open_review("teacher", {{"size", 9}});
+  follow(*teacher, id);
+  teacher->command(cmd("review_play", id, {{"vertex", "E5"}}));
+  EXPECT_EQ(teacher->command(cmd("review_play", id, {{"vertex", "E5"}}))["message"],
+            "occupied: there is already a stone on E5");
+  EXPECT_EQ(teacher->command(cmd("review_play", id, {{"vertex", "Z9"}}))["message"],
+            "no point Z9 on this board");
+  EXPECT_EQ(teacher->command(cmd("review_goto", id, {{"node", 7}}))["message"],
+            "no node 7 in this review");
+  EXPECT_EQ(teacher->command(cmd("review_delete", id, {{"node", 9}}))["code"], "not_found");
+  EXPECT_EQ(
+      teacher->command(cmd("review_mark", id, {{"vertex", "A1"}, {"mark", "label"}}))["message"],
+      "a label mark needs its text ('label')");
+  EXPECT_EQ(teacher->command(cmd("review_comment", id, {{"text", std::string(4001, 'x')}}))["code"],
+            "bad_field");
+  EXPECT_EQ(teacher->command(cmd("review_join", 999))["code"], "not_found");
+  const json snapshot = follow(*teacher, id);
+  EXPECT_EQ(snapshot["seq"], 1);
+  EXPECT_EQ(snapshot["nodes"].size(), 2U);
+  // A guest may follow but not edit.
+  WsClient guest(stack_->port(), WsClient::Options{"", "", "/ws/v1"});
+  guest.wait_type("welcome");
+  EXPECT_EQ(follow(guest, id)["current"], 1);
+  EXPECT_EQ(guest.command(cmd("review_play", id, {{"vertex", "A1"}}))["code"], "not_authenticated");
+}
+
+TEST_F(ReviewBoards, AReviewComesBackAfterARestartAsItWas) {
+  std::int64_t id = 0;
+  json before;
+  {
+    auto teacher = player("teacher");
+    auto ann = player("ann");
+    id = open_review("teacher", {{"size", 9}});
+    follow(*teacher, id);
+    follow(*ann, id);
+    for (const char* v : {"C3", "G7", "C7"})
+      teacher->command(cmd("review_play", id, {{"vertex", v}}));
+    teacher->command(cmd("review_goto", id, {{"node", 2}}));
+    teacher->command(cmd("review_play", id, {{"vertex", "G3"}, {"color", "white"}}));
+    teacher->command(cmd("review_mark", id, {{"vertex", "G3"}, {"mark", "square"}}));
+    teacher->command(cmd("review_comment", id, {{"text", "two moves in a row"}}));
+    teacher->command(cmd("review_delete", id, {{"node", 3}}));
+    teacher->command(cmd("review_control", id, {{"to", "ann"}}));
+    before = follow(*ann, id);
+  }
+  stack_.reset();
+  stack_.emplace(temp_.path());
+  EXPECT_EQ(stack_->recovered().reviews, 1U);
+  auto ben = player("ben");
+  json after = follow(*ben, id);
+  for (auto* s : {&before, &after}) {
+    s->erase("followers");
+    s->erase("guests");
+  }
+  EXPECT_EQ(after, before);
+  EXPECT_EQ(after["controller"]["name"], "ann");
+  EXPECT_EQ(after["nodes"].size(), 4U) << "C7 was deleted";
+  auto ann = player("ann");
+  follow(*ann, id);
+  EXPECT_EQ(ann->command(cmd("review_play", id, {{"vertex", "E5"}}))["seq"],
+            after["seq"].get<int>() + 1)
+      << "the numbering goes on";
+}
+
+TEST_F(ReviewBoards, MadeFromAFinishedGameOrAFileAndClosedByItsOwner) {
+  auto black = player("black");
+  auto white = player("white");
+  const auto game = game_between(*black, *white);
+  ASSERT_EQ(black->command(play(game, "D4"))["type"], "ack");
+  ASSERT_EQ(white->command(play(game, "Q16"))["type"], "ack");
+  const auto [in_play, refusal] =
+      request("POST", "/api/v1/reviews", "black", json{{"game", game}}.dump());
+  EXPECT_EQ(in_play, 409);
+  EXPECT_EQ(refusal["error"]["code"], "game_in_play");
+  ASSERT_EQ(black->command({{"type", "resign"}, {"game", game}})["type"], "ack");
+  black->wait_type("game_ended");
+  stack_->journal().barrier().wait();
+
+  const auto id = open_review("white", {{"game", game}});
+  const json s = follow(*white, id);
+  EXPECT_EQ(s["title"], "black vs white");
+  EXPECT_EQ(s["game"], game);
+  ASSERT_EQ(s["nodes"].size(), 3U);
+  EXPECT_EQ(s["nodes"][2]["vertex"], "Q16");
+  EXPECT_EQ(s["current"], 0) << "a review starts at the beginning";
+
+  // An uploaded file keeps its variations; a broken one is refused saying where.
+  const std::string sgf = "(;GM[1]FF[4]SZ[9]KM[6.5]GN[Joseki]C[start];B[cc](;W[gg])(;W[cg]C[hm]))";
+  const auto file = open_review("white", {{"sgf", sgf}});
+  const json f = follow(*white, file);
+  EXPECT_EQ(f["title"], "Joseki");
+  EXPECT_EQ(f["nodes"].size(), 4U);
+  EXPECT_EQ(f["nodes"][0]["comment"], "start");
+  const auto [bad, why] =
+      request("POST", "/api/v1/reviews", "white", json{{"sgf", "(;SZ[9];B[cc];W[cc])"}}.dump());
+  EXPECT_EQ(bad, 422);
+  EXPECT_EQ(why["error"]["code"], "bad_sgf");
+  EXPECT_EQ(request("POST", "/api/v1/reviews", "", json{{"size", 9}}.dump()).first, 401);
+  EXPECT_EQ(request("POST", "/api/v1/reviews", "white", json{{"size", 40}}.dump()).first, 400);
+
+  // Closing: followers are told, the list forgets it, the file stays.
+  ASSERT_EQ(black->command(cmd("review_close", file))["message"],
+            "only white (the owner) can close it");
+  ASSERT_EQ(white->command(cmd("review_close", file))["type"], "ack");
+  EXPECT_EQ(white->wait([](const json& m) { return m["change"] == "closed"; })["type"],
+            "review_update");
+  stack_->journal().barrier().wait();
+  EXPECT_EQ(request("GET", "/api/v1/reviews").second["reviews"].size(), 1U);
+  EXPECT_EQ(request("GET", "/api/v1/reviews/" + std::to_string(file) + ".sgf").first, 200);
+  EXPECT_NE(raw_.find("(;W[gg])\n(;W[cg]C[hm]))"), std::string::npos) << raw_;
+  EXPECT_EQ(white->command(cmd("review_join", file))["code"], "not_found");
+  EXPECT_EQ(request("GET", "/api/v1/reviews/77.sgf").first, 404);
+}
+
+TEST_F(ReviewBoards, OneAccountMayKeepOnlySoManyOpen) {
+  player("teacher");
+  for (int i = 0; i < 5; ++i) open_review("teacher", {{"size", 9}});
+  const auto [status, answer] =
+      request("POST", "/api/v1/reviews", "teacher", json{{"size", 9}}.dump());
+  EXPECT_EQ(status, 409);
+  EXPECT_EQ(answer["error"]["message"],
+            "you have 5 open reviews, the most one account may have: close one first");
+}
+
+}  // namespace
+}  // namespace tengen::testing

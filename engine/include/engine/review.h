@@ -36,6 +36,9 @@ class ReviewTree {
     bool added = false;
   };
   Played play(Move m);
+  // The current node's child with exactly this move (no setup), or -1: where play() would go
+  // without adding a node.
+  int child_with(Move m) const;
   bool go_to(int node);  // false (nothing changes) for a node not in the tree
   // Cuts `node` and everything below it off (not the root); the current node, if it was among
   // them, becomes `node`'s parent. False for the root or a node not in the tree.

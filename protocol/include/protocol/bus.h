@@ -74,11 +74,19 @@ struct ToNode {
 // A front node's question to the hub (GET /api/v1/games/{id}.sgf of a game in play, the
 // tournaments list and one tournament).
 struct HubRead {
-  enum class What : std::uint8_t { LiveSgf, Tournaments, Tournament };
+  enum class What : std::uint8_t {
+    LiveSgf,
+    Tournaments,
+    Tournament,
+    Reviews,       // the open reviews (docs/reviews.md)
+    ReviewSgf,     // an open review's tree
+    CreateReview,  // `text`: an http::ReviewRequest; the body: {"status", "body"}
+  };
   What what = What::LiveSgf;
-  std::int64_t id = 0;                 // the game or the tournament
+  std::int64_t id = 0;                 // the game, the tournament or the review
   std::optional<std::int64_t> before;  // Tournaments: a page (ids below `before`, `limit` of them)
   int limit = 0;
+  std::string text{};  // CreateReview's request
 };
 // The hub's answer: the body, or none (no such game in play, no such tournament).
 struct HubReadAnswer {

@@ -95,6 +95,44 @@ struct PositionAnswer {
 };
 std::string encode_position(const PositionAnswer& answer);
 
+// POST /api/v1/reviews (protocol/README.md, "Reviews"): where a review starts from, one of a
+// finished game, an SGF file (text, at most kMaxReviewSgfBytes) or an empty board; a title is
+// optional (1 to 100 bytes).
+inline constexpr std::size_t kMaxReviewSgfBytes = std::size_t{200} * 1024;
+inline constexpr std::size_t kMaxReviewTitleBytes = 100;
+inline constexpr std::size_t kMaxReviewSgfNodes = 3000;  // an uploaded tree's nodes
+struct ReviewSource {
+  std::optional<std::int64_t> game;
+  std::optional<std::string> sgf;
+  int size = 19;  // an empty board's
+  double komi = 6.5;
+  Ruleset ruleset = Ruleset::Japanese;
+  std::string title;
+};
+std::variant<ReviewSource, std::string> decode_review_source(std::string_view body);
+// What the API hands the hub to open a review (the bus carries it from a front node).
+struct ReviewRequest {
+  UserRef owner;
+  std::string title;
+  std::optional<std::int64_t> game;
+  std::string sgf;  // read and judged playable already
+};
+std::string encode(const ReviewRequest& r);
+std::optional<ReviewRequest> decode_review_request(std::string_view text);
+// One line of GET /api/v1/reviews.
+struct ReviewSummary {
+  std::int64_t id = 0;
+  std::string title;
+  UserRef owner, controller;
+  std::optional<std::int64_t> game;
+  int width = 19, height = 19;
+  int nodes = 0;
+  int followers = 0;
+  std::int64_t created_at_ms = 0;
+};
+std::string encode_reviews(const std::vector<ReviewSummary>& reviews);
+std::string encode_review_created(std::int64_t id);
+
 std::string encode_logged_in(const UserRef& user, const std::string& token);
 std::string encode_me(const UserRef& user);
 std::string encode_sessions(const std::vector<SessionInfo>& sessions);

@@ -324,13 +324,133 @@ struct Wire<RepairRound> {
       wire::field("tournament", &RepairRound::tournament, wire::positive_id)};
 };
 
+// ---- review rooms (docs/reviews.md) ----
+// A shared board with a tree of variations, made over HTTP (POST /api/v1/reviews) and followed
+// here: its owner, or whoever the owner handed control to, edits it; everyone in it sees each
+// change. Nodes are numbered by the server and keep their number for the review's life.
+using ReviewId = std::int64_t;
+enum class MarkKind : std::uint8_t { Triangle, Square, Circle, Cross, Label };
+template <>
+struct WireNames<MarkKind> {
+  static constexpr std::array names{std::pair{std::string_view("triangle"), MarkKind::Triangle},
+                                    std::pair{std::string_view("square"), MarkKind::Square},
+                                    std::pair{std::string_view("circle"), MarkKind::Circle},
+                                    std::pair{std::string_view("cross"), MarkKind::Cross},
+                                    std::pair{std::string_view("label"), MarkKind::Label}};
+};
+// Follow a review: answered with its snapshot (review_snapshot), then its changes.
+struct JoinReview {
+  ReviewId review = 0;
+};
+template <>
+struct Wire<JoinReview> {
+  static constexpr std::string_view type = "review_join";
+  static constexpr std::tuple fields{wire::field("review", &JoinReview::review, wire::positive_id)};
+};
+struct LeaveReview {
+  ReviewId review = 0;
+};
+template <>
+struct Wire<LeaveReview> {
+  static constexpr std::string_view type = "review_leave";
+  static constexpr std::tuple fields{
+      wire::field("review", &LeaveReview::review, wire::positive_id)};
+};
+// A move after the current node, by `color` (default: the side to move there); "pass" passes.
+// A child with the same move becomes the current node instead of a second copy.
+struct ReviewPlay {
+  ReviewId review = 0;
+  std::string vertex;
+  std::optional<Color> color;
+};
+template <>
+struct Wire<ReviewPlay> {
+  static constexpr std::string_view type = "review_play";
+  static constexpr std::tuple fields{wire::field("review", &ReviewPlay::review, wire::positive_id),
+                                     wire::field("vertex", &ReviewPlay::vertex, wire::vertex),
+                                     wire::field("color", &ReviewPlay::color)};
+};
+struct ReviewGoTo {
+  ReviewId review = 0;
+  std::int64_t node = 0;
+};
+template <>
+struct Wire<ReviewGoTo> {
+  static constexpr std::string_view type = "review_goto";
+  static constexpr std::tuple fields{wire::field("review", &ReviewGoTo::review, wire::positive_id),
+                                     wire::field("node", &ReviewGoTo::node, wire::node_id)};
+};
+// Puts a mark on a point of the current node (replacing the one there); without `mark`, clears
+// it. A label needs `label` (1 to 8 bytes: "A", "1", "12").
+struct ReviewMark {
+  ReviewId review = 0;
+  std::string vertex;
+  std::optional<MarkKind> mark;
+  std::optional<std::string> label;
+};
+template <>
+struct Wire<ReviewMark> {
+  static constexpr std::string_view type = "review_mark";
+  static constexpr std::tuple fields{wire::field("review", &ReviewMark::review, wire::positive_id),
+                                     wire::field("vertex", &ReviewMark::vertex, wire::vertex),
+                                     wire::field("mark", &ReviewMark::mark),
+                                     wire::field("label", &ReviewMark::label, wire::mark_label)};
+};
+// The current node's comment, replaced (empty: none).
+struct ReviewComment {
+  ReviewId review = 0;
+  std::string text;
+};
+template <>
+struct Wire<ReviewComment> {
+  static constexpr std::string_view type = "review_comment";
+  static constexpr std::tuple fields{
+      wire::field("review", &ReviewComment::review, wire::positive_id),
+      wire::field("text", &ReviewComment::text, wire::Empty::Defaulted, wire::comment_text)};
+};
+// Cuts a node and the lines below it off (not the root).
+struct ReviewDelete {
+  ReviewId review = 0;
+  std::int64_t node = 0;
+};
+template <>
+struct Wire<ReviewDelete> {
+  static constexpr std::string_view type = "review_delete";
+  static constexpr std::tuple fields{
+      wire::field("review", &ReviewDelete::review, wire::positive_id),
+      wire::field("node", &ReviewDelete::node, wire::positive_id)};
+};
+// Hands control to `to`, who must be following the review; the owner may always take it back.
+struct ReviewHandOver {
+  ReviewId review = 0;
+  std::string to;
+};
+template <>
+struct Wire<ReviewHandOver> {
+  static constexpr std::string_view type = "review_control";
+  static constexpr std::tuple fields{
+      wire::field("review", &ReviewHandOver::review, wire::positive_id),
+      wire::field("to", &ReviewHandOver::to, wire::user_name)};
+};
+// The owner ends the review: it stays downloadable, no longer listed or editable.
+struct CloseReview {
+  ReviewId review = 0;
+};
+template <>
+struct Wire<CloseReview> {
+  static constexpr std::string_view type = "review_close";
+  static constexpr std::tuple fields{
+      wire::field("review", &CloseReview::review, wire::positive_id)};
+};
+
 using ClientMessage =
     std::variant<CreateChallenge, CancelChallenge, AcceptChallenge, DeclineChallenge, JoinGame,
                  LeaveGame, PlayMove, PassMove, Resign, RequestUndo, AnswerUndo, SendChat, Ping,
                  NigiriChoice, AbortGame, ClaimWin, MarkDead, AcceptScore, ResumePlay,
                  CreateTournament, RegisterTournament, LeaveTournament, StartTournament,
                  WithdrawPlayer, SetTournamentResult, RepairRound, WatchTournaments,
-                 UnwatchTournaments>;
+                 UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo, ReviewMark,
+                 ReviewComment, ReviewDelete, ReviewHandOver, CloseReview>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it
@@ -964,8 +1084,160 @@ struct Wire<TournamentChanged> {
                                      wire::field("round", &TournamentChanged::round)};
 };
 
+// A review as its followers see it (docs/reviews.md).
+struct MarkView {
+  std::string vertex;
+  MarkKind mark = MarkKind::Triangle;
+  std::string label;  // a label's text; empty otherwise
+};
+template <>
+struct Wire<MarkView> {
+  static constexpr std::tuple fields{
+      wire::field("vertex", &MarkView::vertex), wire::field("mark", &MarkView::mark),
+      wire::field("label", &MarkView::label, wire::Empty::Defaulted)};
+};
+// One node of a review's tree: its move (none for the root or a setup node), setup stones, marks
+// and comment. `parent` is -1 for the root (node 0).
+struct ReviewNode {
+  std::int64_t id = 0;
+  std::int64_t parent = -1;
+  std::optional<Color> color;  // the move's colour; absent: no move
+  std::string vertex;          // the move: "D4" or "pass"; empty without one
+  std::vector<std::string> add_black, add_white, add_empty;
+  std::vector<MarkView> marks;
+  std::string comment;
+};
+template <>
+struct Wire<ReviewNode> {
+  static constexpr std::tuple fields{
+      wire::field("id", &ReviewNode::id),
+      wire::field("parent", &ReviewNode::parent),
+      wire::field("color", &ReviewNode::color),
+      wire::field("vertex", &ReviewNode::vertex, wire::Empty::Defaulted),
+      wire::field("add_black", &ReviewNode::add_black, wire::Empty::Defaulted),
+      wire::field("add_white", &ReviewNode::add_white, wire::Empty::Defaulted),
+      wire::field("add_empty", &ReviewNode::add_empty, wire::Empty::Defaulted),
+      wire::field("marks", &ReviewNode::marks, wire::Empty::Defaulted),
+      wire::field("comment", &ReviewNode::comment, wire::Empty::Defaulted)};
+};
+// The position at a node: the board (width*height characters, rows from the top: 'b', 'w', '.'),
+// who moves next, the stones each side has taken along the line, and what its move took.
+struct ReviewPosition {
+  std::string board;
+  Color to_move = Color::Black;
+  Captures captures;
+  std::vector<std::string> captured;
+};
+template <>
+struct Wire<ReviewPosition> {
+  static constexpr std::tuple fields{wire::field("board", &ReviewPosition::board),
+                                     wire::field("to_move", &ReviewPosition::to_move),
+                                     wire::field("captures", &ReviewPosition::captures),
+                                     wire::field("captured", &ReviewPosition::captured)};
+};
+struct ReviewSnapshot {
+  ReviewId review = 0;
+  Seq seq = 0;  // the last change included
+  std::string title;
+  UserRef owner;
+  UserRef controller;
+  std::optional<GameId> game;  // the game it reviews, if made from one
+  int width = 19;
+  int height = 19;
+  double komi = 0;
+  std::string rules;              // the ruleset's name
+  std::vector<ReviewNode> nodes;  // every node in the tree, parents before children
+  std::int64_t current = 0;
+  ReviewPosition position;  // at the current node
+  std::vector<UserRef> followers;
+  int guests = 0;  // followers without an account
+  bool closed = false;
+};
+template <>
+struct Wire<ReviewSnapshot> {
+  static constexpr std::string_view type = "review_snapshot";
+  static constexpr std::tuple fields{wire::field("review", &ReviewSnapshot::review),
+                                     wire::field("seq", &ReviewSnapshot::seq),
+                                     wire::field("title", &ReviewSnapshot::title),
+                                     wire::field("owner", &ReviewSnapshot::owner),
+                                     wire::field("controller", &ReviewSnapshot::controller),
+                                     wire::field("game", &ReviewSnapshot::game, wire::Empty::Null),
+                                     wire::field("width", &ReviewSnapshot::width),
+                                     wire::field("height", &ReviewSnapshot::height),
+                                     wire::field("komi", &ReviewSnapshot::komi),
+                                     wire::field("rules", &ReviewSnapshot::rules),
+                                     wire::field("nodes", &ReviewSnapshot::nodes),
+                                     wire::field("current", &ReviewSnapshot::current),
+                                     wire::field("position", &ReviewSnapshot::position),
+                                     wire::field("followers", &ReviewSnapshot::followers),
+                                     wire::field("guests", &ReviewSnapshot::guests),
+                                     wire::field("closed", &ReviewSnapshot::closed)};
+};
+enum class ReviewChange : std::uint8_t {
+  NodeAdded,  // `node` is new; it is the current node
+  Moved,      // the current node changed
+  Marked,     // `node`'s marks changed (it is the current node)
+  Commented,  // `node`'s comment changed
+  Deleted,    // `deleted` and the lines below it are gone; `current` may have moved up
+  Control,    // `controller` now drives the review
+  Closed,     // the owner ended it
+  Other,      // a change a newer server made
+};
+template <>
+struct WireNames<ReviewChange> {
+  static constexpr std::array names{
+      std::pair{std::string_view("node_added"), ReviewChange::NodeAdded},
+      std::pair{std::string_view("moved"), ReviewChange::Moved},
+      std::pair{std::string_view("marked"), ReviewChange::Marked},
+      std::pair{std::string_view("commented"), ReviewChange::Commented},
+      std::pair{std::string_view("deleted"), ReviewChange::Deleted},
+      std::pair{std::string_view("control"), ReviewChange::Control},
+      std::pair{std::string_view("closed"), ReviewChange::Closed},
+      std::pair{std::string_view("other"), ReviewChange::Other}};
+  static constexpr ReviewChange fallback = ReviewChange::Other;
+};
+// One change to a review, numbered: a follower who sees a gap in `seq` joins again.
+struct ReviewUpdate {
+  ReviewId review = 0;
+  Seq seq = 0;
+  ReviewChange change = ReviewChange::Other;
+  std::int64_t current = 0;
+  std::optional<ReviewNode> node;
+  std::optional<std::int64_t> deleted;
+  std::optional<ReviewPosition> position;  // when the current node changed
+  std::optional<UserRef> controller;
+  std::optional<UserRef> by;  // who made it
+};
+template <>
+struct Wire<ReviewUpdate> {
+  static constexpr std::string_view type = "review_update";
+  static constexpr std::tuple fields{wire::field("review", &ReviewUpdate::review),
+                                     wire::field("seq", &ReviewUpdate::seq),
+                                     wire::field("change", &ReviewUpdate::change),
+                                     wire::field("current", &ReviewUpdate::current),
+                                     wire::field("node", &ReviewUpdate::node),
+                                     wire::field("deleted", &ReviewUpdate::deleted),
+                                     wire::field("position", &ReviewUpdate::position),
+                                     wire::field("controller", &ReviewUpdate::controller),
+                                     wire::field("by", &ReviewUpdate::by)};
+};
+// Who follows a review now (not numbered: sent as people come and go).
+struct ReviewFollowers {
+  ReviewId review = 0;
+  std::vector<UserRef> followers;
+  int guests = 0;
+};
+template <>
+struct Wire<ReviewFollowers> {
+  static constexpr std::string_view type = "review_followers";
+  static constexpr std::tuple fields{wire::field("review", &ReviewFollowers::review),
+                                     wire::field("followers", &ReviewFollowers::followers),
+                                     wire::field("guests", &ReviewFollowers::guests)};
+};
+
 using ServerMessage =
     std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened, ChallengeClosed,
-                 Presence, GameStarted, GameSnapshot, RoomEvent, TournamentChanged>;
+                 Presence, GameStarted, GameSnapshot, RoomEvent, TournamentChanged, ReviewSnapshot,
+                 ReviewUpdate, ReviewFollowers>;
 
 }  // namespace tengen::protocol

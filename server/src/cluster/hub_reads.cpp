@@ -1,5 +1,7 @@
 #include "cluster/hub_reads.h"
 
+#include <nlohmann/json.hpp>
+
 #include "lobby/hub.h"
 #include "protocol/bus.h"
 
@@ -11,7 +13,11 @@ HubReads hub_reads_of(Hub& hub) {
   return HubReads{
       .live_sgf = [&hub](std::int64_t game) { return hub.sgf(game); },
       .tournaments = [&hub](const store::Page& page) { return hub.tournaments_json(page); },
-      .tournament = [&hub](std::int64_t id) { return hub.tournament_json(id); }};
+      .tournament = [&hub](std::int64_t id) { return hub.tournament_json(id); },
+      .reviews = [&hub] { return hub.reviews_json(); },
+      .review_sgf = [&hub](std::int64_t id) { return hub.review_sgf(id); },
+      .create_review =
+          [&hub](const protocol::http::ReviewRequest& r) { return hub.create_review(r); }};
 }
 
 std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
@@ -29,6 +35,19 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
       case bus::HubRead::What::Tournament:
         answer.body = local.tournament(question->id);
         break;
+      case bus::HubRead::What::Reviews:
+        answer.body = local.reviews();
+        break;
+      case bus::HubRead::What::ReviewSgf:
+        answer.body = local.review_sgf(question->id);
+        break;
+      case bus::HubRead::What::CreateReview: {
+        const auto request = protocol::http::decode_review_request(question->text);
+        if (!request) throw std::runtime_error("an unreadable review request, not answered");
+        const auto [status, body] = local.create_review(*request);
+        answer.body = nlohmann::json{{"status", status}, {"body", body}}.dump();
+        break;
+      }
     }
     return bus::encode(answer);
   });
@@ -67,7 +86,27 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
       .tournament =
           [&bus, patience](std::int64_t id) {
             return ask(bus, patience, {What::Tournament, id, std::nullopt, 0});
-          }};
+          },
+      .reviews =
+          [&bus, patience] {
+            auto body = ask(bus, patience, {What::Reviews, 0, std::nullopt, 0});
+            if (!body) throw Unavailable("the cluster's hub answered no review list");
+            return std::move(*body);
+          },
+      .review_sgf =
+          [&bus, patience](std::int64_t id) {
+            return ask(bus, patience, {What::ReviewSgf, id, std::nullopt, 0});
+          },
+      .create_review =
+          [&bus, patience](const protocol::http::ReviewRequest& r) -> std::pair<int, std::string> {
+        const auto body =
+            ask(bus, patience, {What::CreateReview, 0, std::nullopt, 0, protocol::http::encode(r)});
+        const auto j = nlohmann::json::parse(body.value_or(""), nullptr, false);
+        if (!j.is_object() || !j.contains("status") || !j["status"].is_number_integer() ||
+            !j.contains("body") || !j["body"].is_string())
+          throw Unavailable("the cluster's hub answered something unreadable");
+        return {j["status"].get<int>(), j["body"].get<std::string>()};
+      }};
 }
 
 }  // namespace tengen::cluster

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "engine/review.h"
+#include "engine/sgf.h"
 #include "engine/variation.h"
 #include "protocol/codec.h"
 #include "protocol/http_api.h"
@@ -206,6 +208,7 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
     if (auto response = games(r, path)) return response;
     if (auto response = ratings(r, path)) return response;
     if (auto response = tournaments(r, path)) return response;
+    if (auto response = reviews(r, path)) return response;
   } catch (const Unavailable& e) {  // the hub, asked from a front node, did not answer
     auto response = error(503, "unavailable", e.what());
     response.retry_after_s = 2;
@@ -389,6 +392,85 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
   response.content_type = "application/x-go-sgf";
   response.content_disposition = "attachment; filename=\"tengen-" + std::to_string(*id) + ".sgf\"";
   return response;
+}
+
+// GET /api/v1/reviews (the open ones), POST /api/v1/reviews (a new one, from a finished game, an
+// SGF file or an empty board) and GET /api/v1/reviews/{id}.sgf; nullopt for other paths. Following
+// and editing a review go over the WebSocket (docs/reviews.md).
+std::optional<ApiResponse> Api::reviews(const ApiRequest& r, std::string_view path) {
+  constexpr std::string_view kPrefix = "/api/v1/reviews";
+  if (!path.starts_with(kPrefix)) return std::nullopt;
+  if (path == kPrefix && r.method == "GET") return ApiResponse{200, archive_.hub.reviews(), {}};
+  if (path == kPrefix && r.method == "POST") return new_review(r);
+  if (path == kPrefix) return error(405, "method_not_allowed", "use GET or POST");
+  std::string_view id_text = path.substr(kPrefix.size());
+  if (!id_text.starts_with("/") || !id_text.ends_with(".sgf"))
+    return error(404, "not_found", "reviews are at /api/v1/reviews/{id}.sgf");
+  if (r.method != "GET") return error(405, "method_not_allowed", "use GET");
+  id_text = id_text.substr(1, id_text.size() - 5);
+  const auto id = parse_int(id_text);
+  if (!id || *id < 1) return error(400, "bad_request", "the review id must be a positive integer");
+  auto record = archive_.hub.review_sgf(*id);
+  if (!record) record = archive_.store->closed_review_sgf(*id);
+  if (!record) return error(404, "not_found", "no review " + std::to_string(*id));
+  ApiResponse response{200, std::move(*record), {}};
+  response.content_type = "application/x-go-sgf";
+  response.content_disposition =
+      "attachment; filename=\"tengen-review-" + std::to_string(*id) + ".sgf\"";
+  return response;
+}
+
+ApiResponse Api::new_review(const ApiRequest& r) {
+  const auto owner = accounts_.authenticate(r.token);
+  if (!owner) return error(401, "not_authenticated", "sign in to open a review");
+  if (!is_json(r)) return not_json();
+  auto decoded = wire::decode_review_source(r.body);
+  if (auto* problem = std::get_if<std::string>(&decoded))
+    return error(400, "bad_request", *problem);
+  const auto& source = std::get<wire::ReviewSource>(decoded);
+  wire::ReviewRequest request{{owner->id, owner->username}, source.title, source.game, {}};
+  GameTree tree;
+  if (source.game) {
+    const auto not_found = error(404, "not_found", "no game " + std::to_string(*source.game));
+    const auto row = archive_.store->game(*source.game);
+    const auto info = row ? game_info(*row) : std::nullopt;
+    if (!info) return not_found;
+    if (info->settings.is_private && owner->id != info->black.id && owner->id != info->white.id)
+      return not_found;  // as GET /api/v1/games/{id} answers
+    const auto sgf = archive_.store->finished_sgf(*source.game);
+    if (!sgf) {
+      return error(409, "game_in_play",
+                   "game " + std::to_string(*source.game) +
+                       " is still being played: it can be reviewed once it ends");
+    }
+    tree = read_sgf_tree(*sgf);
+    if (request.title.empty()) request.title = info->black.name + " vs " + info->white.name;
+  } else if (source.sgf) {
+    try {
+      tree = read_sgf_tree(*source.sgf, wire::kMaxReviewSgfNodes);
+      ReviewTree{tree};  // every line playable under its own rules, or refused here
+    } catch (const SgfError& e) {
+      return error(422, "bad_sgf", e.what());
+    }
+    if (request.title.empty()) {
+      for (const auto& [key, values] : tree.record.extra) {
+        if (key == "GN" && !values.empty()) request.title = values.front();
+      }
+    }
+    if (request.title.empty() && !tree.record.black_name.empty())
+      request.title = tree.record.black_name + " vs " + tree.record.white_name;
+    if (request.title.empty()) request.title = "Uploaded game";
+    if (request.title.size() > wire::kMaxReviewTitleBytes)
+      request.title.resize(wire::kMaxReviewTitleBytes);  // a name from the file, cut
+  } else {
+    tree.record.width = tree.record.height = source.size;
+    tree.record.komi = source.komi;
+    tree.record.rules = std::string(to_string(source.ruleset));
+    if (request.title.empty()) request.title = "Demo board";
+  }
+  request.sgf = write_sgf(tree);
+  const auto [status, body] = archive_.hub.create_review(request);
+  return ApiResponse{status, body, {}};
 }
 
 // GET /api/v1/tournaments and /api/v1/tournaments/{id}; nullopt for other paths. Changes go

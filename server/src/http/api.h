@@ -47,6 +47,11 @@ struct HubReads {
   // there is none).
   std::function<std::string(const store::Page& page)> tournaments;
   std::function<std::optional<std::string>(std::int64_t id)> tournament;
+  // Review boards (docs/reviews.md): the open ones as JSON, an open one's SGF (nullopt if it is
+  // not open), and a new one (201 and its id, or the refusal).
+  std::function<std::string()> reviews;
+  std::function<std::optional<std::string>(std::int64_t id)> review_sgf;
+  std::function<std::pair<int, std::string>(const protocol::http::ReviewRequest&)> create_review;
 };
 
 // A HubReads that cannot be answered now: the message says why (answered 503).
@@ -77,6 +82,8 @@ class Api {
   std::optional<ApiResponse> games(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> ratings(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> tournaments(const ApiRequest& request, std::string_view path);
+  std::optional<ApiResponse> reviews(const ApiRequest& request, std::string_view path);
+  ApiResponse new_review(const ApiRequest& request);
   protocol::http::PlayerRating player(const store::UserRecord& user);
   Accounts& accounts_;
   GameArchive archive_;

@@ -42,6 +42,7 @@ Room* Hub::Operation::room(protocol::GameId id) const {
 }
 
 void Hub::Operation::release() {
+  if (reviews.owns_lock()) reviews.unlock();
   if (ratings.owns_lock()) ratings.unlock();
   games.clear();
   if (lobby.owns_lock()) {
@@ -242,6 +243,32 @@ std::size_t Hub::adopt(const std::vector<protocol::GameId>& games) {
   return taken;
 }
 
+std::pair<int, std::string> Hub::create_review(const protocol::http::ReviewRequest& request) {
+  std::variant<protocol::ReviewId, Reviews::Refusal> made;
+  std::future<void> durable;
+  {
+    Operation op(*this);
+    op.reviews = std::unique_lock(reviews_mutex_);
+    made = reviews_.create(request, now_ms(), op.out);
+    commit_.submit(op.out);
+    durable = services_.journal->barrier();
+  }
+  if (const auto* no = std::get_if<Reviews::Refusal>(&made))
+    return {no->status, protocol::http::encode_error(no->code, no->message)};
+  durable.wait();
+  return {201, protocol::http::encode_review_created(std::get<protocol::ReviewId>(made))};
+}
+
+std::string Hub::reviews_json() {
+  std::lock_guard lock(reviews_mutex_);
+  return protocol::http::encode_reviews(reviews_.list());
+}
+
+std::optional<std::string> Hub::review_sgf(protocol::ReviewId id) {
+  std::lock_guard lock(reviews_mutex_);
+  return reviews_.sgf(id);
+}
+
 std::optional<std::string> Hub::sgf(protocol::GameId game) {
   std::optional<std::string> record;
   std::future<void> durable;
@@ -271,6 +298,10 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     ++recovered.challenges;
   }
   ratings_.load(store.ratings());
+  {
+    std::lock_guard lock(reviews_mutex_);
+    recovered.reviews = reviews_.recover(store, services_.find_user_by_id);
+  }
   const auto tournaments = store.tournaments();
   tournaments_.recover(tournaments);  // before the games: their rooms ask how to run
   {
@@ -396,6 +427,8 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
     if (Room* room = hold(op, game, true)) room->leave(connection, now);
   }
   tournament_watchers_.erase(connection->id());
+  op.reviews = std::unique_lock(reviews_mutex_);
+  reviews_.disconnected(connection, op.out);
   if (!connection->user())
     applied_.forget(-static_cast<std::int64_t>(connection->id()));  // a guest's cids die with it
   if (presence_.disconnected(*connection)) {                        // the user's last connection
@@ -481,6 +514,10 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
 
 Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
                        const std::string& cid, const protocol::ClientMessage& m, Steady now) {
+  if (Reviews::is_review_command(m)) {  // guests may follow
+    op.reviews = std::unique_lock(reviews_mutex_);
+    return reviews_.command(who, cid, m, now_ms(), op.out);
+  }
   const auto& user = who->user();
   // Every command to a room first lets it notice deadlines that passed (a flag the timer has
   // not delivered yet); then the room's next deadline is armed again.

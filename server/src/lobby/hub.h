@@ -17,6 +17,7 @@
 #include "lobby/presence.h"
 #include "metrics.h"
 #include "ratings/rating_book.h"
+#include "reviews/reviews.h"
 #include "rooms/outbox.h"
 #include "rooms/room.h"
 #include "rooms/timers.h"
@@ -68,6 +69,7 @@ class Hub final : public Dispatcher, private TournamentHost {
     // Without, they run under it, stalling that game (and the lobby, for a tournament game).
     Worker* worker = nullptr;
     RoomOptions room;
+    ReviewLimits reviews{};
     Metrics* metrics = nullptr;
     // Which node owns each game (store/leases.h); none: this hub's alone (store::SoleNode).
     store::Leases* leases = nullptr;
@@ -87,6 +89,7 @@ class Hub final : public Dispatcher, private TournamentHost {
   struct Recovered {
     std::size_t challenges = 0;
     std::size_t games = 0;
+    std::size_t reviews = 0;
   };
   Recovered recover(store::GameStore& store);
   std::size_t rooms_in_memory();
@@ -99,6 +102,12 @@ class Hub final : public Dispatcher, private TournamentHost {
   // The tournaments as JSON for the HTTP API: the list, and one tournament whole.
   std::string tournaments_json(const store::Page& page);
   std::optional<std::string> tournament_json(protocol::TournamentId id);
+
+  // Review boards (docs/reviews.md): a new one, once its row is durable (a status and the body
+  // of the HTTP answer: 201 and its id, or why not); the open ones as JSON; an open one's SGF.
+  std::pair<int, std::string> create_review(const protocol::http::ReviewRequest& request);
+  std::string reviews_json();
+  std::optional<std::string> review_sgf(protocol::ReviewId id);
 
   // The SGF record of a game in play, once all it shows is durable; nullopt if no such game is
   // in memory.
@@ -134,6 +143,7 @@ class Hub final : public Dispatcher, private TournamentHost {
     std::unique_lock<std::mutex> lobby;
     std::map<protocol::GameId, Held> games;  // every game it touched
     std::unique_lock<std::mutex> ratings;    // from rating its ended games to their submission
+    std::unique_lock<std::mutex> reviews;    // every review (taken alone, or last)
     Outbox out;
     std::size_t settled = 0;  // the games of out.ended already told to the tournaments
   };
@@ -254,6 +264,9 @@ class Hub final : public Dispatcher, private TournamentHost {
   // The games each connection joined (by connection id), to leave them when it goes.
   std::mutex joined_mutex_;
   std::map<std::uint64_t, std::set<protocol::GameId>> joined_;
+  // The review boards: one lock for all (a change costs microseconds), taken after any other.
+  std::mutex reviews_mutex_;
+  Reviews reviews_{services_.reviews};
   // Each account's chat across all games (user id → its bucket): below the command rate, so that
   // a flood of lines is refused before it reaches the rooms and the disk.
   std::mutex chat_mutex_;

@@ -126,9 +126,36 @@ struct Fence {
   std::int64_t epoch = 0;
 };
 
-using Write = std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated,
-                           GameFinished, RatingChanged, TournamentCreated, TournamentEvent,
-                           TournamentStatus, GameOwned, Fence>;
+// Review boards (docs/reviews.md): the tree a review starts from, the events its state is replayed
+// from, and, once its owner closes it, the whole tree.
+struct ReviewCreated {
+  std::int64_t id = 0;
+  std::int64_t owner_id = 0;
+  std::string title;
+  std::optional<std::int64_t> game_id;
+  std::string sgf;
+  std::int64_t at_ms = 0;
+};
+
+struct ReviewEvent {
+  std::int64_t review_id = 0;
+  std::int64_t seq = 0;
+  std::string kind;
+  std::string record;  // JSON
+  std::optional<std::int64_t> by_user;
+  std::int64_t at_ms = 0;
+};
+
+struct ReviewClosed {
+  std::int64_t id = 0;
+  std::string sgf;
+  std::int64_t at_ms = 0;
+};
+
+using Write =
+    std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished,
+                 RatingChanged, TournamentCreated, TournamentEvent, TournamentStatus, GameOwned,
+                 Fence, ReviewCreated, ReviewEvent, ReviewClosed>;
 
 // A player's rating as of their last rated game.
 struct StoredRating {
@@ -168,6 +195,12 @@ struct GameSummary {
 struct StoredTournament {
   TournamentCreated created;
   std::vector<TournamentEvent> events;  // in seq order
+};
+
+// An open review as stored: enough to replay it.
+struct StoredReview {
+  ReviewCreated created;
+  std::vector<ReviewEvent> events;  // in seq order
 };
 
 // A page of a list: newest first; `before` is the id to continue from (exclusive).
@@ -216,6 +249,12 @@ class GameStore {
 
   // Every tournament with its events, for recovery at start (the server keeps them in memory).
   virtual std::vector<StoredTournament> tournaments() = 0;
+
+  // Reviews: the open ones with their events (for recovery at start), the highest id given, and
+  // a closed one's whole tree (nullopt if there is no such review, or it is still open).
+  virtual std::vector<StoredReview> open_reviews() = 0;
+  virtual std::int64_t last_review_id() = 0;
+  virtual std::optional<std::string> closed_review_sgf(std::int64_t review_id) = 0;
 };
 
 }  // namespace tengen::store

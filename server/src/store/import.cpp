@@ -16,9 +16,9 @@ namespace {
 
 // In an order that keeps every foreign key satisfied. schema_version is each database's own;
 // the cluster's tables (nodes, leases) start empty.
-constexpr const char* kTables[] = {"users",          "sessions",    "challenges",
-                                   "games",          "game_events", "ratings",
-                                   "rating_history", "tournaments", "tournament_events"};
+constexpr const char* kTables[] = {
+    "users",          "sessions",    "challenges",        "games",   "game_events",  "ratings",
+    "rating_history", "tournaments", "tournament_events", "reviews", "review_events"};
 
 // A table's columns in SQLite, in order.
 std::vector<std::string> sqlite_columns(Database& db, const std::string& table) {
@@ -81,7 +81,7 @@ Imported import_sqlite(const std::string& sqlite_file, const std::string& postgr
   }
   pg::Connection target(postgres_uri);
   pg::migrate(target);
-  for (const char* table : {"users", "games", "tournaments"}) {
+  for (const char* table : {"users", "games", "tournaments", "reviews"}) {
     const auto n = target.query(std::string("SELECT count(*) FROM ") + table).int64(0, 0);
     if (n > 0) {
       throw std::runtime_error("the PostgreSQL database already holds " + std::to_string(n) +

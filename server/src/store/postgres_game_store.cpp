@@ -127,6 +127,22 @@ pg::Connection::Statement statement_for(const Write& write) {
           [](const TournamentStatus& t) {
             return S{"UPDATE tournaments SET status = $1 WHERE id = $2", {t.status, t.id}};
           },
+          [](const ReviewCreated& r) {
+            return S{
+                "INSERT INTO reviews(id, owner_id, title, game_id, sgf, created_at)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                {r.id, r.owner_id, r.title, r.game_id, r.sgf, r.at_ms}};
+          },
+          [](const ReviewEvent& e) {
+            return S{
+                "INSERT INTO review_events(review_id, seq, kind, record, by_user, at)"
+                " VALUES ($1, $2, $3, $4, $5, $6)",
+                {e.review_id, e.seq, e.kind, e.record, e.by_user, e.at_ms}};
+          },
+          [](const ReviewClosed& r) {
+            return S{"UPDATE reviews SET closed_at = $1, final_sgf = $2 WHERE id = $3",
+                     {r.at_ms, r.sgf, r.id}};
+          },
           [](const GameOwned& o) {
             return S{"INSERT INTO game_leases(game_id, node_id, epoch) VALUES ($1, $2, $3)",
                      {o.game_id, o.node_id, o.epoch}};
@@ -302,6 +318,41 @@ std::vector<StoredTournament> PostgresGameStore::tournaments() {
     }
   }
   return out;
+}
+
+std::vector<StoredReview> PostgresGameStore::open_reviews() {
+  const auto rows = write_db_->query(
+      "SELECT id, owner_id, title, game_id, sgf, created_at FROM reviews"
+      " WHERE closed_at IS NULL ORDER BY id");
+  std::vector<StoredReview> out;
+  for (int i = 0; i < rows.rows(); ++i) {
+    out.push_back({{rows.int64(i, 0), rows.int64(i, 1), rows.text(i, 2), rows.optional_int64(i, 3),
+                    rows.text(i, 4), rows.int64(i, 5)},
+                   {}});
+  }
+  for (auto& r : out) {
+    const auto e = write_db_->query(
+        "SELECT seq, kind, record, by_user, at FROM review_events WHERE review_id = $1"
+        " ORDER BY seq",
+        {r.created.id});
+    for (int i = 0; i < e.rows(); ++i) {
+      r.events.push_back({r.created.id, e.int64(i, 0), e.text(i, 1), e.text(i, 2),
+                          e.optional_int64(i, 3), e.int64(i, 4)});
+    }
+  }
+  return out;
+}
+
+std::int64_t PostgresGameStore::last_review_id() {
+  return write_db_->query("SELECT coalesce(max(id), 0) FROM reviews").int64(0, 0);
+}
+
+std::optional<std::string> PostgresGameStore::closed_review_sgf(std::int64_t review_id) {
+  std::lock_guard lock(read_mutex_);
+  const auto r = read_db_->query(
+      "SELECT final_sgf FROM reviews WHERE id = $1 AND closed_at IS NOT NULL", {review_id});
+  if (r.rows() == 0) return std::nullopt;
+  return r.optional_text(0, 0);
 }
 
 }  // namespace tengen::store

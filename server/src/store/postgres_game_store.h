@@ -36,6 +36,9 @@ class PostgresGameStore final : public GameStore {
   std::optional<StoredRating> rating(std::int64_t user_id) override;
   std::vector<RatingPoint> rating_history(std::int64_t user_id, int limit) override;
   std::vector<StoredTournament> tournaments() override;
+  std::vector<StoredReview> open_reviews() override;
+  std::int64_t last_review_id() override;
+  std::optional<std::string> closed_review_sgf(std::int64_t review_id) override;
 
  private:
   std::unique_ptr<pg::Connection> write_db_;

@@ -76,7 +76,14 @@ SqliteGameStore::Writer::Writer(Database& db)
           db,
           "INSERT INTO tournament_events(tournament_id, seq, kind, record, by_user, at, cid)"
           " VALUES (?, ?, ?, ?, ?, ?, ?)"),
-      tournament_status(db, "UPDATE tournaments SET status = ? WHERE id = ?") {}
+      tournament_status(db, "UPDATE tournaments SET status = ? WHERE id = ?"),
+      create_review(db,
+                    "INSERT INTO reviews(id, owner_id, title, game_id, sgf, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)"),
+      review_event(db,
+                   "INSERT INTO review_events(review_id, seq, kind, record, by_user, at)"
+                   " VALUES (?, ?, ?, ?, ?, ?)"),
+      close_review(db, "UPDATE reviews SET closed_at = ?, final_sgf = ? WHERE id = ?") {}
 
 SqliteGameStore::Reader::Reader(Database& db)
     : sgf(db, "SELECT sgf FROM games WHERE id = ? AND ended_at IS NOT NULL"),
@@ -195,6 +202,27 @@ void SqliteGameStore::write(std::span<const Write> writes) {
                    },
                    [&](const TournamentStatus& t) {
                      writer_.tournament_status.bind(1, t.status).bind(2, t.id).run();
+                   },
+                   [&](const ReviewCreated& r) {
+                     writer_.create_review.bind(1, r.id)
+                         .bind(2, r.owner_id)
+                         .bind(3, r.title)
+                         .bind(4, r.game_id)
+                         .bind(5, r.sgf)
+                         .bind(6, r.at_ms)
+                         .run();
+                   },
+                   [&](const ReviewEvent& e) {
+                     writer_.review_event.bind(1, e.review_id)
+                         .bind(2, e.seq)
+                         .bind(3, e.kind)
+                         .bind(4, e.record)
+                         .bind(5, e.by_user)
+                         .bind(6, e.at_ms)
+                         .run();
+                   },
+                   [&](const ReviewClosed& r) {
+                     writer_.close_review.bind(1, r.at_ms).bind(2, r.sgf).bind(3, r.id).run();
                    },
                    // One server on the file owns every game (store/leases.h: SoleNode).
                    [](const GameOwned&) {},
@@ -392,6 +420,43 @@ std::vector<StoredTournament> SqliteGameStore::tournaments() {
     events.reset();
   }
   return out;
+}
+
+std::vector<StoredReview> SqliteGameStore::open_reviews() {
+  Statement rows(write_db_,
+                 "SELECT id, owner_id, title, game_id, sgf, created_at FROM reviews"
+                 " WHERE closed_at IS NULL ORDER BY id");
+  std::vector<StoredReview> out;
+  while (rows.step()) {
+    out.push_back({{rows.column_int(0), rows.column_int(1), rows.column_text(2),
+                    rows.column_optional_int(3), rows.column_text(4), rows.column_int(5)},
+                   {}});
+  }
+  Statement events(write_db_,
+                   "SELECT seq, kind, record, by_user, at FROM review_events WHERE review_id = ?"
+                   " ORDER BY seq");
+  for (auto& r : out) {
+    events.bind(1, r.created.id);
+    while (events.step()) {
+      r.events.push_back({r.created.id, events.column_int(0), events.column_text(1),
+                          events.column_text(2), events.column_optional_int(3),
+                          events.column_int(4)});
+    }
+    events.reset();
+  }
+  return out;
+}
+
+std::int64_t SqliteGameStore::last_review_id() {
+  return single_int("SELECT coalesce(max(id), 0) FROM reviews");
+}
+
+std::optional<std::string> SqliteGameStore::closed_review_sgf(std::int64_t review_id) {
+  std::lock_guard lock(read_mutex_);
+  Statement q(read_db_, "SELECT final_sgf FROM reviews WHERE id = ? AND closed_at IS NOT NULL");
+  q.bind(1, review_id);
+  if (!q.step()) return std::nullopt;
+  return q.column_text(0);
 }
 
 std::vector<GameSummary> SqliteGameStore::live_games(Page page) {

@@ -30,12 +30,16 @@ class SqliteGameStore final : public GameStore {
   std::optional<StoredRating> rating(std::int64_t user_id) override;
   std::vector<RatingPoint> rating_history(std::int64_t user_id, int limit) override;
   std::vector<StoredTournament> tournaments() override;
+  std::vector<StoredReview> open_reviews() override;
+  std::int64_t last_review_id() override;
+  std::optional<std::string> closed_review_sgf(std::int64_t review_id) override;
 
  private:
   struct Writer {
     explicit Writer(Database& db);
     Statement open_challenge, close_challenge, create_game, seat_game, insert_event, finish_game,
-        set_rating, add_history, create_tournament, tournament_event, tournament_status;
+        set_rating, add_history, create_tournament, tournament_event, tournament_status,
+        create_review, review_event, close_review;
   };
   struct Reader {
     explicit Reader(Database& db);

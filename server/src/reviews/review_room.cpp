@@ -1,0 +1,419 @@
+#include "reviews/review_room.h"
+
+#include <nlohmann/json.hpp>
+#include <limits>
+#include <stdexcept>
+
+#include "protocol/overloaded.h"
+#include "rooms/wording.h"
+
+namespace tengen {
+namespace {
+
+using json = nlohmann::json;
+using protocol::ErrorCode;
+
+// A node's share of a snapshot beyond its comment and marks: ids, move, keys.
+constexpr std::size_t kNodeBytes = 120;
+constexpr std::size_t kMarkBytes = 48;
+constexpr std::size_t kStoneBytes = 6;
+
+MarkShape shape_of(protocol::MarkKind k) {
+  switch (k) {
+    case protocol::MarkKind::Triangle:
+      return MarkShape::Triangle;
+    case protocol::MarkKind::Square:
+      return MarkShape::Square;
+    case protocol::MarkKind::Circle:
+      return MarkShape::Circle;
+    case protocol::MarkKind::Cross:
+      return MarkShape::Cross;
+    case protocol::MarkKind::Label:
+      return MarkShape::Label;
+  }
+  return MarkShape::Triangle;
+}
+
+protocol::MarkKind kind_of(MarkShape s) {
+  switch (s) {
+    case MarkShape::Triangle:
+      return protocol::MarkKind::Triangle;
+    case MarkShape::Square:
+      return protocol::MarkKind::Square;
+    case MarkShape::Circle:
+      return protocol::MarkKind::Circle;
+    case MarkShape::Cross:
+      return protocol::MarkKind::Cross;
+    case MarkShape::Label:
+      return protocol::MarkKind::Label;
+  }
+  return protocol::MarkKind::Triangle;
+}
+
+ReviewTree tree_of(const std::string& sgf, std::size_t max_nodes) {
+  return ReviewTree(read_sgf_tree(sgf, max_nodes));
+}
+
+}  // namespace
+
+ReviewRoom::ReviewRoom(const store::ReviewCreated& created, protocol::UserRef owner,
+                       ReviewLimits limits)
+    : id_(created.id),
+      owner_(owner),
+      controller_(std::move(owner)),
+      title_(created.title),
+      game_(created.game_id),
+      created_at_ms_(created.at_ms),
+      limits_(limits),
+      review_(tree_of(created.sgf, limits.max_nodes)) {
+  bytes_ = tree_bytes();
+}
+
+std::unique_ptr<ReviewRoom> ReviewRoom::recover(const store::StoredReview& stored,
+                                                protocol::UserRef owner, ReviewLimits limits) {
+  // What was accepted once is replayed whatever today's limits say.
+  limits.max_nodes = limits.max_events = limits.max_bytes = std::numeric_limits<std::size_t>::max();
+  auto room = std::make_unique<ReviewRoom>(stored.created, std::move(owner), limits);
+  for (const auto& e : stored.events) {
+    protocol::ReviewUpdate ignored;
+    if (auto problem = room->apply(e.kind, e.record, ignored)) {
+      throw std::runtime_error("review " + std::to_string(stored.created.id) + ", event " +
+                               std::to_string(e.seq) + " (" + e.kind +
+                               "): " + problem->second);
+    }
+    room->seq_ = static_cast<protocol::Seq>(e.seq);
+  }
+  return room;
+}
+
+protocol::Error ReviewRoom::error(const std::string& cid, ErrorCode code, std::string text) const {
+  return protocol::Error{cid, code, std::move(text), {}};
+}
+
+ReviewRoom::Reply ReviewRoom::join(const std::shared_ptr<Connection>& who, const std::string& cid) {
+  members_.insert(who);
+  pending_.send(who, protocol::ServerMessage{snapshot()});
+  broadcast(followers_view());
+  return protocol::Ack{cid, {}, seq_, {}, {}};
+}
+
+void ReviewRoom::leave(const std::shared_ptr<Connection>& who) {
+  if (members_.erase(who) > 0) broadcast(followers_view());
+}
+
+ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::string& cid,
+                                      const protocol::ClientMessage& m) {
+  if (closed_) return error(cid, ErrorCode::GameOver, "this review is closed");
+  json record;
+  std::string kind;
+  if (const auto* c = std::get_if<protocol::ReviewHandOver>(&m)) {
+    if (by.id != owner_.id && by.id != controller_.id) {
+      return error(cid, ErrorCode::Forbidden,
+                   "only " + owner_.name + " (the owner) or " + controller_.name +
+                       " (in control) can hand control over");
+    }
+    std::optional<protocol::UserRef> to;
+    if (c->to == owner_.name) to = owner_;
+    for (const auto& member : members_) {
+      if (!to && member->user() && member->user()->username == c->to)
+        to = protocol::UserRef{member->user()->id, member->user()->username};
+    }
+    if (!to) {
+      return error(cid, ErrorCode::NotFound,
+                   c->to + " is not following this review: control goes to someone who is");
+    }
+    if (to->id == controller_.id)
+      return error(cid, ErrorCode::Conflict, to->name + " already has control");
+    kind = "control";
+    record = {{"to", {{"id", to->id}, {"name", to->name}}}};
+    return apply_and_publish(by, cid, kind, record.dump());
+  }
+  if (by.id != controller_.id) {
+    return error(cid, ErrorCode::Forbidden,
+                 controller_.name + " has control of this review; ask them to hand it over");
+  }
+  if (seq_ >= limits_.max_events) {
+    return error(cid, ErrorCode::TooLarge,
+                 "this review has had its " + std::to_string(limits_.max_events) +
+                     " changes: download it (SGF) and start a new review from the file");
+  }
+  std::visit(Overloaded{
+                 [&](const protocol::ReviewPlay& p) {
+                   kind = "play";
+                   const Color c = p.color.value_or(review_.position().to_move());
+                   record = {{"color", color_name(c)}, {"vertex", p.vertex}};
+                 },
+                 [&](const protocol::ReviewGoTo& g) {
+                   kind = "goto";
+                   record = {{"node", g.node}};
+                 },
+                 [&](const protocol::ReviewMark& k) {
+                   kind = "mark";
+                   record = {{"vertex", k.vertex}};
+                   if (k.mark) record["mark"] = std::string(protocol::wire::name(*k.mark));
+                   if (k.label) record["label"] = *k.label;
+                 },
+                 [&](const protocol::ReviewComment& c) {
+                   kind = "comment";
+                   record = {{"text", c.text}};
+                 },
+                 [&](const protocol::ReviewDelete& d) {
+                   kind = "delete";
+                   record = {{"node", d.node}};
+                 },
+                 [](const auto&) {},
+             },
+             m);
+  if (kind.empty()) return error(cid, ErrorCode::UnknownType, "not a review command");
+  return apply_and_publish(by, cid, kind, record.dump());
+}
+
+ReviewRoom::Reply ReviewRoom::apply_and_publish(const protocol::UserRef& by,
+                                                const std::string& cid, const std::string& kind,
+                                                const std::string& record) {
+  protocol::ReviewUpdate update;
+  if (auto problem = apply(kind, record, update)) return error(cid, problem->first, problem->second);
+  update.review = id_;
+  update.seq = ++seq_;
+  update.current = review_.current();
+  update.by = by;
+  pending_.writes.push_back(store::ReviewEvent{id_, static_cast<std::int64_t>(seq_), kind, record,
+                                               by.id > 0 ? std::optional(by.id) : std::nullopt,
+                                               0});
+  broadcast(update);
+  return protocol::Ack{cid, {}, seq_, {}, {}};
+}
+
+std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(
+    const std::string& kind, const std::string& text, protocol::ReviewUpdate& update) {
+  using Problem = std::pair<ErrorCode, std::string>;
+  const json r = json::parse(text, nullptr, false);
+  if (!r.is_object()) return Problem{ErrorCode::Internal, "an unreadable record"};
+  const Geometry g = review_.tree().record.geometry();
+  auto too_large = [&](std::size_t more) -> std::optional<Problem> {
+    if (bytes_ + more <= limits_.max_bytes) return std::nullopt;
+    return Problem{ErrorCode::TooLarge,
+                   "this review is full (" + std::to_string(limits_.max_bytes / 1024) +
+                       " KiB of moves, marks and comments): delete a line or start a new review"};
+  };
+  try {
+    if (kind == "play") {
+      const std::string vertex = r.at("vertex").get<std::string>();
+      const auto p = g.parse_gtp(vertex);
+      if (!p) return Problem{ErrorCode::BadField, "no point " + vertex + " on this board"};
+      const Move m{r.at("color").get<std::string>() == "white" ? Color::White : Color::Black, *p};
+      if (review_.child_with(m) < 0) {
+        if (review_.tree().nodes.size() >= limits_.max_nodes) {
+          return Problem{ErrorCode::TooLarge,
+                         "this review has its " + std::to_string(limits_.max_nodes) +
+                             " moves: delete a line or start a new review"};
+        }
+        if (auto full = too_large(kNodeBytes)) return full;
+      }
+      const auto played = review_.play(m);
+      if (played.error != MoveError::Ok)
+        return Problem{ErrorCode::IllegalMove, why_illegal(played.error, vertex)};
+      if (played.added) {
+        bytes_ += kNodeBytes;
+        update.change = protocol::ReviewChange::NodeAdded;
+        update.node = node_view(played.node);
+      } else {
+        update.change = protocol::ReviewChange::Moved;
+      }
+      update.position = position_view();
+    } else if (kind == "goto") {
+      const auto node = r.at("node").get<std::int64_t>();
+      if (node > std::numeric_limits<int>::max() || !review_.go_to(static_cast<int>(node)))
+        return Problem{ErrorCode::NotFound, "no node " + std::to_string(node) + " in this review"};
+      update.change = protocol::ReviewChange::Moved;
+      update.position = position_view();
+    } else if (kind == "mark") {
+      const std::string vertex = r.at("vertex").get<std::string>();
+      const auto p = g.parse_gtp(vertex);
+      if (!p || *p == kPass) return Problem{ErrorCode::BadField, "no point " + vertex + " on this board"};
+      std::optional<Mark> mark;
+      if (r.contains("mark")) {
+        const auto k = protocol::wire::parse<protocol::MarkKind>(r["mark"].get<std::string>());
+        if (!k) return Problem{ErrorCode::BadField, "no such mark"};
+        mark = Mark{*p, shape_of(*k), ""};
+        if (*k == protocol::MarkKind::Label) {
+          if (!r.contains("label"))
+            return Problem{ErrorCode::BadField, "a label mark needs its text ('label')"};
+          mark->label = r["label"].get<std::string>();
+        }
+        if (auto full = too_large(kMarkBytes)) return full;
+      }
+      const auto before = review_.marks(review_.current()).size();
+      review_.set_mark(*p, std::move(mark));
+      bytes_ = bytes_ + review_.marks(review_.current()).size() * kMarkBytes - before * kMarkBytes;
+      update.change = protocol::ReviewChange::Marked;
+      update.node = node_view(review_.current());
+    } else if (kind == "comment") {
+      std::string comment = r.at("text").get<std::string>();
+      const auto old = review_.comment(review_.current()).size();
+      if (comment.size() > old) {
+        if (auto full = too_large(comment.size() - old)) return full;
+      }
+      bytes_ = bytes_ + comment.size() - old;
+      review_.set_comment(std::move(comment));
+      update.change = protocol::ReviewChange::Commented;
+      update.node = node_view(review_.current());
+    } else if (kind == "delete") {
+      const auto node = r.at("node").get<std::int64_t>();
+      if (node == 0) return Problem{ErrorCode::Forbidden, "the root of a review stays"};
+      if (node > std::numeric_limits<int>::max() || !review_.remove(static_cast<int>(node)))
+        return Problem{ErrorCode::NotFound, "no node " + std::to_string(node) + " in this review"};
+      bytes_ = tree_bytes();
+      update.change = protocol::ReviewChange::Deleted;
+      update.deleted = node;
+      update.position = position_view();
+    } else if (kind == "control") {
+      const auto& to = r.at("to");
+      controller_ = {to.at("id").get<std::int64_t>(), to.at("name").get<std::string>()};
+      update.change = protocol::ReviewChange::Control;
+      update.controller = controller_;
+    } else {
+      return Problem{ErrorCode::Internal, "an unknown change '" + kind + "'"};
+    }
+  } catch (const json::exception& e) {
+    return Problem{ErrorCode::Internal, std::string("an unreadable record: ") + e.what()};
+  }
+  return std::nullopt;
+}
+
+ReviewRoom::Reply ReviewRoom::close(const protocol::UserRef& by, const std::string& cid,
+                                    std::int64_t at_ms) {
+  if (closed_) return error(cid, ErrorCode::GameOver, "this review is closed already");
+  if (by.id != owner_.id)
+    return error(cid, ErrorCode::Forbidden, "only " + owner_.name + " (the owner) can close it");
+  closed_ = true;
+  pending_.writes.push_back(store::ReviewClosed{id_, sgf(), at_ms});
+  protocol::ReviewUpdate update;
+  update.review = id_;
+  update.seq = ++seq_;
+  update.change = protocol::ReviewChange::Closed;
+  update.current = review_.current();
+  update.by = by;
+  broadcast(update);
+  members_.clear();
+  return protocol::Ack{cid, {}, seq_, {}, {}};
+}
+
+void ReviewRoom::broadcast(const protocol::ServerMessage& m) {
+  if (members_.empty()) return;
+  const auto text = std::make_shared<const std::string>(protocol::encode(m));
+  for (const auto& member : members_) pending_.send(member, text);
+}
+
+protocol::ReviewNode ReviewRoom::node_view(int node) const {
+  const auto& tree = review_.tree();
+  const auto& n = tree.nodes[static_cast<std::size_t>(node)];
+  protocol::ReviewNode v;
+  v.id = node;
+  v.parent = n.parent;
+  auto points = [&](const std::vector<Point>& list) {
+    std::vector<std::string> out;
+    out.reserve(list.size());
+    for (Point p : list) out.push_back(gtp(p));
+    return out;
+  };
+  if (node == 0) {
+    v.add_black = points(tree.record.setup_black);
+    v.add_white = points(tree.record.setup_white);
+  } else {
+    if (n.move.is_move()) {
+      v.color = n.move.color;
+      v.vertex = n.move.point == kPass ? "pass" : gtp(n.move.point);
+    }
+    v.add_black = points(n.move.add_black);
+    v.add_white = points(n.move.add_white);
+    v.add_empty = points(n.move.add_empty);
+  }
+  for (const auto& m : n.marks) v.marks.push_back({gtp(m.point), kind_of(m.shape), m.label});
+  v.comment = review_.comment(node);
+  return v;
+}
+
+protocol::ReviewPosition ReviewRoom::position_view() const {
+  std::vector<Point> captured;
+  const Variation line = review_.position(&captured);
+  const Board& b = line.board();
+  const Geometry& g = b.geometry();
+  protocol::ReviewPosition v;
+  v.board.reserve(static_cast<std::size_t>(g.area()));
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      const Color c = b.at(g.point(x, y));
+      v.board += c == Color::Black ? 'b' : c == Color::White ? 'w' : '.';
+    }
+  }
+  v.to_move = line.to_move();
+  v.captures = {b.captures(Color::Black), b.captures(Color::White)};
+  for (Point p : captured) v.captured.push_back(gtp(p));
+  return v;
+}
+
+protocol::ReviewFollowers ReviewRoom::followers_view() const {
+  protocol::ReviewFollowers f;
+  f.review = id_;
+  std::set<std::int64_t> seen;
+  for (const auto& m : members_) {
+    if (!m->user()) {
+      ++f.guests;
+    } else if (seen.insert(m->user()->id).second) {
+      f.followers.push_back({m->user()->id, m->user()->username});
+    }
+  }
+  return f;
+}
+
+protocol::ReviewSnapshot ReviewRoom::snapshot() const {
+  const auto& tree = review_.tree();
+  protocol::ReviewSnapshot s;
+  s.review = id_;
+  s.seq = seq_;
+  s.title = title_;
+  s.owner = owner_;
+  s.controller = controller_;
+  s.game = game_;
+  s.width = tree.record.width;
+  s.height = tree.record.height;
+  s.komi = review_.rules().komi;
+  s.rules = tree.record.rules;
+  std::vector<int> todo{0};  // depth first: parents before children, the main line first
+  while (!todo.empty()) {
+    const int n = todo.back();
+    todo.pop_back();
+    s.nodes.push_back(node_view(n));
+    const auto& kids = tree.nodes[static_cast<std::size_t>(n)].children;
+    for (auto it = kids.rbegin(); it != kids.rend(); ++it) todo.push_back(*it);
+  }
+  s.current = review_.current();
+  s.position = position_view();
+  auto f = followers_view();
+  s.followers = std::move(f.followers);
+  s.guests = f.guests;
+  s.closed = closed_;
+  return s;
+}
+
+std::size_t ReviewRoom::bytes_of(int node) const {
+  const auto& n = review_.tree().nodes[static_cast<std::size_t>(node)];
+  return kNodeBytes + review_.comment(node).size() + n.marks.size() * kMarkBytes +
+         (n.move.add_black.size() + n.move.add_white.size() + n.move.add_empty.size()) *
+             kStoneBytes;
+}
+
+std::size_t ReviewRoom::tree_bytes() const {
+  std::size_t total = 0;
+  std::vector<int> todo{0};
+  while (!todo.empty()) {
+    const int n = todo.back();
+    todo.pop_back();
+    total += bytes_of(n);
+    for (int k : review_.tree().nodes[static_cast<std::size_t>(n)].children) todo.push_back(k);
+  }
+  return total;
+}
+
+}  // namespace tengen

@@ -1,0 +1,101 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <variant>
+
+#include "engine/review.h"
+#include "protocol/messages.h"
+#include "rooms/outbox.h"
+#include "store/game_store.h"
+#include "ws/connection.h"
+
+namespace tengen {
+
+// What one review may hold (docs/limits.md): its snapshot must fit well within the 1 MiB a
+// connection may have queued, and its replay at start stay short.
+struct ReviewLimits {
+  std::size_t max_nodes = 5000;                       // in its tree, cut-off lines included
+  std::size_t max_bytes = std::size_t{512} * 1024;    // its snapshot's size, roughly
+  std::size_t max_events = 20000;                     // changes stored (each replayed at start)
+  std::size_t max_open_per_owner = 5;                 // open reviews of one account
+  std::size_t max_open = 2000;                        // open reviews on the server
+};
+
+// One review or demonstration board (docs/reviews.md): a ReviewTree that its controller (the
+// owner, or whoever the owner handed control to) edits and everyone in it follows. Each change
+// gets the next sequence number, is stored as a small JSON record (replayed by recover()) and
+// sent to every follower once stored, like a game room's events. Not thread-safe: its owner
+// (Reviews) serialises calls.
+class ReviewRoom {
+ public:
+  using Reply = std::variant<protocol::Ack, protocol::Error>;
+
+  // `sgf`: the tree it starts from, as stored (ReviewCreated::sgf). Throws SgfError if that
+  // cannot be read or played.
+  ReviewRoom(const store::ReviewCreated& created, protocol::UserRef owner, ReviewLimits limits);
+  // Replays the stored events onto the tree (std::runtime_error naming a bad event).
+  static std::unique_ptr<ReviewRoom> recover(const store::StoredReview& stored,
+                                             protocol::UserRef owner, ReviewLimits limits);
+
+  protocol::ReviewId id() const noexcept { return id_; }
+  const protocol::UserRef& owner() const noexcept { return owner_; }
+  const protocol::UserRef& controller() const noexcept { return controller_; }
+  const std::string& title() const noexcept { return title_; }
+  std::optional<std::int64_t> game() const noexcept { return game_; }
+  std::int64_t created_at_ms() const noexcept { return created_at_ms_; }
+  bool closed() const noexcept { return closed_; }
+  std::size_t followers() const noexcept { return members_.size(); }
+  std::size_t nodes() const { return review_.tree().reachable(); }
+  int width() const noexcept { return review_.tree().record.width; }
+  int height() const noexcept { return review_.tree().record.height; }
+  std::string sgf() const { return write_sgf(review_.tree()); }
+
+  Reply join(const std::shared_ptr<Connection>& who, const std::string& cid);
+  // Without a reply: also when the connection goes.
+  void leave(const std::shared_ptr<Connection>& who);
+  Reply command(const protocol::UserRef& by, const std::string& cid,
+                const protocol::ClientMessage& m);
+  // The owner ends it; `at_ms` stamps the stored row.
+  Reply close(const protocol::UserRef& by, const std::string& cid, std::int64_t at_ms);
+
+  void drain_into(Outbox& into) { pending_.drain_into(into); }
+
+ private:
+  // A change is stored as its kind (play, goto, mark, comment, delete, control) and a JSON record
+  // of its arguments; the live command and the replay at start both go through apply().
+  Reply apply_and_publish(const protocol::UserRef& by, const std::string& cid,
+                          const std::string& kind, const std::string& record);
+  // Makes the change the record describes: an error message if it cannot (nothing changed).
+  std::optional<std::pair<protocol::ErrorCode, std::string>> apply(
+      const std::string& kind, const std::string& record, protocol::ReviewUpdate& update);
+  protocol::Error error(const std::string& cid, protocol::ErrorCode code, std::string text) const;
+  protocol::ReviewNode node_view(int node) const;
+  protocol::ReviewPosition position_view() const;
+  protocol::ReviewSnapshot snapshot() const;
+  protocol::ReviewFollowers followers_view() const;
+  void broadcast(const protocol::ServerMessage& m);
+  std::size_t bytes_of(int node) const;  // its share of the snapshot, roughly
+  std::size_t tree_bytes() const;
+  std::string gtp(Point p) const { return review_.tree().record.geometry().to_gtp(p); }
+
+  protocol::ReviewId id_;
+  protocol::UserRef owner_;
+  protocol::UserRef controller_;
+  std::string title_;
+  std::optional<std::int64_t> game_;
+  std::int64_t created_at_ms_;
+  ReviewLimits limits_;
+  ReviewTree review_;
+  std::size_t bytes_ = 0;
+  protocol::Seq seq_ = 0;
+  bool closed_ = false;
+  std::set<std::shared_ptr<Connection>> members_;
+  Outbox pending_;
+};
+
+}  // namespace tengen

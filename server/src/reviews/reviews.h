@@ -1,0 +1,61 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "protocol/http_api.h"
+#include "reviews/review_room.h"
+
+namespace tengen {
+
+// Every open review of this server (docs/reviews.md): made over HTTP (create), followed and edited
+// over the WebSocket (command), all kept in memory until their owners close them, and rebuilt
+// from the store at start (recover). Not thread-safe: the hub holds one lock over it (a review's
+// change is a replay of one line of play, microseconds: docs/performance.md).
+class Reviews {
+ public:
+  explicit Reviews(ReviewLimits limits = {}) : limits_(limits) {}
+
+  const ReviewLimits& limits() const noexcept { return limits_; }
+
+  // At start: the open reviews and the ids given so far. Returns how many it rebuilt.
+  using FindUserById = std::function<std::optional<protocol::UserRef>(std::int64_t id)>;
+  std::size_t recover(store::GameStore& store, const FindUserById& find_user);
+
+  // A new review of `request.owner` from `request.sgf` (already read and judged playable by the
+  // caller): its row in `out`, or why not (a status and the message for the HTTP answer).
+  struct Refusal {
+    int status = 409;
+    std::string code;
+    std::string message;
+  };
+  std::variant<protocol::ReviewId, Refusal> create(const protocol::http::ReviewRequest& request,
+                                                  std::int64_t at_ms, Outbox& out);
+
+  using Reply = ReviewRoom::Reply;
+  // A review command (JoinReview ... CloseReview) from `who`; what it produced in `out`.
+  Reply command(const std::shared_ptr<Connection>& who, const std::string& cid,
+                const protocol::ClientMessage& m, std::int64_t now_ms, Outbox& out);
+  void disconnected(const std::shared_ptr<Connection>& who, Outbox& out);
+
+  // GET /api/v1/reviews: the open reviews, most followed first.
+  std::vector<protocol::http::ReviewSummary> list() const;
+  // An open review's whole tree; nullopt if no such review is open.
+  std::optional<std::string> sgf(protocol::ReviewId id) const;
+
+  static bool is_review_command(const protocol::ClientMessage& m);
+
+ private:
+  ReviewLimits limits_;
+  protocol::ReviewId last_id_ = 0;
+  std::map<protocol::ReviewId, std::unique_ptr<ReviewRoom>> open_;
+  std::map<std::uint64_t, std::vector<protocol::ReviewId>> joined_;  // by connection id
+};
+
+}  // namespace tengen
