@@ -425,6 +425,77 @@ try {
   assert.match(await first.locator('td.cross').textContent(), /^2\+[bw]$/);
   await alice.page.screenshot({ path: join(artifacts, 'tournament.png'), fullPage: true });
 
+  step('a review board: alice, teaching, opens one from the finished game; bob follows; carol (phone) joins late');
+  const reviewStatus = (p, text) => p.page.locator('.review-room .status', { hasText: text }).waitFor();
+  await alice.page.goto(`http://127.0.0.1:${port}/#/game/${gameId}`);
+  await alice.page.click('.open-review');
+  await alice.page.waitForURL(/#\/review\/\d+$/);
+  const reviewUrl = alice.page.url();
+  const reviewId = Number(reviewUrl.match(/review\/(\d+)/)[1]);
+  await reviewStatus(alice, 'You have control.');
+  await bob.page.goto(reviewUrl);
+  await reviewStatus(bob, 'alice has control; you follow the board.');
+  assert.equal(await bob.page.locator('.review-tools').isHidden(), true);
+  for (let i = 0; i < 3; i++) await alice.page.keyboard.press('ArrowRight');
+  await bob.page.locator('.review-where', { hasText: 'Move 3 · Black' }).waitFor();
+  await waitStone(bob, 'D6', 'black');
+  await alice.page.click('.board [data-vertex="J1"]');  // a variation from move 3
+  for (const p of [alice, bob]) await waitStone(p, 'J1', 'white');
+  await alice.page.click('.review-tools [data-tool=triangle]');
+  await alice.page.click('.board [data-vertex="D6"]');
+  await alice.page.click('.review-tools [data-tool=label]');
+  await alice.page.click('.board [data-vertex="E3"]');
+  await alice.page.click('.board [data-vertex="F3"]');
+  await alice.page.fill('.comment-form textarea', 'White should not hurry here');
+  await alice.page.click('.comment-form button');
+  await bob.page.locator('.board [data-shape="triangle D6"]').waitFor();
+  await bob.page.locator('.board [data-label="A E3"]').waitFor();
+  await bob.page.locator('.board [data-label="B F3"]').waitFor();
+  await bob.page.locator('.comment-text', { hasText: 'White should not hurry here' }).waitFor();
+  await bob.page.locator('.review-tree .node.current.commented').waitFor();
+  await carol.page.goto(reviewUrl);  // late: she sees the node alice is on, marks and all
+  await carol.page.locator('.board [data-shape="triangle D6"]').waitFor();
+  await carol.page.locator('.board [data-label="B F3"]').waitFor();
+  await waitStone(carol, 'J1', 'white');
+  await carol.page.locator('.comment-text', { hasText: 'White should not hurry here' }).waitFor();
+  await alice.page.locator('.followers', { hasText: 'carol' }).waitFor();
+  await alice.page.screenshot({ path: join(artifacts, 'review-teacher.png'), fullPage: true });
+  await carol.page.screenshot({ path: join(artifacts, 'review-phone.png'), fullPage: true });
+
+  step('alice hands control to bob, who plays on; she takes it back');
+  await alice.page.locator('.hand-over select').selectOption('bob');
+  await alice.page.click('.hand-over button:has-text("Hand over")');
+  await reviewStatus(bob, 'You have control.');
+  await reviewStatus(carol, 'bob has control');
+  await bob.page.click('.board [data-vertex="A9"]');
+  for (const p of [alice, bob, carol]) await waitStone(p, 'A9', 'black');
+  await alice.page.click('.hand-over button:has-text("Take control back")');
+  await reviewStatus(alice, 'You have control.');
+  await reviewStatus(bob, 'alice has control');
+
+  step('the server restarts in the middle of the review: everyone is back on the same node');
+  assert.equal(await stopServer(), 0);
+  for (const p of [alice, bob, carol]) await p.page.locator('#net[data-state=reconnecting]').waitFor();
+  port = await startServer(port);
+  for (const p of [alice, bob, carol]) {
+    await p.page.locator('#net[data-state=open]').waitFor();
+    await waitStone(p, 'A9', 'black');
+  }
+  await reviewStatus(alice, 'You have control.');
+  await alice.page.keyboard.press('ArrowLeft');  // back to the marked node, then on again
+  for (const p of [bob, carol]) await p.page.locator('.board [data-shape="triangle D6"]').waitFor();
+  await alice.page.click('.review-tools [data-tool=play]');
+  await alice.page.click('.board [data-vertex="J9"]');  // a second variation after J1
+  for (const p of [bob, carol]) await waitStone(p, 'J9', 'black');
+  assert.equal(await carol.page.locator('.board [data-stone="A9"]').count(), 0, 'A9 is in the other line');
+
+  step('the review is listed in the lobby and downloads with every variation');
+  await carol.page.goto(`http://127.0.0.1:${port}/#/`);
+  await carol.page.locator('.live-reviews a', { hasText: 'alice vs bob' }).waitFor();
+  const reviewSgf = await (await fetch(`http://127.0.0.1:${port}/api/v1/reviews/${reviewId}.sgf`)).text();
+  assert.ok(reviewSgf.includes('TR[') && reviewSgf.includes('LB[') && reviewSgf.includes('C[White should not hurry here]'), reviewSgf);
+  assert.ok(reviewSgf.includes('(;B[aa])') && reviewSgf.includes('(;B[ia])'), reviewSgf);
+
   step('logging out leaves a guest who may watch but not play');
   await bob.page.click('.account button:has-text("Log out")');
   await bob.page.locator('.account .login-link').waitFor();

@@ -9,6 +9,7 @@ import { mountAccount } from './account.js';
 import { mountGameList } from './lists.js';
 import { mountProfile } from './profile.js';
 import { mountTournamentList, mountTournament } from './tournaments.js';
+import { mountReviewRoom } from './review_room.js';
 import { rankTag } from './ranks.js';
 
 const view = document.getElementById('view');
@@ -119,6 +120,9 @@ function route() {
   if ((m = /^#\/game\/(\d+)$/.exec(hash))) {
     document.title = `Game ${m[1]} · Tengen`;
     unmount = mountGame(view, ctx, Number(m[1]));
+  } else if ((m = /^#\/review\/(\d+)$/.exec(hash))) {
+    document.title = `Review ${m[1]} · Tengen`;
+    unmount = mountReviewRoom(view, ctx, Number(m[1]));
   } else if (hash === '#/tournaments') {
     current('tournaments');
     document.title = 'Tournaments · Tengen';

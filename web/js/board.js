@@ -30,7 +30,7 @@ function starPoints(width, height) {
 }
 
 export class BoardView {
-  // onPoint(vertex) is called on a click; ghost() says which colour the hover stone is (or null).
+  // onPoint(vertex, event) is called on a click; ghost() says which colour the hover stone is (or null).
   constructor(width, height, { onPoint, ghost, label }) {
     this.width = width;
     this.height = height;
@@ -113,7 +113,7 @@ export class BoardView {
       for (let x = 0; x < this.width; x++) {
         const vertex = vertexName(x, y, this.height);
         const r = svg('rect', { x: x - 0.5, y: y - 0.5, width: 1, height: 1, 'data-vertex': vertex });
-        r.addEventListener('click', () => this.onPoint(vertex));
+        r.addEventListener('click', (e) => this.onPoint(vertex, e));
         r.addEventListener('pointerenter', () => this.hover(x, y));
         r.addEventListener('pointerleave', () => this.ghostStone.setAttribute('visibility', 'hidden'));
         g.append(r);

@@ -10,6 +10,7 @@ import { fetchJson } from './api.js';
 import { soundOn, setSound, playStoneSound } from './sound.js';
 import { rankTag, refreshRanks } from './ranks.js';
 import { Review } from './review.js';
+import { openReview } from './review_room.js';
 
 const COLOR_NAME = { black: 'Black', white: 'White' };
 const other = (c) => (c === 'black' ? 'white' : 'black');
@@ -539,7 +540,11 @@ export function mountGame(root, ctx, gameId) {
     fill(resultPanel,
       h('p', { class: 'result-banner', 'data-result': st.result ?? '' }, describeResult(st.result)),
       h('p', { class: 'muted' }, [st.result, reason].filter(Boolean).join(' · ')),
-      score ? h('p', { class: 'muted' }, `Black ${score.black} · White ${score.white} (komi ${komiOf(st.settings)})`) : '');
+      score ? h('p', { class: 'muted' }, `Black ${score.black} · White ${score.white} (komi ${komiOf(st.settings)})`) : '',
+      // A shared board for a teacher and others, with its own tree of variations (review_room.js).
+      ctx.user && st.result !== 'Void'
+        ? h('button', { type: 'button', class: 'open-review', onclick: () => openReview(ctx, { game: gameId }).catch((err) => ctx.toast(err.message)) }, 'Open a review board')
+        : '');
   }
 
   function renderChat() {

@@ -3,6 +3,7 @@
 import { h, fill, describeSettings, describeTime, RULESETS, COLOR_WORDS, sizeOf, formatDate, selectInput, field } from './util.js';
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
+import { reviewsCard } from './review_room.js';
 
 const MIN = 60000;
 const SEC = 1000;
@@ -29,11 +30,13 @@ export function mountLobby(root, ctx) {
   const onlineTitle = h('h2', {}, 'Online');
   const liveList = h('ul', { class: 'live-games' });
   const form = challengeForm(ctx);
+  const reviews = reviewsCard(ctx);
   const guestNote = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in or create an account'), ' to challenge and play. Guests may watch.');
   fill(root, h('div', { class: 'lobby' },
     h('div', { class: 'lobby-column' },
       h('section', { class: 'card lobby-challenges' }, h('h2', {}, 'Open challenges'), challengeList),
       h('section', { class: 'card lobby-live' }, h('h2', {}, 'Games being played'), liveList),
+      reviews.el,
       h('section', { class: 'card lobby-online' }, onlineTitle, onlineList)),
     h('div', { class: 'lobby-column' },
       h('section', { class: 'card lobby-form' }, h('h2', {}, 'New challenge'), ctx.user ? form.el : guestNote))));
@@ -94,9 +97,10 @@ export function mountLobby(root, ctx) {
     if (e.detail === 'game') loadLive();
   };
   ctx.events.addEventListener('lobby', onChange);
-  const timer = setInterval(loadLive, 30000);
+  const timer = setInterval(() => { loadLive(); reviews.load(); }, 30000);
   render();
   loadLive();
+  reviews.load();
   return () => {
     ctx.events.removeEventListener('lobby', onChange);
     clearInterval(timer);

@@ -38,7 +38,7 @@ const ICONS = {
   next: 'M5 3v10l7-5z',
   last: 'M11 3h2v10h-2z M3 3v10l7-5z',
 };
-function icon(name) {
+export function icon(name) {
   const el = svg('svg', { viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true' });
   el.append(svg('path', { d: ICONS[name], fill: 'currentColor' }));
   return el;
