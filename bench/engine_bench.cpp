@@ -8,6 +8,7 @@
 #include "engine/dead_stones.h"
 #include "engine/game.h"
 #include "engine/playout.h"
+#include "engine/review.h"
 #include "engine/variation.h"
 
 namespace tengen {
@@ -132,6 +133,29 @@ void BM_VariationReplay(benchmark::State& state) {
   state.counters["moves"] = static_cast<double>(moves.size());
 }
 BENCHMARK(BM_VariationReplay)->Unit(benchmark::kMicrosecond);
+
+// What a review board (engine/review.h) does for each change that moves its current node: the
+// position at a node 250 moves deep, replayed from the root with what that node's move took. A
+// review room does this once or twice a change (server/src/reviews), under its one lock.
+void BM_ReviewPositionAtDepth250(benchmark::State& state) {
+  const Rules rules = Rules::preset(Ruleset::Japanese);
+  const std::vector<Move> moves = random_game(rules, 20261125);
+  GameTree tree;
+  tree.record.rules = "japanese";
+  tree.record.komi = rules.komi;
+  int at = 0;
+  for (const Move& m : moves) at = tree.add(at, RecordedMove::of(m));
+  ReviewTree review(std::move(tree));
+  std::vector<Point> captured;
+  for (auto _ : state) {
+    review.go_to(0);
+    review.go_to(at);
+    const Variation line = review.position(&captured);
+    benchmark::DoNotOptimize(line.board().hash());
+  }
+  state.counters["depth"] = static_cast<double>(moves.size());
+}
+BENCHMARK(BM_ReviewPositionAtDepth250)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK(BM_Playout_SimpleKo)->Arg(9)->Arg(19);
 BENCHMARK(BM_Playout_PositionalSuperko)->Arg(9)->Arg(19);
