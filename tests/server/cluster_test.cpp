@@ -272,6 +272,32 @@ TEST_F(NodesInOneProcess, AFrontNodeServesTheRecordOfAGameInPlayFromTheHub) {
       << "what the store holds, any node answers by itself";
 }
 
+// A review board opened, listed, followed and downloaded through a front node: the hub holds it
+// (docs/reviews.md), the front node asks over the bus and forwards the WebSocket commands.
+TEST_F(NodesInOneProcess, AReviewIsOpenedAndFollowedThroughAFrontNode) {
+  auto& b = front(2);
+  const std::string token = hub_.token_for("teacher");
+  const std::string opened = testing::http_request(
+      b.port(), "POST", "/api/v1/reviews",
+      "Content-Type: application/json\r\nAuthorization: Bearer " + token + "\r\n",
+      R"x({"sgf": "(;SZ[9]GN[Ladder];B[cc](;W[dd])(;W[gg]))"})x");
+  ASSERT_NE(opened.find("201"), std::string::npos) << opened;
+  const auto id = json::parse(testing::body_of(opened))["review"]["id"].get<std::int64_t>();
+  const std::string list = testing::http_get(b.port(), "/api/v1/reviews");
+  EXPECT_NE(list.find("\"title\":\"Ladder\""), std::string::npos) << list;
+  WsClient teacher(b.port(), {token, "", "/ws/v1"});
+  teacher.wait_type("lobby");
+  ASSERT_EQ(teacher.command({{"type", "review_join"}, {"review", id}})["type"], "ack");
+  EXPECT_EQ(teacher.wait_type("review_snapshot")["nodes"].size(), 4U);
+  ASSERT_EQ(teacher.command({{"type", "review_play"}, {"review", id}, {"vertex", "E5"}})["type"],
+            "ack");
+  const std::string sgf =
+      testing::http_get(b.port(), "/api/v1/reviews/" + std::to_string(id) + ".sgf");
+  EXPECT_NE(sgf.find("200 OK"), std::string::npos) << sgf;
+  EXPECT_NE(sgf.find(";B[ee]"), std::string::npos) << sgf;
+  EXPECT_NE(testing::http_get(b.port(), "/api/v1/reviews/999.sgf").find("404"), std::string::npos);
+}
+
 // An operator moves a server from its SQLite file to PostgreSQL with the real binary: stop it,
 // --import-sqlite, start it on PostgreSQL; the players' sessions still hold and the game in play
 // goes on from where it was.
