@@ -1,7 +1,7 @@
 #include "reviews/review_room.h"
 
-#include <nlohmann/json.hpp>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "protocol/overloaded.h"
@@ -78,8 +78,7 @@ std::unique_ptr<ReviewRoom> ReviewRoom::recover(const store::StoredReview& store
     protocol::ReviewUpdate ignored;
     if (auto problem = room->apply(e.kind, e.record, ignored)) {
       throw std::runtime_error("review " + std::to_string(stored.created.id) + ", event " +
-                               std::to_string(e.seq) + " (" + e.kind +
-                               "): " + problem->second);
+                               std::to_string(e.seq) + " (" + e.kind + "): " + problem->second);
     }
     room->seq_ = static_cast<protocol::Seq>(e.seq);
   }
@@ -168,24 +167,25 @@ ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::st
   return apply_and_publish(by, cid, kind, record.dump());
 }
 
-ReviewRoom::Reply ReviewRoom::apply_and_publish(const protocol::UserRef& by,
-                                                const std::string& cid, const std::string& kind,
+ReviewRoom::Reply ReviewRoom::apply_and_publish(const protocol::UserRef& by, const std::string& cid,
+                                                const std::string& kind,
                                                 const std::string& record) {
   protocol::ReviewUpdate update;
-  if (auto problem = apply(kind, record, update)) return error(cid, problem->first, problem->second);
+  if (auto problem = apply(kind, record, update))
+    return error(cid, problem->first, problem->second);
   update.review = id_;
   update.seq = ++seq_;
   update.current = review_.current();
   update.by = by;
   pending_.writes.push_back(store::ReviewEvent{id_, static_cast<std::int64_t>(seq_), kind, record,
-                                               by.id > 0 ? std::optional(by.id) : std::nullopt,
-                                               0});
+                                               by.id > 0 ? std::optional(by.id) : std::nullopt, 0});
   broadcast(update);
   return protocol::Ack{cid, {}, seq_, {}, {}};
 }
 
-std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(
-    const std::string& kind, const std::string& text, protocol::ReviewUpdate& update) {
+std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::string& kind,
+                                                                   const std::string& text,
+                                                                   protocol::ReviewUpdate& update) {
   using Problem = std::pair<ErrorCode, std::string>;
   const json r = json::parse(text, nullptr, false);
   if (!r.is_object()) return Problem{ErrorCode::Internal, "an unreadable record"};
@@ -204,9 +204,9 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(
       const Move m{r.at("color").get<std::string>() == "white" ? Color::White : Color::Black, *p};
       if (review_.child_with(m) < 0) {
         if (review_.tree().nodes.size() >= limits_.max_nodes) {
-          return Problem{ErrorCode::TooLarge,
-                         "this review has its " + std::to_string(limits_.max_nodes) +
-                             " moves: delete a line or start a new review"};
+          return Problem{ErrorCode::TooLarge, "this review has its " +
+                                                  std::to_string(limits_.max_nodes) +
+                                                  " moves: delete a line or start a new review"};
         }
         if (auto full = too_large(kNodeBytes)) return full;
       }
@@ -230,7 +230,8 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(
     } else if (kind == "mark") {
       const std::string vertex = r.at("vertex").get<std::string>();
       const auto p = g.parse_gtp(vertex);
-      if (!p || *p == kPass) return Problem{ErrorCode::BadField, "no point " + vertex + " on this board"};
+      if (!p || *p == kPass)
+        return Problem{ErrorCode::BadField, "no point " + vertex + " on this board"};
       std::optional<Mark> mark;
       if (r.contains("mark")) {
         const auto k = protocol::wire::parse<protocol::MarkKind>(r["mark"].get<std::string>());

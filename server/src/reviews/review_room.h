@@ -19,11 +19,11 @@ namespace tengen {
 // What one review may hold (docs/limits.md): its snapshot must fit well within the 1 MiB a
 // connection may have queued, and its replay at start stay short.
 struct ReviewLimits {
-  std::size_t max_nodes = 5000;                       // in its tree, cut-off lines included
-  std::size_t max_bytes = std::size_t{512} * 1024;    // its snapshot's size, roughly
-  std::size_t max_events = 20000;                     // changes stored (each replayed at start)
-  std::size_t max_open_per_owner = 5;                 // open reviews of one account
-  std::size_t max_open = 2000;                        // open reviews on the server
+  std::size_t max_nodes = 5000;                     // in its tree, cut-off lines included
+  std::size_t max_bytes = std::size_t{512} * 1024;  // its snapshot's size, roughly
+  std::size_t max_events = 20000;                   // changes stored (each replayed at start)
+  std::size_t max_open_per_owner = 5;               // open reviews of one account
+  std::size_t max_open = 2000;                      // open reviews on the server
 };
 
 // One review or demonstration board (docs/reviews.md): a ReviewTree that its controller (the
@@ -71,8 +71,9 @@ class ReviewRoom {
   Reply apply_and_publish(const protocol::UserRef& by, const std::string& cid,
                           const std::string& kind, const std::string& record);
   // Makes the change the record describes: an error message if it cannot (nothing changed).
-  std::optional<std::pair<protocol::ErrorCode, std::string>> apply(
-      const std::string& kind, const std::string& record, protocol::ReviewUpdate& update);
+  std::optional<std::pair<protocol::ErrorCode, std::string>> apply(const std::string& kind,
+                                                                   const std::string& record,
+                                                                   protocol::ReviewUpdate& update);
   protocol::Error error(const std::string& cid, protocol::ErrorCode code, std::string text) const;
   protocol::ReviewNode node_view(int node) const;
   protocol::ReviewPosition position_view() const;

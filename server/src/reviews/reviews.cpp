@@ -1,7 +1,8 @@
 #include "reviews/reviews.h"
 
-#include <algorithm>
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 namespace tengen {
 namespace {
@@ -53,9 +54,10 @@ std::size_t Reviews::recover(store::GameStore& store, const FindUserById& find_u
 
 std::variant<protocol::ReviewId, Reviews::Refusal> Reviews::create(
     const protocol::http::ReviewRequest& request, std::int64_t at_ms, Outbox& out) {
-  const auto owned = static_cast<std::size_t>(
-      std::count_if(open_.begin(), open_.end(),
-                    [&](const auto& r) { return r.second->owner().id == request.owner.id; }));
+  const auto owned =
+      static_cast<std::size_t>(std::count_if(open_.begin(), open_.end(), [&](const auto& r) {
+        return r.second->owner().id == request.owner.id;
+      }));
   if (owned >= limits_.max_open_per_owner) {
     return Refusal{409, "too_many_reviews",
                    "you have " + std::to_string(owned) +
@@ -66,8 +68,8 @@ std::variant<protocol::ReviewId, Reviews::Refusal> Reviews::create(
                    "this server holds " + std::to_string(open_.size()) +
                        " open reviews, all it may: try again once some are closed"};
   }
-  const store::ReviewCreated row{last_id_ + 1, request.owner.id, request.title, request.game,
-                                 request.sgf, at_ms};
+  const store::ReviewCreated row{last_id_ + 1, request.owner.id, request.title,
+                                 request.game, request.sgf,      at_ms};
   std::unique_ptr<ReviewRoom> room;
   try {
     room = std::make_unique<ReviewRoom>(row, request.owner, limits_);

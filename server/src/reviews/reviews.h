@@ -36,7 +36,7 @@ class Reviews {
     std::string message;
   };
   std::variant<protocol::ReviewId, Refusal> create(const protocol::http::ReviewRequest& request,
-                                                  std::int64_t at_ms, Outbox& out);
+                                                   std::int64_t at_ms, Outbox& out);
 
   using Reply = ReviewRoom::Reply;
   // A review command (JoinReview ... CloseReview) from `who`; what it produced in `out`.
