@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "reviews/review_room.h"
 #include "support/many_players.h"
 #include "support/server_process.h"
 
@@ -337,7 +338,7 @@ TEST_F(ReviewBoards, MadeFromAFinishedGameOrAFileAndClosedByItsOwner) {
   EXPECT_EQ(request("GET", "/api/v1/reviews/77.sgf").first, 404);
 }
 
-TEST_F(ReviewBoards, OneAccountMayKeepOnlySoManyOpen) {
+TEST_F(ReviewBoards, OneAccountMayKeepOnlySoManyOpenAndOpenOnlySoManyAtOnce) {
   player("teacher");
   for (int i = 0; i < 5; ++i) open_review("teacher", {{"size", 9}});
   const auto [status, answer] =
@@ -345,7 +346,67 @@ TEST_F(ReviewBoards, OneAccountMayKeepOnlySoManyOpen) {
   EXPECT_EQ(status, 409);
   EXPECT_EQ(answer["error"]["message"],
             "you have 5 open reviews, the most one account may have: close one first");
+  // Closing and opening again: ten in a short time, then one more each ten minutes.
+  auto teacher = player("teacher");
+  for (std::int64_t id = 1; id <= 5; ++id)
+    ASSERT_EQ(teacher->command(cmd("review_close", id))["type"], "ack");
+  for (int i = 0; i < 5; ++i) open_review("teacher", {{"size", 9}});
+  EXPECT_EQ(request("POST", "/api/v1/reviews", "teacher", json{{"size", 9}}.dump()).first, 409);
+  for (std::int64_t id = 6; id <= 10; ++id) teacher->command(cmd("review_close", id));
+  EXPECT_EQ(request("POST", "/api/v1/reviews", "teacher", json{{"size", 9}}.dump()).first, 429);
+  stack_->clock().advance(std::chrono::minutes(10));
+  open_review("teacher", {{"size", 9}});
 }
 
 }  // namespace
 }  // namespace tengen::testing
+
+namespace tengen {
+namespace {
+
+// A review's own bounds, with small limits so that each is reached at once.
+TEST(ReviewRoomBounds, EachBoundRefusesSayingWhichAndChangesNothing) {
+  const protocol::UserRef owner{1, "teacher"};
+  const store::ReviewCreated created{1, 1, "Bounds", std::nullopt, "(;SZ[9])", 1};
+  auto code = [](const ReviewRoom::Reply& r) {
+    return std::holds_alternative<protocol::Error>(r) ? std::get<protocol::Error>(r).code
+                                                      : protocol::ErrorCode::Internal;
+  };
+  auto message = [](const ReviewRoom::Reply& r) { return std::get<protocol::Error>(r).message; };
+  auto play = [](const char* v) { return protocol::ReviewPlay{1, v, {}}; };
+  {
+    ReviewRoom room(created, owner, ReviewLimits{.max_nodes = 3});
+    ASSERT_TRUE(std::holds_alternative<protocol::Ack>(room.command(owner, "a", play("E5"))));
+    ASSERT_TRUE(std::holds_alternative<protocol::Ack>(room.command(owner, "b", play("C3"))));
+    const auto full = room.command(owner, "c", play("G7"));
+    EXPECT_EQ(code(full), protocol::ErrorCode::TooLarge);
+    EXPECT_EQ(message(full), "this review has its 3 moves: delete a line or start a new review");
+    ASSERT_TRUE(std::holds_alternative<protocol::Ack>(
+        room.command(owner, "d", protocol::ReviewGoTo{1, 1})));
+    EXPECT_TRUE(std::holds_alternative<protocol::Ack>(room.command(owner, "e", play("C3"))))
+        << "following a move that is there adds nothing";
+    EXPECT_EQ(room.nodes(), 3U);
+  }
+  {
+    ReviewRoom room(created, owner, ReviewLimits{.max_bytes = 1000});
+    const auto long_comment =
+        room.command(owner, "a", protocol::ReviewComment{1, std::string(990, 'x')});
+    EXPECT_EQ(code(long_comment), protocol::ErrorCode::TooLarge);
+    EXPECT_NE(message(long_comment).find("this review is full"), std::string::npos);
+    EXPECT_TRUE(std::holds_alternative<protocol::Ack>(
+        room.command(owner, "b", protocol::ReviewComment{1, std::string(500, 'x')})));
+  }
+  {
+    ReviewRoom room(created, owner, ReviewLimits{.max_events = 2});
+    room.command(owner, "a", play("E5"));
+    room.command(owner, "b", protocol::ReviewGoTo{1, 0});
+    const auto spent = room.command(owner, "c", protocol::ReviewGoTo{1, 1});
+    EXPECT_EQ(code(spent), protocol::ErrorCode::TooLarge);
+    EXPECT_EQ(message(spent),
+              "this review has had its 2 changes: download it (SGF) and start a new review from "
+              "the file");
+  }
+}
+
+}  // namespace
+}  // namespace tengen

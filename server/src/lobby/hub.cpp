@@ -249,7 +249,7 @@ std::pair<int, std::string> Hub::create_review(const protocol::http::ReviewReque
   {
     Operation op(*this);
     op.reviews = std::unique_lock(reviews_mutex_);
-    made = reviews_.create(request, now_ms(), op.out);
+    made = reviews_.create(request, now_ms(), services_.clock->steady_now(), op.out);
     commit_.submit(op.out);
     durable = services_.journal->barrier();
   }

@@ -1,5 +1,7 @@
 #include "reviews/review_room.h"
 
+#include <algorithm>
+#include <cctype>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -111,10 +113,17 @@ ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::st
                    "only " + owner_.name + " (the owner) or " + controller_.name +
                        " (in control) can hand control over");
     }
+    // User names compare without case, as everywhere (docs/games.md).
+    auto same = [](std::string_view a, std::string_view b) {
+      return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
+             });
+    };
     std::optional<protocol::UserRef> to;
-    if (c->to == owner_.name) to = owner_;
+    if (same(c->to, owner_.name)) to = owner_;
     for (const auto& member : members_) {
-      if (!to && member->user() && member->user()->username == c->to)
+      if (!to && member->user() && same(member->user()->username, c->to))
         to = protocol::UserRef{member->user()->id, member->user()->username};
     }
     if (!to) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -24,6 +25,9 @@ struct ReviewLimits {
   std::size_t max_events = 20000;                   // changes stored (each replayed at start)
   std::size_t max_open_per_owner = 5;               // open reviews of one account
   std::size_t max_open = 2000;                      // open reviews on the server
+  // Reviews one account may open: this many at once, then one more each create_refill.
+  int create_burst = 10;
+  std::chrono::milliseconds create_refill{std::chrono::minutes(10)};
 };
 
 // One review or demonstration board (docs/reviews.md): a ReviewTree that its controller (the

@@ -53,7 +53,8 @@ std::size_t Reviews::recover(store::GameStore& store, const FindUserById& find_u
 }
 
 std::variant<protocol::ReviewId, Reviews::Refusal> Reviews::create(
-    const protocol::http::ReviewRequest& request, std::int64_t at_ms, Outbox& out) {
+    const protocol::http::ReviewRequest& request, std::int64_t at_ms,
+    std::chrono::steady_clock::time_point now, Outbox& out) {
   const auto owned =
       static_cast<std::size_t>(std::count_if(open_.begin(), open_.end(), [&](const auto& r) {
         return r.second->owner().id == request.owner.id;
@@ -67,6 +68,10 @@ std::variant<protocol::ReviewId, Reviews::Refusal> Reviews::create(
     return Refusal{503, "server_full",
                    "this server holds " + std::to_string(open_.size()) +
                        " open reviews, all it may: try again once some are closed"};
+  }
+  if (!created_.try_take(std::to_string(request.owner.id), now)) {
+    return Refusal{429, "rate_limited",
+                   "you have opened many reviews in a short time: try again in a few minutes"};
   }
   const store::ReviewCreated row{last_id_ + 1, request.owner.id, request.title,
                                  request.game, request.sgf,      at_ms};

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "accounts/rate_limiter.h"
 #include "protocol/http_api.h"
 #include "reviews/review_room.h"
 
@@ -36,7 +37,9 @@ class Reviews {
     std::string message;
   };
   std::variant<protocol::ReviewId, Refusal> create(const protocol::http::ReviewRequest& request,
-                                                   std::int64_t at_ms, Outbox& out);
+                                                   std::int64_t at_ms,
+                                                   std::chrono::steady_clock::time_point now,
+                                                   Outbox& out);
 
   using Reply = ReviewRoom::Reply;
   // A review command (JoinReview ... CloseReview) from `who`; what it produced in `out`.
@@ -53,6 +56,7 @@ class Reviews {
 
  private:
   ReviewLimits limits_;
+  RateLimiter created_{limits_.create_burst, limits_.create_refill};  // by owner id
   protocol::ReviewId last_id_ = 0;
   std::map<protocol::ReviewId, std::unique_ptr<ReviewRoom>> open_;
   std::map<std::uint64_t, std::vector<protocol::ReviewId>> joined_;  // by connection id
