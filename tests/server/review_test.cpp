@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <iostream>
 #include <string>
 
 #include "reviews/review_room.h"
@@ -395,6 +396,40 @@ TEST(ReviewRoomBounds, EachBoundRefusesSayingWhichAndChangesNothing) {
     EXPECT_NE(message(long_comment).find("this review is full"), std::string::npos);
     EXPECT_TRUE(std::holds_alternative<protocol::Ack>(
         room.command(owner, "b", protocol::ReviewComment{1, std::string(500, 'x')})));
+  }
+  {
+    // Filled to the default bound with comments that escape to six times their size, marks and
+    // moves: the snapshot a follower gets still fits well within the 1 MiB a connection may
+    // have queued.
+    ReviewRoom room(created, owner, ReviewLimits{});
+    const std::string nasty(4000, '\x01');
+    const char* points[] = {"A1", "B2", "C3", "D4", "E5", "F6", "G7", "H8", "J9"};
+    bool full = false;
+    for (int i = 0; i < 10000 && !full; ++i) {  // a line of passes, each commented and marked
+      full = std::holds_alternative<protocol::Error>(
+                 room.command(owner, "p", protocol::ReviewPlay{1, "pass", {}})) ||
+             std::holds_alternative<protocol::Error>(
+                 room.command(owner, "c", protocol::ReviewComment{1, nasty}));
+      for (const char* v : points)
+        room.command(owner, "m", protocol::ReviewMark{1, v, protocol::MarkKind::Label, "ABCDEFGH"});
+    }
+    ASSERT_TRUE(full);
+    Outbox out;
+    room.drain_into(out);
+    struct Sink final : Connection {
+      void send(std::shared_ptr<const std::string>) override {}
+      std::uint64_t id() const override { return 1; }
+      const std::optional<store::UserRecord>& user() const override { return none; }
+      std::optional<store::UserRecord> none;
+    };
+    room.join(std::make_shared<Sink>(), "j");
+    out = {};
+    room.drain_into(out);
+    ASSERT_FALSE(out.sends.empty());
+    const std::size_t snapshot = out.sends.front().second->size();
+    EXPECT_GT(snapshot, std::size_t{400} * 1024) << "filled";
+    EXPECT_LT(snapshot, std::size_t{700} * 1024);
+    std::cout << "a full review's snapshot: " << snapshot << " bytes\n";
   }
   {
     ReviewRoom room(created, owner, ReviewLimits{.max_events = 2});

@@ -52,6 +52,11 @@ protocol::MarkKind kind_of(MarkShape s) {
   return protocol::MarkKind::Triangle;
 }
 
+// A comment's size on the wire, escapes included (a control character takes six bytes).
+std::size_t wire_size(const std::string& text) {
+  return json(text).dump(-1, ' ', false, json::error_handler_t::replace).size();
+}
+
 ReviewTree tree_of(const std::string& sgf, std::size_t max_nodes) {
   return ReviewTree(read_sgf_tree(sgf, max_nodes));
 }
@@ -260,11 +265,12 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::st
       update.node = node_view(review_.current());
     } else if (kind == "comment") {
       std::string comment = r.at("text").get<std::string>();
-      const auto old = review_.comment(review_.current()).size();
-      if (comment.size() > old) {
-        if (auto full = too_large(comment.size() - old)) return full;
+      const auto old = wire_size(review_.comment(review_.current()));
+      const auto now = wire_size(comment);
+      if (now > old) {
+        if (auto full = too_large(now - old)) return full;
       }
-      bytes_ = bytes_ + comment.size() - old;
+      bytes_ = bytes_ + now - old;
       review_.set_comment(std::move(comment));
       update.change = protocol::ReviewChange::Commented;
       update.node = node_view(review_.current());
@@ -409,7 +415,7 @@ protocol::ReviewSnapshot ReviewRoom::snapshot() const {
 
 std::size_t ReviewRoom::bytes_of(int node) const {
   const auto& n = review_.tree().nodes[static_cast<std::size_t>(node)];
-  return kNodeBytes + review_.comment(node).size() + n.marks.size() * kMarkBytes +
+  return kNodeBytes + wire_size(review_.comment(node)) + n.marks.size() * kMarkBytes +
          (n.move.add_black.size() + n.move.add_white.size() + n.move.add_empty.size()) *
              kStoneBytes;
 }
