@@ -459,6 +459,12 @@ try {
   await waitStone(carol, 'J1', 'white');
   await carol.page.locator('.comment-text', { hasText: 'White should not hurry here' }).waitFor();
   await alice.page.locator('.followers', { hasText: 'carol' }).waitFor();
+  await carol.page.click('.review-tree [data-node="2"]');  // she looks back on her own
+  await carol.page.locator('.review-where', { hasText: 'On your own: Move 2 · White' }).waitFor();
+  await waitGone(carol, 'J1');
+  assert.equal(await alice.page.locator('.board [data-stone="J1"]').count(), 1, "the teacher's board did not move");
+  await carol.page.click('.back-to-board');
+  await waitStone(carol, 'J1', 'white');
   await alice.page.screenshot({ path: join(artifacts, 'review-teacher.png'), fullPage: true });
   await carol.page.screenshot({ path: join(artifacts, 'review-phone.png'), fullPage: true });
 
@@ -492,6 +498,7 @@ try {
   step('the review is listed in the lobby and downloads with every variation');
   await carol.page.goto(`http://127.0.0.1:${port}/#/`);
   await carol.page.locator('.live-reviews a', { hasText: 'alice vs bob' }).waitFor();
+  await carol.page.locator('.lobby-reviews').screenshot({ path: join(artifacts, 'lobby-reviews-phone.png') });
   const reviewSgf = await (await fetch(`http://127.0.0.1:${port}/api/v1/reviews/${reviewId}.sgf`)).text();
   assert.ok(reviewSgf.includes('TR[') && reviewSgf.includes('LB[') && reviewSgf.includes('C[White should not hurry here]'), reviewSgf);
   assert.ok(reviewSgf.includes('(;B[aa])') && reviewSgf.includes('(;B[ia])'), reviewSgf);

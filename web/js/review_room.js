@@ -32,7 +32,12 @@ export function mountReviewRoom(root, ctx, reviewId) {
   // The node last asked for and not yet reached: steps taken faster than the server answers go
   // on from there, not from the node shown.
   let aim = null;
-  const here = () => aim ?? st?.current;
+  // A follower looking around on their own (as KGS lets one "unfollow"): the node looked at and
+  // its position, from the server's rules engine (POST /api/v1/positions); null while following.
+  let local = null;
+  let looking = 0;  // the last look asked for: older answers are dropped
+  const shown = () => (local ? local.node : st?.current);
+  const here = () => (iControl() ? aim ?? st?.current : shown());
 
   const title = h('h1', { class: 'game-title' }, `Review ${reviewId}`);
   const subtitle = h('p', { class: 'game-settings' });
@@ -41,6 +46,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const toolbar = h('div', { class: 'review-tools', role: 'toolbar', 'aria-label': 'Board tools', hidden: true });
   const navBar = h('div', { class: 'review-bar review-nav' });
   const problem = h('p', { class: 'analysis-error', role: 'alert' });
+  const backButton = h('button', { type: 'button', class: 'back-to-board', hidden: true, onclick: () => { local = null; looking += 1; render(); } }, 'Back to the shared board');
   const whereLine = h('p', { class: 'review-where', 'aria-live': 'polite' });
   const controlLine = h('p', { class: 'status review-control', role: 'status', 'aria-live': 'polite' });
   const handOver = h('div', { class: 'hand-over' });
@@ -53,7 +59,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const closeButton = h('button', { class: 'danger-quiet', hidden: true, onclick: closeReview }, 'Close review');
   const closedNote = h('p', { class: 'panel result', hidden: true }, 'This review is closed. Its record stays downloadable.');
   const view = h('div', { class: 'game review-room' },
-    h('div', { class: 'board-area' }, boardHolder, whereLine, toolbar, navBar, problem),
+    h('div', { class: 'board-area' }, boardHolder, whereLine, backButton, toolbar, navBar, problem),
     h('aside', { class: 'side' },
       h('header', { class: 'game-head' }, title, subtitle, h('div', { class: 'row' }, sgfLink, closeButton)),
       closedNote, controlLine, handOver,
@@ -83,6 +89,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
 
   function applySnapshot(s) {
     aim = null;
+    local = null;
     const nodes = new Map();
     for (const n of s.nodes) nodes.set(n.id, { ...n, children: [] });
     for (const n of s.nodes) if (n.parent >= 0) nodes.get(n.parent)?.children.push(n.id);
@@ -108,6 +115,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
       if (!old && m.node.parent >= 0) st.nodes.get(m.node.parent)?.children.push(m.node.id);
     }
     if (m.change === 'deleted') removeSubtree(m.deleted);
+    if (local && !st.nodes.has(local.node)) local = null;  // the line looked at is gone
     if (m.change === 'control') st.controller = m.controller;
     if (m.change === 'closed') st.closed = true;
     st.current = m.current;
@@ -141,9 +149,42 @@ export function mountReviewRoom(root, ctx, reviewId) {
     return at;
   }
   function goTo(node) {
-    if (!iControl() || node === undefined || node < 0 || node === here()) return;
+    if (!st || node === undefined || node < 0 || node === here()) return;
+    if (!iControl()) { look(node); return; }
     aim = node;
     send('review_goto', { node });
+  }
+
+  // A follower's own look at a node: the line from the root, replayed by the server.
+  async function look(node) {
+    problem.textContent = '';
+    const ticket = ++looking;
+    if (node === st.current) { local = null; render(); return; }
+    const path = [];
+    for (let at = st.nodes.get(node); at; at = st.nodes.get(at.parent)) path.unshift(at);
+    if (path.slice(1).some((n) => n.add_black.length || n.add_white.length || n.add_empty.length)) {
+      problem.textContent = 'This line has stones set up along it: the shared board shows it when it gets there.';
+      return;
+    }
+    const body = {
+      width: st.width, height: st.height, black: path[0].add_black, white: path[0].add_white,
+      moves: path.slice(1).filter((n) => n.color).map((n) => ({ color: n.color, vertex: n.vertex })),
+    };
+    let position;
+    try {
+      try {
+        position = await fetchJson('/api/v1/positions', { method: 'POST', body: st.rules ? { ...body, ruleset: st.rules } : body });
+      } catch (err) {
+        if (err.status !== 400 || !st.rules) throw err;  // rules the positions API does not name: the review's default
+        position = await fetchJson('/api/v1/positions', { method: 'POST', body });
+      }
+    } catch (err) {
+      if (ticket === looking) problem.textContent = err.message;
+      return;
+    }
+    if (ticket !== looking || destroyed || !st.nodes.has(node)) return;
+    local = { node, position };
+    render();
   }
 
   async function send(type, fields) {
@@ -203,8 +244,10 @@ export function mountReviewRoom(root, ctx, reviewId) {
     subtitle.textContent = `${st.width}×${st.height} · komi ${st.komi} · ${st.rules || 'japanese'} rules · by ${st.owner.name}` +
       (st.game ? ` · game ${st.game}` : '');
     const index = (v) => { const p = parseVertex(v, st.width, st.height); return p ? p.y * st.width + p.x : null; };
-    const position = [...st.position.board].map((c) => (c === 'b' ? 'b' : c === 'w' ? 'w' : null));
-    const node = st.nodes.get(st.current);
+    const at = shown();
+    const where = local ? local.position : st.position;
+    const position = [...where.board].map((c) => (c === 'b' ? 'b' : c === 'w' ? 'w' : null));
+    const node = st.nodes.get(at);
     const labels = new Map();
     const shapes = [];
     for (const k of node?.marks ?? []) {
@@ -219,14 +262,17 @@ export function mountReviewRoom(root, ctx, reviewId) {
     const mine = iControl();
     toolbar.hidden = !mine;
     for (const b of toolbar.querySelectorAll('[data-tool]')) b.setAttribute('aria-pressed', String(b.dataset.tool === tool));
-    navBar.hidden = !mine;
     board.el.classList.toggle('my-turn', mine && tool === 'play');
     view.classList.toggle('controlling', mine);
-    const depth = depthOf(st.current);
+    const depth = depthOf(at);
     const move = node?.color ? `${COLOR_NAME[node.color]} ${node.vertex === 'pass' ? 'passes' : node.vertex}` : 'The start';
-    const caps = st.position.captures;
-    whereLine.textContent = `${depth ? `Move ${depth} · ${move}` : move} · ${COLOR_NAME[st.position.to_move]} to play · captures: Black ${caps.black}, White ${caps.white}`;
-    controlLine.textContent = st.closed ? '' : mine ? 'You have control.' : `${st.controller.name} has control; you follow the board.`;
+    const caps = where.captures;
+    whereLine.textContent = `${local ? 'On your own: ' : ''}${depth ? `Move ${depth} · ${move}` : move} · ${COLOR_NAME[where.to_move]} to play · captures: Black ${caps.black}, White ${caps.white}`;
+    backButton.hidden = !local;
+    backButton.textContent = `Back to ${st.controller.name}'s board`;
+    controlLine.textContent = st.closed ? '' : mine ? 'You have control.'
+      : local ? `${st.controller.name} has control; you are looking around on your own.`
+        : `${st.controller.name} has control; you follow the board. Step or click the tree to look around on your own.`;
 
     // The comment: editable by whoever has control.
     commentForm.hidden = !mine;
@@ -293,19 +339,18 @@ export function mountReviewRoom(root, ctx, reviewId) {
     for (const [id, n] of st.nodes) {
       if (!place.has(id)) continue;
       const [x, y] = at(id);
-      const cls = `node ${n.color ?? 'root'}${id === st.current ? ' current' : ''}${n.comment ? ' commented' : ''}`;
+      const cls = `node ${n.color ?? 'root'}${id === st.current ? ' current' : ''}${local && id === local.node ? ' looked' : ''}${n.comment ? ' commented' : ''}`;
       const g = svg('g', { class: cls, 'data-node': id, role: 'treeitem', 'aria-label': n.color ? `${COLOR_NAME[n.color]} ${n.vertex}` : 'The start' });
       g.append(svg('circle', { cx: x, cy: y, r: id === st.current ? 10 : 8 }));
       const t = svg('text', { x, y });
       t.textContent = n.color ? String(depthOf(id)) : '◆';
       g.append(t);
-      if (iControl()) g.addEventListener('click', () => goTo(id));
+      g.addEventListener('click', () => goTo(id));
       root.append(g);
     }
     fill(treeHolder, root);
-    const current = root.querySelector('.current');
-    if (current && treeHolder.scrollIntoView) {
-      const [x, y] = at(st.current);
+    if (place.has(shown())) {
+      const [x, y] = at(shown());
       if (x < treeHolder.scrollLeft || x > treeHolder.scrollLeft + treeHolder.clientWidth - cell) treeHolder.scrollLeft = x - treeHolder.clientWidth / 2;
       if (y < treeHolder.scrollTop || y > treeHolder.scrollTop + treeHolder.clientHeight - cell) treeHolder.scrollTop = y - treeHolder.clientHeight / 2;
     }
@@ -335,7 +380,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
       ArrowUp: () => goTo(sibling(-1)), ArrowDown: () => goTo(sibling(1)),
       Home: () => goTo(0), End: () => goTo(endOfLine(here())),
     };
-    if (!keys[e.key] || !iControl()) return;
+    if (!keys[e.key]) return;
     e.preventDefault();
     keys[e.key]();
   }
