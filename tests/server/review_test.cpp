@@ -1,8 +1,8 @@
 // After the game: the analysis's positions (POST /api/v1/positions) through the real stack.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "reviews/review_room.h"
