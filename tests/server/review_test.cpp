@@ -6,6 +6,7 @@
 #include <string>
 
 #include "reviews/review_room.h"
+#include "store/sqlite.h"
 #include "support/many_players.h"
 #include "support/server_process.h"
 
@@ -287,6 +288,38 @@ TEST_F(ReviewBoards, AReviewComesBackAfterARestartAsItWas) {
   EXPECT_EQ(ann->command(cmd("review_play", id, {{"vertex", "E5"}}))["seq"],
             after["seq"].get<int>() + 1)
       << "the numbering goes on";
+}
+
+TEST_F(ReviewBoards, AReviewWhoseStoredChangesDoNotReplayIsLeftOutAndTheOthersComeBack) {
+  std::int64_t good = 0, bad = 0;
+  {
+    auto teacher = player("teacher");
+    good = open_review("teacher", {{"size", 9}});
+    bad = open_review("teacher", {{"size", 9}});
+    for (const auto id : {good, bad}) {
+      follow(*teacher, id);
+      teacher->command(cmd("review_play", id, {{"vertex", "E5"}}));
+      teacher->command(cmd("review_play", id, {{"vertex", "C3"}}));
+    }
+  }
+  stack_.reset();
+  {  // a hand-edited database: the second move of `bad` now lands on the first
+    store::Database db(temp_.path());
+    db.exec(
+        "UPDATE review_events SET record = '{\"color\":\"white\",\"vertex\":\"E5\"}'"
+        " WHERE review_id = " +
+        std::to_string(bad) + " AND seq = 2");
+  }
+  stack_.emplace(temp_.path());
+  EXPECT_EQ(stack_->recovered().reviews, 1U);
+  auto ben = player("ben");
+  EXPECT_EQ(follow(*ben, good)["nodes"].size(), 3U);
+  EXPECT_EQ(ben->command(cmd("review_join", bad))["code"], "not_found");
+  store::Database db(temp_.path());
+  store::Statement rows(db, "SELECT count(*) FROM review_events WHERE review_id = ?1");
+  rows.bind(1, bad);
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.column_int(0), 2) << "its rows are left as they were";
 }
 
 TEST_F(ReviewBoards, MadeFromAFinishedGameOrAFileAndClosedByItsOwner) {
