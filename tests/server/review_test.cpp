@@ -322,6 +322,43 @@ TEST_F(ReviewBoards, AReviewWhoseStoredChangesDoNotReplayIsLeftOutAndTheOthersCo
   EXPECT_EQ(rows.column_int(0), 2) << "its rows are left as they were";
 }
 
+TEST_F(ReviewBoards, FollowersChatAndTheChatComesBackAfterARestart) {
+  std::int64_t id = 0;
+  {
+    auto teacher = player("teacher");
+    auto ann = player("ann");
+    id = open_review("teacher", {{"size", 9}});
+    follow(*teacher, id);
+    EXPECT_EQ(ann->command(cmd("review_chat", id, {{"text", "hello"}}))["message"],
+              "follow the review (review_join) to chat in it");
+    follow(*ann, id);
+    ASSERT_EQ(ann->command(cmd("review_chat", id, {{"text", "why not D4?"}}))["seq"], 1)
+        << "a student chats without control";
+    const json heard = update(*teacher, 1);
+    EXPECT_EQ(heard["change"], "chat");
+    EXPECT_EQ(heard["line"]["from"]["name"], "ann");
+    EXPECT_EQ(heard["line"]["text"], "why not D4?");
+    teacher->command(cmd("review_play", id, {{"vertex", "D4"}}));
+    for (int i = 0; i < 3; ++i)  // the burst of 5 is spent: the refused first line took one
+      ASSERT_EQ(ann->command(cmd("review_chat", id, {{"text", "more"}}))["type"], "ack");
+    EXPECT_EQ(ann->command(cmd("review_chat", id, {{"text", "and more"}}))["code"], "rate_limited")
+        << "the same rate as a game's chat";
+    WsClient guest(stack_->port(), WsClient::Options{"", "", "/ws/v1"});
+    guest.wait_type("welcome");
+    follow(guest, id);
+    EXPECT_EQ(guest.command(cmd("review_chat", id, {{"text", "hi"}}))["message"],
+              "sign in to chat");
+  }
+  stack_.reset();
+  stack_.emplace(temp_.path());
+  auto ben = player("ben");
+  const json back = follow(*ben, id);
+  ASSERT_EQ(back["chat"].size(), 4U);
+  EXPECT_EQ(back["chat"][0]["text"], "why not D4?");
+  EXPECT_EQ(back["chat"][0]["seq"], 1);
+  EXPECT_EQ(back["nodes"].size(), 2U) << "chat lines are not nodes";
+}
+
 TEST_F(ReviewBoards, MadeFromAFinishedGameOrAFileAndClosedByItsOwner) {
   auto black = player("black");
   auto white = player("white");
@@ -438,6 +475,8 @@ TEST(ReviewRoomBounds, EachBoundRefusesSayingWhichAndChangesNothing) {
     const std::string nasty(4000, '\x01');
     const char* points[] = {"A1", "B2", "C3", "D4", "E5", "F6", "G7", "H8", "J9"};
     bool full = false;
+    for (int i = 0; i < 100; ++i)  // and the chat's kept lines, each escaping to 6,000 bytes
+      room.command(owner, "t", protocol::ReviewChat{1, std::string(1000, '\x02')});
     for (int i = 0; i < 10000 && !full; ++i) {  // a line of passes, each commented and marked
       full = std::holds_alternative<protocol::Error>(
                  room.command(owner, "p", protocol::ReviewPlay{1, "pass", {}})) ||
@@ -461,8 +500,21 @@ TEST(ReviewRoomBounds, EachBoundRefusesSayingWhichAndChangesNothing) {
     ASSERT_FALSE(out.sends.empty());
     const std::size_t snapshot = out.sends.front().second->size();
     EXPECT_GT(snapshot, std::size_t{400} * 1024) << "filled";
-    EXPECT_LT(snapshot, std::size_t{700} * 1024);
+    EXPECT_LT(snapshot, std::size_t{700} * 1024 + 128 * 1024);
     std::cout << "a full review's snapshot: " << snapshot << " bytes\n";
+  }
+  {
+    ReviewRoom room(created, owner, ReviewLimits{.chat_lines_per_person = 2, .chat_lines = 3});
+    const protocol::UserRef student{2, "student"};
+    auto say = [&](const protocol::UserRef& who) {
+      return room.command(who, "t", protocol::ReviewChat{1, "a question"});
+    };
+    ASSERT_TRUE(std::holds_alternative<protocol::Ack>(say(student)));
+    ASSERT_TRUE(std::holds_alternative<protocol::Ack>(say(student)));
+    EXPECT_EQ(message(say(student)),
+              "you have written 2 lines in this review's chat, the most one person may");
+    ASSERT_TRUE(std::holds_alternative<protocol::Ack>(say(owner)));
+    EXPECT_EQ(message(say(owner)), "this review's chat is full (3 lines): the board goes on");
   }
   {
     ReviewRoom room(created, owner, ReviewLimits{.max_events = 2});

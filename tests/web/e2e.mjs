@@ -465,6 +465,9 @@ try {
   assert.equal(await alice.page.locator('.board [data-stone="J1"]').count(), 1, "the teacher's board did not move");
   await carol.page.click('.back-to-board');
   await waitStone(carol, 'J1', 'white');
+  await carol.page.fill('.review-room .chat-form input', 'Why not tenuki?');
+  await carol.page.click('.review-room .chat-form button');
+  for (const p of [alice, bob]) await p.page.locator('.review-room .chat-line', { hasText: 'Why not tenuki?' }).waitFor();
   await alice.page.screenshot({ path: join(artifacts, 'review-teacher.png'), fullPage: true });
   await carol.page.screenshot({ path: join(artifacts, 'review-phone.png'), fullPage: true });
 
@@ -488,6 +491,7 @@ try {
     await waitStone(p, 'A9', 'black');
   }
   await reviewStatus(alice, 'You have control.');
+  await bob.page.locator('.review-room .chat-line', { hasText: 'Why not tenuki?' }).waitFor();  // stored
   await alice.page.keyboard.press('ArrowLeft');  // back to the marked node, then on again
   for (const p of [bob, carol]) await p.page.locator('.board [data-shape="triangle D6"]').waitFor();
   await alice.page.click('.review-tools [data-tool=play]');

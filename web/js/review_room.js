@@ -56,6 +56,10 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const commentText = h('div', { class: 'comment-text', 'aria-live': 'polite' });
   const treeHolder = h('div', { class: 'review-tree', 'aria-label': 'Variations' });
   const followersLine = h('p', { class: 'muted followers' });
+  const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite' });
+  const chatInput = h('input', { name: 'chat', maxlength: 1000, autocomplete: 'off', placeholder: 'Ask or answer…', 'aria-label': 'Chat message' });
+  const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, 'Send'));
+  const chatGuest = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to chat.');
   const closeButton = h('button', { class: 'danger-quiet', hidden: true, onclick: closeReview }, 'Close review');
   const closedNote = h('p', { class: 'panel result', hidden: true }, 'This review is closed. Its record stays downloadable.');
   const view = h('div', { class: 'game review-room' },
@@ -65,7 +69,8 @@ export function mountReviewRoom(root, ctx, reviewId) {
       closedNote, controlLine, handOver,
       h('section', { class: 'comment' }, h('h2', {}, 'Comment'), commentText, commentForm),
       h('section', { class: 'tree' }, h('h2', {}, 'Variations'), treeHolder),
-      followersLine));
+      followersLine,
+      h('section', { class: 'chat' }, h('h2', {}, 'Chat'), chatLog, chatForm, chatGuest)));
   fill(root, view);
   fill(boardHolder, h('p', { class: 'empty' }, 'Connecting…'));
 
@@ -96,7 +101,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     st = {
       seq: s.seq, title: s.title, owner: s.owner, controller: s.controller, width: s.width, height: s.height,
       komi: s.komi, rules: s.rules, game: s.game, nodes, current: s.current, position: s.position,
-      followers: s.followers, guests: s.guests, closed: s.closed,
+      followers: s.followers, guests: s.guests, closed: s.closed, chat: [...(s.chat ?? [])],
     };
     if (!board || board.width !== s.width || board.height !== s.height) {
       board = new BoardView(s.width, s.height, { onPoint: clickPoint, ghost: ghostColor, label: `Review board, ${s.width} by ${s.height}` });
@@ -118,6 +123,10 @@ export function mountReviewRoom(root, ctx, reviewId) {
     if (local && !st.nodes.has(local.node)) local = null;  // the line looked at is gone
     if (m.change === 'control') st.controller = m.controller;
     if (m.change === 'closed') st.closed = true;
+    if (m.change === 'chat' && m.line) {
+      st.chat.push(m.line);
+      if (st.chat.length > 300) st.chat.shift();
+    }
     st.current = m.current;
     if (m.current === aim) aim = null;
     if (m.position) st.position = m.position;
@@ -231,6 +240,18 @@ export function mountReviewRoom(root, ctx, reviewId) {
     send('review_comment', { text: commentBox.value });
   }
 
+  async function sendChat(e) {
+    e.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    try {
+      await conn.command('review_chat', { review: reviewId, text });
+      chatInput.value = '';
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  }
+
   async function closeReview() {
     if (!iOwn() || !confirm('Close this review? Nobody can change it afterwards; it stays downloadable.')) return;
     send('review_close', {});
@@ -301,6 +322,17 @@ export function mountReviewRoom(root, ctx, reviewId) {
     if (st.guests) names.push(`${st.guests} guest${st.guests === 1 ? '' : 's'}`);
     followersLine.textContent = names.length ? `Here: ${names.join(', ')}` : '';
     drawTree();
+    renderChat();
+  }
+
+  function renderChat() {
+    chatForm.hidden = !ctx.user || st.closed;
+    chatGuest.hidden = !!ctx.user;
+    const shown = `${st.chat.length}:${st.chat[st.chat.length - 1]?.seq ?? 0}`;
+    if (chatLog.dataset.shown === shown) return;
+    chatLog.dataset.shown = shown;
+    fill(chatLog, ...st.chat.map((line) => h('li', { class: 'chat-line' }, h('strong', {}, line.from.name), ' ', line.text)));
+    chatLog.scrollTop = chatLog.scrollHeight;
   }
 
   function depthOf(id) {

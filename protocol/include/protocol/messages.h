@@ -432,6 +432,17 @@ struct Wire<ReviewHandOver> {
       wire::field("review", &ReviewHandOver::review, wire::positive_id),
       wire::field("to", &ReviewHandOver::to, wire::user_name)};
 };
+// A line in the review's chat, from anyone signed in and following it.
+struct ReviewChat {
+  ReviewId review = 0;
+  std::string text;
+};
+template <>
+struct Wire<ReviewChat> {
+  static constexpr std::string_view type = "review_chat";
+  static constexpr std::tuple fields{wire::field("review", &ReviewChat::review, wire::positive_id),
+                                     wire::field("text", &ReviewChat::text, wire::chat_text)};
+};
 // The owner ends the review: it stays downloadable, no longer listed or editable.
 struct CloseReview {
   ReviewId review = 0;
@@ -450,7 +461,7 @@ using ClientMessage =
                  CreateTournament, RegisterTournament, LeaveTournament, StartTournament,
                  WithdrawPlayer, SetTournamentResult, RepairRound, WatchTournaments,
                  UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo, ReviewMark,
-                 ReviewComment, ReviewDelete, ReviewHandOver, CloseReview>;
+                 ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it
@@ -1120,6 +1131,18 @@ struct Wire<ReviewNode> {
       wire::field("marks", &ReviewNode::marks, wire::Empty::Defaulted),
       wire::field("comment", &ReviewNode::comment, wire::Empty::Defaulted)};
 };
+// A line of a review's chat; `seq` is the change that posted it.
+struct ReviewChatLine {
+  Seq seq = 0;
+  UserRef from;
+  std::string text;
+};
+template <>
+struct Wire<ReviewChatLine> {
+  static constexpr std::tuple fields{wire::field("seq", &ReviewChatLine::seq),
+                                     wire::field("from", &ReviewChatLine::from),
+                                     wire::field("text", &ReviewChatLine::text)};
+};
 // The position at a node: the board (width*height characters, rows from the top: 'b', 'w', '.'),
 // who moves next, the stones each side has taken along the line, and what its move took.
 struct ReviewPosition {
@@ -1152,6 +1175,7 @@ struct ReviewSnapshot {
   std::vector<UserRef> followers;
   int guests = 0;  // followers without an account
   bool closed = false;
+  std::vector<ReviewChatLine> chat;  // the newest lines (at most 100), oldest first
 };
 template <>
 struct Wire<ReviewSnapshot> {
@@ -1171,7 +1195,8 @@ struct Wire<ReviewSnapshot> {
                                      wire::field("position", &ReviewSnapshot::position),
                                      wire::field("followers", &ReviewSnapshot::followers),
                                      wire::field("guests", &ReviewSnapshot::guests),
-                                     wire::field("closed", &ReviewSnapshot::closed)};
+                                     wire::field("closed", &ReviewSnapshot::closed),
+                                     wire::field("chat", &ReviewSnapshot::chat)};
 };
 enum class ReviewChange : std::uint8_t {
   NodeAdded,  // `node` is new; it is the current node
@@ -1181,6 +1206,7 @@ enum class ReviewChange : std::uint8_t {
   Deleted,    // `deleted` and the lines below it are gone; `current` may have moved up
   Control,    // `controller` now drives the review
   Closed,     // the owner ended it
+  Chat,       // `line` was posted to the review's chat (`current` as it was)
   Other,      // a change a newer server made
 };
 template <>
@@ -1193,6 +1219,7 @@ struct WireNames<ReviewChange> {
       std::pair{std::string_view("deleted"), ReviewChange::Deleted},
       std::pair{std::string_view("control"), ReviewChange::Control},
       std::pair{std::string_view("closed"), ReviewChange::Closed},
+      std::pair{std::string_view("chat"), ReviewChange::Chat},
       std::pair{std::string_view("other"), ReviewChange::Other}};
   static constexpr ReviewChange fallback = ReviewChange::Other;
 };
@@ -1207,6 +1234,7 @@ struct ReviewUpdate {
   std::optional<ReviewPosition> position;  // when the current node changed
   std::optional<UserRef> controller;
   std::optional<UserRef> by;  // who made it
+  std::optional<ReviewChatLine> line;
 };
 template <>
 struct Wire<ReviewUpdate> {
@@ -1219,7 +1247,8 @@ struct Wire<ReviewUpdate> {
                                      wire::field("deleted", &ReviewUpdate::deleted),
                                      wire::field("position", &ReviewUpdate::position),
                                      wire::field("controller", &ReviewUpdate::controller),
-                                     wire::field("by", &ReviewUpdate::by)};
+                                     wire::field("by", &ReviewUpdate::by),
+                                     wire::field("line", &ReviewUpdate::line)};
 };
 // Who follows a review now (not numbered: sent as people come and go).
 struct ReviewFollowers {

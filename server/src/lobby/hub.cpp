@@ -515,6 +515,9 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
 Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
                        const std::string& cid, const protocol::ClientMessage& m, Steady now) {
   if (Reviews::is_review_command(m)) {  // guests may follow
+    if (std::holds_alternative<protocol::ReviewChat>(m) && who->user()) {
+      if (auto refused = too_much_chat(who->user()->id, cid, now)) return *refused;
+    }
     op.reviews = std::unique_lock(reviews_mutex_);
     return reviews_.command(who, cid, m, now_ms(), op.out);
   }
@@ -594,6 +597,20 @@ Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
       m);
 }
 
+// One rate for each account's chat, in games and reviews alike: the refusal, or nothing.
+std::optional<protocol::Error> Hub::too_much_chat(std::int64_t user, const std::string& cid,
+                                                  Steady now) {
+  {
+    std::lock_guard lock(chat_mutex_);
+    if (chat_rate_.try_take(std::to_string(user), now)) return std::nullopt;
+  }
+  const auto& o = services_.room;
+  return error(cid, ErrorCode::RateLimited,
+               "too much chat: at most " + std::to_string(o.chat_burst) +
+                   " lines at once, then one every " + std::to_string(o.chat_refill.count()) +
+                   " ms; this line was not posted");
+}
+
 // The commands a logged-in user gives inside a game.
 Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who,
                              Room& r, const std::string& cid, const protocol::ClientMessage& m,
@@ -602,19 +619,7 @@ Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_pt
   return std::visit(
       Overloaded{
           [&](const protocol::SendChat& c) -> Reply {
-            bool allowed = false;
-            {
-              std::lock_guard lock(chat_mutex_);
-              allowed = chat_rate_.try_take(std::to_string(me), now);
-            }
-            if (!allowed) {
-              const auto& o = services_.room;
-              return error(cid, ErrorCode::RateLimited,
-                           "too much chat: at most " + std::to_string(o.chat_burst) +
-                               " lines at once, then one every " +
-                               std::to_string(o.chat_refill.count()) +
-                               " ms; this line was not posted");
-            }
+            if (auto refused = too_much_chat(me, cid, now)) return *refused;
             return r.chat(user, cid, c.text);
           },
           [&](const protocol::PlayMove& c) {

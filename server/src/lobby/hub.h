@@ -176,6 +176,8 @@ class Hub final : public Dispatcher, private TournamentHost {
 
   Reply handle(Operation& op, const std::shared_ptr<Connection>& who, const std::string& cid,
                const protocol::ClientMessage& m, Steady now);
+  std::optional<protocol::Error> too_much_chat(std::int64_t user, const std::string& cid,
+                                               Steady now);
   Reply room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who,
                      Room& room, const std::string& cid, const protocol::ClientMessage& m,
                      Steady now);

@@ -141,6 +141,15 @@ ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::st
     record = {{"to", {{"id", to->id}, {"name", to->name}}}};
     return apply_and_publish(by, cid, kind, record.dump());
   }
+  if (seq_ >= limits_.max_events) {
+    return error(cid, ErrorCode::TooLarge,
+                 "this review has had its " + std::to_string(limits_.max_events) +
+                     " changes: download it (SGF) and start a new review from the file");
+  }
+  if (const auto* c = std::get_if<protocol::ReviewChat>(&m)) {  // anyone following
+    record = {{"from", {{"id", by.id}, {"name", by.name}}}, {"text", c->text}};
+    return apply_and_publish(by, cid, "chat", record.dump());
+  }
   if (by.id != controller_.id) {
     return error(cid, ErrorCode::Forbidden,
                  controller_.name + " has control of this review; ask them to hand it over");
@@ -283,6 +292,28 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::st
       update.change = protocol::ReviewChange::Deleted;
       update.deleted = node;
       update.position = position_view();
+    } else if (kind == "chat") {
+      const auto& from = r.at("from");
+      protocol::ReviewChatLine line{
+          seq_ + 1,
+          {from.at("id").get<std::int64_t>(), from.at("name").get<std::string>()},
+          r.at("text").get<std::string>()};
+      if (chat_lines_ >= limits_.chat_lines) {
+        return Problem{ErrorCode::Conflict, "this review's chat is full (" +
+                                                std::to_string(limits_.chat_lines) +
+                                                " lines): the board goes on"};
+      }
+      if (chat_by_[line.from.id] >= limits_.chat_lines_per_person) {
+        return Problem{ErrorCode::Conflict,
+                       "you have written " + std::to_string(limits_.chat_lines_per_person) +
+                           " lines in this review's chat, the most one person may"};
+      }
+      ++chat_lines_;
+      ++chat_by_[line.from.id];
+      chat_.push_back(line);
+      if (chat_.size() > kKeptChatLines) chat_.pop_front();
+      update.change = protocol::ReviewChange::Chat;
+      update.line = std::move(line);
     } else if (kind == "control") {
       const auto& to = r.at("to");
       controller_ = {to.at("id").get<std::int64_t>(), to.at("name").get<std::string>()};
@@ -410,6 +441,17 @@ protocol::ReviewSnapshot ReviewRoom::snapshot() const {
   s.followers = std::move(f.followers);
   s.guests = f.guests;
   s.closed = closed_;
+  // The newest lines that fit kSnapshotChatBytes as they travel: with the tree's own bound, a
+  // snapshot stays well within what a connection may have queued.
+  std::size_t bytes = 0;
+  auto from = chat_.end();
+  while (from != chat_.begin()) {
+    const auto& line = *std::prev(from);
+    bytes += wire_size(line.text) + line.from.name.size() + 48;
+    if (bytes > kSnapshotChatBytes) break;
+    --from;
+  }
+  s.chat.assign(from, chat_.end());
   return s;
 }
 

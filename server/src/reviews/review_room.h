@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -22,9 +24,12 @@ namespace tengen {
 struct ReviewLimits {
   std::size_t max_nodes = 5000;                     // in its tree, cut-off lines included
   std::size_t max_bytes = std::size_t{512} * 1024;  // its snapshot's size, roughly
-  std::size_t max_events = 20000;                   // changes stored (each replayed at start)
-  std::size_t max_open_per_owner = 5;               // open reviews of one account
-  std::size_t max_open = 2000;                      // open reviews on the server
+  std::size_t max_events = 20000;
+  int chat_lines_per_person = 300;  // in one review's chat
+  int chat_lines = 2000;  // in one review's chat, everyone's                   // changes stored
+                          // (each replayed at start)
+  std::size_t max_open_per_owner = 5;  // open reviews of one account
+  std::size_t max_open = 2000;         // open reviews on the server
   // Reviews one account may open: this many at once, then one more each create_refill.
   int create_burst = 10;
   std::chrono::milliseconds create_refill{std::chrono::minutes(10)};
@@ -54,6 +59,7 @@ class ReviewRoom {
   std::int64_t created_at_ms() const noexcept { return created_at_ms_; }
   bool closed() const noexcept { return closed_; }
   std::size_t followers() const noexcept { return members_.size(); }
+  bool follows(const std::shared_ptr<Connection>& who) const { return members_.contains(who); }
   std::size_t nodes() const { return review_.tree().reachable(); }
   int width() const noexcept { return review_.tree().record.width; }
   int height() const noexcept { return review_.tree().record.height; }
@@ -100,6 +106,12 @@ class ReviewRoom {
   protocol::Seq seq_ = 0;
   bool closed_ = false;
   std::set<std::shared_ptr<Connection>> members_;
+  // Chat: the newest kKeptChatLines for snapshots; how many lines in all and by each person.
+  static constexpr std::size_t kKeptChatLines = 100;
+  static constexpr std::size_t kSnapshotChatBytes = std::size_t{128} * 1024;
+  std::deque<protocol::ReviewChatLine> chat_;
+  int chat_lines_ = 0;
+  std::map<std::int64_t, int> chat_by_;
   Outbox pending_;
 };
 

@@ -107,7 +107,11 @@ Reviews::Reply Reviews::command(const std::shared_ptr<Connection>& who, const st
     std::erase(joined_[who->id()], id);
     reply = protocol::Ack{cid, {}, {}, {}, {}};
   } else if (!who->user()) {
-    reply = error(cid, ErrorCode::NotAuthenticated, "sign in to edit a review");
+    reply = error(cid, ErrorCode::NotAuthenticated,
+                  std::holds_alternative<protocol::ReviewChat>(m) ? "sign in to chat"
+                                                                  : "sign in to edit a review");
+  } else if (std::holds_alternative<protocol::ReviewChat>(m) && !room.follows(who)) {
+    reply = error(cid, ErrorCode::Forbidden, "follow the review (review_join) to chat in it");
   } else {
     const protocol::UserRef me{who->user()->id, who->user()->username};
     reply = std::holds_alternative<protocol::CloseReview>(m) ? room.close(me, cid, now_ms)
