@@ -623,17 +623,17 @@ std::vector<int> GameTree::path_to(int node) const {
   return path;
 }
 
-std::size_t GameTree::reachable() const {
-  std::size_t count = 0;
+std::vector<int> GameTree::preorder() const {
+  std::vector<int> order;
   std::vector<int> todo{0};
   while (!todo.empty()) {
     const int at = todo.back();
     todo.pop_back();
-    ++count;
+    order.push_back(at);
     const auto& kids = nodes[static_cast<std::size_t>(at)].children;
-    todo.insert(todo.end(), kids.begin(), kids.end());
+    todo.insert(todo.end(), kids.rbegin(), kids.rend());
   }
-  return count;
+  return order;
 }
 
 GameRecord read_sgf(std::string_view text) {

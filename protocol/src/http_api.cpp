@@ -158,7 +158,7 @@ std::variant<PositionQuery, std::string> decode_position_query(std::string_view 
   return q;
 }
 
-std::string encode_position(const PositionAnswer& a) {
+std::string encode_position(const PositionView& a) {
   return json{{"board", a.board},
               {"to_move", a.to_move == Color::Black ? "black" : "white"},
               {"captures", {{"black", a.captures.black}, {"white", a.captures.white}}},

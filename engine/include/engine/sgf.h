@@ -112,8 +112,10 @@ struct GameTree {
   void remove(int node);
   // The nodes from the root to `node`, both included.
   std::vector<int> path_to(int node) const;
+  // The nodes reachable from the root, depth first: each after its parent, the main line first.
+  std::vector<int> preorder() const;
   // The number of nodes reachable from the root.
-  std::size_t reachable() const;
+  std::size_t reachable() const { return preorder().size(); }
   friend bool operator==(const GameTree&, const GameTree&) = default;
 };
 

@@ -87,13 +87,7 @@ struct PositionQuery {
 // {"width", "height", "ruleset", "black": [...], "white": [...], "moves": [{"color", "vertex"}]}
 // (every field but "moves" optional); the error names the problem.
 std::variant<PositionQuery, std::string> decode_position_query(std::string_view body);
-struct PositionAnswer {
-  std::string board;  // width*height characters, rows from the top: 'b', 'w', '.'
-  Color to_move = Color::Black;
-  Captures captures;                  // stones each colour has taken along the line
-  std::vector<std::string> captured;  // what the last move took off the board
-};
-std::string encode_position(const PositionAnswer& answer);
+std::string encode_position(const PositionView& answer);
 
 // POST /api/v1/reviews (protocol/README.md, "Reviews"): where a review starts from, one of a
 // finished game, an SGF file (text, at most kMaxReviewSgfBytes) or an empty board; a title is

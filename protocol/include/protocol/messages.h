@@ -1143,20 +1143,21 @@ struct Wire<ReviewChatLine> {
                                      wire::field("from", &ReviewChatLine::from),
                                      wire::field("text", &ReviewChatLine::text)};
 };
-// The position at a node: the board (width*height characters, rows from the top: 'b', 'w', '.'),
-// who moves next, the stones each side has taken along the line, and what its move took.
-struct ReviewPosition {
+// The position a line of play reaches (a review's node; POST /api/v1/positions answers the same):
+// the board (width*height characters, rows from the top: 'b', 'w', '.'), who moves next, the
+// stones each side has taken along the line, and what its last move took.
+struct PositionView {
   std::string board;
   Color to_move = Color::Black;
   Captures captures;
   std::vector<std::string> captured;
 };
 template <>
-struct Wire<ReviewPosition> {
-  static constexpr std::tuple fields{wire::field("board", &ReviewPosition::board),
-                                     wire::field("to_move", &ReviewPosition::to_move),
-                                     wire::field("captures", &ReviewPosition::captures),
-                                     wire::field("captured", &ReviewPosition::captured)};
+struct Wire<PositionView> {
+  static constexpr std::tuple fields{wire::field("board", &PositionView::board),
+                                     wire::field("to_move", &PositionView::to_move),
+                                     wire::field("captures", &PositionView::captures),
+                                     wire::field("captured", &PositionView::captured)};
 };
 struct ReviewSnapshot {
   ReviewId review = 0;
@@ -1171,7 +1172,7 @@ struct ReviewSnapshot {
   std::string rules;              // the ruleset's name
   std::vector<ReviewNode> nodes;  // every node in the tree, parents before children
   std::int64_t current = 0;
-  ReviewPosition position;  // at the current node
+  PositionView position;  // at the current node
   std::vector<UserRef> followers;
   int guests = 0;  // followers without an account
   bool closed = false;
@@ -1231,7 +1232,7 @@ struct ReviewUpdate {
   std::int64_t current = 0;
   std::optional<ReviewNode> node;
   std::optional<std::int64_t> deleted;
-  std::optional<ReviewPosition> position;  // when the current node changed
+  std::optional<PositionView> position;  // when the current node changed
   std::optional<UserRef> controller;
   std::optional<UserRef> by;  // who made it
   std::optional<ReviewChatLine> line;

@@ -9,6 +9,7 @@
 #include "protocol/codec.h"
 #include "protocol/http_api.h"
 #include "ratings/glicko2.h"
+#include "rooms/position_view.h"
 #include "rooms/wording.h"
 
 namespace tengen {
@@ -69,18 +70,7 @@ ApiResponse position(std::string_view body) {
                        color_name(m.color) + ")");
     }
   }
-  wire::PositionAnswer a;
-  a.board.reserve(static_cast<std::size_t>(g.area()));
-  for (int y = 0; y < g.height; ++y) {
-    for (int x = 0; x < g.width; ++x) {
-      const Color c = line.board().at(g.point(x, y));
-      a.board += c == Color::Black ? 'b' : c == Color::White ? 'w' : '.';
-    }
-  }
-  a.to_move = line.to_move();
-  a.captures = {line.board().captures(Color::Black), line.board().captures(Color::White)};
-  for (Point p : removed) a.captured.push_back(g.to_gtp(p));
-  return {200, wire::encode_position(a), {}};
+  return {200, wire::encode_position(position_view(line, removed)), {}};
 }
 
 constexpr int kDefaultPage = 20;

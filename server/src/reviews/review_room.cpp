@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "protocol/overloaded.h"
+#include "rooms/position_view.h"
 #include "rooms/wording.h"
 
 namespace tengen {
@@ -141,11 +142,6 @@ ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::st
     record = {{"to", {{"id", to->id}, {"name", to->name}}}};
     return apply_and_publish(by, cid, kind, record.dump());
   }
-  if (seq_ >= limits_.max_events) {
-    return error(cid, ErrorCode::TooLarge,
-                 "this review has had its " + std::to_string(limits_.max_events) +
-                     " changes: download it (SGF) and start a new review from the file");
-  }
   if (const auto* c = std::get_if<protocol::ReviewChat>(&m)) {  // anyone following
     record = {{"from", {{"id", by.id}, {"name", by.name}}}, {"text", c->text}};
     return apply_and_publish(by, cid, "chat", record.dump());
@@ -153,11 +149,6 @@ ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::st
   if (by.id != controller_.id) {
     return error(cid, ErrorCode::Forbidden,
                  controller_.name + " has control of this review; ask them to hand it over");
-  }
-  if (seq_ >= limits_.max_events) {
-    return error(cid, ErrorCode::TooLarge,
-                 "this review has had its " + std::to_string(limits_.max_events) +
-                     " changes: download it (SGF) and start a new review from the file");
   }
   std::visit(Overloaded{
                  [&](const protocol::ReviewPlay& p) {
@@ -193,6 +184,11 @@ ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::st
 ReviewRoom::Reply ReviewRoom::apply_and_publish(const protocol::UserRef& by, const std::string& cid,
                                                 const std::string& kind,
                                                 const std::string& record) {
+  if (seq_ >= limits_.max_events) {  // every stored change counts, chat and control included
+    return error(cid, ErrorCode::TooLarge,
+                 "this review has had its " + std::to_string(limits_.max_events) +
+                     " changes: download it (SGF) and start a new review from the file");
+  }
   protocol::ReviewUpdate update;
   if (auto problem = apply(kind, record, update))
     return error(cid, problem->first, problem->second);
@@ -243,13 +239,13 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::st
       } else {
         update.change = protocol::ReviewChange::Moved;
       }
-      update.position = position_view();
+      update.position = current_position();
     } else if (kind == "goto") {
       const auto node = r.at("node").get<std::int64_t>();
       if (node > std::numeric_limits<int>::max() || !review_.go_to(static_cast<int>(node)))
         return Problem{ErrorCode::NotFound, "no node " + std::to_string(node) + " in this review"};
       update.change = protocol::ReviewChange::Moved;
-      update.position = position_view();
+      update.position = current_position();
     } else if (kind == "mark") {
       const std::string vertex = r.at("vertex").get<std::string>();
       const auto p = g.parse_gtp(vertex);
@@ -291,7 +287,7 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::st
       bytes_ = tree_bytes();
       update.change = protocol::ReviewChange::Deleted;
       update.deleted = node;
-      update.position = position_view();
+      update.position = current_position();
     } else if (kind == "chat") {
       const auto& from = r.at("from");
       protocol::ReviewChatLine line{
@@ -381,23 +377,10 @@ protocol::ReviewNode ReviewRoom::node_view(int node) const {
   return v;
 }
 
-protocol::ReviewPosition ReviewRoom::position_view() const {
+protocol::PositionView ReviewRoom::current_position() const {
   std::vector<Point> captured;
   const Variation line = review_.position(&captured);
-  const Board& b = line.board();
-  const Geometry& g = b.geometry();
-  protocol::ReviewPosition v;
-  v.board.reserve(static_cast<std::size_t>(g.area()));
-  for (int y = 0; y < g.height; ++y) {
-    for (int x = 0; x < g.width; ++x) {
-      const Color c = b.at(g.point(x, y));
-      v.board += c == Color::Black ? 'b' : c == Color::White ? 'w' : '.';
-    }
-  }
-  v.to_move = line.to_move();
-  v.captures = {b.captures(Color::Black), b.captures(Color::White)};
-  for (Point p : captured) v.captured.push_back(gtp(p));
-  return v;
+  return position_view(line, captured);
 }
 
 protocol::ReviewFollowers ReviewRoom::followers_view() const {
@@ -427,16 +410,9 @@ protocol::ReviewSnapshot ReviewRoom::snapshot() const {
   s.height = tree.record.height;
   s.komi = review_.rules().komi;
   s.rules = tree.record.rules;
-  std::vector<int> todo{0};  // depth first: parents before children, the main line first
-  while (!todo.empty()) {
-    const int n = todo.back();
-    todo.pop_back();
-    s.nodes.push_back(node_view(n));
-    const auto& kids = tree.nodes[static_cast<std::size_t>(n)].children;
-    for (auto it = kids.rbegin(); it != kids.rend(); ++it) todo.push_back(*it);
-  }
+  for (const int n : tree.preorder()) s.nodes.push_back(node_view(n));
   s.current = review_.current();
-  s.position = position_view();
+  s.position = current_position();
   auto f = followers_view();
   s.followers = std::move(f.followers);
   s.guests = f.guests;
@@ -464,13 +440,7 @@ std::size_t ReviewRoom::bytes_of(int node) const {
 
 std::size_t ReviewRoom::tree_bytes() const {
   std::size_t total = 0;
-  std::vector<int> todo{0};
-  while (!todo.empty()) {
-    const int n = todo.back();
-    todo.pop_back();
-    total += bytes_of(n);
-    for (int k : review_.tree().nodes[static_cast<std::size_t>(n)].children) todo.push_back(k);
-  }
+  for (const int n : review_.tree().preorder()) total += bytes_of(n);
   return total;
 }
 

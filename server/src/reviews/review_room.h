@@ -86,7 +86,7 @@ class ReviewRoom {
                                                                    protocol::ReviewUpdate& update);
   protocol::Error error(const std::string& cid, protocol::ErrorCode code, std::string text) const;
   protocol::ReviewNode node_view(int node) const;
-  protocol::ReviewPosition position_view() const;
+  protocol::PositionView current_position() const;
   protocol::ReviewSnapshot snapshot() const;
   protocol::ReviewFollowers followers_view() const;
   void broadcast(const protocol::ServerMessage& m);
