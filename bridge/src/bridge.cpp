@@ -128,6 +128,9 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
       beast::get_lowest_layer(session_->ws).close();
     }
     for (auto& [id, slot] : slots_) slot->wake.cancel();
+    // A request waiting on a server that accepts but does not answer (one shutting down) would
+    // otherwise keep the bridge for its whole 15 s.
+    for (auto* stream : http_streams_) stream->close();
   }
 
   int exit_code() const { return exit_code_; }
@@ -232,8 +235,15 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
 
   awaitable<HttpReply> http_request(http::verb method, std::string target, std::string body) {
     asio::ip::tcp::resolver resolver(io_);
+    if (stopping_) throw std::runtime_error("stopping");
     beast::tcp_stream stream(io_);
     stream.expires_after(15s);
+    http_streams_.insert(&stream);
+    struct Forget {
+      std::set<beast::tcp_stream*>& streams;
+      beast::tcp_stream* stream;
+      ~Forget() { streams.erase(stream); }
+    } forget{http_streams_, &stream};
     const auto endpoints =
         co_await resolver.async_resolve(config_.host, config_.port, use_awaitable);
     co_await stream.async_connect(endpoints, use_awaitable);
@@ -808,6 +818,7 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
   std::string token_;
   std::int64_t me_ = 0;
   std::shared_ptr<Session> session_;
+  std::set<beast::tcp_stream*> http_streams_;  // requests under way, closed by stop()
   std::map<std::string, Pending> pending_;
   std::set<protocol::ChallengeId> pending_accepts_;
   std::optional<protocol::ChallengeId> our_challenge_;

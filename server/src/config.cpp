@@ -35,6 +35,12 @@ constexpr Option kOptions[] = {
     {"--lease-ttl", "TENGEN_LEASE_TTL",
      "with PostgreSQL: milliseconds a dead node's games wait before others take them (default "
      "5000)"},
+    {"--bots", "TENGEN_BOTS",
+     "the server's own GNU Go players: on, off, or auto (default: on, except on the nodes of a "
+     "cluster)"},
+    {"--gnugo", "TENGEN_GNUGO", "the GNU Go the bots run (default /usr/games/gnugo)"},
+    {"--bot-bridge", "TENGEN_BOT_BRIDGE",
+     "the tengen-gtp-bridge the bots run through (default: beside this binary)"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
      "yes: minimum Argon2id cost, for tests only (default no)"},
 };
@@ -112,6 +118,14 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
       return "the lease TTL must be milliseconds from 300 to 600000, not '" + value + "'";
     }
     config.lease_ttl_ms = ms;
+  } else if (flag == "--bots") {
+    if (value != "on" && value != "off" && value != "auto")
+      return "--bots takes on, off or auto, not '" + value + "'";
+    config.bots = value;
+  } else if (flag == "--gnugo") {
+    config.gnugo = value;
+  } else if (flag == "--bot-bridge") {
+    config.bot_bridge = value;
   } else if (flag == "--insecure-fast-password-hashing") {
     if (value != "yes" && value != "no")
       return std::string(flag) + " takes yes or no, not '" + value + "'";
@@ -219,6 +233,13 @@ ConfigResult parse_config(const std::vector<std::string>& args,
 std::string default_web_root(const std::string& executable) {
   const std::filesystem::path binary(executable);
   return (binary.parent_path() / ".." / "share" / "tengen" / "web").lexically_normal().string();
+}
+
+std::string default_bridge(const std::string& executable) {
+  const auto folder = std::filesystem::path(executable).parent_path();
+  const auto beside = folder / "tengen-gtp-bridge";
+  if (std::filesystem::exists(beside)) return beside.string();
+  return (folder / ".." / "bridge" / "tengen-gtp-bridge").lexically_normal().string();
 }
 
 ListenUrl listen_url(const std::string& address, unsigned short port) {

@@ -32,6 +32,12 @@ struct Config {
   // With PostgreSQL: the NATS server the nodes talk through (nats://host:4222). Set, this server
   // is one node of several over the database; unset, the only server on it.
   std::string bus;
+  // The server's own GNU Go bots (docs/bots.md): "auto" runs them on a single server and not on
+  // the nodes of a cluster (there, "on" for one node); "on" or "off".
+  std::string bots = "auto";
+  std::string gnugo = "/usr/games/gnugo";
+  // Empty: tengen-gtp-bridge beside the server binary, or in the build tree (default_bridge).
+  std::string bot_bridge;
   // Argon2id at its minimum cost instead of libsodium's "interactive" cost: for tests only.
   bool fast_password_hashing = false;
 
@@ -63,6 +69,10 @@ inline bool is_postgres(const std::string& database) {
 // holds the server binary (/usr/local/bin -> /usr/local/share/tengen/web; the build tree's
 // build/PRESET/server -> build/PRESET/share/tengen/web).
 std::string default_web_root(const std::string& executable);
+
+// Where tengen-gtp-bridge is when --bot-bridge is not given: beside the server binary (the install
+// layout), or in the build tree's build/PRESET/bridge/.
+std::string default_bridge(const std::string& executable);
 
 // The address a person can open in a browser for a server listening on `address`:`port`
 // (http://localhost:8080/ for every interface), and whether it listens on every interface.

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "accounts/accounts.h"
+#include "bots/house_bots.h"
 #include "clock.h"
 #include "cluster/hub_reads.h"
 #include "cluster/lease_keeper.h"
@@ -62,6 +63,16 @@ std::string host_name() {
   char name[256] = {};
   if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "tengen";
   return name;
+}
+
+// `bytes` random bytes from libsodium, in hex.
+std::string random_hex(std::size_t bytes) {
+  std::vector<unsigned char> raw(bytes);
+  randombytes_buf(raw.data(), raw.size());
+  std::string hex(bytes * 2 + 1, '\0');
+  sodium_bin2hex(hex.data(), hex.size(), raw.data(), raw.size());
+  hex.pop_back();
+  return hex;
 }
 
 }  // namespace
@@ -141,15 +152,7 @@ int main(int argc, char** argv) {
           .store = &game_store,
           // "automatic" colours between equal ratings: a coin toss.
           .draw_black = [] { return randombytes_uniform(2) == 0; },
-          .random_hex =
-              [](std::size_t bytes) {
-                std::vector<unsigned char> raw(bytes);
-                randombytes_buf(raw.data(), raw.size());
-                std::string hex(bytes * 2 + 1, '\0');
-                sodium_bin2hex(hex.data(), hex.size(), raw.data(), raw.size());
-                hex.pop_back();
-                return hex;
-              },
+          .random_hex = random_hex,
           .clock = &clock,
           .timers = timers.get(),
           .worker = worker.get(),
@@ -337,8 +340,31 @@ int main(int argc, char** argv) {
                              }},
                      &metrics);
     }
+    // The server's own bots, once it listens (their bridges connect back to it).
+    std::optional<HouseBots> house_bots;
+    if (config.bots == "on" || (config.bots == "auto" && !clustered)) {
+      std::error_code ec;
+      const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+      const bool every = config.address == "0.0.0.0" || config.address == "::";
+      std::string host = every ? "127.0.0.1" : config.address;
+      if (host.find(':') != std::string::npos) host = "[" + host + "]";
+      HouseBots::Options options{
+          .bridge = config.bot_bridge.empty() ? default_bridge(self) : config.bot_bridge,
+          .gnugo = config.gnugo,
+          .server_url = "http://" + host + ":" + std::to_string(server.port()),
+          .log_level = config.log_level == "info" ? "warn" : config.log_level,
+          .random_hex = random_hex,
+          .started = {}};
+      if (auto why = HouseBots::unavailable(options); !why.empty()) {
+        spdlog::warn("no bots: {}", why);
+      } else {
+        house_bots.emplace(accounts, default_house_bots(), std::move(options));
+        house_bots->start();
+      }
+    }
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();
+    house_bots.reset();
     keeper.reset();
     roles.reset();  // no more becoming the hub, nor forwarding
     hub_answers.reset();

@@ -386,4 +386,61 @@ TEST(GtpBridge, TwoBotsPlayEachOtherToARecordedResult) {
   EXPECT_EQ(taker.terminate(), 0);
 }
 
+// The processes the server started whose command line mentions `needle` (the house bots'
+// bridges name their configuration file, BOT.json).
+std::vector<pid_t> children_of(pid_t parent, const std::string& needle) {
+  std::vector<pid_t> found;
+  for (const auto& task : fs::directory_iterator("/proc/" + std::to_string(parent) + "/task")) {
+    std::ifstream children(task.path() / "children");
+    for (pid_t child = 0; children >> child;) {
+      std::ifstream cmdline("/proc/" + std::to_string(child) + "/cmdline");
+      const std::string text((std::istreambuf_iterator<char>(cmdline)), {});
+      if (text.find(needle) != std::string::npos) found.push_back(child);
+    }
+  }
+  return found;
+}
+
+// A server started with no set-up brings its own GNU Go players (--bots on here: tests run with
+// them off), accounts and all; a bridge that dies is started again and finds its game.
+TEST(HouseBots, TheServerBringsItsBotsAndStartsADeadOneAgain) {
+  TempDir dir;
+  ServerProcess server(dir.path, 0, {"--bots", "on", "--bot-bridge", TENGEN_BRIDGE_BINARY});
+  const int port = server.port();
+  for (const char* name : {"gnugo-easy", "gnugo-medium", "gnugo-strong"}) {
+    const json user = json::parse(body_of(http_get(port, std::string("/api/v1/users/") + name)));
+    EXPECT_EQ(user["user"]["bot"], true) << name;
+  }
+  const Account human = register_human(port, "newcomer");
+  WsClient client(port, WsClient::Options{human.token, "", "/ws/v1"});
+  client.set_read_timeout(kPatience);
+  wait_online(client, "gnugo-easy");
+
+  // What the lobby's "Play a bot" sends: a direct challenge, here untimed and rated.
+  json settings = settings_9x9("black", {{"system", "none"}});
+  settings["rated"] = true;
+  const std::int64_t game = challenge(client, "gnugo-easy", settings);
+  std::mt19937 rng(11);
+  const auto bot_answers = [&] {
+    play_somewhere(client, game, rng);
+    client.wait(
+        [&](const json& m) { return is_event(m, game, {"move"}) && m["color"] == "white"; });
+  };
+  bot_answers();
+
+  const auto bridges = children_of(server.pid(), "gnugo-easy.json");
+  ASSERT_EQ(bridges.size(), 1u);
+  ASSERT_EQ(kill(bridges[0], SIGKILL), 0);
+  // Its next move comes from a bridge the server started again, which found the game by itself.
+  bot_answers();
+  const auto again = children_of(server.pid(), "gnugo-easy.json");
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_NE(again[0], bridges[0]);
+  EXPECT_EQ(children_of(server.pid(), "gnugo-strong.json").size(), 1u);
+
+  // SIGTERM: the server ends its bridges and exits cleanly.
+  EXPECT_EQ(server.terminate(), 0);
+  for (pid_t p : again) EXPECT_NE(kill(p, 0), 0) << "bridge " << p << " outlived the server";
+}
+
 }  // namespace

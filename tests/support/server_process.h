@@ -41,19 +41,11 @@ class ServerProcess {
     if (mkfifo(fifo.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
     const std::string db = (dir_ / "test.sqlite3").string();
     const std::string port_arg = std::to_string(port);
-    std::vector<std::string> args{TENGEN_SERVER_BINARY,
-                                  "--port",
-                                  port_arg,
-                                  "--address",
-                                  "127.0.0.1",
-                                  "--database",
-                                  db,
-                                  "--port-file",
-                                  fifo.string(),
-                                  "--log-level",
-                                  "warn",
-                                  "--insecure-fast-password-hashing",
-                                  "yes"};
+    std::vector<std::string> args{TENGEN_SERVER_BINARY, "--port", port_arg, "--address",
+                                  "127.0.0.1", "--database", db, "--port-file", fifo.string(),
+                                  "--log-level", "warn", "--insecure-fast-password-hashing", "yes",
+                                  // The house bots only where a test asks for them (`extra`).
+                                  "--bots", "off"};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -106,6 +98,7 @@ class ServerProcess {
   }
 
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   const fs::path& dir() const { return dir_; }
 
   // SIGTERM, then the exit status; a server ended by a signal gives minus the signal's number.

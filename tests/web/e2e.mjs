@@ -33,7 +33,7 @@ function startServer(fixedPort = 0) {
   const child = spawn(serverBinary, [
     '--port', String(fixedPort), '--address', '127.0.0.1', '--port-file', fifo,
     '--database', join(dir, 'tengen.sqlite3'), '--web-root', webRoot,
-    '--insecure-fast-password-hashing', 'yes', '--log-level', 'warn',
+    '--insecure-fast-password-hashing', 'yes', '--log-level', 'warn', '--bots', 'off',
   ], { stdio: ['ignore', 'inherit', 'inherit'] });
   server = child;
   return new Promise((resolve, reject) => {

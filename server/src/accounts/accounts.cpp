@@ -136,6 +136,20 @@ Accounts::Outcome Accounts::register_user(const std::string& username, const std
   return open_session(*user, user_agent);
 }
 
+std::optional<std::string> Accounts::prepare_house_bot(const std::string& username,
+                                                       const std::string& password) {
+  if (auto p = username_problem(username)) return p;
+  if (auto p = password_problem(username, password)) return p;
+  const std::string hash = hash_password(password);
+  std::lock_guard lock(mutex_);
+  auto user = store_.user_by_name(username);
+  if (!user) user = store_.create_user(username, hash, true, clock_.unix_ms());
+  if (!user) return "the name '" + username + "' was taken meanwhile";
+  if (!user->is_bot) return "'" + username + "' is a person's account, not a bot's";
+  store_.set_password_hash(user->id, hash);
+  return std::nullopt;
+}
+
 Accounts::Outcome Accounts::login(const std::string& username, const std::string& password,
                                   const std::string& user_agent, const std::string& address) {
   const Failure refused{Problem::BadCredentials, "wrong user name or password"};

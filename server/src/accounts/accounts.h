@@ -48,6 +48,11 @@ class Accounts {
   Outcome register_user(const std::string& username, const std::string& password,
                         const std::string& user_agent, const std::string& address,
                         Kind kind = Kind::Human);
+  // One of the server's own bots (docs/bots.md): the account is created as a bot when missing,
+  // and its password becomes `password` (the server makes a new one at each start and gives it
+  // only to the bridge it runs). The problem, if the name is not a bot's or not a valid name.
+  std::optional<std::string> prepare_house_bot(const std::string& username,
+                                               const std::string& password);
   Outcome login(const std::string& username, const std::string& password,
                 const std::string& user_agent, const std::string& address);
   // The user a token belongs to, if it is a live session.

@@ -38,6 +38,8 @@ class AccountStore {
                                                 std::int64_t now_ms) = 0;
   virtual std::optional<UserRecord> user_by_name(const std::string& username) = 0;
   virtual std::optional<UserRecord> user_by_id(std::int64_t id) = 0;
+  // False if there is no such user. Sessions are left as they are.
+  virtual bool set_password_hash(std::int64_t user_id, const std::string& password_hash) = 0;
 
   virtual SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
                                        const std::string& user_agent, std::int64_t now_ms) = 0;

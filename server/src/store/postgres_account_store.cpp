@@ -54,6 +54,12 @@ std::optional<UserRecord> PostgresAccountStore::user_by_id(std::int64_t id) {
       db_.query(std::string("SELECT ") + kUserColumns + " FROM users WHERE id = $1", {id}));
 }
 
+bool PostgresAccountStore::set_password_hash(std::int64_t user_id,
+                                             const std::string& password_hash) {
+  return db_.query("UPDATE users SET password_hash = $1 WHERE id = $2", {password_hash, user_id})
+             .affected() > 0;
+}
+
 SessionRecord PostgresAccountStore::create_session(std::int64_t user_id,
                                                    const TokenHash& token_hash,
                                                    const std::string& user_agent,

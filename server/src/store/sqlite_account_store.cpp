@@ -14,6 +14,7 @@ SqliteAccountStore::SqliteAccountStore(Database& db)
           db, "INSERT INTO users(username, password_hash, is_bot, created_at) VALUES (?, ?, ?, ?)"),
       user_by_name_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE username = ?"),
       user_by_id_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE id = ?"),
+      set_password_hash_(db, "UPDATE users SET password_hash = ? WHERE id = ?"),
       insert_session_(
           db,
           "INSERT INTO sessions(user_id, token_hash, user_agent, created_at, last_seen_at)"
@@ -64,6 +65,11 @@ std::optional<UserRecord> SqliteAccountStore::user_by_name(const std::string& us
 std::optional<UserRecord> SqliteAccountStore::user_by_id(std::int64_t id) {
   user_by_id_.bind(1, id);
   return read_user(user_by_id_);
+}
+
+bool SqliteAccountStore::set_password_hash(std::int64_t user_id, const std::string& password_hash) {
+  set_password_hash_.bind(1, password_hash).bind(2, user_id).run();
+  return set_password_hash_.changes() > 0;
 }
 
 SessionRecord SqliteAccountStore::create_session(std::int64_t user_id, const TokenHash& token_hash,
