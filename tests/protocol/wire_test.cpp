@@ -134,6 +134,8 @@ GameSnapshot snapshot(bool full) {
     s.absent = {Absence{Color::White, 30000}, Absence{Color::Black, std::nullopt}};
     s.final_score = ScoreView{40, 36.5, result("B+3.5"), "bw.b"};
     s.abortable = true;
+    s.first_move_in_ms = 41500;
+    s.first_move_ms = 60000;
   } else {
     s.to_move = Color::Black;
     s.phase = Phase::Nigiri;

@@ -303,12 +303,37 @@ TEST_F(Lifecycle, MovesCarryTheClocksAndLagCredit) {
 TEST_F(Lifecycle, AGameWhoseFirstMoveNeverComesIsCancelled) {
   start();
   const auto game = new_game({{"width", 9}});
-  stack_->advance(milliseconds(59'999));
+  const auto countdown = [&] {
+    auto watcher = connect("");
+    watcher->command({{"type", "join"}, {"game", game}});
+    const json snapshot = watcher->wait_type("snapshot");
+    EXPECT_EQ(snapshot["first_move_ms"], 60'000);
+    return snapshot["first_move_in_ms"];
+  };
+  stack_->advance(milliseconds(15'000));
+  EXPECT_EQ(countdown(), 45'000) << "what the page counts down";
+  stack_->advance(milliseconds(44'999));
   expect_ack(black_->command({{"type", "chat"}, {"game", game}, {"text", "hm"}}));
   stack_->advance(milliseconds(1));
   const json ended = next_event(*white_, "game_ended");
   EXPECT_EQ(ended["result"], "Void");
   EXPECT_EQ(ended["reason"], "no_first_move");
+}
+
+TEST_F(Lifecycle, TheStartCountdownBeginsAgainForWhiteAndEndsWithTheSecondFirstMove) {
+  start();
+  const auto game = new_game({{"width", 9}});
+  const auto countdown = [&] {
+    auto watcher = connect("");
+    watcher->command({{"type", "join"}, {"game", game}});
+    return watcher->wait_type("snapshot")["first_move_in_ms"];
+  };
+  stack_->advance(milliseconds(20'000));
+  expect_ack(black_->command(play(game, "E5")));
+  stack_->advance(milliseconds(10'000));
+  EXPECT_EQ(countdown(), 50'000) << "White's own 60 s, from Black's move";
+  expect_ack(white_->command(play(game, "C3")));
+  EXPECT_TRUE(countdown().is_null()) << "both have moved: the clocks take over";
 }
 
 TEST_F(Lifecycle, EitherPlayerMayAbortUntilBothHaveMoved) {

@@ -837,6 +837,11 @@ struct GameSnapshot {
   std::optional<ScoreView> final_score;  // games ended by scoring
   std::vector<std::string> final_dead;   // and the stones agreed dead (a stone of each chain)
   bool abortable = false;                // neither or only one player has moved
+  // Before both players have moved: how long the player to move (or the nigiri) has left before
+  // the game is void (a forfeit in tournaments), and the whole start timeout, which restarts for
+  // the other player after the first move.
+  std::optional<std::int64_t> first_move_in_ms;
+  std::int64_t first_move_ms = 0;
 };
 template <>
 struct Wire<GameSnapshot> {
@@ -863,7 +868,9 @@ struct Wire<GameSnapshot> {
       wire::field("absent", &GameSnapshot::absent),
       wire::field("final_score", &GameSnapshot::final_score, wire::Empty::Null),
       wire::field("final_dead", &GameSnapshot::final_dead),
-      wire::field("abortable", &GameSnapshot::abortable)};
+      wire::field("abortable", &GameSnapshot::abortable),
+      wire::field("first_move_in_ms", &GameSnapshot::first_move_in_ms, wire::Empty::Null),
+      wire::field("first_move_ms", &GameSnapshot::first_move_ms)};
 };
 
 // One thing that happened in a room, with its place in the room's order.

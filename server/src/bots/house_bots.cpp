@@ -103,9 +103,8 @@ void HouseBots::start() {
     names.push_back(bot.username + " (level " + std::to_string(bot.level) + ")");
     running_.push_back(std::move(running));
   }
-  for (auto& running : running_) running->thread = std::thread([this, r = running.get()] {
-      supervise(*r);
-    });
+  for (auto& running : running_)
+    running->thread = std::thread([this, r = running.get()] { supervise(*r); });
   if (!names.empty()) {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;

@@ -159,6 +159,9 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
     for (Point p : dead_) s.final_dead.push_back(g.to_gtp(p));
   }
   s.abortable = !finished() && !both_moved();
+  if (const auto deadline = first_move_deadline())
+    s.first_move_in_ms = std::max<std::int64_t>(0, ms_between(now, *deadline));
+  s.first_move_ms = options_.start_timeout.count();
   return s;
 }
 
