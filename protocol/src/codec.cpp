@@ -1001,6 +1001,9 @@ std::string user_name(const std::string& text) {
 std::string odd_or_even(const std::string& text) {
   return text == "odd" || text == "even" ? "" : "must be \"odd\" or \"even\"";
 }
+std::string quick_match_size(const int& size) {
+  return size == 9 || size == 13 || size == 19 ? "" : "must be 9, 13 or 19";
+}
 std::string think_time(const std::int64_t& ms) {
   return ms >= 0 && ms <= kMaxThinkMs ? "" : "must be a duration in milliseconds";
 }

@@ -241,6 +241,30 @@ struct Wire<WatchTournaments> {
   static constexpr std::tuple fields{
       wire::field("tournament", &WatchTournaments::tournament, wire::positive_id)};
 };
+// Quick match (docs/games.md): a board size and a speed; the server pairs the player with another
+// of similar rating (the range widening while they wait) and starts a rated game.
+enum class Speed : std::uint8_t { Blitz, Live };
+template <>
+struct WireNames<Speed> {
+  static constexpr std::array names{std::pair{std::string_view("blitz"), Speed::Blitz},
+                                    std::pair{std::string_view("live"), Speed::Live}};
+};
+struct Seek {
+  int size = 19;  // 9, 13 or 19
+  Speed speed = Speed::Live;
+};
+template <>
+struct Wire<Seek> {
+  static constexpr std::string_view type = "seek";
+  static constexpr std::tuple fields{wire::field("size", &Seek::size, wire::quick_match_size),
+                                     wire::field("speed", &Seek::speed)};
+};
+struct CancelSeek {};
+template <>
+struct Wire<CancelSeek> {
+  static constexpr std::string_view type = "cancel_seek";
+  static constexpr std::tuple<> fields{};
+};
 struct UnwatchTournaments {};
 template <>
 struct Wire<UnwatchTournaments> {
@@ -461,7 +485,8 @@ using ClientMessage =
                  CreateTournament, RegisterTournament, LeaveTournament, StartTournament,
                  WithdrawPlayer, SetTournamentResult, RepairRound, WatchTournaments,
                  UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo, ReviewMark,
-                 ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview>;
+                 ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview, Seek,
+                 CancelSeek>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it
@@ -1272,9 +1297,24 @@ struct Wire<ReviewFollowers> {
                                      wire::field("guests", &ReviewFollowers::guests)};
 };
 
+// A player's quick match, to each of their connections: when it starts (and on connecting while
+// it waits), and when it ends: `seek` null, with the `game` it became, if it did.
+struct Seeking {
+  std::optional<Seek> seek;
+  std::optional<GameId> game;
+  std::int64_t waiting = 0;  // players waiting for a game of this size and speed, this one too
+};
+template <>
+struct Wire<Seeking> {
+  static constexpr std::string_view type = "seeking";
+  static constexpr std::tuple fields{wire::field("seek", &Seeking::seek, wire::Empty::Null),
+                                     wire::field("game", &Seeking::game, wire::Empty::Null),
+                                     wire::field("waiting", &Seeking::waiting)};
+};
+
 using ServerMessage =
     std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened, ChallengeClosed,
                  Presence, GameStarted, GameSnapshot, RoomEvent, TournamentChanged, ReviewSnapshot,
-                 ReviewUpdate, ReviewFollowers>;
+                 ReviewUpdate, ReviewFollowers, Seeking>;
 
 }  // namespace tengen::protocol

@@ -110,6 +110,7 @@ std::string rank(const std::string& text);          // "20k", "3d"
 std::string node_id(const std::int64_t& id);        // a review's node: 0 (the root) or more
 std::string comment_text(const std::string& text);  // 0 to 4,000 bytes
 std::string mark_label(const std::string& text);    // 1 to 8 bytes
+std::string quick_match_size(const int& size);      // 9, 13 or 19
 
 }  // namespace wire
 }  // namespace tengen::protocol

@@ -228,6 +228,10 @@ void Hub::deadline(const TimerId& id) {
                           if (Room* room = hold(op, d.game, true))
                             room->tick(services_.clock->steady_now());
                         },
+                        [&](const QuickMatchTick&) {
+                          lock_lobby(op);
+                          pair_seekers(op, services_.clock->steady_now());
+                        },
                         [](const ConnectionTick&) {}},  // the HTTP server's, not ours
              id);
   finish(op);
@@ -408,6 +412,11 @@ void Hub::connected(const std::shared_ptr<Connection>& connection) {
   lobby.online = presence_.listed();
   lobby.online_count = presence_.online_count();
   op.out.send(connection, lobby);
+  if (const auto& user = connection->user()) {  // a quick match waiting from another tab
+    if (const auto waiting = quick_match_.of(user->id))
+      op.out.send(connection,
+                  protocol::Seeking{waiting->seek, {}, quick_match_.waiting_for(waiting->seek)});
+  }
   finish(op);
 }
 
@@ -433,6 +442,7 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
     applied_.forget(-static_cast<std::int64_t>(connection->id()));  // a guest's cids die with it
   if (presence_.disconnected(*connection)) {                        // the user's last connection
     const auto& user = *connection->user();
+    quick_match_.cancel(user.id);  // nobody to start a game for
     presence_changed(op, {user.id, user.username}, false);
   }
   finish(op);
@@ -576,6 +586,8 @@ Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
             return close_challenge(op, me, cid, c.challenge, true);
           },
           [&](const protocol::AcceptChallenge& c) { return accept(op, me, cid, c.challenge); },
+          [&](const protocol::Seek& s) { return seek(op, me, cid, s, now); },
+          [&](const protocol::CancelSeek&) { return cancel_seek(op, me, cid); },
           [&](const protocol::CreateTournament&) { return tournament(); },
           [&](const protocol::RegisterTournament&) { return tournament(); },
           [&](const protocol::LeaveTournament&) { return tournament(); },
@@ -681,11 +693,8 @@ Hub::Reply Hub::accept(Operation& op, const protocol::UserRef& me, const std::st
     nonce = services_.random_hex(16);
   } else if (c.settings.color == Choice::White) {
     std::swap(black, white);
-  } else if (c.settings.color == Choice::Automatic) {  // the weaker player takes Black
-    const double challenger = rating_of(c.challenger.id).rating;
-    const double accepter = rating_of(me.id).rating;
-    if (challenger > accepter || (challenger == accepter && !services_.draw_black()))
-      std::swap(black, white);
+  } else if (c.settings.color == Choice::Automatic) {
+    std::tie(black, white) = weaker_takes_black(c.challenger, me);
   }
   protocol::GameSettings settings = c.settings;
   if (settings.automatic_handicap) {
@@ -703,7 +712,60 @@ Hub::Reply Hub::accept(Operation& op, const protocol::UserRef& me, const std::st
   const auto started = encoded(protocol::GameStarted{game, black, white, settings, drawn});
   presence_.send_to_user(black.id, started, op.out);
   presence_.send_to_user(white.id, started, op.out);
+  end_seek(op, black.id, game);  // playing now: a quick match would start a second game
+  end_seek(op, white.id, game);
   return protocol::Ack{cid, game, {}, id, {}};
+}
+
+std::pair<protocol::UserRef, protocol::UserRef> Hub::weaker_takes_black(
+    const protocol::UserRef& a, const protocol::UserRef& b) {
+  const double ra = rating_of(a.id).rating;
+  const double rb = rating_of(b.id).rating;
+  if (ra > rb || (ra == rb && !services_.draw_black())) return {b, a};
+  return {a, b};
+}
+
+// ---- quick match ----
+
+Hub::Reply Hub::seek(Operation& op, const protocol::UserRef& me, const std::string& cid,
+                     const protocol::Seek& m, Steady now) {
+  lock_lobby(op);
+  if (!quick_match_.add({me, m, rating_of(me.id).rating, now})) {
+    return error(cid, ErrorCode::RateLimited,
+                 "too many players are waiting for a quick match; try again in a minute or "
+                 "accept a challenge from the lobby");
+  }
+  const auto told = encoded(protocol::Seeking{m, {}, quick_match_.waiting_for(m)});
+  presence_.send_to_user(me.id, told, op.out);
+  pair_seekers(op, now);
+  return protocol::Ack{cid, {}, {}, {}, {}};
+}
+
+Hub::Reply Hub::cancel_seek(Operation& op, const protocol::UserRef& me, const std::string& cid) {
+  lock_lobby(op);
+  end_seek(op, me.id, std::nullopt);  // not waiting: done already (matched, or another tab)
+  return protocol::Ack{cid, {}, {}, {}, {}};
+}
+
+void Hub::end_seek(Operation& op, std::int64_t user, std::optional<protocol::GameId> game) {
+  if (!quick_match_.cancel(user) && !game) return;
+  presence_.send_to_user(user, encoded(protocol::Seeking{{}, game, 0}), op.out);
+}
+
+void Hub::pair_seekers(Operation& op, Steady now) {
+  for (const auto& pair : quick_match_.match(now)) {
+    const auto settings = QuickMatch::settings(pair.first.seek);
+    const auto [black, white] = weaker_takes_black(pair.first.user, pair.second.user);
+    const protocol::GameId game = open_room(op, std::nullopt, settings, black, white, std::nullopt,
+                                            std::nullopt, services_.room, false);
+    const auto started = encoded(protocol::GameStarted{game, black, white, settings, false});
+    for (const auto& player : {black, white}) {
+      presence_.send_to_user(player.id, started, op.out);
+      presence_.send_to_user(player.id, encoded(protocol::Seeking{{}, game, 0}), op.out);
+    }
+  }
+  if (!quick_match_.empty() && services_.timers)
+    services_.timers->arm(QuickMatchTick{}, now + kQuickMatchInterval);
 }
 
 protocol::GameId Hub::open_room(Operation& op, std::optional<protocol::ChallengeId> challenge,

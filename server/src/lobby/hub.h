@@ -15,6 +15,7 @@
 #include "lobby/commit_path.h"
 #include "lobby/game_registry.h"
 #include "lobby/presence.h"
+#include "lobby/quick_match.h"
 #include "metrics.h"
 #include "ratings/rating_book.h"
 #include "reviews/reviews.h"
@@ -45,6 +46,8 @@ class Hub final : public Dispatcher, private TournamentHost {
  public:
   // Arrivals and departures are told to everyone together, at most this often (Presence).
   static constexpr Millis kPresenceInterval{250};
+  // How often the quick-match queue is looked at again while players wait.
+  static constexpr Millis kQuickMatchInterval{2000};
   using FindUser = std::function<std::optional<protocol::UserRef>(const std::string& name)>;
   using FindUserById = std::function<std::optional<protocol::UserRef>(std::int64_t id)>;
   // Decides who takes Black when the settings say "automatic" and the ratings are equal: true
@@ -223,6 +226,17 @@ class Hub final : public Dispatcher, private TournamentHost {
                protocol::ChallengeId id);
   Reply close_challenge(Operation& op, const protocol::UserRef& me, const std::string& cid,
                         protocol::ChallengeId id, bool decline);
+  // Quick match (lobby/quick_match.h): a seek, its cancellation, and the pairing of the waiting.
+  Reply seek(Operation& op, const protocol::UserRef& me, const std::string& cid,
+             const protocol::Seek& m, Steady now);
+  Reply cancel_seek(Operation& op, const protocol::UserRef& me, const std::string& cid);
+  void pair_seekers(Operation& op, Steady now);
+  // Ends the user's seek, if any, telling their connections (with the game it became, if any).
+  void end_seek(Operation& op, std::int64_t user, std::optional<protocol::GameId> game);
+  // Black and White of two players whose colours go by rating: the weaker takes Black; equal
+  // ratings toss a coin.
+  std::pair<protocol::UserRef, protocol::UserRef> weaker_takes_black(const protocol::UserRef& a,
+                                                                     const protocol::UserRef& b);
   // Tells a challenge's change to those who see it: everyone, or a direct one's two players.
   void broadcast_challenge(Operation& op, const protocol::Challenge& c,
                            const protocol::ServerMessage& m);
@@ -241,6 +255,7 @@ class Hub final : public Dispatcher, private TournamentHost {
   Operation* lobby_op_ = nullptr;  // the operation holding lobby_mutex_
   Presence presence_;              // who is connected and online
   Challenges challenges_;
+  QuickMatch quick_match_;
   TournamentDirector tournaments_{*this, services_.room};
   // What each connection watches of the tournaments (WatchTournaments): one tournament, or
   // every one (nullopt). tournament_changed goes to these only.

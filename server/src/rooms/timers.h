@@ -31,7 +31,12 @@ struct ConnectionTick {
   std::uint64_t connection = 0;
   friend auto operator<=>(const ConnectionTick&, const ConnectionTick&) = default;
 };
-using TimerId = std::variant<GameDeadline, TournamentStart, PresenceTick, ConnectionTick>;
+// The next look at the quick-match queue (its ranges widen as players wait).
+struct QuickMatchTick {
+  friend auto operator<=>(const QuickMatchTick&, const QuickMatchTick&) = default;
+};
+using TimerId =
+    std::variant<GameDeadline, TournamentStart, PresenceTick, ConnectionTick, QuickMatchTick>;
 
 // One pending time per id. Its owner arms it after each change; when it comes, `fire(id)` is
 // called (from another thread), and the owner asks what is due. A late or spurious call is
