@@ -23,7 +23,8 @@ const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.hos
 const ctx = {
   conn: new Connection(wsUrl),
   user: null,
-  lobby: { challenges: new Map(), online: new Map(), onlineCount: 0 },
+  // seeking: {seek, waiting, since} while this player waits for a quick match.
+  lobby: { challenges: new Map(), online: new Map(), onlineCount: 0, seeking: null },
   events: new EventTarget(),  // 'lobby' (detail: 'game' when a game started)
   toast,
   navigate: (hash) => { location.hash = hash; },
@@ -81,6 +82,7 @@ ctx.conn.addEventListener('message', (e) => {
       lobby.challenges = new Map(m.challenges.map((c) => [c.id, c]));
       lobby.online = new Map(m.online.map((u) => [u.id, u]));
       lobby.onlineCount = m.online_count;
+      lobby.seeking = null;  // a seek outlives no connection; one still waiting is told again
       break;
     case 'challenge_opened': lobby.challenges.set(m.challenge.id, m.challenge); break;
     case 'challenge_closed': lobby.challenges.delete(m.challenge); break;
@@ -90,6 +92,9 @@ ctx.conn.addEventListener('message', (e) => {
       lobby.onlineCount = m.online_count;
       break;
     case 'game_started': gameStarted(m); break;
+    case 'seeking':
+      lobby.seeking = m.seek ? { seek: m.seek, waiting: m.waiting, since: lobby.seeking?.since ?? Date.now() } : null;
+      break;
     default: return;
   }
   ctx.events.dispatchEvent(new CustomEvent('lobby', { detail: m.type === 'challenge_closed' && m.game ? 'game' : m.type }));

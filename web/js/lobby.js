@@ -4,6 +4,7 @@ import { h, fill, describeSettings, describeTime, RULESETS, COLOR_WORDS, sizeOf,
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
 import { reviewsCard } from './review_room.js';
+import { playNow } from './play_now.js';
 
 const MIN = 60000;
 const SEC = 1000;
@@ -31,8 +32,10 @@ export function mountLobby(root, ctx) {
   const liveList = h('ul', { class: 'live-games' });
   const form = challengeForm(ctx);
   const reviews = reviewsCard(ctx);
+  const now = playNow(ctx);
   const guestNote = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in or create an account'), ' to challenge and play. Guests may watch.');
   fill(root, h('div', { class: 'lobby' },
+    now.el,
     h('div', { class: 'lobby-column' },
       h('section', { class: 'card lobby-challenges' }, h('h2', {}, 'Open challenges'), challengeList),
       h('section', { class: 'card lobby-live' }, h('h2', {}, 'Games being played'), liveList),
@@ -102,6 +105,7 @@ export function mountLobby(root, ctx) {
   loadLive();
   reviews.load();
   return () => {
+    now.destroy();
     ctx.events.removeEventListener('lobby', onChange);
     clearInterval(timer);
   };

@@ -3,6 +3,8 @@
 import { h } from './util.js';
 import { fetchJson } from './api.js';
 
+// 'ranks' after new ratings arrived (the lobby learns which players online are bots).
+export const ranksEvents = new EventTarget();
 const known = new Map();   // user id → {rank, provisional, bot, rating, deviation, games}
 const wanted = new Set();
 let scheduled = false;
@@ -29,6 +31,7 @@ async function fetchWanted() {
       known.set(p.id, { ...p.rating, bot: p.bot });
       paint(p.id);
     }
+    if (ratings.length) ranksEvents.dispatchEvent(new Event('ranks'));
   } catch {
     // names stay without ranks; the next view asks again
   }
@@ -51,6 +54,9 @@ export function rankTag(user) {
   }
   return el;
 }
+
+// Whether the user is known to be a bot (false until their rating has arrived).
+export const isBot = (id) => !!known.get(id)?.bot;
 
 // After a rated game: ask again for these players.
 export function refreshRanks(ids) {

@@ -1,0 +1,149 @@
+// The top of the lobby, for someone who just arrived: what this is (for guests), quick match
+// (a board size and a speed; the server pairs players of similar rank) and the bots online,
+// each one click from a game against them.
+import { h, fill, formatMs } from './util.js';
+import { rankTag, isBot, ranksEvents } from './ranks.js';
+
+const SIZES = [9, 13, 19];
+const SPEEDS = { blitz: 'Blitz', live: 'Live' };
+// What quick match plays (server/src/lobby/quick_match.cpp; docs/games.md).
+const QUICK_CLOCKS = {
+  blitz: { 9: '1 min + 5×10 s', 13: '2 min + 5×10 s', 19: '5 min + 5×10 s' },
+  live: { 9: '5 min + 5×20 s', 13: '10 min + 5×30 s', 19: '20 min + 5×30 s' },
+};
+// A game against a bot: the player takes Black (and the first move), byo-yomi by size, rated.
+const BOT_MAIN_MS = { 9: 5 * 60000, 13: 10 * 60000, 19: 20 * 60000 };
+export const botSettings = (size) => ({
+  width: size, height: size, ruleset: 'japanese', color: 'black', rated: true,
+  time: { system: 'byoyomi', main_ms: BOT_MAIN_MS[size], periods: 5, period_ms: 30000 },
+});
+
+const choice = (label, pressed, onclick, attrs = {}) =>
+  h('button', { type: 'button', class: 'choice', 'aria-pressed': String(pressed), onclick, ...attrs }, label);
+
+export function playNow(ctx) {
+  const el = h('div', { class: 'play-now' });
+  let size = Number(localStorage.getItem('tengen-quick-size')) || 19;
+  let speed = localStorage.getItem('tengen-quick-speed') || 'live';
+  let botProblem = '';
+  let quickProblem = '';
+  let asked = null;  // {challenge, bot}: the challenge sent to a bot, until the game starts
+
+  function welcome() {
+    return h('section', { class: 'card welcome' },
+      h('h2', {}, 'Welcome to Tengen'),
+      h('p', {}, 'A place to play Go — baduk, weiqi — with people and with programs, on any screen. ',
+        'Two players take turns putting black and white stones on the board; whoever surrounds more of it wins.'),
+      h('p', {}, h('a', { class: 'button primary', href: '#/login' }, 'Create an account'),
+        ' to play now: against a bot at once, or against someone of your strength. ',
+        'It takes a name and a password, nothing else.'),
+      h('p', { class: 'muted' }, 'Or just watch: the games being played are listed below.'));
+  }
+
+  function quickMatch() {
+    const seeking = ctx.lobby.seeking;
+    const body = [h('h2', {}, 'Quick match')];
+    if (seeking) {
+      const waited = Date.now() - seeking.since;
+      body.push(h('p', { class: 'seeking', role: 'status' },
+        h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+        `Looking for an opponent for ${seeking.seek.size}×${seeking.seek.size} ${SPEEDS[seeking.seek.speed].toLowerCase()}… `,
+        h('span', { class: 'muted seek-time' }, formatMs(waited).replace(/\.\d$/, ''))),
+      h('p', { class: 'muted' }, seeking.waiting > 1
+        ? `${seeking.waiting - 1} other ${seeking.waiting === 2 ? 'player is' : 'players are'} waiting for this game; the range of ranks widens the longer you wait.`
+        : 'Nobody else is waiting for this game yet; the range of ranks widens the longer you wait.'),
+      h('button', { type: 'button', onclick: cancelSeek }, 'Cancel'));
+    } else {
+      body.push(h('p', { class: 'muted' }, 'An even, rated game against someone of about your rank.'),
+        h('div', { class: 'choices', role: 'group', 'aria-label': 'Board size' },
+          ...SIZES.map((s) => choice(`${s}×${s}`, s === size, () => { size = s; localStorage.setItem('tengen-quick-size', s); render(); }))),
+        h('div', { class: 'choices', role: 'group', 'aria-label': 'Speed' },
+          ...Object.entries(SPEEDS).map(([k, label]) => choice(label, k === speed, () => { speed = k; localStorage.setItem('tengen-quick-speed', k); render(); }))),
+        h('p', { class: 'muted' }, `${QUICK_CLOCKS[speed][size]} byo-yomi · Japanese rules`),
+        h('button', { type: 'button', class: 'primary', onclick: seek }, 'Find an opponent'));
+    }
+    if (quickProblem) body.push(h('p', { class: 'form-error', role: 'alert' }, quickProblem));
+    return h('section', { class: 'card quick-match' }, ...body);
+  }
+
+  function bots() {
+    const online = [...ctx.lobby.online.values()].filter((u) => isBot(u.id)).sort((a, b) => a.name.localeCompare(b.name));
+    const body = [h('h2', {}, 'Play a bot')];
+    if (!online.length) {
+      body.push(h('p', { class: 'empty' }, 'No bot is online right now.'));
+    } else {
+      body.push(h('p', { class: 'muted' }, 'You take Black and move first; rated, 5×30 s byo-yomi after the main time.'),
+        h('ul', { class: 'bots' }, ...online.map((u) => h('li', {},
+          h('span', { class: 'bot-name' }, h('a', { href: `#/user/${encodeURIComponent(u.name)}` }, u.name), rankTag(u)),
+          h('span', { class: 'choices' }, ...SIZES.map((s) => h('button', {
+            type: 'button', class: 'small', disabled: !!asked, 'aria-label': `Play ${u.name} on ${s}×${s}`, onclick: () => challengeBot(u, s),
+          }, `${s}×${s}`)))))));
+    }
+    if (asked) body.push(h('p', { class: 'muted', role: 'status' }, `Asking ${asked.bot}…`));
+    if (botProblem) body.push(h('p', { class: 'form-error', role: 'alert' }, botProblem));
+    return h('section', { class: 'card play-bot' }, ...body);
+  }
+
+  function render() {
+    if (!ctx.user) fill(el, welcome());
+    else fill(el, quickMatch(), bots());
+  }
+
+  async function seek() {
+    quickProblem = '';
+    try {
+      await ctx.conn.command('seek', { size, speed });
+    } catch (err) {
+      quickProblem = err.message;
+      render();
+    }
+  }
+
+  async function cancelSeek() {
+    try {
+      await ctx.conn.command('cancel_seek', {});
+    } catch (err) {
+      quickProblem = err.message;
+      render();
+    }
+  }
+
+  async function challengeBot(bot, s) {
+    botProblem = '';
+    asked = { challenge: null, bot: bot.name };
+    render();
+    try {
+      const ack = await ctx.conn.command('create_challenge', { settings: botSettings(s), opponent: bot.name });
+      if (asked) asked.challenge = ack.challenge;
+    } catch (err) {
+      asked = null;
+      botProblem = err.message;
+      render();
+    }
+  }
+
+  // A declined challenge to a bot: the bot said no (busy, usually); the game start navigates away.
+  function onMessage(e) {
+    const m = e.detail;
+    if (m.type === 'challenge_closed' && asked && m.challenge === asked.challenge) {
+      if (m.reason === 'declined') botProblem = `${asked.bot} cannot play now (it may be playing as many games as it can). Try another bot or a smaller board.`;
+      asked = null;
+      render();
+    }
+  }
+  const onLobby = () => render();
+  const tick = setInterval(() => { if (ctx.lobby.seeking) el.querySelector('.seek-time')?.replaceChildren(formatMs(Date.now() - ctx.lobby.seeking.since).replace(/\.\d$/, '')); }, 1000);
+  ctx.conn.addEventListener('message', onMessage);
+  ctx.events.addEventListener('lobby', onLobby);
+  ranksEvents.addEventListener('ranks', onLobby);
+  render();
+  return {
+    el,
+    destroy() {
+      clearInterval(tick);
+      ctx.conn.removeEventListener('message', onMessage);
+      ctx.events.removeEventListener('lobby', onLobby);
+      ranksEvents.removeEventListener('ranks', onLobby);
+    },
+  };
+}
