@@ -222,9 +222,14 @@ try {
   await carol.page.press('.chat-form input', 'Enter');
   await carol.page.locator('.chat-line.chat-spectators', { hasText: 'what a ko' }).waitFor();
 
-  step('the ko: alice may not take back at once; the server says why');
+  step('the ko: alice may not take back at once; the server says why, under the board, not in a toast');
   await alice.page.click('.board [data-vertex="E5"]');
-  await alice.page.locator('.toast', { hasText: 'ko' }).waitFor();
+  await alice.page.locator('.board-hint', { hasText: 'ko' }).waitFor();
+  assert.equal(await alice.page.locator('.toast').count(), 0, 'a refused move is no toast');
+  await alice.page.click('.board [data-vertex="D5"]');  // taken: said at once, nothing sent
+  await alice.page.locator('.board-hint', { hasText: 'D5 is taken' }).waitFor();
+  await bob.page.click('.board [data-vertex="A1"]');  // not his move
+  await bob.page.locator('.board-hint', { hasText: "It is alice's move" }).waitFor();
   assert.equal(await stone(alice, 'E5').count(), 0);
   await statusIs(alice, 'Your move.');
   await alice.page.screenshot({ path: join(artifacts, 'game.png'), fullPage: true });
@@ -290,10 +295,15 @@ try {
     await banner.waitFor();
     results.push([await banner.getAttribute('data-result'), await banner.textContent()]);
   }
-  console.log(`result: ${results[0][0]} (${results[0][1]})`);
+  console.log(`result: ${results.map((r) => r[1]).join(' / ')}`);
   assert.match(results[0][0], /^[BW]\+\d+(\.5)?$|^0$/);
-  assert.deepEqual(results[1], results[0]);
-  assert.deepEqual(results[2], results[0]);
+  assert.ok(results.every((r) => r[0] === results[0][0]), 'the same result for everyone');
+  // In each one's words: the winner reads "You won", the loser the winner's name, the spectator colours.
+  const [points] = /[\d.]+$/.exec(results[0][0]) ?? [''];
+  const blackOrWhite = results[0][0].startsWith('B') ? 0 : 1;  // alice has Black
+  assert.equal(results[blackOrWhite][1], `You won by ${points} points.`);
+  assert.equal(results[1 - blackOrWhite][1], `${blackOrWhite === 0 ? 'alice' : 'bob'} won by ${points} points.`);
+  assert.equal(results[2][1], `${blackOrWhite === 0 ? 'Black' : 'White'} wins by ${points} points`);
   await alice.page.screenshot({ path: join(artifacts, 'result.png'), fullPage: true });
 
   step('after the game: alice steps through it with the clocks, numbers the moves and analyses');
@@ -389,7 +399,8 @@ try {
   await bob.page.screenshot({ path: join(artifacts, 'rectangular-handicap.png'), fullPage: true });
   await alice.page.click('.controls button:has-text("Resign")');
   await alice.page.click('.controls button:has-text("Yes, resign")');
-  for (const p of [alice, bob]) await p.page.locator('.result-banner', { hasText: 'Black wins by resignation' }).waitFor();
+  await bob.page.locator('.result-banner', { hasText: 'You won by resignation.' }).waitFor();
+  await alice.page.locator('.result-banner', { hasText: 'bob won by resignation.' }).waitFor();
 
   step('a tournament: alice creates a one-round Swiss, both register, she starts it, the game is played, standings follow');
   await bob.page.click('[data-nav=tournaments]');  // the list, watching: new tournaments appear live
@@ -417,7 +428,7 @@ try {
   for (const p of [alice, bob]) await p.page.waitForURL(/#\/game\/\d+$/);  // the round's game opens by itself
   await bob.page.click('.controls button:has-text("Resign")');
   await bob.page.click('.controls button:has-text("Yes, resign")');
-  await alice.page.locator('.result-banner', { hasText: 'wins by resignation' }).waitFor();
+  await alice.page.locator('.result-banner', { hasText: 'You won by resignation.' }).waitFor();
   await alice.page.goto(tournamentUrl);
   await alice.page.locator('.tournament-head .tag', { hasText: 'Finished' }).waitFor();
   const first = alice.page.locator('.standings-table tbody tr').first();

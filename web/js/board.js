@@ -64,7 +64,10 @@ export class BoardView {
     this.stones = svg('g', { class: 'stones' });
     this.marks = svg('g', { class: 'marks' });
     this.ghostStone = svg('circle', { r: 0.47, class: 'ghost', visibility: 'hidden' });
-    root.append(this.stones, this.territory, this.marks, this.ghostStone);
+    // A stone tapped once on a touch screen, drawn until it is confirmed or moved.
+    this.pendingStone = svg('g', { class: 'pending', visibility: 'hidden' });
+    this.pendingStone.append(svg('circle', { r: 0.47, class: 'body' }), svg('circle', { r: 0.62, class: 'ring' }));
+    root.append(this.stones, this.territory, this.marks, this.ghostStone, this.pendingStone);
     root.append(this.hitTargets());
     this.el = root;
   }
@@ -120,6 +123,36 @@ export class BoardView {
       }
     }
     return g;
+  }
+
+  // Shows (or, with null, hides) the stone a first tap chose.
+  setPending(vertex, color) {
+    if (!vertex) {
+      this.pendingStone.setAttribute('visibility', 'hidden');
+      return;
+    }
+    const i = this.indexOf(vertex);
+    const x = i % this.width;
+    const y = Math.floor(i / this.width);
+    this.pendingStone.setAttribute('transform', `translate(${x} ${y})`);
+    this.pendingStone.querySelector('.body').setAttribute('fill', `url(#${color === 'b' ? this.ids.black : this.ids.white})`);
+    this.pendingStone.setAttribute('visibility', 'visible');
+    this.pendingStone.dataset.vertex = vertex;
+  }
+
+  // A brief shake of a point that cannot be played (a stone is there).
+  flash(vertex) {
+    const stone = this.el.querySelector(`[data-stone="${vertex}"]`);
+    if (!stone) return;
+    stone.classList.remove('refused');
+    void stone.getBoundingClientRect();  // restart the animation
+    stone.classList.add('refused');
+  }
+
+  indexOf(vertex) {
+    const x = COLUMNS.indexOf(vertex[0].toUpperCase());
+    const y = this.height - Number(vertex.slice(1));
+    return y * this.width + x;
   }
 
   hover(x, y) {

@@ -7,7 +7,8 @@ import { Position } from './position.js';
 import { runDown, clockText, isLow } from './clock.js';
 import { verifyNigiri } from './nigiri.js';
 import { fetchJson } from './api.js';
-import { soundOn, setSound, playStoneSound } from './sound.js';
+import { soundOn, setSound, playStoneSound, playTurnSound } from './sound.js';
+import { showTurn, notify, notificationsOn, notificationsSupported, setNotifications } from './attention.js';
 import { rankTag, refreshRanks } from './ranks.js';
 import { Review } from './review.js';
 import { openReview } from './review_room.js';
@@ -16,6 +17,10 @@ const COLOR_NAME = { black: 'Black', white: 'White' };
 const other = (c) => (c === 'black' ? 'white' : 'black');
 const MAX_CHAT_LINES = 300;  // kept in the page: older lines are counted, not shown
 const short = (c) => (c === 'black' ? 'b' : 'w');
+const CONFIRM_KEY = 'tengen-confirm-touch';
+// Touch play asks for a second tap (or the Play button): on by default where the pointer is a
+// finger, and the player's choice once they made one.
+const confirmTouch = () => (localStorage.getItem(CONFIRM_KEY) ?? (matchMedia('(pointer: coarse)').matches ? 'on' : 'off')) === 'on';
 
 export function mountGame(root, ctx, gameId) {
   const conn = ctx.conn;
@@ -28,13 +33,31 @@ export function mountGame(root, ctx, gameId) {
   let confirmingResign = false;
   let destroyed = false;
   let proof = null;          // the nigiri check's outcome
+  let pending = null;        // a stone tapped once on a touch screen, waiting for its confirmation
+  let hintTimer = null;
 
   // ---- layout (built once; render() updates it) ----
   const title = h('h1', { class: 'game-title' }, `Game ${gameId}`);
   const subtitle = h('p', { class: 'game-settings' });
   const sgfLink = h('a', { href: `/api/v1/games/${gameId}.sgf`, download: `tengen-${gameId}.sgf`, class: 'sgf' }, 'Download SGF');
   const soundBox = h('input', { type: 'checkbox', checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
-  const soundToggle = h('label', { class: 'check sound' }, soundBox, ' Sound on moves');
+  const soundToggle = h('label', { class: 'check sound' }, soundBox, ' Sounds');
+  const notifyBox = h('input', {
+    type: 'checkbox', checked: notificationsOn(), onchange: async (e) => {
+      const on = await setNotifications(e.target.checked);
+      e.target.checked = on;
+      if (e.target.checked !== on || (!on && Notification?.permission === 'denied')) setHint('This browser blocks notifications from this site; its site settings can allow them.');
+    },
+  });
+  const notifyToggle = notificationsSupported() ? h('label', { class: 'check sound' }, notifyBox, ' Notify me when it is my move') : '';
+  const confirmBox = h('input', { type: 'checkbox', checked: confirmTouch(), onchange: (e) => { localStorage.setItem(CONFIRM_KEY, e.target.checked ? 'on' : 'off'); clearPending(); } });
+  const confirmToggle = h('label', { class: 'check sound' }, confirmBox, ' Tap twice to play (touch)');
+  // Local feedback under the board (a point taken, not your move, the server's refusal of a
+  // move): in the player's words, never over the chat's input.
+  const hint = h('p', { class: 'board-hint', role: 'status', 'aria-live': 'polite' });
+  const confirmBar = h('div', { class: 'confirm-bar', hidden: true });
+  const passPanel = h('section', { class: 'panel passed', hidden: true, 'aria-live': 'assertive' });
+  const countdown = h('p', { class: 'first-move', hidden: true, role: 'timer' });
   const boardHolder = h('div', { class: 'board-holder' });
   const reviewBar = h('div', { class: 'review-bar', hidden: true, 'aria-label': 'Moves' });
   const review = new Review({
@@ -60,11 +83,11 @@ export function mountGame(root, ctx, gameId) {
   const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, 'Send'));
   const chatGuest = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to chat.');
   const view = h('div', { class: 'game' },
-    h('div', { class: 'board-area' }, boardHolder, reviewBar, staleNote, keyboardForm),
+    h('div', { class: 'board-area' }, boardHolder, confirmBar, hint, reviewBar, staleNote, keyboardForm),
     h('aside', { class: 'side' },
-      h('header', { class: 'game-head' }, title, subtitle, h('div', { class: 'row' }, sgfLink, soundToggle)),
+      h('header', { class: 'game-head' }, title, subtitle, h('div', { class: 'row settings-row' }, sgfLink, soundToggle, notifyToggle, confirmToggle)),
       h('div', { class: 'player-cards' }, cards.black.el, cards.white.el),
-      status, nigiriPanel, undoPanel, absencePanel, controls, scoringPanel, resultPanel,
+      status, countdown, passPanel, nigiriPanel, undoPanel, absencePanel, controls, scoringPanel, resultPanel,
       h('section', { class: 'chat' }, chatTitle, chatLog, chatForm, chatGuest)));
   fill(root, view);
 
@@ -92,6 +115,8 @@ export function mountGame(root, ctx, gameId) {
       marking: s.marking, absent: s.absent.map((a) => ({ ...a, at: performance.now() })),
       finalScore: s.final_score, finalDead: s.final_dead, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
       lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
+      firstMoveAt: s.first_move_in_ms === null || s.first_move_in_ms === undefined ? null : performance.now() + s.first_move_in_ms,
+      firstMoveMs: s.first_move_ms || 0,
     };
     position = new Position(s.settings.width, s.settings.height);
     for (const v of s.handicap_stones) position.play('b', v);
@@ -159,6 +184,8 @@ export function mountGame(root, ctx, gameId) {
         st.clockAt = performance.now();
         st.undoBy = null;
         st.abortable = st.abortable && !(st.moves.some((x) => x.color === 'black') && st.moves.some((x) => x.color === 'white'));
+        // Until both have moved, each turn has the start timeout again (docs/games.md).
+        st.firstMoveAt = st.abortable && st.firstMoveMs ? performance.now() + st.firstMoveMs : null;
         if (myTurn()) turnSeenAt = performance.now();
         break;
       }
@@ -178,6 +205,7 @@ export function mountGame(root, ctx, gameId) {
         st.white = m.white;
         st.phase = 'playing';
         st.toMove = 'black';
+        st.firstMoveAt = st.firstMoveMs ? performance.now() + st.firstMoveMs : null;
         if (ctx.user) st.role = ctx.user.id === m.black.id ? 'black' : ctx.user.id === m.white.id ? 'white' : 'spectator';
         if (myTurn()) turnSeenAt = performance.now();
         check(m.nigiri);
@@ -216,6 +244,7 @@ export function mountGame(root, ctx, gameId) {
         st.undoBy = null;
         st.absent = [];
         st.abortable = false;
+        st.firstMoveAt = null;
         break;
       default: break;
     }
@@ -231,9 +260,32 @@ export function mountGame(root, ctx, gameId) {
     if (m.seq === undefined || !st || m.seq <= st.seq) return;  // seen already (a resumption may repeat)
     st.seq = m.seq;
     if (resuming && m.clock) clockWasReplayed = true;
-    if (m.type === 'move' && m.vertex !== 'pass' && !resuming) playStoneSound();
+    const wasMyTurn = myTurn();
     applyEvent(m);
+    if (!resuming) tell(m, wasMyTurn);
     render();
+  }
+
+  // Sounds and (when the tab is hidden and the player asked) notifications for what just happened.
+  function tell(m, wasMyTurn) {
+    const opponent = myColor() ? st[other(myColor())].name : null;
+    if (m.type === 'move') {
+      clearPending();
+      if (myTurn() && !wasMyTurn) {
+        playTurnSound();
+        notify('Your move', m.vertex === 'pass' ? `${opponent} passed.` : `${opponent} played ${m.vertex}.`, `game-${gameId}`);
+      } else if (m.vertex !== 'pass') {
+        playStoneSound();
+      }
+    } else if (m.type === 'scoring_started' && myColor()) {
+      playTurnSound();
+      notify('Counting', 'Both passed: mark the dead stones and accept the score.', `game-${gameId}`);
+    } else if (m.type === 'game_ended' && myColor()) {
+      notify('Game over', resultWords(), `game-${gameId}`);
+    } else if (m.type === 'play_resumed' && myTurn()) {
+      playTurnSound();
+      notify('Your move', 'Play resumed.', `game-${gameId}`);
+    }
   }
 
   // A fresh snapshot.
@@ -283,11 +335,23 @@ export function mountGame(root, ctx, gameId) {
 
   // ---- what the player does ----
 
-  function clickPoint(vertex) {
+  function setHint(text) {
+    hint.textContent = text;
+    clearTimeout(hintTimer);
+    if (text) hintTimer = setTimeout(() => { hint.textContent = ''; }, 4000);
+  }
+
+  function clearPending() {
+    pending = null;
+    confirmBar.hidden = true;
+    board?.setPending(null);
+  }
+
+  function clickPoint(vertex, event) {
     if (!st || !conn.isOpen) return;
     const p = parseVertex(vertex, st.settings.width, st.settings.height);
     if (!p) {
-      ctx.toast(`${vertex || 'That'} is not a point on this board.`);
+      setHint(`${vertex || 'That'} is not a point on this board.`);
       return;
     }
     if (review.browsing || (review.canAnalyse() && st.phase !== 'scoring')) {
@@ -302,11 +366,39 @@ export function mountGame(root, ctx, gameId) {
       return;
     }
     if (!myTurn()) {
-      if (st.phase === 'playing' && myColor()) ctx.toast("It is your opponent's move.");
+      if (st.phase === 'playing' && myColor()) setHint(`It is ${st[st.toMove].name}'s move.`);
       return;
     }
+    if (position.points[position.index(vertex)]) {
+      board.flash(vertex);
+      setHint(`${vertex} is taken: play on an empty point.`);
+      return;
+    }
+    // A finger covers the point it taps: the first tap shows the stone, a second (or Play) plays.
+    if (event?.pointerType === 'touch' && confirmTouch() && pending !== vertex) {
+      pending = vertex;
+      board.setPending(vertex, short(st.toMove));
+      fill(confirmBar,
+        h('button', { type: 'button', class: 'primary', onclick: () => playAt(vertex) }, `Play ${vertex}`),
+        h('button', { type: 'button', onclick: clearPending }, 'Cancel'),
+        h('span', { class: 'muted' }, 'or tap the stone again'));
+      confirmBar.hidden = false;
+      return;
+    }
+    playAt(vertex);
+  }
+
+  async function playAt(vertex) {
+    clearPending();
+    setHint('');
     const think = turnSeenAt === null ? undefined : Math.round(performance.now() - turnSeenAt);
-    send('play', { vertex, think_ms: think });
+    try {
+      await conn.command('play', { game: gameId, vertex, think_ms: think });
+    } catch (err) {
+      // The rules' refusals (ko, suicide) and turn mix-ups are shown by the board, not in a toast.
+      if (['illegal_move', 'not_your_turn'].includes(err.code)) setHint(err.message.replace(/^./, (c) => c.toUpperCase()));
+      else showError(err);
+    }
   }
 
   function ghostColor() {
@@ -381,6 +473,9 @@ export function mountGame(root, ctx, gameId) {
     tickClocks();
 
     status.textContent = [lastMoveText(), statusText()].filter(Boolean).join(' ');
+    showTurn(needsMe(), `${st.black.name} vs ${st.white.name} · Tengen`);
+    renderPassed();
+    renderCountdown();
     renderNigiri();
     renderUndo();
     renderAbsence();
@@ -410,6 +505,60 @@ export function mountGame(root, ctx, gameId) {
       case 'finished': return 'The game is over.';
       default: return '';
     }
+  }
+
+  // Whether the game waits for this player: their move, their acceptance, their nigiri choice.
+  function needsMe() {
+    const me = myColor();
+    if (myTurn()) return true;
+    if (st.phase === 'scoring' && me && st.marking) return st.marking.accepted[me] !== st.marking.version;
+    if (st.phase === 'nigiri' && st.nigiri && !st.nigiri.secret && ctx.user) {
+      const n = st.nigiri;
+      return (ctx.user.id === n.holder.id && !n.holder_chose) || (ctx.user.id === n.guesser.id && !n.guesser_chose);
+    }
+    return false;
+  }
+
+  // "You won by 2.5 points" to the winner, "alice won by resignation" to the loser; the
+  // colours' words to spectators.
+  function resultWords() {
+    const m = /^([BW])\+(.*)$/.exec(st.result ?? '');
+    const me = myColor();
+    if (!me || !m) return describeResult(st.result);
+    const winner = m[1] === 'B' ? 'black' : 'white';
+    const how = { R: 'by resignation', T: 'on time', F: 'by forfeit', '': '' }[m[2]] ?? `by ${m[2]} points`;
+    return `${winner === me ? 'You' : st[winner].name} won ${how}`.trim() + '.';
+  }
+
+  // A pass, said so that nobody misses it: it decides whether the next pass ends the game.
+  function renderPassed() {
+    const last = st.lastMove;
+    const me = myColor();
+    passPanel.hidden = !(st.phase === 'playing' && last?.vertex === 'pass');
+    if (passPanel.hidden) return;
+    const name = st[last.color].name;
+    if (me && last.color !== me) {
+      fill(passPanel, h('p', { class: 'passed-title' }, `${name} passed.`),
+        h('p', {}, 'If you pass too, the game ends and you both mark the dead stones and count. Or play on.'));
+    } else if (me) {
+      fill(passPanel, h('p', { class: 'passed-title' }, 'You passed.'),
+        h('p', {}, `If ${st[other(me)].name} passes too, the game goes to counting.`));
+    } else {
+      fill(passPanel, h('p', { class: 'passed-title' }, `${name} passed.`));
+    }
+  }
+
+  // Before both players have moved, each has a short time for a first move (the nigiri too).
+  function renderCountdown() {
+    const on = st.firstMoveAt !== null && (st.phase === 'playing' || st.phase === 'nigiri') && !freePlacementPending();
+    countdown.hidden = !on;
+    if (!on) return;
+    const secs = Math.max(0, Math.ceil((st.firstMoveAt - performance.now()) / 1000));
+    const cancelled = 'or the game is cancelled';
+    if (st.phase === 'nigiri') countdown.textContent = `The nigiri has ${secs} s to be done, ${cancelled}.`;
+    else if (myTurn()) countdown.textContent = `Make your first move within ${secs} s, ${cancelled}.`;
+    else countdown.textContent = `${st[st.toMove].name} has ${secs} s to make a first move, ${cancelled}.`;
+    countdown.classList.toggle('urgent', secs <= 15);
   }
 
   function renderNigiri() {
@@ -471,7 +620,10 @@ export function mountGame(root, ctx, gameId) {
     if (!entries.length) return;
     fill(absencePanel, ...entries.map((a) => {
       const name = st[a.color].name;
-      if (a.claim_in_ms === null || a.claim_in_ms === undefined) return h('p', {}, `${name} has left the game.`);
+      if (a.claim_in_ms === null || a.claim_in_ms === undefined) {
+        if (myTurn()) return h('p', {}, `${name} has left the game. Your move starts their countdown: if they are not back before it ends, you may claim the win.`);
+        return h('p', {}, `${name} has left the game.`);
+      }
       const left = a.claim_in_ms - (performance.now() - a.at);
       const mine = myColor() && myColor() !== a.color;
       if (left > 0) return h('p', { 'data-claim': a.color }, `${name} has left; you may claim the win in ${Math.ceil(left / 1000)} s unless they return.`);
@@ -538,7 +690,7 @@ export function mountGame(root, ctx, gameId) {
     const reason = st.endReason ? END_REASONS[st.endReason] ?? st.endReason : '';
     const score = st.finalScore;
     fill(resultPanel,
-      h('p', { class: 'result-banner', 'data-result': st.result ?? '' }, describeResult(st.result)),
+      h('p', { class: 'result-banner', 'data-result': st.result ?? '' }, myColor() ? resultWords() : describeResult(st.result)),
       h('p', { class: 'muted' }, [st.result, reason].filter(Boolean).join(' · ')),
       score ? h('p', { class: 'muted' }, `Black ${score.black} · White ${score.white} (komi ${komiOf(st.settings)})`) : '',
       // A shared board for a teacher and others, with its own tree of variations (review_room.js).
@@ -586,6 +738,7 @@ export function mountGame(root, ctx, gameId) {
       card.el.classList.toggle('overtime', text.overtime);
     }
     if (!absencePanel.hidden) renderAbsence();
+    if (!countdown.hidden) renderCountdown();
   }
 
   // ---- life cycle ----
@@ -610,6 +763,8 @@ export function mountGame(root, ctx, gameId) {
 
   return () => {
     destroyed = true;
+    showTurn(false, document.title.replace(/^● Your move · /, ''));
+    clearTimeout(hintTimer);
     clearInterval(timer);
     document.removeEventListener('keydown', onKey);
     conn.removeEventListener('message', onMessage);
