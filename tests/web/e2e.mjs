@@ -267,6 +267,10 @@ try {
   step('two passes: the scoring phase');
   await pass(bob);
   await statusIs(alice, 'Your move.');
+  // Said so that nobody misses it, to each in their words.
+  await alice.page.locator('.panel.passed', { hasText: 'bob passed.' }).locator('text=If you pass too, the game ends').waitFor();
+  await bob.page.locator('.panel.passed', { hasText: 'You passed.' }).waitFor();
+  await alice.page.locator('.panel.passed').screenshot({ path: join(artifacts, 'opponent-passed.png') });
   await pass(alice);
   for (const p of [alice, bob, carol]) await p.page.locator('.panel.scoring').waitFor();
   await alice.page.locator('.player.black .clock-main').waitFor();

@@ -117,7 +117,8 @@ export class BoardView {
         const vertex = vertexName(x, y, this.height);
         const r = svg('rect', { x: x - 0.5, y: y - 0.5, width: 1, height: 1, 'data-vertex': vertex });
         r.addEventListener('click', (e) => this.onPoint(vertex, e));
-        r.addEventListener('pointerenter', () => this.hover(x, y));
+        // A finger has no hover: the tapped stone shows instead (game.js, setPending).
+        r.addEventListener('pointerenter', (e) => { if (e.pointerType !== 'touch') this.hover(x, y); });
         r.addEventListener('pointerleave', () => this.ghostStone.setAttribute('visibility', 'hidden'));
         g.append(r);
       }
@@ -137,7 +138,7 @@ export class BoardView {
     this.pendingStone.setAttribute('transform', `translate(${x} ${y})`);
     this.pendingStone.querySelector('.body').setAttribute('fill', `url(#${color === 'b' ? this.ids.black : this.ids.white})`);
     this.pendingStone.setAttribute('visibility', 'visible');
-    this.pendingStone.dataset.vertex = vertex;
+    this.pendingStone.dataset.pending = vertex;
   }
 
   // A brief shake of a point that cannot be played (a stone is there).

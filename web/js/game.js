@@ -428,6 +428,7 @@ export function mountGame(root, ctx, gameId) {
     subtitle.textContent = `Game ${gameId} · ${describeSettings(s)}`;
     const live = conn.isOpen;
     view.classList.toggle('stale', !live);
+    view.dataset.moves = String(st.moves.length);  // for tests and styles: moves so far
     staleNote.hidden = live;
     const scoring = st.phase === 'scoring';
     const dead = new Set();
@@ -501,7 +502,7 @@ export function mountGame(root, ctx, gameId) {
         if (freePlacementPending()) return `Black places handicap stones (${st.handicap.length} of ${st.settings.handicap}).`;
         if (me) return me === st.toMove ? 'Your move.' : `${COLOR_NAME[st.toMove]} to move.`;
         return `${COLOR_NAME[st.toMove]} to move (move ${st.moves.length + 1}).`;
-      case 'scoring': return me ? 'Scoring: click groups to mark them dead or alive, then accept.' : 'The players are agreeing on dead stones.';
+      case 'scoring': return me ? 'Scoring: mark the dead groups (click or tap one), then accept.' : 'The players are agreeing on dead stones.';
       case 'finished': return 'The game is over.';
       default: return '';
     }
@@ -670,17 +671,18 @@ export function mountGame(root, ctx, gameId) {
     const items = [h('h2', {}, 'Scoring'),
       h('p', { class: 'score-line' },
         h('span', {}, `Black ${score.black}`), ' · ', h('span', {}, `White ${score.white}`), ' → ',
-        h('strong', { class: 'live-score' }, describeResult(score.result))),
-      h('p', { class: 'muted' }, `${m.dead.length} dead group${m.dead.length === 1 ? '' : 's'} marked · version ${m.version}` +
-        (m.resumptions ? ` · play resumed ${m.resumptions} time${m.resumptions === 1 ? '' : 's'}` : '')),
-      h('p', { class: 'acceptances' },
-        ...['black', 'white'].map((c) => h('span', { class: accepted(c) ? 'accepted' : 'waiting' },
-          `${st[c].name}: ${accepted(c) ? 'accepted ✓' : 'not yet'}`)))];
+        h('strong', { class: 'live-score' }, describeResult(score.result)))];
+    // The buttons high in the panel: on a phone they must show without scrolling.
     if (me) {
       items.push(h('div', { class: 'row' },
         h('button', { class: 'primary', onclick: () => send('accept_score', { version: m.version }), disabled: accepted(me) }, accepted(me) ? 'Accepted' : 'Accept score'),
         h('button', { onclick: () => send('resume') }, 'Resume play')));
     }
+    items.push(h('p', { class: 'acceptances' },
+      ...['black', 'white'].map((c) => h('span', { class: accepted(c) ? 'accepted' : 'waiting' },
+        `${st[c].name}: ${accepted(c) ? 'accepted ✓' : 'not yet'}`))),
+    h('p', { class: 'muted' }, `${m.dead.length} dead group${m.dead.length === 1 ? '' : 's'} marked · version ${m.version}` +
+      (m.resumptions ? ` · play resumed ${m.resumptions} time${m.resumptions === 1 ? '' : 's'}` : '')));
     fill(scoringPanel, ...items);
   }
 

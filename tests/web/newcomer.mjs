@@ -1,0 +1,202 @@
+// A newcomer's first game, end to end: the real server binary with its own bots (GNU Go through
+// tengen-gtp-bridge, as ./scripts/serve starts them), Debian's chromium driven by playwright-core.
+// A guest is welcomed; on a 390×844 phone with touch they create an account, play gnugo-easy on
+// 9×9 by tapping (a first tap shows the stone, a second plays it), pass until the bot passes,
+// accept the count and read the result in their own words. On a desktop, two players find each
+// other by quick match. Nothing sleeps: every wait is for something on the page.
+//
+//   node tests/web/newcomer.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, createReadStream, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+
+const [serverBinary, webRoot, artifacts] = process.argv.slice(2);
+if (!serverBinary || !webRoot || !artifacts) {
+  console.error('usage: newcomer.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR');
+  process.exit(2);
+}
+mkdirSync(artifacts, { recursive: true });
+const dir = mkdtempSync(join(tmpdir(), 'tengen-newcomer-'));
+const TIMEOUT_MS = 30000;  // GNU Go answers in well under a second on 9×9 at level 1
+const step = (text) => console.log(`--- ${text}`);
+
+const fifo = join(dir, 'port');
+execFileSync('mkfifo', [fifo]);
+const server = spawn(serverBinary, [
+  '--port', '0', '--address', '127.0.0.1', '--port-file', fifo, '--database', join(dir, 'tengen.sqlite3'),
+  '--web-root', webRoot, '--insecure-fast-password-hashing', 'yes', '--log-level', 'warn', '--bots', 'on',
+], { stdio: ['ignore', 'inherit', 'inherit'] });
+const port = await new Promise((resolve, reject) => {
+  let text = '';
+  const stream = createReadStream(fifo, { encoding: 'utf8' });
+  stream.on('data', (d) => { text += d; });
+  stream.on('end', () => resolve(Number(text.trim())));
+  stream.on('error', reject);
+  server.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+});
+const url = `http://127.0.0.1:${port}`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+});
+const failures = [];
+async function newPage(label, options) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT_MS);
+  page.on('pageerror', (e) => { console.error(`[${label}] page error: ${e.message}`); failures.push(`${label}: ${e.message}`); });
+  page.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('401')) console.error(`[${label}] console: ${m.text()}`); });
+  return page;
+}
+async function register(page, name) {
+  await page.goto(`${url}/#/login`);
+  await page.fill('#register-username', name);
+  await page.fill('#register-password', 'correct horse battery');
+  await page.click('form.register button[type=submit]');
+  await page.locator('.account .me', { hasText: name }).waitFor();
+  await page.locator('#net[data-state=open]').waitFor();
+}
+// Whether an element lies wholly inside the viewport (no scrolling needed to see it).
+async function inView(page, selector) {
+  const box = await page.locator(selector).first().boundingBox();
+  const vp = page.viewportSize();
+  return !!box && box.y >= 0 && box.y + box.height <= vp.height && box.x >= 0 && box.x + box.width <= vp.width;
+}
+
+let exitCode = 0;
+try {
+  step('a guest on a phone is welcomed and told how to start');
+  const phone = await newPage('phone', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  await phone.goto(`${url}/`);
+  await phone.locator('.welcome h2', { hasText: 'Welcome to Tengen' }).waitFor();
+  await phone.screenshot({ path: join(artifacts, 'newcomer-guest-phone.png') });
+  await phone.locator('.welcome a', { hasText: 'Create an account' }).tap();
+  await phone.waitForURL(/#\/login$/);
+
+  step('they create an account and find the bots in the lobby');
+  await register(phone, 'newcomer');
+  await phone.locator('.play-bot li', { hasText: 'gnugo-easy' }).waitFor();
+  for (const bot of ['gnugo-medium', 'gnugo-strong']) await phone.locator('.play-bot li', { hasText: bot }).waitFor();
+  await phone.screenshot({ path: join(artifacts, 'newcomer-lobby-phone.png') });
+
+  step('one tap starts a 9×9 game against gnugo-easy; the board fills the screen, the controls are in view');
+  await phone.locator('.play-bot li', { hasText: 'gnugo-easy' }).locator('button', { hasText: '9×9' }).tap();
+  await phone.waitForURL(/#\/game\/\d+$/);
+  await phone.locator('.status', { hasText: 'Your move.' }).waitFor();
+  assert.match(await phone.title(), /^● Your move · newcomer vs gnugo-easy/);
+  assert.equal(await phone.locator('link[rel=icon]').getAttribute('href'), 'favicon-turn.svg');
+  await phone.locator('.first-move', { hasText: 'Make your first move within' }).waitFor();
+  const board = await phone.locator('.board').boundingBox();
+  assert.ok(board.width >= 370, `the board is ${board.width} px wide on a 390 px screen`);
+  for (const what of ['.controls button:has-text("Pass")', '.controls button:has-text("Resign")', '.player.black .clock', '.player.white .clock']) {
+    assert.ok(await inView(phone, what), `${what} is visible without scrolling`);
+  }
+  await phone.locator('.chat-line', { hasText: 'Hello! I am GNU Go' }).waitFor();
+
+  step('a first tap shows the stone, a second plays it; the bot answers');
+  const tapPoint = (vertex) => phone.locator(`.board .hits [data-vertex="${vertex}"]`).tap();
+  await tapPoint('E5');
+  await phone.locator('.board .pending[data-pending="E5"]').waitFor();
+  await phone.locator('.confirm-bar button', { hasText: 'Play E5' }).waitFor();
+  assert.equal(await phone.locator('.board [data-stone="E5"]').count(), 0, 'one tap does not play');
+  await phone.screenshot({ path: join(artifacts, 'newcomer-confirm-phone.png') });
+  await tapPoint('D5');  // changed their mind: the stone moves
+  await phone.locator('.board .pending[data-pending="D5"]').waitFor();
+  await tapPoint('D5');
+  await phone.locator('.board .stone.black[data-stone="D5"]').waitFor();
+  await phone.locator('.board .stone.white').first().waitFor();  // GNU Go's reply
+  await phone.locator('.first-move').waitFor({ state: 'hidden' });
+  await tapPoint('D5');  // taken: said under the board, nothing sent
+  await phone.locator('.board-hint', { hasText: 'D5 is taken' }).waitFor();
+  assert.equal(await phone.locator('.toast').count(), 0);
+  await phone.screenshot({ path: join(artifacts, 'newcomer-game-phone.png') });
+
+  step('the newcomer plays the Play button once, then passes until the bot passes too');
+  await phone.locator('.status', { hasText: 'Your move.' }).waitFor();
+  const empty = async () => {
+    for (const v of ['C3', 'G7', 'C7', 'G3', 'E3', 'E7', 'C5', 'G5', 'B2', 'H8']) {
+      if (await phone.locator(`.board [data-stone="${v}"]`).count() === 0) return v;
+    }
+    return null;
+  };
+  const next = await empty();
+  await tapPoint(next);
+  await phone.locator('.confirm-bar button', { hasText: `Play ${next}` }).tap();
+  await phone.locator(`.board .stone.black[data-stone="${next}"]`).waitFor();
+  for (let passes = 0; passes < 40; passes++) {
+    const where = await (await phone.waitForFunction(() => {
+      if (document.querySelector('.panel.scoring:not([hidden])')) return 'scoring';
+      const pass = [...document.querySelectorAll('.controls button')].find((b) => b.textContent === 'Pass');
+      return pass && !pass.disabled && document.querySelector('.status')?.textContent.includes('Your move.') ? 'move' : null;
+    })).jsonValue();
+    if (where === 'scoring') break;
+    const moves = Number(await phone.locator('.game').getAttribute('data-moves'));
+    // The bot's pass and the scoring phase come as two messages: between them it looked like our move.
+    const scoring = phone.locator('.panel.scoring').waitFor().then(() => 'scoring');
+    if (await Promise.race([phone.locator('.controls button', { hasText: 'Pass' }).tap().catch(() => 'gone'), scoring]) === 'scoring') break;
+    // The pass is in (the bot may answer at once: then "Your move." again means its reply).
+    await phone.waitForFunction((n) => Number(document.querySelector('.game')?.dataset.moves) > n || document.querySelector('.panel.scoring:not([hidden])'), moves);
+  }
+  await phone.locator('.panel.scoring').waitFor();
+
+  step('counting: the bot accepts its marking, the newcomer accepts, the result is in their words');
+  const accept = phone.locator('.scoring button', { hasText: 'Accept score' });
+  assert.ok(await inView(phone, '.scoring button:has-text("Accept score")'), 'the scoring buttons are visible without scrolling');
+  await phone.locator('.acceptances .accepted', { hasText: 'gnugo-easy' }).waitFor();
+  await accept.tap();
+  const banner = phone.locator('.result-banner');
+  await banner.waitFor();
+  const words = await banner.textContent();
+  const result = await banner.getAttribute('data-result');
+  console.log(`result: ${result} (${words})`);
+  assert.match(result, /^W\+\d+(\.5)?$/, 'GNU Go wins a game its opponent passed away');
+  assert.match(words, /^gnugo-easy won by \d+(\.5)? points\.$/);
+  assert.equal(await phone.title(), `newcomer vs gnugo-easy · Tengen`);
+  await phone.screenshot({ path: join(artifacts, 'newcomer-result-phone.png') });
+
+  step('on a desktop, two players find each other by quick match');
+  const ann = await newPage('ann', { viewport: { width: 1280, height: 860 } });
+  const ben = await newPage('ben', { viewport: { width: 1280, height: 860 } });
+  await register(ann, 'ann');
+  await register(ben, 'ben');
+  for (const p of [ann, ben]) {
+    await p.locator('.quick-match .choice', { hasText: '9×9' }).click();
+    await p.locator('.quick-match .choice', { hasText: 'Blitz' }).click();
+  }
+  await ann.locator('.quick-match button', { hasText: 'Find an opponent' }).click();
+  await ann.locator('.quick-match .seeking', { hasText: 'Looking for an opponent for 9×9 blitz' }).waitFor();
+  await ann.screenshot({ path: join(artifacts, 'quick-match-seeking.png') });
+  await ben.locator('.quick-match button', { hasText: 'Find an opponent' }).click();
+  for (const p of [ann, ben]) {
+    await p.waitForURL(/#\/game\/\d+$/);
+    await p.locator('.game-settings', { hasText: '9×9' }).waitFor();
+    await p.locator('.game-settings', { hasText: 'rated' }).waitFor();
+  }
+  assert.equal(ann.url(), ben.url(), 'the same game');
+
+  if (failures.length) throw new Error(`errors in the pages: ${failures.join('; ')}`);
+  console.log('newcomer e2e: passed');
+} catch (err) {
+  exitCode = 1;
+  console.error(err);
+  for (const [c, ctx] of browser.contexts().entries()) {
+    for (const [i, page] of ctx.pages().entries()) {
+      await page.screenshot({ path: join(artifacts, `newcomer-failure-${c}-${i}.png`), fullPage: true }).catch(() => {});
+    }
+  }
+} finally {
+  await browser.close();
+  await new Promise((resolve) => {
+    if (server.exitCode !== null) return resolve();
+    server.once('exit', resolve);
+    server.kill('SIGTERM');
+  });
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(exitCode);
