@@ -32,8 +32,8 @@ TEST(QuickMatchQueue, TheRangeWidensEveryTenSecondsAndOpensToAnyoneAfterNinety) 
 TEST(QuickMatchQueue, PlayersAreMatchedOnlyWithinBothRangesAndTheSamePool) {
   QuickMatch q;
   ASSERT_TRUE(q.add(waiting(1, 1500)));
-  ASSERT_TRUE(q.add(waiting(2, 1700)));                            // two ranks stronger
-  ASSERT_TRUE(q.add(waiting(3, 1520, 9)));                         // another size
+  ASSERT_TRUE(q.add(waiting(2, 1700)));                              // two ranks stronger
+  ASSERT_TRUE(q.add(waiting(3, 1520, 9)));                           // another size
   ASSERT_TRUE(q.add(waiting(4, 1510, 19, protocol::Speed::Blitz)));  // another speed
   EXPECT_TRUE(q.match(t0).empty());
   EXPECT_EQ(q.waiting_for({19, protocol::Speed::Live}), 2);
@@ -116,9 +116,8 @@ TEST_F(QuickMatching, TwoPlayersSeekingTheSameGameArePairedIntoARatedGame) {
     EXPECT_EQ(started["settings"]["width"], 9);
     EXPECT_EQ(started["settings"]["rated"], true);
     EXPECT_EQ(started["settings"]["time"]["main_ms"], 60'000);
-    const json ended = c->wait([&](const json& m) {
-      return m.value("type", "") == "seeking" && m["seek"].is_null();
-    });
+    const json ended = c->wait(
+        [&](const json& m) { return m.value("type", "") == "seeking" && m["seek"].is_null(); });
     EXPECT_EQ(ended["game"], started["game"]);
   }
   const json created = bob->command(seek(9, "blitz"));
@@ -148,8 +147,8 @@ TEST_F(QuickMatching, DifferentSizesWaitAndALeavingPlayerIsNoLongerWaiting) {
 }
 
 TEST_F(QuickMatching, AGuestOrABadSeekIsRefusedInWords) {
-  auto guest = std::make_unique<testing::WsClient>(
-      stack_->port(), testing::WsClient::Options{"", "", "/ws/v1"});
+  auto guest = std::make_unique<testing::WsClient>(stack_->port(),
+                                                   testing::WsClient::Options{"", "", "/ws/v1"});
   const json refused = guest->command(seek(19, "live"));
   EXPECT_EQ(refused["code"], "not_authenticated");
   auto ann = player("ann");
