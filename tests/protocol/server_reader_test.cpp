@@ -114,7 +114,7 @@ TEST(ServerReader, ReadsTheLobbysAndTheGamesOtherMessages) {
   const auto ended = read_server_message(encode(ServerMessage{
       RoomEvent{9, 12,
                 GameEnded{Result::score(3.5), EndReason::Score,
-                          ScoreView{40, 36.5, Result::score(3.5), "bw."}, std::nullopt}}}));
+                          ScoreView{40, 36.5, Result::score(3.5), "bw.", {}}, std::nullopt}}}));
   ASSERT_TRUE(ended);
   const auto& over = std::get<GameEnded>(std::get<RoomEvent>(*ended).body);
   EXPECT_EQ(over.result, Result::score(3.5));

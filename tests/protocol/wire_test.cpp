@@ -104,7 +104,7 @@ Marking marking() {
   Marking m;
   m.version = 4;
   m.dead = {"A1", "B1"};
-  m.score = ScoreView{40, 36.5, result("B+3.5"), "bw.b"};
+  m.score = ScoreView{40, 36.5, result("B+3.5"), "bw.b", {}};
   m.accepted.black = 4;
   m.resumptions = 1;
   return m;
@@ -132,7 +132,8 @@ GameSnapshot snapshot(bool full) {
     s.nigiri = nigiri(true);
     s.marking = marking();
     s.absent = {Absence{Color::White, 30000}, Absence{Color::Black, std::nullopt}};
-    s.final_score = ScoreView{40, 36.5, result("B+3.5"), "bw.b"};
+    s.final_score = ScoreView{40, 36.5, result("B+3.5"), "bw.b",
+                              ScoreBreakdown{false, {20, 30, 10}, {18, 25, 5}, 6.5, 0}};
     s.abortable = true;
     s.first_move_in_ms = 41500;
     s.first_move_ms = 60000;
@@ -237,7 +238,7 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
       {"chat", event(14, ChatPosted{ChatLine{14, {2, "bob"}, Channel::Spectators, "nice"}})},
       {"game_ended, scored",
        event(15, GameEnded{result("B+3.5"), EndReason::Score,
-                           ScoreView{40, 36.5, result("B+3.5"), "bw.b"}, clock()})},
+                           ScoreView{40, 36.5, result("B+3.5"), "bw.b", {}}, clock()})},
       {"game_ended, bare", event(16, GameEnded{result("W+R"), EndReason::Resignation, {}, {}})},
       {"game_ended, on time",
        event(16, GameEnded{result("W+T"), EndReason::Time, {}, stopped_clock()})},

@@ -111,10 +111,10 @@ async function pass(p) {
 async function toggleDead(p, vertex, everyone) {
   const before = await stone(p, vertex).getAttribute('class');
   const wasDead = before.includes('dead');
-  const version = Number((await p.page.locator('.scoring .muted').first().textContent()).match(/version (\d+)/)[1]);
+  const version = Number(await p.page.locator('.panel.scoring').getAttribute('data-version'));
   await p.page.click(`.board [data-vertex="${vertex}"]`);
   for (const w of everyone) {
-    await w.page.locator('.scoring .muted', { hasText: `version ${version + 1}` }).waitFor();
+    await w.page.locator(`.panel.scoring[data-version="${version + 1}"]`).waitFor();
     await w.page.locator(`.board .stone${wasDead ? ':not(.dead)' : '.dead'}[data-stone="${vertex}"]`).waitFor();
   }
   return !wasDead;
@@ -274,6 +274,10 @@ try {
   await pass(alice);
   for (const p of [alice, bob, carol]) await p.page.locator('.panel.scoring').waitFor();
   await alice.page.locator('.player.black .clock-main').waitFor();
+  // The count in the rules' terms (Japanese: territory and prisoners), in players' words.
+  await alice.page.locator('.panel.scoring .breakdown li', { hasText: /^Black: territory \d+ \+ prisoners \d+ = [\d.]+$/ }).waitFor();
+  await alice.page.locator('.panel.scoring .breakdown li', { hasText: /^White: territory \d+ \+ prisoners \d+ \+ komi 6\.5 = [\d.]+$/ }).waitFor();
+  assert.doesNotMatch(await alice.page.locator('.panel.scoring').textContent(), /version/);
 
   step('alice marks a group; bob disagrees and resumes play');
   await toggleDead(alice, 'C7', [alice, bob, carol]);
@@ -405,6 +409,18 @@ try {
   await alice.page.click('.controls button:has-text("Yes, resign")');
   await bob.page.locator('.result-banner', { hasText: 'You won by resignation.' }).waitFor();
   await alice.page.locator('.result-banner', { hasText: 'bob won by resignation.' }).waitFor();
+
+  step('bob offers a rematch from the result; alice accepts it there and both go to the new game');
+  const finished = alice.page.url();
+  await bob.page.click('.result .rematch-button');
+  await bob.page.locator('.rematch', { hasText: 'Rematch offered to alice' }).waitFor();
+  await alice.page.locator('.rematch.offer', { hasText: 'bob offers a rematch.' }).waitFor();
+  await alice.page.click('.rematch.offer button:has-text("Accept")');
+  for (const p of [alice, bob]) await p.page.waitForURL((u) => u.href !== finished && /#\/game\/\d+$/.test(u.href));
+  assert.equal(alice.page.url(), bob.page.url());
+  await statusIs(bob, 'Black places handicap stones (0 of 2).');  // the same settings: bob Black with 2 stones
+  await alice.page.click('.controls button:has-text("Abort")');
+  for (const p of [alice, bob]) await p.page.locator('.result-banner', { hasText: 'No result' }).waitFor();
 
   step('a tournament: alice creates a one-round Swiss, both register, she starts it, the game is played, standings follow');
   await bob.page.click('[data-nav=tournaments]');  // the list, watching: new tournaments appear live

@@ -104,9 +104,10 @@ function gameStarted(m) {
   const me = ctx.user?.id;
   if (me !== m.black.id && me !== m.white.id) return;
   const here = /^#\/game\/(\d+)/.exec(location.hash);
-  if (here && Number(here[1]) !== m.game) {
+  // From a game that is over (a rematch, say) straight to the new one; from one in play, a word.
+  if (here && Number(here[1]) !== m.game && ctx.finishedGame !== Number(here[1])) {
     toast(`Your game against ${me === m.black.id ? m.white.name : m.black.name} has started. `, { kind: 'info', link: { href: `#/game/${m.game}`, text: 'Go to it' } });
-  } else if (!here) {
+  } else if (!here || Number(here[1]) !== m.game) {
     ctx.navigate(`#/game/${m.game}`);
   }
 }

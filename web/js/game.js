@@ -51,7 +51,8 @@ export function mountGame(root, ctx, gameId) {
   });
   const notifyToggle = notificationsSupported() ? h('label', { class: 'check sound' }, notifyBox, ' Notify me when it is my move') : '';
   const confirmBox = h('input', { type: 'checkbox', checked: confirmTouch(), onchange: (e) => { localStorage.setItem(CONFIRM_KEY, e.target.checked ? 'on' : 'off'); clearPending(); } });
-  const confirmToggle = h('label', { class: 'check sound' }, confirmBox, ' Tap twice to play (touch)');
+  // Shown where there is a finger to tap with.
+  const confirmToggle = matchMedia('(any-pointer: coarse)').matches ? h('label', { class: 'check sound' }, confirmBox, ' Tap twice to play') : '';
   // Local feedback under the board (a point taken, not your move, the server's refusal of a
   // move): in the player's words, never over the chat's input.
   const hint = h('p', { class: 'board-hint', role: 'status', 'aria-live': 'polite' });
@@ -681,20 +682,87 @@ export function mountGame(root, ctx, gameId) {
     items.push(h('p', { class: 'acceptances' },
       ...['black', 'white'].map((c) => h('span', { class: accepted(c) ? 'accepted' : 'waiting' },
         `${st[c].name}: ${accepted(c) ? 'accepted ✓' : 'not yet'}`))),
-    h('p', { class: 'muted' }, `${m.dead.length} dead group${m.dead.length === 1 ? '' : 's'} marked · version ${m.version}` +
+    breakdown(score),
+    h('p', { class: 'muted' }, deadWords(m.dead) +
       (m.resumptions ? ` · play resumed ${m.resumptions} time${m.resumptions === 1 ? '' : 's'}` : '')));
+    scoringPanel.dataset.version = String(m.version);  // which marking an acceptance is for
     fill(scoringPanel, ...items);
+  }
+
+  // After the game, either player may offer the other a game with the same settings (colours
+  // swapped in an even game); the other sees the offer here, as well as in the lobby.
+  function rematch() {
+    const me = myColor();
+    if (!me || st.settings.private === undefined) return '';
+    const them = st[other(me)];
+    const offers = [...ctx.lobby.challenges.values()];
+    const mine = offers.find((c) => c.challenger.id === ctx.user.id && c.opponent?.id === them.id);
+    const theirs = offers.find((c) => c.challenger.id === them.id && c.opponent?.id === ctx.user.id);
+    const act = (type, id) => conn.command(type, { challenge: id }).catch((err) => setHint(err.message));
+    if (theirs) {
+      return h('div', { class: 'rematch offer' }, h('p', {}, `${them.name} offers a rematch.`),
+        h('div', { class: 'row' },
+          h('button', { type: 'button', class: 'primary', onclick: () => act('accept_challenge', theirs.id) }, 'Accept'),
+          h('button', { type: 'button', onclick: () => act('decline_challenge', theirs.id) }, 'Decline')));
+    }
+    if (mine) {
+      return h('div', { class: 'rematch' }, h('p', { class: 'muted' }, `Rematch offered to ${them.name}…`),
+        h('button', { type: 'button', onclick: () => act('cancel_challenge', mine.id) }, 'Cancel'));
+    }
+    const s = st.settings;
+    const settings = {
+      width: s.width, height: s.height, ruleset: s.ruleset, handicap: s.handicap, placement: s.placement,
+      color: s.handicap ? me : other(me), time: s.time, rated: s.rated, private: s.private,
+    };
+    if (s.komi !== undefined && s.komi !== null) settings.komi = s.komi;
+    return h('button', {
+      type: 'button', class: 'rematch-button', onclick: () => conn.command('create_challenge', { settings, opponent: them.name }).catch((err) => setHint(err.message)),
+    }, 'Rematch');
+  }
+
+  // "2 dead groups (5 stones)": `dead` lists every dead stone; groups are its chains.
+  function deadWords(dead) {
+    const seen = new Set();
+    let groups = 0;
+    for (const v of dead) {
+      const i = position.index(v);
+      if (seen.has(i)) continue;
+      groups += 1;
+      for (const j of position.chainAt(v)) seen.add(j);
+    }
+    if (!groups) return 'No dead stones marked';
+    return `${groups} dead group${groups === 1 ? '' : 's'} (${dead.length} stone${dead.length === 1 ? '' : 's'})`;
+  }
+
+  // How each side's points are made, in the rules' own terms (the server's count).
+  function breakdown(score) {
+    const b = score?.breakdown;
+    if (!b) return '';
+    const line = (color) => {
+      const p = b[color];
+      const parts = b.area ? [`stones ${p.stones}`, `territory ${p.territory}`] : [`territory ${p.territory}`, `prisoners ${p.prisoners}`];
+      if (color === 'white') {
+        parts.push(`komi ${b.komi}`);
+        if (b.handicap_compensation) parts.push(`handicap ${b.handicap_compensation}`);
+      }
+      return h('li', {}, h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
+        `${COLOR_NAME[color]}: ${parts.join(' + ')} = `, h('strong', {}, String(score[color])));
+    };
+    return h('ul', { class: 'breakdown', 'aria-label': b.area ? 'Counted by area' : 'Counted by territory' },
+      line('black'), line('white'));
   }
 
   function renderResult() {
     resultPanel.hidden = st.phase !== 'finished';
     if (resultPanel.hidden) return;
+    ctx.finishedGame = gameId;  // app.js: a game started from here (a rematch) opens at once
     const reason = st.endReason ? END_REASONS[st.endReason] ?? st.endReason : '';
     const score = st.finalScore;
     fill(resultPanel,
       h('p', { class: 'result-banner', 'data-result': st.result ?? '' }, myColor() ? resultWords() : describeResult(st.result)),
       h('p', { class: 'muted' }, [st.result, reason].filter(Boolean).join(' · ')),
-      score ? h('p', { class: 'muted' }, `Black ${score.black} · White ${score.white} (komi ${komiOf(st.settings)})`) : '',
+      score ? (score.breakdown ? breakdown(score) : h('p', { class: 'muted' }, `Black ${score.black} · White ${score.white} (komi ${komiOf(st.settings)})`)) : '',
+      rematch(),
       // A shared board for a teacher and others, with its own tree of variations (review_room.js).
       ctx.user && st.result !== 'Void'
         ? h('button', { type: 'button', class: 'open-review', onclick: () => openReview(ctx, { game: gameId }).catch((err) => ctx.toast(err.message)) }, 'Open a review board')
@@ -759,12 +827,15 @@ export function mountGame(root, ctx, gameId) {
   conn.addEventListener('message', onMessage);
   conn.addEventListener('open', onOpen);
   conn.addEventListener('status', onStatus);
+  const onLobby = () => { if (st?.phase === 'finished') render(); };  // a rematch offered or taken back
+  ctx.events.addEventListener('lobby', onLobby);
   const timer = setInterval(tickClocks, 100);
   if (conn.isOpen) join();
   else fill(boardHolder, h('p', { class: 'empty' }, 'Connecting…'));
 
   return () => {
     destroyed = true;
+    if (ctx.finishedGame === gameId) ctx.finishedGame = null;
     showTurn(false, document.title.replace(/^● Your move · /, ''));
     clearTimeout(hintTimer);
     clearInterval(timer);
@@ -772,6 +843,7 @@ export function mountGame(root, ctx, gameId) {
     conn.removeEventListener('message', onMessage);
     conn.removeEventListener('open', onOpen);
     conn.removeEventListener('status', onStatus);
+    ctx.events.removeEventListener('lobby', onLobby);
     if (conn.isOpen) conn.command('leave', { game: gameId }, { resend: false }).catch(() => {});
   };
 }

@@ -743,6 +743,34 @@ struct Wire<NigiriState> {
                                      wire::field("stones", &NigiriState::stones)};
 };
 
+// One colour's points in a count.
+struct ScoreParts {
+  int stones = 0;     // live stones on the board (counted by area)
+  int territory = 0;  // empty points, and dead stones' points, surrounded by this colour
+  int prisoners = 0;  // captures and dead stones taken (counted by territory)
+};
+template <>
+struct Wire<ScoreParts> {
+  static constexpr std::tuple fields{wire::field("stones", &ScoreParts::stones),
+                                     wire::field("territory", &ScoreParts::territory),
+                                     wire::field("prisoners", &ScoreParts::prisoners)};
+};
+// How the totals are made: by area (stones + territory) or by territory (territory +
+// prisoners), and White's komi and handicap compensation.
+struct ScoreBreakdown {
+  bool area = false;
+  ScoreParts black;
+  ScoreParts white;
+  double komi = 0;
+  double handicap_compensation = 0;  // area scoring: points for Black's handicap stones
+};
+template <>
+struct Wire<ScoreBreakdown> {
+  static constexpr std::tuple fields{
+      wire::field("area", &ScoreBreakdown::area), wire::field("black", &ScoreBreakdown::black),
+      wire::field("white", &ScoreBreakdown::white), wire::field("komi", &ScoreBreakdown::komi),
+      wire::field("handicap_compensation", &ScoreBreakdown::handicap_compensation)};
+};
 // A scored position: totals and who owns each point, rows from the top, one character per
 // point: 'b' or 'w' (territory or live stone), '.' neutral (dame, seki).
 struct ScoreView {
@@ -750,12 +778,14 @@ struct ScoreView {
   double white = 0;
   Result result;          // SGF form on the wire
   std::string ownership;  // width*height characters
+  std::optional<ScoreBreakdown> breakdown{};  // absent in games stored before it existed
 };
 template <>
 struct Wire<ScoreView> {
   static constexpr std::tuple fields{
       wire::field("black", &ScoreView::black), wire::field("white", &ScoreView::white),
-      wire::field("result", &ScoreView::result), wire::field("ownership", &ScoreView::ownership)};
+      wire::field("result", &ScoreView::result), wire::field("ownership", &ScoreView::ownership),
+      wire::field("breakdown", &ScoreView::breakdown)};
 };
 // The version of the marking each player accepted, if any.
 struct Accepted {

@@ -748,7 +748,7 @@ Hub::Reply Hub::cancel_seek(Operation& op, const protocol::UserRef& me, const st
 }
 
 void Hub::end_seek(Operation& op, std::int64_t user, std::optional<protocol::GameId> game) {
-  if (!quick_match_.cancel(user) && !game) return;
+  if (!quick_match_.cancel(user)) return;  // not waiting: nothing to end, nobody to tell
   presence_.send_to_user(user, encoded(protocol::Seeking{{}, game, 0}), op.out);
 }
 

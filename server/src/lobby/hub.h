@@ -231,7 +231,7 @@ class Hub final : public Dispatcher, private TournamentHost {
              const protocol::Seek& m, Steady now);
   Reply cancel_seek(Operation& op, const protocol::UserRef& me, const std::string& cid);
   void pair_seekers(Operation& op, Steady now);
-  // Ends the user's seek, if any, telling their connections (with the game it became, if any).
+  // Ends the user's seek, if they wait, telling their connections (with the game that ended it).
   void end_seek(Operation& op, std::int64_t user, std::optional<protocol::GameId> game);
   // Black and White of two players whose colours go by rating: the weaker takes Black; equal
   // ratings toss a coin.
