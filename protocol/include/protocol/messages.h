@@ -776,8 +776,8 @@ struct Wire<ScoreBreakdown> {
 struct ScoreView {
   double black = 0;
   double white = 0;
-  Result result;          // SGF form on the wire
-  std::string ownership;  // width*height characters
+  Result result;                              // SGF form on the wire
+  std::string ownership;                      // width*height characters
   std::optional<ScoreBreakdown> breakdown{};  // absent in games stored before it existed
 };
 template <>

@@ -93,9 +93,11 @@ Record read_kind(const std::string& kind, const json& r, const std::string& text
     if (sent.is_object() && sent.contains("score") && sent.at("score").is_object()) {
       const json& score = sent.at("score");
       e.score = protocol::ScoreView{
-          score.at("black").get<double>(), score.at("white").get<double>(),
+          score.at("black").get<double>(),
+          score.at("white").get<double>(),
           Result::parse_sgf(score.at("result").get<std::string>()).value_or(e.result),
-          score.at("ownership").get<std::string>(), {}};
+          score.at("ownership").get<std::string>(),
+          {}};
       // How the totals were made (stored since it was sent; older records have no breakdown).
       if (score.contains("breakdown") && score.at("breakdown").is_object()) {
         const json& b = score.at("breakdown");
@@ -104,9 +106,9 @@ Record read_kind(const std::string& kind, const json& r, const std::string& text
           return protocol::ScoreParts{p.at("stones").get<int>(), p.at("territory").get<int>(),
                                       p.at("prisoners").get<int>()};
         };
-        e.score->breakdown = protocol::ScoreBreakdown{
-            b.at("area").get<bool>(), parts("black"), parts("white"), b.at("komi").get<double>(),
-            b.at("handicap_compensation").get<double>()};
+        e.score->breakdown = protocol::ScoreBreakdown{b.at("area").get<bool>(), parts("black"),
+                                                      parts("white"), b.at("komi").get<double>(),
+                                                      b.at("handicap_compensation").get<double>()};
       }
     }
     return e;
