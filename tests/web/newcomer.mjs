@@ -182,7 +182,8 @@ try {
   await accessible(phone, 'a finished game with its count, on a phone');
 
   step('on a desktop, two players find each other by quick match');
-  const ann = await newPage('ann', { viewport: { width: 1280, height: 860 } });
+  // ann's system prefers dark colours: the page follows.
+  const ann = await newPage('ann', { viewport: { width: 1280, height: 860 }, colorScheme: 'dark' });
   const ben = await newPage('ben', { viewport: { width: 1280, height: 860 } });
   await register(ann, 'ann');
   await register(ben, 'ben');
@@ -202,7 +203,24 @@ try {
   }
   assert.equal(ann.url(), ben.url(), 'the same game');
   await ann.locator('.status', { hasText: /Your move|to move/ }).waitFor();
-  await accessible(ann, 'a game in play, on a desktop');
+  await ben.locator('.status', { hasText: /Your move|to move/ }).waitFor();
+  const black = (await ann.locator('.status').textContent()).includes('Your move.') ? ann : ben;
+  await black.locator('.board .hits [data-vertex="E5"]').click();
+  for (const p of [ann, ben]) await p.locator('.board .stone.black[data-stone="E5"]').waitFor();
+  assert.equal(await ann.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(28, 25, 21)', 'dark, as the system prefers');
+  await ann.screenshot({ path: join(artifacts, 'game-dark.png') });
+  await accessible(ann, 'a game in play, in dark colours, on a desktop');
+
+  step('ben chooses a slate board and flat stones in the Display menu; the choice outlives a reload');
+  await ben.locator('#display-menu summary').click();
+  await ben.locator('#display-board').selectOption('slate');
+  await ben.locator('#display-stones').selectOption('flat');
+  await ben.locator('#display-theme').selectOption('dark');
+  await ben.reload();
+  await ben.locator('.board .stone').first().waitFor();
+  assert.deepEqual(await ben.evaluate(() => ({ ...document.documentElement.dataset })), { theme: 'dark', board: 'slate', stones: 'flat' });
+  assert.equal(await ben.locator('.board rect.wood').first().evaluate((r) => getComputedStyle(r).fill), 'rgb(91, 103, 112)');
+  await ben.screenshot({ path: join(artifacts, 'game-slate-flat.png') });
   for (const [path, ready, name] of [['#/games', '.game-list', 'the finished games'], ['#/user/newcomer', '.profile', 'a profile'],
     ['#/tournaments', '.tournament-list', 'the tournaments']]) {
     await ben.goto(`${url}/${path}`);

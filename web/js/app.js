@@ -11,6 +11,7 @@ import { mountProfile } from './profile.js';
 import { mountTournamentList, mountTournament } from './tournaments.js';
 import { mountReviewRoom } from './review_room.js';
 import { rankTag } from './ranks.js';
+import { mountDisplaySettings } from './display.js';
 
 const view = document.getElementById('view');
 const net = document.getElementById('net');
@@ -158,6 +159,8 @@ function route() {
 }
 
 window.addEventListener('hashchange', route);
+
+mountDisplaySettings(document.getElementById('display-panel'));
 
 async function start() {
   try {

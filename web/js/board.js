@@ -49,7 +49,7 @@ export class BoardView {
     root.append(this.defs());
     root.append(svg('rect', {
       x: -pad, y: -pad, width: width - 1 + 2 * pad, height: height - 1 + 2 * pad, rx: 0.18,
-      fill: `url(#${this.ids.wood})`,
+      fill: `url(#${this.ids.wood})`, class: 'wood',
     }));
     const grid = svg('g', { class: 'grid' });
     for (let x = 0; x < width; x++) grid.append(svg('line', { x1: x, y1: 0, x2: x, y2: height - 1 }));
@@ -137,6 +137,7 @@ export class BoardView {
     const y = Math.floor(i / this.width);
     this.pendingStone.setAttribute('transform', `translate(${x} ${y})`);
     this.pendingStone.querySelector('.body').setAttribute('fill', `url(#${color === 'b' ? this.ids.black : this.ids.white})`);
+    this.pendingStone.setAttribute('class', `pending ${color === 'b' ? 'black' : 'white'}`);
     this.pendingStone.setAttribute('visibility', 'visible');
     this.pendingStone.dataset.pending = vertex;
   }
@@ -212,7 +213,7 @@ export class BoardView {
       const x = i % this.width;
       const y = Math.floor(i / this.width);
       if (!position[i]) {  // a label on an empty point hides the lines under it
-        this.marks.append(svg('circle', { cx: x, cy: y, r: 0.36, class: 'label-ground', fill: `url(#${this.ids.wood})` }));
+        this.marks.append(svg('circle', { cx: x, cy: y, r: 0.36, class: 'label-ground wood', fill: `url(#${this.ids.wood})` }));
       }
       const t = svg('text', { x, y, class: `label ${tone(i)}${String(text).length > 2 ? ' long' : ''}`, 'data-label': `${text} ${vertexName(x, y, this.height)}` });
       t.textContent = String(text);
