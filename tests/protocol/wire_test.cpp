@@ -125,7 +125,7 @@ GameSnapshot snapshot(bool full) {
     s.result = result("B+3.5");
     s.captures = {3, 1};
     s.undo_requested = true;
-    s.chat = {ChatLine{5, {1, "ann"}, Channel::Players, "hi\n\"there\"\t\x01"}};
+    s.chat = {ChatLine{5, {1, "ann"}, Channel::Players, "hi\n\"there\"\t\x01", 1795000000000}};
     s.chat_omitted = 2;
     s.role = Role::Black;
     s.clock = clock();
@@ -231,6 +231,7 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
       {"review_followers", ReviewFollowers{7, {UserRef{2, "bob"}, UserRef{3, "carol"}}, 2}},
       {"seeking, waiting", Seeking{Seek{13, Speed::Blitz}, {}, 3}},
       {"seeking, matched", Seeking{{}, 42, 0}},
+      {"watching", Watching{42, 3}},
       {"move, timed", event(10, MovePlayed{Color::White, "C3", {"D3", "D4"}, clock(), 15})},
       {"move, untimed pass", event(11, MovePlayed{Color::Black, "pass", {}, std::nullopt, 0})},
       {"undo_requested", event(12, UndoRequested{Color::Black})},

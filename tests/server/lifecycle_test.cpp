@@ -87,7 +87,8 @@ TEST_P(Scoring, DisagreeResumeThenAgree) {
   EXPECT_EQ(started["marking"]["dead"], json::array({"B5"}));
   EXPECT_EQ(started["marking"]["score"]["result"], expected);
   expect_error(black_->command(play(game, "E5")), "conflict",
-               "play has stopped: the game is in its scoring phase (mark, accept_score or resume)");
+               "play has stopped: the game is being counted (mark the dead stones, accept the "
+               "score, or resume play)");
 
   // White disagrees: B5 alive. A new version, and the old one can no longer be accepted.
   expect_ack(white_->command(cmd("mark", game, {{"vertex", "B5"}, {"dead", false}})));
@@ -334,6 +335,41 @@ TEST_F(Lifecycle, TheStartCountdownBeginsAgainForWhiteAndEndsWithTheSecondFirstM
   EXPECT_EQ(countdown(), 50'000) << "White's own 60 s, from Black's move";
   expect_ack(white_->command(play(game, "C3")));
   EXPECT_TRUE(countdown().is_null()) << "both have moved: the clocks take over";
+}
+
+// ---- spectators and chat ----
+
+TEST_F(Lifecycle, ThePlayersAreToldHowManyWatchAndChatLinesSayWhen) {
+  start();
+  const auto game = new_game({{"width", 9}});
+  const auto watch = [&](const std::string& token) {
+    auto c = connect(token);
+    c->command({{"type", "join"}, {"game", game}});
+    return c;
+  };
+  // Each player's messages are read in order: every count they were told, as it changed.
+  const auto counts = [](WsClient& c, int n) {
+    std::vector<int> seen;
+    while (static_cast<int>(seen.size()) < n) seen.push_back(c.wait_type("watching")["count"]);
+    return seen;
+  };
+  auto guest = watch("");
+  const std::string kibitzer = stack_->token_for("kibitzer");
+  auto first_tab = watch(kibitzer);
+  auto second_tab = watch(kibitzer);  // the same person: still two, nothing to tell
+  EXPECT_EQ(second_tab->wait_type("snapshot")["watching"], 2);
+  guest.reset();  // a guest's page closing
+  EXPECT_EQ(counts(*black_, 3), (std::vector<int>{1, 2, 1}));
+  EXPECT_EQ(counts(*white_, 3), (std::vector<int>{1, 2, 1}));
+
+  stack_->advance(std::chrono::milliseconds(1500));
+  expect_ack(white_->command({{"type", "chat"}, {"game", game}, {"text", "onegaishimasu"}}));
+  const json line = next_event(*black_, "chat")["line"];
+  EXPECT_EQ(line["at_ms"], stack_->clock().unix_ms()) << "when it was said, kept with the line";
+  auto late = watch(kibitzer);
+  const json snapshot = late->wait_type("snapshot");
+  ASSERT_EQ(snapshot["chat"].size(), 1u);
+  EXPECT_EQ(snapshot["chat"][0]["at_ms"], line["at_ms"]);
 }
 
 TEST_F(Lifecycle, EitherPlayerMayAbortUntilBothHaveMoved) {

@@ -165,6 +165,7 @@ try {
   await carol.page.waitForURL(/#\/game\/\d+$/);
   await statusIs(carol, 'Black to move');
   assert.equal(await carol.page.locator('.controls').isHidden(), true);
+  for (const p of [alice, bob, carol]) await p.page.locator('.game-head .watching', { hasText: '1 watching' }).waitFor();
 
   await alice.page.check('.game-head .sound input');  // a click on every move from now on
   const watchers = { alice: [bob, carol], bob: [alice, carol] };
@@ -216,7 +217,7 @@ try {
   step('chat between the players; the spectator writes to the spectators');
   await alice.page.fill('.chat-form input', 'Nice capture');
   await alice.page.press('.chat-form input', 'Enter');
-  await bob.page.locator('.chat-line', { hasText: 'Nice capture' }).waitFor();
+  await bob.page.locator('.chat-line', { hasText: 'Nice capture' }).locator('time.chat-time').waitFor();  // said when
   await carol.page.locator('.chat-line', { hasText: 'Nice capture' }).waitFor();
   await carol.page.fill('.chat-form input', 'what a ko');
   await carol.page.press('.chat-form input', 'Enter');
@@ -274,6 +275,9 @@ try {
   await pass(alice);
   for (const p of [alice, bob, carol]) await p.page.locator('.panel.scoring').waitFor();
   await alice.page.locator('.player.black .clock-main').waitFor();
+  // The passes and the count, in the chat between the lines.
+  await carol.page.locator('.chat-line.chat-system', { hasText: 'bob passed.' }).waitFor();
+  await carol.page.locator('.chat-line.chat-system', { hasText: 'Both passed: the players mark the dead stones and count.' }).waitFor();
   // The count in the rules' terms (Japanese: territory and prisoners), in players' words.
   await alice.page.locator('.panel.scoring .breakdown li', { hasText: /^Black: territory \d+ \+ prisoners \d+ = [\d.]+$/ }).waitFor();
   await alice.page.locator('.panel.scoring .breakdown li', { hasText: /^White: territory \d+ \+ prisoners \d+ \+ komi 6\.5 = [\d.]+$/ }).waitFor();

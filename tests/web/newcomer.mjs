@@ -178,6 +178,8 @@ try {
   assert.match(result, /^W\+\d+(\.5)?$/, 'GNU Go wins a game its opponent passed away');
   assert.match(words, /^gnugo-easy won by \d+(\.5)? points\.$/);
   assert.equal(await phone.title(), `newcomer vs gnugo-easy · Tengen`);
+  // A pass that crossed the bot's (the game was already being counted) is said under the board.
+  assert.equal(await phone.locator('.toast').count(), 0, 'no toast in the whole game');
   await phone.screenshot({ path: join(artifacts, 'newcomer-result-phone.png') });
   await accessible(phone, 'a finished game with its count, on a phone');
 

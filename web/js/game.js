@@ -17,6 +17,8 @@ const COLOR_NAME = { black: 'Black', white: 'White' };
 const other = (c) => (c === 'black' ? 'white' : 'black');
 const MAX_CHAT_LINES = 300;  // kept in the page: older lines are counted, not shown
 const short = (c) => (c === 'black' ? 'b' : 'w');
+// 14:05 (in the viewer's own clock and manner).
+const clockTime = (ms) => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 const CONFIRM_KEY = 'tengen-confirm-touch';
 // Touch play asks for a second tap (or the Play button): on by default where the pointer is a
 // finger, and the player's choice once they made one.
@@ -39,6 +41,7 @@ export function mountGame(root, ctx, gameId) {
   // ---- layout (built once; render() updates it) ----
   const title = h('h1', { class: 'game-title' }, `Game ${gameId}`);
   const subtitle = h('p', { class: 'game-settings' });
+  const watchingNote = h('p', { class: 'watching muted', 'aria-live': 'polite' });
   const sgfLink = h('a', { href: `/api/v1/games/${gameId}.sgf`, download: `tengen-${gameId}.sgf`, class: 'sgf' }, 'Download SGF');
   const soundBox = h('input', { type: 'checkbox', checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
   const soundToggle = h('label', { class: 'check sound' }, soundBox, ' Sounds');
@@ -78,7 +81,8 @@ export function mountGame(root, ctx, gameId) {
   const controls = h('div', { class: 'controls', hidden: true });
   const scoringPanel = h('section', { class: 'panel scoring', hidden: true, 'aria-label': 'Scoring' });
   const resultPanel = h('section', { class: 'panel result', hidden: true, 'aria-live': 'polite' });
-  const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite' });
+  // Focusable, so that a keyboard can scroll it.
+  const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': 'Chat messages', tabindex: '0' });
   const chatInput = h('input', { name: 'chat', maxlength: 1000, autocomplete: 'off', placeholder: 'Say something…', 'aria-label': 'Chat message' });
   const chatTitle = h('h2', {}, 'Chat');
   const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, 'Send'));
@@ -86,7 +90,7 @@ export function mountGame(root, ctx, gameId) {
   const view = h('div', { class: 'game' },
     h('div', { class: 'board-area' }, boardHolder, confirmBar, hint, reviewBar, staleNote, keyboardForm),
     h('aside', { class: 'side' },
-      h('header', { class: 'game-head' }, title, subtitle, h('div', { class: 'row settings-row' }, sgfLink, soundToggle, notifyToggle, confirmToggle)),
+      h('header', { class: 'game-head' }, title, subtitle, watchingNote, h('div', { class: 'row settings-row' }, sgfLink, soundToggle, notifyToggle, confirmToggle)),
       h('div', { class: 'player-cards' }, cards.black.el, cards.white.el),
       status, countdown, passPanel, nigiriPanel, undoPanel, absencePanel, controls, scoringPanel, resultPanel,
       h('section', { class: 'chat' }, chatTitle, chatLog, chatForm, chatGuest)));
@@ -118,6 +122,10 @@ export function mountGame(root, ctx, gameId) {
       lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
       firstMoveAt: s.first_move_in_ms === null || s.first_move_in_ms === undefined ? null : performance.now() + s.first_move_in_ms,
       firstMoveMs: s.first_move_ms || 0,
+      watching: s.watching || 0,
+      // What happened, said in the chat between the lines ({seq, text, at}): passes, undos,
+      // the count and its resumption, the result — as seen on this page since it opened.
+      system: s.phase === 'finished' ? [{ seq: s.seq, text: null, at: null }] : [],
     };
     position = new Position(s.settings.width, s.settings.height);
     for (const v of s.handicap_stones) position.play('b', v);
@@ -258,13 +266,33 @@ export function mountGame(root, ctx, gameId) {
       applySnapshot(m);
       return;
     }
+    if (m.type === 'watching') {  // to players, whenever the number of spectators changes
+      if (st) st.watching = m.count;
+      render();
+      return;
+    }
     if (m.seq === undefined || !st || m.seq <= st.seq) return;  // seen already (a resumption may repeat)
     st.seq = m.seq;
     if (resuming && m.clock) clockWasReplayed = true;
     const wasMyTurn = myTurn();
+    const said = systemLine(m);
     applyEvent(m);
+    if (said) st.system.push({ seq: m.seq, text: said, at: Date.now() });
+    if (m.type === 'game_ended') st.system.push({ seq: m.seq, text: null, at: Date.now() });
     if (!resuming) tell(m, wasMyTurn);
     render();
+  }
+
+  // A line for the chat when the event is one both players should see in its history.
+  function systemLine(m) {
+    const name = (color) => st[color]?.name ?? COLOR_NAME[color];
+    switch (m.type) {
+      case 'move': return m.vertex === 'pass' && st.phase === 'playing' ? `${name(m.color)} passed.` : null;
+      case 'undo_answered': return st.undoBy ? `${name(other(st.undoBy))} ${m.accepted ? 'allowed' : 'refused'} ${name(st.undoBy)}'s undo.` : null;
+      case 'scoring_started': return 'Both passed: the players mark the dead stones and count.';
+      case 'play_resumed': return `Play resumed: the count was not agreed. ${COLOR_NAME[m.to_move]} to move.`;
+      default: return null;
+    }
   }
 
   // Sounds and (when the tab is hidden and the player asked) notifications for what just happened.
@@ -393,11 +421,16 @@ export function mountGame(root, ctx, gameId) {
     clearPending();
     setHint('');
     const think = turnSeenAt === null ? undefined : Math.round(performance.now() - turnSeenAt);
+    await move('play', { vertex, think_ms: think });
+  }
+
+  // A move or a pass. The rules' refusals (ko, suicide) and the game having moved on meanwhile
+  // (the opponent's pass ended it, a flag fell) are said under the board, not in a toast.
+  async function move(type, fields) {
     try {
-      await conn.command('play', { game: gameId, vertex, think_ms: think });
+      await conn.command(type, { game: gameId, ...fields });
     } catch (err) {
-      // The rules' refusals (ko, suicide) and turn mix-ups are shown by the board, not in a toast.
-      if (['illegal_move', 'not_your_turn'].includes(err.code)) setHint(err.message.replace(/^./, (c) => c.toUpperCase()));
+      if (['illegal_move', 'not_your_turn', 'conflict', 'game_over'].includes(err.code)) setHint(err.message.replace(/^./, (c) => c.toUpperCase()));
       else showError(err);
     }
   }
@@ -427,6 +460,7 @@ export function mountGame(root, ctx, gameId) {
     const s = st.settings;
     title.textContent = `${st.black.name} vs ${st.white.name}`;
     subtitle.textContent = `Game ${gameId} · ${describeSettings(s)}`;
+    watchingNote.textContent = st.watching ? `${st.watching} watching` : '';
     const live = conn.isOpen;
     view.classList.toggle('stale', !live);
     view.dataset.moves = String(st.moves.length);  // for tests and styles: moves so far
@@ -641,7 +675,7 @@ export function mountGame(root, ctx, gameId) {
     if (controls.hidden) return;
     const buttons = [];
     if (playing) {
-      buttons.push(h('button', { onclick: () => send('pass', passThink()), disabled: !myTurn() || freePlacementPending() }, 'Pass'));
+      buttons.push(h('button', { onclick: () => move('pass', passThink()), disabled: !myTurn() || freePlacementPending() }, 'Pass'));
       const myMoves = st.moves.filter((m) => m.color === me).length;
       buttons.push(h('button', { onclick: () => send('undo_request'), disabled: myMoves === 0 || !!st.undoBy }, 'Undo'));
     }
@@ -775,15 +809,21 @@ export function mountGame(root, ctx, gameId) {
     chatForm.hidden = !ctx.user;
     chatGuest.hidden = !!ctx.user;
     chatInput.placeholder = player ? 'Message to your opponent…' : 'Message to the other spectators…';
-    const shown = `${gameId}:${st.chatOmitted}:${st.chat.length}`;
+    const shown = `${gameId}:${st.chatOmitted}:${st.chat.length}:${st.system.length}:${st.result}`;
     if (chatLog.dataset.shown === shown) return;
     chatLog.dataset.shown = shown;
     const earlier = st.chatOmitted
       ? h('li', { class: 'chat-omitted muted' }, `${st.chatOmitted} earlier ${st.chatOmitted === 1 ? 'line' : 'lines'} not shown`)
       : '';
-    fill(chatLog, earlier, ...st.chat.map((line) => h('li', { class: `chat-line chat-${line.channel}` },
-      line.channel === 'spectators' ? h('span', { class: 'channel' }, 'spectator') : '',
-      h('strong', {}, line.from.name), ' ', line.text)));
+    const time = (ms) => (ms ? h('time', { class: 'chat-time', datetime: new Date(ms).toISOString() }, clockTime(ms)) : '');
+    const lines = [
+      ...st.chat.map((line) => ({ seq: line.seq, el: h('li', { class: `chat-line chat-${line.channel}` }, time(line.at_ms),
+        line.channel === 'spectators' ? h('span', { class: 'channel' }, 'spectator') : '',
+        h('strong', {}, line.from.name), ' ', line.text) })),
+      // The result's line says it in this viewer's words; the others as they happened.
+      ...st.system.map((s) => ({ seq: s.seq, el: h('li', { class: 'chat-line chat-system' }, time(s.at), s.text ?? `Game over: ${st.phase === 'finished' ? resultWords() : ''}`) })),
+    ].sort((a, b) => a.seq - b.seq);
+    fill(chatLog, earlier, ...lines.map((l) => l.el));
     chatLog.scrollTop = chatLog.scrollHeight;
   }
 

@@ -56,7 +56,8 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const commentText = h('div', { class: 'comment-text', 'aria-live': 'polite' });
   const treeHolder = h('div', { class: 'review-tree', 'aria-label': 'Variations' });
   const followersLine = h('p', { class: 'muted followers' });
-  const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite' });
+  // Focusable, so that a keyboard can scroll it.
+  const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': 'Chat messages', tabindex: '0' });
   const chatInput = h('input', { name: 'chat', maxlength: 1000, autocomplete: 'off', placeholder: 'Ask or answer…', 'aria-label': 'Chat message' });
   const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, 'Send'));
   const chatGuest = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to chat.');

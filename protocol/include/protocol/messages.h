@@ -852,12 +852,14 @@ struct ChatLine {
   UserRef from;
   Channel channel = Channel::Players;
   std::string text;
+  std::int64_t at_ms{};  // when it was said (Unix ms); 0 for lines stored before times were
 };
 template <>
 struct Wire<ChatLine> {
   static constexpr std::tuple fields{
       wire::field("seq", &ChatLine::seq), wire::field("from", &ChatLine::from),
-      wire::field("channel", &ChatLine::channel), wire::field("text", &ChatLine::text)};
+      wire::field("channel", &ChatLine::channel), wire::field("text", &ChatLine::text),
+      wire::field("at_ms", &ChatLine::at_ms)};
 };
 // Stones each player has taken (prisoners).
 struct Captures {
@@ -897,6 +899,7 @@ struct GameSnapshot {
   // the other player after the first move.
   std::optional<std::int64_t> first_move_in_ms;
   std::int64_t first_move_ms = 0;
+  std::int64_t watching = 0;  // spectators in the room: people signed in, and guests' pages
 };
 template <>
 struct Wire<GameSnapshot> {
@@ -925,7 +928,8 @@ struct Wire<GameSnapshot> {
       wire::field("final_dead", &GameSnapshot::final_dead),
       wire::field("abortable", &GameSnapshot::abortable),
       wire::field("first_move_in_ms", &GameSnapshot::first_move_in_ms, wire::Empty::Null),
-      wire::field("first_move_ms", &GameSnapshot::first_move_ms)};
+      wire::field("first_move_ms", &GameSnapshot::first_move_ms),
+      wire::field("watching", &GameSnapshot::watching)};
 };
 
 // One thing that happened in a room, with its place in the room's order.
@@ -1327,6 +1331,19 @@ struct Wire<ReviewFollowers> {
                                      wire::field("guests", &ReviewFollowers::guests)};
 };
 
+// How many watch a game, told to its players whenever it changes (spectators see it in their
+// snapshot): not a room event, no seq.
+struct Watching {
+  GameId game = 0;
+  std::int64_t count = 0;
+};
+template <>
+struct Wire<Watching> {
+  static constexpr std::string_view type = "watching";
+  static constexpr std::tuple fields{wire::field("game", &Watching::game),
+                                     wire::field("count", &Watching::count)};
+};
+
 // A player's quick match, to each of their connections: when it starts (and on connecting while
 // it waits), and when it ends: `seek` null, with the `game` it became, if it did.
 struct Seeking {
@@ -1345,6 +1362,6 @@ struct Wire<Seeking> {
 using ServerMessage =
     std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened, ChallengeClosed,
                  Presence, GameStarted, GameSnapshot, RoomEvent, TournamentChanged, ReviewSnapshot,
-                 ReviewUpdate, ReviewFollowers, Seeking>;
+                 ReviewUpdate, ReviewFollowers, Seeking, Watching>;
 
 }  // namespace tengen::protocol

@@ -632,7 +632,7 @@ Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_pt
       Overloaded{
           [&](const protocol::SendChat& c) -> Reply {
             if (auto refused = too_much_chat(me, cid, now)) return *refused;
-            return r.chat(user, cid, c.text);
+            return r.chat(user, cid, c.text, now_ms());
           },
           [&](const protocol::PlayMove& c) {
             return r.play(me, cid, c.vertex, {now, c.think_ms, who->rtt_ms()});

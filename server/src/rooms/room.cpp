@@ -126,6 +126,7 @@ Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string
   if (settings_.is_private && !player)
     return error(cid, ErrorCode::Forbidden, "this game is private");
   members_.insert(who);
+  if (!player) tell_watching();
   const bool can_resume =
       since && *since <= seq_ && (events_.empty() || *since + 1 >= events_.front().seq);
   if (can_resume) {
@@ -146,8 +147,32 @@ Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string
   return ack;
 }
 
+std::int64_t Room::watching() const {
+  std::set<std::int64_t> users;
+  std::int64_t guests = 0;
+  for (const auto& m : members_) {
+    if (!m->user())
+      ++guests;
+    else if (!is_player(m->user()->id))
+      users.insert(m->user()->id);
+  }
+  return guests + static_cast<std::int64_t>(users.size());
+}
+
+void Room::tell_watching() {
+  const auto count = watching();
+  if (count == watching_told_) return;
+  watching_told_ = count;
+  const protocol::Watching told{id_, count};
+  for (const auto& m : members_) {
+    if (m->user() && is_player(m->user()->id)) pending_.send(m, told);
+  }
+}
+
 void Room::leave(const std::shared_ptr<Connection>& who, Steady now) {
-  if (members_.erase(who) == 0 || !who->user()) return;
+  if (members_.erase(who) == 0) return;
+  if (!who->user() || !is_player(who->user()->id)) tell_watching();
+  if (!who->user()) return;
   const auto color = color_of(who->user()->id);
   if (!color || finished() || present(who->user()->id)) return;
   absent_since_[index_of(*color)] = now;
@@ -177,9 +202,9 @@ std::optional<protocol::Error> Room::check_turn(std::int64_t user, const std::st
   if (stage() == Stage::Nigiri)
     return error(cid, ErrorCode::Conflict, "the nigiri is not done yet: colours are not drawn");
   if (stage() == Stage::Scoring) {
-    return error(
-        cid, ErrorCode::Conflict,
-        "play has stopped: the game is in its scoring phase (mark, accept_score or resume)");
+    return error(cid, ErrorCode::Conflict,
+                 "play has stopped: the game is being counted (mark the dead stones, accept the "
+                 "score, or resume play)");
   }
   const Color to_move = game_ ? game_->to_move() : Color::Black;
   if (*color_of(user) != to_move)
@@ -359,7 +384,7 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
 }
 
 Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
-                       const std::string& text) {
+                       const std::string& text, std::int64_t at_ms) {
   const bool player = is_player(from.id);
   const auto mine = chat_by_.find(from.id);
   if (mine != chat_by_.end() && mine->second >= options_.chat_lines_per_person) {
@@ -373,8 +398,9 @@ Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
                      std::to_string(chat_lines_[1]) + " lines, the most it may");
   }
   const records::Chatted said{
-      from, player ? protocol::Channel::Players : protocol::Channel::Spectators, text};
-  auto ack = publish(cid, protocol::ChatPosted{{0, from, said.channel, text}}, said, !player);
+      from, player ? protocol::Channel::Players : protocol::Channel::Spectators, text, at_ms};
+  auto ack =
+      publish(cid, protocol::ChatPosted{{0, from, said.channel, text, at_ms}}, said, !player);
   apply(said, seq_);  // a line is kept with its event's number
   return ack;
 }
@@ -606,7 +632,7 @@ void Room::apply(const records::Record& record, protocol::Seq seq, const char* k
                    taken_back_ = u.accepted ? take_back(requester) : 0;
                  },
                  [&](const records::Chatted& c) {
-                   keep_chat({seq, c.from, c.channel, c.text});
+                   keep_chat({seq, c.from, c.channel, c.text, c.at_ms});
                  },
                  [&](const records::NigiriChosen& n) {
                    (n.guesser ? guesser_seed_ : holder_seed_) = n.seed;

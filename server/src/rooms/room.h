@@ -123,7 +123,9 @@ class Room {
   Reply resign(std::int64_t user, const std::string& cid, Steady now);
   Reply request_undo(std::int64_t user, const std::string& cid);
   Reply answer_undo(std::int64_t user, const std::string& cid, bool accept, Steady now);
-  Reply chat(const protocol::UserRef& from, const std::string& cid, const std::string& text);
+  // `at_ms`: when (Unix ms), shown with the line and kept with it.
+  Reply chat(const protocol::UserRef& from, const std::string& cid, const std::string& text,
+             std::int64_t at_ms = 0);
   Reply choose_nigiri(std::int64_t user, const std::string& cid, const std::string& seed,
                       const std::optional<std::string>& guess, Steady now);
   Reply abort(std::int64_t user, const std::string& cid, Steady now);
@@ -262,6 +264,10 @@ class Room {
   std::array<int, 2> chat_lines_{};
   std::map<std::int64_t, int> chat_by_;
   std::set<std::shared_ptr<Connection>> members_;
+  // Spectators: signed-in users (once each, however many pages) and guests' pages.
+  std::int64_t watching() const;
+  void tell_watching();  // to the players, when the count changed
+  std::int64_t watching_told_ = 0;
   Outbox pending_;
 };
 

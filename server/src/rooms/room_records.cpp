@@ -70,7 +70,8 @@ Record read_kind(const std::string& kind, const json& r, const std::string& text
     if (!channel) throw std::runtime_error("'channel' is not a chat channel");
     return Chatted{{r.at("from").get<std::int64_t>(), r.at("name").get<std::string>()},
                    *channel,
-                   r.at("text").get<std::string>()};
+                   r.at("text").get<std::string>(),
+                   r.value("at", std::int64_t{0})};
   }
   if (kind == "nigiri" || kind == "nigiri_done") {
     NigiriChosen n{r.at("guesser").get<bool>(), r.at("seed").get<std::string>(), std::nullopt};
@@ -123,11 +124,12 @@ struct Encode {
     return json{{"accept", u.accepted}}.dump();
   }
   std::string operator()(const Chatted& c) const {
-    return json{{"from", c.from.id},
-                {"name", c.from.name},
-                {"channel", protocol::wire::name(c.channel)},
-                {"text", c.text}}
-        .dump();
+    json r{{"from", c.from.id},
+           {"name", c.from.name},
+           {"channel", protocol::wire::name(c.channel)},
+           {"text", c.text}};
+    if (c.at_ms) r["at"] = c.at_ms;
+    return r.dump();
   }
   std::string operator()(const NigiriChosen& n) const {
     json r{{"guesser", n.guesser}, {"seed", n.seed}};

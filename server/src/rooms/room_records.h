@@ -40,6 +40,7 @@ struct Chatted {
   protocol::UserRef from;
   protocol::Channel channel = protocol::Channel::Players;
   std::string text;
+  std::int64_t at_ms{};  // Unix ms; absent (0) in records made before times were kept
 };
 // One player's nigiri choice: the holder's seed, or the guesser's seed and guess.
 struct NigiriChosen {

@@ -167,6 +167,7 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
   if (const auto deadline = first_move_deadline())
     s.first_move_in_ms = std::max<std::int64_t>(0, ms_between(now, *deadline));
   s.first_move_ms = options_.start_timeout.count();
+  s.watching = watching();
   return s;
 }
 
