@@ -51,6 +51,12 @@ class Lifecycle : public ::testing::Test {
     return testing::start_game(*black_, *white_, std::move(settings));
   }
   static json next_event(WsClient& c, const std::string& type) { return c.wait_type(type); }
+  // The game as a guest who joins now sees it.
+  json guest_snapshot(std::int64_t game) {
+    auto watcher = connect("");
+    watcher->command({{"type", "join"}, {"game", game}});
+    return watcher->wait_type("snapshot");
+  }
 
   testing::TempDatabase temp_;
   std::optional<testing::LiveStack> stack_;
@@ -128,11 +134,7 @@ TEST_P(Scoring, DisagreeResumeThenAgree) {
     EXPECT_EQ(ownership.substr(0, 9),
               "bbbb.wwww");  // the top row: A9-D9 Black, E9 neutral, F9-J9 White
   }
-  const json snapshot = [&] {
-    auto watcher = connect("");
-    watcher->command({{"type", "join"}, {"game", game}});
-    return watcher->wait_type("snapshot");
-  }();
+  const json snapshot = guest_snapshot(game);
   EXPECT_EQ(snapshot["phase"], "finished");
   EXPECT_EQ(snapshot["result"], expected);
   EXPECT_EQ(snapshot["final_score"]["result"], expected);
@@ -305,9 +307,7 @@ TEST_F(Lifecycle, AGameWhoseFirstMoveNeverComesIsCancelled) {
   start();
   const auto game = new_game({{"width", 9}});
   const auto countdown = [&] {
-    auto watcher = connect("");
-    watcher->command({{"type", "join"}, {"game", game}});
-    const json snapshot = watcher->wait_type("snapshot");
+    const json snapshot = guest_snapshot(game);
     EXPECT_EQ(snapshot["first_move_ms"], 60'000);
     return snapshot["first_move_in_ms"];
   };
@@ -324,11 +324,7 @@ TEST_F(Lifecycle, AGameWhoseFirstMoveNeverComesIsCancelled) {
 TEST_F(Lifecycle, TheStartCountdownBeginsAgainForWhiteAndEndsWithTheSecondFirstMove) {
   start();
   const auto game = new_game({{"width", 9}});
-  const auto countdown = [&] {
-    auto watcher = connect("");
-    watcher->command({{"type", "join"}, {"game", game}});
-    return watcher->wait_type("snapshot")["first_move_in_ms"];
-  };
+  const auto countdown = [&] { return guest_snapshot(game)["first_move_in_ms"]; };
   stack_->advance(milliseconds(20'000));
   expect_ack(black_->command(play(game, "E5")));
   stack_->advance(milliseconds(10'000));

@@ -5,12 +5,11 @@
 //
 // Every wait is for something to appear on the page (Playwright waits on the DOM); nothing
 // sleeps. Screenshots of the lobby, a game in progress and the scoring phase go to ARTIFACT_DIR.
-import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, createReadStream, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
+import { startServer as start, stopServer as stop, launchBrowser } from './harness.mjs';
 
 const [serverBinary, webRoot, artifacts] = process.argv.slice(2);
 if (!serverBinary || !webRoot || !artifacts) {
@@ -26,42 +25,18 @@ const TIMEOUT_MS = 20000;
 let server = null;
 let port = 0;
 
-// Starts the server and resolves with its port once it listens (it writes the port to a FIFO).
-function startServer(fixedPort = 0) {
-  const fifo = join(dir, `port-${Date.now()}`);
-  execFileSync('mkfifo', [fifo]);
-  const child = spawn(serverBinary, [
-    '--port', String(fixedPort), '--address', '127.0.0.1', '--port-file', fifo,
-    '--database', join(dir, 'tengen.sqlite3'), '--web-root', webRoot,
-    '--insecure-fast-password-hashing', 'yes', '--log-level', 'warn', '--bots', 'off',
-  ], { stdio: ['ignore', 'inherit', 'inherit'] });
-  server = child;
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const stream = createReadStream(fifo, { encoding: 'utf8' });
-    stream.on('data', (d) => { text += d; });
-    stream.on('end', () => resolve(Number(text.trim())));
-    stream.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
-  });
+// Starts the server (on the same file each time) and resolves with its port once it listens.
+async function startServer(fixedPort = 0) {
+  const started = await start({ binary: serverBinary, webRoot, dir, port: fixedPort, extra: ['--bots', 'off'] });
+  server = started.child;
+  return started.port;
 }
 
-function stopServer() {
-  return new Promise((resolve) => {
-    if (!server || server.exitCode !== null) return resolve();
-    server.once('exit', (code) => resolve(code));
-    server.kill('SIGTERM');
-  });
-}
+const stopServer = () => stop(server);
 
 // ---- the browser ----
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-});
+const browser = await launchBrowser();
 
 async function newPlayer(label, viewport = { width: 1280, height: 860 }) {
   const context = await browser.newContext({ viewport });

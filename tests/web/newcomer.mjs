@@ -6,13 +6,12 @@
 // other by quick match. Nothing sleeps: every wait is for something on the page.
 //
 //   node tests/web/newcomer.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
-import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, createReadStream, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { startServer, stopServer, launchBrowser } from './harness.mjs';
 
 const [serverBinary, webRoot, artifacts] = process.argv.slice(2);
 if (!serverBinary || !webRoot || !artifacts) {
@@ -24,28 +23,9 @@ const dir = mkdtempSync(join(tmpdir(), 'tengen-newcomer-'));
 const TIMEOUT_MS = 30000;  // GNU Go answers in well under a second on 9×9 at level 1
 const step = (text) => console.log(`--- ${text}`);
 
-const fifo = join(dir, 'port');
-execFileSync('mkfifo', [fifo]);
-const server = spawn(serverBinary, [
-  '--port', '0', '--address', '127.0.0.1', '--port-file', fifo, '--database', join(dir, 'tengen.sqlite3'),
-  '--web-root', webRoot, '--insecure-fast-password-hashing', 'yes', '--log-level', 'warn', '--bots', 'on',
-], { stdio: ['ignore', 'inherit', 'inherit'] });
-const port = await new Promise((resolve, reject) => {
-  let text = '';
-  const stream = createReadStream(fifo, { encoding: 'utf8' });
-  stream.on('data', (d) => { text += d; });
-  stream.on('end', () => resolve(Number(text.trim())));
-  stream.on('error', reject);
-  server.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
-});
+const { child: server, port } = await startServer({ binary: serverBinary, webRoot, dir, extra: ['--bots', 'on'] });
 const url = `http://127.0.0.1:${port}`;
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-});
+const browser = await launchBrowser();
 const failures = [];
 async function newPage(label, options) {
   // bypassCSP: the server's policy forbids inline scripts, and axe-core is injected as one.
@@ -243,11 +223,7 @@ try {
   }
 } finally {
   await browser.close();
-  await new Promise((resolve) => {
-    if (server.exitCode !== null) return resolve();
-    server.once('exit', resolve);
-    server.kill('SIGTERM');
-  });
+  await stopServer(server);
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(exitCode);

@@ -10,10 +10,14 @@ const CHOICES = {
 };
 const key = (name) => `tengen-${name}`;
 
+const systemDark = matchMedia('(prefers-color-scheme: dark)');
+
+// "As the system" is resolved here, so that the stylesheet has one dark palette.
 function apply(name, value) {
   const root = document.documentElement;
-  if (value === CHOICES[name].fallback) delete root.dataset[name];
-  else root.dataset[name] = value;
+  const shown = name === 'theme' && value === 'auto' ? (systemDark.matches ? 'dark' : 'light') : value;
+  if (shown === CHOICES[name].fallback || (name === 'theme' && shown === 'light')) delete root.dataset[name];
+  else root.dataset[name] = shown;
 }
 
 // Applies the remembered choices at once, and fills the menu.
@@ -31,6 +35,8 @@ export function mountDisplaySettings(panel) {
     return field(label, select);
   });
   fill(panel, ...fields);
+  // The system switching between light and dark while the page is open.
+  systemDark.addEventListener('change', () => apply('theme', localStorage.getItem(key('theme')) || 'auto'));
   // Closes when a click lands elsewhere.
   const menu = panel.closest('details');
   document.addEventListener('click', (e) => { if (menu?.open && !menu.contains(e.target)) menu.open = false; });

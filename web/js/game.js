@@ -1,7 +1,7 @@
 // The game view: board, players and clocks, the nigiri, play controls, the scoring phase, the
 // result, chat. Its state is the server's: a snapshot, then the room's events in order; after a
 // reconnection it asks for the events since the last one it saw.
-import { h, fill, describeSettings, describeResult, END_REASONS, komiOf, randomHex, parseVertex } from './util.js';
+import { h, fill, describeSettings, describeResult, resultParts, END_REASONS, komiOf, randomHex, parseVertex } from './util.js';
 import { BoardView } from './board.js';
 import { Position } from './position.js';
 import { runDown, clockText, isLow } from './clock.js';
@@ -558,12 +558,10 @@ export function mountGame(root, ctx, gameId) {
   // "You won by 2.5 points" to the winner, "alice won by resignation" to the loser; the
   // colours' words to spectators.
   function resultWords() {
-    const m = /^([BW])\+(.*)$/.exec(st.result ?? '');
+    const parts = resultParts(st.result);
     const me = myColor();
-    if (!me || !m) return describeResult(st.result);
-    const winner = m[1] === 'B' ? 'black' : 'white';
-    const how = { R: 'by resignation', T: 'on time', F: 'by forfeit', '': '' }[m[2]] ?? `by ${m[2]} points`;
-    return `${winner === me ? 'You' : st[winner].name} won ${how}`.trim() + '.';
+    if (!me || !parts) return describeResult(st.result);
+    return `${parts.winner === me ? 'You' : st[parts.winner].name} won ${parts.how}`.trim() + '.';
   }
 
   // A pass, said so that nobody misses it: it decides whether the next pass ends the game.

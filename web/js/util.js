@@ -145,16 +145,22 @@ export const END_REASONS = {
   withdrawal: 'by forfeit (withdrawal)',
 };
 
+// "W+5.5" → {winner: 'white', how: 'by 5.5 points'}; null for no winner (jigo, void) or nonsense.
+export function resultParts(result) {
+  const m = /^([BW])\+(.*)$/.exec(result ?? '');
+  if (!m) return null;
+  const how = { R: 'by resignation', T: 'on time', F: 'by forfeit', '': '' }[m[2]] ?? `by ${m[2]} points`;
+  return { winner: m[1] === 'B' ? 'black' : 'white', how };
+}
+
 // "W+5.5" → "White wins by 5.5 points".
 export function describeResult(result) {
   if (!result) return '';
   if (result === '0' || result === 'Draw') return 'Jigo (a draw)';
   if (result === 'Void') return 'No result (void)';
-  const m = /^([BW])\+(.*)$/.exec(result);
-  if (!m) return result;
-  const who = m[1] === 'B' ? 'Black' : 'White';
-  const how = { R: 'by resignation', T: 'on time', F: 'by forfeit', '': '' }[m[2]] ?? `by ${m[2]} points`;
-  return `${who} wins ${how}`.trim();
+  const parts = resultParts(result);
+  if (!parts) return result;
+  return `${parts.winner === 'black' ? 'Black' : 'White'} wins ${parts.how}`.trim();
 }
 
 export function formatDate(ms) {

@@ -1,0 +1,43 @@
+// What the browser tests share: the real server binary on a loopback port, and Debian's chromium.
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+
+// Starts the server on a fresh or kept SQLite file in `dir` and resolves with {child, port} once
+// it listens (it writes the port to a FIFO). `extra`: more options (e.g. ['--bots', 'on']).
+export function startServer({ binary, webRoot, dir, port = 0, extra = [] }) {
+  const fifo = join(dir, `port-${Date.now()}`);
+  execFileSync('mkfifo', [fifo]);
+  const child = spawn(binary, [
+    '--port', String(port), '--address', '127.0.0.1', '--port-file', fifo,
+    '--database', join(dir, 'tengen.sqlite3'), '--web-root', webRoot,
+    '--insecure-fast-password-hashing', 'yes', '--log-level', 'warn', ...extra,
+  ], { stdio: ['ignore', 'inherit', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const stream = createReadStream(fifo, { encoding: 'utf8' });
+    stream.on('data', (d) => { text += d; });
+    stream.on('end', () => resolve({ child, port: Number(text.trim()) }));
+    stream.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+  });
+}
+
+// SIGTERM, and the exit code once it has stopped (at once if it is not running).
+export function stopServer(child) {
+  return new Promise((resolve) => {
+    if (!child || child.exitCode !== null) return resolve();
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
