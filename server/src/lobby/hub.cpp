@@ -22,6 +22,13 @@ std::shared_ptr<const std::string> encoded(const protocol::ServerMessage& m) {
   return std::make_shared<const std::string>(protocol::encode(m));
 }
 
+// Tells both players that a game of theirs started (their pages open it).
+void tell_started(const Presence& presence, Outbox& out, const protocol::GameStarted& started) {
+  const auto text = encoded(started);
+  presence.send_to_user(started.black.id, text, out);
+  presence.send_to_user(started.white.id, text, out);
+}
+
 }  // namespace
 
 Hub::Hub(Services services) : services_(std::move(services)), metrics_(services_.metrics) {
@@ -709,9 +716,7 @@ Hub::Reply Hub::accept(Operation& op, const protocol::UserRef& me, const std::st
       open_room(op, id, settings, black, white, secret, nonce, services_.room, false);
   op.out.writes.push_back(Challenges::closed_by_game(id, game));
   broadcast_challenge(op, c, protocol::ChallengeClosed{id, protocol::ChallengeEnd::Accepted, game});
-  const auto started = encoded(protocol::GameStarted{game, black, white, settings, drawn});
-  presence_.send_to_user(black.id, started, op.out);
-  presence_.send_to_user(white.id, started, op.out);
+  tell_started(presence_, op.out, {game, black, white, settings, drawn});
   end_seek(op, black.id, game);  // playing now: a quick match would start a second game
   end_seek(op, white.id, game);
   return protocol::Ack{cid, game, {}, id, {}};
@@ -758,11 +763,9 @@ void Hub::pair_seekers(Operation& op, Steady now) {
     const auto [black, white] = weaker_takes_black(pair.first.user, pair.second.user);
     const protocol::GameId game = open_room(op, std::nullopt, settings, black, white, std::nullopt,
                                             std::nullopt, services_.room, false);
-    const auto started = encoded(protocol::GameStarted{game, black, white, settings, false});
-    for (const auto& player : {black, white}) {
-      presence_.send_to_user(player.id, started, op.out);
-      presence_.send_to_user(player.id, encoded(protocol::Seeking{{}, game, 0}), op.out);
-    }
+    tell_started(presence_, op.out, {game, black, white, settings, false});
+    const auto matched = encoded(protocol::Seeking{{}, game, 0});
+    for (const auto& player : {black, white}) presence_.send_to_user(player.id, matched, op.out);
   }
   if (!quick_match_.empty() && services_.timers)
     services_.timers->arm(QuickMatchTick{}, now + kQuickMatchInterval);
@@ -854,9 +857,7 @@ protocol::GameId Hub::start_tournament_game(const protocol::GameSettings& settin
   Operation& op = *lobby_op_;
   const auto game = open_room(op, std::nullopt, settings, black, white, std::nullopt, std::nullopt,
                               options, true);
-  const auto started = encoded(protocol::GameStarted{game, black, white, settings, false});
-  presence_.send_to_user(black.id, started, op.out);
-  presence_.send_to_user(white.id, started, op.out);
+  tell_started(presence_, op.out, {game, black, white, settings, false});
   return game;
 }
 
