@@ -134,6 +134,17 @@ std::variant<PositionQuery, std::string> decode_position_query(std::string_view 
       q.ruleset = *ruleset;
     } else if (key == "black" || key == "white") {
       if (auto problem = vertices(value, key, key == "black" ? q.black : q.white)) return *problem;
+    } else if (key == "komi") {
+      if (!value.is_number() || !(value.get<double>() >= -150 && value.get<double>() <= 150) ||
+          value.get<double>() * 2 != static_cast<double>(static_cast<int>(value.get<double>() * 2)))
+        return std::string("field 'komi' must be a multiple of 0.5 from -150 to 150");
+      q.komi = value.get<double>();
+    } else if (key == "handicap") {
+      if (!value.is_number_integer() || value.get<int>() < 0 || value.get<int>() > 9)
+        return std::string("field 'handicap' must be a whole number from 0 to 9");
+      q.handicap = value.get<int>();
+    } else if (key == "dead") {
+      if (auto problem = vertices(value, key, q.dead.emplace())) return *problem;
     } else if (key == "moves") {
       if (!value.is_array()) return std::string("field 'moves' must be an array");
       if (value.size() > kMaxPositionMoves)
@@ -159,11 +170,28 @@ std::variant<PositionQuery, std::string> decode_position_query(std::string_view 
 }
 
 std::string encode_position(const PositionView& a) {
-  return json{{"board", a.board},
+  json j{{"board", a.board},
               {"to_move", a.to_move == Color::Black ? "black" : "white"},
               {"captures", {{"black", a.captures.black}, {"white", a.captures.white}}},
-              {"captured", a.captured}}
-      .dump();
+              {"captured", a.captured}};
+  if (a.score) {
+    const auto parts = [](const ScoreParts& p) {
+      return json{{"stones", p.stones}, {"territory", p.territory}, {"prisoners", p.prisoners}};
+    };
+    json score{{"black", a.score->black},
+               {"white", a.score->white},
+               {"result", a.score->result.to_sgf()},
+               {"ownership", a.score->ownership}};
+    if (const auto& b = a.score->breakdown) {
+      score["breakdown"] = {{"area", b->area},
+                            {"black", parts(b->black)},
+                            {"white", parts(b->white)},
+                            {"komi", b->komi},
+                            {"handicap_compensation", b->handicap_compensation}};
+    }
+    j["score"] = std::move(score);
+  }
+  return j.dump();
 }
 
 std::variant<ReviewSource, std::string> decode_review_source(std::string_view body) {
@@ -273,6 +301,11 @@ std::string encode_sessions(const std::vector<SessionInfo>& sessions) {
 
 std::string encode_error(std::string_view code, std::string_view message) {
   return json{{"error", {{"code", code}, {"message", message}}}}.dump();
+}
+
+std::string encode_error(std::string_view code, std::string_view message, Refusal reason) {
+  return json{{"error", {{"code", code}, {"message", message}, {"reason", wire::name(reason)}}}}
+      .dump();
 }
 
 }  // namespace tengen::protocol::http

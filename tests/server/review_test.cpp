@@ -78,6 +78,52 @@ TEST_F(Positions, AnIllegalMoveIsNamedInPlayersWords) {
   occupied["moves"] = moves({{"black", "C4"}});
   EXPECT_EQ(post(occupied.dump()).second["error"]["message"],
             "occupied: there is already a stone on C4 (move 1, black)");
+  // The reason as a code, for a client that says it in its own language.
+  EXPECT_EQ(refused["error"]["reason"], "ko");
+  EXPECT_EQ(post(occupied.dump()).second["error"]["reason"], "occupied");
+  json suicide = {{"width", 5}, {"height", 5}, {"white", {"A2", "B1"}}};
+  suicide["moves"] = moves({{"black", "A1"}});
+  EXPECT_EQ(post(suicide.dump()).second["error"]["reason"], "suicide");
+}
+
+TEST_F(Positions, APositionIsCountedWithTheDeadStonesNamed) {
+  // 5x5: Black owns the two left columns, White the two right ones; C is dame. A White stone
+  // at A5 is dead in Black's area.
+  const json base = {{"width", 5},
+                     {"height", 5},
+                     {"black", {"B1", "B2", "B3", "B4", "B5"}},
+                     {"white", {"D1", "D2", "D3", "D4", "D5", "A5"}},
+                     {"moves", json::array()}};
+  json area = base;
+  area["ruleset"] = "chinese";
+  area["komi"] = 0.5;
+  area["dead"] = {"A5", "A5"};  // named twice: counted once
+  const auto [status, counted] = post(area.dump());
+  ASSERT_EQ(status, 200) << counted.dump();
+  // Black: 5 stones + 5 points of territory (A5 with it); White: 5 stones + 5 territory + 0.5.
+  EXPECT_EQ(counted["score"]["black"], 10);
+  EXPECT_EQ(counted["score"]["white"], 10.5);
+  EXPECT_EQ(counted["score"]["result"], "W+0.5");
+  EXPECT_EQ(counted["score"]["breakdown"]["area"], true);
+  EXPECT_EQ(counted["score"]["breakdown"]["komi"], 0.5);
+  // By territory, with the ruleset's komi (6.5): the dead stone is a prisoner for Black.
+  json territory = base;
+  territory["dead"] = {"A5"};
+  const auto [status2, japanese] = post(territory.dump());
+  ASSERT_EQ(status2, 200) << japanese.dump();
+  EXPECT_EQ(japanese["score"]["breakdown"]["black"]["territory"], 5);
+  EXPECT_EQ(japanese["score"]["breakdown"]["black"]["prisoners"], 1);
+  EXPECT_EQ(japanese["score"]["result"], "W+5.5");  // 5 + 1 against 5 + 6.5
+  // Without `dead` there is no count; a dead point with no stone is refused.
+  EXPECT_FALSE(post(base.dump()).second.contains("score"));
+  json empty_point = base;
+  empty_point["dead"] = {"A1"};
+  const auto [bad, why] = post(empty_point.dump());
+  EXPECT_EQ(bad, 400);
+  EXPECT_EQ(why["error"]["message"], "no stone on A1 to be dead");
+  json bad_komi = base;
+  bad_komi["komi"] = 6.3;
+  EXPECT_EQ(post(bad_komi.dump()).first, 400);
 }
 
 TEST_F(Positions, BadQueriesAreRefusedWithTheReason) {

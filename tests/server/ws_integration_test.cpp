@@ -80,6 +80,7 @@ TEST_F(LiveServer, AWholeGameWithEverythingThatHappensInOne) {
   const json ko = white->command(play(game, "B8"));
   EXPECT_EQ(ko["code"], "illegal_move");
   EXPECT_EQ(ko["message"], "ko: retaking at once is not allowed; play elsewhere first");
+  EXPECT_EQ(ko["reason"], "ko");  // for a client that says it in its own language
   EXPECT_EQ(black->command(play(game, "E5"))["code"], "not_your_turn");
 
   // White plays elsewhere, thinks better of it, and Black grants the undo.

@@ -83,8 +83,13 @@ struct PositionQuery {
   Ruleset ruleset = Ruleset::Japanese;
   std::vector<std::string> black, white;  // stones on the board before the first move (GTP)
   std::vector<MoveRecord> moves;          // either colour, in order; "pass" for a pass
+  std::optional<double> komi;             // the ruleset's unless given
+  int handicap = 0;  // handicap stones among `black`, for the count's compensation
+  // Given (even empty): the answer counts the position with these stones dead.
+  std::optional<std::vector<std::string>> dead;
 };
-// {"width", "height", "ruleset", "black": [...], "white": [...], "moves": [{"color", "vertex"}]}
+// {"width", "height", "ruleset", "komi", "handicap", "black": [...], "white": [...],
+//  "moves": [{"color", "vertex"}], "dead": [...]}
 // (every field but "moves" optional); the error names the problem.
 std::variant<PositionQuery, std::string> decode_position_query(std::string_view body);
 std::string encode_position(const PositionView& answer);
@@ -132,5 +137,7 @@ std::string encode_me(const UserRef& user);
 std::string encode_sessions(const std::vector<SessionInfo>& sessions);
 // {"error": {"code": "...", "message": "..."}}
 std::string encode_error(std::string_view code, std::string_view message);
+// The same with the rules' reason for an illegal_move ("ko", as the WebSocket's `reason`).
+std::string encode_error(std::string_view code, std::string_view message, Refusal reason);
 
 }  // namespace tengen::protocol::http

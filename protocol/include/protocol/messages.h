@@ -536,18 +536,40 @@ struct WireNames<ErrorCode> {
   static constexpr ErrorCode fallback = ErrorCode::Internal;
 };
 
+// Why the rules refused a move (with `illegal_move`), for a client that says it in its own
+// language; the message says it in English.
+enum class Refusal : std::uint8_t {
+  Occupied,
+  Suicide,
+  Ko,
+  PositionalSuperko,
+  SituationalSuperko,
+};
+template <>
+struct WireNames<Refusal> {
+  static constexpr std::array names{
+      std::pair{std::string_view("occupied"), Refusal::Occupied},
+      std::pair{std::string_view("suicide"), Refusal::Suicide},
+      std::pair{std::string_view("ko"), Refusal::Ko},
+      std::pair{std::string_view("positional_superko"), Refusal::PositionalSuperko},
+      std::pair{std::string_view("situational_superko"), Refusal::SituationalSuperko}};
+  static constexpr Refusal fallback = Refusal::Occupied;
+};
+
 struct Error {
   std::optional<std::string> cid;
   ErrorCode code = ErrorCode::Internal;
   std::string message;
   std::optional<GameId> game;
+  std::optional<Refusal> reason{};  // with illegal_move, when the rules refused it
 };
 template <>
 struct Wire<Error> {
   static constexpr std::string_view type = "error";
   static constexpr std::tuple fields{
       wire::field("cid", &Error::cid), wire::field("code", &Error::code),
-      wire::field("message", &Error::message), wire::field("game", &Error::game)};
+      wire::field("message", &Error::message), wire::field("game", &Error::game),
+      wire::field("reason", &Error::reason)};
 };
 struct Ack {
   std::string cid;
@@ -1217,13 +1239,15 @@ struct PositionView {
   Color to_move = Color::Black;
   Captures captures;
   std::vector<std::string> captured;
+  std::optional<ScoreView> score{};  // when the query named dead stones (POST /api/v1/positions)
 };
 template <>
 struct Wire<PositionView> {
   static constexpr std::tuple fields{wire::field("board", &PositionView::board),
                                      wire::field("to_move", &PositionView::to_move),
                                      wire::field("captures", &PositionView::captures),
-                                     wire::field("captured", &PositionView::captured)};
+                                     wire::field("captured", &PositionView::captured),
+                                     wire::field("score", &PositionView::score)};
 };
 struct ReviewSnapshot {
   ReviewId review = 0;

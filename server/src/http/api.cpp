@@ -1,5 +1,6 @@
 #include "http/api.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -57,7 +58,9 @@ ApiResponse position(std::string_view body) {
       start.set_stone(*p, list == &q.black ? Color::Black : Color::White);
     }
   }
-  Variation line(start, Rules::preset(q.ruleset));
+  Rules rules = Rules::preset(q.ruleset);
+  if (q.komi) rules.komi = *q.komi;
+  Variation line(start, rules);
   std::vector<Point> removed;
   for (std::size_t i = 0; i < q.moves.size(); ++i) {
     const auto& m = q.moves[i];
@@ -65,12 +68,33 @@ ApiResponse position(std::string_view body) {
     if (!p) return error(400, "bad_request", "no point " + m.vertex + " on this board");
     const MoveError e = line.play({m.color, *p}, i + 1 == q.moves.size() ? &removed : nullptr);
     if (e != MoveError::Ok) {
-      return error(422, "illegal_move",
-                   why_illegal(e, m.vertex) + " (move " + std::to_string(i + 1) + ", " +
-                       color_name(m.color) + ")");
+      const std::string why = why_illegal(e, m.vertex) + " (move " + std::to_string(i + 1) +
+                              ", " + color_name(m.color) + ")";
+      const auto reason = refusal_of(e);
+      return {422,
+              reason ? wire::encode_error("illegal_move", why, *reason)
+                     : wire::encode_error("illegal_move", why),
+              {}};
     }
   }
-  return {200, wire::encode_position(position_view(line, removed)), {}};
+  auto view = position_view(line, removed);
+  if (q.dead) {  // the position counted, with these stones dead
+    std::vector<Point> dead;
+    for (const std::string& v : *q.dead) {
+      const auto p = g.parse_gtp(v);
+      if (!p || *p == kPass) return error(400, "bad_request", "no point " + v + " on this board");
+      if (line.board().at(*p) == Color::Empty)
+        return error(400, "bad_request", "no stone on " + v + " to be dead");
+      dead.push_back(*p);
+    }
+    std::sort(dead.begin(), dead.end());
+    dead.erase(std::unique(dead.begin(), dead.end()), dead.end());
+    const Board& b = line.board();
+    const Score score = score_position(
+        b, rules, dead, {0, b.captures(Color::Black), b.captures(Color::White)}, q.handicap);
+    view.score = score_view(score, g, rules);
+  }
+  return {200, wire::encode_position(view), {}};
 }
 
 constexpr int kDefaultPage = 20;

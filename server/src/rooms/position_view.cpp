@@ -19,4 +19,21 @@ protocol::PositionView position_view(const Variation& line, const std::vector<Po
   return v;
 }
 
+protocol::ScoreView score_view(const Score& score, const Geometry& g, const Rules& rules) {
+  protocol::ScoreView v{score.total[1], score.total[2], score.result(), {}, {}};
+  const auto parts = [&](std::size_t c) {
+    return protocol::ScoreParts{score.stones[c], score.territory[c], score.prisoners[c]};
+  };
+  v.breakdown = protocol::ScoreBreakdown{rules.scoring == ScoringRule::Area, parts(1), parts(2),
+                                         score.komi, score.handicap_compensation};
+  v.ownership.reserve(static_cast<std::size_t>(g.area()));
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      const Color owner = score.ownership[static_cast<std::size_t>(x + y * g.width)];
+      v.ownership.push_back(owner == Color::Black ? 'b' : owner == Color::White ? 'w' : '.');
+    }
+  }
+  return v;
+}
+
 }  // namespace tengen

@@ -244,8 +244,10 @@ Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::str
   if (*point == kPass) return pass(user, cid, timing);
   if (!game_) {  // free handicap: Black's stones go down one by one before White's first move
     if (std::find(free_stones_.begin(), free_stones_.end(), *point) != free_stones_.end()) {
-      return error(cid, ErrorCode::IllegalMove,
-                   "occupied: there is already a handicap stone on " + vertex);
+      auto refused = error(cid, ErrorCode::IllegalMove,
+                           "occupied: there is already a handicap stone on " + vertex);
+      refused.reason = protocol::Refusal::Occupied;
+      return refused;
     }
     const records::Moved stone{Color::Black, g.to_gtp(*point), kept_clocks(clock_)};
     apply(stone);
@@ -278,7 +280,11 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
   // plays it through Game::play, which judges again, as it must when a record is replayed
   // (Game::play takes ~70 ns a move on 19x19: BM_GamePlay in bench/engine_bench.cpp).
   const MoveError e = game_->check({color, point});
-  if (e != MoveError::Ok) return error(cid, ErrorCode::IllegalMove, why_illegal(e, gtp(point)));
+  if (e != MoveError::Ok) {
+    auto refused = error(cid, ErrorCode::IllegalMove, why_illegal(e, gtp(point)));
+    refused.reason = refusal_of(e);
+    return refused;
+  }
   // Lag: the client's think time says how much of the server's measured turn was network;
   // without it, the connection's round trip stands in for it.
   std::int64_t lag_ms = timing.rtt_ms.value_or(0);

@@ -4,6 +4,8 @@
 #include <tuple>
 
 #include "rooms/room.h"
+
+#include "rooms/position_view.h"
 #include "rooms/wording.h"
 
 namespace tengen {
@@ -61,21 +63,7 @@ protocol::NigiriState Room::nigiri_state() const {
 }
 
 protocol::ScoreView Room::score_view(const Score& score) const {
-  const Geometry& g = game_->board().geometry();
-  protocol::ScoreView v{score.total[1], score.total[2], score.result(), {}, {}};
-  const auto parts = [&](std::size_t c) {
-    return protocol::ScoreParts{score.stones[c], score.territory[c], score.prisoners[c]};
-  };
-  v.breakdown = protocol::ScoreBreakdown{rules_.scoring == ScoringRule::Area, parts(1), parts(2),
-                                         score.komi, score.handicap_compensation};
-  v.ownership.reserve(static_cast<std::size_t>(g.area()));
-  for (int y = 0; y < g.height; ++y) {
-    for (int x = 0; x < g.width; ++x) {
-      const Color owner = score.ownership[static_cast<std::size_t>(x + y * g.width)];
-      v.ownership.push_back(owner == Color::Black ? 'b' : owner == Color::White ? 'w' : '.');
-    }
-  }
-  return v;
+  return tengen::score_view(score, game_->board().geometry(), rules_);
 }
 
 protocol::Marking Room::marking() const {

@@ -1,5 +1,7 @@
 #include "rooms/wording.h"
 
+#include "protocol/messages.h"
+
 namespace tengen {
 
 std::string color_name(Color c) {
@@ -27,6 +29,23 @@ std::string why_illegal(MoveError e, const std::string& vertex) {
       return vertex + " is not on the board";
     default:
       return std::string(to_string(e));
+  }
+}
+
+std::optional<protocol::Refusal> refusal_of(MoveError e) {
+  switch (e) {
+    case MoveError::Occupied:
+      return protocol::Refusal::Occupied;
+    case MoveError::Suicide:
+      return protocol::Refusal::Suicide;
+    case MoveError::Ko:
+      return protocol::Refusal::Ko;
+    case MoveError::PositionalSuperko:
+      return protocol::Refusal::PositionalSuperko;
+    case MoveError::SituationalSuperko:
+      return protocol::Refusal::SituationalSuperko;
+    default:
+      return std::nullopt;
   }
 }
 
