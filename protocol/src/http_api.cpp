@@ -171,9 +171,9 @@ std::variant<PositionQuery, std::string> decode_position_query(std::string_view 
 
 std::string encode_position(const PositionView& a) {
   json j{{"board", a.board},
-              {"to_move", a.to_move == Color::Black ? "black" : "white"},
-              {"captures", {{"black", a.captures.black}, {"white", a.captures.white}}},
-              {"captured", a.captured}};
+         {"to_move", a.to_move == Color::Black ? "black" : "white"},
+         {"captures", {{"black", a.captures.black}, {"white", a.captures.white}}},
+         {"captured", a.captured}};
   if (a.score) {
     const auto parts = [](const ScoreParts& p) {
       return json{{"stones", p.stones}, {"territory", p.territory}, {"prisoners", p.prisoners}};

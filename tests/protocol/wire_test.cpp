@@ -150,7 +150,8 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
     return ServerMessage{RoomEvent{42, seq, std::move(body)}};
   };
   return {
-      {"error, full", Error{"c1", ErrorCode::IllegalMove, "ko: play elsewhere first", 42, Refusal::Ko}},
+      {"error, full",
+       Error{"c1", ErrorCode::IllegalMove, "ko: play elsewhere first", 42, Refusal::Ko}},
       {"error, bare", Error{std::nullopt, ErrorCode::BadJson, "the message is not valid JSON", {}}},
       {"ack, full", Ack{"c2", 42, 10, 3, 5}},
       {"ack, bare", Ack{"c3", {}, {}, {}, {}}},

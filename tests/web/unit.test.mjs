@@ -6,6 +6,11 @@ import assert from 'node:assert/strict';
 import { runDown, clockText } from '../../web/js/clock.js';
 import { Position } from '../../web/js/position.js';
 import { formatMs, parseVertex, vertexName, describeResult, describeTime } from '../../web/js/util.js';
+import { readFileSync } from 'node:fs';
+import { useCatalog } from '../../web/js/i18n.js';
+
+// The pages' words come from the English catalog, as in a browser set to English.
+useCatalog('en', JSON.parse(readFileSync(new URL('../../web/locales/en.json', import.meta.url))));
 
 const byoyomi = { system: 'byoyomi', main_ms: 60000, periods: 3, period_ms: 30000 };
 const side = (main_ms, periods = 0, period_ms = 0, stones = 0) => ({ main_ms, periods, period_ms, stones });

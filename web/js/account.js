@@ -1,11 +1,12 @@
 // Log in and sign up: two small forms; the server's messages say what is wrong.
 import { h, fill } from './util.js';
 import { login, register } from './api.js';
+import { t } from './i18n.js';
 
 export function mountAccount(root, ctx) {
   fill(root, h('div', { class: 'account-forms' },
-    form('Log in', 'login', login, 'current-password'),
-    form('Create an account', 'register', register, 'new-password')));
+    form(t('nav.log_in'), 'login', login, 'current-password'),
+    form(t('welcome.create'), 'register', register, 'new-password')));
 
   function form(title, id, call, passwordAutocomplete) {
     const username = h('input', { id: `${id}-username`, name: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 20 });
@@ -28,9 +29,9 @@ export function mountAccount(root, ctx) {
       },
     },
     h('h2', {}, title),
-    h('div', { class: 'field' }, h('label', { for: username.id }, 'User name'), username),
-    h('div', { class: 'field' }, h('label', { for: password.id }, 'Password'), password),
-    id === 'register' ? h('p', { class: 'muted' }, '3–20 letters, digits, _ or -, starting with a letter; a password of at least 8 characters.') : '',
+    h('div', { class: 'field' }, h('label', { for: username.id }, t('account.name')), username),
+    h('div', { class: 'field' }, h('label', { for: password.id }, t('account.password')), password),
+    id === 'register' ? h('p', { class: 'muted' }, t('account.rules')) : '',
     problem, submit);
   }
   return () => {};

@@ -1,11 +1,13 @@
 // The HTTP API (accounts and the game archive). Errors come back as Error objects carrying the
-// server's own plain-words message.
+// server's message in the player's words (i18n.js errorText).
+import { t, errorText } from './i18n.js';
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
-    super(message);
+  constructor(status, code, message, reason = null) {
+    super(errorText(code, reason, message));
     this.status = status;
     this.code = code;
+    this.reason = reason;
   }
 }
 
@@ -19,7 +21,7 @@ export async function fetchJson(url, { method = 'GET', body } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, 'network', 'The server cannot be reached. Check your connection and try again.');
+    throw new ApiError(0, 'network', t('error.network'));
   }
   if (response.status === 204) return null;
   let data = null;
@@ -30,7 +32,7 @@ export async function fetchJson(url, { method = 'GET', body } = {}) {
   }
   if (!response.ok) {
     const e = data?.error;
-    throw new ApiError(response.status, e?.code ?? 'http', e?.message ?? `The server answered ${response.status}.`);
+    throw new ApiError(response.status, e?.code ?? 'http', e?.message ?? t('error.http', { status: response.status }), e?.reason);
   }
   return data;
 }

@@ -12,6 +12,8 @@ import { mountTournamentList, mountTournament } from './tournaments.js';
 import { mountReviewRoom } from './review_room.js';
 import { rankTag } from './ranks.js';
 import { mountDisplaySettings } from './display.js';
+import { mountCourse } from './course.js';
+import { t, startLanguage } from './i18n.js';
 
 const view = document.getElementById('view');
 const net = document.getElementById('net');
@@ -49,9 +51,9 @@ function setUser(user) {
   if (user) navMine.href = `#/user/${encodeURIComponent(user.name)}`;
   if (user) {
     fill(account, h('a', { href: navMine.href, class: 'me' }, user.name, rankTag(user)),
-      h('button', { class: 'link', onclick: signOut }, 'Log out'));
+      h('button', { class: 'link', onclick: signOut }, t('nav.log_out')));
   } else {
-    fill(account, h('a', { href: '#/login', class: 'login-link' }, 'Log in'));
+    fill(account, h('a', { href: '#/login', class: 'login-link' }, t('nav.log_in')));
   }
 }
 
@@ -69,10 +71,9 @@ async function signOut() {
 
 // ---- connection indicator and lobby state ----
 
-const NET_TEXT = { open: 'Online', connecting: 'Connecting…', reconnecting: 'Reconnecting…' };
 ctx.conn.addEventListener('status', () => {
   net.dataset.state = ctx.conn.status;
-  net.querySelector('.net-text').textContent = NET_TEXT[ctx.conn.status];
+  net.querySelector('.net-text').textContent = t(`net.${ctx.conn.status}`);
 });
 
 ctx.conn.addEventListener('message', (e) => {
@@ -107,7 +108,7 @@ function gameStarted(m) {
   const here = /^#\/game\/(\d+)/.exec(location.hash);
   // From a game that is over (a rematch, say) straight to the new one; from one in play, a word.
   if (here && Number(here[1]) !== m.game && ctx.finishedGame !== Number(here[1])) {
-    toast(`Your game against ${me === m.black.id ? m.white.name : m.black.name} has started. `, { kind: 'info', link: { href: `#/game/${m.game}`, text: 'Go to it' } });
+    toast(t('app.game_started', { name: me === m.black.id ? m.white.name : m.black.name }) + ' ', { kind: 'info', link: { href: `#/game/${m.game}`, text: t('app.go_to_it') } });
   } else if (!here || Number(here[1]) !== m.game) {
     ctx.navigate(`#/game/${m.game}`);
   }
@@ -125,26 +126,30 @@ function route() {
   for (const a of document.querySelectorAll('[data-nav]')) a.removeAttribute('aria-current');
   const current = (name) => document.querySelector(`[data-nav="${name}"]`)?.setAttribute('aria-current', 'page');
   if ((m = /^#\/game\/(\d+)$/.exec(hash))) {
-    document.title = `Game ${m[1]} · Tengen`;
+    document.title = `${t('title.game', { id: m[1] })} · Tengen`;
     unmount = mountGame(view, ctx, Number(m[1]));
   } else if ((m = /^#\/review\/(\d+)$/.exec(hash))) {
-    document.title = `Review ${m[1]} · Tengen`;
+    document.title = `${t('title.review', { id: m[1] })} · Tengen`;
     unmount = mountReviewRoom(view, ctx, Number(m[1]));
   } else if (hash === '#/tournaments') {
     current('tournaments');
-    document.title = 'Tournaments · Tengen';
+    document.title = `${t('nav.tournaments')} · Tengen`;
     unmount = mountTournamentList(view, ctx);
   } else if ((m = /^#\/tournament\/(\d+)$/.exec(hash))) {
     current('tournaments');
-    document.title = `Tournament ${m[1]} · Tengen`;
+    document.title = `${t('title.tournament', { id: m[1] })} · Tengen`;
     unmount = mountTournament(view, ctx, Number(m[1]));
+  } else if ((m = /^#\/learn(?:\/([\w-]+))?$/.exec(hash))) {
+    current('learn');
+    document.title = `${t('nav.learn')} · Tengen`;
+    unmount = mountCourse(view, ctx, m[1] ?? null);
   } else if (hash === '#/login') {
-    document.title = 'Log in · Tengen';
+    document.title = `${t('nav.log_in')} · Tengen`;
     unmount = mountAccount(view, ctx);
   } else if (hash === '#/games') {
     current('games');
-    document.title = 'Finished games · Tengen';
-    unmount = mountGameList(view, ctx, { title: 'Finished games', url: '/api/v1/games?limit=25', empty: 'No finished games yet.' });
+    document.title = `${t('games.finished')} · Tengen`;
+    unmount = mountGameList(view, ctx, { title: t('games.finished'), url: '/api/v1/games?limit=25', empty: t('games.none_finished') });
   } else if ((m = /^#\/user\/(.+)$/.exec(hash))) {
     const name = decodeURIComponent(m[1]);
     if (name === ctx.user?.name) current('mine');
@@ -152,7 +157,7 @@ function route() {
     unmount = mountProfile(view, ctx, name);
   } else {
     current('lobby');
-    document.title = 'Lobby · Tengen';
+    document.title = `${t('nav.lobby')} · Tengen`;
     unmount = mountLobby(view, ctx);
   }
   if (hash !== '#/login') sessionStorage.setItem('tengen-return', hash);
@@ -160,9 +165,9 @@ function route() {
 
 window.addEventListener('hashchange', route);
 
-mountDisplaySettings(document.getElementById('display-panel'));
-
 async function start() {
+  await startLanguage();
+  mountDisplaySettings(document.getElementById('display-panel'));
   try {
     setUser(await currentUser());
   } catch (err) {

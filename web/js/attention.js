@@ -1,11 +1,13 @@
 // Telling a player it is their move when they look elsewhere: the tab's title and icon, and
 // (only if they asked for it) a browser notification while the tab is hidden.
+import { t } from './i18n.js';
+
 const NOTIFY_KEY = 'tengen-notify';
 const icon = () => document.querySelector('link[rel="icon"]');
 
 // The tab shows "● Your move" and an icon with a red dot while `on`.
 export function showTurn(on, title) {
-  document.title = on ? `● Your move · ${title}` : title;
+  document.title = on ? `● ${t('game.your_move')} · ${title}` : title;
   const link = icon();
   if (link) link.href = on ? 'favicon-turn.svg' : 'favicon.svg';
 }

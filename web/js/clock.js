@@ -1,5 +1,6 @@
 // A player's clock as the server last reported it, counted down locally between updates.
 import { formatMs, formatDuration } from './util.js';
+import { t } from './i18n.js';
 
 // What is left `elapsed` ms after the report, for the player whose clock runs. The server's
 // word replaces this at the next event; this only keeps the display moving smoothly.
@@ -33,14 +34,14 @@ export function clockText(side, time) {
   switch (time.system) {
     case 'byoyomi':
       if (side.main_ms > 0) return { main: formatMs(side.main_ms), extra: `+ ${side.periods}×${formatDuration(time.period_ms)}`, overtime: false };
-      return { main: formatMs(side.period_ms), extra: side.periods === 1 ? 'last period' : `${side.periods} periods`, overtime: true };
+      return { main: formatMs(side.period_ms), extra: side.periods === 1 ? t('clock.last_period') : t('clock.periods_left', { n: side.periods }), overtime: true };
     case 'canadian':
-      if (side.main_ms > 0) return { main: formatMs(side.main_ms), extra: `+ ${time.stones} stones / ${formatDuration(time.period_ms)}`, overtime: false };
-      return { main: formatMs(side.period_ms), extra: `${side.stones} stone${side.stones === 1 ? '' : 's'} to play`, overtime: true };
+      if (side.main_ms > 0) return { main: formatMs(side.main_ms), extra: t('clock.canadian_main', { stones: time.stones, period: formatDuration(time.period_ms) }), overtime: false };
+      return { main: formatMs(side.period_ms), extra: t('clock.stones_to_play', { n: side.stones }), overtime: true };
     case 'simple':
-      return { main: formatMs(side.main_ms), extra: 'this move', overtime: false };
+      return { main: formatMs(side.main_ms), extra: t('clock.this_move'), overtime: false };
     case 'fischer':
-      return { main: formatMs(side.main_ms), extra: `+ ${formatDuration(time.increment_ms)}/move`, overtime: false };
+      return { main: formatMs(side.main_ms), extra: t('clock.fischer_extra', { inc: formatDuration(time.increment_ms) }), overtime: false };
     default:
       return { main: formatMs(side.main_ms), extra: '', overtime: false };
   }

@@ -1,15 +1,19 @@
 // The WebSocket to /ws/v1: commands with ids and promises, automatic reconnection, and a
 // heartbeat that notices a dead network. Views listen for 'message', 'open' and 'status'.
 import { randomHex } from './util.js';
+import { t, errorText } from './i18n.js';
 
 const PING_EVERY_MS = 10000;   // an application ping; its pong also proves the path is alive
 const PONG_WITHIN_MS = 8000;   // no pong by then: the socket is treated as dead and replaced
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 5000];
 
+// The server's refusal in the player's words (i18n.js errorText); `serverMessage` keeps its own.
 export class ServerError extends Error {
-  constructor(code, message) {
-    super(message);
+  constructor(code, message, reason = null) {
+    super(errorText(code, reason, message));
     this.code = code;
+    this.reason = reason;
+    this.serverMessage = message;
   }
 }
 
@@ -92,7 +96,7 @@ export class Connection extends EventTarget {
     for (const [cid, p] of this.pending) {
       if (p.socket === socket && !p.resend) {
         this.pending.delete(cid);
-        p.reject(new ServerError('disconnected', 'the connection to the server was lost'));
+        p.reject(new ServerError('disconnected', t('error.disconnected')));
       } else if (p.socket === socket) {
         p.socket = null;  // sent again on the next socket
       }
@@ -132,7 +136,7 @@ export class Connection extends EventTarget {
       if (message.type === 'pong') clearTimeout(this.pongTimer);
       if (p) {
         this.pending.delete(String(message.cid));
-        if (message.type === 'error') p.reject(new ServerError(message.code, message.message));
+        if (message.type === 'error') p.reject(new ServerError(message.code, message.message, message.reason));
         else p.resolve(message);
         return;
       }
@@ -150,7 +154,7 @@ export class Connection extends EventTarget {
     return new Promise((resolve, reject) => {
       const open = this.socket && this.socket.readyState === WebSocket.OPEN;
       if (!open && !resend) {
-        reject(new ServerError('disconnected', 'not connected to the server; trying again…'));
+        reject(new ServerError('disconnected', t('error.not_connected')));
         return;
       }
       this.pending.set(cid, { message, resolve, reject, resend, socket: open ? this.socket : null });

@@ -2,11 +2,13 @@
 // dark (or as the system says), the board (wood, pale wood, flat, slate) and the stones (shell and
 // slate, or flat). Applied as attributes of <html> that the stylesheet reads.
 import { h, fill, selectInput, field } from './util.js';
+import { t, currentLanguage, languages, languageName, setLanguage } from './i18n.js';
 
+// Each choice's values; their words are the catalog's display.<name>_<value>.
 const CHOICES = {
-  theme: { label: 'Colours', options: { auto: 'As the system', light: 'Light', dark: 'Dark' }, fallback: 'auto' },
-  board: { label: 'Board', options: { wood: 'Wood', pale: 'Pale wood', flat: 'Flat', slate: 'Slate' }, fallback: 'wood' },
-  stones: { label: 'Stones', options: { shell: 'Shell and slate', flat: 'Flat' }, fallback: 'shell' },
+  theme: { options: ['auto', 'light', 'dark'], fallback: 'auto' },
+  board: { options: ['wood', 'pale', 'flat', 'slate'], fallback: 'wood' },
+  stones: { options: ['shell', 'flat'], fallback: 'shell' },
 };
 const key = (name) => `tengen-${name}`;
 
@@ -22,19 +24,24 @@ function apply(name, value) {
 
 // Applies the remembered choices at once, and fills the menu.
 export function mountDisplaySettings(panel) {
-  const fields = Object.entries(CHOICES).map(([name, { label, options, fallback }]) => {
+  const fields = Object.entries(CHOICES).map(([name, { options, fallback }]) => {
     const stored = localStorage.getItem(key(name));
-    const value = stored && options[stored] ? stored : fallback;
+    const value = stored && options.includes(stored) ? stored : fallback;
     apply(name, value);
-    const select = selectInput(`display-${name}`, name, options, value, {
+    const words = Object.fromEntries(options.map((o) => [o, t(`display.${name}_${o}`)]));
+    const select = selectInput(`display-${name}`, name, words, value, {
       onchange: (e) => {
         localStorage.setItem(key(name), e.target.value);
         apply(name, e.target.value);
       },
     });
-    return field(label, select);
+    return field(t(`display.${name}`), select);
   });
-  fill(panel, ...fields);
+  // The language: each in its own name; choosing one reloads the page in it.
+  const language = selectInput('display-language', 'language',
+    Object.fromEntries(languages().map((code) => [code, languageName(code)])), currentLanguage(),
+    { onchange: (e) => setLanguage(e.target.value) });
+  fill(panel, field(t('display.language'), language), ...fields);
   // The system switching between light and dark while the page is open.
   systemDark.addEventListener('change', () => apply('theme', localStorage.getItem(key('theme')) || 'auto'));
   // Closes when a click lands elsewhere.

@@ -1,7 +1,8 @@
 // The game view: board, players and clocks, the nigiri, play controls, the scoring phase, the
 // result, chat. Its state is the server's: a snapshot, then the room's events in order; after a
 // reconnection it asks for the events since the last one it saw.
-import { h, fill, describeSettings, describeResult, resultParts, END_REASONS, komiOf, randomHex, parseVertex } from './util.js';
+import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex } from './util.js';
+import { t, tn, num, formatTime } from './i18n.js';
 import { BoardView } from './board.js';
 import { Position } from './position.js';
 import { runDown, clockText, isLow } from './clock.js';
@@ -13,12 +14,12 @@ import { rankTag, refreshRanks } from './ranks.js';
 import { Review } from './review.js';
 import { openReview } from './review_room.js';
 
-const COLOR_NAME = { black: 'Black', white: 'White' };
+const colorName = (c) => t(`common.${c}`);
 const other = (c) => (c === 'black' ? 'white' : 'black');
 const MAX_CHAT_LINES = 300;  // kept in the page: older lines are counted, not shown
 const short = (c) => (c === 'black' ? 'b' : 'w');
 // 14:05 (in the viewer's own clock and manner).
-const clockTime = (ms) => new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+const clockTime = formatTime;
 const CONFIRM_KEY = 'tengen-confirm-touch';
 // Touch play asks for a second tap (or the Play button): on by default where the pointer is a
 // finger, and the player's choice once they made one.
@@ -39,23 +40,23 @@ export function mountGame(root, ctx, gameId) {
   let hintTimer = null;
 
   // ---- layout (built once; render() updates it) ----
-  const title = h('h1', { class: 'game-title' }, `Game ${gameId}`);
+  const title = h('h1', { class: 'game-title' }, t('title.game', { id: gameId }));
   const subtitle = h('p', { class: 'game-settings' });
   const watchingNote = h('p', { class: 'watching muted', 'aria-live': 'polite' });
-  const sgfLink = h('a', { href: `/api/v1/games/${gameId}.sgf`, download: `tengen-${gameId}.sgf`, class: 'sgf' }, 'Download SGF');
+  const sgfLink = h('a', { href: `/api/v1/games/${gameId}.sgf`, download: `tengen-${gameId}.sgf`, class: 'sgf' }, t('game.download_sgf'));
   const soundBox = h('input', { type: 'checkbox', checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
-  const soundToggle = h('label', { class: 'check sound' }, soundBox, ' Sounds');
+  const soundToggle = h('label', { class: 'check sound' }, soundBox, ` ${t('game.sounds')}`);
   const notifyBox = h('input', {
     type: 'checkbox', checked: notificationsOn(), onchange: async (e) => {
       const on = await setNotifications(e.target.checked);
       e.target.checked = on;
-      if (e.target.checked !== on || (!on && Notification?.permission === 'denied')) setHint('This browser blocks notifications from this site; its site settings can allow them.');
+      if (e.target.checked !== on || (!on && Notification?.permission === 'denied')) setHint(t('game.notifications_blocked'));
     },
   });
-  const notifyToggle = notificationsSupported() ? h('label', { class: 'check sound' }, notifyBox, ' Notify me when it is my move') : '';
+  const notifyToggle = notificationsSupported() ? h('label', { class: 'check sound' }, notifyBox, ` ${t('game.notify')}`) : '';
   const confirmBox = h('input', { type: 'checkbox', checked: confirmTouch(), onchange: (e) => { localStorage.setItem(CONFIRM_KEY, e.target.checked ? 'on' : 'off'); clearPending(); } });
   // Shown where there is a finger to tap with.
-  const confirmToggle = matchMedia('(any-pointer: coarse)').matches ? h('label', { class: 'check sound' }, confirmBox, ' Tap twice to play') : '';
+  const confirmToggle = matchMedia('(any-pointer: coarse)').matches ? h('label', { class: 'check sound' }, confirmBox, ` ${t('game.tap_twice')}`) : '';
   // Local feedback under the board (a point taken, not your move, the server's refusal of a
   // move): in the player's words, never over the chat's input.
   const hint = h('p', { class: 'board-hint', role: 'status', 'aria-live': 'polite' });
@@ -63,30 +64,30 @@ export function mountGame(root, ctx, gameId) {
   const passPanel = h('section', { class: 'panel passed', hidden: true, 'aria-live': 'assertive' });
   const countdown = h('p', { class: 'first-move', hidden: true, role: 'timer' });
   const boardHolder = h('div', { class: 'board-holder' });
-  const reviewBar = h('div', { class: 'review-bar', hidden: true, 'aria-label': 'Moves' });
+  const reviewBar = h('div', { class: 'review-bar', hidden: true, 'aria-label': t('game.moves_label') });
   const review = new Review({
     onChange: () => render(),
     // Spectators at any time, players once their game is over; never a player in their own game.
     canAnalyse: () => !!st && (st.phase === 'finished' || st.role === 'spectator'),
   });
-  const staleNote = h('div', { class: 'stale-note', hidden: true }, 'Reconnecting… the board will update when the connection is back.');
-  const vertexInput = h('input', { id: 'vertex-input', name: 'vertex', autocomplete: 'off', placeholder: 'e.g. D4', size: 6, 'aria-label': 'Point to play' });
+  const staleNote = h('div', { class: 'stale-note', hidden: true }, t('game.stale'));
+  const vertexInput = h('input', { id: 'vertex-input', name: 'vertex', autocomplete: 'off', placeholder: t('game.vertex_placeholder'), size: 6, 'aria-label': t('game.vertex_label') });
   const keyboardForm = h('form', { class: 'keyboard-play', onsubmit: (e) => { e.preventDefault(); clickPoint(vertexInput.value.trim().toUpperCase()); vertexInput.value = ''; } },
-    h('label', { for: 'vertex-input' }, 'Play at'), vertexInput, h('button', { type: 'submit' }, 'Play'));
+    h('label', { for: 'vertex-input' }, t('game.play_at')), vertexInput, h('button', { type: 'submit' }, t('game.play')));
   const cards = { black: playerCard('black'), white: playerCard('white') };
   const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
-  const nigiriPanel = h('section', { class: 'panel nigiri', hidden: true, 'aria-label': 'Nigiri' });
+  const nigiriPanel = h('section', { class: 'panel nigiri', hidden: true, 'aria-label': t('nigiri.title') });
   const undoPanel = h('section', { class: 'panel undo', hidden: true });
   const absencePanel = h('section', { class: 'panel absence', hidden: true });
   const controls = h('div', { class: 'controls', hidden: true });
-  const scoringPanel = h('section', { class: 'panel scoring', hidden: true, 'aria-label': 'Scoring' });
+  const scoringPanel = h('section', { class: 'panel scoring', hidden: true, 'aria-label': t('scoring.title') });
   const resultPanel = h('section', { class: 'panel result', hidden: true, 'aria-live': 'polite' });
   // Focusable, so that a keyboard can scroll it.
-  const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': 'Chat messages', tabindex: '0' });
-  const chatInput = h('input', { name: 'chat', maxlength: 1000, autocomplete: 'off', placeholder: 'Say something…', 'aria-label': 'Chat message' });
-  const chatTitle = h('h2', {}, 'Chat');
-  const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, 'Send'));
-  const chatGuest = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to chat.');
+  const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': t('chat.messages'), tabindex: '0' });
+  const chatInput = h('input', { name: 'chat', maxlength: 1000, autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.message') });
+  const chatTitle = h('h2', {}, t('chat.title'));
+  const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, t('chat.send')));
+  const chatGuest = h('p', { class: 'muted' }, ...tn('chat.guest', { link: h('a', { href: '#/login' }, t('nav.log_in')) }));
   const view = h('div', { class: 'game' },
     h('div', { class: 'board-area' }, boardHolder, confirmBar, hint, reviewBar, staleNote, keyboardForm),
     h('aside', { class: 'side' },
@@ -106,7 +107,7 @@ export function mountGame(root, ctx, gameId) {
     const el = h('div', { class: `player ${color}`, dataset: { color } },
       h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
       h('div', { class: 'who' }, h('span', { class: 'name-line' }, name, rank), note, captures),
-      h('div', { class: 'clock', 'aria-label': `${COLOR_NAME[color]}'s clock` }, clockMain, clockExtra));
+      h('div', { class: 'clock', 'aria-label': t('game.clock_of', { color: colorName(color) }) }, clockMain, clockExtra));
     return { el, name, rank, captures, clockMain, clockExtra, note };
   }
 
@@ -136,7 +137,7 @@ export function mountGame(root, ctx, gameId) {
     if (s.undo_requested && s.moves.length) st.undoBy = s.moves[s.moves.length - 1].color;
     if (!board || board.width !== s.settings.width || board.height !== s.settings.height) {
       board = new BoardView(s.settings.width, s.settings.height, {
-        onPoint: clickPoint, ghost: ghostColor, label: `Go board, ${s.settings.width} by ${s.settings.height}`,
+        onPoint: clickPoint, ghost: ghostColor, label: t('game.board_label', { width: s.settings.width, height: s.settings.height }),
       });
       fill(boardHolder, board.el);
       boardHolder.style.setProperty('--ratio', String(board.aspect));
@@ -285,12 +286,13 @@ export function mountGame(root, ctx, gameId) {
 
   // A line for the chat when the event is one both players should see in its history.
   function systemLine(m) {
-    const name = (color) => st[color]?.name ?? COLOR_NAME[color];
+    const name = (color) => st[color]?.name ?? colorName(color);
     switch (m.type) {
-      case 'move': return m.vertex === 'pass' && st.phase === 'playing' ? `${name(m.color)} passed.` : null;
-      case 'undo_answered': return st.undoBy ? `${name(other(st.undoBy))} ${m.accepted ? 'allowed' : 'refused'} ${name(st.undoBy)}'s undo.` : null;
-      case 'scoring_started': return 'Both passed: the players mark the dead stones and count.';
-      case 'play_resumed': return `Play resumed: the count was not agreed. ${COLOR_NAME[m.to_move]} to move.`;
+      case 'move': return m.vertex === 'pass' && st.phase === 'playing' ? t('game.passed', { name: name(m.color) }) : null;
+      case 'undo_answered':
+        return st.undoBy ? t(m.accepted ? 'system.undo_allowed' : 'system.undo_refused', { name: name(other(st.undoBy)), asker: name(st.undoBy) }) : null;
+      case 'scoring_started': return t('system.scoring');
+      case 'play_resumed': return t('system.resumed', { color: colorName(m.to_move) });
       default: return null;
     }
   }
@@ -302,18 +304,18 @@ export function mountGame(root, ctx, gameId) {
       clearPending();
       if (myTurn() && !wasMyTurn) {
         playTurnSound();
-        notify('Your move', m.vertex === 'pass' ? `${opponent} passed.` : `${opponent} played ${m.vertex}.`, `game-${gameId}`);
+        notify(t('game.your_move'), m.vertex === 'pass' ? t('game.passed', { name: opponent }) : t('game.played', { name: opponent, vertex: m.vertex }), `game-${gameId}`);
       } else if (m.vertex !== 'pass') {
         playStoneSound();
       }
     } else if (m.type === 'scoring_started' && myColor()) {
       playTurnSound();
-      notify('Counting', 'Both passed: mark the dead stones and accept the score.', `game-${gameId}`);
+      notify(t('notify.counting'), t('notify.counting_body'), `game-${gameId}`);
     } else if (m.type === 'game_ended' && myColor()) {
-      notify('Game over', resultWords(), `game-${gameId}`);
+      notify(t('notify.game_over'), resultWords(), `game-${gameId}`);
     } else if (m.type === 'play_resumed' && myTurn()) {
       playTurnSound();
-      notify('Your move', 'Play resumed.', `game-${gameId}`);
+      notify(t('game.your_move'), t('notify.resumed'), `game-${gameId}`);
     }
   }
 
@@ -347,7 +349,7 @@ export function mountGame(root, ctx, gameId) {
       return;
     }
     if (err.code === 'not_found' && !st) {
-      fill(boardHolder, h('p', { class: 'empty' }, `There is no game ${gameId}.`));
+      fill(boardHolder, h('p', { class: 'empty' }, t('game.no_such', { id: gameId })));
       return;
     }
     ctx.toast(err.message);
@@ -380,7 +382,7 @@ export function mountGame(root, ctx, gameId) {
     if (!st || !conn.isOpen) return;
     const p = parseVertex(vertex, st.settings.width, st.settings.height);
     if (!p) {
-      setHint(`${vertex || 'That'} is not a point on this board.`);
+      setHint(t('game.not_a_point', { vertex: vertex || '?' }));
       return;
     }
     if (review.browsing || (review.canAnalyse() && st.phase !== 'scoring')) {
@@ -395,12 +397,12 @@ export function mountGame(root, ctx, gameId) {
       return;
     }
     if (!myTurn()) {
-      if (st.phase === 'playing' && myColor()) setHint(`It is ${st[st.toMove].name}'s move.`);
+      if (st.phase === 'playing' && myColor()) setHint(t('game.their_move', { name: st[st.toMove].name }));
       return;
     }
     if (position.points[position.index(vertex)]) {
       board.flash(vertex);
-      setHint(`${vertex} is taken: play on an empty point.`);
+      setHint(t('game.taken', { vertex }));
       return;
     }
     // A finger covers the point it taps: the first tap shows the stone, a second (or Play) plays.
@@ -408,9 +410,9 @@ export function mountGame(root, ctx, gameId) {
       pending = vertex;
       board.setPending(vertex, short(st.toMove));
       fill(confirmBar,
-        h('button', { type: 'button', class: 'primary', onclick: () => playAt(vertex) }, `Play ${vertex}`),
-        h('button', { type: 'button', onclick: clearPending }, 'Cancel'),
-        h('span', { class: 'muted' }, 'or tap the stone again'));
+        h('button', { type: 'button', class: 'primary', onclick: () => playAt(vertex) }, t('game.play_vertex', { vertex })),
+        h('button', { type: 'button', onclick: clearPending }, t('common.cancel')),
+        h('span', { class: 'muted' }, t('game.tap_again')));
       confirmBar.hidden = false;
       return;
     }
@@ -458,9 +460,9 @@ export function mountGame(root, ctx, gameId) {
   function render() {
     if (!st || destroyed) return;
     const s = st.settings;
-    title.textContent = `${st.black.name} vs ${st.white.name}`;
-    subtitle.textContent = `Game ${gameId} · ${describeSettings(s)}`;
-    watchingNote.textContent = st.watching ? `${st.watching} watching` : '';
+    title.textContent = t('common.vs', { black: st.black.name, white: st.white.name });
+    subtitle.textContent = `${t('title.game', { id: gameId })} · ${describeSettings(s)}`;
+    watchingNote.textContent = st.watching ? t('game.watching', { n: st.watching }) : '';
     const live = conn.isOpen;
     view.classList.toggle('stale', !live);
     view.dataset.moves = String(st.moves.length);  // for tests and styles: moves so far
@@ -492,15 +494,15 @@ export function mountGame(root, ctx, gameId) {
     for (const color of ['black', 'white']) {
       const card = cards[color];
       const player = st[color];
-      const role = st.phase === 'nigiri' ? (color === 'black' ? 'holds the stones' : 'guesses') : '';
+      const role = st.phase === 'nigiri' ? t(color === 'black' ? 'nigiri.holds' : 'nigiri.guesses') : '';
       card.name.textContent = player.name;
       if (card.rank.dataset.user !== String(player.id)) {
         card.rank.dataset.user = String(player.id);
         fill(card.rank, rankTag(player));
       }
       card.name.href = `#/user/${encodeURIComponent(player.name)}`;
-      card.note.textContent = [role, ctx.user?.id === player.id ? '(you)' : ''].filter(Boolean).join(' ');
-      card.captures.textContent = `${(shown && review.browsing ? shown.captures : st.captures)[color]} captured`;
+      card.note.textContent = [role, ctx.user?.id === player.id ? t('lobby.you') : ''].filter(Boolean).join(' ');
+      card.captures.textContent = t('game.captured', { n: (shown && review.browsing ? shown.captures : st.captures)[color] });
       card.el.classList.toggle('to-move', st.phase === 'playing' && st.toMove === color);
       card.el.classList.toggle('absent', st.absent.some((a) => a.color === color));
       const swatch = card.el.querySelector('.swatch');
@@ -509,7 +511,7 @@ export function mountGame(root, ctx, gameId) {
     tickClocks();
 
     status.textContent = [lastMoveText(), statusText()].filter(Boolean).join(' ');
-    showTurn(needsMe(), `${st.black.name} vs ${st.white.name} · Tengen`);
+    showTurn(needsMe(), `${t('common.vs', { black: st.black.name, white: st.white.name })} · Tengen`);
     renderPassed();
     renderCountdown();
     renderNigiri();
@@ -525,20 +527,21 @@ export function mountGame(root, ctx, gameId) {
   function lastMoveText() {
     const m = st.lastMove;
     if (!m || st.phase !== 'playing') return '';
-    if (m.vertex === 'pass') return `${COLOR_NAME[m.color]} passed.`;
-    return `${COLOR_NAME[m.color]} played ${m.vertex}${m.captured ? `, capturing ${m.captured}` : ''}.`;
+    if (m.vertex === 'pass') return t('game.passed', { name: colorName(m.color) });
+    if (m.captured) return t('game.played_capturing', { name: colorName(m.color), vertex: m.vertex, n: m.captured });
+    return t('game.played', { name: colorName(m.color), vertex: m.vertex });
   }
 
   function statusText() {
     const me = myColor();
     switch (st.phase) {
-      case 'nigiri': return 'Nigiri: deciding who takes Black.';
+      case 'nigiri': return t('status.nigiri');
       case 'playing':
-        if (freePlacementPending()) return `Black places handicap stones (${st.handicap.length} of ${st.settings.handicap}).`;
-        if (me) return me === st.toMove ? 'Your move.' : `${COLOR_NAME[st.toMove]} to move.`;
-        return `${COLOR_NAME[st.toMove]} to move (move ${st.moves.length + 1}).`;
-      case 'scoring': return me ? 'Scoring: mark the dead groups (click or tap one), then accept.' : 'The players are agreeing on dead stones.';
-      case 'finished': return 'The game is over.';
+        if (freePlacementPending()) return t('status.placing', { placed: st.handicap.length, of: st.settings.handicap });
+        if (me) return me === st.toMove ? t('status.your_move') : t('status.to_move', { color: colorName(st.toMove) });
+        return t('status.to_move_n', { color: colorName(st.toMove), n: st.moves.length + 1 });
+      case 'scoring': return me ? t('status.scoring_player') : t('status.scoring');
+      case 'finished': return t('status.over');
       default: return '';
     }
   }
@@ -561,7 +564,7 @@ export function mountGame(root, ctx, gameId) {
     const parts = resultParts(st.result);
     const me = myColor();
     if (!me || !parts) return describeResult(st.result);
-    return `${parts.winner === me ? 'You' : st[parts.winner].name} won ${parts.how}`.trim() + '.';
+    return parts.winner === me ? t('result.you_won', { how: parts.how }) : t('result.they_won', { name: st[parts.winner].name, how: parts.how });
   }
 
   // A pass, said so that nobody misses it: it decides whether the next pass ends the game.
@@ -572,13 +575,13 @@ export function mountGame(root, ctx, gameId) {
     if (passPanel.hidden) return;
     const name = st[last.color].name;
     if (me && last.color !== me) {
-      fill(passPanel, h('p', { class: 'passed-title' }, `${name} passed.`),
-        h('p', {}, 'If you pass too, the game ends and you both mark the dead stones and count. Or play on.'));
+      fill(passPanel, h('p', { class: 'passed-title' }, t('game.passed', { name })),
+        h('p', {}, t('pass.if_you_pass')));
     } else if (me) {
-      fill(passPanel, h('p', { class: 'passed-title' }, 'You passed.'),
-        h('p', {}, `If ${st[other(me)].name} passes too, the game goes to counting.`));
+      fill(passPanel, h('p', { class: 'passed-title' }, t('pass.you_passed')),
+        h('p', {}, t('pass.if_they_pass', { name: st[other(me)].name })));
     } else {
-      fill(passPanel, h('p', { class: 'passed-title' }, `${name} passed.`));
+      fill(passPanel, h('p', { class: 'passed-title' }, t('game.passed', { name })));
     }
   }
 
@@ -588,10 +591,9 @@ export function mountGame(root, ctx, gameId) {
     countdown.hidden = !on;
     if (!on) return;
     const secs = Math.max(0, Math.ceil((st.firstMoveAt - performance.now()) / 1000));
-    const cancelled = 'or the game is cancelled';
-    if (st.phase === 'nigiri') countdown.textContent = `The nigiri has ${secs} s to be done, ${cancelled}.`;
-    else if (myTurn()) countdown.textContent = `Make your first move within ${secs} s, ${cancelled}.`;
-    else countdown.textContent = `${st[st.toMove].name} has ${secs} s to make a first move, ${cancelled}.`;
+    if (st.phase === 'nigiri') countdown.textContent = t('countdown.nigiri', { n: secs });
+    else if (myTurn()) countdown.textContent = t('countdown.yours', { n: secs });
+    else countdown.textContent = t('countdown.theirs', { name: st[st.toMove].name, n: secs });
     countdown.classList.toggle('urgent', secs <= 15);
   }
 
@@ -600,35 +602,35 @@ export function mountGame(root, ctx, gameId) {
     nigiriPanel.hidden = !n;
     if (!n) return;
     const me = ctx.user?.id;
-    const items = [h('h2', {}, 'Nigiri')];
+    const items = [h('h2', {}, t('nigiri.title'))];
     if (!n.secret) {
-      items.push(h('p', {}, `${n.holder.name} holds a handful of white stones; ${n.guesser.name} guesses odd or even. The server committed to its secret before anyone chose:`));
-      items.push(h('p', { class: 'hash' }, h('span', {}, 'commitment '), h('code', {}, n.commitment)));
+      items.push(h('p', {}, t('nigiri.explain', { holder: n.holder.name, guesser: n.guesser.name })));
+      items.push(h('p', { class: 'hash' }, h('span', {}, `${t('nigiri.commitment')} `), h('code', {}, n.commitment)));
       if (me === n.holder.id && !n.holder_chose) {
-        items.push(h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12) }) }, 'Grab a handful'));
+        items.push(h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12) }) }, t('nigiri.grab')));
       } else if (me === n.guesser.id && !n.guesser_chose) {
         items.push(h('div', { class: 'row' },
-          h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12), guess: 'odd' }) }, 'Odd'),
-          h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12), guess: 'even' }) }, 'Even')));
+          h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12), guess: 'odd' }) }, t('nigiri.odd')),
+          h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12), guess: 'even' }) }, t('nigiri.even'))));
       }
       items.push(h('p', { class: 'muted' },
-        `${n.holder.name}: ${n.holder_chose ? 'ready' : 'choosing…'} · ${n.guesser.name}: ${n.guesser_chose ? 'ready' : 'choosing…'}`));
+        `${n.holder.name}: ${t(n.holder_chose ? 'nigiri.ready' : 'nigiri.choosing')} · ${n.guesser.name}: ${t(n.guesser_chose ? 'nigiri.ready' : 'nigiri.choosing')}`));
     } else {
       const parity = n.stones % 2 === 0 ? 'even' : 'odd';
       const guesserBlack = parity === n.guess;
       items.push(h('p', { class: 'nigiri-result' },
-        `${n.stones} stones: ${parity}. ${n.guesser.name} guessed ${n.guess}, so ${guesserBlack ? n.guesser.name : n.holder.name} takes Black.`));
-      const verdict = proof?.state === 'ok' ? ['ok', '✓ Proof checked in your browser: the commitment and the count match.']
-        : proof?.state === 'bad' ? ['bad', `✗ The proof does not check out: ${proof.why}`]
-          : proof?.state === 'unavailable' ? ['muted', 'Your browser can check the proof only over HTTPS or on localhost; see the values below.']
-            : ['muted', 'Checking the proof…'];
+        t('nigiri.result', { n: n.stones, parity: t(`nigiri.${parity}`).toLocaleLowerCase(), guesser: n.guesser.name, guess: t(`nigiri.${n.guess}`).toLocaleLowerCase(), black: guesserBlack ? n.guesser.name : n.holder.name })));
+      const verdict = proof?.state === 'ok' ? ['ok', `✓ ${t('nigiri.proof_ok')}`]
+        : proof?.state === 'bad' ? ['bad', `✗ ${t('nigiri.proof_bad', { why: proof.why })}`]
+          : proof?.state === 'unavailable' ? ['muted', t('nigiri.proof_unavailable')]
+            : ['muted', t('nigiri.proof_checking')];
       items.push(h('p', { class: `proof ${verdict[0]}` }, verdict[1]));
-      items.push(h('details', { class: 'proof-values' }, h('summary', {}, 'The proof'),
+      items.push(h('details', { class: 'proof-values' }, h('summary', {}, t('nigiri.proof')),
         h('dl', {},
           ...[['commitment', n.commitment], ['secret', n.secret], ['nonce', n.nonce], ['holder seed', n.holder_seed],
             ['guesser seed', n.guesser_seed], ['guess', n.guess], ['stones', n.stones]]
             .flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, h('code', {}, String(v)))])),
-        h('p', { class: 'muted' }, 'commitment = SHA-256(secret ‖ nonce); stones = first 8 hex digits of SHA-256(secret ‖ holder seed ‖ guesser seed) mod 20 + 1.')));
+        h('p', { class: 'muted' }, t('nigiri.formula'))));
     }
     fill(nigiriPanel, ...items);
   }
@@ -639,12 +641,12 @@ export function mountGame(root, ctx, gameId) {
     undoPanel.hidden = !show;
     if (!show) return;
     if (me && me !== st.undoBy) {
-      fill(undoPanel, h('p', {}, `${COLOR_NAME[st.undoBy]} asks to take back their last move.`),
+      fill(undoPanel, h('p', {}, t('undo.asks', { color: colorName(st.undoBy) })),
         h('div', { class: 'row' },
-          h('button', { class: 'primary', onclick: () => send('undo_answer', { accept: true }) }, 'Allow undo'),
-          h('button', { onclick: () => send('undo_answer', { accept: false }) }, 'Refuse')));
+          h('button', { class: 'primary', onclick: () => send('undo_answer', { accept: true }) }, t('undo.allow')),
+          h('button', { onclick: () => send('undo_answer', { accept: false }) }, t('undo.refuse'))));
     } else {
-      fill(undoPanel, h('p', {}, me ? 'You asked to take back your last move; waiting for the answer.' : `${COLOR_NAME[st.undoBy]} asked for an undo.`));
+      fill(undoPanel, h('p', {}, me ? t('undo.you_asked') : t('undo.asked', { color: colorName(st.undoBy) })));
     }
   }
 
@@ -655,14 +657,14 @@ export function mountGame(root, ctx, gameId) {
     fill(absencePanel, ...entries.map((a) => {
       const name = st[a.color].name;
       if (a.claim_in_ms === null || a.claim_in_ms === undefined) {
-        if (myTurn()) return h('p', {}, `${name} has left the game. Your move starts their countdown: if they are not back before it ends, you may claim the win.`);
-        return h('p', {}, `${name} has left the game.`);
+        if (myTurn()) return h('p', {}, t('absence.left_your_move', { name }));
+        return h('p', {}, t('absence.left', { name }));
       }
       const left = a.claim_in_ms - (performance.now() - a.at);
       const mine = myColor() && myColor() !== a.color;
-      if (left > 0) return h('p', { 'data-claim': a.color }, `${name} has left; you may claim the win in ${Math.ceil(left / 1000)} s unless they return.`);
-      return h('p', {}, `${name} has not come back. `,
-        mine ? h('button', { class: 'primary', onclick: () => send('claim_win') }, 'Claim the win') : '');
+      if (left > 0) return h('p', { 'data-claim': a.color }, t('absence.claim_in', { name, n: Math.ceil(left / 1000) }));
+      return h('p', {}, `${t('absence.not_back', { name })} `,
+        mine ? h('button', { class: 'primary', onclick: () => send('claim_win') }, t('absence.claim')) : '');
     }));
   }
 
@@ -673,18 +675,18 @@ export function mountGame(root, ctx, gameId) {
     if (controls.hidden) return;
     const buttons = [];
     if (playing) {
-      buttons.push(h('button', { onclick: () => move('pass', passThink()), disabled: !myTurn() || freePlacementPending() }, 'Pass'));
+      buttons.push(h('button', { onclick: () => move('pass', passThink()), disabled: !myTurn() || freePlacementPending() }, t('game.pass')));
       const myMoves = st.moves.filter((m) => m.color === me).length;
-      buttons.push(h('button', { onclick: () => send('undo_request'), disabled: myMoves === 0 || !!st.undoBy }, 'Undo'));
+      buttons.push(h('button', { onclick: () => send('undo_request'), disabled: myMoves === 0 || !!st.undoBy }, t('game.undo')));
     }
-    if (st.abortable) buttons.push(h('button', { onclick: () => send('abort') }, 'Abort'));
+    if (st.abortable) buttons.push(h('button', { onclick: () => send('abort') }, t('game.abort')));
     if (playing) {
       if (confirmingResign) {
-        buttons.push(h('span', { class: 'confirm' }, 'Resign this game?',
-          h('button', { class: 'danger', onclick: () => { confirmingResign = false; send('resign'); } }, 'Yes, resign'),
-          h('button', { onclick: () => { confirmingResign = false; render(); } }, 'No')));
+        buttons.push(h('span', { class: 'confirm' }, t('game.resign_question'),
+          h('button', { class: 'danger', onclick: () => { confirmingResign = false; send('resign'); } }, t('game.resign_yes')),
+          h('button', { onclick: () => { confirmingResign = false; render(); } }, t('common.no'))));
       } else {
-        buttons.push(h('button', { class: 'danger-quiet', onclick: () => { confirmingResign = true; render(); } }, 'Resign'));
+        buttons.push(h('button', { class: 'danger-quiet', onclick: () => { confirmingResign = true; render(); } }, t('game.resign')));
       }
     }
     fill(controls, ...buttons);
@@ -701,22 +703,22 @@ export function mountGame(root, ctx, gameId) {
     const me = myColor();
     const score = m.score;
     const accepted = (c) => m.accepted[c] === m.version;
-    const items = [h('h2', {}, 'Scoring'),
+    const items = [h('h2', {}, t('scoring.title')),
       h('p', { class: 'score-line' },
-        h('span', {}, `Black ${score.black}`), ' · ', h('span', {}, `White ${score.white}`), ' → ',
+        h('span', {}, t('scoring.black', { n: score.black })), ' · ', h('span', {}, t('scoring.white', { n: score.white })), ' → ',
         h('strong', { class: 'live-score' }, describeResult(score.result)))];
     // The buttons high in the panel: on a phone they must show without scrolling.
     if (me) {
       items.push(h('div', { class: 'row' },
-        h('button', { class: 'primary', onclick: () => send('accept_score', { version: m.version }), disabled: accepted(me) }, accepted(me) ? 'Accepted' : 'Accept score'),
-        h('button', { onclick: () => send('resume') }, 'Resume play')));
+        h('button', { class: 'primary', onclick: () => send('accept_score', { version: m.version }), disabled: accepted(me) }, accepted(me) ? t('scoring.accepted') : t('scoring.accept')),
+        h('button', { onclick: () => send('resume') }, t('scoring.resume'))));
     }
     items.push(h('p', { class: 'acceptances' },
       ...['black', 'white'].map((c) => h('span', { class: accepted(c) ? 'accepted' : 'waiting' },
-        `${st[c].name}: ${accepted(c) ? 'accepted ✓' : 'not yet'}`))),
+        `${st[c].name}: ${accepted(c) ? t('scoring.accepted_mark') : t('scoring.not_yet')}`))),
     breakdown(score),
     h('p', { class: 'muted' }, deadWords(m.dead) +
-      (m.resumptions ? ` · play resumed ${m.resumptions} time${m.resumptions === 1 ? '' : 's'}` : '')));
+      (m.resumptions ? ` · ${t('scoring.resumptions', { n: m.resumptions })}` : '')));
     scoringPanel.dataset.version = String(m.version);  // which marking an acceptance is for
     fill(scoringPanel, ...items);
   }
@@ -732,14 +734,14 @@ export function mountGame(root, ctx, gameId) {
     const theirs = offers.find((c) => c.challenger.id === them.id && c.opponent?.id === ctx.user.id);
     const act = (type, id) => conn.command(type, { challenge: id }).catch((err) => setHint(err.message));
     if (theirs) {
-      return h('div', { class: 'rematch offer' }, h('p', {}, `${them.name} offers a rematch.`),
+      return h('div', { class: 'rematch offer' }, h('p', {}, t('rematch.offered_by', { name: them.name })),
         h('div', { class: 'row' },
-          h('button', { type: 'button', class: 'primary', onclick: () => act('accept_challenge', theirs.id) }, 'Accept'),
-          h('button', { type: 'button', onclick: () => act('decline_challenge', theirs.id) }, 'Decline')));
+          h('button', { type: 'button', class: 'primary', onclick: () => act('accept_challenge', theirs.id) }, t('common.accept')),
+          h('button', { type: 'button', onclick: () => act('decline_challenge', theirs.id) }, t('common.decline'))));
     }
     if (mine) {
-      return h('div', { class: 'rematch' }, h('p', { class: 'muted' }, `Rematch offered to ${them.name}…`),
-        h('button', { type: 'button', onclick: () => act('cancel_challenge', mine.id) }, 'Cancel'));
+      return h('div', { class: 'rematch' }, h('p', { class: 'muted' }, t('rematch.offered_to', { name: them.name })),
+        h('button', { type: 'button', onclick: () => act('cancel_challenge', mine.id) }, t('common.cancel')));
     }
     const s = st.settings;
     const settings = {
@@ -749,7 +751,7 @@ export function mountGame(root, ctx, gameId) {
     if (s.komi !== undefined && s.komi !== null) settings.komi = s.komi;
     return h('button', {
       type: 'button', class: 'rematch-button', onclick: () => conn.command('create_challenge', { settings, opponent: them.name }).catch((err) => setHint(err.message)),
-    }, 'Rematch');
+    }, t('rematch.button'));
   }
 
   // "2 dead groups (5 stones)": `dead` lists every dead stone; groups are its chains.
@@ -762,8 +764,8 @@ export function mountGame(root, ctx, gameId) {
       groups += 1;
       for (const j of position.chainAt(v)) seen.add(j);
     }
-    if (!groups) return 'No dead stones marked';
-    return `${groups} dead group${groups === 1 ? '' : 's'} (${dead.length} stone${dead.length === 1 ? '' : 's'})`;
+    if (!groups) return t('scoring.no_dead');
+    return `${t('scoring.dead_groups', { n: groups })} (${t('scoring.stones', { n: dead.length })})`;
   }
 
   // How each side's points are made, in the rules' own terms (the server's count).
@@ -772,15 +774,16 @@ export function mountGame(root, ctx, gameId) {
     if (!b) return '';
     const line = (color) => {
       const p = b[color];
-      const parts = b.area ? [`stones ${p.stones}`, `territory ${p.territory}`] : [`territory ${p.territory}`, `prisoners ${p.prisoners}`];
+      const parts = b.area ? [t('count.stones', { n: p.stones }), t('count.territory', { n: p.territory })]
+        : [t('count.territory', { n: p.territory }), t('count.prisoners', { n: p.prisoners })];
       if (color === 'white') {
-        parts.push(`komi ${b.komi}`);
-        if (b.handicap_compensation) parts.push(`handicap ${b.handicap_compensation}`);
+        parts.push(t('settings.komi', { komi: b.komi }));
+        if (b.handicap_compensation) parts.push(t('count.handicap', { n: b.handicap_compensation }));
       }
       return h('li', {}, h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
-        `${COLOR_NAME[color]}: ${parts.join(' + ')} = `, h('strong', {}, String(score[color])));
+        `${colorName(color)}: ${parts.join(' + ')} = `, h('strong', {}, num(score[color])));
     };
-    return h('ul', { class: 'breakdown', 'aria-label': b.area ? 'Counted by area' : 'Counted by territory' },
+    return h('ul', { class: 'breakdown', 'aria-label': t(b.area ? 'count.by_area' : 'count.by_territory') },
       line('black'), line('white'));
   }
 
@@ -788,38 +791,38 @@ export function mountGame(root, ctx, gameId) {
     resultPanel.hidden = st.phase !== 'finished';
     if (resultPanel.hidden) return;
     ctx.finishedGame = gameId;  // app.js: a game started from here (a rematch) opens at once
-    const reason = st.endReason ? END_REASONS[st.endReason] ?? st.endReason : '';
+    const reason = st.endReason ? endReason(st.endReason) : '';
     const score = st.finalScore;
     fill(resultPanel,
       h('p', { class: 'result-banner', 'data-result': st.result ?? '' }, myColor() ? resultWords() : describeResult(st.result)),
       h('p', { class: 'muted' }, [st.result, reason].filter(Boolean).join(' · ')),
-      score ? (score.breakdown ? breakdown(score) : h('p', { class: 'muted' }, `Black ${score.black} · White ${score.white} (komi ${komiOf(st.settings)})`)) : '',
+      score ? (score.breakdown ? breakdown(score) : h('p', { class: 'muted' }, `${t('scoring.black', { n: score.black })} · ${t('scoring.white', { n: score.white })} (${t('settings.komi', { komi: komiOf(st.settings) })})`)) : '',
       rematch(),
       // A shared board for a teacher and others, with its own tree of variations (review_room.js).
       ctx.user && st.result !== 'Void'
-        ? h('button', { type: 'button', class: 'open-review', onclick: () => openReview(ctx, { game: gameId }).catch((err) => ctx.toast(err.message)) }, 'Open a review board')
+        ? h('button', { type: 'button', class: 'open-review', onclick: () => openReview(ctx, { game: gameId }).catch((err) => ctx.toast(err.message)) }, t('game.open_review'))
         : '');
   }
 
   function renderChat() {
     const player = !!(myColor() || st.role === 'player');
-    chatTitle.textContent = player ? 'Chat with your opponent' : 'Chat';
+    chatTitle.textContent = player ? t('chat.with_opponent') : t('chat.title');
     chatForm.hidden = !ctx.user;
     chatGuest.hidden = !!ctx.user;
-    chatInput.placeholder = player ? 'Message to your opponent…' : 'Message to the other spectators…';
+    chatInput.placeholder = player ? t('chat.to_opponent') : t('chat.to_spectators');
     const shown = `${gameId}:${st.chatOmitted}:${st.chat.length}:${st.system.length}:${st.result}`;
     if (chatLog.dataset.shown === shown) return;
     chatLog.dataset.shown = shown;
     const earlier = st.chatOmitted
-      ? h('li', { class: 'chat-omitted muted' }, `${st.chatOmitted} earlier ${st.chatOmitted === 1 ? 'line' : 'lines'} not shown`)
+      ? h('li', { class: 'chat-omitted muted' }, t('chat.omitted', { n: st.chatOmitted }))
       : '';
     const time = (ms) => (ms ? h('time', { class: 'chat-time', datetime: new Date(ms).toISOString() }, clockTime(ms)) : '');
     const lines = [
       ...st.chat.map((line) => ({ seq: line.seq, el: h('li', { class: `chat-line chat-${line.channel}` }, time(line.at_ms),
-        line.channel === 'spectators' ? h('span', { class: 'channel' }, 'spectator') : '',
+        line.channel === 'spectators' ? h('span', { class: 'channel' }, t('chat.spectator')) : '',
         h('strong', {}, line.from.name), ' ', line.text) })),
       // The result's line says it in this viewer's words; the others as they happened.
-      ...st.system.map((s) => ({ seq: s.seq, el: h('li', { class: 'chat-line chat-system' }, time(s.at), s.text ?? `Game over: ${st.phase === 'finished' ? resultWords() : ''}`) })),
+      ...st.system.map((s) => ({ seq: s.seq, el: h('li', { class: 'chat-line chat-system' }, time(s.at), s.text ?? t('system.game_over', { result: st.phase === 'finished' ? resultWords() : '' })) })),
     ].sort((a, b) => a.seq - b.seq);
     fill(chatLog, earlier, ...lines.map((l) => l.el));
     chatLog.scrollTop = chatLog.scrollHeight;
@@ -869,12 +872,12 @@ export function mountGame(root, ctx, gameId) {
   ctx.events.addEventListener('lobby', onLobby);
   const timer = setInterval(tickClocks, 100);
   if (conn.isOpen) join();
-  else fill(boardHolder, h('p', { class: 'empty' }, 'Connecting…'));
+  else fill(boardHolder, h('p', { class: 'empty' }, t('net.connecting')));
 
   return () => {
     destroyed = true;
     if (ctx.finishedGame === gameId) ctx.finishedGame = null;
-    showTurn(false, document.title.replace(/^● Your move · /, ''));
+    showTurn(false, document.title.replace(`● ${t('game.your_move')} · `, ''));
     clearTimeout(hintTimer);
     clearInterval(timer);
     document.removeEventListener('keydown', onKey);

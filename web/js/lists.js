@@ -1,17 +1,18 @@
 // Lists of games from the archive: the finished games, and one player's history.
-import { h, fill, sizeOf, describeResult, formatDate, RULESETS, describeTime } from './util.js';
+import { h, fill, sizeOf, describeResult, formatDate, rulesetName, describeTime } from './util.js';
+import { t } from './i18n.js';
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
 
 export function mountGameList(root, ctx, { title, url, empty }) {
   const rows = h('tbody');
-  const more = h('button', { hidden: true, onclick: () => load(next) }, 'Older games');
+  const more = h('button', { hidden: true, onclick: () => load(next) }, t('games.older'));
   const problem = h('p', { class: 'form-error', role: 'alert' });
   let next = null;
   let stopped = false;
   fill(root, h('section', { class: 'card game-list' }, h('h1', {}, title),
     h('div', { class: 'table-wrap' }, h('table', {},
-      h('thead', {}, h('tr', {}, ...['Game', 'Black', 'White', 'Board', 'Result', 'Moves', 'Started', ''].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ...['game', 'black', 'white', 'board', 'result', 'moves', 'started', ''].map((k) => h('th', { scope: 'col' }, k ? t(`games.col_${k}`) : '')))),
       rows)),
     problem, more));
 
@@ -27,8 +28,8 @@ export function mountGameList(root, ctx, { title, url, empty }) {
           h('td', {}, h('a', { href: `#/game/${g.id}` }, `#${g.id}`)),
           h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.black.name)}` }, g.black.name), rankTag(g.black)),
           h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.white.name)}` }, g.white.name), rankTag(g.white)),
-          h('td', { title: describeTime(g.settings.time) }, `${sizeOf(g.settings)} ${RULESETS[g.settings.ruleset]?.label ?? ''}`),
-          h('td', { title: describeResult(g.result) }, g.result ?? (g.ended_at_ms ? '' : 'playing')),
+          h('td', { title: describeTime(g.settings.time) }, `${sizeOf(g.settings)} ${rulesetName(g.settings.ruleset)}`),
+          h('td', { title: describeResult(g.result) }, g.result ?? (g.ended_at_ms ? '' : t('games.playing'))),
           h('td', {}, g.ended_at_ms ? String(g.move_count) : ''),  // counted when the game ends
           h('td', {}, formatDate(g.created_at_ms)),
           h('td', {}, h('a', { href: `/api/v1/games/${g.id}.sgf`, download: `tengen-${g.id}.sgf` }, 'SGF'))));

@@ -1,6 +1,7 @@
 // The lobby: open challenges (live), who is online, games being played, and the challenge form
 // with every setting the server knows.
-import { h, fill, describeSettings, describeTime, RULESETS, COLOR_WORDS, sizeOf, formatDate, selectInput, field } from './util.js';
+import { h, fill, describeSettings, describeTime, RULESETS, rulesetName, colorWords, sizeOf, formatDate, selectInput, field } from './util.js';
+import { t, tn } from './i18n.js';
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
 import { reviewsCard } from './review_room.js';
@@ -9,68 +10,71 @@ import { playNow } from './play_now.js';
 const MIN = 60000;
 const SEC = 1000;
 
-// Each time system's fields: [name, label, unit in ms, default (in that unit), min, max, step].
+// Each time system's fields: [name, label's key, unit in ms, default (in that unit), min, max, step].
 export const TIME_FIELDS = {
   none: [],
-  absolute: [['main_ms', 'Main time (min)', MIN, 20, 1 / 60, 10080, 'any']],
-  simple: [['per_move_ms', 'Seconds per move', SEC, 30, 1, 86400, 1]],
-  fischer: [['main_ms', 'Main time (min)', MIN, 5, 1 / 60, 10080, 'any'], ['increment_ms', 'Increment (s)', SEC, 10, 0, 86400, 1],
-    ['max_ms', 'Cap (min, 0 = none)', MIN, 10, 0, 10080, 'any']],
-  byoyomi: [['main_ms', 'Main time (min)', MIN, 10, 0, 10080, 'any'], ['periods', 'Periods', 1, 5, 1, 30, 1],
-    ['period_ms', 'Period (s)', SEC, 30, 1, 86400, 1]],
-  canadian: [['main_ms', 'Main time (min)', MIN, 10, 0, 10080, 'any'], ['stones', 'Stones per block', 1, 25, 1, 100, 1],
-    ['period_ms', 'Block time (min)', MIN, 5, 1 / 60, 1440, 'any']],
+  absolute: [['main_ms', 'clock.main_min', MIN, 20, 1 / 60, 10080, 'any']],
+  simple: [['per_move_ms', 'clock.per_move_s', SEC, 30, 1, 86400, 1]],
+  fischer: [['main_ms', 'clock.main_min', MIN, 5, 1 / 60, 10080, 'any'], ['increment_ms', 'clock.increment_s', SEC, 10, 0, 86400, 1],
+    ['max_ms', 'clock.cap_min', MIN, 10, 0, 10080, 'any']],
+  byoyomi: [['main_ms', 'clock.main_min', MIN, 10, 0, 10080, 'any'], ['periods', 'clock.periods', 1, 5, 1, 30, 1],
+    ['period_ms', 'clock.period_s', SEC, 30, 1, 86400, 1]],
+  canadian: [['main_ms', 'clock.main_min', MIN, 10, 0, 10080, 'any'], ['stones', 'clock.stones_per_block', 1, 25, 1, 100, 1],
+    ['period_ms', 'clock.block_min', MIN, 5, 1 / 60, 1440, 'any']],
 };
-export const TIME_NAMES = { none: 'No clock', absolute: 'Absolute', simple: 'Simple (per move)', fischer: 'Fischer', byoyomi: 'Byo-yomi', canadian: 'Canadian' };
+// The time systems' names in the page's language: {none: 'No clock', ...}.
+export const timeNames = () => Object.fromEntries(Object.keys(TIME_FIELDS).map((k) => [k, t(`clock.system_${k}`)]));
+// The rulesets' names in the page's language, for a <select>.
+export const rulesetOptions = () => Object.fromEntries(Object.keys(RULESETS).map((k) => [k, rulesetName(k)]));
 
 const select = (name, options, value, attrs = {}) => selectInput(`cf-${name}`, name, options, value, attrs);
 
 export function mountLobby(root, ctx) {
   const challengeList = h('ul', { class: 'challenges', 'aria-live': 'polite' });
   const onlineList = h('ul', { class: 'online' });
-  const onlineTitle = h('h2', {}, 'Online');
+  const onlineTitle = h('h2', {}, t('lobby.online'));
   const liveList = h('ul', { class: 'live-games' });
   const form = challengeForm(ctx);
   const reviews = reviewsCard(ctx);
   const now = playNow(ctx);
-  const guestNote = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in or create an account'), ' to challenge and play. Guests may watch.');
+  const guestNote = h('p', { class: 'muted' }, ...tn('lobby.guest_note', { link: h('a', { href: '#/login' }, t('lobby.guest_link')) }));
   fill(root, h('div', { class: 'lobby' },
     now.el,
     h('div', { class: 'lobby-column' },
-      h('section', { class: 'card lobby-challenges' }, h('h2', {}, 'Open challenges'), challengeList),
-      h('section', { class: 'card lobby-live' }, h('h2', {}, 'Games being played'), liveList),
+      h('section', { class: 'card lobby-challenges' }, h('h2', {}, t('lobby.open_challenges')), challengeList),
+      h('section', { class: 'card lobby-live' }, h('h2', {}, t('lobby.live_games')), liveList),
       reviews.el,
       h('section', { class: 'card lobby-online' }, onlineTitle, onlineList)),
     h('div', { class: 'lobby-column' },
-      h('section', { class: 'card lobby-form' }, h('h2', {}, 'New challenge'), ctx.user ? form.el : guestNote))));
+      h('section', { class: 'card lobby-form' }, h('h2', {}, t('lobby.new_challenge')), ctx.user ? form.el : guestNote))));
 
   function render() {
     const lobby = ctx.lobby;
     const me = ctx.user?.id;
     const challenges = [...lobby.challenges.values()].sort((a, b) => a.id - b.id);
-    if (!challenges.length) fill(challengeList, h('li', { class: 'empty' }, 'No open challenges. Make one!'));
+    if (!challenges.length) fill(challengeList, h('li', { class: 'empty' }, t('lobby.no_challenges')));
     else fill(challengeList, ...challenges.map((c) => {
       const mine = c.challenger.id === me;
       const forMe = c.opponent && c.opponent.id === me;
       const buttons = [];
-      if (mine) buttons.push(h('button', { onclick: () => act('cancel_challenge', c.id) }, 'Cancel'));
-      else if (me && (!c.opponent || forMe)) buttons.push(h('button', { class: 'primary', onclick: () => act('accept_challenge', c.id) }, 'Accept'));
-      if (forMe) buttons.push(h('button', { onclick: () => act('decline_challenge', c.id) }, 'Decline'));
+      if (mine) buttons.push(h('button', { onclick: () => act('cancel_challenge', c.id) }, t('common.cancel')));
+      else if (me && (!c.opponent || forMe)) buttons.push(h('button', { class: 'primary', onclick: () => act('accept_challenge', c.id) }, t('common.accept')));
+      if (forMe) buttons.push(h('button', { onclick: () => act('decline_challenge', c.id) }, t('common.decline')));
       return h('li', { class: `challenge${mine ? ' mine' : ''}${forMe ? ' for-me' : ''}`, dataset: { challenge: c.id } },
         h('div', { class: 'challenger' }, h('strong', {}, c.challenger.name), ' ', rankTag(c.challenger),
           c.opponent ? [` → ${c.opponent.name} `, rankTag(c.opponent)] : '',
-          h('span', { class: 'tag' }, COLOR_WORDS[c.settings.color] ?? c.settings.color)),
+          h('span', { class: 'tag' }, colorWords(c.settings.color))),
         h('div', { class: 'what' }, h('span', { class: 'size' }, sizeOf(c.settings)), describeSettings(c.settings, { size: false }).replace(/^/, '· ')),
         h('div', { class: 'actions' }, ...buttons));
     }));
     const online = [...lobby.online.values()].sort((a, b) => a.name.localeCompare(b.name));
     fill(onlineList, ...online.map((u) => h('li', {},
       h('a', { href: `#/user/${encodeURIComponent(u.name)}` }, u.name), rankTag(u),
-      u.id === me ? h('span', { class: 'muted' }, ' (you)') :
-        me ? h('button', { class: 'small', onclick: () => form.challenge(u.name) }, 'Challenge') : '')));
-    if (!online.length) fill(onlineList, h('li', { class: 'empty' }, 'Nobody yet.'));
+      u.id === me ? h('span', { class: 'muted' }, ` ${t('lobby.you')}`) :
+        me ? h('button', { class: 'small', onclick: () => form.challenge(u.name) }, t('lobby.challenge')) : '')));
+    if (!online.length) fill(onlineList, h('li', { class: 'empty' }, t('lobby.nobody')));
     // The server names at most 500 of those online; the heading counts them all.
-    onlineTitle.textContent = lobby.onlineCount > online.length ? `Online · ${lobby.onlineCount}` : 'Online';
+    onlineTitle.textContent = lobby.onlineCount > online.length ? `${t('lobby.online')} · ${lobby.onlineCount}` : t('lobby.online');
     form.refreshNames();
   }
 
@@ -85,11 +89,11 @@ export function mountLobby(root, ctx) {
   async function loadLive() {
     try {
       const { games } = await fetchJson('/api/v1/games?status=live&limit=20');
-      if (!games.length) fill(liveList, h('li', { class: 'empty' }, 'No games right now.'));
+      if (!games.length) fill(liveList, h('li', { class: 'empty' }, t('lobby.no_live_games')));
       else fill(liveList, ...games.map((g) => h('li', {},
-        h('a', { href: `#/game/${g.id}` }, `${g.black.name} vs ${g.white.name}`),
+        h('a', { href: `#/game/${g.id}` }, t('common.vs', { black: g.black.name, white: g.white.name })),
         h('span', { class: 'muted' }, rankTag(g.black), ' ·', rankTag(g.white)),
-        h('span', { class: 'muted' }, ` ${sizeOf(g.settings)} · ${describeTime(g.settings.time)} · started ${formatDate(g.created_at_ms)}`))));
+        h('span', { class: 'muted' }, ` ${sizeOf(g.settings)} · ${describeTime(g.settings.time)} · ${t('lobby.started', { when: formatDate(g.created_at_ms) })}`))));
     } catch (err) {
       fill(liveList, h('li', { class: 'empty' }, err.message));
     }
@@ -112,20 +116,20 @@ export function mountLobby(root, ctx) {
 }
 
 function challengeForm(ctx) {
-  const size = select('size', { 19: '19×19', 13: '13×13', 9: '9×9', other: 'Other…' }, '19');
+  const size = select('size', { 19: '19×19', 13: '13×13', 9: '9×9', other: t('form.other_size') }, '19');
   const width = h('input', { id: 'cf-width', name: 'width', type: 'number', min: 2, max: 25, value: '19', required: true });
   const height = h('input', { id: 'cf-height', name: 'height', type: 'number', min: 2, max: 25, value: '19', required: true });
-  const custom = h('div', { class: 'field-row', hidden: true }, field('Width', width), field('Height', height));
-  const ruleset = select('ruleset', Object.fromEntries(Object.entries(RULESETS).map(([k, v]) => [k, v.label])), 'japanese');
+  const custom = h('div', { class: 'field-row', hidden: true }, field(t('form.width'), width), field(t('form.height'), height));
+  const ruleset = select('ruleset', rulesetOptions(), 'japanese');
   const komi = h('input', { id: 'cf-komi', name: 'komi', type: 'number', step: 0.5, min: -150, max: 150, placeholder: '6.5' });
-  const handicap = select('handicap', { 0: 'None', automatic: 'Automatic (by rank)', 2: '2', 3: '3', 4: '4', 5: '5', 6: '6', 7: '7', 8: '8', 9: '9' }, '0');
-  const placement = select('placement', { ruleset: 'As the rules say', fixed: 'Fixed (star points)', free: 'Free (Black places them)' }, 'ruleset');
-  const color = select('color', { nigiri: 'Nigiri', black: 'I take Black', white: 'I take White', automatic: 'Automatic' }, 'nigiri');
-  const system = select('time', TIME_NAMES, 'byoyomi');
+  const handicap = select('handicap', { 0: t('form.handicap_none'), automatic: t('form.handicap_auto'), 2: '2', 3: '3', 4: '4', 5: '5', 6: '6', 7: '7', 8: '8', 9: '9' }, '0');
+  const placement = select('placement', { ruleset: t('form.placement_ruleset'), fixed: t('form.placement_fixed'), free: t('form.placement_free') }, 'ruleset');
+  const color = select('color', { nigiri: t('form.color_nigiri'), black: t('form.color_black'), white: t('form.color_white'), automatic: t('form.color_automatic') }, 'nigiri');
+  const system = select('time', timeNames(), 'byoyomi');
   const timeFields = h('div', { class: 'field-row time-fields' });
   const rated = h('input', { id: 'cf-rated', name: 'rated', type: 'checkbox' });
   const priv = h('input', { id: 'cf-private', name: 'private', type: 'checkbox' });
-  const opponent = h('input', { id: 'cf-opponent', name: 'opponent', placeholder: 'anyone', autocomplete: 'off', list: 'online-names' });
+  const opponent = h('input', { id: 'cf-opponent', name: 'opponent', placeholder: t('form.anyone'), autocomplete: 'off', list: 'online-names' });
   const names = h('datalist', { id: 'online-names' });
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const inputs = {};
@@ -134,7 +138,7 @@ function challengeForm(ctx) {
     fill(timeFields, ...TIME_FIELDS[system.value].map(([name, label, unit, value, min, max, step]) => {
       const input = h('input', { id: `cf-${name}`, name, type: 'number', min: String(min), max: String(max), step: String(step), value: String(value), required: true });
       inputs[name] = { input, unit };
-      return field(label, input);
+      return field(t(label), input);
     }));
   }
   size.addEventListener('change', () => {
@@ -173,17 +177,17 @@ function challengeForm(ctx) {
       }
     },
   },
-  h('div', { class: 'field-row' }, field('Board', size), field('Rules', ruleset), field('Komi', komi)),
+  h('div', { class: 'field-row' }, field(t('form.board'), size), field(t('form.rules'), ruleset), field(t('form.komi'), komi)),
   custom,
-  h('div', { class: 'field-row' }, field('Handicap', handicap), field('Placement', placement), field('Colours', color)),
-  h('div', { class: 'field-row' }, field('Clock', system)),
+  h('div', { class: 'field-row' }, field(t('form.handicap'), handicap), field(t('form.placement'), placement), field(t('form.colors'), color)),
+  h('div', { class: 'field-row' }, field(t('form.clock'), system)),
   timeFields,
   h('div', { class: 'field-row checks' },
-    h('label', { class: 'check' }, rated, ' Rated'),
-    h('label', { class: 'check' }, priv, ' Private (no spectators)')),
-  h('div', { class: 'field-row' }, field('Opponent (optional)', opponent), names),
+    h('label', { class: 'check' }, rated, ` ${t('form.rated')}`),
+    h('label', { class: 'check' }, priv, ` ${t('form.private')}`)),
+  h('div', { class: 'field-row' }, field(t('form.opponent'), opponent), names),
   problem,
-  h('button', { type: 'submit', class: 'primary' }, 'Create challenge'));
+  h('button', { type: 'submit', class: 'primary' }, t('form.create_challenge')));
 
   const refreshNames = () => fill(names, ...[...ctx.lobby.online.values()].filter((u) => u.id !== ctx.user?.id).map((u) => h('option', { value: u.name })));
   return {

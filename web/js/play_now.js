@@ -2,10 +2,11 @@
 // (a board size and a speed; the server pairs players of similar rank) and the bots online,
 // each one click from a game against them.
 import { h, fill, formatMs } from './util.js';
+import { t, tn } from './i18n.js';
 import { rankTag, isBot, ranksEvents } from './ranks.js';
 
 const SIZES = [9, 13, 19];
-const SPEEDS = { blitz: 'Blitz', live: 'Live' };
+const SPEEDS = ['blitz', 'live'];
 // What quick match plays (server/src/lobby/quick_match.cpp; docs/games.md).
 const QUICK_CLOCKS = {
   blitz: { 9: '1 min + 5×10 s', 13: '2 min + 5×10 s', 19: '5 min + 5×10 s' },
@@ -31,36 +32,32 @@ export function playNow(ctx) {
 
   function welcome() {
     return h('section', { class: 'card welcome' },
-      h('h2', {}, 'Welcome to Tengen'),
-      h('p', {}, 'A place to play Go — baduk, weiqi — with people and with programs, on any screen. ',
-        'Two players take turns putting black and white stones on the board; whoever surrounds more of it wins.'),
-      h('p', {}, h('a', { class: 'button primary', href: '#/login' }, 'Create an account'),
-        ' to play now: against a bot at once, or against someone of your strength. ',
-        'It takes a name and a password, nothing else.'),
-      h('p', { class: 'muted' }, 'Or just watch: the games being played are listed below.'));
+      h('h2', {}, t('welcome.title')),
+      h('p', {}, t('welcome.what')),
+      h('p', {}, ...tn('welcome.join', { link: h('a', { class: 'button primary', href: '#/login' }, t('welcome.create')) })),
+      h('p', {}, ...tn('welcome.learn', { link: h('a', { class: 'learn-link', href: '#/learn' }, t('welcome.learn_link')) })),
+      h('p', { class: 'muted' }, t('welcome.watch')));
   }
 
   function quickMatch() {
     const seeking = ctx.lobby.seeking;
-    const body = [h('h2', {}, 'Quick match')];
+    const body = [h('h2', {}, t('quick.title'))];
     if (seeking) {
       const waited = Date.now() - seeking.since;
       body.push(h('p', { class: 'seeking', role: 'status' },
         h('span', { class: 'spinner', 'aria-hidden': 'true' }),
-        `Looking for an opponent for ${seeking.seek.size}×${seeking.seek.size} ${SPEEDS[seeking.seek.speed].toLowerCase()}… `,
+        `${t('quick.looking', { size: `${seeking.seek.size}×${seeking.seek.size}`, speed: t(`quick.speed_${seeking.seek.speed}`).toLocaleLowerCase() })} `,
         h('span', { class: 'muted seek-time' }, formatMs(waited).replace(/\.\d$/, ''))),
-      h('p', { class: 'muted' }, seeking.waiting > 1
-        ? `${seeking.waiting - 1} other ${seeking.waiting === 2 ? 'player is' : 'players are'} waiting for this game; the range of ranks widens the longer you wait.`
-        : 'Nobody else is waiting for this game yet; the range of ranks widens the longer you wait.'),
-      h('button', { type: 'button', onclick: cancelSeek }, 'Cancel'));
+      h('p', { class: 'muted' }, seeking.waiting > 1 ? t('quick.others_waiting', { n: seeking.waiting - 1 }) : t('quick.nobody_waiting')),
+      h('button', { type: 'button', onclick: cancelSeek }, t('common.cancel')));
     } else {
-      body.push(h('p', { class: 'muted' }, 'An even, rated game against someone of about your rank.'),
-        h('div', { class: 'choices', role: 'group', 'aria-label': 'Board size' },
+      body.push(h('p', { class: 'muted' }, t('quick.what')),
+        h('div', { class: 'choices', role: 'group', 'aria-label': t('quick.board_size') },
           ...SIZES.map((s) => choice(`${s}×${s}`, s === size, () => { size = s; localStorage.setItem('tengen-quick-size', s); render(); }))),
-        h('div', { class: 'choices', role: 'group', 'aria-label': 'Speed' },
-          ...Object.entries(SPEEDS).map(([k, label]) => choice(label, k === speed, () => { speed = k; localStorage.setItem('tengen-quick-speed', k); render(); }))),
-        h('p', { class: 'muted' }, `${QUICK_CLOCKS[speed][size]} byo-yomi · Japanese rules`),
-        h('button', { type: 'button', class: 'primary', onclick: seek }, 'Find an opponent'));
+        h('div', { class: 'choices', role: 'group', 'aria-label': t('quick.speed') },
+          ...SPEEDS.map((k) => choice(t(`quick.speed_${k}`), k === speed, () => { speed = k; localStorage.setItem('tengen-quick-speed', k); render(); }))),
+        h('p', { class: 'muted' }, t('quick.clock', { clock: QUICK_CLOCKS[speed][size] })),
+        h('button', { type: 'button', class: 'primary', onclick: seek }, t('quick.find')));
     }
     if (quickProblem) body.push(h('p', { class: 'form-error', role: 'alert' }, quickProblem));
     return h('section', { class: 'card quick-match' }, ...body);
@@ -68,18 +65,18 @@ export function playNow(ctx) {
 
   function bots() {
     const online = [...ctx.lobby.online.values()].filter((u) => isBot(u.id)).sort((a, b) => a.name.localeCompare(b.name));
-    const body = [h('h2', {}, 'Play a bot')];
+    const body = [h('h2', {}, t('bots.title'))];
     if (!online.length) {
-      body.push(h('p', { class: 'empty' }, 'No bot is online right now.'));
+      body.push(h('p', { class: 'empty' }, t('bots.none')));
     } else {
-      body.push(h('p', { class: 'muted' }, 'You take Black and move first; rated, 5×30 s byo-yomi after the main time.'),
+      body.push(h('p', { class: 'muted' }, t('bots.what')),
         h('ul', { class: 'bots' }, ...online.map((u) => h('li', {},
           h('span', { class: 'bot-name' }, h('a', { href: `#/user/${encodeURIComponent(u.name)}` }, u.name), rankTag(u)),
           h('span', { class: 'choices' }, ...SIZES.map((s) => h('button', {
-            type: 'button', class: 'small', disabled: !!asked, 'aria-label': `Play ${u.name} on ${s}×${s}`, onclick: () => challengeBot(u, s),
+            type: 'button', class: 'small', disabled: !!asked, 'aria-label': t('bots.play_on', { name: u.name, size: `${s}×${s}` }), onclick: () => challengeBot(u, s),
           }, `${s}×${s}`)))))));
     }
-    if (asked) body.push(h('p', { class: 'muted', role: 'status' }, `Asking ${asked.bot}…`));
+    if (asked) body.push(h('p', { class: 'muted', role: 'status' }, t('bots.asking', { name: asked.bot })));
     if (botProblem) body.push(h('p', { class: 'form-error', role: 'alert' }, botProblem));
     return h('section', { class: 'card play-bot' }, ...body);
   }
@@ -126,7 +123,7 @@ export function playNow(ctx) {
   function onMessage(e) {
     const m = e.detail;
     if (m.type === 'challenge_closed' && asked && m.challenge === asked.challenge) {
-      if (m.reason === 'declined') botProblem = `${asked.bot} cannot play now (it may be playing as many games as it can). Try another bot or a smaller board.`;
+      if (m.reason === 'declined') botProblem = t('bots.declined', { name: asked.bot });
       asked = null;
       render();
     }

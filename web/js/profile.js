@@ -2,6 +2,7 @@
 import { h, fill, svg, formatDate } from './util.js';
 import { fetchJson } from './api.js';
 import { mountGameList } from './lists.js';
+import { t, num } from './i18n.js';
 
 const W = 600;
 const H = 170;
@@ -10,7 +11,7 @@ const PAD = { left: 46, right: 10, top: 10, bottom: 22 };
 // The rating after each game as a line, with its ±2 deviation band (a 95% interval).
 export function ratingChart(history) {
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'rating-chart', role: 'img',
-    'aria-label': `Rating after each of ${history.length} rated games` });
+    'aria-label': t('profile.chart_label', { n: history.length }) });
   if (history.length === 0) return root;
   const points = [{ rating: 1500, deviation: 350 }, ...history];
   // The band, but never more than 300 points beyond the line (a newcomer's band is ±700).
@@ -26,7 +27,7 @@ export function ratingChart(history) {
   for (const r of [lo, (lo + hi) / 2, hi]) {
     root.append(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(r), y2: y(r), class: 'rule' }));
     const label = svg('text', { x: PAD.left - 6, y: y(r), class: 'axis' });
-    label.textContent = String(Math.round(r));
+    label.textContent = num(Math.round(r));
     root.append(label);
   }
   root.append(svg('polyline', { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(' '), class: 'line' }));
@@ -34,12 +35,12 @@ export function ratingChart(history) {
     if (i === 0) return;
     const dot = svg('circle', { cx: x(i), cy: y(p.rating), r: 3, class: 'dot' });
     const title = svg('title');
-    title.textContent = `${Math.round(p.rating)} (${p.rank}) after game ${p.game}, ${formatDate(p.at_ms)}`;
+    title.textContent = t('profile.point', { rating: Math.round(p.rating), rank: p.rank, game: p.game, when: formatDate(p.at_ms) });
     dot.append(title);
     root.append(dot);
   });
   const caption = svg('text', { x: W - PAD.right, y: H - 4, class: 'axis end' });
-  caption.textContent = `${history.length} rated game${history.length === 1 ? '' : 's'}`;
+  caption.textContent = t('profile.rated_games', { n: history.length });
   root.append(caption);
   return root;
 }
@@ -55,18 +56,18 @@ export function mountProfile(root, ctx, name) {
       if (stopped) return;
       const r = user.rating;
       fill(head,
-        h('h1', {}, user.name, ' ', h('span', { class: 'rank big', title: r.provisional ? 'provisional' : '' }, r.rank),
-          user.bot ? h('span', { class: 'tag' }, 'bot') : ''),
+        h('h1', {}, user.name, ' ', h('span', { class: 'rank big', title: r.provisional ? t('rank.provisional') : '' }, r.rank),
+          user.bot ? h('span', { class: 'tag' }, t('rank.bot')) : ''),
         h('p', { class: 'muted' },
-          `Rating ${Math.round(r.rating)} ± ${Math.round(2 * r.deviation)} · ${r.games} rated game${r.games === 1 ? '' : 's'}` +
-          (r.provisional ? ' · provisional until the deviation falls below 110' : '')),
-        history.length ? ratingChart(history) : h('p', { class: 'empty' }, 'No rated games yet.'));
+          `${t('profile.rating', { rating: Math.round(r.rating), band: Math.round(2 * r.deviation) })} · ${t('profile.rated_games', { n: r.games })}` +
+          (r.provisional ? ` · ${t('profile.provisional')}` : '')),
+        history.length ? ratingChart(history) : h('p', { class: 'empty' }, t('profile.no_rated')));
     } catch (err) {
       if (!stopped) fill(head, h('h1', {}, name), h('p', { class: 'form-error' }, err.message));
     }
   })();
   const unmountList = mountGameList(games, ctx, {
-    title: `${name}'s games`, url: `/api/v1/users/${encodeURIComponent(name)}/games?limit=25`, empty: `${name} has not played yet.`,
+    title: t('profile.games', { name }), url: `/api/v1/users/${encodeURIComponent(name)}/games?limit=25`, empty: t('profile.no_games', { name }),
   });
   return () => {
     stopped = true;

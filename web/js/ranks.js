@@ -2,6 +2,7 @@
 // (/api/v1/ratings?ids=...), kept for the session and refreshed after a rated game.
 import { h } from './util.js';
 import { fetchJson } from './api.js';
+import { t } from './i18n.js';
 
 // 'ranks' after new ratings arrived (the lobby learns which players online are bots).
 export const ranksEvents = new EventTarget();
@@ -13,9 +14,9 @@ function paint(id, elements = document.querySelectorAll(`[data-rank-user="${id}"
   const info = known.get(id);
   if (!info) return;
   for (const el of elements) {
-    el.textContent = info.bot ? `${info.rank} · bot` : info.rank;
-    el.title = `rating ${Math.round(info.rating)} ± ${Math.round(2 * info.deviation)}` +
-      (info.provisional ? ' (provisional)' : '') + (info.bot ? ' · a bot' : '');
+    el.textContent = info.bot ? `${info.rank} · ${t('rank.bot')}` : info.rank;
+    el.title = t('rank.title', { rating: Math.round(info.rating), band: Math.round(2 * info.deviation) }) +
+      (info.provisional ? ` (${t('rank.provisional')})` : '') + (info.bot ? ` · ${t('rank.a_bot')}` : '');
     el.classList.toggle('bot', info.bot);
   }
 }

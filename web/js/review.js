@@ -7,8 +7,9 @@ import { Position } from './position.js';
 import { fetchJson } from './api.js';
 import { h, fill, svg } from './util.js';
 import { clockText } from './clock.js';
+import { t } from './i18n.js';
 
-const COLOR_NAME = { black: 'Black', white: 'White' };
+const colorName = (c) => t(`common.${c}`);
 const other = (c) => (c === 'black' ? 'white' : 'black');
 const short = (c) => (c === 'black' ? 'b' : 'w');
 
@@ -24,9 +25,9 @@ export function replay(game, count) {
     if (m.vertex === 'pass') continue;
     const taken = position.play(short(m.color), m.vertex);
     const i = position.index(m.vertex);
-    for (const t of taken) numbers.delete(t);
+    for (const x of taken) numbers.delete(x);
     if (position.points[i]) numbers.set(i, k + 1);
-    for (const t of taken) captures[t === i ? other(m.color) : m.color] += 1;
+    for (const x of taken) captures[x === i ? other(m.color) : m.color] += 1;
   }
   return { position, captures, numbers };
 }
@@ -163,19 +164,19 @@ export class Review {
     if (v) {
       const n = v.moves.length;
       const last = v.moves[n - 1];
-      return `Variation from move ${v.from}: ${n} move${n === 1 ? '' : 's'}` +
-        (last ? ` · ${COLOR_NAME[last.color]} ${last.vertex === 'pass' ? 'passed' : last.vertex}` : '');
+      return t('review.variation_from', { from: v.from, moves: t('review.moves', { n }) }) +
+        (last ? ` · ${colorName(last.color)} ${last.vertex === 'pass' ? t('review.passed') : last.vertex}` : '');
     }
     const k = this.shown;
-    if (k === 0) return `Start of the game · ${this.total} move${this.total === 1 ? '' : 's'}`;
+    if (k === 0) return `${t('review.start')} · ${t('review.moves', { n: this.total })}`;
     const m = this.game.moves[k - 1];
-    const what = m.vertex === 'pass' ? `${COLOR_NAME[m.color]} passed` : `${COLOR_NAME[m.color]} ${m.vertex}`;
+    const what = `${colorName(m.color)} ${m.vertex === 'pass' ? t('review.passed') : m.vertex}`;
     let clock = '';
     if (m.left && this.game.time && this.game.time.system !== 'none') {
-      const t = clockText(m.left, this.game.time);
-      clock = ` · ${COLOR_NAME[m.color]}'s clock ${t.main}${t.extra ? ` (${t.extra})` : ''}`;
+      const c = clockText(m.left, this.game.time);
+      clock = ` · ${t('game.clock_of', { color: colorName(m.color) })} ${c.main}${c.extra ? ` (${c.extra})` : ''}`;
     }
-    return `Move ${k} of ${this.total} · ${what}${clock}`;
+    return `${t('review.move_of', { k, total: this.total })} · ${what}${clock}`;
   }
 
   // The bar under the board: first / previous / next / last, the slider, move numbers, and the
@@ -189,29 +190,29 @@ export class Review {
     const button = (label, title, onclick, disabled) =>
       h('button', { type: 'button', class: 'step', title, 'aria-label': title, onclick, disabled }, label);
     const slider = h('input', {
-      type: 'range', min: 0, max: total, value: v ? v.from : k, class: 'move-slider', 'aria-label': 'Move',
+      type: 'range', min: 0, max: total, value: v ? v.from : k, class: 'move-slider', 'aria-label': t('review.move'),
       oninput: (e) => this.go(Number(e.target.value)),
     });
     const numbers = h('label', { class: 'check' },
-      h('input', { type: 'checkbox', checked: this.numbers, onchange: (e) => this.toggleNumbers(e.target.checked) }), ' Move numbers');
+      h('input', { type: 'checkbox', checked: this.numbers, onchange: (e) => this.toggleNumbers(e.target.checked) }), ` ${t('review.numbers')}`);
     const parts = [
       h('div', { class: 'steps' },
-        button(icon('first'), 'First move (Home)', () => this.first(), k === 0 && !v),
-        button(icon('previous'), 'Previous move (←)', () => this.previous(), k === 0 && !v),
+        button(icon('first'), t('review.first'), () => this.first(), k === 0 && !v),
+        button(icon('previous'), t('review.previous'), () => this.previous(), k === 0 && !v),
         slider,
-        button(icon('next'), 'Next move (→)', () => this.next(), k === total || !!v),
-        button(icon('last'), 'Last move (End)', () => this.last(), k === total && !v)),
+        button(icon('next'), t('review.next'), () => this.next(), k === total || !!v),
+        button(icon('last'), t('review.last'), () => this.last(), k === total && !v)),
       h('div', { class: 'review-line' }, h('span', { class: 'review-where', 'data-review': 'where' }, this.describe()), numbers),
     ];
     if (v) {
       parts.push(h('div', { class: 'variation-line' },
-        h('button', { type: 'button', onclick: () => this.undoVariationMove() }, 'Take back'),
-        h('button', { type: 'button', onclick: () => this.leaveVariation() }, 'Leave the variation')));
+        h('button', { type: 'button', onclick: () => this.undoVariationMove() }, t('review.take_back')),
+        h('button', { type: 'button', onclick: () => this.leaveVariation() }, t('review.leave'))));
     } else if (this.canAnalyse()) {
-      parts.push(h('p', { class: 'muted review-hint' }, 'Click the board to try a variation from this position.'));
+      parts.push(h('p', { class: 'muted review-hint' }, t('review.try')));
     } else if (this.at !== null) {
-      parts.push(h('p', { class: 'muted review-hint' }, 'You are looking at an earlier move. ',
-        h('button', { type: 'button', class: 'link', onclick: () => this.last() }, 'Back to the game')));
+      parts.push(h('p', { class: 'muted review-hint' }, `${t('review.earlier')} `,
+        h('button', { type: 'button', class: 'link', onclick: () => this.last() }, t('review.back'))));
     }
     if (v?.error) parts.push(h('p', { class: 'review-error', role: 'alert' }, v.error));
     fill(bar, ...parts);

@@ -6,16 +6,17 @@ import { h, fill, svg, parseVertex } from './util.js';
 import { BoardView } from './board.js';
 import { fetchJson } from './api.js';
 import { icon } from './review.js';
+import { t, tn } from './i18n.js';
 
 const TOOLS = [
-  ['play', 'Stone', 'Play a move (either colour: the side to move, or hold Shift for the other)'],
-  ['triangle', '△', 'Triangle'],
-  ['square', '□', 'Square'],
-  ['circle', '○', 'Circle'],
-  ['cross', '✕', 'Cross'],
-  ['label', 'A', 'Letter label: the next free letter'],
+  ['play', null, 'review.tool_play'],
+  ['triangle', '△', 'review.tool_triangle'],
+  ['square', '□', 'review.tool_square'],
+  ['circle', '○', 'review.tool_circle'],
+  ['cross', '✕', 'review.tool_cross'],
+  ['label', 'A', 'review.tool_label'],
 ];
-const COLOR_NAME = { black: 'Black', white: 'White' };
+const colorName = (c) => t(`common.${c}`);
 
 // Opens a review from a source ({game}, {sgf}, or {size, komi, ruleset}) and goes to it.
 export async function openReview(ctx, source) {
@@ -39,54 +40,55 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const shown = () => (local ? local.node : st?.current);
   const here = () => (iControl() ? aim ?? st?.current : shown());
 
-  const title = h('h1', { class: 'game-title' }, `Review ${reviewId}`);
+  const title = h('h1', { class: 'game-title' }, t('title.review', { id: reviewId }));
   const subtitle = h('p', { class: 'game-settings' });
-  const sgfLink = h('a', { href: `/api/v1/reviews/${reviewId}.sgf`, download: `tengen-review-${reviewId}.sgf`, class: 'sgf' }, 'Download SGF');
+  const sgfLink = h('a', { href: `/api/v1/reviews/${reviewId}.sgf`, download: `tengen-review-${reviewId}.sgf`, class: 'sgf' }, t('game.download_sgf'));
   const boardHolder = h('div', { class: 'board-holder' });
-  const toolbar = h('div', { class: 'review-tools', role: 'toolbar', 'aria-label': 'Board tools', hidden: true });
+  const toolbar = h('div', { class: 'review-tools', role: 'toolbar', 'aria-label': t('review.tools'), hidden: true });
   const navBar = h('div', { class: 'review-bar review-nav' });
   const problem = h('p', { class: 'analysis-error', role: 'alert' });
-  const backButton = h('button', { type: 'button', class: 'back-to-board', hidden: true, onclick: () => { local = null; looking += 1; render(); } }, 'Back to the shared board');
+  const backButton = h('button', { type: 'button', class: 'back-to-board', hidden: true, onclick: () => { local = null; looking += 1; render(); } }, t('review.back_shared'));
   const whereLine = h('p', { class: 'review-where', 'aria-live': 'polite' });
   const controlLine = h('p', { class: 'status review-control', role: 'status', 'aria-live': 'polite' });
   const handOver = h('div', { class: 'hand-over' });
-  const commentBox = h('textarea', { name: 'comment', rows: 4, maxlength: 4000, placeholder: 'A comment on this move…', 'aria-label': 'Comment on this node' });
-  const commentSave = h('button', { type: 'submit' }, 'Save comment');
+  const commentBox = h('textarea', { name: 'comment', rows: 4, maxlength: 4000, placeholder: t('review.comment_placeholder'), 'aria-label': t('review.comment_label') });
+  const commentSave = h('button', { type: 'submit' }, t('review.save_comment'));
   const commentForm = h('form', { class: 'comment-form', onsubmit: saveComment }, commentBox, commentSave);
   const commentText = h('div', { class: 'comment-text', 'aria-live': 'polite' });
-  const treeHolder = h('div', { class: 'review-tree', 'aria-label': 'Variations' });
+  const treeHolder = h('div', { class: 'review-tree', 'aria-label': t('review.variations') });
   const followersLine = h('p', { class: 'muted followers' });
   // Focusable, so that a keyboard can scroll it.
-  const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': 'Chat messages', tabindex: '0' });
-  const chatInput = h('input', { name: 'chat', maxlength: 1000, autocomplete: 'off', placeholder: 'Ask or answer…', 'aria-label': 'Chat message' });
-  const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, 'Send'));
-  const chatGuest = h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to chat.');
-  const closeButton = h('button', { class: 'danger-quiet', hidden: true, onclick: closeReview }, 'Close review');
-  const closedNote = h('p', { class: 'panel result', hidden: true }, 'This review is closed. Its record stays downloadable.');
+  const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': t('chat.messages'), tabindex: '0' });
+  const chatInput = h('input', { name: 'chat', maxlength: 1000, autocomplete: 'off', placeholder: t('review.chat_placeholder'), 'aria-label': t('chat.message') });
+  const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, t('chat.send')));
+  const chatGuest = h('p', { class: 'muted' }, ...tn('chat.guest', { link: h('a', { href: '#/login' }, t('nav.log_in')) }));
+  const closeButton = h('button', { class: 'danger-quiet', hidden: true, onclick: closeReview }, t('review.close'));
+  const closedNote = h('p', { class: 'panel result', hidden: true }, t('review.closed'));
   const view = h('div', { class: 'game review-room' },
     h('div', { class: 'board-area' }, boardHolder, whereLine, backButton, toolbar, navBar, problem),
     h('aside', { class: 'side' },
       h('header', { class: 'game-head' }, title, subtitle, h('div', { class: 'row' }, sgfLink, closeButton)),
       closedNote, controlLine, handOver,
-      h('section', { class: 'comment' }, h('h2', {}, 'Comment'), commentText, commentForm),
-      h('section', { class: 'tree' }, h('h2', {}, 'Variations'), treeHolder),
+      h('section', { class: 'comment' }, h('h2', {}, t('review.comment')), commentText, commentForm),
+      h('section', { class: 'tree' }, h('h2', {}, t('review.variations')), treeHolder),
       followersLine,
-      h('section', { class: 'chat' }, h('h2', {}, 'Chat'), chatLog, chatForm, chatGuest)));
+      h('section', { class: 'chat' }, h('h2', {}, t('chat.title')), chatLog, chatForm, chatGuest)));
   fill(root, view);
-  fill(boardHolder, h('p', { class: 'empty' }, 'Connecting…'));
+  fill(boardHolder, h('p', { class: 'empty' }, t('net.connecting')));
 
-  for (const [name, text, label] of TOOLS) {
-    toolbar.append(h('button', { type: 'button', class: 'tool', dataset: { tool: name }, title: label, 'aria-label': label, 'aria-pressed': String(name === tool), onclick: () => { tool = name; render(); } }, text));
+  for (const [name, text, key] of TOOLS) {
+    const label = t(key);
+    toolbar.append(h('button', { type: 'button', class: 'tool', dataset: { tool: name }, title: label, 'aria-label': label, 'aria-pressed': String(name === tool), onclick: () => { tool = name; render(); } }, text ?? t('review.stone')));
   }
-  toolbar.append(h('button', { type: 'button', class: 'tool', title: 'Pass', onclick: () => send('review_play', { vertex: 'pass' }) }, 'Pass'),
-    h('button', { type: 'button', class: 'tool danger-text', title: 'Delete this move and the lines after it', onclick: deleteNode }, 'Delete'));
+  toolbar.append(h('button', { type: 'button', class: 'tool', title: t('game.pass'), onclick: () => send('review_play', { vertex: 'pass' }) }, t('game.pass')),
+    h('button', { type: 'button', class: 'tool danger-text', title: t('review.delete_title'), onclick: deleteNode }, t('review.delete')));
   const navButton = (label, name, go) => h('button', { type: 'button', class: 'step', 'aria-label': label, title: label, onclick: go }, icon(name));
   navBar.append(h('div', { class: 'steps' },
-    navButton('Start (Home)', 'first', () => goTo(0)),
-    navButton('Previous move (←)', 'previous', () => goTo(parentOf(here()))),
-    navButton('Next move (→)', 'next', () => goTo(firstChild(here()))),
-    navButton('End of this line (End)', 'last', () => goTo(endOfLine(here()))),
-    h('span', { class: 'muted nav-hint' }, '↑ ↓ switch variation')));
+    navButton(t('review.nav_start'), 'first', () => goTo(0)),
+    navButton(t('review.previous'), 'previous', () => goTo(parentOf(here()))),
+    navButton(t('review.next'), 'next', () => goTo(firstChild(here()))),
+    navButton(t('review.nav_end'), 'last', () => goTo(endOfLine(here()))),
+    h('span', { class: 'muted nav-hint' }, t('review.nav_hint'))));
 
   const iControl = () => !!st && !st.closed && ctx.user?.id === st.controller.id;
   const iOwn = () => !!st && ctx.user?.id === st.owner.id;
@@ -105,7 +107,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
       followers: s.followers, guests: s.guests, closed: s.closed, chat: [...(s.chat ?? [])],
     };
     if (!board || board.width !== s.width || board.height !== s.height) {
-      board = new BoardView(s.width, s.height, { onPoint: clickPoint, ghost: ghostColor, label: `Review board, ${s.width} by ${s.height}` });
+      board = new BoardView(s.width, s.height, { onPoint: clickPoint, ghost: ghostColor, label: t('review.board_label', { width: s.width, height: s.height }) });
       fill(boardHolder, board.el);
       boardHolder.style.setProperty('--ratio', String(board.aspect));
     }
@@ -173,7 +175,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     const path = [];
     for (let at = st.nodes.get(node); at; at = st.nodes.get(at.parent)) path.unshift(at);
     if (path.slice(1).some((n) => n.add_black.length || n.add_white.length || n.add_empty.length)) {
-      problem.textContent = 'This line has stones set up along it: the shared board shows it when it gets there.';
+      problem.textContent = t('review.setup_line');
       return;
     }
     const body = {
@@ -254,7 +256,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
   }
 
   async function closeReview() {
-    if (!iOwn() || !confirm('Close this review? Nobody can change it afterwards; it stays downloadable.')) return;
+    if (!iOwn() || !confirm(t('review.close_confirm'))) return;
     send('review_close', {});
   }
 
@@ -287,31 +289,31 @@ export function mountReviewRoom(root, ctx, reviewId) {
     board.el.classList.toggle('my-turn', mine && tool === 'play');
     view.classList.toggle('controlling', mine);
     const depth = depthOf(at);
-    const move = node?.color ? `${COLOR_NAME[node.color]} ${node.vertex === 'pass' ? 'passes' : node.vertex}` : 'The start';
+    const move = node?.color ? `${colorName(node.color)} ${node.vertex === 'pass' ? t('review.passes') : node.vertex}` : t('review.the_start');
     const caps = where.captures;
-    whereLine.textContent = `${local ? 'On your own: ' : ''}${depth ? `Move ${depth} · ${move}` : move} · ${COLOR_NAME[where.to_move]} to play · captures: Black ${caps.black}, White ${caps.white}`;
+    whereLine.textContent = `${local ? `${t('review.on_your_own')} ` : ''}${depth ? `${t('review.move_n', { n: depth })} · ${move}` : move} · ${t('review.to_play', { color: colorName(where.to_move) })} · ${t('review.captures', { black: caps.black, white: caps.white })}`;
     backButton.hidden = !local;
-    backButton.textContent = `Back to ${st.controller.name}'s board`;
-    controlLine.textContent = st.closed ? '' : mine ? 'You have control.'
-      : local ? `${st.controller.name} has control; you are looking around on your own.`
-        : `${st.controller.name} has control; you follow the board. Step or click the tree to look around on your own.`;
+    backButton.textContent = t('review.back_to', { name: st.controller.name });
+    controlLine.textContent = st.closed ? '' : mine ? t('review.you_control')
+      : local ? t('review.they_control_local', { name: st.controller.name })
+        : t('review.they_control', { name: st.controller.name });
 
     // The comment: editable by whoever has control.
     commentForm.hidden = !mine;
     if (mine && document.activeElement !== commentBox) commentBox.value = node?.comment ?? '';
     commentText.hidden = mine;
-    fill(commentText, node?.comment ? h('p', {}, node.comment) : h('p', { class: 'muted' }, 'No comment on this move.'));
+    fill(commentText, node?.comment ? h('p', {}, node.comment) : h('p', { class: 'muted' }, t('review.no_comment')));
 
     // Handing control over: the owner to anyone following (and back to themselves at any time),
     // whoever has it to anyone following.
     const items = [];
     if (!st.closed && iOwn() && !mine) {
-      items.push(h('button', { type: 'button', onclick: () => send('review_control', { to: st.owner.name }) }, 'Take control back'));
+      items.push(h('button', { type: 'button', onclick: () => send('review_control', { to: st.owner.name }) }, t('review.take_control')));
     }
     const candidates = st.followers.filter((u) => u.id !== st.controller.id && u.id !== ctx.user?.id);
     if (!st.closed && (iOwn() || mine) && candidates.length) {
-      const pick = h('select', { 'aria-label': 'Hand control to' }, ...candidates.map((u) => h('option', { value: u.name }, u.name)));
-      items.push(h('label', {}, 'Hand control to '), pick, h('button', { type: 'button', onclick: () => send('review_control', { to: pick.value }) }, 'Hand over'));
+      const pick = h('select', { 'aria-label': t('review.hand_to') }, ...candidates.map((u) => h('option', { value: u.name }, u.name)));
+      items.push(h('label', {}, `${t('review.hand_to')} `), pick, h('button', { type: 'button', onclick: () => send('review_control', { to: pick.value }) }, t('review.hand_over')));
     }
     const chosen = handOver.querySelector('select')?.value;
     fill(handOver, ...items);
@@ -320,8 +322,8 @@ export function mountReviewRoom(root, ctx, reviewId) {
     closeButton.hidden = !iOwn() || st.closed;
     closedNote.hidden = !st.closed;
     const names = st.followers.map((u) => u.name);
-    if (st.guests) names.push(`${st.guests} guest${st.guests === 1 ? '' : 's'}`);
-    followersLine.textContent = names.length ? `Here: ${names.join(', ')}` : '';
+    if (st.guests) names.push(t('review.guests', { n: st.guests }));
+    followersLine.textContent = names.length ? t('review.here', { names: names.join(', ') }) : '';
     drawTree();
     renderChat();
   }
@@ -373,7 +375,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
       if (!place.has(id)) continue;
       const [x, y] = at(id);
       const cls = `node ${n.color ?? 'root'}${id === st.current ? ' current' : ''}${local && id === local.node ? ' looked' : ''}${n.comment ? ' commented' : ''}`;
-      const g = svg('g', { class: cls, 'data-node': id, role: 'treeitem', 'aria-label': n.color ? `${COLOR_NAME[n.color]} ${n.vertex}` : 'The start' });
+      const g = svg('g', { class: cls, 'data-node': id, role: 'treeitem', 'aria-label': n.color ? `${colorName(n.color)} ${n.vertex}` : t('review.the_start') });
       g.append(svg('circle', { cx: x, cy: y, r: id === st.current ? 10 : 8 }));
       const t = svg('text', { x, y });
       t.textContent = n.color ? String(depthOf(id)) : '◆';
@@ -436,7 +438,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
 export function reviewsCard(ctx) {
   const list = h('ul', { class: 'live-reviews' });
   const problem = h('p', { class: 'form-error', role: 'alert' });
-  const size = h('select', { name: 'demo-size', 'aria-label': 'Board size' }, ...[19, 13, 9].map((n) => h('option', { value: n }, `${n}×${n}`)));
+  const size = h('select', { name: 'demo-size', 'aria-label': t('quick.board_size') }, ...[19, 13, 9].map((n) => h('option', { value: n }, `${n}×${n}`)));
   const file = h('input', { type: 'file', accept: '.sgf,application/x-go-sgf', 'aria-label': 'SGF file to review', class: 'sgf-file' });
   const start = async (source) => {
     problem.textContent = '';
@@ -449,23 +451,23 @@ export function reviewsCard(ctx) {
   file.addEventListener('change', async () => {
     const f = file.files?.[0];
     if (!f) return;
-    if (f.size > 200 * 1024) { problem.textContent = 'That file is over 200 KiB: an SGF of a game is a few KiB.'; return; }
+    if (f.size > 200 * 1024) { problem.textContent = t('review.file_too_large'); return; }
     start({ sgf: await f.text() });
     file.value = '';
   });
   const tools = ctx.user
     ? h('div', { class: 'review-start' },
-      h('div', { class: 'row' }, size, h('button', { type: 'button', onclick: () => start({ size: Number(size.value) }) }, 'New demo board')),
-      h('label', { class: 'upload' }, 'Review an SGF file: ', file), problem)
-    : h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to open a review board. Anyone may follow one.');
-  const el = h('section', { class: 'card lobby-reviews' }, h('h2', {}, 'Reviews and demonstrations'), list, tools);
+      h('div', { class: 'row' }, size, h('button', { type: 'button', onclick: () => start({ size: Number(size.value) }) }, t('review.new_demo'))),
+      h('label', { class: 'upload' }, `${t('review.upload')} `, file), problem)
+    : h('p', { class: 'muted' }, ...tn('review.guest', { link: h('a', { href: '#/login' }, t('nav.log_in')) }));
+  const el = h('section', { class: 'card lobby-reviews' }, h('h2', {}, t('review.card_title')), list, tools);
   async function load() {
     try {
       const { reviews } = await fetchJson('/api/v1/reviews');
-      if (!reviews.length) fill(list, h('li', { class: 'empty' }, 'No reviews right now.'));
+      if (!reviews.length) fill(list, h('li', { class: 'empty' }, t('review.none')));
       else fill(list, ...reviews.slice(0, 20).map((r) => h('li', {},
         h('a', { href: `#/review/${r.id}` }, r.title),
-        h('span', { class: 'muted' }, ` by ${r.owner.name} · ${r.width}×${r.height} · ${r.nodes - 1} moves · ${r.followers} here`))));
+        h('span', { class: 'muted' }, ` ${t('review.by', { name: r.owner.name })} · ${r.width}×${r.height} · ${t('review.moves', { n: r.nodes - 1 })} · ${t('review.n_here', { n: r.followers })}`))));
     } catch (err) {
       fill(list, h('li', { class: 'empty' }, err.message));
     }

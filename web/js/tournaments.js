@@ -1,19 +1,23 @@
 // Tournaments: the list with a form to create one, and a tournament's page — registration, the
 // director's actions, live standings with the crosstable, each round's pairings and games.
-import { h, fill, describeSettings, formatDate, RULESETS, selectInput, field } from './util.js';
+import { h, fill, describeSettings, formatDate, selectInput, field } from './util.js';
 import { fetchJson } from './api.js';
-import { TIME_FIELDS, TIME_NAMES } from './lobby.js';
+import { TIME_FIELDS, timeNames, rulesetOptions } from './lobby.js';
+// `t` names a tournament throughout this file: its words come from T, the catalog's t.
+import { t as T, tn } from './i18n.js';
 
 const MIN = 60000;
 const LIST_PAGE = 50;
 
-export const SYSTEMS = {
-  mcmahon: 'McMahon', swiss: 'Swiss', round_robin: 'Round robin', double_round_robin: 'Double round robin',
-  single_elimination: 'Single elimination', double_elimination: 'Double elimination',
-};
-const STATUS_WORDS = { registering: 'Registration open', running: 'Running', finished: 'Finished', cancelled: 'Cancelled' };
-const TIE_BREAK_WORDS = { score: 'MMS', wins: 'Wins', sos: 'SOS', sosos: 'SOSOS', sodos: 'SODOS' };
-const RESULT_WORDS = { black: 'Black wins', white: 'White wins', jigo: 'Jigo', both_lose: 'Both lose' };
+// The pairing systems, statuses, tie-breaks and results by their wire names; the words are the
+// catalog's tournament.system_*, tournament.status_*, tournament.tb_* and tournament.result_*.
+export const SYSTEMS = ['mcmahon', 'swiss', 'round_robin', 'double_round_robin', 'single_elimination', 'double_elimination'];
+const words = (prefix, keys) => Object.fromEntries(keys.map((k) => [k, T(`tournament.${prefix}_${k}`)]));
+const systemName = (s) => (SYSTEMS.includes(s) ? T(`tournament.system_${s}`) : s);
+const statusName = (s) => (['registering', 'running', 'finished', 'cancelled'].includes(s) ? T(`tournament.status_${s}`) : s);
+const TIE_BREAK_WORDS = { score: 'MMS', sos: 'SOS', sosos: 'SOSOS', sodos: 'SODOS' };
+const resultName = (r) => T(`tournament.result_${r}`);
+const RESULTS = ['black', 'white', 'jigo', 'both_lose'];
 
 // Every rank from 30 kyu to 9 dan, strongest first.
 export const RANKS = [...Array.from({ length: 9 }, (_, i) => `${9 - i}d`), ...Array.from({ length: 30 }, (_, i) => `${i + 1}k`)];
@@ -44,23 +48,23 @@ function onTournamentChange(ctx, id, reload) {
 
 export function mountTournamentList(root, ctx) {
   const rows = h('tbody');
-  const older = h('button', { type: 'button', class: 'older', hidden: true }, 'Older tournaments');
+  const older = h('button', { type: 'button', class: 'older', hidden: true }, T('tournament.older'));
   const problem = h('p', { class: 'form-error', role: 'alert' });
-  const form = ctx.user ? tournamentForm(ctx) : h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to create or join a tournament.');
+  const form = ctx.user ? tournamentForm(ctx) : h('p', { class: 'muted' }, ...tn('tournament.guest', { link: h('a', { href: '#/login' }, T('nav.log_in')) }));
   fill(root, h('div', { class: 'tournaments' },
-    h('section', { class: 'card' }, h('h1', {}, 'Tournaments'),
+    h('section', { class: 'card' }, h('h1', {}, T('nav.tournaments')),
       h('div', { class: 'table-wrap' }, h('table', { class: 'tournament-list' },
-        h('thead', {}, h('tr', {}, ...['Name', 'System', 'Status', 'Players', 'Round', 'Director'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ...['name', 'system', 'status', 'players', 'round', 'director'].map((k) => h('th', { scope: 'col' }, T(`tournament.col_${k}`))))),
         rows)),
       older, problem),
-    h('section', { class: 'card' }, h('h2', {}, 'New tournament'), form)));
+    h('section', { class: 'card' }, h('h2', {}, T('tournament.new')), form)));
   let stopped = false;
   const row = (t) => h('tr', { dataset: { tournament: t.id } },
     h('td', {}, h('a', { href: `#/tournament/${t.id}` }, t.name)),
-    h('td', {}, SYSTEMS[t.system] ?? t.system),
-    h('td', {}, STATUS_WORDS[t.status] ?? t.status),
+    h('td', {}, systemName(t.system)),
+    h('td', {}, statusName(t.status)),
     h('td', {}, String(t.players)),
-    h('td', {}, t.round ? `${t.round}${t.rounds ? ` of ${t.rounds}` : ''}` : '—'),
+    h('td', {}, t.round ? (t.rounds ? T('tournament.round_of', { round: t.round, rounds: t.rounds }) : String(t.round)) : '—'),
     h('td', {}, t.director.name));
   // The list comes in pages, newest first; "Older tournaments" fetches the next one.
   async function load(before = null) {
@@ -69,7 +73,7 @@ export function mountTournamentList(root, ctx) {
         await fetchJson(`/api/v1/tournaments?limit=${LIST_PAGE}${before ? `&before=${before}` : ''}`);
       if (stopped) return;
       if (!before) fill(rows);
-      if (!before && !tournaments.length) fill(rows, h('tr', {}, h('td', { colspan: 6, class: 'empty' }, 'No tournaments yet.')));
+      if (!before && !tournaments.length) fill(rows, h('tr', {}, h('td', { colspan: 6, class: 'empty' }, T('tournament.none'))));
       rows.append(...tournaments.map(row));
       older.hidden = next === null;
       older.onclick = () => load(next);
@@ -86,12 +90,12 @@ export function mountTournamentList(root, ctx) {
 }
 
 function tournamentForm(ctx) {
-  const name = h('input', { id: 'tf-name', name: 'name', required: true, maxlength: 80, placeholder: 'Club championship' });
-  const system = select('system', SYSTEMS, 'mcmahon');
+  const name = h('input', { id: 'tf-name', name: 'name', required: true, maxlength: 80, placeholder: T('tournament.name_placeholder') });
+  const system = select('system', words('system', SYSTEMS), 'mcmahon');
   const rounds = number('rounds', 4, 1, 30);
   const size = select('size', { 19: '19×19', 13: '13×13', 9: '9×9' }, '19');
-  const ruleset = select('ruleset', Object.fromEntries(Object.entries(RULESETS).map(([k, v]) => [k, v.label])), 'japanese');
-  const clock = select('time', TIME_NAMES, 'byoyomi');
+  const ruleset = select('ruleset', rulesetOptions(), 'japanese');
+  const clock = select('time', timeNames(), 'byoyomi');
   const timeFields = h('div', { class: 'field-row time-fields' });
   const bar = select('bar', Object.fromEntries(RANKS.map((r) => [r, r])), '1d');
   const floor = select('floor', Object.fromEntries(RANKS.map((r) => [r, r])), '20k');
@@ -101,16 +105,16 @@ function tournamentForm(ctx) {
   const gap = number('gap', 0, 0, 10080, 'any');
   const noShow = number('no_show', 5, 1 / 60, 10080, 'any');
   const rated = h('input', { id: 'tf-rated', type: 'checkbox' });
-  const mcmahonOnly = h('div', { class: 'field-row' }, field('Bar', bar), field('Floor', floor),
-    h('label', { class: 'check' }, byGap, ' Handicap by score gap'));
-  const roundsField = field('Rounds', rounds);
+  const mcmahonOnly = h('div', { class: 'field-row' }, field(T('tournament.bar'), bar), field(T('tournament.floor'), floor),
+    h('label', { class: 'check' }, byGap, ` ${T('tournament.by_gap')}`));
+  const roundsField = field(T('tournament.rounds'), rounds);
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const inputs = {};
   function showTime() {
     fill(timeFields, ...TIME_FIELDS[clock.value].map(([n, label, unit, value, min, max, step]) => {
       const input = h('input', { id: `tf-${n}`, name: n, type: 'number', min: String(min), max: String(max), step: String(step), value: String(value), required: true });
       inputs[n] = { input, unit };
-      return field(label, input);
+      return field(T(label), input);
     }));
   }
   function showSystem() {
@@ -150,17 +154,17 @@ function tournamentForm(ctx) {
       }
     },
   },
-  h('div', { class: 'field-row' }, field('Name', name)),
-  h('div', { class: 'field-row' }, field('System', system), roundsField),
+  h('div', { class: 'field-row' }, field(T('tournament.col_name'), name)),
+  h('div', { class: 'field-row' }, field(T('tournament.col_system'), system), roundsField),
   mcmahonOnly,
-  h('div', { class: 'field-row' }, field('Board', size), field('Rules', ruleset), field('Clock', clock)),
+  h('div', { class: 'field-row' }, field(T('form.board'), size), field(T('form.rules'), ruleset), field(T('form.clock'), clock)),
   timeFields,
-  h('div', { class: 'field-row' }, field('Most players (0: no limit)', maxPlayers),
-    h('label', { class: 'check' }, whenFull, ' Start when full')),
-  h('div', { class: 'field-row' }, field('Minutes between rounds', gap), field('No-show forfeit after (min)', noShow)),
-  h('div', { class: 'field-row checks' }, h('label', { class: 'check' }, rated, ' Rated games')),
+  h('div', { class: 'field-row' }, field(T('tournament.max_players'), maxPlayers),
+    h('label', { class: 'check' }, whenFull, ` ${T('tournament.when_full')}`)),
+  h('div', { class: 'field-row' }, field(T('tournament.gap'), gap), field(T('tournament.no_show'), noShow)),
+  h('div', { class: 'field-row checks' }, h('label', { class: 'check' }, rated, ` ${T('tournament.rated')}`)),
   problem,
-  h('button', { type: 'submit', class: 'primary' }, 'Create tournament'));
+  h('button', { type: 'submit', class: 'primary' }, T('tournament.create')));
 }
 
 // ---- one tournament ----
@@ -168,12 +172,12 @@ function tournamentForm(ctx) {
 // A crosstable cell: the opponent's place, + - or =, the colour, the handicap: "3+w", "5-b2".
 export function crosstableCell(cell) {
   if (!cell) return '—';
-  if (cell.bye) return 'bye';
+  if (cell.bye) return T('tournament.bye');
   return `${cell.opponent_place}${cell.result}${cell.color}${cell.handicap ? cell.handicap : ''}${cell.forfeit ? '!' : ''}`;
 }
 
 export function mountTournament(root, ctx, id) {
-  const head = h('section', { class: 'card tournament-head' }, h('h1', {}, `Tournament ${id}`));
+  const head = h('section', { class: 'card tournament-head' }, h('h1', {}, T('title.tournament', { id })));
   const actions = h('div', { class: 'tournament-actions' });
   const standings = h('section', { class: 'card standings' });
   const rounds = h('section', { class: 'card rounds' });
@@ -206,40 +210,40 @@ export function mountTournament(root, ctx, id) {
   }
 
   function render(t) {
-    const roundsText = t.rounds ? `${t.rounds} round${t.rounds === 1 ? '' : 's'}` : '';
-    fill(head, h('h1', {}, t.name, h('span', { class: `tag status-${t.status}` }, STATUS_WORDS[t.status] ?? t.status)),
-      h('p', { class: 'muted' }, [SYSTEMS[t.system], roundsText, describeSettings(t.settings.game), `directed by ${t.director.name}`,
-        t.settings.starts_at_ms ? `starts ${formatDate(t.settings.starts_at_ms)}` : ''].filter(Boolean).join(' · ')),
-      t.system === 'mcmahon' ? h('p', { class: 'muted' }, `Bar ${t.settings.mcmahon.bar}, floor ${t.settings.mcmahon.floor}` +
-        (t.settings.handicap.by_score_gap ? ', handicap by score gap' : '')) : '',
+    const roundsText = t.rounds ? T('tournament.n_rounds', { n: t.rounds }) : '';
+    fill(head, h('h1', {}, t.name, h('span', { class: `tag status-${t.status}` }, statusName(t.status))),
+      h('p', { class: 'muted' }, [systemName(t.system), roundsText, describeSettings(t.settings.game), T('tournament.directed_by', { name: t.director.name }),
+        t.settings.starts_at_ms ? T('tournament.starts', { when: formatDate(t.settings.starts_at_ms) }) : ''].filter(Boolean).join(' · ')),
+      t.system === 'mcmahon' ? h('p', { class: 'muted' }, T('tournament.bar_floor', { bar: t.settings.mcmahon.bar, floor: t.settings.mcmahon.floor }) +
+        (t.settings.handicap.by_score_gap ? `, ${T('tournament.by_gap').toLocaleLowerCase()}` : '')) : '',
       entrantList(t));
     fill(actions, ...playerActions(t), ...directorActions(t));
     renderStandings(t);
     renderRounds(t);
-    fill(audit, h('summary', {}, `Audit log (${t.audit.length})`),
+    fill(audit, h('summary', {}, T('tournament.audit', { n: t.audit.length })),
       h('ol', { class: 'audit-log' }, ...t.audit.map((a) => h('li', {}, `${formatDate(a.at_ms)} · ${a.kind}` +
-        (a.by ? ` by ${a.by}` : '') + auditDetail(a)))));
+        (a.by ? ` ${T('review.by', { name: a.by })}` : '') + auditDetail(a)))));
   }
 
   function entrantList(t) {
-    if (!t.entrants.length) return h('p', { class: 'empty' }, 'Nobody has registered yet.');
-    return h('p', { class: 'entrants' }, `${t.entrants.length} player${t.entrants.length === 1 ? '' : 's'}: `,
+    if (!t.entrants.length) return h('p', { class: 'empty' }, T('tournament.no_entrants'));
+    return h('p', { class: 'entrants' }, `${T('tournament.n_players', { n: t.entrants.length })}: `,
       ...t.entrants.map((e, i) => h('span', { class: e.withdrawn ? 'entrant withdrawn' : 'entrant' }, i ? ', ' : '',
         h('a', { href: `#/user/${encodeURIComponent(e.name)}` }, e.name), ` ${e.rank}`)));
   }
 
   function playerActions(t) {
-    if (!ctx.user) return [h('p', { class: 'muted' }, h('a', { href: '#/login' }, 'Log in'), ' to register.')];
+    if (!ctx.user) return [h('p', { class: 'muted' }, ...tn('tournament.guest_register', { link: h('a', { href: '#/login' }, T('nav.log_in')) }))];
     const me = t.entrants.find((e) => e.id === ctx.user.id);
     if (t.status === 'registering') {
-      if (me) return [h('button', { onclick: () => act('tournament_leave') }, 'Unregister')];
-      const rank = selectInput('tr-rank', 'rank', { '': 'Rank from my rating', ...Object.fromEntries(RANKS.map((r) => [r, r])) }, '');
-      return [field('Declared rank', rank), h('button', {
+      if (me) return [h('button', { onclick: () => act('tournament_leave') }, T('tournament.unregister'))];
+      const rank = selectInput('tr-rank', 'rank', { '': T('tournament.rank_from_rating'), ...Object.fromEntries(RANKS.map((r) => [r, r])) }, '');
+      return [field(T('tournament.declared_rank'), rank), h('button', {
         class: 'primary', onclick: () => act('tournament_register', rank.value ? { rank: rank.value } : {}),
-      }, 'Register')];
+      }, T('tournament.register'))];
     }
     if (t.status === 'running' && me && !me.withdrawn) {
-      return [h('button', { onclick: () => { if (confirm('Withdraw from the rounds still to play?')) act('tournament_leave'); } }, 'Withdraw')];
+      return [h('button', { onclick: () => { if (confirm(T('tournament.withdraw_confirm'))) act('tournament_leave'); } }, T('tournament.withdraw'))];
     }
     return [];
   }
@@ -247,69 +251,69 @@ export function mountTournament(root, ctx, id) {
   function directorActions(t) {
     if (ctx.user?.id !== t.director.id) return [];
     const out = [];
-    if (t.status === 'registering') out.push(h('button', { class: 'primary', onclick: () => act('tournament_start') }, 'Start now'));
+    if (t.status === 'registering') out.push(h('button', { class: 'primary', onclick: () => act('tournament_start') }, T('tournament.start_now')));
     const last = t.round_list[t.round_list.length - 1];
-    if (t.status === 'running' && last && !last.started) out.push(h('button', { onclick: () => act('tournament_repair') }, `Pair round ${last.round} again`));
+    if (t.status === 'running' && last && !last.started) out.push(h('button', { onclick: () => act('tournament_repair') }, T('tournament.repair', { round: last.round })));
     if (t.status === 'running') {
       const active = t.entrants.filter((e) => !e.withdrawn);
       const who = selectInput('td-player', 'player', Object.fromEntries(active.map((e) => [e.name, e.name])), active[0]?.name ?? '');
-      out.push(h('div', { class: 'field-row' }, field('Player', who),
-        h('button', { onclick: () => act('tournament_withdraw', { player: who.value }) }, 'Withdraw player')));
+      out.push(h('div', { class: 'field-row' }, field(T('tournament.player'), who),
+        h('button', { onclick: () => act('tournament_withdraw', { player: who.value }) }, T('tournament.withdraw_player'))));
       const started = t.round_list.filter((r) => r.started);
       if (started.length) {
-        const boards = started.flatMap((r) => r.games.map((g) => [`${r.round}/${g.board}`, `Round ${r.round}, board ${g.board}: ${g.black.name}–${g.white.name}`]));
+        const boards = started.flatMap((r) => r.games.map((g) => [`${r.round}/${g.board}`, T('tournament.board_game', { round: r.round, board: g.board, black: g.black.name, white: g.white.name })]));
         const board = selectInput('td-board', 'board', Object.fromEntries(boards), boards[boards.length - 1]?.[0] ?? '');
-        const result = selectInput('td-result', 'result', RESULT_WORDS, 'black');
-        out.push(h('div', { class: 'field-row' }, field('Game', board), field('Result', result),
+        const result = selectInput('td-result', 'result', Object.fromEntries(RESULTS.map((k) => [k, resultName(k)])), 'black');
+        out.push(h('div', { class: 'field-row' }, field(T('games.col_game'), board), field(T('games.col_result'), result),
           h('button', {
             onclick: () => {
               const [round, b] = board.value.split('/').map(Number);
               act('tournament_set_result', { round, board: b, result: result.value });
             },
-          }, 'Set result')));
+          }, T('tournament.set_result'))));
       }
     }
-    return out.length ? [h('div', { class: 'director' }, h('h2', {}, 'Director'), ...out)] : [];
+    return out.length ? [h('div', { class: 'director' }, h('h2', {}, T('tournament.col_director')), ...out)] : [];
   }
 
   function renderStandings(t) {
     if (!t.standings.length) {
-      fill(standings, h('h2', {}, 'Standings'), h('p', { class: 'empty' }, 'The standings appear once the tournament starts.'));
+      fill(standings, h('h2', {}, T('tournament.standings')), h('p', { class: 'empty' }, T('tournament.no_standings')));
       return;
     }
     const roundCount = t.round_list.length;
     const tieBreaks = t.tie_breaks.filter((k) => k !== 'score' && k !== 'wins');
-    const scoreLabel = t.system === 'mcmahon' ? 'MMS' : 'Wins';
-    fill(standings, h('h2', {}, 'Standings'),
+    const scoreLabel = t.system === 'mcmahon' ? 'MMS' : T('tournament.wins');
+    fill(standings, h('h2', {}, T('tournament.standings')),
       h('div', { class: 'table-wrap' }, h('table', { class: 'standings-table' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col' }, 'Rank'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, T('tournament.player')), h('th', { scope: 'col' }, T('tournament.rank')),
           ...Array.from({ length: roundCount }, (_, i) => h('th', { scope: 'col' }, `R${i + 1}`)),
-          h('th', { scope: 'col' }, scoreLabel), ...tieBreaks.map((k) => h('th', { scope: 'col' }, TIE_BREAK_WORDS[k])))),
+          h('th', { scope: 'col' }, scoreLabel), ...tieBreaks.map((k) => h('th', { scope: 'col' }, TIE_BREAK_WORDS[k] ?? k)))),
         h('tbody', {}, ...t.standings.map((s) => h('tr', { class: s.withdrawn || s.eliminated ? 'out' : '' },
           h('td', {}, String(s.place)),
-          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(s.player.name)}` }, s.player.name), s.withdrawn ? h('span', { class: 'tag' }, 'withdrawn') : ''),
+          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(s.player.name)}` }, s.player.name), s.withdrawn ? h('span', { class: 'tag' }, T('tournament.withdrawn')) : ''),
           h('td', {}, s.rank),
           ...s.rounds.map((c) => h('td', { class: 'cross' }, crosstableCell(c))),
           h('td', {}, String(t.system === 'mcmahon' ? s.score : s.points)),
           ...tieBreaks.map((k) => h('td', {}, String(s[k])))))))),
-      h('p', { class: 'muted' }, 'Each round: the opponent\'s place, + win, - loss, = jigo, ? still playing, b/w colour, then handicap; ! decided without play.'));
+      h('p', { class: 'muted' }, T('tournament.crosstable_key')));
   }
 
   function renderRounds(t) {
     if (!t.round_list.length) {
-      fill(rounds, h('h2', {}, 'Rounds'), h('p', { class: 'empty' }, 'No round has been paired yet.'));
+      fill(rounds, h('h2', {}, T('tournament.rounds')), h('p', { class: 'empty' }, T('tournament.no_rounds')));
       return;
     }
-    fill(rounds, h('h2', {}, 'Rounds'), ...[...t.round_list].reverse().map((r) => h('div', { class: 'round', dataset: { round: r.round } },
-      h('h3', {}, `Round ${r.round}`, h('span', { class: 'muted' }, r.started ? '' : ` · starts ${formatDate(r.starts_at_ms)}`)),
+    fill(rounds, h('h2', {}, T('tournament.rounds')), ...[...t.round_list].reverse().map((r) => h('div', { class: 'round', dataset: { round: r.round } },
+      h('h3', {}, T('tournament.round_n', { n: r.round }), h('span', { class: 'muted' }, r.started ? '' : ` · ${T('tournament.starts', { when: formatDate(r.starts_at_ms) })}`)),
       h('div', { class: 'table-wrap' }, h('table', {},
-        h('thead', {}, h('tr', {}, ...['Board', 'Black', 'White', 'Handicap', 'Result', ''].map((x) => h('th', { scope: 'col' }, x)))),
+        h('thead', {}, h('tr', {}, ...['board', 'black', 'white', 'handicap', 'result', ''].map((x) => h('th', { scope: 'col' }, x ? T(`tournament.rcol_${x}`) : '')))),
         h('tbody', {}, ...r.games.map((g) => h('tr', {},
           h('td', {}, String(g.board)), h('td', {}, g.black.name), h('td', {}, g.white.name),
-          h('td', {}, g.handicap ? (g.handicap === 1 ? 'no komi' : `${g.handicap} stones`) : 'even'),
-          h('td', {}, g.result ? RESULT_WORDS[g.result] + (g.forfeit ? ' (forfeit)' : '') : (r.started ? 'playing' : '')),
-          h('td', {}, g.game ? h('a', { href: `#/game/${g.game}` }, 'Watch') : '')))))),
-      r.byes.length ? h('p', { class: 'muted' }, `Bye: ${r.byes.map((b) => b.name).join(', ')}`) : '')));
+          h('td', {}, g.handicap ? (g.handicap === 1 ? T('tournament.no_komi') : T('scoring.stones', { n: g.handicap })) : T('tournament.even')),
+          h('td', {}, g.result ? resultName(g.result) + (g.forfeit ? ` (${T('tournament.forfeit')})` : '') : (r.started ? T('games.playing') : '')),
+          h('td', {}, g.game ? h('a', { href: `#/game/${g.game}` }, T('tournament.watch')) : '')))))),
+      r.byes.length ? h('p', { class: 'muted' }, T('tournament.byes', { names: r.byes.map((b) => b.name).join(', ') })) : '')));
   }
 
   const stopListening = onTournamentChange(ctx, id, load);
@@ -324,7 +328,7 @@ export function mountTournament(root, ctx, id) {
 function auditDetail(a) {
   const r = a.record;
   if (a.kind === 'registered' || a.kind === 'unregistered' || a.kind === 'withdrawn') return `: ${r.user.name}`;
-  if (a.kind === 'paired' || a.kind === 'round_started') return `: round ${r.round}`;
-  if (a.kind === 'result') return `: round ${r.round}, board ${r.board}, ${RESULT_WORDS[r.outcome]}${r.forfeit ? ' (forfeit)' : ''}`;
+  if (a.kind === 'paired' || a.kind === 'round_started') return `: ${T('tournament.round_n', { n: r.round })}`;
+  if (a.kind === 'result') return `: ${T('tournament.round_board', { round: r.round, board: r.board })}, ${resultName(r.outcome)}${r.forfeit ? ` (${T('tournament.forfeit')})` : ''}`;
   return '';
 }

@@ -1,4 +1,5 @@
 // Small helpers shared by the views: element building, coordinates, and wording of settings.
+import { t, has, formatDateTime } from './i18n.js';
 
 // h('button', {class: 'primary', onclick: f}, 'Pass'): an element with attributes, handlers and children.
 export function h(tag, attrs = {}, ...children) {
@@ -85,36 +86,37 @@ export function formatMs(ms) {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
-// Durations in a form's words: 90000 → "1 min 30 s".
+// Durations in a form's words: 90000 → "1 min 30 s" (in the page's language).
 export function formatDuration(ms) {
   const s = Math.round(ms / 1000);
-  if (s % 3600 === 0 && s >= 3600) return `${s / 3600} h`;
-  if (s >= 60) return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
-  return `${s} s`;
+  if (s % 3600 === 0 && s >= 3600) return t('time.h', { n: s / 3600 });
+  if (s >= 60) return s % 60 ? t('time.min_s', { m: Math.floor(s / 60), s: s % 60 }) : t('time.min', { n: s / 60 });
+  return t('time.s', { n: s });
 }
 
-export function describeTime(t) {
-  switch (t?.system) {
-    case 'absolute': return `${formatDuration(t.main_ms)} absolute`;
-    case 'simple': return `${formatDuration(t.per_move_ms)} per move`;
+export function describeTime(tc) {
+  switch (tc?.system) {
+    case 'absolute': return t('time.absolute', { main: formatDuration(tc.main_ms) });
+    case 'simple': return t('time.simple', { per: formatDuration(tc.per_move_ms) });
     case 'fischer':
-      return `${formatDuration(t.main_ms)} + ${formatDuration(t.increment_ms)}/move` +
-        (t.max_ms ? ` (max ${formatDuration(t.max_ms)})` : '');
-    case 'byoyomi': return `${formatDuration(t.main_ms)} + ${t.periods}×${formatDuration(t.period_ms)} byo-yomi`;
-    case 'canadian': return `${formatDuration(t.main_ms)} + ${t.stones} stones / ${formatDuration(t.period_ms)}`;
-    default: return 'no clock';
+      return t(tc.max_ms ? 'time.fischer_max' : 'time.fischer', { main: formatDuration(tc.main_ms), inc: formatDuration(tc.increment_ms), max: formatDuration(tc.max_ms) });
+    case 'byoyomi': return t('time.byoyomi', { main: formatDuration(tc.main_ms), periods: tc.periods, period: formatDuration(tc.period_ms) });
+    case 'canadian': return t('time.canadian', { main: formatDuration(tc.main_ms), stones: tc.stones, period: formatDuration(tc.period_ms) });
+    default: return t('time.none');
   }
 }
 
+// Rulesets by their wire name, with their komi; `rulesetName` says them in the page's language.
 export const RULESETS = {
-  japanese: { label: 'Japanese', komi: 6.5 },
-  chinese: { label: 'Chinese', komi: 7.5 },
-  korean: { label: 'Korean', komi: 6.5 },
-  aga: { label: 'AGA', komi: 7.5 },
-  'new-zealand': { label: 'New Zealand', komi: 7 },
-  ing: { label: 'Ing', komi: 7.5 },
-  'tromp-taylor': { label: 'Tromp-Taylor', komi: 7.5 },
+  japanese: { komi: 6.5 },
+  chinese: { komi: 7.5 },
+  korean: { komi: 6.5 },
+  aga: { komi: 7.5 },
+  'new-zealand': { komi: 7 },
+  ing: { komi: 7.5 },
+  'tromp-taylor': { komi: 7.5 },
 };
+export const rulesetName = (r) => (RULESETS[r] ? t(`ruleset.${r}`) : r);
 
 export function komiOf(settings) {
   return settings.komi ?? RULESETS[settings.ruleset]?.komi ?? 0;
@@ -125,45 +127,42 @@ export function sizeOf(settings) {
 }
 
 export function describeSettings(s, { size = true } = {}) {
-  const parts = [...(size ? [sizeOf(s)] : []), RULESETS[s.ruleset]?.label ?? s.ruleset, `komi ${komiOf(s)}`];
-  if (s.handicap === 'automatic') parts.push('handicap by rank');
-  else if (s.handicap) parts.push(`${s.handicap} handicap (${s.placement === 'free' ? 'free' : s.placement === 'fixed' ? 'fixed' : 'by the rules'})`);
+  const parts = [...(size ? [sizeOf(s)] : []), rulesetName(s.ruleset), t('settings.komi', { komi: komiOf(s) })];
+  if (s.handicap === 'automatic') parts.push(t('settings.handicap_auto'));
+  else if (s.handicap) parts.push(t(`settings.handicap_${s.placement === 'free' || s.placement === 'fixed' ? s.placement : 'ruleset'}`, { n: s.handicap }));
   parts.push(describeTime(s.time));
-  if (s.rated) parts.push('rated');
-  if (s.private) parts.push('private');
+  if (s.rated) parts.push(t('settings.rated'));
+  if (s.private) parts.push(t('settings.private'));
   return parts.join(' · ');
 }
 
-export const COLOR_WORDS = { nigiri: 'nigiri', black: 'challenger Black', white: 'challenger White', automatic: 'automatic' };
+// How a challenge's colours are decided, in words.
+export const colorWords = (c) => (['nigiri', 'black', 'white', 'automatic'].includes(c) ? t(`settings.color_${c}`) : c);
 
-export const END_REASONS = {
-  resignation: 'by resignation', score: 'by counting', passes: 'after passes (Tromp-Taylor count)',
-  repetition: 'by repetition', time: 'on time', abandoned: 'by forfeit (abandoned)', aborted: 'aborted',
-  no_first_move: 'no first move', scoring_timeout: 'scoring timed out (board counted as played)',
-  resumption_limit: 'too many resumptions (board counted as played)',
-  no_show: 'by forfeit (no first move)', adjudication: "by the director's decision",
-  withdrawal: 'by forfeit (withdrawal)',
-};
+// How a game ended ("by resignation"), from the server's end reason.
+export const endReason = (reason) => (has(`end.${reason}`) ? t(`end.${reason}`) : reason);
 
 // "W+5.5" → {winner: 'white', how: 'by 5.5 points'}; null for no winner (jigo, void) or nonsense.
 export function resultParts(result) {
   const m = /^([BW])\+(.*)$/.exec(result ?? '');
   if (!m) return null;
-  const how = { R: 'by resignation', T: 'on time', F: 'by forfeit', '': '' }[m[2]] ?? `by ${m[2]} points`;
+  const manner = { R: 'result.by_resignation', T: 'result.on_time', F: 'result.by_forfeit' }[m[2]];
+  const points = Number(m[2]);
+  const how = manner ? t(manner) : m[2] === '' ? '' : Number.isFinite(points) ? t('result.by_points', { n: points }) : m[2];
   return { winner: m[1] === 'B' ? 'black' : 'white', how };
 }
 
 // "W+5.5" → "White wins by 5.5 points".
 export function describeResult(result) {
   if (!result) return '';
-  if (result === '0' || result === 'Draw') return 'Jigo (a draw)';
-  if (result === 'Void') return 'No result (void)';
+  if (result === '0' || result === 'Draw') return t('result.jigo');
+  if (result === 'Void') return t('result.void');
   const parts = resultParts(result);
   if (!parts) return result;
-  return `${parts.winner === 'black' ? 'Black' : 'White'} wins ${parts.how}`.trim();
+  return t(`result.${parts.winner}_wins`, { how: parts.how }).trim();
 }
 
 export function formatDate(ms) {
   if (!ms) return '';
-  return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(ms);
 }

@@ -1243,11 +1243,10 @@ struct PositionView {
 };
 template <>
 struct Wire<PositionView> {
-  static constexpr std::tuple fields{wire::field("board", &PositionView::board),
-                                     wire::field("to_move", &PositionView::to_move),
-                                     wire::field("captures", &PositionView::captures),
-                                     wire::field("captured", &PositionView::captured),
-                                     wire::field("score", &PositionView::score)};
+  static constexpr std::tuple fields{
+      wire::field("board", &PositionView::board), wire::field("to_move", &PositionView::to_move),
+      wire::field("captures", &PositionView::captures),
+      wire::field("captured", &PositionView::captured), wire::field("score", &PositionView::score)};
 };
 struct ReviewSnapshot {
   ReviewId review = 0;

@@ -68,8 +68,8 @@ ApiResponse position(std::string_view body) {
     if (!p) return error(400, "bad_request", "no point " + m.vertex + " on this board");
     const MoveError e = line.play({m.color, *p}, i + 1 == q.moves.size() ? &removed : nullptr);
     if (e != MoveError::Ok) {
-      const std::string why = why_illegal(e, m.vertex) + " (move " + std::to_string(i + 1) +
-                              ", " + color_name(m.color) + ")";
+      const std::string why = why_illegal(e, m.vertex) + " (move " + std::to_string(i + 1) + ", " +
+                              color_name(m.color) + ")";
       const auto reason = refusal_of(e);
       return {422,
               reason ? wire::encode_error("illegal_move", why, *reason)

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio.hpp>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/beast/core.hpp>
@@ -157,6 +158,26 @@ struct HttpServer::Impl {
     return http::message_generator(std::move(res));
   }
 
+  // {"languages":["de","en","nl"]}: the xx.json (or xx-YY.json) files in web_root/locales.
+  static std::string languages_json(const std::string& web_root) {
+    std::set<std::string> codes;
+    std::error_code ec;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::filesystem::path(web_root) / "locales", ec)) {
+      const auto name = entry.path().filename().string();
+      if (entry.path().extension() != ".json" || name == "index.json") continue;
+      const auto code = entry.path().stem().string();
+      const bool ok =
+          code.size() >= 2 && code.size() <= 8 && std::all_of(code.begin(), code.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
+          });
+      if (ok) codes.insert(code);
+    }
+    std::string out = "{\"languages\":[";
+    for (const auto& code : codes) out += (out.back() == '[' ? "\"" : ",\"") + code + "\"";
+    return out + "]}";
+  }
+
   static http::message_generator plain(const http::request<http::string_body>& req,
                                        http::status status, std::string body,
                                        std::string_view type) {
@@ -205,6 +226,10 @@ struct HttpServer::Impl {
       return plain(req, http::status::ok, handlers.metrics_text(),
                    "text/plain; version=0.0.4; charset=utf-8");
     }
+    // The web client's languages are the catalogs in its locales/ folder: adding a language is
+    // adding one file (web/locales/README.md).
+    if (target == "/locales/index.json")
+      return plain(req, http::status::ok, languages_json(config.web_root), "application/json");
     const auto path = resolve(config.web_root, target);
     if (!path) return plain(req, http::status::bad_request, "bad path\n", "text/plain");
     beast::error_code ec;

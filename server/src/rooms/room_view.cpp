@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
-#include "rooms/room.h"
-
 #include "rooms/position_view.h"
+#include "rooms/room.h"
 #include "rooms/wording.h"
 
 namespace tengen {
