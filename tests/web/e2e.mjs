@@ -177,8 +177,8 @@ try {
   await where(carol, 'Variation from move 7: 1 move · White F6');
   await carol.page.locator('.board .stone.white[data-stone="F6"]').waitFor();
   await carol.page.locator('.board [data-label="1 F6"]').waitFor();
-  await carol.page.click('.board [data-vertex="E5"]');  // occupied: the server says so, in words
-  await carol.page.locator('.review-error', { hasText: 'occupied: there is already a stone on E5' }).waitFor();
+  await carol.page.click('.board [data-vertex="E5"]');  // occupied: the server says so (reason "occupied"), in words
+  await carol.page.locator('.review-error', { hasText: 'There is already a stone there.' }).waitFor();
   assert.equal(await carol.page.locator('.toast').count(), 0, 'no toast for a variation');
   await carol.page.screenshot({ path: join(artifacts, 'analysis-phone-spectator.png'), fullPage: true });
   assert.equal(await stone(alice, 'F6').count(), 0, "the players' board is untouched");
@@ -308,7 +308,7 @@ try {
   await alice.page.locator('.board [data-label="8 D5"]').waitFor();
   await alice.page.locator('.board [data-label="1 D6"]').waitFor();
   await alice.page.click('.board [data-vertex="E5"]');  // the ko: the server refuses the retake
-  await alice.page.locator('.review-error', { hasText: 'ko: retaking at once is not allowed' }).waitFor();
+  await alice.page.locator('.review-error', { hasText: 'Ko: you may not retake at once; play elsewhere first.' }).waitFor();
   await alice.page.click('.board [data-vertex="F4"]');  // her own game is over: she may analyse
   await where(alice, 'Variation from move 8: 1 move · Black F4');
   await alice.page.click('.board [data-vertex="F6"]');

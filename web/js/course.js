@@ -187,7 +187,10 @@ function exercise(ctx, lesson, index, onSolved) {
     markDone(key);
     onSolved();
   }
-  const draw = (answer, dead = new Set()) => board?.render({ position: points(answer), dead });
+  // The last move ringed: the player's, or the setup's last (the ko just taken).
+  const pointIndex = (vertex) => (vertex && vertex !== 'pass' ? position().index(vertex) : null);
+  const setupLast = () => pointIndex(ex.setup?.moves?.at(-1)?.[1]);
+  const draw = (answer, dead = new Set(), last = setupLast()) => board?.render({ position: points(answer), dead, last });
 
   async function load() {
     if (ex.kind === 'nigiri') {
@@ -222,8 +225,7 @@ function exercise(ctx, lesson, index, onSolved) {
     busy = true;
     try {
       const answer = await ask(ex.setup, [[ex.color, vertex]], ex.goal.owns ? [] : null);
-      draw(answer);
-      board.flash(vertex);
+      draw(answer, new Set(), pointIndex(vertex));
       if (ex.goal.captures) {
         const all = ex.goal.captures.every((v) => answer.captured.includes(v));
         if (all) solve(t(`course.${lesson.id}.ex${index + 1}_ok`));

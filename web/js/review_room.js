@@ -377,9 +377,9 @@ export function mountReviewRoom(root, ctx, reviewId) {
       const cls = `node ${n.color ?? 'root'}${id === st.current ? ' current' : ''}${local && id === local.node ? ' looked' : ''}${n.comment ? ' commented' : ''}`;
       const g = svg('g', { class: cls, 'data-node': id, role: 'treeitem', 'aria-label': n.color ? `${colorName(n.color)} ${n.vertex}` : t('review.the_start') });
       g.append(svg('circle', { cx: x, cy: y, r: id === st.current ? 10 : 8 }));
-      const t = svg('text', { x, y });
-      t.textContent = n.color ? String(depthOf(id)) : '◆';
-      g.append(t);
+      const number = svg('text', { x, y });
+      number.textContent = n.color ? String(depthOf(id)) : '◆';
+      g.append(number);
       g.addEventListener('click', () => goTo(id));
       root.append(g);
     }
