@@ -11,7 +11,7 @@ import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible } from './harness.mjs';
 import { LESSONS, GLOSSARY } from '../../web/js/course.js';
 
 const [serverBinary, webRoot, artifacts] = process.argv.slice(2);
@@ -41,7 +41,7 @@ const browser = await launchBrowser();
 const failures = [];
 
 async function newPage(code, label, options = {}) {
-  const context = await browser.newContext({ locale: LOCALES[code], viewport: { width: 1200, height: 900 }, ...options });
+  const context = await browser.newContext({ locale: LOCALES[code], viewport: { width: 1200, height: 900 }, bypassCSP: true, ...options });
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
   page.on('pageerror', (e) => { console.error(`[${label}] page error: ${e.message}`); failures.push(`${label}: ${e.message}`); });
@@ -170,6 +170,20 @@ try {
     await black.screenshot({ path: join(artifacts, `game-${code}.png`) });
     await black.context().close();
     await white.context().close();
+
+    step(`${code}: a lesson and the glossary on a phone, and their accessibility`);
+    const phone = await newPage(code, `${code} phone`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await phone.goto(`${url}/#/learn/dead`);
+    await phone.locator('[data-exercise="dead.1"] .board .stone').first().waitFor();
+    await phone.locator('[data-exercise="dead.1"] [data-vertex="B5"]').tap();
+    await phone.locator('[data-exercise="dead.1"] .stone.dead[data-stone="B5"]').waitFor();
+    await assertAccessible(phone, `${code} lesson on a phone`);
+    await phone.screenshot({ path: join(artifacts, `course-dead-phone-${code}.png`), fullPage: true });
+    await phone.goto(`${url}/#/learn`);
+    await phone.locator('.glossary dt').first().waitFor();
+    await assertAccessible(phone, `${code} course index on a phone`);
+    await phone.screenshot({ path: join(artifacts, `course-index-phone-${code}.png`), fullPage: true });
+    await phone.context().close();
 
     if (code === 'nl') {
       step('nl: the Display menu switches to German, and it is remembered');

@@ -2,7 +2,9 @@
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 
 // Starts the server on a fresh or kept SQLite file in `dir` and resolves with {child, port} once
 // it listens (it writes the port to a FIFO). `extra`: more options (e.g. ['--bots', 'on']).
@@ -40,4 +42,18 @@ export function launchBrowser() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
+}
+
+// axe-core (npm, pinned) on the page as it is: no serious or critical violation of WCAG 2.x A/AA.
+// The page's context needs bypassCSP: the server's policy forbids inline scripts, and axe-core is
+// injected as one.
+const axePath = join(dirname(fileURLToPath(import.meta.url)), 'node_modules', 'axe-core', 'axe.min.js');
+export async function assertAccessible(page, name) {
+  await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(violations, [], `accessibility of ${name}`);
 }

@@ -8,10 +8,9 @@
 //   node tests/web/newcomer.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible } from './harness.mjs';
 
 const [serverBinary, webRoot, artifacts] = process.argv.slice(2);
 if (!serverBinary || !webRoot || !artifacts) {
@@ -44,17 +43,9 @@ async function register(page, name) {
   await page.locator('.account .me', { hasText: name }).waitFor();
   await page.locator('#net[data-state=open]').waitFor();
 }
-// axe-core (npm, pinned) on the page as it is: no serious or critical violation of WCAG 2.x A/AA.
-const axePath = join(dirname(fileURLToPath(import.meta.url)), 'node_modules', 'axe-core', 'axe.min.js');
 const axeChecked = [];
 async function accessible(page, name) {
-  await page.addScriptTag({ path: axePath });
-  const violations = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  assert.deepEqual(violations, [], `accessibility of ${name}`);
+  await assertAccessible(page, name);
   axeChecked.push(name);
 }
 // Whether an element lies wholly inside the viewport (no scrolling needed to see it).
