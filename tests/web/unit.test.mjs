@@ -103,3 +103,35 @@ test('stepping through a game: the position, captures and move numbers after any
   assert.equal(after.numbers.has(after.position.index('C3')), false, 'a captured stone loses its number');
   assert.equal(replay(game, 0).position.points.filter(Boolean).length, 0);
 });
+
+test('languages: the browser choice, plurals, numbers, results and server errors in Dutch and German', async () => {
+  const { chooseLanguage, t, errorText } = await import('../../web/js/i18n.js');
+  const available = ['de', 'en', 'nl'];
+  assert.equal(chooseLanguage(null, ['nl-BE', 'en'], available), 'nl');
+  assert.equal(chooseLanguage('de', ['nl-BE'], available), 'de');        // the player's choice first
+  assert.equal(chooseLanguage('fr', ['fr-FR', 'de-AT'], available), 'de'); // a choice with no catalog
+  assert.equal(chooseLanguage(null, ['ja'], available), 'en');
+  const english = JSON.parse(readFileSync(new URL('../../web/locales/en.json', import.meta.url)));
+  const load = (code) => JSON.parse(readFileSync(new URL(`../../web/locales/${code}.json`, import.meta.url)));
+  try {
+    useCatalog('nl', load('nl'), english);
+    assert.equal(t('review.moves', { n: 1 }), '1 zet');
+    assert.equal(t('review.moves', { n: 3 }), '3 zetten');
+    assert.equal(t('settings.komi', { komi: 6.5 }), 'komi 6,5');
+    assert.equal(describeResult('W+5.5'), 'Wit wint met 5,5 punten');
+    assert.equal(t('title.game', { id: '12345' }), 'Partij 12345');
+    assert.equal(errorText('not_your_turn', null, "it is the opponent's move"), 'Je bent niet aan zet.');
+    assert.equal(errorText('illegal_move', 'ko', 'ko: retaking at once is not allowed'), 'Ko: je mag niet meteen terugslaan; speel eerst elders.');
+    assert.equal(errorText('some_new_code', null, 'what the server says'), 'what the server says');
+    useCatalog('de', load('de'), english);
+    assert.equal(describeResult('B+R'), 'Schwarz gewinnt durch Aufgabe');
+    assert.equal(describeTime(byoyomi), '1 Min. + 3×30 s Byo-Yomi');
+    useCatalog('en', english);
+    // In English the server's own message says the most (it names the point), but the rules'
+    // reasons come from the catalog too.
+    assert.equal(errorText('conflict', null, 'an undo request is already waiting for an answer'), 'an undo request is already waiting for an answer');
+    assert.equal(errorText('illegal_move', 'suicide', 'suicide: a stone on A1 would have no liberty'), 'Suicide: that stone would have no liberty.');
+  } finally {
+    useCatalog('en', english);
+  }
+});

@@ -40,7 +40,7 @@ export function mountGame(root, ctx, gameId) {
   let hintTimer = null;
 
   // ---- layout (built once; render() updates it) ----
-  const title = h('h1', { class: 'game-title' }, t('title.game', { id: gameId }));
+  const title = h('h1', { class: 'game-title' }, t('title.game', { id: String(gameId) }));
   const subtitle = h('p', { class: 'game-settings' });
   const watchingNote = h('p', { class: 'watching muted', 'aria-live': 'polite' });
   const sgfLink = h('a', { href: `/api/v1/games/${gameId}.sgf`, download: `tengen-${gameId}.sgf`, class: 'sgf' }, t('game.download_sgf'));
@@ -349,7 +349,7 @@ export function mountGame(root, ctx, gameId) {
       return;
     }
     if (err.code === 'not_found' && !st) {
-      fill(boardHolder, h('p', { class: 'empty' }, t('game.no_such', { id: gameId })));
+      fill(boardHolder, h('p', { class: 'empty' }, t('game.no_such', { id: String(gameId) })));
       return;
     }
     ctx.toast(err.message);
@@ -461,7 +461,7 @@ export function mountGame(root, ctx, gameId) {
     if (!st || destroyed) return;
     const s = st.settings;
     title.textContent = t('common.vs', { black: st.black.name, white: st.white.name });
-    subtitle.textContent = `${t('title.game', { id: gameId })} · ${describeSettings(s)}`;
+    subtitle.textContent = `${t('title.game', { id: String(gameId) })} · ${describeSettings(s)}`;
     watchingNote.textContent = st.watching ? t('game.watching', { n: st.watching }) : '';
     const live = conn.isOpen;
     view.classList.toggle('stale', !live);

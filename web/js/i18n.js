@@ -88,6 +88,7 @@ function message(key, params) {
   return m;
 }
 
+// Numbers as the language writes them (pass ids and other labels as strings: "Game 12345").
 function show(value) {
   return typeof value === 'number' ? num(value) : String(value);
 }

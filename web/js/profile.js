@@ -35,7 +35,7 @@ export function ratingChart(history) {
     if (i === 0) return;
     const dot = svg('circle', { cx: x(i), cy: y(p.rating), r: 3, class: 'dot' });
     const title = svg('title');
-    title.textContent = t('profile.point', { rating: Math.round(p.rating), rank: p.rank, game: p.game, when: formatDate(p.at_ms) });
+    title.textContent = t('profile.point', { rating: Math.round(p.rating), rank: p.rank, game: String(p.game), when: formatDate(p.at_ms) });
     dot.append(title);
     root.append(dot);
   });

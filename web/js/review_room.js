@@ -40,7 +40,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const shown = () => (local ? local.node : st?.current);
   const here = () => (iControl() ? aim ?? st?.current : shown());
 
-  const title = h('h1', { class: 'game-title' }, t('title.review', { id: reviewId }));
+  const title = h('h1', { class: 'game-title' }, t('title.review', { id: String(reviewId) }));
   const subtitle = h('p', { class: 'game-settings' });
   const sgfLink = h('a', { href: `/api/v1/reviews/${reviewId}.sgf`, download: `tengen-review-${reviewId}.sgf`, class: 'sgf' }, t('game.download_sgf'));
   const boardHolder = h('div', { class: 'board-holder' });

@@ -177,7 +177,7 @@ export function crosstableCell(cell) {
 }
 
 export function mountTournament(root, ctx, id) {
-  const head = h('section', { class: 'card tournament-head' }, h('h1', {}, T('title.tournament', { id })));
+  const head = h('section', { class: 'card tournament-head' }, h('h1', {}, T('title.tournament', { id: String(id) })));
   const actions = h('div', { class: 'tournament-actions' });
   const standings = h('section', { class: 'card standings' });
   const rounds = h('section', { class: 'card rounds' });
