@@ -2,7 +2,7 @@
 // by whoever has control and followed live by everyone in the room. The view holds no rules:
 // every move is the server's (review_play), and the board it draws is the position the server
 // sends with each change of node.
-import { h, fill, svg, parseVertex } from './util.js';
+import { h, fill, svg, parseVertex, rulesetName } from './util.js';
 import { BoardView } from './board.js';
 import { fetchJson } from './api.js';
 import { icon } from './review.js';
@@ -265,8 +265,8 @@ export function mountReviewRoom(root, ctx, reviewId) {
   function render() {
     if (!st || destroyed) return;
     title.textContent = st.title;
-    subtitle.textContent = `${st.width}×${st.height} · komi ${st.komi} · ${st.rules || 'japanese'} rules · by ${st.owner.name}` +
-      (st.game ? ` · game ${st.game}` : '');
+    subtitle.textContent = [`${st.width}×${st.height}`, t('settings.komi', { komi: st.komi }), rulesetName(st.rules || 'japanese'),
+      t('review.by', { name: st.owner.name }), st.game ? t('title.game', { id: String(st.game) }) : ''].filter(Boolean).join(' · ');
     const index = (v) => { const p = parseVertex(v, st.width, st.height); return p ? p.y * st.width + p.x : null; };
     const at = shown();
     const where = local ? local.position : st.position;
@@ -439,7 +439,7 @@ export function reviewsCard(ctx) {
   const list = h('ul', { class: 'live-reviews' });
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const size = h('select', { name: 'demo-size', 'aria-label': t('quick.board_size') }, ...[19, 13, 9].map((n) => h('option', { value: n }, `${n}×${n}`)));
-  const file = h('input', { type: 'file', accept: '.sgf,application/x-go-sgf', 'aria-label': 'SGF file to review', class: 'sgf-file' });
+  const file = h('input', { type: 'file', accept: '.sgf,application/x-go-sgf', 'aria-label': t('review.upload'), class: 'sgf-file' });
   const start = async (source) => {
     problem.textContent = '';
     try {

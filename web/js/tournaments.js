@@ -18,6 +18,8 @@ const statusName = (s) => (['registering', 'running', 'finished', 'cancelled'].i
 const TIE_BREAK_WORDS = { score: 'MMS', sos: 'SOS', sosos: 'SOSOS', sodos: 'SODOS' };
 const resultName = (r) => T(`tournament.result_${r}`);
 const RESULTS = ['black', 'white', 'jigo', 'both_lose'];
+// What the audit log records (server/src/tournaments/director.cpp).
+const AUDIT_KINDS = ['registered', 'unregistered', 'started', 'paired', 'round_started', 'result', 'withdrawn', 'finished', 'cancelled'];
 
 // Every rank from 30 kyu to 9 dan, strongest first.
 export const RANKS = [...Array.from({ length: 9 }, (_, i) => `${9 - i}d`), ...Array.from({ length: 30 }, (_, i) => `${i + 1}k`)];
@@ -221,7 +223,7 @@ export function mountTournament(root, ctx, id) {
     renderStandings(t);
     renderRounds(t);
     fill(audit, h('summary', {}, T('tournament.audit', { n: t.audit.length })),
-      h('ol', { class: 'audit-log' }, ...t.audit.map((a) => h('li', {}, `${formatDate(a.at_ms)} · ${a.kind}` +
+      h('ol', { class: 'audit-log' }, ...t.audit.map((a) => h('li', {}, `${formatDate(a.at_ms)} · ${AUDIT_KINDS.includes(a.kind) ? T(`tournament.audit_${a.kind}`) : a.kind}` +
         (a.by ? ` ${T('review.by', { name: a.by })}` : '') + auditDetail(a)))));
   }
 
