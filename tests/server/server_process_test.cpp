@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "migrations/migrations.h"
 #include "support/temp_postgres.h"
 #include "support/ws_client.h"
@@ -133,6 +135,12 @@ TEST(ServerProcess, AnswersHealthServesTheClientAndStopsCleanly) {
   EXPECT_NE(metrics.find("\ntengen_games_active 0\n"), std::string::npos) << metrics;
 
   EXPECT_TRUE(http_get(server.port(), "/no-such-file.js").starts_with("HTTP/1.1 404"));
+
+  // The web client's languages: the catalogs in its locales/ folder (English, Dutch, German).
+  const std::string languages = http_get(server.port(), "/locales/index.json");
+  EXPECT_TRUE(languages.starts_with("HTTP/1.1 200 OK\r\n")) << languages;
+  EXPECT_NE(languages.find("Content-Type: application/json"), std::string::npos) << languages;
+  EXPECT_EQ(body_of(languages), R"({"languages":["de","en","nl"]})");
   EXPECT_TRUE(http_get(server.port(), "/../CMakeLists.txt").starts_with("HTTP/1.1 400"));
 
   EXPECT_EQ(server.terminate(), 0);
@@ -286,6 +294,22 @@ TEST(ServerProcess, BehindAnHttpsPublicUrlTheSessionCookieIsSecure) {
       http_request(plain.port(), "POST", "/api/v1/register", "Content-Type: application/json\r\n",
                    R"({"username":"jowa","password":"a fine password"})");
   EXPECT_EQ(plain_reg.find("; Secure"), std::string::npos) << plain_reg;
+}
+
+// Adding a language is adding one file: the server lists every xx.json (or xx-YY.json) it finds
+// in the web root's locales/ folder, at each request, and nothing else there.
+TEST(ServerProcess, TheLanguagesAreTheCatalogsInTheWebRoot) {
+  const fs::path root = fs::temp_directory_path() / ("tengen-web-root-" + std::to_string(getpid()));
+  fs::create_directories(root / "locales");
+  for (const char* name : {"en.json", "pt-BR.json", "README.md", "index.json", "x y.json"})
+    std::ofstream(root / "locales" / name) << "{}";
+  ServerProcess server(std::nullopt, 0, {"--web-root", root.string()});
+  EXPECT_EQ(body_of(http_get(server.port(), "/locales/index.json")),
+            R"({"languages":["en","pt-BR"]})");
+  std::ofstream(root / "locales" / "fy.json") << "{}";
+  EXPECT_EQ(body_of(http_get(server.port(), "/locales/index.json")),
+            R"({"languages":["en","fy","pt-BR"]})");
+  fs::remove_all(root);
 }
 
 }  // namespace
