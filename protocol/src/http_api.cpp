@@ -194,6 +194,10 @@ std::string encode_position(const PositionView& a) {
   return j.dump();
 }
 
+std::string encode_languages(const std::vector<std::string>& codes) {
+  return json{{"languages", codes}}.dump();
+}
+
 std::variant<ReviewSource, std::string> decode_review_source(std::string_view body) {
   const json j = json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");

@@ -94,6 +94,9 @@ struct PositionQuery {
 std::variant<PositionQuery, std::string> decode_position_query(std::string_view body);
 std::string encode_position(const PositionView& answer);
 
+// GET /locales/index.json: {"languages":["de","en","nl"]}, the web client's catalogs.
+std::string encode_languages(const std::vector<std::string>& codes);
+
 // POST /api/v1/reviews (protocol/README.md, "Reviews"): where a review starts from, one of a
 // finished game, an SGF file (text, at most kMaxReviewSgfBytes) or an empty board; a title is
 // optional (1 to 100 bytes).

@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "protocol/http_api.h"
 #include "ws/ws_session.h"
 
 namespace tengen {
@@ -158,7 +159,7 @@ struct HttpServer::Impl {
     return http::message_generator(std::move(res));
   }
 
-  // {"languages":["de","en","nl"]}: the xx.json (or xx-YY.json) files in web_root/locales.
+  // The xx.json (or xx-YY.json) files in web_root/locales, as {"languages":["de","en","nl"]}.
   static std::string languages_json(const std::string& web_root) {
     std::set<std::string> codes;
     std::error_code ec;
@@ -173,9 +174,7 @@ struct HttpServer::Impl {
           });
       if (ok) codes.insert(code);
     }
-    std::string out = "{\"languages\":[";
-    for (const auto& code : codes) out += (out.back() == '[' ? "\"" : ",\"") + code + "\"";
-    return out + "]}";
+    return protocol::http::encode_languages({codes.begin(), codes.end()});
   }
 
   static http::message_generator plain(const http::request<http::string_body>& req,
