@@ -1,7 +1,7 @@
 // How the page looks, chosen in the bar's "Display" menu and remembered in this browser: light or
 // dark (or as the system says), the board (wood, pale wood, flat, slate) and the stones (shell and
 // slate, or flat). Applied as attributes of <html> that the stylesheet reads.
-import { h, fill, selectInput, field } from './util.js';
+import { fill, selectInput, field } from './util.js';
 import { t, currentLanguage, languages, languageName, setLanguage } from './i18n.js';
 
 // Each choice's values; their words are the catalog's display.<name>_<value>.
