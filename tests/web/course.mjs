@@ -115,6 +115,7 @@ async function solveCourse(page, code) {
           assert.equal(verdict.state, 'wrong', verdict.text);
         }
         assert.equal(verdict.state, 'solved', `${code} ${lesson.id}.${i + 1}: no option was right`);
+        assert.equal(await section.locator('.choice[aria-pressed="true"]').count(), 1, 'the right answer stays marked');
       }
     }
     await page.locator('.lesson-nav.ready, .course-end').first().waitFor();

@@ -297,13 +297,17 @@ function exercise(ctx, lesson, index, onSolved) {
     return [h('div', { class: 'choices', role: 'group', 'aria-label': t('course.choose') },
       ...ex.options.map((option) => h('button', {
         type: 'button', class: 'choice', dataset: { option },
-        onclick: async () => {
+        onclick: async (e) => {
           if (solved) return;
+          const button = e.currentTarget;
           try {
             const counted = await ask(ex.setup, [], []);
             const b = counted.score.breakdown;
             const how = `${totals(counted.score)} (${b.area ? t('count.by_area') : t('count.by_territory')}${b.komi ? `, ${t('settings.komi', { komi: b.komi })}` : ''}${b.handicap_compensation ? `, ${t('count.handicap', { n: b.handicap_compensation })}` : ''}).`;
-            if (counted.score.result === option) solve(`${resultWords(option)}: ${how} ${t(`course.${lesson.id}.ex${index + 1}_ok`)}`);
+            if (counted.score.result === option) {
+              button.setAttribute('aria-pressed', 'true');  // the answer stays marked
+              solve(`${resultWords(option)}: ${how} ${t(`course.${lesson.id}.ex${index + 1}_ok`)}`);
+            }
             else say(`${t('course.not_that', { result: resultWords(option) })} ${t('course.try_again')}`, 'wrong');
           } catch (err) {
             say(err.message, 'wrong');
@@ -319,10 +323,14 @@ function exercise(ctx, lesson, index, onSolved) {
     return [h('div', { class: 'choices', role: 'group', 'aria-label': t('course.choose') },
       ...ex.options.map((option) => h('button', {
         type: 'button', class: 'choice', dataset: { option },
-        onclick: () => {
+        onclick: (e) => {
           if (solved) return;
-          if (option === right) solve(t(`course.${lesson.id}.ex${index + 1}_ok`));
-          else say(`${t('course.nigiri_wrong', { n: ex.stones })} ${t('course.try_again')}`, 'wrong');
+          if (option === right) {
+            e.currentTarget.setAttribute('aria-pressed', 'true');
+            solve(t(`course.${lesson.id}.ex${index + 1}_ok`));
+          } else {
+            say(`${t('course.nigiri_wrong', { n: ex.stones })} ${t('course.try_again')}`, 'wrong');
+          }
         },
       }, t(`course.nigiri.${option}`))))];
   }
