@@ -221,6 +221,7 @@ export function mountGame(root, ctx, gameId) {
         check(m.nigiri);
         break;
       case 'scoring_started':
+        setHint('');  // what was said under the board was about play
         st.phase = 'scoring';
         st.marking = m.marking;
         st.clock = st.clock && { ...st.clock, running: null };
@@ -432,6 +433,9 @@ export function mountGame(root, ctx, gameId) {
     try {
       await conn.command(type, { game: gameId, ...fields });
     } catch (err) {
+      // A move that crossed the game's move to counting or its end: the scoring panel or the
+      // result already says so (and on a phone the words would push its buttons down).
+      if (st && st.phase !== 'playing' && ['conflict', 'game_over', 'not_your_turn'].includes(err.code)) return;
       if (['illegal_move', 'not_your_turn', 'conflict', 'game_over'].includes(err.code)) setHint(err.message.replace(/^./, (c) => c.toUpperCase()));
       else showError(err);
     }
