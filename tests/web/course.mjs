@@ -7,20 +7,13 @@
 // it is remembered. Nothing sleeps: every wait is for something on the page.
 //
 //   node tests/web/course.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
-import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser, assertAccessible } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs } from './harness.mjs';
 import { LESSONS, GLOSSARY } from '../../web/js/course.js';
 
-const [serverBinary, webRoot, artifacts] = process.argv.slice(2);
-if (!serverBinary || !webRoot || !artifacts) {
-  console.error('usage: course.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR');
-  process.exit(2);
-}
-mkdirSync(artifacts, { recursive: true });
-const dir = mkdtempSync(join(tmpdir(), 'tengen-course-'));
+const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('course');
 const step = (text) => console.log(`--- ${text}`);
 const LOCALES = { en: 'en-GB', nl: 'nl-NL', de: 'de-DE' };
 const catalogs = Object.fromEntries(Object.keys(LOCALES).map((code) =>

@@ -5,19 +5,12 @@
 //
 // Every wait is for something to appear on the page (Playwright waits on the DOM); nothing
 // sleeps. Screenshots of the lobby, a game in progress and the scoring phase go to ARTIFACT_DIR.
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer as start, stopServer as stop, launchBrowser } from './harness.mjs';
+import { startServer as start, stopServer as stop, launchBrowser, browserTestArgs } from './harness.mjs';
 
-const [serverBinary, webRoot, artifacts] = process.argv.slice(2);
-if (!serverBinary || !webRoot || !artifacts) {
-  console.error('usage: e2e.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR');
-  process.exit(2);
-}
-mkdirSync(artifacts, { recursive: true });
-const dir = mkdtempSync(join(tmpdir(), 'tengen-web-'));
+const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('e2e');
 const TIMEOUT_MS = 20000;
 
 // ---- the server ----

@@ -1,10 +1,23 @@
 // What the browser tests share: the real server binary on a loopback port, and Debian's chromium.
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
-import { createReadStream } from 'node:fs';
+import { createReadStream, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+
+// A browser test's command line, `node NAME.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR`: the three
+// paths (the artifact folder made), and a fresh temporary folder for the server's files.
+export function browserTestArgs(name) {
+  const [serverBinary, webRoot, artifacts] = process.argv.slice(2);
+  if (!serverBinary || !webRoot || !artifacts) {
+    console.error(`usage: ${name}.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR`);
+    process.exit(2);
+  }
+  mkdirSync(artifacts, { recursive: true });
+  return { serverBinary, webRoot, artifacts, dir: mkdtempSync(join(tmpdir(), `tengen-${name}-`)) };
+}
 
 // Starts the server on a fresh or kept SQLite file in `dir` and resolves with {child, port} once
 // it listens (it writes the port to a FIFO). `extra`: more options (e.g. ['--bots', 'on']).

@@ -6,19 +6,12 @@
 // other by quick match. Nothing sleeps: every wait is for something on the page.
 //
 //   node tests/web/newcomer.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser, assertAccessible } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs } from './harness.mjs';
 
-const [serverBinary, webRoot, artifacts] = process.argv.slice(2);
-if (!serverBinary || !webRoot || !artifacts) {
-  console.error('usage: newcomer.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR');
-  process.exit(2);
-}
-mkdirSync(artifacts, { recursive: true });
-const dir = mkdtempSync(join(tmpdir(), 'tengen-newcomer-'));
+const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('newcomer');
 const TIMEOUT_MS = 30000;  // GNU Go answers in well under a second on 9×9 at level 1
 const step = (text) => console.log(`--- ${text}`);
 

@@ -5,7 +5,7 @@
 // names its goal ("captures C3 and D3", "refused as ko", "A1 to A5 are Black's", "the count
 // the player chose"). The words are the catalogs' course.* keys; `solution` is for the tests
 // (tests/web/course.mjs), never shown.
-import { h, fill } from './util.js';
+import { h, fill, describeResult, vertexName } from './util.js';
 import { BoardView } from './board.js';
 import { Position } from './position.js';
 import { fetchJson, ApiError } from './api.js';
@@ -151,14 +151,6 @@ async function ask(setup, moves = [], dead = null) {
 
 const points = (answer) => [...answer.board].map((c) => (c === '.' ? null : c));
 
-// "B+0.5" → "Black wins by 0.5 points" in the page's words.
-function resultWords(result) {
-  if (result === '0') return t('result.jigo');
-  const m = /^([BW])\+(.+)$/.exec(result);
-  if (!m) return result;
-  return t(m[1] === 'B' ? 'result.black_wins' : 'result.white_wins', { how: t('result.by_points', { n: Number(m[2]) }) });
-}
-
 // "Black 21 · White 20.5": the engine's totals.
 const totals = (score) => `${t('scoring.black', { n: score.black })} · ${t('scoring.white', { n: score.white })}`;
 
@@ -272,10 +264,7 @@ function exercise(ctx, lesson, index, onSolved) {
     draw(start, marked);
     say('', '');
   }
-  const vertexOf = (i) => {
-    const size = ex.setup.size;
-    return `${'ABCDEFGHJKLMNOPQRSTUVWXYZ'[i % size]}${size - Math.floor(i / size)}`;
-  };
+  const vertexOf = (i) => vertexName(i % ex.setup.size, Math.floor(i / ex.setup.size), ex.setup.size);
   // The count with the player's marks against the count with the dead stones there are: the
   // engine counts both.
   async function countMarked() {
@@ -284,7 +273,7 @@ function exercise(ctx, lesson, index, onSolved) {
       const mine = await ask(ex.setup, [], [...marked].map(vertexOf));
       const right = await ask(ex.setup, [], ex.solution);
       const same = mine.score.black === right.score.black && mine.score.white === right.score.white;
-      const text = `${totals(mine.score)}: ${resultWords(mine.score.result)}.`;
+      const text = `${totals(mine.score)}: ${describeResult(mine.score.result)}.`;
       if (same) solve(`${text} ${t(`course.${lesson.id}.ex${index + 1}_ok`)}`);
       else say(`${text} ${t('course.mark_wrong')}`, 'wrong');
     } catch (err) {
@@ -306,14 +295,14 @@ function exercise(ctx, lesson, index, onSolved) {
             const how = `${totals(counted.score)} (${b.area ? t('count.by_area') : t('count.by_territory')}${b.komi ? `, ${t('settings.komi', { komi: b.komi })}` : ''}${b.handicap_compensation ? `, ${t('count.handicap', { n: b.handicap_compensation })}` : ''}).`;
             if (counted.score.result === option) {
               button.setAttribute('aria-pressed', 'true');  // the answer stays marked
-              solve(`${resultWords(option)}: ${how} ${t(`course.${lesson.id}.ex${index + 1}_ok`)}`);
+              solve(`${describeResult(option)}: ${how} ${t(`course.${lesson.id}.ex${index + 1}_ok`)}`);
             }
-            else say(`${t('course.not_that', { result: resultWords(option) })} ${t('course.try_again')}`, 'wrong');
+            else say(`${t('course.not_that', { result: describeResult(option) })} ${t('course.try_again')}`, 'wrong');
           } catch (err) {
             say(err.message, 'wrong');
           }
         },
-      }, resultWords(option))))];
+      }, describeResult(option))))];
   }
 
   // The nigiri: parity decides, not the board.

@@ -18,8 +18,6 @@ const colorName = (c) => t(`common.${c}`);
 const other = (c) => (c === 'black' ? 'white' : 'black');
 const MAX_CHAT_LINES = 300;  // kept in the page: older lines are counted, not shown
 const short = (c) => (c === 'black' ? 'b' : 'w');
-// 14:05 (in the viewer's own clock and manner).
-const clockTime = formatTime;
 const CONFIRM_KEY = 'tengen-confirm-touch';
 // Touch play asks for a second tap (or the Play button): on by default where the pointer is a
 // finger, and the player's choice once they made one.
@@ -820,7 +818,7 @@ export function mountGame(root, ctx, gameId) {
     const earlier = st.chatOmitted
       ? h('li', { class: 'chat-omitted muted' }, t('chat.omitted', { n: st.chatOmitted }))
       : '';
-    const time = (ms) => (ms ? h('time', { class: 'chat-time', datetime: new Date(ms).toISOString() }, clockTime(ms)) : '');
+    const time = (ms) => (ms ? h('time', { class: 'chat-time', datetime: new Date(ms).toISOString() }, formatTime(ms)) : '');
     const lines = [
       ...st.chat.map((line) => ({ seq: line.seq, el: h('li', { class: `chat-line chat-${line.channel}` }, time(line.at_ms),
         line.channel === 'spectators' ? h('span', { class: 'channel' }, t('chat.spectator')) : '',
