@@ -1032,21 +1032,13 @@ int main(int argc, char** argv) {
       std::vector<Child> servers;
       for (int n = 0; n < o.nodes; ++n) {
         const fs::path port_file = dir / ("port-" + std::to_string(n));
-        std::vector<std::string> command{o.server,
-                                         "--address",
-                                         "127.0.0.1",
-                                         "--port",
-                                         "0",
-                                         "--port-file",
-                                         port_file.string(),
-                                         "--database",
-                                         o.database.empty() ? db.string() : o.database,
-                                         "--log-level",
-                                         "warn",
-                                         "--threads",
-                                         std::to_string(o.server_threads),
-                                         "--insecure-fast-password-hashing",
-                                         "yes"};
+        std::vector<std::string> command{
+            o.server, "--address", "127.0.0.1", "--port", "0", "--port-file", port_file.string(),
+            "--database", o.database.empty() ? db.string() : o.database, "--log-level", "warn",
+            "--threads", std::to_string(o.server_threads), "--insecure-fast-password-hashing",
+            "yes",
+            // every player registers from 127.0.0.1
+            "--registrations-per-address", "0"};
         if (!o.bus.empty()) {
           for (const std::string a : {"--bus", o.bus.c_str(), "--node"}) command.push_back(a);
           command.push_back("load-" + std::to_string(n + 1));

@@ -98,12 +98,15 @@ std::variant<Credentials, std::string> decode_credentials(std::string_view body,
   for (const auto& [key, value] : j.items()) {
     if (key == "bot" && registration) {
       if (!value.is_boolean()) return std::string("field 'bot' must be a boolean");
+    } else if (key == "invite" && registration) {
+      if (!value.is_string() || value.get_ref<const std::string&>().size() > 64)
+        return std::string("field 'invite' must be a code of at most 64 characters");
     } else if (key != "username" && key != "password") {
       return "unknown field '" + key + "'";
     }
   }
   return Credentials{j["username"].get<std::string>(), j["password"].get<std::string>(),
-                     j.value("bot", false)};
+                     j.value("bot", false), j.value("invite", std::string())};
 }
 
 std::variant<PositionQuery, std::string> decode_position_query(std::string_view body) {
@@ -287,8 +290,10 @@ std::string encode_logged_in(const UserRef& user, const std::string& token) {
   return json{{"user", user_json(user)}, {"token", token}}.dump();
 }
 
-std::string encode_me(const UserRef& user) {
-  return json{{"user", user_json(user)}}.dump();
+std::string encode_me(const UserRef& user, bool admin) {
+  auto j = user_json(user);
+  j["admin"] = admin;
+  return json{{"user", j}}.dump();
 }
 
 std::string encode_sessions(const std::vector<SessionInfo>& sessions) {

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <string_view>
 
+#include "http/proxies.h"
+
 namespace tengen {
 namespace {
 
@@ -41,14 +43,22 @@ constexpr Option kOptions[] = {
     {"--gnugo", "TENGEN_GNUGO", "the GNU Go the bots run (default /usr/games/gnugo)"},
     {"--bot-bridge", "TENGEN_BOT_BRIDGE",
      "the tengen-gtp-bridge the bots run through (default: beside this binary)"},
+    {"--trusted-proxies", "TENGEN_TRUSTED_PROXIES",
+     "addresses or networks of proxies (Caddy) whose X-Forwarded-For names the client, for the "
+     "per-address limits (comma-separated; none by default)"},
+    {"--registration", "TENGEN_REGISTRATION",
+     "open, or invite: registering needs an invite code from an administrator (default open)"},
+    {"--registrations-per-address", "TENGEN_REGISTRATIONS_PER_ADDRESS",
+     "accounts one address may register in a day without an invite code (default 20; 0: no "
+     "limit)"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
      "yes: minimum Argon2id cost, for tests only (default no)"},
 };
 
 std::optional<std::string> apply(Config& config, std::string_view flag, const std::string& value) {
-  // Empty means none for these two (compose files set variables to empty by default).
+  // Empty means none for these (compose files set variables to empty by default).
   if (value.empty() && flag != "--port-file" && flag != "--allowed-origins" &&
-      flag != "--public-url")
+      flag != "--public-url" && flag != "--trusted-proxies")
     return std::string(flag) + " must not be empty";
   if (flag == "--address") {
     config.address = value;
@@ -126,6 +136,22 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     config.gnugo = value;
   } else if (flag == "--bot-bridge") {
     config.bot_bridge = value;
+  } else if (flag == "--trusted-proxies") {
+    const auto parsed = TrustedProxies::parse(value);
+    if (const auto* problem = std::get_if<std::string>(&parsed)) return *problem;
+    config.trusted_proxies = value;
+  } else if (flag == "--registration") {
+    if (value != "open" && value != "invite")
+      return "--registration takes open or invite, not '" + value + "'";
+    config.registration = value;
+  } else if (flag == "--registrations-per-address") {
+    int n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc{} || end != value.data() + value.size() || n < 0 || n > 100'000) {
+      return "--registrations-per-address must be a number from 0 (no limit) to 100000, not '" +
+             value + "'";
+    }
+    config.registrations_per_address = n;
   } else if (flag == "--insecure-fast-password-hashing") {
     if (value != "yes" && value != "no")
       return std::string(flag) + " takes yes or no, not '" + value + "'";
@@ -154,6 +180,10 @@ std::string usage() {
   text +=
       "  --import-sqlite FILE   copy everything in the SQLite FILE (accounts, games, ratings, "
       "tournaments) into the empty PostgreSQL --database\n";
+  text +=
+      "  --make-admin NAME      make the registered user NAME an administrator of the --database "
+      "(safe while serving)\n";
+  text += "  --remove-admin NAME    take the administrator's role from NAME\n";
   text += "  --help                 show this text\n";
   return text;
 }
@@ -198,6 +228,14 @@ ConfigResult parse_config(const std::vector<std::string>& args,
       if (config.import_from.empty())
         return {std::nullopt, "--import-sqlite needs the SQLite file to read", false};
       config.command = Config::Command::Import;
+      continue;
+    }
+    if (flag == "--make-admin" || flag == "--remove-admin") {
+      if (i + 1 >= args.size() || args[i + 1].empty())
+        return {std::nullopt, flag + " needs the user's name", false};
+      config.admin_name = args[++i];
+      config.command =
+          flag == "--make-admin" ? Config::Command::MakeAdmin : Config::Command::RemoveAdmin;
       continue;
     }
     if (const auto eq = flag.find('='); eq != std::string::npos) {

@@ -38,12 +38,20 @@ struct Config {
   std::string gnugo = "/usr/games/gnugo";
   // Empty: tengen-gtp-bridge beside the server binary, or in the build tree (default_bridge).
   std::string bot_bridge;
+  // Registration (docs/moderation.md): "open", or "invite" (an invite code is needed); and how many
+  // accounts one address may register in a day without an invite (0: no limit).
+  std::string registration = "open";
+  int registrations_per_address = 20;
+  // Proxies whose X-Forwarded-For names the client (http/proxies.h): addresses and networks,
+  // comma-separated; none by default.
+  std::string trusted_proxies;
   // Argon2id at its minimum cost instead of libsodium's "interactive" cost: for tests only.
   bool fast_password_hashing = false;
 
   // What to do instead of serving (one-off commands for operators and container health checks).
-  enum class Command { Serve, HealthCheck, Backup, Import };
+  enum class Command { Serve, HealthCheck, Backup, Import, MakeAdmin, RemoveAdmin };
   Command command = Command::Serve;
+  std::string admin_name;   // --make-admin NAME, --remove-admin NAME
   std::string backup_to;    // --backup FILE
   std::string import_from;  // --import-sqlite FILE
 };

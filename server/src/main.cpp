@@ -30,6 +30,7 @@
 #include "protocol/bus.h"
 #include "protocol/health.h"
 #include "rooms/timers.h"
+#include "store/admin_role.h"
 #include "store/hub_lock.h"
 #include "store/import.h"
 #include "store/journal.h"
@@ -91,6 +92,19 @@ int main(int argc, char** argv) {
   Config config = *parsed.config;
   if (config.command == Config::Command::HealthCheck) return health_check(config);
   if (config.command == Config::Command::Backup) return backup(config, config.backup_to);
+  if (config.command == Config::Command::MakeAdmin ||
+      config.command == Config::Command::RemoveAdmin) {
+    try {
+      std::cout << store::set_admin_role(config.database, config.admin_name,
+                                         config.command == Config::Command::MakeAdmin,
+                                         SystemClock().unix_ms())
+                << "\n";
+      return 0;
+    } catch (const std::exception& e) {
+      std::cerr << "tengen-server: " << e.what() << "\n";
+      return 1;
+    }
+  }
   if (config.command == Config::Command::Import) {
     try {
       const auto imported = store::import_sqlite(config.import_from, config.database);
@@ -127,9 +141,11 @@ int main(int argc, char** argv) {
     store::GameStore& game_store = *stores->games;
 
     SystemClock clock;
-    Accounts accounts(*stores->accounts, clock,
-                      config.fast_password_hashing ? Accounts::Options::fastest_for_tests()
-                                                   : Accounts::Options::interactive());
+    auto account_options = config.fast_password_hashing ? Accounts::Options::fastest_for_tests()
+                                                        : Accounts::Options::interactive();
+    account_options.registrations_per_address = config.registrations_per_address;
+    account_options.invite_only = config.registration == "invite";
+    Accounts accounts(*stores->accounts, clock, account_options, stores->moderation.get());
     store::Journal journal(game_store);
     Metrics metrics;
     auto timers = make_asio_timers();
@@ -192,7 +208,7 @@ int main(int argc, char** argv) {
                                 [&](const protocol::http::ReviewRequest& r) {
                                   return reads().create_review(r);
                                 }}},
-        config.public_url.starts_with("https://"));
+        config.public_url.starts_with("https://"), stores->moderation.get());
 
     // Several nodes (--bus): the bus, the hub lock, and this node's role.
     std::atomic<HttpServer*> listening{nullptr};

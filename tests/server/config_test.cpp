@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "http/proxies.h"
+
 namespace tengen {
 namespace {
 
@@ -115,6 +117,52 @@ TEST(Config, APublicUrlIsAlsoAnAllowedOrigin) {
   EXPECT_EQ(c.config->allowed_origins,
             (std::vector<std::string>{"https://club.example.org", "https://go.example.org"}));
   EXPECT_TRUE(parse_config({}, {"TENGEN_PUBLIC_URL="}).config->public_url.empty());
+}
+
+// Registration control and the proxies whose X-Forwarded-For is believed (docs/moderation.md,
+// docs/operations.md).
+TEST(Config, RegistrationAndTrustedProxies) {
+  const auto defaults = parse_config({}, {});
+  EXPECT_EQ(defaults.config->registration, "open");
+  EXPECT_EQ(defaults.config->registrations_per_address, 20);
+  EXPECT_EQ(defaults.config->trusted_proxies, "");
+  const auto set = parse_config({"--registration", "invite", "--registrations-per-address", "0"},
+                                {"TENGEN_TRUSTED_PROXIES=172.16.0.0/12, ::1"});
+  ASSERT_TRUE(set.config) << set.error;
+  EXPECT_EQ(set.config->registration, "invite");
+  EXPECT_EQ(set.config->registrations_per_address, 0);
+  EXPECT_EQ(parse_config({"--registration", "closed"}, {}).error,
+            "--registration takes open or invite, not 'closed'");
+  EXPECT_FALSE(parse_config({"--registrations-per-address", "-1"}, {}).config);
+  EXPECT_EQ(parse_config({"--trusted-proxies", "caddy"}, {}).error,
+            "a trusted proxy is an IP address or a network (172.16.0.0/12), not 'caddy'");
+  EXPECT_FALSE(parse_config({"--trusted-proxies", "10.0.0.0/33"}, {}).config);
+  EXPECT_TRUE(parse_config({}, {"TENGEN_TRUSTED_PROXIES="}).config);
+  const auto make_admin = parse_config({"--make-admin", "ann", "--database", "x.sqlite3"}, {});
+  EXPECT_EQ(make_admin.config->command, Config::Command::MakeAdmin);
+  EXPECT_EQ(make_admin.config->admin_name, "ann");
+  EXPECT_EQ(parse_config({"--remove-admin"}, {}).error, "--remove-admin needs the user's name");
+}
+
+TEST(TrustedProxies, OnlyATrustedPeersForwardedAddressIsBelieved) {
+  const auto parsed = TrustedProxies::parse("172.16.0.0/12, ::1");
+  ASSERT_TRUE(std::holds_alternative<TrustedProxies>(parsed));
+  const auto& proxies = std::get<TrustedProxies>(parsed);
+  EXPECT_TRUE(proxies.trusts("172.18.0.3"));
+  EXPECT_TRUE(proxies.trusts("::ffff:172.18.0.3")) << "IPv4 mapped into IPv6";
+  EXPECT_FALSE(proxies.trusts("172.32.0.1"));
+  EXPECT_TRUE(proxies.trusts("::1"));
+  // Caddy forwards a player: the player's address.
+  EXPECT_EQ(proxies.client_address("172.18.0.3", "203.0.113.7"), "203.0.113.7");
+  // The player wrote a header of their own: what Caddy appended is believed, not what they wrote.
+  EXPECT_EQ(proxies.client_address("172.18.0.3", "1.2.3.4, 203.0.113.7"), "203.0.113.7");
+  // Two proxies in a row (both trusted): the first untrusted address from the right.
+  EXPECT_EQ(proxies.client_address("172.18.0.3", "203.0.113.7, 172.18.0.9"), "203.0.113.7");
+  // From anyone else the header means nothing.
+  EXPECT_EQ(proxies.client_address("198.51.100.2", "1.2.3.4"), "198.51.100.2");
+  EXPECT_EQ(proxies.client_address("172.18.0.3", ""), "172.18.0.3");
+  EXPECT_EQ(proxies.client_address("172.18.0.3", "unknown"), "172.18.0.3");
+  EXPECT_EQ(TrustedProxies().client_address("172.18.0.3", "203.0.113.7"), "172.18.0.3");
 }
 
 }  // namespace

@@ -12,8 +12,10 @@
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
 #include "store/postgres_game_store.h"
+#include "store/postgres_moderation_store.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
+#include "store/sqlite_moderation_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
 
@@ -75,14 +77,38 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                            ReviewEvent{1, 1, "play", R"({"color":"black","vertex":"D4"})", ann, 32},
                            ReviewCreated{2, bob, "Demo", std::nullopt, "(;SZ[9])", 33},
                            ReviewClosed{2, "(;SZ[9];B[ee])", 34}});
+    // Moderation: an administrator, a suspension with its log line, an invite, a report, a block.
+    SqliteModerationStore moderation(file.path());
+    moderation.set_admin(ann, true,
+                         AuditEntry{.at_ms = 35, .action = "make_admin", .target_user_id = ann});
+    moderation.set_restriction(bob, {false, 9'000, "rude in chat"},
+                               AuditEntry{.at_ms = 36,
+                                          .actor_id = ann,
+                                          .action = "suspend",
+                                          .target_user_id = bob,
+                                          .reason = "rude in chat"});
+    moderation.create_invite(Invite{.code = "abcd-efgh-jkmn",
+                                    .created_by = ann,
+                                    .created_at_ms = 37,
+                                    .note = "club",
+                                    .max_uses = 5},
+                             AuditEntry{.at_ms = 37, .actor_id = ann, .action = "create_invite"});
+    moderation.add_report(Report{.at_ms = 38,
+                                 .reporter_id = ann,
+                                 .target_id = bob,
+                                 .category = "harassment",
+                                 .text = "see game 1",
+                                 .game_id = 1});
+    moderation.add_block(ann, bob, 39);
   }
   const std::string pg = TempPostgres::instance().new_database();
   const auto imported = import_sqlite(file.path(), pg);
   const std::vector<std::pair<std::string, std::int64_t>> expected{
-      {"users", 2},          {"sessions", 1},     {"challenges", 2},
-      {"games", 2},          {"game_events", 4},  {"ratings", 2},
-      {"rating_history", 2}, {"tournaments", 1},  {"tournament_events", 1},
-      {"reviews", 2},        {"review_events", 1}};
+      {"users", 2},          {"sessions", 1},      {"challenges", 2},
+      {"games", 2},          {"game_events", 4},   {"ratings", 2},
+      {"rating_history", 2}, {"tournaments", 1},   {"tournament_events", 1},
+      {"reviews", 2},        {"review_events", 1}, {"invites", 1},
+      {"audit_log", 3},      {"reports", 1},       {"blocks", 1}};
   EXPECT_EQ(imported.rows, expected);
 
   pg::Connection db(pg);
@@ -95,6 +121,30 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   ASSERT_TRUE(session) << "logged in before, logged in after";
   EXPECT_EQ(session->first.id, ann);
   EXPECT_EQ(accounts.create_user("carol", "h", false, 60)->id, bob + 1) << "numbers go on";
+  EXPECT_TRUE(accounts.user_by_id(ann)->is_admin);
+  const auto suspended = accounts.user_by_id(bob);
+  EXPECT_EQ(suspended->suspended_until_ms, 9'000);
+  EXPECT_EQ(suspended->moderation_reason, "rude in chat");
+  EXPECT_TRUE(suspended->restricted_at(8'999));
+  EXPECT_FALSE(suspended->restricted_at(9'000));
+  PostgresModerationStore moderation(pg);
+  const auto log = moderation.audit_log({});
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_EQ(log[1].action, "suspend");
+  EXPECT_EQ(log[1].actor_name, "Ann");
+  EXPECT_EQ(log[1].target_name, "bob");
+  EXPECT_EQ(log[2].actor_id, std::nullopt) << "the command line";
+  EXPECT_EQ(moderation.take_invite("abcd-efgh-jkmn", 40), 1);
+  const auto reports = moderation.reports("open", {});
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].text, "see game 1");
+  EXPECT_EQ(reports[0].game_id, 1);
+  EXPECT_EQ(moderation.all_blocks(),
+            (std::vector<std::pair<std::int64_t, std::int64_t>>{{ann, bob}}));
+  EXPECT_EQ(moderation.add_report(
+                Report{.at_ms = 41, .reporter_id = bob, .target_id = ann, .category = "spam"}),
+            2)
+      << "numbers go on";
 
   const auto open = games.open_challenges();
   ASSERT_EQ(open.size(), 1u);

@@ -39,7 +39,8 @@ class LiveStack {
   LiveStack(const std::string& database, ConnectionLimits limits = LiveStack::limits(),
             RoomOptions room = {})
       : stores_(store::Stores::open(database)), game_store_(stores_->games.get()) {
-    accounts_.emplace(*stores_->accounts, clock_, Accounts::Options::fastest_for_tests());
+    accounts_.emplace(*stores_->accounts, clock_, Accounts::Options::fastest_for_tests(),
+                      stores_->moderation.get());
     journal_.emplace(*game_store_);
     room.dead_stone_playouts = 200;
     auto ref = [](const std::optional<store::UserRecord>& u) -> std::optional<protocol::UserRef> {
@@ -60,7 +61,8 @@ class LiveStack {
         .room = room,
         .metrics = &metrics_});
     recovered_ = hub_->recover(*game_store_);
-    api_.emplace(*accounts_, GameArchive{.store = &*game_store_, .clock = &clock_, .hub = reads()});
+    api_.emplace(*accounts_, GameArchive{.store = &*game_store_, .clock = &clock_, .hub = reads()},
+                 false, stores_->moderation.get());
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;

@@ -44,6 +44,8 @@ class ServerProcess {
     std::vector<std::string> args{TENGEN_SERVER_BINARY, "--port", port_arg, "--address",
                                   "127.0.0.1", "--database", db, "--port-file", fifo.string(),
                                   "--log-level", "warn", "--insecure-fast-password-hashing", "yes",
+                                  // Tests register many accounts from 127.0.0.1.
+                                  "--registrations-per-address", "0",
                                   // The house bots only where a test asks for them (`extra`).
                                   "--bots", "off"};
     args.insert(args.end(), extra.begin(), extra.end());

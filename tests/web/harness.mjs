@@ -27,7 +27,8 @@ export function startServer({ binary, webRoot, dir, port = 0, extra = [] }) {
   const child = spawn(binary, [
     '--port', String(port), '--address', '127.0.0.1', '--port-file', fifo,
     '--database', join(dir, 'tengen.sqlite3'), '--web-root', webRoot,
-    '--insecure-fast-password-hashing', 'yes', '--log-level', 'warn', ...extra,
+    '--insecure-fast-password-hashing', 'yes', '--log-level', 'warn',
+    '--registrations-per-address', '0', ...extra,
   ], { stdio: ['ignore', 'inherit', 'inherit'] });
   return new Promise((resolve, reject) => {
     let text = '';

@@ -16,10 +16,11 @@ namespace tengen::protocol::http {
 struct Credentials {
   std::string username;
   std::string password;
-  bool bot = false;  // registration only: the account is a program (docs/bots.md), for good
+  bool bot = false;    // registration only: the account is a program (docs/bots.md), for good
+  std::string invite;  // registration only: an invite code (docs/moderation.md), at most 64 bytes
 };
-// {"username": "...", "password": "..."}, and for registration optionally "bot": true; the error
-// names the problem.
+// {"username": "...", "password": "..."}, and for registration optionally "bot": true and
+// "invite": "CODE"; the error names the problem.
 enum class CredentialsFor : std::uint8_t { Login, Registration };
 std::variant<Credentials, std::string> decode_credentials(std::string_view body,
                                                           CredentialsFor purpose);
@@ -136,7 +137,8 @@ std::string encode_reviews(const std::vector<ReviewSummary>& reviews);
 std::string encode_review_created(std::int64_t id);
 
 std::string encode_logged_in(const UserRef& user, const std::string& token);
-std::string encode_me(const UserRef& user);
+// {"user": {"id", "name", "admin"}}
+std::string encode_me(const UserRef& user, bool admin = false);
 std::string encode_sessions(const std::vector<SessionInfo>& sessions);
 // {"error": {"code": "...", "message": "..."}}
 std::string encode_error(std::string_view code, std::string_view message);

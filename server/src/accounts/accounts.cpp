@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,22 @@ store::TokenHash hash_token(const std::string& token) {
   return h;
 }
 
+constexpr std::int64_t kDayMs = 24LL * 3600 * 1000;
+
+// "2026-12-01 18:00 UTC"
+std::string utc_time(std::int64_t unix_ms) {
+  const std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm);
+  return text;
+}
+
+store::TokenHash hash_address(const std::string& address) {
+  return hash_token("address:" + address);
+}
+
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -44,13 +61,23 @@ Accounts::Options Accounts::Options::fastest_for_tests() {
   return {crypto_pwhash_OPSLIMIT_MIN, crypto_pwhash_MEMLIMIT_MIN};
 }
 
-Accounts::Accounts(store::AccountStore& store, Clock& clock, Options options)
+Accounts::Accounts(store::AccountStore& store, Clock& clock, Options options,
+                   store::ModerationStore* moderation)
     : store_(store),
       clock_(clock),
+      moderation_(moderation),
       options_(options),
       limiter_(options.login_burst, options.login_refill) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
   dummy_hash_ = hash_password("not a real password, only for timing");
+}
+
+std::string Accounts::random_code(std::size_t length) {
+  constexpr std::string_view kAlphabet = "abcdefghjkmnpqrstuvwxyz23456789";
+  std::string code;
+  while (code.size() < length)
+    code += kAlphabet[randombytes_uniform(static_cast<std::uint32_t>(kAlphabet.size()))];
+  return code;
 }
 
 std::optional<std::string> Accounts::username_problem(const std::string& name) {
@@ -115,11 +142,59 @@ Accounts::LoggedIn Accounts::open_session(const store::UserRecord& user,
   return {user, session, token};
 }
 
+std::optional<Accounts::Failure> Accounts::restriction(const store::UserRecord& user) const {
+  if (!moderation_) return std::nullopt;
+  if (user.banned) {
+    Failure f{Problem::Banned, "this account is closed by the administrators"};
+    if (!user.moderation_reason.empty()) f.message += ": " + user.moderation_reason;
+    f.reason = user.moderation_reason;
+    return f;
+  }
+  if (user.restricted_at(clock_.unix_ms())) {
+    Failure f{Problem::Suspended,
+              "this account is suspended until " + utc_time(*user.suspended_until_ms)};
+    if (!user.moderation_reason.empty()) f.message += ": " + user.moderation_reason;
+    f.until_ms = user.suspended_until_ms;
+    f.reason = user.moderation_reason;
+    return f;
+  }
+  return std::nullopt;
+}
+
+std::variant<std::optional<std::int64_t>, Accounts::Failure> Accounts::admit(
+    const std::string& address, const std::string& invite) {
+  if (!moderation_) return std::optional<std::int64_t>{};
+  if (!invite.empty()) {
+    const auto id =
+        invite.size() <= 64 ? moderation_->take_invite(invite, clock_.unix_ms()) : std::nullopt;
+    if (!id) {
+      return Failure{Problem::BadInvite,
+                     "there is no invite with this code, or it is used up, expired or withdrawn"};
+    }
+    return id;
+  }
+  if (options_.invite_only) {
+    return Failure{Problem::InviteRequired,
+                   "registration on this server is by invitation: ask its administrators for an "
+                   "invite code"};
+  }
+  if (options_.registrations_per_address > 0 &&
+      moderation_->registrations_since(hash_address(address), clock_.unix_ms() - kDayMs) >=
+          options_.registrations_per_address) {
+    return Failure{Problem::TooManyRegistrations,
+                   "too many accounts were registered from this address today: try again "
+                   "tomorrow, or ask the administrators for an invite code",
+                   3600};
+  }
+  return std::optional<std::int64_t>{};
+}
+
 Accounts::Outcome Accounts::register_user(const std::string& username, const std::string& password,
                                           const std::string& user_agent, const std::string& address,
-                                          Kind kind) {
+                                          Kind kind, const std::string& invite) {
   if (auto p = username_problem(username)) return Failure{Problem::BadUsername, *p};
   if (auto p = password_problem(username, password)) return Failure{Problem::WeakPassword, *p};
+  std::optional<std::int64_t> invite_id;
   {
     std::lock_guard lock(mutex_);
     if (!limiter_.try_take("address:" + address, clock_.steady_now())) {
@@ -128,11 +203,22 @@ Accounts::Outcome Accounts::register_user(const std::string& username, const std
     }
     if (store_.user_by_name(username))
       return Failure{Problem::NameTaken, "the name '" + username + "' is taken"};
+    auto admitted = admit(address, invite);
+    if (auto* refused = std::get_if<Failure>(&admitted)) return std::move(*refused);
+    invite_id = std::get<std::optional<std::int64_t>>(admitted);
   }
   const std::string hash = hash_password(password);
   std::lock_guard lock(mutex_);
   const auto user = store_.create_user(username, hash, kind == Kind::Bot, clock_.unix_ms());
-  if (!user) return Failure{Problem::NameTaken, "the name '" + username + "' is taken"};
+  if (!user) {
+    if (invite_id) moderation_->give_back_invite(*invite_id);
+    return Failure{Problem::NameTaken, "the name '" + username + "' is taken"};
+  }
+  if (invite_id) {
+    moderation_->set_user_invite(user->id, *invite_id);
+  } else if (moderation_) {
+    moderation_->add_registration(hash_address(address), clock_.unix_ms());
+  }
   return open_session(*user, user_agent);
 }
 
@@ -168,6 +254,7 @@ Accounts::Outcome Accounts::login(const std::string& username, const std::string
   const bool matches =
       crypto_pwhash_str_verify(hash.c_str(), password.data(), password.size()) == 0;
   if (!user || !matches) return refused;
+  if (auto restricted = restriction(*user)) return std::move(*restricted);
   std::lock_guard lock(mutex_);
   return open_session(*user, user_agent);
 }
@@ -176,7 +263,7 @@ std::optional<Accounts::LiveSession> Accounts::live_session(const std::string& t
   if (token.empty() || token.size() > 100) return std::nullopt;
   std::lock_guard lock(mutex_);
   auto found = store_.session_by_token(hash_token(token), clock_.unix_ms());
-  if (!found) return std::nullopt;
+  if (!found || restriction(found->first)) return std::nullopt;
   return LiveSession{std::move(found->first), found->second.id};
 }
 
@@ -236,6 +323,32 @@ bool Accounts::revoke(std::int64_t user_id, std::int64_t session_id) {
   }
   if (told) told(session_id);
   return true;
+}
+
+void Accounts::end_sessions(std::int64_t user_id) {
+  std::vector<std::int64_t> ended;
+  SessionEnded told;
+  {
+    std::lock_guard lock(mutex_);
+    ended = store_.delete_sessions_of(user_id);
+    told = session_ended_;
+  }
+  if (told) {
+    for (const auto id : ended) told(id);
+  }
+}
+
+std::optional<std::string> Accounts::reset_password(std::int64_t user_id,
+                                                    const store::AuditEntry& audit) {
+  if (!moderation_) return std::nullopt;
+  const std::string password = random_code(14);  // 69 bits
+  const std::string hash = hash_password(password);
+  {
+    std::lock_guard lock(mutex_);
+    if (!moderation_->set_password_hash(user_id, hash, audit)) return std::nullopt;
+  }
+  end_sessions(user_id);
+  return password;
 }
 
 }  // namespace tengen

@@ -10,6 +10,7 @@
 #include "accounts/rate_limiter.h"
 #include "clock.h"
 #include "store/account_store.h"
+#include "store/moderation_store.h"
 
 namespace tengen {
 
@@ -23,15 +24,33 @@ class Accounts {
     std::size_t mem_limit;
     int login_burst = 10;                          // attempts per user name and per address
     std::chrono::milliseconds login_refill{6000};  // one more attempt every 6 s
+    // Registration control (docs/moderation.md), with a moderation store: accounts registered
+    // from one address in a day without an invite (0: no limit), and whether registering needs
+    // an invite code.
+    int registrations_per_address = 0;
+    bool invite_only = false;
     static Options interactive();
     static Options fastest_for_tests();
   };
 
-  enum class Problem { BadUsername, WeakPassword, NameTaken, BadCredentials, RateLimited };
+  enum class Problem {
+    BadUsername,
+    WeakPassword,
+    NameTaken,
+    BadCredentials,
+    RateLimited,
+    InviteRequired,        // invite-only registration, and no code given
+    BadInvite,             // no usable invite with that code
+    TooManyRegistrations,  // the address's daily limit
+    Suspended,             // login refused: until until_ms, for `reason`
+    Banned,
+  };
   struct Failure {
     Problem problem;
     std::string message;
     int retry_after_s = 0;  // RateLimited: seconds until another attempt may be taken
+    std::optional<std::int64_t> until_ms{};  // Suspended
+    std::string reason{};                    // Suspended, Banned: the administrator's words
   };
   struct LoggedIn {
     store::UserRecord user;
@@ -40,14 +59,18 @@ class Accounts {
   };
   using Outcome = std::variant<LoggedIn, Failure>;
 
-  Accounts(store::AccountStore& store, Clock& clock, Options options);
+  // With a moderation store, registration is controlled (Options) and restricted accounts are
+  // refused; without one, neither.
+  Accounts(store::AccountStore& store, Clock& clock, Options options,
+           store::ModerationStore* moderation = nullptr);
 
   // A bot account is a program playing (docs/bots.md); it is shown as one everywhere, for good.
   enum class Kind : std::uint8_t { Human, Bot };
-  // Creates the account and a first session.
+  // Creates the account and a first session. `invite`: a code from an administrator (required
+  // when registration is invite-only; never counted against the address's daily limit).
   Outcome register_user(const std::string& username, const std::string& password,
                         const std::string& user_agent, const std::string& address,
-                        Kind kind = Kind::Human);
+                        Kind kind = Kind::Human, const std::string& invite = {});
   // One of the server's own bots (docs/bots.md): the account is created as a bot when missing,
   // and its password becomes `password` (the server makes a new one at each start and gives it
   // only to the bridge it runs). The problem, if the name is not a bot's or not a valid name.
@@ -70,11 +93,20 @@ class Accounts {
   // The id of the session a token opens, if it is live.
   std::optional<std::int64_t> current_session(const std::string& token);
   bool revoke(std::int64_t user_id, std::int64_t session_id);
+  // Ends every session of the user (suspended, banned, password reset), telling each.
+  void end_sessions(std::int64_t user_id);
+  // An administrator's reset (docs/moderation.md): a new random password, which is returned to be
+  // passed on, logged by `audit`; every session ends. Nullopt if there is no such user.
+  std::optional<std::string> reset_password(std::int64_t user_id, const store::AuditEntry& audit);
 
   // Told, on the thread that ended it, when logout or revocation ends a session: the
   // connections opened with it must not go on acting as its user.
   using SessionEnded = std::function<void(std::int64_t session_id)>;
   void on_session_ended(SessionEnded told);
+
+  // `length` random characters from 31 that cannot be mistaken for one another when read aloud
+  // or copied (no i, l, o, 0, 1): about 5 bits each.
+  static std::string random_code(std::size_t length);
 
   static std::optional<std::string> username_problem(const std::string& username);
   static std::optional<std::string> password_problem(const std::string& username,
@@ -88,8 +120,15 @@ class Accounts {
   std::string hash_password(const std::string& password) const;
   LoggedIn open_session(const store::UserRecord& user, const std::string& user_agent);
 
+  // Why an account may not log in now, if it may not.
+  std::optional<Failure> restriction(const store::UserRecord& user) const;
+  // The invite taken for a registration (nullopt: none needed), or why it cannot go on.
+  std::variant<std::optional<std::int64_t>, Failure> admit(const std::string& address,
+                                                           const std::string& invite);
+
   store::AccountStore& store_;
   Clock& clock_;
+  store::ModerationStore* moderation_;
   Options options_;
   std::string dummy_hash_;      // verified against for unknown names, so timing does not tell
   std::mutex mutex_;            // the store and the limiter; hashing happens outside it

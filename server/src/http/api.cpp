@@ -7,8 +7,10 @@
 #include "engine/review.h"
 #include "engine/sgf.h"
 #include "engine/variation.h"
+#include "http/api_util.h"
 #include "protocol/codec.h"
 #include "protocol/http_api.h"
+#include "protocol/moderation_api.h"
 #include "ratings/glicko2.h"
 #include "rooms/position_view.h"
 #include "rooms/wording.h"
@@ -16,18 +18,15 @@
 namespace tengen {
 namespace {
 
-namespace wire = protocol::http;
+constexpr int kDefaultPage = 20;
+constexpr int kMaxPage = 100;
 
-constexpr int kCookieMaxAgeSeconds = 30 * 24 * 3600;
+}  // namespace
+
+namespace api {
 
 ApiResponse error(int status, std::string_view code, std::string_view message) {
-  return {status, wire::encode_error(code, message), {}};
-}
-
-std::string session_cookie(const std::string& token, int max_age, bool secure) {
-  return std::string(kSessionCookie) + "=" + token +
-         "; Path=/; HttpOnly; SameSite=Lax; Max-Age=" + std::to_string(max_age) +
-         (secure ? "; Secure" : "");
+  return {status, protocol::http::encode_error(code, message), {}};
 }
 
 bool is_json(const ApiRequest& r) {
@@ -40,6 +39,69 @@ bool is_json(const ApiRequest& r) {
 ApiResponse not_json() {
   return error(415, "unsupported_media_type",
                "send the body as JSON, with Content-Type: application/json");
+}
+
+std::optional<std::int64_t> parse_int(std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::string_view> query_param(std::string_view target, std::string_view name) {
+  const auto q = target.find('?');
+  if (q == std::string_view::npos) return std::nullopt;
+  std::string_view rest = target.substr(q + 1);
+  while (!rest.empty()) {
+    const auto amp = rest.find('&');
+    const std::string_view pair = rest.substr(0, amp);
+    const auto eq = pair.find('=');
+    if (pair.substr(0, eq) == name)
+      return eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+    if (amp == std::string_view::npos) break;
+    rest.remove_prefix(amp + 1);
+  }
+  return std::nullopt;
+}
+
+std::variant<store::Page, ApiResponse> page_of(std::string_view target) {
+  store::Page page{std::nullopt, kDefaultPage};
+  if (const auto before = query_param(target, "before")) {
+    const auto value = parse_int(*before);
+    if (!value || *value < 1)
+      return error(400, "bad_request", "'before' must be an id (a positive integer)");
+    page.before = *value;
+  }
+  if (const auto limit = query_param(target, "limit")) {
+    const auto value = parse_int(*limit);
+    if (!value || *value < 1 || *value > kMaxPage) {
+      return error(400, "bad_request",
+                   "'limit' must be an integer from 1 to " + std::to_string(kMaxPage));
+    }
+    page.limit = static_cast<int>(*value);
+  }
+  return page;
+}
+
+}  // namespace api
+
+namespace {
+
+using api::error;
+using api::is_json;
+using api::not_json;
+using api::page_of;
+using api::parse_int;
+using api::query_param;
+
+namespace wire = protocol::http;
+
+constexpr int kCookieMaxAgeSeconds = 30 * 24 * 3600;
+
+std::string session_cookie(const std::string& token, int max_age, bool secure) {
+  return std::string(kSessionCookie) + "=" + token +
+         "; Path=/; HttpOnly; SameSite=Lax; Max-Age=" + std::to_string(max_age) +
+         (secure ? "; Secure" : "");
 }
 
 // POST /api/v1/positions: replays the line with the rules engine (engine/variation.h); the first
@@ -95,53 +157,6 @@ ApiResponse position(std::string_view body) {
     view.score = score_view(score, g, rules);
   }
   return {200, wire::encode_position(view), {}};
-}
-
-constexpr int kDefaultPage = 20;
-constexpr int kMaxPage = 100;
-
-std::optional<std::int64_t> parse_int(std::string_view text) {
-  std::int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-// The value of `name` in the target's query string, if present.
-std::optional<std::string_view> query_param(std::string_view target, std::string_view name) {
-  const auto q = target.find('?');
-  if (q == std::string_view::npos) return std::nullopt;
-  std::string_view rest = target.substr(q + 1);
-  while (!rest.empty()) {
-    const auto amp = rest.find('&');
-    const std::string_view pair = rest.substr(0, amp);
-    const auto eq = pair.find('=');
-    if (pair.substr(0, eq) == name)
-      return eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
-    if (amp == std::string_view::npos) break;
-    rest.remove_prefix(amp + 1);
-  }
-  return std::nullopt;
-}
-
-// ?before=ID&limit=N, or the problem with them.
-std::variant<store::Page, ApiResponse> page_of(std::string_view target) {
-  store::Page page{std::nullopt, kDefaultPage};
-  if (const auto before = query_param(target, "before")) {
-    const auto value = parse_int(*before);
-    if (!value || *value < 1)
-      return error(400, "bad_request", "'before' must be a game id (a positive integer)");
-    page.before = *value;
-  }
-  if (const auto limit = query_param(target, "limit")) {
-    const auto value = parse_int(*limit);
-    if (!value || *value < 1 || *value > kMaxPage) {
-      return error(400, "bad_request",
-                   "'limit' must be an integer from 1 to " + std::to_string(kMaxPage));
-    }
-    page.limit = static_cast<int>(*value);
-  }
-  return page;
 }
 
 std::optional<wire::GameInfo> game_info(const store::GameSummary& g) {
@@ -205,6 +220,19 @@ ApiResponse Api::logged_in(const Accounts::Outcome& outcome, int status) {
         refused.retry_after_s = f->retry_after_s;
         return refused;
       }
+      case Accounts::Problem::InviteRequired:
+        return error(403, "invite_required", f->message);
+      case Accounts::Problem::BadInvite:
+        return error(403, "bad_invite", f->message);
+      case Accounts::Problem::TooManyRegistrations: {
+        auto refused = error(429, "too_many_registrations", f->message);
+        refused.retry_after_s = f->retry_after_s;
+        return refused;
+      }
+      case Accounts::Problem::Suspended:
+        return {403, wire::encode_restricted("suspended", f->message, f->reason, f->until_ms), {}};
+      case Accounts::Problem::Banned:
+        return {403, wire::encode_restricted("banned", f->message, f->reason, std::nullopt), {}};
     }
   }
   const auto& in = std::get<Accounts::LoggedIn>(outcome);
@@ -223,6 +251,7 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
     if (auto response = ratings(r, path)) return response;
     if (auto response = tournaments(r, path)) return response;
     if (auto response = reviews(r, path)) return response;
+    if (auto response = moderation(r, path)) return response;
   } catch (const Unavailable& e) {  // the hub, asked from a front node, did not answer
     auto response = error(503, "unavailable", e.what());
     response.retry_after_s = 2;
@@ -247,9 +276,9 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
     const auto& c = std::get<wire::Credentials>(credentials);
     const auto kind = c.bot ? Accounts::Kind::Bot : Accounts::Kind::Human;
     return registration
-               ? logged_in(
-                     accounts_.register_user(c.username, c.password, r.user_agent, r.address, kind),
-                     201)
+               ? logged_in(accounts_.register_user(c.username, c.password, r.user_agent, r.address,
+                                                   kind, c.invite),
+                           201)
                : logged_in(accounts_.login(c.username, c.password, r.user_agent, r.address), 200);
   }
   if (path == "/api/v1/logout") {
@@ -264,7 +293,7 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
   }
   if (path == "/api/v1/me") {
     if (r.method != "GET") return error(405, "method_not_allowed", "use GET");
-    return ApiResponse{200, wire::encode_me({user->id, user->username}), {}};
+    return ApiResponse{200, wire::encode_me({user->id, user->username}, user->is_admin), {}};
   }
   if (path == "/api/v1/sessions") {
     if (r.method != "GET") return error(405, "method_not_allowed", "use GET");

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "protocol/http_api.h"
 #include "store/game_store.h"
+#include "store/moderation_store.h"
 
 namespace tengen {
 
@@ -72,8 +73,14 @@ inline constexpr std::string_view kSessionCookie = "tengen_session";
 class Api {
  public:
   // `secure_cookies`: the session cookie is marked Secure (players come over https).
-  Api(Accounts& accounts, GameArchive archive, bool secure_cookies = false)
-      : accounts_(accounts), archive_(std::move(archive)), secure_cookies_(secure_cookies) {}
+  // `moderation`: administrators and reports (docs/moderation.md); without it their endpoints
+  // answer 503.
+  Api(Accounts& accounts, GameArchive archive, bool secure_cookies = false,
+      store::ModerationStore* moderation = nullptr)
+      : accounts_(accounts),
+        archive_(std::move(archive)),
+        secure_cookies_(secure_cookies),
+        moderation_(moderation) {}
   // nullopt when the target is not under /api/.
   std::optional<ApiResponse> handle(const ApiRequest& request);
 
@@ -84,10 +91,20 @@ class Api {
   std::optional<ApiResponse> tournaments(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> reviews(const ApiRequest& request, std::string_view path);
   ApiResponse new_review(const ApiRequest& request);
+  // http/moderation_api.cpp: POST /api/v1/reports and everything under /api/v1/admin/.
+  std::optional<ApiResponse> moderation(const ApiRequest& request, std::string_view path);
+  ApiResponse report(const ApiRequest& request, const store::UserRecord& reporter);
+  ApiResponse admin_users(const ApiRequest& request, std::string_view rest,
+                          const store::UserRecord& admin);
+  ApiResponse admin_reports(const ApiRequest& request, std::string_view rest,
+                            const store::UserRecord& admin);
+  ApiResponse admin_invites(const ApiRequest& request, std::string_view rest,
+                            const store::UserRecord& admin);
   protocol::http::PlayerRating player(const store::UserRecord& user);
   Accounts& accounts_;
   GameArchive archive_;
   bool secure_cookies_ = false;
+  store::ModerationStore* moderation_ = nullptr;
 };
 
 // The session token from a Cookie header value, or empty.

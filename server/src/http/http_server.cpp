@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "http/proxies.h"
 #include "protocol/http_api.h"
 #include "ws/ws_session.h"
 
@@ -80,6 +81,7 @@ struct HttpServer::Impl {
       : config(cfg),
         handlers(std::move(h)),
         limits(l),
+        proxies(std::get<TrustedProxies>(TrustedProxies::parse(cfg.trusted_proxies))),
         io(cfg.threads),
         control(asio::make_strand(io)),
         acceptor(control),
@@ -357,7 +359,7 @@ struct HttpServer::Impl {
 
   asio::awaitable<void> session(std::shared_ptr<beast::tcp_stream> stream) {
     beast::error_code peer_ec;
-    const std::string address = stream->socket().remote_endpoint(peer_ec).address().to_string();
+    const std::string peer = stream->socket().remote_endpoint(peer_ec).address().to_string();
     const std::uint64_t key = register_http(stream);
     beast::flat_buffer buffer;
     while (!stopping) {
@@ -391,6 +393,8 @@ struct HttpServer::Impl {
       }
       if (read_ec) break;
       auto request = parser.release();
+      // Each request says itself which client a trusted proxy forwards (docs/operations.md).
+      const std::string address = proxies.client_address(peer, request["X-Forwarded-For"]);
       if (const auto problem = malformed(request)) {  // RFC 9112 §3.2: answered 400, then closed
         auto refusal =
             text_response(request, http::status::bad_request, *problem + "\n", "text/plain");
@@ -522,6 +526,7 @@ struct HttpServer::Impl {
   Config config;
   Handlers handlers;
   ConnectionLimits limits;
+  TrustedProxies proxies;  // parse_config has checked the list
   asio::io_context io;
   asio::strand<asio::io_context::executor_type> control;  // the acceptor, signals and stop
   asio::thread_pool workers{kWorkerThreads};

@@ -16,7 +16,24 @@ struct UserRecord {
   std::string password_hash;  // Argon2id, libsodium's string format
   bool is_bot = false;
   std::int64_t created_at_ms = 0;
+  // Moderation (docs/moderation.md): an administrator; banned for good, or suspended until a
+  // time; and the reason given, which the user is shown.
+  bool is_admin = false;
+  bool banned = false;
+  std::optional<std::int64_t> suspended_until_ms{};
+  std::string moderation_reason{};
+
+  // Whether the account may not log in or act at `now_ms`.
+  bool restricted_at(std::int64_t now_ms) const {
+    return banned || (suspended_until_ms && *suspended_until_ms > now_ms);
+  }
 };
+
+// The users table's columns a UserRecord is read from, in order (both stores' SQL; prefix each
+// with a table alias by hand where a query joins).
+inline constexpr const char* kUserColumns =
+    "id, username, password_hash, is_bot, created_at, is_admin, banned, suspended_until,"
+    " moderation_reason";
 
 struct SessionRecord {
   std::int64_t id = 0;
@@ -51,6 +68,8 @@ class AccountStore {
   virtual bool delete_session(std::int64_t user_id, std::int64_t session_id) = 0;
   // The id of the session deleted, or nullopt if no session has this token.
   virtual std::optional<std::int64_t> delete_session_by_token(const TokenHash& token_hash) = 0;
+  // Every session of the user (a suspension, a password reset): the ids deleted.
+  virtual std::vector<std::int64_t> delete_sessions_of(std::int64_t user_id) = 0;
 };
 
 }  // namespace tengen::store

@@ -16,9 +16,11 @@ namespace {
 
 // In an order that keeps every foreign key satisfied. schema_version is each database's own;
 // the cluster's tables (nodes, leases) start empty.
-constexpr const char* kTables[] = {
-    "users",          "sessions",    "challenges",        "games",   "game_events",  "ratings",
-    "rating_history", "tournaments", "tournament_events", "reviews", "review_events"};
+constexpr const char* kTables[] = {"users",          "sessions",      "challenges",
+                                   "games",          "game_events",   "ratings",
+                                   "rating_history", "tournaments",   "tournament_events",
+                                   "reviews",        "review_events", "invites",
+                                   "audit_log",      "reports",       "blocks"};
 
 // A table's columns in SQLite, in order.
 std::vector<std::string> sqlite_columns(Database& db, const std::string& table) {
@@ -127,7 +129,8 @@ Imported import_sqlite(const std::string& sqlite_file, const std::string& postgr
   }
   source.exec("COMMIT");
   // Numbers PostgreSQL hands out next follow the copied ones.
-  for (const char* table : {"users", "sessions", "rating_history"}) {
+  for (const char* table :
+       {"users", "sessions", "rating_history", "invites", "audit_log", "reports"}) {
     statements.push_back({std::string("SELECT setval(pg_get_serial_sequence('") + table +
                               "', 'id'), coalesce((SELECT max(id) FROM " + table +
                               "), 0) + 1, false)",

@@ -3,14 +3,18 @@
 #include "store/postgres.h"
 
 namespace tengen::store {
-namespace {
 
-constexpr const char* kUserColumns = "id, username, password_hash, is_bot, created_at";
-
-UserRecord user_at(const pg::Result& r, int row, int first = 0) {
-  return UserRecord{r.int64(row, first), r.text(row, first + 1), r.text(row, first + 2),
-                    r.boolean(row, first + 3), r.int64(row, first + 4)};
+UserRecord user_at(const pg::Result& r, int row, int first) {
+  UserRecord u{r.int64(row, first), r.text(row, first + 1), r.text(row, first + 2),
+               r.boolean(row, first + 3), r.int64(row, first + 4)};
+  u.is_admin = r.boolean(row, first + 5);
+  u.banned = r.boolean(row, first + 6);
+  u.suspended_until_ms = r.optional_int64(row, first + 7);
+  u.moderation_reason = r.text(row, first + 8);
+  return u;
 }
+
+namespace {
 
 std::optional<UserRecord> first_user(const pg::Result& r) {
   if (r.rows() == 0) return std::nullopt;
@@ -78,7 +82,8 @@ std::optional<std::pair<UserRecord, SessionRecord>> PostgresAccountStore::sessio
       "WITH touched AS (UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1"
       " RETURNING id, user_id, user_agent, created_at)"
       " SELECT t.id, t.user_id, t.user_agent, t.created_at, u.id, u.username, u.password_hash,"
-      " u.is_bot, u.created_at FROM touched t JOIN users u ON u.id = t.user_id",
+      " u.is_bot, u.created_at, u.is_admin, u.banned, u.suspended_until, u.moderation_reason"
+      " FROM touched t JOIN users u ON u.id = t.user_id",
       {hash(token_hash), now_ms});
   if (r.rows() == 0) return std::nullopt;
   SessionRecord s{r.int64(0, 0), r.int64(0, 1), r.text(0, 2), r.int64(0, 3), now_ms};
@@ -106,6 +111,13 @@ std::optional<std::int64_t> PostgresAccountStore::delete_session_by_token(
       db_.query("DELETE FROM sessions WHERE token_hash = $1 RETURNING id", {hash(token_hash)});
   if (r.rows() == 0) return std::nullopt;
   return r.int64(0, 0);
+}
+
+std::vector<std::int64_t> PostgresAccountStore::delete_sessions_of(std::int64_t user_id) {
+  const auto r = db_.query("DELETE FROM sessions WHERE user_id = $1 RETURNING id", {user_id});
+  std::vector<std::int64_t> ids;
+  for (int i = 0; i < r.rows(); ++i) ids.push_back(r.int64(i, 0));
+  return ids;
 }
 
 }  // namespace tengen::store

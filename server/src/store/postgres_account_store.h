@@ -5,7 +5,11 @@
 namespace tengen::store {
 namespace pg {
 class Connection;
-}
+class Result;
+}  // namespace pg
+
+// A user read from kUserColumns at `row`, starting at column `first`.
+UserRecord user_at(const pg::Result& r, int row, int first = 0);
 
 // AccountStore on a migrated PostgreSQL database (migrations/postgres/), over one connection;
 // like the SQLite one, its caller (Accounts) serialises the calls.
@@ -26,6 +30,7 @@ class PostgresAccountStore final : public AccountStore {
   std::vector<SessionRecord> sessions_of(std::int64_t user_id) override;
   bool delete_session(std::int64_t user_id, std::int64_t session_id) override;
   std::optional<std::int64_t> delete_session_by_token(const TokenHash& token_hash) override;
+  std::vector<std::int64_t> delete_sessions_of(std::int64_t user_id) override;
 
  private:
   pg::Connection& db_;

@@ -3,11 +3,16 @@
 #include <sqlite3.h>
 
 namespace tengen::store {
-namespace {
 
-constexpr const char* kUserColumns = "id, username, password_hash, is_bot, created_at";
-
-}  // namespace
+UserRecord user_at(const Statement& q, int first) {
+  UserRecord u{q.column_int(first), q.column_text(first + 1), q.column_text(first + 2),
+               q.column_int(first + 3) != 0, q.column_int(first + 4)};
+  u.is_admin = q.column_int(first + 5) != 0;
+  u.banned = q.column_int(first + 6) != 0;
+  u.suspended_until_ms = q.column_optional_int(first + 7);
+  u.moderation_reason = q.column_text(first + 8);
+  return u;
+}
 
 SqliteAccountStore::SqliteAccountStore(Database& db)
     : insert_user_(
@@ -21,21 +26,20 @@ SqliteAccountStore::SqliteAccountStore(Database& db)
           " VALUES (?, ?, ?, ?, ?)"),
       session_by_token_(db,
                         "SELECT s.id, s.user_id, s.user_agent, s.created_at, s.last_seen_at,"
-                        " u.id, u.username, u.password_hash, u.is_bot, u.created_at"
+                        " u.id, u.username, u.password_hash, u.is_bot, u.created_at, u.is_admin,"
+                        " u.banned, u.suspended_until, u.moderation_reason"
                         " FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?"),
       touch_session_(db, "UPDATE sessions SET last_seen_at = ? WHERE id = ?"),
       sessions_of_(db,
                    "SELECT id, user_id, user_agent, created_at, last_seen_at FROM sessions"
                    " WHERE user_id = ? ORDER BY id"),
       delete_session_(db, "DELETE FROM sessions WHERE id = ? AND user_id = ?"),
-      delete_session_by_token_(db, "DELETE FROM sessions WHERE token_hash = ? RETURNING id") {}
+      delete_session_by_token_(db, "DELETE FROM sessions WHERE token_hash = ? RETURNING id"),
+      delete_sessions_of_(db, "DELETE FROM sessions WHERE user_id = ? RETURNING id") {}
 
 std::optional<UserRecord> SqliteAccountStore::read_user(Statement& query) {
   std::optional<UserRecord> user;
-  if (query.step()) {
-    user = UserRecord{query.column_int(0), query.column_text(1), query.column_text(2),
-                      query.column_int(3) != 0, query.column_int(4)};
-  }
+  if (query.step()) user = user_at(query, 0);
   query.reset();
   return user;
 }
@@ -91,10 +95,7 @@ std::optional<std::pair<UserRecord, SessionRecord>> SqliteAccountStore::session_
   if (session_by_token_.step()) {
     SessionRecord s{session_by_token_.column_int(0), session_by_token_.column_int(1),
                     session_by_token_.column_text(2), session_by_token_.column_int(3), now_ms};
-    UserRecord u{session_by_token_.column_int(5), session_by_token_.column_text(6),
-                 session_by_token_.column_text(7), session_by_token_.column_int(8) != 0,
-                 session_by_token_.column_int(9)};
-    found.emplace(std::move(u), std::move(s));
+    found.emplace(user_at(session_by_token_, 5), std::move(s));
   }
   session_by_token_.reset();
   if (found) touch_session_.bind(1, now_ms).bind(2, found->second.id).run();
@@ -125,6 +126,14 @@ std::optional<std::int64_t> SqliteAccountStore::delete_session_by_token(
   if (delete_session_by_token_.step()) id = delete_session_by_token_.column_int(0);
   delete_session_by_token_.reset();
   return id;
+}
+
+std::vector<std::int64_t> SqliteAccountStore::delete_sessions_of(std::int64_t user_id) {
+  delete_sessions_of_.bind(1, user_id);
+  std::vector<std::int64_t> ids;
+  while (delete_sessions_of_.step()) ids.push_back(delete_sessions_of_.column_int(0));
+  delete_sessions_of_.reset();
+  return ids;
 }
 
 }  // namespace tengen::store

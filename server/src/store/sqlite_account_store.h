@@ -7,6 +7,9 @@
 
 namespace tengen::store {
 
+// A user read from kUserColumns, starting at column `first`.
+UserRecord user_at(const Statement& query, int first);
+
 // AccountStore on a migrated SQLite database. Statements are prepared once, here.
 class SqliteAccountStore final : public AccountStore {
  public:
@@ -25,6 +28,7 @@ class SqliteAccountStore final : public AccountStore {
   std::vector<SessionRecord> sessions_of(std::int64_t user_id) override;
   bool delete_session(std::int64_t user_id, std::int64_t session_id) override;
   std::optional<std::int64_t> delete_session_by_token(const TokenHash& token_hash) override;
+  std::vector<std::int64_t> delete_sessions_of(std::int64_t user_id) override;
 
  private:
   std::optional<UserRecord> read_user(Statement& query);
@@ -39,6 +43,7 @@ class SqliteAccountStore final : public AccountStore {
   Statement sessions_of_;
   Statement delete_session_;
   Statement delete_session_by_token_;
+  Statement delete_sessions_of_;
 };
 
 }  // namespace tengen::store

@@ -10,8 +10,10 @@
 #include "store/postgres_game_store.h"
 #include "store/postgres_leases.h"
 #include "store/postgres_migrate.h"
+#include "store/postgres_moderation_store.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
+#include "store/sqlite_moderation_store.h"
 
 namespace tengen::store {
 
@@ -45,6 +47,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
     s->schema = pg::migrate(*s->postgres);
     s->accounts = std::make_unique<PostgresAccountStore>(*s->postgres);
     s->games = std::make_unique<PostgresGameStore>(database);
+    s->moderation = std::make_unique<PostgresModerationStore>(database);
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
         database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/!node.clustered});
@@ -60,6 +63,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   s->schema = migrate(*s->sqlite);
   s->accounts = std::make_unique<SqliteAccountStore>(*s->sqlite);
   s->games = std::make_unique<SqliteGameStore>(database);
+  s->moderation = std::make_unique<SqliteModerationStore>(database);
   s->leases = std::make_unique<SoleNode>();
   return s;
 }

@@ -1,0 +1,118 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/account_store.h"
+#include "store/game_store.h"
+
+namespace tengen::store {
+
+// One administrative action (docs/moderation.md), written in the same transaction as the change it
+// records. Names are filled in when read.
+struct AuditEntry {
+  std::int64_t id = 0;
+  std::int64_t at_ms = 0;
+  std::optional<std::int64_t> actor_id{};  // none: the command line
+  std::string action{};                    // suspend, ban, reinstate, reset_password, ...
+  std::optional<std::int64_t> target_user_id{};
+  std::optional<std::int64_t> target_game_id{};
+  std::string reason{};
+  std::string detail{};
+  std::string actor_name{}, target_name{};  // when read
+};
+
+struct Invite {
+  std::int64_t id = 0;
+  std::string code{};
+  std::optional<std::int64_t> created_by{};
+  std::int64_t created_at_ms = 0;
+  std::string note{};
+  int max_uses = 1;
+  int uses = 0;
+  std::optional<std::int64_t> expires_at_ms{};
+  bool revoked = false;
+};
+
+struct Report {
+  std::int64_t id = 0;
+  std::int64_t at_ms = 0;
+  std::int64_t reporter_id = 0;
+  std::int64_t target_id = 0;
+  std::string category{};  // harassment, cheating, ...
+  std::string text{};
+  std::optional<std::int64_t> game_id{};
+  std::optional<std::int64_t> chat_seq{};
+  std::optional<std::string> chat_text{};  // the line as it was when reported
+  std::string status = "open";           // open, resolved, dismissed
+  std::optional<std::int64_t> handled_by{};
+  std::optional<std::int64_t> handled_at_ms{};
+  std::string note{};
+  std::string reporter_name{}, target_name{}, handler_name{};  // when read
+};
+
+// A user's restriction as an administrator sets it: none, suspended until a time, or banned.
+struct Restriction {
+  bool banned = false;
+  std::optional<std::int64_t> until_ms{};
+  std::string reason{};
+};
+
+// What moderation keeps (docs/moderation.md): administrators, restrictions, invites, reports,
+// blocks, the audit log and the day's registrations per address. An interface, as the account
+// and game stores are; each implementation serialises its own calls, which may come from any
+// thread. Every change an administrator makes takes the AuditEntry that records it, written in the
+// same transaction: there is no change without its line in the log.
+class ModerationStore {
+ public:
+  virtual ~ModerationStore() = default;
+
+  // Users whose name starts with `prefix` (without case), by name; all of them for an empty one.
+  virtual std::vector<UserRecord> search_users(const std::string& prefix, int limit) = 0;
+  // False if there is no such user (and nothing is logged).
+  virtual bool set_admin(std::int64_t user_id, bool admin, const AuditEntry& audit) = 0;
+  virtual bool set_bot(std::int64_t user_id, bool bot, const AuditEntry& audit) = 0;
+  virtual bool set_restriction(std::int64_t user_id, const Restriction& r,
+                               const AuditEntry& audit) = 0;
+  virtual bool set_password_hash(std::int64_t user_id, const std::string& hash,
+                                 const AuditEntry& audit) = 0;
+  // For actions whose change is elsewhere (a game annulled through the hub).
+  virtual void log(const AuditEntry& audit) = 0;
+  virtual std::vector<AuditEntry> audit_log(Page page) = 0;
+
+  // The new invite, with its id.
+  virtual Invite create_invite(Invite invite, const AuditEntry& audit) = 0;
+  virtual std::vector<Invite> invites(int limit) = 0;
+  virtual bool revoke_invite(std::int64_t id, const AuditEntry& audit) = 0;
+  // Takes one use of the invite with this code if it can be used at `now_ms`: its id.
+  virtual std::optional<std::int64_t> take_invite(const std::string& code, std::int64_t now_ms) = 0;
+  // Gives back the use taken when the registration then failed (the name was taken meanwhile).
+  virtual void give_back_invite(std::int64_t id) = 0;
+  virtual void set_user_invite(std::int64_t user_id, std::int64_t invite_id) = 0;
+
+  // Registrations from an address (its SHA-256) since `since_ms`; older rows are deleted.
+  virtual int registrations_since(const TokenHash& address, std::int64_t since_ms) = 0;
+  virtual void add_registration(const TokenHash& address, std::int64_t at_ms) = 0;
+
+  // Reports from players: the new one's id; how many of a player's are still open; a page of
+  // those with a status ("" for all), newest first; one; and closing an open one (false if it
+  // is not open).
+  virtual std::int64_t add_report(const Report& report) = 0;
+  virtual int open_reports_by(std::int64_t reporter_id) = 0;
+  virtual std::vector<Report> reports(const std::string& status, Page page) = 0;
+  virtual std::optional<Report> report(std::int64_t id) = 0;
+  virtual bool close_report(std::int64_t id, const std::string& status, const std::string& note,
+                            const AuditEntry& audit) = 0;
+
+  // Blocks between players: false when there was nothing to change.
+  virtual bool add_block(std::int64_t user_id, std::int64_t blocked_id, std::int64_t at_ms) = 0;
+  virtual bool remove_block(std::int64_t user_id, std::int64_t blocked_id) = 0;
+  // The users a player blocks, by name.
+  virtual std::vector<UserRecord> blocked_by(std::int64_t user_id) = 0;
+  // Every block (user, blocked), for the hub's memory at start.
+  virtual std::vector<std::pair<std::int64_t, std::int64_t>> all_blocks() = 0;
+};
+
+}  // namespace tengen::store
