@@ -286,8 +286,10 @@ std::string encode_review_created(std::int64_t id) {
   return json{{"review", {{"id", id}}}}.dump();
 }
 
-std::string encode_logged_in(const UserRef& user, const std::string& token) {
-  return json{{"user", user_json(user)}, {"token", token}}.dump();
+std::string encode_logged_in(const UserRef& user, const std::string& token, bool admin) {
+  auto j = user_json(user);
+  j["admin"] = admin;
+  return json{{"user", j}, {"token", token}}.dump();
 }
 
 std::string encode_me(const UserRef& user, bool admin) {

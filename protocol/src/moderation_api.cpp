@@ -23,14 +23,10 @@ json optional(const std::optional<T>& value) {
 }
 
 json account_json(const AccountView& a) {
-  return {{"id", a.user.id},
-          {"name", a.user.name},
-          {"bot", a.bot},
-          {"admin", a.admin},
-          {"banned", a.banned},
-          {"suspended_until_ms", optional(a.suspended_until_ms)},
-          {"reason", a.reason},
-          {"created_at_ms", a.created_at_ms}};
+  return {{"id", a.user.id},    {"name", a.user.name},
+          {"bot", a.bot},       {"admin", a.admin},
+          {"banned", a.banned}, {"suspended_until_ms", optional(a.suspended_until_ms)},
+          {"reason", a.reason}, {"created_at_ms", a.created_at_ms}};
 }
 
 // The body as an object whose fields are all among `known`, or the problem.
@@ -90,12 +86,9 @@ std::variant<AccountChange, std::string> decode_account_change(std::string_view 
   if (auto* problem = std::get_if<std::string>(&parsed)) return *problem;
   const json& j = std::get<json>(parsed);
   static constexpr std::pair<std::string_view, AccountAction> kActions[] = {
-      {"suspend", AccountAction::Suspend},
-      {"ban", AccountAction::Ban},
-      {"reinstate", AccountAction::Reinstate},
-      {"reset_password", AccountAction::ResetPassword},
-      {"mark_bot", AccountAction::MarkBot},
-      {"unmark_bot", AccountAction::UnmarkBot}};
+      {"suspend", AccountAction::Suspend},     {"ban", AccountAction::Ban},
+      {"reinstate", AccountAction::Reinstate}, {"reset_password", AccountAction::ResetPassword},
+      {"mark_bot", AccountAction::MarkBot},    {"unmark_bot", AccountAction::UnmarkBot}};
   AccountChange change;
   bool known = false;
   if (j.contains("action") && j["action"].is_string()) {
@@ -113,11 +106,13 @@ std::variant<AccountChange, std::string> decode_account_change(std::string_view 
   }
   if (auto problem = read_text(j, "reason", kMaxModerationReasonBytes, change.reason))
     return *problem;
-  const bool restricts = change.action == AccountAction::Suspend || change.action == AccountAction::Ban;
+  const bool restricts =
+      change.action == AccountAction::Suspend || change.action == AccountAction::Ban;
   if (restricts && change.reason.find_first_not_of(" \t\n") == std::string::npos)
     return std::string("give a reason: the user is shown it");
   if (change.action == AccountAction::Suspend) {
-    if (!j.contains("hours")) return std::string("missing field 'hours': how long the suspension lasts");
+    if (!j.contains("hours"))
+      return std::string("missing field 'hours': how long the suspension lasts");
     auto hours = int_field(j, "hours", 1, kMaxSuspensionHours);
     if (auto* problem = std::get_if<std::string>(&hours)) return *problem;
     change.hours = static_cast<int>(std::get<std::int64_t>(hours));
@@ -147,7 +142,8 @@ std::variant<ReportFiling, std::string> decode_report_filing(std::string_view bo
   if (auto* problem = std::get_if<std::string>(&parsed)) return *problem;
   const json& j = std::get<json>(parsed);
   ReportFiling r;
-  if (!j.contains("user") || !j["user"].is_string() || j["user"].get_ref<const std::string&>().empty())
+  if (!j.contains("user") || !j["user"].is_string() ||
+      j["user"].get_ref<const std::string&>().empty())
     return std::string("field 'user' must name the player reported");
   r.user = j["user"].get<std::string>();
   if (r.user.size() > 64) return std::string("field 'user' is too long");
@@ -168,7 +164,8 @@ std::variant<ReportFiling, std::string> decode_report_filing(std::string_view bo
     r.game = std::get<std::int64_t>(game);
   }
   if (j.contains("chat_seq")) {
-    if (!r.game) return std::string("field 'chat_seq' names a chat line of a game: give 'game' too");
+    if (!r.game)
+      return std::string("field 'chat_seq' names a chat line of a game: give 'game' too");
     auto seq = int_field(j, "chat_seq", 0, std::numeric_limits<std::int64_t>::max());
     if (auto* problem = std::get_if<std::string>(&seq)) return *problem;
     r.chat_seq = std::get<std::int64_t>(seq);

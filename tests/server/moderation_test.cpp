@@ -12,8 +12,8 @@
 #include "store/postgres_moderation_store.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_moderation_store.h"
-#include "support/many_players.h"
 #include "support/manual_clock.h"
+#include "support/many_players.h"
 #include "support/server_process.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
@@ -127,8 +127,7 @@ TEST_F(Moderation, ABanLastsUntilReinstatedAndAResetPasswordIsShownOnce) {
   EXPECT_EQ(status, 403);
   EXPECT_EQ(why["error"]["code"], "banned");
   EXPECT_EQ(why["error"]["until_ms"], nullptr);
-  EXPECT_EQ(
-      request("GET", "/api/v1/me", "spammer").first, 401)
+  EXPECT_EQ(request("GET", "/api/v1/me", "spammer").first, 401)
       << "the old session ended with the ban";
   ASSERT_EQ(act("root", "spammer", {{"action", "reinstate"}, {"reason", "apologised"}}).first, 200);
   EXPECT_EQ(login("spammer", "a fine password").first, 200);
@@ -186,16 +185,19 @@ TEST_F(Moderation, APlayerReportsAChatLineAndAnAdministratorResolvesIt) {
       filing({{"user", "victim"}, {"category", "harassment"}, {"game", game}, {"chat_seq", seq}})
           .first,
       400);
-  EXPECT_EQ(filing({{"user", "rude"}, {"category", "harassment"}, {"game", game},
-                    {"chat_seq", seq + 100}})
-                .first,
-            404);
+  EXPECT_EQ(
+      filing(
+          {{"user", "rude"}, {"category", "harassment"}, {"game", game}, {"chat_seq", seq + 100}})
+          .first,
+      404);
   EXPECT_EQ(filing({{"user", "rude"}, {"category", "harassment"}, {"text", std::string(1001, 'x')}})
                 .first,
             400);
-  const auto [status, filed] = filing(
-      {{"user", "rude"}, {"category", "harassment"}, {"text", "in our game"}, {"game", game},
-       {"chat_seq", seq}});
+  const auto [status, filed] = filing({{"user", "rude"},
+                                       {"category", "harassment"},
+                                       {"text", "in our game"},
+                                       {"game", game},
+                                       {"chat_seq", seq}});
   ASSERT_EQ(status, 201) << raw_;
   const std::int64_t id = filed["report"]["id"];
 
@@ -215,9 +217,9 @@ TEST_F(Moderation, APlayerReportsAChatLineAndAnAdministratorResolvesIt) {
   EXPECT_EQ(resolved["reports"][0]["handled_by"]["name"], "root");
   EXPECT_EQ(request("POST", target, "root", R"({"action":"dismiss"})").first, 409);
   EXPECT_TRUE(request("GET", "/api/v1/admin/reports", "root").second["reports"].empty());
-  EXPECT_EQ(request("GET", "/api/v1/admin/reports?status=resolved", "root")
-                .second["reports"][0]["note"],
-            "warned by mail");
+  EXPECT_EQ(
+      request("GET", "/api/v1/admin/reports?status=resolved", "root").second["reports"][0]["note"],
+      "warned by mail");
 
   // A flood of reports from one player stops at ten open ones.
   for (int i = 0; i < 10; ++i)
@@ -288,13 +290,14 @@ TEST(RegistrationControl, InviteOnlyAndTheDailyLimitPerAddress) {
   clock.advance(std::chrono::hours(24));
   EXPECT_EQ(reg("five", "10.0.0.1"), std::nullopt) << "a day later";
 
-  Accounts invited_only(*stores->accounts, clock,
-                        [&] {
-                          auto o = options;
-                          o.invite_only = true;
-                          return o;
-                        }(),
-                        stores->moderation.get());
+  Accounts invited_only(
+      *stores->accounts, clock,
+      [&] {
+        auto o = options;
+        o.invite_only = true;
+        return o;
+      }(),
+      stores->moderation.get());
   const auto refused = invited_only.register_user("six", "a fine password", "t", "10.0.0.3");
   ASSERT_TRUE(std::holds_alternative<Accounts::Failure>(refused));
   EXPECT_EQ(std::get<Accounts::Failure>(refused).problem, Accounts::Problem::InviteRequired);
@@ -382,11 +385,12 @@ TEST(ModerationProcess, AnAdministratorMadeFromTheCommandLineInvitesAClub) {
   {
     ServerProcess open(dir.path);
     ASSERT_TRUE(post(open.port(), "/api/v1/register", founder).starts_with("HTTP/1.1 201"));
-    EXPECT_NE(std::system((binary + " --database " + db + " --make-admin nobody 2>/dev/null").c_str()),
-              0)
+    EXPECT_NE(
+        std::system((binary + " --database " + db + " --make-admin nobody 2>/dev/null").c_str()), 0)
         << "no such user";
-    ASSERT_EQ(std::system((binary + " --database " + db + " --make-admin founder >/dev/null").c_str()),
-              0);
+    ASSERT_EQ(
+        std::system((binary + " --database " + db + " --make-admin founder >/dev/null").c_str()),
+        0);
   }
   ServerProcess invite_only(dir.path, 0, {"--registration", "invite"});
   const int port = invite_only.port();
@@ -395,16 +399,17 @@ TEST(ModerationProcess, AnAdministratorMadeFromTheCommandLineInvitesAClub) {
   EXPECT_TRUE(refused.starts_with("HTTP/1.1 403")) << refused;
   EXPECT_NE(refused.find("invite_required"), std::string::npos);
   const std::string token = cookie_token(post(port, "/api/v1/login", founder));
-  const std::string made = post(port, "/api/v1/admin/invites", R"({"note":"club","max_uses":1})", token);
+  const std::string made =
+      post(port, "/api/v1/admin/invites", R"({"note":"club","max_uses":1})", token);
   ASSERT_TRUE(made.starts_with("HTTP/1.1 201")) << made;
   const std::string code = json::parse(body_of(made))["invite"]["code"];
-  const std::string member = post(
-      port, "/api/v1/register",
-      R"({"username":"member","password":"a fine password","invite":")" + code + R"("})");
+  const std::string member =
+      post(port, "/api/v1/register",
+           R"({"username":"member","password":"a fine password","invite":")" + code + R"("})");
   EXPECT_TRUE(member.starts_with("HTTP/1.1 201")) << member;
-  const std::string again = post(
-      port, "/api/v1/register",
-      R"({"username":"member2","password":"a fine password","invite":")" + code + R"("})");
+  const std::string again =
+      post(port, "/api/v1/register",
+           R"({"username":"member2","password":"a fine password","invite":")" + code + R"("})");
   EXPECT_NE(again.find("bad_invite"), std::string::npos) << again;
 }
 

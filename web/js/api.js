@@ -3,11 +3,12 @@
 import { t, errorText } from './i18n.js';
 
 export class ApiError extends Error {
-  constructor(status, code, message, reason = null) {
+  constructor(status, code, message, reason = null, detail = {}) {
     super(errorText(code, reason, message));
     this.status = status;
     this.code = code;
     this.reason = reason;
+    this.detail = detail;  // the server's whole error object (a suspension's until_ms)
   }
 }
 
@@ -32,7 +33,7 @@ export async function fetchJson(url, { method = 'GET', body } = {}) {
   }
   if (!response.ok) {
     const e = data?.error;
-    throw new ApiError(response.status, e?.code ?? 'http', e?.message ?? t('error.http', { status: response.status }), e?.reason);
+    throw new ApiError(response.status, e?.code ?? 'http', e?.message ?? t('error.http', { status: response.status }), e?.reason, e ?? {});
   }
   return data;
 }
@@ -47,5 +48,6 @@ export async function currentUser() {
 }
 
 export const login = (username, password) => fetchJson('/api/v1/login', { method: 'POST', body: { username, password } });
-export const register = (username, password) => fetchJson('/api/v1/register', { method: 'POST', body: { username, password } });
+export const register = (username, password, invite = '') =>
+  fetchJson('/api/v1/register', { method: 'POST', body: invite ? { username, password, invite } : { username, password } });
 export const logout = () => fetchJson('/api/v1/logout', { method: 'POST' });

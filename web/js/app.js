@@ -13,6 +13,7 @@ import { mountReviewRoom } from './review_room.js';
 import { rankTag } from './ranks.js';
 import { mountDisplaySettings } from './display.js';
 import { mountCourse } from './course.js';
+import { mountAdmin } from './admin.js';
 import { t, startLanguage } from './i18n.js';
 
 const view = document.getElementById('view');
@@ -20,6 +21,7 @@ const net = document.getElementById('net');
 const account = document.getElementById('account');
 const toasts = document.getElementById('toasts');
 const navMine = document.getElementById('nav-mine');
+const navAdmin = document.getElementById('nav-admin');
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/v1`;
 
@@ -48,6 +50,7 @@ function toast(message, { kind = 'error', link = null } = {}) {
 function setUser(user) {
   ctx.user = user;
   navMine.hidden = !user;
+  navAdmin.hidden = !user?.admin;
   if (user) navMine.href = `#/user/${encodeURIComponent(user.name)}`;
   if (user) {
     fill(account, h('a', { href: navMine.href, class: 'me' }, user.name, rankTag(user)),
@@ -74,6 +77,22 @@ async function signOut() {
 ctx.conn.addEventListener('status', () => {
   net.dataset.state = ctx.conn.status;
   net.querySelector('.net-text').textContent = t(`net.${ctx.conn.status}`);
+});
+
+// The login this page used has ended (logged out elsewhere, or suspended by the administrators):
+// the page becomes a guest's, and the login form will say why if the account is restricted.
+ctx.conn.addEventListener('session-ended', async () => {
+  if (!ctx.user) return;
+  let user = null;
+  try {
+    user = await currentUser();
+  } catch {
+    return;  // the server cannot be asked now: the next reconnection tries again
+  }
+  if (user) return;
+  setUser(null);
+  toast(t('account.session_ended'));
+  ctx.navigate('#/login');
 });
 
 ctx.conn.addEventListener('message', (e) => {
@@ -146,6 +165,13 @@ function route() {
   } else if (hash === '#/login') {
     document.title = `${t('nav.log_in')} · Tengen`;
     unmount = mountAccount(view, ctx);
+  } else if ((m = /^#\/join\/([\w-]{1,64})$/.exec(hash))) {  // an invite's link
+    document.title = `${t('welcome.create')} · Tengen`;
+    unmount = mountAccount(view, ctx, m[1]);
+  } else if ((m = /^#\/admin(?:\/(\w+))?(?:\?.*)?$/.exec(hash))) {
+    current('admin');
+    document.title = `${t('admin.title')} · Tengen`;
+    unmount = mountAdmin(view, ctx, m[1] ?? null);
   } else if (hash === '#/games') {
     current('games');
     document.title = `${t('games.finished')} · Tengen`;
@@ -160,7 +186,7 @@ function route() {
     document.title = `${t('nav.lobby')} · Tengen`;
     unmount = mountLobby(view, ctx);
   }
-  if (hash !== '#/login') sessionStorage.setItem('tengen-return', hash);
+  if (hash !== '#/login' && !hash.startsWith('#/join/')) sessionStorage.setItem('tengen-return', hash);
 }
 
 window.addEventListener('hashchange', route);

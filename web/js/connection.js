@@ -81,10 +81,12 @@ export class Connection extends EventTarget {
       }
       this.receive(message);
     };
-    socket.onclose = () => {
+    socket.onclose = (e) => {
       if (socket !== this.socket) return;
       this.socket = null;
       this.lost(socket);
+      // 1008: the server ended this login (a logout elsewhere, a suspension): the page is told.
+      if (e.code === 1008) this.dispatchEvent(new Event('session-ended'));
       if (!this.stopped) this.scheduleRetry();
     };
     socket.onerror = () => {};  // onclose follows and says the same

@@ -3,6 +3,7 @@
 // reconnection it asks for the events since the last one it saw.
 import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex } from './util.js';
 import { t, tn, num, formatTime } from './i18n.js';
+import { openReport } from './report.js';
 import { BoardView } from './board.js';
 import { Position } from './position.js';
 import { runDown, clockText, isLow } from './clock.js';
@@ -822,7 +823,11 @@ export function mountGame(root, ctx, gameId) {
     const lines = [
       ...st.chat.map((line) => ({ seq: line.seq, el: h('li', { class: `chat-line chat-${line.channel}` }, time(line.at_ms),
         line.channel === 'spectators' ? h('span', { class: 'channel' }, t('chat.spectator')) : '',
-        h('strong', {}, line.from.name), ' ', line.text) })),
+        h('strong', {}, line.from.name), ' ', line.text,
+        ctx.user && line.from.id !== ctx.user.id
+          ? h('button', { class: 'report-line', title: t('report.line'), 'aria-label': t('report.line'),
+            onclick: () => openReport(ctx, { user: line.from.name, game: gameId, chatSeq: line.seq, chatText: line.text }) }, '⚑')
+          : '') })),
       // The result's line says it in this viewer's words; the others as they happened.
       ...st.system.map((s) => ({ seq: s.seq, el: h('li', { class: 'chat-line chat-system' }, time(s.at), s.text ?? t('system.game_over', { result: st.phase === 'finished' ? resultWords() : '' })) })),
     ].sort((a, b) => a.seq - b.seq);

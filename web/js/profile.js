@@ -3,6 +3,7 @@ import { h, fill, svg, formatDate } from './util.js';
 import { fetchJson } from './api.js';
 import { mountGameList } from './lists.js';
 import { t, num } from './i18n.js';
+import { openReport } from './report.js';
 
 const W = 600;
 const H = 170;
@@ -61,7 +62,10 @@ export function mountProfile(root, ctx, name) {
         h('p', { class: 'muted' },
           `${t('profile.rating', { rating: Math.round(r.rating), band: Math.round(2 * r.deviation) })} · ${t('profile.rated_games', { n: r.games })}` +
           (r.provisional ? ` · ${t('profile.provisional')}` : '')),
-        history.length ? ratingChart(history) : h('p', { class: 'empty' }, t('profile.no_rated')));
+        history.length ? ratingChart(history) : h('p', { class: 'empty' }, t('profile.no_rated')),
+        ctx.user && ctx.user.name !== user.name
+          ? h('p', { class: 'profile-actions' }, h('button', { class: 'small danger-quiet', onclick: () => openReport(ctx, { user: user.name }) }, t('report.button')))
+          : '');
     } catch (err) {
       if (!stopped) fill(head, h('h1', {}, name), h('p', { class: 'form-error' }, err.message));
     }

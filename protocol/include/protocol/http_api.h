@@ -136,7 +136,8 @@ struct ReviewSummary {
 std::string encode_reviews(const std::vector<ReviewSummary>& reviews);
 std::string encode_review_created(std::int64_t id);
 
-std::string encode_logged_in(const UserRef& user, const std::string& token);
+// {"user": {"id", "name", "admin"}, "token"}
+std::string encode_logged_in(const UserRef& user, const std::string& token, bool admin = false);
 // {"user": {"id", "name", "admin"}}
 std::string encode_me(const UserRef& user, bool admin = false);
 std::string encode_sessions(const std::vector<SessionInfo>& sessions);

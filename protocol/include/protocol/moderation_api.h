@@ -43,7 +43,14 @@ std::string encode_accounts(const std::vector<AccountView>& users);
 std::string encode_account(const AccountView& user,
                            const std::optional<std::string>& password = std::nullopt);
 
-enum class AccountAction : std::uint8_t { Suspend, Ban, Reinstate, ResetPassword, MarkBot, UnmarkBot };
+enum class AccountAction : std::uint8_t {
+  Suspend,
+  Ban,
+  Reinstate,
+  ResetPassword,
+  MarkBot,
+  UnmarkBot
+};
 struct AccountChange {
   AccountAction action = AccountAction::Suspend;
   std::string reason;  // required for suspend and ban (the user is shown it)

@@ -237,7 +237,7 @@ ApiResponse Api::logged_in(const Accounts::Outcome& outcome, int status) {
   }
   const auto& in = std::get<Accounts::LoggedIn>(outcome);
   return {status,
-          wire::encode_logged_in({in.user.id, in.user.username}, in.token),
+          wire::encode_logged_in({in.user.id, in.user.username}, in.token, in.user.is_admin),
           {session_cookie(in.token, kCookieMaxAgeSeconds, secure_cookies_)}};
 }
 

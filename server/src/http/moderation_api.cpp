@@ -2,11 +2,12 @@
 // /api/v1/admin/. Every administrator's change is written with its audit line (store/
 // moderation_store.h); a suspension, a ban and a password reset end the user's sessions at once,
 // closing their WebSockets on every node (Accounts::end_sessions).
+#include "protocol/moderation_api.h"
+
 #include <algorithm>
 
 #include "http/api.h"
 #include "http/api_util.h"
-#include "protocol/moderation_api.h"
 #include "rooms/room_records.h"
 
 namespace tengen {
@@ -20,8 +21,8 @@ constexpr int kUserSearchLimit = 50;
 constexpr int kInviteListLimit = 200;
 
 wire::AccountView account_view(const store::UserRecord& u, std::int64_t now_ms) {
-  wire::AccountView v{{u.id, u.username}, u.is_bot, u.is_admin, u.banned, std::nullopt, {},
-                      u.created_at_ms};
+  wire::AccountView v{{u.id, u.username}, u.is_bot, u.is_admin,     u.banned,
+                      std::nullopt,       {},       u.created_at_ms};
   if (u.suspended_until_ms && *u.suspended_until_ms > now_ms)
     v.suspended_until_ms = u.suspended_until_ms;
   if (v.banned || v.suspended_until_ms) v.reason = u.moderation_reason;
@@ -34,11 +35,19 @@ std::optional<protocol::UserRef> named(std::optional<std::int64_t> id, const std
 }
 
 wire::ReportView report_view(const store::Report& r) {
-  return {r.id,         r.at_ms,         {r.reporter_id, r.reporter_name},
-          {r.target_id, r.target_name},  r.category,
-          r.text,       r.game_id,       r.chat_seq,
-          r.chat_text,  r.status,        named(r.handled_by, r.handler_name),
-          r.handled_at_ms, r.note};
+  return {r.id,
+          r.at_ms,
+          {r.reporter_id, r.reporter_name},
+          {r.target_id, r.target_name},
+          r.category,
+          r.text,
+          r.game_id,
+          r.chat_seq,
+          r.chat_text,
+          r.status,
+          named(r.handled_by, r.handler_name),
+          r.handled_at_ms,
+          r.note};
 }
 
 wire::InviteView invite_view(const store::Invite& i) {
@@ -129,9 +138,9 @@ ApiResponse Api::report(const ApiRequest& r, const store::UserRecord& reporter) 
                          std::to_string(*filing.chat_seq));
       }
       if (line->from.id != target->id) {
-        return error(400, "bad_request",
-                     "chat line " + std::to_string(*filing.chat_seq) + " is not " +
-                         target->username + "'s");
+        return error(
+            400, "bad_request",
+            "chat line " + std::to_string(*filing.chat_seq) + " is not " + target->username + "'s");
       }
       report.chat_seq = filing.chat_seq;
       report.chat_text = line->text;
@@ -156,7 +165,8 @@ ApiResponse Api::admin_users(const ApiRequest& r, std::string_view rest,
   const std::string name(rest.substr(std::string_view("users/").size()));
   const auto target = accounts_.find_user(name);
   if (!target) return error(404, "not_found", "no user named '" + name + "'");
-  if (r.method == "GET") return ApiResponse{200, wire::encode_account(account_view(*target, now)), {}};
+  if (r.method == "GET")
+    return ApiResponse{200, wire::encode_account(account_view(*target, now)), {}};
   if (r.method != "POST") return error(405, "method_not_allowed", "use GET or POST");
   auto decoded = wire::decode_account_change(r.body);
   if (auto* problem = std::get_if<std::string>(&decoded))
@@ -193,8 +203,7 @@ ApiResponse Api::admin_users(const ApiRequest& r, std::string_view rest,
       break;
     case Action::Reinstate:
       if (!target->restricted_at(now)) {
-        return error(409, "not_restricted",
-                     target->username + " is neither suspended nor banned");
+        return error(409, "not_restricted", target->username + " is neither suspended nor banned");
       }
       audit.action = "reinstate";
       moderation_->set_restriction(target->id, {}, audit);

@@ -79,10 +79,10 @@ std::string TrustedProxies::client_address(const std::string& peer,
   // From the right: each address was added by the proxy in front of the one before.
   while (!forwarded_for.empty()) {
     const auto comma = forwarded_for.rfind(',');
-    const std::string_view item = trimmed(
-        comma == std::string_view::npos ? forwarded_for : forwarded_for.substr(comma + 1));
-    forwarded_for = comma == std::string_view::npos ? std::string_view{}
-                                                     : forwarded_for.substr(0, comma);
+    const std::string_view item =
+        trimmed(comma == std::string_view::npos ? forwarded_for : forwarded_for.substr(comma + 1));
+    forwarded_for =
+        comma == std::string_view::npos ? std::string_view{} : forwarded_for.substr(0, comma);
     if (bytes_of(item).empty()) break;  // not an address: believe nothing further left
     client = std::string(item);
     if (!trusts(client)) break;

@@ -49,8 +49,7 @@ std::string set_admin_role(const std::string& database, const std::string& usern
   AuditEntry audit;
   audit.at_ms = now_ms;
   audit.action = admin ? "make_admin" : "remove_admin";
-  audit.target_user_id = user->id;
-  audit.detail = "from the command line";
+  audit.target_user_id = user->id;  // no actor: the command line
   moderation->set_admin(user->id, admin, audit);
   return user->username +
          (admin ? " is now an administrator: the Admin page is in the web client's bar"

@@ -46,7 +46,7 @@ struct Report {
   std::optional<std::int64_t> game_id{};
   std::optional<std::int64_t> chat_seq{};
   std::optional<std::string> chat_text{};  // the line as it was when reported
-  std::string status = "open";           // open, resolved, dismissed
+  std::string status = "open";             // open, resolved, dismissed
   std::optional<std::int64_t> handled_by{};
   std::optional<std::int64_t> handled_at_ms{};
   std::string note{};

@@ -104,8 +104,7 @@ std::vector<UserRecord> PostgresModerationStore::search_users(const std::string&
   return out;
 }
 
-bool PostgresModerationStore::set_admin(std::int64_t user_id, bool admin,
-                                        const AuditEntry& audit) {
+bool PostgresModerationStore::set_admin(std::int64_t user_id, bool admin, const AuditEntry& audit) {
   std::lock_guard lock(mutex_);
   return change_and_log(*db_, "UPDATE users SET is_admin = $9 WHERE id = $8 RETURNING id",
                         {user_id, admin}, audit);
@@ -143,8 +142,9 @@ void PostgresModerationStore::log(const AuditEntry& audit) {
 
 std::vector<AuditEntry> PostgresModerationStore::audit_log(Page page) {
   std::lock_guard lock(mutex_);
-  const auto r = db_->query(std::string(kAuditSelect) + " WHERE a.id < $1 ORDER BY a.id DESC LIMIT $2",
-                            {page.before_or_max(), page.limit});
+  const auto r =
+      db_->query(std::string(kAuditSelect) + " WHERE a.id < $1 ORDER BY a.id DESC LIMIT $2",
+                 {page.before_or_max(), page.limit});
   std::vector<AuditEntry> out;
   for (int i = 0; i < r.rows(); ++i) {
     out.push_back(AuditEntry{r.int64(i, 0), r.int64(i, 1), r.optional_int64(i, 2), r.text(i, 3),
@@ -157,9 +157,9 @@ std::vector<AuditEntry> PostgresModerationStore::audit_log(Page page) {
 Invite PostgresModerationStore::create_invite(Invite invite, const AuditEntry& audit) {
   std::lock_guard lock(mutex_);
   auto params = audit_params(audit);
-  for (pg::Param p : {pg::Param(invite.code), pg::Param(invite.created_by),
-                      pg::Param(invite.created_at_ms), pg::Param(invite.note),
-                      pg::Param(invite.max_uses), pg::Param(invite.expires_at_ms)}) {
+  for (pg::Param p :
+       {pg::Param(invite.code), pg::Param(invite.created_by), pg::Param(invite.created_at_ms),
+        pg::Param(invite.note), pg::Param(invite.max_uses), pg::Param(invite.expires_at_ms)}) {
     params.push_back(std::move(p));
   }
   const auto r = db_->query(
@@ -211,13 +211,12 @@ void PostgresModerationStore::set_user_invite(std::int64_t user_id, std::int64_t
   db_->query("UPDATE users SET invite_id = $1 WHERE id = $2", {invite_id, user_id});
 }
 
-int PostgresModerationStore::registrations_since(const TokenHash& address,
-                                                 std::int64_t since_ms) {
+int PostgresModerationStore::registrations_since(const TokenHash& address, std::int64_t since_ms) {
   std::lock_guard lock(mutex_);
   db_->query("DELETE FROM registrations WHERE at <= $1", {since_ms});
-  const auto r = db_->query(
-      "SELECT count(*) FROM registrations WHERE address_hash = $1 AND at > $2",
-      {hash(address), since_ms});
+  const auto r =
+      db_->query("SELECT count(*) FROM registrations WHERE address_hash = $1 AND at > $2",
+                 {hash(address), since_ms});
   return static_cast<int>(r.int64(0, 0));
 }
 

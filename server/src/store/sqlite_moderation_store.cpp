@@ -80,8 +80,7 @@ bool SqliteModerationStore::change_and_log(Statement& change, const AuditEntry& 
   return true;
 }
 
-std::vector<UserRecord> SqliteModerationStore::search_users(const std::string& prefix,
-                                                            int limit) {
+std::vector<UserRecord> SqliteModerationStore::search_users(const std::string& prefix, int limit) {
   std::lock_guard lock(mutex_);
   // LIKE without case for ASCII names; '%' and '_' in the prefix are taken literally.
   std::string pattern;
