@@ -251,6 +251,23 @@ std::string encode_invite(const InviteView& invite) {
   return json{{"invite", invite_json(invite)}}.dump();
 }
 
+std::string encode_blocks(const std::vector<UserRef>& users) {
+  json list = json::array();
+  for (const auto& u : users) list.push_back(user_json(u));
+  return json{{"users", list}}.dump();
+}
+
+std::variant<UserRef, std::string> decode_block(std::string_view body) {
+  auto parsed = object_of(body, {"user"});
+  if (auto* problem = std::get_if<std::string>(&parsed)) return *problem;
+  const json& j = std::get<json>(parsed);
+  if (!j.contains("user") || !j["user"].is_string() ||
+      j["user"].get_ref<const std::string&>().empty() ||
+      j["user"].get_ref<const std::string&>().size() > 64)
+    return std::string("field 'user' must name the player to block");
+  return UserRef{0, j["user"].get<std::string>()};
+}
+
 std::string encode_restricted(std::string_view code, std::string_view message,
                               std::string_view reason, std::optional<std::int64_t> until_ms) {
   return json{{"error",

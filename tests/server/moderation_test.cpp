@@ -257,6 +257,86 @@ TEST_F(Moderation, InvitesAreMadeUsedUpAndWithdrawn) {
   EXPECT_EQ(request("DELETE", withdraw, "root").first, 404) << "withdrawn already";
 }
 
+// Blocks: no direct challenges from the blocked, their open challenges hidden and not acceptable,
+// their chat lines not sent (nor in snapshots), no quick match between the two; all undone by an
+// unblock.
+TEST_F(Moderation, ABlockedPlayerCannotChallengeIsNotReadAndIsNotPaired) {
+  auto calm = player("calm");
+  auto pest = player("pest");
+  auto other = player("other");
+  const auto [status, listed] = request("POST", "/api/v1/blocks", "calm", R"({"user":"pest"})");
+  ASSERT_EQ(status, 200) << raw_;
+  EXPECT_EQ(listed["users"][0]["name"], "pest");
+  calm->wait_type("lobby");  // a fresh lobby, without what is hidden now
+  EXPECT_EQ(request("POST", "/api/v1/blocks", "calm", R"({"user":"calm"})").first, 400);
+  EXPECT_EQ(request("POST", "/api/v1/blocks", "calm", R"({"user":"nobody"})").first, 404);
+  EXPECT_EQ(request("GET", "/api/v1/blocks", "pest").second["users"].size(), 0u)
+      << "a block is its maker's alone";
+
+  const json direct = pest->command({{"type", "create_challenge"},
+                                     {"opponent", "calm"},
+                                     {"settings", {{"width", 9}, {"color", "black"}}}});
+  EXPECT_EQ(direct["type"], "error");
+  EXPECT_EQ(direct["code"], "forbidden");
+  EXPECT_EQ(direct["message"], "calm does not accept challenges from you");
+
+  const json open = pest->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  ASSERT_EQ(open["type"], "ack");
+  const auto challenge = open["challenge"].get<std::int64_t>();
+  EXPECT_EQ(other->wait_type("challenge_opened")["challenge"]["id"], challenge);
+  calm->send_text(R"({"type":"ping","cid":"after"})");
+  calm->wait_type("pong");
+  for (const auto& m : calm->kept())
+    EXPECT_NE(m["type"], "challenge_opened") << "hidden from the one who blocks: " << m.dump();
+  const json taken = calm->command({{"type", "accept_challenge"}, {"challenge", challenge}});
+  EXPECT_EQ(taken["code"], "forbidden") << taken.dump();
+  auto calm_again = player("calm");  // a new tab's lobby
+  auto other_again = player("other");
+  calm_again->close();
+  other_again->close();
+  EXPECT_EQ(pest->command({{"type", "cancel_challenge"}, {"challenge", challenge}})["type"], "ack");
+
+  // A game between other and pest, calm watching: pest's lines do not reach calm.
+  const auto game = game_between(*other, *pest);
+  EXPECT_EQ(calm->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  calm->wait_type("snapshot");
+  ASSERT_EQ(pest->command({{"type", "chat"}, {"game", game}, {"text", "hidden words"}})["type"],
+            "ack");
+  ASSERT_EQ(other->command({{"type", "chat"}, {"game", game}, {"text", "kind words"}})["type"],
+            "ack");
+  EXPECT_EQ(calm->wait_type("chat")["line"]["text"], "kind words") << "the pest's line skipped";
+  EXPECT_EQ(other->wait_type("chat")["line"]["text"], "hidden words") << "others read it";
+  auto watcher = player("calm");
+  EXPECT_EQ(watcher->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  const json snapshot = watcher->wait_type("snapshot");
+  ASSERT_EQ(snapshot["chat"].size(), 1u) << snapshot["chat"].dump();
+  EXPECT_EQ(snapshot["chat"][0]["text"], "kind words");
+  EXPECT_EQ(snapshot["chat_omitted"], 0);
+
+  // Quick match never pairs the two.
+  const json seek = {{"type", "seek"}, {"size", 13}, {"speed", "blitz"}};
+  ASSERT_EQ(calm->command(seek)["type"], "ack");
+  ASSERT_EQ(pest->command(seek)["type"], "ack");
+  calm->send_text(R"({"type":"ping","cid":"queued"})");
+  calm->wait([](const json& m) { return m["type"] == "pong" && m["cid"] == "queued"; });
+  for (const auto& m : calm->kept()) EXPECT_NE(m["type"], "game_started") << m.dump();
+  stack_->advance(std::chrono::minutes(3));  // past when anyone at all would do
+  ASSERT_EQ(calm->command({{"type", "cancel_seek"}})["type"], "ack");
+  for (const auto& m : calm->kept()) EXPECT_NE(m["type"], "game_started") << m.dump();
+  ASSERT_EQ(pest->command({{"type", "cancel_seek"}})["type"], "ack");
+
+  // Unblocked, all is as before.
+  const auto [unblocked, empty] = request("DELETE", "/api/v1/blocks/pest", "calm");
+  ASSERT_EQ(unblocked, 200) << raw_;
+  EXPECT_TRUE(empty["users"].empty());
+  EXPECT_EQ(request("DELETE", "/api/v1/blocks/pest", "calm").first, 404);
+  EXPECT_EQ(pest->command({{"type", "create_challenge"},
+                           {"opponent", "calm"},
+                           {"settings", {{"width", 9}, {"color", "black"}}}})["type"],
+            "ack");
+}
+
 // Registration control in Accounts itself, on a real SQLite file and the test's clock.
 TEST(RegistrationControl, InviteOnlyAndTheDailyLimitPerAddress) {
   TempDatabase file;

@@ -59,7 +59,9 @@ class LiveStack {
         .timers = &timers_,
         .worker = &*worker_,
         .room = room,
-        .metrics = &metrics_});
+        .metrics = &metrics_,
+        .leases = nullptr,
+        .moderation = stores_->moderation.get()});
     recovered_ = hub_->recover(*game_store_);
     api_.emplace(*accounts_, GameArchive{.store = &*game_store_, .clock = &clock_, .hub = reads()},
                  false, stores_->moderation.get());

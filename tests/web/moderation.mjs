@@ -61,7 +61,7 @@ try {
 
   step('the victim reports the troll from the troll\'s profile');
   await victim.goto(`${url}/#/user/troll`);
-  await victim.click('.profile-actions button');
+  await victim.click('.profile-actions button.danger-quiet');
   const dialog = victim.locator('dialog.report-dialog');
   await dialog.waitFor();
   await assertAccessible(victim, 'the report dialog');
@@ -71,6 +71,16 @@ try {
   await dialog.locator('button[type=submit]').click();
   await victim.locator('.toast.info', { hasText: 'the administrators will look at your report on troll' }).waitFor();
   await dialog.waitFor({ state: 'detached' });
+
+  step('the victim blocks the troll, and finds the block on their own page');
+  const block = victim.locator('.profile-actions button[aria-pressed]');
+  await victim.locator('.profile-actions button[aria-pressed=false]', { hasText: 'Block' }).waitFor();
+  await block.click();
+  await victim.locator('.toast.info', { hasText: 'You block troll now' }).waitFor();
+  await victim.locator('.profile-actions button[aria-pressed=true]', { hasText: 'Unblock' }).waitFor();
+  await victim.goto(`${url}/#/user/victim`);
+  await victim.locator('.blocked-list li', { hasText: 'troll' }).waitFor();
+  await victim.screenshot({ path: join(artifacts, 'moderation-blocked-list.png') });
 
   step('the administrator sees it in the queue and resolves it with a note');
   await root.click('#nav-admin');

@@ -46,6 +46,56 @@ export function ratingChart(history) {
   return root;
 }
 
+// Block or unblock this player (docs/moderation.md): no challenges from them, their open
+// challenges hidden, their chat lines not shown.
+function blockButton(ctx, name) {
+  const button = h('button', { class: 'small', 'aria-pressed': 'false' }, t('block.block'));
+  let blocked = false;
+  const show = () => {
+    button.textContent = t(blocked ? 'block.unblock' : 'block.block');
+    button.setAttribute('aria-pressed', String(blocked));
+    button.title = blocked ? t('block.blocked_help', { name }) : t('block.help', { name });
+  };
+  fetchJson('/api/v1/blocks').then(({ users }) => {
+    blocked = users.some((u) => u.name === name);
+    show();
+  }, () => {});
+  button.addEventListener('click', async () => {
+    try {
+      await (blocked
+        ? fetchJson(`/api/v1/blocks/${encodeURIComponent(name)}`, { method: 'DELETE' })
+        : fetchJson('/api/v1/blocks', { method: 'POST', body: { user: name } }));
+      blocked = !blocked;
+      show();
+      ctx.toast(t(blocked ? 'block.done' : 'block.undone', { name }), { kind: 'info' });
+    } catch (err) {
+      ctx.toast(err.message);
+    }
+  });
+  show();
+  return button;
+}
+
+// On one's own page: the players one blocks, each with its way back.
+function blockedList(ctx) {
+  const list = h('ul', { class: 'blocked-list' });
+  const section = h('section', { class: 'blocked', hidden: true }, h('h2', {}, t('block.list_title')), list);
+  const load = () => fetchJson('/api/v1/blocks').then(({ users }) => {
+    section.hidden = users.length === 0;
+    fill(list, users.map((u) => h('li', {}, h('a', { href: `#/user/${encodeURIComponent(u.name)}` }, u.name), ' ',
+      h('button', { class: 'small', onclick: async () => {
+        try {
+          await fetchJson(`/api/v1/blocks/${encodeURIComponent(u.name)}`, { method: 'DELETE' });
+          load();
+        } catch (err) {
+          ctx.toast(err.message);
+        }
+      } }, t('block.unblock')))));
+  }, () => {});
+  load();
+  return section;
+}
+
 export function mountProfile(root, ctx, name) {
   const head = h('section', { class: 'card profile' }, h('h1', {}, name));
   const games = h('div');
@@ -64,8 +114,10 @@ export function mountProfile(root, ctx, name) {
           (r.provisional ? ` · ${t('profile.provisional')}` : '')),
         history.length ? ratingChart(history) : h('p', { class: 'empty' }, t('profile.no_rated')),
         ctx.user && ctx.user.name !== user.name
-          ? h('p', { class: 'profile-actions' }, h('button', { class: 'small danger-quiet', onclick: () => openReport(ctx, { user: user.name }) }, t('report.button')))
-          : '');
+          ? h('p', { class: 'profile-actions' }, blockButton(ctx, user.name),
+            h('button', { class: 'small danger-quiet', onclick: () => openReport(ctx, { user: user.name }) }, t('report.button')))
+          : '',
+        ctx.user && ctx.user.name === user.name ? blockedList(ctx) : '');
     } catch (err) {
       if (!stopped) fill(head, h('h1', {}, name), h('p', { class: 'form-error' }, err.message));
     }

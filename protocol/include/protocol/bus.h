@@ -81,6 +81,7 @@ struct HubRead {
     Reviews,       // the open reviews (docs/reviews.md)
     ReviewSgf,     // an open review's tree
     CreateReview,  // `text`: an http::ReviewRequest; the body: {"status", "body"}
+    ReloadBlocks,  // `id`: a player whose blocks changed (docs/moderation.md); the body: "{}"
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review

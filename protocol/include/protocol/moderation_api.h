@@ -124,6 +124,13 @@ std::variant<InviteRequest, std::string> decode_invite_request(std::string_view 
 std::string encode_invites(const std::vector<InviteView>& invites);
 std::string encode_invite(const InviteView& invite);
 
+// Blocks (docs/moderation.md): GET /api/v1/blocks {"users": [{"id", "name"}, ...]}; POST
+// {"user": name}. A player blocks at most kMaxBlocks others.
+inline constexpr int kMaxBlocks = 500;
+std::string encode_blocks(const std::vector<UserRef>& users);
+// The name to block, or the problem (the second alternative).
+std::variant<UserRef, std::string> decode_block(std::string_view body);
+
 // A login refused because the account is suspended or banned: the error with the
 // administrators' reason and, for a suspension, its end.
 std::string encode_restricted(std::string_view code, std::string_view message,

@@ -17,7 +17,8 @@ HubReads hub_reads_of(Hub& hub) {
       .reviews = [&hub] { return hub.reviews_json(); },
       .review_sgf = [&hub](std::int64_t id) { return hub.review_sgf(id); },
       .create_review =
-          [&hub](const protocol::http::ReviewRequest& r) { return hub.create_review(r); }};
+          [&hub](const protocol::http::ReviewRequest& r) { return hub.create_review(r); },
+      .reload_blocks = [&hub](std::int64_t user) { hub.reload_blocks(user); }};
 }
 
 std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
@@ -48,6 +49,10 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
         answer.body = nlohmann::json{{"status", status}, {"body", body}}.dump();
         break;
       }
+      case bus::HubRead::What::ReloadBlocks:
+        local.reload_blocks(question->id);
+        answer.body = "{}";
+        break;
     }
     return bus::encode(answer);
   });
@@ -106,7 +111,12 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
             !j.contains("body") || !j["body"].is_string())
           throw Unavailable("the cluster's hub answered something unreadable");
         return {j["status"].get<int>(), j["body"].get<std::string>()};
-      }};
+      },
+      .reload_blocks =
+          [&bus, patience](std::int64_t user) {
+            if (!ask(bus, patience, {What::ReloadBlocks, user, std::nullopt, 0}))
+              throw Unavailable("the cluster's hub did not take the new blocks");
+          }};
 }
 
 }  // namespace tengen::cluster

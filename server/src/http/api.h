@@ -53,6 +53,8 @@ struct HubReads {
   std::function<std::string()> reviews;
   std::function<std::optional<std::string>(std::int64_t id)> review_sgf;
   std::function<std::pair<int, std::string>(const protocol::http::ReviewRequest&)> create_review;
+  // A player's blocks changed in the store: the hub follows (docs/moderation.md).
+  std::function<void(std::int64_t user)> reload_blocks;
 };
 
 // A HubReads that cannot be answered now: the message says why (answered 503).
@@ -94,6 +96,7 @@ class Api {
   // http/moderation_api.cpp: POST /api/v1/reports and everything under /api/v1/admin/.
   std::optional<ApiResponse> moderation(const ApiRequest& request, std::string_view path);
   ApiResponse report(const ApiRequest& request, const store::UserRecord& reporter);
+  ApiResponse blocks(const ApiRequest& request, std::string_view rest, const store::UserRecord& me);
   ApiResponse admin_users(const ApiRequest& request, std::string_view rest,
                           const store::UserRecord& admin);
   ApiResponse admin_reports(const ApiRequest& request, std::string_view rest,

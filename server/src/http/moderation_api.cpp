@@ -65,8 +65,10 @@ std::string invite_code() {
 
 std::optional<ApiResponse> Api::moderation(const ApiRequest& r, std::string_view path) {
   constexpr std::string_view kAdmin = "/api/v1/admin/";
+  constexpr std::string_view kBlocks = "/api/v1/blocks";
   const bool reports = path == "/api/v1/reports";
-  if (!reports && !path.starts_with(kAdmin)) return std::nullopt;
+  const bool blocking = path == kBlocks || path.starts_with(std::string(kBlocks) + "/");
+  if (!reports && !blocking && !path.starts_with(kAdmin)) return std::nullopt;
   if (!moderation_) return error(503, "unavailable", "moderation is not served here");
   const auto user = accounts_.authenticate(r.token);
   if (!user) return error(401, "not_authenticated", "log in first");
@@ -74,6 +76,7 @@ std::optional<ApiResponse> Api::moderation(const ApiRequest& r, std::string_view
     if (r.method != "POST") return error(405, "method_not_allowed", "use POST");
     return report(r, *user);
   }
+  if (blocking) return blocks(r, path.substr(kBlocks.size()), *user);
   if (!user->is_admin)
     return error(403, "not_admin", "only the server's administrators may do this");
   if (r.method == "POST" && !api::is_json(r)) return api::not_json();
@@ -148,6 +151,43 @@ ApiResponse Api::report(const ApiRequest& r, const store::UserRecord& reporter) 
   }
   const auto id = moderation_->add_report(report);
   return ApiResponse{201, wire::encode_report_filed(id), {}};
+}
+
+// GET /api/v1/blocks, POST /api/v1/blocks {"user"}, DELETE /api/v1/blocks/{name}: the hub follows
+// each change at once (HubReads::reload_blocks), on whichever node holds it.
+ApiResponse Api::blocks(const ApiRequest& r, std::string_view rest, const store::UserRecord& me) {
+  const auto list = [&] {
+    std::vector<protocol::UserRef> users;
+    for (const auto& u : moderation_->blocked_by(me.id)) users.push_back({u.id, u.username});
+    return ApiResponse{200, wire::encode_blocks(users), {}};
+  };
+  if (rest.empty() && r.method == "GET") return list();
+  std::string name;
+  if (rest.empty() && r.method == "POST") {
+    if (!api::is_json(r)) return api::not_json();
+    auto decoded = wire::decode_block(r.body);
+    if (auto* problem = std::get_if<std::string>(&decoded))
+      return error(400, "bad_request", *problem);
+    name = std::get<protocol::UserRef>(decoded).name;
+  } else if (rest.starts_with("/") && r.method == "DELETE") {
+    name = std::string(rest.substr(1));
+  } else {
+    return error(405, "method_not_allowed",
+                 "GET or POST /api/v1/blocks, DELETE /api/v1/blocks/{name}");
+  }
+  const auto other = accounts_.find_user(name);
+  if (!other) return error(404, "not_found", "no user named '" + name + "'");
+  if (other->id == me.id) return error(400, "bad_request", "you cannot block yourself");
+  if (r.method == "POST") {
+    if (static_cast<int>(moderation_->blocked_by(me.id).size()) >= wire::kMaxBlocks)
+      return error(409, "too_many_blocks",
+                   "you block " + std::to_string(wire::kMaxBlocks) + " players, the most one may");
+    moderation_->add_block(me.id, other->id, archive_.clock->unix_ms());
+  } else if (!moderation_->remove_block(me.id, other->id)) {
+    return error(404, "not_found", "you do not block " + other->username);
+  }
+  if (archive_.hub.reload_blocks) archive_.hub.reload_blocks(me.id);
+  return list();
 }
 
 ApiResponse Api::admin_users(const ApiRequest& r, std::string_view rest,

@@ -54,6 +54,11 @@ class Challenges {
   // The challenges a connection may see: open ones, and direct ones it is a party to.
   std::vector<protocol::Challenge> visible_to(const std::optional<store::UserRecord>& user) const;
   std::size_t size() const { return open_.size(); }
+  // An open challenge, or null.
+  const protocol::Challenge* find(protocol::ChallengeId id) const {
+    const auto it = open_.find(id);
+    return it == open_.end() ? nullptr : &it->second;
+  }
 
  private:
   std::map<protocol::ChallengeId, protocol::Challenge> open_;

@@ -309,6 +309,7 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     ++recovered.challenges;
   }
   ratings_.load(store.ratings());
+  if (services_.moderation) blocks_.load(services_.moderation->all_blocks());
   {
     std::lock_guard lock(reviews_mutex_);
     recovered.reviews = reviews_.recover(store, services_.find_user_by_id);
@@ -373,10 +374,12 @@ protocol::GameSettings Hub::stored_settings(const std::string& text, const std::
 }
 
 std::unique_ptr<Room> Hub::rebuild(const store::StoredGame& g, Steady now) {
-  return Room::recover(g,
-                       stored_settings(g.created.settings, "game " + std::to_string(g.created.id)),
-                       stored_user(g.created.first_id), stored_user(g.created.second_id), now,
-                       tournament_game(g.created.id).value_or(services_.room));
+  auto room =
+      Room::recover(g, stored_settings(g.created.settings, "game " + std::to_string(g.created.id)),
+                    stored_user(g.created.first_id), stored_user(g.created.second_id), now,
+                    tournament_game(g.created.id).value_or(services_.room));
+  room->set_blocks(&blocks_);
+  return room;
 }
 
 std::size_t Hub::rooms_in_memory() {
@@ -396,6 +399,33 @@ ratings::Rating Hub::rating_of(std::int64_t user) const {
   return ratings_.at(user, now_ms());
 }
 
+protocol::LobbySnapshot Hub::lobby_for(const std::optional<store::UserRecord>& user) const {
+  protocol::LobbySnapshot lobby;
+  lobby.challenges = challenges_.visible_to(user);
+  if (user) {
+    std::erase_if(lobby.challenges, [&](const protocol::Challenge& c) {
+      return blocks_.blocks(user->id, c.challenger.id);
+    });
+  }
+  lobby.online = presence_.listed();
+  lobby.online_count = presence_.online_count();
+  return lobby;
+}
+
+void Hub::reload_blocks(std::int64_t user) {
+  if (!services_.moderation) return;
+  std::vector<std::int64_t> blocked;
+  for (const auto& u : services_.moderation->blocked_by(user)) blocked.push_back(u.id);
+  Operation op(*this);
+  lock_lobby(op);
+  blocks_.set(user, blocked);
+  const auto ref = services_.find_user_by_id(user);
+  presence_.send_to_user(
+      user, encoded(lobby_for(store::UserRecord{user, ref ? ref->name : "", "", false, 0})),
+      op.out);
+  finish(op);
+}
+
 void Hub::broadcast_challenge(Operation& op, const protocol::Challenge& c,
                               const protocol::ServerMessage& m) {
   const auto text = encoded(m);
@@ -404,7 +434,9 @@ void Hub::broadcast_challenge(Operation& op, const protocol::Challenge& c,
     if (c.opponent->id != c.challenger.id) presence_.send_to_user(c.opponent->id, text, op.out);
     return;
   }
-  presence_.send_to_all(text, op.out);
+  // An open challenge is not shown to those who block its challenger.
+  presence_.send_to_all_but(
+      [&](std::int64_t user) { return blocks_.blocks(user, c.challenger.id); }, text, op.out);
 }
 
 void Hub::connected(const std::shared_ptr<Connection>& connection) {
@@ -414,11 +446,7 @@ void Hub::connected(const std::shared_ptr<Connection>& connection) {
     const auto& user = *connection->user();
     presence_changed(op, {user.id, user.username}, true);
   }
-  protocol::LobbySnapshot lobby;
-  lobby.challenges = challenges_.visible_to(connection->user());
-  lobby.online = presence_.listed();
-  lobby.online_count = presence_.online_count();
-  op.out.send(connection, lobby);
+  op.out.send(connection, lobby_for(connection->user()));
   if (const auto& user = connection->user()) {  // a quick match waiting from another tab
     if (const auto waiting = quick_match_.of(user->id))
       op.out.send(connection,
@@ -668,6 +696,13 @@ Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_pt
 Hub::Reply Hub::create(Operation& op, const protocol::UserRef& me, const std::string& cid,
                        const protocol::CreateChallenge& m) {
   lock_lobby(op);
+  if (m.opponent) {
+    if (const auto opponent = services_.find_user(*m.opponent);
+        opponent && blocks_.blocks(opponent->id, me.id)) {
+      return error(cid, ErrorCode::Forbidden,
+                   opponent->name + " does not accept challenges from you");
+    }
+  }
   auto outcome = challenges_.open(me, cid, m, services_.find_user, op.out.writes);
   if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
   const auto& c = std::get<protocol::Challenge>(outcome);
@@ -688,6 +723,9 @@ Hub::Reply Hub::close_challenge(Operation& op, const protocol::UserRef& me, cons
 Hub::Reply Hub::accept(Operation& op, const protocol::UserRef& me, const std::string& cid,
                        protocol::ChallengeId id) {
   lock_lobby(op);
+  // No game between two players when one blocks the other.
+  if (const auto* open = challenges_.find(id); open && blocks_.apart(open->challenger.id, me.id))
+    return error(cid, ErrorCode::Forbidden, "this challenge is not open to you");
   auto outcome = challenges_.take_to_accept(me, cid, id);
   if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
   const protocol::Challenge c = std::get<protocol::Challenge>(std::move(outcome));
@@ -758,7 +796,8 @@ void Hub::end_seek(Operation& op, std::int64_t user, std::optional<protocol::Gam
 }
 
 void Hub::pair_seekers(Operation& op, Steady now) {
-  for (const auto& pair : quick_match_.match(now)) {
+  const auto apart = [this](std::int64_t a, std::int64_t b) { return blocks_.apart(a, b); };
+  for (const auto& pair : quick_match_.match(now, apart)) {
     const auto settings = QuickMatch::settings(pair.first.seek);
     const auto [black, white] = weaker_takes_black(pair.first.user, pair.second.user);
     const protocol::GameId game = open_room(op, std::nullopt, settings, black, white, std::nullopt,
@@ -790,10 +829,10 @@ protocol::GameId Hub::open_room(Operation& op, std::optional<protocol::Challenge
                                              std::move(nonce), 0});
   constexpr std::int64_t kFirstEpoch = 1;
   op.out.writes.push_back(store::GameOwned{game, leases_.node(), kFirstEpoch});
-  auto slot = std::make_shared<GameSlot>(
-      std::make_unique<Room>(game, settings, black, white, std::move(nigiri),
-                             services_.clock->steady_now(), options),
-      kFirstEpoch);
+  auto room = std::make_unique<Room>(game, settings, black, white, std::move(nigiri),
+                                     services_.clock->steady_now(), options);
+  room->set_blocks(&blocks_);
+  auto slot = std::make_shared<GameSlot>(std::move(room), kFirstEpoch);
   // Held before anyone can find it: nothing about the game is sent before its row is durable.
   std::unique_lock lock(slot->mutex);
   rooms_.add(game, slot);

@@ -25,6 +25,7 @@
 #include "rooms/worker.h"
 #include "store/game_store.h"
 #include "store/journal.h"
+#include "store/moderation_store.h"
 #include "tournaments/director.h"
 #include "ws/connection.h"
 
@@ -76,6 +77,9 @@ class Hub final : public Dispatcher, private TournamentHost {
     Metrics* metrics = nullptr;
     // Which node owns each game (store/leases.h); none: this hub's alone (store::SoleNode).
     store::Leases* leases = nullptr;
+    // Blocks between players (docs/moderation.md), read at start and by reload_blocks; none: no
+    // one blocks anyone.
+    store::ModerationStore* moderation = nullptr;
   };
 
   explicit Hub(Services services);
@@ -111,6 +115,10 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::pair<int, std::string> create_review(const protocol::http::ReviewRequest& request);
   std::string reviews_json();
   std::optional<std::string> review_sgf(protocol::ReviewId id);
+
+  // A player changed their blocks (the store has them already): the lobby and the rooms follow
+  // at once, and the player's connections get a lobby without the challenges now hidden.
+  void reload_blocks(std::int64_t user);
 
   // The SGF record of a game in play, once all it shows is durable; nullopt if no such game is
   // in memory.
@@ -237,6 +245,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   // ratings toss a coin.
   std::pair<protocol::UserRef, protocol::UserRef> weaker_takes_black(const protocol::UserRef& a,
                                                                      const protocol::UserRef& b);
+  // The lobby as this connection's user sees it (without the challenges of those they block).
+  protocol::LobbySnapshot lobby_for(const std::optional<store::UserRecord>& user) const;
   // Tells a challenge's change to those who see it: everyone, or a direct one's two players.
   void broadcast_challenge(Operation& op, const protocol::Challenge& c,
                            const protocol::ServerMessage& m);
@@ -272,6 +282,7 @@ class Hub final : public Dispatcher, private TournamentHost {
       metrics_};
   CommitPath commit_{*services_.journal, *services_.clock};
   RatingBook ratings_;
+  Blocks blocks_;             // safe from any thread (a lock of its own, taken last)
   std::mutex ratings_order_;  // rated games' rows reach the journal in the order they were rated
   CommandMemory applied_;     // the acks of applied commands, for repeated cids
   // The tournament games, and how their rooms run: written under the lobby's lock, read by

@@ -36,6 +36,13 @@ void Presence::send_to_all(const std::shared_ptr<const std::string>& text, Outbo
   for (const auto& [id, c] : all_) out.send(c, text);
 }
 
+void Presence::send_to_all_but(const std::function<bool(std::int64_t user)>& skip,
+                               const std::shared_ptr<const std::string>& text, Outbox& out) const {
+  for (const auto& [id, c] : all_) {
+    if (!(c->user() && skip(c->user()->id))) out.send(c, text);
+  }
+}
+
 std::vector<protocol::UserRef> Presence::listed() const {
   std::vector<protocol::UserRef> users;
   for (const auto& [id, conns] : online_) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +33,9 @@ class Presence {
   void send_to_user(std::int64_t user, const std::shared_ptr<const std::string>& text,
                     Outbox& out) const;
   void send_to_all(const std::shared_ptr<const std::string>& text, Outbox& out) const;
+  // To every connection but those of users `skip` names (guests are never skipped).
+  void send_to_all_but(const std::function<bool(std::int64_t user)>& skip,
+                       const std::shared_ptr<const std::string>& text, Outbox& out) const;
 
   // The first kListed users online, and how many there are, for a lobby message.
   std::vector<protocol::UserRef> listed() const;

@@ -67,7 +67,8 @@ std::int64_t QuickMatch::waiting_for(const protocol::Seek& seek) const {
                        [&](const Waiting& w) { return same_pool(w.seek, seek); });
 }
 
-std::vector<QuickMatch::Pair> QuickMatch::match(Steady now) {
+std::vector<QuickMatch::Pair> QuickMatch::match(
+    Steady now, const std::function<bool(std::int64_t, std::int64_t)>& apart) {
   std::vector<Pair> pairs;
   std::vector<bool> taken(waiting_.size(), false);
   for (std::size_t i = 0; i < waiting_.size(); ++i) {
@@ -79,6 +80,7 @@ std::vector<QuickMatch::Pair> QuickMatch::match(Steady now) {
     for (std::size_t j = i + 1; j < waiting_.size(); ++j) {
       const Waiting& b = waiting_[j];
       if (taken[j] || !same_pool(a.seek, b.seek)) continue;
+      if (apart && apart(a.user.id, b.user.id)) continue;
       const double gap = std::abs(a.rating - b.rating);
       const double b_range = range(std::chrono::duration_cast<Millis>(now - b.since));
       if (gap > a_range || gap > b_range || gap >= best_gap) continue;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -48,8 +49,10 @@ class QuickMatch {
   // Players waiting for this size and speed.
   std::int64_t waiting_for(const protocol::Seek& seek) const;
   bool empty() const { return waiting_.empty(); }
-  // Every pair that may play now, taken out of the queue.
-  std::vector<Pair> match(Steady now);
+  // Every pair that may play now, taken out of the queue; never two players `apart` says may not
+  // meet (one blocks the other).
+  std::vector<Pair> match(Steady now,
+                          const std::function<bool(std::int64_t, std::int64_t)>& apart = {});
 
  private:
   std::vector<Waiting> waiting_;  // in the order they came

@@ -71,18 +71,25 @@ protocol::Error Room::error(const std::string& cid, ErrorCode code, std::string 
 }
 
 bool Room::sees(const std::shared_ptr<Connection>& who, const Event& e) const {
+  const auto& user = who->user();
+  if (e.author && blocks_ && user && blocks_->blocks(user->id, e.author)) return false;
   if (!e.spectators_only || finished()) return true;
-  return !(who->user() && is_player(who->user()->id));
+  return !(user && is_player(user->id));
 }
 
 protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body,
                             const std::optional<records::Record>& record, bool spectators_only) {
   ++seq_;
-  if (auto* chat = std::get_if<protocol::ChatPosted>(&body)) chat->line.seq = seq_;
+  std::int64_t author = 0;
+  if (auto* chat = std::get_if<protocol::ChatPosted>(&body)) {
+    chat->line.seq = seq_;
+    author = chat->line.from.id;
+  }
   const char* kind = records::kind_of(body);
   const Event e{seq_, spectators_only,
                 std::make_shared<const std::string>(
-                    protocol::encode(protocol::RoomEvent{id_, seq_, std::move(body)}))};
+                    protocol::encode(protocol::RoomEvent{id_, seq_, std::move(body)})),
+                author};
   pending_.writes.push_back(store::GameEvent{
       id_, static_cast<std::int64_t>(seq_), kind, spectators_only,
       record ? std::optional<std::string>(records::encode(*record)) : std::nullopt, *e.text, 0,

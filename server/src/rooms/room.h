@@ -13,6 +13,7 @@
 #include "engine/game.h"
 #include "engine/scoring.h"
 #include "protocol/messages.h"
+#include "rooms/blocks.h"
 #include "rooms/game_clock.h"
 #include "rooms/nigiri.h"
 #include "rooms/outbox.h"
@@ -153,6 +154,10 @@ class Room {
   protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer,
                                       Steady now) const;
 
+  // Who blocks whom (the hub's): a blocked player's chat lines are not sent to those who block
+  // them, nor in their snapshots. None: every line goes to everyone who may read it.
+  void set_blocks(const Blocks* blocks) { blocks_ = blocks; }
+
   // The game as an SGF record: players, rules, result, and the nigiri's proof in GC[].
   std::string sgf() const;
 
@@ -161,6 +166,7 @@ class Room {
     protocol::Seq seq;
     bool spectators_only;  // spectators' chat: players see it once the game is over
     std::shared_ptr<const std::string> text;
+    std::int64_t author = 0;  // a chat line's: not sent to those who block them
   };
   enum class Stage : std::uint8_t { Nigiri, Playing, Scoring, Over };
 
@@ -205,12 +211,14 @@ class Room {
   void keep_chat(const protocol::ChatLine& line);
   // The newest chat lines this viewer may read that fit kSnapshotChatBytes, oldest first, and how
   // many earlier ones it may read but does not get.
-  std::pair<std::vector<protocol::ChatLine>, std::int64_t> chat_for(bool all_channels) const;
+  std::pair<std::vector<protocol::ChatLine>, std::int64_t> chat_for(
+      bool all_channels, std::optional<std::int64_t> viewer) const;
   bool present(std::int64_t user) const;
   protocol::NigiriState nigiri_state() const;
   std::string gtp(Point p) const { return game_ ? game_->board().geometry().to_gtp(p) : ""; }
 
   protocol::GameId id_;
+  const Blocks* blocks_ = nullptr;
   protocol::GameSettings settings_;
   protocol::UserRef black_;
   protocol::UserRef white_;

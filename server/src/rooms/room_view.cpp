@@ -20,11 +20,17 @@ std::optional<protocol::ClockState> Room::clock_state(Steady now) const {
   return s;
 }
 
-std::pair<std::vector<protocol::ChatLine>, std::int64_t> Room::chat_for(bool all_channels) const {
+std::pair<std::vector<protocol::ChatLine>, std::int64_t> Room::chat_for(
+    bool all_channels, std::optional<std::int64_t> viewer) const {
   std::vector<const KeptLine*> visible;
-  for (const auto& kept : chat_[0]) visible.push_back(&kept);
-  if (all_channels) {
-    for (const auto& kept : chat_[1]) visible.push_back(&kept);
+  std::int64_t blocked = 0;  // lines kept that this viewer does not read: not "earlier" ones
+  for (std::size_t channel = 0; channel < (all_channels ? 2 : 1); ++channel) {
+    for (const auto& kept : chat_[channel]) {
+      if (viewer && blocks_ && blocks_->blocks(*viewer, kept.line.from.id))
+        ++blocked;
+      else
+        visible.push_back(&kept);
+    }
   }
   std::sort(visible.begin(), visible.end(),
             [](const KeptLine* a, const KeptLine* b) { return a->line.seq > b->line.seq; });
@@ -36,7 +42,7 @@ std::pair<std::vector<protocol::ChatLine>, std::int64_t> Room::chat_for(bool all
     lines.push_back(kept->line);
   }
   std::reverse(lines.begin(), lines.end());
-  const std::int64_t readable = chat_lines_[0] + (all_channels ? chat_lines_[1] : 0);
+  const std::int64_t readable = chat_lines_[0] + (all_channels ? chat_lines_[1] : 0) - blocked;
   return {std::move(lines), readable - static_cast<std::int64_t>(lines.size())};
 }
 
@@ -135,7 +141,8 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
   }
   s.result = result_;
   s.undo_requested = undo_requested_by_.has_value();
-  std::tie(s.chat, s.chat_omitted) = chat_for(!player || finished());
+  std::tie(s.chat, s.chat_omitted) = chat_for(
+      !player || finished(), viewer ? std::optional<std::int64_t>(viewer->id) : std::nullopt);
   s.clock = clock_state(now);
   if (nigiri_) s.nigiri = nigiri_state();
   if (stage() == Stage::Scoring && !suggestion_pending_) s.marking = marking();
