@@ -9,8 +9,8 @@ namespace {
 using json = nlohmann::json;
 
 constexpr const char* kOps[] = {"connected", "received", "disconnected", "answer", "barrier"};
-constexpr const char* kReads[] = {"live_sgf",   "tournaments",   "tournament",   "reviews",
-                                  "review_sgf", "create_review", "reload_blocks"};
+constexpr const char* kReads[] = {"live_sgf",   "tournaments",   "tournament",    "reviews",
+                                  "review_sgf", "create_review", "reload_blocks", "delete_chat"};
 
 }  // namespace
 

@@ -122,6 +122,21 @@ std::variant<AccountChange, std::string> decode_account_change(std::string_view 
   return change;
 }
 
+std::variant<GameAction, std::string> decode_game_action(std::string_view body) {
+  auto parsed = object_of(body, {"action", "line", "reason"});
+  if (auto* problem = std::get_if<std::string>(&parsed)) return *problem;
+  const json& j = std::get<json>(parsed);
+  if (!j.contains("action") || j["action"] != "delete_chat")
+    return std::string("field 'action' must be delete_chat");
+  GameAction a;
+  if (!j.contains("line")) return std::string("missing field 'line': the chat line's seq");
+  auto line = int_field(j, "line", 1, std::numeric_limits<std::int64_t>::max());
+  if (auto* problem = std::get_if<std::string>(&line)) return *problem;
+  a.line = std::get<std::int64_t>(line);
+  if (auto problem = read_text(j, "reason", kMaxModerationReasonBytes, a.reason)) return *problem;
+  return a;
+}
+
 std::string encode_audit(const std::vector<AuditLine>& lines, std::optional<std::int64_t> next) {
   json list = json::array();
   for (const auto& a : lines) {

@@ -125,7 +125,8 @@ GameSnapshot snapshot(bool full) {
     s.result = result("B+3.5");
     s.captures = {3, 1};
     s.undo_requested = true;
-    s.chat = {ChatLine{5, {1, "ann"}, Channel::Players, "hi\n\"there\"\t\x01", 1795000000000}};
+    s.chat = {ChatLine{5, {1, "ann"}, Channel::Players, "hi\n\"there\"\t\x01", 1795000000000},
+              ChatLine{6, {2, "bob"}, Channel::Players, "", 1795000001000, true}};
     s.chat_omitted = 2;
     s.role = Role::Black;
     s.clock = clock();
@@ -254,6 +255,7 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
       {"player_left, counting", event(22, PlayerLeft{Absence{Color::White, 30000}})},
       {"player_left, waiting", event(23, PlayerLeft{Absence{Color::Black, std::nullopt}})},
       {"player_returned", event(24, PlayerReturned{Color::White})},
+      {"chat_deleted", event(25, ChatDeleted{11})},
   };
 }
 

@@ -257,6 +257,71 @@ TEST_F(Moderation, InvitesAreMadeUsedUpAndWithdrawn) {
   EXPECT_EQ(request("DELETE", withdraw, "root").first, 404) << "withdrawn already";
 }
 
+// An administrator deletes a chat line: everyone in the room is told at once, the line is gone
+// from snapshots (also after a restart, and in a finished game's archive), and it is logged.
+TEST_F(Moderation, ADeletedChatLineIsGoneForEveryoneLiveAndInHistory) {
+  make_admin("root");
+  auto ann = player("ann");
+  auto rude = player("rude");
+  auto watcher = player("watcher");
+  const auto game = game_between(*ann, *rude);
+  EXPECT_EQ(watcher->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  ASSERT_EQ(rude->command({{"type", "chat"}, {"game", game}, {"text", "slur"}})["type"], "ack");
+  ASSERT_EQ(ann->command({{"type", "chat"}, {"game", game}, {"text", "please stop"}})["type"],
+            "ack");
+  const std::int64_t line = ann->wait_type("chat")["line"]["seq"];
+  const std::string target = "/api/v1/admin/games/" + std::to_string(game);
+
+  EXPECT_EQ(request("POST", target, "ann", R"({"action":"delete_chat","line":1})").first, 403);
+  EXPECT_EQ(request("POST", target, "root", R"({"action":"delete_chat"})").first, 400);
+  EXPECT_EQ(request("POST", target, "root", R"({"action":"delete_chat","line":999})").first, 404);
+  EXPECT_EQ(
+      request("POST", "/api/v1/admin/games/999", "root", R"({"action":"delete_chat","line":1})")
+          .first,
+      404);
+  const auto [status, answer] =
+      request("POST", target, "root",
+              json{{"action", "delete_chat"}, {"line", line}, {"reason", "abuse"}}.dump());
+  ASSERT_EQ(status, 200) << raw_;
+  EXPECT_EQ(answer["author"]["name"], "rude");
+  for (auto* c : {ann.get(), rude.get(), watcher.get()})
+    EXPECT_EQ(c->wait_type("chat_deleted")["line"], line) << "told live";
+  EXPECT_EQ(
+      request("POST", target, "root", json{{"action", "delete_chat"}, {"line", line}}.dump()).first,
+      404)
+      << "deleted already";
+
+  const auto lines_seen = [&](WsClient& c) {
+    EXPECT_EQ(c.command({{"type", "join"}, {"game", game}})["type"], "ack");
+    return c.wait_type("snapshot")["chat"];
+  };
+  auto later = player("watcher");
+  auto chat = lines_seen(*later);
+  ASSERT_EQ(chat.size(), 2u) << chat.dump();
+  EXPECT_EQ(chat[0]["text"], "");
+  EXPECT_EQ(chat[0]["deleted"], true);
+  EXPECT_EQ(chat[1]["text"], "please stop");
+  const auto log = request("GET", "/api/v1/admin/audit", "root").second["entries"][0];
+  EXPECT_EQ(log["action"], "delete_chat");
+  EXPECT_EQ(log["user"]["name"], "rude");
+  EXPECT_EQ(log["game"], game);
+  EXPECT_EQ(log["reason"], "abuse");
+
+  // Over, and the server restarted: the archive's room is rebuilt from the store, still deleted.
+  ASSERT_EQ(ann->command({{"type", "resign"}, {"game", game}})["type"], "ack");
+  later.reset();
+  ann.reset();
+  rude.reset();
+  watcher.reset();
+  stack_.reset();
+  stack_.emplace(temp_.path());
+  auto after = player("watcher");
+  chat = lines_seen(*after);
+  ASSERT_EQ(chat.size(), 2u) << chat.dump();
+  EXPECT_EQ(chat[0]["deleted"], true);
+  EXPECT_EQ(chat[0]["text"], "");
+}
+
 // Blocks: no direct challenges from the blocked, their open challenges hidden and not acceptable,
 // their chat lines not sent (nor in snapshots), no quick match between the two; all undone by an
 // unblock.

@@ -35,6 +35,19 @@ async function register(page, name) {
   await page.click('form.register button[type=submit]');
   await page.locator('.account .me', { hasText: name }).waitFor();
 }
+// A command over a WebSocket of the page's own (its login's cookie): the ack.
+function command(page, message) {
+  return page.evaluate((m) => new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://${location.host}/ws/v1`);
+    ws.onopen = () => ws.send(JSON.stringify({ v: 1, cid: 'test', ...m }));
+    ws.onmessage = (e) => {
+      const answer = JSON.parse(e.data);
+      if (answer.cid !== 'test') return;
+      ws.close();
+      if (answer.type === 'ack') resolve(answer); else reject(new Error(e.data));
+    };
+  }), message);
+}
 async function logIn(page, name) {
   await page.goto(`${url}/#/login`);
   await page.fill('#login-username', name);
@@ -58,6 +71,27 @@ try {
   assert.equal(await victim.locator('#nav-admin').isHidden(), true);
   await victim.goto(`${url}/#/admin`);
   await victim.locator('.card', { hasText: 'Only the server\'s administrators' }).waitFor();
+
+  step('in a game, the troll insults; the administrator deletes the line for everyone');
+  const { challenge } = await command(troll, { type: 'create_challenge', opponent: 'victim', settings: { width: 9, color: 'black' } });
+  const { game } = await command(victim, { type: 'accept_challenge', challenge });
+  for (const page of [troll, victim, root]) await page.goto(`${url}/#/game/${game}`);
+  await troll.fill('.chat-form input', 'you are hopeless');
+  await troll.press('.chat-form input', 'Enter');
+  const insult = victim.locator('.chat-line', { hasText: 'you are hopeless' });
+  await insult.waitFor();
+  assert.equal(await insult.locator('.delete-line').count(), 0, 'a player has no delete button');
+  const seen = root.locator('.chat-line', { hasText: 'you are hopeless' });
+  await seen.waitFor();
+  root.once('dialog', (d) => d.accept());
+  await seen.locator('.delete-line').click();
+  await victim.locator('.chat-line .chat-deleted', { hasText: 'message deleted by an administrator' }).waitFor();
+  assert.equal(await victim.locator('.chat-line', { hasText: 'you are hopeless' }).count(), 0);
+  await troll.locator('.chat-line .chat-deleted').waitFor();
+  await victim.screenshot({ path: join(artifacts, 'moderation-chat-deleted.png') });
+  await victim.reload();
+  await victim.locator('.chat-line .chat-deleted').waitFor();
+  assert.equal(await victim.locator('.chat-line', { hasText: 'you are hopeless' }).count(), 0, 'gone from the snapshot');
 
   step('the victim reports the troll from the troll\'s profile');
   await victim.goto(`${url}/#/user/troll`);
@@ -146,13 +180,14 @@ try {
   step('the audit log says who did what to whom, and why');
   await root.goto(`${url}/#/admin/audit`);
   const log = root.locator('table.audit tbody');
-  await log.locator('tr').nth(4).waitFor();
+  await log.locator('tr').nth(5).waitFor();
   const lines = await log.locator('tr').allInnerTexts();
   assert.match(lines[0], /root\s+made an invite/);
   assert.match(lines[1], /root\s+reset the password\s+victim/);
   assert.match(lines[2], /root\s+suspended \(72 hours\)\s+troll\s+insults in chat/);
   assert.match(lines[3], /root\s+resolved a report .*troll\s+Suspended for two days/);
-  assert.match(lines[4], /the command line\s+made an administrator\s+root/);
+  assert.match(lines[4], /root\s+deleted a chat message \(message \d+\)\s+troll/);
+  assert.match(lines[5], /the command line\s+made an administrator\s+root/);
   await assertAccessible(root, 'the audit log');
   await root.screenshot({ path: join(artifacts, 'moderation-audit.png') });
   const phone = await newPage('root-phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });

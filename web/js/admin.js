@@ -220,7 +220,7 @@ function detail(text) {
   let m;
   if ((m = /^(\d+) hours$/.exec(text))) return t('admin.hours', { n: Number(m[1]) });
   if ((m = /^(\d+) uses$/.exec(text))) return t('admin.uses', { n: Number(m[1]) });
-  if ((m = /^(report|invite) (\d+)$/.exec(text))) return t(`admin.${m[1]}_n`, { id: m[2] });
+  if ((m = /^(report|invite|line) (\d+)$/.exec(text))) return t(`admin.${m[1]}_n`, { id: m[2] });
   return text;
 }
 

@@ -207,6 +207,12 @@ export function mountGame(root, ctx, gameId) {
         st.chat.push(m.line);
         if (st.chat.length > MAX_CHAT_LINES) { st.chat.shift(); st.chatOmitted += 1; }
         break;
+      case 'chat_deleted': {  // by an administrator: the words go, the line's place stays
+        const line = st.chat.find((l) => l.seq === m.line);
+        if (line) Object.assign(line, { text: '', deleted: true });
+        st.chatDeleted = (st.chatDeleted || 0) + 1;
+        break;
+      }
       case 'nigiri_started': st.nigiri = m.nigiri; break;
       case 'nigiri_done':
         st.nigiri = m.nigiri;
@@ -813,7 +819,7 @@ export function mountGame(root, ctx, gameId) {
     chatForm.hidden = !ctx.user;
     chatGuest.hidden = !!ctx.user;
     chatInput.placeholder = player ? t('chat.to_opponent') : t('chat.to_spectators');
-    const shown = `${gameId}:${st.chatOmitted}:${st.chat.length}:${st.system.length}:${st.result}`;
+    const shown = `${gameId}:${st.chatOmitted}:${st.chat.length}:${st.chatDeleted || 0}:${st.system.length}:${st.result}`;
     if (chatLog.dataset.shown === shown) return;
     chatLog.dataset.shown = shown;
     const earlier = st.chatOmitted
@@ -823,15 +829,29 @@ export function mountGame(root, ctx, gameId) {
     const lines = [
       ...st.chat.map((line) => ({ seq: line.seq, el: h('li', { class: `chat-line chat-${line.channel}` }, time(line.at_ms),
         line.channel === 'spectators' ? h('span', { class: 'channel' }, t('chat.spectator')) : '',
-        h('strong', {}, line.from.name), ' ', line.text,
-        ctx.user && line.from.id !== ctx.user.id
+        h('strong', {}, line.from.name), ' ',
+        line.deleted ? h('em', { class: 'chat-deleted' }, t('chat.deleted')) : line.text,
+        ctx.user && line.from.id !== ctx.user.id && !line.deleted
           ? h('button', { class: 'report-line', title: t('report.line'), 'aria-label': t('report.line'),
             onclick: () => openReport(ctx, { user: line.from.name, game: gameId, chatSeq: line.seq, chatText: line.text }) }, '⚑')
+          : '',
+        ctx.user?.admin && !line.deleted
+          ? h('button', { class: 'report-line delete-line', title: t('chat.delete'), 'aria-label': t('chat.delete'),
+            onclick: () => deleteLine(line) }, '✕')
           : '') })),
       // The result's line says it in this viewer's words; the others as they happened.
       ...st.system.map((s) => ({ seq: s.seq, el: h('li', { class: 'chat-line chat-system' }, time(s.at), s.text ?? t('system.game_over', { result: st.phase === 'finished' ? resultWords() : '' })) })),
     ].sort((a, b) => a.seq - b.seq);
     fill(chatLog, earlier, ...lines.map((l) => l.el));
+    // An administrator's deletion (docs/moderation.md): the server tells every page.
+    async function deleteLine(line) {
+      if (!window.confirm(t('chat.delete_confirm', { name: line.from.name }))) return;
+      try {
+        await fetchJson(`/api/v1/admin/games/${gameId}`, { method: 'POST', body: { action: 'delete_chat', line: line.seq } });
+      } catch (err) {
+        ctx.toast(err.message);
+      }
+    }
     chatLog.scrollTop = chatLog.scrollHeight;
   }
 

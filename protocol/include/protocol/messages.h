@@ -875,13 +875,18 @@ struct ChatLine {
   Channel channel = Channel::Players;
   std::string text;
   std::int64_t at_ms{};  // when it was said (Unix ms); 0 for lines stored before times were
+  // Deleted by an administrator (docs/moderation.md): the text is gone, the line's place stays.
+  std::optional<bool> deleted{};
 };
 template <>
 struct Wire<ChatLine> {
   static constexpr std::tuple fields{
-      wire::field("seq", &ChatLine::seq), wire::field("from", &ChatLine::from),
-      wire::field("channel", &ChatLine::channel), wire::field("text", &ChatLine::text),
-      wire::field("at_ms", &ChatLine::at_ms)};
+      wire::field("seq", &ChatLine::seq),
+      wire::field("from", &ChatLine::from),
+      wire::field("channel", &ChatLine::channel),
+      wire::field("text", &ChatLine::text),
+      wire::field("at_ms", &ChatLine::at_ms),
+      wire::field("deleted", &ChatLine::deleted, wire::Empty::Omitted)};
 };
 // Stones each player has taken (prisoners).
 struct Captures {
@@ -1069,6 +1074,16 @@ struct Wire<ChatPosted> {
   static constexpr std::string_view type = "chat";
   static constexpr std::tuple fields{wire::field("line", &ChatPosted::line)};
 };
+// An administrator deleted the chat line made by event `line` (docs/moderation.md): shown as
+// deleted from now on, for everyone.
+struct ChatDeleted {
+  Seq line = 0;
+};
+template <>
+struct Wire<ChatDeleted> {
+  static constexpr std::string_view type = "chat_deleted";
+  static constexpr std::tuple fields{wire::field("line", &ChatDeleted::line)};
+};
 // Why a game ended.
 enum class EndReason : std::uint8_t {
   Resignation,
@@ -1127,9 +1142,10 @@ struct Wire<NigiriStarted> {
   static constexpr std::string_view type = "nigiri_started";
   static constexpr std::tuple fields{wire::field("nigiri", &NigiriStarted::nigiri)};
 };
-using RoomEventBody = std::variant<MovePlayed, UndoRequested, UndoAnswered, ChatPosted, GameEnded,
-                                   NigiriStarted, NigiriDone, ScoringStarted, MarkingChanged,
-                                   ScoreAccepted, PlayResumed, PlayerLeft, PlayerReturned>;
+using RoomEventBody =
+    std::variant<MovePlayed, UndoRequested, UndoAnswered, ChatPosted, GameEnded, NigiriStarted,
+                 NigiriDone, ScoringStarted, MarkingChanged, ScoreAccepted, PlayResumed, PlayerLeft,
+                 PlayerReturned, ChatDeleted>;
 struct RoomEvent {
   GameId game = 0;
   Seq seq = 0;

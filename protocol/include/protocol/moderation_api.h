@@ -60,6 +60,13 @@ struct AccountChange {
 //  "hours"}; the error names the problem.
 std::variant<AccountChange, std::string> decode_account_change(std::string_view body);
 
+// POST /api/v1/admin/games/{id}: {"action": "delete_chat", "line": seq, "reason"}.
+struct GameAction {
+  std::int64_t line = 0;  // the chat line's event
+  std::string reason;
+};
+std::variant<GameAction, std::string> decode_game_action(std::string_view body);
+
 struct AuditLine {
   std::int64_t id = 0;
   std::int64_t at_ms = 0;

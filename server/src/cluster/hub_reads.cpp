@@ -18,7 +18,9 @@ HubReads hub_reads_of(Hub& hub) {
       .review_sgf = [&hub](std::int64_t id) { return hub.review_sgf(id); },
       .create_review =
           [&hub](const protocol::http::ReviewRequest& r) { return hub.create_review(r); },
-      .reload_blocks = [&hub](std::int64_t user) { hub.reload_blocks(user); }};
+      .reload_blocks = [&hub](std::int64_t user) { hub.reload_blocks(user); },
+      .delete_chat = [&hub](std::int64_t game,
+                            std::int64_t line) { return hub.delete_chat(game, line); }};
 }
 
 std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
@@ -49,6 +51,11 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
         answer.body = nlohmann::json{{"status", status}, {"body", body}}.dump();
         break;
       }
+      case bus::HubRead::What::DeleteChat: {
+        const auto [status, body] = local.delete_chat(question->id, question->before.value_or(0));
+        answer.body = nlohmann::json{{"status", status}, {"body", body}}.dump();
+        break;
+      }
       case bus::HubRead::What::ReloadBlocks:
         local.reload_blocks(question->id);
         answer.body = "{}";
@@ -71,6 +78,15 @@ std::optional<std::string> ask(Bus& bus, std::chrono::milliseconds patience,
   auto answer = bus::decode_hub_read_answer(*reply);
   if (!answer) throw Unavailable("the cluster's hub answered something unreadable");
   return std::move(answer->body);
+}
+
+// A write's answer from the hub: {"status", "body"}.
+std::pair<int, std::string> status_and_body(const std::optional<std::string>& answer) {
+  const auto j = nlohmann::json::parse(answer.value_or(""), nullptr, false);
+  if (!j.is_object() || !j.contains("status") || !j["status"].is_number_integer() ||
+      !j.contains("body") || !j["body"].is_string())
+    throw Unavailable("the cluster's hub answered something unreadable");
+  return {j["status"].get<int>(), j["body"].get<std::string>()};
 }
 
 }  // namespace
@@ -103,19 +119,19 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
             return ask(bus, patience, {What::ReviewSgf, id, std::nullopt, 0});
           },
       .create_review =
-          [&bus, patience](const protocol::http::ReviewRequest& r) -> std::pair<int, std::string> {
-        const auto body =
-            ask(bus, patience, {What::CreateReview, 0, std::nullopt, 0, protocol::http::encode(r)});
-        const auto j = nlohmann::json::parse(body.value_or(""), nullptr, false);
-        if (!j.is_object() || !j.contains("status") || !j["status"].is_number_integer() ||
-            !j.contains("body") || !j["body"].is_string())
-          throw Unavailable("the cluster's hub answered something unreadable");
-        return {j["status"].get<int>(), j["body"].get<std::string>()};
-      },
+          [&bus, patience](const protocol::http::ReviewRequest& r) {
+            return status_and_body(
+                ask(bus, patience,
+                    {What::CreateReview, 0, std::nullopt, 0, protocol::http::encode(r)}));
+          },
       .reload_blocks =
           [&bus, patience](std::int64_t user) {
             if (!ask(bus, patience, {What::ReloadBlocks, user, std::nullopt, 0}))
               throw Unavailable("the cluster's hub did not take the new blocks");
+          },
+      .delete_chat =
+          [&bus, patience](std::int64_t game, std::int64_t line) {
+            return status_and_body(ask(bus, patience, {What::DeleteChat, game, line, 0}));
           }};
 }
 

@@ -55,6 +55,8 @@ struct HubReads {
   std::function<std::pair<int, std::string>(const protocol::http::ReviewRequest&)> create_review;
   // A player's blocks changed in the store: the hub follows (docs/moderation.md).
   std::function<void(std::int64_t user)> reload_blocks;
+  // An administrator deletes a chat line: the status and body Hub::delete_chat answers.
+  std::function<std::pair<int, std::string>(std::int64_t game, std::int64_t line)> delete_chat;
 };
 
 // A HubReads that cannot be answered now: the message says why (answered 503).
@@ -103,6 +105,8 @@ class Api {
                             const store::UserRecord& admin);
   ApiResponse admin_invites(const ApiRequest& request, std::string_view rest,
                             const store::UserRecord& admin);
+  ApiResponse admin_game(const ApiRequest& request, std::string_view rest,
+                         const store::UserRecord& admin);
   protocol::http::PlayerRating player(const store::UserRecord& user);
   Accounts& accounts_;
   GameArchive archive_;

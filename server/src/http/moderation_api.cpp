@@ -5,6 +5,7 @@
 #include "protocol/moderation_api.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "http/api.h"
 #include "http/api_util.h"
@@ -84,6 +85,7 @@ std::optional<ApiResponse> Api::moderation(const ApiRequest& r, std::string_view
   if (rest == "users" || rest.starts_with("users/")) return admin_users(r, rest, *user);
   if (rest == "reports" || rest.starts_with("reports/")) return admin_reports(r, rest, *user);
   if (rest == "invites" || rest.starts_with("invites/")) return admin_invites(r, rest, *user);
+  if (rest.starts_with("games/")) return admin_game(r, rest, *user);
   if (rest == "audit") {
     if (r.method != "GET") return error(405, "method_not_allowed", "use GET");
     auto page = api::page_of(r.target);
@@ -267,6 +269,34 @@ ApiResponse Api::admin_users(const ApiRequest& r, std::string_view rest,
   }
   const auto updated = accounts_.find_user(target->id).value_or(*target);
   return ApiResponse{200, wire::encode_account(account_view(updated, now), password), {}};
+}
+
+// POST /api/v1/admin/games/{id} {"action": "delete_chat", "line"}: done by the hub, which holds
+// the game's room (over the bus from a front node), then logged.
+ApiResponse Api::admin_game(const ApiRequest& r, std::string_view rest,
+                            const store::UserRecord& admin) {
+  const auto id = api::parse_int(rest.substr(std::string_view("games/").size()));
+  if (!id || *id < 1) return error(400, "bad_request", "the game id must be a positive integer");
+  if (r.method != "POST") return error(405, "method_not_allowed", "use POST");
+  auto decoded = wire::decode_game_action(r.body);
+  if (auto* problem = std::get_if<std::string>(&decoded))
+    return error(400, "bad_request", *problem);
+  const auto& action = std::get<wire::GameAction>(decoded);
+  if (!archive_.hub.delete_chat) return error(503, "unavailable", "games are not served here");
+  auto [status, body] = archive_.hub.delete_chat(*id, action.line);
+  if (status != 200) return ApiResponse{status, std::move(body), {}};
+  const auto answer = nlohmann::json::parse(body, nullptr, false);
+  store::AuditEntry audit;
+  audit.at_ms = archive_.clock->unix_ms();
+  audit.actor_id = admin.id;
+  audit.action = "delete_chat";
+  if (answer.is_object() && answer.contains("author"))
+    audit.target_user_id = answer["author"].value("id", std::int64_t{0});
+  audit.target_game_id = *id;
+  audit.reason = action.reason;
+  audit.detail = "line " + std::to_string(action.line);
+  moderation_->log(audit);
+  return ApiResponse{200, std::move(body), {}};
 }
 
 ApiResponse Api::admin_reports(const ApiRequest& r, std::string_view rest,

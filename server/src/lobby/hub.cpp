@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <future>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "engine/rules.h"
@@ -278,6 +279,26 @@ std::string Hub::reviews_json() {
 std::optional<std::string> Hub::review_sgf(protocol::ReviewId id) {
   std::lock_guard lock(reviews_mutex_);
   return reviews_.sgf(id);
+}
+
+std::pair<int, std::string> Hub::delete_chat(protocol::GameId game, protocol::Seq line) {
+  std::variant<protocol::UserRef, protocol::Error> outcome;
+  std::future<void> durable;
+  {
+    Operation op(*this);
+    Room* room = hold(op, game);
+    if (!room) {
+      return {404, protocol::http::encode_error("not_found", "no game " + std::to_string(game))};
+    }
+    outcome = room->delete_chat(line);
+    finish(op);
+    durable = services_.journal->barrier();
+  }
+  if (const auto* refused = std::get_if<protocol::Error>(&outcome))
+    return {404, protocol::http::encode_error("not_found", refused->message)};
+  durable.wait();
+  const auto& author = std::get<protocol::UserRef>(outcome);
+  return {200, nlohmann::json{{"author", {{"id", author.id}, {"name", author.name}}}}.dump()};
 }
 
 std::optional<std::string> Hub::sgf(protocol::GameId game) {

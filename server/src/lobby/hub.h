@@ -120,6 +120,10 @@ class Hub final : public Dispatcher, private TournamentHost {
   // at once, and the player's connections get a lobby without the challenges now hidden.
   void reload_blocks(std::int64_t user);
 
+  // An administrator deletes a chat line of a game, in play or finished (docs/moderation.md):
+  // 200 and {"author": {"id", "name"}} once durable, or the refusal (404).
+  std::pair<int, std::string> delete_chat(protocol::GameId game, protocol::Seq line);
+
   // The SGF record of a game in play, once all it shows is durable; nullopt if no such game is
   // in memory.
   std::optional<std::string> sgf(protocol::GameId game);

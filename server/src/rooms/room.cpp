@@ -112,6 +112,42 @@ void Room::keep(Event e) {
   }
 }
 
+std::optional<protocol::UserRef> Room::erase_chat(protocol::Seq line) {
+  for (auto& channel : chat_) {
+    for (auto& kept : channel) {
+      if (kept.line.seq != line || kept.line.deleted) continue;
+      kept.line.text.clear();
+      kept.line.deleted = true;
+      return kept.line.from;
+    }
+  }
+  return std::nullopt;
+}
+
+std::variant<protocol::UserRef, protocol::Error> Room::delete_chat(protocol::Seq line) {
+  const auto author = erase_chat(line);
+  if (!author) {
+    return error("", ErrorCode::NotFound,
+                 "game " + std::to_string(id_) + " shows no chat line " + std::to_string(line) +
+                     " (or it is deleted already)");
+  }
+  // A client resuming from before the line must not get its words back from the kept events.
+  for (auto& e : events_) {
+    if (e.seq != line) continue;
+    for (const auto& channel : chat_) {
+      for (const auto& kept : channel) {
+        if (kept.line.seq != line) continue;
+        events_bytes_ -= e.text->size();
+        e.text = std::make_shared<const std::string>(
+            protocol::encode(protocol::RoomEvent{id_, line, protocol::ChatPosted{kept.line}}));
+        events_bytes_ += e.text->size();
+      }
+    }
+  }
+  publish("", protocol::ChatDeleted{line}, records::ChatRemoved{line}, false);
+  return *author;
+}
+
 void Room::keep_chat(const protocol::ChatLine& line) {
   const auto channel = static_cast<std::size_t>(line.channel);  // players' 0, spectators' 1
   // The line's size as the snapshot will encode it: escaping can make text up to six times longer.
@@ -647,6 +683,7 @@ void Room::apply(const records::Record& record, protocol::Seq seq, const char* k
                  [&](const records::Chatted& c) {
                    keep_chat({seq, c.from, c.channel, c.text, c.at_ms});
                  },
+                 [&](const records::ChatRemoved& c) { erase_chat(c.line); },
                  [&](const records::NigiriChosen& n) {
                    (n.guesser ? guesser_seed_ : holder_seed_) = n.seed;
                    if (n.guesser) guess_ = n.guess;

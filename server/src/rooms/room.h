@@ -154,6 +154,11 @@ class Room {
   protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer,
                                       Steady now) const;
 
+  // An administrator deletes a chat line (docs/moderation.md): its words go from the snapshots
+  // and the kept events, and everyone in the room is told; stored, so a restart keeps it deleted.
+  // The line's author, or the error if the room shows no such line.
+  std::variant<protocol::UserRef, protocol::Error> delete_chat(protocol::Seq line);
+
   // Who blocks whom (the hub's): a blocked player's chat lines are not sent to those who block
   // them, nor in their snapshots. None: every line goes to everyone who may read it.
   void set_blocks(const Blocks* blocks) { blocks_ = blocks; }
@@ -209,6 +214,8 @@ class Room {
   bool sees(const std::shared_ptr<Connection>& who, const Event& e) const;
   void keep(Event e);
   void keep_chat(const protocol::ChatLine& line);
+  // The line's author; none if no such line is kept (or it is gone already).
+  std::optional<protocol::UserRef> erase_chat(protocol::Seq line);
   // The newest chat lines this viewer may read that fit kSnapshotChatBytes, oldest first, and how
   // many earlier ones it may read but does not get.
   std::pair<std::vector<protocol::ChatLine>, std::int64_t> chat_for(

@@ -63,6 +63,7 @@ Record read_kind(const std::string& kind, const json& r, const std::string& text
     return m;
   }
   if (kind == "undo_request") return UndoAsked{color_at(r, "c")};
+  if (kind == "chat_deleted") return ChatRemoved{r.at("line").get<protocol::Seq>()};
   if (kind == "undo_answer") return UndoAnswered{r.at("accept").get<bool>()};
   if (kind == "chat") {
     const auto channel =
@@ -145,6 +146,7 @@ struct Encode {
   std::string operator()(const Resumed& r) const {
     return json{{"first", name_of(r.first)}}.dump();
   }
+  std::string operator()(const ChatRemoved& c) const { return json{{"line", c.line}}.dump(); }
   // The count travels in the event's text, which is stored beside the record.
   std::string operator()(const Ended& e) const {
     return json{{"result", e.result.to_sgf()}}.dump();
@@ -165,6 +167,7 @@ struct KindOf {
   const char* operator()(const protocol::PlayResumed&) const { return "resume"; }
   const char* operator()(const protocol::PlayerLeft&) const { return "left"; }
   const char* operator()(const protocol::PlayerReturned&) const { return "returned"; }
+  const char* operator()(const protocol::ChatDeleted&) const { return "chat_deleted"; }
 };
 
 }  // namespace

@@ -64,8 +64,12 @@ struct Ended {
   Result result;                             // stored in SGF form
   std::optional<protocol::ScoreView> score;  // a scored game's count (read from the event text)
 };
+// An administrator deleted the chat line of event `line` (docs/moderation.md).
+struct ChatRemoved {
+  protocol::Seq line = 0;
+};
 using Record = std::variant<Moved, UndoAsked, UndoAnswered, Chatted, NigiriChosen, Marked,
-                            ScoreAccepted, Resumed, Ended>;
+                            ScoreAccepted, Resumed, Ended, ChatRemoved>;
 
 // The record's JSON, as stored.
 std::string encode(const Record& record);
