@@ -10,7 +10,7 @@ using json = nlohmann::json;
 
 constexpr const char* kOps[] = {"connected", "received", "disconnected", "answer", "barrier"};
 constexpr const char* kReads[] = {"live_sgf",   "tournaments",   "tournament",    "reviews",
-                                  "review_sgf", "create_review", "reload_blocks", "delete_chat"};
+                                  "review_sgf", "create_review", "reload_blocks", "game_action"};
 
 }  // namespace
 

@@ -123,16 +123,40 @@ std::variant<AccountChange, std::string> decode_account_change(std::string_view 
 }
 
 std::variant<GameAction, std::string> decode_game_action(std::string_view body) {
-  auto parsed = object_of(body, {"action", "line", "reason"});
+  auto parsed = object_of(body, {"action", "line", "result", "reason"});
   if (auto* problem = std::get_if<std::string>(&parsed)) return *problem;
   const json& j = std::get<json>(parsed);
-  if (!j.contains("action") || j["action"] != "delete_chat")
-    return std::string("field 'action' must be delete_chat");
   GameAction a;
-  if (!j.contains("line")) return std::string("missing field 'line': the chat line's seq");
-  auto line = int_field(j, "line", 1, std::numeric_limits<std::int64_t>::max());
-  if (auto* problem = std::get_if<std::string>(&line)) return *problem;
-  a.line = std::get<std::int64_t>(line);
+  if (j.contains("action") && j["action"] == "delete_chat") {
+    a.kind = GameAction::Kind::DeleteChat;
+  } else if (j.contains("action") && j["action"] == "annul") {
+    a.kind = GameAction::Kind::Annul;
+  } else if (j.contains("action") && j["action"] == "adjudicate") {
+    a.kind = GameAction::Kind::Adjudicate;
+  } else {
+    return std::string("field 'action' must be delete_chat, annul or adjudicate");
+  }
+  if (a.kind == GameAction::Kind::DeleteChat) {
+    if (!j.contains("line")) return std::string("missing field 'line': the chat line's seq");
+    auto line = int_field(j, "line", 1, std::numeric_limits<std::int64_t>::max());
+    if (auto* problem = std::get_if<std::string>(&line)) return *problem;
+    a.line = std::get<std::int64_t>(line);
+  } else if (j.contains("line")) {
+    return std::string("field 'line' is for delete_chat only");
+  }
+  if (a.kind == GameAction::Kind::Adjudicate) {
+    static constexpr std::string_view kResults[] = {"B+R", "W+R", "B+T", "W+T",
+                                                    "B+F", "W+F", "0",   "Void"};
+    if (!j.contains("result") || !j["result"].is_string() ||
+        std::find(std::begin(kResults), std::end(kResults), j["result"].get<std::string>()) ==
+            std::end(kResults)) {
+      return std::string(
+          "field 'result' must be one of B+R, W+R, B+T, W+T, B+F, W+F, 0 (jigo) or Void");
+    }
+    a.result = j["result"].get<std::string>();
+  } else if (j.contains("result")) {
+    return std::string("field 'result' is for adjudicate only");
+  }
   if (auto problem = read_text(j, "reason", kMaxModerationReasonBytes, a.reason)) return *problem;
   return a;
 }

@@ -184,6 +184,9 @@ std::string usage() {
       "  --make-admin NAME      make the registered user NAME an administrator of the --database "
       "(safe while serving)\n";
   text += "  --remove-admin NAME    take the administrator's role from NAME\n";
+  text +=
+      "  --recompute-ratings    rebuild every rating from the finished games (stop the server "
+      "first)\n";
   text += "  --help                 show this text\n";
   return text;
 }
@@ -228,6 +231,10 @@ ConfigResult parse_config(const std::vector<std::string>& args,
       if (config.import_from.empty())
         return {std::nullopt, "--import-sqlite needs the SQLite file to read", false};
       config.command = Config::Command::Import;
+      continue;
+    }
+    if (flag == "--recompute-ratings") {
+      config.command = Config::Command::RecomputeRatings;
       continue;
     }
     if (flag == "--make-admin" || flag == "--remove-admin") {

@@ -49,7 +49,15 @@ struct Config {
   bool fast_password_hashing = false;
 
   // What to do instead of serving (one-off commands for operators and container health checks).
-  enum class Command { Serve, HealthCheck, Backup, Import, MakeAdmin, RemoveAdmin };
+  enum class Command {
+    Serve,
+    HealthCheck,
+    Backup,
+    Import,
+    MakeAdmin,
+    RemoveAdmin,
+    RecomputeRatings
+  };
   Command command = Command::Serve;
   std::string admin_name;   // --make-admin NAME, --remove-admin NAME
   std::string backup_to;    // --backup FILE

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "ratings/rating_book.h"
 #include "store/admin_role.h"
 #include "store/migrate.h"
 #include "store/postgres_moderation_store.h"
@@ -320,6 +321,110 @@ TEST_F(Moderation, ADeletedChatLineIsGoneForEveryoneLiveAndInHistory) {
   ASSERT_EQ(chat.size(), 2u) << chat.dump();
   EXPECT_EQ(chat[0]["deleted"], true);
   EXPECT_EQ(chat[0]["text"], "");
+}
+
+// Annulling a rated game rebuilds every rating from the games as if it had not been played; the
+// rebuild from the stored games gives exactly the incremental ratings; an administrator
+// adjudicates a game in play; --recompute-ratings rebuilds them offline.
+TEST_F(Moderation, AnAnnulledGameIsUnratedAndTheRatingsAreRebuiltExactly) {
+  make_admin("root");
+  auto ann = player("ann");
+  auto bob = player("bob");
+  auto cat = player("cat");
+  // Rated games, hours apart (a deviation grows between games), each lost by resignation.
+  const auto rated_game = [&](WsClient& black, WsClient& white, WsClient& loser) {
+    const json created =
+        black.command({{"type", "create_challenge"},
+                       {"settings", {{"width", 9}, {"color", "black"}, {"rated", true}}}});
+    const json accepted =
+        white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+    const auto game = accepted["game"].get<std::int64_t>();
+    EXPECT_EQ(loser.command({{"type", "resign"}, {"game", game}})["type"], "ack");
+    stack_->journal().barrier().wait();
+    stack_->advance(std::chrono::hours(5));
+    return game;
+  };
+  rated_game(*ann, *bob, *bob);
+  const auto annulled = rated_game(*bob, *cat, *cat);
+  rated_game(*cat, *ann, *ann);
+  rated_game(*ann, *cat, *cat);
+  auto& games = stack_->games();
+  const auto ratings = [&] {
+    std::map<std::int64_t, std::pair<double, double>> out;
+    for (const auto& r : games.ratings()) out[r.user_id] = {r.rating, r.deviation};
+    return out;
+  };
+  const auto rebuilt = [&] {
+    std::map<std::int64_t, std::pair<double, double>> out;
+    for (const auto& r : RatingBook::replay(games.games_in_order_of_ending()))
+      out[r.user_id] = {r.rating, r.deviation};
+    return out;
+  };
+  const auto incremental = ratings();
+  ASSERT_EQ(incremental.size(), 3u);
+  EXPECT_EQ(rebuilt(), incremental) << "the rebuild is the incremental rating, to the last bit";
+
+  const std::string target = "/api/v1/admin/games/" + std::to_string(annulled);
+  EXPECT_EQ(bob->command({{"type", "join"}, {"game", annulled}})["type"], "ack");  // watching it
+  EXPECT_EQ(request("POST", target, "ann", R"({"action":"annul"})").first, 403);
+  const auto [status, answer] =
+      request("POST", target, "root", R"({"action":"annul","reason":"bob played for cat"})");
+  ASSERT_EQ(status, 200) << raw_;
+  EXPECT_EQ(answer["ratings_rebuilt"], 6) << "three rated games left, two rows each";
+  EXPECT_EQ(bob->wait_type("game_ended")["reason"], "annulled");
+  EXPECT_EQ(games.game(annulled)->result, "Void");
+  EXPECT_EQ(games.game(annulled)->end_reason, "annulled");
+  const auto after = ratings();
+  EXPECT_NE(after, incremental);
+  EXPECT_EQ(after, rebuilt()) << "as if never played";
+  EXPECT_EQ(games.rating_history(stack_->accounts().find_user("bob")->id, 10).size(), 1u)
+      << "bob's history keeps only the game that counts";
+  const auto shown = request("GET", "/api/v1/users/cat", "").second["user"]["rating"];
+  EXPECT_NEAR(shown["games"].get<int>(), 2, 0) << "the hub's book is the rebuilt one";
+  EXPECT_EQ(request("POST", target, "root", R"({"action":"annul"})").first, 409) << "void already";
+
+  // A stuck game in play, adjudicated.
+  const json created = ann->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  const auto stuck =
+      bob->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}})["game"]
+          .get<std::int64_t>();
+  EXPECT_EQ(ann->command({{"type", "join"}, {"game", stuck}})["type"], "ack");
+  const std::string stuck_target = "/api/v1/admin/games/" + std::to_string(stuck);
+  EXPECT_EQ(
+      request("POST", stuck_target, "root", R"({"action":"adjudicate","result":"B+3"})").first, 400)
+      << "not a score";
+  ASSERT_EQ(
+      request("POST", stuck_target, "root", R"({"action":"adjudicate","result":"W+F"})").first, 200)
+      << raw_;
+  EXPECT_EQ(ann->wait([&](const json& m) {
+    return m["type"] == "game_ended" && m["game"] == stuck;
+  })["reason"],
+            "adjudication");
+  EXPECT_EQ(games.game(stuck)->result, "W+F");
+  EXPECT_EQ(
+      request("POST", stuck_target, "root", R"({"action":"adjudicate","result":"B+F"})").first,
+      409);
+  const auto log = request("GET", "/api/v1/admin/audit?limit=2", "root").second["entries"];
+  EXPECT_EQ(log[0]["action"], "adjudicate");
+  EXPECT_EQ(log[1]["action"], "annul");
+  EXPECT_EQ(log[1]["game"], annulled);
+
+  // Offline: a damaged ratings table is rebuilt by --recompute-ratings (the server stopped).
+  const auto final_ratings = ratings();
+  ann.reset();
+  bob.reset();
+  cat.reset();
+  stack_.reset();
+  {
+    store::Database db(temp_.path());
+    db.exec("UPDATE ratings SET rating = 0, deviation = 1");
+  }
+  const auto said = store::recompute_ratings(temp_.path());
+  EXPECT_NE(said.find("rebuilt the ratings of 3 players from 3 rated games"), std::string::npos)
+      << said;
+  stack_.emplace(temp_.path());
+  EXPECT_EQ(ratings(), final_ratings);
 }
 
 // Blocks: no direct challenges from the blocked, their open challenges hidden and not acceptable,

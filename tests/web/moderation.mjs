@@ -93,6 +93,13 @@ try {
   await victim.locator('.chat-line .chat-deleted').waitFor();
   assert.equal(await victim.locator('.chat-line', { hasText: 'you are hopeless' }).count(), 0, 'gone from the snapshot');
 
+  step('the administrator annuls the game from its page; the players see it');
+  await root.locator('details.admin-tools summary').click();
+  await root.fill('#admin-game-reason', 'insults');
+  await root.locator('details.admin-tools button', { hasText: 'Annul the game' }).click();
+  await victim.locator('text=annulled by an administrator').first().waitFor();
+  await root.screenshot({ path: join(artifacts, 'moderation-annulled.png') });
+
   step('the victim reports the troll from the troll\'s profile');
   await victim.goto(`${url}/#/user/troll`);
   await victim.click('.profile-actions button.danger-quiet');
@@ -180,14 +187,15 @@ try {
   step('the audit log says who did what to whom, and why');
   await root.goto(`${url}/#/admin/audit`);
   const log = root.locator('table.audit tbody');
-  await log.locator('tr').nth(5).waitFor();
+  await log.locator('tr').nth(6).waitFor();
   const lines = await log.locator('tr').allInnerTexts();
   assert.match(lines[0], /root\s+made an invite/);
   assert.match(lines[1], /root\s+reset the password\s+victim/);
   assert.match(lines[2], /root\s+suspended \(72 hours\)\s+troll\s+insults in chat/);
   assert.match(lines[3], /root\s+resolved a report .*troll\s+Suspended for two days/);
-  assert.match(lines[4], /root\s+deleted a chat message \(message \d+\)\s+troll/);
-  assert.match(lines[5], /the command line\s+made an administrator\s+root/);
+  assert.match(lines[4], /root\s+annulled a game\s+#\d+\s+insults/);
+  assert.match(lines[5], /root\s+deleted a chat message \(message \d+\)\s+troll/);
+  assert.match(lines[6], /the command line\s+made an administrator\s+root/);
   await assertAccessible(root, 'the audit log');
   await root.screenshot({ path: join(artifacts, 'moderation-audit.png') });
   const phone = await newPage('root-phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });

@@ -1,7 +1,7 @@
 // The administrators' pages (docs/moderation.md): reports from players, users (suspend, ban,
 // reinstate, reset a password, mark a bot), invites, and the audit log of everything done here.
 // Every change is the server's (/api/v1/admin/...): the page shows what it answers.
-import { h, fill, field, selectInput } from './util.js';
+import { h, fill, field, selectInput, describeResult } from './util.js';
 import { fetchJson } from './api.js';
 import { t, formatDateTime } from './i18n.js';
 
@@ -220,6 +220,8 @@ function detail(text) {
   let m;
   if ((m = /^(\d+) hours$/.exec(text))) return t('admin.hours', { n: Number(m[1]) });
   if ((m = /^(\d+) uses$/.exec(text))) return t('admin.uses', { n: Number(m[1]) });
+  if ((m = /^(\d+) ratings rebuilt$/.exec(text))) return t('admin.ratings_rebuilt', { n: Number(m[1]) });
+  if (/^([BW]\+[RTF]|0|Void)$/.test(text)) return describeResult(text);
   if ((m = /^(report|invite|line) (\d+)$/.exec(text))) return t(`admin.${m[1]}_n`, { id: m[2] });
   return text;
 }

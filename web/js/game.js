@@ -93,8 +93,31 @@ export function mountGame(root, ctx, gameId) {
       h('header', { class: 'game-head' }, title, subtitle, watchingNote, h('div', { class: 'row settings-row' }, sgfLink, soundToggle, notifyToggle, confirmToggle)),
       h('div', { class: 'player-cards' }, cards.black.el, cards.white.el),
       status, countdown, passPanel, nigiriPanel, undoPanel, absencePanel, controls, scoringPanel, resultPanel,
-      h('section', { class: 'chat' }, chatTitle, chatLog, chatForm, chatGuest)));
+      h('section', { class: 'chat' }, chatTitle, chatLog, chatForm, chatGuest),
+      ctx.user?.admin ? adminTools() : ''));
   fill(root, view);
+
+  // An administrator's tools (docs/moderation.md): annul the game (void; a rated one's ratings are
+  // rebuilt without it), or decide a stuck one. The server's answer comes back as the game's end.
+  function adminTools() {
+    const reason = h('input', { id: 'admin-game-reason', maxlength: 500, autocomplete: 'off' });
+    const result = h('select', { id: 'admin-game-result' },
+      ...['B+R', 'W+R', 'B+T', 'W+T', 'B+F', 'W+F', '0', 'Void'].map((r) => h('option', { value: r }, describeResult(r))));
+    const act = (body) => async () => {
+      try {
+        await fetchJson(`/api/v1/admin/games/${gameId}`, { method: 'POST', body: { ...body, reason: reason.value.trim() } });
+        ctx.toast(t('admin.game_done'), { kind: 'info' });
+      } catch (err) {
+        ctx.toast(err.message);
+      }
+    };
+    return h('details', { class: 'admin-tools' }, h('summary', {}, t('admin.game_tools')),
+      h('div', { class: 'field' }, h('label', { for: reason.id }, t('admin.reason_log')), reason),
+      h('div', { class: 'buttons' },
+        h('button', { class: 'danger-quiet', onclick: act({ action: 'annul' }) }, t('admin.annul')),
+        h('label', { for: result.id, class: 'muted' }, t('admin.decide')), result,
+        h('button', { onclick: () => act({ action: 'adjudicate', result: result.value })() }, t('admin.adjudicate'))));
+  }
 
   function playerCard(color) {
     const name = h('a', { class: 'name' });

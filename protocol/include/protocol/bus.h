@@ -82,7 +82,8 @@ struct HubRead {
     ReviewSgf,     // an open review's tree
     CreateReview,  // `text`: an http::ReviewRequest; the body: {"status", "body"}
     ReloadBlocks,  // `id`: a player whose blocks changed (docs/moderation.md); the body: "{}"
-    DeleteChat,    // `id`: the game, `before`: the line; the body: {"status", "body"}
+    GameAction,    // `id`: the game, `text`: an administrator's action (http::GameAction's JSON);
+                   // the body: {"status", "body"}
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review

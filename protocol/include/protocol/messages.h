@@ -1099,6 +1099,7 @@ enum class EndReason : std::uint8_t {
   ResumptionLimit,  // a rejection beyond the resumptions allowed: scored as played
   Adjudication,     // a tournament director decided
   Withdrawal,       // a tournament player withdrew
+  Annulled,         // an administrator made the game void (docs/moderation.md)
   Other,            // what a client reads for a reason a newer server added
 };
 template <>
@@ -1116,6 +1117,7 @@ struct WireNames<EndReason> {
       std::pair{std::string_view("scoring_timeout"), EndReason::ScoringTimeout},
       std::pair{std::string_view("resumption_limit"), EndReason::ResumptionLimit},
       std::pair{std::string_view("adjudication"), EndReason::Adjudication},
+      std::pair{std::string_view("annulled"), EndReason::Annulled},
       std::pair{std::string_view("withdrawal"), EndReason::Withdrawal},
       std::pair{std::string_view("other"), EndReason::Other}};
   static constexpr EndReason fallback = EndReason::Other;

@@ -60,9 +60,13 @@ struct AccountChange {
 //  "hours"}; the error names the problem.
 std::variant<AccountChange, std::string> decode_account_change(std::string_view body);
 
-// POST /api/v1/admin/games/{id}: {"action": "delete_chat", "line": seq, "reason"}.
+// POST /api/v1/admin/games/{id}: {"action": "delete_chat", "line": seq, "reason"},
+// {"action": "annul", "reason"} or {"action": "adjudicate", "result": "B+R", "reason"}.
 struct GameAction {
-  std::int64_t line = 0;  // the chat line's event
+  enum class Kind : std::uint8_t { DeleteChat, Annul, Adjudicate };
+  Kind kind = Kind::DeleteChat;
+  std::int64_t line = 0;  // delete_chat: the chat line's event
+  std::string result;     // adjudicate: in SGF terms (B+R, W+T, B+F, 0, Void), not a score
   std::string reason;
 };
 std::variant<GameAction, std::string> decode_game_action(std::string_view body);

@@ -19,8 +19,13 @@ HubReads hub_reads_of(Hub& hub) {
       .create_review =
           [&hub](const protocol::http::ReviewRequest& r) { return hub.create_review(r); },
       .reload_blocks = [&hub](std::int64_t user) { hub.reload_blocks(user); },
-      .delete_chat = [&hub](std::int64_t game,
-                            std::int64_t line) { return hub.delete_chat(game, line); }};
+      .game_action =
+          [&hub](std::int64_t game, const std::string& action) {
+            const auto decoded = protocol::http::decode_game_action(action);
+            if (const auto* problem = std::get_if<std::string>(&decoded))
+              return std::pair{400, protocol::http::encode_error("bad_request", *problem)};
+            return hub.game_action(game, std::get<protocol::http::GameAction>(decoded));
+          }};
 }
 
 std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
@@ -51,8 +56,8 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
         answer.body = nlohmann::json{{"status", status}, {"body", body}}.dump();
         break;
       }
-      case bus::HubRead::What::DeleteChat: {
-        const auto [status, body] = local.delete_chat(question->id, question->before.value_or(0));
+      case bus::HubRead::What::GameAction: {
+        const auto [status, body] = local.game_action(question->id, question->text);
         answer.body = nlohmann::json{{"status", status}, {"body", body}}.dump();
         break;
       }
@@ -129,9 +134,10 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
             if (!ask(bus, patience, {What::ReloadBlocks, user, std::nullopt, 0}))
               throw Unavailable("the cluster's hub did not take the new blocks");
           },
-      .delete_chat =
-          [&bus, patience](std::int64_t game, std::int64_t line) {
-            return status_and_body(ask(bus, patience, {What::DeleteChat, game, line, 0}));
+      .game_action =
+          [&bus, patience](std::int64_t game, const std::string& action) {
+            return status_and_body(
+                ask(bus, patience, {What::GameAction, game, std::nullopt, 0, action}));
           }};
 }
 

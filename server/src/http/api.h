@@ -55,8 +55,10 @@ struct HubReads {
   std::function<std::pair<int, std::string>(const protocol::http::ReviewRequest&)> create_review;
   // A player's blocks changed in the store: the hub follows (docs/moderation.md).
   std::function<void(std::int64_t user)> reload_blocks;
-  // An administrator deletes a chat line: the status and body Hub::delete_chat answers.
-  std::function<std::pair<int, std::string>(std::int64_t game, std::int64_t line)> delete_chat;
+  // What an administrator does to a game (its request's body, checked): the status and body
+  // Hub::game_action answers.
+  std::function<std::pair<int, std::string>(std::int64_t game, const std::string& action)>
+      game_action;
 };
 
 // A HubReads that cannot be answered now: the message says why (answered 503).

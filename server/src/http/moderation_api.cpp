@@ -271,8 +271,8 @@ ApiResponse Api::admin_users(const ApiRequest& r, std::string_view rest,
   return ApiResponse{200, wire::encode_account(account_view(updated, now), password), {}};
 }
 
-// POST /api/v1/admin/games/{id} {"action": "delete_chat", "line"}: done by the hub, which holds
-// the game's room (over the bus from a front node), then logged.
+// POST /api/v1/admin/games/{id}: delete a chat line, annul, adjudicate. Done by the hub, which
+// holds the game's room (over the bus from a front node), then logged.
 ApiResponse Api::admin_game(const ApiRequest& r, std::string_view rest,
                             const store::UserRecord& admin) {
   const auto id = api::parse_int(rest.substr(std::string_view("games/").size()));
@@ -282,19 +282,33 @@ ApiResponse Api::admin_game(const ApiRequest& r, std::string_view rest,
   if (auto* problem = std::get_if<std::string>(&decoded))
     return error(400, "bad_request", *problem);
   const auto& action = std::get<wire::GameAction>(decoded);
-  if (!archive_.hub.delete_chat) return error(503, "unavailable", "games are not served here");
-  auto [status, body] = archive_.hub.delete_chat(*id, action.line);
+  if (!archive_.hub.game_action) return error(503, "unavailable", "games are not served here");
+  auto [status, body] = archive_.hub.game_action(*id, r.body);
   if (status != 200) return ApiResponse{status, std::move(body), {}};
   const auto answer = nlohmann::json::parse(body, nullptr, false);
   store::AuditEntry audit;
   audit.at_ms = archive_.clock->unix_ms();
   audit.actor_id = admin.id;
-  audit.action = "delete_chat";
-  if (answer.is_object() && answer.contains("author"))
-    audit.target_user_id = answer["author"].value("id", std::int64_t{0});
   audit.target_game_id = *id;
   audit.reason = action.reason;
-  audit.detail = "line " + std::to_string(action.line);
+  using Kind = wire::GameAction::Kind;
+  switch (action.kind) {
+    case Kind::DeleteChat:
+      audit.action = "delete_chat";
+      if (answer.is_object() && answer.contains("author"))
+        audit.target_user_id = answer["author"].value("id", std::int64_t{0});
+      audit.detail = "line " + std::to_string(action.line);
+      break;
+    case Kind::Annul:
+      audit.action = "annul";
+      if (answer.is_object() && answer.value("ratings_rebuilt", 0) > 0)
+        audit.detail = std::to_string(answer.value("ratings_rebuilt", 0)) + " ratings rebuilt";
+      break;
+    case Kind::Adjudicate:
+      audit.action = "adjudicate";
+      audit.detail = action.result;
+      break;
+  }
   moderation_->log(audit);
   return ApiResponse{200, std::move(body), {}};
 }

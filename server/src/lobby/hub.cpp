@@ -281,24 +281,78 @@ std::optional<std::string> Hub::review_sgf(protocol::ReviewId id) {
   return reviews_.sgf(id);
 }
 
-std::pair<int, std::string> Hub::delete_chat(protocol::GameId game, protocol::Seq line) {
-  std::variant<protocol::UserRef, protocol::Error> outcome;
+std::pair<int, std::string> Hub::game_action(protocol::GameId game,
+                                             const protocol::http::GameAction& action) {
+  using Kind = protocol::http::GameAction::Kind;
+  const auto refused = [](int status, std::string_view code, const std::string& why) {
+    return std::pair{status, protocol::http::encode_error(code, why)};
+  };
+  if (action.kind != Kind::DeleteChat && tournament_game(game)) {
+    return refused(409, "conflict",
+                   "game " + std::to_string(game) +
+                       " belongs to a tournament: its director decides it (docs/tournaments.md)");
+  }
+  std::optional<protocol::Error> error;
+  std::optional<protocol::UserRef> author;
+  bool rated = false;
   std::future<void> durable;
   {
     Operation op(*this);
     Room* room = hold(op, game);
-    if (!room) {
-      return {404, protocol::http::encode_error("not_found", "no game " + std::to_string(game))};
+    if (!room) return refused(404, "not_found", "no game " + std::to_string(game));
+    const auto now = services_.clock->steady_now();
+    switch (action.kind) {
+      case Kind::DeleteChat: {
+        auto outcome = room->delete_chat(static_cast<protocol::Seq>(action.line));
+        if (auto* e = std::get_if<protocol::Error>(&outcome))
+          error = *e;
+        else
+          author = std::get<protocol::UserRef>(outcome);
+        break;
+      }
+      case Kind::Annul:
+        // A finished rated game that counted: every rating is rebuilt without it.
+        rated = room->settings().rated && room->finished();
+        error = room->annul(now);
+        break;
+      case Kind::Adjudicate:
+        if (room->finished()) {
+          error = protocol::Error{
+              {}, ErrorCode::Conflict, "game " + std::to_string(game) + " is over already", game};
+        } else {
+          room->adjudicate(*Result::parse_sgf(action.result), protocol::EndReason::Adjudication,
+                           now);
+        }
+        break;
     }
-    outcome = room->delete_chat(line);
     finish(op);
     durable = services_.journal->barrier();
   }
-  if (const auto* refused = std::get_if<protocol::Error>(&outcome))
-    return {404, protocol::http::encode_error("not_found", refused->message)};
+  if (error) {
+    return refused(error->code == ErrorCode::NotFound ? 404 : 409,
+                   error->code == ErrorCode::NotFound ? "not_found" : "conflict", error->message);
+  }
   durable.wait();
-  const auto& author = std::get<protocol::UserRef>(outcome);
-  return {200, nlohmann::json{{"author", {{"id", author.id}, {"name", author.name}}}}.dump()};
+  nlohmann::json answer = nlohmann::json::object();
+  if (author) answer["author"] = {{"id", author->id}, {"name", author->name}};
+  if (action.kind == Kind::Annul) answer["ratings_rebuilt"] = rated ? rebuild_ratings() : 0;
+  return {200, answer.dump()};
+}
+
+std::size_t Hub::rebuild_ratings() {
+  // Rated games that end meanwhile wait for the new book (rate_finished_games takes this lock
+  // and keeps it until their rows are submitted, so every one before is durable after the
+  // barrier, and read back below).
+  std::lock_guard order(ratings_order_);
+  services_.journal->barrier().wait();
+  auto history = RatingBook::replay(services_.store->games_in_order_of_ending());
+  ratings_.replace(history);
+  const auto rows = history.size();
+  Outbox out;
+  out.writes.push_back(store::RatingsReplaced{std::move(history)});
+  commit_.submit(out);
+  services_.journal->barrier().wait();
+  return rows;
 }
 
 std::optional<std::string> Hub::sgf(protocol::GameId game) {

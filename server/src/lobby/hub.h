@@ -17,6 +17,7 @@
 #include "lobby/presence.h"
 #include "lobby/quick_match.h"
 #include "metrics.h"
+#include "protocol/moderation_api.h"
 #include "ratings/rating_book.h"
 #include "reviews/reviews.h"
 #include "rooms/outbox.h"
@@ -120,9 +121,15 @@ class Hub final : public Dispatcher, private TournamentHost {
   // at once, and the player's connections get a lobby without the challenges now hidden.
   void reload_blocks(std::int64_t user);
 
-  // An administrator deletes a chat line of a game, in play or finished (docs/moderation.md):
-  // 200 and {"author": {"id", "name"}} once durable, or the refusal (404).
-  std::pair<int, std::string> delete_chat(protocol::GameId game, protocol::Seq line);
+  // What an administrator does to a game (docs/moderation.md), once durable: delete a chat line
+  // (200 and {"author": {"id", "name"}}), annul it (200 and {"ratings_rebuilt": n}: a rated
+  // game's annulment rebuilds every rating from the games) or adjudicate a game in play; or the
+  // refusal (404 no such game or line, 409 a tournament's game or one void already or over).
+  std::pair<int, std::string> game_action(protocol::GameId game,
+                                          const protocol::http::GameAction& action);
+  // Every rating rebuilt from the stored games, in the order they ended, replacing the ratings
+  // and their history (in memory and in the store): the rows written.
+  std::size_t rebuild_ratings();
 
   // The SGF record of a game in play, once all it shows is durable; nullopt if no such game is
   // in memory.

@@ -1,5 +1,8 @@
 #include "ratings/rating_book.h"
 
+#include "protocol/codec.h"
+#include "protocol/settings.h"
+
 namespace tengen {
 
 void RatingBook::load(const std::vector<store::StoredRating>& stored) {
@@ -38,6 +41,34 @@ std::vector<store::RatingChanged> RatingBook::rate(const RatedGame& game, const 
     changes.push_back({user, game.game, r.rating, r.deviation, r.volatility, stored.games, now_ms});
   }
   return changes;
+}
+
+std::vector<store::RatingChanged> RatingBook::replay(const std::vector<store::GameSummary>& games) {
+  RatingBook book;
+  std::vector<store::RatingChanged> history;
+  for (const auto& g : games) {
+    if (!g.result || !g.ended_at_ms) continue;
+    const auto decoded = protocol::decode_settings(g.settings);
+    const auto* settings = std::get_if<protocol::GameSettings>(&decoded);
+    const auto result = Result::parse_sgf(*g.result);
+    if (!settings || !settings->rated || !result) continue;
+    const RatedGame game{g.id,
+                         g.black_id,
+                         g.white_id,
+                         settings->handicap,
+                         protocol::rules_of(*settings).komi,
+                         Rules::preset(settings->ruleset).komi};
+    for (auto& row : book.rate(game, *result, *g.ended_at_ms)) history.push_back(std::move(row));
+  }
+  return history;
+}
+
+void RatingBook::replace(const std::vector<store::RatingChanged>& history) {
+  std::lock_guard lock(mutex_);
+  by_user_.clear();
+  for (const auto& r : history) {
+    by_user_[r.user_id] = {r.user_id, r.rating, r.deviation, r.volatility, r.games, r.at_ms};
+  }
 }
 
 }  // namespace tengen

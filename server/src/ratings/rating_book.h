@@ -39,6 +39,13 @@ class RatingBook {
   std::vector<store::RatingChanged> rate(const RatedGame& game, const Result& result,
                                          std::int64_t now_ms);
 
+  // Every rating rebuilt from the finished games in the order they ended (docs/ratings.md), each
+  // rated as it was when it ended: the rows, in order, that replace the ratings and their history.
+  // Unrated, void and unreadable games are passed over.
+  static std::vector<store::RatingChanged> replay(const std::vector<store::GameSummary>& games);
+  // The book as those rows leave it (each player's last row).
+  void replace(const std::vector<store::RatingChanged>& history);
+
  private:
   ratings::Rating at_locked(std::int64_t user, std::int64_t now_ms) const;
 

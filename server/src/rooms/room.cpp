@@ -112,6 +112,22 @@ void Room::keep(Event e) {
   }
 }
 
+std::optional<protocol::Error> Room::annul(Steady now) {
+  if (result_ && result_->kind == Result::Kind::Void)
+    return error("", ErrorCode::Conflict, "game " + std::to_string(id_) + " is void already");
+  if (!finished()) {
+    finish("", Result::void_game(), EndReason::Annulled, now);
+    return std::nullopt;
+  }
+  const records::Ended ended{Result::void_game(), std::nullopt};
+  apply(ended);
+  publish("", protocol::GameEnded{ended.result, EndReason::Annulled, std::nullopt, std::nullopt},
+          ended);
+  pending_.writes.push_back(store::GameAnnulled{
+      id_, ended.result.to_sgf(), std::string(protocol::wire::name(EndReason::Annulled)), sgf()});
+  return std::nullopt;
+}
+
 std::optional<protocol::UserRef> Room::erase_chat(protocol::Seq line) {
   for (auto& channel : chat_) {
     for (auto& kept : channel) {

@@ -154,6 +154,11 @@ class Room {
   protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer,
                                       Steady now) const;
 
+  // An administrator annuls the game (docs/moderation.md): void from now on, in play or finished
+  // (a finished game keeps when it ended; its rating change is undone by the hub's recompute).
+  // The error if it is void already.
+  std::optional<protocol::Error> annul(Steady now);
+
   // An administrator deletes a chat line (docs/moderation.md): its words go from the snapshots
   // and the kept events, and everyone in the room is told; stored, so a restart keeps it deleted.
   // The line's author, or the error if the room shows no such line.

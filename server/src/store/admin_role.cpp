@@ -3,9 +3,11 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "config.h"
+#include "ratings/rating_book.h"
 #include "store/migrate.h"
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
@@ -13,6 +15,7 @@
 #include "store/postgres_moderation_store.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_moderation_store.h"
+#include "store/stores.h"
 
 namespace tengen::store {
 
@@ -54,6 +57,20 @@ std::string set_admin_role(const std::string& database, const std::string& usern
   return user->username +
          (admin ? " is now an administrator: the Admin page is in the web client's bar"
                 : " is no longer an administrator");
+}
+
+std::string recompute_ratings(const std::string& database) {
+  const auto stores = Stores::open(database);
+  const auto games = stores->games->games_in_order_of_ending();
+  auto history = RatingBook::replay(games);
+  std::set<std::int64_t> players;
+  for (const auto& row : history) players.insert(row.user_id);
+  const auto rows = history.size();
+  const std::vector<Write> write{RatingsReplaced{std::move(history)}};
+  stores->games->write(write);
+  return "rebuilt the ratings of " + std::to_string(players.size()) + " players from " +
+         std::to_string(rows / 2) + " rated games (" + std::to_string(games.size()) +
+         " finished games read)";
 }
 
 }  // namespace tengen::store

@@ -14,4 +14,10 @@ namespace tengen::store {
 std::string set_admin_role(const std::string& database, const std::string& username, bool admin,
                            std::int64_t now_ms);
 
+// tengen-server --recompute-ratings (docs/ratings.md): every rating and its history rebuilt from
+// the finished games in the order they ended, as the server does after an annulment. Takes the
+// database as a server does (refused while one serves it: its ratings are in its memory). What
+// was done, for the operator.
+std::string recompute_ratings(const std::string& database);
+
 }  // namespace tengen::store

@@ -85,6 +85,21 @@ struct RatingChanged {
   std::int64_t at_ms = 0;
 };
 
+// An administrator annulled a finished game (docs/moderation.md): its result becomes void and its
+// record says so; when it ended stays as it was.
+struct GameAnnulled {
+  std::int64_t id = 0;
+  std::string result;  // "Void"
+  std::string reason;  // "annulled"
+  std::string sgf;
+};
+
+// Every rating rebuilt from the games (after an annulment, or --recompute-ratings): the ratings
+// and their history are replaced by these rows, in the order they were rated.
+struct RatingsReplaced {
+  std::vector<RatingChanged> history;
+};
+
 // Tournaments (docs/tournaments.md): a row to list it by, and the events its state is replayed
 // from.
 struct TournamentCreated {
@@ -155,7 +170,7 @@ struct ReviewClosed {
 using Write =
     std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished,
                  RatingChanged, TournamentCreated, TournamentEvent, TournamentStatus, GameOwned,
-                 Fence, ReviewCreated, ReviewEvent, ReviewClosed>;
+                 Fence, ReviewCreated, ReviewEvent, ReviewClosed, GameAnnulled, RatingsReplaced>;
 
 // A player's rating as of their last rated game.
 struct StoredRating {
@@ -240,6 +255,9 @@ class GameStore {
   // Public (not private) games, newest first: those that ended, and those still being played.
   virtual std::vector<GameSummary> finished_games(Page page) = 0;
   virtual std::vector<GameSummary> live_games(Page page) = 0;
+  // Every finished game, private ones too, in the order they ended (ties by id): what the
+  // ratings are rebuilt from.
+  virtual std::vector<GameSummary> games_in_order_of_ending() = 0;
 
   // Ratings: everyone's (for the lobby, at start), one player's, and a player's history (the
   // newest `limit` points, oldest first).

@@ -112,6 +112,15 @@ pg::Connection::Statement statement_for(const Write& write) {
                 " volatility) VALUES ($1, $2, $7, $3, $4, $5)",
                 {r.user_id, r.game_id, r.rating, r.deviation, r.volatility, r.games, r.at_ms}};
           },
+          [](const GameAnnulled& g) {
+            return S{
+                "UPDATE games SET result = $1, end_reason = $2, sgf = $3 WHERE id = $4"
+                " AND ended_at IS NOT NULL",
+                {g.result, g.reason, g.sgf, g.id}};
+          },
+          [](const RatingsReplaced&) -> S {  // expanded by write()
+            throw std::logic_error("RatingsReplaced is written row by row");
+          },
           [](const TournamentCreated& t) {
             return S{
                 "INSERT INTO tournaments(id, name, director_id, settings, created_at, cid)"
@@ -166,7 +175,15 @@ PostgresGameStore::~PostgresGameStore() = default;
 void PostgresGameStore::write(std::span<const Write> writes) {
   std::vector<pg::Connection::Statement> statements;
   statements.reserve(writes.size());
-  for (const Write& w : writes) statements.push_back(statement_for(w));
+  for (const Write& w : writes) {
+    if (const auto* replaced = std::get_if<RatingsReplaced>(&w)) {  // many rows
+      statements.push_back({"DELETE FROM rating_history", {}});
+      statements.push_back({"DELETE FROM ratings", {}});
+      for (const auto& row : replaced->history) statements.push_back(statement_for(row));
+      continue;
+    }
+    statements.push_back(statement_for(w));
+  }
   write_db_->transaction(statements);
 }
 
@@ -262,6 +279,12 @@ std::vector<GameSummary> PostgresGameStore::finished_games(Page page) {
   return summaries(read_db_->query(std::string(kSummary) + "WHERE g.ended_at IS NOT NULL AND " +
                                        kPublic + " AND g.id < $1 ORDER BY g.id DESC LIMIT $2",
                                    {page.before_or_max(), page.limit}));
+}
+
+std::vector<GameSummary> PostgresGameStore::games_in_order_of_ending() {
+  std::lock_guard lock(read_mutex_);
+  return summaries(read_db_->query(std::string(kSummary) +
+                                   "WHERE g.ended_at IS NOT NULL ORDER BY g.ended_at, g.id"));
 }
 
 std::vector<GameSummary> PostgresGameStore::live_games(Page page) {

@@ -32,6 +32,7 @@ class PostgresGameStore final : public GameStore {
   std::vector<GameSummary> games_of(std::int64_t user_id, Page page) override;
   std::vector<GameSummary> finished_games(Page page) override;
   std::vector<GameSummary> live_games(Page page) override;
+  std::vector<GameSummary> games_in_order_of_ending() override;
   std::vector<StoredRating> ratings() override;
   std::optional<StoredRating> rating(std::int64_t user_id) override;
   std::vector<RatingPoint> rating_history(std::int64_t user_id, int limit) override;

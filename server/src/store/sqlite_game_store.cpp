@@ -83,7 +83,12 @@ SqliteGameStore::Writer::Writer(Database& db)
       review_event(db,
                    "INSERT INTO review_events(review_id, seq, kind, record, by_user, at)"
                    " VALUES (?, ?, ?, ?, ?, ?)"),
-      close_review(db, "UPDATE reviews SET closed_at = ?, final_sgf = ? WHERE id = ?") {}
+      close_review(db, "UPDATE reviews SET closed_at = ?, final_sgf = ? WHERE id = ?"),
+      annul_game(db,
+                 "UPDATE games SET result = ?, end_reason = ?, sgf = ? WHERE id = ?"
+                 " AND ended_at IS NOT NULL"),
+      clear_history(db, "DELETE FROM rating_history"),
+      clear_ratings(db, "DELETE FROM ratings") {}
 
 SqliteGameStore::Reader::Reader(Database& db)
     : sgf(db, "SELECT sgf FROM games WHERE id = ? AND ended_at IS NOT NULL"),
@@ -110,6 +115,23 @@ SqliteGameStore::SqliteGameStore(const std::string& path)
 
 void SqliteGameStore::write(std::span<const Write> writes) {
   Transaction tx(write_db_);
+  // A player rated after a game: the rating now, and a line of its history.
+  const auto rate = [&](const RatingChanged& r) {
+    writer_.set_rating.bind(1, r.user_id)
+        .bind_real(2, r.rating)
+        .bind_real(3, r.deviation)
+        .bind_real(4, r.volatility)
+        .bind(5, std::int64_t{r.games})
+        .bind(6, r.at_ms)
+        .run();
+    writer_.add_history.bind(1, r.user_id)
+        .bind(2, r.game_id)
+        .bind(3, r.at_ms)
+        .bind_real(4, r.rating)
+        .bind_real(5, r.deviation)
+        .bind_real(6, r.volatility)
+        .run();
+  };
   for (const Write& w : writes) {
     std::visit(Overloaded{
                    [&](const ChallengeOpened& c) {
@@ -165,22 +187,19 @@ void SqliteGameStore::write(std::span<const Write> writes) {
                          .bind(6, g.id)
                          .run();
                    },
-                   [&](const RatingChanged& r) {
-                     writer_.set_rating.bind(1, r.user_id)
-                         .bind_real(2, r.rating)
-                         .bind_real(3, r.deviation)
-                         .bind_real(4, r.volatility)
-                         .bind(5, std::int64_t{r.games})
-                         .bind(6, r.at_ms)
-                         .run();
-                     writer_.add_history.bind(1, r.user_id)
-                         .bind(2, r.game_id)
-                         .bind(3, r.at_ms)
-                         .bind_real(4, r.rating)
-                         .bind_real(5, r.deviation)
-                         .bind_real(6, r.volatility)
+                   [&](const GameAnnulled& g) {
+                     writer_.annul_game.bind(1, g.result)
+                         .bind(2, g.reason)
+                         .bind(3, g.sgf)
+                         .bind(4, g.id)
                          .run();
                    },
+                   [&](const RatingsReplaced& r) {
+                     writer_.clear_history.run();
+                     writer_.clear_ratings.run();
+                     for (const auto& row : r.history) rate(row);
+                   },
+                   [&](const RatingChanged& r) { rate(r); },
                    [&](const TournamentCreated& t) {
                      writer_.create_tournament.bind(1, t.id)
                          .bind(2, t.name)
@@ -361,6 +380,13 @@ std::vector<GameSummary> SqliteGameStore::games_of(std::int64_t user_id, Page pa
   std::lock_guard lock(read_mutex_);
   reader_.games_of.bind(1, user_id).bind(2, page.before_or_max()).bind(3, std::int64_t{page.limit});
   return summaries(reader_.games_of);
+}
+
+std::vector<GameSummary> SqliteGameStore::games_in_order_of_ending() {
+  std::lock_guard lock(read_mutex_);
+  Statement q(read_db_,
+              std::string(kSummary) + "WHERE g.ended_at IS NOT NULL ORDER BY g.ended_at, g.id");
+  return summaries(q);
 }
 
 std::vector<GameSummary> SqliteGameStore::finished_games(Page page) {

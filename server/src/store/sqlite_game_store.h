@@ -26,6 +26,7 @@ class SqliteGameStore final : public GameStore {
   std::vector<GameSummary> games_of(std::int64_t user_id, Page page) override;
   std::vector<GameSummary> finished_games(Page page) override;
   std::vector<GameSummary> live_games(Page page) override;
+  std::vector<GameSummary> games_in_order_of_ending() override;
   std::vector<StoredRating> ratings() override;
   std::optional<StoredRating> rating(std::int64_t user_id) override;
   std::vector<RatingPoint> rating_history(std::int64_t user_id, int limit) override;
@@ -39,7 +40,7 @@ class SqliteGameStore final : public GameStore {
     explicit Writer(Database& db);
     Statement open_challenge, close_challenge, create_game, seat_game, insert_event, finish_game,
         set_rating, add_history, create_tournament, tournament_event, tournament_status,
-        create_review, review_event, close_review;
+        create_review, review_event, close_review, annul_game, clear_history, clear_ratings;
   };
   struct Reader {
     explicit Reader(Database& db);
