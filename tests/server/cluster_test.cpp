@@ -274,6 +274,46 @@ TEST_F(NodesInOneProcess, AFrontNodeServesTheRecordOfAGameInPlayFromTheHub) {
 
 // A review board opened, listed, followed and downloaded through a front node: the hub holds it
 // (docs/reviews.md), the front node asks over the bus and forwards the WebSocket commands.
+// Moderation through a front node (docs/moderation.md): a block reaches the hub's lobby, and an
+// administrator's deletion of a chat line reaches the hub's room, both over the bus.
+TEST_F(NodesInOneProcess, BlocksAndAnAdministratorsActionTravelFromAFrontNodeToTheHub) {
+  auto& b = front(2);
+  const std::string calm = hub_.token_for("calm");
+  hub_.clock().advance(std::chrono::seconds(6));
+  const std::string pest = hub_.token_for("pest");
+  hub_.clock().advance(std::chrono::seconds(6));
+  const std::string root = hub_.token_for("root");
+  ASSERT_TRUE(hub_.moderation().set_admin(hub_.accounts().find_user("root")->id, true,
+                                          {.at_ms = 1, .action = "make_admin"}));
+  const auto post = [&](const std::string& token, const std::string& target,
+                        const std::string& body) {
+    return testing::http_request(
+        b.port(), "POST", target,
+        "Content-Type: application/json\r\nAuthorization: Bearer " + token + "\r\n", body);
+  };
+  ASSERT_NE(post(calm, "/api/v1/blocks", R"({"user":"pest"})").find("200 OK"), std::string::npos);
+  WsClient p(b.port(), {pest, "", "/ws/v1"});
+  p.wait_type("lobby");
+  const json refused = p.command({{"type", "create_challenge"},
+                                  {"opponent", "calm"},
+                                  {"settings", {{"width", 9}, {"color", "black"}}}});
+  EXPECT_EQ(refused["code"], "forbidden") << "the hub knows the block: " << refused.dump();
+
+  WsClient c(b.port(), {root, "", "/ws/v1"});
+  c.wait_type("lobby");
+  const json created =
+      p.command({{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  const std::int64_t game =
+      c.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}})["game"];
+  ASSERT_EQ(c.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  ASSERT_EQ(p.command({{"type", "chat"}, {"game", game}, {"text", "rude"}})["type"], "ack");
+  const std::int64_t line = c.wait_type("chat")["line"]["seq"];
+  const std::string deleted = post(root, "/api/v1/admin/games/" + std::to_string(game),
+                                   json{{"action", "delete_chat"}, {"line", line}}.dump());
+  EXPECT_NE(deleted.find("200 OK"), std::string::npos) << deleted;
+  EXPECT_EQ(c.wait_type("chat_deleted")["line"], line);
+}
+
 TEST_F(NodesInOneProcess, AReviewIsOpenedAndFollowedThroughAFrontNode) {
   auto& b = front(2);
   const std::string token = hub_.token_for("teacher");

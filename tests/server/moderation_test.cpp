@@ -58,11 +58,11 @@ TEST_F(Moderation, EveryAdministratorsEndpointRefusesAnyoneElse) {
   make_admin("root");
   player("mallory");
   const std::vector<std::pair<std::string, std::string>> endpoints{
-      {"GET", "/api/v1/admin/users?q=r"},   {"GET", "/api/v1/admin/users/root"},
-      {"POST", "/api/v1/admin/users/root"}, {"GET", "/api/v1/admin/audit"},
-      {"GET", "/api/v1/admin/reports"},     {"POST", "/api/v1/admin/reports/1"},
-      {"GET", "/api/v1/admin/invites"},     {"POST", "/api/v1/admin/invites"},
-      {"DELETE", "/api/v1/admin/invites/1"}};
+      {"GET", "/api/v1/admin/users?q=r"},    {"GET", "/api/v1/admin/users/root"},
+      {"POST", "/api/v1/admin/users/root"},  {"GET", "/api/v1/admin/audit"},
+      {"GET", "/api/v1/admin/reports"},      {"POST", "/api/v1/admin/reports/1"},
+      {"GET", "/api/v1/admin/invites"},      {"POST", "/api/v1/admin/invites"},
+      {"DELETE", "/api/v1/admin/invites/1"}, {"POST", "/api/v1/admin/games/1"}};
   const json body = {{"action", "ban"}, {"reason", "taking over"}};
   for (const auto& [method, target] : endpoints) {
     const auto [status, answer] = request(method, target, "mallory", body.dump());

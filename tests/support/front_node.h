@@ -21,9 +21,11 @@ class FrontNode {
   FrontNode(LiveStack& hub, const std::string& nats_url, std::int64_t node)
       : hub_(hub), bus_(nats_url, "front-" + std::to_string(node)), dispatcher_(bus_, node) {
     bus_.flush();  // its subscription is in place before any connection
-    api_.emplace(hub.accounts(), GameArchive{.store = &hub.games(),
-                                             .clock = &hub.clock(),
-                                             .hub = cluster::ask_hub(bus_, kPatience)});
+    api_.emplace(
+        hub.accounts(),
+        GameArchive{
+            .store = &hub.games(), .clock = &hub.clock(), .hub = cluster::ask_hub(bus_, kPatience)},
+        false, &hub.moderation());
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;

@@ -104,6 +104,7 @@ class LiveStack {
     connection_timers_.fire_due(clock_.steady_now());
   }
   Accounts& accounts() { return *accounts_; }
+  store::ModerationStore& moderation() { return *stores_->moderation; }
   Metrics& metrics() { return metrics_; }
   Hub& hub() { return *hub_; }
   store::GameStore& games() { return *game_store_; }

@@ -126,11 +126,14 @@ export function mountGame(root, ctx, gameId) {
     const clockMain = h('span', { class: 'clock-main' });
     const clockExtra = h('span', { class: 'clock-extra' });
     const note = h('span', { class: 'player-note' });
+    // Reporting this player from the game (docs/moderation.md); hidden for oneself and guests.
+    const report = h('button', { class: 'report-line report-player', hidden: true, title: t('report.player'), 'aria-label': t('report.player'),
+      onclick: () => openReport(ctx, { user: st[color].name, game: gameId }) }, '⚑');
     const el = h('div', { class: `player ${color}`, dataset: { color } },
       h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
-      h('div', { class: 'who' }, h('span', { class: 'name-line' }, name, rank), note, captures),
+      h('div', { class: 'who' }, h('span', { class: 'name-line' }, name, rank, report), note, captures),
       h('div', { class: 'clock', 'aria-label': t('game.clock_of', { color: colorName(color) }) }, clockMain, clockExtra));
-    return { el, name, rank, captures, clockMain, clockExtra, note };
+    return { el, name, rank, captures, clockMain, clockExtra, note, report };
   }
 
   // ---- state from the server ----
@@ -533,6 +536,7 @@ export function mountGame(root, ctx, gameId) {
         fill(card.rank, rankTag(player));
       }
       card.name.href = `#/user/${encodeURIComponent(player.name)}`;
+      card.report.hidden = !ctx.user || ctx.user.id === player.id;
       card.note.textContent = [role, ctx.user?.id === player.id ? t('lobby.you') : ''].filter(Boolean).join(' ');
       card.captures.textContent = t('game.captured', { n: (shown && review.browsing ? shown.captures : st.captures)[color] });
       card.el.classList.toggle('to-move', st.phase === 'playing' && st.toMove === color);
