@@ -9,8 +9,9 @@ namespace {
 using json = nlohmann::json;
 
 constexpr const char* kOps[] = {"connected", "received", "disconnected", "answer", "barrier"};
-constexpr const char* kReads[] = {"live_sgf",   "tournaments",   "tournament",    "reviews",
-                                  "review_sgf", "create_review", "reload_blocks", "game_action"};
+constexpr const char* kReads[] = {"live_sgf",      "tournaments", "tournament",
+                                  "reviews",       "review_sgf",  "create_review",
+                                  "reload_blocks", "game_action", "account_restricted"};
 
 }  // namespace
 

@@ -204,26 +204,28 @@ int main(int argc, char** argv) {
       if (hub_reads_remote) return *hub_reads_remote;
       throw Unavailable("the server is starting: try again in a moment");
     };
-    Api api(accounts,
-            GameArchive{
-                .store = &game_store,
-                .clock = &clock,
-                .hub = {.live_sgf = [&](std::int64_t game) { return reads().live_sgf(game); },
-                        .tournaments =
-                            [&](const store::Page& page) { return reads().tournaments(page); },
-                        .tournament = [&](std::int64_t id) { return reads().tournament(id); },
-                        .reviews = [&] { return reads().reviews(); },
-                        .review_sgf = [&](std::int64_t id) { return reads().review_sgf(id); },
-                        .create_review =
-                            [&](const protocol::http::ReviewRequest& r) {
-                              return reads().create_review(r);
-                            },
-                        .reload_blocks = [&](std::int64_t user) { reads().reload_blocks(user); },
-                        .game_action =
-                            [&](std::int64_t game, const std::string& action) {
-                              return reads().game_action(game, action);
-                            }}},
-            config.public_url.starts_with("https://"), stores->moderation.get());
+    Api api(
+        accounts,
+        GameArchive{
+            .store = &game_store,
+            .clock = &clock,
+            .hub = {
+                .live_sgf = [&](std::int64_t game) { return reads().live_sgf(game); },
+                .tournaments = [&](const store::Page& page) { return reads().tournaments(page); },
+                .tournament = [&](std::int64_t id) { return reads().tournament(id); },
+                .reviews = [&] { return reads().reviews(); },
+                .review_sgf = [&](std::int64_t id) { return reads().review_sgf(id); },
+                .create_review =
+                    [&](const protocol::http::ReviewRequest& r) {
+                      return reads().create_review(r);
+                    },
+                .reload_blocks = [&](std::int64_t user) { reads().reload_blocks(user); },
+                .account_restricted = [&](std::int64_t user) { reads().account_restricted(user); },
+                .game_action =
+                    [&](std::int64_t game, const std::string& action) {
+                      return reads().game_action(game, action);
+                    }}},
+        config.public_url.starts_with("https://"), stores->moderation.get());
 
     // Several nodes (--bus): the bus, the hub lock, and this node's role.
     std::atomic<HttpServer*> listening{nullptr};

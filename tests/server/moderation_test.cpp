@@ -93,9 +93,16 @@ TEST_F(Moderation, ASuspensionEndsTheSessionsAtOnceSaysWhyAndEndsOnTime) {
   EXPECT_EQ(act("root", "root", {{"action", "ban"}, {"reason", "x"}}).first, 409);
   EXPECT_EQ(act("root", "nobody", {{"action", "ban"}, {"reason", "x"}}).first, 404);
 
+  const json open = troll->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  ASSERT_EQ(open["type"], "ack");
+  bystander->wait_type("challenge_opened");
   const auto [status, answer] =
       act("root", "troll", {{"action", "suspend"}, {"reason", "insults in chat"}, {"hours", 48}});
   ASSERT_EQ(status, 200) << raw_;
+  const json closed = bystander->wait_type("challenge_closed");
+  EXPECT_EQ(closed["challenge"], open["challenge"]) << "nobody can start a game with them now";
+  EXPECT_EQ(closed["reason"], "cancelled");
   EXPECT_EQ(answer["user"]["suspended_until_ms"], before + 48 * 3600 * 1000);
   EXPECT_EQ(answer["user"]["reason"], "insults in chat");
   EXPECT_EQ(troll->read_until_closed(), 1008) << "the open WebSocket closes at once";

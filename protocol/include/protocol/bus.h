@@ -78,12 +78,13 @@ struct HubRead {
     LiveSgf,
     Tournaments,
     Tournament,
-    Reviews,       // the open reviews (docs/reviews.md)
-    ReviewSgf,     // an open review's tree
-    CreateReview,  // `text`: an http::ReviewRequest; the body: {"status", "body"}
-    ReloadBlocks,  // `id`: a player whose blocks changed (docs/moderation.md); the body: "{}"
-    GameAction,    // `id`: the game, `text`: an administrator's action (http::GameAction's JSON);
-                   // the body: {"status", "body"}
+    Reviews,            // the open reviews (docs/reviews.md)
+    ReviewSgf,          // an open review's tree
+    CreateReview,       // `text`: an http::ReviewRequest; the body: {"status", "body"}
+    ReloadBlocks,       // `id`: a player whose blocks changed (docs/moderation.md); the body: "{}"
+    AccountRestricted,  // `id`: a user suspended or banned; the body: "{}"
+    GameAction,  // `id`: the game, `text`: an administrator's action (http::GameAction's JSON);
+                 // the body: {"status", "body"}
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review

@@ -19,6 +19,7 @@ HubReads hub_reads_of(Hub& hub) {
       .create_review =
           [&hub](const protocol::http::ReviewRequest& r) { return hub.create_review(r); },
       .reload_blocks = [&hub](std::int64_t user) { hub.reload_blocks(user); },
+      .account_restricted = [&hub](std::int64_t user) { hub.account_restricted(user); },
       .game_action =
           [&hub](std::int64_t game, const std::string& action) {
             const auto decoded = protocol::http::decode_game_action(action);
@@ -63,6 +64,10 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
       }
       case bus::HubRead::What::ReloadBlocks:
         local.reload_blocks(question->id);
+        answer.body = "{}";
+        break;
+      case bus::HubRead::What::AccountRestricted:
+        local.account_restricted(question->id);
         answer.body = "{}";
         break;
     }
@@ -133,6 +138,11 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
           [&bus, patience](std::int64_t user) {
             if (!ask(bus, patience, {What::ReloadBlocks, user, std::nullopt, 0}))
               throw Unavailable("the cluster's hub did not take the new blocks");
+          },
+      .account_restricted =
+          [&bus, patience](std::int64_t user) {
+            if (!ask(bus, patience, {What::AccountRestricted, user, std::nullopt, 0}))
+              throw Unavailable("the cluster's hub did not take the suspension");
           },
       .game_action =
           [&bus, patience](std::int64_t game, const std::string& action) {

@@ -236,12 +236,14 @@ ApiResponse Api::admin_users(const ApiRequest& r, std::string_view rest,
       audit.detail = std::to_string(change.hours) + " hours";
       moderation_->set_restriction(target->id, {false, until, change.reason}, audit);
       accounts_.end_sessions(target->id);
+      if (archive_.hub.account_restricted) archive_.hub.account_restricted(target->id);
       break;
     }
     case Action::Ban:
       audit.action = "ban";
       moderation_->set_restriction(target->id, {true, std::nullopt, change.reason}, audit);
       accounts_.end_sessions(target->id);
+      if (archive_.hub.account_restricted) archive_.hub.account_restricted(target->id);
       break;
     case Action::Reinstate:
       if (!target->restricted_at(now)) {

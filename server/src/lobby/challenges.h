@@ -54,6 +54,14 @@ class Challenges {
   // The challenges a connection may see: open ones, and direct ones it is a party to.
   std::vector<protocol::Challenge> visible_to(const std::optional<store::UserRecord>& user) const;
   std::size_t size() const { return open_.size(); }
+  // The ids of the user's own open challenges.
+  std::vector<protocol::ChallengeId> by(std::int64_t user) const {
+    std::vector<protocol::ChallengeId> ids;
+    for (const auto& [id, c] : open_) {
+      if (c.challenger.id == user) ids.push_back(id);
+    }
+    return ids;
+  }
   // An open challenge, or null.
   const protocol::Challenge* find(protocol::ChallengeId id) const {
     const auto it = open_.find(id);

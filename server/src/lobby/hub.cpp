@@ -501,6 +501,19 @@ void Hub::reload_blocks(std::int64_t user) {
   finish(op);
 }
 
+void Hub::account_restricted(std::int64_t user) {
+  Operation op(*this);
+  lock_lobby(op);
+  const auto ref = services_.find_user_by_id(user).value_or(protocol::UserRef{user, ""});
+  for (const auto id : challenges_.by(user)) {
+    auto outcome = challenges_.close(ref, "", id, false, op.out.writes);
+    if (const auto* c = std::get_if<protocol::Challenge>(&outcome))
+      broadcast_challenge(op, *c, protocol::ChallengeClosed{id, Challenges::end_of(false), {}});
+  }
+  end_seek(op, user, std::nullopt);
+  finish(op);
+}
+
 void Hub::broadcast_challenge(Operation& op, const protocol::Challenge& c,
                               const protocol::ServerMessage& m) {
   const auto text = encoded(m);

@@ -117,6 +117,11 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::string reviews_json();
   std::optional<std::string> review_sgf(protocol::ReviewId id);
 
+  // An administrator suspended or banned the user (docs/moderation.md): their open challenges are
+  // cancelled and their quick-match seek ends, so that nobody starts a game with them. Their
+  // games in play go on without them (their clocks run).
+  void account_restricted(std::int64_t user);
+
   // A player changed their blocks (the store has them already): the lobby and the rooms follow
   // at once, and the player's connections get a lobby without the challenges now hidden.
   void reload_blocks(std::int64_t user);
