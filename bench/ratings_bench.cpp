@@ -77,8 +77,7 @@ void BM_Rebuild(benchmark::State& state) {
   for (const auto& g : games(n)) {
     rows.push_back(store::GameCreated{g.id, std::nullopt, g.settings, g.black_id, g.white_id,
                                       std::nullopt, std::nullopt, g.id});
-    rows.push_back(store::GameFinished{g.id, *g.result, "resignation", 100, "(;)",
-                                       *g.ended_at_ms});
+    rows.push_back(store::GameFinished{g.id, *g.result, "resignation", 100, "(;)", *g.ended_at_ms});
   }
   store.write(rows);
   for (auto _ : state) {

@@ -356,9 +356,9 @@ TEST_F(Moderation, AnAnnulledGameIsUnratedAndTheRatingsAreRebuiltExactly) {
   rated_game(*cat, *ann, *ann);
   rated_game(*ann, *cat, *cat);
   auto& games = stack_->games();
-  const auto ratings = [&] {
+  const auto ratings = [&] {  // the stack's store: a new one after the restart below
     std::map<std::int64_t, std::pair<double, double>> out;
-    for (const auto& r : games.ratings()) out[r.user_id] = {r.rating, r.deviation};
+    for (const auto& r : stack_->games().ratings()) out[r.user_id] = {r.rating, r.deviation};
     return out;
   };
   const auto rebuilt = [&] {
