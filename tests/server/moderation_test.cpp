@@ -201,6 +201,16 @@ TEST_F(Moderation, APlayerReportsAChatLineAndAnAdministratorResolvesIt) {
   EXPECT_EQ(filing({{"user", "rude"}, {"category", "harassment"}, {"text", std::string(1001, 'x')}})
                 .first,
             400);
+  {  // a private game of others' does not exist for the reporter
+    auto a = player("priv-a");
+    auto b = player("priv-b");
+    const json created =
+        a->command({{"type", "create_challenge"},
+                    {"settings", {{"width", 9}, {"color", "black"}, {"private", true}}}});
+    const auto hidden =
+        b->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}})["game"];
+    EXPECT_EQ(filing({{"user", "priv-a"}, {"category", "spam"}, {"game", hidden}}).first, 404);
+  }
   const auto [status, filed] = filing({{"user", "rude"},
                                        {"category", "harassment"},
                                        {"text", "in our game"},

@@ -1,6 +1,8 @@
 // The server stack started inside the test on 127.0.0.1, spoken to over real WebSockets.
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <future>
 #include <set>
 #include <thread>
 
@@ -602,6 +604,33 @@ TEST_F(LiveServer, OtherGamesPlayOnWhileADeadStoneSuggestionIsComputed) {
   const json started = a_black->wait_type("scoring_started");
   EXPECT_EQ(started["marking"]["version"], 1);
   expect_ack(a_black->command({{"type", "mark"}, {"game", a}, {"vertex", "D4"}, {"dead", true}}));
+}
+
+// A server told to stop before run() has begun (a test's stack made and dropped at once) still
+// stops: the wait for a signal, begun after the stop, must not keep run() going (it did, under
+// ASan's slower start, one run in a few).
+TEST(HttpServerStop, AServerToldToStopBeforeItRunsStillStops) {
+  Config config;
+  config.address = "127.0.0.1";
+  config.port = 0;
+  testing::ManualTimers timers;
+  Metrics metrics;
+  HttpServer server(config,
+                    HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
+                                         .api = nullptr,
+                                         .accounts = nullptr,
+                                         .dispatcher = nullptr,
+                                         .clock = nullptr,
+                                         .connection_timers = &timers,
+                                         .metrics_text = {},
+                                         .metrics = &metrics,
+                                         .session_ended = {}},
+                    testing::LiveStack::limits());
+  server.stop();
+  auto ran = std::async(std::launch::async, [&] { server.run(); });
+  const bool stopped = ran.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  EXPECT_TRUE(stopped) << "run() kept waiting for a signal after stop()";
+  if (!stopped) std::raise(SIGTERM);  // the server's own signal wait ends it, for the next tests
 }
 
 }  // namespace

@@ -440,6 +440,9 @@ struct HttpServer::Impl {
 
   // SIGINT or SIGTERM begins a graceful stop (cancelled by a stop that began otherwise).
   asio::awaitable<void> stop_on_signal() {
+    // stop() may have come before run() started this (a server stopped at once, as a test's
+    // is): then begin_stop's cancel found no wait, and this one would keep run() going for ever.
+    if (stopping) co_return;
     auto [ec, signal] = co_await signals.async_wait(kNothrow);
     if (ec) co_return;
     spdlog::info("received signal {}", signal);

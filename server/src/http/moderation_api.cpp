@@ -9,6 +9,7 @@
 
 #include "http/api.h"
 #include "http/api_util.h"
+#include "protocol/codec.h"
 #include "rooms/room_records.h"
 
 namespace tengen {
@@ -127,6 +128,12 @@ ApiResponse Api::report(const ApiRequest& r, const store::UserRecord& reporter) 
     const auto not_found = error(404, "not_found", "no game " + std::to_string(*filing.game));
     const auto game = archive_.store->game(*filing.game);
     if (!game) return not_found;
+    // A private game exists for its players only (as GET /api/v1/games/{id} answers).
+    const auto settings = protocol::decode_settings(game->settings);
+    const auto* game_settings = std::get_if<protocol::GameSettings>(&settings);
+    if ((!game_settings || game_settings->is_private) && reporter.id != game->black_id &&
+        reporter.id != game->white_id)
+      return not_found;
     report.game_id = filing.game;
     if (filing.chat_seq) {
       // The line as it was said, kept with the report: it may be deleted later.
