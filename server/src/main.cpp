@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -92,28 +93,26 @@ int main(int argc, char** argv) {
   Config config = *parsed.config;
   if (config.command == Config::Command::HealthCheck) return health_check(config);
   if (config.command == Config::Command::Backup) return backup(config, config.backup_to);
+  // A one-off command that says what it did, or why it could not.
+  const auto say = [](const std::function<std::string()>& command) {
+    try {
+      std::cout << command() << "\n";
+      return 0;
+    } catch (const std::exception& e) {
+      std::cerr << "tengen-server: " << e.what() << "\n";
+      return 1;
+    }
+  };
   if (config.command == Config::Command::MakeAdmin ||
       config.command == Config::Command::RemoveAdmin) {
-    try {
-      std::cout << store::set_admin_role(config.database, config.admin_name,
-                                         config.command == Config::Command::MakeAdmin,
-                                         SystemClock().unix_ms())
-                << "\n";
-      return 0;
-    } catch (const std::exception& e) {
-      std::cerr << "tengen-server: " << e.what() << "\n";
-      return 1;
-    }
+    return say([&] {
+      return store::set_admin_role(config.database, config.admin_name,
+                                   config.command == Config::Command::MakeAdmin,
+                                   SystemClock().unix_ms());
+    });
   }
-  if (config.command == Config::Command::RecomputeRatings) {
-    try {
-      std::cout << store::recompute_ratings(config.database) << "\n";
-      return 0;
-    } catch (const std::exception& e) {
-      std::cerr << "tengen-server: " << e.what() << "\n";
-      return 1;
-    }
-  }
+  if (config.command == Config::Command::RecomputeRatings)
+    return say([&] { return store::recompute_ratings(config.database); });
   if (config.command == Config::Command::Import) {
     try {
       const auto imported = store::import_sqlite(config.import_from, config.database);

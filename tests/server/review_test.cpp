@@ -170,15 +170,6 @@ namespace {
 // stored in a real SQLite file and rebuilt by a restarted stack.
 class ReviewBoards : public ManyPlayers {
  protected:
-  std::pair<int, json> request(const std::string& method, const std::string& target,
-                               const std::string& user = "", const std::string& body = "") {
-    std::string headers = body.empty() ? "" : "Content-Type: application/json\r\n";
-    if (!user.empty()) headers += "Authorization: Bearer " + tokens_.at(user) + "\r\n";
-    const std::string reply = http_request(stack_->port(), method, target, headers, body);
-    const int status = std::stoi(reply.substr(9, 3));
-    raw_ = body_of(reply);
-    return {status, json::parse(raw_, nullptr, false)};
-  }
   // A new review by `owner` (connected already) from `source`; its id.
   std::int64_t open_review(const std::string& owner, const json& source) {
     const auto [status, answer] = request("POST", "/api/v1/reviews", owner, source.dump());
@@ -198,7 +189,6 @@ class ReviewBoards : public ManyPlayers {
   static json update(WsClient& c, std::uint64_t seq) {
     return c.wait([&](const json& m) { return m["type"] == "review_update" && m["seq"] == seq; });
   }
-  std::string raw_;
 };
 
 TEST_F(ReviewBoards, ATeacherDrivesAndTwoStudentsFollowOneJoiningLate) {

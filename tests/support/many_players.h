@@ -12,6 +12,7 @@
 #include <string>
 
 #include "support/live_server.h"
+#include "support/server_process.h"
 #include "support/temp_database.h"
 #include "support/ws_client.h"
 
@@ -47,6 +48,18 @@ class ManyPlayers : public ::testing::Test {
     EXPECT_EQ(white.command({{"type", "join"}, {"game", game}})["type"], "ack");
     return game;
   }
+  // An HTTP request to the stack, as `user` (registered by player()) when one is named, with a
+  // JSON body when one is given: the status and the body as JSON; the body's text in raw_.
+  std::pair<int, nlohmann::json> request(const std::string& method, const std::string& target,
+                                         const std::string& user = "",
+                                         const std::string& body = "") {
+    std::string headers = body.empty() ? "" : "Content-Type: application/json\r\n";
+    if (!user.empty()) headers += "Authorization: Bearer " + tokens_.at(user) + "\r\n";
+    const std::string reply = http_request(stack_->port(), method, target, headers, body);
+    const int status = std::stoi(reply.substr(9, 3));
+    raw_ = body_of(reply);
+    return {status, nlohmann::json::parse(raw_, nullptr, false)};
+  }
   static nlohmann::json play(std::int64_t game, const std::string& vertex) {
     return {{"type", "play"}, {"game", game}, {"vertex", vertex}};
   }
@@ -54,6 +67,7 @@ class ManyPlayers : public ::testing::Test {
   TempDatabase temp_;
   std::optional<LiveStack> stack_;
   std::map<std::string, std::string> tokens_;
+  std::string raw_;  // the last request()'s body
 };
 
 }  // namespace tengen::testing

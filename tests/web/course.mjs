@@ -10,7 +10,7 @@
 import { rmSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
 import { LESSONS, GLOSSARY } from '../../web/js/course.js';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('course');
@@ -33,27 +33,14 @@ const url = `http://127.0.0.1:${port}`;
 const browser = await launchBrowser();
 const failures = [];
 
-async function newPage(code, label, options = {}) {
-  const context = await browser.newContext({ locale: LOCALES[code], viewport: { width: 1200, height: 900 }, bypassCSP: true, ...options });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  page.on('pageerror', (e) => { console.error(`[${label}] page error: ${e.message}`); failures.push(`${label}: ${e.message}`); });
-  page.on('console', (m) => { if (m.type() === 'error' && !/40[01]|422/.test(m.text())) console.error(`[${label}] console: ${m.text()}`); });
-  return page;
-}
+const newPage = (code, label, options = {}) =>
+  openPage(browser, failures, label, { locale: LOCALES[code], expected: /40[01]|422/, ...options });
 async function noRawKeys(page, where) {
   const text = await page.locator('body').innerText();
   const found = RAW_KEY.exec(text);
   assert.equal(found, null, `a catalog key shows on ${where}: ${found?.[0]}`);
 }
-async function register(page, name) {
-  await page.goto(`${url}/#/login`);
-  await page.fill('#register-username', name);
-  await page.fill('#register-password', 'correct horse battery');
-  await page.click('form.register button[type=submit]');
-  await page.locator('.account .me', { hasText: name }).waitFor();
-  await page.locator('#net[data-state=open]').waitFor();
-}
+const register = (page, name) => registerIn(page, url, name);
 
 // Clicks and waits for the exercise's verdict (the state is cleared first: a second wrong
 // answer must be told again).

@@ -49,6 +49,30 @@ export function stopServer(child) {
   });
 }
 
+// A page in a context of its own (its own cookies: one player), at a desktop's size unless
+// `options` say otherwise. Page errors are collected in `failures` (the test asserts none);
+// console errors are printed, except for HTTP statuses the test provokes on purpose (`expected`).
+// bypassCSP: the server's policy forbids inline scripts, and axe-core is injected as one.
+export async function openPage(browser, failures, label,
+  { expected = /40[01]/, timeout = 15000, ...options } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options, bypassCSP: true });
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeout);
+  page.on('pageerror', (e) => { console.error(`[${label}] page error: ${e.message}`); failures.push(`${label}: ${e.message}`); });
+  page.on('console', (m) => { if (m.type() === 'error' && !expected.test(m.text())) console.error(`[${label}] console: ${m.text()}`); });
+  return page;
+}
+
+// Creates an account from the page's sign-up form and waits until it is logged in and connected.
+export async function registerIn(page, url, name, password = 'correct horse battery') {
+  await page.goto(`${url}/#/login`);
+  await page.fill('#register-username', name);
+  await page.fill('#register-password', password);
+  await page.click('form.register button[type=submit]');
+  await page.locator('.account .me', { hasText: name }).waitFor();
+  await page.locator('#net[data-state=open]').waitFor();
+}
+
 export function launchBrowser() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',

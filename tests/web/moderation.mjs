@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('moderation');
 const step = (text) => console.log(`--- ${text}`);
@@ -20,21 +20,9 @@ const url = `http://127.0.0.1:${port}`;
 const browser = await launchBrowser();
 const failures = [];
 
-async function newPage(label, options = {}) {
-  const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1200, height: 900 }, bypassCSP: true, ...options });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  page.on('pageerror', (e) => { console.error(`[${label}] page error: ${e.message}`); failures.push(`${label}: ${e.message}`); });
-  page.on('console', (m) => { if (m.type() === 'error' && !/40[013]|429/.test(m.text())) console.error(`[${label}] console: ${m.text()}`); });
-  return page;
-}
-async function register(page, name) {
-  await page.goto(`${url}/#/login`);
-  await page.fill('#register-username', name);
-  await page.fill('#register-password', PASSWORD);
-  await page.click('form.register button[type=submit]');
-  await page.locator('.account .me', { hasText: name }).waitFor();
-}
+const newPage = (label, options = {}) =>
+  openPage(browser, failures, label, { locale: 'en-GB', expected: /40[013]|429/, ...options });
+const register = (page, name) => registerIn(page, url, name, PASSWORD);
 // A command over a WebSocket of the page's own (its login's cookie): the ack.
 function command(page, message) {
   return page.evaluate((m) => new Promise((resolve, reject) => {

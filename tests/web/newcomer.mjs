@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('newcomer');
 const TIMEOUT_MS = 30000;  // GNU Go answers in well under a second on 9×9 at level 1
@@ -19,23 +19,8 @@ const { child: server, port } = await startServer({ binary: serverBinary, webRoo
 const url = `http://127.0.0.1:${port}`;
 const browser = await launchBrowser();
 const failures = [];
-async function newPage(label, options) {
-  // bypassCSP: the server's policy forbids inline scripts, and axe-core is injected as one.
-  const context = await browser.newContext({ ...options, bypassCSP: true });
-  const page = await context.newPage();
-  page.setDefaultTimeout(TIMEOUT_MS);
-  page.on('pageerror', (e) => { console.error(`[${label}] page error: ${e.message}`); failures.push(`${label}: ${e.message}`); });
-  page.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('401')) console.error(`[${label}] console: ${m.text()}`); });
-  return page;
-}
-async function register(page, name) {
-  await page.goto(`${url}/#/login`);
-  await page.fill('#register-username', name);
-  await page.fill('#register-password', 'correct horse battery');
-  await page.click('form.register button[type=submit]');
-  await page.locator('.account .me', { hasText: name }).waitFor();
-  await page.locator('#net[data-state=open]').waitFor();
-}
+const newPage = (label, options) => openPage(browser, failures, label, { expected: /401/, timeout: TIMEOUT_MS, ...options });
+const register = (page, name) => registerIn(page, url, name);
 const axeChecked = [];
 async function accessible(page, name) {
   await assertAccessible(page, name);

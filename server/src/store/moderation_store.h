@@ -10,6 +10,34 @@
 
 namespace tengen::store {
 
+// The SQL both stores read these with (the same in either dialect): an audit line with its
+// actor's and target's names, an invite's columns, a report with its people's names.
+inline constexpr const char* kAuditSelect =
+    "SELECT a.id, a.at, a.actor_id, a.action, a.target_user_id, a.target_game_id, a.reason,"
+    " a.detail, coalesce(actor.username, ''), coalesce(target.username, '') FROM audit_log a"
+    " LEFT JOIN users actor ON actor.id = a.actor_id"
+    " LEFT JOIN users target ON target.id = a.target_user_id";
+inline constexpr const char* kInviteColumns =
+    "id, code, created_by, created_at, note, max_uses, uses, expires_at, revoked";
+inline constexpr const char* kReportSelect =
+    "SELECT r.id, r.at, r.reporter_id, r.target_id, r.category, r.text, r.game_id, r.chat_seq,"
+    " r.chat_text, r.status, r.handled_by, r.handled_at, r.note, reporter.username,"
+    " target.username, coalesce(handler.username, '') FROM reports r"
+    " JOIN users reporter ON reporter.id = r.reporter_id"
+    " JOIN users target ON target.id = r.target_id"
+    " LEFT JOIN users handler ON handler.id = r.handled_by";
+
+// A LIKE pattern for names beginning with `prefix` ('%', '_' and '\\' in it taken literally,
+// with ESCAPE '\\').
+inline std::string like_prefix(const std::string& prefix) {
+  std::string pattern;
+  for (char c : prefix) {
+    if (c == '%' || c == '_' || c == '\\') pattern += '\\';
+    pattern += c;
+  }
+  return pattern + '%';
+}
+
 // One administrative action (docs/moderation.md), written in the same transaction as the change it
 // records. Names are filled in when read.
 struct AuditEntry {

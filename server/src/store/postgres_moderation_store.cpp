@@ -6,23 +6,6 @@
 namespace tengen::store {
 namespace {
 
-constexpr const char* kAuditSelect =
-    "SELECT a.id, a.at, a.actor_id, a.action, a.target_user_id, a.target_game_id, a.reason,"
-    " a.detail, coalesce(actor.username, ''), coalesce(target.username, '') FROM audit_log a"
-    " LEFT JOIN users actor ON actor.id = a.actor_id"
-    " LEFT JOIN users target ON target.id = a.target_user_id";
-
-constexpr const char* kInviteColumns =
-    "id, code, created_by, created_at, note, max_uses, uses, expires_at, revoked";
-
-constexpr const char* kReportSelect =
-    "SELECT r.id, r.at, r.reporter_id, r.target_id, r.category, r.text, r.game_id, r.chat_seq,"
-    " r.chat_text, r.status, r.handled_by, r.handled_at, r.note, reporter.username,"
-    " target.username, coalesce(handler.username, '') FROM reports r"
-    " JOIN users reporter ON reporter.id = r.reporter_id"
-    " JOIN users target ON target.id = r.target_id"
-    " LEFT JOIN users handler ON handler.id = r.handled_by";
-
 // The audit line's insert, its values $1..$7, from the rows of `changed` (a WITH above it).
 constexpr const char* kLogChanged =
     " INSERT INTO audit_log(at, actor_id, action, target_user_id, target_game_id, reason, detail)"
@@ -89,12 +72,7 @@ PostgresModerationStore::~PostgresModerationStore() = default;
 std::vector<UserRecord> PostgresModerationStore::search_users(const std::string& prefix,
                                                               int limit) {
   std::lock_guard lock(mutex_);
-  std::string pattern;
-  for (char c : prefix) {
-    if (c == '%' || c == '_' || c == '\\') pattern += '\\';
-    pattern += c;
-  }
-  pattern += '%';
+  const std::string pattern = like_prefix(prefix);
   const auto r = db_->query(std::string("SELECT ") + kUserColumns +
                                 " FROM users WHERE lower(username) LIKE lower($1)"
                                 " ORDER BY lower(username) LIMIT $2",

@@ -5,23 +5,6 @@
 namespace tengen::store {
 namespace {
 
-constexpr const char* kAuditSelect =
-    "SELECT a.id, a.at, a.actor_id, a.action, a.target_user_id, a.target_game_id, a.reason,"
-    " a.detail, coalesce(actor.username, ''), coalesce(target.username, '') FROM audit_log a"
-    " LEFT JOIN users actor ON actor.id = a.actor_id"
-    " LEFT JOIN users target ON target.id = a.target_user_id";
-
-constexpr const char* kInviteColumns =
-    "id, code, created_by, created_at, note, max_uses, uses, expires_at, revoked";
-
-constexpr const char* kReportSelect =
-    "SELECT r.id, r.at, r.reporter_id, r.target_id, r.category, r.text, r.game_id, r.chat_seq,"
-    " r.chat_text, r.status, r.handled_by, r.handled_at, r.note, reporter.username,"
-    " target.username, coalesce(handler.username, '') FROM reports r"
-    " JOIN users reporter ON reporter.id = r.reporter_id"
-    " JOIN users target ON target.id = r.target_id"
-    " LEFT JOIN users handler ON handler.id = r.handled_by";
-
 Invite invite_at(const Statement& q) {
   return Invite{q.column_int(0),
                 q.column_text(1),
@@ -82,13 +65,7 @@ bool SqliteModerationStore::change_and_log(Statement& change, const AuditEntry& 
 
 std::vector<UserRecord> SqliteModerationStore::search_users(const std::string& prefix, int limit) {
   std::lock_guard lock(mutex_);
-  // LIKE without case for ASCII names; '%' and '_' in the prefix are taken literally.
-  std::string pattern;
-  for (char c : prefix) {
-    if (c == '%' || c == '_' || c == '\\') pattern += '\\';
-    pattern += c;
-  }
-  pattern += '%';
+  const std::string pattern = like_prefix(prefix);  // LIKE is without case for ASCII names
   Statement q(db_, std::string("SELECT ") + kUserColumns +
                        " FROM users WHERE username LIKE ? ESCAPE '\\' ORDER BY username LIMIT ?");
   q.bind(1, pattern).bind(2, static_cast<std::int64_t>(limit));
