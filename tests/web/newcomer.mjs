@@ -27,10 +27,15 @@ async function accessible(page, name) {
   axeChecked.push(name);
 }
 // Whether an element lies wholly inside the viewport (no scrolling needed to see it).
-async function inView(page, selector) {
-  const box = await page.locator(selector).first().boundingBox();
-  const vp = page.viewportSize();
-  return !!box && box.y >= 0 && box.y + box.height <= vp.height && box.x >= 0 && box.x + box.width <= vp.width;
+// Found and measured in one step in the page: a panel re-rendered meanwhile (the bot's acceptance
+// redraws the scoring panel) has replaced its buttons, and an element found first and measured
+// after is then a detached one, with no box.
+async function inView(page, selector, text = '') {
+  return page.evaluate(([selector, text]) => {
+    const el = [...document.querySelectorAll(selector)].find((e) => e.textContent.includes(text));
+    const box = el?.getBoundingClientRect();
+    return !!box && box.width > 0 && box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
+  }, [selector, text]);
 }
 
 let exitCode = 0;
@@ -62,8 +67,8 @@ try {
   await phone.locator('.first-move', { hasText: 'Make your first move within' }).waitFor();
   const board = await phone.locator('.board').boundingBox();
   assert.ok(board.width >= 370, `the board is ${board.width} px wide on a 390 px screen`);
-  for (const what of ['.controls button:has-text("Pass")', '.controls button:has-text("Resign")', '.player.black .clock', '.player.white .clock']) {
-    assert.ok(await inView(phone, what), `${what} is visible without scrolling`);
+  for (const [what, text] of [['.controls button', 'Pass'], ['.controls button', 'Resign'], ['.player.black .clock'], ['.player.white .clock']]) {
+    assert.ok(await inView(phone, what, text), `${what} ${text ?? ''} is visible without scrolling`);
   }
   await phone.locator('.chat-line', { hasText: 'Hello! I am GNU Go' }).waitFor();
 
@@ -116,7 +121,7 @@ try {
 
   step('counting: the bot accepts its marking, the newcomer accepts, the result is in their words');
   const accept = phone.locator('.scoring button', { hasText: 'Accept score' });
-  assert.ok(await inView(phone, '.scoring button:has-text("Accept score")'), 'the scoring buttons are visible without scrolling');
+  assert.ok(await inView(phone, '.scoring button', 'Accept score'), 'the scoring buttons are visible without scrolling');
   await phone.locator('.acceptances .accepted', { hasText: 'gnugo-easy' }).waitFor();
   await accept.tap();
   const banner = phone.locator('.result-banner');
