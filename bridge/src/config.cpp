@@ -19,6 +19,7 @@ std::optional<System> system_named(std::string_view name) {
   if (name == "fischer") return System::Fischer;
   if (name == "byoyomi") return System::ByoYomi;
   if (name == "canadian") return System::Canadian;
+  if (name == "correspondence") return System::Correspondence;
   return std::nullopt;
 }
 
@@ -36,6 +37,8 @@ std::string system_name(System s) {
       return "byoyomi";
     case System::Canadian:
       return "canadian";
+    case System::Correspondence:
+      return "correspondence";
   }
   return "?";
 }
@@ -136,8 +139,9 @@ void parse_accept(const json& object, AcceptPolicy& a) {
   for (const auto& name : r.strings("time_systems")) {
     const auto s = system_named(name);
     if (!s)
-      throw std::invalid_argument("'accept.time_systems': '" + name +
-                                  "' is not none, absolute, simple, fischer, byoyomi or canadian");
+      throw std::invalid_argument(
+          "'accept.time_systems': '" + name +
+          "' is not none, absolute, simple, fischer, byoyomi, canadian or correspondence");
     a.time_systems.insert(*s);
   }
   r.boolean("rated", a.rated);

@@ -17,6 +17,7 @@ std::string seconds(std::int64_t ms) {
 std::string time_settings_command(const protocol::TimeControl& t, bool kgs) {
   switch (t.system) {
     case System::None:
+    case System::Correspondence:  // days a move: the engine thinks as it would untimed
       return "time_settings 0 1 0";
     case System::Absolute:
     case System::Fischer:
@@ -54,6 +55,7 @@ std::optional<std::string> time_left_command(const protocol::TimeControl& t,
   const std::string head = "time_left " + std::string(color) + " ";
   switch (t.system) {
     case System::None:
+    case System::Correspondence:
       return std::nullopt;
     case System::Absolute:
     case System::Fischer:
@@ -78,6 +80,7 @@ std::optional<std::int64_t> time_to_flag_ms(const protocol::TimeControl& t,
     case System::Absolute:
     case System::Fischer:
     case System::Simple:
+    case System::Correspondence:
       return c.main_ms;
     case System::ByoYomi:
       return c.main_ms + c.period_ms + std::max(0, c.periods - 1) * t.period_ms;

@@ -11,7 +11,7 @@ using json = nlohmann::json;
 constexpr const char* kOps[] = {"connected", "received", "disconnected", "answer", "barrier"};
 constexpr const char* kReads[] = {"live_sgf",      "tournaments", "tournament",
                                   "reviews",       "review_sgf",  "create_review",
-                                  "reload_blocks", "game_action", "account_restricted"};
+                                  "reload_player", "game_action", "account_restricted"};
 
 }  // namespace
 

@@ -18,12 +18,14 @@ namespace tengen::protocol {
 template <>
 struct WireNames<TimeControl::System> {
   using S = TimeControl::System;
-  static constexpr std::array names{std::pair{std::string_view("none"), S::None},
-                                    std::pair{std::string_view("absolute"), S::Absolute},
-                                    std::pair{std::string_view("simple"), S::Simple},
-                                    std::pair{std::string_view("fischer"), S::Fischer},
-                                    std::pair{std::string_view("byoyomi"), S::ByoYomi},
-                                    std::pair{std::string_view("canadian"), S::Canadian}};
+  static constexpr std::array names{
+      std::pair{std::string_view("none"), S::None},
+      std::pair{std::string_view("absolute"), S::Absolute},
+      std::pair{std::string_view("simple"), S::Simple},
+      std::pair{std::string_view("fischer"), S::Fischer},
+      std::pair{std::string_view("byoyomi"), S::ByoYomi},
+      std::pair{std::string_view("canadian"), S::Canadian},
+      std::pair{std::string_view("correspondence"), S::Correspondence}};
 };
 template <>
 struct WireNames<GameSettings::Placement> {
@@ -177,6 +179,7 @@ TimeControl read_time(const json& object) {
   t.periods = f.optional<int>("periods", 0);
   t.period_ms = f.optional<std::int64_t>("period_ms", 0);
   t.stones = f.optional<int>("stones", 0);
+  t.weekends_off = f.optional<bool>("weekends_off", false);
   f.no_others();
   return t;
 }
@@ -239,6 +242,11 @@ json write_time(const TimeControl& t) {
       j["main_ms"] = t.main_ms;
       j["stones"] = t.stones;
       j["period_ms"] = t.period_ms;
+      break;
+    case System::Correspondence:
+      j["per_move_ms"] = t.per_move_ms;
+      j["max_ms"] = t.max_ms;
+      j["weekends_off"] = t.weekends_off;
       break;
   }
   return j;
@@ -906,6 +914,7 @@ std::string write_move(const RoomEvent& e, const MovePlayed& m) {
     } else {
       c.raw("null");
     }
+    if (m.clock->time_off_ms) c.key("time_off_ms").number(*m.clock->time_off_ms);
     c.key("white");
     write_player_clock(out, m.clock->white);
     c.close();

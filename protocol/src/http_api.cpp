@@ -109,6 +109,19 @@ std::variant<Credentials, std::string> decode_credentials(std::string_view body,
                      j.value("bot", false), j.value("invite", std::string())};
 }
 
+std::variant<MeUpdate, std::string> decode_me_update(std::string_view body) {
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");
+  MeUpdate update;
+  for (const auto& [key, value] : j.items()) {
+    if (key != "time_zone") return "unknown field '" + key + "'";
+    if (!value.is_string() || value.get_ref<const std::string&>().size() > 64)
+      return std::string("field 'time_zone' must be a time zone's name of at most 64 characters");
+    update.time_zone = value.get<std::string>();
+  }
+  return update;
+}
+
 std::variant<PositionQuery, std::string> decode_position_query(std::string_view body) {
   const json j = json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");
@@ -286,15 +299,18 @@ std::string encode_review_created(std::int64_t id) {
   return json{{"review", {{"id", id}}}}.dump();
 }
 
-std::string encode_logged_in(const UserRef& user, const std::string& token, bool admin) {
+std::string encode_logged_in(const UserRef& user, const std::string& token, bool admin,
+                             std::string_view time_zone) {
   auto j = user_json(user);
   j["admin"] = admin;
+  j["time_zone"] = time_zone;
   return json{{"user", j}, {"token", token}}.dump();
 }
 
-std::string encode_me(const UserRef& user, bool admin) {
+std::string encode_me(const UserRef& user, bool admin, std::string_view time_zone) {
   auto j = user_json(user);
   j["admin"] = admin;
+  j["time_zone"] = time_zone;
   return json{{"user", j}}.dump();
 }
 

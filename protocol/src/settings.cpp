@@ -8,6 +8,7 @@ namespace {
 
 constexpr std::int64_t kMaxMainMs = 7LL * 24 * 3600 * 1000;  // a week: correspondence games
 constexpr std::int64_t kMaxPeriodMs = 24LL * 3600 * 1000;
+constexpr std::int64_t kDayMs = 24LL * 3600 * 1000;
 
 std::optional<std::string> in_range(std::int64_t v, std::int64_t lo, std::int64_t hi,
                                     const char* field) {
@@ -20,6 +21,9 @@ std::optional<std::string> in_range(std::int64_t v, std::int64_t lo, std::int64_
 
 std::optional<std::string> validate_time(const TimeControl& t) {
   using S = TimeControl::System;
+  if (t.weekends_off && t.system != S::Correspondence) {
+    return "time.weekends_off is for correspondence games only";
+  }
   switch (t.system) {
     case S::None:
       return std::nullopt;
@@ -42,6 +46,14 @@ std::optional<std::string> validate_time(const TimeControl& t) {
       if (auto e = in_range(t.main_ms, 0, kMaxMainMs, "main_ms")) return e;
       if (auto e = in_range(t.stones, 1, 100, "stones")) return e;
       return in_range(t.period_ms, 1000, kMaxPeriodMs, "period_ms");
+    case S::Correspondence:
+      // From an hour a move (a lightning correspondence game) to a month; a bank of up to 90 days.
+      if (auto e = in_range(t.per_move_ms, 3600 * 1000, 30 * kDayMs, "per_move_ms")) return e;
+      if (t.max_ms != 0 && t.max_ms < t.per_move_ms) {
+        return "time.max_ms must be 0 (no bank: a fresh allowance each move) or at least "
+               "time.per_move_ms";
+      }
+      return in_range(t.max_ms, 0, 90 * kDayMs, "max_ms");
   }
   return "time.system is unknown";
 }

@@ -183,7 +183,12 @@ int main(int argc, char** argv) {
           .room = {},
           .metrics = &metrics,
           .leases = stores->leases.get(),
-          .moderation = stores->moderation.get()});
+          .moderation = stores->moderation.get(),
+          .time_zone_of =
+              [&](std::int64_t id) {
+                const auto user = accounts.find_user(id);
+                return user ? user->time_zone : std::string("UTC");
+              }});
     };
     auto recover_hub = [&] {
       const auto recovery_start = std::chrono::steady_clock::now();
@@ -218,7 +223,7 @@ int main(int argc, char** argv) {
                     [&](const protocol::http::ReviewRequest& r) {
                       return reads().create_review(r);
                     },
-                .reload_blocks = [&](std::int64_t user) { reads().reload_blocks(user); },
+                .reload_player = [&](std::int64_t user) { reads().reload_player(user); },
                 .account_restricted = [&](std::int64_t user) { reads().account_restricted(user); },
                 .game_action =
                     [&](std::int64_t game, const std::string& action) {

@@ -159,7 +159,7 @@ TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
       {R"({"type":"create_challenge","cid":"a","settings":{"time":{"system":"hourglass"}}})",
        ErrorCode::BadField,
        "field 'settings.time.system' must be one of none, absolute, simple, fischer, byoyomi, "
-       "canadian, not 'hourglass'",
+       "canadian, correspondence, not 'hourglass'",
        "a"},
       {R"({"type":"create_challenge","cid":"a","settings":[]})", ErrorCode::BadField,
        "field 'settings' must be an object", "a"},

@@ -47,6 +47,15 @@ GameSettings automatic_settings() {
   return s;
 }
 
+GameSettings correspondence_settings() {
+  GameSettings s;
+  s.time.system = TimeControl::System::Correspondence;
+  s.time.per_move_ms = 259200000;  // three days
+  s.time.max_ms = 864000000;       // a bank of ten
+  s.time.weekends_off = true;
+  return s;
+}
+
 TournamentSettings tournament_settings() {
   TournamentSettings t;
   t.name = "Autumn \"open\"";
@@ -70,6 +79,10 @@ ClockState clock() {
   return ClockState{{.main_ms = 1200, .periods = 0, .period_ms = 0, .stones = 0},
                     {.main_ms = 0, .periods = 3, .period_ms = 25000, .stones = 0},
                     Color::White};
+}
+
+ClockState weekend_clock() {  // a correspondence game, Black in their weekend
+  return ClockState{{.main_ms = 200000000}, {.main_ms = 259200000}, Color::Black, 86400000};
 }
 
 ClockState stopped_clock() {
@@ -164,6 +177,8 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
                               {{1, "ann"}, {2, "bob"}},
                               2}},
       {"challenge_opened", ChallengeOpened{Challenge{4, {2, "bob"}, {}, automatic_settings()}}},
+      {"challenge_opened, correspondence",
+       ChallengeOpened{Challenge{5, {2, "bob"}, {}, correspondence_settings()}}},
       {"challenge_closed, accepted", ChallengeClosed{3, ChallengeEnd::Accepted, 42}},
       {"challenge_closed, declined", ChallengeClosed{3, ChallengeEnd::Declined, {}}},
       {"presence", Presence{{{3, "cyd"}}, {{4, "dan"}}, 7}},
@@ -235,6 +250,8 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
       {"seeking, matched", Seeking{{}, 42, 0}},
       {"watching", Watching{42, 3}},
       {"move, timed", event(10, MovePlayed{Color::White, "C3", {"D3", "D4"}, clock(), 15})},
+      {"move, correspondence, into a weekend",
+       event(12, MovePlayed{Color::White, "Q16", {}, weekend_clock(), 0})},
       {"move, untimed pass", event(11, MovePlayed{Color::Black, "pass", {}, std::nullopt, 0})},
       {"undo_requested", event(12, UndoRequested{Color::Black})},
       {"undo_answered", event(13, UndoAnswered{true, 2})},

@@ -61,7 +61,12 @@ class LiveStack {
         .room = room,
         .metrics = &metrics_,
         .leases = nullptr,
-        .moderation = stores_->moderation.get()});
+        .moderation = stores_->moderation.get(),
+        .time_zone_of =
+            [this](std::int64_t id) {
+              const auto user = accounts_->find_user(id);
+              return user ? user->time_zone : std::string("UTC");
+            }});
     recovered_ = hub_->recover(*game_store_);
     api_.emplace(*accounts_, GameArchive{.store = &*game_store_, .clock = &clock_, .hub = reads()},
                  false, stores_->moderation.get());

@@ -81,7 +81,7 @@ struct HubRead {
     Reviews,            // the open reviews (docs/reviews.md)
     ReviewSgf,          // an open review's tree
     CreateReview,       // `text`: an http::ReviewRequest; the body: {"status", "body"}
-    ReloadBlocks,       // `id`: a player whose blocks changed (docs/moderation.md); the body: "{}"
+    ReloadPlayer,       // `id`: a player whose blocks changed (docs/moderation.md); the body: "{}"
     AccountRestricted,  // `id`: a user suspended or banned; the body: "{}"
     GameAction,  // `id`: the game, `text`: an administrator's action (http::GameAction's JSON);
                  // the body: {"status", "body"}

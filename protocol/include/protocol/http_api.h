@@ -136,10 +136,16 @@ struct ReviewSummary {
 std::string encode_reviews(const std::vector<ReviewSummary>& reviews);
 std::string encode_review_created(std::int64_t id);
 
-// {"user": {"id", "name", "admin"}, "token"}
-std::string encode_logged_in(const UserRef& user, const std::string& token, bool admin = false);
-// {"user": {"id", "name", "admin"}}
-std::string encode_me(const UserRef& user, bool admin = false);
+// {"user": {"id", "name", "admin", "time_zone"}, "token"}
+std::string encode_logged_in(const UserRef& user, const std::string& token, bool admin = false,
+                             std::string_view time_zone = "UTC");
+// {"user": {"id", "name", "admin", "time_zone"}}
+std::string encode_me(const UserRef& user, bool admin = false, std::string_view time_zone = "UTC");
+// PATCH /api/v1/me: {"time_zone": "Europe/Amsterdam"} (each field optional).
+struct MeUpdate {
+  std::optional<std::string> time_zone;
+};
+std::variant<MeUpdate, std::string> decode_me_update(std::string_view body);
 std::string encode_sessions(const std::vector<SessionInfo>& sessions);
 // {"error": {"code": "...", "message": "..."}}
 std::string encode_error(std::string_view code, std::string_view message);

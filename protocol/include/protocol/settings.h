@@ -10,16 +10,27 @@ namespace tengen::protocol {
 
 // Time controls (docs/clocks.md). Times in milliseconds.
 struct TimeControl {
-  enum class System : std::uint8_t { None, Absolute, Simple, Fischer, ByoYomi, Canadian };
+  enum class System : std::uint8_t {
+    None,
+    Absolute,
+    Simple,
+    Fischer,
+    ByoYomi,
+    Canadian,
+    Correspondence
+  };
 
   System system = System::None;
   std::int64_t main_ms = 0;       // absolute, fischer (initial), byo-yomi and canadian main time
-  std::int64_t per_move_ms = 0;   // simple
+  std::int64_t per_move_ms = 0;   // simple; correspondence: the time added by each move
   std::int64_t increment_ms = 0;  // fischer
-  std::int64_t max_ms = 0;        // fischer: cap on the banked time, 0 for none
+  std::int64_t max_ms = 0;        // fischer, correspondence: cap on the banked time, 0 for none
   int periods = 0;                // byo-yomi
   std::int64_t period_ms = 0;     // byo-yomi period; canadian block time
   int stones = 0;                 // canadian stones per block
+  // Correspondence: each player's clock stops from Saturday 00:00 to Monday 00:00 in their own
+  // time zone (docs/correspondence.md).
+  bool weekends_off = false;
 
   friend bool operator==(const TimeControl&, const TimeControl&) = default;
 };

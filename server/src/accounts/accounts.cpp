@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "rooms/time_off.h"
+
 namespace tengen {
 namespace {
 
@@ -323,6 +325,12 @@ bool Accounts::revoke(std::int64_t user_id, std::int64_t session_id) {
   }
   if (told) told(session_id);
   return true;
+}
+
+bool Accounts::set_time_zone(std::int64_t user_id, const std::string& zone) {
+  if (!known_time_zone(zone)) return false;
+  std::lock_guard lock(mutex_);
+  return store_.set_time_zone(user_id, zone);
 }
 
 void Accounts::end_sessions(std::int64_t user_id) {

@@ -93,6 +93,9 @@ class Accounts {
   // The id of the session a token opens, if it is live.
   std::optional<std::int64_t> current_session(const std::string& token);
   bool revoke(std::int64_t user_id, std::int64_t session_id);
+  // Where the user's weekends fall in correspondence games (docs/correspondence.md): false when
+  // `zone` is not a time zone the server knows.
+  bool set_time_zone(std::int64_t user_id, const std::string& zone);
   // Ends every session of the user (suspended, banned, password reset), telling each.
   void end_sessions(std::int64_t user_id);
   // An administrator's reset (docs/moderation.md): a new random password, which is returned to be

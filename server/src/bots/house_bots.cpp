@@ -25,7 +25,8 @@ constexpr auto kSteadyRun = std::chrono::minutes(5);
 constexpr auto kStopGrace = std::chrono::seconds(10);
 
 // The bridge's configuration (bridge/README.md): direct challenges only (the lobby's "Play a
-// bot" sends them), every size GTP has, any clock, rated or not, undo granted.
+// bot" sends them), every size GTP has, any live clock (a correspondence game would hold a bot
+// that plays one game at a time for days), rated or not, undo granted.
 std::string bridge_config(const HouseBot& bot, const HouseBots::Options& options) {
   const nlohmann::json config = {
       {"server", options.server_url},
@@ -39,6 +40,7 @@ std::string bridge_config(const HouseBot& bot, const HouseBots::Options& options
         {"rated", true},
         {"unrated", true},
         {"max_handicap", 9},
+        {"time_systems", {"none", "absolute", "simple", "fischer", "byoyomi", "canadian"}},
         {"max_games", bot.max_games}}},
       {"accept_undo", true},
       {"greeting", "Hello! I am GNU Go at level " + std::to_string(bot.level) +

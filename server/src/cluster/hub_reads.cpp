@@ -18,7 +18,7 @@ HubReads hub_reads_of(Hub& hub) {
       .review_sgf = [&hub](std::int64_t id) { return hub.review_sgf(id); },
       .create_review =
           [&hub](const protocol::http::ReviewRequest& r) { return hub.create_review(r); },
-      .reload_blocks = [&hub](std::int64_t user) { hub.reload_blocks(user); },
+      .reload_player = [&hub](std::int64_t user) { hub.reload_player(user); },
       .account_restricted = [&hub](std::int64_t user) { hub.account_restricted(user); },
       .game_action =
           [&hub](std::int64_t game, const std::string& action) {
@@ -62,8 +62,8 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
         answer.body = nlohmann::json{{"status", status}, {"body", body}}.dump();
         break;
       }
-      case bus::HubRead::What::ReloadBlocks:
-        local.reload_blocks(question->id);
+      case bus::HubRead::What::ReloadPlayer:
+        local.reload_player(question->id);
         answer.body = "{}";
         break;
       case bus::HubRead::What::AccountRestricted:
@@ -134,9 +134,9 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
                 ask(bus, patience,
                     {What::CreateReview, 0, std::nullopt, 0, protocol::http::encode(r)}));
           },
-      .reload_blocks =
+      .reload_player =
           [&bus, patience](std::int64_t user) {
-            if (!ask(bus, patience, {What::ReloadBlocks, user, std::nullopt, 0}))
+            if (!ask(bus, patience, {What::ReloadPlayer, user, std::nullopt, 0}))
               throw Unavailable("the cluster's hub did not take the new blocks");
           },
       .account_restricted =

@@ -237,7 +237,8 @@ ApiResponse Api::logged_in(const Accounts::Outcome& outcome, int status) {
   }
   const auto& in = std::get<Accounts::LoggedIn>(outcome);
   return {status,
-          wire::encode_logged_in({in.user.id, in.user.username}, in.token, in.user.is_admin),
+          wire::encode_logged_in({in.user.id, in.user.username}, in.token, in.user.is_admin,
+                                 in.user.time_zone),
           {session_cookie(in.token, kCookieMaxAgeSeconds, secure_cookies_)}};
 }
 
@@ -292,8 +293,29 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
     if (!user) return error(401, "not_authenticated", "log in first");
   }
   if (path == "/api/v1/me") {
-    if (r.method != "GET") return error(405, "method_not_allowed", "use GET");
-    return ApiResponse{200, wire::encode_me({user->id, user->username}, user->is_admin), {}};
+    if (r.method == "PATCH") {
+      if (!is_json(r)) return not_json();
+      auto decoded = wire::decode_me_update(r.body);
+      if (auto* problem = std::get_if<std::string>(&decoded))
+        return error(400, "bad_request", *problem);
+      const auto& update = std::get<wire::MeUpdate>(decoded);
+      if (update.time_zone) {
+        if (!accounts_.set_time_zone(user->id, *update.time_zone)) {
+          return error(400, "bad_time_zone",
+                       "'" + *update.time_zone +
+                           "' is not a time zone this server knows (an IANA name such as "
+                           "Europe/Amsterdam or America/New_York)");
+        }
+        // The player's correspondence games follow their weekends at once.
+        if (archive_.hub.reload_player) archive_.hub.reload_player(user->id);
+      }
+      const auto now = accounts_.find_user(user->id).value_or(*user);
+      return ApiResponse{
+          200, wire::encode_me({now.id, now.username}, now.is_admin, now.time_zone), {}};
+    }
+    if (r.method != "GET") return error(405, "method_not_allowed", "use GET or PATCH");
+    return ApiResponse{
+        200, wire::encode_me({user->id, user->username}, user->is_admin, user->time_zone), {}};
   }
   if (path == "/api/v1/sessions") {
     if (r.method != "GET") return error(405, "method_not_allowed", "use GET");

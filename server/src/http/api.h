@@ -54,7 +54,7 @@ struct HubReads {
   std::function<std::optional<std::string>(std::int64_t id)> review_sgf;
   std::function<std::pair<int, std::string>(const protocol::http::ReviewRequest&)> create_review;
   // A player's blocks changed in the store: the hub follows (docs/moderation.md).
-  std::function<void(std::int64_t user)> reload_blocks;
+  std::function<void(std::int64_t user)> reload_player;
   // A user was suspended or banned: the hub cancels their challenges and seek.
   std::function<void(std::int64_t user)> account_restricted;
   // What an administrator does to a game (its request's body, checked): the status and body

@@ -163,7 +163,7 @@ ApiResponse Api::report(const ApiRequest& r, const store::UserRecord& reporter) 
 }
 
 // GET /api/v1/blocks, POST /api/v1/blocks {"user"}, DELETE /api/v1/blocks/{name}: the hub follows
-// each change at once (HubReads::reload_blocks), on whichever node holds it.
+// each change at once (HubReads::reload_player), on whichever node holds it.
 ApiResponse Api::blocks(const ApiRequest& r, std::string_view rest, const store::UserRecord& me) {
   const auto list = [&] {
     std::vector<protocol::UserRef> users;
@@ -195,7 +195,7 @@ ApiResponse Api::blocks(const ApiRequest& r, std::string_view rest, const store:
   } else if (!moderation_->remove_block(me.id, other->id)) {
     return error(404, "not_found", "you do not block " + other->username);
   }
-  if (archive_.hub.reload_blocks) archive_.hub.reload_blocks(me.id);
+  if (archive_.hub.reload_player) archive_.hub.reload_player(me.id);
   return list();
 }
 

@@ -60,6 +60,14 @@ void GameRegistry::evict_if_done(protocol::GameId id, GameSlot& slot) {
     slots_.erase(it);
 }
 
+std::vector<protocol::GameId> GameRegistry::ids() const {
+  std::lock_guard lock(mutex_);
+  std::vector<protocol::GameId> out;
+  out.reserve(slots_.size());
+  for (const auto& [id, slot] : slots_) out.push_back(id);
+  return out;
+}
+
 std::size_t GameRegistry::size() const {
   std::lock_guard lock(mutex_);
   return slots_.size();

@@ -70,6 +70,7 @@ class GameRegistry {
   void evict_if_done(protocol::GameId id, GameSlot& slot);
 
   std::size_t size() const;
+  std::vector<protocol::GameId> ids() const;  // of the games in memory now
   std::int64_t unfinished() const;
 
  private:

@@ -32,7 +32,12 @@ void tell_started(const Presence& presence, Outbox& out, const protocol::GameSta
 
 }  // namespace
 
-Hub::Hub(Services services) : services_(std::move(services)), metrics_(services_.metrics) {
+Hub::Hub(Services services)
+    : services_(std::move(services)),
+      metrics_(services_.metrics),
+      time_zones_(services_.time_zone_of),
+      steady_anchor_(services_.clock ? services_.clock->steady_now() : Steady{}),
+      unix_anchor_(services_.clock ? services_.clock->unix_ms() : 0) {
   if (services_.timers) services_.timers->set_handler([this](const TimerId& id) { deadline(id); });
 }
 
@@ -454,7 +459,14 @@ std::unique_ptr<Room> Hub::rebuild(const store::StoredGame& g, Steady now) {
                     stored_user(g.created.first_id), stored_user(g.created.second_id), now,
                     tournament_game(g.created.id).value_or(services_.room));
   room->set_blocks(&blocks_);
+  give_time_off(*room);
   return room;
+}
+
+void Hub::give_time_off(Room& room) {
+  if (!room.correspondence() || !room.settings().time.weekends_off) return;
+  room.set_time_off(std::make_unique<GameTimeOff>(time_zones_, room.black().id, room.white().id,
+                                                  true, steady_anchor_, unix_anchor_));
 }
 
 std::size_t Hub::rooms_in_memory() {
@@ -487,7 +499,18 @@ protocol::LobbySnapshot Hub::lobby_for(const std::optional<store::UserRecord>& u
   return lobby;
 }
 
-void Hub::reload_blocks(std::int64_t user) {
+void Hub::reload_player(std::int64_t user) {
+  time_zones_.forget(user);
+  // The player's correspondence games' flags, armed by their old weekends, are armed again (each
+  // game on its own, never two held at once).
+  for (const auto id : rooms_.ids()) {
+    Operation op(*this);
+    Room* room = hold(op, id, true);
+    if (room && room->correspondence() && (room->black().id == user || room->white().id == user)) {
+      room->tick(services_.clock->steady_now());
+    }
+    finish(op);
+  }
   if (!services_.moderation) return;
   std::vector<std::int64_t> blocked;
   for (const auto& u : services_.moderation->blocked_by(user)) blocked.push_back(u.id);
@@ -920,6 +943,7 @@ protocol::GameId Hub::open_room(Operation& op, std::optional<protocol::Challenge
   auto room = std::make_unique<Room>(game, settings, black, white, std::move(nigiri),
                                      services_.clock->steady_now(), options);
   room->set_blocks(&blocks_);
+  give_time_off(*room);
   auto slot = std::make_shared<GameSlot>(std::move(room), kFirstEpoch);
   // Held before anyone can find it: nothing about the game is sent before its row is durable.
   std::unique_lock lock(slot->mutex);

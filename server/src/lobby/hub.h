@@ -22,6 +22,7 @@
 #include "reviews/reviews.h"
 #include "rooms/outbox.h"
 #include "rooms/room.h"
+#include "rooms/time_off.h"
 #include "rooms/timers.h"
 #include "rooms/worker.h"
 #include "store/game_store.h"
@@ -52,6 +53,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   static constexpr Millis kQuickMatchInterval{2000};
   using FindUser = std::function<std::optional<protocol::UserRef>(const std::string& name)>;
   using FindUserById = std::function<std::optional<protocol::UserRef>(std::int64_t id)>;
+  // A player's time zone (docs/correspondence.md), an IANA name.
+  using TimeZoneOf = std::function<std::string(std::int64_t id)>;
   // Decides who takes Black when the settings say "automatic" and the ratings are equal: true
   // means the challenger.
   using DrawBlack = std::function<bool()>;
@@ -78,9 +81,11 @@ class Hub final : public Dispatcher, private TournamentHost {
     Metrics* metrics = nullptr;
     // Which node owns each game (store/leases.h); none: this hub's alone (store::SoleNode).
     store::Leases* leases = nullptr;
-    // Blocks between players (docs/moderation.md), read at start and by reload_blocks; none: no
+    // Blocks between players (docs/moderation.md), read at start and by reload_player; none: no
     // one blocks anyone.
     store::ModerationStore* moderation = nullptr;
+    // Where each player's weekends fall in correspondence games; none: everyone's are UTC's.
+    TimeZoneOf time_zone_of{};
   };
 
   explicit Hub(Services services);
@@ -122,9 +127,10 @@ class Hub final : public Dispatcher, private TournamentHost {
   // games in play go on without them (their clocks run).
   void account_restricted(std::int64_t user);
 
-  // A player changed their blocks (the store has them already): the lobby and the rooms follow
-  // at once, and the player's connections get a lobby without the challenges now hidden.
-  void reload_blocks(std::int64_t user);
+  // A player changed their blocks or their time zone (the store has them already): the lobby
+  // and the rooms follow at once (the player's connections get a lobby without the challenges
+  // now hidden; their correspondence games' flags move with their weekends).
+  void reload_player(std::int64_t user);
 
   // What an administrator does to a game (docs/moderation.md), once durable: delete a chat line
   // (200 and {"author": {"id", "name"}}), annul it (200 and {"ratings_rebuilt": n}: a rated
@@ -209,6 +215,8 @@ class Hub final : public Dispatcher, private TournamentHost {
                      Room& room, const std::string& cid, const protocol::ClientMessage& m,
                      Steady now);
   std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);
+  // A correspondence game with weekends off gets its players' weekends (rooms/time_off.h).
+  void give_time_off(Room& room);
   protocol::UserRef stored_user(std::int64_t id) const;
   static protocol::GameSettings stored_settings(const std::string& text, const std::string& what);
   // How a tournament game's room runs; nullopt for a game outside tournaments.
@@ -298,7 +306,11 @@ class Hub final : public Dispatcher, private TournamentHost {
       metrics_};
   CommitPath commit_{*services_.journal, *services_.clock};
   RatingBook ratings_;
-  Blocks blocks_;             // safe from any thread (a lock of its own, taken last)
+  Blocks blocks_;         // safe from any thread (a lock of its own, taken last)
+  TimeZones time_zones_;  // likewise
+  // The steady clock against Unix time, read once (correspondence weekends: rooms/time_off.h).
+  Steady steady_anchor_;
+  std::int64_t unix_anchor_ = 0;
   std::mutex ratings_order_;  // rated games' rows reach the journal in the order they were rated
   CommandMemory applied_;     // the acks of applied commands, for repeated cids
   // The tournament games, and how their rooms run: written under the lobby's lock, read by

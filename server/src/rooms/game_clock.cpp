@@ -26,6 +26,7 @@ GameClock::GameClock(const protocol::TimeControl& control, LagPolicy lag)
       initial.main_ms = control_.main_ms;
       break;
     case System::Simple:
+    case System::Correspondence:
       initial.main_ms = control_.per_move_ms;
       break;
     case System::ByoYomi:
@@ -41,6 +42,23 @@ GameClock::GameClock(const protocol::TimeControl& control, LagPolicy lag)
   }
   time_[index_of(Color::Black)] = initial;
   time_[index_of(Color::White)] = initial;
+}
+
+std::int64_t GameClock::counted(Color c, Steady from, Steady to) const {
+  const std::int64_t elapsed = elapsed_since(from, to);
+  if (!time_off_ || elapsed == 0) return elapsed;
+  return std::max<std::int64_t>(0, elapsed - time_off_->off_within(c, from, to));
+}
+
+bool GameClock::off_at(Color c, Steady now) const {
+  return time_off_ && time_off_->off_within(c, now, now + Millis(1)) > 0;
+}
+
+std::optional<Steady> GameClock::stands_until(Steady now) const {
+  if (!time_off_ || !running_) return std::nullopt;
+  const Steady resumes = time_off_->after_active(*running_, now, 0);
+  if (resumes <= now) return std::nullopt;
+  return resumes;
 }
 
 void GameClock::start(Color c, Steady now) {
@@ -78,6 +96,11 @@ void GameClock::spend(PlayerTime& t, std::int64_t used) const {
       t.main_ms = t.main_ms - used + control_.increment_ms;
       if (control_.max_ms > 0) t.main_ms = std::min(t.main_ms, control_.max_ms);
       return;
+    case System::Correspondence:  // without a bank, a fresh allowance every move
+      t.main_ms = control_.max_ms > 0
+                      ? std::min(t.main_ms - used + control_.per_move_ms, control_.max_ms)
+                      : control_.per_move_ms;
+      return;
     case System::ByoYomi: {
       if (used <= t.main_ms) {
         t.main_ms -= used;
@@ -107,7 +130,7 @@ void GameClock::spend(PlayerTime& t, std::int64_t used) const {
 
 GameClock::Charge GameClock::charge(Color c, Steady now, Millis measured_lag) {
   PlayerTime& t = time_[index_of(c)];
-  const std::int64_t elapsed = running_ == c ? elapsed_since(turn_start_, now) : 0;
+  const std::int64_t elapsed = running_ == c ? counted(c, turn_start_, now) : 0;
   running_.reset();
   Charge result;
   result.lag_credit_ms = std::max<std::int64_t>(
@@ -131,13 +154,14 @@ std::optional<Steady> GameClock::flag_at() const {
   if (!timed() || !running_) return std::nullopt;
   const PlayerTime& t = time_[index_of(*running_)];
   const std::int64_t grace = std::min(lag_.max_per_move.count(), t.lag_quota_ms);
+  if (time_off_) return time_off_->after_active(*running_, turn_start_, available(t) + grace + 1);
   return turn_start_ + Millis(available(t) + grace + 1);
 }
 
 PlayerTime GameClock::left(Color c, Steady now) const {
   PlayerTime t = time_[index_of(c)];
   if (!timed() || running_ != c) return t;
-  const std::int64_t elapsed = elapsed_since(turn_start_, now);
+  const std::int64_t elapsed = counted(c, turn_start_, now);
   if (elapsed >= available(t)) {
     t.main_ms = 0;
     t.period_ms = 0;

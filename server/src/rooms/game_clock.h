@@ -29,6 +29,17 @@ struct LagPolicy {
   Millis max_per_move{1000};
 };
 
+// Time that does not count against a player's clock, on the steady clock: a correspondence
+// game's weekends (docs/correspondence.md). The room's owner provides it.
+class TimeOffSource {
+ public:
+  virtual ~TimeOffSource() = default;
+  // How much of [from, to) is time off for `c`.
+  virtual std::int64_t off_within(Color c, Steady from, Steady to) const = 0;
+  // The instant at which `active` milliseconds that count have passed for `c` since `from`.
+  virtual Steady after_active(Color c, Steady from, std::int64_t active) const = 0;
+};
+
 // What one player has left, between moves or as of an instant within a turn.
 struct PlayerTime {
   std::int64_t main_ms = 0;  // absolute, fischer, byo-yomi and canadian main time; simple: per move
@@ -45,13 +56,22 @@ struct PlayerTime {
 //  - absolute: total time; simple: a fresh allowance each move; fischer: increment after each
 //    move, capped by max_ms if set; byo-yomi: main time, then periods (a move inside a period
 //    keeps it, overrunning one uses it up); canadian: main time, then blocks of `stones` moves
-//    in period_ms (the block refills after its last stone).
+//    in period_ms (the block refills after its last stone); correspondence: per_move_ms to start
+//    with and after each move, the time left carried over up to max_ms if set (a bank), the
+//    players' time off not counted (TimeOffSource).
 // A move made with exactly no time left is in time; the flag falls the next millisecond.
 class GameClock {
  public:
   explicit GameClock(const protocol::TimeControl& control, LagPolicy lag = {});
 
   bool timed() const noexcept { return control_.system != protocol::TimeControl::System::None; }
+  // Time off (none: every millisecond counts). The source must outlive the clock.
+  void set_time_off(const TimeOffSource* source) noexcept { time_off_ = source; }
+  // Whether `c`'s clock would not be counting at `now` (time off).
+  bool off_at(Color c, Steady now) const;
+  // When the running clock, standing still at `now` (time off), counts again; nullopt when it
+  // counts at `now` (or none runs).
+  std::optional<Steady> stands_until(Steady now) const;
   const protocol::TimeControl& control() const noexcept { return control_; }
 
   // The clock of `c` runs from `now` (the turn started). Stops the other one without charge.
@@ -85,12 +105,14 @@ class GameClock {
   std::int64_t available(const PlayerTime& t) const;   // from the turn's start until the flag
   void spend(PlayerTime& t, std::int64_t used) const;  // a move that used `used` ms, in time
   int periods_overrun(std::int64_t over) const;        // byo-yomi periods used up by `over` ms
+  std::int64_t counted(Color c, Steady from, Steady to) const;  // elapsed, time off deducted
 
   protocol::TimeControl control_;
   LagPolicy lag_;
   std::array<PlayerTime, 3> time_{};  // indexed by index_of(Color)
   std::optional<Color> running_;
   Steady turn_start_{};
+  const TimeOffSource* time_off_ = nullptr;
 };
 
 }  // namespace tengen

@@ -29,6 +29,17 @@ bool free_placement(const protocol::GameSettings& s, const Rules& r) {
   return s.placement == P::Free || (s.placement == P::Ruleset && r.free_handicap);
 }
 
+// A correspondence game (docs/correspondence.md) is played over days by players who are mostly
+// away: its first move and its counting may take as long as a move, and nobody's absence counts.
+RoomOptions fitted(RoomOptions options, const protocol::GameSettings& settings) {
+  if (settings.time.system == protocol::TimeControl::System::Correspondence) {
+    const Millis move{settings.time.per_move_ms};
+    options.start_timeout = std::max(options.start_timeout, move);
+    options.scoring_timeout = std::max(options.scoring_timeout, move);
+  }
+  return options;
+}
+
 }  // namespace
 
 Room::Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserRef first,
@@ -37,7 +48,7 @@ Room::Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserR
       settings_(std::move(settings)),
       black_(std::move(first)),
       white_(std::move(second)),
-      options_(options),
+      options_(fitted(options, settings_)),
       rules_(protocol::rules_of(settings_)),
       clock_(settings_.time, options_.lag),
       nigiri_(std::move(nigiri)),
@@ -243,7 +254,7 @@ void Room::leave(const std::shared_ptr<Connection>& who, Steady now) {
 
 std::optional<Steady> Room::claim_at(Color leaver) const {
   const auto& since = absent_since_[index_of(leaver)];
-  if (!since || stage() != Stage::Playing) return std::nullopt;
+  if (!since || stage() != Stage::Playing || correspondence()) return std::nullopt;
   const Color to_move = game_ ? game_->to_move() : Color::Black;
   if (to_move != leaver) return std::nullopt;
   return std::max(*since, turn_start_) + options_.disconnect_grace;
@@ -285,7 +296,7 @@ void Room::start_turn(Steady now) {
 // If the turn has passed to a player who left, their countdown starts: say so.
 void Room::announce_countdown() {
   const Color to_move = game_ ? game_->to_move() : Color::Black;
-  if (stage() == Stage::Playing && absent_since_[index_of(to_move)]) {
+  if (stage() == Stage::Playing && absent_since_[index_of(to_move)] && !correspondence()) {
     publish("", protocol::PlayerLeft{{to_move, options_.disconnect_grace.count()}});
   }
 }
@@ -506,6 +517,10 @@ Room::Reply Room::claim_win(std::int64_t user, const std::string& cid, Steady no
   const auto color = color_of(user);
   if (!color) return error(cid, ErrorCode::Conflict, "the nigiri is not done yet");
   const Color leaver = opponent(*color);
+  if (correspondence()) {
+    return error(cid, ErrorCode::Conflict,
+                 "a correspondence game has no absence countdown: your opponent's clock decides");
+  }
   if (!absent_since_[index_of(leaver)])
     return error(cid, ErrorCode::Conflict, "your opponent is still here");
   if (!both_moved())

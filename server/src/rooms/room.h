@@ -168,6 +168,16 @@ class Room {
   // them, nor in their snapshots. None: every line goes to everyone who may read it.
   void set_blocks(const Blocks* blocks) { blocks_ = blocks; }
 
+  // A correspondence game's time off (the players' weekends; docs/correspondence.md), which its
+  // clock does not count; the room keeps it. Give it before the first tick.
+  void set_time_off(std::unique_ptr<TimeOffSource> source) {
+    time_off_ = std::move(source);
+    clock_.set_time_off(time_off_.get());
+  }
+  bool correspondence() const noexcept {
+    return settings_.time.system == protocol::TimeControl::System::Correspondence;
+  }
+
   // The game as an SGF record: players, rules, result, and the nigiri's proof in GC[].
   std::string sgf() const;
 
@@ -236,6 +246,7 @@ class Room {
   protocol::UserRef white_;
   RoomOptions options_;
   Rules rules_;
+  std::unique_ptr<TimeOffSource> time_off_;  // before the clock, which points to it
   GameClock clock_;
   std::optional<Game> game_;  // absent while Black places free handicap stones
   std::vector<PlayerTime>

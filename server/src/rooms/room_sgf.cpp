@@ -29,7 +29,17 @@ std::string Room::sgf() const {
     while (fraction.back() == '0') fraction.pop_back();
     return text + "." + fraction;
   };
-  if (system != System::None && system != System::Simple)
+  auto days = [&secs](std::int64_t ms) {  // 86400000 -> "1d", 97200000 -> "1d 3h"
+    constexpr std::int64_t kHour = 3'600'000;
+    const std::int64_t hours = ms / kHour;
+    std::string text;
+    if (hours >= 24) text = std::to_string(hours / 24) + "d";
+    if (hours % 24) text += (text.empty() ? "" : " ") + std::to_string(hours % 24) + "h";
+    return text.empty() ? secs(ms) + "s" : text;
+  };
+  if (system == System::Correspondence)
+    record.time_limit = static_cast<double>(time.per_move_ms) / 1000.0;
+  else if (system != System::None && system != System::Simple)
     record.time_limit = static_cast<double>(time.main_ms) / 1000.0;
   switch (system) {
     case System::None:
@@ -47,6 +57,11 @@ std::string Room::sgf() const {
       break;
     case System::Canadian:
       record.overtime = std::to_string(time.stones) + "/" + secs(time.period_ms) + " canadian";
+      break;
+    case System::Correspondence:  // the same words a client shows: days, and hours if any
+      record.overtime = "correspondence " + days(time.per_move_ms) + " per move" +
+                        (time.max_ms ? ", up to " + days(time.max_ms) : "") +
+                        (time.weekends_off ? ", weekends off" : "");
       break;
   }
   for (std::size_t i = 0; i < record.moves.size() && i < clock_after_.size(); ++i) {

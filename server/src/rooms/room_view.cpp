@@ -17,6 +17,7 @@ std::optional<protocol::ClockState> Room::clock_state(Steady now) const {
   };
   protocol::ClockState s{view(Color::Black), view(Color::White), {}};
   s.running = clock_.running();
+  if (const auto until = clock_.stands_until(now)) s.time_off_ms = ms_between(now, *until);
   return s;
 }
 

@@ -22,6 +22,8 @@ struct UserRecord {
   bool banned = false;
   std::optional<std::int64_t> suspended_until_ms{};
   std::string moderation_reason{};
+  // Where the player's weekends fall in correspondence games (docs/correspondence.md).
+  std::string time_zone = "UTC";
 
   // Whether the account may not log in or act at `now_ms`.
   bool restricted_at(std::int64_t now_ms) const {
@@ -33,7 +35,7 @@ struct UserRecord {
 // with a table alias by hand where a query joins).
 inline constexpr const char* kUserColumns =
     "id, username, password_hash, is_bot, created_at, is_admin, banned, suspended_until,"
-    " moderation_reason";
+    " moderation_reason, time_zone";
 
 struct SessionRecord {
   std::int64_t id = 0;
@@ -57,6 +59,8 @@ class AccountStore {
   virtual std::optional<UserRecord> user_by_id(std::int64_t id) = 0;
   // False if there is no such user. Sessions are left as they are.
   virtual bool set_password_hash(std::int64_t user_id, const std::string& password_hash) = 0;
+  // False when there is no such user. The zone is checked by the caller (known_time_zone).
+  virtual bool set_time_zone(std::int64_t user_id, const std::string& zone) = 0;
 
   virtual SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
                                        const std::string& user_agent, std::int64_t now_ms) = 0;

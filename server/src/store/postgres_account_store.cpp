@@ -11,6 +11,7 @@ UserRecord user_at(const pg::Result& r, int row, int first) {
   u.banned = r.boolean(row, first + 6);
   u.suspended_until_ms = r.optional_int64(row, first + 7);
   u.moderation_reason = r.text(row, first + 8);
+  u.time_zone = r.text(row, first + 9);
   return u;
 }
 
@@ -64,6 +65,10 @@ bool PostgresAccountStore::set_password_hash(std::int64_t user_id,
              .affected() > 0;
 }
 
+bool PostgresAccountStore::set_time_zone(std::int64_t user_id, const std::string& zone) {
+  return db_.query("UPDATE users SET time_zone = $1 WHERE id = $2", {zone, user_id}).affected() > 0;
+}
+
 SessionRecord PostgresAccountStore::create_session(std::int64_t user_id,
                                                    const TokenHash& token_hash,
                                                    const std::string& user_agent,
@@ -82,7 +87,8 @@ std::optional<std::pair<UserRecord, SessionRecord>> PostgresAccountStore::sessio
       "WITH touched AS (UPDATE sessions SET last_seen_at = $2 WHERE token_hash = $1"
       " RETURNING id, user_id, user_agent, created_at)"
       " SELECT t.id, t.user_id, t.user_agent, t.created_at, u.id, u.username, u.password_hash,"
-      " u.is_bot, u.created_at, u.is_admin, u.banned, u.suspended_until, u.moderation_reason"
+      " u.is_bot, u.created_at, u.is_admin, u.banned, u.suspended_until, u.moderation_reason,"
+      " u.time_zone"
       " FROM touched t JOIN users u ON u.id = t.user_id",
       {hash(token_hash), now_ms});
   if (r.rows() == 0) return std::nullopt;

@@ -23,6 +23,7 @@ class PostgresAccountStore final : public AccountStore {
   std::optional<UserRecord> user_by_name(const std::string& username) override;
   std::optional<UserRecord> user_by_id(std::int64_t id) override;
   bool set_password_hash(std::int64_t user_id, const std::string& password_hash) override;
+  bool set_time_zone(std::int64_t user_id, const std::string& zone) override;
   SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
                                const std::string& user_agent, std::int64_t now_ms) override;
   std::optional<std::pair<UserRecord, SessionRecord>> session_by_token(

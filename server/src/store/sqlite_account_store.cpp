@@ -11,6 +11,7 @@ UserRecord user_at(const Statement& q, int first) {
   u.banned = q.column_int(first + 6) != 0;
   u.suspended_until_ms = q.column_optional_int(first + 7);
   u.moderation_reason = q.column_text(first + 8);
+  u.time_zone = q.column_text(first + 9);
   return u;
 }
 
@@ -20,6 +21,7 @@ SqliteAccountStore::SqliteAccountStore(Database& db)
       user_by_name_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE username = ?"),
       user_by_id_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE id = ?"),
       set_password_hash_(db, "UPDATE users SET password_hash = ? WHERE id = ?"),
+      set_time_zone_(db, "UPDATE users SET time_zone = ? WHERE id = ?"),
       insert_session_(
           db,
           "INSERT INTO sessions(user_id, token_hash, user_agent, created_at, last_seen_at)"
@@ -27,7 +29,7 @@ SqliteAccountStore::SqliteAccountStore(Database& db)
       session_by_token_(db,
                         "SELECT s.id, s.user_id, s.user_agent, s.created_at, s.last_seen_at,"
                         " u.id, u.username, u.password_hash, u.is_bot, u.created_at, u.is_admin,"
-                        " u.banned, u.suspended_until, u.moderation_reason"
+                        " u.banned, u.suspended_until, u.moderation_reason, u.time_zone"
                         " FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?"),
       touch_session_(db, "UPDATE sessions SET last_seen_at = ? WHERE id = ?"),
       sessions_of_(db,
@@ -69,6 +71,11 @@ std::optional<UserRecord> SqliteAccountStore::user_by_name(const std::string& us
 std::optional<UserRecord> SqliteAccountStore::user_by_id(std::int64_t id) {
   user_by_id_.bind(1, id);
   return read_user(user_by_id_);
+}
+
+bool SqliteAccountStore::set_time_zone(std::int64_t user_id, const std::string& zone) {
+  set_time_zone_.bind(1, zone).bind(2, user_id).run();
+  return set_time_zone_.changes() > 0;
 }
 
 bool SqliteAccountStore::set_password_hash(std::int64_t user_id, const std::string& password_hash) {

@@ -1,0 +1,95 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rooms/game_clock.h"
+
+namespace tengen {
+
+// A span of Unix milliseconds, [from, to).
+struct Span {
+  std::int64_t from = 0;
+  std::int64_t to = 0;
+  friend bool operator==(const Span&, const Span&) = default;
+};
+
+// Whether the server's time zone database (the system's, /usr/share/zoneinfo) knows `name`, an
+// IANA name such as "Europe/Amsterdam" or "UTC".
+bool known_time_zone(std::string_view name);
+
+// The time that does not count against one player's clock in a correspondence game
+// (docs/correspondence.md): their weekends, Saturday 00:00 to Monday 00:00 in their own time zone
+// (daylight saving included), when the game has weekends off. Pure: the date library's
+// arithmetic on Unix milliseconds; an unknown zone counts as UTC.
+class TimeOff {
+ public:
+  TimeOff(std::string zone, bool weekends);
+
+  // The spans of time off that meet [from, to), merged and in order, each whole (it may begin
+  // before `from` or end after `to`).
+  std::vector<Span> spans(std::int64_t from, std::int64_t to) const;
+  // How much of [from, to) is time off.
+  std::int64_t within(std::int64_t from, std::int64_t to) const;
+  // The instant at which `active` milliseconds that are not time off have passed since `from`.
+  std::int64_t after_active(std::int64_t from, std::int64_t active) const;
+  // Whether `at` is time off, and if so when it ends.
+  std::int64_t off_until(std::int64_t at) const;  // `at` itself when it is not time off
+
+ private:
+  std::string zone_;
+  bool weekends_;
+};
+
+// The players' time zones as the hub knows them: each read from the accounts the first time a
+// correspondence game asks, and again after the player changes it (forget). Safe from any thread.
+class TimeZones {
+ public:
+  using Lookup = std::function<std::string(std::int64_t user)>;
+  explicit TimeZones(Lookup lookup) : lookup_(std::move(lookup)) {}
+
+  std::string of(std::int64_t user);
+  void forget(std::int64_t user);
+
+ private:
+  Lookup lookup_;
+  std::mutex mutex_;
+  std::map<std::int64_t, std::string> known_;
+  std::uint64_t generation_ = 0;  // forget()s so far
+};
+
+// One correspondence game's time off, for its clock: each colour's player's weekends (when the
+// game has weekends off) in their current time zone. The steady clock is related to Unix time by
+// one pair of readings (`steady_anchor`, `unix_anchor`), taken by the hub at its start.
+class GameTimeOff final : public TimeOffSource {
+ public:
+  GameTimeOff(TimeZones& zones, std::int64_t black, std::int64_t white, bool weekends,
+              Steady steady_anchor, std::int64_t unix_anchor)
+      : zones_(zones),
+        black_(black),
+        white_(white),
+        weekends_(weekends),
+        steady_anchor_(steady_anchor),
+        unix_anchor_(unix_anchor) {}
+
+  std::int64_t off_within(Color c, Steady from, Steady to) const override;
+  Steady after_active(Color c, Steady from, std::int64_t active) const override;
+
+ private:
+  TimeOff of(Color c) const;
+  std::int64_t unix_of(Steady t) const { return unix_anchor_ + ms_between(steady_anchor_, t); }
+
+  TimeZones& zones_;
+  std::int64_t black_;
+  std::int64_t white_;
+  bool weekends_;
+  Steady steady_anchor_;
+  std::int64_t unix_anchor_;
+};
+
+}  // namespace tengen

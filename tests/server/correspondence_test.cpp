@@ -1,0 +1,154 @@
+// Correspondence games through the real stack (docs/correspondence.md): days a move, each player's
+// weekend in their own time zone set by the account API, a change of zone in the middle of a turn
+// moving the flag at once, a restart, and none of the live game's countdowns. The stack's manual
+// clock starts on Wednesday 18 November 2026, 11:06:40 UTC.
+#include <gtest/gtest.h>
+
+#include "support/game_commands.h"
+#include "support/many_players.h"
+
+namespace tengen {
+namespace {
+
+using json = nlohmann::json;
+using std::chrono::milliseconds;
+using testing::expect_ack;
+
+constexpr std::int64_t kHour = 3'600'000;
+constexpr std::int64_t kDay = 24 * kHour;
+constexpr std::int64_t kStart = 1'795'000'000'000;        // Wednesday 11:06:40 UTC
+constexpr std::int64_t kWednesdayNoon = 1'795'003'200'000;  // Wednesday 12:00 UTC
+// Auckland's weekend (UTC+13 in November): Friday 11:00 UTC to Sunday 11:00 UTC.
+constexpr std::int64_t kSaturdayAuckland = 1'795'172'400'000;
+constexpr std::int64_t kMondayAuckland = 1'795'345'200'000;
+constexpr std::int64_t kGrace = 1'000;  // the lag credit a move could still get (docs/clocks.md)
+
+const json kTwoDaysWeekendsOff = {
+    {"width", 9},
+    {"time",
+     {{"system", "correspondence"}, {"per_move_ms", 2 * kDay}, {"max_ms", 0}, {"weekends_off", true}}}};
+
+class Correspondence : public testing::ManyPlayers {
+ protected:
+  void advance_to(std::int64_t unix_ms) {
+    const auto now = stack_->clock().unix_ms();
+    ASSERT_GE(unix_ms, now);
+    stack_->advance(milliseconds(unix_ms - now));
+  }
+  json snapshot(std::int64_t game) {
+    auto watcher = std::make_unique<testing::WsClient>(stack_->port(),
+                                                       testing::WsClient::Options{"", "", "/ws/v1"});
+    watcher->wait_type("welcome");
+    watcher->command({{"type", "join"}, {"game", game}});
+    return watcher->wait_type("snapshot");
+  }
+  void set_zone(const std::string& who, const std::string& zone) {
+    const auto [status, body] =
+        request("PATCH", "/api/v1/me", who, json{{"time_zone", zone}}.dump());
+    ASSERT_EQ(status, 200) << raw_;
+    EXPECT_EQ(body["user"]["time_zone"], zone);
+  }
+};
+
+TEST_F(Correspondence, APlayerSetsATimeZoneTheServerKnows) {
+  auto alice = player("alice");
+  EXPECT_EQ(request("GET", "/api/v1/me", "alice").second["user"]["time_zone"], "UTC");
+  set_zone("alice", "Pacific/Auckland");
+  EXPECT_EQ(request("GET", "/api/v1/me", "alice").second["user"]["time_zone"], "Pacific/Auckland");
+  auto [status, body] =
+      request("PATCH", "/api/v1/me", "alice", json{{"time_zone", "Mars/Olympus_Mons"}}.dump());
+  EXPECT_EQ(status, 400);
+  EXPECT_EQ(body["error"]["code"], "bad_time_zone");
+  EXPECT_EQ(body["error"]["message"],
+            "'Mars/Olympus_Mons' is not a time zone this server knows (an IANA name such as "
+            "Europe/Amsterdam or America/New_York)");
+  std::tie(status, body) = request("PATCH", "/api/v1/me", "alice", R"({"zone":"UTC"})");
+  EXPECT_EQ(status, 400);
+  EXPECT_EQ(body["error"]["message"], "unknown field 'zone'");
+  EXPECT_EQ(request("PATCH", "/api/v1/me", "", R"({"time_zone":"UTC"})").first, 401);
+  EXPECT_EQ(request("GET", "/api/v1/me", "alice").second["user"]["time_zone"], "Pacific/Auckland")
+      << "unchanged by the refusals";
+}
+
+TEST_F(Correspondence, SettingsOutsideTheirRangeAreRefused) {
+  auto alice = player("alice");
+  const auto refused = [&](json time) {
+    return alice->command({{"type", "create_challenge"}, {"settings", {{"time", time}}}});
+  };
+  EXPECT_EQ(refused({{"system", "correspondence"}, {"per_move_ms", 1'800'000}})["message"],
+            "time.per_move_ms must be between 3600000 and 2592000000, not 1800000");
+  EXPECT_EQ(refused({{"system", "correspondence"}, {"per_move_ms", 3 * kDay}, {"max_ms", kDay}})
+                ["message"],
+            "time.max_ms must be 0 (no bank: a fresh allowance each move) or at least "
+            "time.per_move_ms");
+  EXPECT_EQ(refused({{"system", "fischer"},
+                     {"main_ms", 60'000},
+                     {"increment_ms", 1'000},
+                     {"weekends_off", true}})["message"],
+            "time.weekends_off is for correspondence games only");
+}
+
+// Two games on Wednesday noon, each player with two days a move and weekends off. Alice (in
+// Auckland) moves to UTC on Thursday: her flag comes forward to Friday noon. Carol stays in
+// Auckland: her clock stands still over her weekend and through a restart.
+TEST_F(Correspondence, WeekendsStopEachPlayersClockInTheirOwnZone) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  auto carol = player("carol");
+  set_zone("alice", "Pacific/Auckland");
+  set_zone("carol", "Pacific/Auckland");
+  advance_to(kWednesdayNoon);
+  const auto first = testing::start_game(*alice, *bob, kTwoDaysWeekendsOff);
+  const auto second = testing::start_game(*carol, *bob, kTwoDaysWeekendsOff);
+  for (const auto game : {first, second}) {
+    expect_ack((game == first ? alice : carol)->command(testing::play(game, "E5")));
+    expect_ack(bob->command(testing::play(game, "C3")));
+  }
+  // Players come and go: nobody may claim a win for an absence.
+  alice.reset();
+  const auto claimed = bob->command({{"type", "claim_win"}, {"game", first}});
+  EXPECT_EQ(claimed["message"],
+            "a correspondence game has no absence countdown: your opponent's clock decides");
+
+  advance_to(kWednesdayNoon + kDay);
+  set_zone("alice", "UTC");
+  // Friday noon in UTC, and the grace: the timer itself (nothing else touches the game).
+  advance_to(kWednesdayNoon + 2 * kDay + kGrace + 1);
+  const json ended = bob->wait_type("game_ended");
+  EXPECT_EQ(ended["game"], first);
+  EXPECT_EQ(ended["result"], "W+T") << "alice's flag, at her new zone's time";
+
+  // Carol's weekend began on Friday 11:00 UTC: 47 hours used, one left, standing still.
+  const json carols = snapshot(second);
+  EXPECT_EQ(carols["result"], nullptr);
+  EXPECT_EQ(carols["clock"]["running"], "black");
+  EXPECT_EQ(carols["clock"]["black"]["main_ms"], kHour);
+  EXPECT_EQ(carols["clock"]["time_off_ms"], kMondayAuckland - (kWednesdayNoon + 2 * kDay + kGrace + 1));
+  EXPECT_FALSE(snapshot(first)["clock"].contains("time_off_ms")) << "a finished game's";
+
+  // A restart: the stack's clock starts again on Wednesday 11:06:40 and the turn with it (the
+  // downtime and the turn so far are not charged): two days again, less Carol's weekend.
+  bob.reset();
+  carol.reset();
+  stack_.reset();
+  stack_.emplace(temp_.path());
+  const std::int64_t flag = kMondayAuckland + (2 * kDay - (kSaturdayAuckland - kStart)) + kGrace + 1;
+  advance_to(flag - 1);
+  EXPECT_EQ(snapshot(second)["result"], nullptr);
+  stack_->advance(milliseconds(1));
+  EXPECT_EQ(snapshot(second)["result"], "W+T");
+}
+
+TEST_F(Correspondence, TheFirstMoveMayTakeAsLongAsAMove) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  const auto game = testing::start_game(*alice, *bob, kTwoDaysWeekendsOff);
+  EXPECT_EQ(snapshot(game)["first_move_ms"], 2 * kDay);
+  stack_->advance(milliseconds(2 * kDay - 1));
+  EXPECT_EQ(snapshot(game)["result"], nullptr) << "a live game's minute is long gone";
+  stack_->advance(milliseconds(1));
+  EXPECT_EQ(snapshot(game)["result"], "Void");
+}
+
+}  // namespace
+}  // namespace tengen

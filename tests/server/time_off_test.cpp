@@ -1,0 +1,160 @@
+// Correspondence clocks (docs/correspondence.md): weekends in each player's time zone, daylight
+// saving included, and the correspondence time system's bank, on fixed instants. The instants
+// were computed independently (Python's zoneinfo on the same tz database).
+#include <gtest/gtest.h>
+
+#include "rooms/game_clock.h"
+#include "rooms/time_off.h"
+
+namespace tengen {
+namespace {
+
+constexpr std::int64_t kHour = 3'600'000;
+constexpr std::int64_t kDay = 24 * kHour;
+// Wednesday 18 November 2026, 11:06:40 UTC (the tests' manual clock starts here).
+constexpr std::int64_t kWednesday = 1'795'000'000'000;
+// Saturday 21 and Monday 23 November 2026, 00:00 UTC.
+constexpr std::int64_t kSaturdayUtc = 1'795'219'200'000;
+constexpr std::int64_t kMondayUtc = 1'795'392'000'000;
+// The same local midnights in Auckland (UTC+13 in November) and Amsterdam (UTC+1).
+constexpr std::int64_t kSaturdayAuckland = 1'795'172'400'000;
+constexpr std::int64_t kMondayAuckland = 1'795'345'200'000;
+constexpr std::int64_t kSaturdayAmsterdam = 1'795'215'600'000;
+constexpr std::int64_t kMondayAmsterdam = 1'795'388'400'000;
+
+TEST(TimeOff, TheServerKnowsTheIanaZonesAndNothingElse) {
+  EXPECT_TRUE(known_time_zone("UTC"));
+  EXPECT_TRUE(known_time_zone("Europe/Amsterdam"));
+  EXPECT_TRUE(known_time_zone("America/Argentina/Buenos_Aires"));
+  EXPECT_FALSE(known_time_zone(""));
+  EXPECT_FALSE(known_time_zone("Mars/Olympus_Mons"));
+  EXPECT_FALSE(known_time_zone("europe/amsterdam"));
+  EXPECT_FALSE(known_time_zone("../../etc/passwd"));
+}
+
+TEST(TimeOff, AWeekendRunsFromSaturdayToMondayMidnightInThePlayersZone) {
+  EXPECT_EQ(TimeOff("UTC", true).spans(kWednesday, kWednesday + 7 * kDay),
+            (std::vector<Span>{{kSaturdayUtc, kMondayUtc}}));
+  EXPECT_EQ(TimeOff("Pacific/Auckland", true).spans(kWednesday, kWednesday + 7 * kDay),
+            (std::vector<Span>{{kSaturdayAuckland, kMondayAuckland}}));
+  EXPECT_EQ(TimeOff("Europe/Amsterdam", true).spans(kWednesday, kWednesday + 7 * kDay),
+            (std::vector<Span>{{kSaturdayAmsterdam, kMondayAmsterdam}}));
+  // From inside a weekend, that weekend whole; two weeks, two weekends of 48 hours.
+  EXPECT_EQ(TimeOff("UTC", true).spans(kSaturdayUtc + kHour, kSaturdayUtc + 2 * kHour),
+            (std::vector<Span>{{kSaturdayUtc, kMondayUtc}}));
+  EXPECT_EQ(TimeOff("UTC", true).within(kWednesday, kWednesday + 14 * kDay), 96 * kHour);
+  EXPECT_EQ(TimeOff("UTC", true).within(kSaturdayUtc + kHour, kMondayUtc + kHour), 47 * kHour);
+  // Without weekends off (or an empty span) there is no time off.
+  EXPECT_TRUE(TimeOff("UTC", false).spans(kWednesday, kWednesday + 30 * kDay).empty());
+  EXPECT_EQ(TimeOff("UTC", true).within(kSaturdayUtc, kSaturdayUtc), 0);
+  // A zone the server does not know counts as UTC.
+  EXPECT_EQ(TimeOff("Mars/Olympus_Mons", true).spans(kWednesday, kWednesday + 7 * kDay),
+            (std::vector<Span>{{kSaturdayUtc, kMondayUtc}}));
+}
+
+TEST(TimeOff, DaylightSavingMakesAWeekendAnHourShorterOrLonger) {
+  // Amsterdam springs forward on Sunday 29 March 2026 and falls back on Sunday 25 October.
+  const TimeOff amsterdam("Europe/Amsterdam", true);
+  const std::int64_t saturday_march = 1'774'652'400'000;
+  const std::int64_t saturday_october = 1'792'792'800'000;
+  EXPECT_EQ(amsterdam.spans(saturday_march - kDay, saturday_march),
+            (std::vector<Span>{}));  // the span ends as the weekend begins
+  EXPECT_EQ(amsterdam.spans(saturday_march - kDay, saturday_march + 1),
+            (std::vector<Span>{{saturday_march, 1'774'821'600'000}}));
+  EXPECT_EQ(amsterdam.within(saturday_march, saturday_march + 3 * kDay), 47 * kHour);
+  EXPECT_EQ(amsterdam.within(saturday_october, saturday_october + 3 * kDay), 49 * kHour);
+}
+
+TEST(TimeOff, ActiveTimeSkipsTheWeekend) {
+  const TimeOff utc("UTC", true);
+  // Friday 20:00 UTC and six hours to go: four before the weekend, two after it.
+  const std::int64_t friday_evening = kSaturdayUtc - 4 * kHour;
+  EXPECT_EQ(utc.after_active(friday_evening, 6 * kHour), kMondayUtc + 2 * kHour);
+  EXPECT_EQ(utc.after_active(friday_evening, 4 * kHour), kSaturdayUtc) << "done as it begins";
+  EXPECT_EQ(utc.after_active(friday_evening, 4 * kHour + 1), kMondayUtc + 1);
+  // Begun during a weekend: nothing counts until Monday.
+  EXPECT_EQ(utc.after_active(kSaturdayUtc + 5 * kHour, kHour), kMondayUtc + kHour);
+  // Twelve days from Wednesday: two weekends skipped.
+  EXPECT_EQ(utc.after_active(kWednesday, 12 * kDay), kWednesday + 16 * kDay);
+  EXPECT_EQ(utc.within(kWednesday, utc.after_active(kWednesday, 12 * kDay)), 4 * kDay);
+  EXPECT_EQ(TimeOff("UTC", false).after_active(kWednesday, 12 * kDay), kWednesday + 12 * kDay);
+  EXPECT_EQ(utc.off_until(kSaturdayUtc + kHour), kMondayUtc);
+  EXPECT_EQ(utc.off_until(kWednesday), kWednesday);
+}
+
+// ---- the correspondence time system ----
+
+using protocol::TimeControl;
+using System = TimeControl::System;
+
+LagPolicy no_lag() {
+  return LagPolicy{Millis(0), Millis(0), Millis(0), Millis(0)};
+}
+TimeControl correspondence(std::int64_t per_move, std::int64_t bank, bool weekends = false) {
+  TimeControl t;
+  t.system = System::Correspondence;
+  t.per_move_ms = per_move;
+  t.max_ms = bank;
+  t.weekends_off = weekends;
+  return t;
+}
+const Steady t0{std::chrono::hours(1)};
+Steady at(std::int64_t ms) {
+  return t0 + Millis(ms);
+}
+
+TEST(CorrespondenceClock, WithoutABankEveryMoveHasTheSameDays) {
+  GameClock c(correspondence(3 * kDay, 0), no_lag());
+  EXPECT_EQ(c.kept(Color::Black).main_ms, 3 * kDay);
+  c.start(Color::Black, at(0));
+  EXPECT_TRUE(c.charge(Color::Black, at(kDay), Millis(0)).in_time);
+  EXPECT_EQ(c.kept(Color::Black).main_ms, 3 * kDay) << "nothing carries over";
+  c.start(Color::Black, at(kDay));
+  EXPECT_EQ(c.flag_at(), at(4 * kDay + 1));
+  EXPECT_FALSE(c.charge(Color::Black, at(4 * kDay + 1), Millis(0)).in_time);
+}
+
+TEST(CorrespondenceClock, ABankKeepsWhatIsLeftUpToItsCap) {
+  GameClock c(correspondence(3 * kDay, 10 * kDay), no_lag());
+  c.start(Color::Black, at(0));
+  c.charge(Color::Black, at(kDay), Millis(0));
+  EXPECT_EQ(c.kept(Color::Black).main_ms, 5 * kDay) << "3 - 1 + 3 days";
+  c.start(Color::Black, at(kDay));
+  c.charge(Color::Black, at(kDay + kHour), Millis(0));
+  c.start(Color::Black, at(kDay + kHour));
+  c.charge(Color::Black, at(kDay + 2 * kHour), Millis(0));
+  EXPECT_EQ(c.kept(Color::Black).main_ms, 10 * kDay) << "capped at the bank";
+}
+
+// The clock with players' weekends: the steady line is tied to Wednesday 11:06:40 UTC.
+TEST(CorrespondenceClock, EachPlayersWeekendStopsOnlyTheirOwnClock) {
+  std::map<std::int64_t, std::string> zones{{1, "UTC"}, {2, "Pacific/Auckland"}};
+  TimeZones known([&](std::int64_t user) { return zones.at(user); });
+  const GameTimeOff off(known, 1, 2, true, t0, kWednesday);
+  GameClock c(correspondence(2 * kDay, 0, true), no_lag());
+  c.set_time_off(&off);
+  // Black (UTC) to move on Wednesday with two days: Friday 11:06:40, before their weekend.
+  c.start(Color::Black, at(0));
+  EXPECT_EQ(c.flag_at(), at(2 * kDay + 1));
+  // White (Auckland, whose weekend begins Friday 11:00 UTC) needs Sunday for the last minutes.
+  c.start(Color::White, at(0));
+  const std::int64_t before = kSaturdayAuckland - kWednesday;  // active until then
+  EXPECT_EQ(c.flag_at(), at(kMondayAuckland - kWednesday + (2 * kDay - before) + 1));
+  EXPECT_TRUE(c.off_at(Color::White, at(before)));
+  EXPECT_FALSE(c.off_at(Color::Black, at(before)));
+  // What White has left stands still over their weekend.
+  EXPECT_EQ(c.left(Color::White, at(before)).main_ms, 2 * kDay - before);
+  EXPECT_EQ(c.left(Color::White, at(kMondayAuckland - kWednesday)).main_ms, 2 * kDay - before);
+  // A move on their Sunday (UTC Saturday) is charged the active time only.
+  const auto charged = c.charge(Color::White, at(kSaturdayUtc - kWednesday + kHour), Millis(0));
+  EXPECT_TRUE(charged.in_time);
+  EXPECT_EQ(charged.used_ms, before);
+  // The zone changes: forgotten and read again.
+  zones[1] = "Pacific/Auckland";
+  known.forget(1);
+  c.start(Color::Black, at(0));
+  EXPECT_EQ(c.flag_at(), at(kMondayAuckland - kWednesday + (2 * kDay - before) + 1));
+}
+
+}  // namespace
+}  // namespace tengen
