@@ -139,6 +139,43 @@ TEST_F(Correspondence, WeekendsStopEachPlayersClockInTheirOwnZone) {
   EXPECT_EQ(snapshot(second)["result"], "W+T");
 }
 
+// "Games waiting for my move": alice's own first, the least time left first; then the others.
+TEST_F(Correspondence, APlayerListsTheGamesWaitingForTheirMove) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  auto carol = player("carol");
+  const auto days = [](int n) {
+    return json{{"width", 9},
+                {"time", {{"system", "correspondence"}, {"per_move_ms", n * kDay}, {"max_ms", 0}}}};
+  };
+  const auto slow = testing::start_game(*alice, *bob, days(5));   // alice to move, 5 days
+  const auto quick = testing::start_game(*alice, *carol, days(1));  // alice to move, 1 day
+  const auto theirs = testing::start_game(*bob, *alice, days(2));  // bob to move
+  const auto others = testing::start_game(*bob, *carol, days(2));  // not alice's
+  for (const auto game : {slow, quick}) expect_ack(alice->command(testing::play(game, "E5")));
+  expect_ack(bob->command(testing::play(slow, "C3")));
+  expect_ack(carol->command(testing::play(quick, "C3")));
+  stack_->advance(milliseconds(kHour));
+  expect_ack(alice->command({{"type", "my_games"}, {"cid", "list"}}));
+  const json list = alice->wait_type("my_games");
+  ASSERT_EQ(list["games"].size(), 3u) << list.dump();
+  EXPECT_EQ(list["games"][0]["game"], quick);
+  EXPECT_EQ(list["games"][0]["your_move"], true);
+  EXPECT_EQ(list["games"][0]["to_move"], "black");
+  EXPECT_EQ(list["games"][0]["moves"], 2);
+  EXPECT_EQ(list["games"][0]["clock"]["black"]["main_ms"], kDay - kHour);
+  EXPECT_EQ(list["games"][0]["white"]["name"], "carol");
+  EXPECT_EQ(list["games"][1]["game"], slow);
+  EXPECT_EQ(list["games"][2]["game"], theirs);
+  EXPECT_EQ(list["games"][2]["your_move"], false);
+  EXPECT_EQ(list["games"][2]["to_move"], "black");
+  (void)others;
+  const auto guest = std::make_unique<testing::WsClient>(
+      stack_->port(), testing::WsClient::Options{"", "", "/ws/v1"});
+  guest->wait_type("welcome");
+  EXPECT_EQ(guest->command({{"type", "my_games"}})["code"], "not_authenticated");
+}
+
 TEST_F(Correspondence, TheFirstMoveMayTakeAsLongAsAMove) {
   auto alice = player("alice");
   auto bob = player("bob");

@@ -2,7 +2,7 @@
 // (docs/moderation.md) comes from a link (#/join/CODE) or is typed in; a suspended or closed
 // account is told why, and until when.
 import { h, fill } from './util.js';
-import { login, register } from './api.js';
+import { login, register, setTimeZone, browserTimeZone } from './api.js';
 import { t, formatDateTime } from './i18n.js';
 
 // A refusal in the player's words: a suspension or ban with the administrators' reason.
@@ -37,6 +37,12 @@ export function mountAccount(root, ctx, invite = null) {
           const { user } = id === 'login'
             ? await login(username.value.trim(), password.value)
             : await register(username.value.trim(), password.value, code.value.trim());
+          // A new account's weekends (correspondence games) are the browser's; changed on one's page.
+          if (id === 'register' && browserTimeZone() && browserTimeZone() !== user.time_zone) {
+            try {
+              Object.assign(user, await setTimeZone(browserTimeZone()));
+            } catch { /* the server does not know it: UTC stays, and the page offers the list */ }
+          }
           ctx.signedIn(user);
         } catch (err) {
           problem.textContent = refusal(err);

@@ -50,4 +50,9 @@ export async function currentUser() {
 export const login = (username, password) => fetchJson('/api/v1/login', { method: 'POST', body: { username, password } });
 export const register = (username, password, invite = '') =>
   fetchJson('/api/v1/register', { method: 'POST', body: invite ? { username, password, invite } : { username, password } });
+// Where the player's weekends fall in correspondence games (docs/correspondence.md); the user.
+export const setTimeZone = async (zone) =>
+  (await fetchJson('/api/v1/me', { method: 'PATCH', body: { time_zone: zone } })).user;
+// The browser's own time zone, an IANA name ('Europe/Amsterdam'), if it says.
+export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || '';
 export const logout = () => fetchJson('/api/v1/logout', { method: 'POST' });

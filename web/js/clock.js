@@ -1,5 +1,5 @@
 // A player's clock as the server last reported it, counted down locally between updates.
-import { formatMs, formatDuration } from './util.js';
+import { formatMs, formatDuration, formatDays } from './util.js';
 import { t } from './i18n.js';
 
 // What is left `elapsed` ms after the report, for the player whose clock runs. The server's
@@ -30,8 +30,11 @@ export function runDown(side, time, elapsed) {
 
 // { main: '12:34', extra: '+ 5×30 s' } in the system's customary notation.
 
-export function clockText(side, time) {
+// `timeOff`: the player's clock stands still now (a correspondence game's weekend).
+export function clockText(side, time, timeOff = false) {
   switch (time.system) {
+    case 'correspondence':
+      return { main: formatDays(side.main_ms), extra: timeOff ? t('clock.weekend') : t('clock.per_move_extra', { per: formatDays(time.per_move_ms) }), overtime: false };
     case 'byoyomi':
       if (side.main_ms > 0) return { main: formatMs(side.main_ms), extra: `+ ${side.periods}×${formatDuration(time.period_ms)}`, overtime: false };
       return { main: formatMs(side.period_ms), extra: side.periods === 1 ? t('clock.last_period') : t('clock.periods_left', { n: side.periods }), overtime: true };
@@ -50,6 +53,7 @@ export function clockText(side, time) {
 // Whether this side's time is nearly gone (the clock turns red).
 export function isLow(side, time) {
   const left = side.main_ms > 0 ? side.main_ms : side.period_ms;
+  if (time.system === 'correspondence') return left < 3600000;  // the last hour
   if (time.system === 'byoyomi' || time.system === 'canadian') return side.main_ms === 0 && left < 10000;
   return left < 10000;
 }

@@ -894,8 +894,11 @@ export function mountGame(root, ctx, gameId) {
         continue;
       }
       const running = st.clock.running === color && st.phase === 'playing';
-      const side = running ? runDown(st.clock[color], time, now - st.clockAt) : st.clock[color];
-      const text = clockText(side, time);
+      // A correspondence player's weekend: their clock stands still for time_off_ms, then runs.
+      const since = now - st.clockAt;
+      const off = running && since < (st.clock.time_off_ms || 0);
+      const side = running ? runDown(st.clock[color], time, Math.max(0, since - (st.clock.time_off_ms || 0))) : st.clock[color];
+      const text = clockText(side, time, off);
       card.clockMain.textContent = text.main;
       card.clockExtra.textContent = text.extra;
       card.el.classList.toggle('clock-running', running);

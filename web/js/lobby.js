@@ -9,8 +9,10 @@ import { playNow } from './play_now.js';
 
 const MIN = 60000;
 const SEC = 1000;
+const DAY = 86400000;
 
-// Each time system's fields: [name, label's key, unit in ms, default (in that unit), min, max, step].
+// Each time system's fields: [name, label's key, unit in ms, default (in that unit), min, max, step];
+// the step 'check' makes a checkbox (its default true or false).
 export const TIME_FIELDS = {
   none: [],
   absolute: [['main_ms', 'clock.main_min', MIN, 20, 1 / 60, 10080, 'any']],
@@ -21,7 +23,34 @@ export const TIME_FIELDS = {
     ['period_ms', 'clock.period_s', SEC, 30, 1, 86400, 1]],
   canadian: [['main_ms', 'clock.main_min', MIN, 10, 0, 10080, 'any'], ['stones', 'clock.stones_per_block', 1, 25, 1, 100, 1],
     ['period_ms', 'clock.block_min', MIN, 5, 1 / 60, 1440, 'any']],
+  // docs/correspondence.md: days a move, a bank (0: none), each player's weekends off.
+  correspondence: [['per_move_ms', 'clock.days_per_move', DAY, 3, 1 / 24, 30, 'any'], ['max_ms', 'clock.bank_days', DAY, 10, 0, 90, 'any'],
+    ['weekends_off', 'clock.weekends_off', 1, true, 0, 0, 'check']],
 };
+
+// The inputs of a time system's fields (`prefix` keeps the ids of two forms apart), kept in
+// `inputs` by name; and the time control they say.
+export function timeInputs(system, inputs, prefix) {
+  return TIME_FIELDS[system].map(([name, label, unit, value, min, max, step]) => {
+    const id = `${prefix}-${name}`;
+    if (step === 'check') {
+      const input = h('input', { id, name, type: 'checkbox', checked: value });
+      inputs[name] = { input, unit, check: true };
+      return h('label', { class: 'check' }, input, ` ${t(label)}`);
+    }
+    const input = h('input', { id, name, type: 'number', min: String(min), max: String(max), step: String(step), value: String(value), required: true });
+    inputs[name] = { input, unit };
+    return field(t(label), input);
+  });
+}
+export function timeOf(system, inputs) {
+  const time = { system };
+  for (const [name] of TIME_FIELDS[system]) {
+    const { input, unit, check } = inputs[name];
+    time[name] = check ? input.checked : Math.round(Number(input.value) * unit);
+  }
+  return time;
+}
 // The time systems' names in the page's language: {none: 'No clock', ...}.
 export const timeNames = () => Object.fromEntries(Object.keys(TIME_FIELDS).map((k) => [k, t(`clock.system_${k}`)]));
 // The rulesets' names in the page's language, for a <select>.
@@ -134,13 +163,7 @@ function challengeForm(ctx) {
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const inputs = {};
 
-  function showTime() {
-    fill(timeFields, ...TIME_FIELDS[system.value].map(([name, label, unit, value, min, max, step]) => {
-      const input = h('input', { id: `cf-${name}`, name, type: 'number', min: String(min), max: String(max), step: String(step), value: String(value), required: true });
-      inputs[name] = { input, unit };
-      return field(t(label), input);
-    }));
-  }
+  const showTime = () => fill(timeFields, ...timeInputs(system.value, inputs, 'cf'));
   size.addEventListener('change', () => {
     custom.hidden = size.value !== 'other';
     if (size.value !== 'other') width.value = height.value = size.value;
@@ -156,10 +179,9 @@ function challengeForm(ctx) {
     const s = {
       width: Number(width.value), height: Number(height.value), ruleset: ruleset.value,
       handicap: handicap.value === 'automatic' ? 'automatic' : Number(handicap.value), placement: placement.value, color: color.value,
-      time: { system: system.value }, rated: rated.checked, private: priv.checked,
+      time: timeOf(system.value, inputs), rated: rated.checked, private: priv.checked,
     };
     if (komi.value !== '') s.komi = Number(komi.value);
-    for (const [name, , unit] of TIME_FIELDS[system.value]) s.time[name] = Math.round(Number(inputs[name].input.value) * unit);
     return s;
   }
 

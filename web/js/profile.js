@@ -1,6 +1,6 @@
 // A player's page: rank, rating and a small chart of its history, then their games.
 import { h, fill, svg, formatDate } from './util.js';
-import { fetchJson } from './api.js';
+import { fetchJson, setTimeZone, browserTimeZone } from './api.js';
 import { mountGameList } from './lists.js';
 import { t, num } from './i18n.js';
 import { openReport } from './report.js';
@@ -76,6 +76,28 @@ function blockButton(ctx, name) {
   return button;
 }
 
+// On one's own page: the time zone in which one's correspondence weekends fall.
+function timeZoneSetting(ctx) {
+  const zones = [...new Set(['UTC', ...(Intl.supportedValuesOf?.('timeZone') ?? []), ctx.user.time_zone || 'UTC'])].sort();
+  const select = h('select', { id: 'time-zone', name: 'time_zone' }, ...zones.map((z) => h('option', { value: z }, z.replaceAll('_', ' '))));
+  select.value = ctx.user.time_zone || 'UTC';
+  const mine = browserTimeZone();
+  const note = h('p', { class: 'muted' }, t('profile.time_zone_help'));
+  select.addEventListener('change', async () => {
+    try {
+      Object.assign(ctx.user, await setTimeZone(select.value));
+      ctx.toast(t('profile.time_zone_saved', { zone: select.value.replaceAll('_', ' ') }), { kind: 'info' });
+    } catch (err) {
+      select.value = ctx.user.time_zone;
+      ctx.toast(err.message);
+    }
+  });
+  return h('section', { class: 'time-zone' }, h('h2', {}, t('profile.time_zone')),
+    h('p', { class: 'field-row' }, h('label', { for: 'time-zone' }, t('profile.time_zone_label')), ' ', select),
+    mine && mine !== select.value ? h('p', { class: 'muted' }, t('profile.browser_zone', { zone: mine.replaceAll('_', ' ') })) : '',
+    note);
+}
+
 // On one's own page: the players one blocks, each with its way back.
 function blockedList(ctx) {
   const list = h('ul', { class: 'blocked-list' });
@@ -117,7 +139,7 @@ export function mountProfile(root, ctx, name) {
           ? h('p', { class: 'profile-actions' }, blockButton(ctx, user.name),
             h('button', { class: 'small danger-quiet', onclick: () => openReport(ctx, { user: user.name }) }, t('report.button')))
           : '',
-        ctx.user && ctx.user.name === user.name ? blockedList(ctx) : '');
+        ctx.user && ctx.user.name === user.name ? [timeZoneSetting(ctx), blockedList(ctx)] : '');
     } catch (err) {
       if (!stopped) fill(head, h('h1', {}, name), h('p', { class: 'form-error' }, err.message));
     }

@@ -2,7 +2,7 @@
 // director's actions, live standings with the crosstable, each round's pairings and games.
 import { h, fill, describeSettings, formatDate, selectInput, field } from './util.js';
 import { fetchJson } from './api.js';
-import { TIME_FIELDS, timeNames, rulesetOptions } from './lobby.js';
+import { timeNames, rulesetOptions, timeInputs, timeOf } from './lobby.js';
 // `t` names a tournament throughout this file: its words come from T, the catalog's t.
 import { t as T, tn } from './i18n.js';
 
@@ -97,7 +97,10 @@ function tournamentForm(ctx) {
   const rounds = number('rounds', 4, 1, 30);
   const size = select('size', { 19: '19×19', 13: '13×13', 9: '9×9' }, '19');
   const ruleset = select('ruleset', rulesetOptions(), 'japanese');
-  const clock = select('time', timeNames(), 'byoyomi');
+  // Correspondence tournaments are not offered yet (their rounds and pauses: docs/correspondence.md).
+  const clocks = timeNames();
+  delete clocks.correspondence;
+  const clock = select('time', clocks, 'byoyomi');
   const timeFields = h('div', { class: 'field-row time-fields' });
   const bar = select('bar', Object.fromEntries(RANKS.map((r) => [r, r])), '1d');
   const floor = select('floor', Object.fromEntries(RANKS.map((r) => [r, r])), '20k');
@@ -112,13 +115,7 @@ function tournamentForm(ctx) {
   const roundsField = field(T('tournament.rounds'), rounds);
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const inputs = {};
-  function showTime() {
-    fill(timeFields, ...TIME_FIELDS[clock.value].map(([n, label, unit, value, min, max, step]) => {
-      const input = h('input', { id: `tf-${n}`, name: n, type: 'number', min: String(min), max: String(max), step: String(step), value: String(value), required: true });
-      inputs[n] = { input, unit };
-      return field(T(label), input);
-    }));
-  }
+  const showTime = () => fill(timeFields, ...timeInputs(clock.value, inputs, 'tf'));
   function showSystem() {
     mcmahonOnly.hidden = system.value !== 'mcmahon';
     roundsField.hidden = !['mcmahon', 'swiss'].includes(system.value);
@@ -129,8 +126,7 @@ function tournamentForm(ctx) {
   showSystem();
 
   function settings() {
-    const game = { width: Number(size.value), height: Number(size.value), ruleset: ruleset.value, time: { system: clock.value }, rated: rated.checked };
-    for (const [n, , unit] of TIME_FIELDS[clock.value]) game.time[n] = Math.round(Number(inputs[n].input.value) * unit);
+    const game = { width: Number(size.value), height: Number(size.value), ruleset: ruleset.value, time: timeOf(clock.value, inputs), rated: rated.checked };
     const s = {
       name: name.value.trim(), system: system.value, game,
       max_players: Number(maxPlayers.value), start_when_full: whenFull.checked,

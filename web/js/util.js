@@ -94,8 +94,21 @@ export function formatDuration(ms) {
   return t('time.s', { n: s });
 }
 
+// Days and hours for correspondence clocks: 223200000 → "2 d 14 h"; under a day as formatMs does.
+export function formatDays(ms) {
+  if (ms < 86400000) return formatMs(ms);
+  const hours = Math.floor(Math.max(0, ms) / 3600000);
+  return hours % 24 ? t('time.d_h', { d: Math.floor(hours / 24), h: hours % 24 }) : t('time.days', { n: hours / 24 });
+}
+
 export function describeTime(tc) {
   switch (tc?.system) {
+    case 'correspondence': {
+      const per = formatDays(tc.per_move_ms);
+      const words = [tc.max_ms ? t('time.correspondence_bank', { per, max: formatDays(tc.max_ms) }) : t('time.correspondence', { per })];
+      if (tc.weekends_off) words.push(t('time.weekends_off'));
+      return words.join(', ');
+    }
     case 'absolute': return t('time.absolute', { main: formatDuration(tc.main_ms) });
     case 'simple': return t('time.simple', { per: formatDuration(tc.per_move_ms) });
     case 'fischer':

@@ -265,6 +265,14 @@ struct Wire<CancelSeek> {
   static constexpr std::string_view type = "cancel_seek";
   static constexpr std::tuple<> fields{};
 };
+// The games the player is playing, answered with my_games before the ack: the list of "games
+// waiting for my move" (docs/correspondence.md).
+struct ListMyGames {};
+template <>
+struct Wire<ListMyGames> {
+  static constexpr std::string_view type = "my_games";
+  static constexpr std::tuple<> fields{};
+};
 struct UnwatchTournaments {};
 template <>
 struct Wire<UnwatchTournaments> {
@@ -486,7 +494,7 @@ using ClientMessage =
                  WithdrawPlayer, SetTournamentResult, RepairRound, WatchTournaments,
                  UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo, ReviewMark,
                  ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview, Seek,
-                 CancelSeek>;
+                 CancelSeek, ListMyGames>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it
@@ -1405,9 +1413,41 @@ struct Wire<Seeking> {
                                      wire::field("waiting", &Seeking::waiting)};
 };
 
+// One game the player is playing (unfinished), as of the answer's instant: whose move it is
+// (none during the nigiri and the counting), how many moves were played and the clocks.
+struct MyGame {
+  GameId game = 0;
+  UserRef black;
+  UserRef white;
+  GameSettings settings;
+  std::optional<Color> to_move{};
+  bool your_move = false;  // to move, or to count (mark and accept) in the scoring phase
+  int moves = 0;
+  std::optional<ClockState> clock{};
+};
+template <>
+struct Wire<MyGame> {
+  static constexpr std::tuple fields{
+      wire::field("game", &MyGame::game),         wire::field("black", &MyGame::black),
+      wire::field("white", &MyGame::white),       wire::field("settings", &MyGame::settings),
+      wire::field("to_move", &MyGame::to_move, wire::Empty::Null),
+      wire::field("your_move", &MyGame::your_move), wire::field("moves", &MyGame::moves),
+      wire::field("clock", &MyGame::clock, wire::Empty::Null)};
+};
+// The answer to my_games: the games waiting for the player's move first, the least time left
+// first; then the others.
+struct MyGames {
+  std::vector<MyGame> games;
+};
+template <>
+struct Wire<MyGames> {
+  static constexpr std::string_view type = "my_games";
+  static constexpr std::tuple fields{wire::field("games", &MyGames::games)};
+};
+
 using ServerMessage =
     std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened, ChallengeClosed,
                  Presence, GameStarted, GameSnapshot, RoomEvent, TournamentChanged, ReviewSnapshot,
-                 ReviewUpdate, ReviewFollowers, Seeking, Watching>;
+                 ReviewUpdate, ReviewFollowers, Seeking, Watching, MyGames>;
 
 }  // namespace tengen::protocol

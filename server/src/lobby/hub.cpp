@@ -720,6 +720,10 @@ Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
   }
   if (!user)
     return error(cid, ErrorCode::NotAuthenticated, "guests may watch but not play: log in first");
+  if (std::holds_alternative<protocol::ListMyGames>(m)) {
+    op.out.send(who, encoded(my_games(user->id, now)));
+    return protocol::Ack{cid, {}, {}, {}, {}};
+  }
   const protocol::UserRef me{user->id, user->username};
   auto tournament = [&] { return tournament_command(op, me, cid, m); };
   return std::visit(
@@ -753,6 +757,32 @@ Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
           },
       },
       m);
+}
+
+// Every game in memory is looked at, each under its own lock and one at a time (a player's games
+// are not indexed: docs/correspondence.md has the figures).
+protocol::MyGames Hub::my_games(std::int64_t user, Steady now) {
+  protocol::MyGames list;
+  for (const auto id : rooms_.ids()) {
+    const auto slot = rooms_.find(id);
+    if (!slot) continue;
+    std::lock_guard lock(slot->mutex);
+    const Room* room = slot->room.get();
+    if (!room || room->finished() || (room->black().id != user && room->white().id != user))
+      continue;
+    list.games.push_back(room->my_game(user, now));
+  }
+  // Waiting for the player first, the least time left first (untimed last); then the others.
+  const auto left = [](const protocol::MyGame& g) {
+    if (!g.clock || !g.to_move) return INT64_MAX;
+    return (*g.to_move == Color::Black ? g.clock->black : g.clock->white).main_ms;
+  };
+  std::stable_sort(list.games.begin(), list.games.end(), [&](const auto& a, const auto& b) {
+    if (a.your_move != b.your_move) return a.your_move;
+    return left(a) < left(b);
+  });
+  if (list.games.size() > kMyGamesListed) list.games.resize(kMyGamesListed);
+  return list;
 }
 
 // One rate for each account's chat, in games and reviews alike: the refusal, or nothing.

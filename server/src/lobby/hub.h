@@ -215,6 +215,9 @@ class Hub final : public Dispatcher, private TournamentHost {
                      Room& room, const std::string& cid, const protocol::ClientMessage& m,
                      Steady now);
   std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);
+  // The player's unfinished games, for the list of games waiting for their move.
+  protocol::MyGames my_games(std::int64_t user, Steady now);
+  static constexpr std::size_t kMyGamesListed = 500;  // docs/limits.md
   // A correspondence game with weekends off gets its players' weekends (rooms/time_off.h).
   void give_time_off(Room& room);
   protocol::UserRef stored_user(std::int64_t id) const;

@@ -153,6 +153,8 @@ class Room {
 
   protocol::GameSnapshot snapshot_for(const std::optional<store::UserRecord>& viewer,
                                       Steady now) const;
+  // The game in the list of a player's games (my_games), as of `now`.
+  protocol::MyGame my_game(std::int64_t user, Steady now) const;
 
   // An administrator annuls the game (docs/moderation.md): void from now on, in play or finished
   // (a finished game keeps when it ended; its rating change is undone by the hub's recompute).

@@ -88,6 +88,21 @@ protocol::Marking Room::marking() const {
   return m;
 }
 
+protocol::MyGame Room::my_game(std::int64_t user, Steady now) const {
+  protocol::MyGame g{id_, black_, white_, settings_};
+  g.moves = game_ ? static_cast<int>(game_->moves().size()) : 0;
+  g.clock = clock_state(now);
+  const auto color = color_of(user);
+  if (stage() == Stage::Playing) {
+    g.to_move = game_ ? game_->to_move() : Color::Black;
+    g.your_move = color == g.to_move;
+  } else if (stage() == Stage::Scoring) {
+    // Counting waits for whoever has not accepted the current marking.
+    g.your_move = color && !suggestion_pending_ && accepted_[index_of(*color)] != marking_version_;
+  }
+  return g;
+}
+
 protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>& viewer,
                                           Steady now) const {
   protocol::GameSnapshot s;
