@@ -16,17 +16,19 @@ using testing::expect_ack;
 
 constexpr std::int64_t kHour = 3'600'000;
 constexpr std::int64_t kDay = 24 * kHour;
-constexpr std::int64_t kStart = 1'795'000'000'000;        // Wednesday 11:06:40 UTC
+constexpr std::int64_t kStart = 1'795'000'000'000;          // Wednesday 11:06:40 UTC
 constexpr std::int64_t kWednesdayNoon = 1'795'003'200'000;  // Wednesday 12:00 UTC
 // Auckland's weekend (UTC+13 in November): Friday 11:00 UTC to Sunday 11:00 UTC.
 constexpr std::int64_t kSaturdayAuckland = 1'795'172'400'000;
 constexpr std::int64_t kMondayAuckland = 1'795'345'200'000;
 constexpr std::int64_t kGrace = 1'000;  // the lag credit a move could still get (docs/clocks.md)
 
-const json kTwoDaysWeekendsOff = {
-    {"width", 9},
-    {"time",
-     {{"system", "correspondence"}, {"per_move_ms", 2 * kDay}, {"max_ms", 0}, {"weekends_off", true}}}};
+const json kTwoDaysWeekendsOff = {{"width", 9},
+                                  {"time",
+                                   {{"system", "correspondence"},
+                                    {"per_move_ms", 2 * kDay},
+                                    {"max_ms", 0},
+                                    {"weekends_off", true}}}};
 
 class Correspondence : public testing::ManyPlayers {
  protected:
@@ -36,8 +38,8 @@ class Correspondence : public testing::ManyPlayers {
     stack_->advance(milliseconds(unix_ms - now));
   }
   json snapshot(std::int64_t game) {
-    auto watcher = std::make_unique<testing::WsClient>(stack_->port(),
-                                                       testing::WsClient::Options{"", "", "/ws/v1"});
+    auto watcher = std::make_unique<testing::WsClient>(
+        stack_->port(), testing::WsClient::Options{"", "", "/ws/v1"});
     watcher->wait_type("welcome");
     watcher->command({{"type", "join"}, {"game", game}});
     return watcher->wait_type("snapshot");
@@ -77,10 +79,11 @@ TEST_F(Correspondence, SettingsOutsideTheirRangeAreRefused) {
   };
   EXPECT_EQ(refused({{"system", "correspondence"}, {"per_move_ms", 1'800'000}})["message"],
             "time.per_move_ms must be between 3600000 and 2592000000, not 1800000");
-  EXPECT_EQ(refused({{"system", "correspondence"}, {"per_move_ms", 3 * kDay}, {"max_ms", kDay}})
-                ["message"],
-            "time.max_ms must be 0 (no bank: a fresh allowance each move) or at least "
-            "time.per_move_ms");
+  EXPECT_EQ(
+      refused(
+          {{"system", "correspondence"}, {"per_move_ms", 3 * kDay}, {"max_ms", kDay}})["message"],
+      "time.max_ms must be 0 (no bank: a fresh allowance each move) or at least "
+      "time.per_move_ms");
   EXPECT_EQ(refused({{"system", "fischer"},
                      {"main_ms", 60'000},
                      {"increment_ms", 1'000},
@@ -123,7 +126,8 @@ TEST_F(Correspondence, WeekendsStopEachPlayersClockInTheirOwnZone) {
   EXPECT_EQ(carols["result"], nullptr);
   EXPECT_EQ(carols["clock"]["running"], "black");
   EXPECT_EQ(carols["clock"]["black"]["main_ms"], kHour);
-  EXPECT_EQ(carols["clock"]["time_off_ms"], kMondayAuckland - (kWednesdayNoon + 2 * kDay + kGrace + 1));
+  EXPECT_EQ(carols["clock"]["time_off_ms"],
+            kMondayAuckland - (kWednesdayNoon + 2 * kDay + kGrace + 1));
   EXPECT_FALSE(snapshot(first)["clock"].contains("time_off_ms")) << "a finished game's";
 
   // A restart: the stack's clock starts again on Wednesday 11:06:40 and the turn with it (the
@@ -132,7 +136,8 @@ TEST_F(Correspondence, WeekendsStopEachPlayersClockInTheirOwnZone) {
   carol.reset();
   stack_.reset();
   stack_.emplace(temp_.path());
-  const std::int64_t flag = kMondayAuckland + (2 * kDay - (kSaturdayAuckland - kStart)) + kGrace + 1;
+  const std::int64_t flag =
+      kMondayAuckland + (2 * kDay - (kSaturdayAuckland - kStart)) + kGrace + 1;
   advance_to(flag - 1);
   EXPECT_EQ(snapshot(second)["result"], nullptr);
   stack_->advance(milliseconds(1));
@@ -148,10 +153,10 @@ TEST_F(Correspondence, APlayerListsTheGamesWaitingForTheirMove) {
     return json{{"width", 9},
                 {"time", {{"system", "correspondence"}, {"per_move_ms", n * kDay}, {"max_ms", 0}}}};
   };
-  const auto slow = testing::start_game(*alice, *bob, days(5));   // alice to move, 5 days
+  const auto slow = testing::start_game(*alice, *bob, days(5));     // alice to move, 5 days
   const auto quick = testing::start_game(*alice, *carol, days(1));  // alice to move, 1 day
-  const auto theirs = testing::start_game(*bob, *alice, days(2));  // bob to move
-  const auto others = testing::start_game(*bob, *carol, days(2));  // not alice's
+  const auto theirs = testing::start_game(*bob, *alice, days(2));   // bob to move
+  const auto others = testing::start_game(*bob, *carol, days(2));   // not alice's
   for (const auto game : {slow, quick}) expect_ack(alice->command(testing::play(game, "E5")));
   expect_ack(bob->command(testing::play(slow, "C3")));
   expect_ack(carol->command(testing::play(quick, "C3")));

@@ -1,10 +1,11 @@
 // Correspondence clocks (docs/correspondence.md): weekends in each player's time zone, daylight
 // saving included, and the correspondence time system's bank, on fixed instants. The instants
 // were computed independently (Python's zoneinfo on the same tz database).
+#include "rooms/time_off.h"
+
 #include <gtest/gtest.h>
 
 #include "rooms/game_clock.h"
-#include "rooms/time_off.h"
 
 namespace tengen {
 namespace {

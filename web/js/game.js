@@ -1,7 +1,7 @@
 // The game view: board, players and clocks, the nigiri, play controls, the scoring phase, the
 // result, chat. Its state is the server's: a snapshot, then the room's events in order; after a
 // reconnection it asks for the events since the last one it saw.
-import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex } from './util.js';
+import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex, formatDays } from './util.js';
 import { t, tn, num, formatTime } from './i18n.js';
 import { openReport } from './report.js';
 import { BoardView } from './board.js';
@@ -627,9 +627,11 @@ export function mountGame(root, ctx, gameId) {
     countdown.hidden = !on;
     if (!on) return;
     const secs = Math.max(0, Math.ceil((st.firstMoveAt - performance.now()) / 1000));
+    // A correspondence game's first move may take days: said in days and hours.
+    const left = secs >= 3600 ? formatDays(secs * 1000) : null;
     if (st.phase === 'nigiri') countdown.textContent = t('countdown.nigiri', { n: secs });
-    else if (myTurn()) countdown.textContent = t('countdown.yours', { n: secs });
-    else countdown.textContent = t('countdown.theirs', { name: st[st.toMove].name, n: secs });
+    else if (myTurn()) countdown.textContent = left ? t('countdown.yours_long', { left }) : t('countdown.yours', { n: secs });
+    else countdown.textContent = left ? t('countdown.theirs_long', { name: st[st.toMove].name, left }) : t('countdown.theirs', { name: st[st.toMove].name, n: secs });
     countdown.classList.toggle('urgent', secs <= 15);
   }
 

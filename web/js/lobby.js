@@ -1,6 +1,6 @@
 // The lobby: open challenges (live), who is online, games being played, and the challenge form
 // with every setting the server knows.
-import { h, fill, describeSettings, describeTime, RULESETS, rulesetName, colorWords, sizeOf, formatDate, selectInput, field } from './util.js';
+import { h, fill, describeSettings, describeTime, RULESETS, rulesetName, colorWords, sizeOf, formatDate, formatDays, formatMs, selectInput, field } from './util.js';
 import { t, tn } from './i18n.js';
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
@@ -63,6 +63,8 @@ export function mountLobby(root, ctx) {
   const onlineList = h('ul', { class: 'online' });
   const onlineTitle = h('h2', {}, t('lobby.online'));
   const liveList = h('ul', { class: 'live-games' });
+  const myList = h('ul', { class: 'my-games' });
+  const myCard = h('section', { class: 'card lobby-mine', hidden: true }, h('h2', {}, t('lobby.my_games')), myList);
   const form = challengeForm(ctx);
   const reviews = reviewsCard(ctx);
   const now = playNow(ctx);
@@ -70,6 +72,7 @@ export function mountLobby(root, ctx) {
   fill(root, h('div', { class: 'lobby' },
     now.el,
     h('div', { class: 'lobby-column' },
+      myCard,
       h('section', { class: 'card lobby-challenges' }, h('h2', {}, t('lobby.open_challenges')), challengeList),
       h('section', { class: 'card lobby-live' }, h('h2', {}, t('lobby.live_games')), liveList),
       reviews.el,
@@ -128,18 +131,44 @@ export function mountLobby(root, ctx) {
     }
   }
 
+  // The player's games in play, those waiting for their move first (docs/correspondence.md).
+  const loadMine = () => { if (ctx.user && ctx.conn.isOpen) ctx.conn.command('my_games').catch(() => {}); };
+  function showMine(games) {
+    myCard.hidden = !games.length;
+    fill(myList, ...games.map((g) => {
+      const black = g.black.id === ctx.user?.id;
+      const them = black ? g.white : g.black;
+      const mover = g.to_move && g.clock ? g.clock[g.to_move] : null;
+      const left = mover ? (g.settings.time.system === 'correspondence' ? formatDays(mover.main_ms) : formatMs(mover.main_ms)) : '';
+      const waiting = g.to_move && !g.your_move ? t('lobby.their_move', { name: them.name }) : '';
+      return h('li', { class: g.your_move ? 'your-move' : '', dataset: { game: g.game } },
+        g.your_move ? h('span', { class: 'tag turn' }, t(g.to_move ? 'game.your_move' : 'lobby.to_count')) : '',
+        h('a', { href: `#/game/${g.game}` }, t('lobby.against', { name: them.name })),
+        h('span', { class: 'muted' }, ` ${sizeOf(g.settings)} · ${describeTime(g.settings.time)}`),
+        h('span', { class: 'left' }, [waiting, left && g.to_move ? t('lobby.time_left', { left }) : ''].filter(Boolean).join(' · ')));
+    }));
+  }
+  const onMessage = (e) => { if (e.detail.type === 'my_games') showMine(e.detail.games); };
+  ctx.conn.addEventListener('message', onMessage);
+  ctx.conn.addEventListener('open', loadMine);
   const onChange = (e) => {
     render();
-    if (e.detail === 'game') loadLive();
+    if (e.detail === 'game') {
+      loadLive();
+      loadMine();
+    }
   };
   ctx.events.addEventListener('lobby', onChange);
-  const timer = setInterval(() => { loadLive(); reviews.load(); }, 30000);
+  const timer = setInterval(() => { loadLive(); reviews.load(); loadMine(); }, 30000);
   render();
   loadLive();
+  loadMine();
   reviews.load();
   return () => {
     now.destroy();
     ctx.events.removeEventListener('lobby', onChange);
+    ctx.conn.removeEventListener('message', onMessage);
+    ctx.conn.removeEventListener('open', loadMine);
     clearInterval(timer);
   };
 }

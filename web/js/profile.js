@@ -82,7 +82,8 @@ function timeZoneSetting(ctx) {
   const select = h('select', { id: 'time-zone', name: 'time_zone' }, ...zones.map((z) => h('option', { value: z }, z.replaceAll('_', ' '))));
   select.value = ctx.user.time_zone || 'UTC';
   const mine = browserTimeZone();
-  const note = h('p', { class: 'muted' }, t('profile.time_zone_help'));
+  const device = h('p', { class: 'muted' }, t('profile.browser_zone', { zone: mine.replaceAll('_', ' ') }));
+  const showDevice = () => { device.hidden = !mine || mine === select.value; };
   select.addEventListener('change', async () => {
     try {
       Object.assign(ctx.user, await setTimeZone(select.value));
@@ -91,11 +92,12 @@ function timeZoneSetting(ctx) {
       select.value = ctx.user.time_zone;
       ctx.toast(err.message);
     }
+    showDevice();
   });
+  showDevice();
   return h('section', { class: 'time-zone' }, h('h2', {}, t('profile.time_zone')),
     h('p', { class: 'field-row' }, h('label', { for: 'time-zone' }, t('profile.time_zone_label')), ' ', select),
-    mine && mine !== select.value ? h('p', { class: 'muted' }, t('profile.browser_zone', { zone: mine.replaceAll('_', ' ') })) : '',
-    note);
+    device, h('p', { class: 'muted' }, t('profile.time_zone_help')));
 }
 
 // On one's own page: the players one blocks, each with its way back.

@@ -1427,12 +1427,14 @@ struct MyGame {
 };
 template <>
 struct Wire<MyGame> {
-  static constexpr std::tuple fields{
-      wire::field("game", &MyGame::game),         wire::field("black", &MyGame::black),
-      wire::field("white", &MyGame::white),       wire::field("settings", &MyGame::settings),
-      wire::field("to_move", &MyGame::to_move, wire::Empty::Null),
-      wire::field("your_move", &MyGame::your_move), wire::field("moves", &MyGame::moves),
-      wire::field("clock", &MyGame::clock, wire::Empty::Null)};
+  static constexpr std::tuple fields{wire::field("game", &MyGame::game),
+                                     wire::field("black", &MyGame::black),
+                                     wire::field("white", &MyGame::white),
+                                     wire::field("settings", &MyGame::settings),
+                                     wire::field("to_move", &MyGame::to_move, wire::Empty::Null),
+                                     wire::field("your_move", &MyGame::your_move),
+                                     wire::field("moves", &MyGame::moves),
+                                     wire::field("clock", &MyGame::clock, wire::Empty::Null)};
 };
 // The answer to my_games: the games waiting for the player's move first, the least time left
 // first; then the others.

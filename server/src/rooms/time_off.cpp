@@ -36,7 +36,9 @@ std::int64_t unix_ms_of(const date::time_zone* zone, date::local_days day) {
 
 }  // namespace
 
-bool known_time_zone(std::string_view name) { return !name.empty() && zone_named(name); }
+bool known_time_zone(std::string_view name) {
+  return !name.empty() && zone_named(name);
+}
 
 TimeOff::TimeOff(std::string zone, bool weekends) : zone_(std::move(zone)), weekends_(weekends) {}
 
@@ -48,8 +50,7 @@ std::vector<Span> TimeOff::spans(std::int64_t from, std::int64_t to) const {
   const auto day = date::floor<date::days>(local);
   const date::weekday weekday{day};
   // The Saturday of the weekend `from` is in, or of the next one.
-  auto saturday = weekday == date::Sunday ? day - date::days{1}
-                                          : day + (date::Saturday - weekday);
+  auto saturday = weekday == date::Sunday ? day - date::days{1} : day + (date::Saturday - weekday);
   for (;; saturday += date::weeks{1}) {
     const Span weekend{unix_ms_of(zone, saturday), unix_ms_of(zone, saturday + date::days{2})};
     if (weekend.from >= to) break;

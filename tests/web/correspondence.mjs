@@ -1,0 +1,101 @@
+// Correspondence play in the browser (docs/correspondence.md): a new account takes the browser's
+// time zone, one's own page changes it, a challenge of two days a move with weekends off made
+// from the form, its clocks in days, and the lobby's list of games waiting for one's move, on a
+// desktop and a phone. The real server binary and Debian's chromium; nothing sleeps.
+//
+//   node tests/web/correspondence.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
+
+const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('correspondence');
+const step = (text) => console.log(`--- ${text}`);
+
+const { child: server, port } = await startServer({ binary: serverBinary, webRoot, dir, extra: ['--bots', 'off'] });
+const url = `http://127.0.0.1:${port}`;
+const browser = await launchBrowser();
+const failures = [];
+const newPage = (label, options = {}) => openPage(browser, failures, label, { locale: 'en-GB', ...options });
+const me = (page) => page.evaluate(() => fetch('/api/v1/me').then((r) => r.json()).then((j) => j.user));
+// A command over a WebSocket of the page's own (its login's cookie): the ack.
+function command(page, message) {
+  return page.evaluate((m) => new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://${location.host}/ws/v1`);
+    ws.onopen = () => ws.send(JSON.stringify({ v: 1, cid: 'test', ...m }));
+    ws.onmessage = (e) => {
+      const answer = JSON.parse(e.data);
+      if (answer.cid !== 'test') return;
+      ws.close();
+      if (answer.type === 'ack') resolve(answer); else reject(new Error(e.data));
+    };
+  }), message);
+}
+
+try {
+  step('a new account takes the browser\'s time zone; one\'s own page changes it');
+  const ann = await newPage('ann', { viewport: { width: 1280, height: 900 }, timezoneId: 'Pacific/Auckland' });
+  const bob = await newPage('bob', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, timezoneId: 'Europe/Amsterdam' });
+  await registerIn(ann, url, 'ann');
+  await registerIn(bob, url, 'bob');
+  assert.equal((await me(ann)).time_zone, 'Pacific/Auckland');
+  assert.equal((await me(bob)).time_zone, 'Europe/Amsterdam');
+  await ann.goto(`${url}/#/user/ann`);
+  const zone = ann.locator('#time-zone');
+  await zone.waitFor();
+  assert.equal(await zone.inputValue(), 'Pacific/Auckland');
+  await zone.selectOption('America/New_York');
+  await ann.locator('.toast', { hasText: 'Your time zone is now America/New York.' }).waitFor();
+  assert.equal((await me(ann)).time_zone, 'America/New_York');
+  await ann.locator('.time-zone', { hasText: 'This device says Pacific/Auckland.' }).waitFor();
+  await assertAccessible(ann, 'one\'s own page with the time zone');
+
+  step('ann challenges bob to a correspondence game: two days a move, no bank, weekends off');
+  await ann.goto(`${url}/#/`);
+  await ann.selectOption('#cf-size', '9');
+  await ann.selectOption('#cf-time', 'correspondence');
+  await ann.fill('#cf-per_move_ms', '2');
+  await ann.fill('#cf-max_ms', '0');
+  assert.equal(await ann.isChecked('#cf-weekends_off'), true, 'weekends off by default');
+  await ann.selectOption('#cf-color', 'black');
+  await ann.fill('#cf-opponent', 'bob');
+  await ann.screenshot({ path: join(artifacts, 'correspondence-form.png') });
+  await ann.click('form.challenge-form button[type=submit]');
+  const offer = bob.locator('li.challenge.for-me');
+  await offer.waitFor();
+  assert.match(await offer.innerText(), /2 days per move, weekends off/);
+  await offer.locator('button', { hasText: 'Accept' }).tap();
+
+  step('the game\'s clocks are in days; the first move is in');
+  await bob.locator('.game').waitFor();
+  await ann.locator('.game').waitFor();
+  const game = Number(/#\/game\/(\d+)/.exec(ann.url())[1]);
+  await ann.locator('.player.black .clock', { hasText: '2 days' }).waitFor();
+  await ann.locator('.player.white .clock', { hasText: '+ 2 days/move' }).waitFor();
+  await ann.locator('.first-move', { hasText: /^Make your first move within (2 days|1 d 23 h), or the game is cancelled\.$/ }).waitFor();
+  await command(ann, { type: 'play', game, vertex: 'E5' });
+  await bob.locator('.board .stone.black[data-stone="E5"]').waitFor();
+  await bob.screenshot({ path: join(artifacts, 'correspondence-game-phone.png') });
+
+  step('the lobby lists the games waiting for one\'s move, and the others');
+  await bob.goto(`${url}/#/`);
+  const mine = bob.locator('.lobby-mine li[data-game]');
+  await mine.locator('.tag.turn', { hasText: 'Your move' }).waitFor();
+  assert.match(await mine.innerText(), /against ann.*9×9 · 2 days per move, weekends off.*2 days left/s);
+  assert.ok(await bob.locator('.lobby-mine').evaluate((el) => el.getBoundingClientRect().top < innerHeight), 'the list is in view on a phone');
+  await assertAccessible(bob, 'the lobby with one\'s games, on a phone');
+  await bob.screenshot({ path: join(artifacts, 'correspondence-lobby-phone.png') });
+  await ann.goto(`${url}/#/`);
+  const hers = ann.locator('.lobby-mine li[data-game]');
+  await hers.waitFor();
+  assert.match(await hers.innerText(), /against bob.*bob's move · 2 days left/s);
+  assert.equal(await hers.locator('.tag.turn').count(), 0);
+  await ann.screenshot({ path: join(artifacts, 'correspondence-lobby.png') });
+
+  assert.deepEqual(failures, []);
+  console.log('correspondence: all passed');
+} finally {
+  await browser.close();
+  await stopServer(server);
+  rmSync(dir, { recursive: true, force: true });
+}
