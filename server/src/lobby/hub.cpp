@@ -759,8 +759,8 @@ Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
       m);
 }
 
-// Every game in memory is looked at, each under its own lock and one at a time (a player's games
-// are not indexed: docs/correspondence.md has the figures).
+// Every game in memory is looked at, each under its own lock and one at a time: a player's games
+// are not indexed (a lock and a comparison per game in memory; docs/correspondence.md).
 protocol::MyGames Hub::my_games(std::int64_t user, Steady now) {
   protocol::MyGames list;
   for (const auto id : rooms_.ids()) {

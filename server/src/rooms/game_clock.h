@@ -51,7 +51,7 @@ struct PlayerTime {
   friend bool operator==(const PlayerTime&, const PlayerTime&) = default;
 };
 
-// A game's two clocks under one of the six systems, on the steady clock. Pure: the room tells
+// A game's two clocks under one of the seven systems, on the steady clock. Pure: the room tells
 // it when turns start and moves end; it answers how much is left and when a flag falls.
 //  - absolute: total time; simple: a fresh allowance each move; fischer: increment after each
 //    move, capped by max_ms if set; byo-yomi: main time, then periods (a move inside a period
