@@ -330,7 +330,7 @@ try {
   const winner = results[0][0].startsWith('W') ? 'bob' : 'alice';
   await alice.page.locator('.profile .rank.big').waitFor();
   await alice.page.locator('.rating-chart .dot').waitFor();
-  const profile = await alice.page.locator('.profile .muted').textContent();
+  const profile = await alice.page.locator('.profile .profile-rating').textContent();
   assert.match(profile, /Rating \d+ ± \d+ · 1 rated game/);
   const rating = Number(profile.match(/Rating (\d+)/)[1]);
   assert.ok(winner === 'alice' ? rating > 1500 : rating < 1500, profile);

@@ -133,7 +133,7 @@ export function mountProfile(root, ctx, name) {
       fill(head,
         h('h1', {}, user.name, ' ', h('span', { class: 'rank big', title: r.provisional ? t('rank.provisional') : '' }, r.rank),
           user.bot ? h('span', { class: 'tag' }, t('rank.bot')) : ''),
-        h('p', { class: 'muted' },
+        h('p', { class: 'muted profile-rating' },
           `${t('profile.rating', { rating: Math.round(r.rating), band: Math.round(2 * r.deviation) })} · ${t('profile.rated_games', { n: r.games })}` +
           (r.provisional ? ` · ${t('profile.provisional')}` : '')),
         history.length ? ratingChart(history) : h('p', { class: 'empty' }, t('profile.no_rated')),
