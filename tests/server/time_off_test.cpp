@@ -131,7 +131,10 @@ TEST(CorrespondenceClock, ABankKeepsWhatIsLeftUpToItsCap) {
 TEST(CorrespondenceClock, EachPlayersWeekendStopsOnlyTheirOwnClock) {
   std::map<std::int64_t, std::string> zones{{1, "UTC"}, {2, "Pacific/Auckland"}};
   TimeZones known([&](std::int64_t user) { return zones.at(user); });
-  const GameTimeOff off(known, 1, 2, true, t0, kWednesday);
+  std::int64_t black = 2;  // the seats as a room holds them, before the nigiri swaps them
+  std::int64_t white = 1;
+  const GameTimeOff off(known, black, white, true, t0, kWednesday);
+  std::swap(black, white);
   GameClock c(correspondence(2 * kDay, 0, true), no_lag());
   c.set_time_off(&off);
   // Black (UTC) to move on Wednesday with two days: Friday 11:06:40, before their weekend.

@@ -64,12 +64,14 @@ class TimeZones {
 };
 
 // One correspondence game's time off, for its clock: each colour's player's weekends (when the
-// game has weekends off) in their current time zone. The steady clock is related to Unix time by
-// one pair of readings (`steady_anchor`, `unix_anchor`), taken by the hub at its start.
+// game has weekends off) in their current time zone. `black` and `white` are the room's own ids,
+// read at each call (a nigiri may swap the seats after the room is made). The steady clock is
+// related to Unix time by one pair of readings (`steady_anchor`, `unix_anchor`), taken by the hub
+// at its start.
 class GameTimeOff final : public TimeOffSource {
  public:
-  GameTimeOff(TimeZones& zones, std::int64_t black, std::int64_t white, bool weekends,
-              Steady steady_anchor, std::int64_t unix_anchor)
+  GameTimeOff(TimeZones& zones, const std::int64_t& black, const std::int64_t& white,
+              bool weekends, Steady steady_anchor, std::int64_t unix_anchor)
       : zones_(zones),
         black_(black),
         white_(white),
@@ -85,8 +87,8 @@ class GameTimeOff final : public TimeOffSource {
   std::int64_t unix_of(Steady t) const { return unix_anchor_ + ms_between(steady_anchor_, t); }
 
   TimeZones& zones_;
-  std::int64_t black_;
-  std::int64_t white_;
+  const std::int64_t& black_;
+  const std::int64_t& white_;
   bool weekends_;
   Steady steady_anchor_;
   std::int64_t unix_anchor_;
