@@ -70,8 +70,8 @@ class TimeZones {
 // at its start.
 class GameTimeOff final : public TimeOffSource {
  public:
-  GameTimeOff(TimeZones& zones, const std::int64_t& black, const std::int64_t& white,
-              bool weekends, Steady steady_anchor, std::int64_t unix_anchor)
+  GameTimeOff(TimeZones& zones, const std::int64_t& black, const std::int64_t& white, bool weekends,
+              Steady steady_anchor, std::int64_t unix_anchor)
       : zones_(zones),
         black_(black),
         white_(white),
