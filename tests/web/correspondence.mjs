@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn, commandIn as command } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('correspondence');
 const step = (text) => console.log(`--- ${text}`);
@@ -18,19 +18,6 @@ const browser = await launchBrowser();
 const failures = [];
 const newPage = (label, options = {}) => openPage(browser, failures, label, { locale: 'en-GB', ...options });
 const me = (page) => page.evaluate(() => fetch('/api/v1/me').then((r) => r.json()).then((j) => j.user));
-// A command over a WebSocket of the page's own (its login's cookie): the ack.
-function command(page, message) {
-  return page.evaluate((m) => new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://${location.host}/ws/v1`);
-    ws.onopen = () => ws.send(JSON.stringify({ v: 1, cid: 'test', ...m }));
-    ws.onmessage = (e) => {
-      const answer = JSON.parse(e.data);
-      if (answer.cid !== 'test') return;
-      ws.close();
-      if (answer.type === 'ack') resolve(answer); else reject(new Error(e.data));
-    };
-  }), message);
-}
 
 try {
   step('a new account takes the browser\'s time zone; one\'s own page changes it');

@@ -73,6 +73,21 @@ export async function registerIn(page, url, name, password = 'correct horse batt
   await page.locator('#net[data-state=open]').waitFor();
 }
 
+// A command over a WebSocket of the page's own (its login's cookie), as a program would send it:
+// the ack, or the error as an exception.
+export function commandIn(page, message) {
+  return page.evaluate((m) => new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://${location.host}/ws/v1`);
+    ws.onopen = () => ws.send(JSON.stringify({ v: 1, cid: 'test', ...m }));
+    ws.onmessage = (e) => {
+      const answer = JSON.parse(e.data);
+      if (answer.cid !== 'test') return;
+      ws.close();
+      if (answer.type === 'ack') resolve(answer); else reject(new Error(e.data));
+    };
+  }), message);
+}
+
 export function launchBrowser() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',

@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn, commandIn as command } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('moderation');
 const step = (text) => console.log(`--- ${text}`);
@@ -23,19 +23,6 @@ const failures = [];
 const newPage = (label, options = {}) =>
   openPage(browser, failures, label, { locale: 'en-GB', expected: /40[013]|429/, ...options });
 const register = (page, name) => registerIn(page, url, name, PASSWORD);
-// A command over a WebSocket of the page's own (its login's cookie): the ack.
-function command(page, message) {
-  return page.evaluate((m) => new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://${location.host}/ws/v1`);
-    ws.onopen = () => ws.send(JSON.stringify({ v: 1, cid: 'test', ...m }));
-    ws.onmessage = (e) => {
-      const answer = JSON.parse(e.data);
-      if (answer.cid !== 'test') return;
-      ws.close();
-      if (answer.type === 'ack') resolve(answer); else reject(new Error(e.data));
-    };
-  }), message);
-}
 async function logIn(page, name) {
   await page.goto(`${url}/#/login`);
   await page.fill('#login-username', name);
