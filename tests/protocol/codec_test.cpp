@@ -279,6 +279,10 @@ TEST(TournamentCodec, BadTournamentInputNamesTheProblem) {
   s.start_when_full = false;
   s.game.handicap = 2;
   EXPECT_EQ(validate(s), "game.handicap is set by the pairing: leave it out");
+  s.game.handicap = 0;
+  s.game.time = {.system = TimeControl::System::Correspondence, .per_move_ms = 86'400'000};
+  EXPECT_EQ(validate(s),
+            "game.time: tournaments by correspondence are not offered yet; choose a live clock");
 }
 
 TEST(TournamentCodec, RanksReadAndWrite) {
