@@ -79,8 +79,8 @@ TEST(TimeOff, ActiveTimeSkipsTheWeekend) {
   EXPECT_EQ(utc.after_active(kWednesday, 12 * kDay), kWednesday + 16 * kDay);
   EXPECT_EQ(utc.within(kWednesday, utc.after_active(kWednesday, 12 * kDay)), 4 * kDay);
   EXPECT_EQ(TimeOff("UTC", false).after_active(kWednesday, 12 * kDay), kWednesday + 12 * kDay);
-  EXPECT_EQ(utc.off_until(kSaturdayUtc + kHour), kMondayUtc);
-  EXPECT_EQ(utc.off_until(kWednesday), kWednesday);
+  EXPECT_EQ(utc.after_active(kSaturdayUtc + kHour, 0), kMondayUtc);
+  EXPECT_EQ(utc.after_active(kWednesday, 0), kWednesday);
 }
 
 // ---- the correspondence time system ----
@@ -144,8 +144,9 @@ TEST(CorrespondenceClock, EachPlayersWeekendStopsOnlyTheirOwnClock) {
   c.start(Color::White, at(0));
   const std::int64_t before = kSaturdayAuckland - kWednesday;  // active until then
   EXPECT_EQ(c.flag_at(), at(kMondayAuckland - kWednesday + (2 * kDay - before) + 1));
-  EXPECT_TRUE(c.off_at(Color::White, at(before)));
-  EXPECT_FALSE(c.off_at(Color::Black, at(before)));
+  EXPECT_TRUE(off.off_within(Color::White, at(before), at(before + 1)) > 0);
+  EXPECT_FALSE(off.off_within(Color::Black, at(before), at(before + 1)) > 0);
+  EXPECT_EQ(c.stands_until(at(before)), at(kMondayAuckland - kWednesday));
   // What White has left stands still over their weekend.
   EXPECT_EQ(c.left(Color::White, at(before)).main_ms, 2 * kDay - before);
   EXPECT_EQ(c.left(Color::White, at(kMondayAuckland - kWednesday)).main_ms, 2 * kDay - before);

@@ -50,10 +50,6 @@ std::int64_t GameClock::counted(Color c, Steady from, Steady to) const {
   return std::max<std::int64_t>(0, elapsed - time_off_->off_within(c, from, to));
 }
 
-bool GameClock::off_at(Color c, Steady now) const {
-  return time_off_ && time_off_->off_within(c, now, now + Millis(1)) > 0;
-}
-
 std::optional<Steady> GameClock::stands_until(Steady now) const {
   if (!time_off_ || !running_) return std::nullopt;
   const Steady resumes = time_off_->after_active(*running_, now, 0);

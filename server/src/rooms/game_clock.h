@@ -67,8 +67,6 @@ class GameClock {
   bool timed() const noexcept { return control_.system != protocol::TimeControl::System::None; }
   // Time off (none: every millisecond counts). The source must outlive the clock.
   void set_time_off(const TimeOffSource* source) noexcept { time_off_ = source; }
-  // Whether `c`'s clock would not be counting at `now` (time off).
-  bool off_at(Color c, Steady now) const;
   // When the running clock, standing still at `now` (time off), counts again; nullopt when it
   // counts at `now` (or none runs).
   std::optional<Steady> stands_until(Steady now) const;

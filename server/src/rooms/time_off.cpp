@@ -72,8 +72,10 @@ std::int64_t TimeOff::after_active(std::int64_t from, std::int64_t active) const
     const auto off = spans(at, at + left + 1);
     if (off.empty()) return at + left;
     const Span& next = off.front();
-    if (next.from >= at + left) return at + left;  // done just as time off begins
-    left -= std::max<std::int64_t>(0, next.from - at);
+    if (next.from > at) {                            // counting until it begins
+      if (next.from >= at + left) return at + left;  // done before, or just as, it begins
+      left -= next.from - at;
+    }
     at = next.to;
   }
 }
@@ -108,11 +110,6 @@ std::int64_t GameTimeOff::off_within(Color c, Steady from, Steady to) const {
 
 Steady GameTimeOff::after_active(Color c, Steady from, std::int64_t active) const {
   return steady_anchor_ + Millis(of(c).after_active(unix_of(from), active) - unix_anchor_);
-}
-
-std::int64_t TimeOff::off_until(std::int64_t at) const {
-  const auto off = spans(at, at + 1);
-  return off.empty() || off.front().from > at ? at : off.front().to;
 }
 
 }  // namespace tengen

@@ -36,10 +36,9 @@ class TimeOff {
   std::vector<Span> spans(std::int64_t from, std::int64_t to) const;
   // How much of [from, to) is time off.
   std::int64_t within(std::int64_t from, std::int64_t to) const;
-  // The instant at which `active` milliseconds that are not time off have passed since `from`.
+  // The instant at which `active` milliseconds that are not time off have passed since `from`
+  // (with none: when the time off `from` is in ends, or `from` itself).
   std::int64_t after_active(std::int64_t from, std::int64_t active) const;
-  // Whether `at` is time off, and if so when it ends.
-  std::int64_t off_until(std::int64_t at) const;  // `at` itself when it is not time off
 
  private:
   std::string zone_;
