@@ -30,7 +30,7 @@ protocol::TimeControl days(std::int64_t n, bool weekends) {
 
 struct Fixture {
   explicit Fixture(std::int64_t n, bool weekends)
-      : zones([](std::int64_t) { return std::string("Europe/Amsterdam"); }),
+      : zones([](std::int64_t) { return Calendar{"Europe/Amsterdam"}; }),
         off(zones, black, white, true, t0, kWednesday),
         clock(days(n, weekends)) {
     if (weekends) clock.set_time_off(&off);
@@ -39,7 +39,7 @@ struct Fixture {
   }
   std::int64_t black = 1;
   std::int64_t white = 2;
-  TimeZones zones;
+  Calendars zones;
   GameTimeOff off;
   GameClock clock;
 };

@@ -915,6 +915,7 @@ std::string write_move(const RoomEvent& e, const MovePlayed& m) {
       c.raw("null");
     }
     if (m.clock->time_off_ms) c.key("time_off_ms").number(*m.clock->time_off_ms);
+    if (m.clock->vacation) c.key("vacation").raw(*m.clock->vacation ? "true" : "false");
     c.key("white");
     write_player_clock(out, m.clock->white);
     c.close();

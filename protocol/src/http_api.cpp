@@ -114,6 +114,12 @@ std::variant<MeUpdate, std::string> decode_me_update(std::string_view body) {
   if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");
   MeUpdate update;
   for (const auto& [key, value] : j.items()) {
+    if (key == "vacation") {
+      if (!value.is_boolean())
+        return std::string("field 'vacation' must be true (start one) or false (end it)");
+      update.vacation = value.get<bool>();
+      continue;
+    }
     if (key != "time_zone") return "unknown field '" + key + "'";
     if (!value.is_string() || value.get_ref<const std::string&>().size() > 64)
       return std::string("field 'time_zone' must be a time zone's name of at most 64 characters");
@@ -307,10 +313,13 @@ std::string encode_logged_in(const UserRef& user, const std::string& token, bool
   return json{{"user", j}, {"token", token}}.dump();
 }
 
-std::string encode_me(const UserRef& user, bool admin, std::string_view time_zone) {
+std::string encode_me(const UserRef& user, bool admin, std::string_view time_zone,
+                      const VacationInfo& vacation) {
   auto j = user_json(user);
   j["admin"] = admin;
   j["time_zone"] = time_zone;
+  j["vacation"] = {{"left_ms", vacation.left_ms},
+                   {"until_ms", vacation.until_ms ? json(*vacation.until_ms) : json(nullptr)}};
   return json{{"user", j}}.dump();
 }
 

@@ -184,11 +184,7 @@ int main(int argc, char** argv) {
           .metrics = &metrics,
           .leases = stores->leases.get(),
           .moderation = stores->moderation.get(),
-          .time_zone_of =
-              [&](std::int64_t id) {
-                const auto user = accounts.find_user(id);
-                return user ? user->time_zone : std::string("UTC");
-              }});
+          .calendar_of = [&](std::int64_t id) { return accounts.calendar(id); }});
     };
     auto recover_hub = [&] {
       const auto recovery_start = std::chrono::steady_clock::now();

@@ -85,6 +85,13 @@ ClockState weekend_clock() {  // a correspondence game, Black in their weekend
   return ClockState{{.main_ms = 200000000}, {.main_ms = 259200000}, Color::Black, 86400000};
 }
 
+ClockState vacation_clock() {  // a correspondence game, Black on vacation
+  ClockState c = weekend_clock();
+  c.time_off_ms = 5 * 86400000LL;
+  c.vacation = true;
+  return c;
+}
+
 ClockState stopped_clock() {
   ClockState c = clock();
   c.running.reset();
@@ -262,6 +269,8 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
       {"move, timed", event(10, MovePlayed{Color::White, "C3", {"D3", "D4"}, clock(), 15})},
       {"move, correspondence, into a weekend",
        event(12, MovePlayed{Color::White, "Q16", {}, weekend_clock(), 0})},
+      {"move, correspondence, the mover's opponent on vacation",
+       event(12, MovePlayed{Color::White, "Q16", {}, vacation_clock(), 0})},
       {"move, untimed pass", event(11, MovePlayed{Color::Black, "pass", {}, std::nullopt, 0})},
       {"undo_requested", event(12, UndoRequested{Color::Black})},
       {"undo_answered", event(13, UndoAnswered{true, 2})},

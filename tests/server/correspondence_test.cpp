@@ -181,6 +181,103 @@ TEST_F(Correspondence, APlayerListsTheGamesWaitingForTheirMove) {
   EXPECT_EQ(guest->command({{"type", "my_games"}})["code"], "not_authenticated");
 }
 
+// Alice takes a vacation an hour into her turns: both her games stand still until she ends it
+// three days later (moving meanwhile is allowed); her flag then falls three days later than it
+// would have, by the timer.
+TEST_F(Correspondence, AVacationStopsEveryClockOfThePlayerUntilItEnds) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  const json before = request("GET", "/api/v1/me", "alice").second["user"]["vacation"];
+  EXPECT_GE(before["left_ms"], 7 * kDay) << "a new account's (and what accrued since)";
+  EXPECT_LT(before["left_ms"], 7 * kDay + 1'000);
+  EXPECT_EQ(before["until_ms"], nullptr);
+  const json two_days = {{"width", 9},
+                         {"time", {{"system", "correspondence"}, {"per_move_ms", 2 * kDay}}}};
+  const auto mine = testing::start_game(*alice, *bob, two_days);    // alice black
+  const auto theirs = testing::start_game(*bob, *alice, two_days);  // alice white
+  expect_ack(alice->command(testing::play(mine, "E5")));
+  expect_ack(bob->command(testing::play(mine, "C3")));
+  expect_ack(bob->command(testing::play(theirs, "E5")));
+  const std::int64_t turn = stack_->clock().unix_ms();  // alice's turns in both begin
+
+  stack_->advance(milliseconds(kHour));
+  auto [status, body] = request("PATCH", "/api/v1/me", "alice", R"({"vacation":true})");
+  ASSERT_EQ(status, 200) << raw_;
+  const std::int64_t left = body["user"]["vacation"]["left_ms"];
+  EXPECT_GE(left, before["left_ms"].get<std::int64_t>() + kHour / 12 - 1)
+      << "a day accrues every twelve";
+  EXPECT_EQ(body["user"]["vacation"]["until_ms"], turn + kHour + left);
+  json clock = snapshot(mine)["clock"];
+  EXPECT_EQ(clock["black"]["main_ms"], 2 * kDay - kHour);
+  EXPECT_EQ(clock["time_off_ms"], left);
+  EXPECT_EQ(clock["vacation"], true);
+  // Every game of hers: in the other, her first move's countdown (as long as a move) waits too.
+  EXPECT_EQ(snapshot(theirs)["first_move_in_ms"], left + 2 * kDay - kHour);
+  EXPECT_EQ(request("PATCH", "/api/v1/me", "alice", R"({"vacation":true})")
+                .second["user"]["vacation"]["until_ms"],
+            turn + kHour + left)
+      << "already away: as it was";
+
+  stack_->advance(milliseconds(3 * kDay));
+  clock = snapshot(mine)["clock"];
+  EXPECT_EQ(clock["black"]["main_ms"], 2 * kDay - kHour) << "three days later";
+  expect_ack(alice->command(testing::play(theirs, "C3")));  // a move while away
+  EXPECT_FALSE(snapshot(theirs)["clock"].contains("time_off_ms")) << "bob's clock runs";
+  std::tie(status, body) = request("PATCH", "/api/v1/me", "alice", R"({"vacation":false})");
+  ASSERT_EQ(status, 200) << raw_;
+  EXPECT_EQ(body["user"]["vacation"]["left_ms"], left - 3 * kDay) << "what she did not use";
+  EXPECT_EQ(body["user"]["vacation"]["until_ms"], nullptr);
+  EXPECT_FALSE(snapshot(mine)["clock"].contains("time_off_ms"));
+
+  // Two days from the turn's start, plus the three days away, and the grace: by the timer.
+  const std::int64_t flag = turn + 2 * kDay + 3 * kDay + kGrace + 1;
+  stack_->advance(milliseconds(flag - 1 - stack_->clock().unix_ms()));
+  EXPECT_EQ(snapshot(mine)["result"], nullptr);
+  stack_->advance(milliseconds(1));
+  const json ended = bob->wait_type("game_ended");
+  EXPECT_EQ(ended["game"], mine);
+  EXPECT_EQ(ended["result"], "W+T");
+}
+
+TEST_F(Correspondence, VacationsAreBoundedAndTheirRefusalsSayWhy) {
+  auto alice = player("alice");
+  auto carol = player("carol");
+  auto [status, body] = request("PATCH", "/api/v1/me", "alice", R"({"vacation":"yes"})");
+  EXPECT_EQ(status, 400);
+  EXPECT_EQ(body["error"]["message"],
+            "field 'vacation' must be true (start one) or false (end it)");
+  // Five may begin in a day: each moves the flags of every game of the player.
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(request("PATCH", "/api/v1/me", "alice", R"({"vacation":true})").first, 200);
+    stack_->advance(milliseconds(1));
+    ASSERT_EQ(request("PATCH", "/api/v1/me", "alice", R"({"vacation":false})").first, 200);
+  }
+  std::tie(status, body) = request("PATCH", "/api/v1/me", "alice", R"({"vacation":true})");
+  EXPECT_EQ(status, 429);
+  EXPECT_EQ(body["error"]["code"], "too_many_vacations");
+  EXPECT_EQ(request("GET", "/api/v1/me", "alice").second["user"]["vacation"]["until_ms"], nullptr);
+  stack_->advance(milliseconds(kDay));
+  EXPECT_EQ(request("PATCH", "/api/v1/me", "alice", R"({"vacation":true})").first, 200)
+      << "a day later";
+
+  // Carol's vacation lasts as long as her days: it ends by itself, and what accrues in the next
+  // six hours (half an hour) is not enough to begin another.
+  std::tie(status, body) = request("PATCH", "/api/v1/me", "carol", R"({"vacation":true})");
+  ASSERT_EQ(status, 200);
+  const std::int64_t until = body["user"]["vacation"]["until_ms"];
+  stack_->advance(milliseconds(until + 6 * kHour - stack_->clock().unix_ms()));
+  body = request("GET", "/api/v1/me", "carol").second;
+  EXPECT_EQ(body["user"]["vacation"]["until_ms"], nullptr);
+  EXPECT_EQ(body["user"]["vacation"]["left_ms"], kHour / 2);
+  std::tie(status, body) =
+      request("PATCH", "/api/v1/me", "carol", R"({"vacation":true,"time_zone":"Asia/Tokyo"})");
+  EXPECT_EQ(status, 409);
+  EXPECT_EQ(body["error"]["message"],
+            "you have less than an hour of vacation left (a day accrues every 12 days)");
+  EXPECT_EQ(request("GET", "/api/v1/me", "carol").second["user"]["time_zone"], "UTC")
+      << "a refusal changes nothing";
+}
+
 TEST_F(Correspondence, TheFirstMoveMayTakeAsLongAsAMove) {
   auto alice = player("alice");
   auto bob = player("bob");

@@ -55,6 +55,8 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     ann = accounts.create_user("Ann", "hash-a", false, 10)->id;
     bob = accounts.create_user("bob", "hash-b", true, 11)->id;
     accounts.create_session(ann, token(7), "Firefox", 12);
+    accounts.set_time_zone(ann, "Europe/Amsterdam");
+    accounts.begin_vacation(ann, std::nullopt, {13, 500});
     SqliteGameStore games(file.path());
     games.write(
         std::vector<Write>{ChallengeOpened{1, ann, std::nullopt, R"({"width":9})", 20, "c-1"},
@@ -103,12 +105,23 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   }
   const std::string pg = TempPostgres::instance().new_database();
   const auto imported = import_sqlite(file.path(), pg);
-  const std::vector<std::pair<std::string, std::int64_t>> expected{
-      {"users", 2},          {"sessions", 1},      {"challenges", 2},
-      {"games", 2},          {"game_events", 4},   {"ratings", 2},
-      {"rating_history", 2}, {"tournaments", 1},   {"tournament_events", 1},
-      {"reviews", 2},        {"review_events", 1}, {"invites", 1},
-      {"audit_log", 3},      {"reports", 1},       {"blocks", 1}};
+  const std::vector<std::pair<std::string, std::int64_t>> expected{{"users", 2},
+                                                                   {"sessions", 1},
+                                                                   {"challenges", 2},
+                                                                   {"games", 2},
+                                                                   {"game_events", 4},
+                                                                   {"ratings", 2},
+                                                                   {"rating_history", 2},
+                                                                   {"tournaments", 1},
+                                                                   {"tournament_events", 1},
+                                                                   {"reviews", 2},
+                                                                   {"review_events", 1},
+                                                                   {"invites", 1},
+                                                                   {"audit_log", 3},
+                                                                   {"reports", 1},
+                                                                   {"blocks", 1},
+                                                                   {"vacation_balances", 1},
+                                                                   {"vacations", 1}};
   EXPECT_EQ(imported.rows, expected);
 
   pg::Connection db(pg);
@@ -122,6 +135,9 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(session->first.id, ann);
   EXPECT_EQ(accounts.create_user("carol", "h", false, 60)->id, bob + 1) << "numbers go on";
   EXPECT_TRUE(accounts.user_by_id(ann)->is_admin);
+  EXPECT_EQ(accounts.user_by_id(ann)->time_zone, "Europe/Amsterdam");
+  EXPECT_EQ(accounts.vacation_balance(ann), (VacationBalance{0, 500}));
+  EXPECT_EQ(accounts.vacations_of(ann, 0), (std::vector<VacationSpan>{{13, 500}}));
   const auto suspended = accounts.user_by_id(bob);
   EXPECT_EQ(suspended->suspended_until_ms, 9'000);
   EXPECT_EQ(suspended->moderation_reason, "rude in chat");

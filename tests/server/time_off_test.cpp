@@ -1,10 +1,11 @@
 // Correspondence clocks (docs/correspondence.md): weekends in each player's time zone, daylight
-// saving included, and the correspondence time system's bank, on fixed instants. The instants
-// were computed independently (Python's zoneinfo on the same tz database).
+// saving included, vacations, and the correspondence time system's bank, on fixed instants. The
+// instants were computed independently (Python's zoneinfo on the same tz database).
 #include "rooms/time_off.h"
 
 #include <gtest/gtest.h>
 
+#include "accounts/vacation.h"
 #include "rooms/game_clock.h"
 
 namespace tengen {
@@ -34,28 +35,28 @@ TEST(TimeOff, TheServerKnowsTheIanaZonesAndNothingElse) {
 }
 
 TEST(TimeOff, AWeekendRunsFromSaturdayToMondayMidnightInThePlayersZone) {
-  EXPECT_EQ(TimeOff("UTC", true).spans(kWednesday, kWednesday + 7 * kDay),
+  EXPECT_EQ(TimeOff({"UTC"}, true).spans(kWednesday, kWednesday + 7 * kDay),
             (std::vector<Span>{{kSaturdayUtc, kMondayUtc}}));
-  EXPECT_EQ(TimeOff("Pacific/Auckland", true).spans(kWednesday, kWednesday + 7 * kDay),
+  EXPECT_EQ(TimeOff({"Pacific/Auckland"}, true).spans(kWednesday, kWednesday + 7 * kDay),
             (std::vector<Span>{{kSaturdayAuckland, kMondayAuckland}}));
-  EXPECT_EQ(TimeOff("Europe/Amsterdam", true).spans(kWednesday, kWednesday + 7 * kDay),
+  EXPECT_EQ(TimeOff({"Europe/Amsterdam"}, true).spans(kWednesday, kWednesday + 7 * kDay),
             (std::vector<Span>{{kSaturdayAmsterdam, kMondayAmsterdam}}));
   // From inside a weekend, that weekend whole; two weeks, two weekends of 48 hours.
-  EXPECT_EQ(TimeOff("UTC", true).spans(kSaturdayUtc + kHour, kSaturdayUtc + 2 * kHour),
+  EXPECT_EQ(TimeOff({"UTC"}, true).spans(kSaturdayUtc + kHour, kSaturdayUtc + 2 * kHour),
             (std::vector<Span>{{kSaturdayUtc, kMondayUtc}}));
-  EXPECT_EQ(TimeOff("UTC", true).within(kWednesday, kWednesday + 14 * kDay), 96 * kHour);
-  EXPECT_EQ(TimeOff("UTC", true).within(kSaturdayUtc + kHour, kMondayUtc + kHour), 47 * kHour);
+  EXPECT_EQ(TimeOff({"UTC"}, true).within(kWednesday, kWednesday + 14 * kDay), 96 * kHour);
+  EXPECT_EQ(TimeOff({"UTC"}, true).within(kSaturdayUtc + kHour, kMondayUtc + kHour), 47 * kHour);
   // Without weekends off (or an empty span) there is no time off.
-  EXPECT_TRUE(TimeOff("UTC", false).spans(kWednesday, kWednesday + 30 * kDay).empty());
-  EXPECT_EQ(TimeOff("UTC", true).within(kSaturdayUtc, kSaturdayUtc), 0);
+  EXPECT_TRUE(TimeOff({"UTC"}, false).spans(kWednesday, kWednesday + 30 * kDay).empty());
+  EXPECT_EQ(TimeOff({"UTC"}, true).within(kSaturdayUtc, kSaturdayUtc), 0);
   // A zone the server does not know counts as UTC.
-  EXPECT_EQ(TimeOff("Mars/Olympus_Mons", true).spans(kWednesday, kWednesday + 7 * kDay),
+  EXPECT_EQ(TimeOff({"Mars/Olympus_Mons"}, true).spans(kWednesday, kWednesday + 7 * kDay),
             (std::vector<Span>{{kSaturdayUtc, kMondayUtc}}));
 }
 
 TEST(TimeOff, DaylightSavingMakesAWeekendAnHourShorterOrLonger) {
   // Amsterdam springs forward on Sunday 29 March 2026 and falls back on Sunday 25 October.
-  const TimeOff amsterdam("Europe/Amsterdam", true);
+  const TimeOff amsterdam({"Europe/Amsterdam"}, true);
   const std::int64_t saturday_march = 1'774'652'400'000;
   const std::int64_t saturday_october = 1'792'792'800'000;
   EXPECT_EQ(amsterdam.spans(saturday_march - kDay, saturday_march),
@@ -67,7 +68,7 @@ TEST(TimeOff, DaylightSavingMakesAWeekendAnHourShorterOrLonger) {
 }
 
 TEST(TimeOff, ActiveTimeSkipsTheWeekend) {
-  const TimeOff utc("UTC", true);
+  const TimeOff utc({"UTC"}, true);
   // Friday 20:00 UTC and six hours to go: four before the weekend, two after it.
   const std::int64_t friday_evening = kSaturdayUtc - 4 * kHour;
   EXPECT_EQ(utc.after_active(friday_evening, 6 * kHour), kMondayUtc + 2 * kHour);
@@ -78,7 +79,7 @@ TEST(TimeOff, ActiveTimeSkipsTheWeekend) {
   // Twelve days from Wednesday: two weekends skipped.
   EXPECT_EQ(utc.after_active(kWednesday, 12 * kDay), kWednesday + 16 * kDay);
   EXPECT_EQ(utc.within(kWednesday, utc.after_active(kWednesday, 12 * kDay)), 4 * kDay);
-  EXPECT_EQ(TimeOff("UTC", false).after_active(kWednesday, 12 * kDay), kWednesday + 12 * kDay);
+  EXPECT_EQ(TimeOff({"UTC"}, false).after_active(kWednesday, 12 * kDay), kWednesday + 12 * kDay);
   EXPECT_EQ(utc.after_active(kSaturdayUtc + kHour, 0), kMondayUtc);
   EXPECT_EQ(utc.after_active(kWednesday, 0), kWednesday);
 }
@@ -130,7 +131,7 @@ TEST(CorrespondenceClock, ABankKeepsWhatIsLeftUpToItsCap) {
 // The clock with players' weekends: the steady line is tied to Wednesday 11:06:40 UTC.
 TEST(CorrespondenceClock, EachPlayersWeekendStopsOnlyTheirOwnClock) {
   std::map<std::int64_t, std::string> zones{{1, "UTC"}, {2, "Pacific/Auckland"}};
-  TimeZones known([&](std::int64_t user) { return zones.at(user); });
+  Calendars known([&](std::int64_t user) { return Calendar{zones.at(user)}; });
   std::int64_t black = 2;  // the seats as a room holds them, before the nigiri swaps them
   std::int64_t white = 1;
   const GameTimeOff off(known, black, white, true, t0, kWednesday);
@@ -159,6 +160,76 @@ TEST(CorrespondenceClock, EachPlayersWeekendStopsOnlyTheirOwnClock) {
   known.forget(1);
   c.start(Color::Black, at(0));
   EXPECT_EQ(c.flag_at(), at(kMondayAuckland - kWednesday + (2 * kDay - before) + 1));
+}
+
+// Vacations join weekends: one that runs into a weekend, or begins as one ends, is one stretch.
+TEST(TimeOff, VacationsJoinWeekends) {
+  // Thursday 00:00 UTC to the Saturday noon, then the weekend to Monday 00:00.
+  const std::int64_t thursday = kSaturdayUtc - 2 * kDay;
+  const TimeOff away({"UTC", {{thursday, kSaturdayUtc + 12 * kHour}}}, true);
+  EXPECT_EQ(away.spans(kWednesday, kWednesday + 7 * kDay),
+            (std::vector<Span>{{thursday, kMondayUtc}}));
+  EXPECT_EQ(away.within(kWednesday, kMondayUtc + kHour), 4 * kDay);
+  EXPECT_TRUE(away.on_vacation(thursday));
+  EXPECT_FALSE(away.on_vacation(kSaturdayUtc + 12 * kHour)) << "a weekend, not a vacation";
+  // A game without weekends off still stops for the vacation alone.
+  const TimeOff weekdays({"UTC", {{thursday, kSaturdayUtc + 12 * kHour}}}, false);
+  EXPECT_EQ(weekdays.within(kWednesday, kMondayUtc), 2 * kDay + 12 * kHour);
+  // Active time skips both: a day from Wednesday noon is Monday noon (half a day before Thursday,
+  // half after the weekend).
+  const std::int64_t wednesday_noon = thursday - 12 * kHour;
+  EXPECT_EQ(away.after_active(wednesday_noon, kDay), kMondayUtc + 12 * kHour);
+  // A vacation that begins when the weekend ends carries the stop on.
+  const TimeOff after({"UTC", {{kMondayUtc, kMondayUtc + kDay}}}, true);
+  EXPECT_EQ(after.after_active(kSaturdayUtc + kHour, 0), kMondayUtc + kDay);
+  EXPECT_EQ(after.spans(kSaturdayUtc, kSaturdayUtc + kHour),
+            (std::vector<Span>{{kSaturdayUtc, kMondayUtc}}))
+      << "only what meets the window is merged";
+}
+
+// A vacation stops only the vacationer's clock, in their games without weekends off too.
+TEST(CorrespondenceClock, AVacationStopsTheVacationersClock) {
+  std::map<std::int64_t, Calendar> calendars{{1, {"UTC"}}, {2, {"UTC"}}};
+  Calendars known([&](std::int64_t user) { return calendars.at(user); });
+  std::int64_t black = 1;
+  std::int64_t white = 2;
+  const GameTimeOff off(known, black, white, false, t0, kWednesday);
+  GameClock c(correspondence(2 * kDay, 0, false), no_lag());
+  c.set_time_off(&off);
+  c.start(Color::Black, at(0));
+  EXPECT_EQ(c.flag_at(), at(2 * kDay + 1));
+  // Black takes three days off an hour into the turn: the flag moves by three days.
+  calendars[1].vacations = {{kWednesday + kHour, kWednesday + kHour + 3 * kDay}};
+  known.forget(1);
+  EXPECT_EQ(c.flag_at(), at(5 * kDay + 1));
+  EXPECT_TRUE(c.on_vacation(at(2 * kHour)));
+  EXPECT_EQ(c.stands_until(at(2 * kHour)), at(kHour + 3 * kDay));
+  EXPECT_EQ(c.left(Color::Black, at(2 * kDay)).main_ms, 2 * kDay - kHour);
+  // White's clock is not stopped by Black's vacation.
+  c.start(Color::White, at(2 * kHour));
+  EXPECT_FALSE(c.on_vacation(at(3 * kHour)));
+  EXPECT_EQ(c.flag_at(), at(2 * kHour + 2 * kDay + 1));
+  // Ended early (the span shortened): the flag comes back.
+  c.start(Color::Black, at(0));
+  calendars[1].vacations = {{kWednesday + kHour, kWednesday + 2 * kHour}};
+  known.forget(1);
+  EXPECT_EQ(c.flag_at(), at(2 * kDay + kHour + 1));
+}
+
+// The vacation days a player has (accounts/vacation.h).
+TEST(VacationPolicy, AccruesADayEveryTwelveUpToThirty) {
+  using P = VacationPolicy;
+  constexpr std::int64_t created = 1'700'000'000'000;
+  EXPECT_EQ(P::left(std::nullopt, created, created), 7 * kDay) << "a new account's";
+  EXPECT_EQ(P::left(std::nullopt, created, created + 12 * kDay), 8 * kDay);
+  EXPECT_EQ(P::left(std::nullopt, created, created + 6 * kDay), 7 * kDay + 12 * kHour);
+  EXPECT_EQ(P::left(std::nullopt, created, created + 3650 * kDay), 30 * kDay) << "capped";
+  // While away (the balance as of the planned end): nothing accrues until it ends.
+  const store::VacationBalance away{0, created + 5 * kDay};
+  EXPECT_EQ(P::left(away, created, created + kDay), 0);
+  EXPECT_EQ(P::left(away, created, created + 17 * kDay), kDay);
+  // Before the account existed (a clock set back): what it started with.
+  EXPECT_EQ(P::left(std::nullopt, created, created - kDay), 7 * kDay);
 }
 
 }  // namespace

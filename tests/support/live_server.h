@@ -62,11 +62,7 @@ class LiveStack {
         .metrics = &metrics_,
         .leases = nullptr,
         .moderation = stores_->moderation.get(),
-        .time_zone_of =
-            [this](std::int64_t id) {
-              const auto user = accounts_->find_user(id);
-              return user ? user->time_zone : std::string("UTC");
-            }});
+        .calendar_of = [this](std::int64_t id) { return accounts_->calendar(id); }});
     recovered_ = hub_->recover(*game_store_);
     api_.emplace(*accounts_, GameArchive{.store = &*game_store_, .clock = &clock_, .hub = reads()},
                  false, stores_->moderation.get());

@@ -139,11 +139,21 @@ std::string encode_review_created(std::int64_t id);
 // {"user": {"id", "name", "admin", "time_zone"}, "token"}
 std::string encode_logged_in(const UserRef& user, const std::string& token, bool admin = false,
                              std::string_view time_zone = "UTC");
-// {"user": {"id", "name", "admin", "time_zone"}}
-std::string encode_me(const UserRef& user, bool admin = false, std::string_view time_zone = "UTC");
-// PATCH /api/v1/me: {"time_zone": "Europe/Amsterdam"} (each field optional).
+// One's vacation days (docs/correspondence.md): those left, and while away, when it ends (the
+// days left then being those until it ends).
+struct VacationInfo {
+  std::int64_t left_ms = 0;
+  std::optional<std::int64_t> until_ms{};
+};
+// {"user": {"id", "name", "admin", "time_zone", "vacation": {"left_ms", "until_ms"}}}; until_ms
+// is null when not on vacation.
+std::string encode_me(const UserRef& user, bool admin = false, std::string_view time_zone = "UTC",
+                      const VacationInfo& vacation = {});
+// PATCH /api/v1/me: {"time_zone": "Europe/Amsterdam", "vacation": true} (each field optional;
+// vacation true starts one, false ends it).
 struct MeUpdate {
   std::optional<std::string> time_zone;
+  std::optional<bool> vacation{};
 };
 std::variant<MeUpdate, std::string> decode_me_update(std::string_view body);
 std::string encode_sessions(const std::vector<SessionInfo>& sessions);

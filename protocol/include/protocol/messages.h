@@ -740,16 +740,19 @@ struct ClockState {
   PlayerClock white;
   std::optional<Color> running;  // whose clock runs, if any
   // Correspondence (docs/correspondence.md): the running player is in their time off (their
-  // weekend), and their clock stands still for this long from the message's instant. Omitted
-  // otherwise.
+  // weekend or vacation), and their clock stands still for this long from the message's instant.
+  // Omitted otherwise.
   std::optional<std::int64_t> time_off_ms{};
+  // With time_off_ms: true when the running player is on vacation (rather than in a weekend).
+  std::optional<bool> vacation{};
 };
 template <>
 struct Wire<ClockState> {
   static constexpr std::tuple fields{
       wire::field("black", &ClockState::black), wire::field("white", &ClockState::white),
       wire::field("running", &ClockState::running, wire::Empty::Null),
-      wire::field("time_off_ms", &ClockState::time_off_ms, wire::Empty::Omitted)};
+      wire::field("time_off_ms", &ClockState::time_off_ms, wire::Empty::Omitted),
+      wire::field("vacation", &ClockState::vacation, wire::Empty::Omitted)};
 };
 
 // The nigiri's public commitment, and once both players chose, everything needed to verify it.

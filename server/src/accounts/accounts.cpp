@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "accounts/vacation.h"
 #include "rooms/time_off.h"
 
 namespace tengen {
@@ -331,6 +332,73 @@ bool Accounts::set_time_zone(std::int64_t user_id, const std::string& zone) {
   if (!known_time_zone(zone)) return false;
   std::lock_guard lock(mutex_);
   return store_.set_time_zone(user_id, zone);
+}
+
+namespace {
+
+// The vacation `now` is in, if any (vacations are apart and in order).
+std::optional<store::VacationSpan> current(const std::vector<store::VacationSpan>& taken,
+                                           std::int64_t now) {
+  if (taken.empty() || taken.back().from_ms > now || taken.back().to_ms <= now) return std::nullopt;
+  return taken.back();
+}
+
+}  // namespace
+
+std::vector<store::VacationSpan> Accounts::vacations(std::int64_t user_id) {
+  std::lock_guard lock(mutex_);
+  return store_.vacations_of(user_id, clock_.unix_ms() - VacationPolicy::kKeptMs);
+}
+
+Calendar Accounts::calendar(std::int64_t user_id) {
+  Calendar out;
+  if (const auto user = find_user(user_id)) out.zone = user->time_zone;
+  for (const auto& v : vacations(user_id)) out.vacations.push_back({v.from_ms, v.to_ms});
+  return out;
+}
+
+Accounts::Vacation Accounts::vacation_at(const store::UserRecord& user, std::int64_t now) {
+  if (const auto away = current(store_.vacations_of(user.id, now - VacationPolicy::kKeptMs), now))
+    return {away->to_ms - now, away->to_ms};
+  return {VacationPolicy::left(store_.vacation_balance(user.id), user.created_at_ms, now), {}};
+}
+
+Accounts::Vacation Accounts::vacation(std::int64_t user_id) {
+  const auto now = clock_.unix_ms();
+  std::lock_guard lock(mutex_);
+  const auto user = store_.user_by_id(user_id);
+  return user ? vacation_at(*user, now) : Vacation{};
+}
+
+std::variant<Accounts::Vacation, Accounts::VacationRefusal> Accounts::start_vacation(
+    std::int64_t user_id) {
+  const auto now = clock_.unix_ms();
+  std::lock_guard lock(mutex_);
+  const auto user = store_.user_by_id(user_id);
+  if (!user) return VacationRefusal::NoneLeft;
+  const auto taken = store_.vacations_of(user_id, now - VacationPolicy::kKeptMs);
+  if (const auto away = current(taken, now)) return Vacation{away->to_ms - now, away->to_ms};
+  const auto started_today = std::count_if(taken.begin(), taken.end(), [&](const auto& v) {
+    return v.from_ms > now - VacationPolicy::kDayMs;
+  });
+  if (started_today >= VacationPolicy::kStartsPerDay) return VacationRefusal::TooMany;
+  const auto stored = store_.vacation_balance(user_id);
+  const auto left = VacationPolicy::left(stored, user->created_at_ms, now);
+  if (left < VacationPolicy::kLeastToStartMs) return VacationRefusal::NoneLeft;
+  // Refused only when another node changed the balance since it was read: whatever it did
+  // (most likely the same) is the answer.
+  if (!store_.begin_vacation(user_id, stored, {now, now + left})) return vacation_at(*user, now);
+  return Vacation{left, now + left};
+}
+
+Accounts::Vacation Accounts::end_vacation(std::int64_t user_id) {
+  const auto now = clock_.unix_ms();
+  std::lock_guard lock(mutex_);
+  const auto user = store_.user_by_id(user_id);
+  if (!user) return {};
+  const auto away = current(store_.vacations_of(user_id, now - VacationPolicy::kKeptMs), now);
+  if (away) store_.end_vacation(user_id, *away, now);
+  return vacation_at(*user, now);
 }
 
 void Accounts::end_sessions(std::int64_t user_id) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "accounts/rate_limiter.h"
+#include "calendar.h"
 #include "clock.h"
 #include "store/account_store.h"
 #include "store/moderation_store.h"
@@ -96,6 +97,24 @@ class Accounts {
   // Where the user's weekends fall in correspondence games (docs/correspondence.md): false when
   // `zone` is not a time zone the server knows.
   bool set_time_zone(std::int64_t user_id, const std::string& zone);
+
+  // Vacations (docs/correspondence.md, accounts/vacation.h). A player's as of now: the days left
+  // (while away, until the vacation's planned end) and, while away, when it ends.
+  struct Vacation {
+    std::int64_t left_ms = 0;
+    std::optional<std::int64_t> until_ms{};
+  };
+  Vacation vacation(std::int64_t user_id);
+  enum class VacationRefusal { NoneLeft, TooMany };
+  // Starts one now, for as long as the days left last (already away: as it is).
+  std::variant<Vacation, VacationRefusal> start_vacation(std::int64_t user_id);
+  // Ends the current one now, keeping what was not used (not away: as it is).
+  Vacation end_vacation(std::int64_t user_id);
+  // The player's vacations that the clocks of their games in play may meet, oldest first.
+  std::vector<store::VacationSpan> vacations(std::int64_t user_id);
+  // What their correspondence clocks follow: their time zone and those vacations (no such user:
+  // UTC, none).
+  Calendar calendar(std::int64_t user_id);
   // Ends every session of the user (suspended, banned, password reset), telling each.
   void end_sessions(std::int64_t user_id);
   // An administrator's reset (docs/moderation.md): a new random password, which is returned to be
@@ -123,6 +142,7 @@ class Accounts {
   std::string hash_password(const std::string& password) const;
   LoggedIn open_session(const store::UserRecord& user, const std::string& user_agent);
 
+  Vacation vacation_at(const store::UserRecord& user, std::int64_t now);  // under mutex_
   // Why an account may not log in now, if it may not.
   std::optional<Failure> restriction(const store::UserRecord& user) const;
   // The invite taken for a registration (nullopt: none needed), or why it cannot go on.

@@ -13,6 +13,7 @@
 #include "protocol/moderation_api.h"
 #include "ratings/glicko2.h"
 #include "rooms/position_view.h"
+#include "rooms/time_off.h"
 #include "rooms/wording.h"
 
 namespace tengen {
@@ -204,6 +205,14 @@ std::string token_from_cookie(std::string_view header) {
   return {};
 }
 
+ApiResponse Api::me(const store::UserRecord& user) {
+  const auto vacation = accounts_.vacation(user.id);
+  return ApiResponse{200,
+                     wire::encode_me({user.id, user.username}, user.is_admin, user.time_zone,
+                                     {vacation.left_ms, vacation.until_ms}),
+                     {}};
+}
+
 ApiResponse Api::logged_in(const Accounts::Outcome& outcome, int status) {
   if (const auto* f = std::get_if<Accounts::Failure>(&outcome)) {
     switch (f->problem) {
@@ -299,23 +308,35 @@ std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
       if (auto* problem = std::get_if<std::string>(&decoded))
         return error(400, "bad_request", *problem);
       const auto& update = std::get<wire::MeUpdate>(decoded);
-      if (update.time_zone) {
-        if (!accounts_.set_time_zone(user->id, *update.time_zone)) {
-          return error(400, "bad_time_zone",
-                       "'" + *update.time_zone +
-                           "' is not a time zone this server knows (an IANA name such as "
-                           "Europe/Amsterdam or America/New_York)");
-        }
-        // The player's correspondence games follow their weekends at once.
-        if (archive_.hub.reload_player) archive_.hub.reload_player(user->id);
+      // Each part checked before anything changes: a refusal leaves everything as it was.
+      if (update.time_zone && !known_time_zone(*update.time_zone)) {
+        return error(400, "bad_time_zone",
+                     "'" + *update.time_zone +
+                         "' is not a time zone this server knows (an IANA name such as "
+                         "Europe/Amsterdam or America/New_York)");
       }
-      const auto now = accounts_.find_user(user->id).value_or(*user);
-      return ApiResponse{
-          200, wire::encode_me({now.id, now.username}, now.is_admin, now.time_zone), {}};
+      if (update.vacation == true) {
+        const auto started = accounts_.start_vacation(user->id);
+        if (const auto* refused = std::get_if<Accounts::VacationRefusal>(&started)) {
+          if (*refused == Accounts::VacationRefusal::TooMany) {
+            return error(429, "too_many_vacations",
+                         "at most 5 vacations may begin in a day; end this one later instead");
+          }
+          return error(409, "no_vacation_left",
+                       "you have less than an hour of vacation left (a day accrues every 12 "
+                       "days)");
+        }
+      } else if (update.vacation == false) {
+        accounts_.end_vacation(user->id);
+      }
+      if (update.time_zone) accounts_.set_time_zone(user->id, *update.time_zone);
+      // The player's correspondence games follow their weekends and vacations at once.
+      if ((update.time_zone || update.vacation) && archive_.hub.reload_player)
+        archive_.hub.reload_player(user->id);
+      return me(accounts_.find_user(user->id).value_or(*user));
     }
     if (r.method != "GET") return error(405, "method_not_allowed", "use GET or PATCH");
-    return ApiResponse{
-        200, wire::encode_me({user->id, user->username}, user->is_admin, user->time_zone), {}};
+    return me(*user);
   }
   if (path == "/api/v1/sessions") {
     if (r.method != "GET") return error(405, "method_not_allowed", "use GET");

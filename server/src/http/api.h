@@ -94,6 +94,7 @@ class Api {
 
  private:
   ApiResponse logged_in(const Accounts::Outcome& outcome, int status);
+  ApiResponse me(const store::UserRecord& user);  // GET /api/v1/me's answer
   std::optional<ApiResponse> games(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> ratings(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> tournaments(const ApiRequest& request, std::string_view path);

@@ -35,7 +35,7 @@ void tell_started(const Presence& presence, Outbox& out, const protocol::GameSta
 Hub::Hub(Services services)
     : services_(std::move(services)),
       metrics_(services_.metrics),
-      time_zones_(services_.time_zone_of),
+      calendars_(services_.calendar_of),
       steady_anchor_(services_.clock ? services_.clock->steady_now() : Steady{}),
       unix_anchor_(services_.clock ? services_.clock->unix_ms() : 0) {
   if (services_.timers) services_.timers->set_handler([this](const TimerId& id) { deadline(id); });
@@ -464,9 +464,10 @@ std::unique_ptr<Room> Hub::rebuild(const store::StoredGame& g, Steady now) {
 }
 
 void Hub::give_time_off(Room& room) {
-  if (!room.correspondence() || !room.settings().time.weekends_off) return;
-  room.set_time_off(std::make_unique<GameTimeOff>(time_zones_, room.black().id, room.white().id,
-                                                  true, steady_anchor_, unix_anchor_));
+  if (!room.correspondence()) return;
+  room.set_time_off(std::make_unique<GameTimeOff>(calendars_, room.black().id, room.white().id,
+                                                  room.settings().time.weekends_off, steady_anchor_,
+                                                  unix_anchor_));
 }
 
 std::size_t Hub::rooms_in_memory() {
@@ -500,7 +501,7 @@ protocol::LobbySnapshot Hub::lobby_for(const std::optional<store::UserRecord>& u
 }
 
 void Hub::reload_player(std::int64_t user) {
-  time_zones_.forget(user);
+  calendars_.forget(user);
   // The player's correspondence games' flags, armed by their old weekends, are armed again (each
   // game on its own, never two held at once).
   for (const auto id : rooms_.ids()) {

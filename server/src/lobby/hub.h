@@ -53,8 +53,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   static constexpr Millis kQuickMatchInterval{2000};
   using FindUser = std::function<std::optional<protocol::UserRef>(const std::string& name)>;
   using FindUserById = std::function<std::optional<protocol::UserRef>(std::int64_t id)>;
-  // A player's time zone (docs/correspondence.md), an IANA name.
-  using TimeZoneOf = std::function<std::string(std::int64_t id)>;
+  // A player's time zone and vacations (docs/correspondence.md).
+  using CalendarOf = std::function<Calendar(std::int64_t id)>;
   // Decides who takes Black when the settings say "automatic" and the ratings are equal: true
   // means the challenger.
   using DrawBlack = std::function<bool()>;
@@ -84,8 +84,9 @@ class Hub final : public Dispatcher, private TournamentHost {
     // Blocks between players (docs/moderation.md), read at start and by reload_player; none: no
     // one blocks anyone.
     store::ModerationStore* moderation = nullptr;
-    // Where each player's weekends fall in correspondence games; none: everyone's are UTC's.
-    TimeZoneOf time_zone_of{};
+    // Where each player's weekends fall in correspondence games, and their vacations; none:
+    // everyone's weekends are UTC's, and nobody takes a vacation.
+    CalendarOf calendar_of{};
   };
 
   explicit Hub(Services services);
@@ -309,8 +310,8 @@ class Hub final : public Dispatcher, private TournamentHost {
       metrics_};
   CommitPath commit_{*services_.journal, *services_.clock};
   RatingBook ratings_;
-  Blocks blocks_;         // safe from any thread (a lock of its own, taken last)
-  TimeZones time_zones_;  // likewise
+  Blocks blocks_;        // safe from any thread (a lock of its own, taken last)
+  Calendars calendars_;  // likewise
   // The steady clock against Unix time, read once (correspondence weekends: rooms/time_off.h).
   Steady steady_anchor_;
   std::int64_t unix_anchor_ = 0;

@@ -30,7 +30,8 @@ struct LagPolicy {
 };
 
 // Time that does not count against a player's clock, on the steady clock: a correspondence
-// game's weekends (docs/correspondence.md). The room's owner provides it.
+// game's weekends and the players' vacations (docs/correspondence.md). The room's owner provides
+// it.
 class TimeOffSource {
  public:
   virtual ~TimeOffSource() = default;
@@ -38,6 +39,8 @@ class TimeOffSource {
   virtual std::int64_t off_within(Color c, Steady from, Steady to) const = 0;
   // The instant at which `active` milliseconds that count have passed for `c` since `from`.
   virtual Steady after_active(Color c, Steady from, std::int64_t active) const = 0;
+  // Whether `c` is on vacation at `at` (rather than in a weekend).
+  virtual bool on_vacation(Color c, Steady at) const = 0;
 };
 
 // What one player has left, between moves or as of an instant within a turn.
@@ -70,6 +73,10 @@ class GameClock {
   // When the running clock, standing still at `now` (time off), counts again; nullopt when it
   // counts at `now` (or none runs).
   std::optional<Steady> stands_until(Steady now) const;
+  // Whether the running player is on vacation at `now`.
+  bool on_vacation(Steady now) const {
+    return time_off_ && running_ && time_off_->on_vacation(*running_, now);
+  }
   const protocol::TimeControl& control() const noexcept { return control_; }
 
   // The clock of `c` runs from `now` (the turn started). Stops the other one without charge.

@@ -780,6 +780,11 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
 
 std::optional<Steady> Room::first_move_deadline() const {
   if (both_moved() || finished() || stage() == Stage::Scoring) return std::nullopt;
+  // A correspondence player's weekends and vacations hold this countdown as they hold the clock.
+  if (time_off_) {
+    return time_off_->after_active(game_ ? game_->to_move() : Color::Black, turn_start_,
+                                   options_.start_timeout.count());
+  }
   return turn_start_ + options_.start_timeout;
 }
 

@@ -17,7 +17,10 @@ std::optional<protocol::ClockState> Room::clock_state(Steady now) const {
   };
   protocol::ClockState s{view(Color::Black), view(Color::White), {}};
   s.running = clock_.running();
-  if (const auto until = clock_.stands_until(now)) s.time_off_ms = ms_between(now, *until);
+  if (const auto until = clock_.stands_until(now)) {
+    s.time_off_ms = ms_between(now, *until);
+    if (clock_.on_vacation(now)) s.vacation = true;
+  }
   return s;
 }
 

@@ -40,12 +40,38 @@ bool known_time_zone(std::string_view name) {
   return !name.empty() && zone_named(name);
 }
 
-TimeOff::TimeOff(std::string zone, bool weekends) : zone_(std::move(zone)), weekends_(weekends) {}
+TimeOff::TimeOff(Calendar calendar, bool weekends)
+    : calendar_(std::move(calendar)), weekends_(weekends) {}
 
 std::vector<Span> TimeOff::spans(std::int64_t from, std::int64_t to) const {
+  auto out = weekends(from, to);
+  if (to <= from) return out;
+  for (const Span& v : calendar_.vacations) {
+    if (v.from < to && v.to > from) out.push_back(v);
+  }
+  if (out.size() < 2) return out;
+  std::sort(out.begin(), out.end(), [](const Span& a, const Span& b) { return a.from < b.from; });
+  // A vacation over a weekend, or just before or after one, is one span of time off.
+  std::vector<Span> merged{out.front()};
+  for (std::size_t i = 1; i < out.size(); ++i) {
+    if (out[i].from <= merged.back().to) {
+      merged.back().to = std::max(merged.back().to, out[i].to);
+    } else {
+      merged.push_back(out[i]);
+    }
+  }
+  return merged;
+}
+
+bool TimeOff::on_vacation(std::int64_t at) const {
+  return std::any_of(calendar_.vacations.begin(), calendar_.vacations.end(),
+                     [&](const Span& v) { return v.from <= at && at < v.to; });
+}
+
+std::vector<Span> TimeOff::weekends(std::int64_t from, std::int64_t to) const {
   std::vector<Span> out;
   if (!weekends_ || to <= from) return out;
-  const auto* zone = zone_or_utc(zone_);
+  const auto* zone = zone_or_utc(calendar_.zone);
   const auto local = zone->to_local(date::sys_time<Ms>(Ms(from)));
   const auto day = date::floor<date::days>(local);
   const date::weekday weekday{day};
@@ -80,28 +106,32 @@ std::int64_t TimeOff::after_active(std::int64_t from, std::int64_t active) const
   }
 }
 
-std::string TimeZones::of(std::int64_t user) {
+Calendar Calendars::of(std::int64_t user) {
   std::uint64_t generation = 0;
   {
     std::lock_guard lock(mutex_);
     if (const auto it = known_.find(user); it != known_.end()) return it->second;
     generation = generation_;
   }
-  auto zone = lookup_ ? lookup_(user) : std::string("UTC");  // the store, off the lock
+  auto calendar = lookup_ ? lookup_(user) : Calendar{};  // the store, off the lock
   std::lock_guard lock(mutex_);
   // Kept unless a change was announced meanwhile (what was read may be older than it).
-  if (generation == generation_) known_.emplace(user, zone);
-  return zone;
+  if (generation == generation_) known_.emplace(user, calendar);
+  return calendar;
 }
 
-void TimeZones::forget(std::int64_t user) {
+void Calendars::forget(std::int64_t user) {
   std::lock_guard lock(mutex_);
   known_.erase(user);
   ++generation_;
 }
 
 TimeOff GameTimeOff::of(Color c) const {
-  return TimeOff(zones_.of(c == Color::Black ? black_ : white_), weekends_);
+  return TimeOff(calendars_.of(c == Color::Black ? black_ : white_), weekends_);
+}
+
+bool GameTimeOff::on_vacation(Color c, Steady at) const {
+  return of(c).on_vacation(unix_of(at));
 }
 
 std::int64_t GameTimeOff::off_within(Color c, Steady from, Steady to) const {

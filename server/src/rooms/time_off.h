@@ -8,16 +8,10 @@
 #include <string_view>
 #include <vector>
 
+#include "calendar.h"
 #include "rooms/game_clock.h"
 
 namespace tengen {
-
-// A span of Unix milliseconds, [from, to).
-struct Span {
-  std::int64_t from = 0;
-  std::int64_t to = 0;
-  friend bool operator==(const Span&, const Span&) = default;
-};
 
 // Whether the server's time zone database (the system's, /usr/share/zoneinfo) knows `name`, an
 // IANA name such as "Europe/Amsterdam" or "UTC".
@@ -25,11 +19,12 @@ bool known_time_zone(std::string_view name);
 
 // The time that does not count against one player's clock in a correspondence game
 // (docs/correspondence.md): their weekends, Saturday 00:00 to Monday 00:00 in their own time zone
-// (daylight saving included), when the game has weekends off. Pure: the date library's
-// arithmetic on Unix milliseconds; an unknown zone counts as UTC.
+// (daylight saving included), when the game has weekends off; and their vacations, in every
+// correspondence game. Pure: the date library's arithmetic on Unix milliseconds; an unknown zone
+// counts as UTC.
 class TimeOff {
  public:
-  TimeOff(std::string zone, bool weekends);
+  TimeOff(Calendar calendar, bool weekends);
 
   // The spans of time off that meet [from, to), merged and in order, each whole (it may begin
   // before `from` or end after `to`).
@@ -39,39 +34,44 @@ class TimeOff {
   // The instant at which `active` milliseconds that are not time off have passed since `from`
   // (with none: when the time off `from` is in ends, or `from` itself).
   std::int64_t after_active(std::int64_t from, std::int64_t active) const;
+  // Whether `at` is in one of the player's vacations.
+  bool on_vacation(std::int64_t at) const;
 
  private:
-  std::string zone_;
+  std::vector<Span> weekends(std::int64_t from, std::int64_t to) const;
+
+  Calendar calendar_;
   bool weekends_;
 };
 
-// The players' time zones as the hub knows them: each read from the accounts the first time a
-// correspondence game asks, and again after the player changes it (forget). Safe from any thread.
-class TimeZones {
+// The players' calendars as the hub knows them: each read from the accounts the first time a
+// correspondence game asks, and again after the player changes their zone or takes or ends a
+// vacation (forget). Safe from any thread.
+class Calendars {
  public:
-  using Lookup = std::function<std::string(std::int64_t user)>;
-  explicit TimeZones(Lookup lookup) : lookup_(std::move(lookup)) {}
+  using Lookup = std::function<Calendar(std::int64_t user)>;
+  explicit Calendars(Lookup lookup) : lookup_(std::move(lookup)) {}
 
-  std::string of(std::int64_t user);
+  Calendar of(std::int64_t user);
   void forget(std::int64_t user);
 
  private:
   Lookup lookup_;
   std::mutex mutex_;
-  std::map<std::int64_t, std::string> known_;
+  std::map<std::int64_t, Calendar> known_;
   std::uint64_t generation_ = 0;  // forget()s so far
 };
 
 // One correspondence game's time off, for its clock: each colour's player's weekends (when the
-// game has weekends off) in their current time zone. `black` and `white` are the room's own ids,
-// read at each call (a nigiri may swap the seats after the room is made). The steady clock is
-// related to Unix time by one pair of readings (`steady_anchor`, `unix_anchor`), taken by the hub
-// at its start.
+// game has weekends off) in their current time zone, and their vacations. `black` and `white` are
+// the room's own ids, read at each call (a nigiri may swap the seats after the room is made). The
+// steady clock is related to Unix time by one pair of readings (`steady_anchor`, `unix_anchor`),
+// taken by the hub at its start.
 class GameTimeOff final : public TimeOffSource {
  public:
-  GameTimeOff(TimeZones& zones, const std::int64_t& black, const std::int64_t& white, bool weekends,
-              Steady steady_anchor, std::int64_t unix_anchor)
-      : zones_(zones),
+  GameTimeOff(Calendars& calendars, const std::int64_t& black, const std::int64_t& white,
+              bool weekends, Steady steady_anchor, std::int64_t unix_anchor)
+      : calendars_(calendars),
         black_(black),
         white_(white),
         weekends_(weekends),
@@ -80,12 +80,13 @@ class GameTimeOff final : public TimeOffSource {
 
   std::int64_t off_within(Color c, Steady from, Steady to) const override;
   Steady after_active(Color c, Steady from, std::int64_t active) const override;
+  bool on_vacation(Color c, Steady at) const override;
 
  private:
   TimeOff of(Color c) const;
   std::int64_t unix_of(Steady t) const { return unix_anchor_ + ms_between(steady_anchor_, t); }
 
-  TimeZones& zones_;
+  Calendars& calendars_;
   const std::int64_t& black_;
   const std::int64_t& white_;
   bool weekends_;

@@ -37,6 +37,19 @@ inline constexpr const char* kUserColumns =
     "id, username, password_hash, is_bot, created_at, is_admin, banned, suspended_until,"
     " moderation_reason, time_zone";
 
+// A player's vacation days (docs/correspondence.md): what is left as of an instant.
+struct VacationBalance {
+  std::int64_t left_ms = 0;
+  std::int64_t as_of_ms = 0;  // Unix ms
+  friend bool operator==(const VacationBalance&, const VacationBalance&) = default;
+};
+// One vacation: from its start to its planned end, or to when it was ended early (Unix ms).
+struct VacationSpan {
+  std::int64_t from_ms = 0;
+  std::int64_t to_ms = 0;
+  friend bool operator==(const VacationSpan&, const VacationSpan&) = default;
+};
+
 struct SessionRecord {
   std::int64_t id = 0;
   std::int64_t user_id = 0;
@@ -61,6 +74,19 @@ class AccountStore {
   virtual bool set_password_hash(std::int64_t user_id, const std::string& password_hash) = 0;
   // False when there is no such user. The zone is checked by the caller (known_time_zone).
   virtual bool set_time_zone(std::int64_t user_id, const std::string& zone) = 0;
+
+  // Vacations. The stored balance (nullopt: none stored yet, so the account's first).
+  virtual std::optional<VacationBalance> vacation_balance(std::int64_t user_id) = 0;
+  // Records the vacation `taken` and leaves nothing as of its end, in one transaction, unless the
+  // stored balance is no longer `expected` (another request came first): then false, nothing
+  // changed.
+  virtual bool begin_vacation(std::int64_t user_id, const std::optional<VacationBalance>& expected,
+                              const VacationSpan& taken) = 0;
+  // Ends the vacation `taken` at `at` (before its planned end): what was not used is left as of
+  // `at`. False, nothing changed, unless it is still recorded as `taken`.
+  virtual bool end_vacation(std::int64_t user_id, const VacationSpan& taken, std::int64_t at) = 0;
+  // The user's vacations that end after `after_ms`, oldest first; older ones are deleted.
+  virtual std::vector<VacationSpan> vacations_of(std::int64_t user_id, std::int64_t after_ms) = 0;
 
   virtual SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
                                        const std::string& user_agent, std::int64_t now_ms) = 0;

@@ -16,11 +16,23 @@ namespace {
 
 // In an order that keeps every foreign key satisfied. schema_version is each database's own;
 // the cluster's tables (nodes, leases) start empty.
-constexpr const char* kTables[] = {"users",          "sessions",      "challenges",
-                                   "games",          "game_events",   "ratings",
-                                   "rating_history", "tournaments",   "tournament_events",
-                                   "reviews",        "review_events", "invites",
-                                   "audit_log",      "reports",       "blocks"};
+constexpr const char* kTables[] = {"users",
+                                   "sessions",
+                                   "challenges",
+                                   "games",
+                                   "game_events",
+                                   "ratings",
+                                   "rating_history",
+                                   "tournaments",
+                                   "tournament_events",
+                                   "reviews",
+                                   "review_events",
+                                   "invites",
+                                   "audit_log",
+                                   "reports",
+                                   "blocks",
+                                   "vacation_balances",
+                                   "vacations"};
 
 // A table's columns in SQLite, in order.
 std::vector<std::string> sqlite_columns(Database& db, const std::string& table) {

@@ -69,6 +69,57 @@ bool PostgresAccountStore::set_time_zone(std::int64_t user_id, const std::string
   return db_.query("UPDATE users SET time_zone = $1 WHERE id = $2", {zone, user_id}).affected() > 0;
 }
 
+std::optional<VacationBalance> PostgresAccountStore::vacation_balance(std::int64_t user_id) {
+  const auto r =
+      db_.query("SELECT left_ms, as_of_ms FROM vacation_balances WHERE user_id = $1", {user_id});
+  if (r.rows() == 0) return std::nullopt;
+  return VacationBalance{r.int64(0, 0), r.int64(0, 1)};
+}
+
+bool PostgresAccountStore::begin_vacation(std::int64_t user_id,
+                                          const std::optional<VacationBalance>& expected,
+                                          const VacationSpan& taken) {
+  // One statement: the balance changes only if it is still the one read (or still absent), and
+  // the vacation is recorded only if it did.
+  const auto r = db_.query(
+      expected
+          ? "WITH b AS (UPDATE vacation_balances SET left_ms = 0, as_of_ms = $3::bigint"
+            " WHERE user_id = $1 AND left_ms = $4 AND as_of_ms = $5 RETURNING user_id)"
+            " INSERT INTO vacations(user_id, from_ms, to_ms) SELECT user_id, $2::bigint,"
+            " $3::bigint FROM b ON CONFLICT (user_id, from_ms) DO UPDATE SET to_ms = excluded.to_ms"
+            " RETURNING user_id"
+          : "WITH b AS (INSERT INTO vacation_balances(user_id, left_ms, as_of_ms)"
+            " VALUES ($1, 0, $3::bigint) ON CONFLICT (user_id) DO NOTHING RETURNING user_id)"
+            " INSERT INTO vacations(user_id, from_ms, to_ms) SELECT user_id, $2::bigint,"
+            " $3::bigint FROM b ON CONFLICT (user_id, from_ms) DO UPDATE SET to_ms = excluded.to_ms"
+            " RETURNING user_id",
+      expected ? std::vector<pg::Param>{user_id, taken.from_ms, taken.to_ms, expected->left_ms,
+                                        expected->as_of_ms}
+               : std::vector<pg::Param>{user_id, taken.from_ms, taken.to_ms});
+  return r.rows() > 0;
+}
+
+bool PostgresAccountStore::end_vacation(std::int64_t user_id, const VacationSpan& taken,
+                                        std::int64_t at) {
+  const auto r = db_.query(
+      "WITH v AS (UPDATE vacations SET to_ms = $4::bigint WHERE user_id = $1 AND from_ms = $2"
+      " AND to_ms = $3 RETURNING user_id)"
+      " UPDATE vacation_balances b SET left_ms = $3::bigint - $4::bigint, as_of_ms = $4::bigint"
+      " FROM v WHERE b.user_id = v.user_id RETURNING b.user_id",
+      {user_id, taken.from_ms, taken.to_ms, at});
+  return r.rows() > 0;
+}
+
+std::vector<VacationSpan> PostgresAccountStore::vacations_of(std::int64_t user_id,
+                                                             std::int64_t after_ms) {
+  db_.query("DELETE FROM vacations WHERE user_id = $1 AND to_ms <= $2", {user_id, after_ms});
+  const auto r = db_.query(
+      "SELECT from_ms, to_ms FROM vacations WHERE user_id = $1 ORDER BY from_ms", {user_id});
+  std::vector<VacationSpan> out;
+  for (int i = 0; i < r.rows(); ++i) out.push_back({r.int64(i, 0), r.int64(i, 1)});
+  return out;
+}
+
 SessionRecord PostgresAccountStore::create_session(std::int64_t user_id,
                                                    const TokenHash& token_hash,
                                                    const std::string& user_agent,

@@ -24,6 +24,11 @@ class PostgresAccountStore final : public AccountStore {
   std::optional<UserRecord> user_by_id(std::int64_t id) override;
   bool set_password_hash(std::int64_t user_id, const std::string& password_hash) override;
   bool set_time_zone(std::int64_t user_id, const std::string& zone) override;
+  std::optional<VacationBalance> vacation_balance(std::int64_t user_id) override;
+  bool begin_vacation(std::int64_t user_id, const std::optional<VacationBalance>& expected,
+                      const VacationSpan& taken) override;
+  bool end_vacation(std::int64_t user_id, const VacationSpan& taken, std::int64_t at) override;
+  std::vector<VacationSpan> vacations_of(std::int64_t user_id, std::int64_t after_ms) override;
   SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
                                const std::string& user_agent, std::int64_t now_ms) override;
   std::optional<std::pair<UserRecord, SessionRecord>> session_by_token(

@@ -22,6 +22,7 @@ SqliteAccountStore::SqliteAccountStore(Database& db)
       user_by_id_(db, std::string("SELECT ") + kUserColumns + " FROM users WHERE id = ?"),
       set_password_hash_(db, "UPDATE users SET password_hash = ? WHERE id = ?"),
       set_time_zone_(db, "UPDATE users SET time_zone = ? WHERE id = ?"),
+      db_(db),
       insert_session_(
           db,
           "INSERT INTO sessions(user_id, token_hash, user_agent, created_at, last_seen_at)"
@@ -76,6 +77,57 @@ std::optional<UserRecord> SqliteAccountStore::user_by_id(std::int64_t id) {
 bool SqliteAccountStore::set_time_zone(std::int64_t user_id, const std::string& zone) {
   set_time_zone_.bind(1, zone).bind(2, user_id).run();
   return set_time_zone_.changes() > 0;
+}
+
+std::optional<VacationBalance> SqliteAccountStore::vacation_balance(std::int64_t user_id) {
+  Statement q(db_, "SELECT left_ms, as_of_ms FROM vacation_balances WHERE user_id = ?");
+  q.bind(1, user_id);
+  if (!q.step()) return std::nullopt;
+  return VacationBalance{q.column_int(0), q.column_int(1)};
+}
+
+bool SqliteAccountStore::begin_vacation(std::int64_t user_id,
+                                        const std::optional<VacationBalance>& expected,
+                                        const VacationSpan& taken) {
+  Transaction t(db_);
+  if (vacation_balance(user_id) != expected) return false;
+  Statement balance(
+      db_,
+      "INSERT INTO vacation_balances(user_id, left_ms, as_of_ms) VALUES (?, 0, ?)"
+      " ON CONFLICT(user_id) DO UPDATE SET left_ms = 0, as_of_ms = excluded.as_of_ms");
+  balance.bind(1, user_id).bind(2, taken.to_ms).run();
+  // One begun where an ended one had begun (both at the same millisecond) replaces it.
+  Statement insert(db_,
+                   "INSERT INTO vacations(user_id, from_ms, to_ms) VALUES (?, ?, ?)"
+                   " ON CONFLICT(user_id, from_ms) DO UPDATE SET to_ms = excluded.to_ms");
+  insert.bind(1, user_id).bind(2, taken.from_ms).bind(3, taken.to_ms).run();
+  t.commit();
+  return true;
+}
+
+bool SqliteAccountStore::end_vacation(std::int64_t user_id, const VacationSpan& taken,
+                                      std::int64_t at) {
+  Transaction t(db_);
+  Statement shorten(
+      db_, "UPDATE vacations SET to_ms = ? WHERE user_id = ? AND from_ms = ? AND to_ms = ?");
+  shorten.bind(1, at).bind(2, user_id).bind(3, taken.from_ms).bind(4, taken.to_ms).run();
+  if (shorten.changes() == 0) return false;
+  Statement balance(db_,
+                    "UPDATE vacation_balances SET left_ms = ?, as_of_ms = ? WHERE user_id = ?");
+  balance.bind(1, taken.to_ms - at).bind(2, at).bind(3, user_id).run();
+  t.commit();
+  return true;
+}
+
+std::vector<VacationSpan> SqliteAccountStore::vacations_of(std::int64_t user_id,
+                                                           std::int64_t after_ms) {
+  Statement prune(db_, "DELETE FROM vacations WHERE user_id = ? AND to_ms <= ?");
+  prune.bind(1, user_id).bind(2, after_ms).run();
+  Statement q(db_, "SELECT from_ms, to_ms FROM vacations WHERE user_id = ? ORDER BY from_ms");
+  q.bind(1, user_id);
+  std::vector<VacationSpan> out;
+  while (q.step()) out.push_back({q.column_int(0), q.column_int(1)});
+  return out;
 }
 
 bool SqliteAccountStore::set_password_hash(std::int64_t user_id, const std::string& password_hash) {
