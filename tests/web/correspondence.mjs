@@ -79,6 +79,32 @@ try {
   assert.equal(await hers.locator('.tag.turn').count(), 0);
   await ann.screenshot({ path: join(artifacts, 'correspondence-lobby.png') });
 
+  step('bob takes a vacation from his page: his clock stands still, for ann too');
+  await command(bob, { type: 'play', game, vertex: 'C3' });
+  await command(ann, { type: 'play', game, vertex: 'G5' });
+  await bob.goto(`${url}/#/user/bob`);
+  const vacation = bob.locator('section.vacation');
+  await vacation.locator('.vacation-status', { hasText: /^You have 7 days of vacation\.$/ }).waitFor();
+  await bob.locator('#vacation-toggle', { hasText: 'Start vacation' }).tap();
+  await bob.locator('.toast', { hasText: 'Your correspondence clocks stand still until you come back.' }).waitFor();
+  await vacation.locator('.vacation-status', { hasText: /^On vacation until .+ \(7 days left\)\.$/ }).waitFor();
+  assert.equal((await me(bob)).vacation.until_ms > Date.now(), true);
+  await assertAccessible(bob, 'one\'s own page on vacation, on a phone');
+  await bob.screenshot({ path: join(artifacts, 'correspondence-vacation-phone.png'), fullPage: true });
+  await bob.goto(`${url}/#/game/${game}`);
+  await bob.locator('.player.white .clock', { hasText: 'vacation: stopped' }).waitFor();
+  await ann.goto(`${url}/#/game/${game}`);
+  await ann.locator('.player.white .clock', { hasText: 'vacation: stopped' }).waitFor();
+  await ann.screenshot({ path: join(artifacts, 'correspondence-opponent-away.png') });
+
+  step('bob comes back: the days he did not use are kept, and his clock runs');
+  await bob.goto(`${url}/#/user/bob`);
+  await bob.locator('#vacation-toggle', { hasText: 'End vacation' }).tap();
+  await bob.locator('.toast', { hasText: 'Welcome back: your correspondence clocks run again.' }).waitFor();
+  await vacation.locator('.vacation-status', { hasText: /^You have (7 days|6 d 23 h) of vacation\.$/ }).waitFor();
+  await ann.reload();
+  await ann.locator('.player.white .clock', { hasText: '+ 2 days/move' }).waitFor();
+
   assert.deepEqual(failures, []);
   console.log('correspondence: all passed');
 } finally {

@@ -76,17 +76,20 @@ export async function registerIn(page, url, name, password = 'correct horse batt
 // A command over a WebSocket of the page's own (its login's cookie), as a program would send it:
 // the ack, or the error as an exception.
 export function commandIn(page, message) {
-  return page.evaluate((m) => new Promise((resolve, reject) => {
+  // Each command its own cid: the server answers a repeated one as the retry it would be.
+  const cid = `test-${++commandsSent}`;
+  return page.evaluate(([m, id]) => new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://${location.host}/ws/v1`);
-    ws.onopen = () => ws.send(JSON.stringify({ v: 1, cid: 'test', ...m }));
+    ws.onopen = () => ws.send(JSON.stringify({ v: 1, cid: id, ...m }));
     ws.onmessage = (e) => {
       const answer = JSON.parse(e.data);
-      if (answer.cid !== 'test') return;
+      if (answer.cid !== id) return;
       ws.close();
       if (answer.type === 'ack') resolve(answer); else reject(new Error(e.data));
     };
-  }), message);
+  }), [message, cid]);
 }
+let commandsSent = 0;
 
 export function launchBrowser() {
   return chromium.launch({

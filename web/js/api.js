@@ -53,6 +53,10 @@ export const register = (username, password, invite = '') =>
 // Where the player's weekends fall in correspondence games (docs/correspondence.md); the user.
 export const setTimeZone = async (zone) =>
   (await fetchJson('/api/v1/me', { method: 'PATCH', body: { time_zone: zone } })).user;
+// Starts (true) or ends (false) one's vacation (docs/correspondence.md); the user, with
+// `vacation: { left_ms, until_ms }`.
+export const setVacation = async (on) =>
+  (await fetchJson('/api/v1/me', { method: 'PATCH', body: { vacation: on } })).user;
 // The browser's own time zone, an IANA name ('Europe/Amsterdam'), if it says.
 export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || '';
 export const logout = () => fetchJson('/api/v1/logout', { method: 'POST' });

@@ -30,11 +30,12 @@ export function runDown(side, time, elapsed) {
 
 // { main: '12:34', extra: '+ 5×30 s' } in the system's customary notation.
 
-// `timeOff`: the player's clock stands still now (a correspondence game's weekend).
-export function clockText(side, time, timeOff = false) {
+// `timeOff`: why the player's clock stands still now, if it does (a correspondence game's
+// 'weekend' or the player's 'vacation').
+export function clockText(side, time, timeOff = '') {
   switch (time.system) {
     case 'correspondence':
-      return { main: formatDays(side.main_ms), extra: timeOff ? t('clock.weekend') : t('clock.per_move_extra', { per: formatDays(time.per_move_ms) }), overtime: false };
+      return { main: formatDays(side.main_ms), extra: timeOff ? t(`clock.${timeOff}`) : t('clock.per_move_extra', { per: formatDays(time.per_move_ms) }), overtime: false };
     case 'byoyomi':
       if (side.main_ms > 0) return { main: formatMs(side.main_ms), extra: `+ ${side.periods}×${formatDuration(time.period_ms)}`, overtime: false };
       return { main: formatMs(side.period_ms), extra: side.periods === 1 ? t('clock.last_period') : t('clock.periods_left', { n: side.periods }), overtime: true };

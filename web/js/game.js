@@ -896,9 +896,10 @@ export function mountGame(root, ctx, gameId) {
         continue;
       }
       const running = st.clock.running === color && st.phase === 'playing';
-      // A correspondence player's weekend: their clock stands still for time_off_ms, then runs.
+      // A correspondence player's weekend or vacation: their clock stands still for time_off_ms,
+      // then runs.
       const since = now - st.clockAt;
-      const off = running && since < (st.clock.time_off_ms || 0);
+      const off = running && since < (st.clock.time_off_ms || 0) ? (st.clock.vacation ? 'vacation' : 'weekend') : '';
       const side = running ? runDown(st.clock[color], time, Math.max(0, since - (st.clock.time_off_ms || 0))) : st.clock[color];
       const text = clockText(side, time, off);
       card.clockMain.textContent = text.main;

@@ -1,6 +1,6 @@
 // A player's page: rank, rating and a small chart of its history, then their games.
-import { h, fill, svg, formatDate } from './util.js';
-import { fetchJson, setTimeZone, browserTimeZone } from './api.js';
+import { h, fill, svg, formatDate, formatDays } from './util.js';
+import { fetchJson, currentUser, setTimeZone, setVacation, browserTimeZone } from './api.js';
 import { mountGameList } from './lists.js';
 import { t, num } from './i18n.js';
 import { openReport } from './report.js';
@@ -100,6 +100,40 @@ function timeZoneSetting(ctx) {
     device, h('p', { class: 'muted' }, t('profile.time_zone_help')));
 }
 
+// On one's own page: vacation days, which stop every correspondence clock of one's own while
+// taken (docs/correspondence.md).
+function vacationSetting(ctx) {
+  const status = h('p', { class: 'vacation-status' });
+  const button = h('button', { type: 'button', id: 'vacation-toggle' });
+  const section = h('section', { class: 'vacation' }, h('h2', {}, t('vacation.title')),
+    h('p', { class: 'field-row' }, status, ' ', button), h('p', { class: 'muted' }, t('vacation.help')));
+  let away = false;
+  const show = (user) => {
+    const v = user.vacation || { left_ms: 0, until_ms: null };
+    away = v.until_ms !== null && v.until_ms !== undefined;
+    status.textContent = away
+      ? t('vacation.away', { until: formatDate(v.until_ms), left: formatDays(v.left_ms) })
+      : t('vacation.left', { left: formatDays(v.left_ms) });
+    button.textContent = t(away ? 'vacation.end' : 'vacation.start');
+    button.className = away ? 'primary' : '';
+    button.disabled = !away && v.left_ms < 3600000;
+    section.classList.toggle('away', away);
+  };
+  show(ctx.user);
+  currentUser().then((user) => { if (user) show(Object.assign(ctx.user, user)); }, () => {});
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      show(Object.assign(ctx.user, await setVacation(!away)));
+      ctx.toast(t(away ? 'vacation.started' : 'vacation.ended'), { kind: 'info' });
+    } catch (err) {
+      ctx.toast(err.message);
+      button.disabled = false;
+    }
+  });
+  return section;
+}
+
 // On one's own page: the players one blocks, each with its way back.
 function blockedList(ctx) {
   const list = h('ul', { class: 'blocked-list' });
@@ -141,7 +175,7 @@ export function mountProfile(root, ctx, name) {
           ? h('p', { class: 'profile-actions' }, blockButton(ctx, user.name),
             h('button', { class: 'small danger-quiet', onclick: () => openReport(ctx, { user: user.name }) }, t('report.button')))
           : '',
-        ctx.user && ctx.user.name === user.name ? [timeZoneSetting(ctx), blockedList(ctx)] : '');
+        ctx.user && ctx.user.name === user.name ? [timeZoneSetting(ctx), vacationSetting(ctx), blockedList(ctx)] : '');
     } catch (err) {
       if (!stopped) fill(head, h('h1', {}, name), h('p', { class: 'form-error' }, err.message));
     }
