@@ -6,7 +6,8 @@
 //
 // BM_FlagAt/N: GameClock::flag_at for a turn of N days a move, weekends off in Europe/Amsterdam
 // (N/7 weekends to skip). BM_Charge/N: a move made after N days. BM_FlagAtWithoutWeekends/N: the
-// same clock with no time off, for comparison.
+// same clock with no time off, for comparison. BM_FlagAtWithVacations/V: a 14-day turn with
+// weekends off and V vacations of the player's (a day each, a week apart) to skip as well.
 #include <benchmark/benchmark.h>
 
 #include "rooms/game_clock.h"
@@ -28,9 +29,19 @@ protocol::TimeControl days(std::int64_t n, bool weekends) {
   return t;
 }
 
+// `vacations` one-day vacations, the first on the turn's second day, a week apart.
+Calendar calendar(int vacations) {
+  Calendar c{"Europe/Amsterdam"};
+  for (int i = 0; i < vacations; ++i) {
+    const std::int64_t from = kWednesday + kDay + i * 7 * kDay;
+    c.vacations.push_back({from, from + kDay});
+  }
+  return c;
+}
+
 struct Fixture {
-  explicit Fixture(std::int64_t n, bool weekends)
-      : zones([](std::int64_t) { return Calendar{"Europe/Amsterdam"}; }),
+  explicit Fixture(std::int64_t n, bool weekends, int vacations = 0)
+      : zones([vacations](std::int64_t) { return calendar(vacations); }),
         off(zones, black, white, true, t0, kWednesday),
         clock(days(n, weekends)) {
     if (weekends) clock.set_time_off(&off);
@@ -55,6 +66,12 @@ void BM_FlagAtWithoutWeekends(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(f.clock.flag_at());
 }
 BENCHMARK(BM_FlagAtWithoutWeekends)->Arg(3);
+
+void BM_FlagAtWithVacations(benchmark::State& state) {
+  Fixture f(14, true, static_cast<int>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(f.clock.flag_at());
+}
+BENCHMARK(BM_FlagAtWithVacations)->Arg(0)->Arg(1)->Arg(3);
 
 void BM_Charge(benchmark::State& state) {
   Fixture f(state.range(0) + 30, true);  // a long allowance: every move is in time
