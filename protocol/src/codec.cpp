@@ -468,7 +468,8 @@ struct ServerWriter {
 };
 
 // Strict reading, of what clients send: every field of the right type and checked, none unknown.
-// Client messages hold plain values, enums and settings; no nested described structs.
+// Client messages hold plain values, enums, lists of strings and settings; no nested described
+// structs.
 
 template <class T>
 T read_value(Fields& f, const char* name) {
@@ -478,6 +479,21 @@ T read_value(Fields& f, const char* name) {
     return read_tournament_settings(f.object(name));
   } else if constexpr (wire::Enum<T>) {
     return enum_value<T>(f.required<std::string>(name), f.name_of(name));
+  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    const json& list = f.object(name);
+    const std::string field = f.name_of(name);
+    if (!list.is_array())
+      throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a list of strings"};
+    // Bounded before it is copied; the field's check says the exact limit.
+    if (list.size() > 1000)
+      throw FieldError{ErrorCode::BadField, "field '" + field + "' is too long"};
+    std::vector<std::string> out;
+    for (const json& item : list) {
+      if (!item.is_string())
+        throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a list of strings"};
+      out.push_back(item.get<std::string>());
+    }
+    return out;
   } else {
     return f.required<T>(name);
   }
@@ -1001,6 +1017,13 @@ std::string vertex(const std::string& text) {
 }
 std::string chat_text(const std::string& text) {
   return bounded(text, kMaxChatLength);
+}
+std::string conditional_lines(const std::vector<std::string>& lines) {
+  if (lines.size() > 50) return "must be at most 50 lines";
+  for (const auto& line : lines) {
+    if (line.empty() || line.size() > 400) return "must be lines of 1 to 400 bytes";
+  }
+  return "";
 }
 std::string nigiri_seed(const std::string& text) {
   return bounded(text, kMaxSeedLength);

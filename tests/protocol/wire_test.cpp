@@ -292,6 +292,8 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
       {"player_left, waiting", event(23, PlayerLeft{Absence{Color::Black, std::nullopt}})},
       {"player_returned", event(24, PlayerReturned{Color::White})},
       {"chat_deleted", event(25, ChatDeleted{11})},
+      {"conditional_moves", event(26, ConditionalMoves{Color::Black, {"C7 D7 C6 D6", "G3 G4"}})},
+      {"conditional_moves, used up", event(27, ConditionalMoves{Color::Black, {}})},
   };
 }
 
@@ -336,6 +338,8 @@ std::vector<std::pair<std::string, ClientEnvelope>> client_samples() {
       {"seek", c(Seek{9, Speed::Live})},
       {"cancel_seek", c(CancelSeek{})},
       {"my_games", c(ListMyGames{})},
+      {"set_conditional_moves", c(SetConditionalMoves{42, {"C7 D7 C6 D6", "G3 G4"}})},
+      {"set_conditional_moves, none", c(SetConditionalMoves{42, {}})},
       {"review_join", c(JoinReview{7})},
       {"review_leave", c(LeaveReview{7})},
       {"review_play", c(ReviewPlay{7, "D4", {}})},

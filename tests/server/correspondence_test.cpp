@@ -278,6 +278,99 @@ TEST_F(Correspondence, VacationsAreBoundedAndTheirRefusalsSayWhy) {
       << "a refusal changes nothing";
 }
 
+// Conditional moves: alice, having moved, answers bob's expected moves in advance. The reply is
+// played the instant bob's move matches, the rest of the line waits, a move she did not expect
+// drops them; only she ever sees them, and they survive a restart.
+TEST_F(Correspondence, ConditionalMovesAnswerTheExpectedMoveAtOnce) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  const json two_days = {{"width", 9},
+                         {"time", {{"system", "correspondence"}, {"per_move_ms", 2 * kDay}}}};
+  const auto game = testing::start_game(*alice, *bob, two_days);  // alice black
+  expect_ack(alice->command(testing::play(game, "E5")));
+  expect_ack(bob->command(testing::play(game, "C3")));
+  expect_ack(alice->command(testing::play(game, "G5")));
+  const auto set = [&](testing::WsClient& who, json lines) {
+    return who.command({{"type", "set_conditional_moves"}, {"game", game}, {"lines", lines}});
+  };
+  // What is refused, and why.
+  EXPECT_EQ(set(*bob, {"C7 D7"})["message"],
+            "it is your move: conditional moves answer your opponent's next move, so set them "
+            "after your own");
+  EXPECT_EQ(set(*alice, {"C7"})["message"],
+            "line 1 ends with C7, your opponent's move, without your reply");
+  EXPECT_EQ(set(*alice, {"C7 D7", "Z9 A1"})["message"],
+            "line 2: 'Z9' is not a point on this 9x9 board (GTP coordinates such as D4)");
+  EXPECT_EQ(set(*alice, {"C7 pass"})["message"],
+            "line 1: a pass cannot be expected or played by a condition");
+  EXPECT_EQ(set(*alice, {"C7 D7", "C7 D6"})["message"],
+            "line 2 answers C7 with D6 where an earlier line answers it with D7: one reply to "
+            "each move");
+  EXPECT_EQ(set(*alice, {"C7 D7 D7 C6"})["message"],
+            "after C7 D7: occupied: there is already a stone on D7");
+  EXPECT_EQ(set(*alice, json::array({std::string(401, 'A')}))["message"],
+            "field 'lines' must be lines of 1 to 400 bytes");
+  const auto live = testing::start_game(*alice, *bob, json{{"width", 9}});
+  expect_ack(alice->command(testing::play(live, "E5")));
+  EXPECT_EQ(
+      alice->command(
+          {{"type", "set_conditional_moves"}, {"game", live}, {"lines", {"C7 D7"}}})["message"],
+      "conditional moves are for correspondence games (docs/correspondence.md)");
+
+  expect_ack(set(*alice, {"C7 D7 C6 D6", "G3 G4", "C7 D7 B7 B8"}));
+  const json kept = alice->wait_type("conditional_moves");
+  EXPECT_EQ(kept["lines"], json({"C7 D7 C6 D6", "C7 D7 B7 B8", "G3 G4"}));
+  EXPECT_EQ(kept["color"], "black");
+  EXPECT_EQ(snapshot(game).contains("conditional_moves"), false) << "a spectator's";
+
+  stack_->advance(milliseconds(kHour));
+  const json played = bob->command(testing::play(game, "C7"));
+  expect_ack(played);
+  const json reply = bob->wait_event(game, played["seq"].get<std::uint64_t>() + 1);
+  EXPECT_EQ(reply["vertex"], "D7") << "played for alice the instant C7 arrived";
+  EXPECT_EQ(reply["clock"]["running"], "white");
+  EXPECT_EQ(reply["clock"]["black"]["main_ms"], 2 * kDay);
+  EXPECT_EQ(alice->wait_type("conditional_moves")["lines"], json({"C6 D6", "B7 B8"}));
+  // Bob never hears of them: his stream goes from alice's reply to his own chat line.
+  const std::uint64_t replied_at = reply["seq"];
+  expect_ack(bob->command({{"type", "chat"}, {"game", game}, {"text", "quick!"}}));
+  bob->wait_event(game, replied_at + 2);
+  for (const json& m : bob->kept()) EXPECT_NE(m["type"], "conditional_moves") << m.dump();
+
+  // Through a restart: kept, and followed.
+  alice.reset();
+  bob.reset();
+  stack_.reset();
+  stack_.emplace(temp_.path());
+  alice = player("alice");
+  bob = player("bob");
+  auto watching = [&](testing::WsClient& who) {
+    who.command({{"type", "join"}, {"game", game}});
+    return who.wait_type("snapshot");
+  };
+  EXPECT_EQ(watching(*alice)["conditional_moves"], json({"C6 D6", "B7 B8"}));
+  EXPECT_FALSE(watching(*bob).contains("conditional_moves"));
+  const json b7 = bob->command(testing::play(game, "B7"));
+  expect_ack(b7);
+  EXPECT_EQ(alice->wait_event(game, b7["seq"].get<std::uint64_t>() + 1)["vertex"], "B8");
+  EXPECT_EQ(alice->wait_type("conditional_moves")["lines"], json::array()) << "used up";
+
+  // A move that was not expected drops them.
+  expect_ack(set(*alice, {"J9 J8"}));
+  alice->wait_type("conditional_moves");
+  expect_ack(bob->command(testing::play(game, "A1")));
+  EXPECT_EQ(alice->wait_type("conditional_moves")["lines"], json::array());
+  EXPECT_EQ(watching(*alice)["to_move"], "black") << "nothing played for her";
+
+  // An undo takes back the move they answered: dropped too.
+  expect_ack(alice->command(testing::play(game, "H2")));
+  expect_ack(set(*alice, {"J9 J8"}));
+  alice->wait_type("conditional_moves");
+  expect_ack(alice->command({{"type", "undo_request"}, {"game", game}}));
+  expect_ack(bob->command({{"type", "undo_answer"}, {"game", game}, {"accept", true}}));
+  EXPECT_EQ(alice->wait_type("conditional_moves")["lines"], json::array());
+}
+
 TEST_F(Correspondence, TheFirstMoveMayTakeAsLongAsAMove) {
   auto alice = player("alice");
   auto bob = player("bob");

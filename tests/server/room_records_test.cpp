@@ -37,6 +37,8 @@ TEST(RoomRecords, EachRecordReadsBackAsWritten) {
       {"accept", records::ScoreAccepted{Color::Black, 4}},
       {"resume", records::Resumed{Color::White}},
       {"end", records::Ended{Result::resignation(Color::White), std::nullopt}},
+      {"conditional", records::ConditionalSet{Color::White, {"C7 D7 C6 D6", "G3 G4"}}},
+      {"conditional", records::ConditionalSet{Color::Black, {}}},
   };
   for (const auto& [kind, record] : cases) {
     const auto read = records::read(event(kind, records::encode(record)));

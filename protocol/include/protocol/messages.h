@@ -265,6 +265,21 @@ struct Wire<CancelSeek> {
   static constexpr std::string_view type = "cancel_seek";
   static constexpr std::tuple<> fields{};
 };
+// Conditional moves in a correspondence game (docs/correspondence.md): replies to the opponent's
+// expected moves, set while it is the opponent's turn. Each line is the opponent's move, your
+// reply, their next, yours... as GTP vertices separated by spaces ("D4 C3 E5 F5"); lines that
+// begin alike share their start. No lines: none kept.
+struct SetConditionalMoves {
+  GameId game = 0;
+  std::vector<std::string> lines;
+};
+template <>
+struct Wire<SetConditionalMoves> {
+  static constexpr std::string_view type = "set_conditional_moves";
+  static constexpr std::tuple fields{
+      wire::field("game", &SetConditionalMoves::game, wire::positive_id),
+      wire::field("lines", &SetConditionalMoves::lines, wire::conditional_lines)};
+};
 // The games the player is playing, answered with my_games before the ack: the list of "games
 // waiting for my move" (docs/correspondence.md).
 struct ListMyGames {};
@@ -494,7 +509,7 @@ using ClientMessage =
                  WithdrawPlayer, SetTournamentResult, RepairRound, WatchTournaments,
                  UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo, ReviewMark,
                  ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview, Seek,
-                 CancelSeek, ListMyGames>;
+                 CancelSeek, ListMyGames, SetConditionalMoves>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it
@@ -943,6 +958,9 @@ struct GameSnapshot {
   std::optional<std::int64_t> first_move_in_ms;
   std::int64_t first_move_ms = 0;
   std::int64_t watching = 0;  // spectators in the room: people signed in, and guests' pages
+  // A correspondence game's player's own conditional moves (SetConditionalMoves' lines, as kept:
+  // what is left of them); omitted for everyone else and when there are none.
+  std::optional<std::vector<std::string>> conditional_moves{};
 };
 template <>
 struct Wire<GameSnapshot> {
@@ -972,7 +990,8 @@ struct Wire<GameSnapshot> {
       wire::field("abortable", &GameSnapshot::abortable),
       wire::field("first_move_in_ms", &GameSnapshot::first_move_in_ms, wire::Empty::Null),
       wire::field("first_move_ms", &GameSnapshot::first_move_ms),
-      wire::field("watching", &GameSnapshot::watching)};
+      wire::field("watching", &GameSnapshot::watching),
+      wire::field("conditional_moves", &GameSnapshot::conditional_moves, wire::Empty::Omitted)};
 };
 
 // One thing that happened in a room, with its place in the room's order.
@@ -1100,6 +1119,18 @@ struct Wire<ChatDeleted> {
   static constexpr std::string_view type = "chat_deleted";
   static constexpr std::tuple fields{wire::field("line", &ChatDeleted::line)};
 };
+// A player's conditional moves changed: set by them, shortened as the game followed a line (the
+// reply was played), or dropped when it did not. Sent only to that player.
+struct ConditionalMoves {
+  Color color = Color::Black;
+  std::vector<std::string> lines;
+};
+template <>
+struct Wire<ConditionalMoves> {
+  static constexpr std::string_view type = "conditional_moves";
+  static constexpr std::tuple fields{wire::field("color", &ConditionalMoves::color),
+                                     wire::field("lines", &ConditionalMoves::lines)};
+};
 // Why a game ended.
 enum class EndReason : std::uint8_t {
   Resignation,
@@ -1163,7 +1194,7 @@ struct Wire<NigiriStarted> {
 using RoomEventBody =
     std::variant<MovePlayed, UndoRequested, UndoAnswered, ChatPosted, GameEnded, NigiriStarted,
                  NigiriDone, ScoringStarted, MarkingChanged, ScoreAccepted, PlayResumed, PlayerLeft,
-                 PlayerReturned, ChatDeleted>;
+                 PlayerReturned, ChatDeleted, ConditionalMoves>;
 struct RoomEvent {
   GameId game = 0;
   Seq seq = 0;

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 // How a message is described for the wire: its type name and its fields, each a JSON key bound
 // to a member of the struct, with what an empty value means and, for what clients send, a check.
@@ -111,6 +112,8 @@ std::string node_id(const std::int64_t& id);        // a review's node: 0 (the r
 std::string comment_text(const std::string& text);  // 0 to 4,000 bytes
 std::string mark_label(const std::string& text);    // 1 to 8 bytes
 std::string quick_match_size(const int& size);      // 9, 13 or 19
+// At most 50 lines of conditional moves, each of 1 to 400 bytes.
+std::string conditional_lines(const std::vector<std::string>& lines);
 
 }  // namespace wire
 }  // namespace tengen::protocol

@@ -18,9 +18,9 @@ struct VacationPolicy {
   static constexpr std::int64_t kDayMs = 86'400'000;
   static constexpr std::int64_t kFirstMs = 7 * kDayMs;
   static constexpr std::int64_t kMostMs = 30 * kDayMs;
-  static constexpr std::int64_t kOneDayPerMs = 12 * kDayMs;  // of time, for a day of vacation
+  static constexpr std::int64_t kOneDayPerMs = 12 * kDayMs;   // of time, for a day of vacation
   static constexpr std::int64_t kLeastToStartMs = 3'600'000;  // an hour
-  static constexpr int kStartsPerDay = 5;                      // each re-arms the player's games
+  static constexpr int kStartsPerDay = 5;                     // each re-arms the player's games
   // Vacations older than this are forgotten (no turn of a correspondence game lasts as long).
   static constexpr std::int64_t kKeptMs = 400 * kDayMs;
 

@@ -828,6 +828,9 @@ Hub::Reply Hub::room_command(const protocol::UserRef& user, const std::shared_pt
           [&](const protocol::MarkDead& c) { return r.mark(me, cid, c.vertex, c.dead); },
           [&](const protocol::AcceptScore& c) { return r.accept_score(me, cid, c.version, now); },
           [&](const protocol::ResumePlay&) { return r.resume(me, cid, now); },
+          [&](const protocol::SetConditionalMoves& c) {
+            return r.set_conditional_moves(me, cid, c.lines);
+          },
           [&](const auto&) -> Reply {
             return error(cid, ErrorCode::Internal, "this command has no handler");
           },

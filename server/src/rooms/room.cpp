@@ -83,6 +83,7 @@ protocol::Error Room::error(const std::string& cid, ErrorCode code, std::string 
 
 bool Room::sees(const std::shared_ptr<Connection>& who, const Event& e) const {
   const auto& user = who->user();
+  if (e.only) return user && color_of(user->id) == e.only;
   if (e.author && blocks_ && user && blocks_->blocks(user->id, e.author)) return false;
   if (!e.spectators_only || finished()) return true;
   return !(user && is_player(user->id));
@@ -96,11 +97,13 @@ protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body
     chat->line.seq = seq_;
     author = chat->line.from.id;
   }
+  std::optional<Color> only;
+  if (const auto* c = std::get_if<protocol::ConditionalMoves>(&body)) only = c->color;
   const char* kind = records::kind_of(body);
   const Event e{seq_, spectators_only,
                 std::make_shared<const std::string>(
                     protocol::encode(protocol::RoomEvent{id_, seq_, std::move(body)})),
-                author};
+                author, only};
   pending_.writes.push_back(store::GameEvent{
       id_, static_cast<std::int64_t>(seq_), kind, spectators_only,
       record ? std::optional<std::string>(records::encode(*record)) : std::nullopt, *e.text, 0,
@@ -387,8 +390,71 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
     }
   } else {
     announce_countdown();
+    follow_conditional(color, point, timing.now);
   }
   return ack;
+}
+
+// ---- conditional moves ----
+
+Room::Reply Room::set_conditional_moves(std::int64_t user, const std::string& cid,
+                                        const std::vector<std::string>& lines) {
+  if (auto e = check_player(user, cid)) return *e;
+  if (!correspondence()) {
+    return error(cid, ErrorCode::Conflict,
+                 "conditional moves are for correspondence games (docs/correspondence.md)");
+  }
+  if (stage() != Stage::Playing || !game_) {
+    return error(cid, ErrorCode::Conflict,
+                 "conditional moves can be set only while the game is being played");
+  }
+  const Color owner = *color_of(user);
+  if (game_->to_move() == owner) {
+    return error(cid, ErrorCode::Conflict,
+                 "it is your move: conditional moves answer your opponent's next move, so set "
+                 "them after your own");
+  }
+  const Geometry g{settings_.width, settings_.height};
+  auto tree = conditional_tree(lines, g);
+  if (auto* problem = std::get_if<std::string>(&tree))
+    return error(cid, ErrorCode::BadField, *problem);
+  if (auto problem = conditional_problem(std::get<ConditionalTree>(tree), *game_, owner, g))
+    return error(cid, ErrorCode::IllegalMove, *problem);
+  keep_conditional(owner, std::move(std::get<ConditionalTree>(tree)), cid);
+  return protocol::Ack{cid, id_, seq_, {}, {}};
+}
+
+void Room::keep_conditional(Color owner, ConditionalTree tree, const std::string& cid) {
+  const records::ConditionalSet set{owner,
+                                    conditional_lines(tree, {settings_.width, settings_.height})};
+  conditional_[index_of(owner)] = std::move(tree);
+  publish(cid, protocol::ConditionalMoves{owner, set.lines}, set);
+}
+
+void Room::follow_conditional(Color mover, Point point, Steady now) {
+  const Color owner = opponent(mover);
+  auto& tree = conditional_[index_of(owner)];
+  if (tree.empty()) return;
+  const auto branch = std::find_if(tree.begin(), tree.end(),
+                                   [&](const ConditionalBranch& b) { return b.expected == point; });
+  if (branch == tree.end()) {
+    keep_conditional(owner, {});
+    return;
+  }
+  ConditionalBranch taken = std::move(*branch);
+  tree.clear();
+  // The reply is a move like any other, made the instant the opponent's arrived (no lag).
+  const auto replied = play_move(owner == Color::Black ? black_.id : white_.id, "", taken.reply,
+                                 {now, std::nullopt, std::nullopt});
+  if (finished()) return;  // the reply ended it: nothing more to answer
+  const bool going_on = std::holds_alternative<protocol::Ack>(replied) && stage() == Stage::Playing;
+  keep_conditional(owner, going_on ? std::move(taken.then) : ConditionalTree{});
+}
+
+void Room::drop_conditionals() {
+  for (const Color c : {Color::Black, Color::White}) {
+    if (!conditional_[index_of(c)].empty()) keep_conditional(c, {});
+  }
 }
 
 protocol::Ack Room::finish(const std::string& cid, const Result& result, EndReason reason,
@@ -456,6 +522,7 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
     start_turn(now);
     announce_countdown();
   }
+  if (accept) drop_conditionals();  // they answered moves that are taken back
   return ack;
 }
 
@@ -663,6 +730,7 @@ Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) 
   const auto ack = publish(
       cid, protocol::PlayResumed{requester, first, resumptions_, clock_state(now)}, resumed);
   announce_countdown();
+  drop_conditionals();
   return ack;
 }
 
@@ -743,6 +811,12 @@ void Room::apply(const records::Record& record, protocol::Seq seq, const char* k
                    dead_.clear();
                    accepted_ = {};
                  },
+                 [&](const records::ConditionalSet& c) {
+                   auto tree = conditional_tree(c.lines, g);
+                   if (auto* problem = std::get_if<std::string>(&tree))
+                     throw inconsistent("unreadable conditional moves: " + *problem);
+                   conditional_[index_of(c.by)] = std::move(std::get<ConditionalTree>(tree));
+                 },
                  [&](const records::Ended& e) {
                    result_ = e.result;
                    final_score_ = e.score;
@@ -764,10 +838,14 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
   room->events_.clear();
   room->events_bytes_ = 0;
   for (const auto& e : stored.events) {
-    if (auto record = records::read(e))
+    std::optional<Color> only;
+    if (auto record = records::read(e)) {
       room->apply(*record, static_cast<protocol::Seq>(e.seq), e.kind.c_str());
+      if (const auto* c = std::get_if<records::ConditionalSet>(&*record)) only = c->by;
+    }
     room->seq_ = static_cast<protocol::Seq>(e.seq);
-    room->keep({room->seq_, e.spectators_only, std::make_shared<const std::string>(e.text)});
+    room->keep(
+        {room->seq_, e.spectators_only, std::make_shared<const std::string>(e.text), 0, only});
   }
   room->pending_ = {};  // all of it is stored already
   room->start_turn(now);

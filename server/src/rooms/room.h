@@ -14,6 +14,7 @@
 #include "engine/scoring.h"
 #include "protocol/messages.h"
 #include "rooms/blocks.h"
+#include "rooms/conditional.h"
 #include "rooms/game_clock.h"
 #include "rooms/nigiri.h"
 #include "rooms/outbox.h"
@@ -134,6 +135,10 @@ class Room {
   Reply mark(std::int64_t user, const std::string& cid, const std::string& vertex, bool dead);
   Reply accept_score(std::int64_t user, const std::string& cid, std::uint64_t version, Steady now);
   Reply resume(std::int64_t user, const std::string& cid, Steady now);
+  // Conditional moves (docs/correspondence.md): the player's replies to their opponent's expected
+  // moves, in a correspondence game during the opponent's turn; none clears them.
+  Reply set_conditional_moves(std::int64_t user, const std::string& cid,
+                              const std::vector<std::string>& lines);
 
   // When play stops, the scoring phase waits for its dead-stone suggestion: this hands it out
   // once (nullopt otherwise), and suggested() brings the answer back, which starts the phase
@@ -188,7 +193,8 @@ class Room {
     protocol::Seq seq;
     bool spectators_only;  // spectators' chat: players see it once the game is over
     std::shared_ptr<const std::string> text;
-    std::int64_t author = 0;  // a chat line's: not sent to those who block them
+    std::int64_t author = 0;      // a chat line's: not sent to those who block them
+    std::optional<Color> only{};  // sent only to this colour's player (their conditional moves)
   };
   enum class Stage : std::uint8_t { Nigiri, Playing, Scoring, Over };
 
@@ -240,6 +246,12 @@ class Room {
   bool present(std::int64_t user) const;
   protocol::NigiriState nigiri_state() const;
   std::string gtp(Point p) const { return game_ ? game_->board().geometry().to_gtp(p) : ""; }
+  // After `mover` played `point`: the opponent's conditional moves answer it (the reply played
+  // at once, the rest kept) or, not expecting it, are dropped.
+  void follow_conditional(Color mover, Point point, Steady now);
+  // Keeps `tree` as `owner`'s conditional moves and tells them (stored, for them only).
+  void keep_conditional(Color owner, ConditionalTree tree, const std::string& cid = "");
+  void drop_conditionals();  // both players', when an undo or a resumption changes the course
 
   protocol::GameId id_;
   const Blocks* blocks_ = nullptr;
@@ -255,7 +267,8 @@ class Room {
       clock_after_;                 // the mover's clock after each of game_'s moves (timed games)
   std::vector<Point> free_stones_;  // placed so far
   std::optional<Color> undo_requested_by_;
-  std::optional<Result> result_;  // once the game is over
+  std::array<ConditionalTree, 3> conditional_{};  // indexed by index_of(Color)
+  std::optional<Result> result_;                  // once the game is over
   std::optional<protocol::ScoreView> final_score_;
 
   // Nigiri: the commitment until both players chose, then the proof.

@@ -63,6 +63,8 @@ Record read_kind(const std::string& kind, const json& r, const std::string& text
     return m;
   }
   if (kind == "undo_request") return UndoAsked{color_at(r, "c")};
+  if (kind == "conditional")
+    return ConditionalSet{color_at(r, "c"), r.at("lines").get<std::vector<std::string>>()};
   if (kind == "chat_deleted") return ChatRemoved{r.at("line").get<protocol::Seq>()};
   if (kind == "undo_answer") return UndoAnswered{r.at("accept").get<bool>()};
   if (kind == "chat") {
@@ -147,6 +149,9 @@ struct Encode {
     return json{{"first", name_of(r.first)}}.dump();
   }
   std::string operator()(const ChatRemoved& c) const { return json{{"line", c.line}}.dump(); }
+  std::string operator()(const ConditionalSet& c) const {
+    return json{{"c", name_of(c.by)}, {"lines", c.lines}}.dump();
+  }
   // The count travels in the event's text, which is stored beside the record.
   std::string operator()(const Ended& e) const {
     return json{{"result", e.result.to_sgf()}}.dump();
@@ -168,6 +173,7 @@ struct KindOf {
   const char* operator()(const protocol::PlayerLeft&) const { return "left"; }
   const char* operator()(const protocol::PlayerReturned&) const { return "returned"; }
   const char* operator()(const protocol::ChatDeleted&) const { return "chat_deleted"; }
+  const char* operator()(const protocol::ConditionalMoves&) const { return "conditional"; }
 };
 
 }  // namespace

@@ -68,8 +68,14 @@ struct Ended {
 struct ChatRemoved {
   protocol::Seq line = 0;
 };
+// A player's conditional moves as kept from now on (docs/correspondence.md): the lines of their
+// tree, none when it was used up or dropped.
+struct ConditionalSet {
+  Color by = Color::Black;
+  std::vector<std::string> lines;
+};
 using Record = std::variant<Moved, UndoAsked, UndoAnswered, Chatted, NigiriChosen, Marked,
-                            ScoreAccepted, Resumed, Ended, ChatRemoved>;
+                            ScoreAccepted, Resumed, Ended, ChatRemoved, ConditionalSet>;
 
 // The record's JSON, as stored.
 std::string encode(const Record& record);

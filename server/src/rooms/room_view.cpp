@@ -180,6 +180,13 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
   if (const auto deadline = first_move_deadline())
     s.first_move_in_ms = std::max<std::int64_t>(0, ms_between(now, *deadline));
   s.first_move_ms = options_.start_timeout.count();
+  // The viewer's own conditional moves (GCC 12 misjudges `color` here as maybe unset).
+  for (const Color c : {Color::Black, Color::White}) {
+    if (s.role == (c == Color::Black ? Role::Black : Role::White) &&
+        !conditional_[index_of(c)].empty())
+      s.conditional_moves =
+          conditional_lines(conditional_[index_of(c)], {settings_.width, settings_.height});
+  }
   s.watching = watching();
   return s;
 }
