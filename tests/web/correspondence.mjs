@@ -105,6 +105,50 @@ try {
   await ann.reload();
   await ann.locator('.player.white .clock', { hasText: '+ 2 days/move' }).waitFor();
 
+  step('ann plans replies to bob\'s next moves: clicked on the board, or typed; a refusal says why');
+  const plan = ann.locator('section.conditional');
+  await plan.locator('.conditional-none', { hasText: 'None set.' }).waitFor();
+  await ann.click('#conditional-plan');
+  await ann.locator('.board [data-vertex="C7"]').click();
+  await ann.locator('.board [data-vertex="D7"]').click();
+  assert.equal(await ann.inputValue('#conditional-line'), 'C7 D7');
+  await plan.locator('button', { hasText: 'Add line' }).click();
+  await plan.locator('.conditional-lines li', { hasText: 'C7 → D7' }).waitFor();
+  await ann.click('#conditional-plan');
+  await ann.fill('#conditional-line', 'c3 d4');
+  await plan.locator('button', { hasText: 'Add line' }).click();
+  await plan.locator('.form-error', { hasText: 'occupied: there is already a stone on C3' }).waitFor();
+  await ann.fill('#conditional-line', 'H7 H6 J6 J5');
+  await plan.locator('button', { hasText: 'Add line' }).click();
+  await plan.locator('.conditional-lines li', { hasText: 'H7 → H6, J6 → J5' }).waitFor();
+  await ann.screenshot({ path: join(artifacts, 'correspondence-conditional.png') });
+  await assertAccessible(ann, 'a game with conditional moves planned');
+
+  step('bob plays the move ann expected: her reply is on the board at once, the rest waits');
+  await command(bob, { type: 'play', game, vertex: 'H7' });
+  await ann.locator('.board .stone.black[data-stone="H6"]').waitFor();
+  await plan.locator('.conditional-lines li', { hasText: /^J6 → J5/ }).waitFor();
+  assert.equal(await plan.locator('.conditional-lines li').count(), 1, 'C7 was not played: that line is gone');
+  await ann.locator('.player.white.clock-running, .player.white .clock', { hasText: '2 days' }).first().waitFor();
+
+  step('bob, on a phone, plans his own once he has moved');
+  await command(bob, { type: 'play', game, vertex: 'E3' });
+  await plan.locator('.conditional-none', { hasText: 'None set.' }).waitFor();  // not J6: dropped
+  await plan.locator('.conditional-when', { hasText: 'You can plan replies once you have moved.' }).waitFor();
+  assert.equal(await ann.locator('#conditional-plan').isVisible(), false, 'her move: nothing to plan');
+  await bob.goto(`${url}/#/game/${game}`);
+  const his = bob.locator('section.conditional');
+  await bob.locator('#conditional-plan').tap();
+  await bob.fill('#conditional-line', 'D4 C4');
+  await his.locator('button', { hasText: 'Add line' }).tap();
+  await his.locator('.conditional-lines li', { hasText: 'D4 → C4' }).waitFor();
+  await bob.evaluate(() => document.querySelectorAll('.toast').forEach((el) => el.remove()));  // the vacation's
+  await his.scrollIntoViewIfNeeded();
+  await assertAccessible(bob, 'conditional moves on a phone');
+  await bob.screenshot({ path: join(artifacts, 'correspondence-conditional-phone.png') });
+  await his.locator('button', { hasText: 'Clear all' }).tap();
+  await his.locator('.conditional-none').waitFor();
+
   assert.deepEqual(failures, []);
   console.log('correspondence: all passed');
 } finally {

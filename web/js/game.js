@@ -14,6 +14,7 @@ import { showTurn, notify, notificationsOn, notificationsSupported, setNotificat
 import { rankTag, refreshRanks } from './ranks.js';
 import { Review } from './review.js';
 import { openReview } from './review_room.js';
+import { conditionalPanel } from './conditional.js';
 
 const colorName = (c) => t(`common.${c}`);
 const other = (c) => (c === 'black' ? 'white' : 'black');
@@ -78,6 +79,18 @@ export function mountGame(root, ctx, gameId) {
   const nigiriPanel = h('section', { class: 'panel nigiri', hidden: true, 'aria-label': t('nigiri.title') });
   const undoPanel = h('section', { class: 'panel undo', hidden: true });
   const absencePanel = h('section', { class: 'panel absence', hidden: true });
+  // Conditional moves (correspondence games): the server's refusal is said in the panel's form.
+  const plan = conditionalPanel({
+    send: async (lines) => {
+      try {
+        return await conn.command('set_conditional_moves', { game: gameId, lines });
+      } catch (err) {
+        if (plan.planning && err.code !== 'disconnected') plan.showProblem(err.message);
+        else showError(err);
+        return null;
+      }
+    },
+  });
   const controls = h('div', { class: 'controls', hidden: true });
   const scoringPanel = h('section', { class: 'panel scoring', hidden: true, 'aria-label': t('scoring.title') });
   const resultPanel = h('section', { class: 'panel result', hidden: true, 'aria-live': 'polite' });
@@ -92,7 +105,7 @@ export function mountGame(root, ctx, gameId) {
     h('aside', { class: 'side' },
       h('header', { class: 'game-head' }, title, subtitle, watchingNote, h('div', { class: 'row settings-row' }, sgfLink, soundToggle, notifyToggle, confirmToggle)),
       h('div', { class: 'player-cards' }, cards.black.el, cards.white.el),
-      status, countdown, passPanel, nigiriPanel, undoPanel, absencePanel, controls, scoringPanel, resultPanel,
+      status, countdown, passPanel, nigiriPanel, undoPanel, absencePanel, controls, plan.el, scoringPanel, resultPanel,
       h('section', { class: 'chat' }, chatTitle, chatLog, chatForm, chatGuest),
       ctx.user?.admin ? adminTools() : ''));
   fill(root, view);
@@ -169,6 +182,7 @@ export function mountGame(root, ctx, gameId) {
     }
     if (myTurn()) turnSeenAt = performance.now();
     if (st.nigiri?.secret) check(st.nigiri);
+    plan.set(s.conditional_moves);
     if (st.phase === 'finished') describeEnd();
     render();
   }
@@ -232,6 +246,9 @@ export function mountGame(root, ctx, gameId) {
       case 'chat':
         st.chat.push(m.line);
         if (st.chat.length > MAX_CHAT_LINES) { st.chat.shift(); st.chatOmitted += 1; }
+        break;
+      case 'conditional_moves':
+        plan.set(m.lines);
         break;
       case 'chat_deleted': {  // by an administrator: the words go, the line's place stays
         const line = st.chat.find((l) => l.seq === m.line);
@@ -428,6 +445,10 @@ export function mountGame(root, ctx, gameId) {
       send('mark', { vertex, dead: !dead.has(i) });
       return;
     }
+    if (plan.planning) {  // a line of conditional moves, not a move
+      plan.add(vertex);
+      return;
+    }
     if (!myTurn()) {
       if (st.phase === 'playing' && myColor()) setHint(t('game.their_move', { name: st[st.toMove].name }));
       return;
@@ -473,6 +494,7 @@ export function mountGame(root, ctx, gameId) {
   }
 
   function ghostColor() {
+    if (plan.planning) return plan.ghost();
     if (st && (review.browsing || (review.canAnalyse() && st.phase !== 'scoring'))) return short(review.toMove());
     return st && myTurn() && conn.isOpen ? short(st.toMove) : null;
   }
@@ -525,6 +547,8 @@ export function mountGame(root, ctx, gameId) {
     board.el.classList.toggle('marking', scoring && !!myColor());
     board.el.classList.toggle('my-turn', myTurn());
     keyboardForm.hidden = !myColor() || !(st.phase === 'playing' || scoring);
+    const playing = st.phase === 'playing' && !!myColor();
+    plan.update({ visible: playing && s.time.system === 'correspondence', color: myColor(), opponentToMove: playing && st.toMove !== myColor() });
 
     for (const color of ['black', 'white']) {
       const card = cards[color];
@@ -540,7 +564,7 @@ export function mountGame(root, ctx, gameId) {
       card.note.textContent = [role, ctx.user?.id === player.id ? t('lobby.you') : ''].filter(Boolean).join(' ');
       card.captures.textContent = t('game.captured', { n: (shown && review.browsing ? shown.captures : st.captures)[color] });
       card.el.classList.toggle('to-move', st.phase === 'playing' && st.toMove === color);
-      card.el.classList.toggle('absent', st.absent.some((a) => a.color === color));
+      card.el.classList.toggle('absent', st.settings.time.system !== 'correspondence' && st.absent.some((a) => a.color === color));
       const swatch = card.el.querySelector('.swatch');
       swatch.className = `swatch ${st.phase === 'nigiri' ? 'unknown' : color}`;
     }
@@ -689,7 +713,8 @@ export function mountGame(root, ctx, gameId) {
   }
 
   function renderAbsence() {
-    const entries = st.absent.filter(() => st.phase !== 'finished');
+    // Correspondence players are away most of the time: nobody's absence is news there.
+    const entries = st.absent.filter(() => st.phase !== 'finished' && st.settings.time.system !== 'correspondence');
     absencePanel.hidden = entries.length === 0;
     if (!entries.length) return;
     fill(absencePanel, ...entries.map((a) => {
