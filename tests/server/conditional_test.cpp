@@ -39,7 +39,8 @@ TEST(ConditionalMoves, LinesThatBeginAlikeShareTheirStart) {
 
 TEST(ConditionalMoves, WhatCannotBeReadIsSaidWithItsLine) {
   EXPECT_EQ(problem_of({"C7 D7", "  "}), "line 2 is empty");
-  EXPECT_EQ(problem_of({"C7 D7 E5"}), "line 1 ends with E5, your opponent's move, without your reply");
+  EXPECT_EQ(problem_of({"C7 D7 E5"}),
+            "line 1 ends with E5, your opponent's move, without your reply");
   EXPECT_EQ(problem_of({"C7 I7"}),
             "line 1: 'I7' is not a point on this 9x9 board (GTP coordinates such as D4)");
   EXPECT_EQ(problem_of({"C7 K1"}),
@@ -51,11 +52,13 @@ TEST(ConditionalMoves, WhatCannotBeReadIsSaidWithItsLine) {
   std::vector<std::string> many;
   const Geometry g19{19, 19};
   for (int i = 0; i < 101; ++i) {
-    many.push_back(g19.to_gtp(g19.from_linear(2 * i)) + " " + g19.to_gtp(g19.from_linear(2 * i + 1)));
+    many.push_back(g19.to_gtp(g19.from_linear(2 * i)) + " " +
+                   g19.to_gtp(g19.from_linear(2 * i + 1)));
   }
   auto read = conditional_tree(many, g19);
   ASSERT_TRUE(std::holds_alternative<std::string>(read));
-  EXPECT_EQ(std::get<std::string>(read), "these lines hold 202 different moves; at most 200 may be kept");
+  EXPECT_EQ(std::get<std::string>(read),
+            "these lines hold 202 different moves; at most 200 may be kept");
   many.pop_back();
   EXPECT_TRUE(std::holds_alternative<ConditionalTree>(conditional_tree(many, g19)));
 }

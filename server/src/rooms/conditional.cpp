@@ -18,8 +18,8 @@ std::size_t moves_in(const ConditionalTree& tree) {
 void collect(const ConditionalTree& tree, const Geometry& g, std::string prefix,
              std::vector<std::string>& out) {
   for (const auto& b : tree) {
-    std::string line = prefix + (prefix.empty() ? "" : " ") + g.to_gtp(b.expected) + " " +
-                       g.to_gtp(b.reply);
+    std::string line =
+        prefix + (prefix.empty() ? "" : " ") + g.to_gtp(b.expected) + " " + g.to_gtp(b.reply);
     if (b.then.empty()) {
       out.push_back(std::move(line));
     } else {
@@ -49,7 +49,7 @@ std::optional<std::string> problem_in(const ConditionalTree& tree, const Game& g
 }  // namespace
 
 std::variant<ConditionalTree, std::string> conditional_tree(const std::vector<std::string>& lines,
-                                                           const Geometry& g) {
+                                                            const Geometry& g) {
   ConditionalTree tree;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string which = "line " + std::to_string(i + 1);
@@ -58,8 +58,8 @@ std::variant<ConditionalTree, std::string> conditional_tree(const std::vector<st
     for (std::string word; words >> word;) {
       const auto p = g.parse_gtp(word);
       if (!p) {
-        return which + ": '" + word + "' is not a point on this " + std::to_string(g.width) +
-               "x" + std::to_string(g.height) + " board (GTP coordinates such as D4)";
+        return which + ": '" + word + "' is not a point on this " + std::to_string(g.width) + "x" +
+               std::to_string(g.height) + " board (GTP coordinates such as D4)";
       }
       if (*p == kPass) return which + ": a pass cannot be expected or played by a condition";
       points.push_back(*p);

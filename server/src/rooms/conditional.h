@@ -30,7 +30,7 @@ inline constexpr std::size_t kMaxConditionalLine = 40;
 // The tree of `lines` ("D4 C3 E5 F5": expected, reply, expected, reply ...; GTP vertices, no
 // passes), lines that begin alike sharing their start; or what is wrong with them, in words.
 std::variant<ConditionalTree, std::string> conditional_tree(const std::vector<std::string>& lines,
-                                                           const Geometry& g);
+                                                            const Geometry& g);
 // The tree as lines, one for each leaf, in the tree's order (conditional_tree reads them back).
 std::vector<std::string> conditional_lines(const ConditionalTree& tree, const Geometry& g);
 // Whether every line can be played from `game` (the opponent of `owner` to move): what is
