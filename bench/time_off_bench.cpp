@@ -42,7 +42,7 @@ Calendar calendar(int vacations) {
 struct Fixture {
   explicit Fixture(std::int64_t n, bool weekends, int vacations = 0)
       : zones([vacations](std::int64_t) { return calendar(vacations); }),
-        off(zones, black, white, true, t0, kWednesday),
+        off(zones, black, white, true, true, t0, kWednesday),
         clock(days(n, weekends)) {
     if (weekends) clock.set_time_off(&off);
     zones.of(black);  // read once, as the hub does

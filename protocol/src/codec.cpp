@@ -349,6 +349,8 @@ TournamentSettings read_tournament_settings(const json& object) {
     }
   }
   s.no_show_ms = f.optional<std::int64_t>("no_show_ms", s.no_show_ms);
+  s.vacations = f.optional<bool>("vacations", true);
+  s.all_rounds_at_once = f.optional<bool>("all_rounds_at_once", false);
   f.no_others();
   return s;
 }
@@ -372,6 +374,9 @@ json write_tournament_settings(const TournamentSettings& s) {
            {"gap_ms", s.round_gap_ms},
            {"times_ms", s.round_times_ms}}},
          {"no_show_ms", s.no_show_ms}};
+  // Written when not the default (older records lack them).
+  if (!s.vacations) j["vacations"] = false;
+  if (s.all_rounds_at_once) j["all_rounds_at_once"] = true;
   j["tie_breaks"] = json::array();
   for (const auto t : s.tie_breaks) j["tie_breaks"].push_back(tournament::to_string(t));
   if (s.registration_closes_ms) j["registration_closes_ms"] = *s.registration_closes_ms;

@@ -53,9 +53,15 @@ std::optional<std::string> validate(const TournamentSettings& s) {
   if (auto problem = validate(game)) return "game." + *problem;
   if (s.game.automatic_handicap || s.game.handicap != 0)
     return "game.handicap is set by the pairing: leave it out";
-  // Rounds of weeks and their pauses are not built yet (docs/correspondence.md).
-  if (s.game.time.system == TimeControl::System::Correspondence)
-    return "game.time: tournaments by correspondence are not offered yet; choose a live clock";
+  if (!s.vacations && s.game.time.system != TimeControl::System::Correspondence)
+    return "vacations: a pause policy is for correspondence tournaments only";
+  if (s.all_rounds_at_once &&
+      (s.game.time.system != TimeControl::System::Correspondence ||
+       (s.system != System::RoundRobin && s.system != System::DoubleRoundRobin) ||
+       s.round_start != TournamentSettings::RoundStart::AfterPrevious)) {
+    return "all_rounds_at_once is for round robin leagues by correspondence, their rounds "
+           "starting after_previous";
+  }
   if (s.floor < 0 || s.bar > kMaxRank || s.floor > s.bar)
     return "mcmahon: the floor must be at or below the bar";
   if (s.handicap.by_score_gap && s.system != System::McMahon)

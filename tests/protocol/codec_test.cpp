@@ -286,9 +286,10 @@ TEST(TournamentCodec, BadTournamentInputNamesTheProblem) {
   s.game.handicap = 2;
   EXPECT_EQ(validate(s), "game.handicap is set by the pairing: leave it out");
   s.game.handicap = 0;
+  s.vacations = false;
+  EXPECT_EQ(validate(s), "vacations: a pause policy is for correspondence tournaments only");
   s.game.time = {.system = TimeControl::System::Correspondence, .per_move_ms = 86'400'000};
-  EXPECT_EQ(validate(s),
-            "game.time: tournaments by correspondence are not offered yet; choose a live clock");
+  EXPECT_EQ(validate(s), std::nullopt) << "a correspondence league that ignores vacations";
 }
 
 TEST(TournamentCodec, RanksReadAndWrite) {

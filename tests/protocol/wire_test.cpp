@@ -85,6 +85,17 @@ ClockState weekend_clock() {  // a correspondence game, Black in their weekend
   return ClockState{{.main_ms = 200000000}, {.main_ms = 259200000}, Color::Black, 86400000};
 }
 
+TournamentSettings league_settings() {
+  TournamentSettings s;
+  s.name = "Winter league";
+  s.system = tournament::System::RoundRobin;
+  s.game.time = {.system = TimeControl::System::Correspondence,
+                 .per_move_ms = 259'200'000,
+                 .weekends_off = true};
+  s.vacations = false;
+  return s;
+}
+
 ClockState vacation_clock() {  // a correspondence game, Black on vacation
   ClockState c = weekend_clock();
   c.time_off_ms = 5 * 86400000LL;
@@ -325,6 +336,8 @@ std::vector<std::pair<std::string, ClientEnvelope>> client_samples() {
       {"accept_score", c(AcceptScore{42, 4})},
       {"resume", c(ResumePlay{42})},
       {"create_tournament", c(CreateTournament{tournament_settings()})},
+      {"create_tournament, a correspondence league that ignores vacations",
+       c(CreateTournament{league_settings()})},
       {"tournament_register, rank", c(RegisterTournament{5, "3d"})},
       {"tournament_register", c(RegisterTournament{5, {}})},
       {"tournament_leave", c(LeaveTournament{5})},

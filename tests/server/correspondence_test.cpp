@@ -371,6 +371,123 @@ TEST_F(Correspondence, ConditionalMovesAnswerTheExpectedMoveAtOnce) {
   EXPECT_EQ(alice->wait_type("conditional_moves")["lines"], json::array());
 }
 
+// A correspondence league (a round robin whose round lasts days) whose pause policy says that
+// vacations do not stop its clocks: alice's vacation stops her casual game's clock, not her
+// tournament game's; a first move may take as long as a move, not the no-show time.
+TEST_F(Correspondence, ATournamentsPausePolicyDecidesWhetherVacationsCount) {
+  auto tdir = player("tdir");
+  auto alice = player("alice");
+  auto bob = player("bob");
+  json settings = {
+      {"name", "Winter league"},
+      {"system", "round_robin"},
+      {"game", {{"width", 9}, {"time", {{"system", "correspondence"}, {"per_move_ms", 2 * kDay}}}}},
+      {"no_show_ms", 60'000},
+      {"vacations", false}};
+  json live = settings;
+  live["game"]["time"] = {{"system", "fischer"}, {"main_ms", 600'000}, {"increment_ms", 5'000}};
+  EXPECT_EQ(tdir->command({{"type", "create_tournament"}, {"settings", live}})["message"],
+            "vacations: a pause policy is for correspondence tournaments only");
+  const json created = tdir->command({{"type", "create_tournament"}, {"settings", settings}});
+  ASSERT_EQ(created["type"], "ack") << created.dump();
+  const int id = created["tournament"];
+  for (auto* who : {alice.get(), bob.get()})
+    expect_ack(who->command({{"type", "tournament_register"}, {"tournament", id}}));
+  expect_ack(tdir->command({{"type", "tournament_start"}, {"tournament", id}}));
+  expect_ack(alice->command({{"type", "my_games"}}));
+  const json listed = alice->wait_type("my_games");
+  ASSERT_EQ(listed["games"].size(), 1u) << listed.dump();
+  const std::int64_t league = listed["games"][0]["game"];
+  auto& first = listed["games"][0]["your_move"] == true ? *alice : *bob;
+  auto& second = &first == alice.get() ? *bob : *alice;
+  stack_->advance(milliseconds(5 * 60'000));
+  EXPECT_EQ(snapshot(league)["result"], nullptr) << "no forfeit after the no-show time";
+  expect_ack(first.command(testing::play(league, "E5")));
+  expect_ack(second.command(testing::play(league, "C3")));
+  expect_ack(first.command(testing::play(league, "G5")));
+  // Now `second` is to move in the league; a casual game of theirs waits for them too.
+  const json two_days = {{"width", 9},
+                         {"time", {{"system", "correspondence"}, {"per_move_ms", 2 * kDay}}}};
+  const auto casual = testing::start_game(first, second, two_days);
+  expect_ack(first.command(testing::play(casual, "E5")));
+  expect_ack(second.command(testing::play(casual, "C3")));
+  expect_ack(first.command(testing::play(casual, "G5")));
+  const std::string away = &second == alice.get() ? "alice" : "bob";
+  ASSERT_EQ(request("PATCH", "/api/v1/me", away, R"({"vacation":true})").first, 200) << raw_;
+  stack_->advance(milliseconds(kDay));
+  EXPECT_EQ(snapshot(casual)["clock"]["vacation"], true);
+  EXPECT_EQ(snapshot(casual)["clock"]["white"]["main_ms"], 2 * kDay);
+  const json clock = snapshot(league)["clock"];
+  EXPECT_FALSE(clock.contains("time_off_ms")) << "the league's policy: vacations do not count";
+  EXPECT_EQ(clock["white"]["main_ms"], kDay);
+  stack_->advance(milliseconds(kDay + kGrace + 1));
+  EXPECT_EQ(snapshot(league)["result"], "B+T");
+  EXPECT_EQ(snapshot(casual)["result"], nullptr);
+}
+
+// A league of four playing all its rounds at once: each player's three games start together, the
+// results come in any order, and it finishes when the last game does; a withdrawal forfeits the
+// player's games in every round.
+TEST_F(Correspondence, ALeaguePlaysAllItsRoundsAtOnce) {
+  auto tdir = player("tdir");
+  std::map<std::string, std::unique_ptr<testing::WsClient>> players;
+  for (const char* n : {"amy", "bob", "cat", "dan"}) players[n] = player(n);
+  json settings = {
+      {"name", "Club league"},
+      {"system", "round_robin"},
+      {"game", {{"width", 9}, {"time", {{"system", "correspondence"}, {"per_move_ms", 3 * kDay}}}}},
+      {"all_rounds_at_once", true}};
+  json swiss = settings;
+  swiss["system"] = "swiss";
+  swiss["rounds"] = 3;
+  EXPECT_EQ(tdir->command({{"type", "create_tournament"}, {"settings", swiss}})["message"],
+            "all_rounds_at_once is for round robin leagues by correspondence, their rounds "
+            "starting after_previous");
+  const json created = tdir->command({{"type", "create_tournament"}, {"settings", settings}});
+  ASSERT_EQ(created["type"], "ack") << created.dump();
+  const int id = created["tournament"];
+  for (auto& [name, who] : players)
+    expect_ack(who->command({{"type", "tournament_register"}, {"tournament", id}}));
+  expect_ack(tdir->command({{"type", "tournament_start"}, {"tournament", id}}));
+  const auto view = [&] {
+    return request("GET", "/api/v1/tournaments/" + std::to_string(id)).second;
+  };
+  json v = view();
+  ASSERT_EQ(v["round_list"].size(), 3u) << v.dump();
+  std::map<std::int64_t, std::pair<std::string, std::string>> games;  // black, white
+  for (const auto& round : v["round_list"]) {
+    EXPECT_EQ(round["started"], true);
+    for (const auto& g : round["games"])
+      games[g["game"].get<std::int64_t>()] = {g["black"]["name"], g["white"]["name"]};
+  }
+  ASSERT_EQ(games.size(), 6u);
+  expect_ack(players["amy"]->command({{"type", "my_games"}}));
+  EXPECT_EQ(players["amy"]->wait_type("my_games")["games"].size(), 3u) << "all three at once";
+
+  // Dan withdraws: his three games are lost by forfeit, whatever their round.
+  expect_ack(tdir->command({{"type", "watch_tournaments"}, {"tournament", id}}));
+  expect_ack(
+      tdir->command({{"type", "tournament_withdraw"}, {"tournament", id}, {"player", "dan"}}));
+  // The others resign in reverse order of the rounds: the last round's game first.
+  std::vector<std::int64_t> rest;
+  for (const auto& [game, pair] : games) {
+    if (pair.first != "dan" && pair.second != "dan") rest.push_back(game);
+  }
+  ASSERT_EQ(rest.size(), 3u);
+  for (auto it = rest.rbegin(); it != rest.rend(); ++it) {
+    EXPECT_EQ(view()["status"], "running");
+    const auto& black = games[*it].first;
+    expect_ack(players[black]->command({{"type", "resign"}, {"game", *it}}));
+  }
+  // Each result reaches the tournament in turn, and its watchers hear of each.
+  while (view()["status"] != "finished") tdir->wait_type("tournament_changed");
+  v = view();
+  EXPECT_EQ(v["status"], "finished") << v.dump();
+  for (const auto& round : v["round_list"]) {
+    for (const auto& g : round["games"]) EXPECT_NE(g["result"], nullptr) << g.dump();
+  }
+}
+
 TEST_F(Correspondence, TheFirstMoveMayTakeAsLongAsAMove) {
   auto alice = player("alice");
   auto bob = player("bob");

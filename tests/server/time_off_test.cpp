@@ -134,7 +134,7 @@ TEST(CorrespondenceClock, EachPlayersWeekendStopsOnlyTheirOwnClock) {
   Calendars known([&](std::int64_t user) { return Calendar{zones.at(user)}; });
   std::int64_t black = 2;  // the seats as a room holds them, before the nigiri swaps them
   std::int64_t white = 1;
-  const GameTimeOff off(known, black, white, true, t0, kWednesday);
+  const GameTimeOff off(known, black, white, true, true, t0, kWednesday);
   std::swap(black, white);
   GameClock c(correspondence(2 * kDay, 0, true), no_lag());
   c.set_time_off(&off);
@@ -193,7 +193,7 @@ TEST(CorrespondenceClock, AVacationStopsTheVacationersClock) {
   Calendars known([&](std::int64_t user) { return calendars.at(user); });
   std::int64_t black = 1;
   std::int64_t white = 2;
-  const GameTimeOff off(known, black, white, false, t0, kWednesday);
+  const GameTimeOff off(known, black, white, false, true, t0, kWednesday);
   GameClock c(correspondence(2 * kDay, 0, false), no_lag());
   c.set_time_off(&off);
   c.start(Color::Black, at(0));

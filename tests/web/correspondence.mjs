@@ -1,7 +1,8 @@
 // Correspondence play in the browser (docs/correspondence.md): a new account takes the browser's
 // time zone, one's own page changes it, a challenge of two days a move with weekends off made
-// from the form, its clocks in days, and the lobby's list of games waiting for one's move, on a
-// desktop and a phone. The real server binary and Debian's chromium; nothing sleeps.
+// from the form, its clocks in days, the lobby's list of games waiting for one's move, on a
+// desktop and a phone; a vacation, conditional moves, and a correspondence league. The real
+// server binary and Debian's chromium; nothing sleeps.
 //
 //   node tests/web/correspondence.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
 import { rmSync } from 'node:fs';
@@ -148,6 +149,24 @@ try {
   await bob.screenshot({ path: join(artifacts, 'correspondence-conditional-phone.png') });
   await his.locator('button', { hasText: 'Clear all' }).tap();
   await his.locator('.conditional-none').waitFor();
+
+  step('ann directs a correspondence league, all rounds at once, whose vacations do not stop the clocks');
+  await ann.goto(`${url}/#/tournaments`);
+  const tf = ann.locator('form.tournament-form');
+  await tf.locator('#tf-name').fill('Winter league');
+  await tf.locator('#tf-system').selectOption('round_robin');
+  await tf.locator('#tf-size').selectOption('9');
+  assert.equal(await tf.locator('#tf-vacations').isVisible(), false, 'a live clock: no pause policy');
+  await tf.locator('#tf-time').selectOption('correspondence');
+  await tf.locator('#tf-per_move_ms').fill('3');
+  await tf.locator('#tf-vacations').uncheck();
+  await tf.locator('#tf-together').check();
+  await ann.screenshot({ path: join(artifacts, 'correspondence-league-form.png') });
+  await tf.locator('button[type=submit]').click();
+  await ann.waitForURL(/#\/tournament\/\d+$/);
+  await ann.locator('.tournament-head', { hasText: 'Round robin · 9×9 · Japanese · komi 6.5 · 3 days per move, up to 10 days, weekends off' }).waitFor();
+  await ann.locator('.tournament-pauses', { hasText: 'A league: all rounds are played at once. Vacations do not stop this tournament\'s clocks.' }).waitFor();
+  await assertAccessible(ann, 'a correspondence league');
 
   assert.deepEqual(failures, []);
   console.log('correspondence: all passed');

@@ -97,11 +97,15 @@ function tournamentForm(ctx) {
   const rounds = number('rounds', 4, 1, 30);
   const size = select('size', { 19: '19×19', 13: '13×13', 9: '9×9' }, '19');
   const ruleset = select('ruleset', rulesetOptions(), 'japanese');
-  // Correspondence tournaments are not offered yet (their rounds and pauses: docs/correspondence.md).
-  const clocks = timeNames();
-  delete clocks.correspondence;
-  const clock = select('time', clocks, 'byoyomi');
+  const clock = select('time', timeNames(), 'byoyomi');
   const timeFields = h('div', { class: 'field-row time-fields' });
+  // A correspondence league's pause policy (weekends are the clock's own setting).
+  const vacations = h('input', { id: 'tf-vacations', type: 'checkbox', checked: true });
+  // A round robin by correspondence may play all its rounds at once (a league).
+  const together = h('input', { id: 'tf-together', type: 'checkbox' });
+  const togetherLabel = h('label', { class: 'check' }, together, ` ${T('tournament.all_at_once')}`);
+  const pauses = h('div', { class: 'field-row checks', hidden: true }, h('label', { class: 'check' }, vacations, ` ${T('tournament.vacations')}`), togetherLabel);
+  const roundRobin = () => ['round_robin', 'double_round_robin'].includes(system.value);
   const bar = select('bar', Object.fromEntries(RANKS.map((r) => [r, r])), '1d');
   const floor = select('floor', Object.fromEntries(RANKS.map((r) => [r, r])), '20k');
   const byGap = h('input', { id: 'tf-by-gap', type: 'checkbox' });
@@ -115,8 +119,20 @@ function tournamentForm(ctx) {
   const roundsField = field(T('tournament.rounds'), rounds);
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const inputs = {};
-  const showTime = () => fill(timeFields, ...timeInputs(clock.value, inputs, 'tf'));
+  // By correspondence a first move may take as long as a move: no separate no-show time.
+  const noShowField = field(T('tournament.no_show'), noShow);
+  const gapField = field(T('tournament.gap'), gap);  // not between rounds played at once
+  const showGap = () => { gapField.hidden = !pauses.hidden && !togetherLabel.hidden && together.checked; };
+  together.addEventListener('change', showGap);
+  const showTime = () => {
+    fill(timeFields, ...timeInputs(clock.value, inputs, 'tf'));
+    pauses.hidden = clock.value !== 'correspondence';
+    noShowField.hidden = !pauses.hidden;
+    showGap();
+  };
   function showSystem() {
+    togetherLabel.hidden = !roundRobin();
+    showGap();
     mcmahonOnly.hidden = system.value !== 'mcmahon';
     roundsField.hidden = !['mcmahon', 'swiss'].includes(system.value);
   }
@@ -134,6 +150,10 @@ function tournamentForm(ctx) {
       no_show_ms: Math.round(Number(noShow.value) * MIN),
     };
     if (!roundsField.hidden) s.rounds = Number(rounds.value);
+    if (clock.value === 'correspondence') {
+      s.vacations = vacations.checked;
+      if (roundRobin() && together.checked) s.all_rounds_at_once = true;
+    }
     if (system.value === 'mcmahon') {
       s.mcmahon = { bar: bar.value, floor: floor.value };
       s.handicap = { by_score_gap: byGap.checked };
@@ -157,9 +177,10 @@ function tournamentForm(ctx) {
   mcmahonOnly,
   h('div', { class: 'field-row' }, field(T('form.board'), size), field(T('form.rules'), ruleset), field(T('form.clock'), clock)),
   timeFields,
+  pauses,
   h('div', { class: 'field-row' }, field(T('tournament.max_players'), maxPlayers),
     h('label', { class: 'check' }, whenFull, ` ${T('tournament.when_full')}`)),
-  h('div', { class: 'field-row' }, field(T('tournament.gap'), gap), field(T('tournament.no_show'), noShow)),
+  h('div', { class: 'field-row' }, gapField, noShowField),
   h('div', { class: 'field-row checks' }, h('label', { class: 'check' }, rated, ` ${T('tournament.rated')}`)),
   problem,
   h('button', { type: 'submit', class: 'primary' }, T('tournament.create')));
@@ -212,6 +233,9 @@ export function mountTournament(root, ctx, id) {
     fill(head, h('h1', {}, t.name, h('span', { class: `tag status-${t.status}` }, statusName(t.status))),
       h('p', { class: 'muted' }, [systemName(t.system), roundsText, describeSettings(t.settings.game), T('tournament.directed_by', { name: t.director.name }),
         t.settings.starts_at_ms ? T('tournament.starts', { when: formatDate(t.settings.starts_at_ms) }) : ''].filter(Boolean).join(' · ')),
+      t.settings.vacations === false || t.settings.all_rounds_at_once
+        ? h('p', { class: 'muted tournament-pauses' }, [t.settings.all_rounds_at_once ? T('tournament.league') : '',
+          t.settings.vacations === false ? T('tournament.no_vacations') : ''].filter(Boolean).join(' ')) : '',
       t.system === 'mcmahon' ? h('p', { class: 'muted' }, T('tournament.bar_floor', { bar: t.settings.mcmahon.bar, floor: t.settings.mcmahon.floor }) +
         (t.settings.handicap.by_score_gap ? `, ${T('tournament.by_gap').toLocaleLowerCase()}` : '')) : '',
       entrantList(t));

@@ -42,6 +42,12 @@ struct TournamentSettings {
       round_times_ms;  // scheduled: round r at the r-th time (at the earliest)
   std::vector<tournament::TieBreak> tie_breaks;  // empty: the system's usual
   std::int64_t no_show_ms = 300'000;  // a player who has not moved by then loses by forfeit
+  // Correspondence tournaments' pause policy (docs/correspondence.md): whether the players'
+  // vacations stop their clocks in the tournament's games (weekends: game.time.weekends_off).
+  bool vacations = true;
+  // A league (round robin by correspondence): every round starts at once, so that each player
+  // plays all their games together, over weeks, rather than round after round.
+  bool all_rounds_at_once = false;
 
   friend bool operator==(const TournamentSettings&, const TournamentSettings&) = default;
 };

@@ -465,9 +465,9 @@ std::unique_ptr<Room> Hub::rebuild(const store::StoredGame& g, Steady now) {
 
 void Hub::give_time_off(Room& room) {
   if (!room.correspondence()) return;
-  room.set_time_off(std::make_unique<GameTimeOff>(calendars_, room.black().id, room.white().id,
-                                                  room.settings().time.weekends_off, steady_anchor_,
-                                                  unix_anchor_));
+  room.set_time_off(std::make_unique<GameTimeOff>(
+      calendars_, room.black().id, room.white().id, room.settings().time.weekends_off,
+      room.options().vacations_pause, steady_anchor_, unix_anchor_));
 }
 
 std::size_t Hub::rooms_in_memory() {

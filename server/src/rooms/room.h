@@ -36,6 +36,9 @@ struct RoomOptions {
   // Tournament games: a player who has not made a first move by start_timeout loses by
   // forfeit (instead of the game being void), and the game cannot be aborted.
   bool no_show_forfeits = false;
+  // Correspondence games: whether the players' vacations stop their clocks (a tournament's pause
+  // policy may say no; docs/correspondence.md).
+  bool vacations_pause = true;
   // Moves (stones and passes) in one game: beyond, only passes, so that a snapshot's list of moves
   // stays bounded (2000 moves are ~70 KB).
   std::size_t max_moves = 2000;
@@ -177,6 +180,7 @@ class Room {
 
   // A correspondence game's time off (the players' weekends; docs/correspondence.md), which its
   // clock does not count; the room keeps it. Give it before the first tick.
+  const RoomOptions& options() const { return options_; }
   void set_time_off(std::unique_ptr<TimeOffSource> source) {
     time_off_ = std::move(source);
     clock_.set_time_off(time_off_.get());

@@ -127,7 +127,9 @@ void Calendars::forget(std::int64_t user) {
 }
 
 TimeOff GameTimeOff::of(Color c) const {
-  return TimeOff(calendars_.of(c == Color::Black ? black_ : white_), weekends_);
+  auto calendar = calendars_.of(c == Color::Black ? black_ : white_);
+  if (!vacations_) calendar.vacations.clear();
+  return TimeOff(std::move(calendar), weekends_);
 }
 
 bool GameTimeOff::on_vacation(Color c, Steady at) const {

@@ -63,18 +63,20 @@ class Calendars {
 };
 
 // One correspondence game's time off, for its clock: each colour's player's weekends (when the
-// game has weekends off) in their current time zone, and their vacations. `black` and `white` are
+// game has weekends off) in their current time zone, and their vacations (unless a tournament's
+// pause policy says they do not count). `black` and `white` are
 // the room's own ids, read at each call (a nigiri may swap the seats after the room is made). The
 // steady clock is related to Unix time by one pair of readings (`steady_anchor`, `unix_anchor`),
 // taken by the hub at its start.
 class GameTimeOff final : public TimeOffSource {
  public:
   GameTimeOff(Calendars& calendars, const std::int64_t& black, const std::int64_t& white,
-              bool weekends, Steady steady_anchor, std::int64_t unix_anchor)
+              bool weekends, bool vacations, Steady steady_anchor, std::int64_t unix_anchor)
       : calendars_(calendars),
         black_(black),
         white_(white),
         weekends_(weekends),
+        vacations_(vacations),
         steady_anchor_(steady_anchor),
         unix_anchor_(unix_anchor) {}
 
@@ -90,6 +92,7 @@ class GameTimeOff final : public TimeOffSource {
   const std::int64_t& black_;
   const std::int64_t& white_;
   bool weekends_;
+  bool vacations_;
   Steady steady_anchor_;
   std::int64_t unix_anchor_;
 };

@@ -279,19 +279,22 @@ TournamentDirector::Reply TournamentDirector::withdraw(const protocol::UserRef& 
 void TournamentDirector::withdraw_player(TournamentState& t, const protocol::UserRef& player,
                                          const std::optional<protocol::UserRef>& by) {
   record(t, "withdrawn", {{"user", user_json(player)}}, by);
-  if (t.rounds().empty() || !t.rounds().back().started) return;
-  const auto& round = t.rounds().back();
-  const int number = static_cast<int>(t.rounds().size());
-  for (std::size_t b = 0; b < round.pairing.games.size(); ++b) {
-    const auto& g = round.pairing.games[b];
-    if (g.outcome || (g.black != player.id && g.white != player.id)) continue;
-    const Color winner = g.black == player.id ? Color::White : Color::Black;
-    if (b < round.games.size() && round.games[b]) {
-      host_.end_tournament_game(*round.games[b], Result::forfeit(winner),
-                                protocol::EndReason::Withdrawal);  // its result comes back
-    } else {
-      record_result(t, number, static_cast<int>(b + 1),
-                    winner == Color::Black ? Outcome::BlackWins : Outcome::WhiteWins, true, by);
+  // The rounds under way: the last, or in a league playing all at once, every one begun.
+  for (std::size_t r = 0; r < t.rounds().size(); ++r) {
+    const auto& round = t.rounds()[r];
+    if (!round.started) continue;
+    const int number = static_cast<int>(r + 1);
+    for (std::size_t b = 0; b < round.pairing.games.size(); ++b) {
+      const auto& g = round.pairing.games[b];
+      if (g.outcome || (g.black != player.id && g.white != player.id)) continue;
+      const Color winner = g.black == player.id ? Color::White : Color::Black;
+      if (b < round.games.size() && round.games[b]) {
+        host_.end_tournament_game(*round.games[b], Result::forfeit(winner),
+                                  protocol::EndReason::Withdrawal);  // its result comes back
+      } else {
+        record_result(t, number, static_cast<int>(b + 1),
+                      winner == Color::Black ? Outcome::BlackWins : Outcome::WhiteWins, true, by);
+      }
     }
   }
 }
@@ -422,7 +425,7 @@ std::int64_t TournamentDirector::round_start_time(const TournamentState& t,
       index < s.round_times_ms.size()) {
     return std::max(now, s.round_times_ms[index]);
   }
-  return index == 0 ? now : now + s.round_gap_ms;
+  return index == 0 || s.all_rounds_at_once ? now : now + s.round_gap_ms;
 }
 
 bool TournamentDirector::pair_next(TournamentState& t, const std::optional<protocol::UserRef>& by) {
@@ -455,6 +458,7 @@ RoomOptions TournamentDirector::options_for(const TournamentState& t) const {
   RoomOptions o = room_;
   o.start_timeout = Millis{t.settings().no_show_ms};
   o.no_show_forfeits = true;
+  o.vacations_pause = t.settings().vacations;
   return o;
 }
 
@@ -554,8 +558,17 @@ void TournamentDirector::advance(TournamentState& t) {
       host_.arm_tournament(t.id(), std::nullopt);
       return;
     }
-    if (t.rounds().empty() || (t.rounds().back().started && t.rounds().back().decided())) {
+    // A league playing all its rounds at once pairs the next as soon as the last has begun.
+    const bool together = t.settings().all_rounds_at_once;
+    if (t.rounds().empty() ||
+        (t.rounds().back().started && (together || t.rounds().back().decided()))) {
       if (pair_next(t, std::nullopt)) continue;
+      const bool all_decided = std::all_of(t.rounds().begin(), t.rounds().end(),
+                                           [](const auto& r) { return r.decided(); });
+      if (!all_decided) {  // together: the last games are still being played
+        host_.arm_tournament(t.id(), std::nullopt);
+        return;
+      }
       record(t, "finished", json::object(), std::nullopt);
       set_status(t, "finished");
       continue;
