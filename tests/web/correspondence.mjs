@@ -113,8 +113,15 @@ try {
   await ann.locator('.board [data-vertex="C7"]').click();
   await ann.locator('.board [data-vertex="D7"]').click();
   assert.equal(await ann.inputValue('#conditional-line'), 'C7 D7');
+  // The line is drawn as it grows: bob's move 1 (white), her reply 2 (black).
+  await ann.locator('.board .stone.white[data-stone="C7"]').waitFor();
+  await ann.locator('.board [data-label="1 C7"]').waitFor();
+  await ann.locator('.board .stone.black[data-stone="D7"]').waitFor();
+  await ann.locator('.board [data-label="2 D7"]').waitFor();
+  await ann.screenshot({ path: join(artifacts, 'correspondence-conditional-planning.png') });
   await plan.locator('button', { hasText: 'Add line' }).click();
   await plan.locator('.conditional-lines li', { hasText: 'C7 → D7' }).waitFor();
+  assert.equal(await ann.locator('.board [data-stone="C7"]').count(), 0, 'planned, not played: gone from the board');
   await ann.click('#conditional-plan');
   await ann.fill('#conditional-line', 'c3 d4');
   await plan.locator('button', { hasText: 'Add line' }).click();

@@ -7,8 +7,9 @@ import { t } from './i18n.js';
 
 const words = (line) => line.trim().toUpperCase().split(/\s+/).filter(Boolean);
 
-// `send(lines)`: the server's ack, or null after it refused (the page says why).
-export function conditionalPanel({ send }) {
+// `send(lines)`: the server's ack, or null after it refused (the page says why); `changed()`:
+// the line being planned changed (the page draws it on the board).
+export function conditionalPanel({ send, changed = () => {} }) {
   let lines = [];
   let shown = false;
   let theirTurn = false;
@@ -17,7 +18,8 @@ export function conditionalPanel({ send }) {
   const list = h('ol', { class: 'conditional-lines' });
   const none = h('p', { class: 'muted conditional-none' }, t('conditional.none'));
   const when = h('p', { class: 'muted conditional-when' });
-  const input = h('input', { id: 'conditional-line', name: 'line', autocomplete: 'off', spellcheck: 'false', placeholder: t('conditional.placeholder') });
+  const input = h('input', { id: 'conditional-line', name: 'line', autocomplete: 'off', spellcheck: 'false', placeholder: t('conditional.placeholder'),
+    oninput: () => changed() });
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const form = h('form', { class: 'conditional-form', hidden: true, onsubmit: async (e) => {
     e.preventDefault();
@@ -51,11 +53,13 @@ export function conditionalPanel({ send }) {
     problem.textContent = '';
     draw();
     input.focus();
+    changed();
   }
   function stop() {
     planning = false;
     input.value = '';
     draw();
+    changed();
   }
   function pairs(line) {
     const w = words(line);
@@ -103,6 +107,12 @@ export function conditionalPanel({ send }) {
     add(vertex) {
       input.value = `${input.value.trim()} ${vertex}`.trim();
       problem.textContent = '';
+      changed();
+    },
+    // The line being planned, as far as it goes: [{ vertex, mine }] in order.
+    planned() {
+      if (!planning) return [];
+      return words(input.value).map((vertex, k) => ({ vertex, mine: k % 2 === 1 }));
     },
     // Whose stone a click adds next ('b' or 'w'): their move first, then yours.
     ghost() {

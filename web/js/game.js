@@ -90,6 +90,7 @@ export function mountGame(root, ctx, gameId) {
         return null;
       }
     },
+    changed: () => render(),
   });
   const controls = h('div', { class: 'controls', hidden: true });
   const scoringPanel = h('section', { class: 'panel scoring', hidden: true, 'aria-label': t('scoring.title') });
@@ -493,6 +494,24 @@ export function mountGame(root, ctx, gameId) {
     }
   }
 
+  // A conditional line being planned, drawn on the board: its stones numbered in order (their
+  // move 1, your reply 2, ...), captures taken off as the server would.
+  function plannedView(planned) {
+    const p = new Position(st.settings.width, st.settings.height);
+    p.points = [...position.points];
+    const mine = short(myColor());
+    const theirs = mine === 'b' ? 'w' : 'b';
+    const labels = new Map();
+    planned.forEach(({ vertex, mine: ours }, k) => {
+      const i = p.index(vertex);
+      if (i === null || p.points[i]) return;  // the server will say what is wrong with it
+      p.play(ours ? mine : theirs, vertex);
+      labels.set(i, String(k + 1));
+    });
+    for (const i of labels.keys()) if (!p.points[i]) labels.delete(i);
+    return { position: p.points, labels };
+  }
+
   function ghostColor() {
     if (plan.planning) return plan.ghost();
     if (st && (review.browsing || (review.canAnalyse() && st.phase !== 'scoring'))) return short(review.toMove());
@@ -540,7 +559,9 @@ export function mountGame(root, ctx, gameId) {
       width: s.width, height: s.height, ruleset: s.ruleset, handicap: st.handicap, moves: st.moves, time: s.time,
     });
     const shown = review.view();
+    const planned = plan.planned();
     if (shown && review.browsing) board.render({ position: shown.points, last: shown.last, labels: shown.labels });
+    else if (planned.length) board.render(plannedView(planned));
     else board.render({ position: position.points, last, dead, ownership, labels: shown?.labels });
     board.el.classList.toggle('reviewing', review.browsing);
     review.renderBar(reviewBar);
