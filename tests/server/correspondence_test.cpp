@@ -369,6 +369,14 @@ TEST_F(Correspondence, ConditionalMovesAnswerTheExpectedMoveAtOnce) {
   expect_ack(alice->command({{"type", "undo_request"}, {"game", game}}));
   expect_ack(bob->command({{"type", "undo_answer"}, {"game", game}, {"accept", true}}));
   EXPECT_EQ(alice->wait_type("conditional_moves")["lines"], json::array());
+
+  // Two passes stop play for counting: what was planned for the next move is dropped.
+  expect_ack(alice->command({{"type", "pass"}, {"game", game}}));
+  expect_ack(set(*alice, {"J9 J8"}));
+  alice->wait_type("conditional_moves");
+  expect_ack(bob->command({{"type", "pass"}, {"game", game}}));
+  EXPECT_EQ(alice->wait_type("conditional_moves")["lines"], json::array());
+  EXPECT_FALSE(watching(*alice).contains("conditional_moves"));
 }
 
 // A correspondence league (a round robin whose round lasts days) whose pause policy says that

@@ -390,8 +390,10 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
     }
   } else {
     announce_countdown();
-    follow_conditional(color, point, timing.now);
   }
+  // The opponent's conditional moves answer this move, or (a move they did not expect, a pass
+  // that stopped play) are dropped.
+  if (!finished()) follow_conditional(color, point, timing.now);
   return ack;
 }
 
@@ -437,7 +439,7 @@ void Room::follow_conditional(Color mover, Point point, Steady now) {
   if (tree.empty()) return;
   const auto branch = std::find_if(tree.begin(), tree.end(),
                                    [&](const ConditionalBranch& b) { return b.expected == point; });
-  if (branch == tree.end()) {
+  if (branch == tree.end() || stage() != Stage::Playing) {
     keep_conditional(owner, {});
     return;
   }
@@ -858,8 +860,9 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
 
 std::optional<Steady> Room::first_move_deadline() const {
   if (both_moved() || finished() || stage() == Stage::Scoring) return std::nullopt;
-  // A correspondence player's weekends and vacations hold this countdown as they hold the clock.
-  if (time_off_) {
+  // A correspondence player's weekends and vacations hold this countdown as they hold the clock
+  // (not the nigiri's: whose it is is not drawn yet).
+  if (time_off_ && stage() != Stage::Nigiri) {
     return time_off_->after_active(game_ ? game_->to_move() : Color::Black, turn_start_,
                                    options_.start_timeout.count());
   }
