@@ -56,7 +56,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     bob = accounts.create_user("bob", "hash-b", true, 11)->id;
     accounts.create_session(ann, token(7), "Firefox", 12);
     accounts.set_time_zone(ann, "Europe/Amsterdam");
-    accounts.begin_vacation(ann, std::nullopt, {13, 500});
+    accounts.begin_vacation(ann, std::nullopt, {13, 500}, 0);
     SqliteGameStore games(file.path());
     games.write(
         std::vector<Write>{ChallengeOpened{1, ann, std::nullopt, R"({"width":9})", 20, "c-1"},

@@ -134,15 +134,16 @@ TEST_P(AccountStores, SessionsAreFoundByTheirTokensHashTouchedListedAndDeleted) 
 }
 
 // Vacations (docs/correspondence.md): begun only on the balance read (a second request, or
-// another node's, changes nothing), ended early keeping the rest, and old ones forgotten.
+// another node's, changes nothing), ended early keeping the rest, and old ones forgotten when a
+// new one begins.
 TEST_P(AccountStores, VacationsBeginOnTheBalanceReadAndEndKeepingTheRest) {
   const auto u = store().create_user("alice", "hash", false, 1'000).value();
   EXPECT_EQ(store().vacation_balance(u.id), std::nullopt) << "a new account's: none stored";
-  EXPECT_TRUE(store().begin_vacation(u.id, std::nullopt, {5'000, 9'000}));
+  EXPECT_TRUE(store().begin_vacation(u.id, std::nullopt, {5'000, 9'000}, 0));
   EXPECT_EQ(store().vacation_balance(u.id), (VacationBalance{0, 9'000}));
-  EXPECT_FALSE(store().begin_vacation(u.id, std::nullopt, {5'000, 9'500}))
+  EXPECT_FALSE(store().begin_vacation(u.id, std::nullopt, {5'000, 9'500}, 0))
       << "the balance is no longer the one read";
-  EXPECT_FALSE(store().begin_vacation(u.id, VacationBalance{7, 1'000}, {5'000, 9'500}));
+  EXPECT_FALSE(store().begin_vacation(u.id, VacationBalance{7, 1'000}, {5'000, 9'500}, 0));
   EXPECT_EQ(store().vacations_of(u.id, 0), (std::vector<VacationSpan>{{5'000, 9'000}}));
 
   EXPECT_FALSE(store().end_vacation(u.id, {5'000, 8'000}, 6'000)) << "not the one recorded";
@@ -150,17 +151,23 @@ TEST_P(AccountStores, VacationsBeginOnTheBalanceReadAndEndKeepingTheRest) {
   EXPECT_EQ(store().vacation_balance(u.id), (VacationBalance{3'000, 6'000}));
   EXPECT_FALSE(store().end_vacation(u.id, {5'000, 9'000}, 7'000)) << "already ended";
 
-  EXPECT_TRUE(store().begin_vacation(u.id, VacationBalance{3'000, 6'000}, {20'000, 23'500}));
+  EXPECT_TRUE(store().begin_vacation(u.id, VacationBalance{3'000, 6'000}, {20'000, 23'500}, 0));
   EXPECT_EQ(store().vacations_of(u.id, 0),
             (std::vector<VacationSpan>{{5'000, 6'000}, {20'000, 23'500}}));
   // Begun and ended at one millisecond, then begun again at it: the empty one is replaced.
   EXPECT_TRUE(store().end_vacation(u.id, {20'000, 23'500}, 20'000));
-  EXPECT_TRUE(store().begin_vacation(u.id, VacationBalance{3'500, 20'000}, {20'000, 23'500}));
+  EXPECT_TRUE(store().begin_vacation(u.id, VacationBalance{3'500, 20'000}, {20'000, 23'500}, 0));
   EXPECT_EQ(store().vacations_of(u.id, 0),
             (std::vector<VacationSpan>{{5'000, 6'000}, {20'000, 23'500}}));
   EXPECT_EQ(store().vacations_of(u.id, 6'000), (std::vector<VacationSpan>{{20'000, 23'500}}));
-  EXPECT_EQ(store().vacations_of(u.id, 0), (std::vector<VacationSpan>{{20'000, 23'500}}))
-      << "the older one was deleted";
+  EXPECT_EQ(store().vacations_of(u.id, 0).size(), 2u) << "reading deletes nothing";
+  // Beginning one forgets those that ended long enough before.
+  EXPECT_TRUE(store().end_vacation(u.id, {20'000, 23'500}, 21'000));
+  EXPECT_TRUE(
+      store().begin_vacation(u.id, VacationBalance{2'500, 21'000}, {30'000, 32'500}, 6'000));
+  EXPECT_EQ(store().vacations_of(u.id, 0),
+            (std::vector<VacationSpan>{{20'000, 21'000}, {30'000, 32'500}}))
+      << "the one that ended at 6,000 is gone";
   EXPECT_TRUE(store().vacations_of(u.id + 1, 0).empty());
 }
 

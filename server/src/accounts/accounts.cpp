@@ -387,7 +387,8 @@ std::variant<Accounts::Vacation, Accounts::VacationRefusal> Accounts::start_vaca
   if (left < VacationPolicy::kLeastToStartMs) return VacationRefusal::NoneLeft;
   // Refused only when another node changed the balance since it was read: whatever it did
   // (most likely the same) is the answer.
-  if (!store_.begin_vacation(user_id, stored, {now, now + left})) return vacation_at(*user, now);
+  if (!store_.begin_vacation(user_id, stored, {now, now + left}, now - VacationPolicy::kKeptMs))
+    return vacation_at(*user, now);
   return Vacation{left, now + left};
 }
 

@@ -77,15 +77,15 @@ class AccountStore {
 
   // Vacations. The stored balance (nullopt: none stored yet, so the account's first).
   virtual std::optional<VacationBalance> vacation_balance(std::int64_t user_id) = 0;
-  // Records the vacation `taken` and leaves nothing as of its end, in one transaction, unless the
-  // stored balance is no longer `expected` (another request came first): then false, nothing
-  // changed.
+  // Records the vacation `taken` and leaves nothing as of its end, and deletes the user's
+  // vacations that ended by `forget_until`, in one transaction, unless the stored balance is no
+  // longer `expected` (another request came first): then false, nothing changed.
   virtual bool begin_vacation(std::int64_t user_id, const std::optional<VacationBalance>& expected,
-                              const VacationSpan& taken) = 0;
+                              const VacationSpan& taken, std::int64_t forget_until) = 0;
   // Ends the vacation `taken` at `at` (before its planned end): what was not used is left as of
   // `at`. False, nothing changed, unless it is still recorded as `taken`.
   virtual bool end_vacation(std::int64_t user_id, const VacationSpan& taken, std::int64_t at) = 0;
-  // The user's vacations that end after `after_ms`, oldest first; older ones are deleted.
+  // The user's vacations that end after `after_ms`, oldest first.
   virtual std::vector<VacationSpan> vacations_of(std::int64_t user_id, std::int64_t after_ms) = 0;
 
   virtual SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,

@@ -78,24 +78,24 @@ std::optional<VacationBalance> PostgresAccountStore::vacation_balance(std::int64
 
 bool PostgresAccountStore::begin_vacation(std::int64_t user_id,
                                           const std::optional<VacationBalance>& expected,
-                                          const VacationSpan& taken) {
+                                          const VacationSpan& taken, std::int64_t forget_until) {
   // One statement: the balance changes only if it is still the one read (or still absent), and
-  // the vacation is recorded only if it did.
+  // the vacation is recorded, and old ones forgotten, only if it did.
+  const std::string balance =
+      expected ? "UPDATE vacation_balances SET left_ms = 0, as_of_ms = $3::bigint"
+                 " WHERE user_id = $1 AND left_ms = $5 AND as_of_ms = $6 RETURNING user_id"
+               : "INSERT INTO vacation_balances(user_id, left_ms, as_of_ms)"
+                 " VALUES ($1, 0, $3::bigint) ON CONFLICT (user_id) DO NOTHING RETURNING user_id";
   const auto r = db_.query(
-      expected
-          ? "WITH b AS (UPDATE vacation_balances SET left_ms = 0, as_of_ms = $3::bigint"
-            " WHERE user_id = $1 AND left_ms = $4 AND as_of_ms = $5 RETURNING user_id)"
-            " INSERT INTO vacations(user_id, from_ms, to_ms) SELECT user_id, $2::bigint,"
-            " $3::bigint FROM b ON CONFLICT (user_id, from_ms) DO UPDATE SET to_ms = excluded.to_ms"
-            " RETURNING user_id"
-          : "WITH b AS (INSERT INTO vacation_balances(user_id, left_ms, as_of_ms)"
-            " VALUES ($1, 0, $3::bigint) ON CONFLICT (user_id) DO NOTHING RETURNING user_id)"
-            " INSERT INTO vacations(user_id, from_ms, to_ms) SELECT user_id, $2::bigint,"
-            " $3::bigint FROM b ON CONFLICT (user_id, from_ms) DO UPDATE SET to_ms = excluded.to_ms"
-            " RETURNING user_id",
-      expected ? std::vector<pg::Param>{user_id, taken.from_ms, taken.to_ms, expected->left_ms,
-                                        expected->as_of_ms}
-               : std::vector<pg::Param>{user_id, taken.from_ms, taken.to_ms});
+      "WITH b AS (" + balance +
+          "), gone AS (DELETE FROM vacations WHERE user_id = $1 AND to_ms <= $4::bigint"
+          " AND EXISTS (SELECT 1 FROM b))"
+          " INSERT INTO vacations(user_id, from_ms, to_ms) SELECT user_id, $2::bigint,"
+          " $3::bigint FROM b ON CONFLICT (user_id, from_ms) DO UPDATE SET to_ms = excluded.to_ms"
+          " RETURNING user_id",
+      expected ? std::vector<pg::Param>{user_id, taken.from_ms, taken.to_ms, forget_until,
+                                        expected->left_ms, expected->as_of_ms}
+               : std::vector<pg::Param>{user_id, taken.from_ms, taken.to_ms, forget_until});
   return r.rows() > 0;
 }
 
@@ -112,9 +112,9 @@ bool PostgresAccountStore::end_vacation(std::int64_t user_id, const VacationSpan
 
 std::vector<VacationSpan> PostgresAccountStore::vacations_of(std::int64_t user_id,
                                                              std::int64_t after_ms) {
-  db_.query("DELETE FROM vacations WHERE user_id = $1 AND to_ms <= $2", {user_id, after_ms});
   const auto r = db_.query(
-      "SELECT from_ms, to_ms FROM vacations WHERE user_id = $1 ORDER BY from_ms", {user_id});
+      "SELECT from_ms, to_ms FROM vacations WHERE user_id = $1 AND to_ms > $2 ORDER BY from_ms",
+      {user_id, after_ms});
   std::vector<VacationSpan> out;
   for (int i = 0; i < r.rows(); ++i) out.push_back({r.int64(i, 0), r.int64(i, 1)});
   return out;

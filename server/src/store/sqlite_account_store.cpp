@@ -88,9 +88,11 @@ std::optional<VacationBalance> SqliteAccountStore::vacation_balance(std::int64_t
 
 bool SqliteAccountStore::begin_vacation(std::int64_t user_id,
                                         const std::optional<VacationBalance>& expected,
-                                        const VacationSpan& taken) {
+                                        const VacationSpan& taken, std::int64_t forget_until) {
   Transaction t(db_);
   if (vacation_balance(user_id) != expected) return false;
+  Statement prune(db_, "DELETE FROM vacations WHERE user_id = ? AND to_ms <= ?");
+  prune.bind(1, user_id).bind(2, forget_until).run();
   Statement balance(
       db_,
       "INSERT INTO vacation_balances(user_id, left_ms, as_of_ms) VALUES (?, 0, ?)"
@@ -121,10 +123,10 @@ bool SqliteAccountStore::end_vacation(std::int64_t user_id, const VacationSpan& 
 
 std::vector<VacationSpan> SqliteAccountStore::vacations_of(std::int64_t user_id,
                                                            std::int64_t after_ms) {
-  Statement prune(db_, "DELETE FROM vacations WHERE user_id = ? AND to_ms <= ?");
-  prune.bind(1, user_id).bind(2, after_ms).run();
-  Statement q(db_, "SELECT from_ms, to_ms FROM vacations WHERE user_id = ? ORDER BY from_ms");
-  q.bind(1, user_id);
+  Statement q(db_,
+              "SELECT from_ms, to_ms FROM vacations WHERE user_id = ? AND to_ms > ?"
+              " ORDER BY from_ms");
+  q.bind(1, user_id).bind(2, after_ms);
   std::vector<VacationSpan> out;
   while (q.step()) out.push_back({q.column_int(0), q.column_int(1)});
   return out;

@@ -24,7 +24,7 @@ class SqliteAccountStore final : public AccountStore {
   bool set_time_zone(std::int64_t user_id, const std::string& zone) override;
   std::optional<VacationBalance> vacation_balance(std::int64_t user_id) override;
   bool begin_vacation(std::int64_t user_id, const std::optional<VacationBalance>& expected,
-                      const VacationSpan& taken) override;
+                      const VacationSpan& taken, std::int64_t forget_until) override;
   bool end_vacation(std::int64_t user_id, const VacationSpan& taken, std::int64_t at) override;
   std::vector<VacationSpan> vacations_of(std::int64_t user_id, std::int64_t after_ms) override;
   SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
