@@ -422,20 +422,20 @@ Room::Reply Room::set_conditional_moves(std::int64_t user, const std::string& ci
     return error(cid, ErrorCode::BadField, *problem);
   if (auto problem = conditional_problem(std::get<ConditionalTree>(tree), *game_, owner, g))
     return error(cid, ErrorCode::IllegalMove, *problem);
-  keep_conditional(owner, std::move(std::get<ConditionalTree>(tree)), cid);
+  keep_conditional(owner, std::get<ConditionalTree>(tree), cid);
   return protocol::Ack{cid, id_, seq_, {}, {}};
 }
 
-void Room::keep_conditional(Color owner, ConditionalTree tree, const std::string& cid) {
+void Room::keep_conditional(Color owner, const ConditionalTree& tree, const std::string& cid) {
   const records::ConditionalSet set{owner,
                                     conditional_lines(tree, {settings_.width, settings_.height})};
-  conditional_[index_of(owner)] = std::move(tree);
+  apply(set);  // as on recovery: the lines are what is kept
   publish(cid, protocol::ConditionalMoves{owner, set.lines}, set);
 }
 
 void Room::follow_conditional(Color mover, Point point, Steady now) {
   const Color owner = opponent(mover);
-  auto& tree = conditional_[index_of(owner)];
+  const auto& tree = conditional_[index_of(owner)];
   if (tree.empty()) return;
   const auto branch = std::find_if(tree.begin(), tree.end(),
                                    [&](const ConditionalBranch& b) { return b.expected == point; });
@@ -443,14 +443,13 @@ void Room::follow_conditional(Color mover, Point point, Steady now) {
     keep_conditional(owner, {});
     return;
   }
-  ConditionalBranch taken = std::move(*branch);
-  tree.clear();
+  const ConditionalBranch taken = *branch;
   // The reply is a move like any other, made the instant the opponent's arrived (no lag).
   const auto replied = play_move(owner == Color::Black ? black_.id : white_.id, "", taken.reply,
                                  {now, std::nullopt, std::nullopt});
   if (finished()) return;  // the reply ended it: nothing more to answer
   const bool going_on = std::holds_alternative<protocol::Ack>(replied) && stage() == Stage::Playing;
-  keep_conditional(owner, going_on ? std::move(taken.then) : ConditionalTree{});
+  keep_conditional(owner, going_on ? taken.then : ConditionalTree{});
 }
 
 void Room::drop_conditionals() {

@@ -254,7 +254,7 @@ class Room {
   // at once, the rest kept) or, not expecting it, are dropped.
   void follow_conditional(Color mover, Point point, Steady now);
   // Keeps `tree` as `owner`'s conditional moves and tells them (stored, for them only).
-  void keep_conditional(Color owner, ConditionalTree tree, const std::string& cid = "");
+  void keep_conditional(Color owner, const ConditionalTree& tree, const std::string& cid = "");
   void drop_conditionals();  // both players', when an undo or a resumption changes the course
 
   protocol::GameId id_;
