@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "http/proxies.h"
+#include "mail/message.h"
 
 namespace tengen {
 namespace {
@@ -51,6 +52,20 @@ constexpr Option kOptions[] = {
     {"--registrations-per-address", "TENGEN_REGISTRATIONS_PER_ADDRESS",
      "accounts one address may register in a day without an invite code (default 20; 0: no "
      "limit)"},
+    {"--smtp-url", "TENGEN_SMTP_URL",
+     "the SMTP relay that sends e-mail (smtp://host:587 with STARTTLS, smtps://host:465); none: "
+     "no e-mail (docs/mail.md)"},
+    {"--smtp-user", "TENGEN_SMTP_USER", "the relay's login name, if it wants one"},
+    {"--smtp-password", "TENGEN_SMTP_PASSWORD",
+     "the relay's password (better in the environment than on the command line)"},
+    {"--smtp-tls", "TENGEN_SMTP_TLS",
+     "starttls: an smtp:// relay must offer STARTTLS (default); none: plain text, for a relay on "
+     "this machine"},
+    {"--mail-from", "TENGEN_MAIL_FROM",
+     "the From line of mails, e.g. \"Tengen <go@example.org>\" (required with --smtp-url)"},
+    {"--your-move-mail-minutes", "TENGEN_YOUR_MOVE_MAIL_MINUTES",
+     "a player is told 'your move' by mail at most once per game in this many minutes (default "
+     "60)"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
      "yes: minimum Argon2id cost, for tests only (default no)"},
 };
@@ -58,7 +73,8 @@ constexpr Option kOptions[] = {
 std::optional<std::string> apply(Config& config, std::string_view flag, const std::string& value) {
   // Empty means none for these (compose files set variables to empty by default).
   if (value.empty() && flag != "--port-file" && flag != "--allowed-origins" &&
-      flag != "--public-url" && flag != "--trusted-proxies")
+      flag != "--public-url" && flag != "--trusted-proxies" && !flag.starts_with("--smtp-") &&
+      flag != "--mail-from")
     return std::string(flag) + " must not be empty";
   if (flag == "--address") {
     config.address = value;
@@ -152,6 +168,32 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
              value + "'";
     }
     config.registrations_per_address = n;
+  } else if (flag == "--smtp-url") {
+    if (!value.empty() && !value.starts_with("smtp://") && !value.starts_with("smtps://"))
+      return "the SMTP relay is smtp://host:port or smtps://host:port, not '" + value + "'";
+    config.smtp_url = value;
+  } else if (flag == "--smtp-user") {
+    config.smtp_user = value;
+  } else if (flag == "--smtp-password") {
+    config.smtp_password = value;
+  } else if (flag == "--smtp-tls") {
+    if (value != "starttls" && value != "none")
+      return "--smtp-tls takes starttls or none, not '" + value + "'";
+    config.smtp_tls = value;
+  } else if (flag == "--mail-from") {
+    if (!value.empty() && mail::address_problem(mail::bare_address(value))) {
+      return "--mail-from is an address, alone or as \"Name <go@example.org>\", not '" + value +
+             "'";
+    }
+    config.mail_from = value;
+  } else if (flag == "--your-move-mail-minutes") {
+    int n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc{} || end != value.data() + value.size() || n < 1 || n > 10'080) {
+      return "--your-move-mail-minutes must be a number from 1 to 10080 (a week), not '" + value +
+             "'";
+    }
+    config.your_move_mail_minutes = n;
   } else if (flag == "--insecure-fast-password-hashing") {
     if (value != "yes" && value != "no")
       return std::string(flag) + " takes yes or no, not '" + value + "'";
@@ -264,6 +306,12 @@ ConfigResult parse_config(const std::vector<std::string>& args,
     return {std::nullopt,
             "--import-sqlite copies a SQLite file into the PostgreSQL database that --database "
             "names (postgres://...)",
+            false};
+  }
+  if (!config.smtp_url.empty() && (config.mail_from.empty() || config.public_url.empty())) {
+    return {std::nullopt,
+            "e-mail (--smtp-url) needs --mail-from (\"Tengen <go@example.org>\", the sender) and "
+            "--public-url (where the links in mails point)",
             false};
   }
   if (!config.bus.empty() && !is_postgres(config.database)) {

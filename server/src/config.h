@@ -45,6 +45,17 @@ struct Config {
   // Proxies whose X-Forwarded-For names the client (http/proxies.h): addresses and networks,
   // comma-separated; none by default.
   std::string trusted_proxies;
+  // E-mail through the operator's SMTP relay (docs/mail.md): none without a URL. The relay
+  // (smtp://host:587 with STARTTLS, smtps://host:465), its login, whether smtp:// must use
+  // STARTTLS ("starttls") or may speak plain text ("none": a relay on this machine), the From
+  // line, and how often a player may be told "your move" in one game.
+  std::string smtp_url;
+  std::string smtp_user;
+  std::string smtp_password;
+  std::string smtp_tls = "starttls";
+  std::string mail_from;
+  int your_move_mail_minutes = 60;
+
   // Argon2id at its minimum cost instead of libsodium's "interactive" cost: for tests only.
   bool fast_password_hashing = false;
 

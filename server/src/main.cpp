@@ -27,6 +27,8 @@
 #include "http/api.h"
 #include "http/http_server.h"
 #include "lobby/hub.h"
+#include "mail/mailer.h"
+#include "mail/waiting.h"
 #include "ops.h"
 #include "protocol/bus.h"
 #include "protocol/health.h"
@@ -168,6 +170,28 @@ int main(int argc, char** argv) {
     // (cluster::Roles), which may be at once or when another hub goes. Published once recovered.
     std::optional<Hub> hub;
     std::atomic<Hub*> serving{nullptr};
+    // E-mail (docs/mail.md): with a relay, mails are queued and sent by the mailer's thread;
+    // without, nothing is sent. Digests are the hub's (it knows who is to move).
+    std::optional<mail::SmtpRelay> relay;
+    if (!config.smtp_url.empty()) {
+      relay.emplace(mail::SmtpRelay::Options{config.smtp_url, config.smtp_user,
+                                             config.smtp_password, config.smtp_tls != "none"});
+    }
+    Mailer::Options mail_options;
+    mail_options.from = config.mail_from;
+    mail_options.public_url = config.public_url;
+    mail_options.your_move_interval = std::chrono::minutes(config.your_move_mail_minutes);
+    std::optional<Mailer> mailer;
+    mailer.emplace(
+        *stores->mail, accounts, clock, mail_options,
+        relay ? Mailer::Send([&relay](const std::string& from, const std::string& to,
+                                      const std::string& data) { return relay->send(from, to, data); })
+              : Mailer::Send{},
+        [&serving](std::int64_t user) -> std::optional<std::vector<WaitingGame>> {
+          Hub* h = serving.load();
+          if (!h) return std::nullopt;
+          return waiting_games(h->games_of(user), user);
+        });
     auto build_hub = [&]() -> Hub& {
       return hub.emplace(Hub::Services{
           .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },
@@ -184,7 +208,8 @@ int main(int argc, char** argv) {
           .metrics = &metrics,
           .leases = stores->leases.get(),
           .moderation = stores->moderation.get(),
-          .calendar_of = [&](std::int64_t id) { return accounts.calendar(id); }});
+          .calendar_of = [&](std::int64_t id) { return accounts.calendar(id); },
+          .notify = [&mailer](const PlayerNotice& n) { mailer->notice(n); }});
     };
     auto recover_hub = [&] {
       const auto recovery_start = std::chrono::steady_clock::now();
@@ -225,7 +250,7 @@ int main(int argc, char** argv) {
                     [&](std::int64_t game, const std::string& action) {
                       return reads().game_action(game, action);
                     }}},
-        config.public_url.starts_with("https://"), stores->moderation.get());
+        config.public_url.starts_with("https://"), stores->moderation.get(), &*mailer);
 
     // Several nodes (--bus): the bus, the hub lock, and this node's role.
     std::atomic<HttpServer*> listening{nullptr};
@@ -395,8 +420,14 @@ int main(int argc, char** argv) {
         house_bots->start();
       }
     }
+    if (relay) {
+      spdlog::info("e-mail through {} as {}", store::without_password(config.smtp_url),
+                   config.mail_from);
+      mailer->start();
+    }
     if (!config.port_file.empty()) std::ofstream(config.port_file) << server.port() << '\n';
     server.run();
+    mailer->stop();  // its thread stops before the hub its digests ask
     house_bots.reset();
     keeper.reset();
     roles.reset();  // no more becoming the hub, nor forwarding

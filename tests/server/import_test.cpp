@@ -12,9 +12,11 @@
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
 #include "store/postgres_game_store.h"
+#include "store/postgres_mail_store.h"
 #include "store/postgres_moderation_store.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
+#include "store/sqlite_mail_store.h"
 #include "store/sqlite_moderation_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
@@ -102,6 +104,13 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                                  .text = "see game 1",
                                  .game_id = 1});
     moderation.add_block(ann, bob, 39);
+    // E-mail: a confirmed address, a reset link, a mail sent and one waiting, a "your move" note.
+    SqliteMailStore mail(file.path());
+    mail.put_settings({ann, "ann@example.org", 40, false, true, true, "key-ann", 41});
+    mail.add_token(token(9), {ann, "reset", "ann@example.org", 42, 9'000});
+    mail.mark_sent(mail.enqueue({ann, "verify", "ann@example.org", "Confirm", "é", ""}, 43), 44);
+    mail.enqueue({ann, "your_move", "ann@example.org", "Your move", "b", "https://x/u"}, 45);
+    mail.note_your_move(ann, 1, 0, 46);
   }
   const std::string pg = TempPostgres::instance().new_database();
   const auto imported = import_sqlite(file.path(), pg);
@@ -121,7 +130,11 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                                                                    {"reports", 1},
                                                                    {"blocks", 1},
                                                                    {"vacation_balances", 1},
-                                                                   {"vacations", 1}};
+                                                                   {"vacations", 1},
+                                                                   {"mail_settings", 1},
+                                                                   {"mail_tokens", 1},
+                                                                   {"mail_queue", 2},
+                                                                   {"mail_game_notices", 1}};
   EXPECT_EQ(imported.rows, expected);
 
   pg::Connection db(pg);
@@ -138,6 +151,17 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(accounts.user_by_id(ann)->time_zone, "Europe/Amsterdam");
   EXPECT_EQ(accounts.vacation_balance(ann), (VacationBalance{0, 500}));
   EXPECT_EQ(accounts.vacations_of(ann, 0), (std::vector<VacationSpan>{{13, 500}}));
+  PostgresMailStore mail(pg);
+  EXPECT_EQ(mail.settings(ann),
+            (MailSettings{ann, "ann@example.org", 40, false, true, true, "key-ann", 41}));
+  EXPECT_EQ(mail.token(token(9), 50)->purpose, "reset");
+  EXPECT_EQ(mail.counts().sent, 1);
+  const auto waiting = mail.claim(50, 60);
+  ASSERT_TRUE(waiting) << "the mail not yet sent is sent from PostgreSQL";
+  EXPECT_EQ(waiting->mail.unsubscribe, "https://x/u");
+  EXPECT_FALSE(mail.note_your_move(ann, 1, 45, 50)) << "told at 46";
+  EXPECT_GT(mail.enqueue({ann, "digest", "ann@example.org", "s", "b", ""}, 51), waiting->id)
+      << "numbers go on";
   const auto suspended = accounts.user_by_id(bob);
   EXPECT_EQ(suspended->suspended_until_ms, 9'000);
   EXPECT_EQ(suspended->moderation_reason, "rude in chat");

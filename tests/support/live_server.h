@@ -16,6 +16,8 @@
 #include "http/api.h"
 #include "http/http_server.h"
 #include "lobby/hub.h"
+#include "mail/mailer.h"
+#include "mail/waiting.h"
 #include "metrics.h"
 #include "store/journal.h"
 #include "store/stores.h"
@@ -36,11 +38,22 @@ class LiveStack {
     return l;
   }
 
+  // E-mail (docs/mail.md): the mailer's options and how it sends (none: nothing is sent). The
+  // mailer's thread is not started: tests run its rounds (mailer().run_once()).
+  struct Mail {
+    Mailer::Options options;
+    Mailer::Send send;
+  };
+
   LiveStack(const std::string& database, ConnectionLimits limits = LiveStack::limits(),
-            RoomOptions room = {})
+            RoomOptions room = {}, Mail mail = {})
       : stores_(store::Stores::open(database)), game_store_(stores_->games.get()) {
     accounts_.emplace(*stores_->accounts, clock_, Accounts::Options::fastest_for_tests(),
                       stores_->moderation.get());
+    mailer_.emplace(*stores_->mail, *accounts_, clock_, mail.options, mail.send,
+                    [this](std::int64_t user) -> std::optional<std::vector<WaitingGame>> {
+                      return waiting_games(hub_->games_of(user), user);
+                    });
     journal_.emplace(*game_store_);
     room.dead_stone_playouts = 200;
     auto ref = [](const std::optional<store::UserRecord>& u) -> std::optional<protocol::UserRef> {
@@ -62,10 +75,11 @@ class LiveStack {
         .metrics = &metrics_,
         .leases = nullptr,
         .moderation = stores_->moderation.get(),
-        .calendar_of = [this](std::int64_t id) { return accounts_->calendar(id); }});
+        .calendar_of = [this](std::int64_t id) { return accounts_->calendar(id); },
+        .notify = [this](const PlayerNotice& n) { mailer_->notice(n); }});
     recovered_ = hub_->recover(*game_store_);
     api_.emplace(*accounts_, GameArchive{.store = &*game_store_, .clock = &clock_, .hub = reads()},
-                 false, stores_->moderation.get());
+                 false, stores_->moderation.get(), &*mailer_);
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;
@@ -105,6 +119,8 @@ class LiveStack {
     connection_timers_.fire_due(clock_.steady_now());
   }
   Accounts& accounts() { return *accounts_; }
+  Mailer& mailer() { return *mailer_; }
+  store::MailStore& mail_store() { return *stores_->mail; }
   store::ModerationStore& moderation() { return *stores_->moderation; }
   Metrics& metrics() { return metrics_; }
   Hub& hub() { return *hub_; }
@@ -139,6 +155,7 @@ class LiveStack {
   std::unique_ptr<store::Stores> stores_;  // as the server opens them: migrated and locked
   store::GameStore* game_store_;
   std::optional<Accounts> accounts_;
+  std::optional<Mailer> mailer_;
   std::optional<store::Journal> journal_;
   Metrics metrics_;
   std::optional<Hub> hub_;

@@ -4,6 +4,7 @@
 import { h, fill } from './util.js';
 import { login, register, setTimeZone, browserTimeZone } from './api.js';
 import { t, formatDateTime } from './i18n.js';
+import { forgotPassword } from './mail.js';
 
 // A refusal in the player's words: a suspension or ban with the administrators' reason.
 function refusal(err) {
@@ -14,10 +15,12 @@ function refusal(err) {
 }
 
 export function mountAccount(root, ctx, invite = null) {
+  const forgot = forgotPassword();
   fill(root, h('div', { class: 'account-forms' },
     invite ? '' : form(t('nav.log_in'), 'login', 'current-password'),
     form(t('welcome.create'), 'register', 'new-password'),
-    invite ? form(t('nav.log_in'), 'login', 'current-password') : ''));
+    invite ? form(t('nav.log_in'), 'login', 'current-password') : '',
+    forgot.form));
 
   function form(title, id, passwordAutocomplete) {
     const username = h('input', { id: `${id}-username`, name: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 20 });
@@ -60,7 +63,7 @@ export function mountAccount(root, ctx, invite = null) {
     h('div', { class: 'field' }, h('label', { for: username.id }, t('account.name')), username),
     h('div', { class: 'field' }, h('label', { for: password.id }, t('account.password')), password),
     id === 'register' ? [codeField, h('p', { class: 'muted' }, t('account.rules'), ' ', askCode)] : '',
-    problem, submit);
+    problem, submit, id === 'login' ? h('p', { class: 'forgot-row' }, forgot.open) : '');
   }
   return () => {};
 }

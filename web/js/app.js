@@ -14,6 +14,7 @@ import { rankTag } from './ranks.js';
 import { mountDisplaySettings } from './display.js';
 import { mountCourse } from './course.js';
 import { mountAdmin } from './admin.js';
+import { mountVerify, mountReset, mountUnsubscribe } from './mail.js';
 import { t, startLanguage } from './i18n.js';
 
 const view = document.getElementById('view');
@@ -168,6 +169,15 @@ function route() {
   } else if ((m = /^#\/join\/([\w-]{1,64})$/.exec(hash))) {  // an invite's link
     document.title = `${t('welcome.create')} · Tengen`;
     unmount = mountAccount(view, ctx, m[1]);
+  } else if ((m = /^#\/mail\/verify\/([\w-]{1,64})$/.exec(hash))) {  // links mailed (docs/mail.md)
+    document.title = `${t('mail.verify_title')} · Tengen`;
+    unmount = mountVerify(view, ctx, m[1]);
+  } else if ((m = /^#\/reset\/([\w-]{1,64})$/.exec(hash))) {
+    document.title = `${t('reset.title')} · Tengen`;
+    unmount = mountReset(view, ctx, m[1]);
+  } else if ((m = /^#\/unsubscribe\/(\d+)\/([\w-]{1,64})\/(\w+)$/.exec(hash))) {
+    document.title = `${t('unsubscribe.title')} · Tengen`;
+    unmount = mountUnsubscribe(view, ctx, m[1], m[2], m[3]);
   } else if ((m = /^#\/admin(?:\/(\w+))?(?:\?.*)?$/.exec(hash))) {
     current('admin');
     document.title = `${t('admin.title')} · Tengen`;
@@ -186,7 +196,8 @@ function route() {
     document.title = `${t('nav.lobby')} · Tengen`;
     unmount = mountLobby(view, ctx);
   }
-  if (hash !== '#/login' && !hash.startsWith('#/join/')) sessionStorage.setItem('tengen-return', hash);
+  // Where to come back after logging in: not a login page, nor a mailed link (used once).
+  if (hash !== '#/login' && !/^#\/(join|reset|mail|unsubscribe)\//.test(hash)) sessionStorage.setItem('tengen-return', hash);
 }
 
 window.addEventListener('hashchange', route);

@@ -428,4 +428,18 @@ std::optional<std::string> Accounts::reset_password(std::int64_t user_id,
   return password;
 }
 
+std::optional<std::string> Accounts::set_password(std::int64_t user_id,
+                                                  const std::string& password) {
+  const auto user = find_user(user_id);
+  if (!user) return "there is no such account";
+  if (auto problem = password_problem(user->username, password)) return problem;
+  const std::string hash = hash_password(password);
+  {
+    std::lock_guard lock(mutex_);
+    if (!store_.set_password_hash(user_id, hash)) return "there is no such account";
+  }
+  end_sessions(user_id);
+  return std::nullopt;
+}
+
 }  // namespace tengen

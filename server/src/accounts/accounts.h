@@ -120,6 +120,9 @@ class Accounts {
   // An administrator's reset (docs/moderation.md): a new random password, which is returned to be
   // passed on, logged by `audit`; every session ends. Nullopt if there is no such user.
   std::optional<std::string> reset_password(std::int64_t user_id, const store::AuditEntry& audit);
+  // The player's own new password (a reset by a link sent by mail, docs/mail.md): why it is too
+  // weak, or nothing once it is set; every session ends.
+  std::optional<std::string> set_password(std::int64_t user_id, const std::string& password);
 
   // Told, on the thread that ended it, when logout or revocation ends a session: the
   // connections opened with it must not go on acting as its user.

@@ -14,6 +14,8 @@
 
 namespace tengen {
 
+class Mailer;  // mail/mailer.h
+
 // What the HTTP layer hands the API, and what it gets back: no Beast types here.
 struct ApiRequest {
   std::string method;  // "GET", "POST", "DELETE"
@@ -83,12 +85,14 @@ class Api {
   // `secure_cookies`: the session cookie is marked Secure (players come over https).
   // `moderation`: administrators and reports (docs/moderation.md); without it their endpoints
   // answer 503.
+  // `mailer`: e-mail (docs/mail.md); without it its endpoints answer 503.
   Api(Accounts& accounts, GameArchive archive, bool secure_cookies = false,
-      store::ModerationStore* moderation = nullptr)
+      store::ModerationStore* moderation = nullptr, Mailer* mailer = nullptr)
       : accounts_(accounts),
         archive_(std::move(archive)),
         secure_cookies_(secure_cookies),
-        moderation_(moderation) {}
+        moderation_(moderation),
+        mailer_(mailer) {}
   // nullopt when the target is not under /api/.
   std::optional<ApiResponse> handle(const ApiRequest& request);
 
@@ -103,6 +107,8 @@ class Api {
   // http/moderation_api.cpp: POST /api/v1/reports and everything under /api/v1/admin/.
   std::optional<ApiResponse> moderation(const ApiRequest& request, std::string_view path);
   ApiResponse report(const ApiRequest& request, const store::UserRecord& reporter);
+  // http/mail_api.cpp: /api/v1/me/mail, /api/v1/mail/..., /api/v1/password-reset[/confirm].
+  std::optional<ApiResponse> mail(const ApiRequest& request, std::string_view path);
   ApiResponse blocks(const ApiRequest& request, std::string_view rest, const store::UserRecord& me);
   ApiResponse admin_users(const ApiRequest& request, std::string_view rest,
                           const store::UserRecord& admin);
@@ -117,6 +123,7 @@ class Api {
   GameArchive archive_;
   bool secure_cookies_ = false;
   store::ModerationStore* moderation_ = nullptr;
+  Mailer* mailer_ = nullptr;
 };
 
 // The session token from a Cookie header value, or empty.

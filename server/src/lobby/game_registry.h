@@ -18,7 +18,7 @@ namespace tengen {
 // suggestions and the submission of what they produced (docs/architecture.md, "Threads").
 struct GameSlot {
   GameSlot(std::unique_ptr<Room> r, std::int64_t lease_epoch)
-      : epoch(lease_epoch), finished(r->finished()), room(std::move(r)) {}
+      : epoch(lease_epoch), finished(r->finished()), told_moves(r->moves_played()), room(std::move(r)) {}
 
   // The epoch this node owns the game under (store/leases.h): every write about it is fenced
   // with it.
@@ -28,6 +28,9 @@ struct GameSlot {
   // Whether the game is over, as of the last operation on it (read without the lock, for the
   // gauges).
   std::atomic<bool> finished;
+  // Under `mutex`: the moves played when the player to move was last told so (Hub's notify). A
+  // game read back from the store starts as told; a new one (-1) tells Black of the first move.
+  int told_moves;
   // Under `mutex`. Null once the game has left memory: whoever locked the slot too late looks
   // the game up again.
   std::unique_ptr<Room> room;

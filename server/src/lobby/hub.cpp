@@ -127,6 +127,7 @@ void Hub::finish(Operation& op) {
   if (!op.lobby.owns_lock()) untold = std::move(tournaments_ended);
   fence(op);
   commit_.submit(op.out);
+  notify_players(op);
   // After the submission: a game read back from the store waits for what was submitted.
   for (auto& [id, held] : op.games) {
     if (!held.slot->room) continue;
@@ -141,6 +142,35 @@ void Hub::finish(Operation& op) {
     services_.worker->post([this, untold = std::move(untold)] { tell_tournaments(untold); });
   } else {
     tell_tournaments(untold);
+  }
+}
+
+void Hub::notify_players(Operation& op) {
+  if (!services_.notify) return;
+  const auto now = services_.clock->steady_now();
+  for (auto& [id, held] : op.games) {
+    const Room* room = held.slot->room.get();
+    if (!room || !room->correspondence() || room->finished()) continue;
+    const int moves = room->moves_played();
+    if (held.slot->told_moves == moves) continue;
+    for (const auto* player : {&room->black(), &room->white()}) {
+      const auto g = room->my_game(player->id, now);
+      if (!g.to_move || !g.your_move) continue;  // the nigiri, the counting: nobody to move
+      held.slot->told_moves = moves;
+      const auto& other = player == &room->black() ? room->white() : room->black();
+      services_.notify(PlayerNotice{PlayerNotice::Kind::YourMove, id, player->id, *g.to_move,
+                                    other.name, moves});
+    }
+  }
+  for (const auto& over : op.out.ended) {
+    const Room* room = op.room(over.game);
+    if (!room || !room->correspondence()) continue;
+    for (const Color c : {Color::Black, Color::White}) {
+      const auto& player = c == Color::Black ? room->black() : room->white();
+      const auto& other = c == Color::Black ? room->white() : room->black();
+      services_.notify(PlayerNotice{PlayerNotice::Kind::GameOver, over.game, player.id, c,
+                                    other.name, room->moves_played(), over.result});
+    }
   }
 }
 
@@ -760,6 +790,10 @@ Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
       m);
 }
 
+protocol::MyGames Hub::games_of(std::int64_t user) {
+  return my_games(user, services_.clock->steady_now());
+}
+
 // Every game in memory is looked at, each under its own lock and one at a time: a player's games
 // are not indexed (a lock and a comparison per game in memory; docs/correspondence.md).
 protocol::MyGames Hub::my_games(std::int64_t user, Steady now) {
@@ -979,6 +1013,7 @@ protocol::GameId Hub::open_room(Operation& op, std::optional<protocol::Challenge
   room->set_blocks(&blocks_);
   give_time_off(*room);
   auto slot = std::make_shared<GameSlot>(std::move(room), kFirstEpoch);
+  slot->told_moves = -1;  // the first move is news
   // Held before anyone can find it: nothing about the game is sent before its row is durable.
   std::unique_lock lock(slot->mutex);
   rooms_.add(game, slot);

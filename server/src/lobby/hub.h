@@ -14,6 +14,7 @@
 #include "lobby/command_memory.h"
 #include "lobby/commit_path.h"
 #include "lobby/game_registry.h"
+#include "lobby/player_notice.h"
 #include "lobby/presence.h"
 #include "lobby/quick_match.h"
 #include "metrics.h"
@@ -87,6 +88,10 @@ class Hub final : public Dispatcher, private TournamentHost {
     // Where each player's weekends fall in correspondence games, and their vacations; none:
     // everyone's weekends are UTC's, and nobody takes a vacation.
     CalendarOf calendar_of{};
+    // Told when a player of a correspondence game is to move, or the game is over
+    // (lobby/player_notice.h), from the operation's thread with the game held: it must only take
+    // note. None: nobody is told.
+    std::function<void(const PlayerNotice&)> notify{};
   };
 
   explicit Hub(Services services);
@@ -98,6 +103,9 @@ class Hub final : public Dispatcher, private TournamentHost {
 
   // A time armed with Timers came (Timers calls this from its thread).
   void deadline(const TimerId& id);
+
+  // The player's unfinished games, those waiting for their move first (as my_games answers).
+  protocol::MyGames games_of(std::int64_t user);
 
   // Rebuilds the open challenges and unfinished games from the store; call once, before serving.
   struct Recovered {
@@ -205,6 +213,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   // The ratings that the rated games finishing in this operation change, written with them.
   void rate_finished_games(Operation& op);
   void rearm(Operation& op);
+  // Tells Services::notify of the held correspondence games' new turns and of their ends.
+  void notify_players(Operation& op);
   // Every game whose rows the operation writes, fenced with the epoch this node owns it under.
   static void fence(Operation& op);
 

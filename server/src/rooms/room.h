@@ -112,6 +112,8 @@ class Room {
   const protocol::GameSettings& settings() const noexcept { return settings_; }
   const Rules& rules() const noexcept { return rules_; }  // with the game's komi
   bool finished() const noexcept { return result_.has_value(); }
+  // Moves played so far (passes included), for noticing that one was made.
+  int moves_played() const noexcept;
   bool watched() const noexcept { return !members_.empty(); }
   const std::optional<Result>& result() const noexcept { return result_; }
   const std::optional<NigiriProof>& nigiri_proof() const noexcept { return proof_; }

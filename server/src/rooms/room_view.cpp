@@ -91,9 +91,13 @@ protocol::Marking Room::marking() const {
   return m;
 }
 
+int Room::moves_played() const noexcept {
+  return game_ ? static_cast<int>(game_->moves().size()) : 0;
+}
+
 protocol::MyGame Room::my_game(std::int64_t user, Steady now) const {
   protocol::MyGame g{id_, black_, white_, settings_};
-  g.moves = game_ ? static_cast<int>(game_->moves().size()) : 0;
+  g.moves = moves_played();
   g.clock = clock_state(now);
   const auto color = color_of(user);
   if (stage() == Stage::Playing) {

@@ -9,10 +9,12 @@
 #include "store/postgres_account_store.h"
 #include "store/postgres_game_store.h"
 #include "store/postgres_leases.h"
+#include "store/postgres_mail_store.h"
 #include "store/postgres_migrate.h"
 #include "store/postgres_moderation_store.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
+#include "store/sqlite_mail_store.h"
 #include "store/sqlite_moderation_store.h"
 
 namespace tengen::store {
@@ -48,6 +50,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
     s->accounts = std::make_unique<PostgresAccountStore>(*s->postgres);
     s->games = std::make_unique<PostgresGameStore>(database);
     s->moderation = std::make_unique<PostgresModerationStore>(database);
+    s->mail = std::make_unique<PostgresMailStore>(database);
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
         database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/!node.clustered});
@@ -64,6 +67,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   s->accounts = std::make_unique<SqliteAccountStore>(*s->sqlite);
   s->games = std::make_unique<SqliteGameStore>(database);
   s->moderation = std::make_unique<SqliteModerationStore>(database);
+  s->mail = std::make_unique<SqliteMailStore>(database);
   s->leases = std::make_unique<SoleNode>();
   return s;
 }

@@ -9,6 +9,7 @@
 #include "store/database_lock.h"
 #include "store/game_store.h"
 #include "store/leases.h"
+#include "store/mail_store.h"
 #include "store/moderation_store.h"
 #include "store/postgres.h"
 #include "store/sqlite.h"
@@ -27,6 +28,7 @@ struct Stores {
   std::unique_ptr<AccountStore> accounts;
   std::unique_ptr<GameStore> games;
   std::unique_ptr<ModerationStore> moderation;
+  std::unique_ptr<MailStore> mail;  // e-mail (docs/mail.md): addresses, links, the queue
   // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
   // leases in the database, this server having joined as a node (PostgresLeases).
   std::unique_ptr<Leases> leases;
