@@ -7,7 +7,7 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr std::size_t kMaxToken = 64;    // tokens are 43 characters
+constexpr std::size_t kMaxToken = 64;     // tokens are 43 characters
 constexpr std::size_t kMaxAddress = 254;  // RFC 5321's longest path
 
 std::optional<json> object(std::string_view body) {
@@ -20,12 +20,13 @@ std::optional<json> object(std::string_view body) {
 std::variant<std::string, std::string> only_string(std::string_view body, const std::string& name,
                                                    std::size_t max, bool allow_empty = false) {
   const auto j = object(body);
-  if (!j) return std::variant<std::string, std::string>(std::in_place_index<1>,
-                                                         "the body must be a JSON object");
+  if (!j)
+    return std::variant<std::string, std::string>(std::in_place_index<1>,
+                                                  "the body must be a JSON object");
   for (const auto& [key, value] : j->items()) {
     if (key != name) {
       return std::variant<std::string, std::string>(std::in_place_index<1>,
-                                                     "unknown field '" + key + "'");
+                                                    "unknown field '" + key + "'");
     }
   }
   const auto it = j->find(name);
@@ -65,8 +66,9 @@ std::variant<MailUpdate, std::string> decode_mail_update(std::string_view body) 
       u.address = value.get<std::string>();
     } else if (key == "your_move" || key == "game_over" || key == "digest") {
       if (!value.is_boolean()) return "field '" + key + "' must be true or false";
-      (key == "your_move" ? u.your_move : key == "game_over" ? u.game_over : u.digest) =
-          value.get<bool>();
+      (key == "your_move"   ? u.your_move
+       : key == "game_over" ? u.game_over
+                            : u.digest) = value.get<bool>();
     } else {
       return "unknown field '" + key + "'";
     }

@@ -182,16 +182,17 @@ int main(int argc, char** argv) {
     mail_options.public_url = config.public_url;
     mail_options.your_move_interval = std::chrono::minutes(config.your_move_mail_minutes);
     std::optional<Mailer> mailer;
-    mailer.emplace(
-        *stores->mail, accounts, clock, mail_options,
-        relay ? Mailer::Send([&relay](const std::string& from, const std::string& to,
-                                      const std::string& data) { return relay->send(from, to, data); })
-              : Mailer::Send{},
-        [&serving](std::int64_t user) -> std::optional<std::vector<WaitingGame>> {
-          Hub* h = serving.load();
-          if (!h) return std::nullopt;
-          return waiting_games(h->games_of(user), user);
-        });
+    mailer.emplace(*stores->mail, accounts, clock, mail_options,
+                   relay ? Mailer::Send([&relay](const std::string& from, const std::string& to,
+                                                 const std::string& data) {
+                     return relay->send(from, to, data);
+                   })
+                         : Mailer::Send{},
+                   [&serving](std::int64_t user) -> std::optional<std::vector<WaitingGame>> {
+                     Hub* h = serving.load();
+                     if (!h) return std::nullopt;
+                     return waiting_games(h->games_of(user), user);
+                   });
     auto build_hub = [&]() -> Hub& {
       return hub.emplace(Hub::Services{
           .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },

@@ -83,8 +83,8 @@ class TempSmtp {
     std::vector<ReceivedMail> out;
     for (const auto& f : files) {
       std::ifstream in(f, std::ios::binary);
-      out.push_back(parse(std::string((std::istreambuf_iterator<char>(in)),
-                                      std::istreambuf_iterator<char>())));
+      out.push_back(parse(
+          std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>())));
       std::filesystem::remove(f);
     }
     return out;

@@ -127,7 +127,7 @@ try {
   step('a correspondence game: "your move" is mailed, and its link stops those mails');
   const bob = await newPage('bob');
   await registerIn(bob, url, 'bob');
-  const created = await command(ann, { type: 'create_challenge', settings: { width: 9, color: 'black', opponent: 'bob', time: { system: 'correspondence', per_move_ms: 172800000 } } });
+  const created = await command(ann, { type: 'create_challenge', opponent: 'bob', settings: { width: 9, color: 'black', time: { system: 'correspondence', per_move_ms: 172800000 } } });
   await command(bob, { type: 'accept_challenge', challenge: created.challenge });
   const yourMove = await nextMail('ann@example.org', /^Your move against bob \(game \d+\)$/);
   assert.equal(yourMove.headers['list-unsubscribe-post'], 'List-Unsubscribe=One-Click');
@@ -153,9 +153,9 @@ try {
   await assertAccessible(phone, 'the login page with the reset form');
   const reset = await nextMail('ann@example.org', /^Reset your Tengen password$/);
   await phone.goto(`${url}${linkIn(reset, '/#/reset/')}`);
-  await phone.fill('#reset-password', 'short');
+  await phone.fill('#reset-password', 'aaaaaaaaaa');
   await phone.locator('.mail-page button[type=submit]').tap();
-  await phone.locator('.mail-page .form-error', { hasText: 'password' }).waitFor();
+  await phone.locator('.mail-page .form-error', { hasText: 'one character repeated' }).waitFor();
   await phone.fill('#reset-password', 'a brand new passphrase');
   await phone.screenshot({ path: join(artifacts, 'mail-reset-phone.png') });
   await phone.locator('.mail-page button[type=submit]').tap();

@@ -16,11 +16,11 @@ function refusal(err) {
 
 export function mountAccount(root, ctx, invite = null) {
   const forgot = forgotPassword();
+  // The reset form, once asked for, opens beside (on a phone: under) the login form.
   fill(root, h('div', { class: 'account-forms' },
-    invite ? '' : form(t('nav.log_in'), 'login', 'current-password'),
+    invite ? '' : [form(t('nav.log_in'), 'login', 'current-password'), forgot.form],
     form(t('welcome.create'), 'register', 'new-password'),
-    invite ? form(t('nav.log_in'), 'login', 'current-password') : '',
-    forgot.form));
+    invite ? [form(t('nav.log_in'), 'login', 'current-password'), forgot.form] : ''));
 
   function form(title, id, passwordAutocomplete) {
     const username = h('input', { id: `${id}-username`, name: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 20 });

@@ -66,9 +66,8 @@ std::optional<ApiResponse> Api::mail(const ApiRequest& r, std::string_view path)
       return error(400, "bad_link", "the link must name the user and carry its key");
     const auto done = mailer_->unsubscribe(*user, std::string(key), std::string(what));
     if (const auto* no = std::get_if<Mailer::Refusal>(&done)) return refused(*no);
-    return ApiResponse{200, wire::encode_mail(view(mailer_->enabled(),
-                                                   std::get<store::MailSettings>(done))),
-                       {}};
+    return ApiResponse{
+        200, wire::encode_mail(view(mailer_->enabled(), std::get<store::MailSettings>(done))), {}};
   }
 
   if (r.method != "POST" && !mine) return error(405, "method_not_allowed", "use POST");
@@ -79,9 +78,8 @@ std::optional<ApiResponse> Api::mail(const ApiRequest& r, std::string_view path)
     if (token.index() == 1) return error(400, "bad_request", std::get<1>(token));
     const auto done = mailer_->verify(std::get<0>(token));
     if (const auto* no = std::get_if<Mailer::Refusal>(&done)) return refused(*no);
-    return ApiResponse{200, wire::encode_mail(view(mailer_->enabled(),
-                                                   std::get<store::MailSettings>(done))),
-                       {}};
+    return ApiResponse{
+        200, wire::encode_mail(view(mailer_->enabled(), std::get<store::MailSettings>(done))), {}};
   }
   if (path == "/api/v1/password-reset") {
     const auto who = wire::decode_reset_request(r.body);
@@ -105,15 +103,14 @@ std::optional<ApiResponse> Api::mail(const ApiRequest& r, std::string_view path)
   if (!user) return error(401, "not_authenticated", "log in first");
   if (user->is_bot) return error(403, "forbidden", "a bot's account has no e-mail");
   if (r.method == "GET")
-    return ApiResponse{200, wire::encode_mail(view(mailer_->enabled(), mailer_->settings(user->id))),
-                       {}};
+    return ApiResponse{
+        200, wire::encode_mail(view(mailer_->enabled(), mailer_->settings(user->id))), {}};
   if (r.method != "PATCH") return error(405, "method_not_allowed", "use GET or PATCH");
   const auto decoded = wire::decode_mail_update(r.body);
   if (const auto* problem = std::get_if<std::string>(&decoded))
     return error(400, "bad_request", *problem);
   const auto& u = std::get<wire::MailUpdate>(decoded);
-  const auto done =
-      mailer_->change(user->id, {u.address, u.your_move, u.game_over, u.digest});
+  const auto done = mailer_->change(user->id, {u.address, u.your_move, u.game_over, u.digest});
   if (const auto* no = std::get_if<Mailer::Refusal>(&done)) return refused(*no);
   return ApiResponse{200,
                      wire::encode_mail(view(mailer_->enabled(),

@@ -18,7 +18,10 @@ namespace tengen {
 // suggestions and the submission of what they produced (docs/architecture.md, "Threads").
 struct GameSlot {
   GameSlot(std::unique_ptr<Room> r, std::int64_t lease_epoch)
-      : epoch(lease_epoch), finished(r->finished()), told_moves(r->moves_played()), room(std::move(r)) {}
+      : epoch(lease_epoch),
+        finished(r->finished()),
+        told_moves(r->moves_played()),
+        room(std::move(r)) {}
 
   // The epoch this node owns the game under (store/leases.h): every write about it is fenced
   // with it.

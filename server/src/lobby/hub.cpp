@@ -125,9 +125,9 @@ void Hub::finish(Operation& op) {
   // them, and any game that ended because of them).
   std::vector<GameOver> untold;
   if (!op.lobby.owns_lock()) untold = std::move(tournaments_ended);
+  notify_players(op);  // before the submission takes the outbox's ended games
   fence(op);
   commit_.submit(op.out);
-  notify_players(op);
   // After the submission: a game read back from the store waits for what was submitted.
   for (auto& [id, held] : op.games) {
     if (!held.slot->room) continue;

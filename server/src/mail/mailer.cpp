@@ -66,10 +66,17 @@ std::string outcome_for(const Result& r, Color player) {
       how = std::string("by ") + margin + (r.margin == 1 ? " point" : " points");
       break;
     }
-    case Kind::Resignation: how = "by resignation"; break;
-    case Kind::Time: how = "on time"; break;
-    case Kind::Forfeit: how = "by forfeit"; break;
-    default: break;
+    case Kind::Resignation:
+      how = "by resignation";
+      break;
+    case Kind::Time:
+      how = "on time";
+      break;
+    case Kind::Forfeit:
+      how = "by forfeit";
+      break;
+    default:
+      break;
   }
   return std::string(r.winner == player ? "You won " : "You lost ") + how;
 }
@@ -131,7 +138,7 @@ bool Mailer::queue(const store::OutgoingMail& mail, std::int64_t now) {
 }
 
 Mailer::Outcome<std::optional<store::MailSettings>> Mailer::change(std::int64_t user,
-                                                                  const Change& c) {
+                                                                   const Change& c) {
   if (!enabled()) {
     return Refusal{Refusal::Why::Disabled,
                    "this server sends no e-mail: its operator has not set up a mail relay"};
@@ -231,9 +238,9 @@ std::optional<Mailer::Refusal> Mailer::request_reset(const std::string& who,
     const auto token = new_token(hash);
     store_.add_token(hash, {id, "reset", s->address, now, now + ms(options_.reset_valid)});
     queue({id, "reset", s->address, "Reset your Tengen password",
-           "Hello " + user->username + ",\n\nsomeone, you we hope, asked to reset the password of " +
-               user->username + " on Tengen. Open this link to choose a new one:\n\n" +
-               link("/#/reset/" + token) +
+           "Hello " + user->username +
+               ",\n\nsomeone, you we hope, asked to reset the password of " + user->username +
+               " on Tengen. Open this link to choose a new one:\n\n" + link("/#/reset/" + token) +
                "\n\nThe link works once, for an hour. If you did not ask for it, ignore this "
                "mail: your password stays as it is.\n\n-- \nTengen, " +
                options_.public_url + "\n"},
@@ -276,8 +283,7 @@ Mailer::Outcome<store::MailSettings> Mailer::unsubscribe(std::int64_t user, cons
   if (what == "game_over" || what == "all") s->game_over = false;
   if (what == "digest" || what == "all") s->digest = false;
   if (what != "your_move" && what != "game_over" && what != "digest" && what != "all") {
-    return Refusal{Refusal::Why::BadLink,
-                   "'what' must be your_move, game_over, digest or all"};
+    return Refusal{Refusal::Why::BadLink, "'what' must be your_move, game_over, digest or all"};
   }
   store_.put_settings(*s);
   return *s;
@@ -308,22 +314,21 @@ void Mailer::mail_notice(const PlayerNotice& n, std::int64_t now) {
   const auto user = accounts_.find_user(n.user);
   if (!user || user->is_bot) return;
   const std::string game = link("/#/game/" + std::to_string(n.game));
-  const std::string footer = "\n\n-- \nTengen, " + options_.public_url + "\nYour mail settings: " +
-                             link("/#/user/" + user->username) + "\n";
+  const std::string footer = "\n\n-- \nTengen, " + options_.public_url +
+                             "\nYour mail settings: " + link("/#/user/" + user->username) + "\n";
   if (n.kind == PlayerNotice::Kind::YourMove) {
     if (!s->your_move) return;
-    if (!store_.note_your_move(n.user, n.game, now - ms(options_.your_move_interval), now))
-      return;
-    const std::string every =
-        options_.your_move_interval.count() % kHourMs == 0
-            ? time_left(options_.your_move_interval.count())
-            : std::to_string(options_.your_move_interval.count() / 60000) + " minutes";
+    if (!store_.note_your_move(n.user, n.game, now - ms(options_.your_move_interval), now)) return;
+    const auto minutes = options_.your_move_interval.count() / 60000;
+    const std::string every = minutes == 60  ? "hour"
+                              : minutes <= 1 ? "minute"
+                              : minutes % 60 ? std::to_string(minutes) + " minutes"
+                                             : std::to_string(minutes / 60) + " hours";
     queue({n.user, "your_move", s->address,
            "Your move against " + n.opponent + " (game " + std::to_string(n.game) + ")",
-           "Hello " + user->username + ",\n\nit is your move against " + n.opponent +
-               " in game " + std::to_string(n.game) + " (move " + std::to_string(n.moves + 1) +
-               ", you play " + colour(n.color) + "):\n\n" + game +
-               "\n\nYou are told at most once every " + (every.starts_with("1 ") ? every.substr(2) : every) +
+           "Hello " + user->username + ",\n\nit is your move against " + n.opponent + " in game " +
+               std::to_string(n.game) + " (move " + std::to_string(n.moves + 1) + ", you play " +
+               colour(n.color) + "):\n\n" + game + "\n\nYou are told at most once every " + every +
                " in a game. To stop these mails: " +
                link("/#/unsubscribe/" + std::to_string(n.user) + "/" + s->unsubscribe_key +
                     "/your_move") +
@@ -386,10 +391,9 @@ int Mailer::send_due(std::int64_t now) {
     const auto claimed = store_.claim(now, now + 5 * 60 * 1000);
     if (!claimed) break;
     const auto& m = claimed->mail;
-    const auto data = mail::compose({options_.from, m.recipient, m.subject, m.body, m.unsubscribe,
-                                     now,
-                                     std::to_string(claimed->id) + "." + random_url_safe(12) +
-                                         "@" + domain_});
+    const auto data =
+        mail::compose({options_.from, m.recipient, m.subject, m.body, m.unsubscribe, now,
+                       std::to_string(claimed->id) + "." + random_url_safe(12) + "@" + domain_});
     const auto failure = send_(envelope_from, m.recipient, data);
     if (!failure) {
       store_.mark_sent(claimed->id, now);

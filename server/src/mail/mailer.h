@@ -37,7 +37,7 @@ struct WaitingGame {
 class Mailer {
  public:
   struct Options {
-    std::string from = "Tengen <tengen@localhost>";  // the From line
+    std::string from = "Tengen <tengen@localhost>";    // the From line
     std::string public_url = "http://localhost:8080";  // links in mails point here
     std::chrono::milliseconds your_move_interval = std::chrono::hours(1);  // per game and player
     std::chrono::milliseconds digest_interval = std::chrono::hours(24);
@@ -50,7 +50,7 @@ class Mailer {
     int resets_per_hour = 3;          // reset links, per user
     int reset_requests_burst = 10;    // reset requests per requesting address, then one a
     std::chrono::milliseconds reset_request_refill = std::chrono::minutes(6);  // this often
-    int max_attempts = 8;             // then a mail is given up on
+    int max_attempts = 8;  // then a mail is given up on
   };
   using Send = std::function<std::optional<mail::SendFailure>(
       const std::string& envelope_from, const std::string& to, const std::string& data)>;
@@ -67,7 +67,14 @@ class Mailer {
   bool enabled() const { return static_cast<bool>(send_); }
 
   struct Refusal {
-    enum class Why : std::uint8_t { Disabled, BadAddress, NoAddress, TooMany, BadLink, BadPassword };
+    enum class Why : std::uint8_t {
+      Disabled,
+      BadAddress,
+      NoAddress,
+      TooMany,
+      BadLink,
+      BadPassword
+    };
     Why why;
     std::string message;
     int retry_after_s = 0;  // TooMany
@@ -135,7 +142,7 @@ class Mailer {
   RateLimiter reset_requests_;
   bool wake_ = false;
   bool stopping_ = false;
-  std::mutex round_;          // one round at a time
+  std::mutex round_;            // one round at a time
   std::int64_t pruned_at_ = 0;  // under round_
   std::thread thread_;
 };

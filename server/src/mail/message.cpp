@@ -59,7 +59,8 @@ std::string quoted_printable(std::string_view text) {
     if (c == '\r') continue;
     const bool at_line_end = i + 1 == text.size() || text[i + 1] == '\n';
     // Printable ASCII stands as it is, except '=', and a space or tab that ends a line.
-    const bool plain = (c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !at_line_end);
+    const bool plain =
+        (c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !at_line_end);
     if (plain) {
       soft_break_if(1);
       out += static_cast<char>(c);
@@ -88,8 +89,9 @@ std::string header_text(std::string_view text) {
     std::size_t n = std::min<std::size_t>(45, text.size() - i);
     while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0) == 0x80) --n;
     std::string b64(sodium_base64_encoded_len(n, sodium_base64_VARIANT_ORIGINAL), '\0');
-    sodium_bin2base64(b64.data(), b64.size(), reinterpret_cast<const unsigned char*>(text.data() + i),
-                      n, sodium_base64_VARIANT_ORIGINAL);
+    sodium_bin2base64(b64.data(), b64.size(),
+                      reinterpret_cast<const unsigned char*>(text.data() + i), n,
+                      sodium_base64_VARIANT_ORIGINAL);
     b64.resize(b64.size() - 1);  // the terminating NUL
     if (!out.empty()) out += "\r\n ";
     out += "=?UTF-8?B?" + b64 + "?=";

@@ -19,10 +19,10 @@ std::optional<std::string> address_problem(std::string_view address);
 std::string bare_address(std::string_view from);
 
 struct Message {
-  std::string from;     // "Tengen <go@example.org>"
-  std::string to;       // an address
-  std::string subject;  // UTF-8
-  std::string body;     // UTF-8, lines separated by '\n'
+  std::string from;               // "Tengen <go@example.org>"
+  std::string to;                 // an address
+  std::string subject;            // UTF-8
+  std::string body;               // UTF-8, lines separated by '\n'
   std::string unsubscribe_url{};  // the one-click URL (RFC 8058), if any
   std::int64_t date_ms = 0;       // Unix ms
   std::string message_id;         // unique, without brackets: "<random>@<domain>"

@@ -54,7 +54,7 @@ void PostgresMailStore::delete_settings(std::int64_t user_id) {
 }
 
 std::vector<std::int64_t> PostgresMailStore::users_with_address(const std::string& address,
-                                                                 int limit) {
+                                                                int limit) {
   std::lock_guard lock(mutex_);
   const auto r = db_->query(
       "SELECT user_id FROM mail_settings WHERE lower(address) = lower($1)"
@@ -126,8 +126,8 @@ std::optional<QueuedMail> PostgresMailStore::claim(std::int64_t now_ms,
       {hold_until_ms, now_ms});
   if (r.rows() == 0) return std::nullopt;
   return QueuedMail{r.int64(0, 0),
-                    {r.optional_int64(0, 1), r.text(0, 2), r.text(0, 3), r.text(0, 4),
-                     r.text(0, 5), r.text(0, 6)},
+                    {r.optional_int64(0, 1), r.text(0, 2), r.text(0, 3), r.text(0, 4), r.text(0, 5),
+                     r.text(0, 6)},
                     static_cast<int>(r.int64(0, 7))};
 }
 
@@ -140,8 +140,7 @@ void PostgresMailStore::mark_sent(std::int64_t id, std::int64_t now_ms) {
 }
 
 void PostgresMailStore::mark_failed(std::int64_t id, const std::string& error,
-                                    std::optional<std::int64_t> retry_at_ms,
-                                    std::int64_t now_ms) {
+                                    std::optional<std::int64_t> retry_at_ms, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
   db_->query(
       "UPDATE mail_queue SET attempts = attempts + 1, claimed_until = 0, last_error = $1,"

@@ -7,8 +7,8 @@ constexpr const char* kSettingsColumns =
     "user_id, address, verified_at, your_move, game_over, digest, unsubscribe_key, digest_due";
 
 MailSettings settings_at(const Statement& q) {
-  return MailSettings{q.column_int(0),      q.column_text(1),       q.column_optional_int(2),
-                      q.column_int(3) != 0, q.column_int(4) != 0,   q.column_int(5) != 0,
+  return MailSettings{q.column_int(0),      q.column_text(1),     q.column_optional_int(2),
+                      q.column_int(3) != 0, q.column_int(4) != 0, q.column_int(5) != 0,
                       q.column_text(6),     q.column_int(7)};
 }
 
@@ -16,8 +16,8 @@ MailSettings settings_at(const Statement& q) {
 
 std::optional<MailSettings> SqliteMailStore::settings(std::int64_t user_id) {
   std::lock_guard lock(mutex_);
-  Statement q(db_, std::string("SELECT ") + kSettingsColumns +
-                       " FROM mail_settings WHERE user_id = ?");
+  Statement q(db_,
+              std::string("SELECT ") + kSettingsColumns + " FROM mail_settings WHERE user_id = ?");
   q.bind(1, user_id);
   if (!q.step()) return std::nullopt;
   return settings_at(q);
@@ -49,7 +49,7 @@ void SqliteMailStore::delete_settings(std::int64_t user_id) {
 }
 
 std::vector<std::int64_t> SqliteMailStore::users_with_address(const std::string& address,
-                                                               int limit) {
+                                                              int limit) {
   std::lock_guard lock(mutex_);
   Statement q(db_,
               "SELECT user_id FROM mail_settings WHERE lower(address) = lower(?)"
@@ -128,8 +128,7 @@ int SqliteMailStore::queued_since(std::int64_t user_id, std::int64_t since_ms) {
   return static_cast<int>(q.column_int(0));
 }
 
-std::optional<QueuedMail> SqliteMailStore::claim(std::int64_t now_ms,
-                                                 std::int64_t hold_until_ms) {
+std::optional<QueuedMail> SqliteMailStore::claim(std::int64_t now_ms, std::int64_t hold_until_ms) {
   std::lock_guard lock(mutex_);
   Statement q(db_,
               "UPDATE mail_queue SET claimed_until = ? WHERE id = (SELECT id FROM mail_queue"
@@ -180,8 +179,7 @@ MailCounts SqliteMailStore::counts() {
 void SqliteMailStore::prune(std::int64_t before_ms) {
   std::lock_guard lock(mutex_);
   Transaction t(db_);
-  Statement mails(db_,
-                  "DELETE FROM mail_queue WHERE coalesce(sent_at, failed_at) < ?");
+  Statement mails(db_, "DELETE FROM mail_queue WHERE coalesce(sent_at, failed_at) < ?");
   mails.bind(1, before_ms).run();
   Statement tokens(db_, "DELETE FROM mail_tokens WHERE expires_at < ?");
   tokens.bind(1, before_ms).run();
@@ -212,11 +210,9 @@ std::vector<MailSettings> SqliteMailStore::digests_due(std::int64_t now_ms, int 
   return out;
 }
 
-bool SqliteMailStore::take_digest(std::int64_t user_id, std::int64_t due_ms,
-                                  std::int64_t next_ms) {
+bool SqliteMailStore::take_digest(std::int64_t user_id, std::int64_t due_ms, std::int64_t next_ms) {
   std::lock_guard lock(mutex_);
-  Statement q(db_,
-              "UPDATE mail_settings SET digest_due = ? WHERE user_id = ? AND digest_due = ?");
+  Statement q(db_, "UPDATE mail_settings SET digest_due = ? WHERE user_id = ? AND digest_due = ?");
   q.bind(1, next_ms).bind(2, user_id).bind(3, due_ms).run();
   return q.changes() > 0;
 }
