@@ -40,8 +40,7 @@ struct TempFile {
     store::SqliteAccountStore(db).create_user("alice", "hash", false, 1);
   }
   ~TempFile() {
-    for (const char* suffix : {"", "-wal", "-shm"})
-      std::filesystem::remove(path.string() + suffix);
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
   }
   std::filesystem::path path;
 };
@@ -59,12 +58,11 @@ void BM_Notice(benchmark::State& state) {
   FixedClock clock;
   Accounts accounts(account_store, clock, Accounts::Options::fastest_for_tests());
   store::SqliteMailStore mail_store(file.path.string());
-  Mailer mailer(
-      mail_store, accounts, clock, {},
-      [](const std::string&, const std::string&, const std::string&) {
-        return std::optional<mail::SendFailure>{};
-      },
-      {});
+  Mailer mailer(mail_store, accounts, clock, {},
+                [](const std::string&, const std::string&, const std::string&) {
+                  return std::optional<mail::SendFailure>{};
+                },
+                {});
   const PlayerNotice notice{PlayerNotice::Kind::YourMove, 1234, 1, Color::Black, "bob", 56};
   for (auto _ : state) mailer.notice(notice);  // at most 10,000 kept: the oldest go
 }
@@ -73,8 +71,12 @@ BENCHMARK(BM_Notice);
 void BM_QueuedMail(benchmark::State& state) {
   TempFile file;
   store::SqliteMailStore mail(file.path.string());
-  const store::OutgoingMail m{1,     "your_move", "alice@example.org", "Your move against bob",
-                              kBody, "https://go.example.org/api/v1/mail/unsubscribe?user=1"};
+  const store::OutgoingMail m{1,
+                              "your_move",
+                              "alice@example.org",
+                              "Your move against bob",
+                              kBody,
+                              "https://go.example.org/api/v1/mail/unsubscribe?user=1"};
   std::int64_t now = 1'795'000'000'000;
   for (auto _ : state) {
     mail.enqueue(m, ++now);

@@ -3,9 +3,7 @@
 // A real NATS server (Debian's nats-server) on 127.0.0.1 and a port it picks, for the tests of
 // the bus between nodes (docs/cluster.md). It writes the port it chose into a file, which the
 // test waits for (watching the child too, so that a server that fails fails the test).
-#include <poll.h>
 #include <signal.h>
-#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +12,8 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+
+#include "support/child_start.h"
 
 namespace tengen::testing {
 
@@ -48,9 +48,7 @@ class TempNats {
   void start(int port = -1) {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
-    const int watch = inotify_init1(IN_CLOEXEC);
-    if (watch < 0 || inotify_add_watch(watch, dir_.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
-      throw std::runtime_error("cannot watch " + dir_);
+    ChildStart child(dir_);
     const std::string port_arg = std::to_string(port);
     pid_ = fork();
     if (pid_ == 0) {
@@ -60,38 +58,22 @@ class TempNats {
             "--ports_file_dir", dir_.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
-    // The ports file, once written whole (inotify: woken by it, not by polling; the timeouts
-    // only look at whether the server died meanwhile).
+    // The ports file, once written whole.
     const std::string ports = dir_ + "/nats-server_" + std::to_string(pid_) + ".ports";
-    for (int waited = 0;; waited += 100) {
+    const bool started = child.wait(pid_, [&] {
       std::ifstream in(ports);
       const std::string text((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
       const auto at = text.find("nats://");
       const auto end = text.find('"', at == std::string::npos ? 0 : at);
-      if (at != std::string::npos && end != std::string::npos) {
-        close(watch);
-        url_ = text.substr(at, end - at);
-        port_ = std::stoi(url_.substr(url_.rfind(':') + 1));
-        return;
-      }
-      const bool died = waitpid(pid_, nullptr, WNOHANG) == pid_;
-      if (died || waited > 30'000) {
-        close(watch);
-        if (!died) {
-          kill(pid_, SIGKILL);
-          waitpid(pid_, nullptr, 0);
-        }
-        pid_ = -1;
-        throw std::runtime_error(
-            "nats-server did not start (is Debian's nats-server installed? "
-            "scripts/install-deps)");
-      }
-      pollfd p{watch, POLLIN, 0};
-      if (poll(&p, 1, 100) == 1) {
-        char events[4096];
-        [[maybe_unused]] const auto n = read(watch, events, sizeof events);  // drained
-      }
+      if (at == std::string::npos || end == std::string::npos) return false;
+      url_ = text.substr(at, end - at);
+      port_ = std::stoi(url_.substr(url_.rfind(':') + 1));
+      return true;
+    });
+    if (!started) {
+      throw std::runtime_error(
+          "nats-server did not start (is Debian's nats-server installed? scripts/install-deps)");
     }
   }
 

@@ -3,9 +3,7 @@
 // A real SMTP server (tests/support/smtp_sink.py, on Debian's python3-aiosmtpd) on 127.0.0.1 and
 // a port it picks, keeping every message it accepts in a Maildir that the test reads. The mail
 // tests send to it through libcurl, as the server sends to an operator's relay (docs/mail.md).
-#include <poll.h>
 #include <signal.h>
-#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "support/child_start.h"
 
 namespace tengen::testing {
 
@@ -130,10 +130,8 @@ class TempSmtp {
   void start() {
     const std::string port_file = dir_ + "/port";
     std::filesystem::remove(port_file);
-    const int watch = inotify_init1(IN_CLOEXEC);
-    if (watch < 0 || inotify_add_watch(watch, dir_.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
-      throw std::runtime_error("cannot watch " + dir_);
     const std::string maildir = dir_ + "/maildir";
+    ChildStart child(dir_);
     pid_ = fork();
     if (pid_ == 0) {
       const std::string log = dir_ + "/log";
@@ -142,33 +140,15 @@ class TempSmtp {
             static_cast<char*>(nullptr));
       _exit(127);
     }
-    // The port file, once renamed into place (inotify: woken by it, not by polling; the timeouts
-    // only look at whether the sink died meanwhile).
-    for (int waited = 0;; waited += 100) {
+    // The port file, once renamed into place.
+    const bool started = child.wait(pid_, [&] {
       std::ifstream in(port_file);
-      int port = 0;
-      if (in >> port && port > 0) {
-        close(watch);
-        port_ = port;
-        return;
-      }
-      const bool died = waitpid(pid_, nullptr, WNOHANG) == pid_;
-      if (died || waited > 30'000) {
-        close(watch);
-        if (!died) {
-          kill(pid_, SIGKILL);
-          waitpid(pid_, nullptr, 0);
-        }
-        pid_ = -1;
-        throw std::runtime_error(
-            "the SMTP sink did not start (is Debian's python3-aiosmtpd installed? "
-            "scripts/install-deps)");
-      }
-      pollfd p{watch, POLLIN, 0};
-      if (poll(&p, 1, 100) == 1) {
-        char events[4096];
-        [[maybe_unused]] const auto n = read(watch, events, sizeof events);  // drained
-      }
+      return static_cast<bool>(in >> port_) && port_ > 0;
+    });
+    if (!started) {
+      throw std::runtime_error(
+          "the SMTP sink did not start (is Debian's python3-aiosmtpd installed? "
+          "scripts/install-deps)");
     }
   }
 

@@ -121,6 +121,23 @@ std::string Mailer::new_token(store::TokenHash& hash) const {
   return token;
 }
 
+std::optional<store::MailToken> Mailer::live_token(const std::string& token,
+                                                   const std::string& purpose,
+                                                   store::TokenHash& hash) {
+  hash = hash_of(token);
+  auto found = store_.token(hash, clock_.unix_ms());
+  if (!found || found->purpose != purpose) return std::nullopt;
+  return found;
+}
+
+std::string Mailer::signature() const {
+  return "\n\n-- \nTengen, " + options_.public_url + "\n";
+}
+
+std::string Mailer::unsubscribe_page(const store::MailSettings& s, const std::string& what) const {
+  return link("/#/unsubscribe/" + std::to_string(s.user_id) + "/" + s.unsubscribe_key + "/" + what);
+}
+
 std::string Mailer::unsubscribe_url(const store::MailSettings& s, const std::string& what) const {
   return link("/api/v1/mail/unsubscribe?user=" + std::to_string(s.user_id) +
               "&key=" + s.unsubscribe_key + "&what=" + what);
@@ -184,8 +201,8 @@ Mailer::Outcome<std::optional<store::MailSettings>> Mailer::change(std::int64_t 
                name + " to this address:\n\n" + link("/#/mail/verify/" + token) +
                "\n\nThe link works for " + std::to_string(options_.verify_valid.count() / kHourMs) +
                " hours. If you did not ask for this, ignore this mail: nothing more will be sent "
-               "to you.\n\n-- \nTengen, " +
-               options_.public_url + "\n"},
+               "to you." +
+               signature()},
           now);
     wake();
   }
@@ -193,16 +210,15 @@ Mailer::Outcome<std::optional<store::MailSettings>> Mailer::change(std::int64_t 
 }
 
 Mailer::Outcome<store::MailSettings> Mailer::verify(const std::string& token) {
-  const auto now = clock_.unix_ms();
-  const auto hash = hash_of(token);
-  const auto found = store_.token(hash, now);
+  store::TokenHash hash{};
+  const auto found = live_token(token, "verify", hash);
   const Refusal bad{Refusal::Why::BadLink,
                     "this confirmation link is not valid: it was used already, it expired, or "
                     "another address was given since"};
-  if (!found || found->purpose != "verify") return bad;
+  if (!found) return bad;
   auto s = store_.settings(found->user_id);
   if (!s || s->address != found->address || !store_.take_token(hash)) return bad;
-  s->verified_at_ms = now;
+  s->verified_at_ms = clock_.unix_ms();
   store_.put_settings(*s);
   return *s;
 }
@@ -242,8 +258,8 @@ std::optional<Mailer::Refusal> Mailer::request_reset(const std::string& who,
                ",\n\nsomeone, you we hope, asked to reset the password of " + user->username +
                " on Tengen. Open this link to choose a new one:\n\n" + link("/#/reset/" + token) +
                "\n\nThe link works once, for an hour. If you did not ask for it, ignore this "
-               "mail: your password stays as it is.\n\n-- \nTengen, " +
-               options_.public_url + "\n"},
+               "mail: your password stays as it is." +
+               signature()},
           now);
   }
   wake();
@@ -252,13 +268,12 @@ std::optional<Mailer::Refusal> Mailer::request_reset(const std::string& who,
 
 Mailer::Outcome<std::string> Mailer::reset_password(const std::string& token,
                                                     const std::string& password) {
-  const auto now = clock_.unix_ms();
-  const auto hash = hash_of(token);
-  const auto found = store_.token(hash, now);
+  store::TokenHash hash{};
+  const auto found = live_token(token, "reset", hash);
   const Refusal bad{Refusal::Why::BadLink,
                     "this reset link is not valid: it was used already or it expired (after an "
                     "hour); ask for a new one"};
-  if (!found || found->purpose != "reset") return bad;
+  if (!found) return bad;
   const auto user = accounts_.find_user(found->user_id);
   if (!user) return bad;
   // Checked before the link is spent: a weak password leaves it usable.
@@ -314,8 +329,8 @@ void Mailer::mail_notice(const PlayerNotice& n, std::int64_t now) {
   const auto user = accounts_.find_user(n.user);
   if (!user || user->is_bot) return;
   const std::string game = link("/#/game/" + std::to_string(n.game));
-  const std::string footer = "\n\n-- \nTengen, " + options_.public_url +
-                             "\nYour mail settings: " + link("/#/user/" + user->username) + "\n";
+  const std::string footer =
+      signature() + "Your mail settings: " + link("/#/user/" + user->username) + "\n";
   if (n.kind == PlayerNotice::Kind::YourMove) {
     if (!s->your_move) return;
     if (!store_.note_your_move(n.user, n.game, now - ms(options_.your_move_interval), now)) return;
@@ -329,25 +344,20 @@ void Mailer::mail_notice(const PlayerNotice& n, std::int64_t now) {
            "Hello " + user->username + ",\n\nit is your move against " + n.opponent + " in game " +
                std::to_string(n.game) + " (move " + std::to_string(n.moves + 1) + ", you play " +
                colour(n.color) + "):\n\n" + game + "\n\nYou are told at most once every " + every +
-               " in a game. To stop these mails: " +
-               link("/#/unsubscribe/" + std::to_string(n.user) + "/" + s->unsubscribe_key +
-                    "/your_move") +
-               footer,
+               " in a game. To stop these mails: " + unsubscribe_page(*s, "your_move") + footer,
            unsubscribe_url(*s, "your_move")},
           now);
   } else {
     if (!s->game_over) return;
     const auto outcome = outcome_for(n.result, n.color);
-    queue({n.user, "game_over", s->address,
-           "Game " + std::to_string(n.game) + " against " + n.opponent + " is over",
-           "Hello " + user->username + ",\n\nyour game against " + n.opponent + " is over after " +
-               std::to_string(n.moves) + " moves. " + outcome + " (" + n.result.to_sgf() +
-               ").\n\n" + game + "\n\nTo stop these mails: " +
-               link("/#/unsubscribe/" + std::to_string(n.user) + "/" + s->unsubscribe_key +
-                    "/game_over") +
-               footer,
-           unsubscribe_url(*s, "game_over")},
-          now);
+    queue(
+        {n.user, "game_over", s->address,
+         "Game " + std::to_string(n.game) + " against " + n.opponent + " is over",
+         "Hello " + user->username + ",\n\nyour game against " + n.opponent + " is over after " +
+             std::to_string(n.moves) + " moves. " + outcome + " (" + n.result.to_sgf() + ").\n\n" +
+             game + "\n\nTo stop these mails: " + unsubscribe_page(*s, "game_over") + footer,
+         unsubscribe_url(*s, "game_over")},
+        now);
   }
 }
 
@@ -375,9 +385,7 @@ void Mailer::mail_digests(std::int64_t now) {
                   : std::to_string(n) + " games wait for your move",
            "Hello " + user->username + ",\n\nthese games wait for your move:\n\n" + list +
                "\nThis digest comes once a day while games wait. To stop it: " +
-               link("/#/unsubscribe/" + std::to_string(s.user_id) + "/" + s.unsubscribe_key +
-                    "/digest") +
-               "\n\n-- \nTengen, " + options_.public_url + "\n",
+               unsubscribe_page(s, "digest") + signature(),
            unsubscribe_url(s, "digest")},
           now);
   }

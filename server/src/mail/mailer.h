@@ -120,7 +120,13 @@ class Mailer {
 
  private:
   std::string link(const std::string& path) const { return options_.public_url + path; }
+  // The one-click URL (List-Unsubscribe) and the page that asks first (in the body).
   std::string unsubscribe_url(const store::MailSettings& s, const std::string& what) const;
+  std::string unsubscribe_page(const store::MailSettings& s, const std::string& what) const;
+  std::string signature() const;  // the mails' last lines
+  // The link's token if it is live and for `purpose`; its hash in `hash`, to take it.
+  std::optional<store::MailToken> live_token(const std::string& token, const std::string& purpose,
+                                             store::TokenHash& hash);
   std::string new_token(store::TokenHash& hash) const;
   bool queue(const store::OutgoingMail& mail, std::int64_t now);  // false: over the user's bound
   void mail_notice(const PlayerNotice& n, std::int64_t now);
