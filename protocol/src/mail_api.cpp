@@ -48,7 +48,8 @@ std::string encode_mail(const MailView& v) {
                 {"verified", v.verified},
                 {"your_move", v.your_move},
                 {"game_over", v.game_over},
-                {"digest", v.digest}}}}
+                {"digest", v.digest},
+                {"your_move_minutes", v.your_move_minutes}}}}
       .dump();
 }
 

@@ -120,9 +120,10 @@ class Mail : public testing::ManyPlayers {
 
 TEST_F(Mail, AnAddressIsVerifiedByTheLinkMailedToIt) {
   auto alice = player("alice");
-  EXPECT_EQ(request("GET", "/api/v1/me/mail", "alice").second,
-            json::parse(R"({"mail":{"enabled":true,"address":null,"verified":false,)"
-                        R"("your_move":true,"game_over":true,"digest":false}})"));
+  EXPECT_EQ(
+      request("GET", "/api/v1/me/mail", "alice").second,
+      json::parse(R"({"mail":{"enabled":true,"address":null,"verified":false,)"
+                  R"("your_move":true,"game_over":true,"digest":false,"your_move_minutes":60}})"));
   auto [status, body] = request("PATCH", "/api/v1/me/mail", "alice",
                                 json{{"address", "alice@example.org"}, {"digest", true}}.dump());
   ASSERT_EQ(status, 200) << raw_;

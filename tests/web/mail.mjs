@@ -121,7 +121,8 @@ try {
   await ann.check('#mail-digest');
   await ann.locator('.toast', { hasText: 'Your mail settings are saved.' }).waitFor();
   const settings = await ann.evaluate(() => fetch('/api/v1/me/mail').then((r) => r.json()));
-  assert.deepEqual(settings.mail, { enabled: true, address: 'ann@example.org', verified: true, your_move: true, game_over: true, digest: true });
+  assert.deepEqual(settings.mail, { enabled: true, address: 'ann@example.org', verified: true, your_move: true, game_over: true, digest: true, your_move_minutes: 60 });
+  await section.locator('label', { hasText: 'when it is my move in a correspondence game (at most one mail a game in 1 h)' }).waitFor();
   await ann.screenshot({ path: join(artifacts, 'mail-settings.png'), fullPage: true });
 
   step('a correspondence game: "your move" is mailed, and its link stops those mails');

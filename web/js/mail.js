@@ -18,8 +18,9 @@ export function mailSetting(ctx) {
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const boxes = ['your_move', 'game_over', 'digest'].map((what) => {
     const box = h('input', { type: 'checkbox', id: `mail-${what}`, name: what });
+    const text = h('span', {}, what === 'your_move' ? '' : t(`mail.${what}`));
     box.addEventListener('change', () => apply({ [what]: box.checked }, t('mail.saved')));
-    return { what, box, row: h('label', { class: 'check', for: box.id }, box, ' ', t(`mail.${what}`)) };
+    return { what, box, text, row: h('label', { class: 'check', for: box.id }, box, ' ', text) };
   });
   const choices = h('fieldset', { class: 'mail-choices' }, h('legend', {}, t('mail.send_me')), ...boxes.map((b) => b.row));
 
@@ -34,6 +35,9 @@ export function mailSetting(ctx) {
     remove.hidden = !mail.address;
     choices.disabled = !mail.address;
     for (const { what, box } of boxes) box.checked = !!mail[what];
+    // How often "your move" may come is the server's setting.
+    const minutes = mail.your_move_minutes ?? 60;
+    boxes[0].text.textContent = t('mail.your_move', { every: minutes % 60 ? t('time.min', { n: minutes }) : t('time.h', { n: minutes / 60 }) });
   };
   async function apply(change, done) {
     problem.textContent = '';

@@ -11,8 +11,9 @@
 namespace tengen::protocol::http {
 
 // GET and PATCH /api/v1/me/mail answer {"mail": {"enabled", "address", "verified",
-// "your_move", "game_over", "digest"}}; "address" is null when none was given, "enabled" false
-// when the server sends no mail.
+// "your_move", "game_over", "digest", "your_move_minutes"}}; "address" is null when none was
+// given, "enabled" false when the server sends no mail; "your_move_minutes": "your move" is
+// mailed at most once a game in this many minutes.
 struct MailView {
   bool enabled = false;
   std::optional<std::string> address{};
@@ -20,6 +21,7 @@ struct MailView {
   bool your_move = true;
   bool game_over = true;
   bool digest = false;
+  std::int64_t your_move_minutes = 60;
 };
 std::string encode_mail(const MailView& view);
 

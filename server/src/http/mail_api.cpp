@@ -13,8 +13,9 @@ namespace {
 namespace wire = protocol::http;
 using api::error;
 
-wire::MailView view(bool enabled, const std::optional<store::MailSettings>& s) {
-  wire::MailView v{enabled};
+wire::MailView view(const Mailer& mailer, const std::optional<store::MailSettings>& s) {
+  wire::MailView v{mailer.enabled()};
+  v.your_move_minutes = mailer.your_move_interval().count() / 60000;
   if (!s) return v;
   v.address = s->address;
   v.verified = s->verified_at_ms.has_value();
@@ -67,7 +68,7 @@ std::optional<ApiResponse> Api::mail(const ApiRequest& r, std::string_view path)
     const auto done = mailer_->unsubscribe(*user, std::string(key), std::string(what));
     if (const auto* no = std::get_if<Mailer::Refusal>(&done)) return refused(*no);
     return ApiResponse{
-        200, wire::encode_mail(view(mailer_->enabled(), std::get<store::MailSettings>(done))), {}};
+        200, wire::encode_mail(view(*mailer_, std::get<store::MailSettings>(done))), {}};
   }
 
   if (r.method != "POST" && !mine) return error(405, "method_not_allowed", "use POST");
@@ -79,7 +80,7 @@ std::optional<ApiResponse> Api::mail(const ApiRequest& r, std::string_view path)
     const auto done = mailer_->verify(std::get<0>(token));
     if (const auto* no = std::get_if<Mailer::Refusal>(&done)) return refused(*no);
     return ApiResponse{
-        200, wire::encode_mail(view(mailer_->enabled(), std::get<store::MailSettings>(done))), {}};
+        200, wire::encode_mail(view(*mailer_, std::get<store::MailSettings>(done))), {}};
   }
   if (path == "/api/v1/password-reset") {
     const auto who = wire::decode_reset_request(r.body);
@@ -103,8 +104,7 @@ std::optional<ApiResponse> Api::mail(const ApiRequest& r, std::string_view path)
   if (!user) return error(401, "not_authenticated", "log in first");
   if (user->is_bot) return error(403, "forbidden", "a bot's account has no e-mail");
   if (r.method == "GET")
-    return ApiResponse{
-        200, wire::encode_mail(view(mailer_->enabled(), mailer_->settings(user->id))), {}};
+    return ApiResponse{200, wire::encode_mail(view(*mailer_, mailer_->settings(user->id))), {}};
   if (r.method != "PATCH") return error(405, "method_not_allowed", "use GET or PATCH");
   const auto decoded = wire::decode_mail_update(r.body);
   if (const auto* problem = std::get_if<std::string>(&decoded))
@@ -112,10 +112,10 @@ std::optional<ApiResponse> Api::mail(const ApiRequest& r, std::string_view path)
   const auto& u = std::get<wire::MailUpdate>(decoded);
   const auto done = mailer_->change(user->id, {u.address, u.your_move, u.game_over, u.digest});
   if (const auto* no = std::get_if<Mailer::Refusal>(&done)) return refused(*no);
-  return ApiResponse{200,
-                     wire::encode_mail(view(mailer_->enabled(),
-                                            std::get<std::optional<store::MailSettings>>(done))),
-                     {}};
+  return ApiResponse{
+      200,
+      wire::encode_mail(view(*mailer_, std::get<std::optional<store::MailSettings>>(done))),
+      {}};
 }
 
 }  // namespace tengen

@@ -65,6 +65,7 @@ class Mailer {
   Mailer& operator=(const Mailer&) = delete;
 
   bool enabled() const { return static_cast<bool>(send_); }
+  std::chrono::milliseconds your_move_interval() const { return options_.your_move_interval; }
 
   struct Refusal {
     enum class Why : std::uint8_t {
