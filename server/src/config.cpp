@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <string_view>
@@ -181,7 +182,10 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
       return "--smtp-tls takes starttls or none, not '" + value + "'";
     config.smtp_tls = value;
   } else if (flag == "--mail-from") {
-    if (!value.empty() && mail::address_problem(mail::bare_address(value))) {
+    const bool one_line = std::none_of(value.begin(), value.end(), [](char c) {
+      return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+    });
+    if (!value.empty() && (!one_line || mail::address_problem(mail::bare_address(value)))) {
       return "--mail-from is an address, alone or as \"Name <go@example.org>\", not '" + value +
              "'";
     }

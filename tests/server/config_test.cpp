@@ -144,6 +144,37 @@ TEST(Config, RegistrationAndTrustedProxies) {
   EXPECT_EQ(parse_config({"--remove-admin"}, {}).error, "--remove-admin needs the user's name");
 }
 
+TEST(Config, EMailNeedsASenderAndThePublicUrlForItsLinks) {
+  const auto none = parse_config({}, {});
+  EXPECT_EQ(none.config->smtp_url, "") << "no relay: no e-mail";
+  EXPECT_EQ(none.config->smtp_tls, "starttls");
+  EXPECT_EQ(none.config->your_move_mail_minutes, 60);
+  const auto set = parse_config(
+      {"--smtp-url", "smtp://smtp.example.org:587", "--mail-from", "Tengen <go@example.org>",
+       "--public-url", "https://go.example.org", "--your-move-mail-minutes", "180"},
+      {"TENGEN_SMTP_USER=tengen", "TENGEN_SMTP_PASSWORD=secret"});
+  ASSERT_TRUE(set.config) << set.error;
+  EXPECT_EQ(set.config->smtp_user, "tengen");
+  EXPECT_EQ(set.config->smtp_password, "secret");
+  EXPECT_EQ(set.config->your_move_mail_minutes, 180);
+  EXPECT_EQ(parse_config({"--smtp-url", "smtp://smtp.example.org:587"}, {}).error,
+            "e-mail (--smtp-url) needs --mail-from (\"Tengen <go@example.org>\", the sender) and "
+            "--public-url (where the links in mails point)");
+  EXPECT_EQ(
+      parse_config({"--smtp-url", "http://smtp.example.org"}, {}).error,
+      "the SMTP relay is smtp://host:port or smtps://host:port, not 'http://smtp.example.org'");
+  EXPECT_EQ(parse_config({"--smtp-tls", "maybe"}, {}).error,
+            "--smtp-tls takes starttls or none, not 'maybe'");
+  EXPECT_EQ(
+      parse_config({"--mail-from", "Tengen <go@example.org>\r\nBcc: x@example.org"}, {}).error,
+      "--mail-from is an address, alone or as \"Name <go@example.org>\", not 'Tengen "
+      "<go@example.org>\r\nBcc: x@example.org'");
+  EXPECT_FALSE(parse_config({"--your-move-mail-minutes", "0"}, {}).config);
+  // The compose file passes them empty when unset: none.
+  EXPECT_TRUE(
+      parse_config({}, {"TENGEN_SMTP_URL=", "TENGEN_MAIL_FROM=", "TENGEN_SMTP_USER="}).config);
+}
+
 TEST(TrustedProxies, OnlyATrustedPeersForwardedAddressIsBelieved) {
   const auto parsed = TrustedProxies::parse("172.16.0.0/12, ::1");
   ASSERT_TRUE(std::holds_alternative<TrustedProxies>(parsed));

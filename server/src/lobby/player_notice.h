@@ -10,8 +10,8 @@ namespace tengen {
 
 // Something a player away from the board may want to be told (by mail, docs/mail.md): that it is
 // their move in a correspondence game, or that one of their correspondence games is over. The
-// hub says it once the operation that caused it is submitted; whoever listens decides whether
-// and how to tell.
+// hub says it as the operation that caused it ends, just before its rows are submitted; whoever
+// listens decides whether and how to tell, later and elsewhere (the mailer's thread).
 struct PlayerNotice {
   enum class Kind : std::uint8_t { YourMove, GameOver };
   Kind kind = Kind::YourMove;
