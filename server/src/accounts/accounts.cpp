@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "accounts/tokens.h"
 #include "accounts/vacation.h"
 #include "rooms/time_off.h"
 
@@ -25,12 +26,6 @@ constexpr std::size_t kMaxPassword = 128;
 constexpr std::array<std::string_view, 12> kCommonPasswords = {
     "password", "12345678", "123456789", "1234567890", "qwertyuiop", "password1",
     "iloveyou", "11111111", "abcdefgh",  "baduk123",   "weiqi123",   "igo12345"};
-
-store::TokenHash hash_token(const std::string& token) {
-  store::TokenHash h{};
-  crypto_hash_sha256(h.data(), reinterpret_cast<const unsigned char*>(token.data()), token.size());
-  return h;
-}
 
 constexpr std::int64_t kDayMs = 24LL * 3600 * 1000;
 
@@ -132,14 +127,7 @@ std::string Accounts::hash_password(const std::string& password) const {
 
 Accounts::LoggedIn Accounts::open_session(const store::UserRecord& user,
                                           const std::string& user_agent) {
-  std::array<unsigned char, kTokenBytes> raw{};
-  randombytes_buf(raw.data(), raw.size());
-  std::string token(
-      sodium_base64_ENCODED_LEN(kTokenBytes, sodium_base64_VARIANT_URLSAFE_NO_PADDING), '\0');
-  sodium_bin2base64(token.data(), token.size(), raw.data(), raw.size(),
-                    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-  token.resize(std::strlen(token.c_str()));
-  sodium_memzero(raw.data(), raw.size());
+  const std::string token = random_token(kTokenBytes);
   auto session = store_.create_session(user.id, hash_token(token), user_agent.substr(0, 200),
                                        clock_.unix_ms());
   return {user, session, token};

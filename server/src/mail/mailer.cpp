@@ -3,6 +3,7 @@
 #include <sodium.h>
 #include <spdlog/spdlog.h>
 
+#include "accounts/tokens.h"
 #include "mail/message.h"
 
 namespace tengen {
@@ -13,24 +14,6 @@ constexpr std::int64_t kHourMs = 3600 * 1000;
 
 std::int64_t ms(std::chrono::milliseconds d) {
   return d.count();
-}
-
-std::string random_url_safe(std::size_t bytes) {
-  std::vector<unsigned char> raw(bytes);
-  randombytes_buf(raw.data(), raw.size());
-  std::string text(sodium_base64_encoded_len(bytes, sodium_base64_VARIANT_URLSAFE_NO_PADDING),
-                   '\0');
-  sodium_bin2base64(text.data(), text.size(), raw.data(), raw.size(),
-                    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-  text.resize(text.size() - 1);  // the terminating NUL
-  return text;
-}
-
-store::TokenHash hash_of(const std::string& token) {
-  store::TokenHash hash{};
-  crypto_hash_sha256(hash.data(), reinterpret_cast<const unsigned char*>(token.data()),
-                     token.size());
-  return hash;
 }
 
 // "2 days 3 hours", "5 hours", "40 minutes": what is left on a clock, for a digest.
@@ -116,15 +99,15 @@ std::optional<store::MailSettings> Mailer::settings(std::int64_t user) {
 }
 
 std::string Mailer::new_token(store::TokenHash& hash) const {
-  auto token = random_url_safe(32);  // 256 bits, 43 characters
-  hash = hash_of(token);
+  auto token = random_token(32);  // 256 bits, 43 characters
+  hash = hash_token(token);
   return token;
 }
 
 std::optional<store::MailToken> Mailer::live_token(const std::string& token,
                                                    const std::string& purpose,
                                                    store::TokenHash& hash) {
-  hash = hash_of(token);
+  hash = hash_token(token);
   auto found = store_.token(hash, clock_.unix_ms());
   if (!found || found->purpose != purpose) return std::nullopt;
   return found;
@@ -175,7 +158,7 @@ Mailer::Outcome<std::optional<store::MailSettings>> Mailer::change(std::int64_t 
                    "give an e-mail address first; then choose what is sent to it"};
   }
   store::MailSettings next = current.value_or(
-      store::MailSettings{user, "", std::nullopt, true, true, false, random_url_safe(18), 0});
+      store::MailSettings{user, "", std::nullopt, true, true, false, random_token(18), 0});
   const bool new_link = c.address && (*c.address != next.address || !next.verified_at_ms);
   if (new_link) {
     if (store_.tokens_since(user, "verify", now - kDayMs) >= options_.verifications_per_day) {
@@ -294,12 +277,12 @@ Mailer::Outcome<store::MailSettings> Mailer::unsubscribe(std::int64_t user, cons
                    "this unsubscribe link is not valid: the account has no such address any "
                    "more, so nothing is sent to it"};
   }
-  if (what == "your_move" || what == "all") s->your_move = false;
-  if (what == "game_over" || what == "all") s->game_over = false;
-  if (what == "digest" || what == "all") s->digest = false;
   if (what != "your_move" && what != "game_over" && what != "digest" && what != "all") {
     return Refusal{Refusal::Why::BadLink, "'what' must be your_move, game_over, digest or all"};
   }
+  if (what == "your_move" || what == "all") s->your_move = false;
+  if (what == "game_over" || what == "all") s->game_over = false;
+  if (what == "digest" || what == "all") s->digest = false;
   store_.put_settings(*s);
   return *s;
 }
@@ -401,7 +384,7 @@ int Mailer::send_due(std::int64_t now) {
     const auto& m = claimed->mail;
     const auto data =
         mail::compose({options_.from, m.recipient, m.subject, m.body, m.unsubscribe, now,
-                       std::to_string(claimed->id) + "." + random_url_safe(12) + "@" + domain_});
+                       std::to_string(claimed->id) + "." + random_token(12) + "@" + domain_});
     const auto failure = send_(envelope_from, m.recipient, data);
     if (!failure) {
       store_.mark_sent(claimed->id, now);
