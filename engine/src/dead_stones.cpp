@@ -1,5 +1,7 @@
 #include "engine/dead_stones.h"
 
+#include <algorithm>
+
 #include "engine/benson.h"
 #include "engine/random.h"
 
@@ -91,6 +93,35 @@ void add_ownership(const Board& b, std::vector<int>& own) {
   }
 }
 
+// How safe the playouts found the chain at `p`: the mean over its stones and the playouts of
+// +1 where its own colour owned the point at the end, -1 where the opponent did.
+double held(const Board& b, const std::vector<int>& own, Point p, int playouts) {
+  long sum = 0;
+  for (Point s : b.chain_stones(p)) sum += own[idx(s)];
+  const double mean = static_cast<double>(sum) / b.chain_size(p) / std::max(playouts, 1);
+  return b.at(p) == Color::Black ? mean : -mean;
+}
+
+// Mutual atari left on the board: the chain at `p` has one liberty, and so has an adjacent
+// opponent chain, the same one, which the playouts do not find safe either (held below 0.9).
+// Whoever plays there first captures; the players, passing, left it standing, and calling
+// either side dead would be guessing who moves first, so neither is. Where the partner is safe
+// (it is saved or connects out in practically every playout), the chain in atari is just dead.
+bool in_mutual_atari(const Board& b, const std::vector<int>& own, Point p, int playouts) {
+  constexpr double kSafe = 0.9;
+  const Point lib = b.single_liberty(p);
+  if (lib == kPass) return false;
+  for (Point s : b.chain_stones(p)) {
+    for (Point q : b.neighbours(s)) {
+      if (b.at(q) == opponent(b.at(p)) && b.single_liberty(q) == lib &&
+          held(b, own, q, playouts) < kSafe) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOptions& options) {
@@ -125,13 +156,9 @@ std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOption
       const UnconditionalLife& mine = c == Color::Black ? black : white;
       const UnconditionalLife& theirs = c == Color::Black ? white : black;
       if (mine.alive.test(idx(p))) continue;
-      bool is_dead = theirs.territory.test(idx(p));
-      if (!is_dead) {
-        long sum = 0;
-        const auto stones = board.chain_stones(p);
-        for (Point s : stones) sum += own[idx(s)];
-        is_dead = (c == Color::Black ? sum : -sum) < 0;
-      }
+      const bool is_dead =
+          theirs.territory.test(idx(p)) || (held(board, own, p, options.playouts) < 0 &&
+                                            !in_mutual_atari(board, own, p, options.playouts));
       if (is_dead) dead.push_back(p);
     }
   }

@@ -185,6 +185,24 @@ TEST(DeadStones, SekiStonesAreAlive) {
   EXPECT_TRUE(suggest_dead_stones(kSeki).empty());
 }
 
+// White's four stones at the top left and Black's stone at B9 are both in atari on A9: whoever
+// plays there first captures. The game ended with both passing; neither is called dead (the
+// playouts, left alone, lose the white stones more often than not).
+TEST(DeadStones, MutualAtariLeftStandingIsNoDeadGroup) {
+  const Board b = Board::from_diagram(R"(
+    . X O O . . . . .
+    O O X O . . . . .
+    O O X O . . . . .
+    X X X O . . . . .
+    . . X O . . . . .
+    . . X O . . . . .
+    . . X O . . . . .
+    . . X O . . . . .
+    . . X O . . . . .
+  )");
+  EXPECT_TRUE(suggest_dead_stones(b).empty());
+}
+
 TEST(DeadStones, AGroupWithOnlyFalseEyesIsDead) {
   const Board b = Board::from_diagram(R"(
     X O . O . O X . .

@@ -19,7 +19,10 @@ struct DeadStoneOptions {
 //     with each player first) that take a chain the last move left in atari, save their own
 //     from atari, and otherwise play at random, never filling their own eyes nor self-atari'ing
 //     a chain of two or more stones (so that seki survives them); a chain whose points end up
-//     owned more often by the opponent than by itself is dead.
+//     owned more often by the opponent than by itself is dead;
+//  3. except a chain in mutual atari left standing: one liberty, shared with an adjacent
+//     opponent chain that has only that one too and that the playouts do not find safe either.
+//     Whoever plays there first captures; the players left it, so neither is called dead.
 // Returns the dead stones, every stone of each dead chain, in board order.
 std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOptions& options = {});
 
