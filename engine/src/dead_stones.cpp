@@ -4,6 +4,7 @@
 
 #include "engine/benson.h"
 #include "engine/random.h"
+#include "regions.h"
 
 namespace tengen {
 namespace {
@@ -122,6 +123,103 @@ bool in_mutual_atari(const Board& b, const std::vector<int>& own, Point p, int p
   return false;
 }
 
+// Chains (by id) that touch an eye of their own colour: a region of points empty or held by the
+// opponent's lost chains that no other stone borders (territory counts: it is room for eyes).
+// Chains linked through an empty point no living opponent stone touches share their eyes, as the
+// chains of one group do.
+std::vector<char> chains_with_eyes(const Board& board, const std::vector<char>& lost) {
+  std::vector<char> has_eye(kMaxPoints, 0);
+  auto lost_stone = [&](Point q) { return is_stone(board.at(q)) && lost[idx(board.chain_id(q))]; };
+  for (Color c : {Color::Black, Color::White}) {
+    std::vector<int> region_of;
+    std::vector<char> mixed(kMaxPoints, 0);  // by region: bordered by a living opponent stone
+    detail::connected_regions(
+        board,
+        [&](Point q) {
+          return board.at(q) == Color::Empty || (board.at(q) == opponent(c) && lost_stone(q));
+        },
+        region_of, [&](int r, Point q) { mixed[static_cast<std::size_t>(r)] |= board.at(q) != c; });
+    for (int i = 0; i < board.geometry().area(); ++i) {
+      const Point p = board.geometry().point(i % board.width(), i / board.width());
+      if (board.at(p) != c) continue;
+      for (Point q : board.neighbours(p)) {
+        const int r = region_of[idx(q)];
+        if (r >= 0 && !mixed[static_cast<std::size_t>(r)]) has_eye[idx(board.chain_id(p))] = 1;
+      }
+    }
+  }
+  // Groups: union-find over chain ids, joined through clean empty points.
+  std::vector<Point> parent(kMaxPoints);
+  for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<Point>(i);
+  auto root = [&](Point a) {
+    while (parent[idx(a)] != a) a = parent[idx(a)] = parent[idx(parent[idx(a)])];
+    return a;
+  };
+  for (int i = 0; i < board.empty_count(); ++i) {
+    const Point q = board.empty_at(i);
+    for (Color c : {Color::Black, Color::White}) {
+      const auto nbrs = board.neighbours(q);
+      if (std::any_of(nbrs.begin(), nbrs.end(),
+                      [&](Point r) { return board.at(r) == opponent(c) && !lost_stone(r); })) {
+        continue;
+      }
+      Point first = kPass;
+      for (Point r : nbrs) {
+        if (board.at(r) != c) continue;
+        const Point a = root(board.chain_id(r));
+        if (first == kPass) first = a;
+        if (a == first) continue;
+        has_eye[idx(first)] |= has_eye[idx(a)];
+        parent[idx(a)] = first;
+      }
+    }
+  }
+  for (int i = 0; i < board.geometry().area(); ++i) {
+    const Point p = board.geometry().point(i % board.width(), i / board.width());
+    if (is_stone(board.at(p)))
+      has_eye[idx(board.chain_id(p))] = has_eye[idx(root(board.chain_id(p)))];
+  }
+  return has_eye;
+}
+
+// The room around the chain at `p`: the empty points of the empty regions it touches, and how
+// much of it the playouts gave the chain's colour (-1 … +1, as held()).
+struct Room {
+  int points = 0;
+  double held = 0;
+};
+Room room_of(const Board& b, const std::vector<int>& own, Point p, int playouts) {
+  std::vector<char> seen(kMaxPoints, 0);
+  std::vector<Point> stack;
+  for (Point s : b.chain_stones(p)) {
+    for (Point q : b.neighbours(s)) {
+      if (b.at(q) == Color::Empty && !seen[idx(q)]) {
+        seen[idx(q)] = 1;
+        stack.push_back(q);
+      }
+    }
+  }
+  Room room;
+  long sum = 0;
+  while (!stack.empty()) {
+    const Point q = stack.back();
+    stack.pop_back();
+    ++room.points;
+    sum += own[idx(q)];
+    for (Point r : b.neighbours(q)) {
+      if (b.at(r) == Color::Empty && !seen[idx(r)]) {
+        seen[idx(r)] = 1;
+        stack.push_back(r);
+      }
+    }
+  }
+  if (room.points > 0) {
+    room.held = static_cast<double>(sum) / room.points / std::max(playouts, 1);
+    if (b.at(p) == Color::White) room.held = -room.held;
+  }
+  return room;
+}
+
 }  // namespace
 
 std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOptions& options) {
@@ -147,19 +245,47 @@ std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOption
     add_ownership(b, own);
   }
 
-  std::vector<Point> dead;
+  // The playouts' verdict, chain by chain (indexed by chain id).
+  std::vector<char> lost(kMaxPoints, 0);
+  std::vector<double> held_by(kMaxPoints, 1.0);
+  std::vector<Point> heads;
   for (int y = 0; y < g.height; ++y) {
     for (int x = 0; x < g.width; ++x) {
       const Point p = g.point(x, y);
       const Color c = board.at(p);
-      if (!is_stone(c)) continue;
+      if (!is_stone(c) || board.chain_id(p) != p) continue;
+      heads.push_back(p);
       const UnconditionalLife& mine = c == Color::Black ? black : white;
       const UnconditionalLife& theirs = c == Color::Black ? white : black;
       if (mine.alive.test(idx(p))) continue;
-      const bool is_dead =
-          theirs.territory.test(idx(p)) || (held(board, own, p, options.playouts) < 0 &&
-                                            !in_mutual_atari(board, own, p, options.playouts));
-      if (is_dead) dead.push_back(p);
+      held_by[idx(p)] = held(board, own, p, options.playouts);
+      lost[idx(p)] = theirs.territory.test(idx(p)) ||
+                     (held_by[idx(p)] < 0 && !in_mutual_atari(board, own, p, options.playouts));
+    }
+  }
+  // Random play lets an invasion in open space live about as often as not. At the end of a game
+  // a group that lives has an eye or the room for one: a chain the playouts hold only weakly,
+  // with no eye of its own (nor its group's), touching a wide empty area the playouts give the
+  // opponent, is dead. Small rooms (corners, seki, ko) keep the playouts' verdict.
+  constexpr double kWeaklyHeld = 0.5;
+  constexpr int kWideRoom = 10;
+  constexpr double kTheirRoom = -0.2;
+  const std::vector<char> has_eye = chains_with_eyes(board, lost);
+  std::vector<Point> eyeless;
+  for (Point p : heads) {
+    if (lost[idx(p)] || has_eye[idx(p)] || held_by[idx(p)] < 0 || held_by[idx(p)] >= kWeaklyHeld) {
+      continue;
+    }
+    const Room room = room_of(board, own, p, options.playouts);
+    if (room.points >= kWideRoom && room.held < kTheirRoom) eyeless.push_back(p);
+  }
+  for (Point p : eyeless) lost[idx(p)] = 1;
+
+  std::vector<Point> dead;
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) {
+      const Point p = g.point(x, y);
+      if (is_stone(board.at(p)) && lost[idx(board.chain_id(p))]) dead.push_back(p);
     }
   }
   return dead;

@@ -15,8 +15,10 @@
 namespace tengen {
 namespace {
 
-// The share of positions where the suggestion must match GNU Go exactly.
-constexpr double kAgreementFloor = 0.95;
+// The share of positions where the suggestion must match GNU Go exactly: it matches 101 of the
+// 102 (97 before eyeless chains in the opponent's wide area were called dead); the floor, 100,
+// leaves one position's room for a change of seed.
+constexpr double kAgreementFloor = 0.98;
 
 struct Position {
   std::string name;

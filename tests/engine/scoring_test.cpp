@@ -203,6 +203,28 @@ TEST(DeadStones, MutualAtariLeftStandingIsNoDeadGroup) {
   EXPECT_TRUE(suggest_dead_stones(b).empty());
 }
 
+// White's two stones inside Black's wide, open area have no eye and no room the playouts give
+// White: dead, though random play lets them live about as often as not. Black's own loose
+// stones there, in the same state but in their own colour's area, stay alive.
+TEST(DeadStones, AnEyelessInvasionInTheOpponentsWideAreaIsDead) {
+  const Board b = Board::from_diagram(R"(
+    . . . . O X . . . . . . .
+    . . . . O X . . . . . . .
+    . . . . O X . . . . . . .
+    . . . . O X . . . X . . .
+    . . . . O X . . . . . . .
+    . . . . O X . . . . . . .
+    . . . . O X . . O O . . .
+    . . . . O X . . . . . . .
+    . . . . O X . . . . . . .
+    . . . . O X . . . X . . .
+    . . . . O X . . . . . . .
+    . . . . O X . . . . . . .
+    . . . . O X . . . . . . .
+  )");
+  EXPECT_EQ(suggest_dead_stones(b), points(b, {"J7", "K7"}));
+}
+
 TEST(DeadStones, AGroupWithOnlyFalseEyesIsDead) {
   const Board b = Board::from_diagram(R"(
     X O . O . O X . .

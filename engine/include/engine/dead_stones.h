@@ -22,7 +22,11 @@ struct DeadStoneOptions {
 //     owned more often by the opponent than by itself is dead;
 //  3. except a chain in mutual atari left standing: one liberty, shared with an adjacent
 //     opponent chain that has only that one too and that the playouts do not find safe either.
-//     Whoever plays there first captures; the players left it, so neither is called dead.
+//     Whoever plays there first captures; the players left it, so neither is called dead;
+//  4. and a chain the playouts hold only weakly (less than half the time net), with no eye of its
+//     own or its group's (an area of empty points and dead opponent stones that only its colour
+//     borders), touching a wide empty area (10 points or more) the playouts give the opponent,
+//     is dead: an invasion in open space that random play lets live about as often as not.
 // Returns the dead stones, every stone of each dead chain, in board order.
 std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOptions& options = {});
 
