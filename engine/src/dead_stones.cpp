@@ -245,7 +245,10 @@ std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOption
     add_ownership(b, own);
   }
 
-  // The playouts' verdict, chain by chain (indexed by chain id).
+  // The playouts' verdict, chain by chain (indexed by chain id). A chain they lose barely (about
+  // as often as they save it) is left alive: calling a living group dead is the worse mistake,
+  // and the players mark a dead one with a click.
+  constexpr double kUncertain = 0.1;
   std::vector<char> lost(kMaxPoints, 0);
   std::vector<double> held_by(kMaxPoints, 1.0);
   std::vector<Point> heads;
@@ -259,23 +262,24 @@ std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOption
       const UnconditionalLife& theirs = c == Color::Black ? white : black;
       if (mine.alive.test(idx(p))) continue;
       held_by[idx(p)] = held(board, own, p, options.playouts);
-      lost[idx(p)] = theirs.territory.test(idx(p)) ||
-                     (held_by[idx(p)] < 0 && !in_mutual_atari(board, own, p, options.playouts));
+      lost[idx(p)] =
+          theirs.territory.test(idx(p)) ||
+          (held_by[idx(p)] < -kUncertain && !in_mutual_atari(board, own, p, options.playouts));
     }
   }
   // Random play lets an invasion in open space live about as often as not. At the end of a game
-  // a group that lives has an eye or the room for one: a chain the playouts hold only weakly,
-  // with no eye of its own (nor its group's), touching a wide empty area the playouts give the
-  // opponent, is dead. Small rooms (corners, seki, ko) keep the playouts' verdict.
+  // a group that lives has an eye or the room for one: a chain the playouts hold only weakly (or
+  // lose barely), with no eye of its own (nor its group's), touching a wide empty area the
+  // playouts give the opponent, is dead. Small rooms (corners, seki, ko) keep the verdict above.
   constexpr double kWeaklyHeld = 0.5;
   constexpr int kWideRoom = 10;
   constexpr double kTheirRoom = -0.2;
   const std::vector<char> has_eye = chains_with_eyes(board, lost);
   std::vector<Point> eyeless;
   for (Point p : heads) {
-    if (lost[idx(p)] || has_eye[idx(p)] || held_by[idx(p)] < 0 || held_by[idx(p)] >= kWeaklyHeld) {
-      continue;
-    }
+    const double h = held_by[idx(p)];
+    if (lost[idx(p)] || has_eye[idx(p)] || h >= kWeaklyHeld) continue;
+    if (h < -kUncertain) continue;  // lost by the playouts, left standing in mutual atari
     const Room room = room_of(board, own, p, options.playouts);
     if (room.points >= kWideRoom && room.held < kTheirRoom) eyeless.push_back(p);
   }

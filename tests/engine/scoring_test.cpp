@@ -203,6 +203,24 @@ TEST(DeadStones, MutualAtariLeftStandingIsNoDeadGroup) {
   EXPECT_TRUE(suggest_dead_stones(b).empty());
 }
 
+// A capturing race nobody started: White's two stones inside Black's wall and Black's two inside
+// White's, two liberties each; whoever fills first wins it. The position is its own mirror with
+// the colours swapped, and the playouts lose Black's two 54% of the time: too close to call, so
+// neither is called dead (Black's were, before the playouts' verdict needed a margin).
+TEST(DeadStones, ARaceTheMoverWinsLeavesBothStanding) {
+  const Board b = Board::from_diagram(R"(
+    . . . . X O . . . .
+    . . . . X O . . . .
+    . . . X X O O . . .
+    . . X . O X . O . .
+    . . X . O X . O . .
+    . . . X X O O . . .
+    . . . . X O . . . .
+    . . . . X O . . . .
+  )");
+  EXPECT_TRUE(suggest_dead_stones(b).empty());
+}
+
 // White's two stones inside Black's wide, open area have no eye and no room the playouts give
 // White: dead, though random play lets them live about as often as not. Black's own loose
 // stones there, in the same state but in their own colour's area, stay alive.
