@@ -182,36 +182,47 @@ std::vector<char> chains_with_eyes(const Board& board, const std::vector<char>& 
   return has_eye;
 }
 
-// The room around the chain at `p`: the empty points of the empty regions it touches, and how
-// much of it the playouts gave the chain's colour (-1 … +1, as held()).
+// The empty areas of the board (connected empty points), each with its size and the playouts'
+// ownership summed over it, for the room around a chain.
+struct EmptyAreas {
+  std::vector<int> area_of;  // by point; -1 for a stone
+  std::vector<int> size;
+  std::vector<long> owned;
+};
+EmptyAreas empty_areas(const Board& b, const std::vector<int>& own) {
+  EmptyAreas areas;
+  const auto regions = detail::connected_regions(
+      b, [&](Point q) { return b.at(q) == Color::Empty; }, areas.area_of, [](int, Point) {});
+  for (const auto& r : regions) {
+    areas.size.push_back(static_cast<int>(r.size()));
+    long sum = 0;
+    for (Point q : r) sum += own[idx(q)];
+    areas.owned.push_back(sum);
+  }
+  return areas;
+}
+
+// The room around the chain at `p`: the empty areas it touches, their points and how much of
+// them the playouts gave the chain's colour (-1 … +1, as held()).
 struct Room {
   int points = 0;
   double held = 0;
 };
-Room room_of(const Board& b, const std::vector<int>& own, Point p, int playouts) {
-  std::vector<char> seen(kMaxPoints, 0);
-  std::vector<Point> stack;
+Room room_of(const Board& b, const EmptyAreas& areas, Point p, int playouts) {
+  std::vector<int> touched;
   for (Point s : b.chain_stones(p)) {
     for (Point q : b.neighbours(s)) {
-      if (b.at(q) == Color::Empty && !seen[idx(q)]) {
-        seen[idx(q)] = 1;
-        stack.push_back(q);
+      const int a = areas.area_of[idx(q)];
+      if (a >= 0 && std::find(touched.begin(), touched.end(), a) == touched.end()) {
+        touched.push_back(a);
       }
     }
   }
   Room room;
   long sum = 0;
-  while (!stack.empty()) {
-    const Point q = stack.back();
-    stack.pop_back();
-    ++room.points;
-    sum += own[idx(q)];
-    for (Point r : b.neighbours(q)) {
-      if (b.at(r) == Color::Empty && !seen[idx(r)]) {
-        seen[idx(r)] = 1;
-        stack.push_back(r);
-      }
-    }
+  for (int a : touched) {
+    room.points += areas.size[static_cast<std::size_t>(a)];
+    sum += areas.owned[static_cast<std::size_t>(a)];
   }
   if (room.points > 0) {
     room.held = static_cast<double>(sum) / room.points / std::max(playouts, 1);
@@ -275,12 +286,13 @@ std::vector<Point> suggest_dead_stones(const Board& board, const DeadStoneOption
   constexpr int kWideRoom = 10;
   constexpr double kTheirRoom = -0.2;
   const std::vector<char> has_eye = chains_with_eyes(board, lost);
+  const EmptyAreas areas = empty_areas(board, own);
   std::vector<Point> eyeless;
   for (Point p : heads) {
     const double h = held_by[idx(p)];
     if (lost[idx(p)] || has_eye[idx(p)] || h >= kWeaklyHeld) continue;
     if (h < -kUncertain) continue;  // lost by the playouts, left standing in mutual atari
-    const Room room = room_of(board, own, p, options.playouts);
+    const Room room = room_of(board, areas, p, options.playouts);
     if (room.points >= kWideRoom && room.held < kTheirRoom) eyeless.push_back(p);
   }
   for (Point p : eyeless) lost[idx(p)] = 1;
