@@ -2,11 +2,13 @@
 // `final_status_list dead` on games GNU Go finished against itself?
 //
 //   build/bench/bench/dead_stone_agreement [games-9x9] [games-13x13] [games-19x19] [level] [out]
+//                                          [first-seed]
 //
 // Each game starts with a few random moves (seeded) for variety, then GNU Go plays both sides
 // until two passes. Positions where the two disagree are printed as diagrams. With `out`, every
 // final position is also written there with GNU Go's dead stones (the format read by
 // tests/engine/dead_stone_fixture_test.cpp), so that the suggestion can be checked without GNU Go.
+// `first-seed` (default 1) picks other games than the fixtures' for a check on unseen positions.
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -109,14 +111,15 @@ int main(int argc, char** argv) {
                         argc > 3 ? std::atoi(argv[3]) : 8};
   const std::string level = argc > 4 ? argv[4] : "1";
   std::ofstream fixture;
-  if (argc > 5) fixture.open(argv[5]);
+  if (argc > 5 && argv[5][0] != '\0') fixture.open(argv[5]);
+  const std::uint64_t first_seed = argc > 6 ? std::strtoull(argv[6], nullptr, 10) : 1;
   const int sizes[3] = {9, 13, 19};
   Tally total;
   std::ostringstream summary;
   for (int i = 0; i < 3; ++i) {
     tools::GtpProcess gnugo({"/usr/games/gnugo", "--mode", "gtp", "--level", level});
     Tally t;
-    for (std::uint64_t seed = 1; t.games < games[i] && seed < 1000; ++seed) {
+    for (std::uint64_t seed = first_seed; t.games < games[i] && seed < first_seed + 999; ++seed) {
       play_game(gnugo, sizes[i], seed * 7919 + static_cast<std::uint64_t>(sizes[i]), t, fixture);
     }
     summary << sizes[i] << "x" << sizes[i] << ": " << t.agreed << "/" << t.games
