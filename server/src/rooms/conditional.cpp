@@ -39,7 +39,8 @@ std::optional<std::string> problem_in(const ConditionalTree& tree, const Game& g
         return where + why_illegal(e, g.to_gtp(point));
       next.play({color, point});
       if (next.phase() != Game::Phase::Playing) return where + g.to_gtp(point) + " ends the game";
-      line += (line.empty() ? "" : " ") + g.to_gtp(point);
+      if (!line.empty()) line += ' ';  // not `"" + string`: GCC 12's false -Wrestrict
+      line += g.to_gtp(point);
     }
     if (auto problem = problem_in(b.then, next, owner, g, line)) return problem;
   }

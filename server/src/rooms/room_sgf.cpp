@@ -34,7 +34,11 @@ std::string Room::sgf() const {
     const std::int64_t hours = ms / kHour;
     std::string text;
     if (hours >= 24) text = std::to_string(hours / 24) + "d";
-    if (hours % 24) text += (text.empty() ? "" : " ") + std::to_string(hours % 24) + "h";
+    if (hours % 24) {
+      // Appended piece by piece: `"" + std::string` here set off GCC 12's false -Wrestrict.
+      if (!text.empty()) text += ' ';
+      text += std::to_string(hours % 24) + "h";
+    }
     return text.empty() ? secs(ms) + "s" : text;
   };
   if (system == System::Correspondence)
