@@ -38,6 +38,8 @@
 #include "store/import.h"
 #include "store/journal.h"
 #include "store/stores.h"
+#include "store/unreachable.h"
+#include "stop.h"
 
 extern char** environ;
 
@@ -256,6 +258,8 @@ int main(int argc, char** argv) {
     // Several nodes (--bus): the bus, the hub lock, and this node's role.
     std::atomic<HttpServer*> listening{nullptr};
     std::unique_ptr<cluster::NatsBus> bus;
+    // Whether the bus is up (a front node without it cannot serve its players: not ready).
+    std::atomic<bool> bus_up{true};
     std::unique_ptr<store::HubLock> hub_lock;
     // On the hub: the hub's reads, answered to front nodes. On every node: sessions ended on
     // other nodes, whose WebSockets here close too.
@@ -267,10 +271,24 @@ int main(int argc, char** argv) {
       bus = std::make_unique<cluster::NatsBus>(
           config.bus, stores->leases->name(),
           cluster::NatsBus::Events{
-              .disconnected = [] { spdlog::warn("lost the bus; reconnecting"); },
+              .disconnected =
+                  [&bus_up, &roles_ready, &listening] {
+                    bus_up = false;
+                    auto* r = roles_ready.load();
+                    const bool front = r && !r->is_hub();
+                    spdlog::warn("lost the bus; reconnecting{}",
+                                 front ? " (this front node's players are told to come back later)"
+                                       : "");
+                    // A front node's players can do nothing without the bus: told at once
+                    // (1013), they reconnect with their backoff, through the proxy to a node
+                    // that is ready, or here once the bus is back.
+                    if (auto* server = listening.load(); server && front)
+                      server->restart_websockets(/*unavailable=*/true);
+                  },
               .reconnected =
-                  [&roles_ready] {
+                  [&roles_ready, &bus_up] {
                     spdlog::info("the bus is back");
+                    bus_up = true;
                     if (auto* r = roles_ready.load()) r->resync();
                   },
               .dropped =
@@ -279,7 +297,9 @@ int main(int argc, char** argv) {
                     if (auto* r = roles_ready.load()) r->resync();
                   }},
           &metrics);
-      hub_lock = std::make_unique<store::HubLock>(config.database, stores->leases->node());
+      hub_lock = std::make_unique<store::HubLock>(
+          config.database, "tengen-node-" + std::to_string(stores->leases->node()),
+          std::chrono::milliseconds(config.lease_ttl_ms));
       metrics.node_is_hub = 0;  // until it becomes the hub
       roles = std::make_unique<cluster::Roles>(
           *bus, *stores->leases,
@@ -314,6 +334,16 @@ int main(int argc, char** argv) {
 
     if (!clustered) build_hub();  // recovered once the port is bound
     const auto started = std::chrono::steady_clock::now();
+    // With SQLite nobody else could take a game: no keeper. With PostgreSQL, once listening.
+    std::optional<cluster::LeaseKeeper> keeper;
+    // Ready to serve players (docs/operations.md): the database reachable, and on a front node
+    // the bus up; else why not.
+    auto not_ready = [&]() -> std::string {
+      if (journal.waiting_for_store() || (keeper && !keeper->reachable()))
+        return "the database cannot be reached";
+      if (roles && !roles->is_hub() && !bus_up.load()) return "the bus cannot be reached";
+      return "";
+    };
     HttpServer server(
         config,
         {.health_json =
@@ -324,8 +354,9 @@ int main(int argc, char** argv) {
                    std::chrono::duration_cast<std::chrono::milliseconds>(up).count(),
                    postgres ? stores->leases->name() : std::string(),
                    postgres ? stores->leases->node() : 0,
-                   roles ? (roles->is_hub() ? "hub" : "front") : std::string()});
+                   roles ? (roles->is_hub() ? "hub" : "front") : std::string(), not_ready()});
              },
+         .not_ready = not_ready,
          .api = &api,
          .accounts = &accounts,
          .dispatcher = roles ? &roles->dispatcher() : static_cast<Dispatcher*>(&*hub),
@@ -340,6 +371,8 @@ int main(int argc, char** argv) {
                gauges.journal_commits = journaled.commits;
                gauges.journal_rows = journaled.writes;
                gauges.journal_commit_seconds = static_cast<double>(journaled.commit_us) / 1e6;
+               gauges.ready = not_ready().empty() ? 1 : 0;
+               gauges.database_reconnects = postgres ? store::pg::Connection::reconnects_total() : 0;
                return metrics.render(gauges, up.count());
              },
          .metrics = &metrics,
@@ -379,9 +412,10 @@ int main(int argc, char** argv) {
           "players come through {}{}", config.public_url,
           config.public_url.starts_with("https://") ? " (session cookies are Secure)" : "");
     }
-    // With SQLite nobody else could take a game: no keeper. With PostgreSQL, from now on.
-    std::optional<cluster::LeaseKeeper> keeper;
     if (postgres) {
+      // The hub lock this node holds, if any: one server's from the start, a cluster's once
+      // this node is the hub.
+      store::HubLock* held = stores->hub_lock ? stores->hub_lock.get() : hub_lock.get();
       keeper.emplace(*stores->leases, std::chrono::milliseconds(config.lease_ttl_ms),
                      cluster::LeaseKeeper::Hooks{
                          // Only a hub owns games (a front node has none to take).
@@ -392,11 +426,11 @@ int main(int argc, char** argv) {
                              },
                          .lost =
                              [&](const std::string& why) {
-                               spdlog::critical("node {} stops: {} (restart it to serve again)",
-                                                stores->leases->name(), why);
-                               spdlog::default_logger()->flush();
-                               std::abort();
-                             }},
+                               stop_process(ExitCode::Superseded,
+                                            "node " + stores->leases->name() + ": " + why +
+                                                " (restart it to serve again)");
+                             },
+                         .keep_lock = [held] { return !held || !held->held() || held->keep(); }},
                      &metrics);
     }
     // The server's own bots, once it listens (their bridges connect back to it).
@@ -436,11 +470,16 @@ int main(int argc, char** argv) {
     session_ends.reset();
     timers.reset();  // before the hub they call
     worker.reset();
-    journal.barrier().wait();  // the last replies go out while their connections' executor lives
+    // The last replies go out while their connections' executor lives; while the database is
+    // away, what waits was never acknowledged and is given up after a moment.
+    journal.close();
     spdlog::info("stopped cleanly");
     return 0;
+  } catch (const store::Unreachable& e) {
+    spdlog::critical("{}", e.what());
+    return static_cast<int>(ExitCode::DatabaseUnreachable);
   } catch (const std::exception& e) {
     spdlog::critical("{}", e.what());
-    return 1;
+    return static_cast<int>(ExitCode::Failure);
   }
 }

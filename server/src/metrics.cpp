@@ -58,6 +58,12 @@ std::string Metrics::render(const Gauges& g, double uptime_s) const {
            "Times this node told its clients to reconnect (the hub moved, or the bus broke).",
            bus_resyncs_total.load());
   }
+  metric(out, "tengen_ready", "gauge",
+         "1 if the node is ready (GET /healthz 200), 0 while the database or the bus is away.",
+         g.ready);
+  metric(out, "tengen_database_reconnects_total", "counter",
+         "Connections to PostgreSQL made again after the database ended or lost them.",
+         g.database_reconnects);
   metric(out, "tengen_games_active", "gauge", "Games not yet over.", g.games_active);
   metric(out, "tengen_challenges_open", "gauge", "Open challenges.", g.challenges_open);
   metric(out, "tengen_users_online", "gauge", "Logged-in users with a connection.", g.users_online);

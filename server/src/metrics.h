@@ -37,6 +37,9 @@ struct Metrics {
     std::uint64_t journal_commits = 0;
     std::uint64_t journal_rows = 0;
     double journal_commit_seconds = 0;
+    // Readiness (GET /healthz): 1 ready, 0 not (the database or, on a front node, the bus away).
+    int ready = 1;
+    std::uint64_t database_reconnects = 0;  // connections to PostgreSQL made again after a loss
   };
 
   // `gauges` is asked at render time (the hub's state); `uptime_s` since start.

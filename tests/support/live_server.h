@@ -87,6 +87,7 @@ class LiveStack {
     server_.emplace(
         config,
         HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
+                             .not_ready = {},
                              .api = &*api_,
                              .accounts = &*accounts_,
                              .dispatcher = &*hub_,

@@ -15,6 +15,9 @@ struct Health {
   long long node_id = 0;
   // With several nodes (--bus): "hub" or "front".
   std::string role;
+  // Why the node is not ready, or empty when it is: "status" is then "unavailable" and GET
+  // /healthz answers 503 (docs/operations.md).
+  std::string not_ready;
 };
 
 std::string encode(const Health& health);

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "store/unreachable.h"
+
 namespace tengen::cluster {
 namespace {
 
@@ -9,15 +11,15 @@ namespace {
 // round never takes long.
 constexpr int kAdoptPerRound = 200;
 
+long long ms(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+}
+
 }  // namespace
 
 LeaseKeeper::LeaseKeeper(store::Leases& leases, std::chrono::milliseconds ttl, Hooks hooks,
                          Metrics* metrics, Thread thread)
-    : leases_(leases),
-      ttl_(ttl),
-      hooks_(std::move(hooks)),
-      metrics_(metrics),
-      last_renewed_(std::chrono::steady_clock::now()) {
+    : leases_(leases), ttl_(ttl), hooks_(std::move(hooks)), metrics_(metrics) {
   if (thread == Thread::Start) thread_ = std::thread([this] { run(); });
 }
 
@@ -30,7 +32,35 @@ LeaseKeeper::~LeaseKeeper() {
   if (thread_.joinable()) thread_.join();
 }
 
+void LeaseKeeper::unreachable(std::chrono::steady_clock::time_point now, const std::string& what) {
+  reachable_ = false;
+  if (!away_since_) {
+    away_since_ = now;
+    last_warned_ = now;
+    spdlog::warn("node {} cannot reach the database: {}; it keeps trying, and serves what it can",
+                 leases_.name(), what);
+  } else if (now - last_warned_ >= std::chrono::seconds(10)) {
+    last_warned_ = now;
+    spdlog::warn("node {} still cannot reach the database ({} ms): {}", leases_.name(),
+                 ms(now - *away_since_), what);
+  }
+}
+
 void LeaseKeeper::round(std::chrono::steady_clock::time_point now) {
+  if (hooks_.keep_lock) {
+    try {
+      if (!hooks_.keep_lock()) {
+        hooks_.lost(
+            "another node holds the hub lock now (it took it while the database was away, or "
+            "ended this node's session): the games are its to serve");
+        return;
+      }
+    } catch (const std::exception& e) {
+      unreachable(now, e.what());
+    }
+  }
+  const bool due = !last_renewed_ || !reachable_ || now - *last_renewed_ >= ttl_ / 3;
+  if (!due) return;
   try {
     const auto start = std::chrono::steady_clock::now();
     const bool alive = leases_.renew();
@@ -43,21 +73,20 @@ void LeaseKeeper::round(std::chrono::steady_clock::time_point now) {
     }
     if (!alive) {
       hooks_.lost(
-          "its liveness ran out before it could renew it (paused, or cut off from the "
-          "database, for longer than the lease's " +
-          std::to_string(ttl_.count()) + " ms): other nodes may own its games now");
+          "another node ended its liveness (a new hub took over the games, or a node started "
+          "under its name): other nodes may own its games now");
       return;
     }
+    if (away_since_) {
+      spdlog::info("node {} reaches the database again, after {} ms", leases_.name(),
+                   ms(now - *away_since_));
+      away_since_.reset();
+    }
+    reachable_ = true;
     last_renewed_ = now;
   } catch (const std::exception& e) {
     if (metrics_) ++metrics_->lease_renewal_failures_total;
-    const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_renewed_);
-    spdlog::warn("node {} could not renew its lease ({} ms since the last renewal): {}",
-                 leases_.name(), since.count(), e.what());
-    if (since >= ttl_) {
-      hooks_.lost("it could not reach the database for " + std::to_string(since.count()) +
-                  " ms, the lease's whole time to live: other nodes may own its games now");
-    }
+    unreachable(now, e.what());
     return;
   }
   try {
@@ -72,12 +101,13 @@ void LeaseKeeper::round(std::chrono::steady_clock::time_point now) {
 }
 
 void LeaseKeeper::run() {
+  const auto tick = std::min<std::chrono::milliseconds>(kTick, ttl_ / 3);
   std::unique_lock lock(mutex_);
-  while (!wake_.wait_for(lock, ttl_ / 3, [this] { return stopping_; })) {
+  do {
     lock.unlock();
     round(std::chrono::steady_clock::now());
     lock.lock();
-  }
+  } while (!wake_.wait_for(lock, tick, [this] { return stopping_; }));
 }
 
 }  // namespace tengen::cluster

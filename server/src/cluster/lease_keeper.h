@@ -1,10 +1,12 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,21 +16,30 @@
 
 namespace tengen::cluster {
 
-// Keeps this node alive in the cluster's eyes and takes over the games of nodes that are not
-// (docs/cluster.md). Every third of the lease's time to live, on a thread of its own: renews the
-// node's liveness, then hands the games whose owner's liveness ran out to `adopt`.
+// Keeps this node alive in the cluster's eyes, keeps the hub lock it holds, and takes over the
+// games of nodes that are not (docs/cluster.md). On a thread of its own, every quarter second:
+// checks the hub lock (no round trip unless its connection broke: then it is taken again); every
+// third of the lease's time to live, renews the node's liveness, then hands the games whose
+// owner's liveness ran out to `adopt`.
 //
-// A node whose liveness ran out must stop at once (`lost`): others may have taken its games, and
-// the store would refuse its writes anyway (store::Fence). So must one that could not reach the
-// store for a whole time to live: by then the others see it as dead. Stopping is the whole
-// recovery: its supervisor starts it again and it takes back what nobody took.
+// A node another node ended (a new hub ended the last one, a node restarted under its name) must
+// stop at once (`lost`): others may have taken its games, and the store would refuse its writes
+// anyway (store::Fence). So must a hub that finds the hub lock held by another when it takes it
+// again. A node that cannot reach the database does not stop: nobody can take its games while
+// the database is away, and when it comes back the node renews (alive again, unless ended) and
+// takes its lock back before the front nodes try it (store::HubLock's grace). Meanwhile it says
+// it is not ready (reachable()), and tries again every tick.
 class LeaseKeeper {
  public:
   struct Hooks {
     // Takes the games over (Hub::adopt); returns how many it took.
     std::function<std::size_t(const std::vector<std::int64_t>&)> adopt;
-    // This node's liveness is gone; `why` says how. Does not return in the server (it aborts).
+    // This node's liveness is gone; `why` says how. Does not return in the server (it stops).
     std::function<void(const std::string& why)> lost;
+    // For the holder of the hub lock (store::HubLock::keep; empty, or false from `holds`, on a
+    // node that does not hold it): true while held; false when another holds it now. Throws
+    // store::Unreachable while the database is away.
+    std::function<bool()> keep_lock;
   };
 
   enum class Thread { Start, None };  // None: the caller calls round() (tests)
@@ -38,17 +49,27 @@ class LeaseKeeper {
   LeaseKeeper(const LeaseKeeper&) = delete;
   LeaseKeeper& operator=(const LeaseKeeper&) = delete;
 
-  // One renewal and one look for orphans; `now` is when it runs (steady time).
+  // One tick: the lock, then a renewal and a look for orphans if one is due (the first tick, a
+  // third of the lease after the last, or after a failure); `now` is when it runs (steady time).
   void round(std::chrono::steady_clock::time_point now);
+
+  // Whether the last renewal reached the database (for /healthz's readiness).
+  bool reachable() const { return reachable_.load(); }
+
+  static constexpr std::chrono::milliseconds kTick{250};
 
  private:
   void run();
+  void unreachable(std::chrono::steady_clock::time_point now, const std::string& what);
 
   store::Leases& leases_;
   const std::chrono::milliseconds ttl_;
   Hooks hooks_;
   Metrics* metrics_;
-  std::chrono::steady_clock::time_point last_renewed_;
+  std::optional<std::chrono::steady_clock::time_point> last_renewed_;
+  std::optional<std::chrono::steady_clock::time_point> away_since_;  // the database
+  std::chrono::steady_clock::time_point last_warned_{};
+  std::atomic<bool> reachable_{true};
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

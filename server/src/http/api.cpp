@@ -1,4 +1,5 @@
 #include "http/api.h"
+#include "store/unreachable.h"
 
 #include <algorithm>
 #include <cctype>
@@ -252,6 +253,17 @@ ApiResponse Api::logged_in(const Accounts::Outcome& outcome, int status) {
 }
 
 std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
+  try {
+    return route(r);
+  } catch (const store::Unreachable& e) {  // PostgreSQL restarting or away: nothing was done
+    auto response = error(503, "database_unavailable",
+                          "the server cannot reach its database right now: try again in a moment");
+    response.retry_after_s = 2;
+    return response;
+  }
+}
+
+std::optional<ApiResponse> Api::route(const ApiRequest& r) {
   std::string_view path = r.target;
   path = path.substr(0, path.find('?'));
   if (!path.starts_with("/api/")) return std::nullopt;

@@ -94,9 +94,10 @@ class Api {
         moderation_(moderation),
         mailer_(mailer) {}
   // nullopt when the target is not under /api/.
-  std::optional<ApiResponse> handle(const ApiRequest& request);
+  std::optional<ApiResponse> handle(const ApiRequest& request);  // 503 while the database is away
 
  private:
+  std::optional<ApiResponse> route(const ApiRequest& request);
   ApiResponse logged_in(const Accounts::Outcome& outcome, int status);
   ApiResponse me(const store::UserRecord& user);  // GET /api/v1/me's answer
   std::optional<ApiResponse> games(const ApiRequest& request, std::string_view path);

@@ -221,8 +221,13 @@ struct HttpServer::Impl {
       res.set(http::field::sec_websocket_version, "13");
       return http::message_generator(std::move(res));
     }
-    if (target == "/healthz")
-      return plain(req, http::status::ok, handlers.health_json(), "application/json");
+    if (target == "/healthz") {
+      const bool ready = !handlers.not_ready || handlers.not_ready().empty();
+      return plain(req, ready ? http::status::ok : http::status::service_unavailable,
+                   handlers.health_json(), "application/json");
+    }
+    if (target == "/livez")  // the process answers: alive, whatever it can serve
+      return plain(req, http::status::ok, "{\"status\":\"alive\"}", "application/json");
     if (target == "/metrics" && handlers.metrics_text) {
       return plain(req, http::status::ok, handlers.metrics_text(),
                    "text/plain; version=0.0.4; charset=utf-8");
@@ -282,6 +287,11 @@ struct HttpServer::Impl {
       for (const auto& o : config.allowed_origins) allowed = allowed || o == origin;
       if (!allowed) return "403 origin " + std::string(origin) + " is not allowed";
     }
+    // Not ready (the database or the bus away): a connection it would drop at once is not
+    // accepted; the client waits (Retry-After) and a proxy sends it to a node that is ready.
+    if (handlers.not_ready) {
+      if (auto why = handlers.not_ready(); !why.empty()) return "503 " + why;
+    }
     std::lock_guard lock(mutex);
     if (per_address[address] >= limits.connections_per_address) {
       return "429 too many connections from " + address;
@@ -301,6 +311,8 @@ struct HttpServer::Impl {
         response.set(http::field::sec_websocket_version, "13");
       // Too many connections from the address: one may close at any time; try again shortly.
       if (status == http::status::too_many_requests) response.set(http::field::retry_after, "5");
+      if (status == http::status::service_unavailable)
+        response.set(http::field::retry_after, "2");
       auto [ec, n] = co_await beast::async_write(
           *stream, http::message_generator(std::move(response)), kNothrow);
       if (ec) spdlog::debug("refusal not delivered: {}", ec.message());
@@ -329,9 +341,16 @@ struct HttpServer::Impl {
       // calls it): a session ended during this upgrade is either gone already, and this is a
       // guest, or ended after this connection is registered in `logins`, and closes it.
       if (handlers.accounts) {
-        if (auto found = handlers.accounts->live_session(token_of(req))) {
-          user = std::move(found->user);
-          login = found->id;
+        try {
+          if (auto found = handlers.accounts->live_session(token_of(req))) {
+            user = std::move(found->user);
+            login = found->id;
+          }
+        } catch (const std::exception& e) {
+          // The database went away since the readiness check: not a guest, so not served. The
+          // client reconnects (with its backoff) and finds the node not ready.
+          spdlog::info("upgrade from {} dropped: who it is cannot be read: {}", address, e.what());
+          co_return;
         }
       }
       ++per_address[address];
@@ -517,12 +536,18 @@ struct HttpServer::Impl {
     }
   }
 
-  void restart_websockets() {
+  void restart_websockets(bool unavailable) {
     std::lock_guard lock(mutex);
-    spdlog::info("closing {} WebSockets for their clients to reconnect", sockets.size());
+    spdlog::info("closing {} WebSockets for their clients to reconnect{}", sockets.size(),
+                 unavailable ? " later" : "");
     for (auto& [id, weak] : sockets) {
-      if (auto ws = weak.lock())
-        ws->close(ws::CloseCode::ServiceRestart, "the hub moved to another node: reconnect");
+      if (auto ws = weak.lock()) {
+        if (unavailable) {
+          ws->close(ws::CloseCode::TryAgainLater, "this node cannot serve now: try again later");
+        } else {
+          ws->close(ws::CloseCode::ServiceRestart, "the hub moved to another node: reconnect");
+        }
+      }
     }
   }
 
@@ -583,8 +608,8 @@ void HttpServer::stop() {
   asio::post(impl_->control, [this] { impl_->begin_stop(); });
 }
 
-void HttpServer::restart_websockets() {
-  impl_->restart_websockets();
+void HttpServer::restart_websockets(bool unavailable) {
+  impl_->restart_websockets(unavailable);
 }
 
 void HttpServer::end_session(std::int64_t session) {

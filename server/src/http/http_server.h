@@ -21,6 +21,11 @@ class HttpServer {
  public:
   struct Handlers {
     std::function<std::string()> health_json;  // body of GET /healthz
+    // Why this node cannot serve players now (the database or, on a front node, the bus away),
+    // or empty: GET /healthz answers 503 meanwhile, and WebSocket upgrades are refused with 503
+    // and Retry-After, so that a proxy sends players elsewhere and clients wait before trying
+    // again. GET /livez answers 200 while the process is alive.
+    std::function<std::string()> not_ready;
     Api* api = nullptr;                        // /api/v1/...; runs on a worker thread
     Accounts* accounts = nullptr;              // who a WebSocket client is
     Dispatcher* dispatcher = nullptr;          // what WebSocket commands go to
@@ -48,7 +53,9 @@ class HttpServer {
   void stop();
   // Closes every WebSocket with 1012 (service restart): the clients reconnect and resume by
   // sequence number. For a cluster whose hub moved (docs/cluster.md). Safe from any thread.
-  void restart_websockets();
+  // With `unavailable`, 1013 (try again later) instead: this node cannot serve them now (its
+  // bus is away), and the clients wait before trying again.
+  void restart_websockets(bool unavailable = false);
   // Closes every WebSocket opened with this session (1008): it was ended (a logout, a
   // revocation), here or on another node. Safe from any thread.
   void end_session(std::int64_t session);

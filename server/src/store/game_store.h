@@ -236,6 +236,10 @@ class GameStore {
   virtual ~GameStore() = default;
 
   // All of `writes` in one transaction, durable when this returns; throws if it could not be.
+  // store::Unreachable (store/unreachable.h) when the database could not be reached, maybe
+  // after it committed: the caller then calls write() again with the same writes, once or many
+  // times, until it returns or throws something else; the store finds out whether the first try
+  // was done and does not do it twice.
   virtual void write(std::span<const Write> writes) = 0;
 
   // For recovery at start.

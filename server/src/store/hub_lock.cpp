@@ -5,18 +5,30 @@
 #include "store/postgres.h"
 
 namespace tengen::store {
+namespace {
 
-HubLock::HubLock(const std::string& conninfo, std::int64_t node)
-    : db_(std::make_unique<pg::Connection>(conninfo)), node_(node) {
-  db_->query("SELECT set_config('application_name', $1, false)",
-             {"tengen-node-" + std::to_string(node_)});
-}
+const std::string kTry = "SELECT pg_try_advisory_lock(" + std::to_string(HubLock::kKey) + ")";
+
+}  // namespace
+
+HubLock::HubLock(const std::string& conninfo, const std::string& application_name,
+                 std::chrono::milliseconds grace)
+    : db_(std::make_unique<pg::Connection>(conninfo, pg::Connection::Options{application_name})),
+      grace_(grace) {}
 
 HubLock::~HubLock() = default;
 
 bool HubLock::try_take() {
-  const std::string key = std::to_string(kKey);
-  if (db_->query("SELECT pg_try_advisory_lock(" + key + ")").boolean(0, 0)) return true;
+  // The database came back since the last try: the holder's session ended with it, and the
+  // holder takes the lock again within a tick. Leave it to it for a while.
+  const auto now = std::chrono::steady_clock::now();
+  db_->reconnect_if_broken();
+  if (db_->connects() != connects_seen_) {
+    connects_seen_ = db_->connects();
+    reconnected_at_ = now;
+  }
+  if (connects_seen_ > 1 && now - reconnected_at_ < grace_) return false;
+  if (db_->query(kTry).boolean(0, 0)) return held_ = true;
   // Held. By a node whose liveness ran out (its session outlived it: paused, or cut off)? Then
   // its session ends here, and with it the lock.
   const auto stale = db_->query(
@@ -30,7 +42,35 @@ bool HubLock::try_take() {
   spdlog::warn("the hub ({}) is alive to PostgreSQL but its liveness ran out: ending its session",
                stale.text(0, 1));
   db_->query("SELECT pg_terminate_backend($1)", {stale.int64(0, 0)});
-  return db_->query("SELECT pg_try_advisory_lock(" + key + ")").boolean(0, 0);
+  return held_ = db_->query(kTry).boolean(0, 0);
+}
+
+bool HubLock::take_waiting(std::chrono::milliseconds patience) {
+  db_->exec("SET lock_timeout = '" + std::to_string(patience.count()) + "ms'");
+  try {
+    db_->query("SELECT pg_advisory_lock(" + std::to_string(kKey) + ")");
+  } catch (const pg::Error& e) {
+    if (e.sqlstate() != "55P03") throw;  // lock_not_available
+    return false;
+  }
+  db_->exec("SET lock_timeout = 0");
+  return held_ = true;
+}
+
+bool HubLock::keep() {
+  if (!held_) return false;
+  // Connected again: the lock went with the old session. Until it is taken again (the database
+  // may go again first), this keeps trying.
+  if (db_->reconnect_if_broken()) retaking_ = true;
+  if (!retaking_) return true;  // up: the lock is held with the session
+  connects_seen_ = db_->connects();
+  if (db_->query(kTry).boolean(0, 0)) {
+    retaking_ = false;
+    spdlog::info("took the hub lock again: the database is back");
+    return true;
+  }
+  held_ = false;
+  return false;
 }
 
 }  // namespace tengen::store

@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <optional>
+
+#include "stop.h"
+#include "store/unreachable.h"
 
 namespace tengen::store {
 
@@ -12,12 +16,60 @@ Journal::Journal(GameStore& store, CommitObserver observer)
     : store_(store), observer_(std::move(observer)), thread_([this] { run(); }) {}
 
 Journal::~Journal() {
+  close();
+}
+
+void Journal::close(std::chrono::milliseconds patience) {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
+    patience_ = patience;
   }
   wake_.notify_one();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
+}
+
+bool Journal::commit(const std::vector<Write>& group) {
+  auto pause = std::chrono::milliseconds(50);
+  std::optional<std::chrono::steady_clock::time_point> lost;
+  for (;;) {
+    try {
+      store_.write(group);
+      if (lost) {
+        waiting_ = false;
+        spdlog::info("the database is back: {} rows committed after waiting {} ms", group.size(),
+                     std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::steady_clock::now() - *lost)
+                         .count());
+      }
+      return true;
+    } catch (const Unreachable& e) {
+      if (!lost) {
+        lost = std::chrono::steady_clock::now();
+        waiting_ = true;
+        spdlog::warn(
+            "the journal cannot reach the database ({}): {} rows wait, unacknowledged, and are "
+            "committed when it is back",
+            e.what(), group.size());
+      }
+    } catch (const std::exception& e) {
+      const std::string why = e.what();
+      // SQLSTATE TG001 (migrations/postgres/0005_nodes.sql): fenced off.
+      const bool fenced = why.find("another node took it over") != std::string::npos;
+      stop_process(fenced ? ExitCode::Superseded : ExitCode::StoreFailed,
+                   "the journal could not commit " + std::to_string(group.size()) + " rows: " +
+                       why +
+                       (fenced ? " (this node's game is another's now; restarted, it serves again)"
+                               : "; nothing unstored was acknowledged (restart to recover the "
+                                 "last durable state)"));
+    }
+    std::unique_lock lock(mutex_);
+    const bool give_up = wake_.wait_for(lock, pause, [&] {
+      return stopping_ && std::chrono::steady_clock::now() - *lost >= patience_;
+    });
+    if (give_up) return false;
+    pause = std::min(pause * 2, std::chrono::milliseconds(500));
+  }
 }
 
 void Journal::submit(std::vector<Write> writes, std::function<void()> on_durable) {
@@ -55,17 +107,18 @@ void Journal::run() {
       for (auto& w : s.writes) group.push_back(std::move(w));
     }
     const auto start = std::chrono::steady_clock::now();
-    if (!group.empty()) {
-      try {
-        store_.write(group);
-      } catch (const std::exception& e) {
-        spdlog::critical(
-            "the journal could not commit {} rows: {}; stopping so that nothing unstored is "
-            "acknowledged (restart to recover the last durable state)",
-            group.size(), e.what());
-        spdlog::default_logger()->flush();
-        std::abort();
+    if (!group.empty() && !commit(group)) {
+      std::deque<Submission> rest;
+      {
+        std::lock_guard lock(mutex_);
+        rest.swap(queue_);
       }
+      const std::size_t dropped = taken.size() + rest.size();
+      spdlog::warn(
+          "stopping while the database is away: {} submissions were not stored and were never "
+          "acknowledged",
+          dropped);
+      return;  // `taken`'s callbacks are dropped here, unrun, while close() waits
     }
     const auto took = std::chrono::duration_cast<std::chrono::microseconds>(
         std::chrono::steady_clock::now() - start);

@@ -22,8 +22,12 @@ namespace tengen::store {
 //
 // Submissions are committed, and their callbacks run, in submission order, also those without
 // writes: a reply that carries no new state still waits for the state it may describe.
-// A failed commit is fatal (the process aborts): the server never acknowledges what it could not
-// store, and restarting recovers the last durable state.
+// While the database cannot be reached (store::Unreachable: PostgreSQL restarting), the commit is
+// tried again, every 50 ms at first and every 500 ms at most, until it is done: submissions wait,
+// unacknowledged, and flow again within half a second of the database's return. Any other failed
+// commit is fatal (the process stops, exit code 5, or 4 when another node took the game over):
+// the server never acknowledges what it could not store, and restarting recovers the last
+// durable state.
 class Journal {
  public:
   struct Stats {
@@ -37,7 +41,7 @@ class Journal {
   using CommitObserver = std::function<void(std::size_t rows, std::chrono::microseconds took)>;
 
   explicit Journal(GameStore& store, CommitObserver observer = {});
-  // Commits what is queued, then stops.
+  // close(), if it was not called.
   ~Journal();
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
@@ -50,12 +54,22 @@ class Journal {
 
   Stats stats() const;
 
+  // Whether a commit is waiting for the database to come back, and since when (steady time).
+  bool waiting_for_store() const { return waiting_.load(); }
+
+  // Commits what is queued, runs its callbacks, and stops the writer. While the database is away
+  // it waits for it up to `patience` from the first failure, then gives up: what was queued
+  // was never acknowledged, and its callbacks are dropped without running (before this returns).
+  void close(std::chrono::milliseconds patience = std::chrono::seconds(2));
+
  private:
   struct Submission {
     std::vector<Write> writes;
     std::function<void()> on_durable;
   };
   void run();
+  // store_.write(group), again while the store is unreachable; false if it gave up (closing).
+  bool commit(const std::vector<Write>& group);
 
   GameStore& store_;
   CommitObserver observer_;
@@ -63,6 +77,8 @@ class Journal {
   std::condition_variable wake_;
   std::deque<Submission> queue_;
   bool stopping_ = false;
+  std::chrono::milliseconds patience_{2000};
+  std::atomic<bool> waiting_{false};
   Stats stats_;
   std::thread thread_;
 };

@@ -1,7 +1,10 @@
 #include "store/postgres_game_store.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <limits>
+#include <random>
 
 #include "protocol/overloaded.h"
 #include "store/postgres.h"
@@ -168,14 +171,45 @@ pg::Connection::Statement statement_for(const Write& write) {
 
 PostgresGameStore::PostgresGameStore(const std::string& conninfo)
     : write_db_(std::make_unique<pg::Connection>(conninfo)),
-      read_db_(std::make_unique<pg::Connection>(conninfo)) {}
+      read_db_(std::make_unique<pg::Connection>(conninfo)) {
+  // Random, so that no two writers (nodes, restarts) share a row: 62 bits from the OS.
+  std::random_device entropy;
+  writer_ = (static_cast<std::int64_t>(entropy()) << 30) ^ static_cast<std::int64_t>(entropy());
+  write_db_->exec("DELETE FROM commit_marks WHERE at < now() - interval '1 day'");
+}
 
 PostgresGameStore::~PostgresGameStore() = default;
 
 void PostgresGameStore::write(std::span<const Write> writes) {
+  // The last group's commit broke off with its outcome unknown, and this is the same group again
+  // (GameStore::write): done if its mark is in the database, else sent again below. Throws
+  // store::Unreachable, and stays in doubt, while the database is away.
+  if (in_doubt_) {
+    const auto r = write_db_->query("SELECT mark FROM commit_marks WHERE writer = $1", {writer_});
+    const bool committed = r.rows() == 1 && r.int64(0, 0) >= *in_doubt_;
+    spdlog::info("the commit cut off by the database's loss was {}",
+                 committed ? "done: nothing is sent again" : "not done: it is sent again");
+    in_doubt_.reset();
+    if (committed) return;
+  }
   std::vector<pg::Connection::Statement> statements;
-  statements.reserve(writes.size());
+  statements.reserve(writes.size() + 1);
+  // The fences first: a node that lost a game fails on its fence (TG001, "another node took it
+  // over"), never on a row the new owner wrote under the same number. Except the fence of a game
+  // this group creates, whose lease the group writes: it stays after it.
+  std::vector<std::int64_t> owned_here;
   for (const Write& w : writes) {
+    if (const auto* o = std::get_if<GameOwned>(&w)) owned_here.push_back(o->game_id);
+  }
+  const auto early = [&](const Write& w) {
+    const auto* f = std::get_if<Fence>(&w);
+    return f && std::find(owned_here.begin(), owned_here.end(), f->game_id) == owned_here.end();
+  };
+  for (const Write& w : writes) {
+    if (early(w)) statements.push_back(statement_for(w));
+  }
+  for (const Write& w : writes) {
+    if (early(w)) continue;
     if (const auto* replaced = std::get_if<RatingsReplaced>(&w)) {  // many rows
       statements.push_back({"DELETE FROM rating_history", {}});
       statements.push_back({"DELETE FROM ratings", {}});
@@ -184,7 +218,16 @@ void PostgresGameStore::write(std::span<const Write> writes) {
     }
     statements.push_back(statement_for(w));
   }
-  write_db_->transaction(statements);
+  const std::int64_t mark = ++mark_;
+  statements.push_back({"INSERT INTO commit_marks(writer, mark) VALUES ($1, $2)"
+                        " ON CONFLICT (writer) DO UPDATE SET mark = excluded.mark, at = now()",
+                        {writer_, mark}});
+  try {
+    write_db_->transaction(statements);
+  } catch (const Unreachable&) {
+    in_doubt_ = mark;
+    throw;
+  }
 }
 
 std::int64_t PostgresGameStore::last_challenge_id() {

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "store/game_store.h"
@@ -14,7 +15,8 @@ class Connection;
 // GameStore on a migrated PostgreSQL database (migrations/postgres/), as SqliteGameStore is on
 // SQLite: two connections, one for write() (the journal's thread, and recovery before it
 // starts), one shared by the readers under a mutex. write() sends a whole group commit in one
-// transaction through libpq's pipeline mode.
+// transaction through libpq's pipeline mode, with a mark that tells, should the connection break
+// while it commits, whether it was done (GameStore::write).
 class PostgresGameStore final : public GameStore {
  public:
   explicit PostgresGameStore(const std::string& conninfo);
@@ -43,6 +45,11 @@ class PostgresGameStore final : public GameStore {
 
  private:
   std::unique_ptr<pg::Connection> write_db_;
+  // Commit marks (migrations/postgres/0011_survival.sql): this writer's row, its last number, and
+  // the number of a group whose commit broke off with its outcome unknown.
+  std::int64_t writer_ = 0;
+  std::int64_t mark_ = 0;
+  std::optional<std::int64_t> in_doubt_;
   std::mutex read_mutex_;
   std::unique_ptr<pg::Connection> read_db_;
 };

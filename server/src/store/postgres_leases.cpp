@@ -1,5 +1,9 @@
 #include "store/postgres_leases.h"
 
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+
 #include "store/postgres.h"
 
 namespace tengen::store {
@@ -11,51 +15,70 @@ constexpr const char* kAlive = "n.expires_at > now()";
 }  // namespace
 
 PostgresLeases::PostgresLeases(const std::string& conninfo, Options options)
-    : conninfo_(conninfo),
-      options_(std::move(options)),
-      db_(std::make_unique<pg::Connection>(conninfo)) {
-  pg::Transaction tx(*db_);
-  db_->query("UPDATE nodes SET expires_at = now() WHERE expires_at > now() AND (name = $1 OR $2)",
-             {options_.name, options_.sole});
-  node_ = db_->query(
-                 "INSERT INTO nodes(name, expires_at)"
-                 " VALUES ($1, now() + $2 * interval '1 millisecond') RETURNING id",
-                 {options_.name, static_cast<std::int64_t>(options_.ttl.count())})
+    : conninfo_(conninfo), options_(std::move(options)) {
+  pg::Connection joining(conninfo);
+  pg::Transaction tx(joining);
+  // A node of this name that is alive and connected to the database (a session named after it,
+  // pg_stat_activity) is running: two nodes under one name would end each other in turn.
+  const auto running = joining.query(
+      "SELECT n.id FROM nodes n WHERE n.name = $1 AND n.expires_at > now()"
+      " AND n.ended_at IS NULL AND EXISTS (SELECT 1 FROM pg_stat_activity a"
+      "  WHERE a.application_name = 'tengen-node-' || n.id)",
+      {options_.name});
+  if (running.rows() > 0 && !options_.sole) {
+    throw std::runtime_error("a node named '" + options_.name + "' is running already (node " +
+                             running.text(0, 0) +
+                             "): give this one a name of its own with --node (docs/cluster.md)");
+  }
+  // One that is not connected is dead (killed, its machine gone): this one takes its place now.
+  joining.query(
+      "UPDATE nodes SET expires_at = now(), ended_at = now() WHERE expires_at > now()"
+      " AND ended_at IS NULL AND (name = $1 OR $2)",
+      {options_.name, options_.sole});
+  node_ = joining
+              .query(
+                  "INSERT INTO nodes(name, expires_at)"
+                  " VALUES ($1, now() + $2 * interval '1 millisecond') RETURNING id",
+                  {options_.name, static_cast<std::int64_t>(options_.ttl.count())})
               .int64(0, 0);
   tx.commit();
+  db_ = std::make_unique<pg::Connection>(conninfo_, application());
+}
+
+pg::Connection::Options PostgresLeases::application() const {
+  return {"tengen-node-" + std::to_string(node_)};
 }
 
 PostgresLeases::~PostgresLeases() = default;
 
-pg::Connection& PostgresLeases::db() {
-  if (!db_) db_ = std::make_unique<pg::Connection>(conninfo_);
-  return *db_;
-}
-
 template <class F>
 auto PostgresLeases::with_db(F&& call) {
   std::lock_guard lock(mutex_);
-  try {
-    return call(db());
-  } catch (const pg::Error& e) {
-    if (e.sqlstate().empty() || e.sqlstate().starts_with("08") || e.sqlstate().starts_with("57"))
-      db_.reset();  // the connection failed, or the server ended it: connect again next time
-    throw;
-  }
+  return call(*db_);  // a broken connection is made again by the next statement
 }
 
 bool PostgresLeases::renew() {
   return with_db([&](pg::Connection& db) {
-    return db.query(
-                 "UPDATE nodes SET expires_at = now() + $2 * interval '1 millisecond'"
-                 " WHERE id = $1 AND expires_at > now()",
-                 {node_, static_cast<std::int64_t>(options_.ttl.count())})
-               .affected() == 1;
+    // Alive again even if the liveness ran out (the database was away longer than the lease),
+    // unless another node ended it: nobody takes a game from a node whose liveness ran out but
+    // a hub, and a new hub ends the last one first (end_game_owners).
+    const auto r = db.query_idempotent(
+        "WITH before AS (SELECT expires_at <= now() AS expired FROM nodes WHERE id = $1)"
+        " UPDATE nodes SET expires_at = now() + $2 * interval '1 millisecond'"
+        " WHERE id = $1 AND ended_at IS NULL RETURNING (SELECT expired FROM before)",
+        {node_, static_cast<std::int64_t>(options_.ttl.count())});
+    if (r.rows() == 1 && r.boolean(0, 0)) {
+      spdlog::warn("node {}'s liveness ran out while it could not renew it, and nobody ended it: "
+                   "it is alive again",
+                   options_.name);
+    }
+    return r.rows() == 1;
   });
 }
 
 std::optional<std::int64_t> PostgresLeases::take(std::int64_t game) {
-  // Inserted when nobody owns the game yet; moved here, one epoch on, when its owner is dead;
+  // Inserted when nobody owns the game yet; moved here, one epoch on, when its owner is dead
+  // (which is then ended for good);
   // left alone when a live node (this one included) owns it. Two nodes taking one game at once
   // queue on its row, and the second then sees the first alive. A dead node takes nothing.
   // The outer SELECT sees the table as it was before the statement: this node's lease from
@@ -63,7 +86,8 @@ std::optional<std::int64_t> PostgresLeases::take(std::int64_t game) {
   return with_db([&](pg::Connection& db) -> std::optional<std::int64_t> {
     const auto r =
         db.query(std::string("WITH me AS (SELECT n.id FROM nodes n WHERE n.id = $2 AND ") + kAlive +
-                     "), claimed AS ("
+                     "), before AS (SELECT node_id FROM game_leases WHERE game_id = $1)"
+                     ", claimed AS ("
                      " INSERT INTO game_leases(game_id, node_id, epoch)"
                      " SELECT g.id, me.id, 1 FROM games g, me WHERE g.id = $1"
                      " ON CONFLICT (game_id) DO UPDATE SET node_id = excluded.node_id,"
@@ -73,6 +97,11 @@ std::optional<std::int64_t> PostgresLeases::take(std::int64_t game) {
                      kAlive +
                      ")"
                      " RETURNING epoch)"
+                     // The node it was taken from is ended: it does not come back to life when
+                     // it renews (renew()), it stops.
+                     ", ended AS (UPDATE nodes SET ended_at = now() WHERE id IN ("
+                     "  SELECT node_id FROM before) AND id <> $2 AND ended_at IS NULL"
+                     "  AND EXISTS (SELECT 1 FROM claimed))"
                      " SELECT epoch FROM claimed"
                      " UNION ALL SELECT l.epoch FROM game_leases l, me WHERE l.game_id = $1"
                      " AND l.node_id = me.id",
@@ -99,8 +128,8 @@ std::vector<std::int64_t> PostgresLeases::orphans(int limit) {
 void PostgresLeases::end_game_owners() {
   with_db([&](pg::Connection& db) {
     db.query(
-        "UPDATE nodes SET expires_at = now() WHERE id <> $1 AND expires_at > now()"
-        " AND id IN (SELECT node_id FROM game_leases)",
+        "UPDATE nodes SET expires_at = least(expires_at, now()), ended_at = now()"
+        " WHERE id <> $1 AND ended_at IS NULL AND id IN (SELECT node_id FROM game_leases)",
         {node_});
     return 0;
   });

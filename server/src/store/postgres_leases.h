@@ -6,16 +6,16 @@
 #include <string>
 
 #include "store/leases.h"
+#include "store/postgres.h"
 
 namespace tengen::store {
-namespace pg {
-class Connection;
-}
 
-// Leases on a migrated PostgreSQL database (migrations/postgres/0005_nodes.sql), on a connection
-// of their own, so that renewing never waits behind a group commit. Expiry is by PostgreSQL's
-// clock, the one clock every node shares. A call that finds the connection broken throws; the
-// next one connects again (a database restarted within the lease's time costs nobody anything).
+// Leases on a migrated PostgreSQL database (migrations/postgres/0005_nodes.sql, 0011), on a
+// connection of their own named after the node (tengen-node-N in pg_stat_activity), so that
+// renewing never waits behind a group commit. Expiry is by PostgreSQL's clock, the one clock
+// every node shares. A call while the database is away throws store::Unreachable; the next one
+// connects again. A node whose liveness ran out while the database was away is alive again when
+// it renews, unless another node ended it meanwhile (docs/cluster.md).
 class PostgresLeases final : public Leases {
  public:
   struct Options {
@@ -27,7 +27,9 @@ class PostgresLeases final : public Leases {
   };
 
   // Joins the cluster as a new node. A node that ran under the same name before is taken to be
-  // dead from now on: a restarted node takes its own games back at once.
+  // dead from now on: a restarted node takes its own games back at once. Throws
+  // std::runtime_error if a node of that name is alive and connected to the database (unless
+  // `sole`, whose one-server lock says there is no other).
   PostgresLeases(const std::string& conninfo, Options options);
   ~PostgresLeases() override;
 
@@ -39,11 +41,10 @@ class PostgresLeases final : public Leases {
   void end_game_owners() override;
 
  private:
-  // The connection, made again if the last call found it broken. Under mutex_.
-  pg::Connection& db();
-  // Runs `call` on the connection; on a failure of the connection itself, drops it and throws.
+  // Runs `call` on the connection, under mutex_.
   template <class F>
   auto with_db(F&& call);
+  pg::Connection::Options application() const;
 
   std::string conninfo_;
   Options options_;

@@ -1,5 +1,7 @@
 #include "store/stores.h"
 
+#include <spdlog/spdlog.h>
+
 #include <filesystem>
 #include <stdexcept>
 
@@ -32,19 +34,25 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   auto s = std::make_unique<Stores>();
   if (tengen::is_postgres(database)) {
     s->described = without_password(database);
+    // PostgreSQL may be starting, recovering or restarting (a cluster's services start together):
+    // wait for it, saying so.
+    if (!pg::wait_until_answering(database, node.wait, [&](const std::string& why) {
+          spdlog::warn("waiting for the database {}: {}", s->described, why);
+        })) {
+      throw Unreachable("the database " + s->described + " did not accept connections within " +
+                        std::to_string(node.wait.count()) + " ms");
+    }
     // Without a bus, one server per database: it holds the hub lock (store/hub_lock.h) for its
     // life. A server killed a moment ago still holds it until PostgreSQL notices: wait a little.
-    if (!node.clustered) s->postgres_lock.emplace(database);
-    if (s->postgres_lock) try {
-        s->postgres_lock->exec("SET lock_timeout = '3s'");
-        s->postgres_lock->query("SELECT pg_advisory_lock(" + std::to_string(HubLock::kKey) + ")");
-      } catch (const pg::Error& e) {
-        if (e.sqlstate() != "55P03") throw;  // lock_not_available
+    if (!node.clustered) {
+      s->hub_lock = std::make_unique<HubLock>(database, "tengen-server", node.ttl);
+      if (!s->hub_lock->take_waiting(std::chrono::seconds(3))) {
         throw std::runtime_error(
             "another tengen-server is already serving the PostgreSQL database " + s->described +
             ": stop it first, give this one its own database with --database, or run both as "
             "nodes of a cluster with --bus (docs/cluster.md)");
       }
+    }
     s->postgres.emplace(database);
     s->schema = pg::migrate(*s->postgres);
     s->accounts = std::make_unique<PostgresAccountStore>(*s->postgres);

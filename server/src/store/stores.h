@@ -8,6 +8,7 @@
 #include "store/account_store.h"
 #include "store/database_lock.h"
 #include "store/game_store.h"
+#include "store/hub_lock.h"
 #include "store/leases.h"
 #include "store/mail_store.h"
 #include "store/moderation_store.h"
@@ -19,10 +20,12 @@ namespace tengen::store {
 // The stores a server runs on, opened from its --database: a SQLite file (the default, locked
 // against a second server), or a PostgreSQL database named by a postgres:// URI (docs/cluster.md),
 // held with an advisory lock on a connection of its own for the server's life (PostgreSQL lets go
-// when the process ends, however it ends). Migrated before use.
+// when the process ends, however it ends; store::HubLock takes it again after a restart of the
+// database). Migrated before use. A PostgreSQL that does not accept connections yet is waited
+// for (Node::wait), then store::Unreachable is thrown.
 struct Stores {
   std::optional<DatabaseLock> lock;
-  std::optional<pg::Connection> postgres_lock;
+  std::unique_ptr<HubLock> hub_lock;  // one server on PostgreSQL (no bus): held from the start
   std::optional<Database> sqlite;
   std::optional<pg::Connection> postgres;
   std::unique_ptr<AccountStore> accounts;
@@ -42,6 +45,8 @@ struct Stores {
     // One of several nodes (with a bus, --bus): no one-server lock; the node takes the hub lock
     // (store::HubLock) itself, or serves as a front node while another holds it.
     bool clustered = false;
+    // How long to wait at start for a PostgreSQL that does not accept connections yet.
+    std::chrono::milliseconds wait{60000};
   };
 
   // Throws std::runtime_error, saying what to do, when another server already serves it.

@@ -36,6 +36,7 @@ enum class CloseCode : std::uint16_t {
   PolicyViolation = 1008,  // an abusive client
   TooBig = 1009,           // a message over the size limit
   ServiceRestart = 1012,   // another node took over the hub: reconnect (docs/cluster.md)
+  TryAgainLater = 1013,    // this node cannot serve now (its bus is away): reconnect, later
 };
 
 // Appends one final, unmasked frame carrying `payload` (control payloads: at most 125 bytes).
