@@ -33,13 +33,13 @@
 #include "protocol/bus.h"
 #include "protocol/health.h"
 #include "rooms/timers.h"
+#include "stop.h"
 #include "store/admin_role.h"
 #include "store/hub_lock.h"
 #include "store/import.h"
 #include "store/journal.h"
 #include "store/stores.h"
 #include "store/unreachable.h"
-#include "stop.h"
 
 extern char** environ;
 
@@ -276,9 +276,9 @@ int main(int argc, char** argv) {
                     bus_up = false;
                     auto* r = roles_ready.load();
                     const bool front = r && !r->is_hub();
-                    spdlog::warn("lost the bus; reconnecting{}",
-                                 front ? " (this front node's players are told to come back later)"
-                                       : "");
+                    spdlog::warn(
+                        "lost the bus; reconnecting{}",
+                        front ? " (this front node's players are told to come back later)" : "");
                     // A front node's players can do nothing without the bus: told at once
                     // (1013), they reconnect with their backoff, through the proxy to a node
                     // that is ready, or here once the bus is back.
@@ -372,7 +372,8 @@ int main(int argc, char** argv) {
                gauges.journal_rows = journaled.writes;
                gauges.journal_commit_seconds = static_cast<double>(journaled.commit_us) / 1e6;
                gauges.ready = not_ready().empty() ? 1 : 0;
-               gauges.database_reconnects = postgres ? store::pg::Connection::reconnects_total() : 0;
+               gauges.database_reconnects =
+                   postgres ? store::pg::Connection::reconnects_total() : 0;
                return metrics.render(gauges, up.count());
              },
          .metrics = &metrics,

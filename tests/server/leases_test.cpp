@@ -246,8 +246,8 @@ TEST_F(Leases, TheKeeperKeepsANodeCutOffFromTheDatabaseAndItLivesOnWhenItComesBa
   std::vector<std::string> lost;
   Metrics metrics;
   cluster::LeaseKeeper keeper(
-      *b, 60s, {.adopt = {}, .lost = [&](const std::string& why) { lost.push_back(why); },
-                               .keep_lock = {}},
+      *b, 60s,
+      {.adopt = {}, .lost = [&](const std::string& why) { lost.push_back(why); }, .keep_lock = {}},
       &metrics, cluster::LeaseKeeper::Thread::None);
   const auto t0 = std::chrono::steady_clock::now();
   keeper.round(t0);

@@ -617,7 +617,7 @@ TEST(HttpServerStop, AServerToldToStopBeforeItRunsStillStops) {
   Metrics metrics;
   HttpServer server(config,
                     HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
-                             .not_ready = {},
+                                         .not_ready = {},
                                          .api = nullptr,
                                          .accounts = nullptr,
                                          .dispatcher = nullptr,

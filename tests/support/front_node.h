@@ -32,7 +32,7 @@ class FrontNode {
     config.allowed_origins = {"https://club.example.org"};
     server_.emplace(config,
                     HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
-                             .not_ready = {},
+                                         .not_ready = {},
                                          .api = &*api_,
                                          .accounts = &hub.accounts(),
                                          .dispatcher = &dispatcher_,

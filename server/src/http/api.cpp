@@ -1,5 +1,4 @@
 #include "http/api.h"
-#include "store/unreachable.h"
 
 #include <algorithm>
 #include <cctype>
@@ -16,6 +15,7 @@
 #include "rooms/position_view.h"
 #include "rooms/time_off.h"
 #include "rooms/wording.h"
+#include "store/unreachable.h"
 
 namespace tengen {
 namespace {

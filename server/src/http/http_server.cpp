@@ -311,8 +311,7 @@ struct HttpServer::Impl {
         response.set(http::field::sec_websocket_version, "13");
       // Too many connections from the address: one may close at any time; try again shortly.
       if (status == http::status::too_many_requests) response.set(http::field::retry_after, "5");
-      if (status == http::status::service_unavailable)
-        response.set(http::field::retry_after, "2");
+      if (status == http::status::service_unavailable) response.set(http::field::retry_after, "2");
       auto [ec, n] = co_await beast::async_write(
           *stream, http::message_generator(std::move(response)), kNothrow);
       if (ec) spdlog::debug("refusal not delivered: {}", ec.message());

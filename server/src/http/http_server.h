@@ -26,9 +26,9 @@ class HttpServer {
     // and Retry-After, so that a proxy sends players elsewhere and clients wait before trying
     // again. GET /livez answers 200 while the process is alive.
     std::function<std::string()> not_ready;
-    Api* api = nullptr;                        // /api/v1/...; runs on a worker thread
-    Accounts* accounts = nullptr;              // who a WebSocket client is
-    Dispatcher* dispatcher = nullptr;          // what WebSocket commands go to
+    Api* api = nullptr;                // /api/v1/...; runs on a worker thread
+    Accounts* accounts = nullptr;      // who a WebSocket client is
+    Dispatcher* dispatcher = nullptr;  // what WebSocket commands go to
     Clock* clock = nullptr;
     // The connections' pings and idle checks (ConnectionTick): timers of their own, not the
     // hub's; the server takes their handler until it is destroyed.

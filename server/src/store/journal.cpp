@@ -57,8 +57,8 @@ bool Journal::commit(const std::vector<Write>& group) {
       // SQLSTATE TG001 (migrations/postgres/0005_nodes.sql): fenced off.
       const bool fenced = why.find("another node took it over") != std::string::npos;
       stop_process(fenced ? ExitCode::Superseded : ExitCode::StoreFailed,
-                   "the journal could not commit " + std::to_string(group.size()) + " rows: " +
-                       why +
+                   "the journal could not commit " + std::to_string(group.size()) +
+                       " rows: " + why +
                        (fenced ? " (this node's game is another's now; restarted, it serves again)"
                                : "; nothing unstored was acknowledged (restart to recover the "
                                  "last durable state)"));

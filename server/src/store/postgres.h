@@ -1,8 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
-#include <chrono>
 #include <initializer_list>
 #include <optional>
 #include <span>
@@ -148,8 +148,8 @@ class Connection {
                                     std::chrono::milliseconds most);
 
  private:
-  void connect();                        // throws store::Unreachable
-  void ensure();                         // before sending: a broken connection is made again
+  void connect();  // throws store::Unreachable
+  void ensure();   // before sending: a broken connection is made again
   [[noreturn]] void lost(std::string_view what);  // drops the connection; throws Unreachable
   void settled();  // after a statement: whether it left a transaction open
 

@@ -219,9 +219,10 @@ void PostgresGameStore::write(std::span<const Write> writes) {
     statements.push_back(statement_for(w));
   }
   const std::int64_t mark = ++mark_;
-  statements.push_back({"INSERT INTO commit_marks(writer, mark) VALUES ($1, $2)"
-                        " ON CONFLICT (writer) DO UPDATE SET mark = excluded.mark, at = now()",
-                        {writer_, mark}});
+  statements.push_back(
+      {"INSERT INTO commit_marks(writer, mark) VALUES ($1, $2)"
+       " ON CONFLICT (writer) DO UPDATE SET mark = excluded.mark, at = now()",
+       {writer_, mark}});
   try {
     write_db_->transaction(statements);
   } catch (const Unreachable&) {

@@ -68,9 +68,10 @@ bool PostgresLeases::renew() {
         " WHERE id = $1 AND ended_at IS NULL RETURNING (SELECT expired FROM before)",
         {node_, static_cast<std::int64_t>(options_.ttl.count())});
     if (r.rows() == 1 && r.boolean(0, 0)) {
-      spdlog::warn("node {}'s liveness ran out while it could not renew it, and nobody ended it: "
-                   "it is alive again",
-                   options_.name);
+      spdlog::warn(
+          "node {}'s liveness ran out while it could not renew it, and nobody ended it: "
+          "it is alive again",
+          options_.name);
     }
     return r.rows() == 1;
   });
