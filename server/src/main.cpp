@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -299,7 +300,10 @@ int main(int argc, char** argv) {
           &metrics);
       hub_lock = std::make_unique<store::HubLock>(
           config.database, "tengen-node-" + std::to_string(stores->leases->node()),
-          std::chrono::milliseconds(config.lease_ttl_ms));
+          // The holder's grace after the database comes back: a lease, and 2 s at least (the
+          // holder's reconnection waits up to 500 ms between tries, its keeper ticks every 250).
+          std::max(std::chrono::milliseconds(config.lease_ttl_ms),
+                   std::chrono::milliseconds(2000)));
       metrics.node_is_hub = 0;  // until it becomes the hub
       roles = std::make_unique<cluster::Roles>(
           *bus, *stores->leases,

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -51,7 +52,34 @@ class TempPostgres {
   TempPostgres(const TempPostgres&) = delete;
   TempPostgres& operator=(const TempPostgres&) = delete;
 
+  // A cluster of its own, for a test that stops and restarts it (tests/server/faults_test.cpp);
+  // the socket directory, and so every connection string, stays the same across restarts.
+  static std::unique_ptr<TempPostgres> own() {
+    return std::unique_ptr<TempPostgres>(new TempPostgres);
+  }
+  ~TempPostgres() {
+    std::system(
+        (as_ + kBin + "pg_ctl -D " + dir_ + "/data -m immediate -w stop > /dev/null 2>&1").c_str());
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  // The faults an operator meets: a fast restart (sessions ended, a checkpoint, started again),
+  // a crash-like stop (no checkpoint: recovery at the next start), and a start.
+  void restart_fast() { pg_ctl("-m fast -w restart"); }
+  void stop_immediate() { pg_ctl("-m immediate -w stop"); }
+  void stop_fast() { pg_ctl("-m fast -w stop"); }
+  void start() { pg_ctl("-w start"); }
+
  private:
+  void pg_ctl(const std::string& what) {
+    run(as_ + kBin + "pg_ctl -D " + dir_ + "/data -l " + dir_ + "/log " + options() + " " + what);
+  }
+  std::string options() const {
+    // fsync off: the tests kill servers of ours, and PostgreSQL's immediate stop is recovered from
+    // its WAL in the page cache (the machine does not lose power).
+    return "-o \"-c listen_addresses='' -k " + dir_ + " -c fsync=off\"";
+  }
+
   TempPostgres() {
     char pattern[] = "/tmp/tengen-pg-XXXXXX";
     if (!mkdtemp(pattern)) throw std::runtime_error("cannot make a temporary directory");
@@ -64,15 +92,7 @@ class TempPostgres {
       as_ = "/usr/sbin/runuser -u postgres -- ";
     }
     run(as_ + kBin + "initdb -D " + dir_ + "/data -A trust -U tengen --no-sync -E UTF8 --locale=C");
-    // fsync off: the tests kill servers of ours, never PostgreSQL, so what it committed stays.
-    run(as_ + kBin + "pg_ctl -D " + dir_ + "/data -l " + dir_ +
-        "/log -w -o \"-c listen_addresses='' -k " + dir_ + " -c fsync=off\" start");
-  }
-  ~TempPostgres() {
-    std::system(
-        (as_ + kBin + "pg_ctl -D " + dir_ + "/data -m immediate -w stop > /dev/null 2>&1").c_str());
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
+    pg_ctl("-w start");
   }
 
   void run(const std::string& command) {

@@ -50,13 +50,17 @@ bool Roles::try_become_hub() {
 
 void Roles::wait_for_lock() {
   std::unique_lock lock(mutex_);
+  bool failing = false;  // said once per spell of failures (the database away: twice a second)
   while (!wake_.wait_for(lock, retry_, [this] { return stopping_; })) {
     lock.unlock();
     bool became = false;
     try {
       became = try_become_hub();
+      failing = false;
     } catch (const std::exception& e) {
-      spdlog::warn("node {} could not try the hub lock: {}", leases_.name(), e.what());
+      if (!failing)
+        spdlog::warn("node {} could not try the hub lock: {}", leases_.name(), e.what());
+      failing = true;
     }
     lock.lock();
     if (became) return;
