@@ -340,10 +340,12 @@ int main(int argc, char** argv) {
     const auto started = std::chrono::steady_clock::now();
     // With SQLite nobody else could take a game: no keeper. With PostgreSQL, once listening.
     std::optional<cluster::LeaseKeeper> keeper;
+    std::atomic<cluster::LeaseKeeper*> keeping{nullptr};  // read by other threads: set once built
     // Ready to serve players (docs/operations.md): the database reachable, and on a front node
     // the bus up; else why not.
     auto not_ready = [&]() -> std::string {
-      if (journal.waiting_for_store() || (keeper && !keeper->reachable()))
+      const auto* k = keeping.load();
+      if (journal.waiting_for_store() || (k && !k->reachable()))
         return "the database cannot be reached";
       if (roles && !roles->is_hub() && !bus_up.load()) return "the bus cannot be reached";
       return "";
@@ -435,8 +437,23 @@ int main(int argc, char** argv) {
                                             "node " + stores->leases->name() + ": " + why +
                                                 " (restart it to serve again)");
                              },
-                         .keep_lock = [held] { return !held || !held->held() || held->keep(); }},
+                         .keep_lock = [held] { return !held || !held->held() || held->keep(); },
+                         // The players on this node are told when the database goes away and
+                         // when it is back (their moves wait meanwhile).
+                         .ticked =
+                             [&, told = false]() mutable {
+                               const auto* k = keeping.load();
+                               const bool away =
+                                   journal.waiting_for_store() || (k && !k->reachable());
+                               if (away == told) return;
+                               told = away;
+                               if (auto* s = listening.load()) {
+                                 s->tell_all(protocol::Service{away ? "degraded" : "ok",
+                                                               away ? "database" : ""});
+                               }
+                             }},
                      &metrics);
+      keeping = &*keeper;
     }
     // The server's own bots, once it listens (their bridges connect back to it).
     std::optional<HouseBots> house_bots;

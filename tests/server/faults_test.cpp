@@ -167,6 +167,9 @@ TEST(Faults, OneServerOnPostgresPlaysOnThroughARestartAndAnImmediateStop) {
   EXPECT_NE(api.find("database_unavailable"), std::string::npos) << api;
   EXPECT_NE(api.find("Retry-After: 2"), std::string::npos) << api;
   for (const auto& m : game.to_move().kept()) EXPECT_NE(m.value("cid", ""), cid) << m.dump();
+  const json degraded = game.player(1).wait_type("service");  // the other player is told too
+  EXPECT_EQ(degraded["state"], "degraded") << degraded.dump();
+  EXPECT_EQ(degraded["reason"], "database");
 
   pg->start();
   const auto started = Clock::now();
@@ -175,6 +178,7 @@ TEST(Faults, OneServerOnPostgresPlaysOnThroughARestartAndAnImmediateStop) {
   const auto start_pause = ms_since(started);
   EXPECT_LT(start_pause, 2000) << "the waiting move, committed after the database's return";
   EXPECT_TRUE(health_becomes(server.port(), 200));
+  EXPECT_EQ(game.player(1).wait_type("service")["state"], "ok");
   for (int i = 0; i < 2; ++i) ASSERT_EQ(game.play()["type"], "ack");
   EXPECT_EQ(moves_stored(uri, game.id()), game.moves()) << "every acknowledged move, once";
   std::printf(

@@ -197,7 +197,8 @@ TEST_F(Leases, TheKeeperRenewsAdoptsOrphansReconnectsAndStopsANodeThatIsDeadToOt
                                      return taken;
                                    },
                                .lost = [&](const std::string& why) { lost.push_back(why); },
-                               .keep_lock = {}},
+                               .keep_lock = {},
+                               .ticked = {}},
                               &metrics, cluster::LeaseKeeper::Thread::None);
   const auto t0 = std::chrono::steady_clock::now();
 
@@ -247,7 +248,8 @@ TEST_F(Leases, TheKeeperKeepsANodeCutOffFromTheDatabaseAndItLivesOnWhenItComesBa
   Metrics metrics;
   cluster::LeaseKeeper keeper(
       *b, 60s,
-      {.adopt = {}, .lost = [&](const std::string& why) { lost.push_back(why); }, .keep_lock = {}},
+      {.adopt = {}, .lost = [&](const std::string& why) { lost.push_back(why); }, .keep_lock = {},
+       .ticked = {}},
       &metrics, cluster::LeaseKeeper::Thread::None);
   const auto t0 = std::chrono::steady_clock::now();
   keeper.round(t0);

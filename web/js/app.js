@@ -78,6 +78,8 @@ async function signOut() {
 ctx.conn.addEventListener('status', () => {
   net.dataset.state = ctx.conn.status;
   net.querySelector('.net-text').textContent = t(`net.${ctx.conn.status}`);
+  // The database is away: said once in full; the indicator keeps saying it until it is back.
+  if (ctx.conn.status === 'degraded') toast(t('net.degraded_long'));
 });
 
 // The login this page used has ended (logged out elsewhere, or suspended by the administrators):

@@ -59,7 +59,7 @@ export class Connection extends EventTarget {
     this.setStatus(this.attempt === 0 && this.status !== 'reconnecting' ? 'connecting' : 'reconnecting');
     socket.onopen = () => {
       if (socket !== this.socket) return;
-      this.attempt = 0;
+      this.heard = false;  // the backoff starts afresh once the server has said something
       this.setStatus('open');
       this.dispatchEvent(new Event('open'));  // views join their rooms first
       for (const [cid, p] of this.pending) {  // then what was in flight goes again, same cid
@@ -73,6 +73,11 @@ export class Connection extends EventTarget {
     socket.onmessage = (e) => {
       if (socket !== this.socket) return;
       this.lastHeard = performance.now();
+      // Not on open: a server that accepts and drops at once must not be retried at full speed.
+      if (!this.heard) {
+        this.heard = true;
+        this.attempt = 0;
+      }
       let message;
       try {
         message = JSON.parse(e.data);
@@ -87,6 +92,8 @@ export class Connection extends EventTarget {
       this.lost(socket);
       // 1008: the server ended this login (a logout elsewhere, a suspension): the page is told.
       if (e.code === 1008) this.dispatchEvent(new Event('session-ended'));
+      // 1013: this server cannot serve now (it lost its bus): not before a second, then backing off.
+      if (e.code === 1013) this.attempt = Math.max(this.attempt, 2);
       if (!this.stopped) this.scheduleRetry();
     };
     socket.onerror = () => {};  // onclose follows and says the same
@@ -144,6 +151,9 @@ export class Connection extends EventTarget {
       }
     }
     if (message.type === 'welcome') this.user = message.user;
+    // The server cannot store moves now (its database is away): they stay pending, and the
+    // indicator says why until it can again.
+    if (message.type === 'service') this.setStatus(message.state === 'degraded' ? 'degraded' : 'open');
     this.dispatchEvent(new CustomEvent('message', { detail: message }));
   }
 
@@ -164,8 +174,9 @@ export class Connection extends EventTarget {
     });
   }
 
+  // Degraded is open: the socket is up, commands go and wait for their acks.
   get isOpen() {
-    return this.status === 'open';
+    return this.status === 'open' || this.status === 'degraded';
   }
 
   setStatus(status) {

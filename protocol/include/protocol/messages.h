@@ -1432,6 +1432,21 @@ struct Wire<Watching> {
                                      wire::field("count", &Watching::count)};
 };
 
+// Whether the server can store what players do (docs/operations.md, "When the database goes
+// away"), told to every connection of a node when it changes: "degraded" when it cannot (its
+// database is away: moves wait, unacknowledged, and are saved as soon as it can), "ok" when it
+// can again. Not a room event, no seq.
+struct Service {
+  std::string state;   // "degraded" or "ok"
+  std::string reason;  // "database" when degraded; empty when ok
+};
+template <>
+struct Wire<Service> {
+  static constexpr std::string_view type = "service";
+  static constexpr std::tuple fields{wire::field("state", &Service::state),
+                                     wire::field("reason", &Service::reason)};
+};
+
 // A player's quick match, to each of their connections: when it starts (and on connecting while
 // it waits), and when it ends: `seek` null, with the `game` it became, if it did.
 struct Seeking {
@@ -1484,6 +1499,6 @@ struct Wire<MyGames> {
 using ServerMessage =
     std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened, ChallengeClosed,
                  Presence, GameStarted, GameSnapshot, RoomEvent, TournamentChanged, ReviewSnapshot,
-                 ReviewUpdate, ReviewFollowers, Seeking, Watching, MyGames>;
+                 ReviewUpdate, ReviewFollowers, Seeking, Watching, MyGames, Service>;
 
 }  // namespace tengen::protocol

@@ -47,6 +47,11 @@ void LeaseKeeper::unreachable(std::chrono::steady_clock::time_point now, const s
 }
 
 void LeaseKeeper::round(std::chrono::steady_clock::time_point now) {
+  tick(now);
+  if (hooks_.ticked) hooks_.ticked();
+}
+
+void LeaseKeeper::tick(std::chrono::steady_clock::time_point now) {
   if (hooks_.keep_lock) {
     try {
       if (!hooks_.keep_lock()) {

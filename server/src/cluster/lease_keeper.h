@@ -40,6 +40,8 @@ class LeaseKeeper {
     // node that does not hold it): true while held; false when another holds it now. Throws
     // store::Unreachable while the database is away.
     std::function<bool()> keep_lock;
+    // After each tick (the node's readiness may have changed: /healthz, the players' notice).
+    std::function<void()> ticked;
   };
 
   enum class Thread { Start, None };  // None: the caller calls round() (tests)
@@ -60,6 +62,7 @@ class LeaseKeeper {
 
  private:
   void run();
+  void tick(std::chrono::steady_clock::time_point now);
   void unreachable(std::chrono::steady_clock::time_point now, const std::string& what);
 
   store::Leases& leases_;

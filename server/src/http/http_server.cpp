@@ -483,6 +483,18 @@ struct HttpServer::Impl {
     }
   }
 
+  void tell_all(const protocol::ServerMessage& message) {
+    std::vector<std::shared_ptr<WsSession>> live;
+    {
+      std::lock_guard lock(mutex);
+      for (const auto& [id, weak] : sockets) {
+        if (auto s = weak.lock()) live.push_back(std::move(s));
+      }
+    }
+    const auto text = std::make_shared<const std::string>(protocol::encode(message));
+    for (const auto& s : live) s->send(text);
+  }
+
   // Logout or revocation: every connection opened with the session closes now (the web client
   // then reconnects as whoever its cookie says, a guest after a logout).
   void end_session(std::int64_t login) {
@@ -605,6 +617,10 @@ void HttpServer::run() {
 
 void HttpServer::stop() {
   asio::post(impl_->control, [this] { impl_->begin_stop(); });
+}
+
+void HttpServer::tell_all(const protocol::ServerMessage& message) {
+  impl_->tell_all(message);
 }
 
 void HttpServer::restart_websockets(bool unavailable) {

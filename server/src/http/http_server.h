@@ -56,6 +56,9 @@ class HttpServer {
   // With `unavailable`, 1013 (try again later) instead: this node cannot serve them now (its
   // bus is away), and the clients wait before trying again.
   void restart_websockets(bool unavailable = false);
+  // Sends `message` to every WebSocket of this server (a protocol::Service notice). Safe from
+  // any thread.
+  void tell_all(const protocol::ServerMessage& message);
   // Closes every WebSocket opened with this session (1008): it was ended (a logout, a
   // revocation), here or on another node. Safe from any thread.
   void end_session(std::int64_t session);
