@@ -301,8 +301,20 @@ TEST_F(ThreeNodesAndTheirFaults, ANatsOutageClosesTheFrontNodesPlayersAtOnceAndT
   const auto back = Clock::now();
   EXPECT_TRUE(health_becomes(node(1).port(), 200));
   EXPECT_TRUE(health_becomes(node(2).port(), 200));
-  game.connect(node(1).port(), node(2).port());
-  ASSERT_EQ(game.play()["type"], "ack");
+  // The bus's return makes every node's clients reconnect once more (1012: the hub says again
+  // that it is the hub, docs/cluster.md), which may come just after this test connected: as the
+  // web client does, connect again and send the move again under its cid.
+  json resumed_ack;
+  const std::string cid = "after-" + std::to_string(game.moves());
+  for (int attempt = 0; attempt < 3 && resumed_ack.is_null(); ++attempt) {
+    try {
+      game.connect(node(1).port(), node(2).port());
+      resumed_ack = game.acked(game.send_next(cid));
+    } catch (const std::exception& e) {
+      std::printf("connected again after the bus's return: %s\n", e.what());
+    }
+  }
+  ASSERT_EQ(resumed_ack.value("type", ""), "ack") << resumed_ack.dump();
   const auto resumed = ms_since(back);
   EXPECT_EQ(moves_stored(uri_, game.id()), game.moves());
   expect_all_running();

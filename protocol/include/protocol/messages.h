@@ -535,6 +535,7 @@ enum class ErrorCode : std::uint8_t {
   RateLimited,
   TooLarge,
   Internal,
+  Unavailable,  // the server cannot reach its database now: nothing was done; try again shortly
 };
 
 template <>
@@ -555,7 +556,8 @@ struct WireNames<ErrorCode> {
       std::pair{std::string_view("conflict"), ErrorCode::Conflict},
       std::pair{std::string_view("rate_limited"), ErrorCode::RateLimited},
       std::pair{std::string_view("too_large"), ErrorCode::TooLarge},
-      std::pair{std::string_view("internal"), ErrorCode::Internal}};
+      std::pair{std::string_view("internal"), ErrorCode::Internal},
+      std::pair{std::string_view("unavailable"), ErrorCode::Unavailable}};
   static constexpr ErrorCode fallback = ErrorCode::Internal;
 };
 

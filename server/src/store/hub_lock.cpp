@@ -28,7 +28,10 @@ bool HubLock::try_take() {
     reconnected_at_ = now;
   }
   if (connects_seen_ > 1 && now - reconnected_at_ < grace_) return false;
-  if (db_->query(kTry).boolean(0, 0)) return held_ = true;
+  if (db_->query(kTry).boolean(0, 0)) {
+    held_ = true;
+    return true;
+  }
   // Held. By a node whose liveness ran out (its session outlived it: paused, or cut off)? Then
   // its session ends here, and with it the lock.
   const auto stale = db_->query(
@@ -42,7 +45,8 @@ bool HubLock::try_take() {
   spdlog::warn("the hub ({}) is alive to PostgreSQL but its liveness ran out: ending its session",
                stale.text(0, 1));
   db_->query("SELECT pg_terminate_backend($1)", {stale.int64(0, 0)});
-  return held_ = db_->query(kTry).boolean(0, 0);
+  held_ = db_->query(kTry).boolean(0, 0);
+  return held_;
 }
 
 bool HubLock::take_waiting(std::chrono::milliseconds patience) {
@@ -54,7 +58,8 @@ bool HubLock::take_waiting(std::chrono::milliseconds patience) {
     return false;
   }
   db_->exec("SET lock_timeout = 0");
-  return held_ = true;
+  held_ = true;
+  return true;
 }
 
 bool HubLock::keep() {

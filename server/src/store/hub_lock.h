@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -43,7 +44,7 @@ class HubLock {
   // connects again and takes it again: false if another node took it meanwhile. Throws
   // store::Unreachable while the database is away. No round trip while the connection is up.
   bool keep();
-  bool held() const { return held_; }
+  bool held() const { return held_.load(); }
 
   static constexpr std::int64_t kKey = 7365696741637736;
 
@@ -52,7 +53,9 @@ class HubLock {
   std::chrono::milliseconds grace_;
   std::uint64_t connects_seen_ = 1;
   std::chrono::steady_clock::time_point reconnected_at_{};
-  bool held_ = false;
+  // Written by the thread that takes it (cluster::Roles), then read by the one that keeps it
+  // (cluster::LeaseKeeper): the connection passes from one to the other with it.
+  std::atomic<bool> held_{false};
   bool retaking_ = false;  // connected again, the lock not yet taken again
 };
 
