@@ -423,36 +423,35 @@ int main(int argc, char** argv) {
       // The hub lock this node holds, if any: one server's from the start, a cluster's once
       // this node is the hub.
       store::HubLock* held = stores->hub_lock ? stores->hub_lock.get() : hub_lock.get();
-      keeper.emplace(*stores->leases, std::chrono::milliseconds(config.lease_ttl_ms),
-                     cluster::LeaseKeeper::Hooks{
-                         // Only a hub owns games (a front node has none to take).
-                         .adopt =
-                             [&serving](const std::vector<std::int64_t>& games) {
-                               Hub* h = serving.load();
-                               return h ? h->adopt(games) : std::size_t{0};
-                             },
-                         .lost =
-                             [&](const std::string& why) {
-                               stop_process(ExitCode::Superseded,
-                                            "node " + stores->leases->name() + ": " + why +
-                                                " (restart it to serve again)");
-                             },
-                         .keep_lock = [held] { return !held || !held->held() || held->keep(); },
-                         // The players on this node are told when the database goes away and
-                         // when it is back (their moves wait meanwhile).
-                         .ticked =
-                             [&, told = false]() mutable {
-                               const auto* k = keeping.load();
-                               const bool away =
-                                   journal.waiting_for_store() || (k && !k->reachable());
-                               if (away == told) return;
-                               told = away;
-                               if (auto* s = listening.load()) {
-                                 s->tell_all(protocol::Service{away ? "degraded" : "ok",
-                                                               away ? "database" : ""});
-                               }
-                             }},
-                     &metrics);
+      keeper.emplace(
+          *stores->leases, std::chrono::milliseconds(config.lease_ttl_ms),
+          cluster::LeaseKeeper::Hooks{
+              // Only a hub owns games (a front node has none to take).
+              .adopt =
+                  [&serving](const std::vector<std::int64_t>& games) {
+                    Hub* h = serving.load();
+                    return h ? h->adopt(games) : std::size_t{0};
+                  },
+              .lost =
+                  [&](const std::string& why) {
+                    stop_process(ExitCode::Superseded, "node " + stores->leases->name() + ": " +
+                                                           why + " (restart it to serve again)");
+                  },
+              .keep_lock = [held] { return !held || !held->held() || held->keep(); },
+              // The players on this node are told when the database goes away and
+              // when it is back (their moves wait meanwhile).
+              .ticked =
+                  [&, told = false]() mutable {
+                    const auto* k = keeping.load();
+                    const bool away = journal.waiting_for_store() || (k && !k->reachable());
+                    if (away == told) return;
+                    told = away;
+                    if (auto* s = listening.load()) {
+                      s->tell_all(
+                          protocol::Service{away ? "degraded" : "ok", away ? "database" : ""});
+                    }
+                  }},
+          &metrics);
       keeping = &*keeper;
     }
     // The server's own bots, once it listens (their bridges connect back to it).

@@ -246,11 +246,12 @@ TEST_F(Leases, TheKeeperKeepsANodeCutOffFromTheDatabaseAndItLivesOnWhenItComesBa
   ASSERT_EQ(b->take(6), 1);
   std::vector<std::string> lost;
   Metrics metrics;
-  cluster::LeaseKeeper keeper(
-      *b, 60s,
-      {.adopt = {}, .lost = [&](const std::string& why) { lost.push_back(why); }, .keep_lock = {},
-       .ticked = {}},
-      &metrics, cluster::LeaseKeeper::Thread::None);
+  cluster::LeaseKeeper keeper(*b, 60s,
+                              {.adopt = {},
+                               .lost = [&](const std::string& why) { lost.push_back(why); },
+                               .keep_lock = {},
+                               .ticked = {}},
+                              &metrics, cluster::LeaseKeeper::Thread::None);
   const auto t0 = std::chrono::steady_clock::now();
   keeper.round(t0);
   EXPECT_TRUE(keeper.reachable());
