@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -188,6 +189,21 @@ TEST(Faults, OneServerOnPostgresPlaysOnThroughARestartAndAnImmediateStop) {
 
   EXPECT_EQ(server.wait_for_exit(0ms), -2000) << "never restarted: the same process throughout";
   EXPECT_EQ(server.terminate(), 0);
+
+  // A server started while PostgreSQL is down waits for it (the services of a compose file
+  // start together), and serves once it is up: the game is there.
+  pg->stop_fast();
+  auto starting = std::async(std::launch::async, [&] {
+    return std::make_unique<testing::ServerProcess>(
+        std::nullopt, 0, std::vector<std::string>{"--database", uri, "--lease-ttl", "1000"});
+  });
+  pg->start();
+  const auto again = starting.get();
+  EXPECT_EQ(health(again->port()), 200);
+  Game after(again->port(), again->port(), "2");
+  ASSERT_EQ(after.play()["type"], "ack");
+  EXPECT_EQ(moves_stored(uri, game.id()), game.moves()) << "the first game's moves, all there";
+  EXPECT_EQ(again->terminate(), 0);
 }
 
 // Three nodes over a PostgreSQL and a NATS of the test's own: the first the hub, Black on the

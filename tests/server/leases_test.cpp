@@ -119,6 +119,15 @@ TEST_F(Leases, AStaleOwnersWritesAreFencedOffWholeAndTheNewOwnersGoIn) {
   games_->write(std::vector<Write>{event(1, 2), Fence{1, 2}});
   EXPECT_EQ(events_of(1), 2u) << "the new owner writes";
 
+  // The stale owner's next group holds the same event number as the new owner's: it fails on
+  // its fence (TG001), however the group is ordered, never on the duplicate row.
+  try {
+    games_->write(std::vector<Write>{event(1, 2), Fence{1, 1}});
+    ADD_FAILURE() << "a stale owner wrote";
+  } catch (const pg::Error& e) {
+    EXPECT_EQ(e.sqlstate(), "TG001") << e.what();
+  }
+
   // A new game is owned by its creator from the transaction that creates it.
   const auto c = join("c");
   games_->write(std::vector<Write>{GameCreated{50, std::nullopt, "{}", ann_, bob_, {}, {}, 4},
