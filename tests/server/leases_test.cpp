@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -244,6 +245,46 @@ TEST_F(Leases, TheKeeperRenewsAdoptsOrphansReconnectsAndStopsANodeThatIsDeadToOt
   keeper.round(t0 + 200s);
   ASSERT_EQ(lost.size(), 1u);
   EXPECT_NE(lost[0].find("ended its liveness"), std::string::npos) << lost[0];
+}
+
+// A group commit whose connection is ended while it is under way (a restart of PostgreSQL, an
+// administrator) has an outcome its writer cannot know: write() throws store::Unreachable, and the
+// same group written again is settled by the commit's mark (migrations/postgres/0011): not done
+// here, so sent again, and stored once.
+TEST_F(Leases, ACommitCutOffMidWayIsSettledByItsMarkAndStoredOnce) {
+  games_->write(std::vector<Write>{event(1, 1)});  // the writer's mark row exists from now
+  std::string outcome;
+  {
+    // Another session holds the writer's mark: the next commit waits on it, mid-transaction.
+    pg::Connection blocker(conninfo_);
+    pg::Transaction hold(blocker);
+    blocker.query("SELECT mark FROM commit_marks FOR UPDATE");
+    auto writing = std::async(std::launch::async, [&] {
+      try {
+        games_->write(std::vector<Write>{event(1, 2)});
+        return std::string("written");
+      } catch (const Unreachable&) {
+        return std::string("unreachable");
+      }
+    });
+    // Until the writer waits on the lock (asked of PostgreSQL), then its session is ended.
+    std::int64_t pid = 0;
+    for (int i = 0; i < 100000 && pid == 0; ++i) {
+      const auto r = db_.query(
+          "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+          " AND datname = current_database()");
+      if (r.rows() == 1) pid = r.int64(0, 0);
+    }
+    ASSERT_NE(pid, 0) << "the writer never waited";
+    db_.query("SELECT pg_terminate_backend($1)", {pid});
+    outcome = writing.get();
+  }
+  EXPECT_EQ(outcome, "unreachable") << "its outcome unknown to the writer";
+  EXPECT_EQ(events_of(1), 1u) << "not done: the transaction was rolled back";
+  games_->write(std::vector<Write>{event(1, 2)});  // the same group again
+  EXPECT_EQ(events_of(1), 2u) << "stored once";
+  games_->write(std::vector<Write>{event(1, 3)});
+  EXPECT_EQ(events_of(1), 3u) << "and the writer goes on";
 }
 
 // Cut off from the database for longer than its lease, a node does not stop: nobody can take
