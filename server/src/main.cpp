@@ -343,10 +343,12 @@ int main(int argc, char** argv) {
     std::atomic<cluster::LeaseKeeper*> keeping{nullptr};  // read by other threads: set once built
     // Ready to serve players (docs/operations.md): the database reachable, and on a front node
     // the bus up; else why not.
-    auto not_ready = [&]() -> std::string {
+    auto database_away = [&] {
       const auto* k = keeping.load();
-      if (journal.waiting_for_store() || (k && !k->reachable()))
-        return "the database cannot be reached";
+      return journal.waiting_for_store() || (k && !k->reachable());
+    };
+    auto not_ready = [&]() -> std::string {
+      if (database_away()) return "the database cannot be reached";
       if (roles && !roles->is_hub() && !bus_up.load()) return "the bus cannot be reached";
       return "";
     };
@@ -442,8 +444,7 @@ int main(int argc, char** argv) {
               // when it is back (their moves wait meanwhile).
               .ticked =
                   [&, told = false]() mutable {
-                    const auto* k = keeping.load();
-                    const bool away = journal.waiting_for_store() || (k && !k->reachable());
+                    const bool away = database_away();
                     if (away == told) return;
                     told = away;
                     if (auto* s = listening.load()) {
@@ -485,6 +486,7 @@ int main(int argc, char** argv) {
     server.run();
     mailer->stop();  // its thread stops before the hub its digests ask
     house_bots.reset();
+    keeping = nullptr;
     keeper.reset();
     roles.reset();  // no more becoming the hub, nor forwarding
     hub_answers.reset();

@@ -2,8 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "store/unreachable.h"
-
 namespace tengen::cluster {
 namespace {
 
@@ -106,13 +104,13 @@ void LeaseKeeper::tick(std::chrono::steady_clock::time_point now) {
 }
 
 void LeaseKeeper::run() {
-  const auto tick = std::min<std::chrono::milliseconds>(kTick, ttl_ / 3);
+  const auto period = std::min<std::chrono::milliseconds>(kTick, ttl_ / 3);
   std::unique_lock lock(mutex_);
   do {
     lock.unlock();
     round(std::chrono::steady_clock::now());
     lock.lock();
-  } while (!wake_.wait_for(lock, tick, [this] { return stopping_; }));
+  } while (!wake_.wait_for(lock, period, [this] { return stopping_; }));
 }
 
 }  // namespace tengen::cluster

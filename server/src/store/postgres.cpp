@@ -92,12 +92,12 @@ void log_notice(void*, const PGresult* r) {
   const char* severity = PQresultErrorField(r, PG_DIAG_SEVERITY_NONLOCALIZED);
   const std::string_view level = severity ? severity : "NOTICE";
   const std::string text = trimmed(PQresultErrorMessage(r));
-  if (level == "FATAL" || level == "PANIC" || level == "ERROR") {
-    spdlog::warn("PostgreSQL: {}", text);
-  } else if (level == "WARNING") {
-    spdlog::warn("PostgreSQL: {}", text);
-  } else {
+  const bool chatter =
+      level == "NOTICE" || level == "INFO" || level == "LOG" || level.starts_with("DEBUG");
+  if (chatter) {
     spdlog::debug("PostgreSQL: {}", text);
+  } else {  // WARNING, and the ERROR or FATAL a server sends an idle connection it ends
+    spdlog::warn("PostgreSQL: {}", text);
   }
 }
 
@@ -207,10 +207,9 @@ void Connection::connect() {
 
 bool Connection::alive() {
   if (!conn_ || PQstatus(conn_) != CONNECTION_OK) return false;
-  // Something to read on an idle connection: usually the server's goodbye (57P01, then the end of
-  // the stream). Read it, so that libpq notices the connection is gone.
-  // The message comes first and the end of the stream after it, each read by one
-  // PQconsumeInput: read while there is something, a few times at most.
+  // Something to read on an idle connection: usually the server's goodbye (57P01), then the end
+  // of the stream, each read by one PQconsumeInput. Read while there is something, a few times
+  // at most, so that libpq notices the connection is gone.
   if (PQtransactionStatus(conn_) == PQTRANS_ACTIVE) return true;
   for (int reads = 0; reads < 4; ++reads) {
     pollfd p{PQsocket(conn_), POLLIN, 0};
