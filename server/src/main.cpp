@@ -41,6 +41,7 @@
 #include "store/journal.h"
 #include "store/stores.h"
 #include "store/unreachable.h"
+#include "ws/backlog_guard.h"
 
 extern char** environ;
 
@@ -173,6 +174,10 @@ int main(int argc, char** argv) {
     // (cluster::Roles), which may be at once or when another hub goes. Published once recovered.
     std::optional<Hub> hub;
     std::atomic<Hub*> serving{nullptr};
+    // In front of it: commands refused while the database is away and this many wait for it
+    // (docs/limits.md).
+    constexpr std::size_t kMostWaitingForTheDatabase = 10'000;
+    std::optional<BacklogGuard> guarded;
     // E-mail (docs/mail.md): with a relay, mails are queued and sent by the mailer's thread;
     // without, nothing is sent. Digests are the hub's (it knows who is to move).
     std::optional<mail::SmtpRelay> relay;
@@ -197,7 +202,7 @@ int main(int argc, char** argv) {
                      return waiting_games(h->games_of(user), user);
                    });
     auto build_hub = [&]() -> Hub& {
-      return hub.emplace(Hub::Services{
+      hub.emplace(Hub::Services{
           .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },
           .find_user_by_id = [&](std::int64_t id) { return user_ref(accounts.find_user(id)); },
           .journal = &journal,
@@ -214,6 +219,10 @@ int main(int argc, char** argv) {
           .moderation = stores->moderation.get(),
           .calendar_of = [&](std::int64_t id) { return accounts.calendar(id); },
           .notify = [&mailer](const PlayerNotice& n) { mailer->notice(n); }});
+      guarded.emplace(*hub, [&journal] {
+        return journal.waiting_for_store() && journal.backlog() >= kMostWaitingForTheDatabase;
+      });
+      return *hub;
     };
     auto recover_hub = [&] {
       const auto recovery_start = std::chrono::steady_clock::now();
@@ -314,7 +323,7 @@ int main(int argc, char** argv) {
                                   hub_answers =
                                       cluster::answer_hub_reads(*bus, cluster::hub_reads_of(built));
                                   metrics.node_is_hub = 1;
-                                  return built;
+                                  return *guarded;
                                 },
                                 .restart_connections =
                                     [&listening, &metrics] {
@@ -367,7 +376,7 @@ int main(int argc, char** argv) {
          .not_ready = not_ready,
          .api = &api,
          .accounts = &accounts,
-         .dispatcher = roles ? &roles->dispatcher() : static_cast<Dispatcher*>(&*hub),
+         .dispatcher = roles ? &roles->dispatcher() : static_cast<Dispatcher*>(&*guarded),
          .clock = &clock,
          .connection_timers = connection_timers.get(),
          .metrics_text =

@@ -87,6 +87,11 @@ std::future<void> Journal::barrier() {
   return future;
 }
 
+std::size_t Journal::backlog() const {
+  std::lock_guard lock(mutex_);
+  return queue_.size();
+}
+
 Journal::Stats Journal::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;

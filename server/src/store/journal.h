@@ -54,8 +54,10 @@ class Journal {
 
   Stats stats() const;
 
-  // Whether a commit is waiting for the database to come back, and since when (steady time).
+  // Whether a commit is waiting for the database to come back.
   bool waiting_for_store() const { return waiting_.load(); }
+  // Submissions queued behind the commit under way.
+  std::size_t backlog() const;
 
   // Commits what is queued, runs its callbacks, and stops the writer. While the database is away
   // it waits for it up to `patience` from the first failure, then gives up: what was queued
