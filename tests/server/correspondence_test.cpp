@@ -255,6 +255,7 @@ TEST_F(Correspondence, VacationsAreBoundedAndTheirRefusalsSayWhy) {
   std::tie(status, body) = request("PATCH", "/api/v1/me", "alice", R"({"vacation":true})");
   EXPECT_EQ(status, 429);
   EXPECT_EQ(body["error"]["code"], "too_many_vacations");
+  EXPECT_NE(head_.find("\r\nRetry-After: 3600"), std::string::npos) << head_;
   EXPECT_EQ(request("GET", "/api/v1/me", "alice").second["user"]["vacation"]["until_ms"], nullptr);
   stack_->advance(milliseconds(kDay));
   EXPECT_EQ(request("PATCH", "/api/v1/me", "alice", R"({"vacation":true})").first, 200)

@@ -170,6 +170,12 @@ TEST_F(Mail, BadRequestsAreRefusedAndChangeNothing) {
               json{{"address", "alice@example.org\r\nBcc: all@example.org"}}.dump());
   EXPECT_EQ(status, 400);
   EXPECT_EQ(body["error"]["code"], "bad_address");
+  // Too long is a bad address too, said as the documentation says (it was bad_request).
+  std::tie(status, body) = request("PATCH", "/api/v1/me/mail", "alice",
+                                   json{{"address", std::string(250, 'a') + "@b.org"}}.dump());
+  EXPECT_EQ(status, 400);
+  EXPECT_EQ(body["error"]["code"], "bad_address");
+  EXPECT_EQ(body["error"]["message"], "an address has at most 254 characters");
   std::tie(status, body) = request("PATCH", "/api/v1/me/mail", "alice", R"({"adress":"a@b.org"})");
   EXPECT_EQ(body["error"]["message"], "unknown field 'adress'");
   EXPECT_EQ(request("PATCH", "/api/v1/me/mail", "", R"({"address":"a@b.org"})").first, 401);

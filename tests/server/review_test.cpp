@@ -141,6 +141,8 @@ TEST_F(Positions, BadQueriesAreRefusedWithTheReason) {
             "field 'ruleset' must name a ruleset, such as \"japanese\"");
   EXPECT_EQ(message(R"({"width":9,"height":9,"moves":[{"color":"black","vertex":"K10"}]})"),
             "no point K10 on this board");
+  EXPECT_EQ(message(R"({"black":["D4","E5"],"white":["d4"],"moves":[]})"),
+            "point d4 is in both 'black' and 'white'");
   EXPECT_EQ(message(R"({"moves":[{"color":"red","vertex":"D4"}]})"),
             "a move's colour must be \"black\" or \"white\"");
   json many = {{"moves", json::array()}};
@@ -461,6 +463,7 @@ TEST_F(ReviewBoards, OneAccountMayKeepOnlySoManyOpenAndOpenOnlySoManyAtOnce) {
   EXPECT_EQ(request("POST", "/api/v1/reviews", "teacher", json{{"size", 9}}.dump()).first, 409);
   for (std::int64_t id = 6; id <= 10; ++id) teacher->command(cmd("review_close", id));
   EXPECT_EQ(request("POST", "/api/v1/reviews", "teacher", json{{"size", 9}}.dump()).first, 429);
+  EXPECT_NE(head_.find("\r\nRetry-After: 60"), std::string::npos) << "every 429 says when";
   stack_->clock().advance(std::chrono::minutes(10));
   open_review("teacher", {{"size", 9}});
 }

@@ -307,8 +307,15 @@ TEST(ServerProcess, TheLanguagesAreTheCatalogsInTheWebRoot) {
   EXPECT_EQ(body_of(http_get(server.port(), "/locales/index.json")),
             R"({"languages":["en","pt-BR"]})");
   std::ofstream(root / "locales" / "fy.json") << "{}";
+  fs::create_directories(root / "locales" / "xx.json");  // a folder: no language
   EXPECT_EQ(body_of(http_get(server.port(), "/locales/index.json")),
             R"({"languages":["en","fy","pt-BR"]})");
+  // A folder without its slash is no file: 404, a whole answer (it used to break off).
+  for (const char* folder : {"/locales", "/locales/xx.json"}) {
+    const std::string answer = http_get(server.port(), folder);
+    EXPECT_TRUE(answer.starts_with("HTTP/1.1 404")) << folder << ": " << answer;
+    EXPECT_EQ(body_of(answer), "not found\n") << folder;
+  }
   fs::remove_all(root);
 }
 

@@ -58,6 +58,7 @@ class ManyPlayers : public ::testing::Test {
     const std::string reply = http_request(stack_->port(), method, target, headers, body);
     const int status = std::stoi(reply.substr(9, 3));
     raw_ = body_of(reply);
+    head_ = reply.substr(0, reply.find("\r\n\r\n"));
     return {status, nlohmann::json::parse(raw_, nullptr, false)};
   }
   static nlohmann::json play(std::int64_t game, const std::string& vertex) {
@@ -67,7 +68,8 @@ class ManyPlayers : public ::testing::Test {
   TempDatabase temp_;
   std::optional<LiveStack> stack_;
   std::map<std::string, std::string> tokens_;
-  std::string raw_;  // the last request()'s body
+  std::string raw_;   // the last request()'s body
+  std::string head_;  // and its status line and headers
 };
 
 }  // namespace tengen::testing

@@ -119,6 +119,9 @@ ApiResponse position(std::string_view body) {
     for (const std::string& v : *list) {
       const auto p = g.parse_gtp(v);
       if (!p || *p == kPass) return error(400, "bad_request", "no point " + v + " on this board");
+      // One point in both lists (also written "d4" and "D4"): refused, not silently White's.
+      if (list == &q.white && start.at(*p) == Color::Black)
+        return error(400, "bad_request", "point " + v + " is in both 'black' and 'white'");
       start.set_stone(*p, list == &q.black ? Color::Black : Color::White);
     }
   }
@@ -332,8 +335,11 @@ std::optional<ApiResponse> Api::route(const ApiRequest& r) {
         const auto started = accounts_.start_vacation(user->id);
         if (const auto* refused = std::get_if<Accounts::VacationRefusal>(&started)) {
           if (*refused == Accounts::VacationRefusal::TooMany) {
-            return error(429, "too_many_vacations",
-                         "at most 5 vacations may begin in a day; end this one later instead");
+            auto refusal =
+                error(429, "too_many_vacations",
+                      "at most 5 vacations may begin in a day; end this one later instead");
+            refusal.retry_after_s = 3600;  // the day is a sliding one: an hour frees some
+            return refusal;
           }
           return error(409, "no_vacation_left",
                        "you have less than an hour of vacation left (a day accrues every 12 "
@@ -569,7 +575,10 @@ ApiResponse Api::new_review(const ApiRequest& r) {
   }
   request.sgf = write_sgf(tree);
   const auto [status, body] = archive_.hub.create_review(request);
-  return ApiResponse{status, body, {}};
+  ApiResponse response{status, body, {}};
+  // Too many open reviews (the account's, or the server's): once some are closed.
+  if (status == 429) response.retry_after_s = 60;
+  return response;
 }
 
 // GET /api/v1/tournaments and /api/v1/tournaments/{id}; nullopt for other paths. Changes go

@@ -149,7 +149,9 @@ struct HttpServer::Impl {
                                               bool keep_alive) {
     http::response<http::string_body> res{static_cast<http::status>(a.status), version};
     harden(res);
-    if (a.retry_after_s > 0) res.set(http::field::retry_after, std::to_string(a.retry_after_s));
+    // Every 429 says when to try again (a minute, where the refusal did not say).
+    const int retry_after = a.status == 429 && a.retry_after_s <= 0 ? 60 : a.retry_after_s;
+    if (retry_after > 0) res.set(http::field::retry_after, std::to_string(retry_after));
     res.set(http::field::cache_control, "no-store");
     if (!a.body.empty()) res.set(http::field::content_type, a.content_type);
     if (!a.content_disposition.empty())
@@ -168,7 +170,9 @@ struct HttpServer::Impl {
     for (const auto& entry :
          std::filesystem::directory_iterator(std::filesystem::path(web_root) / "locales", ec)) {
       const auto name = entry.path().filename().string();
-      if (entry.path().extension() != ".json" || name == "index.json") continue;
+      // Catalogs are files: a folder (or anything else) named xx.json is no language.
+      if (!entry.is_regular_file(ec) || entry.path().extension() != ".json" || name == "index.json")
+        continue;
       const auto code = entry.path().stem().string();
       const bool ok =
           code.size() >= 2 && code.size() <= 8 && std::all_of(code.begin(), code.end(), [](char c) {
@@ -238,6 +242,11 @@ struct HttpServer::Impl {
       return plain(req, http::status::ok, languages_json(config.web_root), "application/json");
     const auto path = resolve(config.web_root, target);
     if (!path) return plain(req, http::status::bad_request, "bad path\n", "text/plain");
+    // Files only: a folder (/js, /locales without the slash) opens, but cannot be read, and
+    // the answer would break off after its header.
+    std::error_code kind;
+    if (!std::filesystem::is_regular_file(*path, kind))
+      return plain(req, http::status::not_found, "not found\n", "text/plain");
     beast::error_code ec;
     http::file_body::value_type file;
     file.open(path->c_str(), beast::file_mode::scan, ec);

@@ -114,9 +114,12 @@ ApiResponse Api::report(const ApiRequest& r, const store::UserRecord& reporter) 
   if (!target) return error(404, "not_found", "no user named '" + filing.user + "'");
   if (target->id == reporter.id) return error(400, "bad_request", "you cannot report yourself");
   if (moderation_->open_reports_by(reporter.id) >= wire::kMaxOpenReportsPerPlayer) {
-    return error(429, "too_many_reports",
-                 "you have " + std::to_string(wire::kMaxOpenReportsPerPlayer) +
-                     " reports waiting for the administrators: wait until they are handled");
+    auto refusal = error(429, "too_many_reports",
+                         "you have " + std::to_string(wire::kMaxOpenReportsPerPlayer) +
+                             " reports waiting for the administrators: wait until they are "
+                             "handled");
+    refusal.retry_after_s = 3600;
+    return refusal;
   }
   store::Report report;
   report.at_ms = archive_.clock->unix_ms();
