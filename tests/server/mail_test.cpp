@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "mail/message.h"
+#include "store/sqlite.h"
 #include "support/game_commands.h"
 #include "support/many_players.h"
 #include "support/temp_smtp.h"
@@ -89,6 +90,14 @@ class Mail : public testing::ManyPlayers {
     stack_.emplace(temp_.path(), testing::LiveStack::limits(), RoomOptions{}, mail);
   }
   // One round of the mailer, and what the relay received.
+  // Mail links of `purpose` in the database, read there.
+  std::int64_t tokens(const std::string& purpose) {
+    store::Database db(temp_.path());
+    store::Statement count(db, "SELECT count(*) FROM mail_tokens WHERE purpose = ?");
+    count.bind(1, std::string_view(purpose));
+    count.step();
+    return count.column_int(0);
+  }
   std::vector<testing::ReceivedMail> deliver() {
     stack_->mailer().run_once();
     return sink_.take();
@@ -325,7 +334,11 @@ TEST_F(Mail, APasswordIsResetByTheLinkMailedToTheVerifiedAddress) {
   std::tie(status, body) =
       request("POST", "/api/v1/password-reset", "", json{{"user", "ALICE@example.org"}}.dump());
   EXPECT_EQ(status, 202);
+  // Nothing of it in the request's path, which would take longer for an account that exists:
+  // no link yet until the mailer's thread runs.
+  EXPECT_EQ(tokens("reset"), 0) << "looked up while the request waited";
   auto mails = deliver();
+  EXPECT_EQ(tokens("reset"), 1);
   ASSERT_EQ(mails.size(), 1u);
   EXPECT_EQ(mails[0].header("Subject"), "Reset your Tengen password");
   const auto link = mails[0].link("https://go.example.org/#/reset/");

@@ -95,8 +95,9 @@ class Mailer {
   // The link's token from a verification mail: the settings, now verified.
   Outcome<store::MailSettings> verify(const std::string& token);
   // A reset link for the account with this name, or for every account (at most 5) whose verified
-  // address this is. Says nothing of whether there is one (nor sends anything when not); refused
-  // only when mail is off or `requester` (an IP address) asked too often.
+  // address this is. Says nothing of whether there is one (nor sends anything when not), not even
+  // by its time: the accounts are looked up by the mailer's thread. Refused only when mail is
+  // off or `requester` (an IP address) asked too often.
   std::optional<Refusal> request_reset(const std::string& name_or_address,
                                        const std::string& requester);
   // The reset link's token and the new password: the account's name, its sessions all ended.
@@ -131,6 +132,7 @@ class Mailer {
   std::string new_token(store::TokenHash& hash) const;
   bool queue(const store::OutgoingMail& mail, std::int64_t now);  // false: over the user's bound
   void mail_notice(const PlayerNotice& n, std::int64_t now);
+  void mail_reset(const std::string& name_or_address, std::int64_t now);
   void mail_digests(std::int64_t now);
   int send_due(std::int64_t now);
 
@@ -147,6 +149,9 @@ class Mailer {
   std::deque<PlayerNotice> notices_;
   static constexpr std::size_t kMaxNotices = 10000;  // beyond, the oldest are dropped
   RateLimiter reset_requests_;
+  // Password resets asked for, done by the mailer's thread (request_reset).
+  std::deque<std::string> resets_;
+  static constexpr std::size_t kMaxResets = 1000;  // beyond, the oldest are dropped
   bool wake_ = false;
   bool stopping_ = false;
   std::mutex round_;            // one round at a time
