@@ -81,6 +81,12 @@ TEST_F(AccountsTest, BadNamesAndWeakPasswordsAreRefusedWithReasons) {
             "the password is one character repeated: choose a stronger one");
   EXPECT_EQ(reg("honinbo", "Password"),
             "the password is one of the most common ones: choose a stronger one");
+  // In each language the page speaks: Dutch's and German's commonest too.
+  for (const char* common : {"wachtwoord", "Welkom123", "passwort", "Hallo123", "qwertzuiop"}) {
+    EXPECT_EQ(reg("honinbo", common),
+              "the password is one of the most common ones: choose a stronger one")
+        << common;
+  }
   EXPECT_EQ(reg("honinbo", std::string(129, 'x').append("y").c_str()),
             "the password is too long: use at most 128 characters");
   // Characters, not bytes: four CJK characters are 12 bytes and still too short; a hundred are
