@@ -25,22 +25,22 @@ constexpr std::size_t kMaxPassword = 128;
 // The passwords most often tried first by anyone guessing.
 // The most common passwords of 8 characters or more, in lower case, in each language the web
 // client speaks (the leaked-password lists' top entries for English, Dutch and German), and Go's.
-constexpr auto kCommonPasswords = std::to_array<std::string_view>({
-    // everywhere
-    "12345678", "123456789", "1234567890", "123123123", "11111111", "00000000", "87654321",
-    "1q2w3e4r", "1qaz2wsx", "abcdefgh", "abc12345", "qwertyuiop", "qwerty123", "asdfghjkl",
-    // English
-    "password", "password1", "password12", "password123", "passw0rd", "iloveyou", "sunshine",
-    "princess", "football", "baseball", "welcome1", "letmein1", "trustno1", "superman",
-    "whatever", "starwars",
-    // Dutch
-    "wachtwoord", "wachtwoord1", "wachtwoord123", "welkom01", "welkom123", "geheim123",
-    "voetbal1", "ikhouvanjou", "qwerty12",
-    // German
-    "passwort", "passwort1", "passwort123", "hallo123", "hallo1234", "geheim12", "schatzi1",
-    "ichliebedich", "fussball", "qwertz123", "qwertzuiop", "schalke04",
-    // Go
-    "baduk123", "weiqi123", "igo12345", "tengen123", "hikaru123"});
+constexpr auto kCommonPasswords = std::to_array<std::string_view>(
+    {// everywhere
+     "12345678", "123456789", "1234567890", "123123123", "11111111", "00000000", "87654321",
+     "1q2w3e4r", "1qaz2wsx", "abcdefgh", "abc12345", "qwertyuiop", "qwerty123", "asdfghjkl",
+     // English
+     "password", "password1", "password12", "password123", "passw0rd", "iloveyou", "sunshine",
+     "princess", "football", "baseball", "welcome1", "letmein1", "trustno1", "superman", "whatever",
+     "starwars",
+     // Dutch
+     "wachtwoord", "wachtwoord1", "wachtwoord123", "welkom01", "welkom123", "geheim123", "voetbal1",
+     "ikhouvanjou", "qwerty12",
+     // German
+     "passwort", "passwort1", "passwort123", "hallo123", "hallo1234", "geheim12", "schatzi1",
+     "ichliebedich", "fussball", "qwertz123", "qwertzuiop", "schalke04",
+     // Go
+     "baduk123", "weiqi123", "igo12345", "tengen123", "hikaru123"});
 
 constexpr std::int64_t kDayMs = 24LL * 3600 * 1000;
 
