@@ -39,6 +39,9 @@ constexpr Option kOptions[] = {
     {"--lease-ttl", "TENGEN_LEASE_TTL",
      "with PostgreSQL: milliseconds a dead node's games wait before others take them (default "
      "5000)"},
+    {"--database-wait", "TENGEN_DATABASE_WAIT",
+     "with PostgreSQL: seconds to wait at start for a database that does not accept connections "
+     "yet, then exit with code 3 (default 60)"},
     {"--bots", "TENGEN_BOTS",
      "the server's own GNU Go players: on, off, or auto (default: on, except on the nodes of a "
      "cluster)"},
@@ -145,6 +148,13 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
       return "the lease TTL must be milliseconds from 300 to 600000, not '" + value + "'";
     }
     config.lease_ttl_ms = ms;
+  } else if (flag == "--database-wait") {
+    int seconds = -1;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+    if (ec != std::errc{} || end != value.data() + value.size() || seconds < 0 || seconds > 3600) {
+      return "the database wait must be seconds from 0 to 3600, not '" + value + "'";
+    }
+    config.database_wait_s = seconds;
   } else if (flag == "--bots") {
     if (value != "on" && value != "off" && value != "auto")
       return "--bots takes on, off or auto, not '" + value + "'";

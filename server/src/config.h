@@ -29,6 +29,9 @@ struct Config {
   // the host name), and how long its leases outlive its last renewal.
   std::string node;
   int lease_ttl_ms = 5000;
+  // With PostgreSQL: how long to wait at start for a database that does not accept connections
+  // yet (starting, recovering), before exiting with code 3 (docs/operations.md).
+  int database_wait_s = 60;
   // With PostgreSQL: the NATS server the nodes talk through (nats://host:4222). Set, this server
   // is one node of several over the database; unset, the only server on it.
   std::string bus;

@@ -144,7 +144,8 @@ int main(int argc, char** argv) {
     const bool clustered = !config.bus.empty();  // parse_config: only with PostgreSQL
     const auto stores = store::Stores::open(
         config.database, {config.node.empty() ? host_name() : config.node,
-                          std::chrono::milliseconds(config.lease_ttl_ms), clustered});
+                          std::chrono::milliseconds(config.lease_ttl_ms), clustered,
+                          std::chrono::seconds(config.database_wait_s)});
     const int schema = stores->schema;
     spdlog::info("{}database {} at schema version {}; memory from {}",
                  postgres ? "PostgreSQL " : "", stores->described, schema, allocator());

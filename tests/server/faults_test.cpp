@@ -10,6 +10,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <memory>
@@ -204,6 +205,17 @@ TEST(Faults, OneServerOnPostgresPlaysOnThroughARestartAndAnImmediateStop) {
   ASSERT_EQ(after.play()["type"], "ack");
   EXPECT_EQ(moves_stored(uri, game.id()), game.moves()) << "the first game's moves, all there";
   EXPECT_EQ(again->terminate(), 0);
+
+  // One that waits longer than --database-wait gives up, saying so, with exit code 3.
+  pg->stop_fast();
+  const auto waited_from = Clock::now();
+  const int status = std::system((std::string(TENGEN_SERVER_BINARY) + " --database '" + uri +
+                                  "' --database-wait 1 --port 0 --address 127.0.0.1 --bots off"
+                                  " --log-level warn > /dev/null 2>&1")
+                                     .c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 3) << "the database did not come: exit code 3";
+  EXPECT_GE(ms_since(waited_from), 1000) << "after waiting the second it was given";
 }
 
 // Three nodes over a PostgreSQL and a NATS of the test's own: the first the hub, Black on the
