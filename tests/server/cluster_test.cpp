@@ -6,7 +6,6 @@
 // nodes; big messages across the bus. A SQLite server's data moved to PostgreSQL.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -20,6 +19,7 @@
 #include "store/postgres_leases.h"
 #include "support/front_node.h"
 #include "support/live_server.h"
+#include "support/node_processes.h"
 #include "support/server_process.h"
 #include "support/temp_nats.h"
 #include "support/temp_postgres.h"
@@ -437,30 +437,14 @@ TEST_F(NodesInOneProcess, AGamesLongChatReachesAFrontNodesSpectatorWholeAndInOrd
 // is sent again under its cid and played once, and the game goes on to its end, rated once.
 class ThreeNodes : public ::testing::Test {
  protected:
-  ThreeNodes() : uri_(testing::TempPostgres::instance().new_database_uri()) {
-    base_ = std::filesystem::temp_directory_path() / ("tengen-cluster-" + std::to_string(getpid()));
-    std::filesystem::remove_all(base_);
-  }
-  ~ThreeNodes() override {
-    for (auto& n : nodes_) n.reset();
-    std::filesystem::remove_all(base_);
-  }
-  void start(int i) {
-    const std::string name(1, static_cast<char>('a' + i));
-    nodes_[static_cast<std::size_t>(i)].emplace(
-        base_ / name, 0,
-        std::vector<std::string>{"--database", uri_, "--bus", nats_.url(), "--node", name,
-                                 "--lease-ttl", "1000"});
-  }
-  testing::ServerProcess& node(int i) { return *nodes_[static_cast<std::size_t>(i)]; }
-  json health(int i) {
-    return json::parse(testing::body_of(testing::http_get(node(i).port(), "/healthz")));
-  }
+  ThreeNodes() : uri_(testing::TempPostgres::instance().new_database_uri()) {}
+  void start(int i) { nodes_.start(i, uri_, nats_.url()); }
+  testing::ServerProcess& node(int i) { return nodes_.node(i); }
+  json health(int i) { return nodes_.health(i); }
 
   testing::TempNats nats_;
   std::string uri_;
-  std::filesystem::path base_;
-  std::array<std::optional<testing::ServerProcess>, 3> nodes_;
+  testing::NodeProcesses nodes_{"cluster"};
 };
 
 TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {

@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <future>
 #include <memory>
 #include <optional>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "store/postgres.h"
+#include "support/node_processes.h"
 #include "support/server_process.h"
 #include "support/temp_nats.h"
 #include "support/temp_postgres.h"
@@ -223,26 +223,10 @@ TEST(Faults, OneServerOnPostgresPlaysOnThroughARestartAndAnImmediateStop) {
 class ThreeNodesAndTheirFaults : public ::testing::Test {
  protected:
   ThreeNodesAndTheirFaults() : pg_(testing::TempPostgres::own()), uri_(pg_->new_database_uri()) {
-    base_ = std::filesystem::temp_directory_path() / ("tengen-faults-" + std::to_string(getpid()));
-    std::filesystem::remove_all(base_);
-    for (int i = 0; i < 3; ++i) start(i);
+    for (int i = 0; i < 3; ++i) nodes_.start(i, uri_, nats_.url());
   }
-  ~ThreeNodesAndTheirFaults() override {
-    for (auto& n : nodes_) n.reset();
-    std::filesystem::remove_all(base_);
-  }
-  void start(int i) {
-    const std::string name(1, static_cast<char>('a' + i));
-    nodes_[static_cast<std::size_t>(i)].emplace(
-        base_ / name, 0,
-        std::vector<std::string>{"--database", uri_, "--bus", nats_.url(), "--node", name,
-                                 "--lease-ttl", "1000"});
-  }
-  testing::ServerProcess& node(int i) { return *nodes_[static_cast<std::size_t>(i)]; }
-  std::string role(int i) {
-    return json::parse(testing::body_of(testing::http_get(node(i).port(), "/healthz")))
-        .value("role", "");
-  }
+  testing::ServerProcess& node(int i) { return nodes_.node(i); }
+  std::string role(int i) { return nodes_.health(i).value("role", ""); }
   void expect_all_running() {
     for (int i = 0; i < 3; ++i)
       EXPECT_EQ(node(i).wait_for_exit(0ms), -2000) << "node " << i << " exited";
@@ -251,8 +235,7 @@ class ThreeNodesAndTheirFaults : public ::testing::Test {
   std::unique_ptr<testing::TempPostgres> pg_;
   std::string uri_;
   testing::TempNats nats_;
-  std::filesystem::path base_;
-  std::array<std::optional<testing::ServerProcess>, 3> nodes_;
+  testing::NodeProcesses nodes_{"faults"};
 };
 
 TEST_F(ThreeNodesAndTheirFaults, ARestartAndATenSecondOutageOfTheDatabaseCostAPauseNotTheHub) {
