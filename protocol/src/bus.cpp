@@ -23,6 +23,7 @@ std::string encode(const ToHub& m) {
                  {"name", m.user->name},
                  {"bot", m.user->bot},
                  {"created_at_ms", m.user->created_at_ms}};
+    if (m.user->admin) j["user"]["admin"] = true;
   }
   if (m.rtt_ms) j["rtt_ms"] = *m.rtt_ms;
   if (!m.text.empty()) j["text"] = m.text;
@@ -57,7 +58,8 @@ std::optional<ToHub> decode_to_hub(std::string_view text) {
     if (j.contains("user")) {
       const auto& u = j["user"];
       m.user = User{u.at("id").get<std::int64_t>(), u.at("name").get<std::string>(),
-                    u.at("bot").get<bool>(), u.at("created_at_ms").get<std::int64_t>()};
+                    u.at("bot").get<bool>(), u.at("created_at_ms").get<std::int64_t>(),
+                    u.value("admin", false)};
     }
     if (j.contains("rtt_ms")) m.rtt_ms = j["rtt_ms"].get<std::int64_t>();
     if (j.contains("text")) m.text = j["text"].get<std::string>();
@@ -85,6 +87,8 @@ std::string encode(const HubRead& m) {
   json j{{"read", kReads[static_cast<std::size_t>(m.what)]}, {"id", m.id}, {"limit", m.limit}};
   if (m.before) j["before"] = *m.before;
   if (!m.text.empty()) j["text"] = m.text;
+  if (m.viewer) j["viewer"] = *m.viewer;
+  if (m.admin) j["admin"] = true;
   return j.dump();
 }
 
@@ -107,6 +111,8 @@ std::optional<HubRead> decode_hub_read(std::string_view text) {
     if (j.contains("before")) m.before = j["before"].get<std::int64_t>();
     m.limit = j.at("limit").get<int>();
     if (j.contains("text")) m.text = j["text"].get<std::string>();
+    if (j.contains("viewer")) m.viewer = j["viewer"].get<std::int64_t>();
+    if (j.contains("admin")) m.admin = j["admin"].get<bool>();
     return m;
   } catch (const json::exception&) {
     return std::nullopt;

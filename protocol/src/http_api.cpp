@@ -265,6 +265,10 @@ std::variant<ReviewSource, std::string> decode_review_source(std::string_view bo
 std::string encode(const ReviewRequest& r) {
   json j{{"owner", user_json(r.owner)}, {"title", r.title}, {"sgf", r.sgf}};
   if (r.game) j["game"] = *r.game;
+  if (!r.players.empty()) {
+    j["players"] = json::array();
+    for (const auto& p : r.players) j["players"].push_back(user_json(p));
+  }
   return j.dump();
 }
 
@@ -278,6 +282,10 @@ std::optional<ReviewRequest> decode_review_request(std::string_view text) {
     r.title = j.at("title").get<std::string>();
     r.sgf = j.at("sgf").get<std::string>();
     if (j.contains("game")) r.game = j["game"].get<std::int64_t>();
+    if (j.contains("players")) {
+      for (const auto& p : j["players"])
+        r.players.push_back({p.at("id").get<std::int64_t>(), p.at("name").get<std::string>()});
+    }
     return r;
   } catch (const json::exception&) {
     return std::nullopt;
@@ -296,7 +304,8 @@ std::string encode_reviews(const std::vector<ReviewSummary>& reviews) {
                     {"height", r.height},
                     {"nodes", r.nodes},
                     {"followers", r.followers},
-                    {"created_at_ms", r.created_at_ms}});
+                    {"created_at_ms", r.created_at_ms},
+                    {"private", r.is_private}});
   }
   return json{{"reviews", list}}.dump();
 }

@@ -252,8 +252,12 @@ int main(int argc, char** argv) {
                 .live_sgf = [&](std::int64_t game) { return reads().live_sgf(game); },
                 .tournaments = [&](const store::Page& page) { return reads().tournaments(page); },
                 .tournament = [&](std::int64_t id) { return reads().tournament(id); },
-                .reviews = [&] { return reads().reviews(); },
-                .review_sgf = [&](std::int64_t id) { return reads().review_sgf(id); },
+                .reviews =
+                    [&](const protocol::http::Viewer& viewer) { return reads().reviews(viewer); },
+                .review_sgf =
+                    [&](std::int64_t id, const protocol::http::Viewer& viewer) {
+                      return reads().review_sgf(id, viewer);
+                    },
                 .create_review =
                     [&](const protocol::http::ReviewRequest& r) {
                       return reads().create_review(r);

@@ -24,6 +24,9 @@ TEST(Bus, AConnectionsCommandToTheHubReadsBackAsWritten) {
   EXPECT_EQ(back->user->created_at_ms, 1700000000000);
   EXPECT_EQ(back->rtt_ms, 35);
   EXPECT_EQ(back->text, m.text);
+  EXPECT_FALSE(back->user->admin);
+  m.user->admin = true;  // an administrator sees a private game's review through any node
+  EXPECT_TRUE(decode_to_hub(encode(m))->user->admin);
 
   const auto guest = decode_to_hub(encode(ToHub{ToHub::Op::Connected, 2, 1, {}, {}, ""}));
   ASSERT_TRUE(guest);
@@ -50,13 +53,17 @@ TEST(Bus, AFrontNodesQuestionsToTheHubAndTheAnswersReadBackAsWritten) {
   for (const HubRead& q :
        {HubRead{What::LiveSgf, 42, std::nullopt, 0}, HubRead{What::Tournaments, 0, 17, 50},
         HubRead{What::Tournaments, 0, std::nullopt, 20},
-        HubRead{What::Tournament, 3, std::nullopt, 0}}) {
+        HubRead{What::Tournament, 3, std::nullopt, 0},
+        HubRead{What::ReviewSgf, 3, std::nullopt, 0, {}, 12, true},
+        HubRead{What::Reviews, 0, std::nullopt, 0, {}, std::nullopt, false}}) {
     const auto back = decode_hub_read(encode(q));
     ASSERT_TRUE(back) << encode(q);
     EXPECT_EQ(back->what, q.what);
     EXPECT_EQ(back->id, q.id);
     EXPECT_EQ(back->before, q.before);
     EXPECT_EQ(back->limit, q.limit);
+    EXPECT_EQ(back->viewer, q.viewer);
+    EXPECT_EQ(back->admin, q.admin);
   }
   EXPECT_EQ(decode_hub_read_answer(encode(HubReadAnswer{"(;GM[1])"}))->body, "(;GM[1])");
   EXPECT_FALSE(decode_hub_read_answer(encode(HubReadAnswer{}))->body) << "none: not found";

@@ -263,6 +263,14 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
                                            {},
                                            UserRef{3, "carol"},
                                            ReviewChatLine{7, UserRef{3, "carol"}, "thank you"}}},
+      {"review_update, invited",
+       [] {
+         ReviewUpdate u{7, 8, ReviewChange::Invited, 2, {}, {}, {}, {}, UserRef{1, "alice"}, {}};
+         u.invited = std::vector<UserRef>{UserRef{4, "dan"}};
+         return u;
+       }()},
+      {"review_update, removed",
+       ReviewUpdate{7, 9, ReviewChange::Removed, 2, {}, {}, {}, {}, UserRef{1, "alice"}, {}}},
       {"review_followers", ReviewFollowers{7, {UserRef{2, "bob"}, UserRef{3, "carol"}}, 2}},
       {"seeking, waiting", Seeking{Seek{13, Speed::Blitz}, {}, 3}},
       {"seeking, matched", Seeking{{}, 42, 0}},
@@ -365,6 +373,8 @@ std::vector<std::pair<std::string, ClientEnvelope>> client_samples() {
       {"review_control", c(ReviewHandOver{7, "carol"})},
       {"review_chat", c(ReviewChat{7, "why not D4?"})},
       {"review_close", c(CloseReview{7})},
+      {"review_invite", c(ReviewInvite{7, "dan", false})},
+      {"review_invite, remove", c(ReviewInvite{7, "dan", true})},
   };
 }
 

@@ -260,6 +260,31 @@ TEST_F(NodesInOneProcess, AFrontNodeServesTheRecordOfAGameInPlayFromTheHub) {
       << "private: to its player";
   EXPECT_NE(sgf(b.port(), 999).find("404"), std::string::npos);
 
+  // The private game's review, asked of the front node: the hub answers as the asker may see.
+  ASSERT_EQ(black.command({{"type", "resign"}, {"game", games[1]}})["type"], "ack");
+  hub_.journal().barrier().wait();
+  const std::string opened = testing::http_request(
+      b.port(), "POST", "/api/v1/reviews",
+      "Content-Type: application/json\r\nAuthorization: Bearer " + black_token + "\r\n",
+      json{{"game", games[1]}}.dump());
+  ASSERT_NE(opened.find("201"), std::string::npos) << opened;
+  const auto review = json::parse(testing::body_of(opened))["review"]["id"].get<std::int64_t>();
+  const auto get = [&](const std::string& target, const std::string& token = "") {
+    return testing::http_request(b.port(), "GET", target,
+                                 token.empty() ? "" : "Authorization: Bearer " + token + "\r\n",
+                                 "");
+  };
+  const std::string review_sgf = "/api/v1/reviews/" + std::to_string(review) + ".sgf";
+  EXPECT_EQ(json::parse(testing::body_of(get("/api/v1/reviews")))["reviews"].size(), 0U);
+  EXPECT_EQ(json::parse(testing::body_of(get("/api/v1/reviews", black_token)))["reviews"].size(),
+            1U);
+  EXPECT_NE(get(review_sgf).find("404"), std::string::npos) << "not to a guest";
+  EXPECT_NE(get(review_sgf, black_token).find("200 OK"), std::string::npos) << "to its player";
+  WsClient guest(b.port(), {"", "", "/ws/v1"});
+  guest.wait_type("lobby");
+  EXPECT_EQ(guest.command({{"type", "review_join"}, {"review", review}})["code"], "not_found");
+  EXPECT_EQ(white.command({{"type", "review_join"}, {"review", review}})["type"], "ack");
+
   hub_answers_.reset();  // the hub stops answering (as while a hub is changing over)
   const std::string refused = sgf(b.port(), games[0]);
   EXPECT_NE(refused.find("503"), std::string::npos) << refused;

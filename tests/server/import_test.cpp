@@ -216,8 +216,9 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(reviews[0].created.game_id, 2);
   ASSERT_EQ(reviews[0].events.size(), 1u);
   EXPECT_EQ(reviews[0].events[0].by_user, ann);
-  EXPECT_EQ(games.closed_review_sgf(2), "(;SZ[9];B[ee])");
-  EXPECT_EQ(games.closed_review_sgf(1), std::nullopt);
+  ASSERT_TRUE(games.closed_review(2));
+  EXPECT_EQ(games.closed_review(2)->sgf, "(;SZ[9];B[ee])");
+  EXPECT_EQ(games.closed_review(1), std::nullopt);
   EXPECT_EQ(games.last_review_id(), 2);
 
   try {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "reviews/review_room.h"
+#include "store/admin_role.h"
 #include "store/sqlite.h"
 #include "support/many_players.h"
 #include "support/server_process.h"
@@ -445,6 +446,118 @@ TEST_F(ReviewBoards, MadeFromAFinishedGameOrAFileAndClosedByItsOwner) {
   EXPECT_NE(raw_.find("(;W[gg])\n(;W[cg]C[hm]))"), std::string::npos) << raw_;
   EXPECT_EQ(white->command(cmd("review_join", file))["code"], "not_found");
   EXPECT_EQ(request("GET", "/api/v1/reviews/77.sgf").first, 404);
+}
+
+// A review of a private game was once public: listed to anyone, its SGF downloadable and followed
+// live by guests. Now it is seen by the game's players, administrators and whom a player invites,
+// in the list, the SGF (open and closed), following, and after a restart.
+TEST_F(ReviewBoards, APrivateGamesReviewIsSeenByItsPlayersAdministratorsAndTheInvitedOnly) {
+  auto black = player("black");
+  auto white = player("white");
+  player("carol");
+  player("dan");
+  player("root");
+  ASSERT_NE(store::set_admin_role(temp_.path(), "root", true, 1).find("is now an administrator"),
+            std::string::npos);
+  const json created =
+      black->command({{"type", "create_challenge"},
+                      {"settings", {{"width", 9}, {"color", "black"}, {"private", true}}}});
+  const auto game =
+      white->command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}})["game"]
+          .get<std::int64_t>();
+  ASSERT_EQ(black->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  ASSERT_EQ(white->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  ASSERT_EQ(black->command(play(game, "E5"))["type"], "ack");
+  ASSERT_EQ(white->command(play(game, "C3"))["type"], "ack");
+  ASSERT_EQ(black->command({{"type", "resign"}, {"game", game}})["type"], "ack");
+  stack_->journal().barrier().wait();
+  const auto id = open_review("black", {{"game", game}});
+  const auto open_public = open_review("carol", {{"size", 9}});
+  const std::string sgf = "/api/v1/reviews/" + std::to_string(id) + ".sgf";
+  auto listed = [&](const std::string& who) {
+    std::vector<std::int64_t> ids;
+    const json list = request("GET", "/api/v1/reviews", who).second;
+    for (const auto& r : list["reviews"]) ids.push_back(r["id"].get<std::int64_t>());
+    return std::find(ids.begin(), ids.end(), id) != ids.end();
+  };
+  for (const char* who : {"", "carol", "dan"}) {
+    EXPECT_FALSE(listed(who)) << who;
+    EXPECT_EQ(request("GET", sgf, who).first, 404) << who;
+  }
+  for (const char* who : {"black", "white", "root"}) {
+    EXPECT_TRUE(listed(who)) << who;
+    EXPECT_EQ(request("GET", sgf, who).first, 200) << who;
+  }
+  const json list = request("GET", "/api/v1/reviews", "black").second;
+  for (const auto& r : list["reviews"]) EXPECT_EQ(r["private"], r["id"] == id);
+  {
+    WsClient guest(stack_->port(), WsClient::Options{"", "", "/ws/v1"});
+    guest.wait_type("welcome");
+    EXPECT_EQ(guest.command(cmd("review_join", id))["code"], "not_found");
+  }
+  auto carol = player("carol");
+  EXPECT_EQ(carol->command(cmd("review_join", id))["code"], "not_found");
+  EXPECT_EQ(carol->command(cmd("review_invite", id, {{"user", "carol"}}))["code"], "not_found")
+      << "nor can she invite herself to what does not exist for her";
+  auto root = player("root");
+  EXPECT_FALSE(follow(*root, id)["invited"].size());
+
+  // A player invites carol: she sees it, follows it, and is named in it.
+  const json s = follow(*black, id);
+  EXPECT_EQ(s["private"], true);
+  EXPECT_EQ(black->command(cmd("review_invite", id, {{"user", "nobody"}}))["message"],
+            "no user named 'nobody'");
+  EXPECT_EQ(black->command(cmd("review_invite", id, {{"user", "white"}}))["message"],
+            "white played this game: they always see it");
+  ASSERT_EQ(black->command(cmd("review_invite", id, {{"user", "Carol"}}))["type"], "ack");
+  const json invited = black->wait(
+      [](const json& m) { return m["type"] == "review_update" && m["change"] == "invited"; });
+  EXPECT_EQ(invited["invited"],
+            json::array({{{"id", invited["invited"][0]["id"]}, {"name", "carol"}}}));
+  EXPECT_EQ(black->command(cmd("review_invite", id, {{"user", "carol"}}))["message"],
+            "carol is invited already");
+  EXPECT_TRUE(listed("carol"));
+  EXPECT_EQ(request("GET", sgf, "carol").first, 200);
+  EXPECT_EQ(follow(*carol, id)["invited"][0]["name"], "carol");
+  EXPECT_EQ(carol->command(cmd("review_invite", id, {{"user", "dan"}}))["message"],
+            "only the game's players (black and white) can invite others to its review");
+  EXPECT_EQ(carol->command(cmd("review_invite", open_public, {{"user", "dan"}}))["message"],
+            "this review is public: anyone may follow it without an invitation");
+
+  // White takes it back: carol is put out of the room and it no longer exists for her.
+  ASSERT_EQ(white->command(cmd("review_invite", id, {{"user", "carol"}, {"remove", true}}))["type"],
+            "ack");
+  EXPECT_EQ(carol->wait([](const json& m) { return m.value("change", "") == "removed"; })["review"],
+            id);
+  EXPECT_FALSE(listed("carol"));
+  EXPECT_EQ(carol->command(cmd("review_join", id))["code"], "not_found");
+  ASSERT_EQ(black->command(cmd("review_play", id, {{"vertex", "G7"}}))["type"], "ack");
+  ASSERT_EQ(black->command(cmd("review_invite", id, {{"user", "dan"}}))["type"], "ack");
+  stack_->journal().barrier().wait();
+
+  // After a restart: still private, dan still invited.
+  carol.reset();
+  root.reset();
+  black.reset();
+  white.reset();
+  stack_.reset();
+  stack_.emplace(temp_.path());
+  EXPECT_FALSE(listed(""));
+  EXPECT_FALSE(listed("carol"));
+  EXPECT_TRUE(listed("dan"));
+  auto dan = player("dan");
+  EXPECT_EQ(follow(*dan, id)["invited"][0]["name"], "dan");
+  carol = player("carol");
+  EXPECT_EQ(carol->command(cmd("review_join", id))["code"], "not_found");
+
+  // Closed: its file goes to the same people.
+  black = player("black");
+  ASSERT_EQ(black->command(cmd("review_close", id))["type"], "ack");
+  stack_->journal().barrier().wait();
+  for (const char* who : {"", "carol"}) EXPECT_EQ(request("GET", sgf, who).first, 404) << who;
+  for (const char* who : {"black", "white", "dan", "root"})
+    EXPECT_EQ(request("GET", sgf, who).first, 200) << who;
+  EXPECT_NE(raw_.find("B[gc]"), std::string::npos) << raw_;
 }
 
 TEST_F(ReviewBoards, OneAccountMayKeepOnlySoManyOpenAndOpenOnlySoManyAtOnce) {

@@ -326,6 +326,34 @@ TEST_P(GameStores, AWriteThatFailsLeavesNothingOfItsGroup) {
   EXPECT_EQ(games().stored_game(5)->events.size(), 2u);
 }
 
+// A closed review as both backends read it back: its tree, the game it reviews, and its
+// invitations in order (what decides who may download it: docs/reviews.md, "Private reviews").
+TEST_P(GameStores, AClosedReviewComesBackWithItsGameAndItsInvitations) {
+  const std::vector<Write> writes{
+      GameCreated{6, std::nullopt, R"({"width":9,"private":true})", bob_, ann_, {}, {}, 1},
+      ReviewCreated{1, bob_, "bob vs ann", 6, "(;SZ[9])", 2},
+      ReviewEvent{1, 1, "invite", R"({"user":{"id":9,"name":"cy"},"remove":false})", bob_, 3},
+      ReviewEvent{1, 2, "play", R"({"color":"black","vertex":"E5"})", bob_, 4},
+      ReviewEvent{1, 3, "invite", R"({"user":{"id":9,"name":"cy"},"remove":true})", ann_, 5},
+      ReviewCreated{2, ann_, "demo", std::nullopt, "(;SZ[9])", 6},
+  };
+  games().write(writes);
+  EXPECT_FALSE(games().closed_review(1)) << "still open";
+  const std::vector<Write> closing{ReviewClosed{1, "(;SZ[9];B[ee])", 7},
+                                   ReviewClosed{2, "(;SZ[9])", 8}};
+  games().write(closing);
+  const auto closed = games().closed_review(1);
+  ASSERT_TRUE(closed);
+  EXPECT_EQ(closed->owner_id, bob_);
+  EXPECT_EQ(closed->game_id, 6);
+  EXPECT_EQ(closed->sgf, "(;SZ[9];B[ee])");
+  ASSERT_EQ(closed->invitations.size(), 2u) << "the invitations only, not the moves";
+  EXPECT_EQ(closed->invitations[1].seq, 3);
+  EXPECT_EQ(closed->invitations[1].by_user, ann_);
+  EXPECT_FALSE(games().closed_review(2)->game_id);
+  EXPECT_FALSE(games().closed_review(3));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, GameStores, ::testing::Values("sqlite", "postgres"),
                          [](const auto& backend) { return backend.param; });
 

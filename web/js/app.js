@@ -140,9 +140,17 @@ function gameStarted(m) {
 
 let unmount = () => {};
 
+let routed = false;
 function route() {
   unmount();
   unmount = () => {};
+  // A new page starts at its top, with the focus on it (a screen reader reads on from there; the
+  // next Tab is the page's first control), not where the last page was scrolled or focused.
+  if (routed) {
+    window.scrollTo(0, 0);
+    view.focus({ preventScroll: true });
+  }
+  routed = true;
   const hash = location.hash || '#/';
   let m;
   for (const a of document.querySelectorAll('[data-nav]')) a.removeAttribute('aria-current');
@@ -203,6 +211,12 @@ function route() {
 }
 
 window.addEventListener('hashchange', route);
+// The skip link (first on every page): past the bar, to the page itself, without changing the
+// address (which would change the page).
+document.querySelector('.skip-link')?.addEventListener('click', (e) => {
+  e.preventDefault();
+  view.focus();
+});
 
 async function start() {
   await startLanguage();

@@ -38,6 +38,8 @@ const ICONS = {
   previous: 'M11 3v10L4 8z',
   next: 'M5 3v10l7-5z',
   last: 'M11 3h2v10h-2z M3 3v10l7-5z',
+  // A padlock: a private game's review.
+  lock: 'M4 7V5a4 4 0 0 1 8 0v2h1v8H3V7zM6 7h4V5a2 2 0 0 0-4 0z',
 };
 export function icon(name) {
   const el = svg('svg', { viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true' });

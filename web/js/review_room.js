@@ -55,7 +55,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const commentSave = h('button', { type: 'submit' }, t('review.save_comment'));
   const commentForm = h('form', { class: 'comment-form', onsubmit: saveComment }, commentBox, commentSave);
   const commentText = h('div', { class: 'comment-text', 'aria-live': 'polite' });
-  const treeHolder = h('div', { class: 'review-tree', 'aria-label': t('review.variations') });
+  const treeHolder = h('div', { class: 'review-tree', role: 'group', 'aria-label': t('review.variations') });
   const followersLine = h('p', { class: 'muted followers' });
   // Focusable, so that a keyboard can scroll it.
   const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': t('chat.messages'), tabindex: '0' });
@@ -64,11 +64,15 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const chatGuest = h('p', { class: 'muted' }, ...tn('chat.guest', { link: h('a', { href: '#/login' }, t('nav.log_in')) }));
   const closeButton = h('button', { class: 'danger-quiet', hidden: true, onclick: closeReview }, t('review.close'));
   const closedNote = h('p', { class: 'panel result', hidden: true }, t('review.closed'));
+  // A private game's review: who sees it, and (for the game's players) whom they invite.
+  const privacyBox = h('section', { class: 'privacy', hidden: true });
+  const inviteName = h('input', { name: 'invite', maxlength: 32, autocomplete: 'off', placeholder: t('review.invite_placeholder'), 'aria-label': t('review.invite_label') });
+  const inviteForm = h('form', { class: 'invite-form row', onsubmit: invite }, inviteName, h('button', { type: 'submit' }, t('review.invite')));
   const view = h('div', { class: 'game review-room' },
     h('div', { class: 'board-area' }, boardHolder, whereLine, backButton, toolbar, navBar, problem),
     h('aside', { class: 'side' },
       h('header', { class: 'game-head' }, title, subtitle, h('div', { class: 'row' }, sgfLink, closeButton)),
-      closedNote, controlLine, handOver,
+      closedNote, controlLine, handOver, privacyBox,
       h('section', { class: 'comment' }, h('h2', {}, t('review.comment')), commentText, commentForm),
       h('section', { class: 'tree' }, h('h2', {}, t('review.variations')), treeHolder),
       followersLine,
@@ -78,7 +82,9 @@ export function mountReviewRoom(root, ctx, reviewId) {
 
   for (const [name, text, key] of TOOLS) {
     const label = t(key);
-    toolbar.append(h('button', { type: 'button', class: 'tool', dataset: { tool: name }, title: label, 'aria-label': label, 'aria-pressed': String(name === tool), onclick: () => { tool = name; render(); } }, text ?? t('review.stone')));
+    // A symbol is named by its label; the stone's visible word starts its name (as axe asks).
+    const named = text ? label : `${t('review.stone')}: ${label}`;
+    toolbar.append(h('button', { type: 'button', class: 'tool', dataset: { tool: name }, title: label, 'aria-label': named, 'aria-pressed': String(name === tool), onclick: () => { tool = name; render(); } }, text ?? t('review.stone')));
   }
   toolbar.append(h('button', { type: 'button', class: 'tool', title: t('game.pass'), onclick: () => send('review_play', { vertex: 'pass' }) }, t('game.pass')),
     h('button', { type: 'button', class: 'tool danger-text', title: t('review.delete_title'), onclick: deleteNode }, t('review.delete')));
@@ -105,6 +111,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
       seq: s.seq, title: s.title, owner: s.owner, controller: s.controller, width: s.width, height: s.height,
       komi: s.komi, rules: s.rules, game: s.game, nodes, current: s.current, position: s.position,
       followers: s.followers, guests: s.guests, closed: s.closed, chat: [...(s.chat ?? [])],
+      private: !!s.private, players: s.players ?? [], invited: s.invited ?? [],
     };
     if (!board || board.width !== s.width || board.height !== s.height) {
       board = new BoardView(s.width, s.height, { onPoint: clickPoint, ghost: ghostColor, label: t('review.board_label', { width: s.width, height: s.height }) });
@@ -125,6 +132,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     if (m.change === 'deleted') removeSubtree(m.deleted);
     if (local && !st.nodes.has(local.node)) local = null;  // the line looked at is gone
     if (m.change === 'control') st.controller = m.controller;
+    if (m.change === 'invited') st.invited = m.invited ?? [];
     if (m.change === 'closed') st.closed = true;
     if (m.change === 'chat' && m.line) {
       st.chat.push(m.line);
@@ -255,6 +263,25 @@ export function mountReviewRoom(root, ctx, reviewId) {
     }
   }
 
+  async function invite(e) {
+    e.preventDefault();
+    const user = inviteName.value.trim();
+    if (!user) return;
+    problem.textContent = '';
+    try {
+      await conn.command('review_invite', { review: reviewId, user });
+      inviteName.value = '';
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  }
+
+  // No longer invited: the room is closed to this reader.
+  function removed() {
+    st = null;
+    fill(view, h('p', { class: 'panel empty', role: 'alert' }, t('review.removed')), h('p', {}, h('a', { href: '#/' }, t('review.to_lobby'))));
+  }
+
   async function closeReview() {
     if (!iOwn() || !confirm(t('review.close_confirm'))) return;
     send('review_close', {});
@@ -324,8 +351,27 @@ export function mountReviewRoom(root, ctx, reviewId) {
     const names = st.followers.map((u) => u.name);
     if (st.guests) names.push(t('review.guests', { n: st.guests }));
     followersLine.textContent = names.length ? t('review.here', { names: names.join(', ') }) : '';
+    renderPrivacy();
     drawTree();
     renderChat();
+  }
+
+  function renderPrivacy() {
+    privacyBox.hidden = !st.private;
+    if (!st.private) return;
+    const players = st.players.map((u) => u.name);
+    const mayInvite = !st.closed && st.players.some((u) => u.id === ctx.user?.id);
+    const invited = st.invited.map((u) => h('li', {}, u.name, mayInvite
+      ? h('button', { type: 'button', class: 'link-button', 'aria-label': t('review.uninvite', { name: u.name }), title: t('review.uninvite', { name: u.name }), onclick: () => send('review_invite', { user: u.name, remove: true }) }, '×')
+      : null));
+    const typed = document.activeElement === inviteName ? inviteName.value : null;
+    fill(privacyBox,
+      h('h2', {}, icon('lock'), ' ', t('review.private')),
+      h('p', { class: 'muted' }, t('review.private_note', { black: players[0] ?? '', white: players[1] ?? '' })),
+      invited.length ? h('p', {}, t('review.invited')) : null,
+      invited.length ? h('ul', { class: 'invited' }, ...invited) : null,
+      mayInvite ? inviteForm : null);
+    if (typed !== null) { inviteName.value = typed; inviteName.focus(); }
   }
 
   function renderChat() {
@@ -375,7 +421,8 @@ export function mountReviewRoom(root, ctx, reviewId) {
       if (!place.has(id)) continue;
       const [x, y] = at(id);
       const cls = `node ${n.color ?? 'root'}${id === st.current ? ' current' : ''}${local && id === local.node ? ' looked' : ''}${n.comment ? ' commented' : ''}`;
-      const g = svg('g', { class: cls, 'data-node': id, role: 'treeitem', 'aria-label': n.color ? `${colorName(n.color)} ${n.vertex}` : t('review.the_start') });
+      const named = n.color ? `${t('review.move_n', { n: depthOf(id) })} · ${colorName(n.color)} ${n.vertex}` : t('review.the_start');
+      const g = svg('g', { class: cls, 'data-node': id, role: 'treeitem', 'aria-label': named });
       g.append(svg('circle', { cx: x, cy: y, r: id === st.current ? 10 : 8 }));
       const number = svg('text', { x, y });
       number.textContent = n.color ? String(depthOf(id)) : '◆';
@@ -402,6 +449,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     const m = e.detail;
     if (m.review !== reviewId) return;
     if (m.type === 'review_snapshot') applySnapshot(m);
+    else if (m.type === 'review_update' && m.change === 'removed') removed();
     else if (m.type === 'review_update' && st) applyUpdate(m);
     else if (m.type === 'review_followers' && st) { st.followers = m.followers; st.guests = m.guests; render(); }
   }
@@ -467,6 +515,7 @@ export function reviewsCard(ctx) {
       if (!reviews.length) fill(list, h('li', { class: 'empty' }, t('review.none')));
       else fill(list, ...reviews.slice(0, 20).map((r) => h('li', {},
         h('a', { href: `#/review/${r.id}` }, r.title),
+        r.private ? h('span', { class: 'tag', title: t('review.private_title') }, icon('lock'), ` ${t('review.private')}`) : null,
         h('span', { class: 'muted' }, ` ${t('review.by', { name: r.owner.name })} · ${r.width}×${r.height} · ${t('review.moves', { n: r.nodes - 1 })} · ${t('review.n_here', { n: r.followers })}`))));
     } catch (err) {
       fill(list, h('li', { class: 'empty' }, err.message));

@@ -43,6 +43,7 @@ struct User {
   std::string name;
   bool bot = false;
   std::int64_t created_at_ms = 0;
+  bool admin = false;  // sees what administrators see (a private game's review)
 };
 
 // A front node to the hub, about one of its connections (`connection`: the node's own number).
@@ -91,6 +92,9 @@ struct HubRead {
   std::optional<std::int64_t> before;  // Tournaments: a page (ids below `before`, `limit` of them)
   int limit = 0;
   std::string text{};  // CreateReview's request
+  // Reviews, ReviewSgf: who asks (a private game's review is theirs to see or not).
+  std::optional<std::int64_t> viewer{};
+  bool admin = false;
 };
 // The hub's answer: the body, or none (no such game in play, no such tournament).
 struct HubReadAnswer {

@@ -119,9 +119,18 @@ struct ReviewRequest {
   std::string title;
   std::optional<std::int64_t> game;
   std::string sgf;  // read and judged playable already
+  // A private game's review: its two players (who, administrators and whom they invite see it);
+  // empty for a public one.
+  std::vector<UserRef> players{};
 };
 std::string encode(const ReviewRequest& r);
 std::optional<ReviewRequest> decode_review_request(std::string_view text);
+// Who reads a review (its list, its SGF): a private game's review is seen by its players,
+// administrators and those invited only. No user: a guest.
+struct Viewer {
+  std::optional<std::int64_t> user;
+  bool admin = false;
+};
 // One line of GET /api/v1/reviews.
 struct ReviewSummary {
   std::int64_t id = 0;
@@ -132,6 +141,7 @@ struct ReviewSummary {
   int nodes = 0;
   int followers = 0;
   std::int64_t created_at_ms = 0;
+  bool is_private = false;  // of a private game: listed to those who may see it only
 };
 std::string encode_reviews(const std::vector<ReviewSummary>& reviews);
 std::string encode_review_created(std::int64_t id);

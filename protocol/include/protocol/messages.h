@@ -500,6 +500,21 @@ struct Wire<CloseReview> {
   static constexpr std::tuple fields{
       wire::field("review", &CloseReview::review, wire::positive_id)};
 };
+// A review of a private game is seen by the game's players, administrators and those they invite:
+// the owner or a player invites `user` (an account), or with `remove` takes the invitation back.
+struct ReviewInvite {
+  ReviewId review = 0;
+  std::string user;
+  bool remove = false;
+};
+template <>
+struct Wire<ReviewInvite> {
+  static constexpr std::string_view type = "review_invite";
+  static constexpr std::tuple fields{
+      wire::field("review", &ReviewInvite::review, wire::positive_id),
+      wire::field("user", &ReviewInvite::user, wire::user_name),
+      wire::field("remove", &ReviewInvite::remove, wire::Empty::Defaulted)};
+};
 
 using ClientMessage =
     std::variant<CreateChallenge, CancelChallenge, AcceptChallenge, DeclineChallenge, JoinGame,
@@ -509,7 +524,7 @@ using ClientMessage =
                  WithdrawPlayer, SetTournamentResult, RepairRound, WatchTournaments,
                  UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo, ReviewMark,
                  ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview, Seek,
-                 CancelSeek, ListMyGames, SetConditionalMoves>;
+                 CancelSeek, ListMyGames, SetConditionalMoves, ReviewInvite>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it
@@ -1333,6 +1348,11 @@ struct ReviewSnapshot {
   int guests = 0;  // followers without an account
   bool closed = false;
   std::vector<ReviewChatLine> chat;  // the newest lines (at most 100), oldest first
+  // A review of a private game: seen by its `players` (who may invite), administrators and
+  // `invited` only.
+  bool is_private = false;
+  std::vector<UserRef> players{};
+  std::vector<UserRef> invited{};
 };
 template <>
 struct Wire<ReviewSnapshot> {
@@ -1353,7 +1373,10 @@ struct Wire<ReviewSnapshot> {
                                      wire::field("followers", &ReviewSnapshot::followers),
                                      wire::field("guests", &ReviewSnapshot::guests),
                                      wire::field("closed", &ReviewSnapshot::closed),
-                                     wire::field("chat", &ReviewSnapshot::chat)};
+                                     wire::field("chat", &ReviewSnapshot::chat),
+                                     wire::field("private", &ReviewSnapshot::is_private),
+                                     wire::field("players", &ReviewSnapshot::players),
+                                     wire::field("invited", &ReviewSnapshot::invited)};
 };
 enum class ReviewChange : std::uint8_t {
   NodeAdded,  // `node` is new; it is the current node
@@ -1364,6 +1387,8 @@ enum class ReviewChange : std::uint8_t {
   Control,    // `controller` now drives the review
   Closed,     // the owner ended it
   Chat,       // `line` was posted to the review's chat (`current` as it was)
+  Invited,    // who is invited to a private review changed: `invited`
+  Removed,    // to one follower only: no longer invited, they follow it no more (no seq of its own)
   Other,      // a change a newer server made
 };
 template <>
@@ -1377,6 +1402,8 @@ struct WireNames<ReviewChange> {
       std::pair{std::string_view("control"), ReviewChange::Control},
       std::pair{std::string_view("closed"), ReviewChange::Closed},
       std::pair{std::string_view("chat"), ReviewChange::Chat},
+      std::pair{std::string_view("invited"), ReviewChange::Invited},
+      std::pair{std::string_view("removed"), ReviewChange::Removed},
       std::pair{std::string_view("other"), ReviewChange::Other}};
   static constexpr ReviewChange fallback = ReviewChange::Other;
 };
@@ -1392,6 +1419,7 @@ struct ReviewUpdate {
   std::optional<UserRef> controller;
   std::optional<UserRef> by;  // who made it
   std::optional<ReviewChatLine> line;
+  std::optional<std::vector<UserRef>> invited{};  // Invited: everyone invited now
 };
 template <>
 struct Wire<ReviewUpdate> {
@@ -1405,7 +1433,8 @@ struct Wire<ReviewUpdate> {
                                      wire::field("position", &ReviewUpdate::position),
                                      wire::field("controller", &ReviewUpdate::controller),
                                      wire::field("by", &ReviewUpdate::by),
-                                     wire::field("line", &ReviewUpdate::line)};
+                                     wire::field("line", &ReviewUpdate::line),
+                                     wire::field("invited", &ReviewUpdate::invited)};
 };
 // Who follows a review now (not numbered: sent as people come and go).
 struct ReviewFollowers {

@@ -16,7 +16,7 @@ namespace {
 
 std::optional<bus::User> bus_user(const std::optional<store::UserRecord>& u) {
   if (!u) return std::nullopt;
-  return bus::User{u->id, u->username, u->is_bot, u->created_at_ms};
+  return bus::User{u->id, u->username, u->is_bot, u->created_at_ms, u->is_admin};
 }
 
 // A front node's connection as the hub sees it. Its id is unique across nodes: the high bit set,
@@ -31,7 +31,10 @@ class RemoteConnection final : public Connection {
         id_((std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(node) << 32) |
             (number & 0xffff'ffffu)),
         rtt_(rtt.value_or(-1)) {
-    if (user) user_ = store::UserRecord{user->id, user->name, "", user->bot, user->created_at_ms};
+    if (user) {
+      user_ = store::UserRecord{user->id, user->name, "", user->bot, user->created_at_ms};
+      user_->is_admin = user->admin;
+    }
   }
 
   void send(std::shared_ptr<const std::string> message) override { send_all({std::move(message)}); }

@@ -14,8 +14,11 @@ HubReads hub_reads_of(Hub& hub) {
       .live_sgf = [&hub](std::int64_t game) { return hub.sgf(game); },
       .tournaments = [&hub](const store::Page& page) { return hub.tournaments_json(page); },
       .tournament = [&hub](std::int64_t id) { return hub.tournament_json(id); },
-      .reviews = [&hub] { return hub.reviews_json(); },
-      .review_sgf = [&hub](std::int64_t id) { return hub.review_sgf(id); },
+      .reviews = [&hub](const protocol::http::Viewer& viewer) { return hub.reviews_json(viewer); },
+      .review_sgf =
+          [&hub](std::int64_t id, const protocol::http::Viewer& viewer) {
+            return hub.review_sgf(id, viewer);
+          },
       .create_review =
           [&hub](const protocol::http::ReviewRequest& r) { return hub.create_review(r); },
       .reload_player = [&hub](std::int64_t user) { hub.reload_player(user); },
@@ -45,10 +48,10 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
         answer.body = local.tournament(question->id);
         break;
       case bus::HubRead::What::Reviews:
-        answer.body = local.reviews();
+        answer.body = local.reviews({question->viewer, question->admin});
         break;
       case bus::HubRead::What::ReviewSgf:
-        answer.body = local.review_sgf(question->id);
+        answer.body = local.review_sgf(question->id, {question->viewer, question->admin});
         break;
       case bus::HubRead::What::CreateReview: {
         const auto request = protocol::http::decode_review_request(question->text);
@@ -119,14 +122,16 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
             return ask(bus, patience, {What::Tournament, id, std::nullopt, 0});
           },
       .reviews =
-          [&bus, patience] {
-            auto body = ask(bus, patience, {What::Reviews, 0, std::nullopt, 0});
+          [&bus, patience](const protocol::http::Viewer& viewer) {
+            auto body = ask(bus, patience,
+                            {What::Reviews, 0, std::nullopt, 0, {}, viewer.user, viewer.admin});
             if (!body) throw Unavailable("the cluster's hub answered no review list");
             return std::move(*body);
           },
       .review_sgf =
-          [&bus, patience](std::int64_t id) {
-            return ask(bus, patience, {What::ReviewSgf, id, std::nullopt, 0});
+          [&bus, patience](std::int64_t id, const protocol::http::Viewer& viewer) {
+            return ask(bus, patience,
+                       {What::ReviewSgf, id, std::nullopt, 0, {}, viewer.user, viewer.admin});
           },
       .create_review =
           [&bus, patience](const protocol::http::ReviewRequest& r) {

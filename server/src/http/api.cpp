@@ -12,6 +12,7 @@
 #include "protocol/http_api.h"
 #include "protocol/moderation_api.h"
 #include "ratings/glicko2.h"
+#include "reviews/review_audience.h"
 #include "rooms/position_view.h"
 #include "rooms/time_off.h"
 #include "rooms/wording.h"
@@ -505,7 +506,14 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
 std::optional<ApiResponse> Api::reviews(const ApiRequest& r, std::string_view path) {
   constexpr std::string_view kPrefix = "/api/v1/reviews";
   if (!path.starts_with(kPrefix)) return std::nullopt;
-  if (path == kPrefix && r.method == "GET") return ApiResponse{200, archive_.hub.reviews(), {}};
+  // A private game's review is seen by its players, administrators and those invited only.
+  const auto viewer = [&]() -> wire::Viewer {
+    const auto user = r.token.empty() ? std::nullopt : accounts_.authenticate(r.token);
+    if (!user) return {};
+    return {user->id, user->is_admin};
+  };
+  if (path == kPrefix && r.method == "GET")
+    return ApiResponse{200, archive_.hub.reviews(viewer()), {}};
   if (path == kPrefix && r.method == "POST") return new_review(r);
   if (path == kPrefix) return error(405, "method_not_allowed", "use GET or POST");
   std::string_view id_text = path.substr(kPrefix.size());
@@ -515,8 +523,14 @@ std::optional<ApiResponse> Api::reviews(const ApiRequest& r, std::string_view pa
   id_text = id_text.substr(1, id_text.size() - 5);
   const auto id = parse_int(id_text);
   if (!id || *id < 1) return error(400, "bad_request", "the review id must be a positive integer");
-  auto record = archive_.hub.review_sgf(*id);
-  if (!record) record = archive_.store->closed_review_sgf(*id);
+  const auto who = viewer();
+  auto record = archive_.hub.review_sgf(*id, who);
+  if (!record) {
+    // Closed (or not there, or not theirs to see: all three look the same).
+    const auto closed = archive_.store->closed_review(*id);
+    if (closed && closed_review_audience(*archive_.store, *closed).may_see(who))
+      record = closed->sgf;
+  }
   if (!record) return error(404, "not_found", "no review " + std::to_string(*id));
   ApiResponse response{200, std::move(*record), {}};
   response.content_type = "application/x-go-sgf";
@@ -533,7 +547,7 @@ ApiResponse Api::new_review(const ApiRequest& r) {
   if (auto* problem = std::get_if<std::string>(&decoded))
     return error(400, "bad_request", *problem);
   const auto& source = std::get<wire::ReviewSource>(decoded);
-  wire::ReviewRequest request{{owner->id, owner->username}, source.title, source.game, {}};
+  wire::ReviewRequest request{{owner->id, owner->username}, source.title, source.game, {}, {}};
   GameTree tree;
   if (source.game) {
     const auto not_found = error(404, "not_found", "no game " + std::to_string(*source.game));
@@ -542,6 +556,8 @@ ApiResponse Api::new_review(const ApiRequest& r) {
     if (!info) return not_found;
     if (info->settings.is_private && owner->id != info->black.id && owner->id != info->white.id)
       return not_found;  // as GET /api/v1/games/{id} answers
+    // Its review is as private as the game: its players, administrators and whom they invite.
+    if (info->settings.is_private) request.players = {info->black, info->white};
     const auto sgf = archive_.store->finished_sgf(*source.game);
     if (!sgf) {
       return error(409, "game_in_play",

@@ -52,8 +52,10 @@ struct HubReads {
   std::function<std::optional<std::string>(std::int64_t id)> tournament;
   // Review boards (docs/reviews.md): the open ones as JSON, an open one's SGF (nullopt if it is
   // not open), and a new one (201 and its id, or the refusal).
-  std::function<std::string()> reviews;
-  std::function<std::optional<std::string>(std::int64_t id)> review_sgf;
+  // Each as `viewer` may see it (a private game's review: its players, administrators, invitees).
+  std::function<std::string(const protocol::http::Viewer& viewer)> reviews;
+  std::function<std::optional<std::string>(std::int64_t id, const protocol::http::Viewer& viewer)>
+      review_sgf;
   std::function<std::pair<int, std::string>(const protocol::http::ReviewRequest&)> create_review;
   // A player's blocks changed in the store: the hub follows (docs/moderation.md).
   std::function<void(std::int64_t user)> reload_player;

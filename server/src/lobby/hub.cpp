@@ -306,14 +306,15 @@ std::pair<int, std::string> Hub::create_review(const protocol::http::ReviewReque
   return {201, protocol::http::encode_review_created(std::get<protocol::ReviewId>(made))};
 }
 
-std::string Hub::reviews_json() {
+std::string Hub::reviews_json(const protocol::http::Viewer& viewer) {
   std::lock_guard lock(reviews_mutex_);
-  return protocol::http::encode_reviews(reviews_.list());
+  return protocol::http::encode_reviews(reviews_.list(viewer));
 }
 
-std::optional<std::string> Hub::review_sgf(protocol::ReviewId id) {
+std::optional<std::string> Hub::review_sgf(protocol::ReviewId id,
+                                           const protocol::http::Viewer& viewer) {
   std::lock_guard lock(reviews_mutex_);
-  return reviews_.sgf(id);
+  return reviews_.sgf(id, viewer);
 }
 
 std::pair<int, std::string> Hub::game_action(protocol::GameId game,

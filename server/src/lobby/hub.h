@@ -128,8 +128,9 @@ class Hub final : public Dispatcher, private TournamentHost {
   // Review boards (docs/reviews.md): a new one, once its row is durable (a status and the body
   // of the HTTP answer: 201 and its id, or why not); the open ones as JSON; an open one's SGF.
   std::pair<int, std::string> create_review(const protocol::http::ReviewRequest& request);
-  std::string reviews_json();
-  std::optional<std::string> review_sgf(protocol::ReviewId id);
+  std::string reviews_json(const protocol::http::Viewer& viewer);
+  std::optional<std::string> review_sgf(protocol::ReviewId id,
+                                        const protocol::http::Viewer& viewer);
 
   // An administrator suspended or banned the user (docs/moderation.md): their open challenges are
   // cancelled and their quick-match seek ends, so that nobody starts a game with them. Their
@@ -336,7 +337,7 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::map<std::uint64_t, std::set<protocol::GameId>> joined_;
   // The review boards: one lock for all (a change costs microseconds), taken after any other.
   std::mutex reviews_mutex_;
-  Reviews reviews_{services_.reviews};
+  Reviews reviews_{services_.reviews, services_.find_user};
   // Each account's chat across all games (user id → its bucket): below the command rate, so that
   // a flood of lines is refused before it reaches the rooms and the disk.
   std::mutex chat_mutex_;

@@ -65,12 +65,13 @@ ReviewTree tree_of(const std::string& sgf, std::size_t max_nodes) {
 }  // namespace
 
 ReviewRoom::ReviewRoom(const store::ReviewCreated& created, protocol::UserRef owner,
-                       ReviewLimits limits)
+                       ReviewLimits limits, std::vector<protocol::UserRef> players)
     : id_(created.id),
       owner_(owner),
       controller_(std::move(owner)),
       title_(created.title),
       game_(created.game_id),
+      audience_(std::move(players)),
       created_at_ms_(created.at_ms),
       limits_(limits),
       review_(tree_of(created.sgf, limits.max_nodes)) {
@@ -78,10 +79,12 @@ ReviewRoom::ReviewRoom(const store::ReviewCreated& created, protocol::UserRef ow
 }
 
 std::unique_ptr<ReviewRoom> ReviewRoom::recover(const store::StoredReview& stored,
-                                                protocol::UserRef owner, ReviewLimits limits) {
+                                                protocol::UserRef owner, ReviewLimits limits,
+                                                std::vector<protocol::UserRef> players) {
   // What was accepted once is replayed whatever today's limits say.
   limits.max_nodes = limits.max_events = limits.max_bytes = std::numeric_limits<std::size_t>::max();
-  auto room = std::make_unique<ReviewRoom>(stored.created, std::move(owner), limits);
+  auto room =
+      std::make_unique<ReviewRoom>(stored.created, std::move(owner), limits, std::move(players));
   for (const auto& e : stored.events) {
     protocol::ReviewUpdate ignored;
     if (auto problem = room->apply(e.kind, e.record, ignored)) {
@@ -179,6 +182,49 @@ ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::st
              m);
   if (kind.empty()) return error(cid, ErrorCode::UnknownType, "not a review command");
   return apply_and_publish(by, cid, kind, record.dump());
+}
+
+ReviewRoom::Reply ReviewRoom::invite(const protocol::UserRef& by, const std::string& cid,
+                                     const protocol::UserRef& user, bool remove) {
+  if (closed_) return error(cid, ErrorCode::GameOver, "this review is closed");
+  if (!audience_.is_private()) {
+    return error(cid, ErrorCode::Conflict,
+                 "this review is public: anyone may follow it without an invitation");
+  }
+  if (!audience_.is_player(by.id)) {
+    const auto& p = audience_.players();
+    return error(cid, ErrorCode::Forbidden,
+                 "only the game's players (" + p.front().name + " and " + p.back().name +
+                     ") can invite others to its review");
+  }
+  if (audience_.is_player(user.id))
+    return error(cid, ErrorCode::Conflict, user.name + " played this game: they always see it");
+  if (remove && !audience_.is_invited(user.id))
+    return error(cid, ErrorCode::NotFound, user.name + " is not invited");
+  if (!remove && audience_.is_invited(user.id))
+    return error(cid, ErrorCode::Conflict, user.name + " is invited already");
+  if (!remove && audience_.invited().size() >= ReviewAudience::kMaxInvited) {
+    return error(cid, ErrorCode::TooLarge,
+                 "this review has " + std::to_string(ReviewAudience::kMaxInvited) +
+                     " people invited, the most it may: take an invitation back first");
+  }
+  auto reply = apply_and_publish(by, cid, "invite", ReviewAudience::invite_record(user, remove));
+  if (!remove || std::holds_alternative<protocol::Error>(reply)) return reply;
+  // Whoever is no longer invited stops following (an administrator sees it all the same).
+  protocol::ReviewUpdate gone;
+  gone.review = id_;
+  gone.seq = seq_;
+  gone.change = protocol::ReviewChange::Removed;
+  gone.current = review_.current();
+  gone.by = by;
+  const auto text = std::make_shared<const std::string>(protocol::encode(gone));
+  const auto removed = std::erase_if(members_, [&](const auto& m) {
+    const bool out = m->user() && m->user()->id == user.id && !m->user()->is_admin;
+    if (out) pending_.send(m, text);
+    return out;
+  });
+  if (removed > 0) broadcast(followers_view());
+  return reply;
 }
 
 ReviewRoom::Reply ReviewRoom::apply_and_publish(const protocol::UserRef& by, const std::string& cid,
@@ -310,6 +356,11 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::st
       if (chat_.size() > kKeptChatLines) chat_.pop_front();
       update.change = protocol::ReviewChange::Chat;
       update.line = std::move(line);
+    } else if (kind == "invite") {
+      if (auto problem = audience_.apply_invite(text))
+        return Problem{ErrorCode::Internal, *problem};
+      update.change = protocol::ReviewChange::Invited;
+      update.invited = audience_.invited();
     } else if (kind == "control") {
       const auto& to = r.at("to");
       controller_ = {to.at("id").get<std::int64_t>(), to.at("name").get<std::string>()};
@@ -428,6 +479,9 @@ protocol::ReviewSnapshot ReviewRoom::snapshot() const {
     --from;
   }
   s.chat.assign(from, chat_.end());
+  s.is_private = audience_.is_private();
+  s.players = audience_.players();
+  s.invited = audience_.invited();
   return s;
 }
 

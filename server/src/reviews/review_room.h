@@ -13,6 +13,7 @@
 
 #include "engine/review.h"
 #include "protocol/messages.h"
+#include "reviews/review_audience.h"
 #include "rooms/outbox.h"
 #include "store/game_store.h"
 #include "ws/connection.h"
@@ -45,11 +46,13 @@ class ReviewRoom {
   using Reply = std::variant<protocol::Ack, protocol::Error>;
 
   // `sgf`: the tree it starts from, as stored (ReviewCreated::sgf). Throws SgfError if that
-  // cannot be read or played.
-  ReviewRoom(const store::ReviewCreated& created, protocol::UserRef owner, ReviewLimits limits);
+  // cannot be read or played. `players`: a private game's two players (none: a public review).
+  ReviewRoom(const store::ReviewCreated& created, protocol::UserRef owner, ReviewLimits limits,
+             std::vector<protocol::UserRef> players = {});
   // Replays the stored events onto the tree (std::runtime_error naming a bad event).
   static std::unique_ptr<ReviewRoom> recover(const store::StoredReview& stored,
-                                             protocol::UserRef owner, ReviewLimits limits);
+                                             protocol::UserRef owner, ReviewLimits limits,
+                                             std::vector<protocol::UserRef> players = {});
 
   protocol::ReviewId id() const noexcept { return id_; }
   const protocol::UserRef& owner() const noexcept { return owner_; }
@@ -58,6 +61,7 @@ class ReviewRoom {
   std::optional<std::int64_t> game() const noexcept { return game_; }
   std::int64_t created_at_ms() const noexcept { return created_at_ms_; }
   bool closed() const noexcept { return closed_; }
+  const ReviewAudience& audience() const noexcept { return audience_; }
   std::size_t followers() const noexcept { return members_.size(); }
   bool follows(const std::shared_ptr<Connection>& who) const { return members_.contains(who); }
   std::size_t nodes() const { return review_.tree().reachable(); }
@@ -70,6 +74,10 @@ class ReviewRoom {
   void leave(const std::shared_ptr<Connection>& who);
   Reply command(const protocol::UserRef& by, const std::string& cid,
                 const protocol::ClientMessage& m);
+  // A player of a private review's game invites `user` (or takes it back: `remove`); one taken
+  // back stops following it.
+  Reply invite(const protocol::UserRef& by, const std::string& cid, const protocol::UserRef& user,
+               bool remove);
   // The owner ends it; `at_ms` stamps the stored row.
   Reply close(const protocol::UserRef& by, const std::string& cid, std::int64_t at_ms);
 
@@ -99,6 +107,7 @@ class ReviewRoom {
   protocol::UserRef controller_;
   std::string title_;
   std::optional<std::int64_t> game_;
+  ReviewAudience audience_;
   std::int64_t created_at_ms_;
   ReviewLimits limits_;
   ReviewTree review_;

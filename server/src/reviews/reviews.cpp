@@ -25,6 +25,11 @@ std::optional<protocol::ReviewId> review_of(const protocol::ClientMessage& m) {
       m);
 }
 
+protocol::http::Viewer viewer_of(const Connection& who) {
+  if (!who.user()) return {};
+  return {who.user()->id, who.user()->is_admin};
+}
+
 }  // namespace
 
 bool Reviews::is_review_command(const protocol::ClientMessage& m) {
@@ -43,7 +48,8 @@ std::size_t Reviews::recover(store::GameStore& store, const FindUserById& find_u
     }
     // A review that cannot be rebuilt stays in the store, untouched, and the others come back.
     try {
-      open_[stored.created.id] = ReviewRoom::recover(stored, *owner, limits_);
+      open_[stored.created.id] = ReviewRoom::recover(
+          stored, *owner, limits_, private_players(store, stored.created.game_id));
       ++rebuilt;
     } catch (const std::exception& e) {
       spdlog::error("review {} not rebuilt: {}", stored.created.id, e.what());
@@ -77,7 +83,7 @@ std::variant<protocol::ReviewId, Reviews::Refusal> Reviews::create(
                                  request.game, request.sgf,      at_ms};
   std::unique_ptr<ReviewRoom> room;
   try {
-    room = std::make_unique<ReviewRoom>(row, request.owner, limits_);
+    room = std::make_unique<ReviewRoom>(row, request.owner, limits_, request.players);
   } catch (const std::exception& e) {
     return Refusal{422, "bad_sgf", e.what()};
   }
@@ -92,7 +98,8 @@ Reviews::Reply Reviews::command(const std::shared_ptr<Connection>& who, const st
                                 Outbox& out) {
   const protocol::ReviewId id = review_of(m).value_or(0);
   const auto it = open_.find(id);
-  if (it == open_.end()) {
+  // A private game's review does not exist for those who may not see it.
+  if (it == open_.end() || !it->second->audience().may_see(viewer_of(*who))) {
     return error(cid, ErrorCode::NotFound,
                  "no open review " + std::to_string(id) + " (closed reviews stay downloadable)");
   }
@@ -112,6 +119,11 @@ Reviews::Reply Reviews::command(const std::shared_ptr<Connection>& who, const st
                                                                   : "sign in to edit a review");
   } else if (std::holds_alternative<protocol::ReviewChat>(m) && !room.follows(who)) {
     reply = error(cid, ErrorCode::Forbidden, "follow the review (review_join) to chat in it");
+  } else if (const auto* invite = std::get_if<protocol::ReviewInvite>(&m)) {
+    const protocol::UserRef me{who->user()->id, who->user()->username};
+    const auto user = find_user_ ? find_user_(invite->user) : std::nullopt;
+    reply = user ? room.invite(me, cid, *user, invite->remove)
+                 : error(cid, ErrorCode::NotFound, "no user named '" + invite->user + "'");
   } else {
     const protocol::UserRef me{who->user()->id, who->user()->username};
     reply = std::holds_alternative<protocol::CloseReview>(m) ? room.close(me, cid, now_ms)
@@ -134,10 +146,12 @@ void Reviews::disconnected(const std::shared_ptr<Connection>& who, Outbox& out) 
   joined_.erase(it);
 }
 
-std::vector<protocol::http::ReviewSummary> Reviews::list() const {
+std::vector<protocol::http::ReviewSummary> Reviews::list(
+    const protocol::http::Viewer& viewer) const {
   std::vector<protocol::http::ReviewSummary> out;
   out.reserve(open_.size());
   for (const auto& [id, room] : open_) {
+    if (!room->audience().may_see(viewer)) continue;
     protocol::http::ReviewSummary s;
     s.id = id;
     s.title = room->title();
@@ -149,6 +163,7 @@ std::vector<protocol::http::ReviewSummary> Reviews::list() const {
     s.nodes = static_cast<int>(room->nodes());
     s.followers = static_cast<int>(room->followers());
     s.created_at_ms = room->created_at_ms();
+    s.is_private = room->audience().is_private();
     out.push_back(std::move(s));
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
@@ -157,9 +172,10 @@ std::vector<protocol::http::ReviewSummary> Reviews::list() const {
   return out;
 }
 
-std::optional<std::string> Reviews::sgf(protocol::ReviewId id) const {
+std::optional<std::string> Reviews::sgf(protocol::ReviewId id,
+                                        const protocol::http::Viewer& viewer) const {
   const auto it = open_.find(id);
-  if (it == open_.end()) return std::nullopt;
+  if (it == open_.end() || !it->second->audience().may_see(viewer)) return std::nullopt;
   return it->second->sgf();
 }
 

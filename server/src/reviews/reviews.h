@@ -21,7 +21,10 @@ namespace tengen {
 // change is a replay of one line of play, microseconds: docs/performance.md).
 class Reviews {
  public:
-  explicit Reviews(ReviewLimits limits = {}) : limits_(limits) {}
+  // `find_user`: an account by name (whom a player invites to a private review).
+  using FindUserByName = std::function<std::optional<protocol::UserRef>(const std::string& name)>;
+  explicit Reviews(ReviewLimits limits = {}, FindUserByName find_user = {})
+      : limits_(limits), find_user_(std::move(find_user)) {}
 
   const ReviewLimits& limits() const noexcept { return limits_; }
 
@@ -47,15 +50,17 @@ class Reviews {
                 const protocol::ClientMessage& m, std::int64_t now_ms, Outbox& out);
   void disconnected(const std::shared_ptr<Connection>& who, Outbox& out);
 
-  // GET /api/v1/reviews: the open reviews, most followed first.
-  std::vector<protocol::http::ReviewSummary> list() const;
-  // An open review's whole tree; nullopt if no such review is open.
-  std::optional<std::string> sgf(protocol::ReviewId id) const;
+  // GET /api/v1/reviews: the open reviews `viewer` may see, most followed first.
+  std::vector<protocol::http::ReviewSummary> list(const protocol::http::Viewer& viewer) const;
+  // An open review's whole tree; nullopt if no such review is open, or `viewer` may not see it
+  // (a private game's review does not exist for them).
+  std::optional<std::string> sgf(protocol::ReviewId id, const protocol::http::Viewer& viewer) const;
 
   static bool is_review_command(const protocol::ClientMessage& m);
 
  private:
   ReviewLimits limits_;
+  FindUserByName find_user_;
   RateLimiter created_{limits_.create_burst, limits_.create_refill};  // by owner id
   protocol::ReviewId last_id_ = 0;
   std::map<protocol::ReviewId, std::unique_ptr<ReviewRoom>> open_;

@@ -218,6 +218,15 @@ struct StoredReview {
   std::vector<ReviewEvent> events;  // in seq order
 };
 
+// A closed review as stored: its whole tree, and what decides who may see it (the game it was made
+// from, and its invitations: its "invite" events, in order).
+struct ClosedReview {
+  std::int64_t owner_id = 0;
+  std::optional<std::int64_t> game_id;
+  std::string sgf;
+  std::vector<ReviewEvent> invitations;
+};
+
 // A page of a list: newest first; `before` is the id to continue from (exclusive).
 struct Page {
   std::optional<std::int64_t> before;
@@ -273,10 +282,10 @@ class GameStore {
   virtual std::vector<StoredTournament> tournaments() = 0;
 
   // Reviews: the open ones with their events (for recovery at start), the highest id given, and
-  // a closed one's whole tree (nullopt if there is no such review, or it is still open).
+  // a closed one (nullopt if there is no such review, or it is still open).
   virtual std::vector<StoredReview> open_reviews() = 0;
   virtual std::int64_t last_review_id() = 0;
-  virtual std::optional<std::string> closed_review_sgf(std::int64_t review_id) = 0;
+  virtual std::optional<ClosedReview> closed_review(std::int64_t review_id) = 0;
 };
 
 }  // namespace tengen::store

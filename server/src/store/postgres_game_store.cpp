@@ -414,12 +414,22 @@ std::int64_t PostgresGameStore::last_review_id() {
   return write_db_->query("SELECT coalesce(max(id), 0) FROM reviews").int64(0, 0);
 }
 
-std::optional<std::string> PostgresGameStore::closed_review_sgf(std::int64_t review_id) {
+std::optional<ClosedReview> PostgresGameStore::closed_review(std::int64_t review_id) {
   std::lock_guard lock(read_mutex_);
   const auto r = read_db_->query(
-      "SELECT final_sgf FROM reviews WHERE id = $1 AND closed_at IS NOT NULL", {review_id});
+      "SELECT owner_id, game_id, final_sgf FROM reviews WHERE id = $1 AND closed_at IS NOT NULL",
+      {review_id});
   if (r.rows() == 0) return std::nullopt;
-  return r.optional_text(0, 0);
+  ClosedReview out{r.int64(0, 0), r.optional_int64(0, 1), r.optional_text(0, 2).value_or(""), {}};
+  const auto e = read_db_->query(
+      "SELECT seq, kind, record, by_user, at FROM review_events WHERE review_id = $1"
+      " AND kind = 'invite' ORDER BY seq",
+      {review_id});
+  for (int i = 0; i < e.rows(); ++i) {
+    out.invitations.push_back({review_id, e.int64(i, 0), e.text(i, 1), e.text(i, 2),
+                               e.optional_int64(i, 3), e.int64(i, 4)});
+  }
+  return out;
 }
 
 }  // namespace tengen::store

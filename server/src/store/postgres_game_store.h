@@ -41,7 +41,7 @@ class PostgresGameStore final : public GameStore {
   std::vector<StoredTournament> tournaments() override;
   std::vector<StoredReview> open_reviews() override;
   std::int64_t last_review_id() override;
-  std::optional<std::string> closed_review_sgf(std::int64_t review_id) override;
+  std::optional<ClosedReview> closed_review(std::int64_t review_id) override;
 
  private:
   std::unique_ptr<pg::Connection> write_db_;

@@ -477,12 +477,24 @@ std::int64_t SqliteGameStore::last_review_id() {
   return single_int("SELECT coalesce(max(id), 0) FROM reviews");
 }
 
-std::optional<std::string> SqliteGameStore::closed_review_sgf(std::int64_t review_id) {
+std::optional<ClosedReview> SqliteGameStore::closed_review(std::int64_t review_id) {
   std::lock_guard lock(read_mutex_);
-  Statement q(read_db_, "SELECT final_sgf FROM reviews WHERE id = ? AND closed_at IS NOT NULL");
+  Statement q(read_db_,
+              "SELECT owner_id, game_id, final_sgf FROM reviews WHERE id = ?"
+              " AND closed_at IS NOT NULL");
   q.bind(1, review_id);
   if (!q.step()) return std::nullopt;
-  return q.column_text(0);
+  ClosedReview out{q.column_int(0), q.column_optional_int(1), q.column_text(2), {}};
+  Statement events(read_db_,
+                   "SELECT seq, kind, record, by_user, at FROM review_events WHERE review_id = ?"
+                   " AND kind = 'invite' ORDER BY seq");
+  events.bind(1, review_id);
+  while (events.step()) {
+    out.invitations.push_back({review_id, events.column_int(0), events.column_text(1),
+                               events.column_text(2), events.column_optional_int(3),
+                               events.column_int(4)});
+  }
+  return out;
 }
 
 std::vector<GameSummary> SqliteGameStore::live_games(Page page) {

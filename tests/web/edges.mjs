@@ -1,0 +1,83 @@
+// What players hit at the edges (issue "Private stays private, and the edges players hit"), each
+// as a person meets it in the browser: a review of a private game seen only by its players and
+// whom they invite. The real server binary and Debian's chromium; nothing sleeps.
+//
+//   node tests/web/edges.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn, commandIn as command } from './harness.mjs';
+
+const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('edges');
+const step = (text) => console.log(`--- ${text}`);
+
+const { child: server, port } = await startServer({ binary: serverBinary, webRoot, dir, extra: ['--bots', 'off'] });
+const url = `http://127.0.0.1:${port}`;
+const browser = await launchBrowser();
+const failures = [];
+const newPage = (label, options = {}) => openPage(browser, failures, label, { locale: 'en-GB', expected: /40[0134]|429/, ...options });
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+try {
+  step('a private game between alice and bob ends; alice opens a review board of it');
+  const alice = await newPage('alice');
+  const bob = await newPage('bob');
+  const carol = await newPage('carol', phone);
+  const guest = await newPage('guest');
+  await registerIn(alice, url, 'alice');
+  await registerIn(bob, url, 'bob');
+  await registerIn(carol, url, 'carol');
+  const { challenge } = await command(alice, { type: 'create_challenge', opponent: 'bob', settings: { width: 9, color: 'black', private: true } });
+  const { game } = await command(bob, { type: 'accept_challenge', challenge });
+  await command(alice, { type: 'play', game, vertex: 'E5' });
+  await command(bob, { type: 'play', game, vertex: 'C3' });
+  await command(alice, { type: 'resign', game });
+  await alice.goto(`${url}/#/game/${game}`);
+  await alice.click('.open-review');
+  await alice.waitForURL(/#\/review\/\d+$/);
+  const reviewUrl = alice.url();
+  const privacy = alice.locator('.review-room .privacy');
+  await privacy.locator('text=only alice and bob').waitFor();
+
+  step('nobody else sees it: not in the lobby, not by its address, not its file');
+  for (const p of [carol, guest]) {
+    await p.goto(`${url}/#/`);
+    await p.locator('.lobby-reviews .empty', { hasText: 'No reviews right now.' }).waitFor();
+    await p.goto(reviewUrl);
+    await p.locator('.review-room .board-holder .empty', { hasText: 'no open review' }).waitFor();
+  }
+  const id = reviewUrl.match(/review\/(\d+)/)[1];
+  assert.equal((await fetch(`${url}/api/v1/reviews/${id}.sgf`)).status, 404);
+
+  step('alice invites carol: carol finds it in her lobby, marked private, and follows it on her phone');
+  await privacy.locator('input[name=invite]').fill('carol');
+  await privacy.locator('button', { hasText: 'Invite' }).click();
+  await privacy.locator('.invited li', { hasText: 'carol' }).waitFor();
+  await alice.screenshot({ path: join(artifacts, 'edges-private-review.png'), fullPage: true });
+  await assertAccessible(alice, 'a private review, its owner inviting');
+  await privacy.locator('input[name=invite]').fill('nobody');
+  await privacy.locator('button', { hasText: 'Invite' }).click();
+  await alice.locator('.review-room .analysis-error', { hasText: "no user named 'nobody'" }).waitFor();
+  await carol.goto(`${url}/#/`);
+  const listed = carol.locator('.lobby-reviews li', { hasText: 'alice vs bob' });
+  await listed.locator('.tag', { hasText: 'Private' }).waitFor();
+  await listed.locator('a').click();
+  await carol.locator('.review-room .privacy .invited li', { hasText: 'carol' }).waitFor();
+  assert.equal(await carol.locator('.review-room .privacy input[name=invite]').count(), 0, 'an invitee does not invite');
+  await carol.screenshot({ path: join(artifacts, 'edges-private-review-phone.png'), fullPage: true });
+
+  step('bob, the other player, takes the invitation back: carol is told, and it is gone for her');
+  await bob.goto(reviewUrl);
+  await bob.locator('.review-room .privacy .invited li', { hasText: 'carol' }).getByRole('button').click();
+  await carol.locator('[role=alert]', { hasText: 'You are no longer invited to this review.' }).waitFor();
+  await alice.locator('.review-room .privacy p', { hasText: 'Invited:' }).waitFor({ state: 'detached' });
+  await carol.goto(`${url}/#/`);
+  await carol.locator('.lobby-reviews .empty', { hasText: 'No reviews right now.' }).waitFor();
+
+  assert.deepEqual(failures, []);
+  console.log('edges: every step passed');
+} finally {
+  await browser.close();
+  await stopServer(server);
+  rmSync(dir, { recursive: true, force: true });
+}
