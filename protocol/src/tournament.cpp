@@ -53,6 +53,8 @@ std::optional<std::string> validate(const TournamentSettings& s) {
   if (auto problem = validate(game)) return "game." + *problem;
   if (s.game.automatic_handicap || s.game.handicap != 0)
     return "game.handicap is set by the pairing: leave it out";
+  // Its page shows every pairing and result to anyone: its games are as public as it is.
+  if (s.game.is_private) return "game.private: a tournament's games are public, as its page is";
   if (!s.vacations && s.game.time.system != TimeControl::System::Correspondence)
     return "vacations: a pause policy is for correspondence tournaments only";
   if (s.all_rounds_at_once &&

@@ -286,6 +286,9 @@ TEST(TournamentCodec, BadTournamentInputNamesTheProblem) {
   s.game.handicap = 2;
   EXPECT_EQ(validate(s), "game.handicap is set by the pairing: leave it out");
   s.game.handicap = 0;
+  s.game.is_private = true;  // its page would show the private games' pairings and results
+  EXPECT_EQ(validate(s), "game.private: a tournament's games are public, as its page is");
+  s.game.is_private = false;
   s.vacations = false;
   EXPECT_EQ(validate(s), "vacations: a pause policy is for correspondence tournaments only");
   s.game.time = {.system = TimeControl::System::Correspondence, .per_move_ms = 86'400'000};

@@ -13,7 +13,7 @@ namespace tengen {
 namespace store {
 class GameStore;
 struct ClosedReview;
-}
+}  // namespace store
 
 // Who may see a review (docs/reviews.md, "Private reviews"). A review of a private game is seen by
 // that game's two players, by administrators and by whomever a player invites; every other review
