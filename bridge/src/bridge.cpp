@@ -526,7 +526,7 @@ class Bridge::Impl : public std::enable_shared_from_this<Impl> {
     if (why) {
       if (!direct) return;
       spdlog::info("declining challenge {} from {}: {}", c.id, c.challenger.name, *why);
-      send(protocol::DeclineChallenge{c.id}, {});
+      send(protocol::DeclineChallenge{c.id, *why}, {});
       return;
     }
     if (pending_accepts_.contains(c.id)) return;

@@ -218,6 +218,10 @@ std::optional<std::string> refusal(const AcceptPolicy& a, const protocol::GameSe
   if (!a.rulesets.empty() && !a.rulesets.contains(s.ruleset))
     return "this bot does not play " + std::string(to_string(s.ruleset)) + " rules";
   if (!a.time_systems.empty() && !a.time_systems.contains(s.time.system)) {
+    // Told to the challenger as the reason (docs/bots.md): in players' words.
+    if (s.time.system == System::Correspondence)
+      return "this bot does not play correspondence games";
+    if (s.time.system == System::None) return "this bot does not play untimed games";
     return "this bot does not play with " + system_name(s.time.system) + " time";
   }
   if (s.rated ? !a.rated : !a.unrated)

@@ -1057,6 +1057,9 @@ std::string comment_text(const std::string& text) {
              ? "is longer than " + std::to_string(kMaxCommentLength) + " bytes"
              : "";
 }
+std::string decline_reason(const std::string& text) {
+  return text.size() > 200 ? "is longer than 200 bytes" : "";
+}
 std::string mark_label(const std::string& text) {
   return bounded(text, kMaxLabelLength);
 }

@@ -357,6 +357,8 @@ TEST(BridgeConfig, RefusesWhatThePolicyExcludes) {
   EXPECT_EQ(refusal(p, s), "main time under 60 s is too fast for this bot");
   p.time_systems = {System::ByoYomi};
   EXPECT_EQ(refusal(p, s), "this bot does not play with absolute time");
+  s.time = {.system = System::Correspondence, .per_move_ms = 86'400'000};
+  EXPECT_EQ(refusal(p, s), "this bot does not play correspondence games");
 }
 
 }  // namespace

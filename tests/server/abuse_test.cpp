@@ -373,3 +373,49 @@ TEST_F(Abuse, RegistrationsFromOneAddressAreRateLimited) {
 
 }  // namespace
 }  // namespace tengen::testing
+
+namespace tengen::testing {
+namespace {
+
+// A declined direct challenge once vanished with no word: now the challenger is told who declined
+// it and, when they said, why; the reason has a bound like every text a client sends.
+TEST_F(ManyPlayers, ADeclinedChallengeSaysWhoDeclinedItAndWhy) {
+  auto ann = player("ann");
+  auto bob = player("bob");
+  auto challenge = [&] {
+    return ann->command({{"type", "create_challenge"},
+                         {"opponent", "bob"},
+                         {"settings", {{"width", 9}, {"color", "black"}}}})["challenge"];
+  };
+  const auto first = challenge();
+  ASSERT_EQ(bob->command({{"type", "decline_challenge"}, {"challenge", first}})["type"], "ack");
+  const json closed = ann->wait(
+      [&](const json& m) { return m["type"] == "challenge_closed" && m["challenge"] == first; });
+  EXPECT_EQ(closed["reason"], "declined");
+  EXPECT_EQ(closed["by"]["name"], "bob");
+  EXPECT_FALSE(closed.contains("why"));
+
+  const auto second = challenge();
+  EXPECT_EQ(bob->command({{"type", "decline_challenge"},
+                          {"challenge", second},
+                          {"why", std::string(201, 'x')}})["code"],
+            "bad_field");
+  ASSERT_EQ(bob->command({{"type", "decline_challenge"},
+                          {"challenge", second},
+                          {"why", "I only play 19x19"}})["type"],
+            "ack");
+  EXPECT_EQ(ann->wait([&](const json& m) {
+    return m["type"] == "challenge_closed" && m["challenge"] == second;
+  })["why"],
+            "I only play 19x19");
+  // A cancel by its author names nobody.
+  const auto third = challenge();
+  ASSERT_EQ(ann->command({{"type", "cancel_challenge"}, {"challenge", third}})["type"], "ack");
+  EXPECT_FALSE(bob->wait([&](const json& m) {
+                    return m["type"] == "challenge_closed" && m["challenge"] == third;
+                  })
+                   .contains("by"));
+}
+
+}  // namespace
+}  // namespace tengen::testing

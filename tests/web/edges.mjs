@@ -1,6 +1,7 @@
 // What players hit at the edges (issue "Private stays private, and the edges players hit"), each
 // as a person meets it in the browser: a review of a private game seen only by its players and
-// whom they invite. The real server binary and Debian's chromium; nothing sleeps.
+// whom they invite; a declined challenge that says who declined and why. The real server binary
+// with its GNU Go house bots, and Debian's chromium; nothing sleeps.
 //
 //   node tests/web/edges.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
 import { rmSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { startServer, stopServer, launchBrowser, assertAccessible, browserTestAr
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('edges');
 const step = (text) => console.log(`--- ${text}`);
 
-const { child: server, port } = await startServer({ binary: serverBinary, webRoot, dir, extra: ['--bots', 'off'] });
+const { child: server, port } = await startServer({ binary: serverBinary, webRoot, dir, extra: ['--bots', 'on'] });
 const url = `http://127.0.0.1:${port}`;
 const browser = await launchBrowser();
 const failures = [];
@@ -73,6 +74,21 @@ try {
   await alice.locator('.review-room .privacy p', { hasText: 'Invited:' }).waitFor({ state: 'detached' });
   await carol.goto(`${url}/#/`);
   await carol.locator('.lobby-reviews .empty', { hasText: 'No reviews right now.' }).waitFor();
+
+  step('a declined challenge says who declined it, and why when they say');
+  await alice.goto(`${url}/#/`);
+  const toBob = await command(alice, { type: 'create_challenge', opponent: 'bob', settings: { width: 9, color: 'black' } });
+  await bob.goto(`${url}/#/`);
+  await bob.locator('.challenges li', { hasText: 'alice' }).getByRole('button', { name: 'Decline' }).click();
+  await alice.locator('.toast', { hasText: 'bob declined your challenge.' }).waitFor();
+  assert.ok(toBob.challenge > 0);
+  // A correspondence challenge to a house bot, which plays live games only.
+  await alice.locator('.play-bot li', { hasText: 'gnugo-easy' }).waitFor();
+  await command(alice, { type: 'create_challenge', opponent: 'gnugo-easy', settings: { width: 9, color: 'black', time: { system: 'correspondence', per_move_ms: 86400000 } } });
+  const declined = alice.locator('.toast', { hasText: 'gnugo-easy declined your challenge: ' });
+  await declined.waitFor();
+  console.log(`    told: ${await declined.innerText()}`);
+  await alice.screenshot({ path: join(artifacts, 'edges-declined.png') });
 
   assert.deepEqual(failures, []);
   console.log('edges: every step passed');

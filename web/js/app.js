@@ -109,7 +109,13 @@ ctx.conn.addEventListener('message', (e) => {
       lobby.seeking = null;  // a seek outlives no connection; one still waiting is told again
       break;
     case 'challenge_opened': lobby.challenges.set(m.challenge.id, m.challenge); break;
-    case 'challenge_closed': lobby.challenges.delete(m.challenge); break;
+    case 'challenge_closed':
+      lobby.challenges.delete(m.challenge);
+      // Declined by the one challenged: the challenger is told who, and why if they said.
+      if (m.reason === 'declined' && m.by && ctx.user && m.by.id !== ctx.user.id) {
+        toast(m.why ? t('challenge.declined_why', { name: m.by.name, why: m.why }) : t('challenge.declined', { name: m.by.name }), { kind: 'info' });
+      }
+      break;
     case 'presence':
       for (const u of m.online) lobby.online.set(u.id, u);
       for (const u of m.offline) lobby.online.delete(u.id);

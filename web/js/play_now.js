@@ -123,7 +123,8 @@ export function playNow(ctx) {
   function onMessage(e) {
     const m = e.detail;
     if (m.type === 'challenge_closed' && asked && m.challenge === asked.challenge) {
-      if (m.reason === 'declined') botProblem = t('bots.declined', { name: asked.bot });
+      // Its reason, if it gave one, is in the page's toast (app.js); here, what to do about it.
+      if (m.reason === 'declined') botProblem = m.why ? t('bots.declined_try') : t('bots.declined', { name: asked.bot });
       asked = null;
       render();
     }

@@ -60,14 +60,18 @@ struct Wire<AcceptChallenge> {
   static constexpr std::tuple fields{
       wire::field("challenge", &AcceptChallenge::challenge, wire::positive_id)};
 };
+// The challenged player says no to a direct challenge, optionally saying why (a bot: "this bot
+// does not play correspondence"); the challenger is told both.
 struct DeclineChallenge {
   ChallengeId challenge = 0;
+  std::optional<std::string> why{};
 };
 template <>
 struct Wire<DeclineChallenge> {
   static constexpr std::string_view type = "decline_challenge";
   static constexpr std::tuple fields{
-      wire::field("challenge", &DeclineChallenge::challenge, wire::positive_id)};
+      wire::field("challenge", &DeclineChallenge::challenge, wire::positive_id),
+      wire::field("why", &DeclineChallenge::why, wire::decline_reason)};
 };
 // Enter a game room as player or spectator. With `since`, only the events after that sequence
 // number are sent (or a snapshot if they are no longer kept); without, a snapshot.
@@ -702,14 +706,17 @@ struct WireNames<ChallengeEnd> {
 struct ChallengeClosed {
   ChallengeId challenge = 0;
   ChallengeEnd reason = ChallengeEnd::Cancelled;
-  std::optional<GameId> game;  // when accepted
+  std::optional<GameId> game;        // when accepted
+  std::optional<UserRef> by{};       // declined: who
+  std::optional<std::string> why{};  // declined: why, if they said
 };
 template <>
 struct Wire<ChallengeClosed> {
   static constexpr std::string_view type = "challenge_closed";
-  static constexpr std::tuple fields{wire::field("challenge", &ChallengeClosed::challenge),
-                                     wire::field("reason", &ChallengeClosed::reason),
-                                     wire::field("game", &ChallengeClosed::game)};
+  static constexpr std::tuple fields{
+      wire::field("challenge", &ChallengeClosed::challenge),
+      wire::field("reason", &ChallengeClosed::reason), wire::field("game", &ChallengeClosed::game),
+      wire::field("by", &ChallengeClosed::by), wire::field("why", &ChallengeClosed::why)};
 };
 // Who came online (a first connection) and who went offline (a last one) since the previous
 // presence message; the server sends them at most a few times a second, so that a crowd

@@ -101,17 +101,18 @@ constexpr std::optional<E> parse(std::string_view text) {
 // The checks of what clients send (codec.cpp).
 std::string positive_id(const std::int64_t& id);
 std::string positive_number(const int& n);
-std::string vertex(const std::string& text);        // 1 to 4 bytes: "D4", "T19", "pass"
-std::string chat_text(const std::string& text);     // 1 to 1,000 bytes
-std::string nigiri_seed(const std::string& text);   // 1 to 64 bytes
-std::string user_name(const std::string& text);     // 1 to 40 bytes
-std::string odd_or_even(const std::string& text);   // a nigiri guess
-std::string think_time(const std::int64_t& ms);     // 0 to 2^40 ms
-std::string rank(const std::string& text);          // "20k", "3d"
-std::string node_id(const std::int64_t& id);        // a review's node: 0 (the root) or more
-std::string comment_text(const std::string& text);  // 0 to 4,000 bytes
-std::string mark_label(const std::string& text);    // 1 to 8 bytes
-std::string quick_match_size(const int& size);      // 9, 13 or 19
+std::string vertex(const std::string& text);          // 1 to 4 bytes: "D4", "T19", "pass"
+std::string chat_text(const std::string& text);       // 1 to 1,000 bytes
+std::string nigiri_seed(const std::string& text);     // 1 to 64 bytes
+std::string user_name(const std::string& text);       // 1 to 40 bytes
+std::string odd_or_even(const std::string& text);     // a nigiri guess
+std::string think_time(const std::int64_t& ms);       // 0 to 2^40 ms
+std::string rank(const std::string& text);            // "20k", "3d"
+std::string node_id(const std::int64_t& id);          // a review's node: 0 (the root) or more
+std::string comment_text(const std::string& text);    // 0 to 4,000 bytes
+std::string decline_reason(const std::string& text);  // 0 to 200 bytes
+std::string mark_label(const std::string& text);      // 1 to 8 bytes
+std::string quick_match_size(const int& size);        // 9, 13 or 19
 // At most 50 lines of conditional moves, each of 1 to 400 bytes.
 std::string conditional_lines(const std::vector<std::string>& lines);
 

@@ -765,7 +765,7 @@ Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
             return close_challenge(op, me, cid, c.challenge, false);
           },
           [&](const protocol::DeclineChallenge& c) {
-            return close_challenge(op, me, cid, c.challenge, true);
+            return close_challenge(op, me, cid, c.challenge, true, c.why);
           },
           [&](const protocol::AcceptChallenge& c) { return accept(op, me, cid, c.challenge); },
           [&](const protocol::Seek& s) { return seek(op, me, cid, s, now); },
@@ -891,12 +891,18 @@ Hub::Reply Hub::create(Operation& op, const protocol::UserRef& me, const std::st
 }
 
 Hub::Reply Hub::close_challenge(Operation& op, const protocol::UserRef& me, const std::string& cid,
-                                protocol::ChallengeId id, bool decline) {
+                                protocol::ChallengeId id, bool decline,
+                                const std::optional<std::string>& why) {
   lock_lobby(op);
   auto outcome = challenges_.close(me, cid, id, decline, op.out.writes);
   if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
-  broadcast_challenge(op, std::get<protocol::Challenge>(outcome),
-                      protocol::ChallengeClosed{id, Challenges::end_of(decline), {}});
+  // Declined: the challenger is told by whom, and why if they said.
+  protocol::ChallengeClosed closed{id, Challenges::end_of(decline), {}};
+  if (decline) {
+    closed.by = me;
+    closed.why = why;
+  }
+  broadcast_challenge(op, std::get<protocol::Challenge>(outcome), closed);
   return protocol::Ack{cid, {}, {}, id, {}};
 }
 

@@ -272,7 +272,8 @@ class Hub final : public Dispatcher, private TournamentHost {
   Reply accept(Operation& op, const protocol::UserRef& me, const std::string& cid,
                protocol::ChallengeId id);
   Reply close_challenge(Operation& op, const protocol::UserRef& me, const std::string& cid,
-                        protocol::ChallengeId id, bool decline);
+                        protocol::ChallengeId id, bool decline,
+                        const std::optional<std::string>& why = {});
   // Quick match (lobby/quick_match.h): a seek, its cancellation, and the pairing of the waiting.
   Reply seek(Operation& op, const protocol::UserRef& me, const std::string& cid,
              const protocol::Seek& m, Steady now);
