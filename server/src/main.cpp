@@ -118,7 +118,9 @@ int main(int argc, char** argv) {
     });
   }
   if (config.command == Config::Command::RecomputeRatings)
-    return say([&] { return store::recompute_ratings(config.database); });
+    return say([&] {
+      return store::recompute_ratings(config.database, house_bot_starts(default_house_bots()));
+    });
   if (config.command == Config::Command::Import) {
     try {
       const auto imported = store::import_sqlite(config.import_from, config.database);
@@ -219,7 +221,17 @@ int main(int argc, char** argv) {
           .leases = stores->leases.get(),
           .moderation = stores->moderation.get(),
           .calendar_of = [&](std::int64_t id) { return accounts.calendar(id); },
-          .notify = [&mailer](const PlayerNotice& n) { mailer->notice(n); }});
+          .notify = [&mailer](const PlayerNotice& n) { mailer->notice(n); },
+          // The house bots' accounts (bots, not people who took such a name).
+          .rating_starts =
+              [&accounts] {
+                std::vector<std::pair<std::int64_t, ratings::Rating>> out;
+                for (const auto& [name, start] : house_bot_starts(default_house_bots())) {
+                  const auto user = accounts.find_user(name);
+                  if (user && user->is_bot) out.emplace_back(user->id, start);
+                }
+                return out;
+              }});
       guarded.emplace(*hub, [&journal] {
         return journal.waiting_for_store() && journal.backlog() >= kMostWaitingForTheDatabase;
       });
@@ -489,6 +501,8 @@ int main(int argc, char** argv) {
       } else {
         house_bots.emplace(accounts, default_house_bots(), std::move(options));
         house_bots->start();
+        // Their accounts exist now: their ratings start from their levels (a first start).
+        if (Hub* h = serving.load()) h->seed_starts();
       }
     }
     if (relay) {

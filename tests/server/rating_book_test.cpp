@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "bots/house_bots.h"
+
 namespace tengen {
 namespace {
 
@@ -46,6 +48,53 @@ TEST(RatingBook, AHandicapIsAnAdvantageTheWinnerGetsLessFor) {
   const auto plain = even.rate(even_game(1), Result::resignation(Color::Black), 0);
   const auto given = handicap.rate({1, 1, 2, 4, 0.5, 7.5}, Result::resignation(Color::Black), 0);
   EXPECT_LT(given[0].rating, plain[0].rating);
+}
+
+// The house bots once all showed a newcomer's 10k?, and the weakest rose above the strongest on
+// its first wins: now each starts from its level, and keeps that start through a rebuild.
+TEST(RatingBook, AHouseBotStartsFromItsLevelAndKeepsItThroughARebuild) {
+  EXPECT_EQ(ratings::rank_name(house_bot_start(1).rating, house_bot_start(1).deviation), "14k?");
+  EXPECT_EQ(ratings::rank_name(house_bot_start(5).rating, house_bot_start(5).deviation), "11k?");
+  EXPECT_EQ(ratings::rank_name(house_bot_start(10).rating, house_bot_start(10).deviation), "8k?");
+  const auto starts = house_bot_starts(default_house_bots());
+  EXPECT_LT(starts.at("gnugo-easy").rating, starts.at("gnugo-medium").rating);
+  EXPECT_LT(starts.at("gnugo-medium").rating, starts.at("gnugo-strong").rating);
+
+  RatingBook book;
+  const auto easy = house_bot_start(1);
+  const auto row = book.seed(7, easy, kDay);
+  ASSERT_TRUE(row) << "a row to write: 7 has no rating yet";
+  EXPECT_EQ(row->rating, easy.rating);
+  EXPECT_FALSE(book.seed(7, easy, 2 * kDay)) << "once";
+  EXPECT_EQ(book.at(7, 400 * kDay).rating, easy.rating);
+  EXPECT_EQ(book.at(7, 400 * kDay).deviation, 150) << "a seed has no game to age from";
+  // Its first game is rated from the seed, not from 1500.
+  const auto rows = book.rate({10, 7, 1, 0, 7.5, 7.5}, Result::resignation(Color::White), kDay);
+  EXPECT_LT(rows[0].rating, easy.rating);
+  EXPECT_GT(rows[0].rating, easy.rating - 150);
+  // A rebuild from the games starts it where the seed says; one who played nothing keeps a row.
+  store::GameSummary g{10,
+                       R"({"rated":true,"komi":7.5,"ruleset":"chinese"})",
+                       7,
+                       1,
+                       "gnugo-easy",
+                       "ann",
+                       0,
+                       kDay,
+                       "W+R",
+                       "resignation",
+                       12};
+  const auto seeds = std::map<std::int64_t, ratings::Rating>{{7, easy}, {8, house_bot_start(10)}};
+  const auto history = RatingBook::replay({g}, seeds);
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_DOUBLE_EQ(history[0].rating, rows[0].rating);
+  const auto unplayed = RatingBook::unplayed_seeds(history, seeds, kDay);
+  ASSERT_EQ(unplayed.size(), 1u);
+  EXPECT_EQ(unplayed[0].user_id, 8);
+  RatingBook rebuilt;
+  rebuilt.seed(8, house_bot_start(10), kDay);
+  rebuilt.replace(history);
+  EXPECT_EQ(rebuilt.at(8, kDay).rating, house_bot_start(10).rating);
 }
 
 }  // namespace

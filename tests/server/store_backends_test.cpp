@@ -326,6 +326,30 @@ TEST_P(GameStores, AWriteThatFailsLeavesNothingOfItsGroup) {
   EXPECT_EQ(games().stored_game(5)->events.size(), 2u);
 }
 
+// A seeded rating (a house bot's start): a row with no games, written only where there is none,
+// overwritten by the first rated game, and kept by a rebuild for one who played none.
+TEST_P(GameStores, ASeededRatingIsWrittenOnceAndGivesWayToARatedGame) {
+  const std::vector<Write> seed{RatingSeeded{ann_, 1150, 150, 0.06, 5}};
+  games().write(seed);
+  const std::vector<Write> again{RatingSeeded{ann_, 1750, 150, 0.06, 6}};
+  games().write(again);
+  ASSERT_TRUE(games().rating(ann_));
+  EXPECT_EQ(games().rating(ann_)->rating, 1150) << "written once";
+  EXPECT_EQ(games().rating(ann_)->games, 0);
+  EXPECT_TRUE(games().rating_history(ann_, 10).empty());
+  const std::vector<Write> rated{
+      GameCreated{5, std::nullopt, "{}", ann_, bob_, {}, {}, 1},
+      GameFinished{5, "B+R", "resignation", 2, "(;)", 7},
+      RatingChanged{ann_, 5, 1200, 140, 0.06, 1, 7},
+  };
+  games().write(rated);
+  EXPECT_EQ(games().rating(ann_)->games, 1);
+  const std::vector<Write> rebuilt{RatingsReplaced{{}, {RatingSeeded{bob_, 1750, 150, 0.06, 8}}}};
+  games().write(rebuilt);
+  EXPECT_FALSE(games().rating(ann_)) << "replaced: nothing rated in this rebuild";
+  EXPECT_EQ(games().rating(bob_)->rating, 1750);
+}
+
 // A closed review as both backends read it back: its tree, the game it reviews, and its
 // invitations in order (what decides who may download it: docs/reviews.md, "Private reviews").
 TEST_P(GameStores, AClosedReviewComesBackWithItsGameAndItsInvitations) {

@@ -82,8 +82,12 @@ try {
   await bob.locator('.challenges li', { hasText: 'alice' }).getByRole('button', { name: 'Decline' }).click();
   await alice.locator('.toast', { hasText: 'bob declined your challenge.' }).waitFor();
   assert.ok(toBob.challenge > 0);
+  // The house bots read weakest to strongest, each ranked from its level.
+  await alice.locator('.play-bot li', { hasText: 'gnugo-strong' }).locator('.rank', { hasText: '8k?' }).waitFor();
+  const names = await alice.locator('.play-bot li a').allInnerTexts();
+  const ranks = await alice.locator('.play-bot li .rank').allInnerTexts();
+  assert.deepEqual(names.map((n, k) => `${n} ${ranks[k]}`), ['gnugo-easy 14k? · bot', 'gnugo-medium 11k? · bot', 'gnugo-strong 8k? · bot']);
   // A correspondence challenge to a house bot, which plays live games only.
-  await alice.locator('.play-bot li', { hasText: 'gnugo-easy' }).waitFor();
   await command(alice, { type: 'create_challenge', opponent: 'gnugo-easy', settings: { width: 9, color: 'black', time: { system: 'correspondence', per_move_ms: 86400000 } } });
   const declined = alice.locator('.toast', { hasText: 'gnugo-easy declined your challenge: ' });
   await declined.waitFor();

@@ -3,7 +3,7 @@
 // each one click from a game against them.
 import { h, fill, formatMs } from './util.js';
 import { t, tn } from './i18n.js';
-import { rankTag, isBot, ranksEvents } from './ranks.js';
+import { rankTag, isBot, ratingOf, ranksEvents } from './ranks.js';
 
 const SIZES = [9, 13, 19];
 const SPEEDS = ['blitz', 'live'];
@@ -64,7 +64,9 @@ export function playNow(ctx) {
   }
 
   function bots() {
-    const online = [...ctx.lobby.online.values()].filter((u) => isBot(u.id)).sort((a, b) => a.name.localeCompare(b.name));
+    // Weakest first (a house bot's rating starts from its level: docs/bots.md), then by name.
+    const online = [...ctx.lobby.online.values()].filter((u) => isBot(u.id))
+      .sort((a, b) => ratingOf(a.id) - ratingOf(b.id) || a.name.localeCompare(b.name));
     const body = [h('h2', {}, t('bots.title'))];
     if (!online.length) {
       body.push(h('p', { class: 'empty' }, t('bots.none')));

@@ -58,6 +58,8 @@ export function rankTag(user) {
 
 // Whether the user is known to be a bot (false until their rating has arrived).
 export const isBot = (id) => !!known.get(id)?.bot;
+// Their rating, once known (else a newcomer's).
+export const ratingOf = (id) => known.get(id)?.rating ?? 1500;
 
 // After a rated game: ask again for these players.
 export function refreshRanks(ids) {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -59,6 +60,18 @@ std::string describe_exit(int status) {
 
 std::vector<HouseBot> default_house_bots() {
   return {{"gnugo-easy", 1, 3}, {"gnugo-medium", 5, 3}, {"gnugo-strong", 10, 2}};
+}
+
+ratings::Rating house_bot_start(int level) {
+  // The middle of a rank: 14 kyu at level 1 up to 8 kyu at level 10, two thirds of a rank a level.
+  const double kyu = 14.0 - (std::clamp(level, 1, 10) - 1) * 6.0 / 9.0;
+  return {ratings::kRatingPerRank * (25.0 - kyu) + ratings::kRatingPerRank / 2, 150, 0.06};
+}
+
+std::map<std::string, ratings::Rating> house_bot_starts(const std::vector<HouseBot>& bots) {
+  std::map<std::string, ratings::Rating> out;
+  for (const auto& bot : bots) out[bot.username] = house_bot_start(bot.level);
+  return out;
 }
 
 struct HouseBots::Running {

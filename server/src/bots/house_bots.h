@@ -3,11 +3,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "ratings/glicko2.h"
 
 namespace tengen {
 
@@ -27,6 +30,13 @@ struct HouseBot {
 
 // The bots a server brings by default: three strengths of GNU Go.
 std::vector<HouseBot> default_house_bots();
+
+// Where a GNU Go bot's rating starts (docs/bots.md): from its level, not a newcomer's 10k?, so that
+// the bots read weakest to strongest before they have played. Level 1 about 14 kyu, level 10
+// about 8 kyu (GNU Go 3.8 on the servers that rank it), provisional (deviation 150).
+ratings::Rating house_bot_start(int level);
+// Each bot of `bots` by its account name: its start.
+std::map<std::string, ratings::Rating> house_bot_starts(const std::vector<HouseBot>& bots);
 
 class HouseBots {
  public:

@@ -375,17 +375,33 @@ std::pair<int, std::string> Hub::game_action(protocol::GameId game,
   return {200, answer.dump()};
 }
 
+void Hub::seed_rating(std::int64_t user, const ratings::Rating& start) {
+  std::lock_guard order(ratings_order_);
+  const auto row = ratings_.seed(user, start, now_ms());
+  if (!row) return;
+  Outbox out;
+  out.writes.push_back(*row);
+  commit_.submit(out);
+}
+
+void Hub::seed_starts() {
+  if (!services_.rating_starts) return;
+  for (const auto& [user, start] : services_.rating_starts()) seed_rating(user, start);
+}
+
 std::size_t Hub::rebuild_ratings() {
   // Rated games that end meanwhile wait for the new book (rate_finished_games takes this lock
   // and keeps it until their rows are submitted, so every one before is durable after the
   // barrier, and read back below).
   std::lock_guard order(ratings_order_);
   services_.journal->barrier().wait();
-  auto history = RatingBook::replay(services_.store->games_in_order_of_ending());
+  const auto seeds = ratings_.seeds();
+  auto history = RatingBook::replay(services_.store->games_in_order_of_ending(), seeds);
   ratings_.replace(history);
   const auto rows = history.size();
+  auto unplayed = RatingBook::unplayed_seeds(history, seeds, now_ms());
   Outbox out;
-  out.writes.push_back(store::RatingsReplaced{std::move(history)});
+  out.writes.push_back(store::RatingsReplaced{std::move(history), std::move(unplayed)});
   commit_.submit(out);
   services_.journal->barrier().wait();
   return rows;
@@ -420,6 +436,7 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     ++recovered.challenges;
   }
   ratings_.load(store.ratings());
+  seed_starts();
   if (services_.moderation) blocks_.load(services_.moderation->all_blocks());
   {
     std::lock_guard lock(reviews_mutex_);

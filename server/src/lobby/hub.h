@@ -92,6 +92,9 @@ class Hub final : public Dispatcher, private TournamentHost {
     // (lobby/player_notice.h), from the operation's thread with the game held: it must only take
     // note. None: nobody is told.
     std::function<void(const PlayerNotice&)> notify{};
+    // Where some accounts' ratings start (the house bots': docs/bots.md), for those whose
+    // accounts exist; seeded at recovery, and by seed_starts() once their accounts are made.
+    std::function<std::vector<std::pair<std::int64_t, ratings::Rating>>()> rating_starts{};
   };
 
   explicit Hub(Services services);
@@ -151,6 +154,11 @@ class Hub final : public Dispatcher, private TournamentHost {
   // Every rating rebuilt from the stored games, in the order they ended, replacing the ratings
   // and their history (in memory and in the store): the rows written.
   std::size_t rebuild_ratings();
+  // Where `user`'s rating starts before their first rated game (a house bot's: docs/bots.md);
+  // written to the store if they have no rating yet, and kept for rebuilds.
+  void seed_rating(std::int64_t user, const ratings::Rating& start);
+  // Services::rating_starts, for the accounts that exist.
+  void seed_starts();
 
   // The SGF record of a game in play, once all it shows is durable; nullopt if no such game is
   // in memory.

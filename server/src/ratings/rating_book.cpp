@@ -1,5 +1,7 @@
 #include "ratings/rating_book.h"
 
+#include <algorithm>
+
 #include "protocol/codec.h"
 #include "protocol/settings.h"
 
@@ -10,6 +12,20 @@ void RatingBook::load(const std::vector<store::StoredRating>& stored) {
   for (const auto& r : stored) by_user_[r.user_id] = r;
 }
 
+std::optional<store::RatingSeeded> RatingBook::seed(std::int64_t user, const ratings::Rating& start,
+                                                    std::int64_t now_ms) {
+  std::lock_guard lock(mutex_);
+  seeds_[user] = start;
+  if (by_user_.contains(user)) return std::nullopt;  // rated already, or seeded before
+  by_user_[user] = {user, start.rating, start.deviation, start.volatility, 0, now_ms};
+  return store::RatingSeeded{user, start.rating, start.deviation, start.volatility, now_ms};
+}
+
+std::map<std::int64_t, ratings::Rating> RatingBook::seeds() const {
+  std::lock_guard lock(mutex_);
+  return seeds_;
+}
+
 ratings::Rating RatingBook::at(std::int64_t user, std::int64_t now_ms) const {
   std::lock_guard lock(mutex_);
   return at_locked(user, now_ms);
@@ -17,8 +33,12 @@ ratings::Rating RatingBook::at(std::int64_t user, std::int64_t now_ms) const {
 
 ratings::Rating RatingBook::at_locked(std::int64_t user, std::int64_t now_ms) const {
   const auto it = by_user_.find(user);
-  if (it == by_user_.end()) return {};
+  if (it == by_user_.end()) {
+    const auto seeded = seeds_.find(user);
+    return seeded == seeds_.end() ? ratings::Rating{} : seeded->second;
+  }
   const auto& r = it->second;
+  if (r.games == 0) return {r.rating, r.deviation, r.volatility};  // a seed: no game to age from
   return ratings::decayed({r.rating, r.deviation, r.volatility},
                           static_cast<double>(now_ms - r.updated_at_ms));
 }
@@ -43,8 +63,11 @@ std::vector<store::RatingChanged> RatingBook::rate(const RatedGame& game, const 
   return changes;
 }
 
-std::vector<store::RatingChanged> RatingBook::replay(const std::vector<store::GameSummary>& games) {
+std::vector<store::RatingChanged> RatingBook::replay(
+    const std::vector<store::GameSummary>& games,
+    const std::map<std::int64_t, ratings::Rating>& seeds) {
   RatingBook book;
+  book.seeds_ = seeds;
   std::vector<store::RatingChanged> history;
   for (const auto& g : games) {
     if (!g.result || !g.ended_at_ms) continue;
@@ -63,12 +86,25 @@ std::vector<store::RatingChanged> RatingBook::replay(const std::vector<store::Ga
   return history;
 }
 
+std::vector<store::RatingSeeded> RatingBook::unplayed_seeds(
+    const std::vector<store::RatingChanged>& history,
+    const std::map<std::int64_t, ratings::Rating>& seeds, std::int64_t now_ms) {
+  std::vector<store::RatingSeeded> out;
+  for (const auto& [user, r] : seeds) {
+    const bool played = std::any_of(history.begin(), history.end(),
+                                    [user = user](const auto& row) { return row.user_id == user; });
+    if (!played) out.push_back({user, r.rating, r.deviation, r.volatility, now_ms});
+  }
+  return out;
+}
+
 void RatingBook::replace(const std::vector<store::RatingChanged>& history) {
   std::lock_guard lock(mutex_);
   by_user_.clear();
   for (const auto& r : history) {
     by_user_[r.user_id] = {r.user_id, r.rating, r.deviation, r.volatility, r.games, r.at_ms};
   }
+  // Seeded players who played no rated game start where their seed says (at_locked).
 }
 
 }  // namespace tengen

@@ -23,6 +23,12 @@ class RatingBook {
  public:
   void load(const std::vector<store::StoredRating>& stored);
 
+  // A player's rating before their first rated game, instead of a newcomer's (a house bot's, from
+  // its level: docs/bots.md): kept for rebuilds; the row to write, if they have no rating yet.
+  std::optional<store::RatingSeeded> seed(std::int64_t user, const ratings::Rating& start,
+                                          std::int64_t now_ms);
+  std::map<std::int64_t, ratings::Rating> seeds() const;
+
   // The player's rating at `now_ms` (Unix milliseconds), the deviation grown since their last
   // rated game.
   ratings::Rating at(std::int64_t user, std::int64_t now_ms) const;
@@ -42,7 +48,14 @@ class RatingBook {
   // Every rating rebuilt from the finished games in the order they ended (docs/ratings.md), each
   // rated as it was when it ended: the rows, in order, that replace the ratings and their history.
   // Unrated, void and unreadable games are passed over.
-  static std::vector<store::RatingChanged> replay(const std::vector<store::GameSummary>& games);
+  // `seeds`: where some start (above).
+  static std::vector<store::RatingChanged> replay(
+      const std::vector<store::GameSummary>& games,
+      const std::map<std::int64_t, ratings::Rating>& seeds = {});
+  // The seed rows of those among `seeds` that `history` does not name.
+  static std::vector<store::RatingSeeded> unplayed_seeds(
+      const std::vector<store::RatingChanged>& history,
+      const std::map<std::int64_t, ratings::Rating>& seeds, std::int64_t now_ms);
   // The book as those rows leave it (each player's last row).
   void replace(const std::vector<store::RatingChanged>& history);
 
@@ -50,7 +63,8 @@ class RatingBook {
   ratings::Rating at_locked(std::int64_t user, std::int64_t now_ms) const;
 
   mutable std::mutex mutex_;
-  std::map<std::int64_t, store::StoredRating> by_user_;  // absent: a newcomer
+  std::map<std::int64_t, store::StoredRating> by_user_;  // absent: a newcomer, or seeded
+  std::map<std::int64_t, ratings::Rating> seeds_;
 };
 
 }  // namespace tengen

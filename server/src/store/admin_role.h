@@ -1,7 +1,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+
+#include "ratings/glicko2.h"
 
 namespace tengen::store {
 
@@ -17,7 +20,9 @@ std::string set_admin_role(const std::string& database, const std::string& usern
 // tengen-server --recompute-ratings (docs/ratings.md): every rating and its history rebuilt from
 // the finished games in the order they ended, as the server does after an annulment. Takes the
 // database as a server does (refused while one serves it: its ratings are in its memory). What
-// was done, for the operator.
-std::string recompute_ratings(const std::string& database);
+// was done, for the operator. `starts`: where some bot accounts' ratings start, by name (the house
+// bots': docs/bots.md), as the server seeds them.
+std::string recompute_ratings(const std::string& database,
+                              const std::map<std::string, ratings::Rating>& starts = {});
 
 }  // namespace tengen::store

@@ -94,10 +94,21 @@ struct GameAnnulled {
   std::string sgf;
 };
 
+// A player's rating before any rated game, when there is a better guess than a newcomer's: a
+// house bot's, from its level (docs/bots.md). A row with no game played and no history; written
+// only where the player has no rating yet.
+struct RatingSeeded {
+  std::int64_t user_id = 0;
+  double rating = 0, deviation = 0, volatility = 0;
+  std::int64_t at_ms = 0;
+};
+
 // Every rating rebuilt from the games (after an annulment, or --recompute-ratings): the ratings
-// and their history are replaced by these rows, in the order they were rated.
+// and their history are replaced by these rows, in the order they were rated; then `seeds` for
+// those who played none.
 struct RatingsReplaced {
   std::vector<RatingChanged> history;
+  std::vector<RatingSeeded> seeds{};
 };
 
 // Tournaments (docs/tournaments.md): a row to list it by, and the events its state is replayed
@@ -167,10 +178,10 @@ struct ReviewClosed {
   std::int64_t at_ms = 0;
 };
 
-using Write =
-    std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished,
-                 RatingChanged, TournamentCreated, TournamentEvent, TournamentStatus, GameOwned,
-                 Fence, ReviewCreated, ReviewEvent, ReviewClosed, GameAnnulled, RatingsReplaced>;
+using Write = std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated,
+                           GameFinished, RatingChanged, TournamentCreated, TournamentEvent,
+                           TournamentStatus, GameOwned, Fence, ReviewCreated, ReviewEvent,
+                           ReviewClosed, GameAnnulled, RatingsReplaced, RatingSeeded>;
 
 // A player's rating as of their last rated game.
 struct StoredRating {

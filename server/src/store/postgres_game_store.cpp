@@ -121,6 +121,12 @@ pg::Connection::Statement statement_for(const Write& write) {
                 " AND ended_at IS NOT NULL",
                 {g.result, g.reason, g.sgf, g.id}};
           },
+          [](const RatingSeeded& r) {
+            return S{
+                "INSERT INTO ratings(user_id, rating, deviation, volatility, games, updated_at)"
+                " VALUES ($1, $2, $3, $4, 0, $5) ON CONFLICT (user_id) DO NOTHING",
+                {r.user_id, r.rating, r.deviation, r.volatility, r.at_ms}};
+          },
           [](const RatingsReplaced&) -> S {  // expanded by write()
             throw std::logic_error("RatingsReplaced is written row by row");
           },
@@ -214,6 +220,7 @@ void PostgresGameStore::write(std::span<const Write> writes) {
       statements.push_back({"DELETE FROM rating_history", {}});
       statements.push_back({"DELETE FROM ratings", {}});
       for (const auto& row : replaced->history) statements.push_back(statement_for(row));
+      for (const auto& seed : replaced->seeds) statements.push_back(statement_for(seed));
       continue;
     }
     statements.push_back(statement_for(w));

@@ -88,7 +88,10 @@ SqliteGameStore::Writer::Writer(Database& db)
                  "UPDATE games SET result = ?, end_reason = ?, sgf = ? WHERE id = ?"
                  " AND ended_at IS NOT NULL"),
       clear_history(db, "DELETE FROM rating_history"),
-      clear_ratings(db, "DELETE FROM ratings") {}
+      clear_ratings(db, "DELETE FROM ratings"),
+      seed_rating(db,
+                  "INSERT INTO ratings(user_id, rating, deviation, volatility, games, updated_at)"
+                  " VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT(user_id) DO NOTHING") {}
 
 SqliteGameStore::Reader::Reader(Database& db)
     : sgf(db, "SELECT sgf FROM games WHERE id = ? AND ended_at IS NOT NULL"),
@@ -116,6 +119,14 @@ SqliteGameStore::SqliteGameStore(const std::string& path)
 void SqliteGameStore::write(std::span<const Write> writes) {
   Transaction tx(write_db_);
   // A player rated after a game: the rating now, and a line of its history.
+  const auto seed_rating = [&](const RatingSeeded& r) {
+    writer_.seed_rating.bind(1, r.user_id)
+        .bind_real(2, r.rating)
+        .bind_real(3, r.deviation)
+        .bind_real(4, r.volatility)
+        .bind(5, r.at_ms)
+        .run();
+  };
   const auto rate = [&](const RatingChanged& r) {
     writer_.set_rating.bind(1, r.user_id)
         .bind_real(2, r.rating)
@@ -198,7 +209,9 @@ void SqliteGameStore::write(std::span<const Write> writes) {
                      writer_.clear_history.run();
                      writer_.clear_ratings.run();
                      for (const auto& row : r.history) rate(row);
+                     for (const auto& seed : r.seeds) seed_rating(seed);
                    },
+                   [&](const RatingSeeded& r) { seed_rating(r); },
                    [&](const RatingChanged& r) { rate(r); },
                    [&](const TournamentCreated& t) {
                      writer_.create_tournament.bind(1, t.id)

@@ -40,7 +40,8 @@ class SqliteGameStore final : public GameStore {
     explicit Writer(Database& db);
     Statement open_challenge, close_challenge, create_game, seat_game, insert_event, finish_game,
         set_rating, add_history, create_tournament, tournament_event, tournament_status,
-        create_review, review_event, close_review, annul_game, clear_history, clear_ratings;
+        create_review, review_event, close_review, annul_game, clear_history, clear_ratings,
+        seed_rating;
   };
   struct Reader {
     explicit Reader(Database& db);
