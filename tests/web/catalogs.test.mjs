@@ -15,6 +15,16 @@ const languages = readdirSync(locales).filter((f) => /^[a-zA-Z-]+\.json$/.test(f
 // The {places} of a message (every plural form's together).
 const places = (m) => new Set((typeof m === 'object' ? Object.values(m).join(' ') : m).match(/\{\w+\}/g) ?? []);
 
+// German speaks to the player as "du" throughout (docs/languages.md): a formal "Sie", "Ihr",
+// "Ihnen" inside a sentence (not "Sie" = they, or "Ihre" = its, opening one) mixes the two.
+test('de: the player is "du", never "Sie"', () => {
+  const catalog = read(new URL('de.json', locales));
+  const formal = /(?<![.!?:]\s|^)\b(Sie|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres|Ihnen)\b/;
+  const found = Object.entries(catalog).flatMap(([key, m]) => (typeof m === 'object' ? Object.values(m) : [m])
+    .filter((text) => formal.test(text)).map((text) => `${key}: ${text}`));
+  assert.deepEqual(found, []);
+});
+
 test('English, Dutch and German are there', () => {
   for (const code of ['en', 'nl', 'de']) assert.ok(languages.includes(code), `web/locales/${code}.json`);
 });

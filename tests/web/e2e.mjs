@@ -257,7 +257,13 @@ try {
   await bob.page.click('.scoring button:has-text("Resume play")');
   for (const p of [alice, bob, carol]) await p.page.locator('.panel.scoring').waitFor({ state: 'hidden' });
   await statusIs(alice, 'Your move.');  // Black moves: the opponent of the one who resumed
+  // Why play goes on, not the stale "if you pass too, the game ends".
+  await alice.page.locator('.panel.passed', { hasText: 'bob resumed play: they do not agree with the count.' }).waitFor();
+  await bob.page.locator('.panel.passed', { hasText: 'You resumed play' }).waitFor();
+  assert.doesNotMatch(await alice.page.locator('.panel.passed').innerText(), /If you pass too/);
+  await alice.page.screenshot({ path: join(artifacts, 'resumed.png') });
   await play(alice, 'B7', 'black', watchers.alice);
+  await alice.page.locator('.panel.passed').waitFor({ state: 'hidden' });
   await pass(bob);
   await statusIs(alice, 'Your move.');
   await pass(alice);
@@ -355,6 +361,7 @@ try {
   const black = await alice.page.locator('.player.black .name').textContent();
   const mover = black === 'alice' ? alice : bob;
   await statusIs(mover, 'Your move.');
+  assert.equal(await alice.page.locator('.nigiri dt').first().textContent(), 'commitment');
   await mover.page.click('.controls button:has-text("Abort")');
   await alice.page.locator('.result-banner', { hasText: 'No result' }).waitFor();
 

@@ -34,6 +34,9 @@ try {
   await command(bob, { type: 'play', game, vertex: 'C3' });
   await command(alice, { type: 'resign', game });
   await alice.goto(`${url}/#/game/${game}`);
+  // A British browser: times as the British write them (once "05:41 PM"), in the chat.
+  const stamp = await alice.locator('.chat-time').first().innerText();
+  assert.match(stamp, /^\d\d:\d\d$/, `en-GB time: ${stamp}`);
   await alice.click('.open-review');
   await alice.waitForURL(/#\/review\/\d+$/);
   const reviewUrl = alice.url();

@@ -280,6 +280,8 @@ export function mountGame(root, ctx, gameId) {
       case 'play_resumed':
         st.phase = 'playing';
         st.marking = null;
+        // Said under the board until the next move: who resumed, and what it means.
+        st.resumed = { by: m.by, moves: st.moves.length };
         st.toMove = m.to_move;
         st.clock = m.clock;
         st.clockAt = performance.now();
@@ -608,6 +610,7 @@ export function mountGame(root, ctx, gameId) {
   function lastMoveText() {
     const m = st.lastMove;
     if (!m || st.phase !== 'playing') return '';
+    if (st.resumed && st.resumed.moves === st.moves.length) return t('notify.resumed');
     if (m.vertex === 'pass') return t('game.passed', { name: colorName(m.color) });
     if (m.captured) return t('game.played_capturing', { name: colorName(m.color), vertex: m.vertex, n: m.captured });
     return t('game.played', { name: colorName(m.color), vertex: m.vertex });
@@ -652,6 +655,14 @@ export function mountGame(root, ctx, gameId) {
   function renderPassed() {
     const last = st.lastMove;
     const me = myColor();
+    // Play resumed from the count and nobody has moved since: why, not the stale pass.
+    if (st.phase === 'playing' && st.resumed && st.resumed.moves === st.moves.length) {
+      passPanel.hidden = false;
+      const by = st[st.resumed.by].name;
+      fill(passPanel, h('p', { class: 'passed-title' }, me === st.resumed.by ? t('resumed.you') : t('resumed.they', { name: by })),
+        h('p', {}, t('resumed.explain')));
+      return;
+    }
     passPanel.hidden = !(st.phase === 'playing' && last?.vertex === 'pass');
     if (passPanel.hidden) return;
     const name = st[last.color].name;
@@ -682,8 +693,10 @@ export function mountGame(root, ctx, gameId) {
 
   function renderNigiri() {
     const n = st.nigiri;
-    nigiriPanel.hidden = !n;
-    if (!n) return;
+    // Shown while it is drawn and until the first move; then the game is what matters (the
+    // proof stays in the game's record).
+    nigiriPanel.hidden = !n || st.moves.length > 0;
+    if (nigiriPanel.hidden) return;
     const me = ctx.user?.id;
     const items = [h('h2', {}, t('nigiri.title'))];
     if (!n.secret) {
@@ -710,9 +723,9 @@ export function mountGame(root, ctx, gameId) {
       items.push(h('p', { class: `proof ${verdict[0]}` }, verdict[1]));
       items.push(h('details', { class: 'proof-values' }, h('summary', {}, t('nigiri.proof')),
         h('dl', {},
-          ...[['commitment', n.commitment], ['secret', n.secret], ['nonce', n.nonce], ['holder seed', n.holder_seed],
-            ['guesser seed', n.guesser_seed], ['guess', n.guess], ['stones', n.stones]]
-            .flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, h('code', {}, String(v)))])),
+          ...[['commitment', n.commitment], ['secret', n.secret], ['nonce', n.nonce], ['holder_seed', n.holder_seed],
+            ['guesser_seed', n.guesser_seed], ['guess', n.guess], ['stones', n.stones]]
+            .flatMap(([k, v]) => [h('dt', {}, t(`nigiri.field_${k}`)), h('dd', {}, h('code', {}, String(v)))])),
         h('p', { class: 'muted' }, t('nigiri.formula'))));
     }
     fill(nigiriPanel, ...items);

@@ -109,17 +109,25 @@ export function tn(key, params = {}) {
   }
 }
 
+// Dates, times and numbers as the reader's region writes them: the browser's own locale when it
+// is of the page's language (en-GB: 26 Nov 2026, 17:41; en-US: Nov 26, 2026, 5:41 PM; de-AT),
+// else the page's language.
+function region() {
+  const wanted = [...(navigator.languages ?? []), navigator.language].filter(Boolean);
+  return wanted.find((l) => l.toLowerCase().split('-')[0] === language.split('-')[0]) ?? language;
+}
+
 // 6.5 → "6,5" in Dutch and German; thousands grouped from five digits on.
 export function num(n, options = {}) {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 2, useGrouping: 'min2', ...options }).format(n);
+  return new Intl.NumberFormat(region(), { maximumFractionDigits: 2, useGrouping: 'min2', ...options }).format(n);
 }
 
 export function formatDateTime(ms, options = { dateStyle: 'medium', timeStyle: 'short' }) {
-  return new Date(ms).toLocaleString(language, options);
+  return new Date(ms).toLocaleString(region(), options);
 }
 
 export function formatTime(ms) {
-  return new Date(ms).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
+  return new Date(ms).toLocaleTimeString(region(), { hour: '2-digit', minute: '2-digit' });
 }
 
 // An error from the server in the player's words: the rules' reason ("error.illegal_move.ko") or

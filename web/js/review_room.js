@@ -505,7 +505,7 @@ export function reviewsCard(ctx) {
   });
   const tools = ctx.user
     ? h('div', { class: 'review-start' },
-      h('div', { class: 'row' }, size, h('button', { type: 'button', onclick: () => start({ size: Number(size.value) }) }, t('review.new_demo'))),
+      h('div', { class: 'row' }, size, h('button', { type: 'button', onclick: () => start({ size: Number(size.value), title: t('review.demo_title') }) }, t('review.new_demo'))),
       h('label', { class: 'upload' }, `${t('review.upload')} `, file), problem)
     : h('p', { class: 'muted' }, ...tn('review.guest', { link: h('a', { href: '#/login' }, t('nav.log_in')) }));
   const el = h('section', { class: 'card lobby-reviews' }, h('h2', {}, t('review.card_title')), list, tools);
