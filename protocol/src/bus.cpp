@@ -131,7 +131,9 @@ std::optional<HubReadAnswer> decode_hub_read_answer(std::string_view text) {
 }
 
 std::string encode(const SessionEnded& m) {
-  return json{{"node", m.node}, {"session_ended", m.session}}.dump();
+  json j{{"node", m.node}, {"session_ended", m.session}};
+  if (!m.why.empty()) j["why"] = m.why;
+  return j.dump();
 }
 
 std::optional<SessionEnded> decode_session_ended(std::string_view text) {
@@ -139,7 +141,9 @@ std::optional<SessionEnded> decode_session_ended(std::string_view text) {
   if (!j.is_object() || !j.contains("node") || !j["node"].is_number_integer() ||
       !j.contains("session_ended") || !j["session_ended"].is_number_integer())
     return std::nullopt;
-  return SessionEnded{j["node"].get<std::int64_t>(), j["session_ended"].get<std::int64_t>()};
+  SessionEnded m{j["node"].get<std::int64_t>(), j["session_ended"].get<std::int64_t>()};
+  if (j.contains("why") && j["why"].is_string()) m.why = j["why"].get<std::string>();
+  return m;
 }
 
 std::string encode_hub(std::int64_t node) {

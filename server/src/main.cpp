@@ -358,7 +358,8 @@ int main(int argc, char** argv) {
                          [&listening, node = stores->leases->node()](std::string_view data) {
                            const auto ended = protocol::bus::decode_session_ended(data);
                            if (!ended || ended->node == node) return;  // its own: closed already
-                           if (auto* s = listening.load()) s->end_session(ended->session);
+                           if (auto* s = listening.load())
+                             s->end_session(ended->session, ended->why);
                          });
     }
 
@@ -412,12 +413,12 @@ int main(int argc, char** argv) {
              },
          .metrics = &metrics,
          .session_ended =
-             [&bus, &stores](std::int64_t session) {
+             [&bus, &stores](std::int64_t session, const std::string& why) {
                if (!bus) return;
                try {
                  bus->publish(protocol::bus::sessions_subject(),
-                              protocol::bus::encode(
-                                  protocol::bus::SessionEnded{stores->leases->node(), session}));
+                              protocol::bus::encode(protocol::bus::SessionEnded{
+                                  stores->leases->node(), session, why}));
                } catch (const std::exception& e) {
                  spdlog::warn("could not tell the other nodes that session {} ended: {}", session,
                               e.what());

@@ -46,6 +46,8 @@ TEST(Bus, TheHubsMessagesToANodeReadBackAsWritten) {
   ASSERT_TRUE(ended);
   EXPECT_EQ(ended->node, 3);
   EXPECT_EQ(ended->session, 77);
+  EXPECT_EQ(ended->why, "");
+  EXPECT_EQ(decode_session_ended(encode(SessionEnded{3, 77, "banned"}))->why, "banned");
 }
 
 TEST(Bus, AFrontNodesQuestionsToTheHubAndTheAnswersReadBackAsWritten) {

@@ -93,6 +93,8 @@ TEST_F(Moderation, ASuspensionEndsTheSessionsAtOnceSaysWhyAndEndsOnTime) {
   EXPECT_EQ(answer["user"]["suspended_until_ms"], before + 48 * 3600 * 1000);
   EXPECT_EQ(answer["user"]["reason"], "insults in chat");
   EXPECT_EQ(troll->read_until_closed(), 1008) << "the open WebSocket closes at once";
+  // Saying why and until when (the page says so; once only "log in again").
+  EXPECT_EQ(troll->close_reason(), "suspended until " + std::to_string(before + 48 * 3600 * 1000));
   bystander->send_text(R"({"type":"ping","cid":"still"})");
   EXPECT_EQ(bystander->wait_type("pong")["cid"], "still") << "no one else is touched";
 

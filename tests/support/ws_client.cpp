@@ -201,6 +201,10 @@ int WsClient::read_until_closed() {
   }
 }
 
+std::string WsClient::close_reason() const {
+  return std::string(stream_->ws.reason().reason.c_str());
+}
+
 void WsClient::close() {
   stream_->ws.close(websocket::close_code::normal);
 }

@@ -74,6 +74,8 @@ class WsClient {
 
   // Reads until the server closes; returns the close code (or -1 if the connection just dropped).
   int read_until_closed();
+  // The reason the server gave when it closed the connection (after read_until_closed).
+  std::string close_reason() const;
 
   void close();
 

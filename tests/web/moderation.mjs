@@ -119,9 +119,14 @@ try {
   await row.waitFor();
   await row.locator('input[id^=reason-]').fill('insults in chat');
   await row.locator('select[id^=hours-]').selectOption('72');
+  // Asked once more before it acts; dismissed, nothing happens.
+  root.once('dialog', (d) => { assert.match(d.message(), /^Suspend troll for 72 hours\?/); d.dismiss(); });
+  await row.locator('button', { hasText: 'Suspend' }).click();
+  root.once('dialog', (d) => d.accept());
   await row.locator('button', { hasText: 'Suspend' }).click();
   await root.locator('article.admin-user[data-user=troll] .tag.warn', { hasText: 'suspended until' }).waitFor();
-  await troll.locator('.toast', { hasText: 'Your login has ended' }).waitFor();
+  // Their open page is told they are suspended and until when, not "log in again".
+  await troll.locator('.toast', { hasText: /^Your account is suspended until .+\.$/ }).waitFor();
   await troll.locator('.login-link').waitFor();
   await logIn(troll, 'troll');
   const refusal = await troll.locator('form.login .form-error').filter({ hasText: 'suspended' }).innerText();

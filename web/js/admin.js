@@ -141,8 +141,9 @@ function users(root, ctx, alive) {
         restricted && u.reason ? [' · ', h('q', {}, u.reason)] : ''),
       u.admin ? '' : h('div', { class: 'field-row' }, field(t('admin.reason'), reason), field(t('admin.for'), hours)),
       h('div', { class: 'buttons' },
-        u.admin ? '' : h('button', { onclick: () => act('suspend', { reason: reason.value.trim(), hours: Number(hours.value) })() }, t('admin.suspend')),
-        u.admin ? '' : h('button', { class: 'danger-quiet', onclick: () => act('ban', { reason: reason.value.trim() })() }, t('admin.ban')),
+        // Asked once more: it ends every login of theirs at once.
+        u.admin ? '' : h('button', { onclick: () => confirm(t('admin.confirm_suspend', { name: u.name, hours: t('admin.hours', { n: Number(hours.value) }) })) && act('suspend', { reason: reason.value.trim(), hours: Number(hours.value) })() }, t('admin.suspend')),
+        u.admin ? '' : h('button', { class: 'danger-quiet', onclick: () => confirm(t('admin.confirm_ban', { name: u.name })) && act('ban', { reason: reason.value.trim() })() }, t('admin.ban')),
         restricted ? h('button', { onclick: () => act('reinstate', { reason: reason.value.trim() })() }, t('admin.reinstate')) : '',
         h('button', { onclick: act('reset_password') }, t('admin.reset_password')),
         h('button', { onclick: act(u.bot ? 'unmark_bot' : 'mark_bot') }, t(u.bot ? 'admin.unmark_bot' : 'admin.mark_bot'))),

@@ -15,7 +15,7 @@ import { mountDisplaySettings } from './display.js';
 import { mountCourse } from './course.js';
 import { mountAdmin } from './admin.js';
 import { mountVerify, mountReset, mountUnsubscribe } from './mail.js';
-import { t, startLanguage } from './i18n.js';
+import { t, startLanguage, formatDateTime } from './i18n.js';
 
 const view = document.getElementById('view');
 const net = document.getElementById('net');
@@ -84,8 +84,16 @@ ctx.conn.addEventListener('status', () => {
 
 // The login this page used has ended (logged out elsewhere, or suspended by the administrators):
 // the page becomes a guest's, and the login form will say why if the account is restricted.
-ctx.conn.addEventListener('session-ended', async () => {
+ctx.conn.addEventListener('session-ended', async (e) => {
   if (!ctx.user) return;
+  // Suspended or banned: said so, and until when, at once (the login form says the reason).
+  const suspended = /^suspended until (\d+)$/.exec(e.detail ?? '');
+  if (suspended || e.detail === 'banned') {
+    setUser(null);
+    toast(suspended ? t('account.suspended', { when: formatDateTime(Number(suspended[1])) }) : t('account.banned'));
+    ctx.navigate('#/login');
+    return;
+  }
   let user = null;
   try {
     user = await currentUser();

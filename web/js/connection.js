@@ -91,7 +91,9 @@ export class Connection extends EventTarget {
       this.socket = null;
       this.lost(socket);
       // 1008: the server ended this login (a logout elsewhere, a suspension): the page is told.
-      if (e.code === 1008) this.dispatchEvent(new Event('session-ended'));
+      // Its reason says why when the administrators restricted the account ("banned",
+      // "suspended until <ms>").
+      if (e.code === 1008) this.dispatchEvent(new CustomEvent('session-ended', { detail: e.reason }));
       // 1013: this server cannot serve now (it lost its bus): not before a second, then backing off.
       if (e.code === 1013) this.attempt = Math.max(this.attempt, 2);
       if (!this.stopped) this.scheduleRetry();

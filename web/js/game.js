@@ -759,7 +759,8 @@ export function mountGame(root, ctx, gameId) {
       }
       const left = a.claim_in_ms - (performance.now() - a.at);
       const mine = myColor() && myColor() !== a.color;
-      if (left > 0) return h('p', { 'data-claim': a.color }, t('absence.claim_in', { name, n: Math.ceil(left / 1000) }));
+      // "You may claim the win" is for the opponent; a spectator is told what may happen.
+      if (left > 0) return h('p', { 'data-claim': a.color }, t(mine ? 'absence.claim_in' : 'absence.claim_in_watching', { name, n: Math.ceil(left / 1000), other: st[other(a.color)].name }));
       return h('p', {}, `${t('absence.not_back', { name })} `,
         mine ? h('button', { class: 'primary', onclick: () => send('claim_win') }, t('absence.claim')) : '');
     }));

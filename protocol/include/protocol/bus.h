@@ -114,6 +114,7 @@ std::optional<ToNode> decode_to_node(std::string_view text);
 struct SessionEnded {
   std::int64_t node = 0;
   std::int64_t session = 0;
+  std::string why{};  // what its pages are told (a suspension: "suspended until <ms>")
 };
 std::string encode(const SessionEnded& m);
 std::optional<SessionEnded> decode_session_ended(std::string_view text);

@@ -295,7 +295,7 @@ bool Accounts::logout(const std::string& token) {
     if (!ended) return false;
     told = session_ended_;
   }
-  if (told) told(*ended);
+  if (told) told(*ended, {});
   return true;
 }
 
@@ -327,7 +327,7 @@ bool Accounts::revoke(std::int64_t user_id, std::int64_t session_id) {
     if (!store_.delete_session(user_id, session_id)) return false;
     told = session_ended_;
   }
-  if (told) told(session_id);
+  if (told) told(session_id, {});
   return true;
 }
 
@@ -405,7 +405,7 @@ Accounts::Vacation Accounts::end_vacation(std::int64_t user_id) {
   return vacation_at(*user, now);
 }
 
-void Accounts::end_sessions(std::int64_t user_id) {
+void Accounts::end_sessions(std::int64_t user_id, const std::string& why) {
   std::vector<std::int64_t> ended;
   SessionEnded told;
   {
@@ -414,7 +414,7 @@ void Accounts::end_sessions(std::int64_t user_id) {
     told = session_ended_;
   }
   if (told) {
-    for (const auto id : ended) told(id);
+    for (const auto id : ended) told(id, why);
   }
 }
 

@@ -115,8 +115,9 @@ class Accounts {
   // What their correspondence clocks follow: their time zone and those vacations (no such user:
   // UTC, none).
   Calendar calendar(std::int64_t user_id);
-  // Ends every session of the user (suspended, banned, password reset), telling each.
-  void end_sessions(std::int64_t user_id);
+  // Ends every session of the user (suspended, banned, password reset), telling each `why`
+  // (what the page is told: "suspended until <ms>", "banned"; empty: "log in again").
+  void end_sessions(std::int64_t user_id, const std::string& why = {});
   // An administrator's reset (docs/moderation.md): a new random password, which is returned to be
   // passed on, logged by `audit`; every session ends. Nullopt if there is no such user.
   std::optional<std::string> reset_password(std::int64_t user_id, const store::AuditEntry& audit);
@@ -126,7 +127,7 @@ class Accounts {
 
   // Told, on the thread that ended it, when logout or revocation ends a session: the
   // connections opened with it must not go on acting as its user.
-  using SessionEnded = std::function<void(std::int64_t session_id)>;
+  using SessionEnded = std::function<void(std::int64_t session_id, const std::string& why)>;
   void on_session_ended(SessionEnded told);
 
   // `length` random characters from 31 that cannot be mistaken for one another when read aloud

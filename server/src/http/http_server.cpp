@@ -506,7 +506,7 @@ struct HttpServer::Impl {
 
   // Logout or revocation: every connection opened with the session closes now (the web client
   // then reconnects as whoever its cookie says, a guest after a logout).
-  void end_session(std::int64_t login) {
+  void end_session(std::int64_t login, const std::string& why) {
     std::vector<std::shared_ptr<WsSession>> ended;
     {
       std::lock_guard lock(mutex);
@@ -518,7 +518,8 @@ struct HttpServer::Impl {
       }
     }
     for (const auto& s : ended) {
-      s->close(ws::CloseCode::PolicyViolation, "the session was ended: log in again");
+      s->close(ws::CloseCode::PolicyViolation,
+               why.empty() ? "the session was ended: log in again" : why);
     }
   }
 
@@ -596,10 +597,11 @@ HttpServer::HttpServer(const Config& config, Handlers handlers, ConnectionLimits
   // threads' first logs as a race.
   spdlog::default_logger_raw();
   if (impl_->handlers.accounts) {
-    impl_->handlers.accounts->on_session_ended([impl = impl_.get()](std::int64_t login) {
-      impl->end_session(login);
-      if (impl->handlers.session_ended) impl->handlers.session_ended(login);
-    });
+    impl_->handlers.accounts->on_session_ended(
+        [impl = impl_.get()](std::int64_t login, const std::string& why) {
+          impl->end_session(login, why);
+          if (impl->handlers.session_ended) impl->handlers.session_ended(login, why);
+        });
   }
   impl_->handlers.connection_timers->set_handler(
       [impl = impl_.get()](const TimerId& id) { impl->wake(id); });
@@ -636,8 +638,8 @@ void HttpServer::restart_websockets(bool unavailable) {
   impl_->restart_websockets(unavailable);
 }
 
-void HttpServer::end_session(std::int64_t session) {
-  impl_->end_session(session);
+void HttpServer::end_session(std::int64_t session, const std::string& why) {
+  impl_->end_session(session, why);
 }
 
 }  // namespace tengen

@@ -37,7 +37,8 @@ class HttpServer {
     Metrics* metrics = nullptr;
     // Told after a logout or revocation here has closed this server's connections opened with
     // the session: a cluster tells its other nodes (docs/cluster.md), which call end_session.
-    std::function<void(std::int64_t session)> session_ended;
+    // `why`: what the page is told (Accounts::end_sessions).
+    std::function<void(std::int64_t session, const std::string& why)> session_ended;
   };
 
   // Binds the listening socket (throws std::system_error on failure).
@@ -61,7 +62,7 @@ class HttpServer {
   void tell_all(const protocol::ServerMessage& message);
   // Closes every WebSocket opened with this session (1008): it was ended (a logout, a
   // revocation), here or on another node. Safe from any thread.
-  void end_session(std::int64_t session);
+  void end_session(std::int64_t session, const std::string& why = {});
 
  private:
   struct Impl;

@@ -245,14 +245,15 @@ ApiResponse Api::admin_users(const ApiRequest& r, std::string_view rest,
       audit.action = "suspend";
       audit.detail = std::to_string(change.hours) + " hours";
       moderation_->set_restriction(target->id, {false, until, change.reason}, audit);
-      accounts_.end_sessions(target->id);
+      // Their open pages are told why and until when (not "log in again").
+      accounts_.end_sessions(target->id, "suspended until " + std::to_string(until));
       if (archive_.hub.account_restricted) archive_.hub.account_restricted(target->id);
       break;
     }
     case Action::Ban:
       audit.action = "ban";
       moderation_->set_restriction(target->id, {true, std::nullopt, change.reason}, audit);
-      accounts_.end_sessions(target->id);
+      accounts_.end_sessions(target->id, "banned");
       if (archive_.hub.account_restricted) archive_.hub.account_restricted(target->id);
       break;
     case Action::Reinstate:
