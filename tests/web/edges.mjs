@@ -43,6 +43,22 @@ try {
   const privacy = alice.locator('.review-room .privacy');
   await privacy.locator('text=only alice and bob').waitFor();
 
+  step('a guest\'s page asks nothing it will be refused (no 401 in the console on every visit)');
+  const refusals = [];
+  guest.on('console', (m) => { if (m.type() === 'error' && /401/.test(m.text())) refusals.push(m.text()); });
+  await guest.goto(`${url}/#/`);
+  await guest.locator('.welcome h2').waitFor();
+  await guest.reload();
+  await guest.locator('.welcome h2').waitFor();
+  assert.deepEqual(refusals, []);
+  await alice.reload();  // a signed-in page still finds its login
+  await alice.locator('.account .me', { hasText: 'alice' }).waitFor();
+  // A login made before the marker cookie existed: the WebSocket's welcome says who it is.
+  await alice.context().clearCookies({ name: 'tengen_signed_in' });
+  await alice.reload();
+  await alice.locator('.account .me', { hasText: 'alice' }).waitFor();
+  assert.ok((await alice.context().cookies()).some((c) => c.name === 'tengen_signed_in' && c.value === '1'), 'marked again');
+
   step('nobody else sees it: not in the lobby, not by its address, not its file');
   for (const p of [carol, guest]) {
     await p.goto(`${url}/#/`);

@@ -47,9 +47,12 @@ try {
   await phone.screenshot({ path: join(artifacts, 'newcomer-guest-phone.png') });
   await accessible(phone, 'the lobby, as a guest on a phone');
   await phone.locator('.welcome a', { hasText: 'Create an account' }).tap();
-  await phone.waitForURL(/#\/login$/);
+  await phone.waitForURL(/#\/register$/);
   await phone.locator('#register-username').waitFor();
-  await accessible(phone, 'the log-in page');
+  // The form they came for comes first (it once opened on Log in), with the focus on the page.
+  assert.equal(await phone.locator('.account-form').first().getAttribute('class'), 'card account-form register');
+  assert.equal(await phone.evaluate(() => document.activeElement?.id), 'view');
+  await accessible(phone, 'the sign-up page');
 
   step('they create an account and find the bots in the lobby');
   await register(phone, 'newcomer');
@@ -143,6 +146,8 @@ try {
   const ben = await newPage('ben', { viewport: { width: 1280, height: 860 } });
   await register(ann, 'ann');
   await register(ben, 'ben');
+  // A newcomer's quick match is 9×9 until they choose otherwise.
+  assert.equal(await ann.locator('.quick-match .choice[aria-pressed=true]').first().innerText(), '9×9');
   for (const p of [ann, ben]) {
     await p.locator('.quick-match .choice', { hasText: '9×9' }).click();
     await p.locator('.quick-match .choice', { hasText: 'Blitz' }).click();

@@ -14,13 +14,14 @@ function refusal(err) {
   return err.message;
 }
 
-export function mountAccount(root, ctx, invite = null) {
+// `registerFirst`: come by "Create an account" (#/register) or an invite: that form first.
+export function mountAccount(root, ctx, invite = null, { registerFirst = !!invite } = {}) {
   const forgot = forgotPassword();
   // The reset form, once asked for, opens beside (on a phone: under) the login form.
   fill(root, h('div', { class: 'account-forms' },
-    invite ? '' : [form(t('nav.log_in'), 'login', 'current-password'), forgot.form],
+    registerFirst ? '' : [form(t('nav.log_in'), 'login', 'current-password'), forgot.form],
     form(t('welcome.create'), 'register', 'new-password'),
-    invite ? [form(t('nav.log_in'), 'login', 'current-password'), forgot.form] : ''));
+    registerFirst ? [form(t('nav.log_in'), 'login', 'current-password'), forgot.form] : ''));
 
   function form(title, id, passwordAutocomplete) {
     const username = h('input', { id: `${id}-username`, name: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 20 });

@@ -38,7 +38,11 @@ export async function fetchJson(url, { method = 'GET', body } = {}) {
   return data;
 }
 
-export async function currentUser() {
+// `ask`: even without the marker (the WebSocket said this page is signed in).
+export async function currentUser({ ask = false } = {}) {
+  // No session cookie (the server marks one with a readable twin): a guest, without asking (a
+  // 401 would be a console error on every visit).
+  if (!ask && !document.cookie.split(/;\s*/).includes('tengen_signed_in=1')) return null;
   try {
     return (await fetchJson('/api/v1/me')).user;
   } catch (err) {

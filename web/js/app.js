@@ -110,6 +110,10 @@ ctx.conn.addEventListener('message', (e) => {
   const m = e.detail;
   const lobby = ctx.lobby;
   switch (m.type) {
+    case 'welcome':
+      // Signed in after all (a login older than the marker cookie): the page catches up.
+      if (m.user && !ctx.user) currentUser({ ask: true }).catch(() => null).then((u) => { if (u) { setUser(u); route(); } });
+      return;
     case 'lobby':
       lobby.challenges = new Map(m.challenges.map((c) => [c.id, c]));
       lobby.online = new Map(m.online.map((u) => [u.id, u]));
@@ -187,6 +191,9 @@ function route() {
     current('learn');
     document.title = `${t('nav.learn')} · Tengen`;
     unmount = mountCourse(view, ctx, m[1] ?? null);
+  } else if (hash === '#/register') {  // "Create an account": that form first
+    document.title = `${t('welcome.create')} · Tengen`;
+    unmount = mountAccount(view, ctx, null, { registerFirst: true });
   } else if (hash === '#/login') {
     document.title = `${t('nav.log_in')} · Tengen`;
     unmount = mountAccount(view, ctx);
@@ -221,7 +228,7 @@ function route() {
     unmount = mountLobby(view, ctx);
   }
   // Where to come back after logging in: not a login page, nor a mailed link (used once).
-  if (hash !== '#/login' && !/^#\/(join|reset|mail|unsubscribe)\//.test(hash)) sessionStorage.setItem('tengen-return', hash);
+  if (hash !== '#/login' && hash !== '#/register' && !/^#\/(join|reset|mail|unsubscribe)\//.test(hash)) sessionStorage.setItem('tengen-return', hash);
 }
 
 window.addEventListener('hashchange', route);

@@ -363,7 +363,7 @@ function playOn(ctx) {
   return h('section', { class: 'card course-end' }, h('h2', {}, t('course.end_title')), h('p', {}, t('course.end_text')),
     ctx.user
       ? h('button', { type: 'button', class: 'primary play-nine', onclick: play }, t('course.play_nine'))
-      : h('p', {}, ...tn('welcome.join', { link: h('a', { class: 'button primary', href: '#/login' }, t('welcome.create')) })),
+      : h('p', {}, ...tn('welcome.join', { link: h('a', { class: 'button primary', href: '#/register' }, t('welcome.create')) })),
     problem);
 }
 

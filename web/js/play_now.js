@@ -24,7 +24,8 @@ const choice = (label, pressed, onclick, attrs = {}) =>
 
 export function playNow(ctx) {
   const el = h('div', { class: 'play-now' });
-  let size = Number(localStorage.getItem('tengen-quick-size')) || 19;
+  // 9×9 until the player chooses (what a newcomer wants; the choice is remembered).
+  let size = Number(localStorage.getItem('tengen-quick-size')) || 9;
   let speed = localStorage.getItem('tengen-quick-speed') || 'live';
   let botProblem = '';
   let quickProblem = '';
@@ -34,7 +35,7 @@ export function playNow(ctx) {
     return h('section', { class: 'card welcome' },
       h('h2', {}, t('welcome.title')),
       h('p', {}, t('welcome.what')),
-      h('p', {}, ...tn('welcome.join', { link: h('a', { class: 'button primary', href: '#/login' }, t('welcome.create')) })),
+      h('p', {}, ...tn('welcome.join', { link: h('a', { class: 'button primary', href: '#/register' }, t('welcome.create')) })),
       h('p', {}, ...tn('welcome.learn', { link: h('a', { class: 'learn-link', href: '#/learn' }, t('welcome.learn_link')) })),
       h('p', { class: 'muted' }, t('welcome.watch')));
   }

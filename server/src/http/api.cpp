@@ -107,6 +107,14 @@ std::string session_cookie(const std::string& token, int max_age, bool secure) {
          (secure ? "; Secure" : "");
 }
 
+// Beside the session's (which scripts cannot read): that there is one, so that a guest's page
+// does not ask GET /api/v1/me only to be told 401 (a console error on every visit). No secret.
+std::string signed_in_cookie(bool in, bool secure) {
+  return std::string(kSignedInCookie) + (in ? "=1" : "=") +
+         "; Path=/; SameSite=Lax; Max-Age=" + std::to_string(in ? kCookieMaxAgeSeconds : 0) +
+         (secure ? "; Secure" : "");
+}
+
 // POST /api/v1/positions: replays the line with the rules engine (engine/variation.h); the first
 // move it refuses is named, in players' words.
 ApiResponse position(std::string_view body) {
@@ -253,7 +261,8 @@ ApiResponse Api::logged_in(const Accounts::Outcome& outcome, int status) {
   return {status,
           wire::encode_logged_in({in.user.id, in.user.username}, in.token, in.user.is_admin,
                                  in.user.time_zone),
-          {session_cookie(in.token, kCookieMaxAgeSeconds, secure_cookies_)}};
+          {session_cookie(in.token, kCookieMaxAgeSeconds, secure_cookies_),
+           signed_in_cookie(true, secure_cookies_)}};
 }
 
 std::optional<ApiResponse> Api::handle(const ApiRequest& r) {
@@ -311,12 +320,19 @@ std::optional<ApiResponse> Api::route(const ApiRequest& r) {
   if (path == "/api/v1/logout") {
     if (!post) return error(405, "method_not_allowed", "use POST");
     accounts_.logout(r.token);
-    return ApiResponse{204, "", {session_cookie("", 0, secure_cookies_)}};
+    return ApiResponse{
+        204,
+        "",
+        {session_cookie("", 0, secure_cookies_), signed_in_cookie(false, secure_cookies_)}};
   }
 
   const auto user = accounts_.authenticate(r.token);
   if (path == "/api/v1/me" || path == "/api/v1/sessions" || path.starts_with("/api/v1/sessions/")) {
-    if (!user) return error(401, "not_authenticated", "log in first");
+    if (!user) {
+      auto refused = error(401, "not_authenticated", "log in first");
+      refused.set_cookies.push_back(signed_in_cookie(false, secure_cookies_));  // none: forget it
+      return refused;
+    }
   }
   if (path == "/api/v1/me") {
     if (r.method == "PATCH") {
@@ -356,7 +372,10 @@ std::optional<ApiResponse> Api::route(const ApiRequest& r) {
       return me(accounts_.find_user(user->id).value_or(*user));
     }
     if (r.method != "GET") return error(405, "method_not_allowed", "use GET or PATCH");
-    return me(*user);
+    auto answer = me(*user);
+    // A login from before the marker existed gets it here.
+    answer.set_cookies.push_back(signed_in_cookie(true, secure_cookies_));
+    return answer;
   }
   if (path == "/api/v1/sessions") {
     if (r.method != "GET") return error(405, "method_not_allowed", "use GET");

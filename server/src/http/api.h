@@ -80,6 +80,8 @@ struct GameArchive {
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
+// Readable by the page: that it has a session (not which).
+inline constexpr std::string_view kSignedInCookie = "tengen_signed_in";
 
 // The endpoints under /api/v1 (protocol/README.md, "HTTP API"): accounts, sessions, games.
 class Api {
