@@ -113,7 +113,8 @@ export function tn(key, params = {}) {
 // is of the page's language (en-GB: 26 Nov 2026, 17:41; en-US: Nov 26, 2026, 5:41 PM; de-AT),
 // else the page's language.
 function region() {
-  const wanted = [...(navigator.languages ?? []), navigator.language].filter(Boolean);
+  const nav = globalThis.navigator;  // none outside a browser (the unit tests)
+  const wanted = [...(nav?.languages ?? []), nav?.language].filter(Boolean);
   return wanted.find((l) => l.toLowerCase().split('-')[0] === language.split('-')[0]) ?? language;
 }
 
