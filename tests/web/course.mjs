@@ -102,7 +102,7 @@ async function solveCourse(page, code) {
     await noRawKeys(page, `${code} lesson ${lesson.id}`);
     if (lesson.id === 'ko') await page.screenshot({ path: join(artifacts, `course-ko-${code}.png`), fullPage: true });
   }
-  await page.locator('.course-end .play-nine, .course-end a[href="#/login"]').first().waitFor();
+  await page.locator('.course-end .play-nine, .course-end a[href="#/register"]').first().waitFor();
   await page.goto(`${url}/#/learn`);
   assert.equal(await page.locator('.lesson-link.complete').count(), LESSONS.length, 'every lesson marked done');
 }

@@ -425,6 +425,9 @@ try {
   assert.equal(await bob.page.locator('.director').count(), 0);  // only the director sees the controls
   await alice.page.click('.director button:has-text("Start now")');
   for (const p of [alice, bob]) await p.page.waitForURL(/#\/game\/\d+$/);  // the round's game opens by itself
+  // Labelled as the tournament's, with a way to it.
+  await bob.page.locator('.tournament-line', { hasText: 'Friday Swiss · round 1, board 1' }).waitFor();
+  assert.equal(await bob.page.locator('.tournament-line a').getAttribute('href'), new URL(tournamentUrl).hash);
   await bob.page.click('.controls button:has-text("Resign")');
   await bob.page.click('.controls button:has-text("Yes, resign")');
   await alice.page.locator('.result-banner', { hasText: 'You won by resignation.' }).waitFor();

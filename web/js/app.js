@@ -142,10 +142,20 @@ ctx.conn.addEventListener('message', (e) => {
   ctx.events.dispatchEvent(new CustomEvent('lobby', { detail: m.type === 'challenge_closed' && m.game ? 'game' : m.type }));
 });
 
+const NEXT_ROUND_S = 15;
 function gameStarted(m) {
   const me = ctx.user?.id;
   if (me !== m.black.id && me !== m.white.id) return;
   const here = /^#\/game\/(\d+)/.exec(location.hash);
+  // A tournament's next round, from the game just over: its result and the standings first; the
+  // new game in a few seconds (its first move has the tournament's own, longer, countdown).
+  if (m.tournament && here && ctx.finishedGame === Number(here[1]) && Number(here[1]) !== m.game) {
+    const from = location.hash;
+    toast(t('app.next_round', { round: m.tournament.round, name: me === m.black.id ? m.white.name : m.black.name, n: NEXT_ROUND_S }) + ' ',
+      { kind: 'info', link: { href: `#/game/${m.game}`, text: t('app.go_to_it') } });
+    setTimeout(() => { if (location.hash === from) ctx.navigate(`#/game/${m.game}`); }, NEXT_ROUND_S * 1000);
+    return;
+  }
   // From a game that is over (a rematch, say) straight to the new one; from one in play, a word.
   if (here && Number(here[1]) !== m.game && ctx.finishedGame !== Number(here[1])) {
     toast(t('app.game_started', { name: me === m.black.id ? m.white.name : m.black.name }) + ' ', { kind: 'info', link: { href: `#/game/${m.game}`, text: t('app.go_to_it') } });

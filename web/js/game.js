@@ -43,6 +43,8 @@ export function mountGame(root, ctx, gameId) {
   const title = h('h1', { class: 'game-title' }, t('title.game', { id: String(gameId) }));
   const subtitle = h('p', { class: 'game-settings' });
   const watchingNote = h('p', { class: 'watching muted', 'aria-live': 'polite' });
+  // A tournament's game says so, with a way to its standings.
+  const tournamentLine = h('p', { class: 'tournament-line', hidden: true });
   const sgfLink = h('a', { href: `/api/v1/games/${gameId}.sgf`, download: `tengen-${gameId}.sgf`, class: 'sgf' }, t('game.download_sgf'));
   const soundBox = h('input', { type: 'checkbox', checked: soundOn(), onchange: (e) => setSound(e.target.checked) });
   const soundToggle = h('label', { class: 'check sound' }, soundBox, ` ${t('game.sounds')}`);
@@ -104,7 +106,7 @@ export function mountGame(root, ctx, gameId) {
   const view = h('div', { class: 'game' },
     h('div', { class: 'board-area' }, boardHolder, confirmBar, hint, reviewBar, staleNote, keyboardForm),
     h('aside', { class: 'side' },
-      h('header', { class: 'game-head' }, title, subtitle, watchingNote, h('div', { class: 'row settings-row' }, sgfLink, soundToggle, notifyToggle, confirmToggle)),
+      h('header', { class: 'game-head' }, title, tournamentLine, subtitle, watchingNote, h('div', { class: 'row settings-row' }, sgfLink, soundToggle, notifyToggle, confirmToggle)),
       h('div', { class: 'player-cards' }, cards.black.el, cards.white.el),
       status, countdown, passPanel, nigiriPanel, undoPanel, absencePanel, controls, plan.el, scoringPanel, resultPanel,
       h('section', { class: 'chat' }, chatTitle, chatLog, chatForm, chatGuest),
@@ -159,6 +161,7 @@ export function mountGame(root, ctx, gameId) {
       undoBy: null, chat: [...s.chat], chatOmitted: s.chat_omitted || 0, clock: s.clock, clockAt: performance.now(), nigiri: s.nigiri,
       marking: s.marking, absent: s.absent.map((a) => ({ ...a, at: performance.now() })),
       finalScore: s.final_score, finalDead: s.final_dead, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
+      tournament: s.tournament ?? null,
       lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
       firstMoveAt: s.first_move_in_ms === null || s.first_move_in_ms === undefined ? null : performance.now() + s.first_move_in_ms,
       firstMoveMs: s.first_move_ms || 0,
@@ -540,6 +543,12 @@ export function mountGame(root, ctx, gameId) {
     const s = st.settings;
     title.textContent = t('common.vs', { black: st.black.name, white: st.white.name });
     subtitle.textContent = `${t('title.game', { id: String(gameId) })} · ${describeSettings(s)}`;
+    const tg = st.tournament;
+    tournamentLine.hidden = !tg;
+    if (tg && tournamentLine.dataset.shown !== `${tg.tournament}:${tg.round}:${tg.board}`) {
+      tournamentLine.dataset.shown = `${tg.tournament}:${tg.round}:${tg.board}`;
+      fill(tournamentLine, h('a', { href: `#/tournament/${tg.tournament}` }, tg.name), ` · ${t('game.tournament_round', { round: tg.round, board: tg.board })}`);
+    }
     watchingNote.textContent = st.watching ? t('game.watching', { n: st.watching }) : '';
     const live = conn.isOpen;
     view.classList.toggle('stale', !live);

@@ -953,6 +953,21 @@ struct Wire<Captures> {
   static constexpr std::tuple fields{wire::field("black", &Captures::black),
                                      wire::field("white", &Captures::white)};
 };
+// A tournament's game: which tournament, round and board (docs/tournaments.md).
+struct TournamentGameRef {
+  TournamentId tournament = 0;
+  std::string name;
+  int round = 0;  // from 1
+  int board = 0;  // from 1
+};
+template <>
+struct Wire<TournamentGameRef> {
+  static constexpr std::tuple fields{wire::field("tournament", &TournamentGameRef::tournament),
+                                     wire::field("name", &TournamentGameRef::name),
+                                     wire::field("round", &TournamentGameRef::round),
+                                     wire::field("board", &TournamentGameRef::board)};
+};
+
 struct GameSnapshot {
   GameId game = 0;
   Seq seq = 0;  // the last event included
@@ -985,6 +1000,7 @@ struct GameSnapshot {
   // A correspondence game's player's own conditional moves (SetConditionalMoves' lines, as kept:
   // what is left of them); omitted for everyone else and when there are none.
   std::optional<std::vector<std::string>> conditional_moves{};
+  std::optional<TournamentGameRef> tournament{};  // a tournament's game
 };
 template <>
 struct Wire<GameSnapshot> {
@@ -1015,7 +1031,8 @@ struct Wire<GameSnapshot> {
       wire::field("first_move_in_ms", &GameSnapshot::first_move_in_ms, wire::Empty::Null),
       wire::field("first_move_ms", &GameSnapshot::first_move_ms),
       wire::field("watching", &GameSnapshot::watching),
-      wire::field("conditional_moves", &GameSnapshot::conditional_moves, wire::Empty::Omitted)};
+      wire::field("conditional_moves", &GameSnapshot::conditional_moves, wire::Empty::Omitted),
+      wire::field("tournament", &GameSnapshot::tournament, wire::Empty::Omitted)};
 };
 
 // One thing that happened in a room, with its place in the room's order.
@@ -1237,14 +1254,18 @@ struct GameStarted {
   UserRef white;
   GameSettings settings;
   bool nigiri = false;
+  std::optional<TournamentGameRef> tournament{};  // a tournament's game
 };
 template <>
 struct Wire<GameStarted> {
   static constexpr std::string_view type = "game_started";
   static constexpr std::tuple fields{
-      wire::field("game", &GameStarted::game), wire::field("black", &GameStarted::black),
-      wire::field("white", &GameStarted::white), wire::field("settings", &GameStarted::settings),
-      wire::field("nigiri", &GameStarted::nigiri)};
+      wire::field("game", &GameStarted::game),
+      wire::field("black", &GameStarted::black),
+      wire::field("white", &GameStarted::white),
+      wire::field("settings", &GameStarted::settings),
+      wire::field("nigiri", &GameStarted::nigiri),
+      wire::field("tournament", &GameStarted::tournament, wire::Empty::Omitted)};
 };
 
 // Where a tournament stands.

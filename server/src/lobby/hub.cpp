@@ -1101,7 +1101,7 @@ protocol::GameId Hub::start_tournament_game(const protocol::GameSettings& settin
   Operation& op = *lobby_op_;
   const auto game = open_room(op, std::nullopt, settings, black, white, std::nullopt, std::nullopt,
                               options, true);
-  tell_started(presence_, op.out, {game, black, white, settings, false});
+  tell_started(presence_, op.out, {game, black, white, settings, false, options.tournament});
   return game;
 }
 

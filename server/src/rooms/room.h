@@ -49,6 +49,8 @@ struct RoomOptions {
   int spectator_chat_lines = 2000;
   int chat_burst = 5;
   Millis chat_refill{2000};
+  // A tournament's game: named in its snapshot (and its start), so that the page says so.
+  std::optional<protocol::TournamentGameRef> tournament{};
 };
 
 // The dead-stone suggestion a room needs when its scoring phase begins: the position and how to

@@ -192,6 +192,7 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
           conditional_lines(conditional_[index_of(c)], {settings_.width, settings_.height});
   }
   s.watching = watching();
+  s.tournament = options_.tournament;
   return s;
 }
 

@@ -454,8 +454,9 @@ protocol::GameSettings TournamentDirector::game_settings(const TournamentState& 
   return s;
 }
 
-RoomOptions TournamentDirector::options_for(const TournamentState& t) const {
+RoomOptions TournamentDirector::options_for(const TournamentState& t, int round, int board) const {
   RoomOptions o = room_;
+  o.tournament = protocol::TournamentGameRef{t.id(), t.settings().name, round, board};
   o.start_timeout = Millis{t.settings().no_show_ms};
   o.no_show_forfeits = true;
   o.vacations_pause = t.settings().vacations;
@@ -465,14 +466,15 @@ RoomOptions TournamentDirector::options_for(const TournamentState& t) const {
 std::optional<RoomOptions> TournamentDirector::room_options(protocol::GameId game) const {
   const auto it = boards_.find(game);
   if (it == boards_.end()) return std::nullopt;
-  return options_for(*tournaments_.at(it->second.tournament));
+  return options_for(*tournaments_.at(it->second.tournament), it->second.round, it->second.board);
 }
 
 std::vector<std::pair<protocol::GameId, RoomOptions>> TournamentDirector::games() const {
   std::vector<std::pair<protocol::GameId, RoomOptions>> out;
   out.reserve(boards_.size());
   for (const auto& [game, board] : boards_)
-    out.emplace_back(game, options_for(*tournaments_.at(board.tournament)));
+    out.emplace_back(game,
+                     options_for(*tournaments_.at(board.tournament), board.round, board.board));
   return out;
 }
 
@@ -493,8 +495,8 @@ void TournamentDirector::start_round(TournamentState& t) {
                                 : Outcome::BlackWins);
       continue;
     }
-    const auto id =
-        host_.start_tournament_game(game_settings(t, g), black->user, white->user, options_for(t));
+    const auto id = host_.start_tournament_game(game_settings(t, g), black->user, white->user,
+                                                options_for(t, number, static_cast<int>(b + 1)));
     boards_[id] = {t.id(), number, static_cast<int>(b + 1)};
     games.push_back(id);
   }

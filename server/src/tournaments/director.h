@@ -130,7 +130,7 @@ class TournamentDirector {
                      bool forfeit, const std::optional<protocol::UserRef>& by);
   void index_games(const TournamentState& t);
   protocol::GameSettings game_settings(const TournamentState& t, const tournament::Game& g) const;
-  RoomOptions options_for(const TournamentState& t) const;
+  RoomOptions options_for(const TournamentState& t, int round, int board) const;
   std::optional<protocol::Error> director_only(const TournamentState& t,
                                                const protocol::UserRef& me,
                                                const std::string& cid) const;
