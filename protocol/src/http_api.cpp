@@ -305,7 +305,8 @@ std::string encode_reviews(const std::vector<ReviewSummary>& reviews) {
                     {"nodes", r.nodes},
                     {"followers", r.followers},
                     {"created_at_ms", r.created_at_ms},
-                    {"private", r.is_private}});
+                    {"private", r.is_private},
+                    {"active_at_ms", r.active_at_ms}});
   }
   return json{{"reviews", list}}.dump();
 }

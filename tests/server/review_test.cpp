@@ -560,6 +560,24 @@ TEST_F(ReviewBoards, APrivateGamesReviewIsSeenByItsPlayersAdministratorsAndTheIn
   EXPECT_NE(raw_.find("B[gc]"), std::string::npos) << raw_;
 }
 
+// Stale reviews once filled the lobby's list: each now says when it last changed (made, or a
+// change by whoever drives it), so that the lobby can leave the quiet ones out.
+TEST_F(ReviewBoards, EachReviewSaysWhenItLastChanged) {
+  auto teacher = player("teacher");
+  const auto made = stack_->clock().unix_ms();
+  const auto id = open_review("teacher", {{"size", 9}});
+  auto active = [&] {
+    const json list = request("GET", "/api/v1/reviews").second;
+    return list["reviews"][0]["active_at_ms"].get<std::int64_t>();
+  };
+  EXPECT_EQ(active(), made);
+  stack_->clock().advance(std::chrono::hours(48));
+  follow(*teacher, id);
+  EXPECT_EQ(active(), made) << "following is not a change";
+  ASSERT_EQ(teacher->command(cmd("review_play", id, {{"vertex", "E5"}}))["type"], "ack");
+  EXPECT_EQ(active(), made + 48 * 3600 * 1000);
+}
+
 TEST_F(ReviewBoards, OneAccountMayKeepOnlySoManyOpenAndOpenOnlySoManyAtOnce) {
   player("teacher");
   for (int i = 0; i < 5; ++i) open_review("teacher", {{"size", 9}});

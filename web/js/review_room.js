@@ -482,6 +482,8 @@ export function mountReviewRoom(root, ctx, reviewId) {
   };
 }
 
+const QUIET_MS = 24 * 3600 * 1000;
+
 // The lobby's list of open reviews and the ways to start one.
 export function reviewsCard(ctx) {
   const list = h('ul', { class: 'live-reviews' });
@@ -511,12 +513,17 @@ export function reviewsCard(ctx) {
   const el = h('section', { class: 'card lobby-reviews' }, h('h2', {}, t('review.card_title')), list, tools);
   async function load() {
     try {
-      const { reviews } = await fetchJson('/api/v1/reviews');
-      if (!reviews.length) fill(list, h('li', { class: 'empty' }, t('review.none')));
+      const { reviews: all } = await fetchJson('/api/v1/reviews');
+      // What is going on: followed now, or changed in the last day; the quiet ones counted.
+      const live = (r) => r.followers > 0 || Date.now() - (r.active_at_ms ?? 0) < QUIET_MS || r.owner.id === ctx.user?.id;
+      const reviews = all.filter(live);
+      const quiet = all.length - reviews.length;
+      const quietNote = quiet ? h('li', { class: 'muted quiet' }, tn('review.quiet', { n: quiet })) : null;
+      if (!reviews.length) fill(list, h('li', { class: 'empty' }, t('review.none')), quietNote);
       else fill(list, ...reviews.slice(0, 20).map((r) => h('li', {},
         h('a', { href: `#/review/${r.id}` }, r.title),
         r.private ? h('span', { class: 'tag', title: t('review.private_title') }, icon('lock'), ` ${t('review.private')}`) : null,
-        h('span', { class: 'muted' }, ` ${t('review.by', { name: r.owner.name })} · ${r.width}×${r.height} · ${t('review.moves', { n: r.nodes - 1 })} · ${t('review.n_here', { n: r.followers })}`))));
+        h('span', { class: 'muted' }, ` ${t('review.by', { name: r.owner.name })} · ${r.width}×${r.height} · ${t('review.moves', { n: r.nodes - 1 })} · ${t('review.n_here', { n: r.followers })}`))), quietNote);
     } catch (err) {
       fill(list, h('li', { class: 'empty' }, err.message));
     }

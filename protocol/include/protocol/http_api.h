@@ -141,7 +141,8 @@ struct ReviewSummary {
   int nodes = 0;
   int followers = 0;
   std::int64_t created_at_ms = 0;
-  bool is_private = false;  // of a private game: listed to those who may see it only
+  bool is_private = false;        // of a private game: listed to those who may see it only
+  std::int64_t active_at_ms = 0;  // when it last changed
 };
 std::string encode_reviews(const std::vector<ReviewSummary>& reviews);
 std::string encode_review_created(std::int64_t id);

@@ -73,6 +73,7 @@ ReviewRoom::ReviewRoom(const store::ReviewCreated& created, protocol::UserRef ow
       game_(created.game_id),
       audience_(std::move(players)),
       created_at_ms_(created.at_ms),
+      active_at_ms_(created.at_ms),
       limits_(limits),
       review_(tree_of(created.sgf, limits.max_nodes)) {
   bytes_ = tree_bytes();
@@ -92,6 +93,7 @@ std::unique_ptr<ReviewRoom> ReviewRoom::recover(const store::StoredReview& store
                                std::to_string(e.seq) + " (" + e.kind + "): " + problem->second);
     }
     room->seq_ = static_cast<protocol::Seq>(e.seq);
+    room->touched(e.at_ms);
   }
   return room;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -60,6 +61,9 @@ class ReviewRoom {
   const std::string& title() const noexcept { return title_; }
   std::optional<std::int64_t> game() const noexcept { return game_; }
   std::int64_t created_at_ms() const noexcept { return created_at_ms_; }
+  // When it last changed (made, or a move, mark, comment, chat line...): a quiet one is not news.
+  std::int64_t active_at_ms() const noexcept { return active_at_ms_; }
+  void touched(std::int64_t at_ms) noexcept { active_at_ms_ = std::max(active_at_ms_, at_ms); }
   bool closed() const noexcept { return closed_; }
   const ReviewAudience& audience() const noexcept { return audience_; }
   std::size_t followers() const noexcept { return members_.size(); }
@@ -109,6 +113,7 @@ class ReviewRoom {
   std::optional<std::int64_t> game_;
   ReviewAudience audience_;
   std::int64_t created_at_ms_;
+  std::int64_t active_at_ms_;
   ReviewLimits limits_;
   ReviewTree review_;
   std::size_t bytes_ = 0;

@@ -129,6 +129,10 @@ Reviews::Reply Reviews::command(const std::shared_ptr<Connection>& who, const st
     reply = std::holds_alternative<protocol::CloseReview>(m) ? room.close(me, cid, now_ms)
                                                              : room.command(me, cid, m);
   }
+  const bool changed = !std::holds_alternative<protocol::JoinReview>(m) &&
+                       !std::holds_alternative<protocol::LeaveReview>(m) &&
+                       std::holds_alternative<protocol::Ack>(reply);
+  if (changed) room.touched(now_ms);
   room.drain_into(out);
   if (room.closed()) open_.erase(it);
   return reply;
@@ -164,6 +168,7 @@ std::vector<protocol::http::ReviewSummary> Reviews::list(
     s.followers = static_cast<int>(room->followers());
     s.created_at_ms = room->created_at_ms();
     s.is_private = room->audience().is_private();
+    s.active_at_ms = room->active_at_ms();
     out.push_back(std::move(s));
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
