@@ -128,6 +128,15 @@ TEST_F(Moderation, ABanLastsUntilReinstatedAndAResetPasswordIsShownOnce) {
       << "the old session ended with the ban";
   ASSERT_EQ(act("root", "spammer", {{"action", "reinstate"}, {"reason", "apologised"}}).first, 200);
   EXPECT_EQ(login("spammer", "a fine password").first, 200);
+  // Their history, newest first, and nobody else's (root's make_admin is not theirs; the Users
+  // page shows it in their row).
+  const json history = request("GET", "/api/v1/admin/audit?user=spammer", "root").second;
+  ASSERT_EQ(history["entries"].size(), 2u) << raw_;
+  EXPECT_EQ(history["entries"][0]["action"], "reinstate");
+  EXPECT_EQ(history["entries"][0]["reason"], "apologised");
+  EXPECT_EQ(history["entries"][1]["action"], "ban");
+  EXPECT_EQ(request("GET", "/api/v1/admin/audit?user=nobody", "root").first, 404);
+  EXPECT_EQ(request("GET", "/api/v1/admin/audit?user=spammer", "forgetful").first, 403);
 
   auto connected = player("forgetful");
   const auto [reset, answer] = act("root", "forgetful", {{"action", "reset_password"}});

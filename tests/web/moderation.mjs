@@ -133,6 +133,13 @@ try {
   assert.match(refusal, /Your account is suspended until .*\. Reason: insults in chat/);
   await troll.screenshot({ path: join(artifacts, 'moderation-suspended-login.png') });
 
+  step('the troll\'s row keeps the history of what was done to them');
+  await root.goto(`${url}/#/admin/users?q=troll`);
+  const trollRow = root.locator('article.admin-user[data-user=troll]');
+  await trollRow.locator('details.history summary').click();
+  await trollRow.locator('.user-history li', { hasText: 'insults in chat' }).waitFor();
+  await trollRow.screenshot({ path: join(artifacts, 'moderation-user-history.png') });
+
   step('a password reset is shown once to the administrator');
   await root.goto(`${url}/#/admin/users?q=victim`);
   await root.locator('article.admin-user[data-user=victim] button', { hasText: 'Reset password' }).click();

@@ -131,6 +131,24 @@ function users(root, ctx, alive) {
       }
     };
     const restricted = u.banned || u.suspended_until_ms !== null;
+    // What was done to them before, asked for when opened (the audit log's lines about them).
+    const historyList = h('ol', { class: 'user-history' });
+    const history = h('details', { class: 'history' }, h('summary', {}, t('admin.history')), historyList);
+    history.addEventListener('toggle', async () => {
+      if (!history.open || history.dataset.loaded) return;
+      history.dataset.loaded = '1';
+      try {
+        const page = await fetchJson(`/api/v1/admin/audit?limit=20&user=${encodeURIComponent(u.name)}`);
+        if (!page.entries.length) fill(historyList, h('li', { class: 'muted' }, t('admin.history_none')));
+        else {
+          fill(historyList, ...page.entries.map((e) => h('li', {},
+            `${formatDateTime(e.at_ms)} · ${t(`admin.action_${e.action}`)}`, e.detail ? ` (${detail(e.detail)})` : '',
+            e.actor ? ` · ${e.actor.name}` : '', e.reason ? [' · ', h('q', {}, e.reason)] : '')));
+        }
+      } catch (err) {
+        fill(historyList, h('li', { class: 'form-error' }, err.message));
+      }
+    });
     const article = h('article', { class: 'admin-user', dataset: { user: u.name } },
       h('p', {}, h('strong', {}, userLink(u)),
         u.admin ? h('span', { class: 'tag' }, t('admin.admin')) : '',
@@ -147,7 +165,7 @@ function users(root, ctx, alive) {
         restricted ? h('button', { onclick: () => act('reinstate', { reason: reason.value.trim() })() }, t('admin.reinstate')) : '',
         h('button', { onclick: act('reset_password') }, t('admin.reset_password')),
         h('button', { onclick: act(u.bot ? 'unmark_bot' : 'mark_bot') }, t(u.bot ? 'admin.unmark_bot' : 'admin.mark_bot'))),
-      shown, error);
+      history, shown, error);
     return article;
   }
   load();

@@ -92,7 +92,15 @@ std::optional<ApiResponse> Api::moderation(const ApiRequest& r, std::string_view
     auto page = api::page_of(r.target);
     if (auto* bad = std::get_if<ApiResponse>(&page)) return *bad;
     const auto& p = std::get<store::Page>(page);
-    const auto rows = moderation_->audit_log(p);
+    // ?user=NAME: what was done to one user (their row's history on the Users page).
+    std::optional<std::int64_t> about;
+    if (const auto param = api::query_param(r.target, "user")) {
+      const std::string name(*param);
+      const auto target = accounts_.find_user(name);
+      if (!target) return error(404, "not_found", "no user named '" + name + "'");
+      about = target->id;
+    }
+    const auto rows = moderation_->audit_log(p, about);
     std::vector<wire::AuditLine> lines;
     for (const auto& a : rows) {
       lines.push_back({a.id, a.at_ms, named(a.actor_id, a.actor_name), a.action,

@@ -108,7 +108,9 @@ class ModerationStore {
                                  const AuditEntry& audit) = 0;
   // For actions whose change is elsewhere (a game annulled through the hub).
   virtual void log(const AuditEntry& audit) = 0;
-  virtual std::vector<AuditEntry> audit_log(Page page) = 0;
+  // Newest first; `about`: only the lines whose target is that user (their history).
+  virtual std::vector<AuditEntry> audit_log(Page page,
+                                            std::optional<std::int64_t> about = std::nullopt) = 0;
 
   // The new invite, with its id.
   virtual Invite create_invite(Invite invite, const AuditEntry& audit) = 0;

@@ -118,11 +118,13 @@ void PostgresModerationStore::log(const AuditEntry& audit) {
       audit_params(audit));
 }
 
-std::vector<AuditEntry> PostgresModerationStore::audit_log(Page page) {
+std::vector<AuditEntry> PostgresModerationStore::audit_log(Page page,
+                                                           std::optional<std::int64_t> about) {
   std::lock_guard lock(mutex_);
-  const auto r =
-      db_->query(std::string(kAuditSelect) + " WHERE a.id < $1 ORDER BY a.id DESC LIMIT $2",
-                 {page.before_or_max(), page.limit});
+  const auto r = db_->query(std::string(kAuditSelect) +
+                                " WHERE a.id < $1 AND ($3::bigint IS NULL OR a.target_user_id = $3)"
+                                " ORDER BY a.id DESC LIMIT $2",
+                            {page.before_or_max(), page.limit, about});
   std::vector<AuditEntry> out;
   for (int i = 0; i < r.rows(); ++i) {
     out.push_back(AuditEntry{r.int64(i, 0), r.int64(i, 1), r.optional_int64(i, 2), r.text(i, 3),

@@ -111,10 +111,14 @@ void SqliteModerationStore::log(const AuditEntry& audit) {
   insert_audit(audit);
 }
 
-std::vector<AuditEntry> SqliteModerationStore::audit_log(Page page) {
+std::vector<AuditEntry> SqliteModerationStore::audit_log(Page page,
+                                                         std::optional<std::int64_t> about) {
   std::lock_guard lock(mutex_);
-  Statement q(db_, std::string(kAuditSelect) + " WHERE a.id < ? ORDER BY a.id DESC LIMIT ?");
-  q.bind(1, page.before_or_max()).bind(2, static_cast<std::int64_t>(page.limit));
+  Statement q(db_, std::string(kAuditSelect) +
+                       " WHERE a.id < ? AND (? IS NULL OR a.target_user_id = ?)"
+                       " ORDER BY a.id DESC LIMIT ?");
+  q.bind(1, page.before_or_max()).bind(2, about).bind(3, about);
+  q.bind(4, static_cast<std::int64_t>(page.limit));
   std::vector<AuditEntry> out;
   while (q.step()) {
     out.push_back(AuditEntry{q.column_int(0), q.column_int(1), q.column_optional_int(2),

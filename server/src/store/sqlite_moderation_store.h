@@ -22,7 +22,8 @@ class SqliteModerationStore final : public ModerationStore {
   bool set_password_hash(std::int64_t user_id, const std::string& hash,
                          const AuditEntry& audit) override;
   void log(const AuditEntry& audit) override;
-  std::vector<AuditEntry> audit_log(Page page) override;
+  std::vector<AuditEntry> audit_log(Page page,
+                                    std::optional<std::int64_t> about = std::nullopt) override;
   Invite create_invite(Invite invite, const AuditEntry& audit) override;
   std::vector<Invite> invites(int limit) override;
   bool revoke_invite(std::int64_t id, const AuditEntry& audit) override;
