@@ -156,7 +156,7 @@ try {
   for (const p of [alice, bob, carol]) {
     await waitStone(p, 'D5', 'white');
     await waitGone(p, 'E5');
-    await p.page.locator('.player.white .captures', { hasText: '1 captured' }).waitFor();
+    await p.page.locator('.player.white .captures', { hasText: '1 prisoner' }).waitFor();
   }
   await alice.page.locator('.board [data-last="D5"]').waitFor();
 
@@ -165,7 +165,7 @@ try {
   await carol.page.keyboard.press('ArrowLeft');
   await where(carol, 'Move 7 of 8 · Black E5');
   await waitStone(carol, 'E5', 'black');
-  await carol.page.locator('.player.white .captures', { hasText: '0 captured' }).waitFor();
+  await carol.page.locator('.player.white .captures', { hasText: '0 prisoners' }).waitFor();
   await carol.page.click('.board [data-vertex="F6"]');  // White's move in her variation
   await where(carol, 'Variation from move 7: 1 move · White F6');
   await carol.page.locator('.board .stone.white[data-stone="F6"]').waitFor();
@@ -208,7 +208,7 @@ try {
   step('bob reloads the page mid-game and carries on');
   await bob.page.reload();
   await waitStone(bob, 'D5', 'white');
-  await bob.page.locator('.player.white .captures', { hasText: '1 captured' }).waitFor();
+  await bob.page.locator('.player.white .captures', { hasText: '1 prisoner' }).waitFor();
   await bob.page.locator('.chat-line', { hasText: 'Nice capture' }).waitFor();
   await play(alice, 'G3', 'black', watchers.alice);
 
@@ -302,7 +302,7 @@ try {
   await alice.page.locator('.move-slider').fill('8');
   await where(alice, 'Move 8 of');
   await waitStone(alice, 'D5', 'white');
-  await alice.page.locator('.player.white .captures', { hasText: '1 captured' }).waitFor();
+  await alice.page.locator('.player.white .captures', { hasText: '1 prisoner' }).waitFor();
   await alice.page.check('.review-line input[type=checkbox]');
   await alice.page.locator('.board [data-label="8 D5"]').waitFor();
   await alice.page.locator('.board [data-label="1 D6"]').waitFor();
@@ -436,6 +436,8 @@ try {
   const first = alice.page.locator('.standings-table tbody tr').first();
   await first.locator('td', { hasText: 'alice' }).waitFor();
   assert.match(await first.locator('td.cross').textContent(), /^2\+[bw]$/);
+  // Its finished game is replayed, not watched.
+  await alice.page.locator('.round td a', { hasText: 'Replay' }).waitFor();
   await alice.page.screenshot({ path: join(artifacts, 'tournament.png'), fullPage: true });
 
   step('a review board: alice, teaching, opens one from the finished game; bob follows; carol (phone) joins late');

@@ -1,7 +1,7 @@
 // The lobby: open challenges (live), who is online, games being played, and the challenge form
 // with every setting the server knows.
 import { h, fill, describeSettings, describeTime, RULESETS, rulesetName, colorWords, sizeOf, formatDate, formatDays, formatMs, selectInput, field } from './util.js';
-import { t, tn } from './i18n.js';
+import { t, tn, num } from './i18n.js';
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
 import { reviewsCard } from './review_room.js';
@@ -179,7 +179,7 @@ function challengeForm(ctx) {
   const height = h('input', { id: 'cf-height', name: 'height', type: 'number', min: 2, max: 25, value: '19', required: true });
   const custom = h('div', { class: 'field-row', hidden: true }, field(t('form.width'), width), field(t('form.height'), height));
   const ruleset = select('ruleset', rulesetOptions(), 'japanese');
-  const komi = h('input', { id: 'cf-komi', name: 'komi', type: 'number', step: 0.5, min: -150, max: 150, placeholder: '6.5' });
+  const komi = h('input', { id: 'cf-komi', name: 'komi', type: 'number', step: 0.5, min: -150, max: 150, placeholder: num(6.5) });
   const handicap = select('handicap', { 0: t('form.handicap_none'), automatic: t('form.handicap_auto'), 2: '2', 3: '3', 4: '4', 5: '5', 6: '6', 7: '7', 8: '8', 9: '9' }, '0');
   const placement = select('placement', { ruleset: t('form.placement_ruleset'), fixed: t('form.placement_fixed'), free: t('form.placement_free') }, 'ruleset');
   const color = select('color', { nigiri: t('form.color_nigiri'), black: t('form.color_black'), white: t('form.color_white'), automatic: t('form.color_automatic') }, 'nigiri');
@@ -197,7 +197,7 @@ function challengeForm(ctx) {
     custom.hidden = size.value !== 'other';
     if (size.value !== 'other') width.value = height.value = size.value;
   });
-  ruleset.addEventListener('change', () => { komi.placeholder = String(RULESETS[ruleset.value].komi); });
+  ruleset.addEventListener('change', () => { komi.placeholder = num(RULESETS[ruleset.value].komi); });
   handicap.addEventListener('change', () => {
     if (handicap.value === 'automatic' || (handicap.value !== '0' && color.value === 'nigiri')) color.value = 'automatic';
   });

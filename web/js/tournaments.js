@@ -334,7 +334,8 @@ export function mountTournament(root, ctx, id) {
           h('td', {}, String(g.board)), h('td', {}, g.black.name), h('td', {}, g.white.name),
           h('td', {}, g.handicap ? (g.handicap === 1 ? T('tournament.no_komi') : T('scoring.stones', { n: g.handicap })) : T('tournament.even')),
           h('td', {}, g.result ? resultName(g.result) + (g.forfeit ? ` (${T('tournament.forfeit')})` : '') : (r.started ? T('games.playing') : '')),
-          h('td', {}, g.game ? h('a', { href: `#/game/${g.game}` }, T('tournament.watch')) : '')))))),
+          // A finished game is replayed, not watched.
+          h('td', {}, g.game ? h('a', { href: `#/game/${g.game}` }, T(g.result ? 'tournament.replay' : 'tournament.watch')) : '')))))),
       r.byes.length ? h('p', { class: 'muted' }, T('tournament.byes', { names: r.byes.map((b) => b.name).join(', ') })) : '')));
   }
 
