@@ -79,6 +79,9 @@ try {
   await privacy.locator('button', { hasText: 'Invite' }).click();
   await alice.locator('.review-room .analysis-error', { hasText: "no user named 'nobody'" }).waitFor();
   await carol.goto(`${url}/#/`);
+  // Every link of the bar within the phone's width (it once cut "My g…" and hid Admin).
+  const mine = await carol.locator('#nav-mine').boundingBox();
+  assert.ok(mine && mine.x >= 0 && mine.x + mine.width <= 390, `My games at ${JSON.stringify(mine)}`);
   const listed = carol.locator('.lobby-reviews li', { hasText: 'alice vs bob' });
   await listed.locator('.tag', { hasText: 'Private' }).waitFor();
   await listed.locator('a').click();
