@@ -158,6 +158,13 @@ try {
     await phone.locator('[data-exercise="dead.1"] .board .stone').first().waitFor();
     await phone.locator('[data-exercise="dead.1"] [data-vertex="B5"]').tap();
     await phone.locator('[data-exercise="dead.1"] .stone.dead[data-stone="B5"]').waitFor();
+    // The verdict is brought into view (it was below the fold, under the board).
+    const verdict = '[data-exercise="dead.1"] .exercise-feedback[data-state]';
+    await phone.locator(verdict).waitFor();
+    await phone.waitForFunction((sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    }, verdict);
     await assertAccessible(phone, `${code} lesson on a phone`);
     await phone.screenshot({ path: join(artifacts, `course-dead-phone-${code}.png`), fullPage: true });
     await phone.goto(`${url}/#/learn`);

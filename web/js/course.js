@@ -171,6 +171,12 @@ function exercise(ctx, lesson, index, onSolved) {
   const say = (text, kind) => {
     feedback.textContent = text;
     feedback.dataset.state = kind;
+    // On a phone the board fills the screen: the verdict is brought into view, not left below it.
+    const box = feedback.getBoundingClientRect();
+    if (box.bottom > window.innerHeight || box.top < 0) {
+      const calm = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      feedback.scrollIntoView({ block: 'nearest', behavior: calm ? 'auto' : 'smooth' });
+    }
   };
   function solve(text) {
     solved = true;
