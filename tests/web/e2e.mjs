@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer as start, stopServer as stop, launchBrowser, browserTestArgs } from './harness.mjs';
+import { startServer as start, stopServer as stop, launchBrowser, browserTestArgs, assertAccessible } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('e2e');
 const TIMEOUT_MS = 20000;
@@ -32,7 +32,7 @@ const stopServer = () => stop(server);
 const browser = await launchBrowser();
 
 async function newPlayer(label, viewport = { width: 1280, height: 860 }) {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, bypassCSP: true });  // axe is injected
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT_MS);
   page.on('pageerror', (e) => { console.error(`[${label}] page error: ${e.message}`); failures.push(`${label}: ${e.message}`); });
@@ -484,6 +484,9 @@ try {
   await carol.page.click('.review-room .chat-form button');
   for (const p of [alice, bob]) await p.page.locator('.review-room .chat-line', { hasText: 'Why not tenuki?' }).waitFor();
   await alice.page.screenshot({ path: join(artifacts, 'review-teacher.png'), fullPage: true });
+  // The review page with its tree, marks and chat: no serious axe violation, driving or following.
+  await assertAccessible(alice.page, 'a review board, driven');
+  await assertAccessible(carol.page, 'a review board, followed on a phone');
   await carol.page.screenshot({ path: join(artifacts, 'review-phone.png'), fullPage: true });
 
   step('alice hands control to bob, who plays on; she takes it back');

@@ -88,6 +88,7 @@ try {
   await carol.locator('.review-room .privacy .invited li', { hasText: 'carol' }).waitFor();
   assert.equal(await carol.locator('.review-room .privacy input[name=invite]').count(), 0, 'an invitee does not invite');
   await carol.screenshot({ path: join(artifacts, 'edges-private-review-phone.png'), fullPage: true });
+  await assertAccessible(carol, 'a private review, followed on a phone');
 
   step('bob, the other player, takes the invitation back: carol is told, and it is gone for her');
   await bob.goto(reviewUrl);

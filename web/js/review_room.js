@@ -55,7 +55,8 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const commentSave = h('button', { type: 'submit' }, t('review.save_comment'));
   const commentForm = h('form', { class: 'comment-form', onsubmit: saveComment }, commentBox, commentSave);
   const commentText = h('div', { class: 'comment-text', 'aria-live': 'polite' });
-  const treeHolder = h('div', { class: 'review-tree', role: 'group', 'aria-label': t('review.variations') });
+  // Focusable, so that a keyboard can scroll a tree wider than its box.
+  const treeHolder = h('div', { class: 'review-tree', role: 'group', 'aria-label': t('review.variations'), tabindex: '0' });
   const followersLine = h('p', { class: 'muted followers' });
   // Focusable, so that a keyboard can scroll it.
   const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': t('chat.messages'), tabindex: '0' });
