@@ -343,6 +343,10 @@ try {
   await alice.page.screenshot({ path: join(artifacts, 'profile.png'), fullPage: true });
   await carol.page.goto(`http://127.0.0.1:${port}/#/games`);
   await carol.page.locator(`.game-list tr[data-game="${gameId}"]`).waitFor();
+  // On her phone the result is in sight (the table once scrolled it off to the right).
+  const result = await carol.page.locator(`.game-list tr[data-game="${gameId}"] td.col-result`).boundingBox();
+  assert.ok(result && result.x + result.width <= carol.page.viewportSize().width, `the result at ${JSON.stringify(result)}`);
+  await carol.page.screenshot({ path: join(artifacts, 'games-phone.png') });
 
   step('a nigiri game: both choose, the proof checks out in the browser');
   await alice.page.click('[data-nav=lobby]');

@@ -4,6 +4,9 @@ import { t } from './i18n.js';
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
 
+// Left out on a phone, so that the result stays in sight (it was scrolled off to the right).
+const WIDE = new Set(['board', 'moves', 'started']);
+
 export function mountGameList(root, ctx, { title, url, empty }) {
   const rows = h('tbody');
   const more = h('button', { hidden: true, onclick: () => load(next) }, t('games.older'));
@@ -12,7 +15,7 @@ export function mountGameList(root, ctx, { title, url, empty }) {
   let stopped = false;
   fill(root, h('section', { class: 'card game-list' }, h('h1', {}, title),
     h('div', { class: 'table-wrap' }, h('table', {},
-      h('thead', {}, h('tr', {}, ...['game', 'black', 'white', 'board', 'result', 'moves', 'started', ''].map((k) => h('th', { scope: 'col' }, k ? t(`games.col_${k}`) : '')))),
+      h('thead', {}, h('tr', {}, ...['game', 'black', 'white', 'board', 'result', 'moves', 'started', ''].map((k) => h('th', { scope: 'col', class: WIDE.has(k) ? 'wide' : null }, k ? t(`games.col_${k}`) : '')))),
       rows)),
     problem, more));
 
@@ -28,10 +31,10 @@ export function mountGameList(root, ctx, { title, url, empty }) {
           h('td', {}, h('a', { href: `#/game/${g.id}` }, `#${g.id}`)),
           h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.black.name)}` }, g.black.name), rankTag(g.black)),
           h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.white.name)}` }, g.white.name), rankTag(g.white)),
-          h('td', { title: describeTime(g.settings.time) }, `${sizeOf(g.settings)} ${rulesetName(g.settings.ruleset)}`),
-          h('td', { title: describeResult(g.result) }, g.result ?? (g.ended_at_ms ? '' : t('games.playing'))),
-          h('td', {}, g.ended_at_ms ? String(g.move_count) : ''),  // counted when the game ends
-          h('td', {}, formatDate(g.created_at_ms)),
+          h('td', { class: 'wide', title: describeTime(g.settings.time) }, `${sizeOf(g.settings)} ${rulesetName(g.settings.ruleset)}`),
+          h('td', { class: 'col-result', title: describeResult(g.result) }, g.result ?? (g.ended_at_ms ? '' : t('games.playing'))),
+          h('td', { class: 'wide' }, g.ended_at_ms ? String(g.move_count) : ''),  // counted when the game ends
+          h('td', { class: 'wide' }, formatDate(g.created_at_ms)),
           h('td', {}, h('a', { href: `/api/v1/games/${g.id}.sgf`, download: `tengen-${g.id}.sgf` }, 'SGF'))));
       }
       next = page.next_before;
