@@ -73,7 +73,7 @@ try {
   for (const [what, text] of [['.controls button', 'Pass'], ['.controls button', 'Resign'], ['.player.black .clock'], ['.player.white .clock']]) {
     assert.ok(await inView(phone, what, text), `${what} ${text ?? ''} is visible without scrolling`);
   }
-  await phone.locator('.chat-line', { hasText: 'Hello! I am GNU Go' }).waitFor();
+  await phone.locator('.chat-line.bot-note', { hasText: 'gnugo-easy is a program (a bot)' }).waitFor();
 
   step('a first tap shows the stone, a second plays it; the bot answers');
   const tapPoint = (vertex) => phone.locator(`.board .hits [data-vertex="${vertex}"]`).tap();

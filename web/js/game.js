@@ -11,7 +11,7 @@ import { verifyNigiri } from './nigiri.js';
 import { fetchJson } from './api.js';
 import { soundOn, setSound, playStoneSound, playTurnSound } from './sound.js';
 import { showTurn, notify, notificationsOn, notificationsSupported, setNotifications } from './attention.js';
-import { rankTag, refreshRanks } from './ranks.js';
+import { rankTag, refreshRanks, isBot, ranksEvents } from './ranks.js';
 import { Review } from './review.js';
 import { openReview } from './review_room.js';
 import { conditionalPanel } from './conditional.js';
@@ -917,7 +917,10 @@ export function mountGame(root, ctx, gameId) {
     chatForm.hidden = !ctx.user;
     chatGuest.hidden = !!ctx.user;
     chatInput.placeholder = player ? t('chat.to_opponent') : t('chat.to_spectators');
-    const shown = `${gameId}:${st.chatOmitted}:${st.chat.length}:${st.chatDeleted || 0}:${st.system.length}:${st.result}`;
+    // A program among the players is said so, in the page's words (a bot's own greeting, if it
+    // sends one, is in its own language).
+    const bot = [st.black, st.white].find((u) => isBot(u.id));
+    const shown = `${gameId}:${st.chatOmitted}:${st.chat.length}:${st.chatDeleted || 0}:${st.system.length}:${st.result}:${bot?.id ?? ''}`;
     if (chatLog.dataset.shown === shown) return;
     chatLog.dataset.shown = shown;
     const earlier = st.chatOmitted
@@ -940,7 +943,8 @@ export function mountGame(root, ctx, gameId) {
       // The result's line says it in this viewer's words; the others as they happened.
       ...st.system.map((s) => ({ seq: s.seq, el: h('li', { class: 'chat-line chat-system' }, time(s.at), s.text ?? t('system.game_over', { result: st.phase === 'finished' ? resultWords() : '' })) })),
     ].sort((a, b) => a.seq - b.seq);
-    fill(chatLog, earlier, ...lines.map((l) => l.el));
+    const botNote = bot ? h('li', { class: 'chat-line chat-system bot-note' }, t('game.bot_note', { name: bot.name })) : '';
+    fill(chatLog, earlier, botNote, ...lines.map((l) => l.el));
     // An administrator's deletion (docs/moderation.md): the server tells every page.
     async function deleteLine(line) {
       if (!window.confirm(t('chat.delete_confirm', { name: line.from.name }))) return;
@@ -999,6 +1003,8 @@ export function mountGame(root, ctx, gameId) {
   conn.addEventListener('status', onStatus);
   const onLobby = () => { if (st?.phase === 'finished') render(); };  // a rematch offered or taken back
   ctx.events.addEventListener('lobby', onLobby);
+  const onRanks = () => { if (st) renderChat(); };  // who is a bot is known once ranks arrive
+  ranksEvents.addEventListener('ranks', onRanks);
   const timer = setInterval(tickClocks, 100);
   if (conn.isOpen) join();
   else fill(boardHolder, h('p', { class: 'empty' }, t('net.connecting')));
@@ -1014,6 +1020,7 @@ export function mountGame(root, ctx, gameId) {
     conn.removeEventListener('open', onOpen);
     conn.removeEventListener('status', onStatus);
     ctx.events.removeEventListener('lobby', onLobby);
+    ranksEvents.removeEventListener('ranks', onRanks);
     if (conn.isOpen) conn.command('leave', { game: gameId }, { resend: false }).catch(() => {});
   };
 }

@@ -44,8 +44,8 @@ std::string bridge_config(const HouseBot& bot, const HouseBots::Options& options
         {"time_systems", {"none", "absolute", "simple", "fischer", "byoyomi", "canadian"}},
         {"max_games", bot.max_games}}},
       {"accept_undo", true},
-      {"greeting", "Hello! I am GNU Go at level " + std::to_string(bot.level) +
-                       ", a program. Have a good game."},
+      // No greeting: it would be English for everyone; the game page says in the reader's
+      // language that the opponent is a program.
       {"max_think_seconds", 60}};
   return config.dump(2) + "\n";
 }
