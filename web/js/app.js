@@ -42,10 +42,10 @@ const ctx = {
   },
 };
 
-function toast(message, { kind = 'error', link = null } = {}) {
+function toast(message, { kind = 'error', link = null, ms = 7000 } = {}) {
   const item = h('div', { class: `toast ${kind}` }, message, link ? h('a', { href: link.href }, link.text) : '');
   toasts.append(item);
-  setTimeout(() => item.remove(), 7000);
+  setTimeout(() => item.remove(), ms);
 }
 
 function setUser(user) {
@@ -152,7 +152,7 @@ function gameStarted(m) {
   if (m.tournament && here && ctx.finishedGame === Number(here[1]) && Number(here[1]) !== m.game) {
     const from = location.hash;
     toast(t('app.next_round', { round: m.tournament.round, name: me === m.black.id ? m.white.name : m.black.name, n: NEXT_ROUND_S }) + ' ',
-      { kind: 'info', link: { href: `#/game/${m.game}`, text: t('app.go_to_it') } });
+      { kind: 'info', link: { href: `#/game/${m.game}`, text: t('app.go_to_it') }, ms: NEXT_ROUND_S * 1000 });
     setTimeout(() => { if (location.hash === from) ctx.navigate(`#/game/${m.game}`); }, NEXT_ROUND_S * 1000);
     return;
   }
