@@ -262,6 +262,9 @@ try {
   await bob.page.locator('.panel.passed', { hasText: 'You resumed play' }).waitFor();
   assert.doesNotMatch(await alice.page.locator('.panel.passed').innerText(), /If you pass too/);
   await alice.page.screenshot({ path: join(artifacts, 'resumed.png') });
+  // After a reload too (the snapshot says no passes are in a row now).
+  await bob.page.reload();
+  await bob.page.locator('.panel.passed', { hasText: 'Play resumed: the count was not agreed.' }).waitFor();
   await play(alice, 'B7', 'black', watchers.alice);
   await alice.page.locator('.panel.passed').waitFor({ state: 'hidden' });
   await pass(bob);

@@ -162,6 +162,9 @@ export function mountGame(root, ctx, gameId) {
       marking: s.marking, absent: s.absent.map((a) => ({ ...a, at: performance.now() })),
       finalScore: s.final_score, finalDead: s.final_dead, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
       tournament: s.tournament ?? null,
+      // Play resumed from the count and nobody has moved since (the last move a pass, but none
+      // in a row now): said so after a reload too.
+      resumed: s.resumed ? { by: null, moves: s.moves.length } : null,
       lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
       firstMoveAt: s.first_move_in_ms === null || s.first_move_in_ms === undefined ? null : performance.now() + s.first_move_in_ms,
       firstMoveMs: s.first_move_ms || 0,
@@ -667,8 +670,9 @@ export function mountGame(root, ctx, gameId) {
     // Play resumed from the count and nobody has moved since: why, not the stale pass.
     if (st.phase === 'playing' && st.resumed && st.resumed.moves === st.moves.length) {
       passPanel.hidden = false;
-      const by = st[st.resumed.by].name;
-      fill(passPanel, h('p', { class: 'passed-title' }, me === st.resumed.by ? t('resumed.you') : t('resumed.they', { name: by })),
+      const title = st.resumed.by === null ? t('resumed.unknown')
+        : me === st.resumed.by ? t('resumed.you') : t('resumed.they', { name: st[st.resumed.by].name });
+      fill(passPanel, h('p', { class: 'passed-title' }, title),
         h('p', {}, t('resumed.explain')));
       return;
     }

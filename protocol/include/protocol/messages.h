@@ -1001,6 +1001,10 @@ struct GameSnapshot {
   // what is left of them); omitted for everyone else and when there are none.
   std::optional<std::vector<std::string>> conditional_moves{};
   std::optional<TournamentGameRef> tournament{};  // a tournament's game
+  // Play was resumed from the count and nobody has moved since: the last move is a pass, but
+  // not one in a row (the page says play resumed, not "if you pass too, the game ends").
+  // Left out otherwise.
+  std::optional<bool> resumed{};
 };
 template <>
 struct Wire<GameSnapshot> {
@@ -1032,7 +1036,8 @@ struct Wire<GameSnapshot> {
       wire::field("first_move_ms", &GameSnapshot::first_move_ms),
       wire::field("watching", &GameSnapshot::watching),
       wire::field("conditional_moves", &GameSnapshot::conditional_moves, wire::Empty::Omitted),
-      wire::field("tournament", &GameSnapshot::tournament, wire::Empty::Omitted)};
+      wire::field("tournament", &GameSnapshot::tournament, wire::Empty::Omitted),
+      wire::field("resumed", &GameSnapshot::resumed, wire::Empty::Omitted)};
 };
 
 // One thing that happened in a room, with its place in the room's order.

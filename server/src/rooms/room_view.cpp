@@ -142,6 +142,10 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
       s.moves.push_back(std::move(record));
     }
     s.to_move = game_->to_move();
+    // Resumed from the count, nobody has moved since: the last move a pass, but none in a row.
+    if (stage() == Stage::Playing && !s.moves.empty() && s.moves.back().vertex == "pass" &&
+        game_->consecutive_passes() == 0)
+      s.resumed = true;
     s.captures.black = game_->prisoners(Color::Black);
     s.captures.white = game_->prisoners(Color::White);
   } else {
