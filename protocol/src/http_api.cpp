@@ -196,6 +196,7 @@ std::string encode_position(const PositionView& a) {
          {"to_move", a.to_move == Color::Black ? "black" : "white"},
          {"captures", {{"black", a.captures.black}, {"white", a.captures.white}}},
          {"captured", a.captured}};
+  if (a.ko) j["ko"] = *a.ko;
   if (a.score) {
     const auto parts = [](const ScoreParts& p) {
       return json{{"stones", p.stones}, {"territory", p.territory}, {"prisoners", p.prisoners}};

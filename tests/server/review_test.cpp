@@ -49,6 +49,7 @@ TEST_F(Positions, ALineIsReplayedByTheRulesEngineWithItsCaptures) {
   EXPECT_EQ(answer["captured"], json::array({"C3"}));
   EXPECT_EQ(answer["captures"], (json{{"black", 1}, {"white", 0}}));
   EXPECT_EQ(answer["to_move"], "white");
+  EXPECT_FALSE(answer.contains("ko")) << "a capture of one stone by a stone with other liberties";
   EXPECT_EQ(answer["board"],
             "....."
             "..b.."
@@ -68,6 +69,12 @@ TEST_F(Positions, AnIllegalMoveIsNamedInPlayersWords) {
   const auto [ok, taken] = post(take.dump());
   ASSERT_EQ(ok, 200) << taken.dump();
   EXPECT_EQ(taken["captured"], json::array({"B3"}));
+  // The answer says where White may not take back (the blind console's `ko` asks this).
+  EXPECT_EQ(taken["ko"], "B3");
+  json elsewhere = take;
+  elsewhere["moves"] = moves({{"black", "C3"}, {"white", "E5"}});
+  EXPECT_FALSE(post(elsewhere.dump()).second.contains("ko"))
+      << "the ko is gone after a move elsewhere";
   json retake = base;
   retake["moves"] = moves({{"black", "C3"}, {"white", "B3"}});
   const auto [status, refused] = post(retake.dump());

@@ -135,3 +135,76 @@ test('languages: the browser choice, plurals, numbers, results and server errors
     useCatalog('en', english);
   }
 });
+
+// Blind mode's words (web/js/blind_words.js): what the command box answers, from the board.
+test('blind mode: commands in English and in the page\'s words, regions, thresholds', async () => {
+  const { parseCommand, parseRegion, parseThresholds, thresholdPassed } = await import('../../web/js/blind_words.js');
+  assert.deepEqual(parseCommand('d4'), { name: 'play', args: ['d4'] });
+  assert.deepEqual(parseCommand('  Liberties   D4 '), { name: 'liberties', args: ['d4'] });
+  assert.deepEqual(parseCommand('libs q16'), { name: 'liberties', args: ['q16'] });
+  assert.deepEqual(parseCommand('last 5'), { name: 'last', args: ['5'] });
+  assert.deepEqual(parseCommand('i5'), { name: 'unknown', args: ['i5'] }, 'no column I on a Go board');
+  assert.deepEqual(parseCommand('xyzzy'), { name: 'unknown', args: ['xyzzy'] });
+  assert.equal(parseCommand('   '), null);
+  const dutch = JSON.parse(readFileSync(new URL('../../web/locales/nl.json', import.meta.url)));
+  const nl = (name) => dutch[`blind.words.${name}`];
+  assert.deepEqual(parseCommand('vrijheden c3', nl), { name: 'liberties', args: ['c3'] });
+  assert.deepEqual(parseCommand('liberties c3', nl), { name: 'liberties', args: ['c3'] }, 'English always works');
+  assert.deepEqual([...parseRegion(['linksboven'], nl)].sort(), ['left', 'top']);
+  assert.deepEqual([...parseRegion(['top', 'left'])].sort(), ['left', 'top']);
+  assert.deepEqual([...parseRegion([])], []);
+  assert.equal(parseRegion(['middle']), null);
+  assert.deepEqual(parseThresholds('30 20 10 5'), [30, 20, 10, 5]);
+  assert.deepEqual(parseThresholds('5, 10,10'), [10, 5]);
+  assert.equal(parseThresholds('10 soon'), null);
+  assert.equal(parseThresholds('0'), null);
+  assert.equal(thresholdPassed(10100, 9900, [30, 20, 10, 5]), 10);
+  assert.equal(thresholdPassed(31000, 8000, [30, 20, 10, 5]), 10, 'a long gap says the nearest passed');
+  assert.equal(thresholdPassed(9900, 9800, [30, 20, 10, 5]), null);
+});
+
+test('blind mode: the board, a point, a chain, its liberties, read from the stones', async () => {
+  const { boardWords, pointWords, libertiesWords, chainWords, atariAround, moveWords } = await import('../../web/js/blind_words.js');
+  // 5×5, rows from the top: row 5 empty; row 4 black B, C; row 3 white B, black C... (b = black)
+  const rows = ['.....', '.bb..', '.wbw.', '..w..', '.....'];
+  const points = rows.join('').split('').map((c) => (c === '.' ? null : c));
+  assert.equal(boardWords(points, 5, 5),
+    'Row 5 empty. Row 4: black B, C. Row 3: black C; white B, D. Row 2: white C. Row 1 empty.');
+  assert.equal(boardWords(points, 5, 5, new Set(['top', 'left'])), 'Row 5 empty. Row 4: black B, C. Row 3: black C; white B.');
+  assert.equal(boardWords(new Array(25).fill(null), 5, 5), 'Rows 5 to 1 empty.');
+  assert.equal(pointWords(points, 5, 5, 'C3'), 'C3: Black, in a chain of 3 stones, 4 liberties.');
+  assert.equal(pointWords(points, 5, 5, 'c2'), 'C2: White, a single stone, 3 liberties.');
+  assert.equal(pointWords(points, 5, 5, 'A1'), 'A1: empty.');
+  assert.equal(libertiesWords(points, 5, 5, 'B4'), 'Black chain at B4: 4 liberties, A4, B5, C5, D4.');
+  assert.equal(chainWords(points, 5, 5, 'C4'), 'Black chain at C4: 3 stones, B4, C3, C4.');
+  // White B3 has A3 and B2 left; Black A3 leaves it one: said with its last liberty.
+  points[10] = 'b';
+  assert.deepEqual(atariAround(points, 5, 5, 'A3'), [{ color: 'white', at: 'B3', stones: 1, liberty: 'B2' }]);
+  assert.equal(moveWords({ color: 'black', vertex: 'A3', captured: [] }, atariAround(points, 5, 5, 'A3')),
+    'Black A3. White stone at B3 in atari, last liberty B2.');
+  assert.equal(moveWords({ color: 'white', vertex: 'E4', captured: ['D4', 'D5'] }, [], { mine: true }), 'You played E4. Took 2 stones: D4, D5.');
+  assert.equal(moveWords({ color: 'white', vertex: 'pass', captured: [] }), 'White passed.');
+});
+
+test('blind mode: clocks and the count in words', async () => {
+  const { durationWords, clockWords, scoreWords, deadChains } = await import('../../web/js/blind_words.js');
+  assert.equal(durationWords(270000), '4 minutes 30 seconds');
+  assert.equal(durationWords(3600000 + 5 * 60000), '1 hour 5 minutes');
+  assert.equal(durationWords(9001), '10 seconds', 'rounded up: never 0 while time is left');
+  assert.equal(durationWords(0), '0 seconds');
+  assert.equal(durationWords(2 * 86400000 + 3 * 3600000), '2 days 3 hours');
+  const byoyomi = { system: 'byoyomi', main_ms: 600000, periods: 5, period_ms: 30000 };
+  assert.equal(clockWords(side(60000, 5, 30000), byoyomi), '1 minute of main time, then 5 periods of 30 seconds');
+  assert.equal(clockWords(side(0, 3, 12000), byoyomi), '12 seconds in this period, 3 periods left');
+  assert.equal(clockWords(side(0, 1, 9000), byoyomi), '9 seconds in the last period');
+  assert.equal(clockWords(side(0, 0, 240000, 7), { system: 'canadian', main_ms: 0, stones: 10, period_ms: 300000 }), '4 minutes for 7 stones');
+  assert.equal(clockWords(side(65000), { system: 'fischer', main_ms: 300000, increment_ms: 10000 }), '1 minute 5 seconds left');
+  const rows = ['bb.', 'ww.', '...'];
+  const points = rows.join('').split('').map((c) => (c === '.' ? null : c));
+  const chains = deadChains(points, 3, 3, ['A3', 'B3', 'B2']);
+  assert.deepEqual(chains, [{ color: 'b', stones: ['A3', 'B3'] }, { color: 'w', stones: ['B2'] }].map((c) => c.color === 'w' ? { color: 'w', stones: ['A2', 'B2'] } : c));
+  const score = { black: 3, white: 12.5, result: 'W+9.5', breakdown: { area: false, komi: 6.5, handicap_compensation: 0, black: { stones: 0, territory: 3, prisoners: 0 }, white: { stones: 0, territory: 4, prisoners: 2 } } };
+  assert.equal(scoreWords(score, chains.slice(0, 1), 'White ahead by 9.5'),
+    'Count: Black 3, White 12.5. White ahead by 9.5. Black: territory 3, prisoners 0. White: territory 4, prisoners 2, komi 6.5. Marked dead: Black A3 (2 stones).');
+  assert.equal(scoreWords(score, [], 'x').endsWith('No stones are marked dead.'), true);
+});

@@ -12,6 +12,7 @@ import { mountTournamentList, mountTournament } from './tournaments.js';
 import { mountReviewRoom } from './review_room.js';
 import { rankTag } from './ranks.js';
 import { mountDisplaySettings } from './display.js';
+import { blindOn, setBlind } from './blind.js';
 import { mountCourse } from './course.js';
 import { mountAdmin } from './admin.js';
 import { mountVerify, mountReset, mountUnsubscribe } from './mail.js';
@@ -242,6 +243,18 @@ function route() {
 }
 
 window.addEventListener('hashchange', route);
+// Blind mode switched (the link below or the Display menu): the page mounted again in it, the
+// link saying what it would do now.
+const blindLink = document.getElementById('blind-link');
+function showBlindLink() {
+  blindLink.textContent = t(blindOn() ? 'blind.link_off' : 'blind.link_on');
+  blindLink.classList.toggle('on', blindOn());
+}
+blindLink.addEventListener('click', () => setBlind(!blindOn()));
+window.addEventListener('tengen-blind', () => {
+  showBlindLink();
+  route();
+});
 // The skip link (first on every page): past the bar, to the page itself, without changing the
 // address (which would change the page).
 document.querySelector('.skip-link')?.addEventListener('click', (e) => {
@@ -252,6 +265,7 @@ document.querySelector('.skip-link')?.addEventListener('click', (e) => {
 async function start() {
   await startLanguage();
   mountDisplaySettings(document.getElementById('display-panel'));
+  showBlindLink();
   try {
     setUser(await currentUser());
   } catch (err) {

@@ -187,6 +187,10 @@ export class BoardView {
         const g = svg('g', { class: `stone ${color === 'b' ? 'black' : 'white'}${dead.has(i) ? ' dead' : ''}`, 'data-stone': vertexName(x, y, this.height) });
         g.append(svg('circle', { cx: x + 0.04, cy: y + 0.06, r: 0.47, class: 'shadow' }));
         g.append(svg('circle', { cx: x, cy: y, r: 0.475, fill: `url(#${color === 'b' ? this.ids.black : this.ids.white})`, class: 'body' }));
+        // Shown when the Display menu asks for shapes on the stones: a cross on black, a ring on white.
+        g.append(color === 'b'
+          ? svg('path', { d: `M${x - 0.17} ${y - 0.17}L${x + 0.17} ${y + 0.17}M${x + 0.17} ${y - 0.17}L${x - 0.17} ${y + 0.17}`, class: 'shape-mark' })
+          : svg('circle', { cx: x, cy: y, r: 0.19, class: 'shape-mark' }));
         this.stones.append(g);
       }
       const owner = ownership?.[i];

@@ -1,14 +1,18 @@
 // How the page looks, chosen in the bar's "Display" menu and remembered in this browser: light or
-// dark (or as the system says), the board (wood, pale wood, flat, slate) and the stones (shell and
-// slate, or flat). Applied as attributes of <html> that the stylesheet reads.
+// dark (or as the system says), the board (wood, pale wood, flat, slate, or high contrast for low
+// vision), the stones (shell and slate, flat, or marked with shapes so that colour is not all that
+// tells them apart), the coordinates' size, and blind mode (blind.js). Applied as attributes of
+// <html> that the stylesheet reads.
 import { fill, selectInput, field } from './util.js';
 import { t, currentLanguage, languages, languageName, setLanguage } from './i18n.js';
+import { blindOn, setBlind, applyBlind } from './blind.js';
 
 // Each choice's values; their words are the catalog's display.<name>_<value>.
 const CHOICES = {
   theme: { options: ['auto', 'light', 'dark'], fallback: 'auto' },
-  board: { options: ['wood', 'pale', 'flat', 'slate'], fallback: 'wood' },
-  stones: { options: ['shell', 'flat'], fallback: 'shell' },
+  board: { options: ['wood', 'pale', 'flat', 'slate', 'contrast'], fallback: 'wood' },
+  stones: { options: ['shell', 'flat', 'marked'], fallback: 'shell' },
+  coords: { options: ['normal', 'large'], fallback: 'normal' },
 };
 const key = (name) => `tengen-${name}`;
 
@@ -41,7 +45,12 @@ export function mountDisplaySettings(panel) {
   const language = selectInput('display-language', 'language',
     Object.fromEntries(languages().map((code) => [code, languageName(code)])), currentLanguage(),
     { onchange: (e) => setLanguage(e.target.value) });
-  fill(panel, field(t('display.language'), language), ...fields);
+  // Blind mode: the game by typed commands and announcements (blind.js); the page is mounted again.
+  applyBlind();
+  const blind = selectInput('display-blind', 'blind', { off: t('display.blind_off'), on: t('display.blind_on') },
+    blindOn() ? 'on' : 'off', { onchange: (e) => setBlind(e.target.value === 'on') });
+  window.addEventListener('tengen-blind', () => { blind.value = blindOn() ? 'on' : 'off'; });
+  fill(panel, field(t('display.language'), language), ...fields, field(t('display.blind'), blind));
   // The system switching between light and dark while the page is open.
   systemDark.addEventListener('change', () => apply('theme', localStorage.getItem(key('theme')) || 'auto'));
   // Closes when a click lands elsewhere.

@@ -1,7 +1,7 @@
 // The game view: board, players and clocks, the nigiri, play controls, the scoring phase, the
 // result, chat. Its state is the server's: a snapshot, then the room's events in order; after a
 // reconnection it asks for the events since the last one it saw.
-import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex, formatDays } from './util.js';
+import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex, formatDays, vertexName } from './util.js';
 import { t, tn, num, formatTime } from './i18n.js';
 import { openReport } from './report.js';
 import { BoardView } from './board.js';
@@ -15,6 +15,7 @@ import { rankTag, refreshRanks, isBot, ranksEvents } from './ranks.js';
 import { Review } from './review.js';
 import { openReview } from './review_room.js';
 import { conditionalPanel } from './conditional.js';
+import { blindOn, BlindConsole } from './blind.js';
 
 const colorName = (c) => t(`common.${c}`);
 const other = (c) => (c === 'black' ? 'white' : 'black');
@@ -38,6 +39,7 @@ export function mountGame(root, ctx, gameId) {
   let proof = null;          // the nigiri check's outcome
   let pending = null;        // a stone tapped once on a touch screen, waiting for its confirmation
   let hintTimer = null;
+  let blindGreeted = false;  // blind mode said what the game is, once
 
   // ---- layout (built once; render() updates it) ----
   const title = h('h1', { class: 'game-title' }, t('title.game', { id: String(gameId) }));
@@ -95,6 +97,24 @@ export function mountGame(root, ctx, gameId) {
     changed: () => render(),
   });
   const controls = h('div', { class: 'controls', hidden: true });
+  // Blind mode (blind.js): the game by typed commands, its events said in the console's log.
+  const blind = blindOn() ? new BlindConsole({
+    state: () => st,
+    points: () => position.points,
+    myColor,
+    myTurn,
+    resultWords,
+    act: {
+      play: (vertex) => attempt('play', { vertex, think_ms: thinkMs() }),
+      pass: () => attempt('pass', passThink()),
+      undo: () => attempt('undo_request'),
+      answerUndo: (accept) => attempt('undo_answer', { accept }),
+      resign: () => attempt('resign'),
+      mark: (vertex, dead) => attempt('mark', { vertex, dead }),
+      accept: () => attempt('accept_score', { version: st.marking.version }),
+      resume: () => attempt('resume'),
+    },
+  }) : null;
   const scoringPanel = h('section', { class: 'panel scoring', hidden: true, 'aria-label': t('scoring.title') });
   const resultPanel = h('section', { class: 'panel result', hidden: true, 'aria-live': 'polite' });
   // Focusable, so that a keyboard can scroll it.
@@ -107,11 +127,14 @@ export function mountGame(root, ctx, gameId) {
     h('div', { class: 'board-area' }, boardHolder, confirmBar, hint, reviewBar, staleNote, keyboardForm),
     h('aside', { class: 'side' },
       h('header', { class: 'game-head' }, title, tournamentLine, subtitle, watchingNote, h('div', { class: 'row settings-row' }, sgfLink, soundToggle, notifyToggle, confirmToggle)),
+      blind?.el ?? '',
       h('div', { class: 'player-cards' }, cards.black.el, cards.white.el),
       status, countdown, passPanel, nigiriPanel, undoPanel, absencePanel, controls, plan.el, scoringPanel, resultPanel,
       h('section', { class: 'chat' }, chatTitle, chatLog, chatForm, chatGuest),
       ctx.user?.admin ? adminTools() : ''));
   fill(root, view);
+  // In blind mode the console's log says what these would: one voice, not several at once.
+  if (blind) for (const el of [status, hint, passPanel, resultPanel, watchingNote]) el.setAttribute('aria-live', 'off');
 
   // An administrator's tools (docs/moderation.md): annul the game (void; a rated one's ratings are
   // rebuilt without it), or decide a stuck one. The server's answer comes back as the game's end.
@@ -176,8 +199,9 @@ export function mountGame(root, ctx, gameId) {
     position = new Position(s.settings.width, s.settings.height);
     for (const v of s.handicap_stones) position.play('b', v);
     for (const m of s.moves) {
-      st.moves.push(m);
-      if (m.vertex !== 'pass') position.play(short(m.color), m.vertex);
+      const taken = m.vertex === 'pass' ? [] : position.play(short(m.color), m.vertex);
+      // What each move took, for blind mode's `last`.
+      st.moves.push({ ...m, captured: taken.map((i) => vertexName(i % s.settings.width, Math.floor(i / s.settings.width), s.settings.height)) });
     }
     if (s.undo_requested && s.moves.length) st.undoBy = s.moves[s.moves.length - 1].color;
     if (!board || board.width !== s.settings.width || board.height !== s.settings.height) {
@@ -192,6 +216,12 @@ export function mountGame(root, ctx, gameId) {
     plan.set(s.conditional_moves);
     if (st.phase === 'finished') describeEnd();
     render();
+    if (blind && !blindGreeted) {
+      blindGreeted = true;
+      blind.say(`${t('common.vs', { black: st.black.name, white: st.white.name })}, ${describeSettings(st.settings)}.`);
+      blind.cmd_who(st);
+      blind.focus();
+    }
   }
 
   // A snapshot of a finished game has its result but not how it ended: the archive knows.
@@ -221,7 +251,7 @@ export function mountGame(root, ctx, gameId) {
       case 'move': {
         const c = short(m.color);
         if (m.vertex === 'pass') {
-          st.moves.push({ color: m.color, vertex: 'pass', left: m.clock?.[m.color] });
+          st.moves.push({ color: m.color, vertex: 'pass', left: m.clock?.[m.color], captured: [] });
         } else {
           const placingHandicap = freePlacementPending();
           position.points[position.index(m.vertex)] = c;
@@ -232,7 +262,7 @@ export function mountGame(root, ctx, gameId) {
             st.captures[capturedColor === c ? other(m.color) : m.color] += 1;
           }
           if (placingHandicap) st.handicap.push(m.vertex);
-          else st.moves.push({ color: m.color, vertex: m.vertex, left: m.clock?.[m.color] });
+          else st.moves.push({ color: m.color, vertex: m.vertex, left: m.clock?.[m.color], captured: m.captured });
         }
         st.lastMove = { color: m.color, vertex: m.vertex, captured: m.captured.length };
         st.toMove = freePlacementPending() ? 'black' : other(m.color);
@@ -339,6 +369,7 @@ export function mountGame(root, ctx, gameId) {
     if (said) st.system.push({ seq: m.seq, text: said, at: Date.now() });
     if (m.type === 'game_ended') st.system.push({ seq: m.seq, text: null, at: Date.now() });
     if (!resuming) tell(m, wasMyTurn);
+    if (!resuming) blind?.event(m, said);
     render();
   }
 
@@ -484,8 +515,21 @@ export function mountGame(root, ctx, gameId) {
   async function playAt(vertex) {
     clearPending();
     setHint('');
-    const think = turnSeenAt === null ? undefined : Math.round(performance.now() - turnSeenAt);
-    await move('play', { vertex, think_ms: think });
+    await move('play', { vertex, think_ms: thinkMs() });
+  }
+
+  function thinkMs() {
+    return turnSeenAt === null ? undefined : Math.round(performance.now() - turnSeenAt);
+  }
+
+  // A command whose refusal the caller says itself (blind mode): null, or the refusal's words.
+  async function attempt(type, fields = {}) {
+    try {
+      await conn.command(type, { game: gameId, ...fields });
+      return null;
+    } catch (err) {
+      return err.code === 'disconnected' ? t('net.reconnecting') : err.message;
+    }
   }
 
   // A move or a pass. The rules' refusals (ko, suicide) and the game having moved on meanwhile
@@ -987,6 +1031,7 @@ export function mountGame(root, ctx, gameId) {
     }
     if (!absencePanel.hidden) renderAbsence();
     if (!countdown.hidden) renderCountdown();
+    blind?.tick();
   }
 
   // ---- life cycle ----

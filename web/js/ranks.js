@@ -14,7 +14,7 @@ function paint(id, elements = document.querySelectorAll(`[data-rank-user="${id}"
   const info = known.get(id);
   if (!info) return;
   for (const el of elements) {
-    el.textContent = info.bot ? `${info.rank} · ${t('rank.bot')}` : info.rank;
+    el.textContent = rankText(id);
     el.title = t('rank.title', { rating: Math.round(info.rating), band: Math.round(2 * info.deviation) }) +
       (info.provisional ? ` (${t('rank.provisional')})` : '') + (info.bot ? ` · ${t('rank.a_bot')}` : '');
     el.classList.toggle('bot', info.bot);
@@ -54,6 +54,12 @@ export function rankTag(user) {
     schedule();
   }
   return el;
+}
+
+// The rank as words ("5k", "12k? · bot"), or '' until it is known (blind mode's `who`).
+export function rankText(id) {
+  const info = known.get(id);
+  return !info ? '' : info.bot ? `${info.rank} · ${t('rank.bot')}` : info.rank;
 }
 
 // Whether the user is known to be a bot (false until their rating has arrived).

@@ -1348,20 +1348,24 @@ struct Wire<ReviewChatLine> {
 };
 // The position a line of play reaches (a review's node; POST /api/v1/positions answers the same):
 // the board (width*height characters, rows from the top: 'b', 'w', '.'), who moves next, the
-// stones each side has taken along the line, and what its last move took.
+// stones each side has taken along the line, what its last move took, and where the player to
+// move may not play at once because of a ko (the engine's simple-ko point; left out when none).
 struct PositionView {
   std::string board;
   Color to_move = Color::Black;
   Captures captures;
   std::vector<std::string> captured;
+  std::optional<std::string> ko{};
   std::optional<ScoreView> score{};  // when the query named dead stones (POST /api/v1/positions)
 };
 template <>
 struct Wire<PositionView> {
-  static constexpr std::tuple fields{
-      wire::field("board", &PositionView::board), wire::field("to_move", &PositionView::to_move),
-      wire::field("captures", &PositionView::captures),
-      wire::field("captured", &PositionView::captured), wire::field("score", &PositionView::score)};
+  static constexpr std::tuple fields{wire::field("board", &PositionView::board),
+                                     wire::field("to_move", &PositionView::to_move),
+                                     wire::field("captures", &PositionView::captures),
+                                     wire::field("captured", &PositionView::captured),
+                                     wire::field("ko", &PositionView::ko),
+                                     wire::field("score", &PositionView::score)};
 };
 struct ReviewSnapshot {
   ReviewId review = 0;

@@ -16,6 +16,7 @@ protocol::PositionView position_view(const Variation& line, const std::vector<Po
   v.to_move = line.to_move();
   v.captures = {b.captures(Color::Black), b.captures(Color::White)};
   for (Point p : captured) v.captured.push_back(g.to_gtp(p));
+  if (b.ko_point() != kPass && b.ko_color() == line.to_move()) v.ko = g.to_gtp(b.ko_point());
   return v;
 }
 

@@ -1,0 +1,255 @@
+// Blind mode (docs/accessibility.md), as a blind player meets it: the real server with its GNU Go
+// bots and Debian's chromium. The player turns blind mode on from the link at the top of the page
+// by keyboard, starts a 9×9 game against gnugo-easy, and plays it to the end only through the
+// command box (no pointer): moves, questions about the board, passes, the count read and
+// accepted, the result. Every answer is read from Chromium's accessibility tree (the DevTools
+// protocol's Accessibility domain), as a screen reader gets it. Time warnings are checked with
+// the page's clock moved forward; axe-core runs on every page in blind mode and at 200% zoom;
+// the high-contrast board is photographed.
+//
+//   node tests/web/blind.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
+
+const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('blind');
+const TIMEOUT_MS = 30000;
+const step = (text) => console.log(`--- ${text}`);
+
+const { child: server, port } = await startServer({ binary: serverBinary, webRoot, dir, extra: ['--bots', 'on'] });
+const url = `http://127.0.0.1:${port}`;
+const browser = await launchBrowser();
+const failures = [];
+const newPage = (label, options) => openPage(browser, failures, label, { expected: /401/, timeout: TIMEOUT_MS, ...options });
+
+// What a screen reader is given: the accessibility tree's text under the node with this role and
+// name (the console's log, "Answers"; its alert), one string per child (each answer a paragraph).
+async function spoken(page, role, name) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Accessibility.enable');
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const text = (node) => (node.role?.value === 'StaticText' ? node.name?.value ?? ''
+      : (node.childIds ?? []).map((id) => byId.get(id)).filter(Boolean).map(text).join(''));
+    return nodes.filter((n) => n.role?.value === role && (name === null || n.name?.value === name))
+      .flatMap((root) => (root.childIds ?? []).map((id) => byId.get(id)).filter(Boolean).map(text).filter(Boolean));
+  } finally {
+    await cdp.detach();
+  }
+}
+const answers = (page) => spoken(page, 'log', 'Answers');
+
+// Types a command into the box and presses Enter, as a keyboard does; resolves with the answers
+// that came since (at least one; each numbered by the page, data-n), read from the accessibility
+// tree once the page shows them.
+const lastSaid = (page) => page.evaluate(() => Number(document.querySelector('.blind-log p:last-child')?.dataset.n ?? 0));
+async function command(page, text, { until = null } = {}) {
+  const before = await lastSaid(page);
+  await page.locator('#blind-command').focus();
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(([n, source]) => [...document.querySelectorAll('.blind-log p')]
+    .some((p) => Number(p.dataset.n) > n && (!source || new RegExp(source).test(p.textContent))), [before, until?.source ?? null]);
+  const fresh = await lastSaid(page) - before;
+  const all = await answers(page);
+  return all.slice(-fresh);
+}
+// The newest answer matching `pattern`, waited for (the bot's moves come when they come).
+async function heard(page, pattern) {
+  await page.waitForFunction((source) => [...document.querySelectorAll('.blind-log p')].some((p) => new RegExp(source).test(p.textContent)), pattern.source);
+  const found = (await answers(page)).filter((a) => pattern.test(a));
+  assert.ok(found.length, `the accessibility tree says ${pattern}`);
+  return found[found.length - 1];
+}
+
+let exitCode = 0;
+try {
+  step('a player turns blind mode on from the link at the top of the page, by keyboard');
+  const page = await newPage('reader');
+  await registerIn(page, url, 'reader');
+  await page.goto(`${url}/#/`);
+  await page.locator('.play-bot li', { hasText: 'gnugo-easy' }).waitFor();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'blind-link');
+  assert.equal(await page.locator('#blind-link').textContent(), 'Blind mode: play by screen reader');
+  await page.keyboard.press('Enter');
+  await page.locator('#blind-link.on', { hasText: 'Leave blind mode' }).waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.blind), 'on');
+  assert.equal(await page.locator('#display-blind').inputValue(), 'on', 'the Display menu says so too');
+  await assertAccessible(page, 'the lobby in blind mode');
+
+  step('a 9×9 game against gnugo-easy, started from the keyboard; the focus lands in the command box');
+  await page.locator('.play-bot li', { hasText: 'gnugo-easy' }).locator('button', { hasText: '9×9' }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/#\/game\/\d+$/);
+  const gameUrl = page.url();
+  await page.locator('.blind-console').waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'blind-command');
+  const greeting = await heard(page, /^Black: reader/);
+  assert.match(greeting, /^Black: reader( \([^)]*\))?\. White: gnugo-easy \(.*bot\)\. You are Black\. Black to move\.$/);
+  assert.match((await answers(page))[0], /^reader vs gnugo-easy, 9×9/);
+
+  step('help, then the first move; the bot\'s answer is announced with "Your move."');
+  const help = await command(page, 'help');
+  assert.match(help.at(-1), /^Commands: play, pass, board, point, liberties, chain, last, captures, clock, score, mark, accept, resume, ko, who, undo, allow, refuse, resign, help\./);
+  assert.equal((await command(page, 'help liberties')).at(-1), 'liberties: The liberties of the chain on a point, like liberties D4.');
+  await command(page, 'e5', { until: /^You played E5\./ });
+  const reply = await heard(page, /^White [A-J]\d\..* Your move\.$/);
+  const white = /^White ([A-J]\d)\./.exec(reply)[1];
+  console.log(`gnugo-easy answered ${white}`);
+
+  step('questions about the board, each answered in one sentence');
+  assert.match((await command(page, 'point e5')).at(-1), /^E5: Black, a single stone, [1-4] libert(y|ies)\.$/);
+  assert.match((await command(page, `point ${white.toLowerCase()}`)).at(-1), new RegExp(`^${white}: White, a single stone`));
+  assert.match((await command(page, 'liberties E5')).at(-1), /^Black chain at E5: [1-4] libert(y|ies), [A-J]\d(, [A-J]\d)*\.$/);
+  assert.equal((await command(page, 'chain e5')).at(-1), 'Black chain at E5: 1 stone, E5.');
+  const board = (await command(page, 'board')).at(-1);
+  assert.match(board, /Row 5: black E[;.]/);
+  assert.match(board, new RegExp(`Row ${white.slice(1)}: .*white ${white[0]}`));
+  assert.match((await command(page, 'board top left')).at(-1), /^Rows? /);
+  assert.match((await command(page, 'last 2')).at(-1), new RegExp(`^Move 1: Black E5\\. Move 2: White ${white}\\.$`));
+  assert.equal((await command(page, 'captures')).at(-1), 'Prisoners: Black has taken 0, White 0.');
+  assert.match((await command(page, 'clock')).at(-1),
+    /^Black, reader: \d+ minutes?( \d+ seconds?)? of main time, then 5 periods of 30 seconds\. White, gnugo-easy: .* Black's clock is running\.$/);
+  assert.equal((await command(page, 'ko')).at(-1), 'There is no ko to wait for now.');
+  assert.equal((await command(page, 'score')).at(-1), 'The game is not being counted. The count comes after two passes in a row.');
+  assert.equal((await command(page, 'e5')).at(-1), 'E5 is taken: play on an empty point.');
+  assert.equal((await command(page, 'z9')).at(-1), 'Z9 is not a point on this board.');
+  assert.equal((await command(page, 'xyzzy')).at(-1), 'I do not know “xyzzy”. Type help for the commands.');
+  assert.equal((await command(page, 'resign')).at(-1), 'Really resign? Type resign again to resign; anything else does not.');
+  assert.match((await command(page, 'who')).at(-1), /^Black: reader/, 'another command: no resignation');
+
+  step('time warnings: the page\'s clock moved on, the player\'s time is said at 30 and 20 seconds and each period');
+  {
+    // A second page of the same player, its clock under the test's control (Playwright's clock);
+    // the server's time is untouched, so nothing is flagged.
+    const clocked = await browser.newContext({ viewport: { width: 1200, height: 900 }, storageState: await page.context().storageState() });
+    const timed = await clocked.newPage();
+    timed.setDefaultTimeout(TIMEOUT_MS);
+    timed.on('pageerror', (e) => failures.push(`timed: ${e.message}`));
+    await timed.clock.install();
+    await timed.goto(gameUrl);
+    await timed.locator('.blind-console').waitFor();
+    await timed.locator('.player.black.clock-running').waitFor();
+    const left = async () => Number(await timed.evaluate(() => {
+      const [m, s] = document.querySelector('.player.black .clock-main').textContent.split(':').map(Number);
+      return m * 60 + s;
+    }));
+    const said = async (text) => {
+      await timed.waitForFunction((t) => document.querySelector('.blind-alert')?.textContent === t, text);
+      const alert = await spoken(timed, 'alert', null);
+      assert.ok(alert?.includes(text), `the alert says "${text}" in the accessibility tree (${JSON.stringify(alert)})`);
+    };
+    await timed.clock.fastForward((await left() - 25) * 1000);
+    await said('30 seconds left.');
+    await timed.clock.fastForward(6000);
+    await said('20 seconds left.');
+    await timed.clock.fastForward(20000);  // main time gone: the first period runs
+    await timed.clock.fastForward(21000);
+    await said('10 seconds left.');
+    await timed.clock.fastForward(10000);
+    await said('4 periods left.');
+    await clocked.close();
+  }
+
+  step('another move, then passes until the bot passes too and the count begins');
+  for (const v of ['c3', 'g7', 'c7', 'g3', 'e3', 'e7']) {
+    const answer = (await command(page, v)).at(-1);
+    if (/^You played/.test(answer)) break;
+  }
+  for (let passes = 0; passes < 40; passes++) {
+    const state = await (await page.waitForFunction(() => {
+      const texts = [...document.querySelectorAll('.blind-log p')].map((p) => p.textContent);
+      if (texts.some((t) => t.startsWith('Both passed'))) return 'counting';
+      return texts.at(-1).endsWith('Your move.') ? 'move' : null;
+    })).jsonValue();
+    if (state === 'counting') break;
+    await command(page, 'pass');
+  }
+  const counting = await heard(page, /^Both passed: the game is counted\./);
+  assert.match(counting, /Type score for the count, mark D4 to change a group, accept to agree, resume to play on\.$/);
+
+  step('the count read aloud, accepted; the result said in the player\'s words');
+  const score = (await command(page, 'score')).at(-1);
+  assert.match(score, /^Count: Black \d+, White [\d.]+\. White ahead by [\d.]+\. Black: territory \d+, prisoners \d+\. White: territory \d+, prisoners \d+, komi [\d.]+\. (No stones are marked dead\.|Marked dead: .+\.)$/);
+  await heard(page, /^gnugo-easy accepted the count\.$/);
+  await command(page, 'accept', { until: /^Game over:/ });
+  const over = await heard(page, /^Game over:/);
+  assert.match(over, /^Game over: gnugo-easy won by [\d.]+ points\.$/);
+  await page.locator('.result-banner').waitFor();
+  console.log(`heard: ${over}`);
+  assert.match((await command(page, 'score')).at(-1), /^Count: Black \d+, White [\d.]+\. gnugo-easy won by/);
+  await page.screenshot({ path: join(artifacts, 'blind-game.png') });
+  await assertAccessible(page, 'a finished game in blind mode');
+  assert.equal(await page.locator('.toast').count(), 0, 'no toast in the whole game');
+
+  step('every page in blind mode: axe, and at 200% zoom nothing runs off the side');
+  const pages = [['#/', 'the lobby'], ['#/games', 'finished games'], ['#/tournaments', 'tournaments'], ['#/learn', 'the rules course'],
+    ['#/user/reader', 'the profile'], [new URL(gameUrl).hash, 'the game']];
+  for (const [hash, name] of pages) {
+    await page.goto(`${url}/${hash}`);
+    await page.locator('#view > *').first().waitFor();
+    await assertAccessible(page, `${name} in blind mode`);
+  }
+  // 200%: the same window with every CSS pixel twice as large (a 1200×900 window seen at 600×450).
+  const zoomed = await newPage('zoomed', { viewport: { width: 600, height: 450 }, deviceScaleFactor: 2, storageState: await page.context().storageState() });
+  await zoomed.addInitScript(() => localStorage.setItem('tengen-blind', 'on'));
+  for (const [hash, name] of pages) {
+    await zoomed.goto(`${url}/${hash}`);
+    await zoomed.locator('#view > *').first().waitFor();
+    if (hash.startsWith('#/game/')) await zoomed.locator('.blind-log p').first().waitFor();
+    const overflow = await zoomed.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(overflow <= 0, `${name} at 200%: ${overflow} px run off the side`);
+    await assertAccessible(zoomed, `${name} at 200% zoom`);
+  }
+  await zoomed.screenshot({ path: join(artifacts, 'blind-game-200.png'), fullPage: true });
+
+  step('the review of the game, by keyboard, in blind mode');
+  await page.goto(gameUrl);
+  await page.locator('button.open-review').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/#\/review\/\d+$/);
+  await page.locator('.review-room').waitFor();
+  await assertAccessible(page, 'a review in blind mode');
+
+  step('low vision: a high-contrast board, shapes on the stones, large coordinates');
+  await page.evaluate(() => {
+    localStorage.setItem('tengen-board', 'contrast');
+    localStorage.setItem('tengen-stones', 'marked');
+    localStorage.setItem('tengen-coords', 'large');
+  });
+  await page.goto(gameUrl);
+  await page.reload();
+  await page.locator('.board .stone.white').first().waitFor();
+  const look = await page.evaluate(() => ({
+    board: getComputedStyle(document.querySelector('.board .wood')).fill,
+    black: getComputedStyle(document.querySelector('.board .stone.black .body')).fill,
+    mark: getComputedStyle(document.querySelector('.board .stone.white .shape-mark')).display,
+    coords: parseFloat(getComputedStyle(document.querySelector('.board .coords text')).fontSize),
+  }));
+  assert.deepEqual(look, { board: 'rgb(255, 255, 255)', black: 'rgb(0, 0, 0)', mark: 'inline', coords: 0.54 });
+  await page.locator('.board').screenshot({ path: join(artifacts, 'blind-contrast-board.png') });
+  await assertAccessible(page, 'the high-contrast board');
+
+  step('blind mode off again, from the same link');
+  await page.locator('#blind-link').focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#blind-link:not(.on)').waitFor({ state: 'attached' });
+  assert.equal(await page.locator('.blind-console').count(), 0);
+  assert.equal(await page.evaluate(() => localStorage.getItem('tengen-blind')), 'off');
+
+  assert.deepEqual(failures, [], 'no page errors');
+  console.log('blind mode: a whole game by command box, every answer read from the accessibility tree');
+} catch (err) {
+  console.error(err);
+  exitCode = 1;
+} finally {
+  await browser.close();
+  await stopServer(server);
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(exitCode);
