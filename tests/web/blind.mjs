@@ -11,7 +11,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn, commandIn } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('blind');
 const TIMEOUT_MS = 30000;
@@ -70,6 +70,7 @@ try {
   const page = await newPage('reader');
   await registerIn(page, url, 'reader');
   await page.goto(`${url}/#/`);
+  await page.reload();  // a fresh page: the keyboard starts at its top
   await page.locator('.play-bot li', { hasText: 'gnugo-easy' }).waitFor();
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
@@ -81,6 +82,34 @@ try {
   assert.equal(await page.evaluate(() => document.documentElement.dataset.blind), 'on');
   assert.equal(await page.locator('#display-blind').inputValue(), 'on', 'the Display menu says so too');
   await assertAccessible(page, 'the lobby in blind mode');
+
+  step('the lobby by keyboard: quick match and a challenge; the focus stays put while others come and go');
+  const activeKey = () => page.evaluate(() => document.activeElement?.dataset.key ?? document.activeElement?.tagName);
+  await page.locator('.quick-match button', { hasText: '13×13' }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-match button[aria-pressed=true]', { hasText: '13×13' }).waitFor();
+  assert.equal(await activeKey(), 'size-13', 'the choice redrawn keeps the focus');
+  const sighted = await newPage('sighted');
+  await registerIn(sighted, url, 'sighted');
+  await page.locator('.lobby-online li', { hasText: 'sighted' }).waitFor();
+  assert.equal(await activeKey(), 'size-13', 'somebody coming online does not move the focus');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await activeKey(), 'size-9');
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-match button[aria-pressed=true]', { hasText: '9×9' }).waitFor();
+  await page.locator('.quick-match button', { hasText: 'Find an opponent' }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-match .seeking').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Cancel', 'the focus moves to what undoes it');
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-match .seeking').waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Find an opponent');
+  await page.locator('.challenge-form button[type=submit]').focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.challenge.mine').waitFor();
+  await page.locator('.challenge.mine button', { hasText: 'Cancel' }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.challenge.mine').waitFor({ state: 'detached' });
 
   step('a 9×9 game against gnugo-easy, started from the keyboard; the focus lands in the command box');
   await page.locator('.play-bot li', { hasText: 'gnugo-easy' }).locator('button', { hasText: '9×9' }).focus();
@@ -182,10 +211,41 @@ try {
   assert.match(over, /^Game over: gnugo-easy won by [\d.]+ points\.$/);
   await page.locator('.result-banner').waitFor();
   console.log(`heard: ${over}`);
-  assert.match((await command(page, 'score')).at(-1), /^Count: Black \d+, White [\d.]+\. gnugo-easy won by/);
+  assert.match((await command(page, 'score')).at(-1), /^Count: Black \d+, White [\d.]+\. gnugo-easy won by [\d.]+ points\. Black: /);
   await page.screenshot({ path: join(artifacts, 'blind-game.png') });
   await assertAccessible(page, 'a finished game in blind mode');
   assert.equal(await page.locator('.toast').count(), 0, 'no toast in the whole game');
+
+  step('against a person: their moves announced with captures and ataris, a ko, a take-back allowed, resigning');
+  const { challenge } = await commandIn(sighted, { type: 'create_challenge', opponent: 'reader', settings: { width: 9, color: 'white' } });
+  const { game } = await commandIn(page, { type: 'accept_challenge', challenge });
+  await page.goto(`${url}/#/game/${game}`);
+  await heard(page, /^Black: reader.*White: sighted.*You are Black\. Black to move\.$/);
+  const their = (vertex) => commandIn(sighted, { type: 'play', game, vertex });
+  // Black surrounds D4 on three sides, White E4 on three; White's D4 then has one liberty.
+  for (const [mine, theirs] of [['c4', 'F4'], ['d5', 'E5'], ['d3', 'E3'], ['g7', 'D4']]) {
+    await command(page, mine, { until: /^You played/ });
+    await their(theirs);
+  }
+  assert.equal(await heard(page, /^White D4\./), 'White D4. White stone at D4 in atari, last liberty E4. Your move.');
+  await command(page, 'e4', { until: /^You played E4/ });
+  assert.equal(await heard(page, /^You played E4/), 'You played E4. Took 1 stone: D4. Black stone at E4 in atari, last liberty D4.');
+  assert.equal((await command(page, 'ko')).at(-1), 'Ko: White may not take back at D4 on this move.');
+  assert.equal((await command(page, 'captures')).at(-1), 'Prisoners: Black has taken 1, White 0.');
+  assert.equal((await command(page, 'last 2')).at(-1), 'Move 8: White D4. Move 9: Black E4. Took 1 stone: D4.');
+  assert.equal((await command(page, 'd4')).at(-1), "It is sighted's move.");
+  await their('G3');
+  await heard(page, /^White G3\. Your move\.$/);
+  assert.equal((await command(page, 'ko')).at(-1), 'There is no ko to wait for now.');
+  await commandIn(sighted, { type: 'undo_request', game });
+  assert.equal(await heard(page, /asks to take back/), 'sighted asks to take back their last move: type allow or refuse.');
+  await command(page, 'allow', { until: /allowed|took back|undo/i });
+  await page.waitForFunction(() => document.querySelector('.game')?.dataset.moves === '9');
+  assert.equal((await command(page, 'last')).at(-1), 'Move 9: Black E4. Took 1 stone: D4.');
+  assert.equal((await command(page, 'refuse')).at(-1), 'Your opponent has not asked to take back a move.');
+  await command(page, 'resign');
+  await command(page, 'resign', { until: /^Game over:/ });
+  assert.equal(await heard(page, /^Game over:/), 'Game over: sighted won by resignation.');
 
   step('every page in blind mode: axe, and at 200% zoom nothing runs off the side');
   const pages = [['#/', 'the lobby'], ['#/games', 'finished games'], ['#/tournaments', 'tournaments'], ['#/learn', 'the rules course'],

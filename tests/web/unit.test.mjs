@@ -207,4 +207,5 @@ test('blind mode: clocks and the count in words', async () => {
   assert.equal(scoreWords(score, chains.slice(0, 1), 'White ahead by 9.5'),
     'Count: Black 3, White 12.5. White ahead by 9.5. Black: territory 3, prisoners 0. White: territory 4, prisoners 2, komi 6.5. Marked dead: Black A3 (2 stones).');
   assert.equal(scoreWords(score, [], 'x').endsWith('No stones are marked dead.'), true);
+  assert.match(scoreWords(score, [], 'gnugo-easy won by 9.5 points.'), /^Count: Black 3, White 12\.5\. gnugo-easy won by 9\.5 points\. Black:/, 'one full stop');
 });

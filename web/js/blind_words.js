@@ -246,7 +246,7 @@ export function parseThresholds(text) {
 // A count: totals and result, each side's points in the rules' terms, and the dead stones by
 // chain ("C3 (3 stones)").
 export function scoreWords(score, deadChains, result) {
-  const parts = [t('blind.score', { black: num(score.black), white: num(score.white), result })];
+  const parts = [t('blind.score', { black: num(score.black), white: num(score.white), result: result.replace(/\.$/, '') })];
   const b = score.breakdown;
   if (b) {
     for (const color of ['black', 'white']) {

@@ -1,6 +1,6 @@
 // The lobby: open challenges (live), who is online, games being played, and the challenge form
 // with every setting the server knows.
-import { h, fill, describeSettings, describeTime, RULESETS, rulesetName, colorWords, sizeOf, formatDate, formatDays, formatMs, selectInput, field } from './util.js';
+import { h, fill, describeSettings, describeTime, RULESETS, rulesetName, colorWords, sizeOf, formatDate, formatDays, formatMs, selectInput, field, keepFocus } from './util.js';
 import { t, tn, num } from './i18n.js';
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
@@ -69,18 +69,24 @@ export function mountLobby(root, ctx) {
   const reviews = reviewsCard(ctx);
   const now = playNow(ctx);
   const guestNote = h('p', { class: 'muted' }, ...tn('lobby.guest_note', { link: h('a', { href: '#/login' }, t('lobby.guest_link')) }));
+  const lists = h('div', { class: 'lobby-column' },
+    myCard,
+    h('section', { class: 'card lobby-challenges' }, h('h2', {}, t('lobby.open_challenges')), challengeList),
+    h('section', { class: 'card lobby-live' }, h('h2', {}, t('lobby.live_games')), liveList),
+    reviews.el,
+    h('section', { class: 'card lobby-online' }, onlineTitle, onlineList));
   fill(root, h('div', { class: 'lobby' },
     now.el,
-    h('div', { class: 'lobby-column' },
-      myCard,
-      h('section', { class: 'card lobby-challenges' }, h('h2', {}, t('lobby.open_challenges')), challengeList),
-      h('section', { class: 'card lobby-live' }, h('h2', {}, t('lobby.live_games')), liveList),
-      reviews.el,
-      h('section', { class: 'card lobby-online' }, onlineTitle, onlineList)),
+    lists,
     h('div', { class: 'lobby-column' },
       h('section', { class: 'card lobby-form' }, h('h2', {}, t('lobby.new_challenge')), ctx.user ? form.el : guestNote))));
 
+  // Redrawn on every lobby change: the keyboard's place is kept (keepFocus).
   function render() {
+    keepFocus(lists, draw);
+  }
+
+  function draw() {
     const lobby = ctx.lobby;
     const me = ctx.user?.id;
     const challenges = [...lobby.challenges.values()].sort((a, b) => a.id - b.id);
@@ -89,9 +95,10 @@ export function mountLobby(root, ctx) {
       const mine = c.challenger.id === me;
       const forMe = c.opponent && c.opponent.id === me;
       const buttons = [];
-      if (mine) buttons.push(h('button', { onclick: () => act('cancel_challenge', c.id) }, t('common.cancel')));
-      else if (me && (!c.opponent || forMe)) buttons.push(h('button', { class: 'primary', onclick: () => act('accept_challenge', c.id) }, t('common.accept')));
-      if (forMe) buttons.push(h('button', { onclick: () => act('decline_challenge', c.id) }, t('common.decline')));
+      const key = (what) => ({ key: `challenge-${c.id}-${what}` });
+      if (mine) buttons.push(h('button', { onclick: () => act('cancel_challenge', c.id), dataset: key('cancel') }, t('common.cancel')));
+      else if (me && (!c.opponent || forMe)) buttons.push(h('button', { class: 'primary', onclick: () => act('accept_challenge', c.id), dataset: key('accept') }, t('common.accept')));
+      if (forMe) buttons.push(h('button', { onclick: () => act('decline_challenge', c.id), dataset: key('decline') }, t('common.decline')));
       return h('li', { class: `challenge${mine ? ' mine' : ''}${forMe ? ' for-me' : ''}`, dataset: { challenge: c.id } },
         h('div', { class: 'challenger' }, h('strong', {}, c.challenger.name), ' ', rankTag(c.challenger),
           c.opponent ? [` → ${c.opponent.name} `, rankTag(c.opponent)] : '',
@@ -101,9 +108,9 @@ export function mountLobby(root, ctx) {
     }));
     const online = [...lobby.online.values()].sort((a, b) => a.name.localeCompare(b.name));
     fill(onlineList, ...online.map((u) => h('li', {},
-      h('a', { href: `#/user/${encodeURIComponent(u.name)}` }, u.name), rankTag(u),
+      h('a', { href: `#/user/${encodeURIComponent(u.name)}`, dataset: { key: `user-${u.name}` } }, u.name), rankTag(u),
       u.id === me ? h('span', { class: 'muted' }, ` ${t('lobby.you')}`) :
-        me ? h('button', { class: 'small', onclick: () => form.challenge(u.name) }, t('lobby.challenge')) : '')));
+        me ? h('button', { class: 'small', onclick: () => form.challenge(u.name), dataset: { key: `challenge-user-${u.name}` } }, t('lobby.challenge')) : '')));
     if (!online.length) fill(onlineList, h('li', { class: 'empty' }, t('lobby.nobody')));
     // The server names at most 500 of those online; the heading counts them all.
     onlineTitle.textContent = lobby.onlineCount > online.length ? `${t('lobby.online')} · ${lobby.onlineCount}` : t('lobby.online');

@@ -1,7 +1,7 @@
 // The top of the lobby, for someone who just arrived: what this is (for guests), quick match
 // (a board size and a speed; the server pairs players of similar rank) and the bots online,
 // each one click from a game against them.
-import { h, fill, formatMs } from './util.js';
+import { h, fill, formatMs, keepFocus } from './util.js';
 import { t, tn } from './i18n.js';
 import { rankTag, isBot, ratingOf, ranksEvents } from './ranks.js';
 
@@ -50,15 +50,15 @@ export function playNow(ctx) {
         `${t('quick.looking', { size: `${seeking.seek.size}×${seeking.seek.size}`, speed: t(`quick.speed_${seeking.seek.speed}`).toLocaleLowerCase() })} `,
         h('span', { class: 'muted seek-time' }, formatMs(waited).replace(/\.\d$/, ''))),
       h('p', { class: 'muted' }, seeking.waiting > 1 ? t('quick.others_waiting', { n: seeking.waiting - 1 }) : t('quick.nobody_waiting')),
-      h('button', { type: 'button', onclick: cancelSeek }, t('common.cancel')));
+      h('button', { type: 'button', onclick: cancelSeek, dataset: { key: 'seek' } }, t('common.cancel')));
     } else {
       body.push(h('p', { class: 'muted' }, t('quick.what')),
         h('div', { class: 'choices', role: 'group', 'aria-label': t('quick.board_size') },
-          ...SIZES.map((s) => choice(`${s}×${s}`, s === size, () => { size = s; localStorage.setItem('tengen-quick-size', s); render(); }))),
+          ...SIZES.map((s) => choice(`${s}×${s}`, s === size, () => { size = s; localStorage.setItem('tengen-quick-size', s); render(); }, { dataset: { key: `size-${s}` } }))),
         h('div', { class: 'choices', role: 'group', 'aria-label': t('quick.speed') },
-          ...SPEEDS.map((k) => choice(t(`quick.speed_${k}`), k === speed, () => { speed = k; localStorage.setItem('tengen-quick-speed', k); render(); }))),
+          ...SPEEDS.map((k) => choice(t(`quick.speed_${k}`), k === speed, () => { speed = k; localStorage.setItem('tengen-quick-speed', k); render(); }, { dataset: { key: `speed-${k}` } }))),
         h('p', { class: 'muted' }, t('quick.clock', { clock: QUICK_CLOCKS[speed][size] })),
-        h('button', { type: 'button', class: 'primary', onclick: seek }, t('quick.find')));
+        h('button', { type: 'button', class: 'primary', onclick: seek, dataset: { key: 'seek' } }, t('quick.find')));
     }
     if (quickProblem) body.push(h('p', { class: 'form-error', role: 'alert' }, quickProblem));
     return h('section', { class: 'card quick-match' }, ...body);
@@ -74,9 +74,10 @@ export function playNow(ctx) {
     } else {
       body.push(h('p', { class: 'muted' }, t('bots.what')),
         h('ul', { class: 'bots' }, ...online.map((u) => h('li', {},
-          h('span', { class: 'bot-name' }, h('a', { href: `#/user/${encodeURIComponent(u.name)}` }, u.name), rankTag(u)),
+          h('span', { class: 'bot-name' }, h('a', { href: `#/user/${encodeURIComponent(u.name)}`, dataset: { key: `bot-${u.name}` } }, u.name), rankTag(u)),
           h('span', { class: 'choices' }, ...SIZES.map((s) => h('button', {
             type: 'button', class: 'small', disabled: !!asked, 'aria-label': t('bots.play_on', { name: u.name, size: `${s}×${s}` }), onclick: () => challengeBot(u, s),
+            dataset: { key: `bot-${u.name}-${s}` },
           }, `${s}×${s}`)))))));
     }
     if (asked) body.push(h('p', { class: 'muted', role: 'status' }, t('bots.asking', { name: asked.bot })));
@@ -84,9 +85,12 @@ export function playNow(ctx) {
     return h('section', { class: 'card play-bot' }, ...body);
   }
 
+  // Redrawn on every lobby change: the keyboard's place is kept (keepFocus).
   function render() {
-    if (!ctx.user) fill(el, welcome());
-    else fill(el, quickMatch(), bots());
+    keepFocus(el, () => {
+      if (!ctx.user) fill(el, welcome());
+      else fill(el, quickMatch(), bots());
+    });
   }
 
   async function seek() {

@@ -51,6 +51,16 @@ export function fill(el, ...children) {
   return el;
 }
 
+// Draws `container` again with `draw()` without taking the keyboard's place away: the element that
+// had the focus inside it (named by its data-key) has it again in the new content. A list redrawn
+// on every lobby change would otherwise drop a keyboard or screen-reader user back to the page's
+// top each time somebody came online.
+export function keepFocus(container, draw) {
+  const key = container.contains(document.activeElement) ? document.activeElement.dataset?.key : null;
+  draw();
+  if (key) container.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
+}
+
 // GTP coordinates: columns A to Z without I, rows counted from the bottom.
 export const COLUMNS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
 
