@@ -121,10 +121,11 @@ try {
   const greeting = await heard(page, /^Black: reader/);
   assert.match(greeting, /^Black: reader( \([^)]*\))?\. White: gnugo-easy \(.*bot\)\. You are Black\. Black to move\.$/);
   assert.match((await answers(page))[0], /^reader vs gnugo-easy, 9×9/);
+  await heard(page, /^Make your first move within \d+ s, or the game is cancelled\.$/);
 
   step('help, then the first move; the bot\'s answer is announced with "Your move."');
   const help = await command(page, 'help');
-  assert.match(help.at(-1), /^Commands: play, pass, board, point, liberties, chain, last, captures, clock, score, mark, accept, resume, ko, who, undo, allow, refuse, resign, help\./);
+  assert.match(help.at(-1), /^Commands: play, pass, board, point, liberties, chain, last, captures, clock, score, mark, accept, resume, ko, who, say, nigiri, undo, allow, refuse, abort, resign, help\./);
   assert.equal((await command(page, 'help liberties')).at(-1), 'liberties: The liberties of the chain on a point, like liberties D4.');
   await command(page, 'e5', { until: /^You played E5\./ });
   const reply = await heard(page, /^White [A-J]\d\..* Your move\.$/);
@@ -205,6 +206,8 @@ try {
   step('the count read aloud, accepted; the result said in the player\'s words');
   const score = (await command(page, 'score')).at(-1);
   assert.match(score, /^Count: Black \d+, White [\d.]+\. White ahead by [\d.]+\. Black: territory \d+, prisoners \d+\. White: territory \d+, prisoners \d+, komi [\d.]+\. (No stones are marked dead\.|Marked dead: .+\.)$/);
+  const counted = (await command(page, 'board')).at(-1);
+  assert.equal(/\(dead\)/.test(counted), /Marked dead:/.test(score), `the board says which stones are dead: ${counted}`);
   await heard(page, /^gnugo-easy accepted the count\.$/);
   await command(page, 'accept', { until: /^Game over:/ });
   const over = await heard(page, /^Game over:/);
@@ -237,6 +240,9 @@ try {
   await their('G3');
   await heard(page, /^White G3\. Your move\.$/);
   assert.equal((await command(page, 'ko')).at(-1), 'There is no ko to wait for now.');
+  assert.equal((await command(page, 'say Good luck!')).at(-1), 'You said: Good luck!');
+  await commandIn(sighted, { type: 'chat', game, text: 'thanks' });
+  await heard(page, /^sighted says: thanks$/);
   await commandIn(sighted, { type: 'undo_request', game });
   assert.equal(await heard(page, /asks to take back/), 'sighted asks to take back their last move: type allow or refuse.');
   await command(page, 'allow', { until: /allowed|took back|undo/i });
@@ -246,6 +252,24 @@ try {
   await command(page, 'resign');
   await command(page, 'resign', { until: /^Game over:/ });
   assert.equal(await heard(page, /^Game over:/), 'Game over: sighted won by resignation.');
+
+  step('a nigiri by command: the accepter guesses, the colours are said; the game aborted');
+  {
+    const { challenge: drawn } = await commandIn(sighted, { type: 'create_challenge', opponent: 'reader', settings: { width: 9, color: 'nigiri', rated: false } });
+    const { game: third } = await commandIn(page, { type: 'accept_challenge', challenge: drawn });
+    await page.goto(`${url}/#/game/${third}`);
+    await heard(page, /^Nigiri: sighted holds a handful of white stones, reader guesses odd or even; a right guess takes Black\. Type nigiri odd or nigiri even\.$/);
+    assert.equal((await command(page, 'nigiri')).at(-1), 'Type nigiri odd or nigiri even.');
+    await command(page, 'nigiri odd');
+    await commandIn(sighted, { type: 'nigiri', game: third, seed: 'holder-seed' });
+    const colours = await heard(page, /^Black: .*\. White: .*\. You are (Black|White)\./);
+    assert.match(colours, /^Black: (reader|sighted)\. White: (sighted|reader)\. You are (Black|White)\.( Your move\.)?$/);
+    await command(page, 'abort', { until: /^Game over:/ });
+    const aborted = await heard(page, /^Game over:/);
+    console.log(`heard: ${aborted}`);
+    assert.equal(aborted, 'Game over: No result (void).');
+    assert.equal((await command(page, 'abort')).at(-1), 'The game can be aborted only by its players, before both have moved.');
+  }
 
   step('every page in blind mode: axe, and at 200% zoom nothing runs off the side');
   const pages = [['#/', 'the lobby'], ['#/games', 'finished games'], ['#/tournaments', 'tournaments'], ['#/learn', 'the rules course'],

@@ -1,7 +1,7 @@
 // Blind mode (docs/accessibility.md): a game followed and played by typed commands, each answered
 // in a live region in a short sentence, and the game's events announced as they happen. On when
 // the Display menu or the link at the top of every page says so (remembered in this browser).
-import { h, parseVertex } from './util.js';
+import { h, parseVertex, randomHex } from './util.js';
 import { t } from './i18n.js';
 import { fetchJson } from './api.js';
 import { runDown } from './clock.js';
@@ -9,6 +9,7 @@ import { rankText } from './ranks.js';
 import {
   COMMANDS, MAX_COMMAND_CHARS, parseCommand, parseRegion, boardWords, pointWords, libertiesWords, chainWords,
   atariAround, moveWords, clockWords, counting, thresholdPassed, parseThresholds, scoreWords, deadWords, deadChains,
+  deadPoints,
 } from './blind_words.js';
 
 const KEY = 'tengen-blind';
@@ -34,12 +35,14 @@ export function applyBlind() {
 
 const colorWord = (c) => t(`common.${c}`);
 const upper = (s) => s.replace(/^./, (c) => c.toUpperCase());
+const sentence = (s) => (/[.!?]$/.test(s) ? s : `${s}.`);
 
 // The command box of one game page. `game` is the page's side of it:
 //   state(): the room as the page knows it (game.js's st), points(): the board (Position.points),
-//   myColor(), myTurn(), resultWords(),
+//   myColor(), myTurn(), resultWords(), userId() (the viewer's account, or null),
 //   act.NAME(...): play(vertex), pass(), undo(), answerUndo(accept), resign(), mark(vertex, dead),
-//   accept(), resume() — each resolving to null, or the server's refusal in the player's words.
+//   accept(), resume(), chat(text), nigiri(guess), abort() — each resolving to null, or the server's refusal
+//   in the player's words.
 export class BlindConsole {
   constructor(game) {
     this.game = game;
@@ -48,6 +51,7 @@ export class BlindConsole {
     this.resignAsked = false;
     this.said = 0;  // answers so far (each numbered: data-n)
     this.clockSeen = null;  // the player's running clock at the last tick
+    this.firstSeen = null;  // ms left for the player's first move at the last tick
     this.input = h('input', {
       id: 'blind-command', name: 'command', autocomplete: 'off', spellcheck: 'false', maxlength: MAX_COMMAND_CHARS,
       'aria-describedby': 'blind-hint', onkeydown: (e) => this.recall(e),
@@ -129,7 +133,7 @@ export class BlindConsole {
       this.say(t('blind.unknown', { text }));
       return;
     }
-    await handler.call(this, s, args, confirmsResign);
+    await handler.call(this, s, args, confirmsResign, text);
   }
 
   // A point named by the command's argument, or null (said why).
@@ -183,7 +187,10 @@ export class BlindConsole {
       this.say(t('blind.region_unknown'));
       return;
     }
-    const words = boardWords(this.game.points(), s.settings.width, s.settings.height, sides);
+    const { width, height } = s.settings;
+    const marked = s.phase === 'scoring' ? s.marking?.dead : s.phase === 'finished' ? s.finalDead : null;
+    const dead = deadPoints(this.game.points(), width, height, marked ?? []);
+    const words = boardWords(this.game.points(), width, height, sides, dead);
     this.say(this.game.points().some(Boolean) || sides.size ? words : t('blind.board_empty'));
   }
 
@@ -312,8 +319,70 @@ export class BlindConsole {
     parts.push(me ? t('blind.you_are', { color: colorWord(me) }) : t('blind.you_watch'));
     if (s.phase === 'playing') parts.push(t('blind.to_move', { color: colorWord(s.toMove) }));
     else if (s.phase === 'scoring') parts.push(t('blind.counting_now'));
-    else if (s.phase === 'finished') parts.push(t('blind.game_over', { result: this.game.resultWords() }));
+    else if (s.phase === 'finished') parts.push(t('blind.game_over', { result: sentence(this.game.resultWords()) }));
     this.say(parts.join(' '));
+  }
+
+  // A line to the chat (the players' or, for a spectator, the spectators'): the rest of the
+  // command as typed, not lowercased.
+  async cmd_say(s, args, confirmed, text) {
+    const line = text.trim().replace(/^\S+\s*/, '');
+    if (!line) {
+      this.say(t('blind.say_what'));
+      return;
+    }
+    if (this.game.userId() === null) {
+      this.say(t('blind.say_guest'));
+      return;
+    }
+    const refusal = await this.game.act.chat(line);
+    this.say(refusal ? upper(refusal) : t('blind.said', { text: line }));
+  }
+
+  // The nigiri (docs/nigiri.md): the holder grabs, the guesser says odd or even.
+  async cmd_nigiri(s, args) {
+    const n = s.nigiri;
+    const me = this.game.userId();
+    if (s.phase !== 'nigiri' || !n) {
+      this.say(t('blind.no_nigiri'));
+      return;
+    }
+    if (me === n.holder.id) {
+      if (n.holder_chose) this.say(t('blind.nigiri_waiting'));
+      else await this.attempt(this.game.act.nigiri(null));
+      return;
+    }
+    if (me !== n.guesser.id) {
+      this.say(this.nigiriWords(n));
+      return;
+    }
+    const guess = ['odd', 'even'].find((g) => args[0] === g || t(`blind.words.${g}`).toLowerCase().split('|').includes(args[0]));
+    if (!guess) {
+      this.say(t('blind.nigiri_guess'));
+      return;
+    }
+    if (n.guesser_chose) this.say(t('blind.nigiri_waiting'));
+    else await this.attempt(this.game.act.nigiri(guess));
+  }
+
+  nigiriWords(n) {
+    const me = this.game.userId();
+    const parts = [t('blind.nigiri', { holder: n.holder.name, guesser: n.guesser.name })];
+    if (me === n.holder.id && !n.holder_chose) parts.push(t('blind.nigiri_grab'));
+    if (me === n.guesser.id && !n.guesser_chose) parts.push(t('blind.nigiri_guess'));
+    return parts.join(' ');
+  }
+
+  // What the game is, said once when it opens: players, colours, whose move, and what the player
+  // must do first (a first move within its time, the nigiri).
+  opened(title) {
+    const s = this.game.state();
+    this.say(title);
+    if (s.phase === 'nigiri' && s.nigiri) this.say(this.nigiriWords(s.nigiri));
+    else this.cmd_who(s);
+    if (this.game.myTurn() && s.firstMoveAt !== null && s.moves.length < 2) {
+      this.say(t('countdown.yours', { n: Math.max(0, Math.ceil((s.firstMoveAt - performance.now()) / 1000)) }));
+    }
   }
 
   async cmd_undo(s) {
@@ -336,6 +405,15 @@ export class BlindConsole {
   cmd_allow(s) { return this.answerUndo(s, true); }
 
   cmd_refuse(s) { return this.answerUndo(s, false); }
+
+  // Ends a game nobody has really begun (until both have moved), with no result.
+  async cmd_abort(s) {
+    if (!s.abortable || s.role === 'spectator') {
+      this.say(t('blind.no_abort'));
+      return;
+    }
+    await this.attempt(this.game.act.abort());
+  }
 
   async cmd_resign(s, args, confirmed) {
     if (!this.game.myColor() || s.phase === 'finished') {
@@ -405,12 +483,18 @@ export class BlindConsole {
       case 'player_returned':
         this.say(t('blind.returned', { name: s[m.color].name }));
         break;
+      case 'nigiri_started':
+        this.say(this.nigiriWords(m.nigiri));
+        break;
+      case 'chat':
+        if (m.line.from.id !== this.game.userId()) this.say(t('blind.chat', { name: m.line.from.name, text: m.line.text }));
+        break;
       case 'nigiri_done':
         this.say([t('blind.who', { black: s.black.name, white: s.white.name }),
           me ? t('blind.you_are', { color: colorWord(me) }) : '', this.game.myTurn() ? t('blind.your_move') : ''].filter(Boolean).join(' '));
         break;
       case 'game_ended':
-        this.say(t('blind.game_over', { result: this.game.resultWords() }));
+        this.say(t('blind.game_over', { result: sentence(this.game.resultWords()) }));
         break;
       default:
         break;
@@ -423,6 +507,7 @@ export class BlindConsole {
     const s = this.game.state();
     const me = this.game.myColor();
     const time = s?.settings.time;
+    this.tickFirstMove(s);
     if (!s?.clock || !me || s.phase !== 'playing' || s.clock.running !== me || !time || ['none', 'correspondence'].includes(time.system)) {
       this.clockSeen = null;
       return;
@@ -437,6 +522,19 @@ export class BlindConsole {
     }
     const passed = thresholdPassed(counting(before), counting(side), this.thresholds);
     if (passed !== null) this.warn(t('blind.seconds_left', { n: passed }));
+  }
+
+  // The time left for a first move (a game nobody has begun is cancelled), said at the thresholds.
+  tickFirstMove(s) {
+    if (!s || s.firstMoveAt === null || !this.game.myTurn()) {
+      this.firstSeen = null;
+      return;
+    }
+    const left = s.firstMoveAt - performance.now();
+    const before = this.firstSeen;
+    this.firstSeen = left;
+    const passed = before === null ? null : thresholdPassed(before, left, this.thresholds);
+    if (passed !== null) this.warn(t('blind.first_move_left', { n: passed }));
   }
 
   warn(text) {

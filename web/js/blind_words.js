@@ -10,7 +10,7 @@ import { vertexName, parseVertex, COLUMNS } from './util.js';
 // Every command, in the order help lists them. Each is typed as its English name, or as one of
 // its words in the page's language (the catalog's blind.words.NAME: "bord|b").
 export const COMMANDS = ['play', 'pass', 'board', 'point', 'liberties', 'chain', 'last', 'captures', 'clock',
-  'score', 'mark', 'accept', 'resume', 'ko', 'who', 'undo', 'allow', 'refuse', 'resign', 'help'];
+  'score', 'mark', 'accept', 'resume', 'ko', 'who', 'say', 'nigiri', 'undo', 'allow', 'refuse', 'abort', 'resign', 'help'];
 const REGION_SIDES = ['top', 'bottom', 'left', 'right'];
 export const MAX_COMMAND_CHARS = 100;  // the box's maxlength
 
@@ -114,8 +114,9 @@ const colorWord = (c) => t(`common.${c === 'b' || c === 'black' ? 'black' : 'whi
 const list = (items) => items.join(', ');
 
 // The board, or the part the sides name, row by row from the top: the columns of each colour's
-// stones, runs of empty rows said once ("Rows 7 to 9 empty.").
-export function boardWords(points, width, height, sides = new Set()) {
+// stones, runs of empty rows said once ("Rows 7 to 9 empty."); during the count, the stones
+// marked dead (`dead`: their indices) say so.
+export function boardWords(points, width, height, sides = new Set(), dead = new Set()) {
   const { x0, x1, y0, y1 } = regionBounds(sides, width, height);
   const lines = [];
   let empty = null;  // [first, last] row numbers of the empty run
@@ -129,7 +130,7 @@ export function boardWords(points, width, height, sides = new Set()) {
     const columns = { b: [], w: [] };
     for (let x = x0; x <= x1; x++) {
       const c = points[y * width + x];
-      if (c) columns[c].push(COLUMNS[x]);
+      if (c) columns[c].push(dead.has(y * width + x) ? t('blind.dead_stone', { column: COLUMNS[x] }) : COLUMNS[x]);
     }
     if (!columns.b.length && !columns.w.length) {
       empty = empty ? [empty[0], row] : [row, row];
@@ -270,6 +271,16 @@ export function deadWords(deadChains) {
   return t('blind.dead', {
     chains: deadChains.map((c) => `${colorWord(c.color)} ${c.stones[0]} (${t('scoring.stones', { n: c.stones.length })})`).join('; '),
   });
+}
+
+// The indices of every stone of the chains marked dead (a marking names one stone or more of each).
+export function deadPoints(points, width, height, dead) {
+  const out = new Set();
+  for (const v of dead) {
+    const p = parseVertex(v, width, height);
+    if (p && points[p.y * width + p.x]) chainAt(points, width, p.y * width + p.x).stones.forEach((i) => out.add(i));
+  }
+  return out;
 }
 
 // The dead stones of a marking, grouped by chain (each chain's points in reading order).

@@ -104,6 +104,7 @@ export function mountGame(root, ctx, gameId) {
     myColor,
     myTurn,
     resultWords,
+    userId: () => ctx.user?.id ?? null,
     act: {
       play: (vertex) => attempt('play', { vertex, think_ms: thinkMs() }),
       pass: () => attempt('pass', passThink()),
@@ -113,6 +114,9 @@ export function mountGame(root, ctx, gameId) {
       mark: (vertex, dead) => attempt('mark', { vertex, dead }),
       accept: () => attempt('accept_score', { version: st.marking.version }),
       resume: () => attempt('resume'),
+      chat: (text) => attempt('chat', { text }),
+      abort: () => attempt('abort'),
+      nigiri: (guess) => attempt('nigiri', guess ? { seed: randomHex(12), guess } : { seed: randomHex(12) }),
     },
   }) : null;
   const scoringPanel = h('section', { class: 'panel scoring', hidden: true, 'aria-label': t('scoring.title') });
@@ -134,7 +138,7 @@ export function mountGame(root, ctx, gameId) {
       ctx.user?.admin ? adminTools() : ''));
   fill(root, view);
   // In blind mode the console's log says what these would: one voice, not several at once.
-  if (blind) for (const el of [status, hint, passPanel, resultPanel, watchingNote]) el.setAttribute('aria-live', 'off');
+  if (blind) for (const el of [status, hint, passPanel, resultPanel, watchingNote, chatLog]) el.setAttribute('aria-live', 'off');
 
   // An administrator's tools (docs/moderation.md): annul the game (void; a rated one's ratings are
   // rebuilt without it), or decide a stuck one. The server's answer comes back as the game's end.
@@ -218,8 +222,7 @@ export function mountGame(root, ctx, gameId) {
     render();
     if (blind && !blindGreeted) {
       blindGreeted = true;
-      blind.say(`${t('common.vs', { black: st.black.name, white: st.white.name })}, ${describeSettings(st.settings)}.`);
-      blind.cmd_who(st);
+      blind.opened(`${t('common.vs', { black: st.black.name, white: st.white.name })}, ${describeSettings(st.settings)}.`);
       blind.focus();
     }
   }
