@@ -11,18 +11,23 @@ import { vertexName, parseVertex, COLUMNS } from './util.js';
 // its words in the page's language (the catalog's blind.words.NAME: "bord|b").
 export const COMMANDS = ['play', 'pass', 'board', 'point', 'liberties', 'chain', 'last', 'captures', 'clock',
   'score', 'mark', 'accept', 'resume', 'ko', 'who', 'say', 'nigiri', 'undo', 'allow', 'refuse', 'abort', 'resign', 'help'];
+// A review board's commands (blind_review.js).
+export const REVIEW_COMMANDS = ['play', 'board', 'point', 'liberties', 'chain', 'captures', 'where', 'next', 'back',
+  'first', 'end', 'help'];
+export const ALL_COMMANDS = [...new Set([...COMMANDS, ...REVIEW_COMMANDS])];
 const REGION_SIDES = ['top', 'bottom', 'left', 'right'];
 export const MAX_COMMAND_CHARS = 100;  // the box's maxlength
 
 const wordsOf = (key, words) => new Set(words(key).toLowerCase().split('|').map((w) => w.trim()).filter(Boolean));
 
 // "d4" → play D4; "liberties d4" → {name: 'liberties', args: ['d4']}; a word it does not know:
-// {name: 'unknown'}; nothing typed: null. `words(name)`: the page's words for a command.
-export function parseCommand(text, words = (name) => t(`blind.words.${name}`)) {
+// {name: 'unknown'}; nothing typed: null. `words(name)`: the page's words for a command; `names`:
+// the commands looked for.
+export function parseCommand(text, words = (name) => t(`blind.words.${name}`), names = COMMANDS) {
   const parts = String(text).trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (!parts.length) return null;
   if (parts.length === 1 && /^[a-hj-z]\d{1,2}$/.test(parts[0])) return { name: 'play', args: parts };
-  for (const name of COMMANDS) {
+  for (const name of names) {
     if (parts[0] === name || wordsOf(name, words).has(parts[0])) return { name, args: parts.slice(1) };
   }
   return { name: 'unknown', args: parts };

@@ -15,7 +15,8 @@ import { rankTag, refreshRanks, isBot, ranksEvents } from './ranks.js';
 import { Review } from './review.js';
 import { openReview } from './review_room.js';
 import { conditionalPanel } from './conditional.js';
-import { blindOn, BlindConsole } from './blind.js';
+import { blindOn } from './blind.js';
+import { BlindConsole } from './blind_game.js';
 
 const colorName = (c) => t(`common.${c}`);
 const other = (c) => (c === 'black' ? 'white' : 'black');
