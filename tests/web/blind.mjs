@@ -201,7 +201,7 @@ try {
     await command(page, 'pass');
   }
   const counting = await heard(page, /^Both passed: the game is counted\./);
-  assert.match(counting, /Type score for the count, mark D4 to change a group, accept to agree, resume to play on\.$/);
+  assert.match(counting, /^Both passed: the game is counted\. (No stones are marked dead\.|Marked dead: .+\.) (White|Black) ahead by [\d.]+\. Type score for the count, mark D4 to change a group, accept to agree, resume to play on\.$/);
 
   step('the count read aloud, accepted; the result said in the player\'s words');
   const score = (await command(page, 'score')).at(-1);
@@ -298,6 +298,17 @@ try {
   await page.keyboard.press('Enter');
   await page.waitForURL(/#\/review\/\d+$/);
   await page.locator('.review-room').waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'blind-command');
+  assert.equal(await heard(page, /captures: Black \d+, White \d+\.$/), 'The start, Black to play, captures: Black 0, White 0.');
+  assert.equal((await command(page, 'back')).at(-1), 'There is no move that way.');
+  assert.match((await command(page, 'end')).at(-1), /^Move \d+, (Black|White) passes, (Black|White) to play, captures: Black \d+, White \d+\.$/);
+  assert.equal((await command(page, 'first')).at(-1), 'The start, Black to play, captures: Black 0, White 0.');
+  assert.equal((await command(page, 'next')).at(-1), 'Move 1, Black E5, White to play, captures: Black 0, White 0.');
+  assert.equal((await command(page, 'point e5')).at(-1), 'E5: Black, a single stone, 4 liberties.');
+  assert.match((await command(page, 'ko')).at(-1), /^“ko” does not work on this page\./);
+  // The review's owner has control: a typed point plays a stone there (a new variation).
+  assert.equal((await command(page, 'a1', { until: /^Move 2/ })).at(-1), 'Move 2, White A1, Black to play, captures: Black 0, White 0.');
+  assert.equal((await command(page, 'e5')).at(-1), 'Occupied: there is already a stone on E5.');
   await assertAccessible(page, 'a review in blind mode');
 
   step('low vision: a high-contrast board, shapes on the stones, large coordinates');

@@ -209,3 +209,25 @@ test('blind mode: clocks and the count in words', async () => {
   assert.equal(scoreWords(score, [], 'x').endsWith('No stones are marked dead.'), true);
   assert.match(scoreWords(score, [], 'gnugo-easy won by 9.5 points.'), /^Count: Black 3, White 12\.5\. gnugo-easy won by 9\.5 points\. Black:/, 'one full stop');
 });
+
+test('blind mode: a word means the page\'s command (German "zurück": undo in a game, back in a review)', async () => {
+  const { parseCommand, COMMANDS, REVIEW_COMMANDS } = await import('../../web/js/blind_words.js');
+  const german = JSON.parse(readFileSync(new URL('../../web/locales/de.json', import.meta.url)));
+  const de = (name) => german[`blind.words.${name}`];
+  assert.equal(parseCommand('zurück', de, COMMANDS).name, 'undo');
+  assert.equal(parseCommand('zurück', de, REVIEW_COMMANDS).name, 'back');
+  assert.equal(parseCommand('ko', de, REVIEW_COMMANDS).name, 'unknown');
+  assert.deepEqual(parseCommand('sag Viel Glück', de, COMMANDS), { name: 'say', args: ['viel', 'glück'] });
+  // Every command's words, in every language, lead to that command on its page.
+  for (const code of ['en', 'nl', 'de']) {
+    const catalog = JSON.parse(readFileSync(new URL(`../../web/locales/${code}.json`, import.meta.url)));
+    const words = (name) => catalog[`blind.words.${name}`];
+    for (const names of [COMMANDS, REVIEW_COMMANDS]) {
+      for (const name of names) {
+        for (const word of words(name).split('|')) {
+          assert.equal(parseCommand(`${word} d4`, words, names).name, name, `${code}: "${word}" is ${name}`);
+        }
+      }
+    }
+  }
+});

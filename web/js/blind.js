@@ -66,10 +66,11 @@ export class CommandBox {
     this.input.focus();
   }
 
-  // An answer, appended to the log.
+  // An answer, appended to the log; the page's " · " between parts said as a pause (", "), not
+  // as "middle dot".
   say(text) {
     if (!text) return;
-    this.log.append(h('p', { 'data-n': String(++this.said) }, text));
+    this.log.append(h('p', { 'data-n': String(++this.said) }, text.replaceAll(' · ', ', ')));
     while (this.log.childElementCount > KEPT_ANSWERS) this.log.firstElementChild.remove();
     this.log.scrollTop = this.log.scrollHeight;
   }
@@ -89,12 +90,15 @@ export class CommandBox {
     if (!text) return;
     this.history.push(text);
     if (this.history.length > KEPT_HISTORY) this.history.shift();
-    this.run(text).catch((err) => this.say(upper(err.message)));
+    this.run(text).catch((err) => this.say(sentence(upper(err.message))));
   }
 
   // One command: its answer said in the log. Subclasses may look at it first (before()).
   async run(text) {
-    const command = parseCommand(text, undefined, ALL_COMMANDS);
+    // This page's commands first (a word may mean one thing here and another on the other page:
+    // German "zurück" takes back a move in a game and steps back in a review).
+    const here = parseCommand(text, undefined, this.names);
+    const command = here?.name === 'unknown' ? parseCommand(text, undefined, ALL_COMMANDS) : here;
     if (!command) return;
     const { name, args } = command;
     this.before?.(name);

@@ -86,7 +86,7 @@ export class BlindConsole extends CommandBox {
 
   async attempt(promise) {
     const refusal = await promise;
-    if (refusal) this.say(upper(refusal));
+    if (refusal) this.say(sentence(upper(refusal)));
   }
 
   // The checks a move or a pass needs before it is sent: nothing is sent the server would refuse
@@ -242,7 +242,7 @@ export class BlindConsole extends CommandBox {
       return;
     }
     const refusal = await this.game.act.chat(line);
-    this.say(refusal ? upper(refusal) : t('blind.said', { text: line }));
+    this.say(refusal ? sentence(upper(refusal)) : t('blind.said', { text: line }));
   }
 
   // The nigiri (docs/nigiri.md): the holder grabs, the guesser says odd or even.
@@ -349,11 +349,11 @@ export class BlindConsole extends CommandBox {
       }
       case 'scoring_started':
         this.say([t('blind.counting_started'), deadWords(deadChains(this.game.points(), width, height, m.marking.dead)),
-          upper(this.resultOf(m.marking.score?.result)), me ? t('blind.counting_help') : ''].filter(Boolean).join(' '));
+          sentence(upper(this.resultOf(m.marking.score?.result))), me ? t('blind.counting_help') : ''].filter(Boolean).join(' '));
         break;
       case 'marking':
         this.say([t('blind.marking_changed', { color: colorWord(m.by) }),
-          deadWords(deadChains(this.game.points(), width, height, m.marking.dead)), upper(this.resultOf(m.marking.score?.result))].join(' '));
+          deadWords(deadChains(this.game.points(), width, height, m.marking.dead)), sentence(upper(this.resultOf(m.marking.score?.result)))].join(' '));
         break;
       case 'score_accepted':
         this.say(m.by === me ? t('blind.you_accepted') : t('blind.they_accepted', { name: s[m.by].name }));

@@ -7,6 +7,8 @@ import { BoardView } from './board.js';
 import { fetchJson } from './api.js';
 import { icon } from './review.js';
 import { t, tn } from './i18n.js';
+import { blindOn } from './blind.js';
+import { ReviewConsole } from './blind_review.js';
 
 const TOOLS = [
   ['play', null, 'review.tool_play'],
@@ -69,10 +71,28 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const privacyBox = h('section', { class: 'privacy', hidden: true });
   const inviteName = h('input', { name: 'invite', maxlength: 32, autocomplete: 'off', placeholder: t('review.invite_placeholder'), 'aria-label': t('review.invite_label') });
   const inviteForm = h('form', { class: 'invite-form row', onsubmit: invite }, inviteName, h('button', { type: 'submit' }, t('review.invite')));
+  // Blind mode (blind_review.js): the board read and stepped through by typed commands.
+  const blind = blindOn() ? new ReviewConsole({
+    state: () => st,
+    points: () => [...(local ? local.position : st.position).board].map((c) => (c === 'b' ? 'b' : c === 'w' ? 'w' : null)),
+    where: () => whereParts().join(', '),
+    comment: () => st.nodes.get(shown())?.comment ?? '',
+    captures: () => (local ? local.position : st.position).captures,
+    iControl: () => iControl(),
+    controller: () => st.controller.name,
+    go: (step) => {
+      const to = { next: () => firstChild(here()), back: () => parentOf(here()), first: () => 0, end: () => endOfLine(here()) }[step]();
+      if (to === undefined || to < 0 || to === here()) return false;
+      goTo(to);
+      return true;
+    },
+    play: (vertex) => send('review_play', { vertex }),
+  }) : null;
   const view = h('div', { class: 'game review-room' },
     h('div', { class: 'board-area' }, boardHolder, whereLine, backButton, toolbar, navBar, problem),
     h('aside', { class: 'side' },
       h('header', { class: 'game-head' }, title, subtitle, h('div', { class: 'row' }, sgfLink, closeButton)),
+      blind?.el ?? '',
       closedNote, controlLine, handOver, privacyBox,
       h('section', { class: 'comment' }, h('h2', {}, t('review.comment')), commentText, commentForm),
       h('section', { class: 'tree' }, h('h2', {}, t('review.variations')), treeHolder),
@@ -80,6 +100,8 @@ export function mountReviewRoom(root, ctx, reviewId) {
       h('section', { class: 'chat' }, h('h2', {}, t('chat.title')), chatLog, chatForm, chatGuest)));
   fill(root, view);
   fill(boardHolder, h('p', { class: 'empty' }, t('net.connecting')));
+  // In blind mode the console says where the board is: one voice, not three.
+  if (blind) for (const el of [whereLine, commentText, controlLine]) el.setAttribute('aria-live', 'off');
 
   for (const [name, text, key] of TOOLS) {
     const label = t(key);
@@ -208,13 +230,16 @@ export function mountReviewRoom(root, ctx, reviewId) {
     render();
   }
 
+  // A command for the review; a refusal is said under the board (and returned, for blind mode).
   async function send(type, fields) {
     problem.textContent = '';
     try {
       await conn.command(type, { review: reviewId, ...fields });
+      return null;
     } catch (err) {
       aim = null;
       problem.textContent = err.message;
+      return err.message;
     }
   }
 
@@ -316,10 +341,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     for (const b of toolbar.querySelectorAll('[data-tool]')) b.setAttribute('aria-pressed', String(b.dataset.tool === tool));
     board.el.classList.toggle('my-turn', mine && tool === 'play');
     view.classList.toggle('controlling', mine);
-    const depth = depthOf(at);
-    const move = node?.color ? `${colorName(node.color)} ${node.vertex === 'pass' ? t('review.passes') : node.vertex}` : t('review.the_start');
-    const caps = where.captures;
-    whereLine.textContent = `${local ? `${t('review.on_your_own')} ` : ''}${depth ? `${t('review.move_n', { n: depth })} · ${move}` : move} · ${t('review.to_play', { color: colorName(where.to_move) })} · ${t('review.captures', { black: caps.black, white: caps.white })}`;
+    whereLine.textContent = whereParts().join(' · ');
     backButton.hidden = !local;
     backButton.textContent = t('review.back_to', { name: st.controller.name });
     controlLine.textContent = st.closed ? '' : mine ? t('review.you_control')
@@ -355,6 +377,24 @@ export function mountReviewRoom(root, ctx, reviewId) {
     renderPrivacy();
     drawTree();
     renderChat();
+    if (blind) {
+      const first = blind.shown === null;
+      blind.drawn(`${local ? 'own' : 'shared'}:${at}`);
+      if (first) blind.focus();
+    }
+  }
+
+  // Where the board shown is: the move (and whether the viewer looks around on their own), whose
+  // turn, the captures.
+  function whereParts() {
+    const at = shown();
+    const node = st.nodes.get(at);
+    const where = local ? local.position : st.position;
+    const depth = depthOf(at);
+    const move = node?.color ? `${colorName(node.color)} ${node.vertex === 'pass' ? t('review.passes') : node.vertex}` : t('review.the_start');
+    const caps = where.captures;
+    return [`${local ? `${t('review.on_your_own')} ` : ''}${depth ? t('review.move_n', { n: depth }) : move}`, ...(depth ? [move] : []),
+      t('review.to_play', { color: colorName(where.to_move) }), t('review.captures', { black: caps.black, white: caps.white })];
   }
 
   function renderPrivacy() {
