@@ -56,6 +56,11 @@ async function command(page, text, { until = null } = {}) {
   const all = await answers(page);
   return all.slice(-fresh);
 }
+// A command whose answer may cross an event's announcement (the bot accepting the count as the
+// player asks for it): the answer matching `pattern`.
+async function ask(page, text, pattern) {
+  return (await command(page, text, { until: pattern })).filter((a) => pattern.test(a)).at(-1);
+}
 // The newest answer matching `pattern`, waited for (the bot's moves come when they come).
 async function heard(page, pattern) {
   await page.waitForFunction((source) => [...document.querySelectorAll('.blind-log p')].some((p) => new RegExp(source).test(p.textContent)), pattern.source);
@@ -204,9 +209,9 @@ try {
   assert.match(counting, /^Both passed: the game is counted\. (No stones are marked dead\.|Marked dead: .+\.) (White|Black) ahead by [\d.]+\. Type score for the count, mark D4 to change a group, accept to agree, resume to play on\.$/);
 
   step('the count read aloud, accepted; the result said in the player\'s words');
-  const score = (await command(page, 'score')).at(-1);
+  const score = await ask(page, 'score', /^Count:/);
   assert.match(score, /^Count: Black \d+, White [\d.]+\. White ahead by [\d.]+\. Black: territory \d+, prisoners \d+\. White: territory \d+, prisoners \d+, komi [\d.]+\. (No stones are marked dead\.|Marked dead: .+\.)$/);
-  const counted = (await command(page, 'board')).at(-1);
+  const counted = await ask(page, 'board', /^Rows? /);
   assert.equal(/\(dead\)/.test(counted), /Marked dead:/.test(score), `the board says which stones are dead: ${counted}`);
   await heard(page, /^gnugo-easy accepted the count\.$/);
   await command(page, 'accept', { until: /^Game over:/ });
@@ -272,11 +277,13 @@ try {
   }
 
   step('every page in blind mode: axe, and at 200% zoom nothing runs off the side');
-  const pages = [['#/', 'the lobby'], ['#/games', 'finished games'], ['#/tournaments', 'tournaments'], ['#/learn', 'the rules course'],
+  const pages = [['#/', 'the lobby'], ['#/login', 'the account page'], ['#/games', 'finished games'], ['#/tournaments', 'tournaments'], ['#/learn', 'the rules course'],
     ['#/user/reader', 'the profile'], [new URL(gameUrl).hash, 'the game']];
   for (const [hash, name] of pages) {
     await page.goto(`${url}/${hash}`);
     await page.locator('#view > *').first().waitFor();
+    await page.locator('#view h1').first().waitFor({ state: 'attached' });
+    assert.equal(await page.locator('h1').count(), 1, `${name}: one h1, where a screen reader's list of headings starts`);
     await assertAccessible(page, `${name} in blind mode`);
   }
   // 200%: the same window with every CSS pixel twice as large (a 1200×900 window seen at 600×450).

@@ -18,7 +18,8 @@ function refusal(err) {
 export function mountAccount(root, ctx, invite = null, { registerFirst = !!invite } = {}) {
   const forgot = forgotPassword();
   // The reset form, once asked for, opens beside (on a phone: under) the login form.
-  fill(root, h('div', { class: 'account-forms' },
+  // The page's heading, for a screen reader's list of headings (the forms' titles are seen).
+  fill(root, h('h1', { class: 'sr-only' }, t('account.heading')), h('div', { class: 'account-forms' },
     registerFirst ? '' : [form(t('nav.log_in'), 'login', 'current-password'), forgot.form],
     form(t('welcome.create'), 'register', 'new-password'),
     registerFirst ? [form(t('nav.log_in'), 'login', 'current-password'), forgot.form] : ''));

@@ -7,13 +7,14 @@ import { rankTag } from './ranks.js';
 // Left out on a phone, so that the result stays in sight (it was scrolled off to the right).
 const WIDE = new Set(['board', 'moves', 'started']);
 
-export function mountGameList(root, ctx, { title, url, empty }) {
+// `heading`: the title's level (a page's own list: h1; a list inside a profile: h2).
+export function mountGameList(root, ctx, { title, url, empty, heading = 'h1' }) {
   const rows = h('tbody');
   const more = h('button', { hidden: true, onclick: () => load(next) }, t('games.older'));
   const problem = h('p', { class: 'form-error', role: 'alert' });
   let next = null;
   let stopped = false;
-  fill(root, h('section', { class: 'card game-list' }, h('h1', {}, title),
+  fill(root, h('section', { class: 'card game-list' }, h(heading, {}, title),
     h('div', { class: 'table-wrap' }, h('table', {},
       h('thead', {}, h('tr', {}, ...['game', 'black', 'white', 'board', 'result', 'moves', 'started', ''].map((k) => h('th', { scope: 'col', class: WIDE.has(k) ? 'wide' : null }, k ? t(`games.col_${k}`) : '')))),
       rows)),

@@ -75,7 +75,8 @@ export function mountLobby(root, ctx) {
     h('section', { class: 'card lobby-live' }, h('h2', {}, t('lobby.live_games')), liveList),
     reviews.el,
     h('section', { class: 'card lobby-online' }, onlineTitle, onlineList));
-  fill(root, h('div', { class: 'lobby' },
+  // The page's heading, for a screen reader's list of headings (the cards' titles are seen).
+  fill(root, h('h1', { class: 'sr-only' }, t('nav.lobby')), h('div', { class: 'lobby' },
     now.el,
     lists,
     h('div', { class: 'lobby-column' },

@@ -183,6 +183,7 @@ export function mountProfile(root, ctx, name) {
   })();
   const unmountList = mountGameList(games, ctx, {
     title: t('profile.games', { name }), url: `/api/v1/users/${encodeURIComponent(name)}/games?limit=25`, empty: t('profile.no_games', { name }),
+    heading: 'h2',  // the profile's own title is the page's h1
   });
   return () => {
     stopped = true;
