@@ -265,6 +265,7 @@ try {
     await page.goto(`${url}/#/game/${third}`);
     await heard(page, /^Nigiri: sighted holds a handful of white stones, reader guesses odd or even; a right guess takes Black\. Type nigiri odd or nigiri even\.$/);
     assert.equal((await command(page, 'nigiri')).at(-1), 'Type nigiri odd or nigiri even.');
+    assert.equal((await command(page, 'e5')).at(-1), 'The colours are not drawn yet: type nigiri.');
     await command(page, 'nigiri odd');
     await commandIn(sighted, { type: 'nigiri', game: third, seed: 'holder-seed' });
     const colours = await heard(page, /^Black: .*\. White: .*\. You are (Black|White)\./);

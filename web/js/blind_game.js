@@ -2,7 +2,7 @@
 // the clock, the count, the nigiri, take-backs, resigning) and the game's events said as they
 // happen; the time warnings at the thresholds the player chose.
 import { h, parseVertex } from './util.js';
-import { t } from './i18n.js';
+import { t, num } from './i18n.js';
 import { fetchJson } from './api.js';
 import { runDown } from './clock.js';
 import { rankText } from './ranks.js';
@@ -93,6 +93,7 @@ export class BlindConsole extends CommandBox {
   // for a reason the page already knows.
   mayMove(s) {
     const me = this.game.myColor();
+    if (s.phase === 'nigiri' && s.role === 'player') return this.say(t('blind.nigiri_first')), false;
     if (!me) return this.say(t('blind.not_playing')), false;
     if (s.phase === 'scoring') return this.say(t('blind.counting_now')), false;
     if (s.phase === 'finished') return this.say(t('blind.game_over_already')), false;
@@ -164,7 +165,8 @@ export class BlindConsole extends CommandBox {
   resultOf(result) {
     const m = /^([BW])\+(.+)$/.exec(result ?? '');
     if (!m) return t('blind.jigo');
-    return t('blind.leads', { color: colorWord(m[1] === 'B' ? 'black' : 'white'), n: m[2] });
+    const n = Number(m[2]);
+    return t('blind.leads', { color: colorWord(m[1] === 'B' ? 'black' : 'white'), n: Number.isFinite(n) ? num(n) : m[2] });
   }
 
   async cmd_mark(s, args) {
@@ -216,6 +218,10 @@ export class BlindConsole extends CommandBox {
   }
 
   cmd_who(s) {
+    if (s.phase === 'nigiri' && s.nigiri) {  // who takes which colour is not known yet
+      this.say(this.nigiriWords(s.nigiri));
+      return;
+    }
     const player = (c) => {
       const rank = rankText(s[c].id);
       return rank ? `${s[c].name} (${rank})` : s[c].name;
@@ -334,6 +340,9 @@ export class BlindConsole extends CommandBox {
     await this.attempt(this.game.act.resign());
   }
 
+  // ---- what happens in the game, said as it happens ----
+
+  // An event the page has just applied (game.js); `said`: its line in the chat, if it has one.
   event(m, said) {
     const s = this.game.state();
     const me = this.game.myColor();
@@ -352,7 +361,7 @@ export class BlindConsole extends CommandBox {
           sentence(upper(this.resultOf(m.marking.score?.result))), me ? t('blind.counting_help') : ''].filter(Boolean).join(' '));
         break;
       case 'marking':
-        this.say([t('blind.marking_changed', { color: colorWord(m.by) }),
+        this.say([m.by === me ? t('blind.you_marked') : t('blind.marking_changed', { color: colorWord(m.by) }),
           deadWords(deadChains(this.game.points(), width, height, m.marking.dead)), sentence(upper(this.resultOf(m.marking.score?.result)))].join(' '));
         break;
       case 'score_accepted':
@@ -426,8 +435,10 @@ export class BlindConsole extends CommandBox {
     if (passed !== null) this.warn(t('blind.first_move_left', { n: passed }));
   }
 
+  // A new element each time: the same words again (the next period's "10 seconds left.") are a
+  // change a screen reader announces.
   warn(text) {
-    this.alert.textContent = text;
+    this.alert.replaceChildren(h('p', {}, text));
   }
 }
 
