@@ -213,6 +213,7 @@ try {
   assert.match(score, /^Count: Black \d+, White [\d.]+\. White ahead by [\d.]+\. Black: territory \d+, prisoners \d+\. White: territory \d+, prisoners \d+, komi [\d.]+\. (No stones are marked dead\.|Marked dead: .+\.)$/);
   const counted = await ask(page, 'board', /^Rows? /);
   assert.equal(/\(dead\)/.test(counted), /Marked dead:/.test(score), `the board says which stones are dead: ${counted}`);
+  assert.match(counted, /white territory [A-J]/, `the board says where the territory is: ${counted}`);
   await heard(page, /^gnugo-easy accepted the count\.$/);
   await command(page, 'accept', { until: /^Game over:/ });
   const over = await heard(page, /^Game over:/);

@@ -172,6 +172,11 @@ test('blind mode: the board, a point, a chain, its liberties, read from the ston
     'Row 5 empty. Row 4: black B, C. Row 3: black C; white B, D. Row 2: white C. Row 1 empty.');
   assert.equal(boardWords(points, 5, 5, new Set(['top', 'left'])), 'Row 5 empty. Row 4: black B, C. Row 3: black C; white B.');
   assert.equal(boardWords(new Array(25).fill(null), 5, 5), 'Rows 5 to 1 empty.');
+  // Counting: C2 dead, each side's territory as runs of columns.
+  const ownership = ['bbb..', 'bbb..', 'bbbww', 'wbbww', 'wwwww'].join('');
+  assert.equal(boardWords(points, 5, 5, new Set(), new Set([17]), ownership),
+    'Row 5: black territory A to C. Row 4: black B, C; black territory A. Row 3: black C; white B, D; black territory A; white territory E. ' +
+    'Row 2: white C (dead); black territory B, C; white territory A, D, E. Row 1: white territory A to E.');
   assert.equal(pointWords(points, 5, 5, 'C3'), 'C3: Black, in a chain of 3 stones, 4 liberties.');
   assert.equal(pointWords(points, 5, 5, 'c2'), 'C2: White, a single stone, 3 liberties.');
   assert.equal(pointWords(points, 5, 5, 'A1'), 'A1: empty.');

@@ -62,6 +62,11 @@ export class CommandBox {
     return [];
   }
 
+  // The count's owner of each point (b, w or .), while there is one.
+  ownership() {
+    return null;
+  }
+
   focus() {
     this.input.focus();
   }
@@ -142,7 +147,7 @@ export class CommandBox {
     const { width, height } = this.size();
     const points = this.points();
     const dead = deadPoints(points, width, height, this.marked());
-    this.say(points.some(Boolean) || sides.size ? boardWords(points, width, height, sides, dead) : t('blind.board_empty'));
+    this.say(points.some(Boolean) || sides.size ? boardWords(points, width, height, sides, dead, this.ownership()) : t('blind.board_empty'));
   }
 
   cmd_point(s, args) {

@@ -78,6 +78,11 @@ export class BlindConsole extends CommandBox {
     return (s.phase === 'scoring' ? s.marking?.dead : s.phase === 'finished' ? s.finalDead : null) ?? [];
   }
 
+  ownership() {
+    const s = this.game.state();
+    return (s.phase === 'scoring' ? s.marking?.score?.ownership : s.phase === 'finished' ? s.finalScore?.ownership : null) ?? null;
+  }
+
   // "resign" twice in a row resigns; anything in between takes the first back.
   before(name) {
     this.confirmsResign = this.resignAsked && name === 'resign';

@@ -118,10 +118,22 @@ export function atariAround(points, width, height, vertex) {
 const colorWord = (c) => t(`common.${c === 'b' || c === 'black' ? 'black' : 'white'}`);
 const list = (items) => items.join(', ');
 
+// Columns as runs: [0, 1, 2, 3, 6] → "A to D, G".
+function columnRuns(xs) {
+  const runs = [];
+  for (const x of xs) {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === x - 1) last[1] = x;
+    else runs.push([x, x]);
+  }
+  return list(runs.map(([a, b]) => (a === b ? COLUMNS[a] : b === a + 1 ? `${COLUMNS[a]}, ${COLUMNS[b]}` : t('blind.run', { from: COLUMNS[a], to: COLUMNS[b] }))));
+}
+
 // The board, or the part the sides name, row by row from the top: the columns of each colour's
 // stones, runs of empty rows said once ("Rows 7 to 9 empty."); during the count, the stones
-// marked dead (`dead`: their indices) say so.
-export function boardWords(points, width, height, sides = new Set(), dead = new Set()) {
+// marked dead (`dead`: their indices) say so, and with the count's `ownership` (a character per
+// point: b, w or .) each side's territory is said as runs of columns.
+export function boardWords(points, width, height, sides = new Set(), dead = new Set(), ownership = null) {
   const { x0, x1, y0, y1 } = regionBounds(sides, width, height);
   const lines = [];
   let empty = null;  // [first, last] row numbers of the empty run
@@ -133,11 +145,15 @@ export function boardWords(points, width, height, sides = new Set(), dead = new 
   for (let y = y0; y <= y1; y++) {
     const row = height - y;
     const columns = { b: [], w: [] };
+    const territory = { b: [], w: [] };
     for (let x = x0; x <= x1; x++) {
-      const c = points[y * width + x];
-      if (c) columns[c].push(dead.has(y * width + x) ? t('blind.dead_stone', { column: COLUMNS[x] }) : COLUMNS[x]);
+      const i = y * width + x;
+      const c = points[i];
+      if (c) columns[c].push(dead.has(i) ? t('blind.dead_stone', { column: COLUMNS[x] }) : COLUMNS[x]);
+      const owner = ownership?.[i];
+      if ((owner === 'b' || owner === 'w') && (!c || dead.has(i))) territory[owner].push(x);
     }
-    if (!columns.b.length && !columns.w.length) {
+    if (!columns.b.length && !columns.w.length && !territory.b.length && !territory.w.length) {
       empty = empty ? [empty[0], row] : [row, row];
       continue;
     }
@@ -145,6 +161,8 @@ export function boardWords(points, width, height, sides = new Set(), dead = new 
     const parts = [];
     if (columns.b.length) parts.push(t('blind.row_black', { columns: list(columns.b) }));
     if (columns.w.length) parts.push(t('blind.row_white', { columns: list(columns.w) }));
+    if (territory.b.length) parts.push(t('blind.row_black_territory', { columns: columnRuns(territory.b) }));
+    if (territory.w.length) parts.push(t('blind.row_white_territory', { columns: columnRuns(territory.w) }));
     lines.push(t('blind.row', { row, stones: parts.join('; ') }));
   }
   flush();
