@@ -123,6 +123,7 @@ try {
   const gameUrl = page.url();
   await page.locator('.blind-console').waitFor();
   await page.waitForFunction(() => document.activeElement?.id === 'blind-command');
+  assert.equal(await page.locator('.blind-form button').textContent(), 'Send');
   const greeting = await heard(page, /^Black: reader/);
   assert.match(greeting, /^Black: reader( \([^)]*\))?\. White: gnugo-easy \(.*bot\)\. You are Black\. Black to move\.$/);
   assert.match((await answers(page))[0], /^reader vs gnugo-easy, 9×9/);

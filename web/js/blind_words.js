@@ -126,7 +126,7 @@ function columnRuns(xs) {
     if (last && last[1] === x - 1) last[1] = x;
     else runs.push([x, x]);
   }
-  return list(runs.map(([a, b]) => (a === b ? COLUMNS[a] : b === a + 1 ? `${COLUMNS[a]}, ${COLUMNS[b]}` : t('blind.run', { from: COLUMNS[a], to: COLUMNS[b] }))));
+  return list(runs.map(([a, b]) => (a === b ? COLUMNS[a] : b === a + 1 ? `${COLUMNS[a]}, ${COLUMNS[b]}` : t('blind.columns_run', { from: COLUMNS[a], to: COLUMNS[b] }))));
 }
 
 // The board, or the part the sides name, row by row from the top: the columns of each colour's
