@@ -31,7 +31,7 @@ export function applyBlind() {
 }
 
 export const upper = (s) => s.replace(/^./, (c) => c.toUpperCase());
-export const sentence = (s) => (/[.!?]$/.test(s) ? s : `${s}.`);
+export const sentence = (s) => (/[.!?…]$/.test(s) ? s : `${s}.`);
 
 // A command box: the input, the log of answers (role="log": a screen reader reads it as it
 // grows), ↑/↓ for earlier commands. A page's box names the commands it takes (`names`, in help's

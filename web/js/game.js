@@ -98,7 +98,7 @@ export function mountGame(root, ctx, gameId) {
     changed: () => render(),
   });
   const controls = h('div', { class: 'controls', hidden: true });
-  // Blind mode (blind.js): the game by typed commands, its events said in the console's log.
+  // Blind mode (blind_game.js): the game by typed commands, its events said in the console's log.
   const blind = blindOn() ? new BlindConsole({
     state: () => st,
     points: () => position.points,
