@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "support/paths.h"
 #include "support/server_process.h"
 #include "support/ws_client.h"
 
@@ -224,8 +225,10 @@ TEST(GtpBridge, AnEngineThatFailsResignsItsGameAndTheOthersGoOn) {
   // Engines start in this order: the bridge's check at start, game 1's GNU Go, game 2's
   // babbler, game 3's crasher.
   std::ofstream(dir.path / "kinds") << "gnugo\ngnugo\ngarbage\ncrash\n";
-  BridgeProcess bot(dir.path, "flaky",
-                    bot_config(port, "flaky", {TENGEN_TEST_ENGINE, (dir.path / "kinds").string()}));
+  BridgeProcess bot(
+      dir.path, "flaky",
+      bot_config(port, "flaky",
+                 {tengen::testing::paths::test_engine(), (dir.path / "kinds").string()}));
   WsClient client(port, WsClient::Options{human.token, "", "/ws/v1"});
   client.set_read_timeout(kPatience);
   wait_online(client, "flaky");
@@ -405,7 +408,8 @@ std::vector<pid_t> children_of(pid_t parent, const std::string& needle) {
 // them off), accounts and all; a bridge that dies is started again and finds its game.
 TEST(HouseBots, TheServerBringsItsBotsAndStartsADeadOneAgain) {
   TempDir dir;
-  ServerProcess server(dir.path, 0, {"--bots", "on", "--bot-bridge", TENGEN_BRIDGE_BINARY});
+  ServerProcess server(dir.path, 0,
+                       {"--bots", "on", "--bot-bridge", tengen::testing::paths::bridge_binary()});
   const int port = server.port();
   for (const char* name : {"gnugo-easy", "gnugo-medium", "gnugo-strong"}) {
     const json user = json::parse(body_of(http_get(port, std::string("/api/v1/users/") + name)));

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/dead_stones.h"
+#include "support/paths.h"
 
 namespace tengen {
 namespace {
@@ -53,7 +54,8 @@ std::vector<Position> load(const std::string& path) {
 TEST(DeadStoneFixtures, AgreeWithGnuGoOnFinishedGames) {
   const char* override_path = std::getenv("TENGEN_DEAD_STONE_POSITIONS");
   const auto positions =
-      load(override_path ? override_path : TENGEN_FIXTURES "/gnugo_final_positions.txt");
+      load(override_path ? std::string(override_path)
+                         : tengen::testing::paths::fixtures() + "/gnugo_final_positions.txt");
   ASSERT_GE(positions.size(), override_path ? 1u : 100u);
   int agreed = 0;
   for (const Position& p : positions) {

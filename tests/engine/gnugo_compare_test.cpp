@@ -13,6 +13,7 @@
 #include "engine/random.h"
 #include "engine/sgf.h"
 #include "gtp_process.h"
+#include "support/paths.h"
 
 namespace tengen {
 namespace {
@@ -112,7 +113,7 @@ class CommandStream {
 TEST(GnuGoComparison, SameAnswersToTheSameRandomCommandStreams) {
   ASSERT_TRUE(std::filesystem::exists(kGnuGo)) << "GNU Go is missing: run scripts/install-deps";
   tools::GtpProcess gnugo({kGnuGo, "--mode", "gtp", "--level", "0"});
-  tools::GtpProcess ours({TENGEN_GTP_BINARY});
+  tools::GtpProcess ours({tengen::testing::paths::gtp_binary()});
   int compared = 0;
   int illegal = 0;
   int single_captures = 0;
@@ -174,7 +175,7 @@ TEST(GnuGoComparison, SameAnswersToTheSameRandomCommandStreams) {
 TEST(GnuGoComparison, ReadsTheMainLineOfOurGameTrees) {
   ASSERT_TRUE(std::filesystem::exists(kGnuGo)) << "GNU Go is missing: run scripts/install-deps";
   tools::GtpProcess gnugo({kGnuGo, "--mode", "gtp", "--level", "0"});
-  tools::GtpProcess ours({TENGEN_GTP_BINARY});
+  tools::GtpProcess ours({tengen::testing::paths::gtp_binary()});
   const auto dir =
       std::filesystem::temp_directory_path() /
       ("tengen-tree-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +

@@ -15,6 +15,7 @@
 
 #include "protocol/codec.h"
 #include "protocol/server_reader.h"
+#include "support/paths.h"
 
 namespace tengen::protocol {
 namespace {
@@ -399,7 +400,7 @@ std::vector<std::pair<std::string, std::string>> encoded() {
   return lines;
 }
 
-const char* const kFixture = TENGEN_FIXTURES "/wire/v1.txt";
+const std::string kFixture = tengen::testing::paths::fixtures() + "/wire/v1.txt";
 
 TEST(Wire, EveryMessageIsEncodedAsTheFixtureRecords) {
   const auto lines = encoded();

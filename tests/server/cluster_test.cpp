@@ -20,6 +20,7 @@
 #include "support/front_node.h"
 #include "support/live_server.h"
 #include "support/node_processes.h"
+#include "support/paths.h"
 #include "support/server_process.h"
 #include "support/temp_nats.h"
 #include "support/temp_postgres.h"
@@ -388,7 +389,7 @@ TEST(Cluster, AServersSqliteDataMovesToPostgresAndTheGameGoesOn) {
     white.close();
     ASSERT_EQ(sqlite_server.terminate(), 0);
   }
-  const std::string command = std::string(TENGEN_SERVER_BINARY) + " --import-sqlite " +
+  const std::string command = tengen::testing::paths::server_binary() + " --import-sqlite " +
                               (dir / "sqlite" / "test.sqlite3").string() + " --database '" + uri +
                               "' 2>&1";
   FILE* pipe = popen(command.c_str(), "r");

@@ -20,6 +20,7 @@
 
 #include "store/postgres.h"
 #include "support/node_processes.h"
+#include "support/paths.h"
 #include "support/server_process.h"
 #include "support/temp_nats.h"
 #include "support/temp_postgres.h"
@@ -209,7 +210,7 @@ TEST(Faults, OneServerOnPostgresPlaysOnThroughARestartAndAnImmediateStop) {
   // One that waits longer than --database-wait gives up, saying so, with exit code 3.
   pg->stop_fast();
   const auto waited_from = Clock::now();
-  const int status = std::system((std::string(TENGEN_SERVER_BINARY) + " --database '" + uri +
+  const int status = std::system((tengen::testing::paths::server_binary() + " --database '" + uri +
                                   "' --database-wait 1 --port 0 --address 127.0.0.1 --bots off"
                                   " --log-level warn > /dev/null 2>&1")
                                      .c_str());

@@ -15,6 +15,7 @@
 #include "store/sqlite_moderation_store.h"
 #include "support/manual_clock.h"
 #include "support/many_players.h"
+#include "support/paths.h"
 #include "support/server_process.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
@@ -637,7 +638,7 @@ TEST(ModerationProcess, AnAdministratorMadeFromTheCommandLineInvitesAClub) {
     Dir() { fs::create_directories(path); }
     ~Dir() { fs::remove_all(path); }
   } dir;
-  const std::string binary = TENGEN_SERVER_BINARY;
+  const std::string binary = paths::server_binary();
   const std::string db = (dir.path / "test.sqlite3").string();
   const auto post = [](int port, const std::string& target, const std::string& body,
                        const std::string& token = "") {

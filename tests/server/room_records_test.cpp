@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "rooms/room.h"
+#include "support/paths.h"
 
 namespace tengen {
 namespace {
@@ -87,7 +88,7 @@ TEST(RoomRecords, ALaterSchemaOrABrokenRecordIsRefusedNamingTheEvent) {
 }
 
 TEST(RoomRecords, GamesStoredBySchemaOneRecoverAsTheyWere) {
-  std::ifstream in(std::string(TENGEN_FIXTURES) + "/records/schema-1.json");
+  std::ifstream in(tengen::testing::paths::fixtures() + "/records/schema-1.json");
   ASSERT_TRUE(in) << "tests/fixtures/records/schema-1.json is missing";
   const json fixture = json::parse(in);
   const Steady start{std::chrono::hours(fixture.at("start_hours").get<int>())};

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "migrations/migrations.h"
+#include "support/paths.h"
 #include "support/temp_postgres.h"
 #include "support/ws_client.h"
 
@@ -160,13 +161,15 @@ SecondServer start_second(const std::string& db) {
   SecondServer out;
   int err[2];
   if (pipe(err) != 0) throw std::runtime_error("pipe failed");
+  const std::string binary =
+      tengen::testing::paths::server_binary();  // before the fork: no allocation after
   const pid_t second = fork();
   if (second == 0) {
     dup2(err[1], 1);  // the log
     dup2(err[1], 2);
     close(err[0]);
-    execl(TENGEN_SERVER_BINARY, TENGEN_SERVER_BINARY, "--port", "0", "--address", "127.0.0.1",
-          "--database", db.c_str(), static_cast<char*>(nullptr));
+    execl(binary.c_str(), binary.c_str(), "--port", "0", "--address", "127.0.0.1", "--database",
+          db.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   close(err[1]);

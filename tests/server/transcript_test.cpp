@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "support/live_server.h"
+#include "support/paths.h"
 #include "support/temp_database.h"
 #include "support/ws_client.h"
 
@@ -83,7 +84,7 @@ class Transcript : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(Transcript, Replays) {
-  const std::string path = std::string(TENGEN_FIXTURES) + "/transcripts/" + GetParam();
+  const std::string path = tengen::testing::paths::fixtures() + "/transcripts/" + GetParam();
   const bool record = std::getenv("TENGEN_RECORD_TRANSCRIPTS") != nullptr;
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;

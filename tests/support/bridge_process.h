@@ -16,6 +16,8 @@
 #include <sstream>
 #include <string>
 
+#include "support/paths.h"
+
 namespace tengen::testing {
 
 class BridgeProcess {
@@ -24,12 +26,13 @@ class BridgeProcess {
                 const nlohmann::json& config)
       : config_(dir / (name + ".json")), log_(dir / (name + ".log")) {
     std::ofstream(config_) << config.dump(2);
+    const std::string binary = paths::bridge_binary();  // before the fork: no allocation after
     pid_ = fork();
     if (pid_ == 0) {
       const int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       dup2(fd, 1);
       dup2(fd, 2);
-      execl(TENGEN_BRIDGE_BINARY, TENGEN_BRIDGE_BINARY, "--config", config_.c_str(), "--register",
+      execl(binary.c_str(), binary.c_str(), "--config", config_.c_str(), "--register",
             "--log-level", "debug", static_cast<char*>(nullptr));
       _exit(127);
     }

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "support/paths.h"
+
 namespace tengen::testing {
 
 namespace fs = std::filesystem;
@@ -41,7 +43,7 @@ class ServerProcess {
     if (mkfifo(fifo.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
     const std::string db = (dir_ / "test.sqlite3").string();
     const std::string port_arg = std::to_string(port);
-    std::vector<std::string> args{TENGEN_SERVER_BINARY, "--port", port_arg, "--address",
+    std::vector<std::string> args{paths::server_binary(), "--port", port_arg, "--address",
                                   "127.0.0.1", "--database", db, "--port-file", fifo.string(),
                                   "--log-level", "warn", "--insecure-fast-password-hashing", "yes",
                                   // Tests register many accounts from 127.0.0.1.
@@ -54,7 +56,7 @@ class ServerProcess {
     argv.push_back(nullptr);
     pid_ = fork();
     if (pid_ == 0) {
-      execv(TENGEN_SERVER_BINARY, argv.data());
+      execv(argv[0], argv.data());
       _exit(127);
     }
     // Wait for the port on the FIFO (opened read-write, so the open does not block), watching

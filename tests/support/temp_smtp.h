@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/child_start.h"
+#include "support/paths.h"
 
 namespace tengen::testing {
 
@@ -132,11 +133,12 @@ class TempSmtp {
     std::filesystem::remove(port_file);
     const std::string maildir = dir_ + "/maildir";
     ChildStart child(dir_);
+    const std::string sink = paths::smtp_sink();
     pid_ = fork();
     if (pid_ == 0) {
       const std::string log = dir_ + "/log";
       if (!freopen(log.c_str(), "a", stderr)) _exit(126);
-      execl("/usr/bin/python3", "python3", TENGEN_SMTP_SINK, maildir.c_str(), port_file.c_str(),
+      execl("/usr/bin/python3", "python3", sink.c_str(), maildir.c_str(), port_file.c_str(),
             static_cast<char*>(nullptr));
       _exit(127);
     }
