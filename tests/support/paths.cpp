@@ -22,11 +22,23 @@
 
 namespace tengen::testing::paths {
 
-std::string fixtures() { return TENGEN_FIXTURES; }
-std::string server_binary() { return TENGEN_SERVER_BINARY; }
-std::string smtp_sink() { return TENGEN_SMTP_SINK; }
-std::string gtp_binary() { return TENGEN_GTP_BINARY; }
-std::string bridge_binary() { return TENGEN_BRIDGE_BINARY; }
-std::string test_engine() { return TENGEN_TEST_ENGINE; }
+std::string fixtures() {
+  return TENGEN_FIXTURES;
+}
+std::string server_binary() {
+  return TENGEN_SERVER_BINARY;
+}
+std::string smtp_sink() {
+  return TENGEN_SMTP_SINK;
+}
+std::string gtp_binary() {
+  return TENGEN_GTP_BINARY;
+}
+std::string bridge_binary() {
+  return TENGEN_BRIDGE_BINARY;
+}
+std::string test_engine() {
+  return TENGEN_TEST_ENGINE;
+}
 
 }  // namespace tengen::testing::paths
