@@ -9,7 +9,7 @@ import { rankText } from './ranks.js';
 import { CommandBox, upper, sentence } from './blind.js';
 import {
   COMMANDS, moveWords, atariAround, clockWords, counting, thresholdPassed, parseThresholds, scoreWords, deadWords,
-  deadChains,
+  deadChains, deadPoints,
 } from './blind_words.js';
 
 const THRESHOLDS_KEY = 'tengen-blind-thresholds';
@@ -187,9 +187,8 @@ export class BlindConsole extends CommandBox {
       this.say(t('blind.mark_empty', { vertex }));
       return;
     }
-    const dead = deadChains(this.game.points(), s.settings.width, s.settings.height, s.marking?.dead ?? [])
-      .some((c) => c.stones.includes(vertex));
-    await this.attempt(this.game.act.mark(vertex, !dead));
+    const dead = deadPoints(this.game.points(), s.settings.width, s.settings.height, s.marking?.dead ?? []);
+    await this.attempt(this.game.act.mark(vertex, !dead.has(i)));
   }
 
   async cmd_accept(s) {

@@ -5,7 +5,7 @@
 // move: the server says what is legal (a refused move comes back in its words), what is a ko
 // (POST /api/v1/positions answers `ko`) and how a position counts.
 import { t, num } from './i18n.js';
-import { vertexName, parseVertex, COLUMNS } from './util.js';
+import { vertexName, parseVertex, COLUMNS, countTerms } from './util.js';
 
 // Every command, in the order help lists them. Each is typed as its English name, or as one of
 // its words in the page's language (the catalog's blind.words.NAME: "bord|b").
@@ -169,36 +169,38 @@ export function boardWords(points, width, height, sides = new Set(), dead = new 
   return lines.join(' ');
 }
 
+// The point a question names and the chain on it (null when it is empty).
+function pointAndChain(points, width, height, vertex) {
+  const p = parseVertex(vertex, width, height);
+  return { name: vertexName(p.x, p.y, height), chain: chainAt(points, width, p.y * width + p.x) };
+}
+
 // "D4: black, in a chain of 3 stones, 2 liberties." / "D4: empty."
 export function pointWords(points, width, height, vertex) {
-  const p = parseVertex(vertex, width, height);
-  const name = vertexName(p.x, p.y, height);
-  const chain = chainAt(points, width, p.y * width + p.x);
+  const { name, chain } = pointAndChain(points, width, height, vertex);
   if (!chain) return t('blind.point_empty', { vertex: name });
   const libs = t('blind.libs', { n: chain.liberties.length });
   if (chain.stones.length === 1) return t('blind.point_single', { vertex: name, color: colorWord(chain.color), libs });
   return t('blind.point_chain', { vertex: name, color: colorWord(chain.color), n: chain.stones.length, libs });
 }
 
+// "Black chain at D4: 2 liberties, C4, E4." (`liberties`) or "Black chain at D4: 3 stones, D4,
+// D5, E5." (`chain`).
 export function libertiesWords(points, width, height, vertex) {
-  const p = parseVertex(vertex, width, height);
-  const name = vertexName(p.x, p.y, height);
-  const chain = chainAt(points, width, p.y * width + p.x);
-  if (!chain) return t('blind.point_empty', { vertex: name });
-  return t('blind.liberties', {
-    color: colorWord(chain.color), vertex: name, libs: t('blind.libs', { n: chain.liberties.length }),
-    points: list(pointNames(chain.liberties, width, height)),
-  });
+  return chainSentence(points, width, height, vertex, 'liberties');
 }
 
 export function chainWords(points, width, height, vertex) {
-  const p = parseVertex(vertex, width, height);
-  const name = vertexName(p.x, p.y, height);
-  const chain = chainAt(points, width, p.y * width + p.x);
+  return chainSentence(points, width, height, vertex, 'stones');
+}
+
+function chainSentence(points, width, height, vertex, what) {
+  const { name, chain } = pointAndChain(points, width, height, vertex);
   if (!chain) return t('blind.point_empty', { vertex: name });
-  return t('blind.chain', {
-    color: colorWord(chain.color), vertex: name, stones: t('scoring.stones', { n: chain.stones.length }),
-    points: list(pointNames(chain.stones, width, height)),
+  const listed = what === 'liberties' ? chain.liberties : chain.stones;
+  return t(what === 'liberties' ? 'blind.liberties' : 'blind.chain', {
+    color: colorWord(chain.color), vertex: name, points: list(pointNames(listed, width, height)),
+    libs: t('blind.libs', { n: chain.liberties.length }), stones: t('scoring.stones', { n: chain.stones.length }),
   });
 }
 
@@ -271,18 +273,8 @@ export function parseThresholds(text) {
 // chain ("C3 (3 stones)").
 export function scoreWords(score, deadChains, result) {
   const parts = [t('blind.score', { black: num(score.black), white: num(score.white), result: result.replace(/\.$/, '') })];
-  const b = score.breakdown;
-  if (b) {
-    for (const color of ['black', 'white']) {
-      const p = b[color];
-      const terms = b.area ? [t('count.stones', { n: p.stones }), t('count.territory', { n: p.territory })]
-        : [t('count.territory', { n: p.territory }), t('count.prisoners', { n: p.prisoners })];
-      if (color === 'white') {
-        terms.push(t('settings.komi', { komi: b.komi }));
-        if (b.handicap_compensation) terms.push(t('count.handicap', { n: b.handicap_compensation }));
-      }
-      parts.push(`${colorWord(color)}: ${terms.join(', ')}.`);
-    }
+  if (score.breakdown) {
+    for (const color of ['black', 'white']) parts.push(`${colorWord(color)}: ${countTerms(score.breakdown, color).join(', ')}.`);
   }
   parts.push(deadWords(deadChains));
   return parts.join(' ');

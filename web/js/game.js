@@ -1,7 +1,7 @@
 // The game view: board, players and clocks, the nigiri, play controls, the scoring phase, the
 // result, chat. Its state is the server's: a snapshot, then the room's events in order; after a
 // reconnection it asks for the events since the last one it saw.
-import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex, formatDays, vertexName } from './util.js';
+import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex, formatDays, vertexName, countTerms } from './util.js';
 import { t, tn, num, formatTime } from './i18n.js';
 import { openReport } from './report.js';
 import { BoardView } from './board.js';
@@ -931,17 +931,8 @@ export function mountGame(root, ctx, gameId) {
   function breakdown(score) {
     const b = score?.breakdown;
     if (!b) return '';
-    const line = (color) => {
-      const p = b[color];
-      const parts = b.area ? [t('count.stones', { n: p.stones }), t('count.territory', { n: p.territory })]
-        : [t('count.territory', { n: p.territory }), t('count.prisoners', { n: p.prisoners })];
-      if (color === 'white') {
-        parts.push(t('settings.komi', { komi: b.komi }));
-        if (b.handicap_compensation) parts.push(t('count.handicap', { n: b.handicap_compensation }));
-      }
-      return h('li', {}, h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
-        `${colorName(color)}: ${parts.join(' + ')} = `, h('strong', {}, num(score[color])));
-    };
+    const line = (color) => h('li', {}, h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
+      `${colorName(color)}: ${countTerms(b, color).join(' + ')} = `, h('strong', {}, num(score[color])));
     return h('ul', { class: 'breakdown', 'aria-label': t(b.area ? 'count.by_area' : 'count.by_territory') },
       line('black'), line('white'));
   }

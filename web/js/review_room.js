@@ -74,10 +74,10 @@ export function mountReviewRoom(root, ctx, reviewId) {
   // Blind mode (blind_review.js): the board read and stepped through by typed commands.
   const blind = blindOn() ? new ReviewConsole({
     state: () => st,
-    points: () => [...(local ? local.position : st.position).board].map((c) => (c === 'b' ? 'b' : c === 'w' ? 'w' : null)),
+    points: () => pointsOf(shownPosition()),
     where: () => whereParts().join(', '),
     comment: () => st.nodes.get(shown())?.comment ?? '',
-    captures: () => (local ? local.position : st.position).captures,
+    captures: () => shownPosition().captures,
     iControl: () => iControl(),
     controller: () => st.controller.name,
     go: (step) => {
@@ -322,8 +322,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
       t('review.by', { name: st.owner.name }), st.game ? t('title.game', { id: String(st.game) }) : ''].filter(Boolean).join(' · ');
     const index = (v) => { const p = parseVertex(v, st.width, st.height); return p ? p.y * st.width + p.x : null; };
     const at = shown();
-    const where = local ? local.position : st.position;
-    const position = [...where.board].map((c) => (c === 'b' ? 'b' : c === 'w' ? 'w' : null));
+    const position = pointsOf(shownPosition());
     const node = st.nodes.get(at);
     const labels = new Map();
     const shapes = [];
@@ -384,12 +383,17 @@ export function mountReviewRoom(root, ctx, reviewId) {
     }
   }
 
+  // The position shown: the follower's own look, or the shared board.
+  function shownPosition() {
+    return local ? local.position : st.position;
+  }
+
   // Where the board shown is: the move (and whether the viewer looks around on their own), whose
   // turn, the captures.
   function whereParts() {
     const at = shown();
     const node = st.nodes.get(at);
-    const where = local ? local.position : st.position;
+    const where = shownPosition();
     const depth = depthOf(at);
     const move = node?.color ? `${colorName(node.color)} ${node.vertex === 'pass' ? t('review.passes') : node.vertex}` : t('review.the_start');
     const caps = where.captures;
@@ -522,6 +526,9 @@ export function mountReviewRoom(root, ctx, reviewId) {
     if (conn.isOpen) conn.command('review_leave', { review: reviewId }, { resend: false }).catch(() => {});
   };
 }
+
+// A position's board string as the board view takes it (b, w or null per point).
+const pointsOf = (position) => [...position.board].map((c) => (c === 'b' ? 'b' : c === 'w' ? 'w' : null));
 
 const QUIET_MS = 24 * 3600 * 1000;
 

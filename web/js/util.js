@@ -96,6 +96,20 @@ export function formatMs(ms) {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
+// One side's points in a count, in the rules' own terms (area: stones and territory; territory:
+// territory and prisoners; White's komi and handicap compensation too): the game page's breakdown
+// and blind mode's `score` say the same terms.
+export function countTerms(breakdown, color) {
+  const p = breakdown[color];
+  const terms = breakdown.area ? [t('count.stones', { n: p.stones }), t('count.territory', { n: p.territory })]
+    : [t('count.territory', { n: p.territory }), t('count.prisoners', { n: p.prisoners })];
+  if (color === 'white') {
+    terms.push(t('settings.komi', { komi: breakdown.komi }));
+    if (breakdown.handicap_compensation) terms.push(t('count.handicap', { n: breakdown.handicap_compensation }));
+  }
+  return terms;
+}
+
 // Durations in a form's words: 90000 → "1 min 30 s" (in the page's language).
 export function formatDuration(ms) {
   const s = Math.round(ms / 1000);
