@@ -110,7 +110,10 @@ void LeaseKeeper::run() {
     lock.unlock();
     round(std::chrono::steady_clock::now());
     lock.lock();
-  } while (!wake_.wait_for(lock, period, [this] { return stopping_; }));
+    // While the database is away, tried again soon: a restart of a fraction of a second leaves
+    // the node not ready for a few tens of milliseconds after the database's return, not a tick.
+  } while (!wake_.wait_for(lock, reachable_ ? period : std::min(period, kRetry),
+                           [this] { return stopping_; }));
 }
 
 }  // namespace tengen::cluster

@@ -28,7 +28,7 @@ namespace tengen::cluster {
 // again. A node that cannot reach the database does not stop: nobody can take its games while
 // the database is away, and when it comes back the node renews (alive again, unless ended) and
 // takes its lock back before the front nodes try it (store::HubLock's grace). Meanwhile it says
-// it is not ready (reachable()), and tries again every tick.
+// it is not ready (reachable()), and tries again every kRetry.
 class LeaseKeeper {
  public:
   struct Hooks {
@@ -59,6 +59,7 @@ class LeaseKeeper {
   bool reachable() const { return reachable_.load(); }
 
   static constexpr std::chrono::milliseconds kTick{250};
+  static constexpr std::chrono::milliseconds kRetry{50};  // between tries while it is away
 
  private:
   void run();
