@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/result.h"
-#include "rooms/room.h"
+#include "rooms/room_options.h"
 #include "store/game_store.h"
 #include "tournaments/tournament_state.h"
 
