@@ -118,12 +118,18 @@ void stones_removed_by(const Board& board, Move m, std::vector<Point>& removed) 
   std::sort(removed.begin(), removed.end());
 }
 
+std::vector<Point> Game::play_judged(Move m) {
+  std::vector<Point> removed;
+  stones_removed_by(board_, m, removed);  // read off the board before the move
+  apply(m);
+  return removed;
+}
+
 MoveError Game::play(Move m, std::vector<Point>& removed) {
   removed.clear();
-  const MoveError e = check(m);  // the only check: what follows reads the board, then plays
+  const MoveError e = check(m);
   if (e != MoveError::Ok) return e;
-  stones_removed_by(board_, m, removed);
-  apply(m);
+  removed = play_judged(m);
   return MoveError::Ok;
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <sstream>
 
 #include "engine/handicap.h"
@@ -115,6 +116,47 @@ TEST(Game, PlayReportsTheStonesItRemoved) {
   EXPECT_EQ(suicide.play({Color::White, suicide.board().point(1, 0)}, removed),
             MoveError::Occupied);
   EXPECT_TRUE(removed.empty());
+}
+
+// Judged once, then played: check() + play_judged() is play() (the room's path), move for move,
+// over seeded random games on two rules sets (captures, suicides where allowed, ko, the ends of
+// play), the removed stones and the whole state the same.
+TEST(Game, PlayJudgedAfterCheckIsPlay) {
+  for (const char* ruleset : {"japanese", "new-zealand"}) {
+    std::mt19937 random(20261127);
+    std::size_t removed_stones = 0;
+    for (int game = 0; game < 40; ++game) {
+      Game judged(Board(Geometry{9, 9}), rules(ruleset));
+      Game played = judged;
+      for (int n = 0; n < 300 && judged.phase() == Game::Phase::Playing; ++n) {
+        const auto legal = judged.legal_moves();
+        const bool pass = legal.empty() || random() % 20 == 0;
+        const Move m{judged.to_move(), pass ? kPass : legal[random() % legal.size()]};
+        ASSERT_EQ(judged.check(m), MoveError::Ok);
+        const std::vector<Point> removed = judged.play_judged(m);
+        std::vector<Point> expected;
+        ASSERT_EQ(played.play(m, expected), MoveError::Ok);
+        ASSERT_EQ(removed, expected) << ruleset << " game " << game << " move " << n;
+        removed_stones += removed.size();
+        ASSERT_EQ(judged.board().hash(), played.board().hash());
+        ASSERT_EQ(judged.phase(), played.phase());
+        ASSERT_EQ(judged.to_move(), played.to_move());
+        ASSERT_EQ(judged.prisoners(Color::Black), played.prisoners(Color::Black));
+        ASSERT_EQ(judged.prisoners(Color::White), played.prisoners(Color::White));
+        judged.board().check_consistency();
+      }
+      // After the same history, the same verdicts on every point.
+      for (Color c : {Color::Black, Color::White}) {
+        for (int y = 0; y < 9; ++y) {
+          for (int x = 0; x < 9; ++x) {
+            const Move m{c, judged.board().point(x, y)};
+            EXPECT_EQ(judged.check(m), played.check(m));
+          }
+        }
+      }
+    }
+    EXPECT_GT(removed_stones, 1000u) << ruleset << ": the games captured";
+  }
 }
 
 TEST(Game, SimpleKoForbidsOnlyTheImmediateRecapture) {

@@ -65,10 +65,14 @@ class Game {
   int pass_stones_given(Color c) const noexcept;
 
   MoveError check(Move m) const;
+  // Plays a move that check() found Ok, without judging it again (the shape of KataGo's
+  // isLegal + playMoveRecorded): what a caller that judged first plays. Returns every stone the
+  // move took off the board, in board order: the opponent's chains it captured, or in a suicide
+  // (where the rules allow it) the mover's own chain, the stone just played included; none for a
+  // pass. A move check() refuses breaks the game's invariants: never pass one.
+  std::vector<Point> play_judged(Move m);
   MoveError play(Move m);  // returns the error and leaves the game unchanged if not Ok
-  // The same, and `removed` receives every stone the move took off the board, in board order:
-  // the opponent's chains it captured, or in a suicide (where the rules allow it) the mover's
-  // own chain, the stone just played included. Empty for a pass or an illegal move.
+  // check(), then play_judged(): `removed` receives what it took off (empty if refused).
   MoveError play(Move m, std::vector<Point>& removed);
   std::vector<Point> legal_moves()
       const;  // board moves for the player to move (pass is always legal)

@@ -349,9 +349,8 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
                  "this game has " + std::to_string(game_->moves().size()) +
                      " moves, the most a game may have: only a pass is possible now");
   }
-  // Judged before the clock is charged, so that an illegal move changes nothing; apply() below
-  // plays it through Game::play, which judges again, as it must when a record is replayed
-  // (Game::play takes ~70 ns a move on 19x19: BM_GamePlay in bench/engine_bench.cpp).
+  // Judged once, here, before the clock is charged, so that an illegal move changes nothing;
+  // apply() below plays it as judged (Game::play_judged) and returns what it took off.
   const MoveError e = game_->check({color, point});
   if (e != MoveError::Ok) {
     auto refused = error(cid, ErrorCode::IllegalMove, why_illegal(e, gtp(point)));
@@ -372,9 +371,9 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
     return error(cid, ErrorCode::GameOver, "your time ran out before this move arrived");
   }
   const records::Moved move{color, point == kPass ? "pass" : gtp(point), kept_clocks(clock_)};
-  apply(move);
+  const Applied played = apply(move);
   std::vector<std::string> captured;  // the opponent's stones, or in a suicide the mover's own
-  for (Point p : removed_) captured.push_back(gtp(p));
+  for (Point p : played.removed) captured.push_back(gtp(p));
   start_turn(timing.now);
   const auto ack = publish(cid,
                            protocol::MovePlayed{color, move.vertex, captured,
@@ -516,8 +515,8 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
     return error(cid, ErrorCode::Forbidden, "you cannot answer your own undo request");
   const Color was_to_move = game_->to_move();
   const records::UndoAnswered answered{accept};
-  apply(answered);
-  const auto ack = publish(cid, protocol::UndoAnswered{accept, taken_back_}, answered);
+  const int taken_back = apply(answered).taken_back;
+  const auto ack = publish(cid, protocol::UndoAnswered{accept, taken_back}, answered);
   // The requester moves again; the time already spent in this turn is not charged to anyone.
   if (accept && game_->to_move() != was_to_move) {
     start_turn(now);
@@ -737,31 +736,50 @@ Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) 
 
 // ---- recovery ----
 
+namespace {
+
+// A stored record that does not fit the game's state (a corrupt file): recovery stops.
+std::runtime_error inconsistent(protocol::GameId game, protocol::Seq seq, const char* kind,
+                                const std::string& why) {
+  return std::runtime_error("game " + std::to_string(game) + ", event " + std::to_string(seq) +
+                            (kind ? std::string(" (") + kind + ")" : std::string()) + ": " + why);
+}
+
+std::optional<Point> vertex_of(const records::Moved& m, const Geometry& g) {
+  return m.vertex == "pass" ? std::optional<Point>(kPass) : g.parse_gtp(m.vertex);
+}
+
+}  // namespace
+
+void Room::judge_stored(const records::Record& record, protocol::Seq seq, const char* kind) const {
+  const auto* m = std::get_if<records::Moved>(&record);
+  if (!m || !game_) return;  // free handicap stones are judged by their placement
+  const auto p = vertex_of(*m, Geometry{settings_.width, settings_.height});
+  if (!p) return;  // apply() names it
+  if (const MoveError e = game_->check({m->color, *p}); e != MoveError::Ok) {
+    throw inconsistent(id_, seq, kind,
+                       m->vertex + " is not a legal move here: " + std::string(to_string(e)));
+  }
+}
+
 // The one place each change of a game's state is made: by a command now (which then publishes
 // the record with its event), and by a stored event on recovery. A record that does not fit the
 // state (a corrupt file) throws: recovery stops rather than invent a game.
-void Room::apply(const records::Record& record, protocol::Seq seq, const char* kind) {
+Room::Applied Room::apply(const records::Record& record, protocol::Seq seq, const char* kind) {
   auto inconsistent = [&](const std::string& why) {
-    return std::runtime_error("game " + std::to_string(id_) + ", event " + std::to_string(seq) +
-                              (kind ? std::string(" (") + kind + ")" : std::string()) + ": " + why);
+    return tengen::inconsistent(id_, seq, kind, why);
   };
   const Geometry g{settings_.width, settings_.height};
+  Applied applied;
   std::visit(Overloaded{
                  [&](const records::Moved& m) {
-                   const auto parsed =
-                       m.vertex == "pass" ? std::optional<Point>(kPass) : g.parse_gtp(m.vertex);
+                   const auto parsed = vertex_of(m, g);
                    if (!parsed)
                      throw inconsistent("'" + m.vertex + "' is not a point of this board");
-                   removed_.clear();
                    if (!game_) {
                      place_free_stone(*parsed);
                    } else {
-                     // play() checks, and changes nothing if the move is illegal.
-                     if (const MoveError e = game_->play({m.color, *parsed}, removed_);
-                         e != MoveError::Ok) {
-                       throw inconsistent(
-                           m.vertex + " is not a legal move here: " + std::string(to_string(e)));
-                     }
+                     applied.removed = game_->play_judged({m.color, *parsed});
                      moved_[index_of(m.color)] = true;
                      undo_requested_by_.reset();
                      // Play stopped: a scoring event follows (the suggestion is still to come).
@@ -778,7 +796,7 @@ void Room::apply(const records::Record& record, protocol::Seq seq, const char* k
                  [&](const records::UndoAnswered& u) {
                    if (!undo_requested_by_) throw inconsistent("an answer to no undo request");
                    const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
-                   taken_back_ = u.accepted ? take_back(requester) : 0;
+                   applied.taken_back = u.accepted ? take_back(requester) : 0;
                  },
                  [&](const records::Chatted& c) {
                    keep_chat({seq, c.from, c.channel, c.text, c.at_ms});
@@ -825,6 +843,7 @@ void Room::apply(const records::Record& record, protocol::Seq seq, const char* k
                  },
              },
              record);
+  return applied;
 }
 
 std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
@@ -841,6 +860,7 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
   for (const auto& e : stored.events) {
     std::optional<Color> only;
     if (auto record = records::read(e)) {
+      room->judge_stored(*record, static_cast<protocol::Seq>(e.seq), e.kind.c_str());
       room->apply(*record, static_cast<protocol::Seq>(e.seq), e.kind.c_str());
       if (const auto* c = std::get_if<records::ConditionalSet>(&*record)) only = c->by;
     }

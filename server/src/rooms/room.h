@@ -193,9 +193,19 @@ class Room {
   protocol::Ack publish(const std::string& cid, protocol::RoomEventBody body,
                         const std::optional<records::Record>& record = std::nullopt,
                         bool spectators_only = false);
-  // Makes the change the record describes: live, before its event is published, and on
-  // recovery, event by event (`seq`: the event's number, `kind` its stored kind, for errors).
-  void apply(const records::Record& record, protocol::Seq seq = 0, const char* kind = nullptr);
+  // What applying a record did that its event tells: the stones a move removed, the moves an
+  // undo took back.
+  struct Applied {
+    std::vector<Point> removed;
+    int taken_back = 0;
+  };
+  // Makes the change the record describes, judged already: live, by the command that made it,
+  // before its event is published; on recovery by judge_stored() first, event by event (`seq`:
+  // the event's number, `kind` its stored kind, for errors).
+  Applied apply(const records::Record& record, protocol::Seq seq = 0, const char* kind = nullptr);
+  // A stored record's move judged by the rules before it is applied: a corrupt file (a move that
+  // is not legal there) throws, and recovery stops rather than invent a game.
+  void judge_stored(const records::Record& record, protocol::Seq seq, const char* kind) const;
   void place_free_stone(Point p);
   int take_back(Color requester);
   void draw_colours();
@@ -266,11 +276,7 @@ class Room {
   std::uint64_t marking_version_ = 0;
   std::array<std::optional<std::uint64_t>, 3> accepted_{};
   int resumptions_ = 0;
-  bool suggestion_pending_ = false;  // play stopped; scoring_started waits for the suggestion
-  // What the last applied record did that its event tells: the stones a move removed, the moves
-  // an undo took back.
-  std::vector<Point> removed_;
-  int taken_back_ = 0;
+  bool suggestion_pending_ = false;     // play stopped; scoring_started waits for the suggestion
   bool suggestion_dispatched_ = false;  // take_suggestion_job() handed it out
 
   // Players who left the room while the game went on, and since when.
