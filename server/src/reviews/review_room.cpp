@@ -92,7 +92,7 @@ std::unique_ptr<ReviewRoom> ReviewRoom::recover(const store::StoredReview& store
       throw std::runtime_error("review " + std::to_string(stored.created.id) + ", event " +
                                std::to_string(e.seq) + " (" + e.kind + "): " + problem->second);
     }
-    room->seq_ = static_cast<protocol::Seq>(e.seq);
+    room->channel_.restore_seq(static_cast<protocol::Seq>(e.seq));
     room->touched(e.at_ms);
   }
   return room;
@@ -103,14 +103,14 @@ protocol::Error ReviewRoom::error(const std::string& cid, ErrorCode code, std::s
 }
 
 ReviewRoom::Reply ReviewRoom::join(const std::shared_ptr<Connection>& who, const std::string& cid) {
-  members_.insert(who);
+  channel_.add(who);
   pending_.send(who, protocol::ServerMessage{snapshot()});
   broadcast(followers_view());
-  return protocol::Ack{cid, {}, seq_, {}, {}};
+  return protocol::Ack{cid, {}, channel_.seq(), {}, {}};
 }
 
 void ReviewRoom::leave(const std::shared_ptr<Connection>& who) {
-  if (members_.erase(who) > 0) broadcast(followers_view());
+  if (channel_.remove(who)) broadcast(followers_view());
 }
 
 ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::string& cid,
@@ -133,7 +133,7 @@ ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::st
     };
     std::optional<protocol::UserRef> to;
     if (same(c->to, owner_.name)) to = owner_;
-    for (const auto& member : members_) {
+    for (const auto& member : channel_.members()) {
       if (!to && member->user() && same(member->user()->username, c->to))
         to = protocol::UserRef{member->user()->id, member->user()->username};
     }
@@ -215,12 +215,12 @@ ReviewRoom::Reply ReviewRoom::invite(const protocol::UserRef& by, const std::str
   // Whoever is no longer invited stops following (an administrator sees it all the same).
   protocol::ReviewUpdate gone;
   gone.review = id_;
-  gone.seq = seq_;
+  gone.seq = channel_.seq();
   gone.change = protocol::ReviewChange::Removed;
   gone.current = review_.current();
   gone.by = by;
   const auto text = std::make_shared<const std::string>(protocol::encode(gone));
-  const auto removed = std::erase_if(members_, [&](const auto& m) {
+  const auto removed = channel_.remove_if([&](const auto& m) {
     const bool out = m->user() && m->user()->id == user.id && !m->user()->is_admin;
     if (out) pending_.send(m, text);
     return out;
@@ -232,7 +232,8 @@ ReviewRoom::Reply ReviewRoom::invite(const protocol::UserRef& by, const std::str
 ReviewRoom::Reply ReviewRoom::apply_and_publish(const protocol::UserRef& by, const std::string& cid,
                                                 const std::string& kind,
                                                 const std::string& record) {
-  if (seq_ >= limits_.max_events) {  // every stored change counts, chat and control included
+  if (channel_.seq() >=
+      limits_.max_events) {  // every stored change counts, chat and control included
     return error(cid, ErrorCode::TooLarge,
                  "this review has had its " + std::to_string(limits_.max_events) +
                      " changes: download it (SGF) and start a new review from the file");
@@ -241,13 +242,14 @@ ReviewRoom::Reply ReviewRoom::apply_and_publish(const protocol::UserRef& by, con
   if (auto problem = apply(kind, record, update))
     return error(cid, problem->first, problem->second);
   update.review = id_;
-  update.seq = ++seq_;
+  update.seq = channel_.next();
   update.current = review_.current();
   update.by = by;
-  pending_.writes.push_back(store::ReviewEvent{id_, static_cast<std::int64_t>(seq_), kind, record,
+  pending_.writes.push_back(store::ReviewEvent{id_, static_cast<std::int64_t>(channel_.seq()), kind,
+                                               record,
                                                by.id > 0 ? std::optional(by.id) : std::nullopt, 0});
   broadcast(update);
-  return protocol::Ack{cid, {}, seq_, {}, {}};
+  return protocol::Ack{cid, {}, channel_.seq(), {}, {}};
 }
 
 std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::string& kind,
@@ -339,7 +341,7 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::st
     } else if (kind == "chat") {
       const auto& from = r.at("from");
       protocol::ReviewChatLine line{
-          seq_ + 1,
+          channel_.seq() + 1,
           {from.at("id").get<std::int64_t>(), from.at("name").get<std::string>()},
           r.at("text").get<std::string>()};
       if (chat_lines_ >= limits_.chat_lines) {
@@ -386,19 +388,13 @@ ReviewRoom::Reply ReviewRoom::close(const protocol::UserRef& by, const std::stri
   pending_.writes.push_back(store::ReviewClosed{id_, sgf(), at_ms});
   protocol::ReviewUpdate update;
   update.review = id_;
-  update.seq = ++seq_;
+  update.seq = channel_.next();
   update.change = protocol::ReviewChange::Closed;
   update.current = review_.current();
   update.by = by;
   broadcast(update);
-  members_.clear();
-  return protocol::Ack{cid, {}, seq_, {}, {}};
-}
-
-void ReviewRoom::broadcast(const protocol::ServerMessage& m) {
-  if (members_.empty()) return;
-  const auto text = std::make_shared<const std::string>(protocol::encode(m));
-  for (const auto& member : members_) pending_.send(member, text);
+  channel_.clear();
+  return protocol::Ack{cid, {}, channel_.seq(), {}, {}};
 }
 
 protocol::ReviewNode ReviewRoom::node_view(int node) const {
@@ -440,7 +436,7 @@ protocol::ReviewFollowers ReviewRoom::followers_view() const {
   protocol::ReviewFollowers f;
   f.review = id_;
   std::set<std::int64_t> seen;
-  for (const auto& m : members_) {
+  for (const auto& m : channel_.members()) {
     if (!m->user()) {
       ++f.guests;
     } else if (seen.insert(m->user()->id).second) {
@@ -454,7 +450,7 @@ protocol::ReviewSnapshot ReviewRoom::snapshot() const {
   const auto& tree = review_.tree();
   protocol::ReviewSnapshot s;
   s.review = id_;
-  s.seq = seq_;
+  s.seq = channel_.seq();
   s.title = title_;
   s.owner = owner_;
   s.controller = controller_;

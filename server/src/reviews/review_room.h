@@ -15,6 +15,7 @@
 #include "engine/review.h"
 #include "protocol/messages.h"
 #include "reviews/review_audience.h"
+#include "rooms/event_channel.h"
 #include "rooms/outbox.h"
 #include "store/game_store.h"
 #include "ws/connection.h"
@@ -66,8 +67,8 @@ class ReviewRoom {
   void touched(std::int64_t at_ms) noexcept { active_at_ms_ = std::max(active_at_ms_, at_ms); }
   bool closed() const noexcept { return closed_; }
   const ReviewAudience& audience() const noexcept { return audience_; }
-  std::size_t followers() const noexcept { return members_.size(); }
-  bool follows(const std::shared_ptr<Connection>& who) const { return members_.contains(who); }
+  std::size_t followers() const noexcept { return channel_.size(); }
+  bool follows(const std::shared_ptr<Connection>& who) const { return channel_.contains(who); }
   std::size_t nodes() const { return review_.tree().reachable(); }
   int width() const noexcept { return review_.tree().record.width; }
   int height() const noexcept { return review_.tree().record.height; }
@@ -101,7 +102,7 @@ class ReviewRoom {
   protocol::PositionView current_position() const;
   protocol::ReviewSnapshot snapshot() const;
   protocol::ReviewFollowers followers_view() const;
-  void broadcast(const protocol::ServerMessage& m);
+  void broadcast(const protocol::ServerMessage& m) { channel_.broadcast(m, pending_); }
   std::size_t bytes_of(int node) const;  // its share of the snapshot, roughly
   std::size_t tree_bytes() const;
   std::string gtp(Point p) const { return review_.tree().record.geometry().to_gtp(p); }
@@ -117,9 +118,9 @@ class ReviewRoom {
   ReviewLimits limits_;
   ReviewTree review_;
   std::size_t bytes_ = 0;
-  protocol::Seq seq_ = 0;
   bool closed_ = false;
-  std::set<std::shared_ptr<Connection>> members_;
+  // Followers and change numbers; a follower who comes back gets a snapshot (nothing is kept).
+  EventChannel channel_{0, 0};
   // Chat: the newest kKeptChatLines for snapshots; how many lines in all and by each person.
   static constexpr std::size_t kKeptChatLines = 100;
   static constexpr std::size_t kSnapshotChatBytes = std::size_t{128} * 1024;

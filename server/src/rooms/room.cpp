@@ -81,7 +81,7 @@ protocol::Error Room::error(const std::string& cid, ErrorCode code, std::string 
   return protocol::Error{cid, code, std::move(message), id_};
 }
 
-bool Room::sees(const std::shared_ptr<Connection>& who, const Event& e) const {
+bool Room::sees(const std::shared_ptr<Connection>& who, const EventAudience& e) const {
   const auto& user = who->user();
   if (e.only) return user && color_of(user->id) == e.only;
   if (e.author && blocks_ && user && blocks_->blocks(user->id, e.author)) return false;
@@ -91,39 +91,23 @@ bool Room::sees(const std::shared_ptr<Connection>& who, const Event& e) const {
 
 protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body,
                             const std::optional<records::Record>& record, bool spectators_only) {
-  ++seq_;
-  std::int64_t author = 0;
+  const protocol::Seq seq = channel_.next();
+  EventAudience audience{.spectators_only = spectators_only};
   if (auto* chat = std::get_if<protocol::ChatPosted>(&body)) {
-    chat->line.seq = seq_;
-    author = chat->line.from.id;
+    chat->line.seq = seq;
+    audience.author = chat->line.from.id;
   }
-  std::optional<Color> only;
-  if (const auto* c = std::get_if<protocol::ConditionalMoves>(&body)) only = c->color;
+  if (const auto* c = std::get_if<protocol::ConditionalMoves>(&body)) audience.only = c->color;
   const char* kind = records::kind_of(body);
-  const Event e{seq_, spectators_only,
-                std::make_shared<const std::string>(
-                    protocol::encode(protocol::RoomEvent{id_, seq_, std::move(body)})),
-                author, only};
+  auto text = std::make_shared<const std::string>(
+      protocol::encode(protocol::RoomEvent{id_, seq, std::move(body)}));
   pending_.writes.push_back(store::GameEvent{
-      id_, static_cast<std::int64_t>(seq_), kind, spectators_only,
-      record ? std::optional<std::string>(records::encode(*record)) : std::nullopt, *e.text, 0,
+      id_, static_cast<std::int64_t>(seq), kind, spectators_only,
+      record ? std::optional<std::string>(records::encode(*record)) : std::nullopt, *text, 0,
       std::nullopt, cid.empty() ? std::nullopt : std::optional<std::string>(cid)});
-  for (const auto& member : members_) {
-    if (sees(member, e)) pending_.send(member, e.text);
-  }
-  keep(e);
-  return protocol::Ack{cid, id_, seq_, {}, {}};
-}
-
-// The newest events, for resumption: at most kKeptEvents, and at most kKeptEventBytes so that
-// what a reconnecting client missed always fits its queue. Older than that, it gets a snapshot.
-void Room::keep(Event e) {
-  events_bytes_ += e.text->size();
-  events_.push_back(std::move(e));
-  while (events_.size() > 1 && (events_.size() > kKeptEvents || events_bytes_ > kKeptEventBytes)) {
-    events_bytes_ -= events_.front().text->size();
-    events_.pop_front();
-  }
+  channel_.publish({seq, std::move(text), audience}, pending_,
+                   [this](const auto& who, const EventAudience& a) { return sees(who, a); });
+  return protocol::Ack{cid, id_, seq, {}, {}};
 }
 
 std::optional<protocol::Error> Room::annul(Steady now) {
@@ -162,16 +146,11 @@ std::variant<protocol::UserRef, protocol::Error> Room::delete_chat(protocol::Seq
                      " (or it is deleted already)");
   }
   // A client resuming from before the line must not get its words back from the kept events.
-  for (auto& e : events_) {
-    if (e.seq != line) continue;
-    for (const auto& channel : chat_) {
-      for (const auto& kept : channel) {
-        if (kept.line.seq != line) continue;
-        events_bytes_ -= e.text->size();
-        e.text = std::make_shared<const std::string>(
-            protocol::encode(protocol::RoomEvent{id_, line, protocol::ChatPosted{kept.line}}));
-        events_bytes_ += e.text->size();
-      }
+  for (const auto& channel : chat_) {
+    for (const auto& kept : channel) {
+      if (kept.line.seq != line) continue;
+      channel_.rewrite(line, std::make_shared<const std::string>(protocol::encode(
+                                 protocol::RoomEvent{id_, line, protocol::ChatPosted{kept.line}})));
     }
   }
   publish("", protocol::ChatDeleted{line}, records::ChatRemoved{line}, false);
@@ -189,7 +168,7 @@ void Room::keep_chat(const protocol::ChatLine& line) {
 }
 
 bool Room::present(std::int64_t user) const {
-  return std::any_of(members_.begin(), members_.end(),
+  return std::any_of(channel_.members().begin(), channel_.members().end(),
                      [&](const auto& m) { return m->user() && m->user()->id == user; });
 }
 
@@ -198,18 +177,12 @@ Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string
   const bool player = who->user() && is_player(who->user()->id);
   if (settings_.is_private && !player)
     return error(cid, ErrorCode::Forbidden, "this game is private");
-  members_.insert(who);
+  channel_.add(who);
   if (!player) tell_watching();
-  const bool can_resume =
-      since && *since <= seq_ && (events_.empty() || *since + 1 >= events_.front().seq);
-  if (can_resume) {
-    for (const auto& e : events_) {
-      if (e.seq > *since && sees(who, e)) pending_.send(who, e.text);
-    }
-  } else {
-    pending_.send(who, snapshot_for(who->user(), now));
-  }
-  const auto ack = protocol::Ack{cid, id_, seq_, {}, {}};
+  const bool resumed = channel_.resume(
+      who, since, pending_, [this](const auto& m, const EventAudience& a) { return sees(m, a); });
+  if (!resumed) pending_.send(who, snapshot_for(who->user(), now));
+  const auto ack = protocol::Ack{cid, id_, channel_.seq(), {}, {}};
   if (player) {
     const auto color = color_of(who->user()->id);
     if (color && absent_since_[index_of(*color)] && !finished()) {
@@ -223,7 +196,7 @@ Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string
 std::int64_t Room::watching() const {
   std::set<std::int64_t> users;
   std::int64_t guests = 0;
-  for (const auto& m : members_) {
+  for (const auto& m : channel_.members()) {
     if (!m->user())
       ++guests;
     else if (!is_player(m->user()->id))
@@ -237,13 +210,13 @@ void Room::tell_watching() {
   if (count == watching_told_) return;
   watching_told_ = count;
   const protocol::Watching told{id_, count};
-  for (const auto& m : members_) {
+  for (const auto& m : channel_.members()) {
     if (m->user() && is_player(m->user()->id)) pending_.send(m, told);
   }
 }
 
 void Room::leave(const std::shared_ptr<Connection>& who, Steady now) {
-  if (members_.erase(who) == 0) return;
+  if (!channel_.remove(who)) return;
   if (!who->user() || !is_player(who->user()->id)) tell_watching();
   if (!who->user()) return;
   const auto color = color_of(who->user()->id);
@@ -422,7 +395,7 @@ Room::Reply Room::set_conditional_moves(std::int64_t user, const std::string& ci
   if (auto problem = conditional_problem(std::get<ConditionalTree>(tree), *game_, owner, g))
     return error(cid, ErrorCode::IllegalMove, *problem);
   keep_conditional(owner, std::get<ConditionalTree>(tree), cid);
-  return protocol::Ack{cid, id_, seq_, {}, {}};
+  return protocol::Ack{cid, id_, channel_.seq(), {}, {}};
 }
 
 void Room::keep_conditional(Color owner, const ConditionalTree& tree, const std::string& cid) {
@@ -544,7 +517,7 @@ Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
       from, player ? protocol::Channel::Players : protocol::Channel::Spectators, text, at_ms};
   auto ack =
       publish(cid, protocol::ChatPosted{{0, from, said.channel, text, at_ms}}, said, !player);
-  apply(said, seq_);  // a line is kept with its event's number
+  apply(said, channel_.seq());  // a line is kept with its event's number
   return ack;
 }
 
@@ -855,8 +828,7 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
   }
   auto room = std::make_unique<Room>(stored.created.id, std::move(settings), std::move(first),
                                      std::move(second), std::move(nigiri), now, options);
-  room->events_.clear();
-  room->events_bytes_ = 0;
+  room->channel_.forget_kept();
   for (const auto& e : stored.events) {
     std::optional<Color> only;
     if (auto record = records::read(e)) {
@@ -864,9 +836,10 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
       room->apply(*record, static_cast<protocol::Seq>(e.seq), e.kind.c_str());
       if (const auto* c = std::get_if<records::ConditionalSet>(&*record)) only = c->by;
     }
-    room->seq_ = static_cast<protocol::Seq>(e.seq);
-    room->keep(
-        {room->seq_, e.spectators_only, std::make_shared<const std::string>(e.text), 0, only});
+    room->channel_.restore_seq(static_cast<protocol::Seq>(e.seq));
+    room->channel_.keep({room->channel_.seq(),
+                         std::make_shared<const std::string>(e.text),
+                         {.spectators_only = e.spectators_only, .only = only}});
   }
   room->pending_ = {};  // all of it is stored already
   room->start_turn(now);

@@ -15,6 +15,7 @@
 #include "protocol/messages.h"
 #include "rooms/blocks.h"
 #include "rooms/conditional.h"
+#include "rooms/event_channel.h"
 #include "rooms/game_clock.h"
 #include "rooms/nigiri.h"
 #include "rooms/outbox.h"
@@ -88,7 +89,7 @@ class Room {
   bool finished() const noexcept { return result_.has_value(); }
   // Moves played so far (passes included), for noticing that one was made.
   int moves_played() const noexcept;
-  bool watched() const noexcept { return !members_.empty(); }
+  bool watched() const noexcept { return !channel_.empty(); }
   const std::optional<Result>& result() const noexcept { return result_; }
   const std::optional<NigiriProof>& nigiri_proof() const noexcept { return proof_; }
 
@@ -169,13 +170,6 @@ class Room {
   std::string sgf() const;
 
  private:
-  struct Event {
-    protocol::Seq seq;
-    bool spectators_only;  // spectators' chat: players see it once the game is over
-    std::shared_ptr<const std::string> text;
-    std::int64_t author = 0;      // a chat line's: not sent to those who block them
-    std::optional<Color> only{};  // sent only to this colour's player (their conditional moves)
-  };
   enum class Stage : std::uint8_t { Nigiri, Playing, Scoring, Over };
 
   bool is_player(std::int64_t user) const { return user == black_.id || user == white_.id; }
@@ -224,8 +218,8 @@ class Room {
   std::optional<Steady> claim_at(Color leaver) const;
   std::optional<Steady> first_move_deadline() const;
   bool both_moved() const { return moved_[1] && moved_[2]; }
-  bool sees(const std::shared_ptr<Connection>& who, const Event& e) const;
-  void keep(Event e);
+  // Whether `who` may receive an event meant for `audience` (the channel's fan-out).
+  bool sees(const std::shared_ptr<Connection>& who, const EventAudience& audience) const;
   void keep_chat(const protocol::ChatLine& line);
   // The line's author; none if no such line is kept (or it is gone already).
   std::optional<protocol::UserRef> erase_chat(protocol::Seq line);
@@ -282,9 +276,8 @@ class Room {
   // Players who left the room while the game went on, and since when.
   std::array<std::optional<Steady>, 3> absent_since_{};
 
-  protocol::Seq seq_ = 0;
-  std::deque<Event> events_;
-  std::size_t events_bytes_ = 0;
+  // Members, event numbers, the events kept for resumption, the fan-out.
+  EventChannel channel_{kKeptEvents, kKeptEventBytes};
 
   // Chat: each channel's newest lines (players', spectators'), with their encoded size; how many
   // lines each channel and each person ever posted in this game.
@@ -295,7 +288,6 @@ class Room {
   std::array<std::deque<KeptLine>, 2> chat_;
   std::array<int, 2> chat_lines_{};
   std::map<std::int64_t, int> chat_by_;
-  std::set<std::shared_ptr<Connection>> members_;
   // Spectators: signed-in users (once each, however many pages) and guests' pages.
   std::int64_t watching() const;
   void tell_watching();  // to the players, when the count changed

@@ -114,7 +114,7 @@ protocol::GameSnapshot Room::snapshot_for(const std::optional<store::UserRecord>
                                           Steady now) const {
   protocol::GameSnapshot s;
   s.game = id_;
-  s.seq = seq_;
+  s.seq = channel_.seq();
   s.settings = settings_;
   s.black = black_;
   s.white = white_;
