@@ -1,13 +1,9 @@
 #include "rooms/room.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
-#include <tuple>
 #include <utility>
 
 #include "engine/scoring.h"
-#include "engine/sgf.h"
-#include "protocol/overloaded.h"
 #include "rooms/room_records.h"
 #include "rooms/wording.h"
 
@@ -16,7 +12,6 @@ namespace {
 
 using protocol::EndReason;
 using protocol::ErrorCode;
-using json = nlohmann::json;
 
 // Both clocks as kept between turns, for a move's record; none in an untimed game.
 std::optional<std::array<PlayerTime, 2>> kept_clocks(const GameClock& clock) {
@@ -124,47 +119,6 @@ std::optional<protocol::Error> Room::annul(Steady now) {
   pending_.writes.push_back(store::GameAnnulled{
       id_, ended.result.to_sgf(), std::string(protocol::wire::name(EndReason::Annulled)), sgf()});
   return std::nullopt;
-}
-
-std::optional<protocol::UserRef> Room::erase_chat(protocol::Seq line) {
-  for (auto& channel : chat_) {
-    for (auto& kept : channel) {
-      if (kept.line.seq != line || kept.line.deleted) continue;
-      kept.line.text.clear();
-      kept.line.deleted = true;
-      return kept.line.from;
-    }
-  }
-  return std::nullopt;
-}
-
-std::variant<protocol::UserRef, protocol::Error> Room::delete_chat(protocol::Seq line) {
-  const auto author = erase_chat(line);
-  if (!author) {
-    return error("", ErrorCode::NotFound,
-                 "game " + std::to_string(id_) + " shows no chat line " + std::to_string(line) +
-                     " (or it is deleted already)");
-  }
-  // A client resuming from before the line must not get its words back from the kept events.
-  for (const auto& channel : chat_) {
-    for (const auto& kept : channel) {
-      if (kept.line.seq != line) continue;
-      channel_.rewrite(line, std::make_shared<const std::string>(protocol::encode(
-                                 protocol::RoomEvent{id_, line, protocol::ChatPosted{kept.line}})));
-    }
-  }
-  publish("", protocol::ChatDeleted{line}, records::ChatRemoved{line}, false);
-  return *author;
-}
-
-void Room::keep_chat(const protocol::ChatLine& line) {
-  const auto channel = static_cast<std::size_t>(line.channel);  // players' 0, spectators' 1
-  // The line's size as the snapshot will encode it: escaping can make text up to six times longer.
-  const std::size_t bytes = json(line.text).dump().size() + json(line.from.name).dump().size() + 80;
-  chat_[channel].push_back({line, bytes});
-  if (chat_[channel].size() > kKeptChatLines) chat_[channel].pop_front();
-  ++chat_lines_[channel];
-  ++chat_by_[line.from.id];
 }
 
 bool Room::present(std::int64_t user) const {
@@ -369,67 +323,6 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
   return ack;
 }
 
-// ---- conditional moves ----
-
-Room::Reply Room::set_conditional_moves(std::int64_t user, const std::string& cid,
-                                        const std::vector<std::string>& lines) {
-  if (auto e = check_player(user, cid)) return *e;
-  if (!correspondence()) {
-    return error(cid, ErrorCode::Conflict,
-                 "conditional moves are for correspondence games (docs/correspondence.md)");
-  }
-  if (stage() != Stage::Playing || !game_) {
-    return error(cid, ErrorCode::Conflict,
-                 "conditional moves can be set only while the game is being played");
-  }
-  const Color owner = *color_of(user);
-  if (game_->to_move() == owner) {
-    return error(cid, ErrorCode::Conflict,
-                 "it is your move: conditional moves answer your opponent's next move, so set "
-                 "them after your own");
-  }
-  const Geometry g{settings_.width, settings_.height};
-  auto tree = conditional_tree(lines, g);
-  if (auto* problem = std::get_if<std::string>(&tree))
-    return error(cid, ErrorCode::BadField, *problem);
-  if (auto problem = conditional_problem(std::get<ConditionalTree>(tree), *game_, owner, g))
-    return error(cid, ErrorCode::IllegalMove, *problem);
-  keep_conditional(owner, std::get<ConditionalTree>(tree), cid);
-  return protocol::Ack{cid, id_, channel_.seq(), {}, {}};
-}
-
-void Room::keep_conditional(Color owner, const ConditionalTree& tree, const std::string& cid) {
-  const records::ConditionalSet set{owner,
-                                    conditional_lines(tree, {settings_.width, settings_.height})};
-  apply(set);  // as on recovery: the lines are what is kept
-  publish(cid, protocol::ConditionalMoves{owner, set.lines}, set);
-}
-
-void Room::follow_conditional(Color mover, Point point, Steady now) {
-  const Color owner = opponent(mover);
-  const auto& tree = conditional_[index_of(owner)];
-  if (tree.empty()) return;
-  const auto branch = std::find_if(tree.begin(), tree.end(),
-                                   [&](const ConditionalBranch& b) { return b.expected == point; });
-  if (branch == tree.end() || stage() != Stage::Playing) {
-    keep_conditional(owner, {});
-    return;
-  }
-  const ConditionalBranch taken = *branch;
-  // The reply is a move like any other, made the instant the opponent's arrived (no lag).
-  const auto replied = play_move(owner == Color::Black ? black_.id : white_.id, "", taken.reply,
-                                 {now, std::nullopt, std::nullopt});
-  if (finished()) return;  // the reply ended it: nothing more to answer
-  const bool going_on = std::holds_alternative<protocol::Ack>(replied) && stage() == Stage::Playing;
-  keep_conditional(owner, going_on ? taken.then : ConditionalTree{});
-}
-
-void Room::drop_conditionals() {
-  for (const Color c : {Color::Black, Color::White}) {
-    if (!conditional_[index_of(c)].empty()) keep_conditional(c, {});
-  }
-}
-
 protocol::Ack Room::finish(const std::string& cid, const Result& result, EndReason reason,
                            Steady now, std::optional<protocol::ScoreView> score) {
   // The clock as it stood: a flagged player shows nothing left.
@@ -499,28 +392,6 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
   return ack;
 }
 
-Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
-                       const std::string& text, std::int64_t at_ms) {
-  const bool player = is_player(from.id);
-  const auto mine = chat_by_.find(from.id);
-  if (mine != chat_by_.end() && mine->second >= options_.chat_lines_per_person) {
-    return error(cid, ErrorCode::Conflict,
-                 "you have written " + std::to_string(mine->second) +
-                     " lines in this game's chat, the most one person may");
-  }
-  if (!player && chat_lines_[1] >= options_.spectator_chat_lines) {
-    return error(cid, ErrorCode::Conflict,
-                 "the spectators' chat of this game is full: it holds " +
-                     std::to_string(chat_lines_[1]) + " lines, the most it may");
-  }
-  const records::Chatted said{
-      from, player ? protocol::Channel::Players : protocol::Channel::Spectators, text, at_ms};
-  auto ack =
-      publish(cid, protocol::ChatPosted{{0, from, said.channel, text, at_ms}}, said, !player);
-  apply(said, channel_.seq());  // a line is kept with its event's number
-  return ack;
-}
-
 Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const std::string& seed,
                                 const std::optional<std::string>& guess, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
@@ -574,278 +445,6 @@ Room::Reply Room::claim_win(std::int64_t user, const std::string& cid, Steady no
                  "your opponent's countdown has " + seconds(ms_between(now, *at)) + " left");
   }
   return finish(cid, Result::forfeit(*color), EndReason::Abandoned, now);
-}
-
-void Room::place_free_stone(Point p) {
-  free_stones_.push_back(p);
-  moved_[index_of(Color::Black)] = true;
-  if (static_cast<int>(free_stones_.size()) == settings_.handicap) {
-    game_.emplace(Game::with_free_handicap(Geometry{settings_.width, settings_.height}, rules_,
-                                           free_stones_));
-  }
-}
-
-// Back to just before the requester's last move: that move, and the reply if played.
-int Room::take_back(Color requester) {
-  const auto& moves = game_->moves();
-  std::size_t keep = moves.size();
-  while (keep > 0 && moves[keep - 1].color != requester) --keep;
-  const int taken = static_cast<int>(moves.size() - (keep - 1));
-  game_->undo_to(keep - 1);
-  if (clock_after_.size() > keep - 1) clock_after_.resize(keep - 1);
-  return taken;
-}
-
-// Both nigiri choices are in: reveal, and seat the players by the draw.
-void Room::draw_colours() {
-  proof_ = nigiri_->reveal(*holder_seed_, *guesser_seed_, *guess_);
-  if (proof_->guesser_black) std::swap(black_, white_);  // the guesser sat in white_'s seat
-  pending_.writes.push_back(store::GameSeated{id_, black_.id, white_.id});
-}
-
-// ---- scoring phase ----
-
-void Room::start_scoring(Steady now) {
-  clock_.stop();
-  scoring_start_ = now;
-  suggestion_pending_ = true;
-  suggestion_dispatched_ = false;
-}
-
-std::optional<SuggestionJob> Room::take_suggestion_job() {
-  if (stage() != Stage::Scoring || !suggestion_pending_ || suggestion_dispatched_)
-    return std::nullopt;
-  suggestion_dispatched_ = true;
-  return SuggestionJob{
-      id_, game_->board(),
-      DeadStoneOptions{options_.dead_stone_playouts, static_cast<std::uint64_t>(id_) * 1000 +
-                                                         static_cast<std::uint64_t>(resumptions_)},
-      resumptions_};
-}
-
-void Room::suggested(const SuggestionJob& job, const std::vector<Point>& dead) {
-  if (stage() != Stage::Scoring || !suggestion_pending_ || job.resumptions != resumptions_) return;
-  const std::set<Point> sorted(dead.begin(), dead.end());
-  records::Marked first{{}, marking_version_ + 1};
-  for (Point p : sorted) first.dead.push_back(gtp(p));
-  apply(first);
-  publish("", protocol::ScoringStarted{marking()}, first);
-}
-
-Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::string& vertex,
-                       bool dead) {
-  if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Scoring)
-    return error(cid, ErrorCode::Conflict, "dead stones are marked only in the scoring phase");
-  if (suggestion_pending_) return still_suggesting(cid);
-  const Geometry& g = game_->board().geometry();
-  const auto point = g.parse_gtp(vertex);
-  if (!point || *point == kPass)
-    return error(cid, ErrorCode::BadField, "'" + vertex + "' is not a point on this board");
-  if (!is_stone(game_->board().at(*point)))
-    return error(cid, ErrorCode::BadField, "there is no stone on " + vertex);
-  const auto chain = game_->board().chain_stones(*point);
-  const bool already = dead_.contains(*point) == dead;
-  if (already) {
-    return error(cid, ErrorCode::Conflict,
-                 "the chain at " + vertex + " is already marked " + (dead ? "dead" : "alive"));
-  }
-  std::set<Point> now_dead = dead_;
-  for (Point p : chain) {
-    if (dead) {
-      now_dead.insert(p);
-    } else {
-      now_dead.erase(p);
-    }
-  }
-  records::Marked marked{{}, marking_version_ + 1};
-  for (Point p : now_dead) marked.dead.push_back(gtp(p));
-  apply(marked);
-  return publish(cid, protocol::MarkingChanged{marking(), *color_of(user)}, marked);
-}
-
-Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::uint64_t version,
-                               Steady now) {
-  if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Scoring)
-    return error(cid, ErrorCode::Conflict, "there is no score to accept outside the scoring phase");
-  if (suggestion_pending_) return still_suggesting(cid);
-  if (version != marking_version_) {
-    return error(cid, ErrorCode::Conflict,
-                 "marking version " + std::to_string(version) + " is stale: the current one is " +
-                     std::to_string(marking_version_));
-  }
-  const Color color = *color_of(user);
-  const records::ScoreAccepted accepted{color, version};
-  apply(accepted);
-  const auto ack = publish(cid, protocol::ScoreAccepted{color, version}, accepted);
-  if (accepted_[index_of(opponent(color))] == version) {
-    const auto m = marking();
-    finish("", m.score.result, EndReason::Score, now, m.score);
-  }
-  return ack;
-}
-
-Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) {
-  if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Scoring)
-    return error(cid, ErrorCode::Conflict, "play can resume only from the scoring phase");
-  if (resumptions_ >= options_.max_resumptions) {
-    return finish_tromp_taylor(cid, EndReason::ResumptionLimit, now);
-  }
-  const Color requester = *color_of(user);
-  const Color last_passer = game_->moves().back().color;
-  const Color first = rules_.resume == ResumeRule::OpponentOfLastPasser ? opponent(last_passer)
-                                                                        : opponent(requester);
-  const records::Resumed resumed{first};
-  apply(resumed);
-  start_turn(now);
-  const auto ack = publish(
-      cid, protocol::PlayResumed{requester, first, resumptions_, clock_state(now)}, resumed);
-  announce_countdown();
-  drop_conditionals();
-  return ack;
-}
-
-// ---- recovery ----
-
-namespace {
-
-// A stored record that does not fit the game's state (a corrupt file): recovery stops.
-std::runtime_error inconsistent(protocol::GameId game, protocol::Seq seq, const char* kind,
-                                const std::string& why) {
-  return std::runtime_error("game " + std::to_string(game) + ", event " + std::to_string(seq) +
-                            (kind ? std::string(" (") + kind + ")" : std::string()) + ": " + why);
-}
-
-std::optional<Point> vertex_of(const records::Moved& m, const Geometry& g) {
-  return m.vertex == "pass" ? std::optional<Point>(kPass) : g.parse_gtp(m.vertex);
-}
-
-}  // namespace
-
-void Room::judge_stored(const records::Record& record, protocol::Seq seq, const char* kind) const {
-  const auto* m = std::get_if<records::Moved>(&record);
-  if (!m || !game_) return;  // free handicap stones are judged by their placement
-  const auto p = vertex_of(*m, Geometry{settings_.width, settings_.height});
-  if (!p) return;  // apply() names it
-  if (const MoveError e = game_->check({m->color, *p}); e != MoveError::Ok) {
-    throw inconsistent(id_, seq, kind,
-                       m->vertex + " is not a legal move here: " + std::string(to_string(e)));
-  }
-}
-
-// The one place each change of a game's state is made: by a command now (which then publishes
-// the record with its event), and by a stored event on recovery. A record that does not fit the
-// state (a corrupt file) throws: recovery stops rather than invent a game.
-Room::Applied Room::apply(const records::Record& record, protocol::Seq seq, const char* kind) {
-  auto inconsistent = [&](const std::string& why) {
-    return tengen::inconsistent(id_, seq, kind, why);
-  };
-  const Geometry g{settings_.width, settings_.height};
-  Applied applied;
-  std::visit(Overloaded{
-                 [&](const records::Moved& m) {
-                   const auto parsed = vertex_of(m, g);
-                   if (!parsed)
-                     throw inconsistent("'" + m.vertex + "' is not a point of this board");
-                   if (!game_) {
-                     place_free_stone(*parsed);
-                   } else {
-                     applied.removed = game_->play_judged({m.color, *parsed});
-                     moved_[index_of(m.color)] = true;
-                     undo_requested_by_.reset();
-                     // Play stopped: a scoring event follows (the suggestion is still to come).
-                     if (game_->phase() == Game::Phase::Scoring) suggestion_pending_ = true;
-                   }
-                   if (m.clocks) {
-                     clock_.restore(Color::Black, (*m.clocks)[0]);
-                     clock_.restore(Color::White, (*m.clocks)[1]);
-                   }
-                   if (game_ && clock_.timed() && game_->moves().size() > clock_after_.size())
-                     clock_after_.push_back(clock_.kept(m.color));
-                 },
-                 [&](const records::UndoAsked& u) { undo_requested_by_ = u.by; },
-                 [&](const records::UndoAnswered& u) {
-                   if (!undo_requested_by_) throw inconsistent("an answer to no undo request");
-                   const Color requester = *std::exchange(undo_requested_by_, std::nullopt);
-                   applied.taken_back = u.accepted ? take_back(requester) : 0;
-                 },
-                 [&](const records::Chatted& c) {
-                   keep_chat({seq, c.from, c.channel, c.text, c.at_ms});
-                 },
-                 [&](const records::ChatRemoved& c) { erase_chat(c.line); },
-                 [&](const records::NigiriChosen& n) {
-                   (n.guesser ? guesser_seed_ : holder_seed_) = n.seed;
-                   if (n.guesser) guess_ = n.guess;
-                   if (holder_seed_ && guesser_seed_) draw_colours();
-                 },
-                 [&](const records::Marked& m) {
-                   if (!game_) throw inconsistent("a marking before the game began");
-                   suggestion_pending_ = false;
-                   dead_.clear();
-                   for (const auto& v : m.dead) {
-                     const auto p = g.parse_gtp(v);
-                     if (!p || *p == kPass)
-                       throw inconsistent("'" + v + "' is not a point of this board");
-                     dead_.insert(*p);
-                   }
-                   marking_version_ = m.version;
-                   accepted_ = {};
-                 },
-                 [&](const records::ScoreAccepted& a) { accepted_[index_of(a.by)] = a.version; },
-                 [&](const records::Resumed& r) {
-                   if (!game_ || game_->phase() != Game::Phase::Scoring)
-                     throw inconsistent("a resumption outside the scoring phase");
-                   game_->resume(r.first);
-                   ++resumptions_;
-                   suggestion_pending_ = false;
-                   dead_.clear();
-                   accepted_ = {};
-                 },
-                 [&](const records::ConditionalSet& c) {
-                   auto tree = conditional_tree(c.lines, g);
-                   if (auto* problem = std::get_if<std::string>(&tree))
-                     throw inconsistent("unreadable conditional moves: " + *problem);
-                   conditional_[index_of(c.by)] = std::move(std::get<ConditionalTree>(tree));
-                 },
-                 [&](const records::Ended& e) {
-                   result_ = e.result;
-                   final_score_ = e.score;
-                   undo_requested_by_.reset();
-                 },
-             },
-             record);
-  return applied;
-}
-
-std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
-                                    protocol::GameSettings settings, protocol::UserRef first,
-                                    protocol::UserRef second, Steady now, RoomOptions options) {
-  std::optional<Nigiri> nigiri;
-  if (stored.created.nigiri_secret && stored.created.nigiri_nonce) {
-    nigiri.emplace(*stored.created.nigiri_secret, *stored.created.nigiri_nonce);
-  }
-  auto room = std::make_unique<Room>(stored.created.id, std::move(settings), std::move(first),
-                                     std::move(second), std::move(nigiri), now, options);
-  room->channel_.forget_kept();
-  for (const auto& e : stored.events) {
-    std::optional<Color> only;
-    if (auto record = records::read(e)) {
-      room->judge_stored(*record, static_cast<protocol::Seq>(e.seq), e.kind.c_str());
-      room->apply(*record, static_cast<protocol::Seq>(e.seq), e.kind.c_str());
-      if (const auto* c = std::get_if<records::ConditionalSet>(&*record)) only = c->by;
-    }
-    room->channel_.restore_seq(static_cast<protocol::Seq>(e.seq));
-    room->channel_.keep({room->channel_.seq(),
-                         std::make_shared<const std::string>(e.text),
-                         {.spectators_only = e.spectators_only, .only = only}});
-  }
-  room->pending_ = {};  // all of it is stored already
-  room->start_turn(now);
-  if (room->stage() == Stage::Scoring) room->scoring_start_ = now;
-  if (room->stage() != Stage::Nigiri) room->absent_since_ = {std::nullopt, now, now};
-  return room;
 }
 
 // ---- deadlines ----

@@ -51,6 +51,12 @@ struct MoveTiming {
 // The room sends nothing itself: every event becomes a row to store (with a record from which
 // recover() rebuilds the state) and messages to send, collected until the owner takes them with
 // drain_into() and hands them to the journal, which sends once the rows are durable.
+//
+// Its parts: room.cpp decides (each command checked, judged once, turned into a record), then
+// room_apply.cpp makes the change (apply(), the same for live play and recovery, returning what
+// it did); its EventChannel numbers, keeps and fans out the events; room_view.cpp and
+// room_sgf.cpp show it; room_scoring.cpp, room_chat.cpp and room_conditional.cpp are its
+// scoring phase, chat and conditional moves.
 class Room {
  public:
   // What a room keeps and sends is bounded so that a snapshot and a resumption fit well within
