@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "http/moderation_answers.h"
 #include "lobby/hub.h"
 #include "protocol/bus.h"
 
@@ -28,7 +29,8 @@ HubReads hub_reads_of(Hub& hub) {
             const auto decoded = protocol::http::decode_game_action(action);
             if (const auto* problem = std::get_if<std::string>(&decoded))
               return std::pair{400, protocol::http::encode_error("bad_request", *problem)};
-            return hub.game_action(game, std::get<protocol::http::GameAction>(decoded));
+            return http::answer_of(
+                hub.game_action(game, std::get<protocol::http::GameAction>(decoded)));
           }};
 }
 

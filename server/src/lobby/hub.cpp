@@ -317,62 +317,25 @@ std::optional<std::string> Hub::review_sgf(protocol::ReviewId id,
   return reviews_.sgf(id, viewer);
 }
 
-std::pair<int, std::string> Hub::game_action(protocol::GameId game,
-                                             const protocol::http::GameAction& action) {
-  using Kind = protocol::http::GameAction::Kind;
-  const auto refused = [](int status, std::string_view code, const std::string& why) {
-    return std::pair{status, protocol::http::encode_error(code, why)};
-  };
-  if (action.kind != Kind::DeleteChat && tournament_game(game)) {
-    return refused(409, "conflict",
-                   "game " + std::to_string(game) +
-                       " belongs to a tournament: its director decides it (docs/tournaments.md)");
-  }
-  std::optional<protocol::Error> error;
-  std::optional<protocol::UserRef> author;
-  bool rated = false;
+moderation::GameActionOutcome Hub::game_action(protocol::GameId game,
+                                               const protocol::http::GameAction& action) {
+  if (action.kind != protocol::http::GameAction::Kind::DeleteChat && tournament_game(game))
+    return moderation::tournament_game(game);
+  moderation::GameActionOutcome outcome;
   std::future<void> durable;
   {
     Operation op(*this);
     Room* room = hold(op, game);
-    if (!room) return refused(404, "not_found", "no game " + std::to_string(game));
-    const auto now = services_.clock->steady_now();
-    switch (action.kind) {
-      case Kind::DeleteChat: {
-        auto outcome = room->delete_chat(static_cast<protocol::Seq>(action.line));
-        if (auto* e = std::get_if<protocol::Error>(&outcome))
-          error = *e;
-        else
-          author = std::get<protocol::UserRef>(outcome);
-        break;
-      }
-      case Kind::Annul:
-        // A finished rated game that counted: every rating is rebuilt without it.
-        rated = room->settings().rated && room->finished();
-        error = room->annul(now);
-        break;
-      case Kind::Adjudicate:
-        if (room->finished()) {
-          error = protocol::Error{
-              {}, ErrorCode::Conflict, "game " + std::to_string(game) + " is over already", game};
-        } else {
-          room->adjudicate(*Result::parse_sgf(action.result), protocol::EndReason::Adjudication,
-                           now);
-        }
-        break;
-    }
+    if (!room) return moderation::no_such_game(game);
+    outcome = moderation::act_on(*room, action, services_.clock->steady_now());
     finish(op);
     durable = services_.journal->barrier();
   }
-  if (error) {
-    return refused(error->code == ErrorCode::NotFound ? 404 : 409,
-                   error->code == ErrorCode::NotFound ? "not_found" : "conflict", error->message);
-  }
+  if (std::holds_alternative<moderation::Refused>(outcome)) return outcome;
   durable.wait();
-  nlohmann::json answer = nlohmann::json::object();
-  if (author) answer["author"] = {{"id", author->id}, {"name", author->name}};
-  if (action.kind == Kind::Annul) answer["ratings_rebuilt"] = rated ? rebuild_ratings() : 0;
-  return {200, answer.dump()};
+  if (auto* annulled = std::get_if<moderation::GameAnnulled>(&outcome); annulled && annulled->rated)
+    annulled->ratings_rebuilt = rebuild_ratings();
+  return outcome;
 }
 
 void Hub::seed_rating(std::int64_t user, const ratings::Rating& start) {

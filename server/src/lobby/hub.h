@@ -18,6 +18,7 @@
 #include "lobby/presence.h"
 #include "lobby/quick_match.h"
 #include "metrics.h"
+#include "moderation/game_actions.h"
 #include "protocol/moderation_api.h"
 #include "ratings/rating_book.h"
 #include "reviews/reviews.h"
@@ -145,12 +146,11 @@ class Hub final : public Dispatcher, private TournamentHost {
   // now hidden; their correspondence games' flags move with their weekends).
   void reload_player(std::int64_t user);
 
-  // What an administrator does to a game (docs/moderation.md), once durable: delete a chat line
-  // (200 and {"author": {"id", "name"}}), annul it (200 and {"ratings_rebuilt": n}: a rated
-  // game's annulment rebuilds every rating from the games) or adjudicate a game in play; or the
-  // refusal (404 no such game or line, 409 a tournament's game or one void already or over).
-  std::pair<int, std::string> game_action(protocol::GameId game,
-                                          const protocol::http::GameAction& action);
+  // What an administrator does to a game (docs/moderation.md), once durable: a chat line deleted,
+  // the game annulled (a rated game's annulment rebuilds every rating from the games) or
+  // adjudicated; or why not (moderation/game_actions.h; http/moderation_answers.h answers it).
+  moderation::GameActionOutcome game_action(protocol::GameId game,
+                                            const protocol::http::GameAction& action);
   // Every rating rebuilt from the stored games, in the order they ended, replacing the ratings
   // and their history (in memory and in the store): the rows written.
   std::size_t rebuild_ratings();
