@@ -9,7 +9,7 @@ namespace tengen {
 namespace {
 
 // A member that remembers the texts it was sent (through the outbox, as the journal delivers).
-class Member final : public Connection {
+class Member final : public Recipient {
  public:
   explicit Member(std::int64_t user) {
     if (!user) return;

@@ -20,7 +20,7 @@ constexpr std::int64_t kBlack = 1;
 constexpr std::int64_t kWhite = 2;
 const Steady kNow{std::chrono::hours(5)};
 
-class Spectator final : public Connection {
+class Spectator final : public Recipient {
  public:
   void send(std::shared_ptr<const std::string> message) override {
     received.push_back(json::parse(*message));

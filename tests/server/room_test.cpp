@@ -11,7 +11,7 @@ namespace {
 
 using json = nlohmann::json;
 
-class Recorder final : public Connection {
+class Recorder final : public Recipient {
  public:
   explicit Recorder(std::optional<store::UserRecord> user) : user_(std::move(user)) {}
   void send(std::shared_ptr<const std::string> message) override {

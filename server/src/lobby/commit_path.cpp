@@ -5,13 +5,13 @@
 namespace tengen {
 namespace {
 
-// The messages grouped by connection, each connection's in the order they were produced, so
-// that each connection is handed its share at once (one post to its strand, not one each).
+// The messages grouped by recipient, each one's in the order they were produced, so
+// that each is handed its share at once (a connection: one post to its strand, not one each).
 using Texts = std::vector<std::shared_ptr<const std::string>>;
-std::vector<std::pair<std::shared_ptr<Connection>, Texts>> by_connection(
+std::vector<std::pair<std::shared_ptr<Recipient>, Texts>> by_connection(
     decltype(Outbox::sends) sends) {
-  std::vector<std::pair<std::shared_ptr<Connection>, Texts>> grouped;
-  std::unordered_map<const Connection*, std::size_t> slot;
+  std::vector<std::pair<std::shared_ptr<Recipient>, Texts>> grouped;
+  std::unordered_map<const Recipient*, std::size_t> slot;
   grouped.reserve(sends.size());
   for (auto& [to, text] : sends) {
     const auto [it, added] = slot.try_emplace(to.get(), grouped.size());

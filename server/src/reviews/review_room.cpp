@@ -102,14 +102,14 @@ protocol::Error ReviewRoom::error(const std::string& cid, ErrorCode code, std::s
   return protocol::Error{cid, code, std::move(text), {}};
 }
 
-ReviewRoom::Reply ReviewRoom::join(const std::shared_ptr<Connection>& who, const std::string& cid) {
+ReviewRoom::Reply ReviewRoom::join(const std::shared_ptr<Recipient>& who, const std::string& cid) {
   channel_.add(who);
   pending_.send(who, protocol::ServerMessage{snapshot()});
   broadcast(followers_view());
   return protocol::Ack{cid, {}, channel_.seq(), {}, {}};
 }
 
-void ReviewRoom::leave(const std::shared_ptr<Connection>& who) {
+void ReviewRoom::leave(const std::shared_ptr<Recipient>& who) {
   if (channel_.remove(who)) broadcast(followers_view());
 }
 

@@ -17,8 +17,8 @@
 #include "reviews/review_audience.h"
 #include "rooms/event_channel.h"
 #include "rooms/outbox.h"
+#include "rooms/recipient.h"
 #include "store/game_store.h"
-#include "ws/connection.h"
 
 namespace tengen {
 
@@ -68,15 +68,15 @@ class ReviewRoom {
   bool closed() const noexcept { return closed_; }
   const ReviewAudience& audience() const noexcept { return audience_; }
   std::size_t followers() const noexcept { return channel_.size(); }
-  bool follows(const std::shared_ptr<Connection>& who) const { return channel_.contains(who); }
+  bool follows(const std::shared_ptr<Recipient>& who) const { return channel_.contains(who); }
   std::size_t nodes() const { return review_.tree().reachable(); }
   int width() const noexcept { return review_.tree().record.width; }
   int height() const noexcept { return review_.tree().record.height; }
   std::string sgf() const { return write_sgf(review_.tree()); }
 
-  Reply join(const std::shared_ptr<Connection>& who, const std::string& cid);
+  Reply join(const std::shared_ptr<Recipient>& who, const std::string& cid);
   // Without a reply: also when the connection goes.
-  void leave(const std::shared_ptr<Connection>& who);
+  void leave(const std::shared_ptr<Recipient>& who);
   Reply command(const protocol::UserRef& by, const std::string& cid,
                 const protocol::ClientMessage& m);
   // A player of a private review's game invites `user` (or takes it back: `remove`); one taken

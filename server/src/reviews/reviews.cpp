@@ -25,7 +25,7 @@ std::optional<protocol::ReviewId> review_of(const protocol::ClientMessage& m) {
       m);
 }
 
-protocol::http::Viewer viewer_of(const Connection& who) {
+protocol::http::Viewer viewer_of(const Recipient& who) {
   if (!who.user()) return {};
   return {who.user()->id, who.user()->is_admin};
 }
@@ -93,7 +93,7 @@ std::variant<protocol::ReviewId, Reviews::Refusal> Reviews::create(
   return row.id;
 }
 
-Reviews::Reply Reviews::command(const std::shared_ptr<Connection>& who, const std::string& cid,
+Reviews::Reply Reviews::command(const std::shared_ptr<Recipient>& who, const std::string& cid,
                                 const protocol::ClientMessage& m, std::int64_t now_ms,
                                 Outbox& out) {
   const protocol::ReviewId id = review_of(m).value_or(0);
@@ -138,7 +138,7 @@ Reviews::Reply Reviews::command(const std::shared_ptr<Connection>& who, const st
   return reply;
 }
 
-void Reviews::disconnected(const std::shared_ptr<Connection>& who, Outbox& out) {
+void Reviews::disconnected(const std::shared_ptr<Recipient>& who, Outbox& out) {
   const auto it = joined_.find(who->id());
   if (it == joined_.end()) return;
   for (const protocol::ReviewId id : it->second) {

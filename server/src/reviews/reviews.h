@@ -46,9 +46,9 @@ class Reviews {
 
   using Reply = ReviewRoom::Reply;
   // A review command (JoinReview ... CloseReview) from `who`; what it produced in `out`.
-  Reply command(const std::shared_ptr<Connection>& who, const std::string& cid,
+  Reply command(const std::shared_ptr<Recipient>& who, const std::string& cid,
                 const protocol::ClientMessage& m, std::int64_t now_ms, Outbox& out);
-  void disconnected(const std::shared_ptr<Connection>& who, Outbox& out);
+  void disconnected(const std::shared_ptr<Recipient>& who, Outbox& out);
 
   // GET /api/v1/reviews: the open reviews `viewer` may see, most followed first.
   std::vector<protocol::http::ReviewSummary> list(const protocol::http::Viewer& viewer) const;

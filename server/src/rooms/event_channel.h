@@ -28,7 +28,7 @@ struct EventAudience {
 // owner serialises calls.
 class EventChannel {
  public:
-  using Member = std::shared_ptr<Connection>;
+  using Member = std::shared_ptr<Recipient>;
   using Text = std::shared_ptr<const std::string>;
   struct Event {
     protocol::Seq seq = 0;

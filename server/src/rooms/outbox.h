@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "engine/result.h"
+#include "rooms/recipient.h"
 #include "store/game_store.h"
-#include "ws/connection.h"
 
 namespace tengen {
 
@@ -23,13 +23,13 @@ struct GameOver {
 // (docs/persistence.md).
 struct Outbox {
   std::vector<store::Write> writes;
-  std::vector<std::pair<std::shared_ptr<Connection>, std::shared_ptr<const std::string>>> sends;
+  std::vector<std::pair<std::shared_ptr<Recipient>, std::shared_ptr<const std::string>>> sends;
   std::vector<GameOver> ended;
 
-  void send(const std::shared_ptr<Connection>& to, std::shared_ptr<const std::string> text) {
+  void send(const std::shared_ptr<Recipient>& to, std::shared_ptr<const std::string> text) {
     sends.emplace_back(to, std::move(text));
   }
-  void send(const std::shared_ptr<Connection>& to, const protocol::ServerMessage& message) {
+  void send(const std::shared_ptr<Recipient>& to, const protocol::ServerMessage& message) {
     send(to, std::make_shared<const std::string>(protocol::encode(message)));
   }
   // Moves everything into `into`, after what it holds.

@@ -76,7 +76,7 @@ protocol::Error Room::error(const std::string& cid, ErrorCode code, std::string 
   return protocol::Error{cid, code, std::move(message), id_};
 }
 
-bool Room::sees(const std::shared_ptr<Connection>& who, const EventAudience& e) const {
+bool Room::sees(const std::shared_ptr<Recipient>& who, const EventAudience& e) const {
   const auto& user = who->user();
   if (e.only) return user && color_of(user->id) == e.only;
   if (e.author && blocks_ && user && blocks_->blocks(user->id, e.author)) return false;
@@ -126,7 +126,7 @@ bool Room::present(std::int64_t user) const {
                      [&](const auto& m) { return m->user() && m->user()->id == user; });
 }
 
-Room::Reply Room::join(const std::shared_ptr<Connection>& who, const std::string& cid,
+Room::Reply Room::join(const std::shared_ptr<Recipient>& who, const std::string& cid,
                        std::optional<protocol::Seq> since, Steady now) {
   const bool player = who->user() && is_player(who->user()->id);
   if (settings_.is_private && !player)
@@ -169,7 +169,7 @@ void Room::tell_watching() {
   }
 }
 
-void Room::leave(const std::shared_ptr<Connection>& who, Steady now) {
+void Room::leave(const std::shared_ptr<Recipient>& who, Steady now) {
   if (!channel_.remove(who)) return;
   if (!who->user() || !is_player(who->user()->id)) tell_watching();
   if (!who->user()) return;

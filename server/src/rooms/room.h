@@ -19,10 +19,10 @@
 #include "rooms/game_clock.h"
 #include "rooms/nigiri.h"
 #include "rooms/outbox.h"
+#include "rooms/recipient.h"
 #include "rooms/room_options.h"
 #include "rooms/room_records.h"
 #include "store/game_store.h"
-#include "ws/connection.h"
 
 namespace tengen {
 
@@ -102,9 +102,9 @@ class Room {
   // Every command answers with an ack (and the seq of the event it made) or an error.
   using Reply = std::variant<protocol::Ack, protocol::Error>;
 
-  Reply join(const std::shared_ptr<Connection>& who, const std::string& cid,
+  Reply join(const std::shared_ptr<Recipient>& who, const std::string& cid,
              std::optional<protocol::Seq> since, Steady now);
-  void leave(const std::shared_ptr<Connection>& who, Steady now);
+  void leave(const std::shared_ptr<Recipient>& who, Steady now);
   Reply play(std::int64_t user, const std::string& cid, const std::string& vertex,
              const MoveTiming& timing);
   Reply pass(std::int64_t user, const std::string& cid, const MoveTiming& timing);
@@ -225,7 +225,7 @@ class Room {
   std::optional<Steady> first_move_deadline() const;
   bool both_moved() const { return moved_[1] && moved_[2]; }
   // Whether `who` may receive an event meant for `audience` (the channel's fan-out).
-  bool sees(const std::shared_ptr<Connection>& who, const EventAudience& audience) const;
+  bool sees(const std::shared_ptr<Recipient>& who, const EventAudience& audience) const;
   void keep_chat(const protocol::ChatLine& line);
   // The line's author; none if no such line is kept (or it is gone already).
   std::optional<protocol::UserRef> erase_chat(protocol::Seq line);

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "rooms/room.h"
 #include "rooms/room_records.h"
 

@@ -7,28 +7,15 @@
 #include <string>
 #include <vector>
 
-#include "protocol/codec.h"
 #include "protocol/messages.h"
-#include "store/account_store.h"
+#include "rooms/recipient.h"
 
 namespace tengen {
 
-// What the rest of the server sees of one WebSocket client. Beast lives behind it.
-class Connection {
+// What the rest of the server sees of one WebSocket client: a recipient (rooms/recipient.h) the
+// network measures. Beast lives behind it.
+class Connection : public Recipient {
  public:
-  virtual ~Connection() = default;
-  // Queues a message; safe from any thread. The same buffer may go to many connections.
-  virtual void send(std::shared_ptr<const std::string> message) = 0;
-  // Queues several messages, in order, at the cost of one: what one command produced for this
-  // connection (an ack and the event it caused) travels together.
-  virtual void send_all(std::vector<std::shared_ptr<const std::string>> messages) {
-    for (auto& m : messages) send(std::move(m));
-  }
-  void send(const protocol::ServerMessage& message) {
-    send(std::make_shared<const std::string>(protocol::encode(message)));
-  }
-  virtual std::uint64_t id() const = 0;
-  virtual const std::optional<store::UserRecord>& user() const = 0;  // nullopt for a guest
   // The last measured round trip to the client, for lag compensation; nullopt if none yet.
   virtual std::optional<std::int64_t> rtt_ms() const { return std::nullopt; }
 };
