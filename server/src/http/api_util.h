@@ -20,6 +20,9 @@ std::optional<std::int64_t> parse_int(std::string_view text);
 // The value of `name` in the target's query string, if present.
 std::optional<std::string_view> query_param(std::string_view target, std::string_view name);
 // ?before=ID&limit=N, or the problem with them.
+// A page of a list: `limit` from 1 to kMaxPage (kDefaultPage without it).
+constexpr int kDefaultPage = 20;
+constexpr int kMaxPage = 100;
 std::variant<store::Page, ApiResponse> page_of(std::string_view target);
 // The id after the next page of `rows` (nullopt when this page is the last).
 template <class Row>
