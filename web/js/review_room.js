@@ -148,6 +148,10 @@ export function mountReviewRoom(root, ctx, reviewId) {
     if (m.seq !== st.seq + 1) { join(); return; }  // a gap: the snapshot is the truth
     st.seq = m.seq;
     if (m.node) {
+      if (m.node.id === labelsSent.node) {  // the labels it shows are no longer on their way
+        const shown = new Set((m.node.marks ?? []).filter((k) => k.mark === 'label').map((k) => k.label));
+        labelsSent.letters = labelsSent.letters.filter((c) => !shown.has(c));
+      }
       const old = st.nodes.get(m.node.id);
       st.nodes.set(m.node.id, { ...m.node, children: old ? old.children : [] });
       if (!old && m.node.parent >= 0) st.nodes.get(m.node.parent)?.children.push(m.node.id);
@@ -248,6 +252,8 @@ export function mountReviewRoom(root, ctx, reviewId) {
     return st.position.to_move === 'black' ? 'b' : 'w';
   }
 
+  let labelsSent = { node: -1, letters: [] };  // the labels of clickPoint awaiting their update
+
   function clickPoint(vertex, event) {
     if (!iControl()) return;
     const node = st.nodes.get(st.current);
@@ -258,8 +264,12 @@ export function mountReviewRoom(root, ctx, reviewId) {
     } else if (existing && existing.mark === tool) {
       send('review_mark', { vertex });  // the same mark again: cleared
     } else if (tool === 'label') {
+      // Letters sent but not yet back count as used: two quick clicks label A and B, not A twice.
+      if (labelsSent.node !== st.current) labelsSent = { node: st.current, letters: [] };
       const used = new Set(node.marks.filter((k) => k.mark === 'label').map((k) => k.label));
+      for (const c of labelsSent.letters) used.add(c);
       const letter = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].find((c) => !used.has(c)) ?? '?';
+      labelsSent.letters.push(letter);
       send('review_mark', { vertex, mark: 'label', label: letter });
     } else {
       send('review_mark', { vertex, mark: tool });
