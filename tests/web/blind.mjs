@@ -52,9 +52,23 @@ async function command(page, text, { until = null } = {}) {
   await page.keyboard.press('Enter');
   await page.waitForFunction(([n, source]) => [...document.querySelectorAll('.blind-log p')]
     .some((p) => Number(p.dataset.n) > n && (!source || new RegExp(source).test(p.textContent))), [before, until?.source ?? null]);
-  const fresh = await lastSaid(page) - before;
-  const all = await answers(page);
-  return all.slice(-fresh);
+  return heardSince(page, before);
+}
+// The answers numbered after `before`, as the accessibility tree gives them to a screen reader.
+// The tree may trail the page by a frame, and more answers may come meanwhile (a bot accepting
+// the count as the player asks for it): each answer the page showed is looked for in the tree,
+// frame after frame, until every one is there.
+const spaced = (s) => s.replace(/\s+/g, ' ').trim();
+async function heardSince(page, before) {
+  for (let frame = 0; ; frame++) {
+    const all = (await answers(page)).map(spaced);
+    const shown = await page.evaluate((n) => [...document.querySelectorAll('.blind-log p')]
+      .filter((p) => Number(p.dataset.n) > n).map((p) => p.textContent), before);
+    const heard = shown.map(spaced).map((s) => all.findLast((a) => a === s));
+    if (heard.every((a) => a !== undefined)) return heard;
+    assert.ok(frame < 300, `the accessibility tree never said ${JSON.stringify(shown)}`);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
+  }
 }
 // A command whose answer may cross an event's announcement (the bot accepting the count as the
 // player asks for it): the answer matching `pattern`.
