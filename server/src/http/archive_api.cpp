@@ -18,12 +18,7 @@ namespace tengen {
 
 namespace {
 
-using api::error;
-using api::is_json;
-using api::not_json;
-using api::page_of;
-using api::parse_int;
-using api::query_param;
+using namespace api;  // the API's helpers (http/api_util.h)
 
 namespace wire = protocol::http;
 
