@@ -50,27 +50,36 @@ TEST(CommandMemory, ForgetsAGuestsCommandsWhenAsked) {
 
 TEST(CommandMemory, ACidUnderWayIsClaimedOnceAndTheSecondArrivalGetsTheFirstsAck) {
   CommandMemory memory;
-  EXPECT_EQ(memory.begin(3, "m"), nullptr);      // claimed: apply it
-  EXPECT_EQ(memory.begin(3, "other"), nullptr);  // another cid is not held up
+  const auto nothing = [] {};
+  EXPECT_TRUE(memory.begin(3, "m", nothing).claimed);      // claimed: apply it
+  EXPECT_TRUE(memory.begin(3, "other", nothing).claimed);  // another cid is not held up
   memory.end(3, "other", nullptr);
-  // The same cid from a second connection of the account, while the first is being applied:
-  // it waits for the first's outcome instead of applying the command a second time.
-  auto second = std::async(std::launch::async, [&] { return memory.begin(3, "m"); });
+  // The same cid from a second connection of the account, while the first is being applied: it
+  // is neither applied a second time nor kept waiting; it is told when to come back.
+  int came_back = 0;
+  const auto second = memory.begin(3, "m", [&] { ++came_back; });
+  EXPECT_FALSE(second.claimed);
+  EXPECT_EQ(second.ack, nullptr);
+  EXPECT_EQ(came_back, 0);
   memory.end(3, "m", ack("ack m"));
-  const auto answered = second.get();
-  ASSERT_NE(answered, nullptr);
-  EXPECT_EQ(*answered, "ack m");
-  EXPECT_EQ(*memory.recall(3, "m"), "ack m");
+  EXPECT_EQ(came_back, 1);
+  const auto again = memory.begin(3, "m", nothing);  // and then gets the first's ack
+  ASSERT_NE(again.ack, nullptr);
+  EXPECT_EQ(*again.ack, "ack m");
+  EXPECT_FALSE(again.claimed);
 }
 
 TEST(CommandMemory, ARefusedCommandLeavesItsCidFreeToBeSentAgain) {
   CommandMemory memory;
-  EXPECT_EQ(memory.begin(4, "r"), nullptr);
-  auto second = std::async(std::launch::async, [&] { return memory.begin(4, "r"); });
-  memory.end(4, "r", nullptr);       // refused: nothing remembered
-  EXPECT_EQ(second.get(), nullptr);  // so the second arrival holds the claim and applies it
+  const auto nothing = [] {};
+  EXPECT_TRUE(memory.begin(4, "r", nothing).claimed);
+  bool came_back = false;
+  EXPECT_FALSE(memory.begin(4, "r", [&] { came_back = true; }).claimed);
+  memory.end(4, "r", nullptr);  // refused: nothing remembered
+  EXPECT_TRUE(came_back);
+  EXPECT_TRUE(memory.begin(4, "r", nothing).claimed);  // so the second arrival applies it
   memory.end(4, "r", ack("ack r"));
-  EXPECT_EQ(*memory.begin(4, "r"), "ack r");
+  EXPECT_EQ(*memory.begin(4, "r", nothing).ack, "ack r");
 }
 
 }  // namespace

@@ -103,6 +103,7 @@ class LiveStack {
     server_->stop();
     thread_.join();
     timers_.set_handler({});
+    hub_->stop();                // the games' actors finish what they were given
     worker_.reset();             // before the hub its jobs call
     journal_->barrier().wait();  // the last replies go out while the server's executor lives
   }

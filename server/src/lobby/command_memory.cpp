@@ -2,21 +2,30 @@
 
 namespace tengen {
 
-std::shared_ptr<const std::string> CommandMemory::begin(Key key, const std::string& cid) {
-  std::unique_lock lock(mutex_);
-  ended_.wait(lock, [&] { return !under_way_.contains({key, cid}); });
-  if (auto ack = recall_locked(key, cid)) return ack;
-  under_way_.emplace(key, cid);
-  return nullptr;
+CommandMemory::Begun CommandMemory::begin(Key key, const std::string& cid,
+                                          std::function<void()> when_free) {
+  std::lock_guard lock(mutex_);
+  if (const auto it = under_way_.find({key, cid}); it != under_way_.end()) {
+    it->second.push_back(std::move(when_free));
+    return {};
+  }
+  if (auto ack = recall_locked(key, cid)) return {std::move(ack), false};
+  under_way_.try_emplace({key, cid});
+  return {nullptr, true};
 }
 
 void CommandMemory::end(Key key, const std::string& cid, std::shared_ptr<const std::string> ack) {
+  std::vector<std::function<void()>> waiting;
   {
     std::lock_guard lock(mutex_);
-    under_way_.erase({key, cid});
+    const auto it = under_way_.find({key, cid});
+    if (it != under_way_.end()) {
+      waiting = std::move(it->second);
+      under_way_.erase(it);
+    }
     if (ack) remember_locked(key, cid, std::move(ack));
   }
-  ended_.notify_all();
+  for (auto& again : waiting) again();
 }
 
 void CommandMemory::remember(Key key, const std::string& cid,

@@ -10,10 +10,12 @@
 
 #include "accounts/rate_limiter.h"
 #include "clock.h"
+#include "games/actor_pool.h"
+#include "games/game_directory.h"
 #include "lobby/challenges.h"
 #include "lobby/command_memory.h"
 #include "lobby/commit_path.h"
-#include "lobby/game_registry.h"
+#include "lobby/lanes.h"
 #include "lobby/player_notice.h"
 #include "lobby/presence.h"
 #include "lobby/quick_match.h"
@@ -35,19 +37,20 @@
 
 namespace tengen {
 
-// The lobby and the rooms behind every WebSocket connection (docs/games.md): challenges, online
-// users, games. Whatever a command changes is stored through the journal, and whatever it sends
-// (replies and events alike) goes out only once that is durable (docs/persistence.md), in the
-// order it was produced; each connection's own strand then delivers it.
+// The router and the lobby behind every WebSocket connection (docs/games.md,
+// docs/architecture.md "Owners"): challenges, online users, tournaments, reviews, and the way to
+// each game's actor. Whatever a command changes is stored through the journal, and whatever it
+// sends (replies and events alike) goes out only once that is durable (docs/persistence.md), in
+// the order it was produced; each connection's own strand then delivers it.
 //
-// No lock covers every game (docs/architecture.md, "Threads"). Each game has its own lock, and
-// the lobby (presence, challenges, tournaments) one of its own; an operation takes what it needs
-// in one order — the lobby, then games, then the ratings' — and keeps it until what it produced
-// is submitted, so that each game's events are submitted, hence sent, in the order they
-// happened. A command for a game needs only that game's lock, so commands for different games
-// run at once on the network threads. A tournament game's end also tries the lobby, to tell its
-// tournament in the same submission (or, when the lobby is busy, in a second one).
-class Hub final : public Dispatcher, private TournamentHost {
+// Every game is owned by its actor (games/game_actor.h): a command for a game is posted to it and
+// handled on its mailbox, a thread of the actor pool; no thread waits for a game, and a game
+// that left memory is read back by the directory's loader while its inputs wait. Each
+// connection's commands run one after another in its lane (lobby/lanes.h), so that its replies
+// keep their order when two commands go to two owners. The lobby (presence, challenges, quick
+// match, tournaments) still has a lock of its own, taken by the command's thread; a game's end
+// reaches its tournament as a message on the lobby's mailbox.
+class Hub final : public Dispatcher, private TournamentHost, private games::GameHost {
  public:
   // Arrivals and departures are told to everyone together, at most this often (Presence).
   static constexpr Millis kPresenceInterval{250};
@@ -75,9 +78,11 @@ class Hub final : public Dispatcher, private TournamentHost {
     Clock* clock = nullptr;
     Timers* timers = nullptr;  // must stop before the hub goes; without, deadlines are only
                                // noticed when a command arrives
-    // Runs the dead-stone suggestions off the game's lock; must stop before the hub goes.
-    // Without, they run under it, stalling that game (and the lobby, for a tournament game).
+    // Runs the dead-stone suggestions off the game's actor; must stop after stop(). Without,
+    // they run on the actor, stalling that game.
     Worker* worker = nullptr;
+    // Threads of the actor pool (games and the lobby's mailbox): 0, one per core.
+    unsigned actor_threads = 0;
     RoomOptions room;
     ReviewLimits reviews{};
     Metrics* metrics = nullptr;
@@ -90,8 +95,8 @@ class Hub final : public Dispatcher, private TournamentHost {
     // everyone's weekends are UTC's, and nobody takes a vacation.
     CalendarOf calendar_of{};
     // Told when a player of a correspondence game is to move, or the game is over
-    // (lobby/player_notice.h), from the operation's thread with the game held: it must only take
-    // note. None: nobody is told.
+    // (lobby/player_notice.h), from the game's actor: it must only take note. None: nobody is
+    // told.
     std::function<void(const PlayerNotice&)> notify{};
     // Where some accounts' ratings start (the house bots': docs/bots.md), for those whose
     // accounts exist; seeded at recovery, and by seed_starts() once their accounts are made.
@@ -99,7 +104,10 @@ class Hub final : public Dispatcher, private TournamentHost {
   };
 
   explicit Hub(Services services);
-  ~Hub() override;
+  ~Hub() override;  // stop()s first
+  // Lets every game's actor finish what it was given, then the pool's threads go: call once the
+  // server takes no more connections and the timers are stopped, before the worker goes.
+  void stop();
   Hub(const Hub&) = delete;
   Hub& operator=(const Hub&) = delete;
 
@@ -175,69 +183,76 @@ class Hub final : public Dispatcher, private TournamentHost {
  private:
   using Reply = std::variant<protocol::Ack, protocol::Error>;
 
-  // One operation (a command, a deadline, a finished suggestion, a connection coming or going):
-  // the locks it holds and what it produced. finish() submits that, then lets the locks go.
+  // One operation of the lobby or the reviews (a command, a deadline, a connection coming or
+  // going): the locks it holds and what it produced. finish() submits that, then lets the locks
+  // go; the games it opened then start, each on its own actor.
   struct Operation {
     explicit Operation(Hub& h) : hub(h) {}
     ~Operation();
     Operation(const Operation&) = delete;
     Operation& operator=(const Operation&) = delete;
-    // The game's room if this operation holds it.
-    Room* room(protocol::GameId id) const;
     void release();
 
-    struct Held {
-      std::shared_ptr<GameSlot> slot;
-      std::unique_lock<std::mutex> lock;
-    };
     Hub& hub;
     std::unique_lock<std::mutex> lobby;
-    std::map<protocol::GameId, Held> games;  // every game it touched
-    std::unique_lock<std::mutex> ratings;    // from rating its ended games to their submission
-    std::unique_lock<std::mutex> reviews;    // every review (taken alone, or last)
+    std::unique_lock<std::mutex> reviews;  // every review
     Outbox out;
-    std::size_t settled = 0;  // the games of out.ended already told to the tournaments
+    // The games it opened, not yet anyone's to find: their rows are submitted first.
+    std::map<protocol::GameId, std::unique_ptr<Room>> opened;
   };
 
-  void lock_lobby(Operation& op);
-  // The game's room, held by `op` until it finishes; brought back from the store if it left
-  // memory, unless `in_memory_only`. Null if there is no such game.
-  Room* hold(Operation& op, protocol::GameId id, bool in_memory_only = false);
-  // Ends every operation: the held rooms' suggestions, ended games, deadlines; the outbox to the
-  // commit path; then evictions, and the locks let go.
-  void finish(Operation& op);
-  // Takes what the held rooms produced into the outbox.
-  static void collect(Operation& op);
-  // Hands the held rooms' dead-stone suggestions to the worker (or computes them here).
-  void dispatch_suggestions(Operation& op);
-  // Hands the games that finished in this operation to the tournaments, which may start or end
-  // others, until nothing more happens. Only an operation that holds the lobby can (finish()
-  // tries to take it when a tournament game ended); one that could not leaves its tournament
-  // games to tell_tournaments().
-  void settle_tournaments(Operation& op);
-  // A second operation, with the lobby, on the worker, that tells the tournaments of games that
-  // ended in one without it (submitted after the games' ends: a crash in between is mended by
-  // recover()).
-  void tell_tournaments(const std::vector<GameOver>& ended);
-  // The ratings that the rated games finishing in this operation change, written with them.
-  void rate_finished_games(Operation& op);
-  void rearm(Operation& op);
-  // Tells Services::notify of the held correspondence games' new turns and of their ends.
-  void notify_players(Operation& op);
-  // Every game whose rows the operation writes, fenced with the epoch this node owns it under.
-  static void fence(Operation& op);
+  static constexpr std::int64_t kFirstEpoch = 1;  // a new game's lease (store/leases.h)
 
+  void lock_lobby(Operation& op);
+  // Submits the operation's outbox (with the events of the games it opened), lets its locks go,
+  // and starts the opened games' actors.
+  void finish(Operation& op);
+  static void collect(Operation& op);
+  // Tells the tournaments that their games ended, on the lobby's mailbox.
+  void tell_tournaments(const std::vector<GameOver>& ended);
+
+  // ---- the router: each connection's lane ----
+  // Runs a command on its connection's lane: answered again if applied already; then to its
+  // game's actor, or handled here (the lobby, reviews, tournaments).
+  void run_command(const std::shared_ptr<Connection>& who, const protocol::ClientEnvelope& command,
+                   Lanes::Own& own, const Lanes::Done& done);
+  // The reply of a command handled by its game's actor: posted there, answered when submitted.
+  void to_game(protocol::GameId game, const std::shared_ptr<Connection>& who,
+               const protocol::ClientEnvelope& command, std::int64_t key, Lanes::Own& own,
+               const Lanes::Done& done);
+  // What every reply takes with it: the events its command made remember whose it was, the
+  // counters count it, and the reply joins the outbox (encoded: the ack is remembered).
+  std::shared_ptr<const std::string> answer_into(Outbox& out,
+                                                 const std::shared_ptr<Connection>& who,
+                                                 const protocol::ClientEnvelope& command,
+                                                 const Reply& reply);
   Reply handle(Operation& op, const std::shared_ptr<Connection>& who, const std::string& cid,
                const protocol::ClientMessage& m, Steady now);
-  std::optional<protocol::Error> too_much_chat(std::int64_t user, const std::string& cid,
-                                               Steady now);
-  Reply room_command(const protocol::UserRef& user, const std::shared_ptr<Connection>& who,
-                     Room& room, const std::string& cid, const protocol::ClientMessage& m,
-                     Steady now);
-  std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);
-  // The player's unfinished games, for the list of games waiting for their move.
-  protocol::MyGames my_games(std::int64_t user, Steady now);
+  // The player's unfinished games, asked of their actors; `then` has them (from any thread).
+  void my_games(std::int64_t user, std::function<void(protocol::MyGames)> then);
   static constexpr std::size_t kMyGamesListed = 500;  // docs/limits.md
+
+  // ---- GameHost: what the games' actors ask of the server (hub_games.cpp) ----
+  Steady steady_now() override { return services_.clock->steady_now(); }
+  std::int64_t unix_ms() override { return now_ms(); }
+  void commit(Outbox& out, const Room* room) override;
+  void ended(const GameOver& over) override;
+  void notify(const PlayerNotice& notice) override;
+  void arm(protocol::GameId game, std::optional<Steady> when) override;
+  void suggest(SuggestionJob job) override;
+  std::optional<protocol::Error> too_much_chat(std::int64_t user, const std::string& cid,
+                                               Steady now) override;
+  void done_with(games::GameActor& actor) override { games_.forget(actor); }
+  void redeliver(protocol::GameId game, games::Input input) override {
+    games_.post(game, std::move(input));
+  }
+  // Waits (not on a network thread) until the game's actor has handled what was posted before,
+  // and returns what `look` made of its room (nullopt: no such game in memory).
+  template <typename T>
+  std::optional<T> ask(protocol::GameId game, std::function<T(const Room&)> look,
+                       bool in_memory_only);
+
+  std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);
   // A correspondence game with weekends off gets its players' weekends (rooms/time_off.h).
   void give_time_off(Room& room);
   protocol::UserRef stored_user(std::int64_t id) const;
@@ -257,6 +272,7 @@ class Hub final : public Dispatcher, private TournamentHost {
                              bool in_tournament);
 
   // TournamentHost: called by the director, always under the lobby's lock, so within lobby_op_.
+  // A game it ends is told so on its actor (or at once, if this operation opened it).
   protocol::GameId start_tournament_game(const protocol::GameSettings& settings,
                                          const protocol::UserRef& black,
                                          const protocol::UserRef& white,
@@ -323,11 +339,6 @@ class Hub final : public Dispatcher, private TournamentHost {
 
   store::SoleNode sole_;
   store::Leases& leases_ = services_.leases ? *services_.leases : sole_;
-  // Safe from any thread, each with a lock of its own.
-  GameRegistry rooms_{
-      *services_.store, *services_.journal, leases_,
-      [this](const store::StoredGame& g) { return rebuild(g, services_.clock->steady_now()); },
-      metrics_};
   CommitPath commit_{*services_.journal, *services_.clock};
   RatingBook ratings_;
   Blocks blocks_;        // safe from any thread (a lock of its own, taken last)
@@ -337,13 +348,10 @@ class Hub final : public Dispatcher, private TournamentHost {
   std::int64_t unix_anchor_ = 0;
   std::mutex ratings_order_;  // rated games' rows reach the journal in the order they were rated
   CommandMemory applied_;     // the acks of applied commands, for repeated cids
-  // The tournament games, and how their rooms run: written under the lobby's lock, read by
-  // anyone about to take a game's lock (to take the lobby's first).
+  // The tournament games, and how their rooms run: written under the lobby's lock, read by the
+  // games' actors (a game's end goes to the lobby only if it is one).
   mutable std::mutex tournament_games_mutex_;
   std::map<protocol::GameId, RoomOptions> tournament_games_;
-  // The games each connection joined (by connection id), to leave them when it goes.
-  std::mutex joined_mutex_;
-  std::map<std::uint64_t, std::set<protocol::GameId>> joined_;
   // The review boards: one lock for all (a change costs microseconds), taken after any other.
   std::mutex reviews_mutex_;
   Reviews reviews_{services_.reviews, services_.find_user};
@@ -351,6 +359,14 @@ class Hub final : public Dispatcher, private TournamentHost {
   // a flood of lines is refused before it reaches the rooms and the disk.
   std::mutex chat_mutex_;
   RateLimiter chat_rate_{services_.room.chat_burst, services_.room.chat_refill};
+  Lanes lanes_;  // each connection's commands, in order
+  // The owners' threads, the games' actors, and the loader that reads games back from the
+  // store; stop() lets them go, the loader first.
+  games::ActorPool pool_;
+  std::unique_ptr<Worker> loader_;
+  std::unique_ptr<games::Mailbox> lobby_mail_;  // what the games tell the lobby
+  games::GameDirectory games_;
+  bool stopped_ = false;
 };
 
 }  // namespace tengen

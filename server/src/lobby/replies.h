@@ -1,0 +1,22 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "protocol/codec.h"
+#include "protocol/messages.h"
+
+namespace tengen::replies {
+
+// An error reply to the command `cid`.
+inline protocol::Error error(const std::string& cid, protocol::ErrorCode code,
+                             std::string message) {
+  return protocol::Error{cid, code, std::move(message), {}};
+}
+
+// A message encoded once, to go to many.
+inline std::shared_ptr<const std::string> encoded(const protocol::ServerMessage& m) {
+  return std::make_shared<const std::string>(protocol::encode(m));
+}
+
+}  // namespace tengen::replies
