@@ -45,9 +45,14 @@ class LiveStack {
     Mailer::Send send;
   };
 
+  // Puts something in front of the game store (a test's store whose reads it holds back).
+  using WrapStore = std::function<std::unique_ptr<store::GameStore>(store::GameStore& real)>;
+
   LiveStack(const std::string& database, ConnectionLimits limits = LiveStack::limits(),
-            RoomOptions room = {}, Mail mail = {})
-      : stores_(store::Stores::open(database)), game_store_(stores_->games.get()) {
+            RoomOptions room = {}, Mail mail = {}, const WrapStore& wrap = {})
+      : stores_(store::Stores::open(database)),
+        wrapped_(wrap ? wrap(*stores_->games) : nullptr),
+        game_store_(wrapped_ ? wrapped_.get() : stores_->games.get()) {
     accounts_.emplace(*stores_->accounts, clock_, Accounts::Options::fastest_for_tests(),
                       stores_->moderation.get());
     mailer_.emplace(*stores_->mail, *accounts_, clock_, mail.options, mail.send,
@@ -155,6 +160,7 @@ class LiveStack {
   std::mutex random_mutex_;
   std::mt19937_64 random_{20261122};
   std::unique_ptr<store::Stores> stores_;  // as the server opens them: migrated and locked
+  std::unique_ptr<store::GameStore> wrapped_;
   store::GameStore* game_store_;
   std::optional<Accounts> accounts_;
   std::optional<Mailer> mailer_;
