@@ -520,8 +520,8 @@ int main(int argc, char** argv) {
     roles.reset();  // no more becoming the hub, nor forwarding
     hub_answers.reset();
     session_ends.reset();
+    if (hub) hub->stop();  // the games' actors finish what they were given (arming timers)
     timers.reset();        // before the hub they call
-    if (hub) hub->stop();  // the games' actors finish what they were given
     worker.reset();
     // The last replies go out while their connections' executor lives; while the database is
     // away, what waits was never acknowledged and is given up after a moment.
