@@ -1,26 +1,88 @@
 #include "games/actor_pool.h"
 
 #include <boost/asio/post.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <deque>
+#include <mutex>
 
 namespace tengen::games {
 namespace asio = boost::asio;
 namespace {
 
-class StrandMailbox final : public Mailbox {
+// A mailbox's queue and whether a thread is running its jobs. Shared with the pool's drain jobs:
+// the last job may release the owner, and with it the mailbox, while its drain still runs.
+struct Queue {
+  explicit Queue(asio::thread_pool& p) : pool(p) {}
+  asio::thread_pool& pool;
+  std::mutex mutex;
+  std::deque<Mailbox::Job> jobs;
+  bool running = false;  // a thread runs this mailbox's jobs (the caller's, or a drain)
+};
+
+// Runs a mailbox's queued jobs on a pool thread, a few at a time, then hands the rest to the pool
+// again so that one busy owner does not keep a thread from the others.
+void drain(const std::shared_ptr<Queue>& queue) {
+  constexpr int kTurn = 64;
+  for (int i = 0; i < kTurn; ++i) {
+    Mailbox::Job job;
+    {
+      std::lock_guard lock(queue->mutex);
+      if (queue->jobs.empty()) {
+        queue->running = false;
+        return;
+      }
+      job = std::move(queue->jobs.front());
+      queue->jobs.pop_front();
+    }
+    job();
+  }
+  asio::post(queue->pool, [queue] { drain(queue); });
+}
+
+class PoolMailbox final : public Mailbox {
  public:
-  explicit StrandMailbox(asio::thread_pool& pool) : strand_(asio::make_strand(pool)) {}
-  void post(Job job) override { asio::post(strand_, std::move(job)); }
+  explicit PoolMailbox(asio::thread_pool& pool) : queue_(std::make_shared<Queue>(pool)) {}
+
+  void post(Job job) override {
+    {
+      std::lock_guard lock(queue_->mutex);
+      queue_->jobs.push_back(std::move(job));
+      if (queue_->running) return;
+      queue_->running = true;
+    }
+    asio::post(queue_->pool, [queue = queue_] { drain(queue); });
+  }
+
+  void run_or_post(Job job) override {
+    {
+      std::lock_guard lock(queue_->mutex);
+      if (queue_->running) {
+        queue_->jobs.push_back(std::move(job));
+        return;
+      }
+      queue_->running = true;
+    }
+    const auto queue = queue_;  // the job may release this mailbox
+    job();
+    job = nullptr;
+    {
+      std::lock_guard lock(queue->mutex);
+      if (queue->jobs.empty()) {
+        queue->running = false;
+        return;
+      }
+    }
+    asio::post(queue->pool, [queue] { drain(queue); });  // what others queued meanwhile
+  }
 
  private:
-  asio::strand<asio::thread_pool::executor_type> strand_;
+  std::shared_ptr<Queue> queue_;
 };
 
 }  // namespace
 
 struct ActorPool::Impl {
-  explicit Impl(unsigned threads) : pool(threads == 0 ? 1 : threads) {}
+  explicit Impl(unsigned threads) : pool(threads == 0 ? 2 : threads) {}
   asio::thread_pool pool;
 };
 
@@ -31,7 +93,7 @@ ActorPool::~ActorPool() {
 }
 
 std::unique_ptr<Mailbox> ActorPool::mailbox() {
-  return std::make_unique<StrandMailbox>(impl_->pool);
+  return std::make_unique<PoolMailbox>(impl_->pool);
 }
 
 void ActorPool::join() {

@@ -6,18 +6,23 @@
 namespace tengen::games {
 
 // One owner's queue of work (an actor's mailbox): what is posted runs one job at a time, in the
-// order posted, on a thread of the pool it came from; never two jobs of one mailbox at once, and
-// never on the caller's thread. Safe to post from any thread.
+// order posted; never two jobs of one mailbox at once. Safe to post from any thread.
 class Mailbox {
  public:
   using Job = std::function<void()>;
   virtual ~Mailbox() = default;
+  // Runs on a thread of the pool, never on the caller's.
   virtual void post(Job job) = 0;
+  // Runs on the caller's thread when the mailbox is idle (no hop between threads: a move in a
+  // game nobody else is busy with costs what a call does); otherwise queues it behind the jobs
+  // under way, which the pool's threads then run. The caller runs its own job only, never one
+  // that others queued meanwhile.
+  virtual void run_or_post(Job job) = 0;
 };
 
-// The small pool of threads every owner's mailbox runs on (docs/architecture.md, "Owners"): as
-// many threads as the machine has cores, so that a game that stalls holds up one thread, not the
-// server. Asio's strands stay inside actor_pool.cpp.
+// The small pool of threads every owner's mailbox drains on (docs/architecture.md, "Owners"): as
+// many threads as the machine has cores (at least two), so that a game that stalls holds up one
+// thread, not the server. Asio's thread pool stays inside actor_pool.cpp.
 class ActorPool {
  public:
   explicit ActorPool(unsigned threads);

@@ -102,7 +102,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   // Whether the game is over, as of the last input handled (read from any thread: the gauges).
   bool finished() const { return finished_.load(); }
 
-  // Queues an input; safe from any thread.
+  // Hands the actor an input; safe from any thread (run at once on it if the actor is idle).
   void post(Input input);
   // The room has arrived (a new game's, a stored one's): queued inputs are handled now.
   // `told_moves` is what its players were told (-1 for a new game: its first move is news);

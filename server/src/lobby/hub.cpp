@@ -288,10 +288,10 @@ void Hub::after_replies(std::function<void()> then) {
 }
 
 void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvelope command) {
-  const bool queued =
-      lanes_.push(who->id(), [this, who, command](Lanes::Own& own, const Lanes::Done& done) {
-        run_command(who, command, own, done);
-      });
+  const bool queued = lanes_.push(
+      who->id(),
+      [this, who, shared = std::make_shared<const protocol::ClientEnvelope>(std::move(command))](
+          Lanes::Own& own, const Lanes::Done& done) { run_command(who, shared, own, done); });
   if (queued) return;
   Outbox out;
   out.send(who, error(command.cid, ErrorCode::RateLimited,
@@ -301,12 +301,13 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
 }
 
 void Hub::run_command(const std::shared_ptr<Connection>& who,
-                      const protocol::ClientEnvelope& command, Lanes::Own& own,
-                      const Lanes::Done& done) {
+                      const std::shared_ptr<const protocol::ClientEnvelope>& shared,
+                      Lanes::Own& own, const Lanes::Done& done) {
+  const protocol::ClientEnvelope& command = *shared;
   const std::int64_t key = who->user() ? who->user()->id : -static_cast<std::int64_t>(who->id());
   // The same cid under way on another connection of the account: this comes back when it ends.
   const auto begun = applied_.begin(
-      key, command.cid, [this, who, command, &own, done] { run_command(who, command, own, done); });
+      key, command.cid, [this, who, shared, &own, done] { run_command(who, shared, own, done); });
   if (begun.ack) {  // already applied: answered, not applied
     Outbox out;
     out.send(who, begun.ack);
@@ -319,16 +320,16 @@ void Hub::run_command(const std::shared_ptr<Connection>& who,
   const bool watching = std::holds_alternative<protocol::JoinGame>(command.message) ||
                         std::holds_alternative<protocol::LeaveGame>(command.message);
   if (const auto game = game_of(command.message); game && (who->user() || watching)) {
-    to_game(*game, who, command, key, own, done);
+    to_game(*game, who, shared, key, own, done);
     return;
   }
   if (std::holds_alternative<protocol::ListMyGames>(command.message) && who->user()) {
-    my_games(who->user()->id, [this, who, command, key, done](protocol::MyGames list) {
+    my_games(who->user()->id, [this, who, shared, key, done](protocol::MyGames list) {
       Outbox out;
       out.send(who, encoded(list));
-      auto ack = answer_into(out, who, command, protocol::Ack{command.cid, {}, {}, {}, {}});
+      auto ack = answer_into(out, who, *shared, protocol::Ack{shared->cid, {}, {}, {}, {}});
       commit_.submit(out);
-      applied_.end(key, command.cid, std::move(ack));
+      applied_.end(key, shared->cid, std::move(ack));
       done();
     });
     return;
@@ -347,8 +348,9 @@ void Hub::run_command(const std::shared_ptr<Connection>& who,
 }
 
 void Hub::to_game(protocol::GameId game, const std::shared_ptr<Connection>& who,
-                  const protocol::ClientEnvelope& command, std::int64_t key, Lanes::Own& own,
-                  const Lanes::Done& done) {
+                  const std::shared_ptr<const protocol::ClientEnvelope>& shared, std::int64_t key,
+                  Lanes::Own& own, const Lanes::Done& done) {
+  const protocol::ClientEnvelope& command = *shared;
   auto ack = std::make_shared<std::shared_ptr<const std::string>>();
   games_.post(game, games::Command{
                         .who = who,
@@ -356,20 +358,20 @@ void Hub::to_game(protocol::GameId game, const std::shared_ptr<Connection>& who,
                         .cid = command.cid,
                         .message = command.message,
                         .answered =
-                            [this, who, command, ack](Outbox& out, const Reply& reply) {
-                              *ack = answer_into(out, who, command, reply);
+                            [this, who, shared, ack](Outbox& out, const Reply& reply) {
+                              *ack = answer_into(out, who, *shared, reply);
                             },
                         .submitted =
-                            [this, key, cid = command.cid, message = command.message, &own, done,
-                             ack](const Reply& reply) {
-                              if (std::holds_alternative<protocol::Ack>(
-                                      reply)) {  // on the connection's lane
+                            [this, key, shared, &own, done, ack](const Reply& reply) {
+                              // The games the connection joined live on its lane.
+                              const auto& message = shared->message;
+                              if (std::holds_alternative<protocol::Ack>(reply)) {
                                 if (const auto* join = std::get_if<protocol::JoinGame>(&message))
                                   own.joined.insert(join->game);
                                 if (const auto* leave = std::get_if<protocol::LeaveGame>(&message))
                                   own.joined.erase(leave->game);
                               }
-                              applied_.end(key, cid, std::move(*ack));
+                              applied_.end(key, shared->cid, std::move(*ack));
                               done();
                             }});
 }

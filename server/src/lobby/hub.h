@@ -214,12 +214,13 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   // ---- the router: each connection's lane ----
   // Runs a command on its connection's lane: answered again if applied already; then to its
   // game's actor, or handled here (the lobby, reviews, tournaments).
-  void run_command(const std::shared_ptr<Connection>& who, const protocol::ClientEnvelope& command,
-                   Lanes::Own& own, const Lanes::Done& done);
+  void run_command(const std::shared_ptr<Connection>& who,
+                   const std::shared_ptr<const protocol::ClientEnvelope>& command, Lanes::Own& own,
+                   const Lanes::Done& done);
   // The reply of a command handled by its game's actor: posted there, answered when submitted.
   void to_game(protocol::GameId game, const std::shared_ptr<Connection>& who,
-               const protocol::ClientEnvelope& command, std::int64_t key, Lanes::Own& own,
-               const Lanes::Done& done);
+               const std::shared_ptr<const protocol::ClientEnvelope>& command, std::int64_t key,
+               Lanes::Own& own, const Lanes::Done& done);
   // What every reply takes with it: the events its command made remember whose it was, the
   // counters count it, and the reply joins the outbox (encoded: the ack is remembered).
   std::shared_ptr<const std::string> answer_into(Outbox& out,
