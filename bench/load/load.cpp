@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -74,6 +75,9 @@ struct Options {
   // Players of a McMahon tournament started half-way through the window (0: none): its first
   // round is paired and its games created while the other games play on.
   int tournament = 0;
+  // A finished 300-move game, read back from the store this many times in the window (each time
+  // a guest opens it after nobody watched it: it had left memory), while the games play.
+  int cold_loads = 0;
   // An empty PostgreSQL database to run the server on (a postgres:// URI), instead of a fresh
   // SQLite file.
   std::string database;
@@ -308,6 +312,16 @@ class Load {
                json{{"username", e.name}, {"password", "load test password"}}.dump());
       e.token = json::parse(reply).at("token");
     }
+    if (o_.cold_loads > 0) {  // the two players of the game read back (--cold-loads)
+      const int from = static_cast<int>((first + entrants_.size() + 9) / 10);
+      for (int i = 0; i < 2; ++i) {
+        const auto reply =
+            post(source_address(from), "/api/v1/register",
+                 json{{"username", "cold" + std::to_string(i)}, {"password", "load test password"}}
+                     .dump());
+        cold_tokens_[i] = json::parse(reply).at("token");
+      }
+    }
   }
 
   // Runs the whole load; returns when the window is over and the moves in flight are answered.
@@ -348,6 +362,15 @@ class Load {
           static_cast<unsigned long long>(window_scorings_), o_.pass_after);
     }
     if (o_.tournament > 0) report_tournament();
+    if (o_.cold_loads > 0) {
+      std::printf(
+          "cold loads:               %d of a finished %d-move game (game %lld), join to "
+          "ack: %s\n",
+          static_cast<int>(cold_.us.size()), cold_moves_, static_cast<long long>(cold_game_),
+          cold_.summary().c_str());
+      std::printf("games read back (server): %lld (games_loaded_total during the window)\n",
+                  static_cast<long long>(games_loaded_after_ - games_loaded_before_));
+    }
     if (rate_limited_ > 0) {
       std::printf(
           "rate limited:             %llu moves refused (20 commands/s per connection) and sent "
@@ -570,6 +593,140 @@ class Load {
     if (entrants_registered_ < n) throw std::runtime_error("not every entrant registered");
   }
 
+  // Reads one connection until the reply to `cid` (an ack or an error); false on an error.
+  static awaitable<bool> reply_to(Connection& conn, const std::string& cid) {
+    for (;;) {
+      const std::string_view text = co_await conn.read();
+      const Fields f = top_level_fields(text);
+      if (f.cid != cid) continue;
+      if (f.type == "error") std::cerr << "cold load: " << text << "\n";
+      co_return f.type == "ack";
+    }
+  }
+
+  // --cold-loads: two players play a 19×19 game of 300 random legal moves, Black resigns, both
+  // leave; nobody watches it, so it leaves the server's memory.
+  awaitable<void> prepare_cold_game(int first_index) {
+    std::shared_ptr<Connection> black = co_await open_connection(first_index, cold_tokens_[0]);
+    std::shared_ptr<Connection> white = co_await open_connection(first_index + 1, cold_tokens_[1]);
+    black->send(json{{"v", 1},
+                     {"type", "create_challenge"},
+                     {"cid", "c0"},
+                     {"opponent", "cold1"},
+                     {"settings",
+                      {{"width", 19},
+                       {"ruleset", "chinese"},
+                       {"color", "black"},
+                       {"time", {{"system", "none"}}}}}}
+                    .dump());
+    std::int64_t challenge = 0;
+    for (;;) {
+      const std::string_view text = co_await black->read();
+      const auto m = tengen::protocol::read_server_message(text);
+      if (m && std::holds_alternative<tengen::protocol::Ack>(*m) &&
+          std::get<tengen::protocol::Ack>(*m).cid == "c0") {
+        challenge = std::get<tengen::protocol::Ack>(*m).challenge.value_or(0);
+        break;
+      }
+    }
+    white->send(
+        json{{"v", 1}, {"type", "accept_challenge"}, {"cid", "c1"}, {"challenge", challenge}}
+            .dump());
+    for (;;) {
+      const std::string_view text = co_await white->read();
+      const auto m = tengen::protocol::read_server_message(text);
+      if (m && std::holds_alternative<tengen::protocol::Ack>(*m) &&
+          std::get<tengen::protocol::Ack>(*m).cid == "c1") {
+        cold_game_ = std::get<tengen::protocol::Ack>(*m).game.value_or(0);
+        break;
+      }
+    }
+    tengen::Game game(tengen::Board(19, 19), *tengen::Rules::preset("chinese"));
+    const tengen::Geometry g{19, 19};
+    std::uniform_int_distribution<int> coord(0, 18);
+    for (int n = 0; n < 300; ++n) {
+      Connection& mover = n % 2 == 0 ? *black : *white;
+      std::optional<tengen::Point> point;
+      for (int tries = 0; tries < 200 && !point; ++tries) {
+        const auto p = g.point(coord(random_), coord(random_));
+        if (game.check(tengen::Move{game.to_move(), p}) == tengen::MoveError::Ok) point = p;
+      }
+      if (!point) break;  // a full board: the game is long enough
+      game.play(tengen::Move{game.to_move(), *point});
+      const std::string cid = "m" + std::to_string(n);
+      mover.send(json{{"v", 1},
+                      {"type", "play"},
+                      {"cid", cid},
+                      {"game", cold_game_},
+                      {"vertex", g.to_gtp(*point)}}
+                     .dump());
+      if (!co_await reply_to(mover, cid)) throw std::runtime_error("the cold game's move failed");
+      ++cold_moves_;
+      co_await tick(26ms);  // under the server's 20 commands a second per connection
+    }
+    black->send(json{{"v", 1}, {"type", "resign"}, {"cid", "r"}, {"game", cold_game_}}.dump());
+    if (!co_await reply_to(*black, "r")) throw std::runtime_error("the cold game's resignation");
+    for (auto* c : {black.get(), white.get()}) {
+      c->send(json{{"v", 1}, {"type", "leave"}, {"cid", "x"}, {"game", cold_game_}}.dump());
+      if (!co_await reply_to(*c, "x")) throw std::runtime_error("leaving the cold game");
+    }
+  }
+
+  // One of the guests that open the finished game in the window, one after another: join (the
+  // server reads the game back), then leave (it leaves memory again).
+  awaitable<void> cold_reader(int index, int turn, int readers) {
+    try {
+      auto conn = co_await open_connection(index, "");
+      const auto every = std::chrono::duration<double>(o_.seconds) * readers / o_.cold_loads;
+      {  // the readers take turns: each starts its round a share of the interval after the last
+        asio::steady_timer wait(io_, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                        every * turn / readers));
+        co_await wait.async_wait(use_awaitable);
+      }
+      int n = 0;
+      while (measuring_ && cold_started_ < o_.cold_loads) {
+        ++cold_started_;
+        const auto sent = Clock::now();
+        const std::string cid = "j" + std::to_string(n++);
+        conn->send(json{{"v", 1}, {"type", "join"}, {"cid", cid}, {"game", cold_game_}}.dump());
+        if (!co_await reply_to(*conn, cid)) break;
+        cold_.us.push_back(
+            std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent).count());
+        conn->send(
+            json{{"v", 1}, {"type", "leave"}, {"cid", cid + "x"}, {"game", cold_game_}}.dump());
+        if (!co_await reply_to(*conn, cid + "x")) break;
+        const auto next = sent + std::chrono::duration_cast<Clock::duration>(every);
+        if (next > Clock::now()) {  // a timer of its own: tick()'s is the schedule's
+          asio::steady_timer wait(io_, next);
+          co_await wait.async_wait(use_awaitable);
+        }
+      }
+    } catch (const std::exception& e) {
+      if (!stopping_) {
+        ++failures_;
+        std::cerr << "cold reader " << index << ": " << e.what() << "\n";
+      }
+    }
+  }
+
+  // The server's counter of games read back from the store (/metrics).
+  long long games_loaded() {
+    asio::io_context io;
+    beast::tcp_stream stream(io);
+    stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"),
+                                           static_cast<unsigned short>(ports_.front())));
+    http::request<http::empty_body> req(http::verb::get, "/metrics", 11);
+    req.set(http::field::host, "127.0.0.1");
+    http::write(stream, req);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> res;
+    http::read(stream, buffer, res);
+    const std::string& body = res.body();
+    const std::string name = "\ntengen_games_loaded_total ";
+    const auto at = body.find(name);
+    return at == std::string::npos ? -1 : to_int(std::string_view(body).substr(at + name.size()));
+  }
+
   void start_table(Player& challenger) {
     command(challenger, {{"type", "create_challenge"},
                          {"opponent", challenger.partner->name},
@@ -759,6 +916,8 @@ class Load {
     co_await tick(200ms);  // their lobby snapshots written
     idle_rss_after_ = usage_of(server_pid_).rss_kib;
     if (!entrants_.empty()) co_await prepare_tournament(first_idle + o_.idle);
+    const int first_cold = first_idle + o_.idle + static_cast<int>(entrants_.size()) + 30;
+    if (o_.cold_loads > 0) co_await prepare_cold_game(first_cold);
     // Black's first moves, spread over one interval.
     std::vector<Table*> all;
     for (auto& [id, t] : tables_) all.push_back(t.get());
@@ -775,8 +934,14 @@ class Load {
     usage_before_ = usage_of(server_pid_);
     nodes_before_.clear();
     for (const pid_t pid : server_pids_) nodes_before_.push_back(usage_of(pid));
+    if (o_.cold_loads > 0) games_loaded_before_ = games_loaded();
     measuring_ = true;
     window_start_ = Clock::now();
+    constexpr int kColdReaders = 4;
+    for (int r = 0; r < std::min(kColdReaders, o_.cold_loads); ++r)
+      asio::co_spawn(
+          io_, cold_reader(first_cold + 60 + r * 30, r, std::min(kColdReaders, o_.cold_loads)),
+          asio::detached);
     // Said on stderr, for a profiler to attach to the window only (docs/performance.md).
     std::cerr << "tengen-load: connected in "
               << std::chrono::duration<double>(connected_at_ - setup_start_).count()
@@ -812,6 +977,7 @@ class Load {
       co_await tick(1ms);  // at rate 0 too: moves go out from on_move, this only retries
     }
     measuring_ = false;
+    if (o_.cold_loads > 0) games_loaded_after_ = games_loaded();
     window_seconds_ = std::chrono::duration<double>(Clock::now() - window_start_).count();
     usage_after_ = usage_of(server_pid_);
     nodes_after_.clear();
@@ -859,6 +1025,14 @@ class Load {
   std::mt19937 random_{12345};
   Latencies rtt_;
   std::vector<Entrant> entrants_;  // the tournament's players (--tournament)
+  // --cold-loads: the finished game, its players' tokens, its moves, and each read's latency.
+  std::array<std::string, 2> cold_tokens_;
+  std::int64_t cold_game_ = 0;
+  int cold_moves_ = 0;
+  int cold_started_ = 0;  // reads asked for so far
+  Latencies cold_;
+  long long games_loaded_before_ = 0;
+  long long games_loaded_after_ = 0;
   int entrants_ready_ = 0;
   int entrants_registered_ = 0;
   int tournament_games_ = 0;  // game_started messages the entrants received (two a game)
@@ -950,6 +1124,9 @@ constexpr const char* kUsage = R"(usage: tengen-load [options]
   --size N             board size (default 19)
   --pass-after M       both players pass once a game has M moves: a scoring phase and its
                        dead-stone suggestion, then a new game (default 0: never)
+  --cold-loads N       a finished 300-move game, left unwatched so that it leaves memory, is
+                       opened N times in the window by guests (each a read back from the
+                       store); reports the reads' latency and the other games' round trips
   --tournament P       P more players register for a McMahon tournament, started half-way
                        through the window; reports the other games' round trips meanwhile
   --database URI       run the server on this empty PostgreSQL database (postgres://...)
@@ -993,6 +1170,8 @@ int main(int argc, char** argv) {
       o.pass_after = std::stoul(argv[++i]);
     else if (a == "--tournament" && has)
       o.tournament = std::stoi(argv[++i]);
+    else if (a == "--cold-loads" && has)
+      o.cold_loads = std::stoi(argv[++i]);
     else if (a == "--database" && has)
       o.database = argv[++i];
     else if (a == "--bus" && has)

@@ -46,6 +46,10 @@ std::string Metrics::render(const Gauges& g, double uptime_s) const {
   metric(out, "tengen_games_taken_over_total", "counter",
          "Games this node took over from nodes whose liveness ran out.",
          games_taken_over_total.load());
+  metric(out, "tengen_games_loaded_total", "counter",
+         "Games read back from the store into memory (a finished game opened again, a game taken "
+         "over).",
+         games_loaded_total.load());
   if (node_is_hub.load() >= 0) {
     metric(out, "tengen_node_is_hub", "gauge",
            "1 if this node runs the hub, 0 if it is a front node (with --bus).",

@@ -57,6 +57,7 @@ void GameDirectory::load(const std::shared_ptr<GameActor>& actor) {
       if (!stored) return gone(actor);
       auto room = s_.rebuild(*stored);
       const int moves = room->moves_played();
+      if (s_.metrics) ++s_.metrics->games_loaded_total;
       install(actor, std::move(room), *epoch, moves);
     } catch (const std::exception& e) {
       spdlog::error("game {} could not be read back from the store: {}", actor->id(), e.what());
