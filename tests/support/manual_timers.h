@@ -13,9 +13,9 @@ namespace tengen::testing {
 // Timers that fire only when the test moves time: fire_due(now) delivers every deadline that
 // has come, on the test's thread.
 //
-// A test may also hold an operation half-way: the hub arms a game's deadline while it holds that
-// game's lock, so with hold(GameDeadline{g}) the next operation on game g waits inside it (until
-// release()), and the test sees what goes on meanwhile.
+// A test may also hold a game's actor half-way: it arms the game's deadline before it submits
+// what an input produced, so with hold(GameDeadline{g}) the next input to game g stalls there
+// (until release()), and the test sees what goes on meanwhile.
 class ManualTimers final : public Timers {
  public:
   void set_handler(Fire fire) override {

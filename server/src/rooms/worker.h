@@ -5,11 +5,11 @@
 
 namespace tengen {
 
-// Work taken off a game's lock: the dead-stone suggestion, which would otherwise stall the game
-// for up to a quarter of a second; and telling a tournament that its game ended when the lobby
-// was busy then (Hub::finish). Jobs run one at a time, in the order posted, on a thread of the
-// worker's own; a job that needs a game or the lobby takes its lock itself. Tests hold jobs and
-// run them by hand.
+// Work taken off a game's actor: the dead-stone suggestion, which would otherwise stall the game
+// for up to a quarter of a second; its answer is posted back to the game's actor
+// (games/game_actor.h: Suggested). Jobs run one at a time, in the order posted, on a thread of
+// the worker's own. The directory's loader (games/game_directory.h) is another such thread.
+// Tests hold jobs and run them by hand.
 class Worker {
  public:
   using Job = std::function<void()>;
