@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "http/proxies.h"
+#include "http/static_files.h"
 #include "protocol/http_api.h"
 #include "ws/ws_session.h"
 
@@ -31,48 +32,6 @@ constexpr std::size_t kMaxRequestBody = std::size_t{16} * 1024;
 constexpr std::size_t kMaxRecordBody = std::size_t{256} * 1024;  // a line of play, an SGF file
 constexpr auto kNothrow = asio::as_tuple(asio::use_awaitable);
 constexpr int kWorkerThreads = 2;  // password hashing and other slow API work
-
-std::string_view mime_type(const std::filesystem::path& path) {
-  const std::string ext = path.extension().string();
-  if (ext == ".html") return "text/html; charset=utf-8";
-  if (ext == ".js" || ext == ".mjs") return "text/javascript; charset=utf-8";
-  if (ext == ".css") return "text/css; charset=utf-8";
-  if (ext == ".json") return "application/json";
-  if (ext == ".svg") return "image/svg+xml";
-  if (ext == ".png") return "image/png";
-  if (ext == ".ico") return "image/x-icon";
-  if (ext == ".wav") return "audio/wav";
-  if (ext == ".mp3") return "audio/mpeg";
-  if (ext == ".woff2") return "font/woff2";
-  return "application/octet-stream";
-}
-
-// Maps a request target to a file under root, or nullopt if it tries to leave the root.
-std::optional<std::filesystem::path> resolve(const std::string& root, std::string_view target) {
-  target = target.substr(0, target.find_first_of("?#"));
-  if (target.empty() || target[0] != '/') return std::nullopt;
-  std::filesystem::path relative;
-  std::size_t start = 1;
-  while (start <= target.size()) {
-    const auto end = std::min(target.find('/', start), target.size());
-    const auto segment = target.substr(start, end - start);
-    if (segment == ".." || segment.find('\\') != std::string_view::npos ||
-        segment.find('\0') != std::string_view::npos) {
-      return std::nullopt;
-    }
-    if (!segment.empty() && segment != ".") relative /= std::string(segment);
-    start = end + 1;
-  }
-  std::filesystem::path full = std::filesystem::path(root) / relative;
-  if (target.back() == '/') full /= "index.html";
-  return full;
-}
-
-// The host[:port] part of an origin such as "https://go.example.org:8443".
-std::string_view origin_host(std::string_view origin) {
-  const auto scheme = origin.find("://");
-  return scheme == std::string_view::npos ? std::string_view{} : origin.substr(scheme + 3);
-}
 
 }  // namespace
 
@@ -163,26 +122,6 @@ struct HttpServer::Impl {
     return http::message_generator(std::move(res));
   }
 
-  // The xx.json (or xx-YY.json) files in web_root/locales, as {"languages":["de","en","nl"]}.
-  static std::string languages_json(const std::string& web_root) {
-    std::set<std::string> codes;
-    std::error_code ec;
-    for (const auto& entry :
-         std::filesystem::directory_iterator(std::filesystem::path(web_root) / "locales", ec)) {
-      const auto name = entry.path().filename().string();
-      // Catalogs are files: a folder (or anything else) named xx.json is no language.
-      if (!entry.is_regular_file(ec) || entry.path().extension() != ".json" || name == "index.json")
-        continue;
-      const auto code = entry.path().stem().string();
-      const bool ok =
-          code.size() >= 2 && code.size() <= 8 && std::all_of(code.begin(), code.end(), [](char c) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
-          });
-      if (ok) codes.insert(code);
-    }
-    return protocol::http::encode_languages({codes.begin(), codes.end()});
-  }
-
   static http::message_generator plain(const http::request<http::string_body>& req,
                                        http::status status, std::string body,
                                        std::string_view type) {
@@ -239,8 +178,9 @@ struct HttpServer::Impl {
     // The web client's languages are the catalogs in its locales/ folder: adding a language is
     // adding one file (web/locales/README.md).
     if (target == "/locales/index.json")
-      return plain(req, http::status::ok, languages_json(config.web_root), "application/json");
-    const auto path = resolve(config.web_root, target);
+      return plain(req, http::status::ok, http_files::languages_json(config.web_root),
+                   "application/json");
+    const auto path = http_files::resolve(config.web_root, target);
     if (!path) return plain(req, http::status::bad_request, "bad path\n", "text/plain");
     // Files only: a folder (/js, /locales without the slash) opens, but cannot be read, and
     // the answer would break off after its header.
@@ -255,7 +195,7 @@ struct HttpServer::Impl {
     if (req.method() == http::verb::head) {
       http::response<http::empty_body> res{http::status::ok, req.version()};
       harden(res);
-      res.set(http::field::content_type, mime_type(*path));
+      res.set(http::field::content_type, http_files::mime_type(*path));
       res.set(http::field::cache_control, "no-cache");
       res.content_length(size);
       res.keep_alive(req.keep_alive());
@@ -264,7 +204,7 @@ struct HttpServer::Impl {
     http::response<http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(file)),
                                         std::make_tuple(http::status::ok, req.version())};
     harden(res);
-    res.set(http::field::content_type, mime_type(*path));
+    res.set(http::field::content_type, http_files::mime_type(*path));
     // The client is a handful of small modules: always revalidated, so an upgrade is seen at once.
     res.set(http::field::cache_control, "no-cache");
     res.content_length(size);
@@ -291,7 +231,7 @@ struct HttpServer::Impl {
       return "400 Sec-WebSocket-Key is missing or malformed";
     }
     const std::string_view origin = req[http::field::origin];
-    if (!origin.empty() && origin_host(origin) != req[http::field::host]) {
+    if (!origin.empty() && http_files::origin_host(origin) != req[http::field::host]) {
       bool allowed = false;
       for (const auto& o : config.allowed_origins) allowed = allowed || o == origin;
       if (!allowed) return "403 origin " + std::string(origin) + " is not allowed";
