@@ -44,6 +44,7 @@ Hub::Hub(Services services)
       pool_(actor_threads(services_.actor_threads)),
       loader_(make_thread_worker()),
       lobby_mail_(pool_.mailbox()),
+      reviews_mail_(pool_.mailbox()),
       games_({.store = *services_.store,
               .journal = *services_.journal,
               .leases = leases_,
@@ -77,7 +78,6 @@ Hub::Operation::~Operation() {
 }
 
 void Hub::Operation::release() {
-  if (reviews.owns_lock()) reviews.unlock();
   if (lobby.owns_lock()) {
     hub.lobby_op_ = nullptr;
     lobby.unlock();
@@ -150,31 +150,51 @@ void Hub::deadline(const TimerId& id) {
   finish(op);
 }
 
+// ---- the review boards, on their own mailbox ----
+
+template <typename T>
+T Hub::on_reviews(std::function<T()> job) {
+  std::promise<T> done;
+  auto result = done.get_future();
+  reviews_mail_->run_or_post([&done, &job] { done.set_value(job()); });
+  return result.get();
+}
+
 std::pair<int, std::string> Hub::create_review(const protocol::http::ReviewRequest& request) {
-  std::variant<protocol::ReviewId, Reviews::Refusal> made;
-  std::future<void> durable;
-  {
-    Operation op(*this);
-    op.reviews = std::unique_lock(reviews_mutex_);
-    made = reviews_.create(request, now_ms(), services_.clock->steady_now(), op.out);
-    commit_.submit(op.out);
-    durable = services_.journal->barrier();
-  }
+  using Made = std::variant<protocol::ReviewId, Reviews::Refusal>;
+  const Made made = on_reviews<Made>([&] {
+    Outbox out;
+    auto outcome = reviews_.create(request, now_ms(), services_.clock->steady_now(), out);
+    commit_.submit(out);
+    return outcome;
+  });
   if (const auto* no = std::get_if<Reviews::Refusal>(&made))
     return {no->status, protocol::http::encode_error(no->code, no->message)};
-  durable.wait();
+  services_.journal->barrier().wait();  // answered once the review's row is durable
   return {201, protocol::http::encode_review_created(std::get<protocol::ReviewId>(made))};
 }
 
 std::string Hub::reviews_json(const protocol::http::Viewer& viewer) {
-  std::lock_guard lock(reviews_mutex_);
-  return protocol::http::encode_reviews(reviews_.list(viewer));
+  return on_reviews<std::string>(
+      [&] { return protocol::http::encode_reviews(reviews_.list(viewer)); });
 }
 
 std::optional<std::string> Hub::review_sgf(protocol::ReviewId id,
                                            const protocol::http::Viewer& viewer) {
-  std::lock_guard lock(reviews_mutex_);
-  return reviews_.sgf(id, viewer);
+  return on_reviews<std::optional<std::string>>([&] { return reviews_.sgf(id, viewer); });
+}
+
+void Hub::to_reviews(const std::shared_ptr<Connection>& who,
+                     const std::shared_ptr<const protocol::ClientEnvelope>& command,
+                     std::int64_t key, const Lanes::Done& done) {
+  reviews_mail_->run_or_post([this, who, command, key, done] {
+    Outbox out;
+    const Reply reply = reviews_.command(who, command->cid, command->message, now_ms(), out);
+    auto ack = answer_into(out, who, *command, reply);
+    commit_.submit(out);
+    applied_.end(key, command->cid, std::move(ack));
+    done();
+  });
 }
 
 void Hub::seed_rating(std::int64_t user, const ratings::Rating& start) {
@@ -250,8 +270,11 @@ void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
     Operation op(*this);
     lock_lobby(op);
     tournament_watchers_.erase(connection->id());
-    op.reviews = std::unique_lock(reviews_mutex_);
-    reviews_.disconnected(connection, op.out);
+    reviews_mail_->run_or_post([this, connection] {  // the boards it followed let it go
+      Outbox out;
+      reviews_.disconnected(connection, out);
+      commit_.submit(out);
+    });
     if (!connection->user())
       applied_.forget(-static_cast<std::int64_t>(connection->id()));  // a guest's cids go too
     if (presence_.disconnected(*connection)) {                        // the user's last connection
@@ -316,6 +339,23 @@ void Hub::run_command(const std::shared_ptr<Connection>& who,
     return;
   }
   if (!begun.claimed) return;
+  // A review board's command goes to the boards' owner (guests may follow), unless it is chat
+  // over the account's rate (refused below).
+  if (Reviews::is_review_command(command.message)) {
+    std::optional<protocol::Error> refused;
+    if (std::holds_alternative<protocol::ReviewChat>(command.message) && who->user())
+      refused = too_much_chat(who->user()->id, command.cid, services_.clock->steady_now());
+    if (!refused) {
+      to_reviews(who, shared, key, done);
+      return;
+    }
+    Outbox out;
+    answer_into(out, who, command, *refused);
+    commit_.submit(out);
+    applied_.end(key, command.cid, nullptr);
+    done();
+    return;
+  }
   // A game's command goes to its actor; a guest's only to watch (the rest is refused below).
   const bool watching = std::holds_alternative<protocol::JoinGame>(command.message) ||
                         std::holds_alternative<protocol::LeaveGame>(command.message);
@@ -407,13 +447,6 @@ std::shared_ptr<const std::string> Hub::answer_into(Outbox& out,
 
 Hub::Reply Hub::handle(Operation& op, const std::shared_ptr<Connection>& who,
                        const std::string& cid, const protocol::ClientMessage& m, Steady now) {
-  if (Reviews::is_review_command(m)) {  // guests may follow
-    if (std::holds_alternative<protocol::ReviewChat>(m) && who->user()) {
-      if (auto refused = too_much_chat(who->user()->id, cid, now)) return *refused;
-    }
-    op.reviews = std::unique_lock(reviews_mutex_);
-    return reviews_.command(who, cid, m, now_ms(), op.out);
-  }
   const auto& user = who->user();
   if (const auto* watch = std::get_if<protocol::WatchTournaments>(&m)) {  // guests too
     lock_lobby(op);

@@ -195,7 +195,6 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
 
     Hub& hub;
     std::unique_lock<std::mutex> lobby;
-    std::unique_lock<std::mutex> reviews;  // every review
     Outbox out;
     // The games it opened, not yet anyone's to find: their rows are submitted first.
     std::map<protocol::GameId, std::unique_ptr<Room>> opened;
@@ -227,6 +226,13 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
                                                  const std::shared_ptr<Connection>& who,
                                                  const protocol::ClientEnvelope& command,
                                                  const Reply& reply);
+  // A review board's command, on the boards' mailbox: answered when submitted.
+  void to_reviews(const std::shared_ptr<Connection>& who,
+                  const std::shared_ptr<const protocol::ClientEnvelope>& command, std::int64_t key,
+                  const Lanes::Done& done);
+  // Runs `job` on the review boards' mailbox and waits for it (HTTP: not a network thread).
+  template <typename T>
+  T on_reviews(std::function<T()> job);
   Reply handle(Operation& op, const std::shared_ptr<Connection>& who, const std::string& cid,
                const protocol::ClientMessage& m, Steady now);
   // The player's unfinished games, asked of their actors; `then` has them (from any thread).
@@ -353,8 +359,7 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   // games' actors (a game's end goes to the lobby only if it is one).
   mutable std::mutex tournament_games_mutex_;
   std::map<protocol::GameId, RoomOptions> tournament_games_;
-  // The review boards: one lock for all (a change costs microseconds), taken after any other.
-  std::mutex reviews_mutex_;
+  // The review boards: touched only on reviews_mail_ (after start), their owner's mailbox.
   Reviews reviews_{services_.reviews, services_.find_user};
   // Each account's chat across all games (user id → its bucket): below the command rate, so that
   // a flood of lines is refused before it reaches the rooms and the disk.
@@ -365,7 +370,8 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   // store; stop() lets them go, the loader first.
   games::ActorPool pool_;
   std::unique_ptr<Worker> loader_;
-  std::unique_ptr<games::Mailbox> lobby_mail_;  // what the games tell the lobby
+  std::unique_ptr<games::Mailbox> lobby_mail_;    // what the games tell the lobby
+  std::unique_ptr<games::Mailbox> reviews_mail_;  // the review boards' owner
   games::GameDirectory games_;
   bool stopped_ = false;
 };

@@ -227,10 +227,8 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
   ratings_.load(store.ratings());
   seed_starts();
   if (services_.moderation) blocks_.load(services_.moderation->all_blocks());
-  {
-    std::lock_guard lock(reviews_mutex_);
-    recovered.reviews = reviews_.recover(store, services_.find_user_by_id);
-  }
+  // Before serving: nothing else runs on the review boards yet.
+  recovered.reviews = reviews_.recover(store, services_.find_user_by_id);
   const auto tournaments = store.tournaments();
   tournaments_.recover(tournaments);  // before the games: their rooms ask how to run
   {
