@@ -38,15 +38,20 @@ void GameActor::start(std::unique_ptr<Room> room, std::int64_t epoch, int told_m
     self->told_moves_ = told_moves;
     self->state_ = State::Running;
     self->finished_ = self->room_->finished();
-    auto waiting = std::move(self->waiting_);
-    self->waiting_.clear();
-    if (waiting.empty()) {  // a deadline may have passed while it was away
+    if (self->waiting_.empty()) {  // a deadline may have passed while it was away
       Outbox out;
       self->finish(out);
       return;
     }
-    for (auto& input : waiting) self->receive(std::move(input));
+    self->handle_waiting();
   });
+}
+
+void GameActor::handle_waiting() {
+  auto waiting = std::move(waiting_);
+  waiting_.clear();
+  // One that pauses it again (Rating) sends the rest back to waiting_, in order.
+  for (auto& input : waiting) receive(std::move(input));
 }
 
 void GameActor::missing() {
@@ -61,6 +66,7 @@ void GameActor::missing() {
 void GameActor::receive(Input input) {
   switch (state_) {
     case State::Loading:
+    case State::Rating:
       waiting_.push_back(std::move(input));
       return;
     case State::Missing:
@@ -73,9 +79,8 @@ void GameActor::receive(Input input) {
       break;
   }
   Outbox out;
-  const auto after = handle(input, out);
-  finish(out);
-  if (after) after();
+  auto after = handle(input, out);
+  finish(out, std::move(after));
 }
 
 // Answers an input for a game that does not exist (here).
@@ -85,7 +90,7 @@ void GameActor::refuse(Input& input) {
                           const Reply reply = no_game(c.cid, id);
                           Outbox out;
                           if (c.answered) c.answered(out, reply);
-                          host_.commit(out, nullptr);
+                          host_.commit(out);
                           if (c.submitted) c.submitted(reply);
                         },
                         [&](Moderate& m) { m.done(moderation::no_such_game(id)); },
@@ -190,7 +195,7 @@ Reply GameActor::room_command(const protocol::UserRef& user, Command& c, Steady 
       c.message);
 }
 
-void GameActor::finish(Outbox& out) {
+void GameActor::finish(Outbox& out, std::function<void()> after) {
   Room& room = *room_;
   if (auto job = room.take_suggestion_job()) host_.suggest(std::move(*job));
   room.drain_into(out);
@@ -198,9 +203,30 @@ void GameActor::finish(Outbox& out) {
   notify_players(out);
   fence(out);
   std::vector<GameOver> ended = out.ended;
-  host_.commit(out, &room);
+  const bool rated = room.settings().rated && !ended.empty();
+  if (!rated) {
+    host_.commit(out);
+    settle(ended, after);
+    return;
+  }
+  // Its ratings go with it: the ratings' owner submits both, then the game goes on.
+  state_ = State::Rating;
+  host_.commit_rated(
+      std::move(out), room,
+      [self = shared_from_this(), ended = std::move(ended), after = std::move(after)]() mutable {
+        self->mailbox_->post([self, ended = std::move(ended), after = std::move(after)] {
+          self->state_ = State::Running;
+          self->settle(ended, after);
+          self->handle_waiting();
+        });
+      });
+}
+
+void GameActor::settle(const std::vector<GameOver>& ended, const std::function<void()>& after) {
+  Room& room = *room_;
   finished_ = room.finished();
   for (const auto& over : ended) host_.ended(over);
+  if (after) after();
   if (room.finished() && !room.watched()) {
     // Over and unwatched: it leaves memory, and comes back from the store if asked for again.
     state_ = State::Gone;

@@ -68,9 +68,12 @@ class GameHost {
   virtual ~GameHost() = default;
   virtual Steady steady_now() = 0;
   virtual std::int64_t unix_ms() = 0;
-  // The journal takes what an input produced (the rows of the rated games it ended rated first,
-  // in the order games are rated: RatingBook).
-  virtual void commit(Outbox& out, const Room* room) = 0;
+  // The journal takes what an input produced.
+  virtual void commit(Outbox& out) = 0;
+  // The same for an input that ended a rated game: the ratings' owner rates it and submits the
+  // outbox with the ratings' rows (rated games reach the journal in the order they were rated),
+  // then calls `then` (from its thread). The room is read now, on the actor's thread.
+  virtual void commit_rated(Outbox out, const Room& room, std::function<void()> then) = 0;
   // After the submission: the lobby (the game's tournament) learns the game is over.
   virtual void ended(const GameOver& over) = 0;
   virtual void notify(const PlayerNotice& notice) = 0;
@@ -111,15 +114,20 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void missing();
 
  private:
-  enum class State : std::uint8_t { Loading, Running, Missing, Gone };
+  // Loading: its room is being read back. Rating: a rated game it ended is with the ratings'
+  // owner, to be submitted with its ratings. Inputs wait in both.
+  enum class State : std::uint8_t { Loading, Running, Rating, Missing, Gone };
 
   void receive(Input input);
   std::function<void()> handle(Input& input, Outbox& out);
   Reply command(Command& c);
   Reply room_command(const protocol::UserRef& user, Command& c, Steady now);
   // Every input ends here: the suggestion dispatched, the deadline armed again, the players of a
-  // correspondence game told, the rows fenced, the lot submitted; then the game may leave memory.
-  void finish(Outbox& out);
+  // correspondence game told, the rows fenced, the lot submitted; then (settle) the lobby told of
+  // its end, `after` run, and the game may leave memory.
+  void finish(Outbox& out, std::function<void()> after = {});
+  void settle(const std::vector<GameOver>& ended, const std::function<void()>& after);
+  void handle_waiting();  // the inputs that waited while it was Loading or Rating
   void notify_players(const Outbox& out);
   void fence(Outbox& out) const;
   void refuse(Input& input);

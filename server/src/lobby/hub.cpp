@@ -45,6 +45,7 @@ Hub::Hub(Services services)
       loader_(make_thread_worker()),
       lobby_mail_(pool_.mailbox()),
       reviews_mail_(pool_.mailbox()),
+      ratings_mail_(pool_.mailbox()),
       games_({.store = *services_.store,
               .journal = *services_.journal,
               .leases = leases_,
@@ -150,19 +151,19 @@ void Hub::deadline(const TimerId& id) {
   finish(op);
 }
 
-// ---- the review boards, on their own mailbox ----
+// ---- the review boards and the ratings, each on its owner's mailbox ----
 
 template <typename T>
-T Hub::on_reviews(std::function<T()> job) {
+T Hub::wait_on(games::Mailbox& owner, std::function<T()> job) {
   std::promise<T> done;
   auto result = done.get_future();
-  reviews_mail_->run_or_post([&done, &job] { done.set_value(job()); });
+  owner.run_or_post([&done, &job] { done.set_value(job()); });
   return result.get();
 }
 
 std::pair<int, std::string> Hub::create_review(const protocol::http::ReviewRequest& request) {
   using Made = std::variant<protocol::ReviewId, Reviews::Refusal>;
-  const Made made = on_reviews<Made>([&] {
+  const Made made = wait_on<Made>(*reviews_mail_, [&] {
     Outbox out;
     auto outcome = reviews_.create(request, now_ms(), services_.clock->steady_now(), out);
     commit_.submit(out);
@@ -175,13 +176,14 @@ std::pair<int, std::string> Hub::create_review(const protocol::http::ReviewReque
 }
 
 std::string Hub::reviews_json(const protocol::http::Viewer& viewer) {
-  return on_reviews<std::string>(
-      [&] { return protocol::http::encode_reviews(reviews_.list(viewer)); });
+  return wait_on<std::string>(
+      *reviews_mail_, [&] { return protocol::http::encode_reviews(reviews_.list(viewer)); });
 }
 
 std::optional<std::string> Hub::review_sgf(protocol::ReviewId id,
                                            const protocol::http::Viewer& viewer) {
-  return on_reviews<std::optional<std::string>>([&] { return reviews_.sgf(id, viewer); });
+  return wait_on<std::optional<std::string>>(*reviews_mail_,
+                                             [&] { return reviews_.sgf(id, viewer); });
 }
 
 void Hub::to_reviews(const std::shared_ptr<Connection>& who,
@@ -198,12 +200,14 @@ void Hub::to_reviews(const std::shared_ptr<Connection>& who,
 }
 
 void Hub::seed_rating(std::int64_t user, const ratings::Rating& start) {
-  std::lock_guard order(ratings_order_);
-  const auto row = ratings_.seed(user, start, now_ms());
-  if (!row) return;
-  Outbox out;
-  out.writes.push_back(*row);
-  commit_.submit(out);
+  wait_on<bool>(*ratings_mail_, [&] {
+    const auto row = ratings_.seed(user, start, now_ms());
+    if (!row) return false;
+    Outbox out;
+    out.writes.push_back(*row);
+    commit_.submit(out);
+    return true;
+  });
 }
 
 void Hub::seed_starts() {
@@ -212,10 +216,13 @@ void Hub::seed_starts() {
 }
 
 std::size_t Hub::rebuild_ratings() {
-  // Rated games that end meanwhile wait for the new book (rate_finished_games takes this lock
-  // and keeps it until their rows are submitted, so every one before is durable after the
-  // barrier, and read back below).
-  std::lock_guard order(ratings_order_);
+  // On the ratings' owner: rated games that end meanwhile wait for the new book (each game's
+  // actor waits for its own), and every one rated before was submitted, so it is durable after
+  // the barrier and read back below. Other games go on.
+  return wait_on<std::size_t>(*ratings_mail_, [this] { return rebuild_ratings_here(); });
+}
+
+std::size_t Hub::rebuild_ratings_here() {
   services_.journal->barrier().wait();
   const auto seeds = ratings_.seeds();
   auto history = RatingBook::replay(services_.store->games_in_order_of_ending(), seeds);

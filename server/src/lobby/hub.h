@@ -230,9 +230,11 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   void to_reviews(const std::shared_ptr<Connection>& who,
                   const std::shared_ptr<const protocol::ClientEnvelope>& command, std::int64_t key,
                   const Lanes::Done& done);
-  // Runs `job` on the review boards' mailbox and waits for it (HTTP: not a network thread).
+  // Runs `job` on an owner's mailbox (the review boards', the ratings') and waits for it: for
+  // callers that are not network threads (HTTP, the mailer, start-up).
   template <typename T>
-  T on_reviews(std::function<T()> job);
+  T wait_on(games::Mailbox& owner, std::function<T()> job);
+  std::size_t rebuild_ratings_here();  // on the ratings' mailbox
   Reply handle(Operation& op, const std::shared_ptr<Connection>& who, const std::string& cid,
                const protocol::ClientMessage& m, Steady now);
   // The player's unfinished games, asked of their actors; `then` has them (from any thread).
@@ -242,7 +244,8 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   // ---- GameHost: what the games' actors ask of the server (hub_games.cpp) ----
   Steady steady_now() override { return services_.clock->steady_now(); }
   std::int64_t unix_ms() override { return now_ms(); }
-  void commit(Outbox& out, const Room* room) override;
+  void commit(Outbox& out) override;
+  void commit_rated(Outbox out, const Room& room, std::function<void()> then) override;
   void ended(const GameOver& over) override;
   void notify(const PlayerNotice& notice) override;
   void arm(protocol::GameId game, std::optional<Steady> when) override;
@@ -353,8 +356,7 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   // The steady clock against Unix time, read once (correspondence weekends: rooms/time_off.h).
   Steady steady_anchor_;
   std::int64_t unix_anchor_ = 0;
-  std::mutex ratings_order_;  // rated games' rows reach the journal in the order they were rated
-  CommandMemory applied_;     // the acks of applied commands, for repeated cids
+  CommandMemory applied_;  // the acks of applied commands, for repeated cids
   // The tournament games, and how their rooms run: written under the lobby's lock, read by the
   // games' actors (a game's end goes to the lobby only if it is one).
   mutable std::mutex tournament_games_mutex_;
@@ -372,6 +374,9 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   std::unique_ptr<Worker> loader_;
   std::unique_ptr<games::Mailbox> lobby_mail_;    // what the games tell the lobby
   std::unique_ptr<games::Mailbox> reviews_mail_;  // the review boards' owner
+  // The ratings' owner: rated games' rows reach the journal in the order they were rated, and a
+  // rebuild runs there without holding up other games.
+  std::unique_ptr<games::Mailbox> ratings_mail_;
   games::GameDirectory games_;
   bool stopped_ = false;
 };

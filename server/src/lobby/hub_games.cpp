@@ -21,27 +21,26 @@ using replies::error;
 
 // ---- GameHost ----
 
-void Hub::commit(Outbox& out, const Room* room) {
-  const bool rated = room && room->settings().rated &&
-                     std::any_of(out.ended.begin(), out.ended.end(),
-                                 [&](const GameOver& over) { return over.game == room->id(); });
-  if (!rated) {
-    if (!out.empty()) commit_.submit(out);
-    return;
-  }
-  const RatingBook::RatedGame game{
-      room->id(),         room->black().id,
-      room->white().id,   room->settings().handicap,
-      room->rules().komi, Rules::preset(room->settings().ruleset).komi};
-  // Held until the rows are submitted: two games of one player ending at once on two actors
-  // reach the store in the order they were rated.
-  std::lock_guard order(ratings_order_);
-  for (const auto& over : out.ended) {
-    if (over.game != room->id()) continue;
-    for (auto& change : ratings_.rate(game, over.result, now_ms()))
-      out.writes.push_back(std::move(change));
-  }
-  commit_.submit(out);
+void Hub::commit(Outbox& out) {
+  if (!out.empty()) commit_.submit(out);
+}
+
+void Hub::commit_rated(Outbox out, const Room& room, std::function<void()> then) {
+  const RatingBook::RatedGame game{room.id(),         room.black().id,
+                                   room.white().id,   room.settings().handicap,
+                                   room.rules().komi, Rules::preset(room.settings().ruleset).komi};
+  auto shared = std::make_shared<Outbox>(std::move(out));
+  ratings_mail_->run_or_post([this, game, shared, then = std::move(then)] {
+    // Rated and submitted here, one game after another: rows reach the journal in the order
+    // the games were rated.
+    for (const auto& over : shared->ended) {
+      if (over.game != game.game) continue;
+      for (auto& change : ratings_.rate(game, over.result, now_ms()))
+        shared->writes.push_back(std::move(change));
+    }
+    commit_.submit(*shared);
+    then();
+  });
 }
 
 void Hub::ended(const GameOver& over) {
