@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,27 @@ TEST(Lanes, AfterCurrentWaitsForWhatEveryLaneHoldsNow) {
   bool idle = false;
   lanes.after_current([&] { idle = true; });  // nothing under way: at once
   EXPECT_TRUE(idle);
+}
+
+TEST(Lanes, AConnectionForwardedFromAnotherNodeRunsElsewhereNotOnTheBussThread) {
+  std::vector<std::function<void()>> parked;  // the pool, run by hand
+  Lanes lanes([&](std::function<void()> job) { parked.push_back(std::move(job)); });
+  std::vector<std::string> ran;
+  lanes.push(
+      9,
+      [&](Lanes::Own&, const Lanes::Done& done) {
+        ran.push_back("first");
+        done();
+      },
+      true);
+  lanes.push(9, [&](Lanes::Own&, const Lanes::Done& done) {
+    ran.push_back("second");
+    done();
+  });
+  EXPECT_TRUE(ran.empty());  // neither ran on the pushing thread
+  ASSERT_EQ(parked.size(), 1u);
+  parked.front()();
+  EXPECT_EQ(ran, (std::vector<std::string>{"first", "second"}));
 }
 
 }  // namespace

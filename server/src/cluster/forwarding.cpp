@@ -56,6 +56,7 @@ class RemoteConnection final : public Connection {
   }
   std::uint64_t id() const override { return id_; }
   const std::optional<store::UserRecord>& user() const override { return user_; }
+  bool forwarded() const override { return true; }
   std::optional<std::int64_t> rtt_ms() const override {
     const auto rtt = rtt_.load();
     if (rtt < 0) return std::nullopt;

@@ -96,6 +96,10 @@ std::unique_ptr<Mailbox> ActorPool::mailbox() {
   return std::make_unique<PoolMailbox>(impl_->pool);
 }
 
+void ActorPool::post(Mailbox::Job job) {
+  asio::post(impl_->pool, std::move(job));
+}
+
 void ActorPool::join() {
   impl_->pool.join();
 }

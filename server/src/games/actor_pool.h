@@ -33,6 +33,8 @@ class ActorPool {
 
   // A new mailbox on this pool; it must not outlive the pool.
   std::unique_ptr<Mailbox> mailbox();
+  // Runs `job` on a thread of the pool, in no particular order with other jobs.
+  void post(Mailbox::Job job);
   // Waits until every job posted (and every job those post) has run, then lets the threads go;
   // what is posted afterwards never runs.
   void join();

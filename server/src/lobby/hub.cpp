@@ -250,48 +250,55 @@ Metrics::Gauges Hub::gauges() {
 }
 
 void Hub::connected(const std::shared_ptr<Connection>& connection) {
-  lanes_.push(connection->id(), [this, connection](Lanes::Own&, const Lanes::Done& done) {
-    Operation op(*this);
-    lock_lobby(op);
-    if (presence_.connected(connection)) {  // the user's first connection
-      const auto& user = *connection->user();
-      presence_changed(op, {user.id, user.username}, true);
-    }
-    op.out.send(connection, lobby_for(connection->user()));
-    if (const auto& user = connection->user()) {  // a quick match waiting from another tab
-      if (const auto waiting = quick_match_.of(user->id))
-        op.out.send(connection,
-                    protocol::Seeking{waiting->seek, {}, quick_match_.waiting_for(waiting->seek)});
-    }
-    finish(op);
-    done();
-  });
+  lanes_.push(
+      connection->id(),
+      [this, connection](Lanes::Own&, const Lanes::Done& done) {
+        Operation op(*this);
+        lock_lobby(op);
+        if (presence_.connected(connection)) {  // the user's first connection
+          const auto& user = *connection->user();
+          presence_changed(op, {user.id, user.username}, true);
+        }
+        op.out.send(connection, lobby_for(connection->user()));
+        if (const auto& user = connection->user()) {  // a quick match waiting from another tab
+          if (const auto waiting = quick_match_.of(user->id))
+            op.out.send(
+                connection,
+                protocol::Seeking{waiting->seek, {}, quick_match_.waiting_for(waiting->seek)});
+        }
+        finish(op);
+        done();
+      },
+      connection->forwarded());
 }
 
 void Hub::disconnected(const std::shared_ptr<Connection>& connection) {
   // After whatever the connection sent before it went; the games it joined are left on their
   // actors, without waiting for them.
-  lanes_.push(connection->id(), [this, connection](Lanes::Own& own, const Lanes::Done& done) {
-    for (const auto game : own.joined) games_.post_in_memory(game, games::Leave{connection});
-    own.joined.clear();
-    Operation op(*this);
-    lock_lobby(op);
-    tournament_watchers_.erase(connection->id());
-    reviews_mail_->run_or_post([this, connection] {  // the boards it followed let it go
-      Outbox out;
-      reviews_.disconnected(connection, out);
-      commit_.submit(out);
-    });
-    if (!connection->user())
-      applied_.forget(-static_cast<std::int64_t>(connection->id()));  // a guest's cids go too
-    if (presence_.disconnected(*connection)) {                        // the user's last connection
-      const auto& user = *connection->user();
-      quick_match_.cancel(user.id);  // nobody to start a game for
-      presence_changed(op, {user.id, user.username}, false);
-    }
-    finish(op);
-    done();
-  });
+  lanes_.push(
+      connection->id(),
+      [this, connection](Lanes::Own& own, const Lanes::Done& done) {
+        for (const auto game : own.joined) games_.post_in_memory(game, games::Leave{connection});
+        own.joined.clear();
+        Operation op(*this);
+        lock_lobby(op);
+        tournament_watchers_.erase(connection->id());
+        reviews_mail_->run_or_post([this, connection] {  // the boards it followed let it go
+          Outbox out;
+          reviews_.disconnected(connection, out);
+          commit_.submit(out);
+        });
+        if (!connection->user())
+          applied_.forget(-static_cast<std::int64_t>(connection->id()));  // a guest's cids go too
+        if (presence_.disconnected(*connection)) {  // the user's last connection
+          const auto& user = *connection->user();
+          quick_match_.cancel(user.id);  // nobody to start a game for
+          presence_changed(op, {user.id, user.username}, false);
+        }
+        finish(op);
+        done();
+      },
+      connection->forwarded());
   lanes_.close(connection->id());
 }
 
@@ -304,10 +311,13 @@ void Hub::answer(const std::shared_ptr<Connection>& connection,
     commit_.submit(out);
   };
   // After what the connection's earlier commands produce; if its lane is full, at once.
-  if (!lanes_.push(connection->id(), [send](Lanes::Own&, const Lanes::Done& done) {
-        send();
-        done();
-      }))
+  if (!lanes_.push(
+          connection->id(),
+          [send](Lanes::Own&, const Lanes::Done& done) {
+            send();
+            done();
+          },
+          connection->forwarded()))
     send();
 }
 
@@ -321,7 +331,8 @@ void Hub::received(const std::shared_ptr<Connection>& who, protocol::ClientEnvel
   const bool queued = lanes_.push(
       who->id(),
       [this, who, shared = std::make_shared<const protocol::ClientEnvelope>(std::move(command))](
-          Lanes::Own& own, const Lanes::Done& done) { run_command(who, shared, own, done); });
+          Lanes::Own& own, const Lanes::Done& done) { run_command(who, shared, own, done); },
+      who->forwarded());
   if (queued) return;
   Outbox out;
   out.send(who, error(command.cid, ErrorCode::RateLimited,

@@ -367,7 +367,9 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   // a flood of lines is refused before it reaches the rooms and the disk.
   std::mutex chat_mutex_;
   RateLimiter chat_rate_{services_.room.chat_burst, services_.room.chat_refill};
-  Lanes lanes_;  // each connection's commands, in order
+  // Each connection's commands, in order; a forwarded connection's run on the pool, not on the
+  // bus's thread.
+  Lanes lanes_{[this](std::function<void()> job) { pool_.post(std::move(job)); }};
   // The owners' threads, the games' actors, and the loader that reads games back from the
   // store; stop() lets them go, the loader first.
   games::ActorPool pool_;

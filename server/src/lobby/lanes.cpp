@@ -4,7 +4,7 @@
 
 namespace tengen {
 
-bool Lanes::push(std::uint64_t connection, Step step) {
+bool Lanes::push(std::uint64_t connection, Step step, bool elsewhere) {
   Lane* lane = nullptr;
   {
     std::lock_guard lock(mutex_);
@@ -17,6 +17,12 @@ bool Lanes::push(std::uint64_t connection, Step step) {
     }
     slot->busy = true;
     lane = slot.get();
+  }
+  if (elsewhere && elsewhere_) {
+    elsewhere_([this, connection, lane, step = std::move(step)]() mutable {
+      drive(connection, *lane, std::move(step));
+    });
+    return true;
   }
   drive(connection, *lane, std::move(step));
   return true;

@@ -30,9 +30,14 @@ class Lanes {
   // the session's rate limit keeps it far below unless an owner stalls.
   static constexpr std::size_t kMaxWaiting = 256;
 
-  // Runs `step` now if the connection's lane is idle (on this thread), after the steps before it
-  // otherwise. False, and nothing queued, when kMaxWaiting wait already.
-  bool push(std::uint64_t connection, Step step);
+  // Where a lane runs when its first step must not run on the pusher's thread (`elsewhere`).
+  using Elsewhere = std::function<void(std::function<void()>)>;
+  explicit Lanes(Elsewhere elsewhere = {}) : elsewhere_(std::move(elsewhere)) {}
+
+  // Runs `step` now if the connection's lane is idle (on this thread, or through Elsewhere if
+  // `elsewhere`), after the steps before it otherwise. False, and nothing queued, when kMaxWaiting
+  // wait already.
+  bool push(std::uint64_t connection, Step step, bool elsewhere = false);
   // The lane goes once what it holds has run (the connection went).
   void close(std::uint64_t connection);
   // Runs `then` once every step pushed so far, on every lane, is done (on the thread that ends
@@ -50,6 +55,7 @@ class Lanes {
   void drive(std::uint64_t connection, Lane& lane, Step step);
   Step next(std::uint64_t connection);
 
+  Elsewhere elsewhere_;
   mutable std::mutex mutex_;
   std::unordered_map<std::uint64_t, std::unique_ptr<Lane>> lanes_;
 };

@@ -18,6 +18,9 @@ class Connection : public Recipient {
  public:
   // The last measured round trip to the client, for lag compensation; nullopt if none yet.
   virtual std::optional<std::int64_t> rtt_ms() const { return std::nullopt; }
+  // Held by another node of a cluster (docs/cluster.md): what it sends arrives on the bus's
+  // thread, which hands it on and runs nothing of the games or the lobby itself.
+  virtual bool forwarded() const { return false; }
 };
 
 // Receives what arrives on connections: decoded, rate-limited commands only.
