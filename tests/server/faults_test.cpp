@@ -175,12 +175,26 @@ TEST(Faults, OneServerOnPostgresPlaysOnThroughARestartAndAnImmediateStop) {
   const json degraded = game.player(1).wait_type("service");  // the other player is told too
   EXPECT_EQ(degraded["state"], "degraded") << degraded.dump();
   EXPECT_EQ(degraded["reason"], "database");
+  // A command that needs the database at once (a challenge to a player by name: the name is
+  // looked up) is refused, nothing of it kept; its refusal leaves in turn, after the replies
+  // waiting for the database before it.
+  WsClient& other = game.player(1 - game.moves() % 2);
+  other.send_text(json{{"type", "create_challenge"},
+                       {"cid", "named"},
+                       {"opponent", "black"},
+                       {"settings", {{"width", 9}, {"color", "black"}}}}
+                      .dump());
 
   pg->start();
   const auto started = Clock::now();
   const json waited = game.acked(cid);
   EXPECT_EQ(waited["type"], "ack") << waited.dump();
   const auto start_pause = ms_since(started);
+  const json named = other.wait([](const json& m) { return m.value("cid", "") == "named"; });
+  EXPECT_EQ(named["type"], "error") << named.dump();
+  EXPECT_EQ(named["code"], "unavailable") << named.dump();
+  // and the connection goes on: its next command is answered.
+  EXPECT_EQ(other.command({{"type", "ping"}})["type"], "pong");
   EXPECT_LT(start_pause, 2000) << "the waiting move, committed after the database's return";
   EXPECT_TRUE(health_becomes(server.port(), 200));
   EXPECT_EQ(game.player(1).wait_type("service")["state"], "ok");

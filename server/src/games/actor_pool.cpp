@@ -1,5 +1,7 @@
 #include "games/actor_pool.h"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <deque>
@@ -8,6 +10,16 @@
 namespace tengen::games {
 namespace asio = boost::asio;
 namespace {
+
+// A job that throws is logged and dropped: the pool's thread goes on with the next (the owner
+// answers its own failures: GameActor::receive).
+void run(Mailbox::Job& job) {
+  try {
+    job();
+  } catch (const std::exception& e) {
+    spdlog::error("an owner's job failed: {}", e.what());
+  }
+}
 
 // A mailbox's queue and whether a thread is running its jobs. Shared with the pool's drain jobs:
 // the last job may release the owner, and with it the mailbox, while its drain still runs.
@@ -34,7 +46,7 @@ void drain(const std::shared_ptr<Queue>& queue) {
       job = std::move(queue->jobs.front());
       queue->jobs.pop_front();
     }
-    job();
+    run(job);
   }
   asio::post(queue->pool, [queue] { drain(queue); });
 }
@@ -63,7 +75,7 @@ class PoolMailbox final : public Mailbox {
       queue_->running = true;
     }
     const auto queue = queue_;  // the job may release this mailbox
-    job();
+    run(job);
     job = nullptr;
     {
       std::lock_guard lock(queue->mutex);

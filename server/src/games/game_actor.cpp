@@ -1,8 +1,11 @@
 #include "games/game_actor.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 #include "protocol/overloaded.h"
+#include "store/unreachable.h"
 
 namespace tengen::games {
 namespace {
@@ -79,8 +82,39 @@ void GameActor::receive(Input input) {
       break;
   }
   Outbox out;
-  auto after = handle(input, out);
+  std::function<void()> after;
+  try {
+    after = handle(input, out);
+  } catch (const std::exception& e) {
+    // Nothing it produced is kept (the database went away while a name or a calendar was read,
+    // or a fault of ours); the command is told, and the game goes on with its next input.
+    spdlog::error("game {}: an input failed: {}", id_, e.what());
+    out = Outbox{};
+    fail(input, dynamic_cast<const store::Unreachable*>(&e) != nullptr);
+  }
   finish(out, std::move(after));
+}
+
+void GameActor::fail(Input& input, bool unreachable) {
+  if (auto* r = std::get_if<Read>(&input)) return r->look(nullptr);  // nobody waits for ever
+  if (auto* m = std::get_if<Moderate>(&input)) {
+    if (m->done)
+      m->done(moderation::Refused{moderation::Refused::Why::Failed,
+                                  "the game could not do that (the server logged why)"});
+    return;
+  }
+  auto* c = std::get_if<Command>(&input);
+  if (!c) return;
+  const Reply reply = unreachable
+                          ? error(c->cid, ErrorCode::Unavailable,
+                                  "the server cannot reach its database right now: nothing was "
+                                  "done; try again in a moment")
+                          : error(c->cid, ErrorCode::Internal,
+                                  "the game could not do that (the server logged why)");
+  Outbox out;
+  if (c->answered) c->answered(out, reply);
+  host_.commit(out);
+  if (c->submitted) c->submitted(reply);
 }
 
 // Answers an input for a game that does not exist (here).

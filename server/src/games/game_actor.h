@@ -131,6 +131,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void notify_players(const Outbox& out);
   void fence(Outbox& out) const;
   void refuse(Input& input);
+  // Answers an input whose handling threw (a command is told why; others are dropped).
+  void fail(Input& input, bool unreachable);
 
   const protocol::GameId id_;
   GameHost& host_;

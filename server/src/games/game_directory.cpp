@@ -130,6 +130,17 @@ void GameDirectory::forget(const GameActor& actor) {
   }
 }
 
+void GameDirectory::abandon(protocol::GameId id) {
+  std::shared_ptr<GameActor> actor;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = actors_.find(id);
+    if (it == actors_.end()) return;
+    actor = it->second;
+  }
+  gone(actor);
+}
+
 void GameDirectory::close() {
   std::lock_guard lock(mutex_);
   closed_ = true;

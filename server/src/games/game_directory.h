@@ -61,6 +61,9 @@ class GameDirectory {
   // A stored game for this node, under the lease it takes (recovery, adoption); false if a live
   // node owns it.
   bool restore(const store::StoredGame& game);
+  // A reserved game that will not start (its creation failed): what waits for it is answered as
+  // for a game that does not exist.
+  void abandon(protocol::GameId id);
   // The actor left memory (over, unwatched): it is forgotten, unless another took its place.
   void forget(const GameActor& actor);
   // No more loads (the server is stopping): inputs for games not in memory are answered as for

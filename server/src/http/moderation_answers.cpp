@@ -19,6 +19,8 @@ int status_of(moderation::Refused::Why why) {
     case Why::VoidAlready:
     case Why::OverAlready:
       return 409;
+    case Why::Failed:
+      return 500;
   }
   return 500;
 }

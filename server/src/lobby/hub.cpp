@@ -7,6 +7,7 @@
 
 #include "lobby/replies.h"
 #include "protocol/overloaded.h"
+#include "store/unreachable.h"
 
 namespace tengen {
 namespace {
@@ -75,6 +76,8 @@ void Hub::stop() {
 // ---- operations of the lobby and the reviews ----
 
 Hub::Operation::~Operation() {
+  // Games it opened but never submitted (it failed half-way): nobody will find them.
+  for (const auto& [id, room] : opened) hub.games_.abandon(id);
   release();
 }
 
@@ -393,13 +396,28 @@ void Hub::run_command(const std::shared_ptr<Connection>& who,
     return;
   }
   std::shared_ptr<const std::string> ack;
-  {
+  try {
     Operation op(*this);
     const Reply reply =
         handle(op, who, command.cid, command.message, services_.clock->steady_now());
     collect(op);  // the events a command caused go out before its reply
     ack = answer_into(op.out, who, command, reply);
     finish(op);
+  } catch (const std::exception& e) {
+    // Nothing it produced is kept: the database went away while a name was looked up (a
+    // direct challenge's opponent, a calendar), or a fault of ours.
+    const bool unreachable = dynamic_cast<const store::Unreachable*>(&e) != nullptr;
+    spdlog::log(unreachable ? spdlog::level::info : spdlog::level::err,
+                "a command of connection {} failed: {}", who->id(), e.what());
+    Outbox out;
+    answer_into(out, who, command,
+                unreachable ? error(command.cid, ErrorCode::Unavailable,
+                                    "the server cannot reach its database right now: nothing was "
+                                    "done; try again in a moment")
+                            : error(command.cid, ErrorCode::Internal,
+                                    "the server could not do that (it logged why)"));
+    commit_.submit(out);
+    ack = nullptr;
   }
   applied_.end(key, command.cid, std::move(ack));  // remembered once submitted
   done();

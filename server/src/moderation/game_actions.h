@@ -29,6 +29,7 @@ struct Refused {
     TournamentGame,  // its director decides it (docs/tournaments.md)
     VoidAlready,
     OverAlready,  // an adjudication of a finished game
+    Failed,       // the game could not do it (the server logged why)
   };
   Why why = Why::NoSuchGame;
   std::string message;
