@@ -303,9 +303,11 @@ TEST_F(Tournament, DirectorWithdrawsAdjudicatesAndRepairsAndEveryActionIsAudited
   EXPECT_TRUE((*standing)["withdrawn"].get<bool>());
 }
 
-// A tournament game does not wait for the lobby: while an operation holds the lobby, a game ends
-// and is acknowledged; its tournament learns the result once the lobby is free, and says so.
-TEST_F(Tournament, AGameEndsWithoutWaitingForTheLobbyAndItsTournamentLearnsAfter) {
+// A tournament game plays on while an operation holds the lobby; its end goes to its tournament
+// as a message (Hub::commit_ended), and is submitted with the tournament's news, once the lobby
+// is free: its ack and the tournament's change leave together, and the tournament never shows a
+// stale result to someone who saw the game end.
+TEST_F(Tournament, AGamePlaysOnWhileTheLobbyIsBusyAndItsEndIsToldWithItsTournamentsNews) {
   const int id = running_swiss();
   const auto games = view(id)["round_list"][0]["games"];
   ASSERT_EQ(games.size(), 2u);
@@ -320,25 +322,30 @@ TEST_F(Tournament, AGameEndsWithoutWaitingForTheLobbyAndItsTournamentLearnsAfter
   const std::shared_ptr<void> let_go(nullptr, [&](void*) { stack_->timers().release(); });
   stack_->timers().wait_until_held();
 
-  // Meanwhile both games go on and one ends: with tournament games held with the lobby, these
-  // would wait, and the client's read would time out.
+  // Meanwhile the games go on: with tournament games held with the lobby, this would wait, and
+  // the client's read would time out. One ends: its end waits for the lobby, on the game's
+  // actor (no thread of the server's network waits).
   const std::int64_t first = games[0]["game"];
   const std::int64_t second = games[1]["game"];
   expect_ack(as(name_of(games[1]["black"])).command(play(second, "E5")));
-  expect_ack(as(name_of(games[0]["black"])).command(cmd("resign", first)));
+  WsClient& resigner = as(name_of(games[0]["black"]));
+  resigner.send_text(json{{"type", "resign"}, {"cid", "resigned"}, {"game", first}}.dump());
+  expect_ack(as(name_of(games[1]["white"])).command(play(second, "C3")));  // still going
 
-  // Once the lobby is free, the tournament learns the result, and its watchers hear of it.
+  // Once the lobby is free, the game's end and the tournament's news are made together.
   stack_->timers().release();
   expect_ack(creating.get());
-  const json changed = as("eve").wait_type("tournament_changed");
-  EXPECT_EQ(changed["tournament"], id);
+  expect_ack(resigner.wait([](const json& m) { return m.value("cid", "") == "resigned"; }));
   EXPECT_EQ(view(id)["round_list"][0]["games"][0]["result"], "white");
   EXPECT_EQ(view(id)["round_list"][0]["games"][1]["result"], nullptr);
+  const json changed = as("eve").wait_type("tournament_changed");
+  EXPECT_EQ(changed["tournament"], id);
 }
 
-// A game's end is stored before its tournament is told, in a second transaction. A crash in
-// between (made here by deleting the tournament's events from its result on) leaves a finished
-// game whose result the tournament does not know: the restart tells it, once.
+// A store written before 2026-11-27 kept a game's end and its tournament's news in two
+// transactions, and a crash in between (made here by deleting the tournament's events from its
+// result on) left a finished game whose result the tournament does not know: the restart tells
+// it, once.
 TEST_F(Tournament, AGameThatEndedJustBeforeACrashIsToldToItsTournamentAtTheRestart) {
   const int id = running_swiss();
   const auto games = view(id)["round_list"][0]["games"];

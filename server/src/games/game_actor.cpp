@@ -53,7 +53,7 @@ void GameActor::start(std::unique_ptr<Room> room, std::int64_t epoch, int told_m
 void GameActor::handle_waiting() {
   auto waiting = std::move(waiting_);
   waiting_.clear();
-  // One that pauses it again (Rating) sends the rest back to waiting_, in order.
+  // One that pauses it again (Ending) sends the rest back to waiting_, in order.
   for (auto& input : waiting) receive(std::move(input));
 }
 
@@ -69,7 +69,7 @@ void GameActor::missing() {
 void GameActor::receive(Input input) {
   switch (state_) {
     case State::Loading:
-    case State::Rating:
+    case State::Ending:
       waiting_.push_back(std::move(input));
       return;
     case State::Missing:
@@ -236,30 +236,27 @@ void GameActor::finish(Outbox& out, std::function<void()> after) {
   host_.arm(id_, room.next_deadline());
   notify_players(out);
   fence(out);
-  std::vector<GameOver> ended = out.ended;
-  const bool rated = room.settings().rated && !ended.empty();
-  if (!rated) {
+  if (out.ended.empty()) {
     host_.commit(out);
-    settle(ended, after);
+    settle(after);
     return;
   }
-  // Its ratings go with it: the ratings' owner submits both, then the game goes on.
-  state_ = State::Rating;
-  host_.commit_rated(
-      std::move(out), room,
-      [self = shared_from_this(), ended = std::move(ended), after = std::move(after)]() mutable {
-        self->mailbox_->post([self, ended = std::move(ended), after = std::move(after)] {
-          self->state_ = State::Running;
-          self->settle(ended, after);
-          self->handle_waiting();
-        });
-      });
+  // Game over: its ratings and its tournament's news go with it, in one submission; the game's
+  // next inputs wait until it is made.
+  state_ = State::Ending;
+  host_.commit_ended(std::move(out), room,
+                     [self = shared_from_this(), after = std::move(after)]() mutable {
+                       self->mailbox_->post([self, after = std::move(after)] {
+                         self->state_ = State::Running;
+                         self->settle(after);
+                         self->handle_waiting();
+                       });
+                     });
 }
 
-void GameActor::settle(const std::vector<GameOver>& ended, const std::function<void()>& after) {
+void GameActor::settle(const std::function<void()>& after) {
   Room& room = *room_;
   finished_ = room.finished();
-  for (const auto& over : ended) host_.ended(over);
   if (after) after();
   if (room.finished() && !room.watched()) {
     // Over and unwatched: it leaves memory, and comes back from the store if asked for again.

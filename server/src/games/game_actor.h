@@ -70,12 +70,11 @@ class GameHost {
   virtual std::int64_t unix_ms() = 0;
   // The journal takes what an input produced.
   virtual void commit(Outbox& out) = 0;
-  // The same for an input that ended a rated game: the ratings' owner rates it and submits the
-  // outbox with the ratings' rows (rated games reach the journal in the order they were rated),
-  // then calls `then` (from its thread). The room is read now, on the actor's thread.
-  virtual void commit_rated(Outbox out, const Room& room, std::function<void()> then) = 0;
-  // After the submission: the lobby (the game's tournament) learns the game is over.
-  virtual void ended(const GameOver& over) = 0;
+  // The same for an input that ended the game: "game over" goes to the ratings' owner (a rated
+  // game's ratings) and the lobby (a tournament game's result), and what they add is submitted
+  // with the game's end, in one submission; then `then` is called (from another thread). The
+  // room is read now, on the actor's thread.
+  virtual void commit_ended(Outbox out, const Room& room, std::function<void()> then) = 0;
   virtual void notify(const PlayerNotice& notice) = 0;
   virtual void arm(protocol::GameId game, std::optional<Steady> when) = 0;
   // Hands a dead-stone suggestion to the worker, whose answer comes back as Suggested; without a
@@ -114,20 +113,20 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   void missing();
 
  private:
-  // Loading: its room is being read back. Rating: a rated game it ended is with the ratings'
-  // owner, to be submitted with its ratings. Inputs wait in both.
-  enum class State : std::uint8_t { Loading, Running, Rating, Missing, Gone };
+  // Loading: its room is being read back. Ending: the input that ended the game is with the
+  // ratings' owner and the lobby, to be submitted with what they add. Inputs wait in both.
+  enum class State : std::uint8_t { Loading, Running, Ending, Missing, Gone };
 
   void receive(Input input);
   std::function<void()> handle(Input& input, Outbox& out);
   Reply command(Command& c);
   Reply room_command(const protocol::UserRef& user, Command& c, Steady now);
   // Every input ends here: the suggestion dispatched, the deadline armed again, the players of a
-  // correspondence game told, the rows fenced, the lot submitted; then (settle) the lobby told of
-  // its end, `after` run, and the game may leave memory.
+  // correspondence game told, the rows fenced, the lot submitted; then (settle) `after` run, and
+  // the game may leave memory.
   void finish(Outbox& out, std::function<void()> after = {});
-  void settle(const std::vector<GameOver>& ended, const std::function<void()>& after);
-  void handle_waiting();  // the inputs that waited while it was Loading or Rating
+  void settle(const std::function<void()>& after);
+  void handle_waiting();  // the inputs that waited while it was Loading or Ending
   void notify_players(const Outbox& out);
   void fence(Outbox& out) const;
   void refuse(Input& input);

@@ -44,7 +44,6 @@ Hub::Hub(Services services)
       unix_anchor_(services_.clock ? services_.clock->unix_ms() : 0),
       pool_(actor_threads(services_.actor_threads)),
       loader_(make_thread_worker()),
-      lobby_mail_(pool_.mailbox()),
       reviews_mail_(pool_.mailbox()),
       ratings_mail_(pool_.mailbox()),
       games_({.store = *services_.store,
@@ -120,13 +119,6 @@ void Hub::finish(Operation& op) {
   op.release();
   // Submitted: the games it opened are anyone's to find now, each on its actor.
   for (auto& [id, room] : opened) games_.add(id, std::move(room), kFirstEpoch, -1);
-}
-
-void Hub::tell_tournaments(const std::vector<GameOver>& ended) {
-  Operation op(*this);
-  lock_lobby(op);
-  for (const auto& over : ended) tournaments_.game_finished(over.game, over.result);
-  finish(op);
 }
 
 // ---- entry points ----

@@ -207,8 +207,6 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   // and starts the opened games' actors.
   void finish(Operation& op);
   static void collect(Operation& op);
-  // Tells the tournaments that their games ended, on the lobby's mailbox.
-  void tell_tournaments(const std::vector<GameOver>& ended);
 
   // ---- the router: each connection's lane ----
   // Runs a command on its connection's lane: answered again if applied already; then to its
@@ -245,8 +243,7 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   Steady steady_now() override { return services_.clock->steady_now(); }
   std::int64_t unix_ms() override { return now_ms(); }
   void commit(Outbox& out) override;
-  void commit_rated(Outbox out, const Room& room, std::function<void()> then) override;
-  void ended(const GameOver& over) override;
+  void commit_ended(Outbox out, const Room& room, std::function<void()> then) override;
   void notify(const PlayerNotice& notice) override;
   void arm(protocol::GameId game, std::optional<Steady> when) override;
   void suggest(SuggestionJob job) override;
@@ -374,7 +371,6 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
   // store; stop() lets them go, the loader first.
   games::ActorPool pool_;
   std::unique_ptr<Worker> loader_;
-  std::unique_ptr<games::Mailbox> lobby_mail_;    // what the games tell the lobby
   std::unique_ptr<games::Mailbox> reviews_mail_;  // the review boards' owner
   // The ratings' owner: rated games' rows reach the journal in the order they were rated, and a
   // rebuild runs there without holding up other games.

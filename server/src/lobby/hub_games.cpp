@@ -25,29 +25,41 @@ void Hub::commit(Outbox& out) {
   if (!out.empty()) commit_.submit(out);
 }
 
-void Hub::commit_rated(Outbox out, const Room& room, std::function<void()> then) {
-  const RatingBook::RatedGame game{room.id(),         room.black().id,
-                                   room.white().id,   room.settings().handicap,
-                                   room.rules().komi, Rules::preset(room.settings().ruleset).komi};
+void Hub::commit_ended(Outbox out, const Room& room, std::function<void()> then) {
+  std::optional<RatingBook::RatedGame> rated;
+  if (room.settings().rated) {
+    rated = RatingBook::RatedGame{room.id(),         room.black().id,
+                                  room.white().id,   room.settings().handicap,
+                                  room.rules().komi, Rules::preset(room.settings().ruleset).komi};
+  }
+  const bool tournament = tournament_game(room.id()).has_value();
   auto shared = std::make_shared<Outbox>(std::move(out));
-  ratings_mail_->run_or_post([this, game, shared, then = std::move(then)] {
-    // Rated and submitted here, one game after another: rows reach the journal in the order
-    // the games were rated.
-    for (const auto& over : shared->ended) {
-      if (over.game != game.game) continue;
-      for (auto& change : ratings_.rate(game, over.result, now_ms()))
-        shared->writes.push_back(std::move(change));
+  // Posted, never run here: the caller may hold the lobby (a tournament ending its game).
+  ratings_mail_->post([this, rated, tournament, shared, then = std::move(then)] {
+    // Rated and submitted on the ratings' mailbox, one game after another: rows reach the
+    // journal in the order the games were rated.
+    if (rated) {
+      for (const auto& over : shared->ended) {
+        if (over.game != rated->game) continue;
+        for (auto& change : ratings_.rate(*rated, over.result, now_ms()))
+          shared->writes.push_back(std::move(change));
+      }
     }
-    commit_.submit(*shared);
+    if (!tournament) {
+      commit_.submit(*shared);
+      then();
+      return;
+    }
+    // The tournament learns the result in the same submission (it may pair a round, start
+    // games, end others: inputs to their actors).
+    Operation op(*this);
+    lock_lobby(op);
+    op.out = std::move(*shared);
+    const auto ended = op.out.ended;
+    for (const auto& over : ended) tournaments_.game_finished(over.game, over.result);
+    finish(op);
     then();
   });
-}
-
-void Hub::ended(const GameOver& over) {
-  if (!tournament_game(over.game)) return;
-  // Its end is submitted already; the tournament learns it on the lobby's mailbox (a crash in
-  // between is mended by recover()).
-  lobby_mail_->post([this, over] { tell_tournaments({over}); });
 }
 
 void Hub::notify(const PlayerNotice& notice) {
@@ -211,6 +223,10 @@ void Hub::reload_player(std::int64_t user) {
 }
 
 Hub::Recovered Hub::recover(store::GameStore& store) {
+  // The ratings first, on their owner, before the lobby is held: a game ended by a tournament
+  // below hands its end to the ratings' owner, which then takes the lobby.
+  ratings_.load(store.ratings());
+  seed_starts();
   Operation op(*this);
   lock_lobby(op);
   Recovered recovered;
@@ -223,8 +239,6 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     challenges_.restore(std::move(challenge));
     ++recovered.challenges;
   }
-  ratings_.load(store.ratings());
-  seed_starts();
   if (services_.moderation) blocks_.load(services_.moderation->all_blocks());
   // Before serving: nothing else runs on the review boards yet.
   recovered.reviews = reviews_.recover(store, services_.find_user_by_id);
@@ -253,8 +267,9 @@ Hub::Recovered Hub::recover(store::GameStore& store) {
     }
     ++recovered.games;
   }
-  // A tournament game's end is submitted before its tournament is told (Hub::ended): a crash in
-  // between left a finished game whose result the tournament does not know yet.
+  // A tournament game's end and its tournament's news are one submission (Hub::commit_ended);
+  // stores written before 2026-11-27 made them two, and a crash in between left a finished game
+  // whose result the tournament does not know yet.
   for (const auto game : tournaments_.undecided_games()) {
     const auto stored = store.game(game);
     if (!stored || !stored->result) continue;  // still in play
