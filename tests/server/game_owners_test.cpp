@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "store/admin_role.h"
 #include "support/many_players.h"
 
 namespace tengen::testing {
@@ -166,8 +167,31 @@ class HeldReads final : public store::GameStore {
   std::vector<store::GameSummary> live_games(store::Page page) override {
     return real_.live_games(page);
   }
+  // The read a rebuild of every rating makes: held with hold_rebuild().
   std::vector<store::GameSummary> games_in_order_of_ending() override {
+    {
+      std::unique_lock lock(mutex_);
+      rebuild_reading_ = rebuild_holding_;
+      changed_.notify_all();
+      changed_.wait(lock, [&] { return !rebuild_holding_; });
+      rebuild_reading_ = false;
+    }
     return real_.games_in_order_of_ending();
+  }
+  void hold_rebuild() {
+    std::lock_guard lock(mutex_);
+    rebuild_holding_ = true;
+  }
+  bool wait_until_rebuilding() {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, std::chrono::seconds(30), [&] { return rebuild_reading_; });
+  }
+  void release_rebuild() {
+    {
+      std::lock_guard lock(mutex_);
+      rebuild_holding_ = false;
+    }
+    changed_.notify_all();
   }
   std::vector<store::StoredRating> ratings() override { return real_.ratings(); }
   std::optional<store::StoredRating> rating(std::int64_t user_id) override {
@@ -189,6 +213,8 @@ class HeldReads final : public store::GameStore {
   std::condition_variable changed_;
   bool holding_ = false;
   bool reading_ = false;
+  bool rebuild_holding_ = false;
+  bool rebuild_reading_ = false;
 };
 
 class ColdLoads : public ManyPlayers {
@@ -203,6 +229,7 @@ class ColdLoads : public ManyPlayers {
   }
   void TearDown() override {
     held_->release();
+    held_->release_rebuild();
     ManyPlayers::TearDown();
   }
   HeldReads* held_ = nullptr;
@@ -243,6 +270,60 @@ TEST_F(ColdLoads, AGameReadBackFromAStoreThatHangsHoldsUpNoOtherCommandAndNoThre
     const json ack = client->wait_type("ack");
     EXPECT_EQ(ack["game"], finished) << ack.dump();
   }
+}
+
+// The ratings' owner rebuilds every rating (an administrator annulled a rated game) from a store
+// whose read hangs: other games play on and the lobby answers; a rated game that ends meanwhile
+// waits for the new ratings (its end and its ratings are one submission), then is answered.
+TEST_F(ColdLoads, ARebuildOfEveryRatingHoldsUpOnlyTheRatedGamesThatEndMeanwhile) {
+  player("root");
+  ASSERT_NE(store::set_admin_role(temp_.path(), "root", true, 1).find("is now an administrator"),
+            std::string::npos);
+  auto ann = player("ann");
+  auto bob = player("bob");
+  const auto rated = [&](WsClient& black, WsClient& white) {
+    const json created =
+        black.command({{"type", "create_challenge"},
+                       {"settings", {{"width", 9}, {"color", "black"}, {"rated", true}}}});
+    const json accepted =
+        white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+    return accepted["game"].get<std::int64_t>();
+  };
+  const auto annulled = rated(*ann, *bob);
+  ASSERT_EQ(bob->command({{"type", "resign"}, {"game", annulled}})["type"], "ack");
+  auto cyd = player("cyd");
+  auto dan = player("dan");
+  const auto ending = rated(*cyd, *dan);  // rated, ends during the rebuild
+  const auto playing = game_between(*ann, *bob);
+
+  held_->hold_rebuild();
+  auto annulling = std::async(std::launch::async, [&] {
+    return request("POST", "/api/v1/admin/games/" + std::to_string(annulled), "root",
+                   R"({"action":"annul","reason":"a test"})");
+  });
+  const std::shared_ptr<void> let_go(nullptr, [&](void*) { held_->release_rebuild(); });
+  ASSERT_TRUE(held_->wait_until_rebuilding()) << "the annulment rebuilt no rating";
+
+  // Meanwhile: a game plays on, the lobby answers; the rated game that ends waits.
+  dan->send_text(json{{"type", "resign"}, {"cid", "late"}, {"game", ending}}.dump());
+  const json move = ann->command(play(playing, "D4"));
+  ASSERT_EQ(move["type"], "ack") << move.dump();
+  EXPECT_EQ(bob->wait_event(playing, move["seq"])["vertex"], "D4");
+  const json opened = cyd->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  ASSERT_EQ(opened["type"], "ack") << opened.dump();
+  // Dan hears of the new challenge, and nothing yet of his resignation, sent before it.
+  dan->wait([&](const json& m) {
+    return m["type"] == "challenge_opened" && m["challenge"]["id"] == opened["challenge"];
+  });
+  for (const auto& m : dan->kept()) EXPECT_NE(m.value("cid", ""), "late") << m.dump();
+
+  held_->release_rebuild();
+  const auto [status, answer] = annulling.get();
+  EXPECT_EQ(status, 200) << raw_;
+  EXPECT_EQ(answer["ratings_rebuilt"], 0) << "the only rated game that had ended is void";
+  const json late = dan->wait([](const json& m) { return m.value("cid", "") == "late"; });
+  EXPECT_EQ(late["type"], "ack") << late.dump();
 }
 
 }  // namespace
