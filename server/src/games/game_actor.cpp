@@ -26,8 +26,8 @@ GameActor::GameActor(protocol::GameId id, GameHost& host, std::unique_ptr<Mailbo
     : id_(id), host_(host), mailbox_(std::move(mailbox)) {}
 
 void GameActor::post(Input input) {
-  // On the caller's thread when the game is idle (mailbox.h); the room's arrival and its absence
-  // (start, missing) come from the loader, whose thread never runs a game.
+  // On the caller's thread when the game is idle (actor_pool.h); the room's arrival and its
+  // absence (start, missing) come from the loader, whose thread never runs a game.
   mailbox_->run_or_post([self = shared_from_this(), input = std::move(input)]() mutable {
     self->receive(std::move(input));
   });
