@@ -604,6 +604,16 @@ class Load {
     }
   }
 
+  // Reads one connection until the ack of `cid`.
+  static awaitable<tengen::protocol::Ack> ack_of(Connection& conn, const std::string& cid) {
+    for (;;) {
+      const auto m = tengen::protocol::read_server_message(co_await conn.read());
+      if (!m) continue;
+      if (const auto* ack = std::get_if<tengen::protocol::Ack>(&*m); ack && ack->cid == cid)
+        co_return *ack;
+    }
+  }
+
   // --cold-loads: two players play a 19×19 game of 300 random legal moves, Black resigns, both
   // leave; nobody watches it, so it leaves the server's memory.
   awaitable<void> prepare_cold_game(int first_index) {
@@ -619,28 +629,11 @@ class Load {
                        {"color", "black"},
                        {"time", {{"system", "none"}}}}}}
                     .dump());
-    std::int64_t challenge = 0;
-    for (;;) {
-      const std::string_view text = co_await black->read();
-      const auto m = tengen::protocol::read_server_message(text);
-      if (m && std::holds_alternative<tengen::protocol::Ack>(*m) &&
-          std::get<tengen::protocol::Ack>(*m).cid == "c0") {
-        challenge = std::get<tengen::protocol::Ack>(*m).challenge.value_or(0);
-        break;
-      }
-    }
+    const auto challenge = (co_await ack_of(*black, "c0")).challenge.value_or(0);
     white->send(
         json{{"v", 1}, {"type", "accept_challenge"}, {"cid", "c1"}, {"challenge", challenge}}
             .dump());
-    for (;;) {
-      const std::string_view text = co_await white->read();
-      const auto m = tengen::protocol::read_server_message(text);
-      if (m && std::holds_alternative<tengen::protocol::Ack>(*m) &&
-          std::get<tengen::protocol::Ack>(*m).cid == "c1") {
-        cold_game_ = std::get<tengen::protocol::Ack>(*m).game.value_or(0);
-        break;
-      }
-    }
+    cold_game_ = (co_await ack_of(*white, "c1")).game.value_or(0);
     tengen::Game game(tengen::Board(19, 19), *tengen::Rules::preset("chinese"));
     const tengen::Geometry g{19, 19};
     std::uniform_int_distribution<int> coord(0, 18);

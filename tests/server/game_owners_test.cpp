@@ -110,20 +110,17 @@ TEST_F(GameOwners, GamesPlayedAtOnceFromManyThreadsKeepEachGamesEventsInOrder) {
   }
 }
 
-// The real store, except that its reads of one game's events can be held back (as a disk that
-// hangs would): the loader, reading a game back, then waits inside stored_game().
-class HeldReads final : public store::GameStore {
+// A door a store read can be held at (as a disk that hangs would hold it).
+class Gate {
  public:
-  explicit HeldReads(store::GameStore& real) : real_(real) {}
-
   void hold() {
     std::lock_guard lock(mutex_);
     holding_ = true;
   }
-  // True once a read is being held; false if none began within the test's patience.
-  bool wait_until_reading() {
+  // True once a read is held here; false if none came within the test's patience.
+  bool wait_until_inside() {
     std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::seconds(30), [&] { return reading_; });
+    return changed_.wait_for(lock, std::chrono::seconds(30), [&] { return inside_; });
   }
   void release() {
     {
@@ -132,16 +129,38 @@ class HeldReads final : public store::GameStore {
     }
     changed_.notify_all();
   }
+  // Called by the read: returns at once, or once released.
+  void pass() {
+    std::unique_lock lock(mutex_);
+    inside_ = holding_;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return !holding_; });
+    inside_ = false;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool holding_ = false;
+  bool inside_ = false;
+};
+
+// The real store, except that two reads can be held: one game's events (the loader reading a
+// game back waits inside stored_game()) and every finished game (a rebuild of every rating).
+class HeldReads final : public store::GameStore {
+ public:
+  explicit HeldReads(store::GameStore& real) : real_(real) {}
+
+  Gate game_reads;
+  Gate rebuild_reads;
 
   std::optional<store::StoredGame> stored_game(std::int64_t game_id) override {
-    {
-      std::unique_lock lock(mutex_);
-      reading_ = holding_;
-      changed_.notify_all();
-      changed_.wait(lock, [&] { return !holding_; });
-      reading_ = false;
-    }
+    game_reads.pass();
     return real_.stored_game(game_id);
+  }
+  std::vector<store::GameSummary> games_in_order_of_ending() override {
+    rebuild_reads.pass();
+    return real_.games_in_order_of_ending();
   }
 
   void write(std::span<const store::Write> writes) override { real_.write(writes); }
@@ -167,32 +186,6 @@ class HeldReads final : public store::GameStore {
   std::vector<store::GameSummary> live_games(store::Page page) override {
     return real_.live_games(page);
   }
-  // The read a rebuild of every rating makes: held with hold_rebuild().
-  std::vector<store::GameSummary> games_in_order_of_ending() override {
-    {
-      std::unique_lock lock(mutex_);
-      rebuild_reading_ = rebuild_holding_;
-      changed_.notify_all();
-      changed_.wait(lock, [&] { return !rebuild_holding_; });
-      rebuild_reading_ = false;
-    }
-    return real_.games_in_order_of_ending();
-  }
-  void hold_rebuild() {
-    std::lock_guard lock(mutex_);
-    rebuild_holding_ = true;
-  }
-  bool wait_until_rebuilding() {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::seconds(30), [&] { return rebuild_reading_; });
-  }
-  void release_rebuild() {
-    {
-      std::lock_guard lock(mutex_);
-      rebuild_holding_ = false;
-    }
-    changed_.notify_all();
-  }
   std::vector<store::StoredRating> ratings() override { return real_.ratings(); }
   std::optional<store::StoredRating> rating(std::int64_t user_id) override {
     return real_.rating(user_id);
@@ -209,12 +202,6 @@ class HeldReads final : public store::GameStore {
 
  private:
   store::GameStore& real_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool holding_ = false;
-  bool reading_ = false;
-  bool rebuild_holding_ = false;
-  bool rebuild_reading_ = false;
 };
 
 class ColdLoads : public ManyPlayers {
@@ -228,8 +215,8 @@ class ColdLoads : public ManyPlayers {
                    });
   }
   void TearDown() override {
-    held_->release();
-    held_->release_rebuild();
+    held_->game_reads.release();
+    held_->rebuild_reads.release();
     ManyPlayers::TearDown();
   }
   HeldReads* held_ = nullptr;
@@ -245,10 +232,10 @@ TEST_F(ColdLoads, AGameReadBackFromAStoreThatHangsHoldsUpNoOtherCommandAndNoThre
   ASSERT_EQ(bob->command({{"type", "leave"}, {"game", finished}})["type"], "ack");
 
   // A spectator opens it: it is read back from the store, whose read now hangs.
-  held_->hold();
+  held_->game_reads.hold();
   auto cyd = player("cyd");
   cyd->send_text(json{{"v", 1}, {"type", "join"}, {"cid", "late"}, {"game", finished}}.dump());
-  ASSERT_TRUE(held_->wait_until_reading()) << "the finished game was not read back";
+  ASSERT_TRUE(held_->game_reads.wait_until_inside()) << "the finished game was not read back";
 
   // Meanwhile the lobby answers, a new game starts and is played, and a second look at the
   // finished game (from another connection) is taken and waits with the first: with a lock
@@ -262,7 +249,7 @@ TEST_F(ColdLoads, AGameReadBackFromAStoreThatHangsHoldsUpNoOtherCommandAndNoThre
   bob->send_text(json{{"v", 1}, {"type", "join"}, {"cid", "again"}, {"game", finished}}.dump());
 
   // The read completes: both looks are answered, with the game as it ended.
-  held_->release();
+  held_->game_reads.release();
   for (auto* client : {cyd.get(), bob.get()}) {
     const json snapshot = client->wait_type("snapshot");
     EXPECT_EQ(snapshot["game"], finished);
@@ -296,13 +283,13 @@ TEST_F(ColdLoads, ARebuildOfEveryRatingHoldsUpOnlyTheRatedGamesThatEndMeanwhile)
   const auto ending = rated(*cyd, *dan);  // rated, ends during the rebuild
   const auto playing = game_between(*ann, *bob);
 
-  held_->hold_rebuild();
+  held_->rebuild_reads.hold();
   auto annulling = std::async(std::launch::async, [&] {
     return request("POST", "/api/v1/admin/games/" + std::to_string(annulled), "root",
                    R"({"action":"annul","reason":"a test"})");
   });
-  const std::shared_ptr<void> let_go(nullptr, [&](void*) { held_->release_rebuild(); });
-  ASSERT_TRUE(held_->wait_until_rebuilding()) << "the annulment rebuilt no rating";
+  const std::shared_ptr<void> let_go(nullptr, [&](void*) { held_->rebuild_reads.release(); });
+  ASSERT_TRUE(held_->rebuild_reads.wait_until_inside()) << "the annulment rebuilt no rating";
 
   // Meanwhile: a game plays on, the lobby answers; the rated game that ends waits.
   dan->send_text(json{{"type", "resign"}, {"cid", "late"}, {"game", ending}}.dump());
@@ -318,7 +305,7 @@ TEST_F(ColdLoads, ARebuildOfEveryRatingHoldsUpOnlyTheRatedGamesThatEndMeanwhile)
   });
   for (const auto& m : dan->kept()) EXPECT_NE(m.value("cid", ""), "late") << m.dump();
 
-  held_->release_rebuild();
+  held_->rebuild_reads.release();
   const auto [status, answer] = annulling.get();
   EXPECT_EQ(status, 200) << raw_;
   EXPECT_EQ(answer["ratings_rebuilt"], 0) << "the only rated game that had ended is void";

@@ -5,16 +5,14 @@
 #include <algorithm>
 
 #include "protocol/overloaded.h"
+#include "rooms/replies.h"
 #include "store/unreachable.h"
 
 namespace tengen::games {
 namespace {
 
 using protocol::ErrorCode;
-
-protocol::Error error(const std::string& cid, ErrorCode code, std::string message) {
-  return protocol::Error{cid, code, std::move(message), {}};
-}
+using replies::error;
 
 protocol::Error no_game(const std::string& cid, protocol::GameId id) {
   return error(cid, ErrorCode::NotFound, "no game " + std::to_string(id));
@@ -105,12 +103,9 @@ void GameActor::fail(Input& input, bool unreachable) {
   }
   auto* c = std::get_if<Command>(&input);
   if (!c) return;
-  const Reply reply = unreachable
-                          ? error(c->cid, ErrorCode::Unavailable,
-                                  "the server cannot reach its database right now: nothing was "
-                                  "done; try again in a moment")
-                          : error(c->cid, ErrorCode::Internal,
-                                  "the game could not do that (the server logged why)");
+  const Reply reply = unreachable ? error(c->cid, ErrorCode::Unavailable, replies::kDatabaseAway)
+                                  : error(c->cid, ErrorCode::Internal,
+                                          "the game could not do that (the server logged why)");
   Outbox out;
   if (c->answered) c->answered(out, reply);
   host_.commit(out);

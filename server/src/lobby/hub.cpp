@@ -5,8 +5,8 @@
 #include <future>
 #include <thread>
 
-#include "lobby/replies.h"
 #include "protocol/overloaded.h"
+#include "rooms/replies.h"
 #include "store/unreachable.h"
 
 namespace tengen {
@@ -403,9 +403,7 @@ void Hub::run_command(const std::shared_ptr<Connection>& who,
                 "a command of connection {} failed: {}", who->id(), e.what());
     Outbox out;
     answer_into(out, who, command,
-                unreachable ? error(command.cid, ErrorCode::Unavailable,
-                                    "the server cannot reach its database right now: nothing was "
-                                    "done; try again in a moment")
+                unreachable ? error(command.cid, ErrorCode::Unavailable, replies::kDatabaseAway)
                             : error(command.cid, ErrorCode::Internal,
                                     "the server could not do that (it logged why)"));
     commit_.submit(out);

@@ -44,12 +44,13 @@ namespace tengen {
 // the order it was produced; each connection's own strand then delivers it.
 //
 // Every game is owned by its actor (games/game_actor.h): a command for a game is posted to it and
-// handled on its mailbox, a thread of the actor pool; no thread waits for a game, and a game
-// that left memory is read back by the directory's loader while its inputs wait. Each
+// handled on its mailbox (on the caller's thread if the game is idle, else the actor pool's); no
+// thread waits for a game, and a game that left memory is read back by the directory's loader
+// while its inputs wait. The review boards and the ratings have mailboxes of their own. Each
 // connection's commands run one after another in its lane (lobby/lanes.h), so that its replies
 // keep their order when two commands go to two owners. The lobby (presence, challenges, quick
 // match, tournaments) still has a lock of its own, taken by the command's thread; a game's end
-// reaches its tournament as a message on the lobby's mailbox.
+// reaches its tournament through the ratings' owner, in one submission (commit_ended).
 class Hub final : public Dispatcher, private TournamentHost, private games::GameHost {
  public:
   // Arrivals and departures are told to everyone together, at most this often (Presence).
@@ -81,7 +82,8 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
     // Runs the dead-stone suggestions off the game's actor; must stop after stop(). Without,
     // they run on the actor, stalling that game.
     Worker* worker = nullptr;
-    // Threads of the actor pool (games and the lobby's mailbox): 0, one per core.
+    // Threads of the actor pool (games, the review boards, the ratings): 0, one per core (two
+    // at least).
     unsigned actor_threads = 0;
     RoomOptions room;
     ReviewLimits reviews{};
@@ -183,9 +185,9 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
  private:
   using Reply = std::variant<protocol::Ack, protocol::Error>;
 
-  // One operation of the lobby or the reviews (a command, a deadline, a connection coming or
-  // going): the locks it holds and what it produced. finish() submits that, then lets the locks
-  // go; the games it opened then start, each on its own actor.
+  // One operation of the lobby (a command, a deadline, a connection coming or going, a
+  // tournament game's end): the lock it holds and what it produced. finish() submits that, then
+  // lets the locks go; the games it opened then start, each on its own actor.
   struct Operation {
     explicit Operation(Hub& h) : hub(h) {}
     ~Operation();
@@ -210,7 +212,7 @@ class Hub final : public Dispatcher, private TournamentHost, private games::Game
 
   // ---- the router: each connection's lane ----
   // Runs a command on its connection's lane: answered again if applied already; then to its
-  // game's actor, or handled here (the lobby, reviews, tournaments).
+  // game's actor, a review board's to theirs, or handled here (the lobby, tournaments).
   void run_command(const std::shared_ptr<Connection>& who,
                    const std::shared_ptr<const protocol::ClientEnvelope>& command, Lanes::Own& own,
                    const Lanes::Done& done);

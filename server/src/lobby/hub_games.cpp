@@ -4,7 +4,7 @@
 #include <future>
 
 #include "lobby/hub.h"
-#include "lobby/replies.h"
+#include "rooms/replies.h"
 
 // The games' half of the hub (docs/architecture.md, "Owners"): what their actors ask of the
 // server, and the reads and actions that go to them from outside a connection (HTTP, the mailer,

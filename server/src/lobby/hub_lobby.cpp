@@ -1,8 +1,8 @@
 #include <spdlog/spdlog.h>
 
 #include "lobby/hub.h"
-#include "lobby/replies.h"
 #include "protocol/overloaded.h"
+#include "rooms/replies.h"
 
 // The lobby's half of the hub (docs/games.md): challenges, quick match, tournaments, presence,
 // and the games it opens. Everything here runs under the lobby's lock.

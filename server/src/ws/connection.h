@@ -28,6 +28,7 @@ class Dispatcher {
  public:
   virtual ~Dispatcher() = default;
   virtual void connected(const std::shared_ptr<Connection>& connection) = 0;
+  // Answers the command, whatever happens (a refusal, the database away): it does not throw.
   virtual void received(const std::shared_ptr<Connection>& connection,
                         protocol::ClientEnvelope command) = 0;
   virtual void disconnected(const std::shared_ptr<Connection>& connection) = 0;

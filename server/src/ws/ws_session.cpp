@@ -11,8 +11,6 @@
 #include <charconv>
 #include <cstring>
 
-#include "store/unreachable.h"
-
 namespace tengen {
 namespace asio = boost::asio;
 
@@ -187,15 +185,8 @@ void WsSession::handle(std::string_view text) {
     dispatcher_.answer(shared_from_this(), protocol::Pong{command.cid, ping->t});
     return;
   }
-  std::optional<std::string> cid = command.cid;
-  try {
-    dispatcher_.received(shared_from_this(), std::move(command));
-  } catch (const store::Unreachable& e) {  // asked of the database first (a name, a calendar)
-    spdlog::info("connection {}: a command refused: {}", id_, e.what());
-    reply_error(std::move(cid), protocol::ErrorCode::Unavailable,
-                "the server cannot reach its database right now: nothing was done; try again in "
-                "a moment");
-  }
+  // The dispatcher answers every command itself, a failure too (the database away: Hub).
+  dispatcher_.received(shared_from_this(), std::move(command));
 }
 
 void WsSession::reply_error(std::optional<std::string> cid, protocol::ErrorCode code,
