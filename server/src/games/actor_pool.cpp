@@ -29,24 +29,47 @@ struct Queue {
   std::mutex mutex;
   std::deque<Mailbox::Job> jobs;
   bool running = false;  // a thread runs this mailbox's jobs (the caller's, or a drain)
+  bool in_job = false;   // that thread is inside a job now
+  bool held = false;     // a job held the mailbox (hold()): nothing runs until it is let go
 };
+
+void drain(const std::shared_ptr<Queue>& queue);
+
+// After a job: true if the thread that ran it goes on with the queue, false if it lets go (the
+// queue is empty, or held: whoever lets it go resumes it). Under the queue's lock.
+bool after_job(Queue& queue) {
+  queue.in_job = false;
+  if (queue.held) return false;  // `running` stays: the release resumes the queue
+  if (queue.jobs.empty()) {
+    queue.running = false;
+    return false;
+  }
+  return true;
+}
 
 // Runs a mailbox's queued jobs on a pool thread, a few at a time, then hands the rest to the pool
 // again so that one busy owner does not keep a thread from the others.
 void drain(const std::shared_ptr<Queue>& queue) {
   constexpr int kTurn = 64;
+  Mailbox::Job job;
+  {
+    std::lock_guard lock(queue->mutex);
+    if (queue->jobs.empty()) {
+      queue->running = false;
+      return;
+    }
+  }
   for (int i = 0; i < kTurn; ++i) {
-    Mailbox::Job job;
     {
       std::lock_guard lock(queue->mutex);
-      if (queue->jobs.empty()) {
-        queue->running = false;
-        return;
-      }
       job = std::move(queue->jobs.front());
       queue->jobs.pop_front();
+      queue->in_job = true;
     }
     run(job);
+    job = nullptr;
+    std::lock_guard lock(queue->mutex);
+    if (!after_job(*queue)) return;
   }
   asio::post(queue->pool, [queue] { drain(queue); });
 }
@@ -73,18 +96,37 @@ class PoolMailbox final : public Mailbox {
         return;
       }
       queue_->running = true;
+      queue_->in_job = true;
     }
     const auto queue = queue_;  // the job may release this mailbox
     run(job);
     job = nullptr;
     {
       std::lock_guard lock(queue->mutex);
-      if (queue->jobs.empty()) {
-        queue->running = false;
-        return;
-      }
+      if (!after_job(*queue)) return;
     }
     asio::post(queue->pool, [queue] { drain(queue); });  // what others queued meanwhile
+  }
+
+  std::function<void()> hold() override {
+    {
+      std::lock_guard lock(queue_->mutex);
+      queue_->held = true;
+    }
+    return [queue = queue_, once = std::make_shared<std::once_flag>()] {
+      std::call_once(*once, [&] {
+        {
+          std::lock_guard lock(queue->mutex);
+          queue->held = false;
+          if (queue->in_job) return;  // the job that held it is still running: it goes on
+          if (queue->jobs.empty()) {
+            queue->running = false;
+            return;
+          }
+        }
+        asio::post(queue->pool, [queue] { drain(queue); });
+      });
+    };
   }
 
  private:

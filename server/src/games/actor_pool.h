@@ -18,6 +18,11 @@ class Mailbox {
   // under way, which the pool's threads then run. The caller runs its own job only, never one
   // that others queued meanwhile.
   virtual void run_or_post(Job job) = 0;
+  // Called from one of this mailbox's own jobs: once that job returns, the mailbox runs nothing
+  // more until the function returned is called (from any thread, once; at once is allowed). For
+  // an owner whose next job must come after another owner's answer (the ratings' owner waits
+  // for the lobby to submit a tournament game's end) without a thread waiting for it.
+  virtual std::function<void()> hold() = 0;
 };
 
 // The small pool of threads every owner's mailbox drains on (docs/architecture.md, "Owners"): as
