@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "centre/centre.h"
 #include "clock.h"
-#include "lobby/hub.h"
 #include "protocol/codec.h"
 #include "rooms/room.h"
 #include "store/journal.h"
@@ -182,20 +182,21 @@ void recovery(const fs::path& dir, int games) {
   store::SqliteGameStore store(path.string());
   store::Journal journal(store);
   FixedClock clock;
-  Hub hub(Hub::Services{.find_user = {},
-                        .find_user_by_id = [](std::int64_t id) -> std::optional<protocol::UserRef> {
-                          return protocol::UserRef{id, id == 1 ? "black" : "white"};
-                        },
-                        .journal = &journal,
-                        .store = &store,
-                        .draw_black = {},
-                        .random_hex = {},
-                        .clock = &clock,
-                        .timers = nullptr,
-                        .room = {},
-                        .metrics = nullptr});
+  Centre centre(
+      Centre::Services{.find_user = {},
+                       .find_user_by_id = [](std::int64_t id) -> std::optional<protocol::UserRef> {
+                         return protocol::UserRef{id, id == 1 ? "black" : "white"};
+                       },
+                       .journal = &journal,
+                       .store = &store,
+                       .draw_black = {},
+                       .random_hex = {},
+                       .clock = &clock,
+                       .timers = nullptr,
+                       .room = {},
+                       .metrics = nullptr});
   const auto start = Clock::now();
-  const auto recovered = hub.recover(store);
+  const auto recovered = centre.recover(store);
   const double took = ms_since(start);
   std::printf("recovery: %zu unfinished 19x19 games of 60 moves (%d events) rebuilt in %.0f ms\n",
               recovered.games, games * 60, took);

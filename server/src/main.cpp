@@ -19,6 +19,7 @@
 
 #include "accounts/accounts.h"
 #include "bots/house_bots.h"
+#include "centre/centre.h"
 #include "clock.h"
 #include "cluster/hub_reads.h"
 #include "cluster/lease_keeper.h"
@@ -27,7 +28,6 @@
 #include "config.h"
 #include "http/api.h"
 #include "http/http_server.h"
-#include "lobby/hub.h"
 #include "mail/mailer.h"
 #include "mail/waiting.h"
 #include "ops.h"
@@ -175,8 +175,8 @@ int main(int argc, char** argv) {
     };
     // The hub: built now on a single server; in a cluster, when this node becomes the hub
     // (cluster::Roles), which may be at once or when another hub goes. Published once recovered.
-    std::optional<Hub> hub;
-    std::atomic<Hub*> serving{nullptr};
+    std::optional<Centre> hub;  // the centre of this node while it is the hub
+    std::atomic<Centre*> serving{nullptr};
     // In front of it: commands refused while the database is away and this many wait for it
     // (docs/limits.md).
     constexpr std::size_t kMostWaitingForTheDatabase = 10'000;
@@ -200,12 +200,12 @@ int main(int argc, char** argv) {
                    })
                          : Mailer::Send{},
                    [&serving](std::int64_t user) -> std::optional<std::vector<WaitingGame>> {
-                     Hub* h = serving.load();
+                     Centre* h = serving.load();
                      if (!h) return std::nullopt;
                      return waiting_games(h->games_of(user), user);
                    });
-    auto build_hub = [&]() -> Hub& {
-      hub.emplace(Hub::Services{
+    auto build_hub = [&]() -> Centre& {
+      hub.emplace(Centre::Services{
           .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },
           .find_user_by_id = [&](std::int64_t id) { return user_ref(accounts.find_user(id)); },
           .journal = &journal,
@@ -232,7 +232,7 @@ int main(int argc, char** argv) {
                 }
                 return out;
               }});
-      guarded.emplace(*hub, [&journal] {
+      guarded.emplace(hub->router(), [&journal] {
         return journal.waiting_for_store() && journal.backlog() >= kMostWaitingForTheDatabase;
       });
       return *hub;
@@ -251,7 +251,7 @@ int main(int argc, char** argv) {
     // The hub's reads: its own on the hub; asked of the hub over the bus on a front node.
     std::optional<HubReads> hub_reads_remote;  // set before the server starts, in a cluster
     auto reads = [&]() -> HubReads {
-      if (Hub* h = serving.load()) return cluster::hub_reads_of(*h);
+      if (Centre* h = serving.load()) return cluster::hub_reads_of(*h);
       if (hub_reads_remote) return *hub_reads_remote;
       throw Unavailable("the server is starting: try again in a moment");
     };
@@ -335,7 +335,7 @@ int main(int argc, char** argv) {
           *bus, *stores->leases,
           cluster::Roles::Hooks{.try_take_lock = [&hub_lock] { return hub_lock->try_take(); },
                                 .become_hub = [&]() -> Dispatcher& {
-                                  Hub& built = build_hub();
+                                  Centre& built = build_hub();
                                   recover_hub();
                                   hub_answers =
                                       cluster::answer_hub_reads(*bus, cluster::hub_reads_of(built));
@@ -400,7 +400,7 @@ int main(int argc, char** argv) {
          .metrics_text =
              [&] {
                const std::chrono::duration<double> up = std::chrono::steady_clock::now() - started;
-               Hub* h = serving.load();
+               Centre* h = serving.load();
                auto gauges = h ? h->gauges() : Metrics::Gauges{};
                const auto journaled = journal.stats();
                gauges.journal_commits = journaled.commits;
@@ -458,7 +458,7 @@ int main(int argc, char** argv) {
               // Only a hub owns games (a front node has none to take).
               .adopt =
                   [&serving](const std::vector<std::int64_t>& games) {
-                    Hub* h = serving.load();
+                    Centre* h = serving.load();
                     return h ? h->adopt(games) : std::size_t{0};
                   },
               .lost =
@@ -503,7 +503,7 @@ int main(int argc, char** argv) {
         house_bots.emplace(accounts, default_house_bots(), std::move(options));
         house_bots->start();
         // Their accounts exist now: their ratings start from their levels (a first start).
-        if (Hub* h = serving.load()) h->seed_starts();
+        if (Centre* h = serving.load()) h->seed_starts();
       }
     }
     if (relay) {

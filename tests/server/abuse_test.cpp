@@ -296,11 +296,11 @@ TEST_F(Abuse, ACrowdOnlineFitsTheLobbyAndThePresenceMessages) {
   for (int i = 0; i < kCrowd; ++i) {
     crowd.push_back(std::make_shared<Present>((std::uint64_t{1} << 40) + i, 100'000 + i,
                                               "crowd" + std::to_string(i)));
-    stack_->hub().connected(crowd.back());
+    stack_->centre().router().connected(crowd.back());
   }
   int told = 0, messages = 0;
   while (told < kCrowd && messages < 20) {
-    stack_->advance(Hub::kPresenceInterval);
+    stack_->advance(Lobby::kPresenceInterval);
     const json presence = watcher->wait_type("presence");
     ++messages;
     EXPECT_LE(presence["online"].size() + presence["offline"].size(), 500u);
@@ -316,7 +316,7 @@ TEST_F(Abuse, ACrowdOnlineFitsTheLobbyAndThePresenceMessages) {
   EXPECT_EQ(lobby["online"].size(), 500u);
   EXPECT_EQ(lobby["online_count"], kCrowd + 1);
   EXPECT_LT(lobby.dump().size(), 32u * 1024);
-  for (const auto& c : crowd) stack_->hub().disconnected(c);
+  for (const auto& c : crowd) stack_->centre().router().disconnected(c);
 }
 
 // One account reconnecting as fast as it can (a broken client, a script): each arrival and
@@ -326,7 +326,7 @@ TEST_F(Abuse, AReconnectStormCostsTheOthersOneMessageAnInterval) {
   auto black = player("black");
   auto white = player("white");
   const auto game = game_between(*black, *white);
-  stack_->advance(Hub::kPresenceInterval);  // the arrivals so far are told
+  stack_->advance(Lobby::kPresenceInterval);  // the arrivals so far are told
   auto storm = player("storm");
   const std::string token = tokens_["storm"];
   storm.reset();
@@ -336,7 +336,7 @@ TEST_F(Abuse, AReconnectStormCostsTheOthersOneMessageAnInterval) {
   }
   EXPECT_EQ(black->command(play(game, "D4"))["type"], "ack");
   EXPECT_EQ(white->wait([](const json& m) { return m["type"] == "move"; })["vertex"], "D4");
-  stack_->advance(Hub::kPresenceInterval);
+  stack_->advance(Lobby::kPresenceInterval);
   EXPECT_EQ(white->command({{"type", "ping"}})["type"], "pong");
   int presences = 0;
   for (const auto& m : white->kept()) presences += m["type"] == "presence" ? 1 : 0;

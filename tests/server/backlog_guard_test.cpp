@@ -21,8 +21,8 @@ class Nobody final : public Connection {
   std::optional<store::UserRecord> user_;
 };
 
-// What the hub behind the guard was given.
-class Hub final : public Dispatcher {
+// What the dispatcher behind the guard was given.
+class Behind final : public Dispatcher {
  public:
   void connected(const std::shared_ptr<Connection>&) override { seen.push_back("connected"); }
   void received(const std::shared_ptr<Connection>&, protocol::ClientEnvelope command) override {
@@ -37,7 +37,7 @@ class Hub final : public Dispatcher {
 };
 
 TEST(BacklogGuard, RefusesCommandsOnlyWhileOverloadedAndPassesTheRestThrough) {
-  Hub hub;
+  Behind hub;
   bool overloaded = false;
   BacklogGuard guard(hub, [&] { return overloaded; });
   const auto c = std::make_shared<Nobody>();

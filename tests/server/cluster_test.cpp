@@ -111,7 +111,7 @@ class NodesInOneProcess : public ::testing::Test {
   testing::TempNats nats_;
   testing::LiveStack hub_{testing::TempPostgres::instance().new_database_uri()};
   cluster::NatsBus hub_bus_{nats_.url(), "hub"};
-  cluster::Gateway gateway_{hub_bus_, hub_.hub()};
+  cluster::Gateway gateway_{hub_bus_, hub_.centre().router()};
   std::unique_ptr<cluster::Bus::Subscription> hub_answers_ =
       cluster::answer_hub_reads(hub_bus_, hub_.reads());
   std::vector<std::unique_ptr<testing::FrontNode>> fronts_;
@@ -127,7 +127,7 @@ TEST_F(NodesInOneProcess, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatche
   EXPECT_EQ(white.wait_type("lobby")["type"], "lobby") << "the hub's welcome, over the bus";
   WsClient watcher(c.port(), {hub_.token_for("watcher"), "", "/ws/v1"});
   watcher.wait_type("lobby");
-  hub_.advance(Hub::kPresenceInterval);
+  hub_.advance(Lobby::kPresenceInterval);
   const json presence = black.wait_type("presence");
   EXPECT_EQ(presence["online_count"], 3) << presence.dump() << ": the other nodes' players too";
 

@@ -433,7 +433,7 @@ TEST_F(Lifecycle, ANigiriThatAnyoneCanVerify) {
   auto& first = done["black"]["name"] == "black" ? black_ : white_;
   expect_ack(first->command(play(game, "E5")));
   // The proof goes into the game's record.
-  const GameRecord record = read_sgf(*stack_->hub().sgf(game));
+  const GameRecord record = read_sgf(*stack_->centre().sgf(game));
   EXPECT_NE(record.game_comment.find("secret " + n["secret"].get<std::string>()), std::string::npos)
       << record.game_comment;
   EXPECT_NE(record.game_comment.find("guess even, stones " + std::to_string(proof.stones)),

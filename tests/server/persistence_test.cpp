@@ -298,17 +298,17 @@ TEST_P(Persistence, TheArchiveListsPagesAndServesSgfThatGnuGoReads) {
 
   // A finished game leaves memory once nobody watches it, and comes back from the store when
   // somebody does.
-  const auto in_memory = stack_->hub().rooms_in_memory();
+  const auto in_memory = stack_->centre().rooms_in_memory();
   expect_ack(black_->command(cmd("leave", game)));
-  EXPECT_EQ(stack_->hub().rooms_in_memory(), in_memory);  // White still watches
+  EXPECT_EQ(stack_->centre().rooms_in_memory(), in_memory);  // White still watches
   expect_ack(white_->command(cmd("leave", game)));
-  EXPECT_EQ(stack_->hub().rooms_in_memory(), in_memory - 1);
+  EXPECT_EQ(stack_->centre().rooms_in_memory(), in_memory - 1);
   const json archived = snapshot(*black_, game);
   EXPECT_EQ(archived["phase"], "finished");
   EXPECT_EQ(archived["result"], "B+R");
   EXPECT_EQ(archived["moves"].size(), 7u);
   EXPECT_EQ(archived["captures"]["black"], 1);
-  EXPECT_EQ(stack_->hub().rooms_in_memory(), in_memory);
+  EXPECT_EQ(stack_->centre().rooms_in_memory(), in_memory);
 
   // Bad requests say what is wrong.
   EXPECT_EQ(

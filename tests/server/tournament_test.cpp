@@ -304,9 +304,9 @@ TEST_F(Tournament, DirectorWithdrawsAdjudicatesAndRepairsAndEveryActionIsAudited
 }
 
 // A tournament game plays on while an operation holds the lobby; its end goes to its tournament
-// as a message (Hub::commit_ended), and is submitted with the tournament's news, once the lobby
-// is free: its ack and the tournament's change leave together, and the tournament never shows a
-// stale result to someone who saw the game end.
+// as a message (Centre::commit_ended, Lobby::tournament_game_ended), and is submitted with the
+// tournament's news, once the lobby is free: its ack and the tournament's change leave together,
+// and the tournament never shows a stale result to someone who saw the game end.
 TEST_F(Tournament, AGamePlaysOnWhileTheLobbyIsBusyAndItsEndIsToldWithItsTournamentsNews) {
   const int id = running_swiss();
   const auto games = view(id)["round_list"][0]["games"];

@@ -154,7 +154,7 @@ TEST_F(LiveServer, AWholeGameWithEverythingThatHappensInOne) {
   EXPECT_EQ(stack_->metrics().moves_total.load(), 14u);
   EXPECT_EQ(stack_->metrics().games_started_total.load(), 1u);
   EXPECT_EQ(stack_->metrics().ws_connections.load(), 3);
-  const auto gauges = stack_->hub().gauges();
+  const auto gauges = stack_->centre().gauges();
   EXPECT_EQ(gauges.games_active, 0);
   EXPECT_EQ(gauges.users_online, 3);
 }
@@ -187,7 +187,7 @@ TEST_F(LiveServer, BadInputGetsTypedErrorsAndKeepsTheConnection) {
 TEST_F(LiveServer, ArrivalsAndDeparturesAreToldTogether) {
   start();
   auto watcher = connect(token_for("jowa"));
-  stack_->advance(Hub::kPresenceInterval);
+  stack_->advance(Lobby::kPresenceInterval);
   json told = watcher->wait_type("presence");
   ASSERT_EQ(told["online"].size(), 1u);
   EXPECT_EQ(told["online"][0]["name"], "jowa");
@@ -197,7 +197,7 @@ TEST_F(LiveServer, ArrivalsAndDeparturesAreToldTogether) {
   const auto gennan_token = token_for("gennan");
   auto gennan = connect(gennan_token);
   auto gennan_again = connect(gennan_token);
-  stack_->advance(Hub::kPresenceInterval);
+  stack_->advance(Lobby::kPresenceInterval);
   told = watcher->wait_type("presence");
   ASSERT_EQ(told["online"].size(), 2u) << told.dump();
   EXPECT_EQ(told["online"][0]["name"], "shusaku");
@@ -215,7 +215,7 @@ TEST_F(LiveServer, ArrivalsAndDeparturesAreToldTogether) {
     std::this_thread::yield();
   }
   ASSERT_EQ(stack_->metrics().ws_connections.load(), 2);
-  stack_->advance(Hub::kPresenceInterval);
+  stack_->advance(Lobby::kPresenceInterval);
   const json gone = watcher->wait_type("presence");
   ASSERT_EQ(gone["offline"].size(), 1u) << gone.dump();
   EXPECT_EQ(gone["offline"][0]["name"], "shusaku");

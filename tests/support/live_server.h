@@ -1,10 +1,10 @@
 #pragma once
 
 // The whole server stack (a SQLite file or, given a postgres:// URI, a PostgreSQL database;
-// accounts, API, hub, HTTP/WebSocket server) on 127.0.0.1 and a free port, run on a thread of the
-// test. Time is the test's: a manual clock and manual
-// timers that fire when the test advances it. "Automatic" colours go to the challenger as Black
-// and nigiri secrets come from a seeded generator, so that games are deterministic.
+// accounts, API, centre, HTTP/WebSocket server) on 127.0.0.1 and a free port, run on a thread of
+// the test. Time is the test's: a manual clock and manual timers that fire when the test advances
+// it. "Automatic" colours go to the challenger as Black and nigiri secrets come from a seeded
+// generator, so that games are deterministic.
 #include <iomanip>
 #include <optional>
 #include <random>
@@ -12,10 +12,10 @@
 #include <thread>
 
 #include "accounts/accounts.h"
+#include "centre/centre.h"
 #include "cluster/hub_reads.h"
 #include "http/api.h"
 #include "http/http_server.h"
-#include "lobby/hub.h"
 #include "mail/mailer.h"
 #include "mail/waiting.h"
 #include "metrics.h"
@@ -57,7 +57,7 @@ class LiveStack {
                       stores_->moderation.get());
     mailer_.emplace(*stores_->mail, *accounts_, clock_, mail.options, mail.send,
                     [this](std::int64_t user) -> std::optional<std::vector<WaitingGame>> {
-                      return waiting_games(hub_->games_of(user), user);
+                      return waiting_games(centre_->games_of(user), user);
                     });
     journal_.emplace(*game_store_);
     room.dead_stone_playouts = 200;
@@ -65,7 +65,7 @@ class LiveStack {
       if (!u) return std::nullopt;
       return protocol::UserRef{u->id, u->username};
     };
-    hub_.emplace(Hub::Services{
+    centre_.emplace(Centre::Services{
         .find_user = [this,
                       ref](const std::string& name) { return ref(accounts_->find_user(name)); },
         .find_user_by_id = [this, ref](std::int64_t id) { return ref(accounts_->find_user(id)); },
@@ -82,34 +82,34 @@ class LiveStack {
         .moderation = stores_->moderation.get(),
         .calendar_of = [this](std::int64_t id) { return accounts_->calendar(id); },
         .notify = [this](const PlayerNotice& n) { mailer_->notice(n); }});
-    recovered_ = hub_->recover(*game_store_);
+    recovered_ = centre_->recover(*game_store_);
     api_.emplace(*accounts_, GameArchive{.store = &*game_store_, .clock = &clock_, .hub = reads()},
                  false, stores_->moderation.get(), &*mailer_);
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;
     config.allowed_origins = {"https://club.example.org"};
-    server_.emplace(
-        config,
-        HttpServer::Handlers{.health_json = [] { return std::string("{}"); },
-                             .not_ready = {},
-                             .api = &*api_,
-                             .accounts = &*accounts_,
-                             .dispatcher = &*hub_,
-                             .clock = &clock_,
-                             .connection_timers = &connection_timers_,
-                             .metrics_text = [this] { return metrics_.render(hub_->gauges(), 0); },
-                             .metrics = &metrics_,
-                             .session_ended = {}},
-        limits);
+    server_.emplace(config,
+                    HttpServer::Handlers{
+                        .health_json = [] { return std::string("{}"); },
+                        .not_ready = {},
+                        .api = &*api_,
+                        .accounts = &*accounts_,
+                        .dispatcher = &centre_->router(),
+                        .clock = &clock_,
+                        .connection_timers = &connection_timers_,
+                        .metrics_text = [this] { return metrics_.render(centre_->gauges(), 0); },
+                        .metrics = &metrics_,
+                        .session_ended = {}},
+                    limits);
     thread_ = std::thread([this] { server_->run(); });
   }
   ~LiveStack() {
     server_->stop();
     thread_.join();
     timers_.set_handler({});
-    hub_->stop();                // the games' actors finish what they were given
-    worker_.reset();             // before the hub its jobs call
+    centre_->stop();             // the games' actors finish what they were given
+    worker_.reset();             // before the centre its jobs call
     journal_->barrier().wait();  // the last replies go out while the server's executor lives
   }
   LiveStack(const LiveStack&) = delete;
@@ -130,13 +130,13 @@ class LiveStack {
   store::MailStore& mail_store() { return *stores_->mail; }
   store::ModerationStore& moderation() { return *stores_->moderation; }
   Metrics& metrics() { return metrics_; }
-  Hub& hub() { return *hub_; }
+  Centre& centre() { return *centre_; }
   store::GameStore& games() { return *game_store_; }
   store::Journal& journal() { return *journal_; }
   Api& api() { return *api_; }
-  // The hub's reads of its own (what a front node asks of it over the bus).
-  HubReads reads() { return cluster::hub_reads_of(*hub_); }
-  const Hub::Recovered& recovered() const { return recovered_; }
+  // The centre's reads of its own (what a front node asks of it over the bus).
+  HubReads reads() { return cluster::hub_reads_of(*centre_); }
+  const Centre::Recovered& recovered() const { return recovered_; }
 
   // Registers a user and returns a session token for it.
   std::string token_for(const std::string& name) {
@@ -166,8 +166,8 @@ class LiveStack {
   std::optional<Mailer> mailer_;
   std::optional<store::Journal> journal_;
   Metrics metrics_;
-  std::optional<Hub> hub_;
-  Hub::Recovered recovered_;
+  std::optional<Centre> centre_;
+  Centre::Recovered recovered_;
   std::optional<Api> api_;
   std::optional<HttpServer> server_;
   std::thread thread_;

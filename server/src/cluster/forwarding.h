@@ -17,7 +17,7 @@ namespace tengen::cluster {
 
 // A front node (docs/cluster.md): it holds WebSocket connections and hands everything that
 // happens on them to the hub on another node, over the bus; what the hub sends back goes to the
-// connections. The HTTP server takes it as its Dispatcher, in place of a Hub.
+// connections. The HTTP server takes it as its Dispatcher, in place of the centre's router.
 class ForwardingDispatcher final : public Dispatcher {
  public:
   // `node`: this node's id in the cluster (store::Leases::node()). Subscribes to its subject.

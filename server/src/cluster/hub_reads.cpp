@@ -2,35 +2,36 @@
 
 #include <nlohmann/json.hpp>
 
+#include "centre/centre.h"
 #include "http/moderation_answers.h"
-#include "lobby/hub.h"
 #include "protocol/bus.h"
 
 namespace tengen::cluster {
 
 namespace bus = protocol::bus;
 
-HubReads hub_reads_of(Hub& hub) {
+HubReads hub_reads_of(Centre& centre) {
   return HubReads{
-      .live_sgf = [&hub](std::int64_t game) { return hub.sgf(game); },
-      .tournaments = [&hub](const store::Page& page) { return hub.tournaments_json(page); },
-      .tournament = [&hub](std::int64_t id) { return hub.tournament_json(id); },
-      .reviews = [&hub](const protocol::http::Viewer& viewer) { return hub.reviews_json(viewer); },
+      .live_sgf = [&centre](std::int64_t game) { return centre.sgf(game); },
+      .tournaments = [&centre](const store::Page& page) { return centre.tournaments_json(page); },
+      .tournament = [&centre](std::int64_t id) { return centre.tournament_json(id); },
+      .reviews =
+          [&centre](const protocol::http::Viewer& viewer) { return centre.reviews_json(viewer); },
       .review_sgf =
-          [&hub](std::int64_t id, const protocol::http::Viewer& viewer) {
-            return hub.review_sgf(id, viewer);
+          [&centre](std::int64_t id, const protocol::http::Viewer& viewer) {
+            return centre.review_sgf(id, viewer);
           },
       .create_review =
-          [&hub](const protocol::http::ReviewRequest& r) { return hub.create_review(r); },
-      .reload_player = [&hub](std::int64_t user) { hub.reload_player(user); },
-      .account_restricted = [&hub](std::int64_t user) { hub.account_restricted(user); },
+          [&centre](const protocol::http::ReviewRequest& r) { return centre.create_review(r); },
+      .reload_player = [&centre](std::int64_t user) { centre.reload_player(user); },
+      .account_restricted = [&centre](std::int64_t user) { centre.account_restricted(user); },
       .game_action =
-          [&hub](std::int64_t game, const std::string& action) {
+          [&centre](std::int64_t game, const std::string& action) {
             const auto decoded = protocol::http::decode_game_action(action);
             if (const auto* problem = std::get_if<std::string>(&decoded))
               return std::pair{400, protocol::http::encode_error("bad_request", *problem)};
             return http::answer_of(
-                hub.game_action(game, std::get<protocol::http::GameAction>(decoded)));
+                centre.game_action(game, std::get<protocol::http::GameAction>(decoded)));
           }};
 }
 

@@ -7,7 +7,7 @@
 #include "http/api.h"
 
 namespace tengen {
-class Hub;
+class Centre;
 }
 
 namespace tengen::cluster {
@@ -16,8 +16,8 @@ namespace tengen::cluster {
 // the tournaments), across the cluster (docs/cluster.md): the hub answers them on the bus from its
 // own, and a front node asks them there, so that a page served by any node shows the same.
 
-// The hub's own reads (what a front node asks of it).
-HubReads hub_reads_of(Hub& hub);
+// The hub's own reads (what a front node asks of it), from its centre.
+HubReads hub_reads_of(Centre& centre);
 
 // The hub's side: answers each question on protocol::bus::hub_reads_subject() from `local`,
 // until the subscription goes (before `local`'s owner).

@@ -32,7 +32,7 @@ namespace tengen::cluster {
 class LeaseKeeper {
  public:
   struct Hooks {
-    // Takes the games over (Hub::adopt); returns how many it took.
+    // Takes the games over (Centre::adopt); returns how many it took.
     std::function<std::size_t(const std::vector<std::int64_t>&)> adopt;
     // This node's liveness is gone; `why` says how. Does not return in the server (it stops).
     std::function<void(const std::string& why)> lost;

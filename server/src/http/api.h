@@ -62,7 +62,7 @@ struct HubReads {
   // A user was suspended or banned: the hub cancels their challenges and seek.
   std::function<void(std::int64_t user)> account_restricted;
   // What an administrator does to a game (its request's body, checked): the status and body
-  // Hub::game_action answers.
+  // Centre::game_action answers.
   std::function<std::pair<int, std::string>(std::int64_t game, const std::string& action)>
       game_action;
 };

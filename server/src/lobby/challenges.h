@@ -16,9 +16,9 @@ namespace tengen {
 
 // The open challenges (docs/games.md): who may open, cancel, decline and accept which, within
 // the bounds that keep one account from filling the lobby (docs/limits.md). Each change is a
-// row for the store; whom it is told to is the caller's (Hub) affair. Every challenge is stored,
-// comes back after a restart and is in every lobby message: at most, a full lobby message is
-// ~0.3 MiB of challenges (tests/server/abuse_test.cpp), well within the 1 MiB a connection may
+// row for the store; whom it is told to is the caller's (the lobby's) affair. Every challenge is
+// stored, comes back after a restart and is in every lobby message: at most, a full lobby message
+// is ~0.3 MiB of challenges (tests/server/abuse_test.cpp), well within the 1 MiB a connection may
 // have queued.
 class Challenges {
  public:

@@ -17,8 +17,8 @@ namespace tengen {
 
 // Every open review of this server (docs/reviews.md): made over HTTP (create), followed and edited
 // over the WebSocket (command), all kept in memory until their owners close them, and rebuilt
-// from the store at start (recover). Not thread-safe: the hub holds one lock over it (a review's
-// change is a replay of one line of play, microseconds: docs/performance.md).
+// from the store at start (recover). Not thread-safe: its owner (review_owner.h) touches it on one
+// mailbox (a review's change is a replay of one line of play, microseconds: docs/performance.md).
 class Reviews {
  public:
   // `find_user`: an account by name (whom a player invites to a private review).

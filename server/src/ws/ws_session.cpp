@@ -185,7 +185,8 @@ void WsSession::handle(std::string_view text) {
     dispatcher_.answer(shared_from_this(), protocol::Pong{command.cid, ping->t});
     return;
   }
-  // The dispatcher answers every command itself, a failure too (the database away: Hub).
+  // The dispatcher answers every command itself, a failure too (the database away: the lobby, a
+  // game's actor).
   dispatcher_.received(shared_from_this(), std::move(command));
 }
 

@@ -1,0 +1,257 @@
+#include "centre/centre.h"
+
+#include <spdlog/spdlog.h>
+
+#include <thread>
+
+#include "games/wait.h"
+#include "rooms/replies.h"
+#include "rooms/room.h"
+
+// The centre's wiring, start-up and the ratings' owner (docs/architecture.md, "Owners");
+// centre_games.cpp has what the games' actors ask of it and the reads that go to them.
+
+namespace tengen {
+namespace {
+
+unsigned actor_threads(unsigned asked) {
+  if (asked > 0) return asked;
+  return std::max(2u, std::thread::hardware_concurrency());
+}
+
+protocol::GameSettings stored_settings(const std::string& text, const std::string& what) {
+  auto decoded = protocol::decode_settings(text);
+  if (auto* problem = std::get_if<std::string>(&decoded)) {
+    throw std::runtime_error("the stored settings of " + what + " are unreadable: " + *problem);
+  }
+  return std::get<protocol::GameSettings>(decoded);
+}
+
+}  // namespace
+
+Centre::Centre(Services services)
+    : services_(std::move(services)),
+      metrics_(services_.metrics),
+      calendars_(services_.calendar_of),
+      steady_anchor_(services_.clock ? services_.clock->steady_now() : Steady{}),
+      unix_anchor_(services_.clock ? services_.clock->unix_ms() : 0),
+      pool_(actor_threads(services_.actor_threads)),
+      loader_(make_thread_worker()),
+      ratings_mail_(pool_.mailbox()),
+      games_({.store = *services_.store,
+              .journal = *services_.journal,
+              .leases = leases_,
+              .rebuild =
+                  [this](const store::StoredGame& g) {
+                    return rebuild(g, services_.clock->steady_now());
+                  },
+              .pool = pool_,
+              .loader = *loader_,
+              .host = *this,
+              .metrics = metrics_}),
+      reviews_(Reviews{services_.reviews, services_.find_user}, commit_, *services_.journal,
+               *services_.clock, pool_.mailbox()),
+      lobby_({.find_user = services_.find_user,
+              .find_user_by_id = services_.find_user_by_id,
+              .draw_black = services_.draw_black,
+              .random_hex = services_.random_hex,
+              .clock = *services_.clock,
+              .timers = services_.timers,
+              .room = services_.room,
+              .metrics = metrics_,
+              .leases = leases_,
+              .commit = commit_,
+              .games = games_,
+              .ratings = ratings_,
+              .blocks = blocks_,
+              .tournament_games = tournament_games_,
+              .prepare_room = [this](Room& room) { prepare_room(room); }},
+             pool_.mailbox()),
+      router_({.clock = *services_.clock,
+               .metrics = metrics_,
+               .commit = commit_,
+               .games = games_,
+               .lobby = lobby_,
+               .reviews = reviews_,
+               .my_games =
+                   [this](std::int64_t user, std::function<void(protocol::MyGames)> then) {
+                     my_games(user, std::move(then));
+                   },
+               .chat_burst = services_.room.chat_burst,
+               .chat_refill = services_.room.chat_refill,
+               .elsewhere = [this](std::function<void()> job) { pool_.post(std::move(job)); }}) {
+  if (services_.timers) services_.timers->set_handler([this](const TimerId& id) { deadline(id); });
+}
+
+Centre::~Centre() {
+  stop();
+}
+
+void Centre::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  games_.close();   // no more loads
+  loader_.reset();  // the loads under way hand their rooms over
+  pool_.join();     // every owner finishes what it was given
+}
+
+void Centre::deadline(const TimerId& id) {
+  if (const auto* game = std::get_if<GameDeadline>(&id)) {
+    games_.post_in_memory(game->game, games::Tick{});
+    return;
+  }
+  if (std::holds_alternative<ConnectionTick>(id)) return;  // the network layer's own
+  lobby_.deadline(id);
+}
+
+std::size_t Centre::rooms_in_memory() {
+  return games_.size();
+}
+
+Metrics::Gauges Centre::gauges() {
+  Metrics::Gauges g;
+  g.games_active = games_.unfinished();
+  g.challenges_open = lobby_.challenges_open();
+  g.users_online = lobby_.users_online();
+  return g;
+}
+
+// ---- start-up ----
+
+Centre::Recovered Centre::recover(store::GameStore& store) {
+  // The ratings first: a tournament moved on below may end games, which the ratings' owner
+  // rates.
+  ratings_.load(store.ratings());
+  seed_starts();
+  Recovered recovered;
+  games_.continue_after(store.last_game_id());
+  std::vector<std::pair<std::int64_t, std::int64_t>> blocks;
+  if (services_.moderation) blocks = services_.moderation->all_blocks();
+  recovered.challenges = lobby_.recover_challenges(store, blocks);
+  recovered.reviews = reviews_.recover(store, services_.find_user_by_id);
+  const auto tournaments = store.tournaments();
+  lobby_.recover_tournaments(tournaments);  // before the games: their rooms ask how to run
+  auto& applied = router_.applied();
+  for (const auto& c : TournamentDirector::commands_of(tournaments)) {
+    applied.remember(c.user, c.cid,
+                     replies::encoded(protocol::Ack{c.cid, {}, {}, {}, c.tournament}));
+  }
+  for (const auto& a : store.recent_commands(static_cast<int>(CommandMemory::kPerKey))) {
+    applied.remember(
+        a.user_id, a.cid,
+        replies::encoded(protocol::Ack{a.cid,
+                                       a.game,
+                                       a.seq ? std::optional<protocol::Seq>(*a.seq) : std::nullopt,
+                                       a.challenge,
+                                       {}}));
+  }
+  for (const auto& g : store.unfinished_games()) {
+    if (!games_.restore(g)) {  // its actor arms its deadlines
+      spdlog::info("game {} is another node's (docs/cluster.md): not recovered here", g.created.id);
+      continue;
+    }
+    ++recovered.games;
+  }
+  lobby_.resume_tournaments(store);
+  return recovered;
+}
+
+protocol::UserRef Centre::stored_user(std::int64_t id) const {
+  auto found = services_.find_user_by_id(id);
+  if (!found)
+    throw std::runtime_error("the store names user " + std::to_string(id) + ", who does not exist");
+  return *found;
+}
+
+std::unique_ptr<Room> Centre::rebuild(const store::StoredGame& g, Steady now) {
+  auto room =
+      Room::recover(g, stored_settings(g.created.settings, "game " + std::to_string(g.created.id)),
+                    stored_user(g.created.first_id), stored_user(g.created.second_id), now,
+                    tournament_games_.options_of(g.created.id).value_or(services_.room));
+  prepare_room(*room);
+  return room;
+}
+
+void Centre::prepare_room(Room& room) {
+  room.set_blocks(&blocks_);
+  if (!room.correspondence()) return;
+  room.set_time_off(std::make_unique<GameTimeOff>(
+      calendars_, room.black().id, room.white().id, room.settings().time.weekends_off,
+      room.options().vacations_pause, steady_anchor_, unix_anchor_));
+}
+
+// ---- the ratings, on their owner's mailbox ----
+
+void Centre::commit_ended(Outbox out, const Room& room, std::function<void()> then) {
+  std::optional<RatingBook::RatedGame> rated;
+  if (room.settings().rated) {
+    rated = RatingBook::RatedGame{room.id(),         room.black().id,
+                                  room.white().id,   room.settings().handicap,
+                                  room.rules().komi, Rules::preset(room.settings().ruleset).komi};
+  }
+  const bool tournament = room.options().tournament.has_value();
+  auto shared = std::make_shared<Outbox>(std::move(out));
+  ratings_mail_->run_or_post([this, rated, tournament, shared, then = std::move(then)] {
+    // Rated and submitted on the ratings' mailbox, one game after another: rows reach the
+    // journal in the order the games were rated.
+    if (rated) {
+      for (const auto& over : shared->ended) {
+        if (over.game != rated->game) continue;
+        for (auto& change : ratings_.rate(*rated, over.result, services_.clock->unix_ms()))
+          shared->writes.push_back(std::move(change));
+      }
+    }
+    if (!tournament) {
+      commit_.submit(*shared);
+      then();
+      return;
+    }
+    // The tournament learns the result in the same submission (it may pair a round, start
+    // games, end others); the ratings' owner takes nothing more until the lobby has submitted
+    // it, so that rows still reach the journal in the order rated. Nobody waits meanwhile.
+    auto resume = ratings_mail_->hold();
+    lobby_.tournament_game_ended(std::move(*shared), [then, resume] {
+      then();
+      resume();
+    });
+  });
+}
+
+void Centre::seed_rating(std::int64_t user, const ratings::Rating& start) {
+  games::wait_for<bool>(*ratings_mail_, [&] {
+    const auto row = ratings_.seed(user, start, services_.clock->unix_ms());
+    if (!row) return false;
+    Outbox out;
+    out.writes.push_back(*row);
+    commit_.submit(out);
+    return true;
+  });
+}
+
+void Centre::seed_starts() {
+  if (!services_.rating_starts) return;
+  for (const auto& [user, start] : services_.rating_starts()) seed_rating(user, start);
+}
+
+std::size_t Centre::rebuild_ratings() {
+  // On the ratings' owner: rated games that end meanwhile wait for the new book (each game's
+  // actor waits for its own), and every one rated before was submitted, so it is durable after
+  // the barrier and read back below. Other games go on.
+  return games::wait_for<std::size_t>(*ratings_mail_, [this] { return rebuild_ratings_here(); });
+}
+
+std::size_t Centre::rebuild_ratings_here() {
+  services_.journal->barrier().wait();
+  const auto seeds = ratings_.seeds();
+  auto history = RatingBook::replay(services_.store->games_in_order_of_ending(), seeds);
+  ratings_.replace(history);
+  const auto rows = history.size();
+  auto unplayed = RatingBook::unplayed_seeds(history, seeds, services_.clock->unix_ms());
+  Outbox out;
+  out.writes.push_back(store::RatingsReplaced{std::move(history), std::move(unplayed)});
+  commit_.submit(out);
+  services_.journal->barrier().wait();
+  return rows;
+}
+
+}  // namespace tengen

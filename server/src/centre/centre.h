@@ -1,0 +1,230 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "clock.h"
+#include "games/actor_pool.h"
+#include "games/game_directory.h"
+#include "lobby/commit_path.h"
+#include "lobby/lobby.h"
+#include "lobby/player_notice.h"
+#include "lobby/router.h"
+#include "lobby/tournament_games.h"
+#include "metrics.h"
+#include "moderation/game_actions.h"
+#include "protocol/moderation_api.h"
+#include "ratings/rating_book.h"
+#include "reviews/review_owner.h"
+#include "rooms/blocks.h"
+#include "rooms/room_options.h"
+#include "rooms/time_off.h"
+#include "rooms/timers.h"
+#include "rooms/worker.h"
+#include "store/game_store.h"
+#include "store/journal.h"
+#include "store/leases.h"
+#include "store/moderation_store.h"
+
+namespace tengen {
+
+// What a node that runs games is made of (docs/architecture.md, "Owners"), built and wired
+// here and nowhere else: the games' actors and their directory, the lobby, the review boards
+// and the ratings, each owning its state on a mailbox of one small pool, and the router in front
+// of them that every connection's commands go through (router()). Whatever an owner changes is
+// stored through the journal, and whatever it sends goes out only once that is durable
+// (docs/persistence.md). The centre itself holds no state that changes while serving: it is the
+// games' host (what their actors ask of the server), the ratings' owner's mailbox, and the entry
+// for the callers that are not connections (HTTP, the mailer, the lease keeper, an
+// administrator), who wait for an owner's answer on their own threads.
+class Centre final : private games::GameHost {
+ public:
+  using FindUser = Lobby::FindUser;
+  using FindUserById = Lobby::FindUserById;
+  // A player's time zone and vacations (docs/correspondence.md).
+  using CalendarOf = std::function<Calendar(std::int64_t id)>;
+
+  struct Services {
+    FindUser find_user;
+    FindUserById find_user_by_id;
+    store::Journal* journal = nullptr;  // required
+    // Required: finished games leave memory once nobody watches them and come back from here.
+    store::GameStore* store = nullptr;
+    // Who takes Black when the settings say "automatic" and the ratings are equal: true means
+    // the challenger.
+    std::function<bool()> draw_black;
+    // `bytes` random bytes as hex digits, for nigiri secrets: cryptographic in the server,
+    // seeded in tests.
+    std::function<std::string(std::size_t bytes)> random_hex;
+    Clock* clock = nullptr;
+    Timers* timers = nullptr;  // must stop before the centre goes; without, deadlines are only
+                               // noticed when a command arrives
+    // Runs the dead-stone suggestions off the game's actor; must stop after stop(). Without,
+    // they run on the actor, stalling that game.
+    Worker* worker = nullptr;
+    // Threads of the owners' pool: 0, one per core (two at least).
+    unsigned actor_threads = 0;
+    RoomOptions room;
+    ReviewLimits reviews{};
+    Metrics* metrics = nullptr;
+    // Which node owns each game (store/leases.h); none: this node's alone (store::SoleNode).
+    store::Leases* leases = nullptr;
+    // Blocks between players (docs/moderation.md), read at start and by reload_player; none: no
+    // one blocks anyone.
+    store::ModerationStore* moderation = nullptr;
+    // Where each player's weekends fall in correspondence games, and their vacations; none:
+    // everyone's weekends are UTC's, and nobody takes a vacation.
+    CalendarOf calendar_of{};
+    // Told when a player of a correspondence game is to move, or the game is over
+    // (lobby/player_notice.h), from the game's actor: it must only take note. None: nobody is
+    // told.
+    std::function<void(const PlayerNotice&)> notify{};
+    // Where some accounts' ratings start (the house bots': docs/bots.md), for those whose
+    // accounts exist; seeded at recovery, and by seed_starts() once their accounts are made.
+    std::function<std::vector<std::pair<std::int64_t, ratings::Rating>>()> rating_starts{};
+  };
+
+  explicit Centre(Services services);
+  ~Centre() override;  // stop()s first
+  // Lets every owner finish what it was given, then the pool's threads go: call once the server
+  // takes no more connections and the timers are stopped, before the worker goes.
+  void stop();
+  Centre(const Centre&) = delete;
+  Centre& operator=(const Centre&) = delete;
+
+  // Where every connection's commands go.
+  Router& router() { return router_; }
+
+  Metrics::Gauges gauges();
+
+  // A time armed with Timers came (Timers calls this from its thread): to its owner.
+  void deadline(const TimerId& id);
+
+  // The player's unfinished games, those waiting for their move first (as my_games answers).
+  protocol::MyGames games_of(std::int64_t user);
+
+  // Rebuilds the open challenges, tournaments, review boards and unfinished games from the
+  // store; call once, before serving.
+  struct Recovered {
+    std::size_t challenges = 0;
+    std::size_t games = 0;
+    std::size_t reviews = 0;
+  };
+  Recovered recover(store::GameStore& store);
+  std::size_t rooms_in_memory();
+
+  // Takes over unfinished games whose owner's liveness ran out (cluster::LeaseKeeper finds them):
+  // each rebuilt from the store as at start, its clocks not charged for the gap, its deadlines
+  // armed. Returns how many this node took (another may have been quicker).
+  std::size_t adopt(const std::vector<protocol::GameId>& games);
+
+  // The tournaments as JSON for the HTTP API: the list, and one tournament whole.
+  std::string tournaments_json(const store::Page& page) { return lobby_.tournaments_json(page); }
+  std::optional<std::string> tournament_json(protocol::TournamentId id) {
+    return lobby_.tournament_json(id);
+  }
+
+  // Review boards (docs/reviews.md): a new one, once its row is durable (a status and the body
+  // of the HTTP answer); the open ones as JSON; an open one's SGF.
+  std::pair<int, std::string> create_review(const protocol::http::ReviewRequest& request) {
+    return reviews_.create(request);
+  }
+  std::string reviews_json(const protocol::http::Viewer& viewer) {
+    return reviews_.list_json(viewer);
+  }
+  std::optional<std::string> review_sgf(protocol::ReviewId id,
+                                        const protocol::http::Viewer& viewer) {
+    return reviews_.sgf(id, viewer);
+  }
+
+  // An administrator suspended or banned the user (docs/moderation.md): their open challenges are
+  // cancelled and their quick-match seek ends. Their games in play go on without them.
+  void account_restricted(std::int64_t user) { lobby_.account_restricted(user); }
+
+  // A player changed their blocks or their time zone (the store has them already): the lobby
+  // and the games follow at once.
+  void reload_player(std::int64_t user);
+
+  // What an administrator does to a game (docs/moderation.md), once durable: a chat line deleted,
+  // the game annulled (a rated game's annulment rebuilds every rating from the games) or
+  // adjudicated; or why not (moderation/game_actions.h; http/moderation_answers.h answers it).
+  moderation::GameActionOutcome game_action(protocol::GameId game,
+                                            const protocol::http::GameAction& action);
+  // Every rating rebuilt from the stored games, in the order they ended, replacing the ratings
+  // and their history (in memory and in the store): the rows written.
+  std::size_t rebuild_ratings();
+  // Where `user`'s rating starts before their first rated game (a house bot's: docs/bots.md);
+  // written to the store if they have no rating yet, and kept for rebuilds.
+  void seed_rating(std::int64_t user, const ratings::Rating& start);
+  // Services::rating_starts, for the accounts that exist.
+  void seed_starts();
+
+  // The SGF record of a game in play, once all it shows is durable; nullopt if no such game is
+  // in memory.
+  std::optional<std::string> sgf(protocol::GameId game);
+
+ private:
+  static constexpr std::size_t kMyGamesListed = 500;  // docs/limits.md
+
+  // ---- GameHost: what the games' actors ask of the server (centre_games.cpp) ----
+  Steady steady_now() override { return services_.clock->steady_now(); }
+  std::int64_t unix_ms() override { return services_.clock->unix_ms(); }
+  void commit(Outbox& out) override;
+  void commit_ended(Outbox out, const Room& room, std::function<void()> then) override;
+  void notify(const PlayerNotice& notice) override;
+  void arm(protocol::GameId game, std::optional<Steady> when) override;
+  void suggest(SuggestionJob job) override;
+  std::optional<protocol::Error> too_much_chat(std::int64_t user, const std::string& cid,
+                                               Steady now) override {
+    return router_.too_much_chat(user, cid, now);
+  }
+  void done_with(games::GameActor& actor) override { games_.forget(actor); }
+  void redeliver(protocol::GameId game, games::Input input) override {
+    games_.post(game, std::move(input));
+  }
+  // Waits (not on a network thread) until the game's actor has handled what was posted before,
+  // and returns what `look` made of its room (nullopt: no such game in memory).
+  template <typename T>
+  std::optional<T> ask(protocol::GameId game, std::function<T(const Room&)> look,
+                       bool in_memory_only);
+  // The player's unfinished games, asked of their actors; `then` has them (from any thread).
+  void my_games(std::int64_t user, std::function<void(protocol::MyGames)> then);
+
+  std::unique_ptr<Room> rebuild(const store::StoredGame& game, Steady now);
+  // A new or rebuilt game's room gets its players' blocks and (correspondence with weekends
+  // off) their weekends (rooms/time_off.h).
+  void prepare_room(Room& room);
+  protocol::UserRef stored_user(std::int64_t id) const;
+  std::size_t rebuild_ratings_here();  // on the ratings' mailbox
+
+  Services services_;
+  Metrics* metrics_;
+  store::SoleNode sole_;
+  store::Leases& leases_ = services_.leases ? *services_.leases : sole_;
+  CommitPath commit_{*services_.journal, *services_.clock};
+  RatingBook ratings_;                // read from any thread; changed on ratings_mail_ only
+  Blocks blocks_;                     // safe from any thread (a leaf lock of its own)
+  Calendars calendars_;               // likewise
+  TournamentGames tournament_games_;  // likewise
+  // The steady clock against Unix time, read once (correspondence weekends: rooms/time_off.h).
+  Steady steady_anchor_;
+  std::int64_t unix_anchor_ = 0;
+  // The owners' threads, and the loader that reads games back from the store; stop() lets them
+  // go, the loader first.
+  games::ActorPool pool_;
+  std::unique_ptr<Worker> loader_;
+  // The ratings' owner: rated games' rows reach the journal in the order they were rated, and a
+  // rebuild runs there without holding up other games.
+  std::unique_ptr<games::Mailbox> ratings_mail_;
+  games::GameDirectory games_;
+  ReviewOwner reviews_;
+  Lobby lobby_;
+  Router router_;
+  bool stopped_ = false;
+};
+
+}  // namespace tengen

@@ -1,0 +1,99 @@
+#include <spdlog/spdlog.h>
+
+#include "lobby/lobby.h"
+#include "protocol/overloaded.h"
+#include "rooms/replies.h"
+#include "rooms/room.h"
+
+// The lobby's tournaments (docs/tournaments.md): their commands, and the director's host, whose
+// calls come within the lobby's turn (Lobby::turn_) on its mailbox.
+
+namespace tengen {
+namespace {
+
+using protocol::ErrorCode;
+using replies::encoded;
+using replies::error;
+
+Lobby::Reply tournament_action(TournamentDirector& tournaments, const protocol::UserRef& me,
+                               const std::string& cid, const protocol::ClientMessage& m) {
+  return std::visit(
+      Overloaded{
+          [&](const protocol::CreateTournament& c) {
+            return tournaments.create(me, cid, c.settings);
+          },
+          [&](const protocol::RegisterTournament& c) {
+            return tournaments.register_player(me, cid, c);
+          },
+          [&](const protocol::LeaveTournament& c) {
+            return tournaments.leave(me, cid, c.tournament);
+          },
+          [&](const protocol::StartTournament& c) {
+            return tournaments.start(me, cid, c.tournament);
+          },
+          [&](const protocol::WithdrawPlayer& c) { return tournaments.withdraw(me, cid, c); },
+          [&](const protocol::SetTournamentResult& c) {
+            return tournaments.set_result(me, cid, c);
+          },
+          [&](const protocol::RepairRound& c) { return tournaments.repair(me, cid, c.tournament); },
+          [&](const auto&) -> Lobby::Reply {
+            return error(cid, ErrorCode::Internal, "this command has no handler");
+          },
+      },
+      m);
+}
+
+}  // namespace
+
+// ---- tournaments ----
+
+Lobby::Reply Lobby::tournament_command(const protocol::UserRef& me, const std::string& cid,
+                                       const protocol::ClientMessage& m) {
+  try {
+    tournaments_.begin_command(cid);
+    auto reply = tournament_action(tournaments_, me, cid, m);
+    tournaments_.begin_command({});
+    return reply;
+  } catch (
+      const std::exception& e) {  // a fault in the tournament code must not take the server down
+    spdlog::error("tournament command {} from {} failed: {}", cid, me.name, e.what());
+    return error(cid, ErrorCode::Internal,
+                 "the tournament could not do that (the server logged why)");
+  }
+}
+
+protocol::GameId Lobby::start_tournament_game(const protocol::GameSettings& settings,
+                                              const protocol::UserRef& black,
+                                              const protocol::UserRef& white,
+                                              const RoomOptions& options) {
+  Turn& turn = *turn_;
+  const auto game = open_room(turn, std::nullopt, settings, black, white, std::nullopt,
+                              std::nullopt, options, true);
+  tell_started(turn, {game, black, white, settings, false, options.tournament});
+  return game;
+}
+
+void Lobby::end_tournament_game(protocol::GameId game, const Result& result,
+                                protocol::EndReason reason) {
+  if (const auto opened = turn_->opened.find(game); opened != turn_->opened.end()) {
+    opened->second->adjudicate(result, reason, s_.clock.steady_now());
+    return;
+  }
+  s_.games.post(game, games::Adjudicate{result, reason});
+}
+
+void Lobby::tournament_changed(const protocol::TournamentChanged& change) {
+  const auto text = encoded(change);
+  for (const auto& [id, watch] : tournament_watchers_) {
+    if (!watch.second || *watch.second == change.tournament) turn_->out.send(watch.first, text);
+  }
+}
+
+void Lobby::arm_tournament(protocol::TournamentId id, std::optional<std::int64_t> at_ms) {
+  if (!s_.timers) return;
+  std::optional<Steady> when;
+  if (at_ms) when = deadline_after(s_.clock.steady_now(), *at_ms - now_ms());
+  s_.timers->arm(TournamentStart{id}, when);
+}
+
+}  // namespace tengen
