@@ -33,6 +33,7 @@
 #include "ops.h"
 #include "protocol/bus.h"
 #include "protocol/health.h"
+#include "ratings/recompute.h"
 #include "rooms/timers.h"
 #include "stop.h"
 #include "store/admin_role.h"
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
   }
   if (config.command == Config::Command::RecomputeRatings)
     return say([&] {
-      return store::recompute_ratings(config.database, house_bot_starts(default_house_bots()));
+      return ratings::recompute_ratings(config.database, house_bot_starts(default_house_bots()));
     });
   if (config.command == Config::Command::Import) {
     try {

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "ratings/rating_book.h"
+#include "ratings/recompute.h"
 #include "store/admin_role.h"
 #include "store/migrate.h"
 #include "store/postgres_moderation_store.h"
@@ -436,7 +437,7 @@ TEST_F(Moderation, AnAnnulledGameIsUnratedAndTheRatingsAreRebuiltExactly) {
     store::Database db(temp_.path());
     db.exec("UPDATE ratings SET rating = 0, deviation = 1");
   }
-  const auto said = store::recompute_ratings(temp_.path());
+  const auto said = ratings::recompute_ratings(temp_.path());
   EXPECT_NE(said.find("rebuilt the ratings of 3 players from 3 rated games"), std::string::npos)
       << said;
   stack_.emplace(temp_.path());

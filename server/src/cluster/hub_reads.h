@@ -3,8 +3,8 @@
 #include <chrono>
 #include <memory>
 
+#include "centre/reads.h"
 #include "cluster/bus.h"
-#include "http/api.h"
 
 namespace tengen {
 class Centre;

@@ -14,7 +14,7 @@ namespace tengen {
 // rating. Two waiting players are paired when their ratings differ by no more than either one's
 // range, which starts at 150 points (a rank and a half) and widens by 100 every 10 s waited, to
 // anyone after 90 s. The oldest seek is served first, with the closest rating. No locking and no
-// clock of its own: the hub calls it under the lobby's lock with the time.
+// clock of its own: the lobby calls it on its mailbox with the time.
 class QuickMatch {
  public:
   struct Waiting {

@@ -17,8 +17,8 @@ namespace tengen {
 // (1500 ± 350); a rating's deviation grows with the time since the player's last rated game.
 //
 // Safe from any thread. Two games of one player that end at once are rated one after the other;
-// that their rows reach the store in the same order is the caller's affair (the hub submits them
-// under a lock of its own).
+// that their rows reach the store in the same order is the caller's affair (the ratings' owner
+// submits them from its mailbox: centre/centre.cpp).
 class RatingBook {
  public:
   void load(const std::vector<store::StoredRating>& stored);

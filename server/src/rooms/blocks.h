@@ -10,7 +10,7 @@
 
 namespace tengen {
 
-// Who blocks whom (docs/moderation.md), in the hub's memory: read by the lobby (challenges a
+// Who blocks whom (docs/moderation.md), in the centre's memory: read by the lobby (challenges a
 // player does not see, challenges refused) and by every room (chat lines a player is not sent),
 // from any thread; replaced per player when they change it (the store keeps them:
 // store::ModerationStore).

@@ -148,7 +148,7 @@ class Room {
   protocol::MyGame my_game(std::int64_t user, Steady now) const;
 
   // An administrator annuls the game (docs/moderation.md): void from now on, in play or finished
-  // (a finished game keeps when it ended; its rating change is undone by the hub's recompute).
+  // (a finished game keeps when it ended; its rating change is undone by the ratings' recompute).
   // The error if it is void already.
   std::optional<protocol::Error> annul(Steady now);
 
@@ -157,7 +157,7 @@ class Room {
   // The line's author, or the error if the room shows no such line.
   std::variant<protocol::UserRef, protocol::Error> delete_chat(protocol::Seq line);
 
-  // Who blocks whom (the hub's): a blocked player's chat lines are not sent to those who block
+  // Who blocks whom (the centre's): a blocked player's chat lines are not sent to those who block
   // them, nor in their snapshots. None: every line goes to everyone who may read it.
   void set_blocks(const Blocks* blocks) { blocks_ = blocks; }
 

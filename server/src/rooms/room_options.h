@@ -28,7 +28,7 @@ struct RoomOptions {
   std::size_t max_moves = 2000;
   // Chat (docs/limits.md): the lines one person may post in one game, and the lines the
   // spectators' channel of one game holds in all. Each account's rate across all games (a burst,
-  // then one line each chat_refill) is kept by the hub.
+  // then one line each chat_refill) is kept by the router (lobby/router.h).
   int chat_lines_per_person = 300;
   int spectator_chat_lines = 2000;
   int chat_burst = 5;

@@ -44,7 +44,7 @@ class TimeOff {
   bool weekends_;
 };
 
-// The players' calendars as the hub knows them: each read from the accounts the first time a
+// The players' calendars as the centre knows them: each read from the accounts the first time a
 // correspondence game asks, and again after the player changes their zone or takes or ends a
 // vacation (forget). Safe from any thread.
 class Calendars {
@@ -67,7 +67,7 @@ class Calendars {
 // pause policy says they do not count). `black` and `white` are
 // the room's own ids, read at each call (a nigiri may swap the seats after the room is made). The
 // steady clock is related to Unix time by one pair of readings (`steady_anchor`, `unix_anchor`),
-// taken by the hub at its start.
+// taken by the centre at its start.
 class GameTimeOff final : public TimeOffSource {
  public:
   GameTimeOff(Calendars& calendars, const std::int64_t& black, const std::int64_t& white,

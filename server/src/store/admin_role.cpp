@@ -1,14 +1,11 @@
 #include "store/admin_role.h"
 
-#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <set>
 #include <stdexcept>
 
 #include "config.h"
-#include "ratings/rating_book.h"
 #include "store/migrate.h"
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
@@ -58,31 +55,6 @@ std::string set_admin_role(const std::string& database, const std::string& usern
   return user->username +
          (admin ? " is now an administrator: the Admin page is in the web client's bar"
                 : " is no longer an administrator");
-}
-
-std::string recompute_ratings(const std::string& database,
-                              const std::map<std::string, ratings::Rating>& starts) {
-  const auto stores = Stores::open(database);
-  const auto games = stores->games->games_in_order_of_ending();
-  std::map<std::int64_t, ratings::Rating> seeds;
-  for (const auto& [name, start] : starts) {
-    const auto user = stores->accounts->user_by_name(name);
-    if (user && user->is_bot) seeds[user->id] = start;
-  }
-  auto history = RatingBook::replay(games, seeds);
-  std::set<std::int64_t> players;
-  for (const auto& row : history) players.insert(row.user_id);
-  const auto rows = history.size();
-  auto unplayed =
-      RatingBook::unplayed_seeds(history, seeds,
-                                 std::chrono::duration_cast<std::chrono::milliseconds>(
-                                     std::chrono::system_clock::now().time_since_epoch())
-                                     .count());
-  const std::vector<Write> write{RatingsReplaced{std::move(history), std::move(unplayed)}};
-  stores->games->write(write);
-  return "rebuilt the ratings of " + std::to_string(players.size()) + " players from " +
-         std::to_string(rows / 2) + " rated games (" + std::to_string(games.size()) +
-         " finished games read)";
 }
 
 }  // namespace tengen::store

@@ -1,10 +1,7 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
-
-#include "ratings/glicko2.h"
 
 namespace tengen::store {
 
@@ -16,13 +13,5 @@ namespace tengen::store {
 // database or user.
 std::string set_admin_role(const std::string& database, const std::string& username, bool admin,
                            std::int64_t now_ms);
-
-// tengen-server --recompute-ratings (docs/ratings.md): every rating and its history rebuilt from
-// the finished games in the order they ended, as the server does after an annulment. Takes the
-// database as a server does (refused while one serves it: its ratings are in its memory). What
-// was done, for the operator. `starts`: where some bot accounts' ratings start, by name (the house
-// bots': docs/bots.md), as the server seeds them.
-std::string recompute_ratings(const std::string& database,
-                              const std::map<std::string, ratings::Rating>& starts = {});
 
 }  // namespace tengen::store

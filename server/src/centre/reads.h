@@ -1,0 +1,50 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "protocol/http_api.h"
+#include "store/game_store.h"
+
+// What the HTTP API asks of the owners, as plain functions: the hub's centre answers them from
+// memory (cluster::hub_reads_of), a front node of a cluster over the bus (cluster::ask_hub). A
+// header of types only, so that neither the API nor the cluster depends on the other.
+
+namespace tengen {
+
+// What only the hub's memory holds (the record of a game in play, the tournaments), read by the
+// API. On the hub they are the hub's own; on a front node of a cluster they ask the hub over the
+// bus (cluster/hub_reads.h) and throw Unavailable when no answer comes (answered 503).
+struct HubReads {
+  // A game in play's record; nullopt if it is not in play.
+  std::function<std::optional<std::string>(std::int64_t game)> live_sgf;
+  // As JSON: a page of the list (newest first, ids below page.before), and one whole (nullopt if
+  // there is none).
+  std::function<std::string(const store::Page& page)> tournaments;
+  std::function<std::optional<std::string>(std::int64_t id)> tournament;
+  // Review boards (docs/reviews.md): the open ones as JSON, an open one's SGF (nullopt if it is
+  // not open), and a new one (201 and its id, or the refusal).
+  // Each as `viewer` may see it (a private game's review: its players, administrators, invitees).
+  std::function<std::string(const protocol::http::Viewer& viewer)> reviews;
+  std::function<std::optional<std::string>(std::int64_t id, const protocol::http::Viewer& viewer)>
+      review_sgf;
+  std::function<std::pair<int, std::string>(const protocol::http::ReviewRequest&)> create_review;
+  // A player's blocks changed in the store: the hub follows (docs/moderation.md).
+  std::function<void(std::int64_t user)> reload_player;
+  // A user was suspended or banned: the hub cancels their challenges and seek.
+  std::function<void(std::int64_t user)> account_restricted;
+  // What an administrator does to a game (its request's body, checked): the status and body
+  // Centre::game_action answers.
+  std::function<std::pair<int, std::string>(std::int64_t game, const std::string& action)>
+      game_action;
+};
+
+// A HubReads that cannot be answered now: the message says why (answered 503).
+struct Unavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace tengen
