@@ -43,19 +43,19 @@ class Tournament : public ::testing::Test {
     return json::parse(
         body_of(http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id))));
   }
-  static json swiss_settings() {
+  static json swiss_settings(bool rated = false) {
     return {{"name", "Swiss"},
             {"system", "swiss"},
             {"rounds", 2},
-            {"game", {{"width", 9}, {"time", {{"system", "none"}}}}}};
+            {"game", {{"width", 9}, {"time", {{"system", "none"}}}, {"rated", rated}}}};
   }
   // A 2-round Swiss of amy, bob, cat and dan directed by tdir, its first round in play, and eve
   // watching it; its id.
-  int running_swiss() {
+  int running_swiss(bool rated = false) {
     names_ = {"tdir", "amy", "bob", "cat", "dan", "eve"};
     start();
     const int id = as("tdir").command(
-        {{"type", "create_tournament"}, {"settings", swiss_settings()}})["tournament"];
+        {{"type", "create_tournament"}, {"settings", swiss_settings(rated)}})["tournament"];
     for (const auto* n : {"amy", "bob", "cat", "dan"})
       expect_ack(as(n).command({{"type", "tournament_register"}, {"tournament", id}}));
     expect_ack(as("tdir").command({{"type", "tournament_start"}, {"tournament", id}}));
@@ -303,17 +303,18 @@ TEST_F(Tournament, DirectorWithdrawsAdjudicatesAndRepairsAndEveryActionIsAudited
   EXPECT_TRUE((*standing)["withdrawn"].get<bool>());
 }
 
-// A tournament game plays on while an operation holds the lobby; its end goes to its tournament
+// A tournament game plays on while the lobby is busy; its end goes to its tournament
 // as a message (Centre::commit_ended, Lobby::tournament_game_ended), and is submitted with the
 // tournament's news, once the lobby is free: its ack and the tournament's change leave together,
-// and the tournament never shows a stale result to someone who saw the game end.
+// and the tournament never shows a stale result to someone who saw the game end. The games are
+// rated: the ratings' owner holds its mailbox meanwhile (Mailbox::hold), and the rating is written.
 TEST_F(Tournament, AGamePlaysOnWhileTheLobbyIsBusyAndItsEndIsToldWithItsTournamentsNews) {
-  const int id = running_swiss();
+  const int id = running_swiss(true);
   const auto games = view(id)["round_list"][0]["games"];
   ASSERT_EQ(games.size(), 2u);
 
-  // The director creates another tournament, and that operation stops half-way, holding the
-  // lobby (the hub arms the new tournament's start there).
+  // The director creates another tournament, and the lobby's turn stops half-way on its
+  // mailbox (the lobby arms the new tournament's start there).
   stack_->timers().hold(TournamentStart{id + 1});
   auto creating = std::async(std::launch::async, [&] {
     return as("tdir").command({{"type", "create_tournament"}, {"settings", swiss_settings()}});
@@ -322,9 +323,9 @@ TEST_F(Tournament, AGamePlaysOnWhileTheLobbyIsBusyAndItsEndIsToldWithItsTourname
   const std::shared_ptr<void> let_go(nullptr, [&](void*) { stack_->timers().release(); });
   stack_->timers().wait_until_held();
 
-  // Meanwhile the games go on: with tournament games held with the lobby, this would wait, and
-  // the client's read would time out. One ends: its end waits for the lobby, on the game's
-  // actor (no thread of the server's network waits).
+  // Meanwhile the games go on: if their actors waited for the lobby, this would wait, and the
+  // client's read would time out. One ends: its end waits in the lobby's mailbox (no thread of
+  // the server's waits for it).
   const std::int64_t first = games[0]["game"];
   const std::int64_t second = games[1]["game"];
   expect_ack(as(name_of(games[1]["black"])).command(play(second, "E5")));
@@ -340,6 +341,11 @@ TEST_F(Tournament, AGamePlaysOnWhileTheLobbyIsBusyAndItsEndIsToldWithItsTourname
   EXPECT_EQ(view(id)["round_list"][0]["games"][1]["result"], nullptr);
   const json changed = as("eve").wait_type("tournament_changed");
   EXPECT_EQ(changed["tournament"], id);
+  const json history = json::parse(body_of(
+      http_get(stack_->port(), "/api/v1/users/" + name_of(games[0]["white"]) + "/ratings")));
+  ASSERT_EQ(history["history"].size(), 1u) << history.dump();
+  EXPECT_EQ(history["history"][0]["game"], first);
+  EXPECT_GT(history["history"][0]["rating"].get<double>(), 1500);
 }
 
 // A store written before 2026-11-27 kept a game's end and its tournament's news in two

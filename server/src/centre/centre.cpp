@@ -207,9 +207,10 @@ void Centre::commit_ended(Outbox out, const Room& room, std::function<void()> th
       return;
     }
     // The tournament learns the result in the same submission (it may pair a round, start
-    // games, end others); the ratings' owner takes nothing more until the lobby has submitted
-    // it, so that rows still reach the journal in the order rated. Nobody waits meanwhile.
-    auto resume = ratings_mail_->hold();
+    // games, end others). A rated game's rows must still reach the journal in the order rated:
+    // the ratings' owner then takes nothing more until the lobby has submitted them (no thread
+    // waits meanwhile; other games' ends queue on its mailbox).
+    std::function<void()> resume = rated ? ratings_mail_->hold() : [] {};
     lobby_.tournament_game_ended(std::move(*shared), [then, resume] {
       then();
       resume();

@@ -93,7 +93,8 @@ class TournamentDirector {
   void deadline(protocol::TournamentId id);
   // How a tournament game's room runs (for rebuilding it), or nullopt for other games.
   std::optional<RoomOptions> room_options(protocol::GameId game) const;
-  // Every tournament game there is, with how its room runs (for the index of them: lobby/tournament_games.h).
+  // Every tournament game there is, with how its room runs (for the index of them:
+  // lobby/tournament_games.h).
   std::vector<std::pair<protocol::GameId, RoomOptions>> games() const;
 
   // A page of the list, newest first: at most `limit` tournaments with ids below `before`, and
