@@ -11,7 +11,6 @@ namespace tengen {
 namespace {
 
 using protocol::EndReason;
-using protocol::ErrorCode;
 
 // Both clocks as kept between turns, for a move's record; none in an untimed game.
 std::optional<std::array<PlayerTime, 2>> kept_clocks(const GameClock& clock) {
@@ -72,10 +71,6 @@ Room::Stage Room::stage() const {
   return Stage::Playing;
 }
 
-protocol::Error Room::error(const std::string& cid, ErrorCode code, std::string message) const {
-  return protocol::Error{cid, code, std::move(message), id_};
-}
-
 bool Room::sees(const std::shared_ptr<Recipient>& who, const EventAudience& e) const {
   const auto& user = who->user();
   if (e.only) return user && color_of(user->id) == e.only;
@@ -107,7 +102,7 @@ protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body
 
 std::optional<protocol::Error> Room::annul(Steady now) {
   if (result_ && result_->kind == Result::Kind::Void)
-    return error("", ErrorCode::Conflict, "game " + std::to_string(id_) + " is void already");
+    return refuse(Refused::VoidAlready, "", {std::to_string(id_)});
   if (!finished()) {
     finish("", Result::void_game(), EndReason::Annulled, now);
     return std::nullopt;
@@ -129,8 +124,7 @@ bool Room::present(std::int64_t user) const {
 Room::Reply Room::join(const std::shared_ptr<Recipient>& who, const std::string& cid,
                        std::optional<protocol::Seq> since, Steady now) {
   const bool player = who->user() && is_player(who->user()->id);
-  if (settings_.is_private && !player)
-    return error(cid, ErrorCode::Forbidden, "this game is private");
+  if (settings_.is_private && !player) return refuse(Refused::Private, cid);
   channel_.add(who);
   if (!player) tell_watching();
   const bool resumed = channel_.resume(
@@ -191,24 +185,19 @@ std::optional<Steady> Room::claim_at(Color leaver) const {
 }
 
 std::optional<protocol::Error> Room::check_player(std::int64_t user, const std::string& cid) const {
-  if (!is_player(user))
-    return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
-  if (finished()) return error(cid, ErrorCode::GameOver, "the game is over: " + result_->to_sgf());
+  if (!is_player(user)) return refuse(Refused::NotAPlayer, cid);
+  if (finished()) return refuse(Refused::GameOver, cid, {result_->to_sgf()});
   return std::nullopt;
 }
 
 std::optional<protocol::Error> Room::check_turn(std::int64_t user, const std::string& cid) const {
   if (auto e = check_player(user, cid)) return e;
-  if (stage() == Stage::Nigiri)
-    return error(cid, ErrorCode::Conflict, "the nigiri is not done yet: colours are not drawn");
+  if (stage() == Stage::Nigiri) return refuse(Refused::NigiriPending, cid);
   if (stage() == Stage::Scoring) {
-    return error(cid, ErrorCode::Conflict,
-                 "play has stopped: the game is being counted (mark the dead stones, accept the "
-                 "score, or resume play)");
+    return refuse(Refused::Counting, cid);
   }
   const Color to_move = game_ ? game_->to_move() : Color::Black;
-  if (*color_of(user) != to_move)
-    return error(cid, ErrorCode::NotYourTurn, "it is " + color_name(to_move) + "'s move");
+  if (*color_of(user) != to_move) return refuse(Refused::NotYourTurn, cid, {color_name(to_move)});
   return std::nullopt;
 }
 
@@ -237,15 +226,13 @@ Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::str
   const Geometry g{settings_.width, settings_.height};
   const auto point = g.parse_gtp(vertex);
   if (!point) {
-    return error(cid, ErrorCode::BadField,
-                 "'" + vertex + "' is not a point on this " + std::to_string(g.width) + "x" +
-                     std::to_string(g.height) + " board (GTP coordinates such as D4, no letter I)");
+    return refuse(Refused::NotAPoint, cid,
+                  {vertex, std::to_string(g.width), std::to_string(g.height)});
   }
   if (*point == kPass) return pass(user, cid, timing);
   if (!game_) {  // free handicap: Black's stones go down one by one before White's first move
     if (std::find(free_stones_.begin(), free_stones_.end(), *point) != free_stones_.end()) {
-      auto refused = error(cid, ErrorCode::IllegalMove,
-                           "occupied: there is already a handicap stone on " + vertex);
+      auto refused = refuse(Refused::OnAHandicapStone, cid, {vertex});
       refused.reason = protocol::Refusal::Occupied;
       return refused;
     }
@@ -263,8 +250,7 @@ Room::Reply Room::play(std::int64_t user, const std::string& cid, const std::str
 
 Room::Reply Room::pass(std::int64_t user, const std::string& cid, const MoveTiming& timing) {
   if (auto e = check_turn(user, cid)) return *e;
-  if (!game_)
-    return error(cid, ErrorCode::IllegalMove, "place your handicap stones before passing");
+  if (!game_) return refuse(Refused::HandicapFirst, cid);
   return play_move(user, cid, kPass, timing);
 }
 
@@ -272,15 +258,13 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
                             const MoveTiming& timing) {
   const Color color = *color_of(user);
   if (point != kPass && game_->moves().size() >= options_.max_moves) {
-    return error(cid, ErrorCode::Conflict,
-                 "this game has " + std::to_string(game_->moves().size()) +
-                     " moves, the most a game may have: only a pass is possible now");
+    return refuse(Refused::MoveLimit, cid, {std::to_string(game_->moves().size())});
   }
   // Judged once, here, before the clock is charged, so that an illegal move changes nothing;
   // apply() below plays it as judged (Game::play_judged) and returns what it took off.
   const MoveError e = game_->check({color, point});
   if (e != MoveError::Ok) {
-    auto refused = error(cid, ErrorCode::IllegalMove, why_illegal(e, gtp(point)));
+    auto refused = refuse(Refused::Illegal, cid, {why_illegal(e, gtp(point))});
     refused.reason = refusal_of(e);
     return refused;
   }
@@ -295,7 +279,7 @@ Room::Reply Room::play_move(std::int64_t user, const std::string& cid, Point poi
                                                 : GameClock::Charge{};
   if (!charge.in_time) {
     finish("", Result::time(opponent(color)), EndReason::Time, timing.now);
-    return error(cid, ErrorCode::GameOver, "your time ran out before this move arrived");
+    return refuse(Refused::TimeRanOut, cid);
   }
   const records::Moved move{color, point == kPass ? "pass" : gtp(point), kept_clocks(clock_)};
   const Applied played = apply(move);
@@ -350,22 +334,20 @@ protocol::Ack Room::finish_tromp_taylor(const std::string& cid, EndReason reason
 Room::Reply Room::resign(std::int64_t user, const std::string& cid, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
   const auto color = color_of(user);
-  if (!color)
-    return error(cid, ErrorCode::Conflict, "the nigiri is not done yet: abort the game instead");
+  if (!color) return refuse(Refused::ResignDuringNigiri, cid);
   return finish(cid, Result::resignation(opponent(*color)), EndReason::Resignation, now);
 }
 
 Room::Reply Room::request_undo(std::int64_t user, const std::string& cid) {
   if (auto e = check_player(user, cid)) return *e;
   if (stage() != Stage::Playing || !game_) {
-    return error(cid, ErrorCode::Conflict, "undo is only possible while the game is being played");
+    return refuse(Refused::UndoNotNow, cid);
   }
   const auto color = *color_of(user);
-  if (undo_requested_by_)
-    return error(cid, ErrorCode::Conflict, "an undo request is already waiting for an answer");
+  if (undo_requested_by_) return refuse(Refused::UndoWaiting, cid);
   const auto& moves = game_->moves();
   if (std::none_of(moves.begin(), moves.end(), [&](const Move& m) { return m.color == color; })) {
-    return error(cid, ErrorCode::Forbidden, "you have no move to take back");
+    return refuse(Refused::NothingToTakeBack, cid);
   }
   const records::UndoAsked asked{color};
   apply(asked);
@@ -374,11 +356,9 @@ Room::Reply Room::request_undo(std::int64_t user, const std::string& cid) {
 
 Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool accept, Steady now) {
   const auto color = color_of(user);
-  if (!color) return error(cid, ErrorCode::Forbidden, "you are not a player of this game");
-  if (!undo_requested_by_)
-    return error(cid, ErrorCode::Conflict, "there is no undo request to answer");
-  if (*undo_requested_by_ == *color)
-    return error(cid, ErrorCode::Forbidden, "you cannot answer your own undo request");
+  if (!color) return refuse(Refused::NotAPlayer, cid);
+  if (!undo_requested_by_) return refuse(Refused::NoUndoToAnswer, cid);
+  if (*undo_requested_by_ == *color) return refuse(Refused::OwnUndo, cid);
   const Color was_to_move = game_->to_move();
   const records::UndoAnswered answered{accept};
   const int taken_back = apply(answered).taken_back;
@@ -395,17 +375,13 @@ Room::Reply Room::answer_undo(std::int64_t user, const std::string& cid, bool ac
 Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const std::string& seed,
                                 const std::optional<std::string>& guess, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Nigiri)
-    return error(cid, ErrorCode::Conflict, "this game has no nigiri to choose in");
-  if (auto problem = Nigiri::check_seed(seed)) return error(cid, ErrorCode::BadField, *problem);
+  if (stage() != Stage::Nigiri) return refuse(Refused::NoNigiri, cid);
+  if (auto problem = Nigiri::check_seed(seed)) return refuse(Refused::BadSeed, cid, {*problem});
   const bool guesser = user == white_.id;  // before the draw, white_ is the guesser
   auto& mine = guesser ? guesser_seed_ : holder_seed_;
-  if (mine) return error(cid, ErrorCode::Conflict, "you already made your nigiri choice");
-  if (guesser && !guess)
-    return error(cid, ErrorCode::BadField,
-                 "you are the guesser: send 'guess', \"odd\" or \"even\"");
-  if (!guesser && guess)
-    return error(cid, ErrorCode::BadField, "you hold the stones: only the guesser sends 'guess'");
+  if (mine) return refuse(Refused::NigiriChosen, cid);
+  if (guesser && !guess) return refuse(Refused::GuessMissing, cid);
+  if (!guesser && guess) return refuse(Refused::GuessNotYours, cid);
   const records::NigiriChosen chosen{guesser, seed, guess};
   apply(chosen);
   if (!proof_) return publish(cid, protocol::NigiriStarted{nigiri_state()}, chosen);
@@ -416,33 +392,25 @@ Room::Reply Room::choose_nigiri(std::int64_t user, const std::string& cid, const
 
 Room::Reply Room::abort(std::int64_t user, const std::string& cid, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
-  if (both_moved())
-    return error(cid, ErrorCode::Conflict, "both players have moved: resign instead of aborting");
-  if (options_.no_show_forfeits)
-    return error(cid, ErrorCode::Forbidden, "a tournament game cannot be aborted: resign instead");
+  if (both_moved()) return refuse(Refused::BothMoved, cid);
+  if (options_.no_show_forfeits) return refuse(Refused::TournamentNoAbort, cid);
   return finish(cid, Result::void_game(), EndReason::Aborted, now);
 }
 
 Room::Reply Room::claim_win(std::int64_t user, const std::string& cid, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
   const auto color = color_of(user);
-  if (!color) return error(cid, ErrorCode::Conflict, "the nigiri is not done yet");
+  if (!color) return refuse(Refused::NigiriNotDone, cid);
   const Color leaver = opponent(*color);
   if (correspondence()) {
-    return error(cid, ErrorCode::Conflict,
-                 "a correspondence game has no absence countdown: your opponent's clock decides");
+    return refuse(Refused::NoAbsenceCountdown, cid);
   }
-  if (!absent_since_[index_of(leaver)])
-    return error(cid, ErrorCode::Conflict, "your opponent is still here");
-  if (!both_moved())
-    return error(cid, ErrorCode::Conflict, "the game has barely begun: abort it instead");
+  if (!absent_since_[index_of(leaver)]) return refuse(Refused::OpponentHere, cid);
+  if (!both_moved()) return refuse(Refused::BarelyBegun, cid);
   const auto at = claim_at(leaver);
-  if (!at)
-    return error(cid, ErrorCode::Conflict,
-                 "your opponent's countdown runs only while it is their move");
+  if (!at) return refuse(Refused::CountdownNotRunning, cid);
   if (now < *at) {
-    return error(cid, ErrorCode::Conflict,
-                 "your opponent's countdown has " + seconds(ms_between(now, *at)) + " left");
+    return refuse(Refused::CountdownLeft, cid, {seconds(ms_between(now, *at))});
   }
   return finish(cid, Result::forfeit(*color), EndReason::Abandoned, now);
 }

@@ -20,6 +20,7 @@
 #include "rooms/nigiri.h"
 #include "rooms/outbox.h"
 #include "rooms/recipient.h"
+#include "rooms/refusals.h"
 #include "rooms/room_options.h"
 #include "rooms/room_records.h"
 #include "store/game_store.h"
@@ -181,13 +182,11 @@ class Room {
   bool is_player(std::int64_t user) const { return user == black_.id || user == white_.id; }
   std::optional<Color> color_of(std::int64_t user) const;
   Stage stage() const;
-  protocol::Error still_suggesting(const std::string& cid) const {
-    return error(
-        cid, protocol::ErrorCode::Conflict,
-        "the server is still suggesting dead stones: the scoring phase starts in a moment");
+  // Refusal `why` of command `cid` (rooms/refusals.h has every code and its words).
+  protocol::Error refuse(Refused why, const std::string& cid,
+                         std::initializer_list<std::string_view> parts = {}) const {
+    return refusal(why, cid, id_, parts);
   }
-  protocol::Error error(const std::string& cid, protocol::ErrorCode code,
-                        std::string message) const;
   // `record` is what recover() needs to redo the event (rooms/room_records.h); none when it
   // changes no state.
   protocol::Ack publish(const std::string& cid, protocol::RoomEventBody body,

@@ -12,7 +12,6 @@ namespace tengen {
 // move, then applies it); the helpers it needs.
 
 using protocol::EndReason;
-using protocol::ErrorCode;
 
 void Room::place_free_stone(Point p) {
   free_stones_.push_back(p);

@@ -9,7 +9,6 @@ namespace tengen {
 // administrator's deletion.
 
 using protocol::EndReason;
-using protocol::ErrorCode;
 
 std::optional<protocol::UserRef> Room::erase_chat(protocol::Seq line) {
   for (auto& channel : chat_) {
@@ -26,9 +25,7 @@ std::optional<protocol::UserRef> Room::erase_chat(protocol::Seq line) {
 std::variant<protocol::UserRef, protocol::Error> Room::delete_chat(protocol::Seq line) {
   const auto author = erase_chat(line);
   if (!author) {
-    return error("", ErrorCode::NotFound,
-                 "game " + std::to_string(id_) + " shows no chat line " + std::to_string(line) +
-                     " (or it is deleted already)");
+    return refuse(Refused::NoChatLine, "", {std::to_string(id_), std::to_string(line)});
   }
   // A client resuming from before the line must not get its words back from the kept events.
   for (const auto& channel : chat_) {
@@ -58,14 +55,10 @@ Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
   const bool player = is_player(from.id);
   const auto mine = chat_by_.find(from.id);
   if (mine != chat_by_.end() && mine->second >= options_.chat_lines_per_person) {
-    return error(cid, ErrorCode::Conflict,
-                 "you have written " + std::to_string(mine->second) +
-                     " lines in this game's chat, the most one person may");
+    return refuse(Refused::OwnChatFull, cid, {std::to_string(mine->second)});
   }
   if (!player && chat_lines_[1] >= options_.spectator_chat_lines) {
-    return error(cid, ErrorCode::Conflict,
-                 "the spectators' chat of this game is full: it holds " +
-                     std::to_string(chat_lines_[1]) + " lines, the most it may");
+    return refuse(Refused::SpectatorChatFull, cid, {std::to_string(chat_lines_[1])});
   }
   const records::Chatted said{
       from, player ? protocol::Channel::Players : protocol::Channel::Spectators, text, at_ms};

@@ -8,31 +8,26 @@ namespace tengen {
 // Room's conditional moves (docs/correspondence.md).
 
 using protocol::EndReason;
-using protocol::ErrorCode;
 
 Room::Reply Room::set_conditional_moves(std::int64_t user, const std::string& cid,
                                         const std::vector<std::string>& lines) {
   if (auto e = check_player(user, cid)) return *e;
   if (!correspondence()) {
-    return error(cid, ErrorCode::Conflict,
-                 "conditional moves are for correspondence games (docs/correspondence.md)");
+    return refuse(Refused::ConditionalNotCorrespondence, cid);
   }
   if (stage() != Stage::Playing || !game_) {
-    return error(cid, ErrorCode::Conflict,
-                 "conditional moves can be set only while the game is being played");
+    return refuse(Refused::ConditionalNotNow, cid);
   }
   const Color owner = *color_of(user);
   if (game_->to_move() == owner) {
-    return error(cid, ErrorCode::Conflict,
-                 "it is your move: conditional moves answer your opponent's next move, so set "
-                 "them after your own");
+    return refuse(Refused::ConditionalYourMove, cid);
   }
   const Geometry g{settings_.width, settings_.height};
   auto tree = conditional_tree(lines, g);
   if (auto* problem = std::get_if<std::string>(&tree))
-    return error(cid, ErrorCode::BadField, *problem);
+    return refuse(Refused::ConditionalUnreadable, cid, {*problem});
   if (auto problem = conditional_problem(std::get<ConditionalTree>(tree), *game_, owner, g))
-    return error(cid, ErrorCode::IllegalMove, *problem);
+    return refuse(Refused::ConditionalIllegal, cid, {*problem});
   keep_conditional(owner, std::get<ConditionalTree>(tree), cid);
   return protocol::Ack{cid, id_, channel_.seq(), {}, {}};
 }

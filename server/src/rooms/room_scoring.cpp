@@ -11,7 +11,6 @@ namespace tengen {
 // resumption.
 
 using protocol::EndReason;
-using protocol::ErrorCode;
 
 void Room::start_scoring(Steady now) {
   clock_.stop();
@@ -43,20 +42,16 @@ void Room::suggested(const SuggestionJob& job, const std::vector<Point>& dead) {
 Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::string& vertex,
                        bool dead) {
   if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Scoring)
-    return error(cid, ErrorCode::Conflict, "dead stones are marked only in the scoring phase");
-  if (suggestion_pending_) return still_suggesting(cid);
+  if (stage() != Stage::Scoring) return refuse(Refused::MarkOutsideScoring, cid);
+  if (suggestion_pending_) return refuse(Refused::StillSuggesting, cid);
   const Geometry& g = game_->board().geometry();
   const auto point = g.parse_gtp(vertex);
-  if (!point || *point == kPass)
-    return error(cid, ErrorCode::BadField, "'" + vertex + "' is not a point on this board");
-  if (!is_stone(game_->board().at(*point)))
-    return error(cid, ErrorCode::BadField, "there is no stone on " + vertex);
+  if (!point || *point == kPass) return refuse(Refused::MarkNotAPoint, cid, {vertex});
+  if (!is_stone(game_->board().at(*point))) return refuse(Refused::MarkNoStone, cid, {vertex});
   const auto chain = game_->board().chain_stones(*point);
   const bool already = dead_.contains(*point) == dead;
   if (already) {
-    return error(cid, ErrorCode::Conflict,
-                 "the chain at " + vertex + " is already marked " + (dead ? "dead" : "alive"));
+    return refuse(Refused::MarkedAlready, cid, {vertex, dead ? "dead" : "alive"});
   }
   std::set<Point> now_dead = dead_;
   for (Point p : chain) {
@@ -75,13 +70,11 @@ Room::Reply Room::mark(std::int64_t user, const std::string& cid, const std::str
 Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::uint64_t version,
                                Steady now) {
   if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Scoring)
-    return error(cid, ErrorCode::Conflict, "there is no score to accept outside the scoring phase");
-  if (suggestion_pending_) return still_suggesting(cid);
+  if (stage() != Stage::Scoring) return refuse(Refused::AcceptOutsideScoring, cid);
+  if (suggestion_pending_) return refuse(Refused::StillSuggesting, cid);
   if (version != marking_version_) {
-    return error(cid, ErrorCode::Conflict,
-                 "marking version " + std::to_string(version) + " is stale: the current one is " +
-                     std::to_string(marking_version_));
+    return refuse(Refused::StaleMarking, cid,
+                  {std::to_string(version), std::to_string(marking_version_)});
   }
   const Color color = *color_of(user);
   const records::ScoreAccepted accepted{color, version};
@@ -96,8 +89,7 @@ Room::Reply Room::accept_score(std::int64_t user, const std::string& cid, std::u
 
 Room::Reply Room::resume(std::int64_t user, const std::string& cid, Steady now) {
   if (auto e = check_player(user, cid)) return *e;
-  if (stage() != Stage::Scoring)
-    return error(cid, ErrorCode::Conflict, "play can resume only from the scoring phase");
+  if (stage() != Stage::Scoring) return refuse(Refused::ResumeOutsideScoring, cid);
   if (resumptions_ >= options_.max_resumptions) {
     return finish_tromp_taylor(cid, EndReason::ResumptionLimit, now);
   }
