@@ -322,4 +322,58 @@ TEST(ServerProcess, TheLanguagesAreTheCatalogsInTheWebRoot) {
   fs::remove_all(root);
 }
 
+// The web client over HTTP (docs/web-client.md, "Caching"): the page names its assets under the
+// client's version, where they are cached for good; each file comes in the encoding asked for,
+// with an ETag that a return visit sends back to get 304 and no body; a change to any file makes
+// a new version, and the old version's URLs are revalidated again, never cached for good.
+TEST(ServerProcess, TheWebClientIsVersionedCompressedAndRevalidated) {
+  const fs::path root =
+      fs::temp_directory_path() / ("tengen-web-cache-" + std::to_string(getpid()));
+  fs::create_directories(root / "js");
+  std::ofstream(root / "index.html") << "<!doctype html>\n<head>\n  <script type=\"module\" "
+                                        "src=\"js/app.js\"></script>\n</head>\n";
+  std::string js;
+  for (int i = 0; i < 100; ++i)
+    js += "export const x" + std::to_string(i) + " = " + std::to_string(i) + ";\n";
+  std::ofstream(root / "js" / "app.js") << js;
+  ServerProcess server(std::nullopt, 0, {"--web-root", root.string()});
+  const auto header = [](const std::string& answer, const std::string& name) {
+    const auto at = answer.find("\r\n" + name + ": ");
+    if (at == std::string::npos) return std::string();
+    const auto start = at + name.size() + 4;
+    return answer.substr(start, answer.find("\r\n", start) - start);
+  };
+  const std::string page = http_get(server.port(), "/");
+  ASSERT_TRUE(page.starts_with("HTTP/1.1 200")) << page;
+  EXPECT_EQ(header(page, "Cache-Control"), "no-cache");
+  const auto at = body_of(page).find("src=\"/v/");
+  ASSERT_NE(at, std::string::npos) << page;
+  const std::string script = body_of(page).substr(at + 5, body_of(page).find('"', at + 5) - at - 5);
+  EXPECT_TRUE(script.ends_with("/js/app.js")) << script;
+
+  const std::string br =
+      http_request(server.port(), "GET", script, "Accept-Encoding: gzip, br\r\n");
+  EXPECT_TRUE(br.starts_with("HTTP/1.1 200")) << br;
+  EXPECT_EQ(header(br, "Content-Encoding"), "br");
+  EXPECT_EQ(header(br, "Cache-Control"), "public, max-age=31536000, immutable");
+  EXPECT_EQ(header(br, "Vary"), "Accept-Encoding");
+  EXPECT_LT(body_of(br).size(), js.size() / 3);
+  const std::string plain = http_get(server.port(), script);
+  EXPECT_EQ(header(plain, "Content-Encoding"), "");
+  EXPECT_EQ(body_of(plain), js);
+
+  const std::string again =
+      http_request(server.port(), "GET", "/", "If-None-Match: " + header(page, "ETag") + "\r\n");
+  EXPECT_TRUE(again.starts_with("HTTP/1.1 304")) << again;
+  EXPECT_EQ(body_of(again), "");
+
+  std::ofstream(root / "js" / "app.js", std::ios::app) << "export const y = 1;\n";
+  const std::string changed =
+      http_request(server.port(), "GET", "/", "If-None-Match: " + header(page, "ETag") + "\r\n");
+  EXPECT_TRUE(changed.starts_with("HTTP/1.1 200")) << changed;  // a new version, a new page
+  EXPECT_EQ(body_of(changed).find(script), std::string::npos);
+  EXPECT_EQ(header(http_get(server.port(), script), "Cache-Control"), "no-cache");  // the old one
+  fs::remove_all(root);
+}
+
 }  // namespace

@@ -21,8 +21,12 @@ export function useCatalog(code, catalog, fallback = catalog) {
   plurals = new Intl.PluralRules(code);
 }
 
+// The catalogs beside this module: under the client's version (/v/<version>/locales/...) when the
+// page was served so, and then cached for good (docs/web-client.md, "Caching").
+const catalogs = new URL('../locales/', import.meta.url);
+
 async function load(code) {
-  const response = await fetch(`locales/${code}.json`, { cache: 'no-cache' });
+  const response = await fetch(new URL(`${code}.json`, catalogs));
   if (!response.ok) throw new Error(`no catalog for ${code}`);
   return response.json();
 }
@@ -42,7 +46,7 @@ export function chooseLanguage(stored, preferred, codes) {
 // Before the first view: the list of catalogs, the language, its words; the page's own HTML.
 export async function startLanguage() {
   try {
-    const response = await fetch('locales/index.json', { cache: 'no-cache' });
+    const response = await fetch(new URL('index.json', catalogs));
     if (response.ok) available = (await response.json()).languages;
   } catch {
     // English only

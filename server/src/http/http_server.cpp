@@ -16,6 +16,7 @@
 
 #include "http/proxies.h"
 #include "http/static_files.h"
+#include "http/web_files.h"
 #include "protocol/http_api.h"
 #include "ws/ws_session.h"
 
@@ -177,38 +178,60 @@ struct HttpServer::Impl {
     }
     // The web client's languages are the catalogs in its locales/ folder: adding a language is
     // adding one file (web/locales/README.md).
-    if (target == "/locales/index.json")
+    return web_file(req, target);
+  }
+
+  // The web client's files (docs/web-client.md, "Caching"): under /v/<version>/ for good
+  // (immutable) when the version is the client's now, otherwise revalidated on every use (no-cache,
+  // answered 304 when the ETag still matches); each in the best encoding the request accepts,
+  // compressed once per change of the file.
+  http::message_generator web_file(const http::request<http::string_body>& req,
+                                   std::string_view target) {
+    bool immutable = false;
+    if (target.starts_with("/v/")) {
+      const auto end = target.find('/', 3);
+      if (end == std::string_view::npos)
+        return plain(req, http::status::not_found, "not found\n", "text/plain");
+      immutable = target.substr(3, end - 3) == web_files.version();
+      target = target.substr(end);
+    }
+    if (target == "/locales/index.json")  // the catalogs there are the client's languages
       return plain(req, http::status::ok, http_files::languages_json(config.web_root),
                    "application/json");
     const auto path = http_files::resolve(config.web_root, target);
     if (!path) return plain(req, http::status::bad_request, "bad path\n", "text/plain");
-    // Files only: a folder (/js, /locales without the slash) opens, but cannot be read, and
-    // the answer would break off after its header.
-    std::error_code kind;
-    if (!std::filesystem::is_regular_file(*path, kind))
-      return plain(req, http::status::not_found, "not found\n", "text/plain");
-    beast::error_code ec;
-    http::file_body::value_type file;
-    file.open(path->c_str(), beast::file_mode::scan, ec);
-    if (ec) return plain(req, http::status::not_found, "not found\n", "text/plain");
-    const auto size = file.size();
-    if (req.method() == http::verb::head) {
-      http::response<http::empty_body> res{http::status::ok, req.version()};
+    const auto accepted = http_files::best_encoding(req[http::field::accept_encoding]);
+    const bool page = path->filename() == "index.html" &&
+                      path->parent_path() == std::filesystem::path(config.web_root);
+    const auto file = page ? web_files.index(accepted) : web_files.get(*path, accepted);
+    // Files only: a folder (/js, /locales without the slash) is not found.
+    if (!file) return plain(req, http::status::not_found, "not found\n", "text/plain");
+    const auto headers = [&](auto& res) {
       harden(res);
       res.set(http::field::content_type, http_files::mime_type(*path));
-      res.set(http::field::cache_control, "no-cache");
-      res.content_length(size);
+      res.set(http::field::cache_control,
+              immutable ? "public, max-age=31536000, immutable" : "no-cache");
+      res.set(http::field::etag, "\"" + file->etag + "\"");
+      res.set(http::field::vary, "Accept-Encoding");
+      if (file->encoding != http_files::Encoding::Identity)
+        res.set(http::field::content_encoding, http_files::encoding_name(file->encoding));
       res.keep_alive(req.keep_alive());
+    };
+    if (http_files::WebFiles::matches(req[http::field::if_none_match], *file)) {
+      http::response<http::empty_body> res{http::status::not_modified, req.version()};
+      headers(res);
+      res.erase(http::field::content_type);
       return http::message_generator(std::move(res));
     }
-    http::response<http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(file)),
-                                        std::make_tuple(http::status::ok, req.version())};
-    harden(res);
-    res.set(http::field::content_type, http_files::mime_type(*path));
-    // The client is a handful of small modules: always revalidated, so an upgrade is seen at once.
-    res.set(http::field::cache_control, "no-cache");
-    res.content_length(size);
-    res.keep_alive(req.keep_alive());
+    if (req.method() == http::verb::head) {
+      http::response<http::empty_body> res{http::status::ok, req.version()};
+      headers(res);
+      res.content_length(file->bytes->size());
+      return http::message_generator(std::move(res));
+    }
+    http::response<http::string_body> res{http::status::ok, req.version(), *file->bytes};
+    headers(res);
+    res.prepare_payload();
     return http::message_generator(std::move(res));
   }
 
@@ -522,6 +545,7 @@ struct HttpServer::Impl {
   tcp::acceptor acceptor;
   asio::signal_set signals;
   std::atomic<bool> stopping{false};
+  http_files::WebFiles web_files{config.web_root};  // safe from any thread
   std::mutex mutex;  // guards what follows: touched from every connection's strand
   std::uint64_t next_connection = 0;
   std::map<std::uint64_t, std::weak_ptr<beast::tcp_stream>> http_streams;
@@ -557,6 +581,8 @@ unsigned short HttpServer::port() const {
 }
 
 void HttpServer::run() {
+  // Every file read and compressed once before the first visitor, not on a network thread.
+  impl_->web_files.version();
   asio::co_spawn(impl_->control, impl_->stop_on_signal(), asio::detached);
   asio::co_spawn(impl_->control, impl_->accept_loop(), asio::detached);
   std::vector<std::thread> threads;

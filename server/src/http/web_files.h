@@ -1,0 +1,65 @@
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+// The web client's files as the HTTP server serves them (docs/web-client.md, "Caching"): each
+// file read once per change, with an ETag (a hash of its bytes) and, for text, its gzip and
+// Brotli forms made once; the client's version (a hash over every file) so that its assets can be
+// served under versioned URLs (/v/<version>/...) that never change and are cached for good; and
+// index.html with its asset URLs pointing there and every module preloaded. No sockets here.
+namespace tengen::http_files {
+
+// The encodings a request accepts (its Accept-Encoding), best first among those we make.
+enum class Encoding { Identity, Gzip, Brotli };
+Encoding best_encoding(std::string_view accept_encoding);
+std::string_view encoding_name(Encoding e);  // "br", "gzip", or "" for identity
+
+class WebFiles {
+ public:
+  explicit WebFiles(std::filesystem::path root) : root_(std::move(root)) {}
+
+  struct File {
+    std::shared_ptr<const std::string> bytes;
+    Encoding encoding = Encoding::Identity;
+    std::string etag;  // "<hash>" for the bytes as stored; "<hash>.br" / "<hash>.gz" encoded
+  };
+  // A file under the root (already resolved), in the best encoding `accepted` allows and we
+  // have; nullopt if it is not a readable file. Safe from any thread.
+  std::optional<File> get(const std::filesystem::path& path, Encoding accepted);
+  // The client as it is now: a hash over every file's path and bytes (a file changed, added or
+  // removed changes it). Reads what changed since the last call.
+  std::string version();
+  // index.html for `version`: its stylesheet, icon and script under /v/<version>/, and a
+  // modulepreload link for every module in js/ (so the imports do not arrive one round trip
+  // after another). Its File (with its own ETag), as get() returns it.
+  std::optional<File> index(Encoding accepted);
+
+  // Whether an If-None-Match header names this file's ETag (any encoding of the same bytes).
+  static bool matches(std::string_view if_none_match, const File& file);
+
+ private:
+  struct Entry {
+    std::filesystem::file_time_type mtime;
+    std::uintmax_t size = 0;
+    std::string hash;
+    std::shared_ptr<const std::string> identity, gzip, brotli;
+  };
+  // The file's entry, read and compressed again if it changed on disk.
+  std::shared_ptr<const Entry> entry(const std::filesystem::path& path);
+  static std::shared_ptr<const Entry> make(const std::filesystem::path& path, std::string bytes,
+                                           std::filesystem::file_time_type mtime, bool compress);
+  static File pick(const Entry& e, Encoding accepted);
+
+  std::filesystem::path root_;
+  std::mutex mutex_;  // a leaf: the map below only, never while reading or compressing
+  std::map<std::filesystem::path, std::shared_ptr<const Entry>> entries_;
+  std::map<std::string, std::shared_ptr<const Entry>> indexes_;  // by version
+};
+
+}  // namespace tengen::http_files
