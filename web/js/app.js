@@ -4,17 +4,11 @@ import { h, fill } from './util.js';
 import { Connection } from './connection.js';
 import { currentUser, logout } from './api.js';
 import { mountLobby } from './lobby.js';
-import { mountGame } from './game.js';
 import { mountAccount } from './account.js';
-import { mountGameList } from './lists.js';
-import { mountProfile } from './profile.js';
-import { mountTournamentList, mountTournament } from './tournaments.js';
 import { mountReviewRoom } from './review_room.js';
 import { rankTag } from './ranks.js';
 import { mountDisplaySettings } from './display.js';
 import { blindOn, setBlind } from './blind.js';
-import { mountCourse } from './course.js';
-import { mountAdmin } from './admin.js';
 import { mountVerify, mountReset, mountUnsubscribe } from './mail.js';
 import { t, startLanguage, formatDateTime } from './i18n.js';
 
@@ -76,9 +70,16 @@ async function signOut() {
 
 // ---- connection indicator and lobby state ----
 
-ctx.conn.addEventListener('status', () => {
+// True until start() knows the player: a welcome meanwhile is start()'s business.
+let starting = true;
+
+function showStatus() {
   net.dataset.state = ctx.conn.status;
   net.querySelector('.net-text').textContent = t(`net.${ctx.conn.status}`);
+}
+
+ctx.conn.addEventListener('status', () => {
+  showStatus();
   // The database is away: said once in full; the indicator keeps saying it until it is back.
   if (ctx.conn.status === 'degraded') toast(t('net.degraded_long'));
 });
@@ -113,7 +114,7 @@ ctx.conn.addEventListener('message', (e) => {
   switch (m.type) {
     case 'welcome':
       // Signed in after all (a login older than the marker cookie): the page catches up.
-      if (m.user && !ctx.user) currentUser({ ask: true }).catch(() => null).then((u) => { if (u) { setUser(u); route(); } });
+      if (m.user && !ctx.user && !starting) currentUser({ ask: true }).catch(() => null).then((u) => { if (u) { setUser(u); route(); } });
       return;
     case 'lobby':
       lobby.challenges = new Map(m.challenges.map((c) => [c.id, c]));
@@ -170,6 +171,21 @@ function gameStarted(m) {
 let unmount = () => {};
 
 let routed = false;
+// A page whose module is loaded when first opened (docs/web-client.md, "Caching"): the lobby's
+// modules come first and alone; a game's, a tournament's, the course's, the administrators' and
+// the lists' follow when asked for (from the cache after the first time). Its unmount forgets a
+// load still under way.
+function later(load, mount) {
+  let gone = false;
+  let unmountPage = () => {};
+  load().then((module) => { if (!gone) unmountPage = mount(module); },
+    (err) => { if (!gone) toast(err.message); });
+  return () => {
+    gone = true;
+    unmountPage();
+  };
+}
+
 function route() {
   unmount();
   unmount = () => {};
@@ -186,22 +202,22 @@ function route() {
   const current = (name) => document.querySelector(`[data-nav="${name}"]`)?.setAttribute('aria-current', 'page');
   if ((m = /^#\/game\/(\d+)$/.exec(hash))) {
     document.title = `${t('title.game', { id: m[1] })} · Tengen`;
-    unmount = mountGame(view, ctx, Number(m[1]));
+    unmount = later(() => import('./game.js'), (g) => g.mountGame(view, ctx, Number(m[1])));
   } else if ((m = /^#\/review\/(\d+)$/.exec(hash))) {
     document.title = `${t('title.review', { id: m[1] })} · Tengen`;
     unmount = mountReviewRoom(view, ctx, Number(m[1]));
   } else if (hash === '#/tournaments') {
     current('tournaments');
     document.title = `${t('nav.tournaments')} · Tengen`;
-    unmount = mountTournamentList(view, ctx);
+    unmount = later(() => import('./tournaments.js'), (p) => p.mountTournamentList(view, ctx));
   } else if ((m = /^#\/tournament\/(\d+)$/.exec(hash))) {
     current('tournaments');
     document.title = `${t('title.tournament', { id: m[1] })} · Tengen`;
-    unmount = mountTournament(view, ctx, Number(m[1]));
+    unmount = later(() => import('./tournaments.js'), (p) => p.mountTournament(view, ctx, Number(m[1])));
   } else if ((m = /^#\/learn(?:\/([\w-]+))?$/.exec(hash))) {
     current('learn');
     document.title = `${t('nav.learn')} · Tengen`;
-    unmount = mountCourse(view, ctx, m[1] ?? null);
+    unmount = later(() => import('./course.js'), (p) => p.mountCourse(view, ctx, m[1] ?? null));
   } else if (hash === '#/register') {  // "Create an account": that form first
     document.title = `${t('welcome.create')} · Tengen`;
     unmount = mountAccount(view, ctx, null, { registerFirst: true });
@@ -223,16 +239,16 @@ function route() {
   } else if ((m = /^#\/admin(?:\/(\w+))?(?:\?.*)?$/.exec(hash))) {
     current('admin');
     document.title = `${t('admin.title')} · Tengen`;
-    unmount = mountAdmin(view, ctx, m[1] ?? null);
+    unmount = later(() => import('./admin.js'), (p) => p.mountAdmin(view, ctx, m[1] ?? null));
   } else if (hash === '#/games') {
     current('games');
     document.title = `${t('games.finished')} · Tengen`;
-    unmount = mountGameList(view, ctx, { title: t('games.finished'), url: '/api/v1/games?limit=25', empty: t('games.none_finished') });
+    unmount = later(() => import('./lists.js'), (p) => p.mountGameList(view, ctx, { title: t('games.finished'), url: '/api/v1/games?limit=25', empty: t('games.none_finished') }));
   } else if ((m = /^#\/user\/(.+)$/.exec(hash))) {
     const name = decodeURIComponent(m[1]);
     if (name === ctx.user?.name) current('mine');
     document.title = `${name} · Tengen`;
-    unmount = mountProfile(view, ctx, name);
+    unmount = later(() => import('./profile.js'), (p) => p.mountProfile(view, ctx, name));
   } else {
     current('lobby');
     document.title = `${t('nav.lobby')} · Tengen`;
@@ -262,17 +278,19 @@ document.querySelector('.skip-link')?.addEventListener('click', (e) => {
   view.focus();
 });
 
+// Three things at once, not one after another (docs/web-client.md, "Caching"): the WebSocket
+// opens (its upgrade carries the session cookie), the player is asked for, the words are loaded.
 async function start() {
+  ctx.conn.start();
+  const asked = currentUser().then((user) => ({ user }), (error) => ({ error }));
   await startLanguage();
+  showStatus();  // said again in the page's language (translatePage wrote its first words back)
   mountDisplaySettings(document.getElementById('display-panel'));
   showBlindLink();
-  try {
-    setUser(await currentUser());
-  } catch (err) {
-    setUser(null);
-    toast(err.message);
-  }
-  ctx.conn.start();
+  const { user, error } = await asked;
+  setUser(error ? null : user);
+  if (error) toast(error.message);
+  starting = false;
   route();
 }
 

@@ -45,6 +45,9 @@ export function chooseLanguage(stored, preferred, codes) {
 
 // Before the first view: the list of catalogs, the language, its words; the page's own HTML.
 export async function startLanguage() {
+  // English is always needed (the fallback): asked for together with the list, not after it.
+  const base = load('en');
+  base.catch(() => {});  // handled below
   try {
     const response = await fetch(new URL('index.json', catalogs));
     if (response.ok) available = (await response.json()).languages;
@@ -53,8 +56,8 @@ export async function startLanguage() {
   }
   const chosen = chooseLanguage(localStorage.getItem(STORE_KEY), navigator.languages ?? [navigator.language], available);
   try {
-    const base = await load('en');
-    useCatalog(chosen, chosen === 'en' ? base : await load(chosen), base);
+    const [fallback, own] = await Promise.all([base, chosen === 'en' ? base : load(chosen)]);
+    useCatalog(chosen, own, fallback);
   } catch {
     useCatalog('en', english, english);
   }

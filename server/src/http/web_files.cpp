@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <regex>
 #include <set>
@@ -112,18 +113,41 @@ std::string_view encoding_name(Encoding e) {
   return "";
 }
 
+WebFiles::WebFiles(fs::path root) : root_(std::move(root)), compressor_(make_thread_worker()) {}
+
+WebFiles::~WebFiles() {
+  stopping_ = true;
+  compressor_.reset();  // the jobs left return at once
+}
+
+void WebFiles::compressed() {
+  std::promise<void> done;
+  compressor_->post([&done] { done.set_value(); });  // after every job posted before it
+  done.get_future().wait();
+}
+
 std::shared_ptr<const WebFiles::Entry> WebFiles::make(const fs::path& path, std::string bytes,
-                                                      fs::file_time_type mtime, bool compress) {
+                                                      fs::file_time_type mtime) {
   auto e = std::make_shared<Entry>();
   e->mtime = mtime;
   e->size = bytes.size();
   e->hash = hex_hash(bytes);
-  if (compress && compressible(path) && bytes.size() >= 256) {
-    e->gzip = gzip(bytes);
-    e->brotli = brotli(bytes);
-  }
+  if (compressible(path) && bytes.size() >= 256) e->gzip = gzip(bytes);
   e->identity = std::make_shared<const std::string>(std::move(bytes));
   return e;
+}
+
+template <typename Key>
+void WebFiles::brotli_later(std::map<Key, std::shared_ptr<const Entry>>& where, Key key,
+                            std::shared_ptr<const Entry> e) {
+  if (!e->gzip) return;  // not worth compressing
+  compressor_->post([this, &where, key = std::move(key), e = std::move(e)] {
+    if (stopping_) return;
+    auto done = std::make_shared<Entry>(*e);
+    done->brotli = brotli(*e->identity);
+    std::lock_guard lock(mutex_);
+    if (const auto it = where.find(key); it != where.end() && it->second == e) it->second = done;
+  });
 }
 
 std::shared_ptr<const WebFiles::Entry> WebFiles::entry(const fs::path& path) {
@@ -141,9 +165,12 @@ std::shared_ptr<const WebFiles::Entry> WebFiles::entry(const fs::path& path) {
   }
   auto bytes = read_file(path);  // outside the lock: two readers may both read a new file
   if (!bytes) return nullptr;
-  auto made = make(path, std::move(*bytes), mtime, true);
-  std::lock_guard lock(mutex_);
-  entries_[path] = made;
+  auto made = make(path, std::move(*bytes), mtime);
+  {
+    std::lock_guard lock(mutex_);
+    entries_[path] = made;
+  }
+  brotli_later(entries_, path, made);
   return made;
 }
 
@@ -191,22 +218,34 @@ std::optional<WebFiles::File> WebFiles::index(Encoding accepted) {
   // Relative references (not "#...", "/...", nor with a scheme) go under the version.
   static const std::regex kRelative(R"re(((?:href|src)=")([^"#/:][^":]*)")re");
   std::string text = std::regex_replace(*page->identity, kRelative, "$1" + prefix + "$2\"");
-  std::vector<std::string> modules;
-  std::error_code ec;
-  for (const auto& f : fs::directory_iterator(root_ / "js", ec)) {
-    if (f.is_regular_file(ec) && f.path().extension() == ".js")
-      modules.push_back(f.path().filename().string());
+  // The modules the page's script imports, and theirs, statically (a page loaded later by
+  // import() is not preloaded: the lobby comes first).
+  std::set<std::string> modules;
+  std::vector<std::string> todo{"app.js"};
+  static const std::regex kImport(R"re((?:^|\n)\s*import\s[^;]*?from\s*'\./([\w-]+\.js)')re");
+  while (!todo.empty()) {
+    const auto name = todo.back();
+    todo.pop_back();
+    if (!modules.insert(name).second) continue;
+    const auto module = entry(root_ / "js" / name);
+    if (!module) continue;
+    const std::string& code = *module->identity;
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), kImport);
+         it != std::sregex_iterator(); ++it)
+      todo.push_back((*it)[1].str());
   }
-  std::sort(modules.begin(), modules.end());
   std::string preload;
   for (const auto& m : modules)
     preload += "  <link rel=\"modulepreload\" href=\"" + prefix + "js/" + m + "\">\n";
   if (const auto at = text.find("  <script type=\"module\""); at != std::string::npos)
     text.insert(at, preload);
-  auto made = make(root_ / "index.html", std::move(text), page->mtime, true);
-  std::lock_guard lock(mutex_);
-  if (indexes_.size() > 8) indexes_.clear();  // old versions: a developer editing the files
-  indexes_[v] = made;
+  auto made = make(root_ / "index.html", std::move(text), page->mtime);
+  {
+    std::lock_guard lock(mutex_);
+    if (indexes_.size() > 8) indexes_.clear();  // old versions: a developer editing the files
+    indexes_[v] = made;
+  }
+  brotli_later(indexes_, v, made);
   return pick(*made, accepted);
 }
 
