@@ -195,9 +195,13 @@ struct HttpServer::Impl {
       immutable = target.substr(3, end - 3) == web_files.version();
       target = target.substr(end);
     }
-    if (target == "/locales/index.json")  // the catalogs there are the client's languages
-      return plain(req, http::status::ok, http_files::languages_json(config.web_root),
-                   "application/json");
+    if (target == "/locales/index.json") {  // the catalogs there are the client's languages
+      auto res = text_response(req, http::status::ok, http_files::languages_json(config.web_root),
+                               "application/json");
+      res.set(http::field::cache_control, immutable ? "public, max-age=31536000, immutable"
+                                                    : "no-cache");
+      return http::message_generator(std::move(res));
+    }
     const auto path = http_files::resolve(config.web_root, target);
     if (!path) return plain(req, http::status::bad_request, "bad path\n", "text/plain");
     const auto accepted = http_files::best_encoding(req[http::field::accept_encoding]);
