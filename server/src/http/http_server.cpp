@@ -198,8 +198,8 @@ struct HttpServer::Impl {
     if (target == "/locales/index.json") {  // the catalogs there are the client's languages
       auto res = text_response(req, http::status::ok, http_files::languages_json(config.web_root),
                                "application/json");
-      res.set(http::field::cache_control, immutable ? "public, max-age=31536000, immutable"
-                                                    : "no-cache");
+      res.set(http::field::cache_control,
+              immutable ? "public, max-age=31536000, immutable" : "no-cache");
       return http::message_generator(std::move(res));
     }
     const auto path = http_files::resolve(config.web_root, target);

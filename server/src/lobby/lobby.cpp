@@ -27,6 +27,7 @@ Lobby::Lobby(Services services, std::unique_ptr<games::Mailbox> mailbox)
 Lobby::Turn::~Turn() {
   // Games it opened but never submitted (it failed half-way): nobody will find them.
   for (const auto& [id, room] : opened) lobby.s_.games.abandon(id);
+  if (lobby.turn_ == this) lobby.turn_ = nullptr;
 }
 
 void Lobby::collect(Turn& turn) {
@@ -55,14 +56,12 @@ void Lobby::in_turn(std::function<void(Turn&)> job, std::function<void()> then) 
   mailbox_->run_or_post([this, job = std::move(job), then = std::move(then)] {
     {
       Turn turn(*this);
-      turn_ = &turn;
       try {
         job(turn);
         finish(turn);
       } catch (const std::exception& e) {
         spdlog::error("a turn of the lobby failed: {}", e.what());
       }
-      turn_ = nullptr;
     }
     if (then) then();
   });
@@ -74,14 +73,11 @@ void Lobby::command(Command c) {
   mailbox_->run_or_post([this, c = std::move(c)] {
     try {
       Turn turn(*this);
-      turn_ = &turn;
       const Reply reply = handle(turn, c.who, c.cid, c.message);
       collect(turn);  // the events a command caused go out before its reply
       c.answered(turn.out, reply);
       finish(turn);
-      turn_ = nullptr;
     } catch (const std::exception& e) {
-      turn_ = nullptr;
       // Nothing it produced is kept: the database went away while a name was looked up (a
       // direct challenge's opponent), or a fault of ours.
       const bool unreachable = dynamic_cast<const store::Unreachable*>(&e) != nullptr;
@@ -142,9 +138,18 @@ void Lobby::tournament_game_ended(Outbox out, std::function<void()> then) {
   auto shared = std::make_shared<Outbox>(std::move(out));
   in_turn(
       [this, shared](Turn& turn) {
-        turn.out = std::move(*shared);
-        const auto ended = turn.out.ended;
-        for (const auto& over : ended) tournaments_.game_finished(over.game, over.result);
+        turn.out = *shared;
+        try {
+          const auto ended = turn.out.ended;
+          for (const auto& over : ended) tournaments_.game_finished(over.game, over.result);
+        } catch (const std::exception& e) {
+          // A fault of the tournament's: the game's end and its ratings are kept all the same
+          // (what the tournament made of it half-way is not), and the log says why.
+          spdlog::error("a tournament could not take the end of its game: {}", e.what());
+          for (const auto& [id, room] : turn.opened) s_.games.abandon(id);
+          turn.opened.clear();
+          turn.out = std::move(*shared);
+        }
       },
       std::move(then));
 }
@@ -235,7 +240,6 @@ void Lobby::recover_tournaments(const std::vector<store::StoredTournament>& tour
 void Lobby::resume_tournaments(store::GameStore& store) {
   games::wait_for<bool>(*mailbox_, [&] {
     Turn turn(*this);
-    turn_ = &turn;
     // A tournament game's end and its tournament's news are one submission
     // (tournament_game_ended); stores written before 2026-11-27 made them two, and a crash in
     // between left a finished game whose result the tournament does not know yet.
@@ -244,7 +248,6 @@ void Lobby::resume_tournaments(store::GameStore& store) {
       if (!stored || !stored->result) continue;  // still in play
       const auto result = Result::parse_sgf(*stored->result);
       if (!result) {
-        turn_ = nullptr;
         throw std::runtime_error("the stored result of game " + std::to_string(game) + " ('" +
                                  *stored->result + "') is unreadable");
       }
@@ -253,7 +256,6 @@ void Lobby::resume_tournaments(store::GameStore& store) {
     }
     tournaments_.resume();
     finish(turn);
-    turn_ = nullptr;
     return true;
   });
 }

@@ -123,9 +123,10 @@ class Lobby final : private TournamentHost {
 
  private:
   // One turn of the lobby: what it produced, and the games it opened (not yet anyone's to find:
-  // their rows are submitted first). A turn dropped half-way abandons its games.
+  // their rows are submitted first). While it lives it is the lobby's turn_ (the director's host
+  // calls write into it). A turn dropped half-way abandons its games.
   struct Turn {
-    explicit Turn(Lobby& l) : lobby(l) {}
+    explicit Turn(Lobby& l) : lobby(l) { lobby.turn_ = this; }
     ~Turn();
     Turn(const Turn&) = delete;
     Turn& operator=(const Turn&) = delete;
