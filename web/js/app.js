@@ -70,8 +70,9 @@ async function signOut() {
 
 // ---- connection indicator and lobby state ----
 
-// True until start() knows the player: a welcome meanwhile is start()'s business.
+// True until start() knows the player: a welcome meanwhile is start()'s business (welcomedAs).
 let starting = true;
+let welcomedAs = null;
 
 function showStatus() {
   net.dataset.state = ctx.conn.status;
@@ -114,7 +115,11 @@ ctx.conn.addEventListener('message', (e) => {
   switch (m.type) {
     case 'welcome':
       // Signed in after all (a login older than the marker cookie): the page catches up.
-      if (m.user && !ctx.user && !starting) currentUser({ ask: true }).catch(() => null).then((u) => { if (u) { setUser(u); route(); } });
+      if (starting) {
+        welcomedAs = m.user ?? null;  // start() catches up once it knows who it asked about
+        return;
+      }
+      if (m.user && !ctx.user) currentUser({ ask: true }).catch(() => null).then((u) => { if (u) { setUser(u); route(); } });
       return;
     case 'lobby':
       lobby.challenges = new Map(m.challenges.map((c) => [c.id, c]));
@@ -290,6 +295,8 @@ async function start() {
   const { user, error } = await asked;
   setUser(error ? null : user);
   if (error) toast(error.message);
+  // Signed in after all (a login older than the marker cookie): the welcome said so.
+  if (!ctx.user && welcomedAs) setUser(await currentUser({ ask: true }).catch(() => null));
   starting = false;
   route();
 }

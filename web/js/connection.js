@@ -2,6 +2,7 @@
 // heartbeat that notices a dead network. Views listen for 'message', 'open' and 'status'.
 import { randomHex } from './util.js';
 import { t, errorText } from './i18n.js';
+import { takeEarlySocket } from './boot.js';
 
 const PING_EVERY_MS = 10000;   // an application ping; its pong also proves the path is alive
 const PONG_WITHIN_MS = 8000;   // no pong by then: the socket is treated as dead and replaced
@@ -54,7 +55,9 @@ export class Connection extends EventTarget {
 
   open() {
     clearTimeout(this.retryTimer);
-    const socket = new WebSocket(this.url);
+    // The first time, the socket boot.js opened while the page loaded, with what it heard.
+    const early = takeEarlySocket(this.url);
+    const socket = early ? early.socket : new WebSocket(this.url);
     this.socket = socket;
     this.setStatus(this.attempt === 0 && this.status !== 'reconnecting' ? 'connecting' : 'reconnecting');
     socket.onopen = () => {
@@ -99,6 +102,8 @@ export class Connection extends EventTarget {
       if (!this.stopped) this.scheduleRetry();
     };
     socket.onerror = () => {};  // onclose follows and says the same
+    // What the early socket heard, as if it came now, in order.
+    for (const e of early?.events ?? []) socket[`on${e.type}`](e);
   }
 
   lost(socket) {
