@@ -183,6 +183,7 @@ let routed = false;
 function later(load, mount) {
   let gone = false;
   let unmountPage = () => {};
+  fill(view, h('p', { class: 'muted', role: 'status' }, t('app.loading')));  // the first time, on a slow network
   load().then((module) => { if (!gone) unmountPage = mount(module); },
     (err) => { if (!gone) toast(err.message); });
   return () => {
