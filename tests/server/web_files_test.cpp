@@ -137,5 +137,15 @@ TEST_F(WebFilesTest, TheVersionFollowsEveryFileAndTheIndexPointsItsAssetsThere) 
   EXPECT_NE(files.version(), v2);
 }
 
+TEST_F(WebFilesTest, ThePageIsIndexHtmlAtTheRootHoweverTheRootIsWritten) {
+  for (const auto& root : {root_, fs::path(root_.string() + "/"), root_ / "."}) {
+    WebFiles files(root);
+    EXPECT_TRUE(files.is_page(fs::path(root_.string() + "/") / "index.html")) << root;
+    EXPECT_TRUE(files.is_page(root_ / "index.html")) << root;
+    EXPECT_FALSE(files.is_page(root_ / "js" / "index.html")) << root;
+    EXPECT_FALSE(files.is_page(root_ / "js" / "app.js")) << root;
+  }
+}
+
 }  // namespace
 }  // namespace tengen::http_files

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "games/wait.h"
+#include "lobby/stored.h"
 #include "rooms/replies.h"
 #include "rooms/room.h"
 
@@ -17,14 +18,6 @@ namespace {
 unsigned actor_threads(unsigned asked) {
   if (asked > 0) return asked;
   return std::max(2u, std::thread::hardware_concurrency());
-}
-
-protocol::GameSettings stored_settings(const std::string& text, const std::string& what) {
-  auto decoded = protocol::decode_settings(text);
-  if (auto* problem = std::get_if<std::string>(&decoded)) {
-    throw std::runtime_error("the stored settings of " + what + " are unreadable: " + *problem);
-  }
-  return std::get<protocol::GameSettings>(decoded);
 }
 
 }  // namespace
@@ -156,17 +149,11 @@ Centre::Recovered Centre::recover(store::GameStore& store) {
   return recovered;
 }
 
-protocol::UserRef Centre::stored_user(std::int64_t id) const {
-  auto found = services_.find_user_by_id(id);
-  if (!found)
-    throw std::runtime_error("the store names user " + std::to_string(id) + ", who does not exist");
-  return *found;
-}
-
 std::unique_ptr<Room> Centre::rebuild(const store::StoredGame& g, Steady now) {
   auto room =
-      Room::recover(g, stored_settings(g.created.settings, "game " + std::to_string(g.created.id)),
-                    stored_user(g.created.first_id), stored_user(g.created.second_id), now,
+      Room::recover(g, stored::settings(g.created.settings, "game " + std::to_string(g.created.id)),
+                    stored::user(services_.find_user_by_id, g.created.first_id),
+                    stored::user(services_.find_user_by_id, g.created.second_id), now,
                     tournament_games_.options_of(g.created.id).value_or(services_.room));
   prepare_room(*room);
   return room;

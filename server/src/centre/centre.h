@@ -198,7 +198,6 @@ class Centre final : private games::GameHost {
   // A new or rebuilt game's room gets its players' blocks and (correspondence with weekends
   // off) their weekends (rooms/time_off.h).
   void prepare_room(Room& room);
-  protocol::UserRef stored_user(std::int64_t id) const;
   std::size_t rebuild_ratings_here();  // on the ratings' mailbox
 
   Services services_;

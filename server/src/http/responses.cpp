@@ -92,9 +92,8 @@ http::message_generator web_file(http_files::WebFiles& web_files, const std::str
   const auto path = http_files::resolve(web_root, target);
   if (!path) return plain(req, http::status::bad_request, "bad path\n", "text/plain");
   const auto accepted = http_files::best_encoding(req[http::field::accept_encoding]);
-  const bool page =
-      path->filename() == "index.html" && path->parent_path() == std::filesystem::path(web_root);
-  const auto file = page ? web_files.index(accepted) : web_files.get(*path, accepted);
+  const auto file =
+      web_files.is_page(*path) ? web_files.index(accepted) : web_files.get(*path, accepted);
   // Files only: a folder (/js, /locales without the slash) is not found.
   if (!file) return plain(req, http::status::not_found, "not found\n", "text/plain");
   const auto headers = [&](auto& res) {

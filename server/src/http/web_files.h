@@ -48,6 +48,11 @@ class WebFiles {
   // File (with its own ETag), as get() returns it.
   std::optional<File> index(Encoding accepted);
 
+  // Whether `path` (under the root, resolved) is the page itself, index.html at the root, however
+  // the root was written ("web", "web/", "./web").
+  bool is_page(const std::filesystem::path& path) const {
+    return path.lexically_normal() == (root_ / "index.html").lexically_normal();
+  }
   // Whether an If-None-Match header names this file's ETag (any encoding of the same bytes).
   static bool matches(std::string_view if_none_match, const File& file);
   // Waits until the Brotli form of everything read so far is made (tests).

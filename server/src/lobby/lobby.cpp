@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "games/wait.h"
+#include "lobby/stored.h"
 #include "protocol/overloaded.h"
 #include "rooms/replies.h"
 #include "rooms/room.h"
@@ -200,26 +201,10 @@ std::size_t Lobby::recover_challenges(
     std::size_t recovered = 0;
     challenges_.continue_after(store.last_challenge_id());
     for (const auto& c : store.open_challenges()) {
-      const auto challenger = s_.find_user_by_id(c.challenger_id);
-      if (!challenger) {
-        throw std::runtime_error("the store names user " + std::to_string(c.challenger_id) +
-                                 ", who does not exist");
-      }
-      auto settings = protocol::decode_settings(c.settings);
-      if (auto* problem = std::get_if<std::string>(&settings)) {
-        throw std::runtime_error("the stored settings of challenge " + std::to_string(c.id) +
-                                 " are unreadable: " + *problem);
-      }
-      protocol::Challenge challenge{c.id, *challenger, std::nullopt,
-                                    std::get<protocol::GameSettings>(settings)};
-      if (c.opponent_id) {
-        const auto opponent = s_.find_user_by_id(*c.opponent_id);
-        if (!opponent) {
-          throw std::runtime_error("the store names user " + std::to_string(*c.opponent_id) +
-                                   ", who does not exist");
-        }
-        challenge.opponent = *opponent;
-      }
+      protocol::Challenge challenge{
+          c.id, stored::user(s_.find_user_by_id, c.challenger_id), std::nullopt,
+          stored::settings(c.settings, "challenge " + std::to_string(c.id))};
+      if (c.opponent_id) challenge.opponent = stored::user(s_.find_user_by_id, *c.opponent_id);
       challenges_.restore(std::move(challenge));
       ++recovered;
     }
