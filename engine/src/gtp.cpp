@@ -14,6 +14,7 @@
 #include "engine/handicap.h"
 #include "engine/scoring.h"
 #include "engine/sgf.h"
+#include "numbers.h"
 
 namespace tengen {
 namespace {
@@ -224,8 +225,7 @@ GtpResponse GtpEngine::komi(const std::vector<std::string>& args) {
   double k = 0;
   if (args.size() > 1) return failure("syntax error");
   if (args.empty()) return failure("komi not a float");
-  const auto [end, ec] = std::from_chars(args[0].data(), args[0].data() + args[0].size(), k);
-  if (ec != std::errc{} || end != args[0].data() + args[0].size() || !std::isfinite(k))
+  if (!read_real(args[0], k) || !std::isfinite(k))
     return failure("komi not a float");  // nan and inf too: final_score would print them
   rules_.komi = k;
   return success();

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "numbers.h"
+
 namespace tengen {
 
 Result Result::score(double black_minus_white) {
@@ -43,8 +45,7 @@ std::optional<Result> Result::parse_sgf(std::string_view text) {
   if (rest == "T" || rest == "Time") return time(winner);
   if (rest == "F" || rest == "Forfeit") return forfeit(winner);
   double margin = 0;
-  const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), margin);
-  if (ec != std::errc{} || end != rest.data() + rest.size() || !(margin > 0)) return std::nullopt;
+  if (!read_real(rest, margin) || !(margin > 0)) return std::nullopt;
   return Result{Kind::Score, winner, margin};
 }
 

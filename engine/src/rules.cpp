@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include "numbers.h"
+
 namespace tengen {
 namespace {
 
@@ -222,8 +224,7 @@ std::optional<Rules> Rules::parse(std::string_view text, std::string* error) {
       if (ok) rules.resume = *v;
     } else if (key == "komi") {
       double komi = 0;
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), komi);
-      ok = ec == std::errc{} && end == value.data() + value.size() && valid_komi(komi);
+      ok = read_real(value, komi) && valid_komi(komi);
       if (ok) rules.komi = komi;
     } else {
       return fail("unknown rules option '" + key + "'");

@@ -6,6 +6,8 @@
 #include <limits>
 #include <sstream>
 
+#include "numbers.h"
+
 namespace tengen {
 namespace {
 
@@ -250,8 +252,7 @@ int parse_int(const std::string& s, std::size_t offset, std::string_view what) {
 
 double parse_real(const std::string& s, std::size_t offset, std::string_view what) {
   double v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || end != s.data() + s.size()) {
+  if (!read_real(s, v)) {
     throw SgfError(offset, std::string(what) + " must be a number, not '" + s + "'");
   }
   return v;

@@ -191,7 +191,8 @@ std::variant<PositionQuery, std::string> decode_position_query(std::string_view 
   return q;
 }
 
-std::string encode_position(const PositionView& a) {
+namespace {
+json position_json(const PositionView& a) {
   json j{{"board", a.board},
          {"to_move", a.to_move == Color::Black ? "black" : "white"},
          {"captures", {{"black", a.captures.black}, {"white", a.captures.white}}},
@@ -214,7 +215,46 @@ std::string encode_position(const PositionView& a) {
     }
     j["score"] = std::move(score);
   }
+  return j;
+}
+}  // namespace
+
+std::string encode_position(const PositionView& a) {
+  return position_json(a).dump();
+}
+
+std::variant<LocalGameQuery, std::string> decode_local_game(std::string_view body) {
+  json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");
+  LocalGameQuery q;
+  if (const auto it = j.find("suggest_dead"); it != j.end()) {
+    if (!it->is_boolean()) return std::string("field 'suggest_dead' must be true or false");
+    q.suggest_dead = it->get<bool>();
+    j.erase(it);
+  }
+  if (const auto it = j.find("resigned"); it != j.end()) {
+    if (!it->is_string() || (*it != "black" && *it != "white"))
+      return std::string("field 'resigned' must be \"black\" or \"white\"");
+    q.resigned = *it == "black" ? Color::Black : Color::White;
+    j.erase(it);
+  }
+  if (j.contains("black") || j.contains("white"))
+    return std::string("a local game starts from an empty board: no 'black' or 'white' stones");
+  auto position = decode_position_query(j.dump());
+  if (auto* problem = std::get_if<std::string>(&position)) return std::move(*problem);
+  q.position = std::move(std::get<PositionQuery>(position));
+  return q;
+}
+
+std::string encode_local_game(const LocalGameView& a) {
+  json j{{"position", position_json(a.position)}, {"phase", a.phase}};
+  if (a.result) j["result"] = *a.result;
+  if (a.suggested_dead) j["suggested_dead"] = *a.suggested_dead;
   return j.dump();
+}
+
+std::string encode_shell(std::string_view version, const std::vector<std::string>& files) {
+  return json{{"version", version}, {"files", files}}.dump();
 }
 
 std::string encode_languages(const std::vector<std::string>& codes) {

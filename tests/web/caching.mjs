@@ -14,7 +14,9 @@ const url = `http://127.0.0.1:${port}/`;
 const browser = await launchBrowser();
 const failures = [];
 try {
-  const first = await openPage(browser, failures, 'first');
+  // The browser's HTTP cache alone: the service worker (which answers a return visit from its own
+  // cache, tests/web/offline.mjs) is kept out of this context.
+  const first = await openPage(browser, failures, 'first', { serviceWorkers: 'block' });
   const context = first.context();
 
   // Opens the lobby in `page` and returns what went over the network: [url, status, bytes].

@@ -91,13 +91,21 @@ export function commandIn(page, message) {
 }
 let commandsSent = 0;
 
+const chromiumOptions = {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+};
+
 export function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  return chromium.launch(chromiumOptions);
+}
+
+// A browser with a profile of its own in `profileDir` (not incognito, as every launchBrowser
+// context is): what Chromium asks of a page it would install. One context: the returned one.
+export function launchProfile(profileDir, contextOptions = {}) {
+  return chromium.launchPersistentContext(profileDir, { ...chromiumOptions, ...contextOptions });
 }
 
 // axe-core (npm, pinned) on the page as it is: no serious or critical violation of WCAG 2.x A/AA.

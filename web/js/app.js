@@ -74,9 +74,22 @@ async function signOut() {
 let starting = true;
 let welcomedAs = null;
 
+// Offline: the device has no network (the browser says so) and the server is not reachable. The
+// shell, the rules course and the local board still work (sw.js, engine.js).
+ctx.offline = () => !navigator.onLine && !ctx.conn.isOpen;
+
 function showStatus() {
-  net.dataset.state = ctx.conn.status;
-  net.querySelector('.net-text').textContent = t(`net.${ctx.conn.status}`);
+  const state = ctx.offline() ? 'offline' : ctx.conn.status;
+  net.dataset.state = state;
+  net.querySelector('.net-text').textContent = t(`net.${state}`);
+}
+
+for (const change of ['online', 'offline']) {
+  window.addEventListener(change, () => {
+    showStatus();
+    ctx.events.dispatchEvent(new CustomEvent('lobby', { detail: 'network' }));
+    if (change === 'online' && !ctx.conn.isOpen) ctx.conn.restart();  // not at the backoff's pace
+  });
 }
 
 ctx.conn.addEventListener('status', () => {
@@ -224,6 +237,9 @@ function route() {
     current('learn');
     document.title = `${t('nav.learn')} · Tengen`;
     unmount = later(() => import('./course.js'), (p) => p.mountCourse(view, ctx, m[1] ?? null));
+  } else if (hash === '#/local') {
+    document.title = `${t('local.title')} · Tengen`;
+    unmount = later(() => import('./local.js'), (p) => p.mountLocal(view));
   } else if (hash === '#/register') {  // "Create an account": that form first
     document.title = `${t('welcome.create')} · Tengen`;
     unmount = mountAccount(view, ctx, null, { registerFirst: true });
@@ -295,11 +311,35 @@ async function start() {
   showBlindLink();
   const { user, error } = await asked;
   setUser(error ? null : user);
-  if (error) toast(error.message);
+  if (error && !ctx.offline()) toast(error.message);  // offline, the bar says so already
   // Signed in after all (a login older than the marker cookie): the welcome said so.
   if (!ctx.user && welcomedAs) setUser(await currentUser({ ask: true }).catch(() => null));
   starting = false;
   route();
 }
 
-start();
+// The service worker (sw.js) keeps the shell for return visits and offline use; registered once the
+// page is up, so that what it fetches never competes with the first visit's own requests.
+function startWorker() {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  // This page's version: its stylesheet's /v/<version>/ (none when served unversioned).
+  const mine = /\/v\/([0-9a-f]+)\//.exec(document.querySelector('link[rel=stylesheet]')?.href ?? '')?.[1];
+  let offered = false;
+  const offer = () => {
+    if (offered) return;
+    offered = true;
+    const reload = h('button', { type: 'button', class: 'link', onclick: () => location.reload() }, t('app.reload'));
+    toasts.append(h('div', { class: 'toast info update', role: 'status' }, `${t('app.update_ready')} `, reload));
+  };
+  navigator.serviceWorker.addEventListener('message', (e) => {
+    if (e.data?.type === 'update-ready' || (e.data?.type === 'version' && mine && e.data.version && e.data.version !== mine)) offer();
+  });
+  // A page opened from the worker's cache may be older than the server's: the worker says.
+  navigator.serviceWorker.controller?.postMessage({ type: 'version?' });
+  navigator.serviceWorker.register('/sw.js').catch(() => null);  // no worker: the page works as before
+}
+
+start().then(() => {
+  if (document.readyState === 'complete') startWorker();
+  else window.addEventListener('load', startWorker, { once: true });
+});

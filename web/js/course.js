@@ -1,5 +1,6 @@
 // Learn Go: the rules in short lessons, each a few paragraphs and exercises on a small board.
-// Every board and every verdict comes from the server's rules engine (POST /api/v1/positions):
+// Every board and every verdict comes from the server's rules engine (POST /api/v1/positions; the
+// same engine in the browser when offline, engine.js):
 // the position a lesson sets up, whether a move captures, is suicide or breaks the ko, who owns
 // which points and how a finished position counts. Nothing here knows the rules; a lesson only
 // names its goal ("captures C3 and D3", "refused as ko", "A1 to A5 are Black's", "the count
@@ -9,6 +10,7 @@ import { h, fill, describeResult, vertexName } from './util.js';
 import { BoardView } from './board.js';
 import { Position } from './position.js';
 import { fetchJson, ApiError } from './api.js';
+import { enginePosition } from './engine.js';
 import { t, tn } from './i18n.js';
 import { isBot } from './ranks.js';
 import { botSettings } from './play_now.js';
@@ -136,7 +138,8 @@ function markDone(key) {
   localStorage.setItem(DONE_KEY, JSON.stringify([...set]));
 }
 
-// The engine's answer for a setup and the moves after it (and a count, with `dead`).
+// The engine's answer for a setup and the moves after it (and a count, with `dead`): the
+// server's, or with no network the same engine's in this browser (engine.js).
 async function ask(setup, moves = [], dead = null) {
   const body = {
     width: setup.size, height: setup.size, ruleset: setup.ruleset ?? 'japanese',
@@ -146,7 +149,12 @@ async function ask(setup, moves = [], dead = null) {
   if (setup.komi !== undefined) body.komi = setup.komi;
   if (setup.handicap) body.handicap = setup.handicap;
   if (dead) body.dead = dead;
-  return fetchJson('/api/v1/positions', { method: 'POST', body });
+  try {
+    return await fetchJson('/api/v1/positions', { method: 'POST', body });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'network') return enginePosition(body);
+    throw err;
+  }
 }
 
 const points = (answer) => [...answer.board].map((c) => (c === '.' ? null : c));

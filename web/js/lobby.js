@@ -76,11 +76,20 @@ export function mountLobby(root, ctx) {
     reviews.el,
     h('section', { class: 'card lobby-online' }, onlineTitle, onlineList));
   // The page's heading, for a screen reader's list of headings (the cards' titles are seen).
-  fill(root, h('h1', { class: 'sr-only' }, t('nav.lobby')), h('div', { class: 'lobby' },
+  // Offline: what works without the server, first.
+  const offline = h('section', { class: 'card lobby-offline', hidden: true, role: 'status' },
+    h('h2', {}, t('app.offline_title')), h('p', {}, t('app.offline_text')),
+    h('ul', { class: 'offline-links' },
+      h('li', {}, h('a', { href: '#/learn' }, t('nav.learn'))),
+      h('li', {}, h('a', { href: '#/local' }, t('local.title')))));
+  const showOffline = () => { offline.hidden = !ctx.offline?.(); };
+  fill(root, h('h1', { class: 'sr-only' }, t('nav.lobby')), offline, h('div', { class: 'lobby' },
     now.el,
     lists,
     h('div', { class: 'lobby-column' },
-      h('section', { class: 'card lobby-form' }, h('h2', {}, t('lobby.new_challenge')), ctx.user ? form.el : guestNote))));
+      h('section', { class: 'card lobby-form' }, h('h2', {}, t('lobby.new_challenge')), ctx.user ? form.el : guestNote),
+      h('p', { class: 'local-link' }, h('a', { href: '#/local' }, t('local.link'))))));
+  showOffline();
 
   // Redrawn on every lobby change: the keyboard's place is kept (keepFocus).
   function render() {
@@ -160,6 +169,7 @@ export function mountLobby(root, ctx) {
   ctx.conn.addEventListener('message', onMessage);
   ctx.conn.addEventListener('open', loadMine);
   const onChange = (e) => {
+    showOffline();
     render();
     if (e.detail === 'game') {
       loadLive();
@@ -167,6 +177,7 @@ export function mountLobby(root, ctx) {
     }
   };
   ctx.events.addEventListener('lobby', onChange);
+  ctx.conn.addEventListener('status', showOffline);
   const timer = setInterval(() => { loadLive(); reviews.load(); loadMine(); }, 30000);
   render();
   loadLive();
@@ -175,6 +186,7 @@ export function mountLobby(root, ctx) {
   return () => {
     now.destroy();
     ctx.events.removeEventListener('lobby', onChange);
+    ctx.conn.removeEventListener('status', showOffline);
     ctx.conn.removeEventListener('message', onMessage);
     ctx.conn.removeEventListener('open', loadMine);
     clearInterval(timer);

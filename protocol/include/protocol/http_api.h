@@ -95,6 +95,31 @@ struct PositionQuery {
 std::variant<PositionQuery, std::string> decode_position_query(std::string_view body);
 std::string encode_position(const PositionView& answer);
 
+// The local board (the web client's, offline too): a game between two people on one device, the
+// query of POST /api/v1/positions read as a game from an empty board (or `handicap` stones placed
+// as the ruleset places them): each move must be the colour to move, two passes (or three, as the
+// rules say) end play, and the count waits for `dead`. The engine compiled to WebAssembly answers
+// it in the browser (wasm/, docs/web-client.md "Offline"); the server answers nothing of it.
+struct LocalGameQuery {
+  PositionQuery position;         // "black"/"white" setup stones are refused: a game starts empty
+  bool suggest_dead = false;      // in the scoring phase: the engine's guess at the dead stones
+  std::optional<Color> resigned;  // the player who resigned after the moves
+};
+// The fields of the positions query, and {"suggest_dead": true, "resigned": "black"}.
+std::variant<LocalGameQuery, std::string> decode_local_game(std::string_view body);
+struct LocalGameView {
+  PositionView position;  // its score when the query named dead stones in the scoring phase
+  std::string phase;      // "playing", "scoring" or "over"
+  std::optional<std::string> result;  // SGF form ("B+R"), once resigned
+  std::optional<std::vector<std::string>> suggested_dead;
+};
+// {"position": {...as POST /api/v1/positions...}, "phase", "result"?, "suggested_dead"?}
+std::string encode_local_game(const LocalGameView& answer);
+
+// GET /shell.json: {"version": "<hash>", "files": ["js/app.js", ...]}, what the web client's
+// service worker keeps (web/sw.js), each file under /v/<version>/.
+std::string encode_shell(std::string_view version, const std::vector<std::string>& files);
+
 // GET /locales/index.json: {"languages":["de","en","nl"]}, the web client's catalogs.
 std::string encode_languages(const std::vector<std::string>& codes);
 

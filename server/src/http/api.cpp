@@ -6,16 +6,14 @@
 
 #include "engine/review.h"
 #include "engine/sgf.h"
-#include "engine/variation.h"
 #include "http/api_util.h"
 #include "protocol/codec.h"
 #include "protocol/http_api.h"
 #include "protocol/moderation_api.h"
 #include "ratings/glicko2.h"
 #include "reviews/review_audience.h"
-#include "rooms/position_view.h"
+#include "rooms/position_answer.h"
 #include "rooms/time_off.h"
-#include "rooms/wording.h"
 #include "store/unreachable.h"
 
 namespace tengen {
@@ -102,64 +100,6 @@ std::string signed_in_cookie(bool in, bool secure) {
   return std::string(kSignedInCookie) + (in ? "=1" : "=") +
          "; Path=/; SameSite=Lax; Max-Age=" + std::to_string(in ? kCookieMaxAgeSeconds : 0) +
          (secure ? "; Secure" : "");
-}
-
-// POST /api/v1/positions: replays the line with the rules engine (engine/variation.h); the first
-// move it refuses is named, in players' words.
-ApiResponse position(std::string_view body) {
-  auto decoded = wire::decode_position_query(body);
-  if (auto* problem = std::get_if<std::string>(&decoded))
-    return error(400, "bad_request", *problem);
-  const auto& q = std::get<wire::PositionQuery>(decoded);
-  const Geometry g{q.width, q.height};
-  Board start(g);
-  for (const auto* list : {&q.black, &q.white}) {
-    for (const std::string& v : *list) {
-      const auto p = g.parse_gtp(v);
-      if (!p || *p == kPass) return error(400, "bad_request", "no point " + v + " on this board");
-      // One point in both lists (also written "d4" and "D4"): refused, not silently White's.
-      if (list == &q.white && start.at(*p) == Color::Black)
-        return error(400, "bad_request", "point " + v + " is in both 'black' and 'white'");
-      start.set_stone(*p, list == &q.black ? Color::Black : Color::White);
-    }
-  }
-  Rules rules = Rules::preset(q.ruleset);
-  if (q.komi) rules.komi = *q.komi;
-  Variation line(start, rules);
-  std::vector<Point> removed;
-  for (std::size_t i = 0; i < q.moves.size(); ++i) {
-    const auto& m = q.moves[i];
-    const auto p = g.parse_gtp(m.vertex);
-    if (!p) return error(400, "bad_request", "no point " + m.vertex + " on this board");
-    const MoveError e = line.play({m.color, *p}, i + 1 == q.moves.size() ? &removed : nullptr);
-    if (e != MoveError::Ok) {
-      const std::string why = why_illegal(e, m.vertex) + " (move " + std::to_string(i + 1) + ", " +
-                              color_name(m.color) + ")";
-      const auto reason = refusal_of(e);
-      return {422,
-              reason ? wire::encode_error("illegal_move", why, *reason)
-                     : wire::encode_error("illegal_move", why),
-              {}};
-    }
-  }
-  auto view = position_view(line, removed);
-  if (q.dead) {  // the position counted, with these stones dead
-    std::vector<Point> dead;
-    for (const std::string& v : *q.dead) {
-      const auto p = g.parse_gtp(v);
-      if (!p || *p == kPass) return error(400, "bad_request", "no point " + v + " on this board");
-      if (line.board().at(*p) == Color::Empty)
-        return error(400, "bad_request", "no stone on " + v + " to be dead");
-      dead.push_back(*p);
-    }
-    std::sort(dead.begin(), dead.end());
-    dead.erase(std::unique(dead.begin(), dead.end()), dead.end());
-    const Board& b = line.board();
-    const Score score = score_position(
-        b, rules, dead, {0, b.captures(Color::Black), b.captures(Color::White)}, q.handicap);
-    view.score = score_view(score, g, rules);
-  }
-  return {200, wire::encode_position(view), {}};
 }
 
 }  // namespace
@@ -258,7 +198,8 @@ std::optional<ApiResponse> Api::route(const ApiRequest& r) {
   if (path == "/api/v1/positions") {
     if (!post) return error(405, "method_not_allowed", "use POST");
     if (!is_json(r)) return not_json();
-    return position(r.body);
+    auto answer = answer_position(r.body);
+    return ApiResponse{answer.status, std::move(answer.body), {}};
   }
   if (path == "/api/v1/register" || path == "/api/v1/login") {
     if (!post) return error(405, "method_not_allowed", "use POST");

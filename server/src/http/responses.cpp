@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "http/static_files.h"
+#include "protocol/http_api.h"
 
 namespace tengen::http_responses {
 
@@ -87,6 +88,14 @@ http::message_generator web_file(http_files::WebFiles& web_files, const std::str
                              "application/json");
     res.set(http::field::cache_control,
             immutable ? "public, max-age=31536000, immutable" : "no-cache");
+    return http::message_generator(std::move(res));
+  }
+  if (target == "/shell.json") {  // what the service worker keeps (web/sw.js); never cached
+    const auto shell = web_files.shell();
+    auto res =
+        text_response(req, http::status::ok,
+                      protocol::http::encode_shell(shell.version, shell.files), "application/json");
+    res.set(http::field::cache_control, "no-store");
     return http::message_generator(std::move(res));
   }
   const auto path = http_files::resolve(web_root, target);

@@ -15,13 +15,15 @@ namespace tengen::http_responses {
 namespace http = boost::beast::http;
 
 // On every response: nothing of ours may be framed by another site (the game page has a
-// Resign button), scripts and styles come only from this server, types are not sniffed, and
-// addresses do not leak to other sites.
+// Resign button), scripts and styles come only from this server (WebAssembly may be compiled:
+// the rules engine in the browser, web/js/engine.js; JavaScript may still not be evaluated from
+// strings), types are not sniffed, and addresses do not leak to other sites.
 template <class Body>
 void harden(http::response<Body>& res) {
   res.set(http::field::server, "tengen");
   res.set("Content-Security-Policy",
-          "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
+          "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src "
+          "'self' data:; "
           "style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; "
           "form-action 'self'; frame-ancestors 'none'");
   res.set("X-Frame-Options", "DENY");

@@ -13,6 +13,8 @@ std::string_view mime_type(const std::filesystem::path& path) {
   if (ext == ".js" || ext == ".mjs") return "text/javascript; charset=utf-8";
   if (ext == ".css") return "text/css; charset=utf-8";
   if (ext == ".json") return "application/json";
+  if (ext == ".webmanifest") return "application/manifest+json";
+  if (ext == ".wasm") return "application/wasm";
   if (ext == ".svg") return "image/svg+xml";
   if (ext == ".png") return "image/png";
   if (ext == ".ico") return "image/x-icon";

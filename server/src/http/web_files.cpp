@@ -17,9 +17,11 @@ namespace tengen::http_files {
 namespace fs = std::filesystem;
 namespace {
 
-// Text worth compressing; images, sounds and fonts are compressed already.
+// Text and WebAssembly (the engine: 390 KB, 140 KB in Brotli) are worth compressing; images,
+// sounds and fonts are compressed already.
 bool compressible(const fs::path& path) {
-  static const std::set<std::string> kText{".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt"};
+  static const std::set<std::string> kText{".html", ".js",  ".mjs",  ".css",        ".json",
+                                           ".svg",  ".txt", ".wasm", ".webmanifest"};
   return kText.contains(path.extension().string());
 }
 
@@ -187,6 +189,10 @@ std::optional<WebFiles::File> WebFiles::get(const fs::path& path, Encoding accep
 }
 
 std::string WebFiles::version() {
+  return shell().version;
+}
+
+WebFiles::Shell WebFiles::shell() {
   std::vector<std::pair<std::string, std::string>> files;  // relative path, hash
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(root_, ec);
@@ -202,7 +208,17 @@ std::string WebFiles::version() {
   std::sort(files.begin(), files.end());
   std::string all;
   for (const auto& [path, hash] : files) all += path + '\0' + hash + '\n';
-  return hex_hash(all);
+  Shell shell{hex_hash(all), {}};
+  static const std::set<std::string> kKept{".js",  ".css",  ".json",       ".svg",
+                                           ".png", ".wasm", ".webmanifest"};
+  for (const auto& [path, hash] : files) {
+    const fs::path p(path);
+    if (path == "sw.js" || p.filename() == "package.json" || p.filename() == "package-lock.json" ||
+        !kKept.contains(p.extension().string()))
+      continue;
+    shell.files.push_back(path);
+  }
+  return shell;
 }
 
 std::optional<WebFiles::File> WebFiles::index(Encoding accepted) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rooms/worker.h"
 
@@ -42,6 +43,14 @@ class WebFiles {
   // The client as it is now: a hash over every file's path and bytes (a file changed, added or
   // removed changes it). Reads what changed since the last call.
   std::string version();
+  // What a service worker keeps for the client to open offline (web/sw.js): the version, and the
+  // path of every file the page may load (not index.html, which it keeps as "/", nor the worker
+  // itself, nor the build's and npm's own files), relative to the root.
+  struct Shell {
+    std::string version;
+    std::vector<std::string> files;
+  };
+  Shell shell();
   // index.html for `version`: its stylesheet, icon and script under /v/<version>/, and a
   // modulepreload link for every module js/app.js imports statically, and theirs (so the imports
   // do not arrive one round trip after another; a module loaded by import() waits until asked). Its

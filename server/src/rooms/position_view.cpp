@@ -3,7 +3,11 @@
 namespace tengen {
 
 protocol::PositionView position_view(const Variation& line, const std::vector<Point>& captured) {
-  const Board& b = line.board();
+  return position_view(line.board(), line.to_move(), captured);
+}
+
+protocol::PositionView position_view(const Board& b, Color to_move,
+                                     const std::vector<Point>& captured) {
   const Geometry& g = b.geometry();
   protocol::PositionView v;
   v.board.reserve(static_cast<std::size_t>(g.area()));
@@ -13,10 +17,10 @@ protocol::PositionView position_view(const Variation& line, const std::vector<Po
       v.board += c == Color::Black ? 'b' : c == Color::White ? 'w' : '.';
     }
   }
-  v.to_move = line.to_move();
+  v.to_move = to_move;
   v.captures = {b.captures(Color::Black), b.captures(Color::White)};
   for (Point p : captured) v.captured.push_back(g.to_gtp(p));
-  if (b.ko_point() != kPass && b.ko_color() == line.to_move()) v.ko = g.to_gtp(b.ko_point());
+  if (b.ko_point() != kPass && b.ko_color() == to_move) v.ko = g.to_gtp(b.ko_point());
   return v;
 }
 

@@ -1,0 +1,101 @@
+// Tengen's service worker (docs/web-client.md, "Offline"): it keeps the client's shell, so that
+// the page opens at once on a return visit and with no network at all, and the rules course and
+// the local board work offline. Served at /sw.js (never cached, so the browser sees a new one).
+//
+// What it keeps: the page ("/") and every file of the client under /v/<version>/ (the server's
+// /shell.json lists them), in one cache per version. The page is answered from the cache and
+// asked for again behind it; when the server's page names a new version, that version's files
+// are fetched and kept, the old cache dropped, and the open pages told ("a new version is
+// ready"). Files under /v/ never change, so they are answered from the cache. Nothing else (the
+// API, the WebSocket, this worker, /shell.json) is touched.
+const PREFIX = 'tengen-v-';
+
+async function keep(version, files) {
+  const cache = await caches.open(PREFIX + version);
+  await cache.addAll(['/', ...files.map((f) => `/v/${version}/${f}`)]);
+  return cache;
+}
+
+// The shell the server has now, kept; its version. Older versions' caches go once it is kept.
+async function update() {
+  const response = await fetch('/shell.json', { cache: 'no-store' });
+  if (!response.ok) throw new Error(`/shell.json: ${response.status}`);
+  const shell = await response.json();
+  if (!(await caches.has(PREFIX + shell.version))) await keep(shell.version, shell.files);
+  for (const name of await caches.keys()) {
+    if (name.startsWith(PREFIX) && name !== PREFIX + shell.version) await caches.delete(name);
+  }
+  return shell.version;
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(update().then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+async function newestCache() {
+  const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX));
+  return names.length ? caches.open(names[names.length - 1]) : null;
+}
+
+const versionOf = (html) => /\/v\/([0-9a-f]+)\//.exec(html)?.[1] ?? null;
+
+// The page: from the cache when kept (a return visit costs no round trip), and from the server
+// behind it; a new version found there is kept, and the open pages told.
+let checking = Promise.resolve();  // the last look behind a kept page, until it is done
+async function page(event) {
+  const cache = await newestCache();
+  const kept = cache ? await cache.match('/') : null;
+  const copy = kept?.clone();  // the page itself goes to the page, read or not by then
+  const fresh = fetch('/', { cache: 'no-cache' }).then(async (response) => {
+    if (!response.ok || !copy) return response;
+    const [now, before] = await Promise.all([response.clone().text(), copy.text()]);
+    if (versionOf(now) && versionOf(now) !== versionOf(before)) {
+      await update();
+      for (const client of await self.clients.matchAll()) client.postMessage({ type: 'update-ready' });
+    }
+    return response;
+  });
+  if (!kept) return fresh;
+  checking = fresh.catch(() => null);  // offline: the kept page is all there is
+  event.waitUntil(checking);
+  return kept;
+}
+
+// A page asks which version is kept (once its own listener is there: a message sent before then
+// would be lost), after the look behind its own load.
+self.addEventListener('message', (event) => {
+  if (event.data?.type !== 'version?') return;
+  event.waitUntil(checking.then(async () => {
+    const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX));
+    event.source.postMessage({ type: 'version', version: names.at(-1)?.slice(PREFIX.length) ?? null });
+  }));
+});
+
+// A file under /v/<version>/: from that version's cache when it is kept (and kept there when it was
+// missing), else from the server.
+async function file(request) {
+  const name = PREFIX + new URL(request.url).pathname.split('/')[2];
+  if (!(await caches.has(name))) return fetch(request);  // a version not kept: as if no worker
+  const own = await caches.open(name);
+  const hit = await own.match(request);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok) await own.put(request, response.clone());
+  return response;
+}
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === 'navigate' && (url.pathname === '/' || url.pathname === '/index.html')) {
+    event.respondWith(page(event));
+  } else if (url.pathname.startsWith('/v/')) {
+    event.respondWith(file(request));
+  }
+});
