@@ -369,6 +369,19 @@ TEST(ServerProcess, TheWebClientIsVersionedCompressedAndRevalidated) {
   EXPECT_TRUE(again.starts_with("HTTP/1.1 304")) << again;
   EXPECT_EQ(body_of(again), "");
 
+  // The service worker's list (never cached), the engine's WebAssembly by its type (compiled
+  // only as the policy allows), and the policy itself.
+  fs::create_directories(root / "wasm");
+  std::ofstream(root / "wasm" / "engine.wasm", std::ios::binary) << std::string("\0asm", 4);
+  const std::string shell = http_get(server.port(), "/shell.json");
+  EXPECT_TRUE(shell.starts_with("HTTP/1.1 200")) << shell;
+  EXPECT_EQ(header(shell, "Cache-Control"), "no-store");
+  EXPECT_NE(body_of(shell).find("\"wasm/engine.wasm\""), std::string::npos) << shell;
+  const std::string wasm = http_get(server.port(), "/wasm/engine.wasm");
+  EXPECT_EQ(header(wasm, "Content-Type"), "application/wasm");
+  EXPECT_NE(header(wasm, "Content-Security-Policy").find("script-src 'self' 'wasm-unsafe-eval';"),
+            std::string::npos);
+
   std::ofstream(root / "js" / "app.js", std::ios::app) << "export const y = 1;\n";
   const std::string changed =
       http_request(server.port(), "GET", "/", "If-None-Match: " + header(page, "ETag") + "\r\n");

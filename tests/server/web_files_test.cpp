@@ -147,5 +147,20 @@ TEST_F(WebFilesTest, ThePageIsIndexHtmlAtTheRootHoweverTheRootIsWritten) {
   }
 }
 
+TEST_F(WebFilesTest, TheShellListsWhatTheServiceWorkerKeepsUnderTheVersion) {
+  write("sw.js", "self.addEventListener('fetch', () => {});\n");
+  write("manifest.webmanifest", "{}\n");
+  fs::create_directories(root_ / "wasm");
+  write("wasm/engine.wasm", std::string("\0asm", 4));
+  write("js/package.json", "{}\n");
+  write("CMakeLists.txt", "# not the client's\n");
+  WebFiles files(root_);
+  const auto shell = files.shell();
+  EXPECT_EQ(shell.version, files.version());
+  const std::vector<std::string> expected{"js/app.js",  "js/board.js",          "js/clock.js",
+                                          "js/late.js", "manifest.webmanifest", "wasm/engine.wasm"};
+  EXPECT_EQ(shell.files, expected);  // not the page, the worker, npm's or the build's files
+}
+
 }  // namespace
 }  // namespace tengen::http_files
