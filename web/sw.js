@@ -22,6 +22,7 @@ async function update() {
   if (!response.ok) throw new Error(`/shell.json: ${response.status}`);
   const shell = await response.json();
   if (!(await caches.has(PREFIX + shell.version))) await keep(shell.version, shell.files);
+  opened.clear();
   for (const name of await caches.keys()) {
     if (name.startsWith(PREFIX) && name !== PREFIX + shell.version) await caches.delete(name);
   }
@@ -77,10 +78,15 @@ self.addEventListener('message', (event) => {
 
 // A file under /v/<version>/: from that version's cache when it is kept (and kept there when it was
 // missing), else from the server.
+const opened = new Map();  // cache name → its Cache, opened once (a page asks for 30 files at once)
+async function open(name) {
+  if (!opened.has(name)) opened.set(name, caches.has(name).then((kept) => (kept ? caches.open(name) : null)));
+  return opened.get(name);
+}
+
 async function file(request) {
-  const name = PREFIX + new URL(request.url).pathname.split('/')[2];
-  if (!(await caches.has(name))) return fetch(request);  // a version not kept: as if no worker
-  const own = await caches.open(name);
+  const own = await open(PREFIX + new URL(request.url).pathname.split('/')[2]);
+  if (!own) return fetch(request);  // a version not kept: as if there were no worker
   const hit = await own.match(request);
   if (hit) return hit;
   const response = await fetch(request);

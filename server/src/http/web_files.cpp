@@ -253,7 +253,9 @@ std::optional<WebFiles::File> WebFiles::index(Encoding accepted) {
   std::string preload;
   for (const auto& m : modules)
     preload += "  <link rel=\"modulepreload\" href=\"" + prefix + "js/" + m + "\">\n";
-  if (const auto at = text.find("  <script type=\"module\""); at != std::string::npos)
+  // Before the page's own script, after boot.js (an async module of its own that opens the
+  // WebSocket at once: asked for first, it does not wait behind the preloads).
+  if (const auto at = text.find("  <script type=\"module\" src="); at != std::string::npos)
     text.insert(at, preload);
   auto made = make(root_ / "index.html", std::move(text), page->mtime);
   {
