@@ -172,6 +172,18 @@ try {
     await phone.locator('.glossary dt').first().waitFor();
     await assertAccessible(phone, `${code} course index on a phone`);
     await phone.screenshot({ path: join(artifacts, `course-index-phone-${code}.png`), fullPage: true });
+
+    step(`${code}: the local board on a phone, in the page's words, and its accessibility`);
+    await phone.goto(`${url}/#/local`);
+    await phone.locator('form.local-setup').waitFor();
+    await assertAccessible(phone, `${code} local board's setup`);
+    await phone.locator('form.local-setup button[type=submit]').tap();
+    await phone.locator('.local .status', { hasText: say(code, 'local.black_to_play') }).waitFor();
+    await phone.locator('.local-board [data-vertex="C3"]').tap();
+    await phone.locator('.local .status', { hasText: say(code, 'local.white_to_play') }).waitFor();
+    await noRawKeys(phone, `${code} local board`);
+    await assertAccessible(phone, `${code} local board`);
+    await phone.screenshot({ path: join(artifacts, `local-phone-${code}.png`), fullPage: true });
     await phone.context().close();
 
     if (code === 'nl') {
