@@ -14,10 +14,12 @@
 #include "store/postgres_game_store.h"
 #include "store/postgres_mail_store.h"
 #include "store/postgres_moderation_store.h"
+#include "store/postgres_push_store.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
 #include "store/sqlite_mail_store.h"
 #include "store/sqlite_moderation_store.h"
+#include "store/sqlite_push_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
 
@@ -111,6 +113,12 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     mail.mark_sent(mail.enqueue({ann, "verify", "ann@example.org", "Confirm", "é", ""}, 43), 44);
     mail.enqueue({ann, "your_move", "ann@example.org", "Your move", "b", "https://x/u"}, 45);
     mail.note_your_move(ann, 1, 0, 46);
+    // Web Push: the server's key, a device, a message waiting for it.
+    SqlitePushStore push(file.path());
+    push.server_key("vapid", "scalar", 47);
+    const auto device = push.subscribe(
+        {0, ann, "https://push.example.net/a", "p256dh-a", "auth-a", {true, false, true}, 48}, 10);
+    push.enqueue({device, "your_move", R"({"game":1})", "game-1", "high", 3600}, 49);
   }
   const std::string pg = TempPostgres::instance().new_database();
   const auto imported = import_sqlite(file.path(), pg);
@@ -134,7 +142,10 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                                                                    {"mail_settings", 1},
                                                                    {"mail_tokens", 1},
                                                                    {"mail_queue", 2},
-                                                                   {"mail_game_notices", 1}};
+                                                                   {"mail_game_notices", 1},
+                                                                   {"server_keys", 1},
+                                                                   {"push_subscriptions", 1},
+                                                                   {"push_queue", 1}};
   EXPECT_EQ(imported.rows, expected);
 
   pg::Connection db(pg);
@@ -162,6 +173,13 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_FALSE(mail.note_your_move(ann, 1, 45, 50)) << "told at 46";
   EXPECT_GT(mail.enqueue({ann, "digest", "ann@example.org", "s", "b", ""}, 51), waiting->id)
       << "numbers go on";
+  PostgresPushStore push(pg);
+  EXPECT_EQ(push.server_key("vapid", "another", 60), "scalar") << "the key made first is kept";
+  const auto queued = push.claim(60, 70);
+  ASSERT_TRUE(queued) << "the message not yet sent is sent from PostgreSQL";
+  EXPECT_EQ(queued->subscription.endpoint, "https://push.example.net/a");
+  EXPECT_EQ(queued->subscription.choices, (PushChoices{true, false, true}));
+  EXPECT_EQ(queued->push.topic, "game-1");
   const auto suspended = accounts.user_by_id(bob);
   EXPECT_EQ(suspended->suspended_until_ms, 9'000);
   EXPECT_EQ(suspended->moderation_reason, "rude in chat");

@@ -36,7 +36,10 @@ constexpr const char* kTables[] = {"users",
                                    "mail_settings",
                                    "mail_tokens",
                                    "mail_queue",
-                                   "mail_game_notices"};
+                                   "mail_game_notices",
+                                   "server_keys",
+                                   "push_subscriptions",
+                                   "push_queue"};
 
 // A table's columns in SQLite, in order.
 std::vector<std::string> sqlite_columns(Database& db, const std::string& table) {
@@ -145,8 +148,8 @@ Imported import_sqlite(const std::string& sqlite_file, const std::string& postgr
   }
   source.exec("COMMIT");
   // Numbers PostgreSQL hands out next follow the copied ones.
-  for (const char* table :
-       {"users", "sessions", "rating_history", "invites", "audit_log", "reports", "mail_queue"}) {
+  for (const char* table : {"users", "sessions", "rating_history", "invites", "audit_log",
+                            "reports", "mail_queue", "push_subscriptions", "push_queue"}) {
     statements.push_back({std::string("SELECT setval(pg_get_serial_sequence('") + table +
                               "', 'id'), coalesce((SELECT max(id) FROM " + table +
                               "), 0) + 1, false)",

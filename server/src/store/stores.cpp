@@ -14,10 +14,12 @@
 #include "store/postgres_mail_store.h"
 #include "store/postgres_migrate.h"
 #include "store/postgres_moderation_store.h"
+#include "store/postgres_push_store.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
 #include "store/sqlite_mail_store.h"
 #include "store/sqlite_moderation_store.h"
+#include "store/sqlite_push_store.h"
 
 namespace tengen::store {
 
@@ -59,6 +61,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
     s->games = std::make_unique<PostgresGameStore>(database);
     s->moderation = std::make_unique<PostgresModerationStore>(database);
     s->mail = std::make_unique<PostgresMailStore>(database);
+    s->push = std::make_unique<PostgresPushStore>(database);
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
         database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/!node.clustered});
@@ -76,6 +79,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   s->games = std::make_unique<SqliteGameStore>(database);
   s->moderation = std::make_unique<SqliteModerationStore>(database);
   s->mail = std::make_unique<SqliteMailStore>(database);
+  s->push = std::make_unique<SqlitePushStore>(database);
   s->leases = std::make_unique<SoleNode>();
   return s;
 }

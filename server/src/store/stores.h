@@ -13,6 +13,7 @@
 #include "store/mail_store.h"
 #include "store/moderation_store.h"
 #include "store/postgres.h"
+#include "store/push_store.h"
 #include "store/sqlite.h"
 
 namespace tengen::store {
@@ -32,6 +33,7 @@ struct Stores {
   std::unique_ptr<GameStore> games;
   std::unique_ptr<ModerationStore> moderation;
   std::unique_ptr<MailStore> mail;  // e-mail (docs/mail.md): addresses, links, the queue
+  std::unique_ptr<PushStore> push;  // Web Push: the server's key, devices, the queue
   // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
   // leases in the database, this server having joined as a node (PostgresLeases).
   std::unique_ptr<Leases> leases;
