@@ -70,6 +70,12 @@ constexpr Option kOptions[] = {
     {"--your-move-mail-minutes", "TENGEN_YOUR_MOVE_MAIL_MINUTES",
      "a player is told 'your move' by mail at most once per game in this many minutes (default "
      "60)"},
+    {"--push", "TENGEN_PUSH",
+     "on: players may have their devices told 'your move' and more by Web Push, signed with this "
+     "server's own key (default); off: no push (docs/web-client.md, \"Push\")"},
+    {"--push-services", "TENGEN_PUSH_SERVICES",
+     "push services beyond the browsers' own, as origins (https://push.example.org), "
+     "comma-separated; none by default"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
      "yes: minimum Argon2id cost, for tests only (default no)"},
 };
@@ -78,7 +84,7 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
   // Empty means none for these (compose files set variables to empty by default).
   if (value.empty() && flag != "--port-file" && flag != "--allowed-origins" &&
       flag != "--public-url" && flag != "--trusted-proxies" && !flag.starts_with("--smtp-") &&
-      flag != "--mail-from")
+      flag != "--mail-from" && flag != "--push-services")
     return std::string(flag) + " must not be empty";
   if (flag == "--address") {
     config.address = value;
@@ -208,6 +214,27 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
              "'";
     }
     config.your_move_mail_minutes = n;
+  } else if (flag == "--push") {
+    if (value != "on" && value != "off") return "--push takes on or off, not '" + value + "'";
+    config.push = value == "on";
+  } else if (flag == "--push-services") {
+    config.push_services.clear();
+    std::string_view rest = value;
+    while (!rest.empty()) {
+      const auto comma = rest.find(',');
+      std::string_view origin = rest.substr(0, comma);
+      while (!origin.empty() && origin.front() == ' ') origin.remove_prefix(1);
+      while (!origin.empty() && origin.back() == ' ') origin.remove_suffix(1);
+      const auto host = origin.find("://");
+      if (!(origin.starts_with("http://") || origin.starts_with("https://")) ||
+          origin.find('/', host + 3) != std::string_view::npos || host + 3 == origin.size()) {
+        return "a push service looks like https://push.example.org (no path), not '" +
+               std::string(origin) + "'";
+      }
+      config.push_services.emplace_back(origin);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
   } else if (flag == "--insecure-fast-password-hashing") {
     if (value != "yes" && value != "no")
       return std::string(flag) + " takes yes or no, not '" + value + "'";

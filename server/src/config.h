@@ -58,6 +58,10 @@ struct Config {
   std::string smtp_tls = "starttls";
   std::string mail_from;
   int your_move_mail_minutes = 60;
+  // Web Push (docs/web-client.md, "Push"): on unless "off"; push services beyond the browsers'
+  // own, as origins (a self-hosted one; a test's on loopback).
+  bool push = true;
+  std::vector<std::string> push_services;
 
   // Argon2id at its minimum cost instead of libsodium's "interactive" cost: for tests only.
   bool fast_password_hashing = false;

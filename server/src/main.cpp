@@ -29,10 +29,12 @@
 #include "http/api.h"
 #include "http/http_server.h"
 #include "mail/mailer.h"
+#include "mail/message.h"
 #include "mail/waiting.h"
 #include "ops.h"
 #include "protocol/bus.h"
 #include "protocol/health.h"
+#include "push/pusher.h"
 #include "ratings/recompute.h"
 #include "rooms/timers.h"
 #include "stop.h"
@@ -205,6 +207,19 @@ int main(int argc, char** argv) {
                      if (!h) return std::nullopt;
                      return waiting_games(h->games_of(user), user);
                    });
+    // Web Push (docs/web-client.md, "Push"): devices told "your move" and games starting, from
+    // the store's queue by the pusher's thread, signed with this server's key (made at first
+    // start, kept in the store). Its VAPID contact: the mail sender, else the public URL.
+    std::optional<Pusher> pusher;
+    if (config.push) {
+      Pusher::Options push_options;
+      push_options.services = config.push_services;
+      push_options.subject =
+          !config.mail_from.empty() ? "mailto:" + mail::bare_address(config.mail_from)
+          : config.public_url.starts_with("https://") ? config.public_url
+                                                      : "mailto:tengen@localhost";
+      pusher.emplace(*stores->push, clock, push_options, push::http_post);
+    }
     auto build_hub = [&]() -> Centre& {
       hub.emplace(Centre::Services{
           .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },
@@ -222,7 +237,11 @@ int main(int argc, char** argv) {
           .leases = stores->leases.get(),
           .moderation = stores->moderation.get(),
           .calendar_of = [&](std::int64_t id) { return accounts.calendar(id); },
-          .notify = [&mailer](const PlayerNotice& n) { mailer->notice(n); },
+          .notify =
+              [&mailer, &pusher](const PlayerNotice& n) {
+                mailer->notice(n);
+                if (pusher) pusher->notice(n);
+              },
           // The house bots' accounts (bots, not people who took such a name).
           .rating_starts =
               [&accounts] {
@@ -281,7 +300,8 @@ int main(int argc, char** argv) {
                     [&](std::int64_t game, const std::string& action) {
                       return reads().game_action(game, action);
                     }}},
-        config.public_url.starts_with("https://"), stores->moderation.get(), &*mailer);
+        config.public_url.starts_with("https://"), stores->moderation.get(), &*mailer,
+        pusher ? &*pusher : nullptr);
 
     // Several nodes (--bus): the bus, the hub lock, and this node's role.
     std::atomic<HttpServer*> listening{nullptr};

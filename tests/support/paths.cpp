@@ -31,6 +31,9 @@ std::string server_binary() {
 std::string smtp_sink() {
   return TENGEN_SMTP_SINK;
 }
+std::string push_service() {
+  return TENGEN_PUSH_SERVICE;
+}
 std::string gtp_binary() {
   return TENGEN_GTP_BINARY;
 }

@@ -11,6 +11,7 @@ namespace tengen::testing::paths {
 std::string fixtures();       // tests/fixtures
 std::string server_binary();  // the tengen-server built with the tests
 std::string smtp_sink();      // tests/support/smtp_sink.py
+std::string push_service();   // tests/support/push_service.py
 std::string gtp_binary();     // tengen-gtp (the engine's GTP program)
 std::string bridge_binary();  // tengen-gtp-bridge
 std::string test_engine();    // tests/bridge/test-engine

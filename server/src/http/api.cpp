@@ -189,6 +189,7 @@ std::optional<ApiResponse> Api::route(const ApiRequest& r) {
     if (auto response = reviews(r, path)) return response;
     if (auto response = moderation(r, path)) return response;
     if (auto response = mail(r, path)) return response;
+    if (auto response = push(r, path)) return response;
   } catch (const Unavailable& e) {  // the hub, asked from a front node, did not answer
     auto response = error(503, "unavailable", e.what());
     response.retry_after_s = 2;

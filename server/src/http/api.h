@@ -16,6 +16,7 @@
 namespace tengen {
 
 class Mailer;  // mail/mailer.h
+class Pusher;  // push/pusher.h
 
 // What the HTTP layer hands the API, and what it gets back: no Beast types here.
 struct ApiRequest {
@@ -58,14 +59,17 @@ class Api {
   // `secure_cookies`: the session cookie is marked Secure (players come over https).
   // `moderation`: administrators and reports (docs/moderation.md); without it their endpoints
   // answer 503.
-  // `mailer`: e-mail (docs/mail.md); without it its endpoints answer 503.
+  // `mailer`: e-mail (docs/mail.md); without it its endpoints answer 503. `pusher`: Web Push
+  // (docs/web-client.md, "Push"); likewise.
   Api(Accounts& accounts, GameArchive archive, bool secure_cookies = false,
-      store::ModerationStore* moderation = nullptr, Mailer* mailer = nullptr)
+      store::ModerationStore* moderation = nullptr, Mailer* mailer = nullptr,
+      Pusher* pusher = nullptr)
       : accounts_(accounts),
         archive_(std::move(archive)),
         secure_cookies_(secure_cookies),
         moderation_(moderation),
-        mailer_(mailer) {}
+        mailer_(mailer),
+        pusher_(pusher) {}
   // nullopt when the target is not under /api/.
   std::optional<ApiResponse> handle(const ApiRequest& request);  // 503 while the database is away
 
@@ -83,6 +87,8 @@ class Api {
   ApiResponse report(const ApiRequest& request, const store::UserRecord& reporter);
   // http/mail_api.cpp: /api/v1/me/mail, /api/v1/mail/..., /api/v1/password-reset[/confirm].
   std::optional<ApiResponse> mail(const ApiRequest& request, std::string_view path);
+  // http/push_api.cpp: /api/v1/push, /api/v1/me/push/....
+  std::optional<ApiResponse> push(const ApiRequest& request, std::string_view path);
   ApiResponse blocks(const ApiRequest& request, std::string_view rest, const store::UserRecord& me);
   ApiResponse admin_users(const ApiRequest& request, std::string_view rest,
                           const store::UserRecord& admin);
@@ -98,6 +104,7 @@ class Api {
   bool secure_cookies_ = false;
   store::ModerationStore* moderation_ = nullptr;
   Mailer* mailer_ = nullptr;
+  Pusher* pusher_ = nullptr;
 };
 
 // The session token from a Cookie header value, or empty.

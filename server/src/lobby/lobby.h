@@ -14,6 +14,7 @@
 #include "games/game_directory.h"
 #include "lobby/challenges.h"
 #include "lobby/commit_path.h"
+#include "lobby/player_notice.h"
 #include "lobby/presence.h"
 #include "lobby/quick_match.h"
 #include "lobby/tournament_games.h"
@@ -73,6 +74,8 @@ class Lobby final : private TournamentHost {
     TournamentGames& tournament_games;
     // Readies a new game's room (the players' blocks and weekends) before it starts.
     std::function<void(Room&)> prepare_room;
+    // A game started: its players may be told on their devices (lobby/player_notice.h).
+    std::function<void(const PlayerNotice&)> notify{};
   };
 
   Lobby(Services services, std::unique_ptr<games::Mailbox> mailbox);

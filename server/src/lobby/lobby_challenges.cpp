@@ -19,6 +19,24 @@ void Lobby::tell_started(Turn& turn, const protocol::GameStarted& started) {
   const auto text = encoded(started);
   presence_.send_to_user(started.black.id, text, turn.out);
   presence_.send_to_user(started.white.id, text, turn.out);
+  if (!s_.notify) return;
+  const int round = started.tournament ? started.tournament->round : 0;
+  s_.notify({PlayerNotice::Kind::GameStarted,
+             started.game,
+             started.black.id,
+             Color::Black,
+             started.white.name,
+             0,
+             {},
+             round});
+  s_.notify({PlayerNotice::Kind::GameStarted,
+             started.game,
+             started.white.id,
+             Color::White,
+             started.black.name,
+             0,
+             {},
+             round});
 }
 
 ratings::Rating Lobby::rating_of(std::int64_t user) const {

@@ -8,12 +8,14 @@
 
 namespace tengen {
 
-// Something a player away from the board may want to be told (by mail, docs/mail.md): that it is
-// their move in a correspondence game, or that one of their correspondence games is over. The
-// hub says it as the operation that caused it ends, just before its rows are submitted; whoever
-// listens decides whether and how to tell, later and elsewhere (the mailer's thread).
+// Something a player away from the board may want to be told (by mail, docs/mail.md, or on their
+// devices by Web Push, docs/web-client.md "Push"): that it is their move in a correspondence
+// game, that one of their correspondence games is over, or that a game of theirs started (a
+// tournament's round, when `round` is set). The owner of the game or of the lobby says it as the
+// operation that caused it ends; whoever listens decides whether and how to tell, later and
+// elsewhere (the mailer's and the pusher's threads).
 struct PlayerNotice {
-  enum class Kind : std::uint8_t { YourMove, GameOver };
+  enum class Kind : std::uint8_t { YourMove, GameOver, GameStarted };
   Kind kind = Kind::YourMove;
   std::int64_t game = 0;
   std::int64_t user = 0;
@@ -21,6 +23,7 @@ struct PlayerNotice {
   std::string opponent;
   int moves = 0;    // played so far
   Result result{};  // GameOver
+  int round = 0;    // GameStarted: the tournament's round, or 0
 };
 
 }  // namespace tengen

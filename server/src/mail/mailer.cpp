@@ -297,7 +297,7 @@ Mailer::Outcome<store::MailSettings> Mailer::unsubscribe(std::int64_t user, cons
 }
 
 void Mailer::notice(const PlayerNotice& n) {
-  if (!enabled()) return;
+  if (!enabled() || n.kind == PlayerNotice::Kind::GameStarted) return;  // not mailed
   {
     std::lock_guard lock(mutex_);
     notices_.push_back(n);
