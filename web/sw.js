@@ -8,6 +8,11 @@
 // are fetched and kept, the old cache dropped, and the open pages told ("a new version is
 // ready"). Files under /v/ never change, so they are answered from the cache. Nothing else (the
 // API, the WebSocket, this worker, /shell.json) is touched.
+//
+// Push (docs/web-client.md, "Push"): a message from the server names what happened (its kind,
+// the game, the opponent); the worker says it in the language the page last told it, with the
+// words of the kept catalog, unless a page of Tengen is open and visible (then nothing is
+// shown: the page says it). A click on the notification opens or focuses the game.
 const PREFIX = 'tengen-v-';
 
 async function keep(version, files) {
@@ -66,9 +71,76 @@ async function page(event) {
   return kept;
 }
 
+const SETTINGS = 'tengen-settings';  // what the page tells the worker (its language)
+
+// The words of `language`'s catalog, from the newest kept version (English if it is not kept).
+async function words() {
+  const settings = await caches.open(SETTINGS);
+  const language = (await (await settings.match('/language'))?.text()) || 'en';
+  const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX));
+  const version = names.at(-1)?.slice(PREFIX.length);
+  for (const code of [language, 'en']) {
+    const kept = version ? await caches.match(`/v/${version}/locales/${code}.json`) : null;
+    if (kept) return { catalog: await kept.json(), version };
+  }
+  return { catalog: {}, version };
+}
+
+const ENGLISH = {
+  your_move: ['Your move', 'Against {opponent}, game {game}'],
+  game_start: ['Your game has started', 'Against {opponent}, game {game}'],
+  round_start: ['Round {round} has started', 'Your game against {opponent}'],
+  test: ['Notifications work', 'This device will be told when it is your move.'],
+};
+
+async function notify(data) {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  if (windows.some((w) => w.visibilityState === 'visible')) return;  // the page says it
+  const kind = ENGLISH[data.kind] ? data.kind : 'test';
+  const { catalog, version } = await words();
+  const say = (key, fallback) => (catalog[key] ?? fallback).replace(/\{(\w+)\}/g, (_, name) => String(data[name] ?? ''));
+  const url = data.game ? `/#/game/${data.game}` : '/';
+  await self.registration.showNotification(say(`push.${kind}_title`, ENGLISH[kind][0]), {
+    body: say(`push.${kind}_body`, ENGLISH[kind][1]),
+    tag: data.game ? `game-${data.game}` : `tengen-${kind}`,
+    renotify: true,
+    icon: version ? `/v/${version}/icons/icon-192.png` : undefined,
+    data: { url },
+  });
+}
+
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data?.json() ?? {};
+  } catch {
+    data = {};
+  }
+  self.lastPush = notify(data);  // what the browser test waits for
+  event.waitUntil(self.lastPush);
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url ?? '/', self.location.origin).href;
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+    if (open) {
+      await open.focus();
+      return open.navigate(url);
+    }
+    return self.clients.openWindow(url);
+  })());
+});
+
 // A page asks which version is kept (once its own listener is there: a message sent before then
 // would be lost), after the look behind its own load.
 self.addEventListener('message', (event) => {
+  if (event.data?.type === 'language' && /^[a-z]{2,3}$/.test(event.data.code ?? '')) {
+    event.waitUntil(caches.open(SETTINGS).then((c) => c.put('/language', new Response(event.data.code))));
+    return;
+  }
   if (event.data?.type !== 'version?') return;
   event.waitUntil(checking.then(async () => {
     const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX));

@@ -10,7 +10,9 @@
 //  - offline, the rules course's exercise is judged the same way;
 //  - online, the engine in the browser answers what the server answers (POST /api/v1/positions),
 //    the same JSON, refusals included;
-//  - a new version of the client on the server is found behind the kept page and offered.
+//  - a new version of the client on the server is found behind the kept page and offered;
+//  - a push message is said in the page's language by the service worker when no page of
+//    Tengen is in front of the player, and not at all when one is.
 // The server serves a copy of the web client, so that the test can change a file.
 //
 //   node tests/web/offline.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
@@ -149,6 +151,30 @@ try {
   assert.equal(versions.length, 1, `one version kept: ${versions}`);
   const served = await page.evaluate(() => document.querySelector('link[rel=stylesheet]').href);
   assert.ok(served.includes(versions[0].slice('tengen-v-'.length)), 'the page is the new version');
+
+  // A push message (delivered as the push service would, through the DevTools protocol): said in
+  // the page's language when no page of Tengen is in front of the player, and not at all when one
+  // is (the page says it).
+  await context.grantPermissions(['notifications'], { origin: url.replace(/\/$/, '') });
+  await page.evaluate(() => navigator.serviceWorker.controller.postMessage({ type: 'language', code: 'nl' }));
+  const sw = context.serviceWorkers()[0];
+  await page.waitForFunction(async () => (await (await caches.open('tengen-settings')).match('/language'))?.text().then((x) => x === 'nl'));
+  const worker = await context.newCDPSession(page);
+  const registrations = new Promise((resolve) => worker.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+    const mine = e.registrations.find((r) => r.scopeURL === url && !r.isDeleted);
+    if (mine) resolve(mine.registrationId);
+  }));
+  await worker.send('ServiceWorker.enable');
+  const registrationId = await registrations;
+  const deliver = async (data) => {
+    await worker.send('ServiceWorker.deliverPushMessage', { origin: url.replace(/\/$/, ''), registrationId, data: JSON.stringify(data) });
+    await sw.evaluate(() => self.lastPush);
+    return sw.evaluate(async () => (await self.registration.getNotifications()).map((n) => ({ title: n.title, body: n.body, url: n.data?.url })));
+  };
+  assert.deepEqual(await deliver({ kind: 'your_move', game: 7, opponent: 'bob', moves: 3 }), [], 'the page is in front: nothing shown');
+  await page.goto('about:blank');
+  assert.deepEqual(await deliver({ kind: 'your_move', game: 7, opponent: 'bob', moves: 3 }),
+    [{ title: 'Je bent aan zet', body: 'Tegen bob, partij 7', url: '/#/game/7' }]);
   assert.deepEqual(failures, []);
 } finally {
   await context.close();

@@ -10,7 +10,7 @@ import { rankTag } from './ranks.js';
 import { mountDisplaySettings } from './display.js';
 import { blindOn, setBlind } from './blind.js';
 import { mountVerify, mountReset, mountUnsubscribe } from './mail.js';
-import { t, startLanguage, formatDateTime } from './i18n.js';
+import { t, startLanguage, formatDateTime, currentLanguage } from './i18n.js';
 
 const view = document.getElementById('view');
 const net = document.getElementById('net');
@@ -336,6 +336,8 @@ function startWorker() {
   });
   // A page opened from the worker's cache may be older than the server's: the worker says.
   navigator.serviceWorker.controller?.postMessage({ type: 'version?' });
+  // The words of its notifications: the page's language (sw.js).
+  navigator.serviceWorker.ready.then((r) => r.active?.postMessage({ type: 'language', code: currentLanguage() }));
   navigator.serviceWorker.register('/sw.js').catch(() => null);  // no worker: the page works as before
 }
 

@@ -5,6 +5,7 @@ import { mountGameList } from './lists.js';
 import { t, num } from './i18n.js';
 import { openReport } from './report.js';
 import { mailSetting } from './mail.js';
+import { pushSetting } from './push.js';
 
 const W = 600;
 const H = 170;
@@ -176,7 +177,7 @@ export function mountProfile(root, ctx, name) {
           ? h('p', { class: 'profile-actions' }, blockButton(ctx, user.name),
             h('button', { class: 'small danger-quiet', onclick: () => openReport(ctx, { user: user.name }) }, t('report.button')))
           : '',
-        ctx.user && ctx.user.name === user.name && !user.bot ? [timeZoneSetting(ctx), vacationSetting(ctx), mailSetting(ctx), blockedList(ctx)] : '');
+        ctx.user && ctx.user.name === user.name && !user.bot ? [timeZoneSetting(ctx), vacationSetting(ctx), mailSetting(ctx), pushSetting(ctx), blockedList(ctx)] : '');
     } catch (err) {
       if (!stopped) fill(head, h('h1', {}, name), h('p', { class: 'form-error' }, err.message));
     }
