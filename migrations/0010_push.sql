@@ -17,6 +17,7 @@ CREATE TABLE push_subscriptions (
   your_move   INTEGER NOT NULL DEFAULT 1,
   game_start  INTEGER NOT NULL DEFAULT 1,
   round_start INTEGER NOT NULL DEFAULT 1,
+  opponent_back INTEGER NOT NULL DEFAULT 1,
   created_at  INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX push_subscriptions_by_user ON push_subscriptions(user_id, created_at);
@@ -26,7 +27,7 @@ CREATE INDEX push_subscriptions_by_user ON push_subscriptions(user_id, created_a
 CREATE TABLE push_queue (
   id              INTEGER PRIMARY KEY,
   subscription_id INTEGER NOT NULL REFERENCES push_subscriptions(id) ON DELETE CASCADE,
-  kind            TEXT    NOT NULL,            -- your_move, game_start, round_start, test
+  kind            TEXT    NOT NULL,            -- your_move, game_start, round_start, opponent_back, test
   payload         TEXT    NOT NULL,            -- JSON, encrypted only when sent
   topic           TEXT    NOT NULL DEFAULT '', -- a newer message of the same topic replaces it
   urgency         TEXT    NOT NULL DEFAULT 'normal',

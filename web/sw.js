@@ -90,6 +90,7 @@ const ENGLISH = {
   your_move: ['Your move', 'Against {opponent}, game {game}'],
   game_start: ['Your game has started', 'Against {opponent}, game {game}'],
   round_start: ['Round {round} has started', 'Your game against {opponent}'],
+  opponent_back: ['{opponent} is back', 'Game {game} goes on'],
   test: ['Notifications work', 'This device will be told when it is your move.'],
 };
 

@@ -18,6 +18,7 @@ CREATE TABLE push_subscriptions (
   your_move   BOOLEAN NOT NULL DEFAULT true,
   game_start  BOOLEAN NOT NULL DEFAULT true,
   round_start BOOLEAN NOT NULL DEFAULT true,
+  opponent_back BOOLEAN NOT NULL DEFAULT true,
   created_at  BIGINT  NOT NULL
 );
 CREATE INDEX push_subscriptions_by_user ON push_subscriptions(user_id, created_at);

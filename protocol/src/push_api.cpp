@@ -42,11 +42,13 @@ std::variant<PushSubscribe, std::string> decode_push_subscribe(std::string_view 
       s.p256dh = value["p256dh"].get<std::string>();
       s.auth = value["auth"].get<std::string>();
       keys = true;
-    } else if (key == "your_move" || key == "game_start" || key == "round_start") {
+    } else if (key == "your_move" || key == "game_start" || key == "round_start" ||
+               key == "opponent_back") {
       if (!value.is_boolean()) return "field '" + key + "' must be true or false";
-      (key == "your_move"    ? s.your_move
-       : key == "game_start" ? s.game_start
-                             : s.round_start) = value.get<bool>();
+      (key == "your_move"     ? s.your_move
+       : key == "game_start"  ? s.game_start
+       : key == "round_start" ? s.round_start
+                              : s.opponent_back) = value.get<bool>();
     } else {
       return "unknown field '" + key + "'";
     }
@@ -74,7 +76,8 @@ std::string encode_push_device(const PushDeviceView& v) {
   return json{{"subscribed", v.subscribed},
               {"your_move", v.your_move},
               {"game_start", v.game_start},
-              {"round_start", v.round_start}}
+              {"round_start", v.round_start},
+              {"opponent_back", v.opponent_back}}
       .dump();
 }
 

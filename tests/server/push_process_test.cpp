@@ -1,10 +1,10 @@
 // Web Push through the real server binary (docs/web-client.md, "Push") to a push service on
 // loopback that checks everything itself (tests/support/push_service.py, python3-cryptography:
 // not the server's code): devices subscribe over the HTTP API, a correspondence game's "your
-// move" and a game's start reach the devices that want them, each message decrypts with its
-// device's keys and carries a VAPID token the server's public key signs, a test message, a device
-// its push service says is gone is forgotten, a busy service is tried again, and endpoints and
-// keys that are not a browser's are refused.
+// move", a game's start and an opponent coming back to a live game reach the devices that want
+// them, each message decrypts with its device's keys and carries a VAPID token the server's public
+// key signs, a test message, a device its push service says is gone is forgotten, a busy service is
+// tried again, and endpoints and keys that are not a browser's are refused.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -66,7 +66,8 @@ TEST_F(Push, YourMoveAndAGameStartingReachTheDevicesThatWantThemEncryptedAndSign
   EXPECT_EQ(answer.body, (json{{"subscribed", true},
                                {"your_move", true},
                                {"game_start", false},
-                               {"round_start", true}}));
+                               {"round_start", true},
+                               {"opponent_back", true}}));
   const auto tablet = push_.device("/push/bob-tablet");
   ASSERT_EQ(post("/api/v1/me/push/subscribe", bob, tablet.subscription()).status, 200);
   answer = post("/api/v1/me/push/device", alice, {{"endpoint", phone.endpoint}});
@@ -120,6 +121,33 @@ TEST_F(Push, YourMoveAndAGameStartingReachTheDevicesThatWantThemEncryptedAndSign
   messages = push_.take(1);  // alice's, only
   ASSERT_EQ(messages.size(), 1u);
   EXPECT_EQ(messages[0]["path"], "/push/alice-phone");
+}
+
+TEST_F(Push, AnOpponentComingBackToALiveGameIsToldToThePlayerWaiting) {
+  const auto alice = registered("alice");
+  const auto bob = registered("bob");
+  const auto laptop = push_.device("/push/bob-laptop");
+  auto subscribe = laptop.subscription();
+  subscribe["game_start"] = false;
+  ASSERT_EQ(post("/api/v1/me/push/subscribe", bob, subscribe).body["opponent_back"], true);
+  WsClient b(server_.port(), WsClientOptions{bob, "", "/ws/v1"});
+  std::int64_t game = 0;
+  {
+    WsClient a(server_.port(), WsClientOptions{alice, "", "/ws/v1"});
+    game = start_game(a, b, {{"width", 9}});  // live, untimed
+    expect_ack(a.command(play(game, "E5")));
+  }  // alice's page is gone
+  b.wait_type("player_left");
+  WsClient again(server_.port(), WsClientOptions{alice, "", "/ws/v1"});
+  expect_ack(again.command({{"type", "join"}, {"game", game}}));
+  const auto messages = push_.take(1);
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0]["path"], "/push/bob-laptop");
+  EXPECT_EQ(messages[0]["payload"],
+            (json{{"kind", "opponent_back"}, {"game", game}, {"opponent", "alice"}}));
+  EXPECT_EQ(messages[0]["ttl"], "300") << "stale after a few minutes";
+  EXPECT_EQ(messages[0]["urgency"], "high");
+  EXPECT_EQ(messages[0]["vapid"], "ok");
 }
 
 TEST_F(Push, AGoneDeviceIsForgottenAndOneWhoseServiceIsBusyKept) {

@@ -6,7 +6,7 @@ import { h, fill } from './util.js';
 import { fetchJson } from './api.js';
 import { t } from './i18n.js';
 
-const CHOICES = ['your_move', 'game_start', 'round_start'];
+const CHOICES = ['your_move', 'game_start', 'round_start', 'opponent_back'];
 
 const supported = () => window.isSecureContext && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 

@@ -13,20 +13,22 @@ std::string encode_push_key(bool enabled, std::string_view key);
 
 // POST /api/v1/me/push/subscribe: the browser's PushSubscription as its toJSON() gives it
 // ({"endpoint", "expirationTime", "keys": {"p256dh", "auth"}}) with the player's choices for the
-// device ("your_move", "game_start", "round_start": each optional, true unless false).
+// device ("your_move", "game_start", "round_start", "opponent_back": each optional, true unless
+// false).
 struct PushSubscribe {
   std::string endpoint, p256dh, auth;
-  std::optional<bool> your_move{}, game_start{}, round_start{};
+  std::optional<bool> your_move{}, game_start{}, round_start{}, opponent_back{};
 };
 std::variant<PushSubscribe, std::string> decode_push_subscribe(std::string_view body);
 
 // POST /api/v1/me/push/device, /unsubscribe, /test: {"endpoint": "..."}, the device meant.
 std::variant<std::string, std::string> decode_push_endpoint(std::string_view body);
 
-// A device's state: {"subscribed": bool, "your_move", "game_start", "round_start"}.
+// A device's state: {"subscribed": bool, "your_move", "game_start", "round_start",
+// "opponent_back"}.
 struct PushDeviceView {
   bool subscribed = false;
-  bool your_move = true, game_start = true, round_start = true;
+  bool your_move = true, game_start = true, round_start = true, opponent_back = true;
 };
 std::string encode_push_device(const PushDeviceView& view);
 

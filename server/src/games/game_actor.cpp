@@ -262,7 +262,13 @@ void GameActor::settle(const std::function<void()>& after) {
 }
 
 void GameActor::notify_players(const Outbox& out) {
-  const Room& room = *room_;
+  Room& room = *room_;
+  for (const Color back : room.take_returned()) {  // a live game's player came back
+    const auto& returner = back == Color::Black ? room.black() : room.white();
+    const auto& waiting = back == Color::Black ? room.white() : room.black();
+    host_.notify(PlayerNotice{PlayerNotice::Kind::OpponentBack, id_, waiting.id, opponent(back),
+                              returner.name, room.moves_played()});
+  }
   if (!room.correspondence()) return;
   if (!room.finished()) {
     const int moves = room.moves_played();

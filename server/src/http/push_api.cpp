@@ -15,7 +15,8 @@ using api::error;
 
 wire::PushDeviceView view(const std::optional<store::PushSubscription>& s) {
   if (!s) return {};
-  return {true, s->choices.your_move, s->choices.game_start, s->choices.round_start};
+  return {true, s->choices.your_move, s->choices.game_start, s->choices.round_start,
+          s->choices.opponent_back};
 }
 
 ApiResponse refused(const Pusher::Refusal& r) {
@@ -52,7 +53,7 @@ std::optional<ApiResponse> Api::push(const ApiRequest& r, std::string_view path)
       return error(400, "bad_request", *problem);
     const auto& s = std::get<wire::PushSubscribe>(decoded);
     const store::PushChoices choices{s.your_move.value_or(true), s.game_start.value_or(true),
-                                     s.round_start.value_or(true)};
+                                     s.round_start.value_or(true), s.opponent_back.value_or(true)};
     const auto done = pusher_->subscribe(user->id, s.endpoint, s.p256dh, s.auth, choices);
     if (const auto* no = std::get_if<Pusher::Refusal>(&done)) return refused(*no);
     return ApiResponse{

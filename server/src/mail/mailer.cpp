@@ -297,7 +297,9 @@ Mailer::Outcome<store::MailSettings> Mailer::unsubscribe(std::int64_t user, cons
 }
 
 void Mailer::notice(const PlayerNotice& n) {
-  if (!enabled() || n.kind == PlayerNotice::Kind::GameStarted) return;  // not mailed
+  if (!enabled() || n.kind == PlayerNotice::Kind::GameStarted ||
+      n.kind == PlayerNotice::Kind::OpponentBack)
+    return;  // not mailed
   {
     std::lock_guard lock(mutex_);
     notices_.push_back(n);

@@ -122,7 +122,7 @@ std::optional<Pusher::Refusal> Pusher::test(std::int64_t user, const std::string
 
 void Pusher::enqueue(std::int64_t user, const std::string& kind, const std::string& payload,
                      bool store::PushChoices::*wanted, const std::string& topic,
-                     const std::string& urgency) {
+                     const std::string& urgency, int ttl_s) {
   const auto now = clock_.unix_ms();
   bool any = false;
   for (const auto& s : store_.subscriptions_of(user)) {
@@ -132,7 +132,7 @@ void Pusher::enqueue(std::int64_t user, const std::string& kind, const std::stri
                    options_.pushes_per_user_per_day, kind);
       return;
     }
-    store_.enqueue({s.id, kind, payload, topic, urgency, 24 * 3600}, now);
+    store_.enqueue({s.id, kind, payload, topic, urgency, ttl_s}, now);
     any = true;
   }
   if (any) wake();
@@ -151,6 +151,12 @@ void Pusher::notice(const PlayerNotice& n) {
 
 void Pusher::queue(const PlayerNotice& n) {
   const std::string game = std::to_string(n.game);
+  if (n.kind == PlayerNotice::Kind::OpponentBack) {
+    enqueue(n.user, "opponent_back",
+            json{{"kind", "opponent_back"}, {"game", n.game}, {"opponent", n.opponent}}.dump(),
+            &store::PushChoices::opponent_back, "game-" + game, "high", 300);
+    return;
+  }
   if (n.kind == PlayerNotice::Kind::YourMove) {
     enqueue(
         n.user, "your_move",

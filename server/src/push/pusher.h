@@ -21,12 +21,13 @@ namespace tengen {
 
 // Web Push to players' devices (docs/web-client.md, "Push"): a device subscribes (its browser's
 // PushSubscription, with what its player wants to be told there); "your move" in a correspondence
-// game, a game of theirs starting, a tournament round starting with a game of theirs are written
-// to the store's queue and sent by the pusher's own thread, encrypted for the device (RFC 8291)
-// and signed with the server's VAPID key (RFC 8292, made at first start and kept in the store),
-// retried with backoff, and a device its push service says is gone (404, 410) forgotten. The
-// payload names what happened, never words: the device's service worker says it in its player's
-// language. Endpoints are only those of the known push services (and the operator's own,
+// game, a game of theirs starting, a tournament round starting with a game of theirs, their
+// opponent in a live game coming back are written to the store's queue and sent by the pusher's own
+// thread, encrypted for the device (RFC 8291) and signed with the server's VAPID key (RFC 8292,
+// made at first start and kept in the store), retried with backoff, and a device its push service
+// says is gone (404, 410) forgotten. The payload names what happened, never words: the device's
+// service worker says it in its player's language. Endpoints are only those of the known push
+// services (and the operator's own,
 // --push-services): the server never posts to an address a player made up.
 class Pusher {
  public:
@@ -91,7 +92,7 @@ class Pusher {
   void send(const store::QueuedPush& q);
   void enqueue(std::int64_t user, const std::string& kind, const std::string& payload,
                bool store::PushChoices::*wanted, const std::string& topic,
-               const std::string& urgency);
+               const std::string& urgency, int ttl_s = 24 * 3600);
   bool allowed(const std::string& endpoint) const;
 
   store::PushStore& store_;

@@ -136,6 +136,7 @@ Room::Reply Room::join(const std::shared_ptr<Recipient>& who, const std::string&
     if (color && absent_since_[index_of(*color)] && !finished()) {
       absent_since_[index_of(*color)].reset();
       publish("", protocol::PlayerReturned{*color});
+      if (std::exchange(left_told_[index_of(*color)], false)) returned_.push_back(*color);
     }
   }
   return ack;
@@ -174,6 +175,7 @@ void Room::leave(const std::shared_ptr<Recipient>& who, Steady now) {
   protocol::Absence absence{*color, {}};
   if (at) absence.claim_in_ms = std::max<std::int64_t>(0, ms_between(now, *at));
   publish("", protocol::PlayerLeft{absence});
+  left_told_[index_of(*color)] = !correspondence();
 }
 
 std::optional<Steady> Room::claim_at(Color leaver) const {

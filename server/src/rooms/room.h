@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/dead_stones.h"
@@ -131,6 +132,10 @@ class Room {
   // once (nullopt otherwise), and suggested() brings the answer back, which starts the phase
   // (scoring_started), unless the phase it was for is over. Meanwhile the snapshot's marking is
   // null and mark and accept_score are refused.
+  // The players who came back to a live game since the last call, after their absence was told
+  // to the other (player_left): the other, away from the board, may want to be told
+  // (lobby/player_notice.h). Not after a restart, when both count as absent until they rejoin.
+  std::vector<Color> take_returned() { return std::exchange(returned_, {}); }
   std::optional<SuggestionJob> take_suggestion_job();
   void suggested(const SuggestionJob& job, const std::vector<Point>& dead);
 
@@ -280,6 +285,8 @@ class Room {
 
   // Players who left the room while the game went on, and since when.
   std::array<std::optional<Steady>, 3> absent_since_{};
+  std::array<bool, 3> left_told_{};  // their leaving was told (a live game, not a restart)
+  std::vector<Color> returned_;      // take_returned()
 
   // Members, event numbers, the events kept for resumption, the fan-out.
   EventChannel channel_{kKeptEvents, kKeptEventBytes};

@@ -6,13 +6,15 @@ namespace tengen::store {
 namespace {
 
 constexpr const char* kColumns =
-    "id, user_id, endpoint, p256dh, auth, your_move, game_start, round_start, created_at";
+    "id, user_id, endpoint, p256dh, auth, your_move, game_start, round_start, opponent_back,"
+    " created_at";
 
 PushSubscription subscription_at(const pg::Result& r, int row) {
   return PushSubscription{
-      r.int64(row, 0), r.int64(row, 1), r.text(row, 2),
-      r.text(row, 3),  r.text(row, 4),  {r.boolean(row, 5), r.boolean(row, 6), r.boolean(row, 7)},
-      r.int64(row, 8)};
+      r.int64(row, 0), r.int64(row, 1),
+      r.text(row, 2),  r.text(row, 3),
+      r.text(row, 4),  {r.boolean(row, 5), r.boolean(row, 6), r.boolean(row, 7), r.boolean(row, 8)},
+      r.int64(row, 9)};
 }
 
 }  // namespace
@@ -37,13 +39,15 @@ std::int64_t PostgresPushStore::subscribe(const PushSubscription& s, int most) {
   const auto id =
       db_->query(
              "INSERT INTO push_subscriptions(user_id, endpoint, p256dh, auth, your_move,"
-             " game_start, round_start, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+             " game_start, round_start, opponent_back, created_at)"
+             " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
              " ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id,"
              " p256dh = excluded.p256dh, auth = excluded.auth, your_move = excluded.your_move,"
              " game_start = excluded.game_start, round_start = excluded.round_start,"
+             " opponent_back = excluded.opponent_back,"
              " created_at = excluded.created_at RETURNING id",
              {s.user_id, s.endpoint, s.p256dh, s.auth, s.choices.your_move, s.choices.game_start,
-              s.choices.round_start, s.created_at_ms})
+              s.choices.round_start, s.choices.opponent_back, s.created_at_ms})
           .int64(0, 0);
   db_->query(
       "DELETE FROM push_subscriptions WHERE user_id = $1 AND id NOT IN (SELECT id FROM"
@@ -114,21 +118,22 @@ std::optional<QueuedPush> PostgresPushStore::claim(std::int64_t now_ms,
       " RETURNING id, subscription_id, kind, payload, topic, urgency, ttl_s, attempts)"
       " SELECT c.id, c.subscription_id, c.kind, c.payload, c.topic, c.urgency, c.ttl_s,"
       " c.attempts, s.id, s.user_id, s.endpoint, s.p256dh, s.auth, s.your_move, s.game_start,"
-      " s.round_start, s.created_at FROM claimed c JOIN push_subscriptions s"
+      " s.round_start, s.opponent_back, s.created_at FROM claimed c JOIN push_subscriptions s"
       " ON s.id = c.subscription_id",
       {hold_until_ms, now_ms});
   if (r.rows() == 0) return std::nullopt;
-  return QueuedPush{r.int64(0, 0),
-                    {r.int64(0, 1), r.text(0, 2), r.text(0, 3), r.text(0, 4), r.text(0, 5),
-                     static_cast<int>(r.int64(0, 6))},
-                    PushSubscription{r.int64(0, 8),
-                                     r.int64(0, 9),
-                                     r.text(0, 10),
-                                     r.text(0, 11),
-                                     r.text(0, 12),
-                                     {r.boolean(0, 13), r.boolean(0, 14), r.boolean(0, 15)},
-                                     r.int64(0, 16)},
-                    static_cast<int>(r.int64(0, 7))};
+  return QueuedPush{
+      r.int64(0, 0),
+      {r.int64(0, 1), r.text(0, 2), r.text(0, 3), r.text(0, 4), r.text(0, 5),
+       static_cast<int>(r.int64(0, 6))},
+      PushSubscription{r.int64(0, 8),
+                       r.int64(0, 9),
+                       r.text(0, 10),
+                       r.text(0, 11),
+                       r.text(0, 12),
+                       {r.boolean(0, 13), r.boolean(0, 14), r.boolean(0, 15), r.boolean(0, 16)},
+                       r.int64(0, 17)},
+      static_cast<int>(r.int64(0, 7))};
 }
 
 void PostgresPushStore::mark_sent(std::int64_t id, std::int64_t now_ms) {

@@ -9,9 +9,10 @@ namespace tengen::store {
 
 // What a player wants to be told on one device (docs/web-client.md, "Push").
 struct PushChoices {
-  bool your_move = true;    // a correspondence game waits for their move
-  bool game_start = true;   // a game of theirs started (a challenge accepted, a quick match)
-  bool round_start = true;  // a tournament's round started with a game of theirs
+  bool your_move = true;      // a correspondence game waits for their move
+  bool game_start = true;     // a game of theirs started (a challenge accepted, a quick match)
+  bool round_start = true;    // a tournament's round started with a game of theirs
+  bool opponent_back = true;  // their opponent in a live game came back after leaving it
   friend bool operator==(const PushChoices&, const PushChoices&) = default;
 };
 

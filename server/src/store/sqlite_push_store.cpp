@@ -4,17 +4,18 @@ namespace tengen::store {
 namespace {
 
 constexpr const char* kColumns =
-    "id, user_id, endpoint, p256dh, auth, your_move, game_start, round_start, created_at";
+    "id, user_id, endpoint, p256dh, auth, your_move, game_start, round_start, opponent_back,"
+    " created_at";
 
 PushSubscription subscription_at(const Statement& q, int first = 0) {
-  return PushSubscription{
-      q.column_int(first),
-      q.column_int(first + 1),
-      q.column_text(first + 2),
-      q.column_text(first + 3),
-      q.column_text(first + 4),
-      {q.column_int(first + 5) != 0, q.column_int(first + 6) != 0, q.column_int(first + 7) != 0},
-      q.column_int(first + 8)};
+  return PushSubscription{q.column_int(first),
+                          q.column_int(first + 1),
+                          q.column_text(first + 2),
+                          q.column_text(first + 3),
+                          q.column_text(first + 4),
+                          {q.column_int(first + 5) != 0, q.column_int(first + 6) != 0,
+                           q.column_int(first + 7) != 0, q.column_int(first + 8) != 0},
+                          q.column_int(first + 9)};
 }
 
 }  // namespace
@@ -37,10 +38,12 @@ std::int64_t SqlitePushStore::subscribe(const PushSubscription& s, int most) {
   Transaction t(db_);
   Statement q(db_,
               "INSERT INTO push_subscriptions(user_id, endpoint, p256dh, auth, your_move,"
-              " game_start, round_start, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+              " game_start, round_start, opponent_back, created_at)"
+              " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
               " ON CONFLICT(endpoint) DO UPDATE SET user_id = excluded.user_id,"
               " p256dh = excluded.p256dh, auth = excluded.auth, your_move = excluded.your_move,"
               " game_start = excluded.game_start, round_start = excluded.round_start,"
+              " opponent_back = excluded.opponent_back,"
               " created_at = excluded.created_at RETURNING id");
   q.bind(1, s.user_id)
       .bind(2, s.endpoint)
@@ -49,7 +52,8 @@ std::int64_t SqlitePushStore::subscribe(const PushSubscription& s, int most) {
       .bind(5, std::int64_t{s.choices.your_move})
       .bind(6, std::int64_t{s.choices.game_start})
       .bind(7, std::int64_t{s.choices.round_start})
-      .bind(8, s.created_at_ms);
+      .bind(8, std::int64_t{s.choices.opponent_back})
+      .bind(9, s.created_at_ms);
   q.step();
   const auto id = q.column_int(0);
   q.reset();
