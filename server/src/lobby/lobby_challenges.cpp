@@ -21,22 +21,13 @@ void Lobby::tell_started(Turn& turn, const protocol::GameStarted& started) {
   presence_.send_to_user(started.white.id, text, turn.out);
   if (!s_.notify) return;
   const int round = started.tournament ? started.tournament->round : 0;
-  s_.notify({PlayerNotice::Kind::GameStarted,
-             started.game,
-             started.black.id,
-             Color::Black,
-             started.white.name,
-             0,
-             {},
-             round});
-  s_.notify({PlayerNotice::Kind::GameStarted,
-             started.game,
-             started.white.id,
-             Color::White,
-             started.black.name,
-             0,
-             {},
-             round});
+  const auto tell = [&](const protocol::UserRef& who, Color colour,
+                        const protocol::UserRef& other) {
+    s_.notify(
+        {PlayerNotice::Kind::GameStarted, started.game, who.id, colour, other.name, 0, {}, round});
+  };
+  tell(started.black, Color::Black, started.white);
+  tell(started.white, Color::White, started.black);
 }
 
 ratings::Rating Lobby::rating_of(std::int64_t user) const {

@@ -132,6 +132,15 @@ int SqlitePushStore::queued_since(std::int64_t user_id, std::int64_t since_ms) {
 
 std::optional<QueuedPush> SqlitePushStore::claim(std::int64_t now_ms, std::int64_t hold_until_ms) {
   std::lock_guard lock(mutex_);
+  {
+    // A look first, which takes no lock: the pusher looks often, and the file's one writer (the
+    // games' journal) should not wait for a claim of nothing.
+    Statement due(db_,
+                  "SELECT 1 FROM push_queue WHERE sent_at IS NULL AND failed_at IS NULL"
+                  " AND due_at <= ? AND claimed_until <= ? LIMIT 1");
+    due.bind(1, now_ms).bind(2, now_ms);
+    if (!due.step()) return std::nullopt;
+  }
   Transaction t(db_);
   Statement q(db_,
               "UPDATE push_queue SET claimed_until = ? WHERE id = (SELECT id FROM push_queue"
