@@ -80,6 +80,21 @@ constexpr Option kOptions[] = {
      "yes: minimum Argon2id cost, for tests only (default no)"},
 };
 
+// The items of a comma-separated list, each without the spaces around it (empty ones too).
+std::vector<std::string_view> comma_list(std::string_view value) {
+  std::vector<std::string_view> items;
+  while (!value.empty()) {
+    const auto comma = value.find(',');
+    std::string_view item = value.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    items.push_back(item);
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return items;
+}
+
 std::optional<std::string> apply(Config& config, std::string_view flag, const std::string& value) {
   // Empty means none for these (compose files set variables to empty by default).
   if (value.empty() && flag != "--port-file" && flag != "--allowed-origins" &&
@@ -119,19 +134,12 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     config.public_url = url;
   } else if (flag == "--allowed-origins") {
     config.allowed_origins.clear();
-    std::string_view rest = value;
-    while (!rest.empty()) {
-      const auto comma = rest.find(',');
-      std::string_view origin = rest.substr(0, comma);
-      while (!origin.empty() && origin.front() == ' ') origin.remove_prefix(1);
-      while (!origin.empty() && origin.back() == ' ') origin.remove_suffix(1);
+    for (const auto origin : comma_list(value)) {
       if (!origin.starts_with("http://") && !origin.starts_with("https://")) {
         return "an allowed origin looks like https://go.example.org, not '" + std::string(origin) +
                "'";
       }
       config.allowed_origins.emplace_back(origin);
-      if (comma == std::string_view::npos) break;
-      rest.remove_prefix(comma + 1);
     }
   } else if (flag == "--threads") {
     int threads = 0;
@@ -219,12 +227,7 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     config.push = value == "on";
   } else if (flag == "--push-services") {
     config.push_services.clear();
-    std::string_view rest = value;
-    while (!rest.empty()) {
-      const auto comma = rest.find(',');
-      std::string_view origin = rest.substr(0, comma);
-      while (!origin.empty() && origin.front() == ' ') origin.remove_prefix(1);
-      while (!origin.empty() && origin.back() == ' ') origin.remove_suffix(1);
+    for (const auto origin : comma_list(value)) {
       const auto host = origin.find("://");
       if (!(origin.starts_with("http://") || origin.starts_with("https://")) ||
           origin.find('/', host + 3) != std::string_view::npos || host + 3 == origin.size()) {
@@ -232,8 +235,6 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
                std::string(origin) + "'";
       }
       config.push_services.emplace_back(origin);
-      if (comma == std::string_view::npos) break;
-      rest.remove_prefix(comma + 1);
     }
   } else if (flag == "--insecure-fast-password-hashing") {
     if (value != "yes" && value != "no")

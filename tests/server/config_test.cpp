@@ -119,6 +119,27 @@ TEST(Config, APublicUrlIsAlsoAnAllowedOrigin) {
   EXPECT_TRUE(parse_config({}, {"TENGEN_PUBLIC_URL="}).config->public_url.empty());
 }
 
+// Web Push (docs/web-client.md, "Push"): on unless off; push services beyond the browsers' own
+// are origins, listed with commas.
+TEST(Config, PushAndItsServices) {
+  const auto defaults = parse_config({}, {});
+  EXPECT_TRUE(defaults.config->push);
+  EXPECT_TRUE(defaults.config->push_services.empty());
+  const auto set = parse_config(
+      {"--push", "off"}, {"TENGEN_PUSH_SERVICES=https://push.example.org, http://127.0.0.1:9000"});
+  ASSERT_TRUE(set.config) << set.error;
+  EXPECT_FALSE(set.config->push);
+  EXPECT_EQ(set.config->push_services,
+            (std::vector<std::string>{"https://push.example.org", "http://127.0.0.1:9000"}));
+  EXPECT_EQ(parse_config({"--push", "maybe"}, {}).error, "--push takes on or off, not 'maybe'");
+  EXPECT_EQ(parse_config({"--push-services", "https://push.example.org/send"}, {}).error,
+            "a push service looks like https://push.example.org (no path), not "
+            "'https://push.example.org/send'");
+  EXPECT_EQ(parse_config({"--push-services", "push.example.org"}, {}).error,
+            "a push service looks like https://push.example.org (no path), not 'push.example.org'");
+  EXPECT_TRUE(parse_config({}, {"TENGEN_PUSH_SERVICES="}).config->push_services.empty());
+}
+
 // Registration control and the proxies whose X-Forwarded-For is believed (docs/moderation.md,
 // docs/operations.md).
 TEST(Config, RegistrationAndTrustedProxies) {

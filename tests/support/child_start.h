@@ -1,18 +1,21 @@
 #pragma once
 
-// Starting a helper process for a test (tests/support/temp_nats.h, temp_smtp.h): a folder is
-// watched with inotify from before the child starts until what the child writes there is ready,
-// so the test is woken by the file, not by polling; the timeouts only look at whether the child
-// died meanwhile.
+// Starting a helper process for a test (tests/support/temp_nats.h, temp_smtp.h, temp_push.h): a
+// folder is watched with inotify from before the child starts until what the child writes there is
+// ready, so the test is woken by the file, not by polling; the timeouts only look at whether the
+// child died meanwhile.
 #include <poll.h>
 #include <signal.h>
 #include <sys/inotify.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tengen::testing {
 
@@ -52,5 +55,37 @@ class ChildStart {
  private:
   int watch_;
 };
+
+// A Python helper of the tests (tests/support/*.py) started with `args`, its stderr in dir/log,
+// until it has written the port it listens on to dir/port (renamed into place). Its pid and port;
+// the pid is -1 when it did not start.
+struct PythonHelper {
+  pid_t pid = -1;
+  int port = -1;
+};
+inline PythonHelper start_python(const std::string& dir, const std::string& script,
+                                 std::vector<std::string> args) {
+  const std::string port_file = dir + "/port";
+  std::filesystem::remove(port_file);
+  args.insert(args.begin(), script);
+  args.push_back(port_file);
+  ChildStart child(dir);
+  PythonHelper started;
+  started.pid = fork();
+  if (started.pid == 0) {
+    const std::string log = dir + "/log";
+    if (!freopen(log.c_str(), "a", stderr)) _exit(126);
+    std::vector<char*> argv{const_cast<char*>("python3")};
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv("/usr/bin/python3", argv.data());
+    _exit(127);
+  }
+  child.wait(started.pid, [&] {
+    std::ifstream in(port_file);
+    return static_cast<bool>(in >> started.port) && started.port > 0;
+  });
+  return started;
+}
 
 }  // namespace tengen::testing

@@ -103,22 +103,11 @@ class TempPush {
     std::filesystem::rename(dir_ + "/keys.json.tmp", dir_ + "/keys.json");
   }
   void start() {
-    const std::string port_file = dir_ + "/port";
-    ChildStart child(dir_);
-    const std::string service = paths::push_service();
-    pid_ = fork();
-    if (pid_ == 0) {
-      const std::string log = dir_ + "/log";
-      if (!freopen(log.c_str(), "a", stderr)) _exit(126);
-      execl("/usr/bin/python3", "python3", service.c_str(), (dir_ + "/keys.json").c_str(),
-            (dir_ + "/messages").c_str(), port_file.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    const bool started = child.wait(pid_, [&] {
-      std::ifstream in(port_file);
-      return static_cast<bool>(in >> port_) && port_ > 0;
-    });
-    if (!started) {
+    const auto started =
+        start_python(dir_, paths::push_service(), {dir_ + "/keys.json", dir_ + "/messages"});
+    pid_ = started.pid;
+    port_ = started.port;
+    if (pid_ < 0) {
       throw std::runtime_error(
           "the push service did not start (is Debian's python3-cryptography installed? "
           "scripts/install-deps)");

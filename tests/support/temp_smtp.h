@@ -129,25 +129,10 @@ class TempSmtp {
 
  private:
   void start() {
-    const std::string port_file = dir_ + "/port";
-    std::filesystem::remove(port_file);
-    const std::string maildir = dir_ + "/maildir";
-    ChildStart child(dir_);
-    const std::string sink = paths::smtp_sink();
-    pid_ = fork();
-    if (pid_ == 0) {
-      const std::string log = dir_ + "/log";
-      if (!freopen(log.c_str(), "a", stderr)) _exit(126);
-      execl("/usr/bin/python3", "python3", sink.c_str(), maildir.c_str(), port_file.c_str(),
-            static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    // The port file, once renamed into place.
-    const bool started = child.wait(pid_, [&] {
-      std::ifstream in(port_file);
-      return static_cast<bool>(in >> port_) && port_ > 0;
-    });
-    if (!started) {
+    const auto started = start_python(dir_, paths::smtp_sink(), {dir_ + "/maildir"});
+    pid_ = started.pid;
+    port_ = started.port;
+    if (pid_ < 0) {
       throw std::runtime_error(
           "the SMTP sink did not start (is Debian's python3-aiosmtpd installed? "
           "scripts/install-deps)");
