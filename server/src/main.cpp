@@ -331,7 +331,7 @@ int main(int argc, char** argv) {
                     // (1013), they reconnect with their backoff, through the proxy to a node
                     // that is ready, or here once the bus is back.
                     if (auto* server = listening.load(); server && front)
-                      server->restart_websockets(/*unavailable=*/true);
+                      server->close_websockets_for_later();
                   },
               .reconnected =
                   [&roles_ready, &bus_up] {
@@ -363,12 +363,10 @@ int main(int argc, char** argv) {
                                   metrics.node_is_hub = 1;
                                   return *guarded;
                                 },
-                                .restart_connections =
-                                    [&listening, &metrics] {
-                                      auto* s = listening.load();
-                                      if (!s) return;  // not listening yet: nobody to tell
+                                .reattached =
+                                    [&metrics](std::size_t connections) {
                                       ++metrics.bus_resyncs_total;
-                                      s->restart_websockets();
+                                      metrics.ws_reattached_total += connections;
                                     }});
       roles_ready = roles.get();
       hub_reads_remote = cluster::ask_hub(*bus);

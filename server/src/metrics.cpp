@@ -59,8 +59,11 @@ std::string Metrics::render(const Gauges& g, double uptime_s) const {
     metric(out, "tengen_bus_received_total", "counter", "Messages this node took off the bus.",
            bus_received_total.load());
     metric(out, "tengen_bus_resyncs_total", "counter",
-           "Times this node told its clients to reconnect (the hub moved, or the bus broke).",
+           "Times this node attached its connections again (the hub moved, or the bus broke).",
            bus_resyncs_total.load());
+    metric(out, "tengen_ws_reattached_total", "counter",
+           "Connections attached again to a new hub without being closed, told to resync.",
+           ws_reattached_total.load());
   }
   metric(out, "tengen_ready", "gauge",
          "1 if the node is ready (GET /healthz 200), 0 while the database or the bus is away.",

@@ -27,7 +27,8 @@ struct Metrics {
   // The bus between nodes (with --bus; docs/cluster.md).
   std::atomic<std::uint64_t> bus_published_total{0};  // messages this node put on the bus
   std::atomic<std::uint64_t> bus_received_total{0};   // messages it took off the bus
-  std::atomic<std::uint64_t> bus_resyncs_total{0};    // its connections told to reconnect
+  std::atomic<std::uint64_t> bus_resyncs_total{0};    // its connections attached again
+  std::atomic<std::uint64_t> ws_reattached_total{0};  // connections attached again, in all
   std::atomic<std::int64_t> node_is_hub{-1};          // 1 the hub, 0 a front node; -1 alone
 
   struct Gauges {

@@ -298,6 +298,8 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
                        weekend_clock()},
                 MyGame{43, {3, "cyd"}, {1, "ann"}, GameSettings{}, {}, false, 80, {}}}}},
       {"watching", Watching{42, 3}},
+      {"service, degraded", Service{"degraded", "database"}},
+      {"resync", Resync{"hub"}},
       {"move, timed", event(10, MovePlayed{Color::White, "C3", {"D3", "D4"}, clock(), 15})},
       {"move, correspondence, into a weekend",
        event(12, MovePlayed{Color::White, "Q16", {}, weekend_clock(), 0})},

@@ -165,6 +165,44 @@ TEST_F(NodesInOneProcess, PlayersOnTwoNodesPlayAGameThatASpectatorOnAThirdWatche
   EXPECT_EQ(hub_.games().game(game)->result, "B+R") << "stored by the hub";
 }
 
+// The bus comes back after a cut (or the hub says again that it is the hub): a front node
+// attaches its connections to the hub again without closing them. The client is told to resync
+// on its socket, gets a fresh lobby, joins its game again from the last event it saw and plays
+// on; the hub replaced the connection's stand-in rather than adding one.
+TEST_F(NodesInOneProcess, AFrontNodeAttachesItsConnectionsAgainWithoutClosingThem) {
+  auto& b = front(2);
+  WsClient black(hub_.port(), {hub_.token_for("black"), "", "/ws/v1"});
+  black.wait_type("lobby");
+  WsClient white(b.port(), {hub_.token_for("white"), "", "/ws/v1"});
+  white.wait_type("lobby");
+  const json created = black.command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  const json accepted =
+      white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+  ASSERT_EQ(accepted["type"], "ack") << accepted.dump();
+  const std::int64_t game = accepted["game"];
+  ASSERT_EQ(black.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  ASSERT_EQ(white.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  const json e5 = black.command({{"type", "play"}, {"game", game}, {"vertex", "E5"}});
+  ASSERT_EQ(e5["type"], "ack") << e5.dump();
+  white.wait_event(game, e5["seq"]);
+  ASSERT_EQ(gateway_.connections(), 1u);
+
+  EXPECT_EQ(b.dispatcher().reattach("bus"), 1u);
+  EXPECT_EQ(white.wait_type("resync")["reason"], "bus");
+  EXPECT_EQ(white.wait_type("lobby")["type"], "lobby") << "a fresh lobby from the hub";
+  EXPECT_EQ(gateway_.connections(), 1u) << "the stand-in replaced, not added";
+  const json rejoined = white.command({{"type", "join"}, {"game", game}, {"since", e5["seq"]}});
+  ASSERT_EQ(rejoined["type"], "ack") << rejoined.dump();
+  const json c3 = white.command({{"type", "play"}, {"game", game}, {"vertex", "C3"}});
+  ASSERT_EQ(c3["type"], "ack") << c3.dump();
+  EXPECT_EQ(black.wait_event(game, c3["seq"])["vertex"], "C3");
+  const json g7 = black.command({{"type", "play"}, {"game", game}, {"vertex", "G7"}});
+  EXPECT_EQ(white.wait_event(game, g7["seq"])["vertex"], "G7") << "events reach the new stand-in";
+  hub_.advance(Lobby::kPresenceInterval);
+  EXPECT_EQ(black.wait_type("presence")["online_count"], 2) << "both still online, once each";
+}
+
 // A tournament whose players sit on two front nodes: they register there, its round's games
 // start there, and their results finish it on the hub_.
 TEST_F(NodesInOneProcess, ATournamentRoundSpansNodes) {
@@ -459,8 +497,10 @@ TEST_F(NodesInOneProcess, AGamesLongChatReachesAFrontNodesSpectatorWholeAndInOrd
 // Three tengen-server processes over one PostgreSQL and a NATS: the first to start is the hub,
 // the others front nodes. Black plays through one front node, White through the other, a
 // spectator watches on the hub; the hub is killed with SIGKILL mid-game; a front node becomes the
-// hub, every client reconnects (1012) and resumes by sequence number, the move that was in flight
-// is sent again under its cid and played once, and the game goes on to its end, rated once.
+// hub, and the front nodes' clients are not closed: each is told to resync on its socket, gets
+// a fresh lobby, sends the move that was in flight again under its cid (played once) and joins
+// the game again from the last sequence number it saw; the spectator, whose node died, reconnects
+// elsewhere; the game goes on to its end, rated once.
 class ThreeNodes : public ::testing::Test {
  protected:
   ThreeNodes() : uri_(testing::TempPostgres::instance().new_database_uri()) {}
@@ -526,9 +566,11 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
   const auto killed = std::chrono::steady_clock::now();
   node(0).kill9();
   // A front node takes the hub lock, recovers the game, and says so: both fronts' clients are
-  // told to reconnect.
-  EXPECT_EQ(black->read_until_closed(), 1012);
-  EXPECT_EQ(white->read_until_closed(), 1012);
+  // told to resync, on the sockets they have, and get the new hub's lobby.
+  for (auto* c : {black.get(), white.get()}) {
+    EXPECT_EQ(c->wait_type("resync")["reason"], "hub");
+    EXPECT_EQ(c->wait_type("lobby")["type"], "lobby") << "from the new hub";
+  }
   const auto reattached = std::chrono::steady_clock::now();
   const int new_hub = health(1)["role"] == "hub" ? 1 : 2;
   EXPECT_EQ(health(new_hub)["role"], "hub");
@@ -536,19 +578,22 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
   const std::string after = testing::body_of(testing::http_get(node(new_hub).port(), "/metrics"));
   EXPECT_NE(after.find("\ntengen_node_is_hub 1\n"), std::string::npos) << after;
   EXPECT_NE(after.find("\ntengen_games_taken_over_total 1\n"), std::string::npos) << after;
-  EXPECT_NE(after.find("\ntengen_bus_resyncs_total 1\n"), std::string::npos) << after;
+  for (const int i : {1, 2}) {  // each front node's one player, attached again once
+    const std::string m = testing::body_of(testing::http_get(node(i).port(), "/metrics"));
+    EXPECT_NE(m.find("\ntengen_bus_resyncs_total 1\n"), std::string::npos) << m;
+    EXPECT_NE(m.find("\ntengen_ws_reattached_total 1\n"), std::string::npos) << m;
+  }
 
-  black = connect(node(1).port(), black_token);
-  white = connect(node(2).port(), white_token);
   watcher = connect(node(3 - new_hub).port(), watcher_token);  // its node is gone: another one
-  // The move in flight, again under its cid: applied once, whether or not the dead hub had.
+  // The move in flight, again under its cid on the same socket: applied once, whether or not the
+  // dead hub had.
   const json resent =
       black->command({{"type", "play"}, {"cid", "b-3"}, {"game", game}, {"vertex", "G3"}});
   ASSERT_EQ(resent["type"], "ack") << resent.dump();
   const auto played = std::chrono::steady_clock::now();
   EXPECT_EQ(resent["seq"], seq + 1);
   std::printf(
-      "hub killed -> clients told to reconnect: %lld ms; -> the resent move played: %lld ms\n",
+      "hub killed -> clients told to resync: %lld ms; -> the resent move played: %lld ms\n",
       static_cast<long long>(
           std::chrono::duration_cast<std::chrono::milliseconds>(reattached - killed).count()),
       static_cast<long long>(

@@ -6,36 +6,19 @@
 // pages back to "Online", nothing reloaded. Nothing sleeps: every wait is for what the page shows.
 //
 //   node tests/web/faults.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
-import { execFileSync } from 'node:child_process';
-import { chownSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser, browserTestArgs, openPage, registerIn, commandIn as command } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, browserTestArgs, openPage, registerIn, commandIn as command, startPostgres } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('faults');
 const step = (text) => console.log(`--- ${text}`);
 
-// PostgreSQL refuses to run as root: as root, it runs as the Debian package's postgres account.
-const bin = '/usr/lib/postgresql/15/bin';
-const root = process.getuid() === 0;
-const pgDir = join(dir, 'pg');
-const asPostgres = (command, args) => (root
-  ? execFileSync('/usr/sbin/runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe' })
-  : execFileSync(command, args, { stdio: 'pipe' }));
-if (root) {
-  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
-  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
-  chownSync(dir, uid, gid);
-}
-asPostgres(`${bin}/initdb`, ['-D', pgDir, '-A', 'trust', '-U', 'tengen', '--no-sync', '-E', 'UTF8', '--locale=C']);
-const pgCtl = (...args) => asPostgres(`${bin}/pg_ctl`, ['-D', pgDir, '-l', join(dir, 'pg.log'), '-w',
-  '-o', `-c listen_addresses='' -k ${dir} -c fsync=off`, ...args]);
-pgCtl('start');
-execFileSync('/usr/bin/psql', ['-q', '-h', dir, '-U', 'tengen', '-d', 'postgres', '-c', 'CREATE DATABASE faults']);
+const { uri, pgCtl } = startPostgres(dir, 'faults');
 
 const { child: server, port } = await startServer({
   binary: serverBinary, webRoot, dir,
-  extra: ['--bots', 'off', '--database', `postgresql://tengen@/faults?host=${dir}`, '--lease-ttl', '1000'],
+  extra: ['--bots', 'off', '--database', uri, '--lease-ttl', '1000'],
 });
 const url = `http://127.0.0.1:${port}`;
 const browser = await launchBrowser();

@@ -1,7 +1,7 @@
 // What the browser tests share: the real server binary on a loopback port, and Debian's chromium.
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
-import { createReadStream, mkdirSync, mkdtempSync } from 'node:fs';
+import { chownSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,9 +43,57 @@ export function startServer({ binary, webRoot, dir, port = 0, extra = [] }) {
 // SIGTERM, and the exit code once it has stopped (at once if it is not running).
 export function stopServer(child) {
   return new Promise((resolve) => {
-    if (!child || child.exitCode !== null) return resolve();
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', (code) => resolve(code));
     child.kill('SIGTERM');
+  });
+}
+
+// A PostgreSQL of the test's own (Debian's postgresql-15): initdb and pg_ctl into `dir`/pg, on a
+// Unix socket in `dir` only, with an empty database `name`. Returns its URI for --database and
+// pg_ctl itself (pgCtl('-m', 'immediate', 'stop'), pgCtl('start')). PostgreSQL refuses to run as
+// root: as root, it runs as the Debian package's postgres account.
+export function startPostgres(dir, name) {
+  const bin = '/usr/lib/postgresql/15/bin';
+  const root = process.getuid() === 0;
+  const pgDir = join(dir, 'pg');
+  const asPostgres = (command, args) => (root
+    ? execFileSync('/usr/sbin/runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe' })
+    : execFileSync(command, args, { stdio: 'pipe' }));
+  if (root) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
+    chownSync(dir, uid, gid);
+  }
+  asPostgres(`${bin}/initdb`, ['-D', pgDir, '-A', 'trust', '-U', 'tengen', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const pgCtl = (...args) => asPostgres(`${bin}/pg_ctl`, ['-D', pgDir, '-l', join(dir, 'pg.log'), '-w',
+    '-o', `-c listen_addresses='' -k ${dir} -c fsync=off`, ...args]);
+  pgCtl('start');
+  execFileSync('/usr/bin/psql', ['-q', '-h', dir, '-U', 'tengen', '-d', 'postgres', '-c', `CREATE DATABASE ${name}`]);
+  return { uri: `postgresql://tengen@/${name}?host=${dir}`, pgCtl };
+}
+
+// A NATS server (Debian's nats-server) on 127.0.0.1 and a port it picks, which it writes into a
+// file in `dir`: resolves with {child, url} once that file is whole.
+export function startNats(dir) {
+  const child = spawn('/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', '-1', '--ports_file_dir', dir],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  const file = join(dir, `nats-server_${child.pid}.ports`);
+  return new Promise((resolve, reject) => {
+    const tryRead = () => {
+      if (!existsSync(file)) return false;
+      try {
+        const url = JSON.parse(readFileSync(file, 'utf8')).nats[0];
+        watcher.close();
+        resolve({ child, url });
+        return true;
+      } catch {
+        return false;  // written in part: the next change finishes it
+      }
+    };
+    const watcher = watch(dir, () => tryRead());
+    child.on('exit', (code) => { watcher.close(); reject(new Error(`nats-server exited (${code})`)); });
+    tryRead();
   });
 }
 

@@ -1,5 +1,6 @@
-// The WebSocket to /ws/v1: commands with ids and promises, automatic reconnection, and a
-// heartbeat that notices a dead network. Views listen for 'message', 'open' and 'status'.
+// The WebSocket to /ws/v1: commands with ids and promises, automatic reconnection (and resync
+// without one, when the server asks), and a heartbeat that notices a dead network. Views listen
+// for 'message', 'open' (also after a resync: join your rooms again) and 'status'.
 import { randomHex } from './util.js';
 import { t, errorText } from './i18n.js';
 import { takeEarlySocket } from './boot.js';
@@ -158,10 +159,37 @@ export class Connection extends EventTarget {
       }
     }
     if (message.type === 'welcome') this.user = message.user;
+    if (message.type === 'resync') {
+      this.resync();
+      return;
+    }
     // The server cannot store moves now (its database is away): they stay pending, and the
     // indicator says why until it can again.
     if (message.type === 'service') this.setStatus(message.state === 'degraded' ? 'degraded' : 'open');
     this.dispatchEvent(new CustomEvent('message', { detail: message }));
+  }
+
+  // The server kept this socket but lost what it had joined and what it had not answered yet
+  // (another node of a cluster took over the hub, or its bus was cut a moment: docs/cluster.md).
+  // As after a reconnection, without one: what cannot be sent again fails, the views join their
+  // rooms again from the last event they saw, and what was in flight goes again under its cid
+  // (the server applies a cid once). The indicator stays as it is: nothing was closed.
+  resync() {
+    const socket = this.socket;
+    if (!socket) return;
+    for (const [cid, p] of this.pending) {
+      if (!p.resend && p.message.type !== 'ping') {  // a ping is answered by the socket's node
+        this.pending.delete(cid);
+        p.reject(new ServerError('disconnected', t('error.disconnected')));
+      }
+    }
+    this.dispatchEvent(new Event('open'));
+    for (const [, p] of this.pending) {
+      if (p.resend) {
+        p.socket = socket;
+        socket.send(JSON.stringify(p.message));
+      }
+    }
   }
 
   // Sends a command; resolves with its ack, rejects with a ServerError. `resend`: sent again

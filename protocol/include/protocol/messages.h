@@ -1515,6 +1515,21 @@ struct Wire<Service> {
                                      wire::field("reason", &Service::reason)};
 };
 
+// The server lost what this connection had joined, and the commands it had not yet answered, but
+// kept the connection (docs/cluster.md, "Failover"): another node took over the lobby, or the
+// bus between the nodes was cut for a moment. The client does what it does after reconnecting,
+// on the same socket: joins its rooms again from the last `seq` it saw and sends again, under
+// the same cids, every command not yet answered (each applied once). A fresh lobby snapshot
+// follows. Not a room event, no seq.
+struct Resync {
+  std::string reason;  // "hub" (another node took over) or "bus" (the bus came back)
+};
+template <>
+struct Wire<Resync> {
+  static constexpr std::string_view type = "resync";
+  static constexpr std::tuple fields{wire::field("reason", &Resync::reason)};
+};
+
 // A player's quick match, to each of their connections: when it starts (and on connecting while
 // it waits), and when it ends: `seek` null, with the `game` it became, if it did.
 struct Seeking {
@@ -1567,6 +1582,6 @@ struct Wire<MyGames> {
 using ServerMessage =
     std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened, ChallengeClosed,
                  Presence, GameStarted, GameSnapshot, RoomEvent, TournamentChanged, ReviewSnapshot,
-                 ReviewUpdate, ReviewFollowers, Seeking, Watching, MyGames, Service>;
+                 ReviewUpdate, ReviewFollowers, Seeking, Watching, MyGames, Service, Resync>;
 
 }  // namespace tengen::protocol

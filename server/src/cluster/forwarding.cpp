@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <future>
+#include <utility>
 
 #include "protocol/bus.h"
 
@@ -19,17 +20,17 @@ std::optional<bus::User> bus_user(const std::optional<store::UserRecord>& u) {
   return bus::User{u->id, u->username, u->is_bot, u->created_at_ms, u->is_admin};
 }
 
-// A front node's connection as the hub sees it. Its id is unique across nodes: the high bit set,
-// then the node, then the node's own number (a node's local connections count from 1).
+// A front node's connection as the hub sees it. Its id is the gateway's own (the high bit set, so
+// that it never meets a number of the hub's local connections, which count from 1): a connection
+// attached again (a new hub, the bus back) is a new stand-in, never confused with the last.
 class RemoteConnection final : public Connection {
  public:
-  RemoteConnection(Bus& bus, std::int64_t node, std::uint64_t number, std::optional<bus::User> user,
-                   std::optional<std::int64_t> rtt)
+  RemoteConnection(Bus& bus, std::int64_t node, std::uint64_t number, std::uint64_t id,
+                   std::optional<bus::User> user, std::optional<std::int64_t> rtt)
       : bus_(bus),
         node_(node),
         number_(number),
-        id_((std::uint64_t{1} << 63) | (static_cast<std::uint64_t>(node) << 32) |
-            (number & 0xffff'ffffu)),
+        id_((std::uint64_t{1} << 63) | id),
         rtt_(rtt.value_or(-1)) {
     if (user) {
       user_ = store::UserRecord{user->id, user->name, "", user->bot, user->created_at_ms};
@@ -73,8 +74,8 @@ class RemoteConnection final : public Connection {
     try {
       bus_.publish(bus::node_subject(node_), bus::encode(out));
     } catch (const std::exception& e) {
-      // Lost, as the bus allows: the client resumes by sequence number when it reconnects (the
-      // node closes its connections when its bus comes back).
+      // Lost, as the bus allows: the client resumes by sequence number when the node attaches
+      // it again (its bus back: docs/cluster.md).
       spdlog::warn("a message for node {} was lost: {}", node_, e.what());
     }
   }
@@ -156,6 +157,34 @@ void ForwardingDispatcher::connected(const std::shared_ptr<Connection>& connecti
   }
   tell_hub(bus::ToHub::Op::Connected, connection->id(), bus_user(connection->user()),
            connection->rtt_ms(), {});
+}
+
+std::size_t ForwardingDispatcher::reattach(std::string_view reason) {
+  std::vector<std::shared_ptr<Connection>> live;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, weak] : connections_) {
+      if (auto c = weak.lock()) live.push_back(std::move(c));
+    }
+  }
+  const auto resync = std::make_shared<const std::string>(
+      protocol::encode(protocol::ServerMessage{protocol::Resync{std::string(reason)}}));
+  for (const auto& c : live) {
+    // Announced first: what the client sends once told travels after it, on the same subject.
+    try {
+      tell_hub(bus::ToHub::Op::Connected, c->id(), bus_user(c->user()), c->rtt_ms(), {});
+    } catch (const std::exception& e) {
+      spdlog::warn("node {}: connection {} could not be attached again: {}", node_, c->id(),
+                   e.what());
+    }
+    c->send(resync);
+  }
+  return live.size();
+}
+
+void ForwardingDispatcher::release(const Connection& connection) {
+  std::lock_guard lock(mutex_);
+  connections_.erase(connection.id());
 }
 
 void ForwardingDispatcher::received(const std::shared_ptr<Connection>& connection,
@@ -257,12 +286,14 @@ void Gateway::arrived(std::string_view data) {
     return;
   }
   std::shared_ptr<Connection> connection;
+  std::shared_ptr<Connection> replaced;  // the same connection attached again: its stand-in goes
   {
     std::lock_guard lock(mutex_);
     if (m->op == bus::ToHub::Op::Connected) {
-      connection =
-          std::make_shared<RemoteConnection>(bus_, m->node, m->connection, m->user, m->rtt_ms);
-      remote_[key] = connection;
+      connection = std::make_shared<RemoteConnection>(bus_, m->node, m->connection, ++next_id_,
+                                                      m->user, m->rtt_ms);
+      auto& slot = remote_[key];
+      replaced = std::exchange(slot, connection);
     } else if (const auto it = remote_.find(key); it != remote_.end()) {
       connection = it->second;
       if (m->op == bus::ToHub::Op::Disconnected) remote_.erase(it);
@@ -272,6 +303,9 @@ void Gateway::arrived(std::string_view data) {
   switch (m->op) {
     case bus::ToHub::Op::Connected:
       hub_.connected(connection);
+      // The stand-in it replaces leaves its rooms (the client joins them again) after the new
+      // one is there, so that the player does not leave the lobby's presence meanwhile.
+      if (replaced) hub_.disconnected(replaced);
       break;
     case bus::ToHub::Op::Received: {
       static_cast<RemoteConnection&>(*connection).set_rtt(m->rtt_ms);

@@ -36,6 +36,14 @@ class ForwardingDispatcher final : public Dispatcher {
   void after_replies(std::function<void()> then) override;
   // The hub changed, or the bus was cut: whatever was owed by the last hub is not coming.
   void release_barriers();
+  // Attaches every connection again, to the hub there is now (a new one, or the same after the
+  // bus was cut): each is announced to it afresh and its client told to resync
+  // (protocol::Resync, `reason`), which joins its rooms again and sends again what was not
+  // answered. No connection is closed. Returns how many.
+  std::size_t reattach(std::string_view reason);
+  // The connection is no longer forwarded (this node became the hub and took it over): it is
+  // forgotten here, and nothing is said to the hub that was.
+  void release(const Connection& connection);
 
   static constexpr std::chrono::seconds kBarrierPatience{5};
 
@@ -83,6 +91,7 @@ class Gateway {
   Dispatcher& hub_;
   mutable std::mutex mutex_;
   std::map<std::pair<std::int64_t, std::uint64_t>, std::shared_ptr<Connection>> remote_;
+  std::uint64_t next_id_ = 0;                        // the stand-ins' ids
   std::unique_ptr<Bus::Subscription> subscription_;  // last: it goes first
 };
 

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "protocol/bus.h"
+#include "protocol/codec.h"
 
 namespace tengen::cluster {
 
@@ -43,8 +44,8 @@ bool Roles::try_become_hub() {
   forwarding_.release_barriers();  // nothing owed by the last hub is coming
   spdlog::info("node {} is the hub", leases_.name());
   announce();
-  // This node's own connections went to the last hub: they come again, to this one.
-  hooks_.restart_connections();
+  // This node's own connections went to the last hub: they come to this one, without the bus.
+  hooks_.reattached(router_.take_over(hub));
   return true;
 }
 
@@ -81,53 +82,69 @@ void Roles::hub_announced(std::string_view data) {
   if (!node || *node == leases_.node()) return;
   spdlog::info("node {} is the hub now: this node's connections attach to it again", *node);
   forwarding_.release_barriers();
-  hooks_.restart_connections();
+  hooks_.reattached(forwarding_.reattach("hub"));
 }
 
 void Roles::resync() {
   if (is_hub()) announce();
   forwarding_.release_barriers();
-  hooks_.restart_connections();
+  hooks_.reattached(forwarding_.reattach("bus"));
 }
 
 // ---- the router ----
 
+// Each call below hands the connection to its side under the lock: the side's own calls only
+// queue (a lane, a bus message), and a connection moving to the hub (take_over) can then not be
+// overtaken by what it sent just before.
 Dispatcher& Roles::Router::of(const Connection& connection) {
-  std::lock_guard lock(mutex_);
   const auto it = sides_.find(connection.id());
-  return it == sides_.end() ? roles_.current() : *it->second;
+  return it == sides_.end() ? roles_.current() : *it->second.dispatcher;
 }
 
 void Roles::Router::connected(const std::shared_ptr<Connection>& connection) {
-  Dispatcher* side = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    side = &roles_.current();
-    sides_[connection->id()] = side;
-  }
-  side->connected(connection);
+  std::lock_guard lock(mutex_);
+  Dispatcher& side = roles_.current();
+  sides_[connection->id()] = {&side, connection};
+  side.connected(connection);
 }
 
 void Roles::Router::received(const std::shared_ptr<Connection>& connection,
                              protocol::ClientEnvelope command) {
+  std::shared_lock lock(mutex_);
   of(*connection).received(connection, std::move(command));
 }
 
 void Roles::Router::disconnected(const std::shared_ptr<Connection>& connection) {
-  Dispatcher* side = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    const auto it = sides_.find(connection->id());
-    if (it == sides_.end()) return;
-    side = it->second;
-    sides_.erase(it);
-  }
-  side->disconnected(connection);
+  std::lock_guard lock(mutex_);
+  const auto it = sides_.find(connection->id());
+  if (it == sides_.end()) return;
+  Dispatcher& side = *it->second.dispatcher;
+  sides_.erase(it);
+  side.disconnected(connection);
 }
 
 void Roles::Router::answer(const std::shared_ptr<Connection>& connection,
                            const protocol::ServerMessage& message) {
+  std::shared_lock lock(mutex_);
   of(*connection).answer(connection, message);
+}
+
+std::size_t Roles::Router::take_over(Dispatcher& hub) {
+  const auto resync = std::make_shared<const std::string>(
+      protocol::encode(protocol::ServerMessage{protocol::Resync{"hub"}}));
+  std::size_t moved = 0;
+  std::lock_guard lock(mutex_);
+  for (auto& [id, side] : sides_) {
+    if (side.dispatcher != &roles_.forwarding_) continue;
+    auto connection = side.connection.lock();
+    if (!connection) continue;  // going: its disconnection follows, to the side it was on
+    roles_.forwarding_.release(*connection);
+    side.dispatcher = &hub;
+    hub.connected(connection);
+    connection->send(resync);
+    ++moved;
+  }
+  return moved;
 }
 
 void Roles::Router::after_replies(std::function<void()> then) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <thread>
 
 #include "cluster/bus.h"
@@ -19,9 +20,11 @@ namespace tengen::cluster {
 // What a node of a cluster is (docs/cluster.md): the hub, which runs the lobby and every game
 // (the one holding the hub lock, store::HubLock), or a front node, which holds connections and
 // forwards them to the hub over the bus, waiting to become the hub if the hub goes. The HTTP
-// server's dispatcher is dispatcher(): each connection stays with the side it arrived at (the hub,
-// or the forwarding to it), so that a node that becomes the hub tells its new hub nothing about
-// connections it never saw; it closes them instead, and they come back.
+// server's dispatcher is dispatcher(): each connection is on one side at a time (the hub, or the
+// forwarding to it). When the hub changes, or the bus was cut, no connection is closed: each is
+// attached again (to the new hub over the bus, or, on the node that became the hub, to its own)
+// and its client told to resync (protocol::Resync): it joins its rooms again and sends again
+// what was not answered, on the same socket.
 class Roles {
  public:
   struct Hooks {
@@ -29,8 +32,8 @@ class Roles {
     std::function<bool()> try_take_lock;
     // Builds the hub (store::Leases's owners already ended), recovers it; returns it. Runs once.
     std::function<Dispatcher&()> become_hub;
-    // Closes every WebSocket of this node with 1012: its clients reconnect and resume.
-    std::function<void()> restart_connections;
+    // This node's connections were attached again (how many): counted.
+    std::function<void(std::size_t)> reattached;
   };
 
   // Tries the hub lock at once (becoming the hub before returning if it is free), else waits
@@ -44,12 +47,12 @@ class Roles {
   Dispatcher& dispatcher() { return router_; }
   bool is_hub() const { return hub_.load() != nullptr; }
   // The bus came back after a break, or dropped messages for a subscriber that fell behind:
-  // what travelled meanwhile is lost, so this node's connections attach again (and a hub says
-  // again that it is the hub, so that every node's do).
+  // what travelled meanwhile is lost, so this node's forwarded connections attach again (and a
+  // hub says again that it is the hub, so that every node's do).
   void resync();
 
  private:
-  // Routes each connection to where it was when it connected.
+  // Routes each connection to its side.
   class Router final : public Dispatcher {
    public:
     explicit Router(Roles& roles) : roles_(roles) {}
@@ -60,12 +63,20 @@ class Roles {
     void answer(const std::shared_ptr<Connection>& connection,
                 const protocol::ServerMessage& message) override;
     void after_replies(std::function<void()> then) override;
+    // This node became the hub: its forwarded connections move to it, each told to resync.
+    // Returns how many.
+    std::size_t take_over(Dispatcher& hub);
 
    private:
+    struct Side {
+      Dispatcher* dispatcher = nullptr;
+      std::weak_ptr<Connection> connection;
+    };
     Dispatcher& of(const Connection& connection);
     Roles& roles_;
-    std::mutex mutex_;
-    std::map<std::uint64_t, Dispatcher*> sides_;
+    // Shared while a connection is handed to its side; its own while one arrives, goes or moves.
+    std::shared_mutex mutex_;
+    std::map<std::uint64_t, Side> sides_;
   };
 
   Dispatcher& current() { return hub_ ? *hub_.load() : forwarding_; }

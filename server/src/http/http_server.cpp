@@ -389,18 +389,12 @@ struct HttpServer::Impl {
     }
   }
 
-  void restart_websockets(bool unavailable) {
+  void close_websockets_for_later() {
     std::lock_guard lock(mutex);
-    spdlog::info("closing {} WebSockets for their clients to reconnect{}", sockets.size(),
-                 unavailable ? " later" : "");
+    spdlog::info("closing {} WebSockets for their clients to reconnect later", sockets.size());
     for (auto& [id, weak] : sockets) {
-      if (auto ws = weak.lock()) {
-        if (unavailable) {
-          ws->close(ws::CloseCode::TryAgainLater, "this node cannot serve now: try again later");
-        } else {
-          ws->close(ws::CloseCode::ServiceRestart, "the hub moved to another node: reconnect");
-        }
-      }
+      if (auto ws = weak.lock())
+        ws->close(ws::CloseCode::TryAgainLater, "this node cannot serve now: try again later");
     }
   }
 
@@ -469,8 +463,8 @@ void HttpServer::tell_all(const protocol::ServerMessage& message) {
   impl_->tell_all(message);
 }
 
-void HttpServer::restart_websockets(bool unavailable) {
-  impl_->restart_websockets(unavailable);
+void HttpServer::close_websockets_for_later() {
+  impl_->close_websockets_for_later();
 }
 
 void HttpServer::end_session(std::int64_t session, const std::string& why) {

@@ -52,11 +52,10 @@ class HttpServer {
   // finish, closes idle connections and returns.
   void run();
   void stop();
-  // Closes every WebSocket with 1012 (service restart): the clients reconnect and resume by
-  // sequence number. For a cluster whose hub moved (docs/cluster.md). Safe from any thread.
-  // With `unavailable`, 1013 (try again later) instead: this node cannot serve them now (its
-  // bus is away), and the clients wait before trying again.
-  void restart_websockets(bool unavailable = false);
+  // Closes every WebSocket with 1013 (try again later): this node cannot serve them now (a
+  // front node whose bus is away, docs/cluster.md), and the clients wait before trying again,
+  // through the proxy to a node that can. Safe from any thread.
+  void close_websockets_for_later();
   // Sends `message` to every WebSocket of this server (a protocol::Service notice). Safe from
   // any thread.
   void tell_all(const protocol::ServerMessage& message);

@@ -35,7 +35,6 @@ enum class CloseCode : std::uint16_t {
   InvalidData = 1007,      // a text message that is not UTF-8
   PolicyViolation = 1008,  // an abusive client
   TooBig = 1009,           // a message over the size limit
-  ServiceRestart = 1012,   // another node took over the hub: reconnect (docs/cluster.md)
   TryAgainLater = 1013,    // this node cannot serve now (its bus is away): reconnect, later
 };
 

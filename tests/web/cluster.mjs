@@ -1,0 +1,100 @@
+// The hub of a cluster dies under two players in Chromium (docs/cluster.md, "Failover"): three
+// real server processes over a PostgreSQL and a NATS of the test's own, the first the hub, Black
+// on the second and White on the third. The hub is killed with SIGKILL just as Black clicks a
+// move; another node becomes the hub. Neither page reconnects: each keeps the one WebSocket it
+// had, is told to resync on it, joins its game again and sends the move again (played once); the
+// indicator never leaves "Online"; the game goes on. Nothing sleeps: every wait is for what the
+// page shows.
+//
+//   node tests/web/cluster.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import {
+  startServer, stopServer, launchBrowser, browserTestArgs, openPage, registerIn, commandIn as command,
+  startPostgres, startNats,
+} from './harness.mjs';
+
+const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('cluster');
+const step = (text) => console.log(`--- ${text}`);
+
+const { uri, pgCtl } = startPostgres(dir, 'cluster');
+const nats = await startNats(dir);
+const nodes = [];
+for (const name of ['a', 'b', 'c']) {  // one after another: the first is the hub
+  nodes.push(await startServer({
+    binary: serverBinary, webRoot, dir,
+    extra: ['--bots', 'off', '--database', uri, '--bus', nats.url, '--node', name, '--lease-ttl', '1000'],
+  }));
+}
+const urlOf = (i) => `http://127.0.0.1:${nodes[i].port}`;
+const browser = await launchBrowser();
+const failures = [];
+
+// Every WebSocket the page opens, and the resyncs it is told.
+function watchSockets(page) {
+  const seen = { sockets: 0, resyncs: 0, closed: 0 };
+  page.on('websocket', (ws) => {
+    ++seen.sockets;
+    ws.on('framereceived', (f) => { if (String(f.payload).includes('"type":"resync"')) ++seen.resyncs; });
+    ws.on('close', () => { ++seen.closed; });
+  });
+  return seen;
+}
+
+try {
+  const roles = await Promise.all([0, 1, 2].map(async (i) => (await (await fetch(`${urlOf(i)}/healthz`)).json()).role));
+  assert.deepEqual(roles, ['hub', 'front', 'front']);
+
+  step('Black on the second node, White (a phone, in Dutch) on the third, in a 9×9 game');
+  const ann = await openPage(browser, failures, 'ann', { locale: 'en-GB' });
+  const bob = await openPage(browser, failures, 'bob',
+    { locale: 'nl-NL', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const annSeen = watchSockets(ann);
+  const bobSeen = watchSockets(bob);
+  await registerIn(ann, urlOf(1), 'ann');
+  await registerIn(bob, urlOf(2), 'bob');
+  const created = await command(ann, { type: 'create_challenge', settings: { width: 9, color: 'black' } });
+  const accepted = await command(bob, { type: 'accept_challenge', challenge: created.challenge });
+  const game = accepted.game;
+  await ann.goto(`${urlOf(1)}/#/game/${game}`);
+  await bob.goto(`${urlOf(2)}/#/game/${game}`);
+  await ann.click('.board [data-vertex="E5"]');
+  await bob.locator('.board .stone.black[data-stone="E5"]').waitFor();
+  await bob.click('.board [data-vertex="C3"]');
+  await ann.locator('.board .stone.white[data-stone="C3"]').waitFor();
+  const before = { ann: annSeen.sockets, bob: bobSeen.sockets, closed: annSeen.closed + bobSeen.closed };
+
+  step('the hub is killed as Black clicks a move: both pages keep their sockets and resync');
+  nodes[0].child.kill('SIGKILL');
+  await ann.click('.board [data-vertex="G7"]');
+  await bob.locator('.board .stone.black[data-stone="G7"]').waitFor();
+  await ann.locator('.board .stone.black[data-stone="G7"]').waitFor();
+  const after = await Promise.all([1, 2].map(async (i) => (await (await fetch(`${urlOf(i)}/healthz`)).json()).role));
+  assert.deepEqual(after.sort(), ['front', 'hub'], 'one of the two took over');
+  assert.ok(annSeen.resyncs >= 1 && bobSeen.resyncs >= 1, `both told to resync (${annSeen.resyncs}, ${bobSeen.resyncs})`);
+  assert.equal(annSeen.sockets, before.ann, 'Black opened no new socket');
+  assert.equal(bobSeen.sockets, before.bob, 'White opened no new socket');
+  assert.equal(annSeen.closed + bobSeen.closed, before.closed, 'no socket closed');
+  await ann.locator('#net[data-state=open]').waitFor();
+  await bob.locator('#net[data-state=open]').waitFor();
+
+  step('the game goes on; the move was played once');
+  await bob.click('.board [data-vertex="C7"]');
+  await ann.locator('.board .stone.white[data-stone="C7"]').waitFor();
+  const record = await (await fetch(`${urlOf(2)}/api/v1/games/${game}.sgf`)).text();
+  assert.equal((record.match(/;B\[gc\]/g) ?? []).length, 1, `G7 once in the record: ${record}`);
+  assert.match(record, /;B\[ee\].*;W\[cg\].*;B\[gc\].*;W\[cc\]/s, 'in the order played');
+  await ann.screenshot({ path: join(artifacts, 'cluster-after-the-hub-died.png') });
+  await bob.screenshot({ path: join(artifacts, 'cluster-after-the-hub-died-phone.png') });
+
+  assert.deepEqual(failures, [], 'no page errors');
+  for (const i of [1, 2]) assert.equal(await stopServer(nodes[i].child), 0, `node ${i} stops cleanly`);
+  console.log('cluster: all steps passed');
+} finally {
+  await browser.close();
+  for (const n of nodes) await stopServer(n.child);
+  nats.child.kill('SIGTERM');
+  try { pgCtl('-m', 'immediate', 'stop'); } catch { /* stopped already */ }
+  rmSync(dir, { recursive: true, force: true });
+}
