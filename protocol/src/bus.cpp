@@ -150,10 +150,26 @@ std::string encode_hub(std::int64_t node) {
   return json{{"hub", node}}.dump();
 }
 
-std::optional<std::int64_t> decode_hub(std::string_view text) {
+namespace {
+
+std::optional<std::int64_t> integer_field(std::string_view text, const char* name) {
   const json j = json::parse(text, nullptr, false);
-  if (!j.is_object() || !j.contains("hub") || !j["hub"].is_number_integer()) return std::nullopt;
-  return j["hub"].get<std::int64_t>();
+  if (!j.is_object() || !j.contains(name) || !j[name].is_number_integer()) return std::nullopt;
+  return j[name].get<std::int64_t>();
+}
+
+}  // namespace
+
+std::optional<std::int64_t> decode_hub(std::string_view text) {
+  return integer_field(text, "hub");
+}
+
+std::string encode_hub_leaving(std::int64_t node) {
+  return json{{"hub_leaving", node}}.dump();
+}
+
+std::optional<std::int64_t> decode_hub_leaving(std::string_view text) {
+  return integer_field(text, "hub_leaving");
 }
 
 }  // namespace tengen::protocol::bus

@@ -42,6 +42,9 @@ TEST(Bus, TheHubsMessagesToANodeReadBackAsWritten) {
   EXPECT_FALSE(back->barrier);
   EXPECT_EQ(decode_to_node(encode(ToNode{0, {}, 12}))->barrier, 12u);
   EXPECT_EQ(decode_hub(encode_hub(5)), 5);
+  EXPECT_EQ(decode_hub_leaving(encode_hub_leaving(5)), 5);
+  EXPECT_FALSE(decode_hub_leaving(encode_hub(5))) << "an announcement is not a leaving";
+  EXPECT_FALSE(decode_hub(encode_hub_leaving(5))) << "nor the other way round";
   const auto ended = decode_session_ended(encode(SessionEnded{3, 77}));
   ASSERT_TRUE(ended);
   EXPECT_EQ(ended->node, 3);

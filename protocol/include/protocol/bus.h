@@ -121,5 +121,9 @@ std::optional<SessionEnded> decode_session_ended(std::string_view text);
 // The hub's announcement on cluster_subject(): the node that is the hub now.
 std::string encode_hub(std::int64_t node);
 std::optional<std::int64_t> decode_hub(std::string_view text);
+// A hub that stops (SIGTERM) says so on cluster_subject() once everything it acknowledged is
+// stored and it has let go of the hub lock: the waiting nodes try the lock at once.
+std::string encode_hub_leaving(std::int64_t node);
+std::optional<std::int64_t> decode_hub_leaving(std::string_view text);
 
 }  // namespace tengen::protocol::bus

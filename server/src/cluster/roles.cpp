@@ -52,7 +52,10 @@ bool Roles::try_become_hub() {
 void Roles::wait_for_lock() {
   std::unique_lock lock(mutex_);
   bool failing = false;  // said once per spell of failures (the database away: twice a second)
-  while (!wake_.wait_for(lock, retry_, [this] { return stopping_; })) {
+  for (;;) {
+    wake_.wait_for(lock, retry_, [this] { return stopping_ || try_now_; });
+    if (stopping_) return;
+    try_now_ = false;
     lock.unlock();
     bool became = false;
     try {
@@ -78,6 +81,16 @@ void Roles::announce() {
 }
 
 void Roles::hub_announced(std::string_view data) {
+  if (const auto leaving = bus::decode_hub_leaving(data)) {
+    if (*leaving == leases_.node() || is_hub()) return;
+    spdlog::info("node {} is stopping and has let go of the hub: trying to take it now", *leaving);
+    {
+      std::lock_guard lock(mutex_);
+      try_now_ = true;
+    }
+    wake_.notify_all();
+    return;
+  }
   const auto node = bus::decode_hub(data);
   if (!node || *node == leases_.node()) return;
   spdlog::info("node {} is the hub now: this node's connections attach to it again", *node);

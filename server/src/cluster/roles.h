@@ -97,6 +97,7 @@ class Roles {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  bool try_now_ = false;  // the hub said it is leaving: the lock is free
   std::thread waiting_;
 };
 

@@ -62,6 +62,15 @@ bool HubLock::take_waiting(std::chrono::milliseconds patience) {
   return true;
 }
 
+void HubLock::release() {
+  if (!held_.exchange(false)) return;
+  try {
+    db_->query("SELECT pg_advisory_unlock(" + std::to_string(kKey) + ")");
+  } catch (const std::exception&) {
+    // The session is gone, and the lock with it.
+  }
+}
+
 bool HubLock::keep() {
   if (!held_) return false;
   // Connected again: the lock went with the old session. Until it is taken again (the database
