@@ -632,6 +632,32 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
   EXPECT_EQ(node(2).terminate(), 0);
 }
 
+// The limit on login attempts counts every node's (docs/limits.md): an address's attempts, made
+// on two nodes in turn, run out after ten in all (the registration's included), as on one
+// server; before, each node gave the address ten of its own.
+TEST_F(ThreeNodes, LoginAttemptsFromOneAddressAreCountedAcrossNodes) {
+  start(0);
+  start(1);
+  register_user(node(0).port(), "keeper");
+  int refused_at = -1;
+  std::string refusal;
+  for (int i = 0; i < 14 && refused_at < 0; ++i) {
+    const std::string reply = testing::http_request(
+        node(i % 2).port(), "POST", "/api/v1/login", "Content-Type: application/json\r\n",
+        R"({"username":"keeper","password":"not the password"})");
+    if (reply.starts_with("HTTP/1.1 429")) {
+      refused_at = i;
+      refusal = reply;
+    } else {
+      EXPECT_TRUE(reply.starts_with("HTTP/1.1 401")) << reply;
+    }
+  }
+  EXPECT_EQ(refused_at, 9) << "ten attempts in all, whichever node took them";
+  EXPECT_NE(refusal.find("Retry-After: 6"), std::string::npos) << refusal;
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
+}
+
 // A session ended on one node ends on every node: a player logged in on two devices whose
 // connections sit on different nodes revokes the phone's session from the laptop, and the phone's
 // connection on the other node closes (1008); a logout on the hub closes the laptop's on the

@@ -176,6 +176,47 @@ INSTANTIATE_TEST_SUITE_P(Backends, AccountStores, ::testing::Values("sqlite", "p
 
 // ---- games, challenges, ratings, tournaments ----
 
+// Attempts counted by every node (docs/limits.md): a bucket per key in PostgreSQL, shared by two
+// stores on connections of their own (two nodes); refilled by the database's clock (moved back
+// here rather than waited for). SQLite keeps none: its one server counts in memory.
+TEST_P(AccountStores, AttemptsAreCountedByEveryServerOnTheDatabase) {
+  const auto hour = std::chrono::milliseconds(3600000);
+  if (GetParam() == "sqlite") {
+    EXPECT_FALSE(store().take_attempt(token(1), 3, hour)) << "none kept: the server counts";
+    return;
+  }
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(store().take_attempt(token(1), 3, hour), true) << i;
+  EXPECT_EQ(store().take_attempt(token(1), 3, hour), false) << "the burst is used up";
+  EXPECT_EQ(store().take_attempt(token(2), 3, hour), true) << "another key has its own";
+}
+
+TEST(PostgresAttempts, TwoNodesShareABucketThatRefillsByTheDatabasesClock) {
+  const std::string conninfo = TempPostgres::instance().new_database();
+  pg::Connection a(conninfo);
+  pg::migrate(a);
+  pg::Connection b(conninfo);
+  PostgresAccountStore first(a);
+  PostgresAccountStore second(b);
+  TokenHash key{};
+  key.fill(7);
+  const auto minute = std::chrono::milliseconds(60000);
+  EXPECT_EQ(first.take_attempt(key, 2, minute), true);
+  EXPECT_EQ(second.take_attempt(key, 2, minute), true);
+  EXPECT_EQ(first.take_attempt(key, 2, minute), false) << "two taken, on two nodes";
+  EXPECT_EQ(second.take_attempt(key, 2, minute), false);
+  // Half a minute on: half a token, still none; a minute and a half: one more, then none.
+  a.exec("UPDATE attempt_buckets SET at = at - interval '30 seconds'");
+  EXPECT_EQ(second.take_attempt(key, 2, minute), false);
+  a.exec("UPDATE attempt_buckets SET at = at - interval '60 seconds'");
+  EXPECT_EQ(first.take_attempt(key, 2, minute), true);
+  EXPECT_EQ(second.take_attempt(key, 2, minute), false);
+  // Long after, the bucket is full again, and no fuller than its burst.
+  a.exec("UPDATE attempt_buckets SET at = at - interval '1 day'");
+  EXPECT_EQ(first.take_attempt(key, 2, minute), true);
+  EXPECT_EQ(second.take_attempt(key, 2, minute), true);
+  EXPECT_EQ(first.take_attempt(key, 2, minute), false);
+}
+
 class GameStores : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -392,15 +433,17 @@ TEST(PostgresMigrations, SQLitesTablesAtTheSameVersionsThenTheClustersOwn) {
   const auto sqlite = migrations::all();
   const auto postgres = migrations::postgres();
   // Each SQLite migration has its PostgreSQL twin, in the same order and named alike after the
-  // number; PostgreSQL has two more, the cluster's own (0005_nodes.sql, which shifts the numbers
-  // after it by one, and 0011_survival.sql: surviving the database's restarts).
+  // number; PostgreSQL has three more, the cluster's own (0005_nodes.sql, which shifts the
+  // numbers after it by one, 0011_survival.sql: surviving the database's restarts, and
+  // 0013_attempts.sql: login attempts counted across nodes).
   std::vector<std::string_view> twins;
   for (const auto& m : postgres) {
     const std::string_view name = m.name;
-    if (name != "0005_nodes.sql" && name != "0011_survival.sql") twins.push_back(name.substr(5));
+    if (name != "0005_nodes.sql" && name != "0011_survival.sql" && name != "0013_attempts.sql")
+      twins.push_back(name.substr(5));
   }
   ASSERT_EQ(twins.size(), sqlite.size());
-  ASSERT_EQ(postgres.size(), sqlite.size() + 2);
+  ASSERT_EQ(postgres.size(), sqlite.size() + 3);
   for (std::size_t i = 0; i < sqlite.size(); ++i)
     EXPECT_EQ(twins[i], std::string_view(sqlite[i].name).substr(5)) << sqlite[i].name;
 

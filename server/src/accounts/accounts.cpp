@@ -195,6 +195,14 @@ std::variant<std::optional<std::int64_t>, Accounts::Failure> Accounts::admit(
   return std::optional<std::int64_t>{};
 }
 
+bool Accounts::take_attempt(const std::string& key) {
+  // Hashed like registrations' addresses: the store keeps no address or name in the clear.
+  if (const auto shared =
+          store_.take_attempt(hash_token(key), options_.login_burst, options_.login_refill))
+    return *shared;
+  return limiter_.try_take(key, clock_.steady_now());
+}
+
 Accounts::Outcome Accounts::register_user(const std::string& username, const std::string& password,
                                           const std::string& user_agent, const std::string& address,
                                           Kind kind, const std::string& invite) {
@@ -203,7 +211,7 @@ Accounts::Outcome Accounts::register_user(const std::string& username, const std
   std::optional<std::int64_t> invite_id;
   {
     std::lock_guard lock(mutex_);
-    if (!limiter_.try_take("address:" + address, clock_.steady_now())) {
+    if (!take_attempt("address:" + address)) {
       return Failure{Problem::RateLimited, "too many attempts from this address; wait a minute",
                      retry_after_s()};
     }
@@ -248,9 +256,7 @@ Accounts::Outcome Accounts::login(const std::string& username, const std::string
   std::optional<store::UserRecord> user;
   {
     std::lock_guard lock(mutex_);
-    const auto now = clock_.steady_now();
-    if (!limiter_.try_take("address:" + address, now) ||
-        !limiter_.try_take("user:" + lower(username), now)) {
+    if (!take_attempt("address:" + address) || !take_attempt("user:" + lower(username))) {
       return Failure{Problem::RateLimited, "too many login attempts; wait a minute",
                      retry_after_s()};
     }

@@ -144,6 +144,9 @@ class Accounts {
     return static_cast<int>((options_.login_refill.count() + 999) / 1000);
   }
   std::string hash_password(const std::string& password) const;
+  // Takes an attempt from `key`'s bucket (under mutex_): in the store when it keeps them for
+  // every node (PostgreSQL), else in this server's memory.
+  bool take_attempt(const std::string& key);
   LoggedIn open_session(const store::UserRecord& user, const std::string& user_agent);
 
   Vacation vacation_at(const store::UserRecord& user, std::int64_t now);  // under mutex_

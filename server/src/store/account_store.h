@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -100,6 +101,16 @@ class AccountStore {
   virtual std::optional<std::int64_t> delete_session_by_token(const TokenHash& token_hash) = 0;
   // Every session of the user (a suspension, a password reset): the ids deleted.
   virtual std::vector<std::int64_t> delete_sessions_of(std::int64_t user_id) = 0;
+
+  // Attempts (logins, registrations) counted by every server on the database (docs/limits.md):
+  // takes a token from `key`'s bucket — `burst` at once, then one more every `refill`, by the
+  // database's clock — and says whether there was one. nullopt: this store keeps no buckets (a
+  // SQLite file has one server, which counts in its memory).
+  virtual std::optional<bool> take_attempt(const TokenHash& key, int burst,
+                                           std::chrono::milliseconds refill) {
+    (void)key, (void)burst, (void)refill;
+    return std::nullopt;
+  }
 };
 
 }  // namespace tengen::store

@@ -48,6 +48,31 @@ std::optional<UserRecord> PostgresAccountStore::create_user(const std::string& u
   }
 }
 
+std::optional<bool> PostgresAccountStore::take_attempt(const TokenHash& key, int burst,
+                                                       std::chrono::milliseconds refill) {
+  // A bucket full again is the same as none: rows older than that go, now and then.
+  constexpr int kPruneEvery = 1000;
+  if (++attempts_since_prune_ >= kPruneEvery) {
+    attempts_since_prune_ = 0;
+    db_.query(
+        "DELETE FROM attempt_buckets WHERE at < clock_timestamp() - $1 * interval '1 millisecond'",
+        {static_cast<std::int64_t>(burst) * refill.count()});
+  }
+  // The tokens earned since `at`, one every `refill`, up to `burst`; one taken if there is one.
+  const auto r = db_.query(
+      "INSERT INTO attempt_buckets AS b (key, tokens, at)"
+      " VALUES ($1, $2::float8 - 1, clock_timestamp())"
+      " ON CONFLICT (key) DO UPDATE SET"
+      "  tokens = LEAST($2::float8, b.tokens + EXTRACT(EPOCH FROM clock_timestamp() - b.at)::float8"
+      "           * 1000 / $3::float8) - 1,"
+      "  at = clock_timestamp()"
+      " WHERE LEAST($2::float8, b.tokens + EXTRACT(EPOCH FROM clock_timestamp() - b.at)::float8"
+      "       * 1000 / $3::float8) >= 1"
+      " RETURNING tokens",
+      {hash(key), static_cast<double>(burst), static_cast<double>(refill.count())});
+  return r.rows() == 1;
+}
+
 std::optional<UserRecord> PostgresAccountStore::user_by_name(const std::string& username) {
   return first_user(db_.query(
       std::string("SELECT ") + kUserColumns + " FROM users WHERE lower(username) = lower($1)",

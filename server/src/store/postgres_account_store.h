@@ -37,9 +37,12 @@ class PostgresAccountStore final : public AccountStore {
   bool delete_session(std::int64_t user_id, std::int64_t session_id) override;
   std::optional<std::int64_t> delete_session_by_token(const TokenHash& token_hash) override;
   std::vector<std::int64_t> delete_sessions_of(std::int64_t user_id) override;
+  std::optional<bool> take_attempt(const TokenHash& key, int burst,
+                                   std::chrono::milliseconds refill) override;
 
  private:
   pg::Connection& db_;
+  int attempts_since_prune_ = 0;
 };
 
 }  // namespace tengen::store
