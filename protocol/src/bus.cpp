@@ -8,7 +8,8 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr const char* kOps[] = {"connected", "received", "disconnected", "answer", "barrier"};
+constexpr const char* kOps[] = {"connected", "received",  "disconnected", "answer",
+                                "barrier",   "roll_call", "roll_end"};
 constexpr const char* kReads[] = {"live_sgf",      "tournaments", "tournament",
                                   "reviews",       "review_sgf",  "create_review",
                                   "reload_player", "game_action", "account_restricted"};

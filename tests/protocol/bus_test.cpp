@@ -32,6 +32,8 @@ TEST(Bus, AConnectionsCommandToTheHubReadsBackAsWritten) {
   ASSERT_TRUE(guest);
   EXPECT_FALSE(guest->user);
   EXPECT_FALSE(guest->rtt_ms);
+  for (const auto op : {ToHub::Op::RollCall, ToHub::Op::RollEnd})
+    EXPECT_EQ(decode_to_hub(encode(ToHub{op, 2, 0, {}, {}, ""}))->op, op);
 }
 
 TEST(Bus, TheHubsMessagesToANodeReadBackAsWritten) {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <set>
 
@@ -201,6 +202,46 @@ TEST_F(NodesInOneProcess, AFrontNodeAttachesItsConnectionsAgainWithoutClosingThe
   EXPECT_EQ(white.wait_event(game, g7["seq"])["vertex"], "G7") << "events reach the new stand-in";
   hub_.advance(Lobby::kPresenceInterval);
   EXPECT_EQ(black.wait_type("presence")["online_count"], 2) << "both still online, once each";
+}
+
+// The hub still holds a connection of a front node's that the front node no longer holds (its
+// departure lost with the bus, or the node's last life): a ghost in the lobby's presence and in
+// its rooms, which would keep its player "present" in a game for ever. The front node's roll
+// call, when it attaches its connections again, lets it go.
+TEST_F(NodesInOneProcess, ARollCallLetsGoOfAFrontNodesConnectionsItNoLongerHolds) {
+  auto& b = front(2);
+  WsClient black(hub_.port(), {hub_.token_for("black"), "", "/ws/v1"});
+  black.wait_type("lobby");
+  WsClient white(b.port(), {hub_.token_for("white"), "", "/ws/v1"});
+  white.wait_type("lobby");
+  hub_.token_for("ghost");
+  const auto ghost = hub_.accounts().find_user("ghost");
+  ASSERT_TRUE(ghost);
+  // The ghost: node 2's connection 999, announced and never said gone. A barrier of a node that
+  // does not exist (77), answered on a subject this test listens to, says when the hub has it.
+  std::promise<void> answered;
+  auto listening = hub_bus_.subscribe(protocol::bus::node_subject(77),
+                                      [&](std::string_view) { answered.set_value(); });
+  hub_bus_.flush();
+  using protocol::bus::ToHub;
+  hub_bus_.publish(
+      protocol::bus::hub_subject(),
+      protocol::bus::encode(
+          ToHub{ToHub::Op::Connected, 2, 999, protocol::bus::User{ghost->id, "ghost"}, {}, ""}));
+  hub_bus_.publish(protocol::bus::hub_subject(),
+                   protocol::bus::encode(ToHub{ToHub::Op::Barrier, 77, 1, {}, {}, ""}));
+  ASSERT_EQ(answered.get_future().wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(gateway_.connections(), 2u) << "white's, and the ghost";
+  hub_.advance(Lobby::kPresenceInterval);
+  EXPECT_EQ(black.wait_type("presence")["online_count"], 3) << "the ghost counted";
+
+  EXPECT_EQ(b.dispatcher().reattach("bus"), 1u);
+  EXPECT_EQ(white.wait_type("resync")["reason"], "bus");
+  // Through the hub after the roll call's end: the hub has it.
+  ASSERT_EQ(white.command({{"type", "my_games"}})["type"], "ack");
+  EXPECT_EQ(gateway_.connections(), 1u) << "the ghost let go";
+  hub_.advance(Lobby::kPresenceInterval);
+  EXPECT_EQ(black.wait_type("presence")["online_count"], 2) << "black and white only";
 }
 
 // A tournament whose players sit on two front nodes: they register there, its round's games

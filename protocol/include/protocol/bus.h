@@ -56,6 +56,9 @@ struct ToHub {
                    // sent after everything the hub produced for it so far
     Barrier,       // `connection` is the barrier's number: answered once everything the hub
                    // produced so far has been sent
+    RollCall,      // the node is about to announce again every connection it holds (its bus
+                   // back, a new hub, its own start): what it does not announce is gone
+    RollEnd,       // it has: the hub lets go of the node's connections not announced since
   };
   Op op = Op::Received;
   std::int64_t node = 0;

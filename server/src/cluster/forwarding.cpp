@@ -96,6 +96,19 @@ ForwardingDispatcher::ForwardingDispatcher(Bus& bus, std::int64_t node)
     : bus_(bus), node_(node), patience_([this] { run_out_barriers(); }) {
   subscription_ =
       bus_.subscribe(bus::node_subject(node_), [this](std::string_view data) { delivered(data); });
+  // A roll call of none: whatever the hub still holds of this node's last life (killed, or
+  // restarted under its name) goes.
+  roll(bus::ToHub::Op::RollCall);
+  roll(bus::ToHub::Op::RollEnd);
+}
+
+void ForwardingDispatcher::roll(bus::ToHub::Op op) {
+  try {
+    tell_hub(op, 0, std::nullopt, std::nullopt, {});
+  } catch (const std::exception& e) {
+    spdlog::warn("node {}: the hub could not be told which connections it holds: {}", node_,
+                 e.what());
+  }
 }
 
 ForwardingDispatcher::~ForwardingDispatcher() {
@@ -169,6 +182,7 @@ std::size_t ForwardingDispatcher::reattach(std::string_view reason) {
   }
   const auto resync = std::make_shared<const std::string>(
       protocol::encode(protocol::ServerMessage{protocol::Resync{std::string(reason)}}));
+  roll(bus::ToHub::Op::RollCall);
   for (const auto& c : live) {
     // Announced first: what the client sends once told travels after it, on the same subject.
     try {
@@ -179,6 +193,7 @@ std::size_t ForwardingDispatcher::reattach(std::string_view reason) {
     }
     c->send(resync);
   }
+  roll(bus::ToHub::Op::RollEnd);
   return live.size();
 }
 
@@ -279,6 +294,10 @@ void Gateway::arrived(std::string_view data) {
     return;
   }
   const std::pair key{m->node, m->connection};
+  if (m->op == bus::ToHub::Op::RollCall || m->op == bus::ToHub::Op::RollEnd) {
+    roll(m->node, m->op == bus::ToHub::Op::RollCall);
+    return;
+  }
   if (m->op == bus::ToHub::Op::Barrier) {
     hub_.after_replies([this, node = m->node, id = m->connection] {
       bus_.publish(bus::node_subject(node), bus::encode(bus::ToNode{0, {}, id}));
@@ -294,6 +313,8 @@ void Gateway::arrived(std::string_view data) {
                                                       m->user, m->rtt_ms);
       auto& slot = remote_[key];
       replaced = std::exchange(slot, connection);
+      if (const auto roll = unanswered_.find(m->node); roll != unanswered_.end())
+        roll->second.erase(m->connection);
     } else if (const auto it = remote_.find(key); it != remote_.end()) {
       connection = it->second;
       if (m->op == bus::ToHub::Op::Disconnected) remote_.erase(it);
@@ -326,8 +347,38 @@ void Gateway::arrived(std::string_view data) {
       });
       break;
     case bus::ToHub::Op::Barrier:
+    case bus::ToHub::Op::RollCall:
+    case bus::ToHub::Op::RollEnd:
       break;
   }
+}
+
+void Gateway::roll(std::int64_t node, bool begin) {
+  std::vector<std::shared_ptr<Connection>> gone;
+  {
+    std::lock_guard lock(mutex_);
+    if (begin) {
+      auto& unanswered = unanswered_[node];
+      unanswered.clear();
+      for (const auto& [key, connection] : remote_) {
+        if (key.first == node) unanswered.insert(key.second);
+      }
+      return;
+    }
+    const auto it = unanswered_.find(node);
+    if (it == unanswered_.end()) return;
+    for (const auto number : it->second) {
+      if (const auto r = remote_.find({node, number}); r != remote_.end()) {
+        gone.push_back(std::move(r->second));
+        remote_.erase(r);
+      }
+    }
+    unanswered_.erase(it);
+  }
+  if (gone.empty()) return;
+  spdlog::info("the hub let go of {} connections of node {} that it no longer holds", gone.size(),
+               node);
+  for (const auto& connection : gone) hub_.disconnected(connection);
 }
 
 }  // namespace tengen::cluster

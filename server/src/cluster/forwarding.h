@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "cluster/bus.h"
@@ -37,9 +38,11 @@ class ForwardingDispatcher final : public Dispatcher {
   // The hub changed, or the bus was cut: whatever was owed by the last hub is not coming.
   void release_barriers();
   // Attaches every connection again, to the hub there is now (a new one, or the same after the
-  // bus was cut): each is announced to it afresh and its client told to resync
-  // (protocol::Resync, `reason`), which joins its rooms again and sends again what was not
-  // answered. No connection is closed. Returns how many.
+  // bus was cut): each is announced to it afresh, between a roll call and its end (the hub lets
+  // go of this node's connections it still had and this node no longer holds: their departures
+  // lost with the bus), and its client told to resync (protocol::Resync, `reason`), which joins
+  // its rooms again and sends again what was not answered. No connection is closed. Returns how
+  // many.
   std::size_t reattach(std::string_view reason);
   // The connection is no longer forwarded (this node became the hub and took it over): it is
   // forgotten here, and nothing is said to the hub that was.
@@ -57,7 +60,8 @@ class ForwardingDispatcher final : public Dispatcher {
   void tell_hub(protocol::bus::ToHub::Op op, std::uint64_t connection,
                 std::optional<protocol::bus::User> user, std::optional<std::int64_t> rtt,
                 std::string text);
-  void run_out_barriers();  // the thread that ends barriers past their patience
+  void roll(protocol::bus::ToHub::Op op);  // a roll call, or its end
+  void run_out_barriers();                 // the thread that ends barriers past their patience
 
   Bus& bus_;
   const std::int64_t node_;
@@ -73,6 +77,9 @@ class ForwardingDispatcher final : public Dispatcher {
 
 // The hub's side: every front node's connections, as connections of the hub's own (each a
 // stand-in whose messages travel back over the bus), and what happens on them, told to the hub.
+// A node's roll call lets the hub forget the stand-ins of connections the node no longer holds
+// (their departure lost with the bus, or the node restarted): they leave their rooms and the
+// lobby's presence, as a connection that goes does.
 class Gateway {
  public:
   Gateway(Bus& bus, Dispatcher& hub);
@@ -86,12 +93,16 @@ class Gateway {
 
  private:
   void arrived(std::string_view data);
+  // A node's roll call (`begin`) or its end: its stand-ins not announced between the two go.
+  void roll(std::int64_t node, bool begin);
 
   Bus& bus_;
   Dispatcher& hub_;
   mutable std::mutex mutex_;
   std::map<std::pair<std::int64_t, std::uint64_t>, std::shared_ptr<Connection>> remote_;
-  std::uint64_t next_id_ = 0;                        // the stand-ins' ids
+  std::uint64_t next_id_ = 0;  // the stand-ins' ids
+  // Per node whose roll call is under way: its connections not announced again yet.
+  std::map<std::int64_t, std::set<std::uint64_t>> unanswered_;
   std::unique_ptr<Bus::Subscription> subscription_;  // last: it goes first
 };
 
