@@ -50,6 +50,32 @@ TEST(NatsBus, EverySubscriberGetsEveryMessageInTheOrderPublished) {
   EXPECT_EQ(large[0].size(), 100'000u);
 }
 
+// Questions and answers: an answer of any size comes back whole (in parts under NATS's 1 MiB
+// limit: a tournament of many hundreds of entrants asked through a front node, docs/cluster.md);
+// one nobody answers is said so at once, not after the patience.
+TEST(NatsBus, AnAnswerOfAnySizeComesBackWholeAndNobodyAnsweringIsToldAtOnce) {
+  testing::TempNats nats;
+  NatsBus hub(nats.url(), "hub");
+  NatsBus front(nats.url(), "front");
+  std::string big;
+  for (int i = 0; big.size() < 3 * 1024 * 1024; ++i) big += std::to_string(i) + ",";
+  const auto answering = hub.answer("tengen.hub.reads", [&](std::string_view question) {
+    if (question == "big") return big;
+    if (question == "empty") return std::string();
+    return "you asked " + std::string(question);
+  });
+  hub.flush();
+  EXPECT_EQ(front.request("tengen.hub.reads", "small", 5s), "you asked small");
+  EXPECT_EQ(front.request("tengen.hub.reads", "empty", 5s), "");
+  const auto whole = front.request("tengen.hub.reads", "big", 5s);
+  ASSERT_TRUE(whole);
+  EXPECT_EQ(whole->size(), big.size());
+  EXPECT_TRUE(*whole == big) << "every part, in order";
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_FALSE(front.request("tengen.nobody", "anyone?", 5s));
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 4s) << "told, not timed out";
+}
+
 TEST(NatsBus, ItReconnectsWhenNatsComesBack) {
   testing::TempNats nats;
   std::mutex mutex;

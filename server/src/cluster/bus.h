@@ -35,12 +35,14 @@ class Bus {
 
   // Questions and answers (a front node asking the hub what only the hub knows): `answerer` runs
   // for each question asked on `subject`, as a handler does, and what it returns goes back to the
-  // asker alone. Throwing answers nothing (the asker's patience runs out).
+  // asker alone, whatever its size (a bus whose messages are bounded carries it in parts).
+  // Throwing answers nothing (the asker's patience runs out).
   using Answerer = std::function<std::string(std::string_view question)>;
   [[nodiscard]] virtual std::unique_ptr<Subscription> answer(const std::string& subject,
                                                              Answerer answerer) = 0;
-  // Asks, and waits for the first answer: nullopt if nobody answers `subject` (at once, when the
-  // bus knows) or none came within `patience`. Safe from any thread but a handler's.
+  // Asks, and waits for the first answer, whole: nullopt if nobody answers `subject` (at once,
+  // when the bus knows) or it did not come whole within `patience`. Safe from any thread but a
+  // handler's.
   virtual std::optional<std::string> request(const std::string& subject, std::string_view question,
                                              std::chrono::milliseconds patience) = 0;
 };

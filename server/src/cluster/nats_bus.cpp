@@ -3,6 +3,9 @@
 #include <nats/nats.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 
@@ -191,7 +194,7 @@ std::unique_ptr<Bus::Subscription> NatsBus::answer(const std::string& subject, A
                                               if (!reply || !*reply)
                                                 return;  // published, not asked: nobody waits
                                               try {
-                                                publish(reply, answerer(question));
+                                                this->reply(reply, answerer(question));
                                               } catch (const std::exception& e) {
                                                 spdlog::warn("no answer to a question on {}: {}",
                                                              subject, e.what());
@@ -199,24 +202,62 @@ std::unique_ptr<Bus::Subscription> NatsBus::answer(const std::string& subject, A
                                             });
 }
 
+void NatsBus::reply(const char* to, const std::string& answer) {
+  const std::size_t count =
+      std::max<std::size_t>(1, (answer.size() + kAnswerPart - 1) / kAnswerPart);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string part = std::to_string(i) + " " + std::to_string(count) + "\n";
+    part.append(answer, i * kAnswerPart, kAnswerPart);
+    publish(to, part);
+  }
+}
+
 std::optional<std::string> NatsBus::request(const std::string& subject, std::string_view question,
                                             std::chrono::milliseconds patience) {
-  natsMsg* reply = nullptr;
-  const natsStatus status =
-      natsConnection_Request(&reply, connection_, subject.c_str(), question.data(),
-                             static_cast<int>(question.size()), patience.count());
+  // The answer's parts come to an inbox of this question's own, in order.
+  natsInbox* inbox = nullptr;
+  check(natsInbox_Create(&inbox), "an inbox for a question");
+  std::unique_ptr<natsInbox, void (*)(natsInbox*)> inbox_owner(inbox, natsInbox_Destroy);
+  natsSubscription* parts = nullptr;
+  check(natsConnection_SubscribeSync(&parts, connection_, inbox), "an inbox for a question");
+  std::unique_ptr<natsSubscription, void (*)(natsSubscription*)> parts_owner(
+      parts, natsSubscription_Destroy);
+  check(natsConnection_PublishRequest(connection_, subject.c_str(), inbox, question.data(),
+                                      static_cast<int>(question.size())),
+        "asking on " + subject);
   if (metrics_) ++metrics_->bus_published_total;
-  if (status != NATS_OK) {
-    if (status != NATS_TIMEOUT && status != NATS_NO_RESPONDERS) {
-      spdlog::warn("asking on {}: {}", subject, natsStatus_GetText(status));
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  std::string answer;
+  for (std::size_t expected = 0;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    natsMsg* message = nullptr;
+    const natsStatus status =
+        natsSubscription_NextMsg(&message, parts, std::max<std::int64_t>(1, left.count()));
+    if (status != NATS_OK) {
+      if (status != NATS_TIMEOUT && status != NATS_NO_RESPONDERS)
+        spdlog::warn("asking on {}: {}", subject, natsStatus_GetText(status));
+      return std::nullopt;
     }
-    return std::nullopt;
+    if (metrics_) ++metrics_->bus_received_total;
+    const std::string_view data(natsMsg_GetData(message),
+                                static_cast<std::size_t>(natsMsg_GetDataLength(message)));
+    // "<index> <count>\n", then the part.
+    std::size_t index = 0;
+    std::size_t count = 0;
+    const auto line = data.find('\n');
+    const bool read =
+        line != std::string_view::npos &&
+        std::sscanf(std::string(data.substr(0, line)).c_str(), "%zu %zu", &index, &count) == 2 &&
+        index == expected && index < count;
+    if (read) answer.append(data.substr(line + 1));
+    natsMsg_Destroy(message);
+    if (!read) {
+      spdlog::warn("asking on {}: an answer's part out of order or unreadable", subject);
+      return std::nullopt;
+    }
+    if (++expected == count) return answer;
   }
-  if (metrics_) ++metrics_->bus_received_total;
-  std::string answer(natsMsg_GetData(reply),
-                     static_cast<std::size_t>(natsMsg_GetDataLength(reply)));
-  natsMsg_Destroy(reply);
-  return answer;
 }
 
 void NatsBus::flush() {

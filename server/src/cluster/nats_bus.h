@@ -43,6 +43,10 @@ class NatsBus final : public Bus {
                                      std::chrono::milliseconds patience) override;
 
  private:
+  // An answer travels in parts of at most this many bytes (NATS refuses messages over its
+  // max_payload, 1 MiB by default), each "<index> <count>\n" and its bytes, in order.
+  static constexpr std::size_t kAnswerPart = 512 * 1024;
+  void reply(const char* to, const std::string& answer);
   void connect(const std::string& url, const std::string& name);
   static void release_library();
 
