@@ -34,6 +34,7 @@ std::string encode(const ToHub& m) {
 std::string encode(const ToNode& m) {
   json j{{"connection", m.connection}, {"texts", m.texts}};
   if (m.barrier) j["barrier"] = *m.barrier;
+  if (m.unknown) j["unknown"] = true;
   return j.dump();
 }
 
@@ -78,6 +79,7 @@ std::optional<ToNode> decode_to_node(std::string_view text) {
     m.connection = j.at("connection").get<std::uint64_t>();
     m.texts = j.at("texts").get<std::vector<std::string>>();
     if (j.contains("barrier")) m.barrier = j["barrier"].get<std::uint64_t>();
+    m.unknown = j.value("unknown", false);
     return m;
   } catch (const json::exception&) {
     return std::nullopt;

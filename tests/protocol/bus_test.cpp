@@ -43,6 +43,8 @@ TEST(Bus, TheHubsMessagesToANodeReadBackAsWritten) {
   EXPECT_EQ(back->texts, (std::vector<std::string>{"a", "b\"c"}));
   EXPECT_FALSE(back->barrier);
   EXPECT_EQ(decode_to_node(encode(ToNode{0, {}, 12}))->barrier, 12u);
+  EXPECT_TRUE(decode_to_node(encode(ToNode{4, {}, std::nullopt, true}))->unknown);
+  EXPECT_FALSE(decode_to_node(encode(ToNode{4, {}, std::nullopt}))->unknown);
   EXPECT_EQ(decode_hub(encode_hub(5)), 5);
   EXPECT_EQ(decode_hub_leaving(encode_hub_leaving(5)), 5);
   EXPECT_FALSE(decode_hub_leaving(encode_hub(5))) << "an announcement is not a leaving";

@@ -244,6 +244,36 @@ TEST_F(NodesInOneProcess, ARollCallLetsGoOfAFrontNodesConnectionsItNoLongerHolds
   EXPECT_EQ(black.wait_type("presence")["online_count"], 2) << "black and white only";
 }
 
+// The hub does not know a connection a front node holds (its announcement lost on the bus; here
+// a roll call of none, made by the test as if from the front node, let it go): a command from
+// it is not dropped in silence. The hub tells the front node, which attaches it again and tells
+// its client to resync; the command sent again is answered.
+TEST_F(NodesInOneProcess, AConnectionTheHubDoesNotKnowIsAttachedAgain) {
+  auto& b = front(2);
+  WsClient white(b.port(), {hub_.token_for("white"), "", "/ws/v1"});
+  white.wait_type("lobby");
+  ASSERT_EQ(gateway_.connections(), 1u);
+  std::promise<void> answered;
+  auto listening = hub_bus_.subscribe(protocol::bus::node_subject(77),
+                                      [&](std::string_view) { answered.set_value(); });
+  hub_bus_.flush();
+  using protocol::bus::ToHub;
+  for (const auto op : {ToHub::Op::RollCall, ToHub::Op::RollEnd})
+    hub_bus_.publish(protocol::bus::hub_subject(),
+                     protocol::bus::encode(ToHub{op, 2, 0, {}, {}, ""}));
+  hub_bus_.publish(protocol::bus::hub_subject(),
+                   protocol::bus::encode(ToHub{ToHub::Op::Barrier, 77, 1, {}, {}, ""}));
+  ASSERT_EQ(answered.get_future().wait_for(10s), std::future_status::ready);
+  ASSERT_EQ(gateway_.connections(), 0u) << "the hub let go of it";
+
+  const std::string asked = json{{"type", "my_games"}, {"cid", "w-1"}}.dump();
+  white.send_text(asked);
+  EXPECT_EQ(white.wait_type("resync")["reason"], "lost");
+  white.send_text(asked);  // as the web client does: what was not answered, again
+  EXPECT_EQ(white.wait([](const json& m) { return m.value("cid", "") == "w-1"; })["type"], "ack");
+  EXPECT_EQ(gateway_.connections(), 1u);
+}
+
 // A tournament whose players sit on two front nodes: they register there, its round's games
 // start there, and their results finish it on the hub_.
 TEST_F(NodesInOneProcess, ATournamentRoundSpansNodes) {

@@ -68,11 +68,14 @@ struct ToHub {
   std::string text;
 };
 
-// The hub to one front node: messages for one of its connections, in order; or a barrier passed.
+// The hub to one front node: messages for one of its connections, in order; or a barrier passed;
+// or (`unknown`) that the hub holds no such connection (its announcement lost on the bus): the
+// node attaches it again.
 struct ToNode {
   std::uint64_t connection = 0;
   std::vector<std::string> texts;
   std::optional<std::uint64_t> barrier;
+  bool unknown = false;
 };
 
 // A front node's question to the hub (GET /api/v1/games/{id}.sgf of a game in play, the

@@ -1522,7 +1522,9 @@ struct Wire<Service> {
 // the same cids, every command not yet answered (each applied once). A fresh lobby snapshot
 // follows. Not a room event, no seq.
 struct Resync {
-  std::string reason;  // "hub" (another node took over) or "bus" (the bus came back)
+  // "hub" (another node took over), "bus" (the bus came back), "lost" (the hub had lost this
+  // connection's announcement)
+  std::string reason;
 };
 template <>
 struct Wire<Resync> {

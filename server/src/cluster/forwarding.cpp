@@ -180,21 +180,27 @@ std::size_t ForwardingDispatcher::reattach(std::string_view reason) {
       if (auto c = weak.lock()) live.push_back(std::move(c));
     }
   }
-  const auto resync = std::make_shared<const std::string>(
-      protocol::encode(protocol::ServerMessage{protocol::Resync{std::string(reason)}}));
+  const auto resync = resync_text(reason);
   roll(bus::ToHub::Op::RollCall);
-  for (const auto& c : live) {
-    // Announced first: what the client sends once told travels after it, on the same subject.
-    try {
-      tell_hub(bus::ToHub::Op::Connected, c->id(), bus_user(c->user()), c->rtt_ms(), {});
-    } catch (const std::exception& e) {
-      spdlog::warn("node {}: connection {} could not be attached again: {}", node_, c->id(),
-                   e.what());
-    }
-    c->send(resync);
-  }
+  for (const auto& c : live) attach_again(*c, resync);
   roll(bus::ToHub::Op::RollEnd);
   return live.size();
+}
+
+std::shared_ptr<const std::string> ForwardingDispatcher::resync_text(std::string_view reason) {
+  return std::make_shared<const std::string>(
+      protocol::encode(protocol::ServerMessage{protocol::Resync{std::string(reason)}}));
+}
+
+void ForwardingDispatcher::attach_again(Connection& c,
+                                        const std::shared_ptr<const std::string>& resync) {
+  // Announced first: what the client sends once told travels after it, on the same subject.
+  try {
+    tell_hub(bus::ToHub::Op::Connected, c.id(), bus_user(c.user()), c.rtt_ms(), {});
+  } catch (const std::exception& e) {
+    spdlog::warn("node {}: connection {} could not be attached again: {}", node_, c.id(), e.what());
+  }
+  c.send(resync);
 }
 
 void ForwardingDispatcher::release(const Connection& connection) {
@@ -257,7 +263,13 @@ void ForwardingDispatcher::delivered(std::string_view data) {
     const auto it = connections_.find(m->connection);
     if (it != connections_.end()) to = it->second.lock();
   }
-  if (!to) return;  // it went meanwhile
+  if (!to) return;   // it went meanwhile
+  if (m->unknown) {  // the hub lost it: attached again, its client told to resync
+    spdlog::info("node {}: the hub did not know connection {}: attaching it again", node_,
+                 m->connection);
+    attach_again(*to, resync_text("lost"));
+    return;
+  }
   std::vector<std::shared_ptr<const std::string>> texts;
   texts.reserve(m->texts.size());
   for (auto& t : m->texts) texts.push_back(std::make_shared<const std::string>(std::move(t)));
@@ -320,7 +332,20 @@ void Gateway::arrived(std::string_view data) {
       if (m->op == bus::ToHub::Op::Disconnected) remote_.erase(it);
     }
   }
-  if (!connection) return;  // connected before this hub started: the node re-announces it
+  if (!connection) {
+    // Its announcement was lost (or its stand-in let go while it lived): the node is told, and
+    // attaches it again. A departure needs no answer.
+    if (m->op == bus::ToHub::Op::Received || m->op == bus::ToHub::Op::Answer) {
+      try {
+        bus_.publish(bus::node_subject(m->node),
+                     bus::encode(bus::ToNode{m->connection, {}, std::nullopt, true}));
+      } catch (const std::exception& e) {
+        spdlog::warn("the hub could not tell node {} of an unknown connection: {}", m->node,
+                     e.what());
+      }
+    }
+    return;
+  }
   switch (m->op) {
     case bus::ToHub::Op::Connected:
       hub_.connected(connection);

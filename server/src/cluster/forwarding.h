@@ -61,7 +61,10 @@ class ForwardingDispatcher final : public Dispatcher {
                 std::optional<protocol::bus::User> user, std::optional<std::int64_t> rtt,
                 std::string text);
   void roll(protocol::bus::ToHub::Op op);  // a roll call, or its end
-  void run_out_barriers();                 // the thread that ends barriers past their patience
+  static std::shared_ptr<const std::string> resync_text(std::string_view reason);
+  // Announces the connection to the hub again and tells its client to resync.
+  void attach_again(Connection& connection, const std::shared_ptr<const std::string>& resync);
+  void run_out_barriers();  // the thread that ends barriers past their patience
 
   Bus& bus_;
   const std::int64_t node_;
