@@ -34,12 +34,7 @@ using namespace std::chrono_literals;
 using json = nlohmann::json;
 using testing::WsClient;
 
-std::string register_user(int port, const std::string& name) {
-  const std::string reply =
-      testing::http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
-                            R"({"username":")" + name + R"(","password":"a fine password"})");
-  return json::parse(testing::body_of(reply))["token"];
-}
+using testing::register_user;
 
 std::int64_t count(store::pg::Connection& db, const std::string& sql) {
   return db.query(sql).int64(0, 0);
@@ -107,6 +102,21 @@ class NodesInOneProcess : public ::testing::Test {
   testing::FrontNode& front(std::int64_t node) {
     fronts_.push_back(std::make_unique<testing::FrontNode>(hub_, nats_.url(), node));
     return *fronts_.back();
+  }
+  // Says `messages` to the hub's gateway as if a node had, and returns once the gateway has
+  // handled them: a barrier of a node that does not exist (77), answered on a subject this test
+  // listens to, comes after them.
+  void tell_gateway(const std::vector<protocol::bus::ToHub>& messages) {
+    std::promise<void> answered;
+    auto listening = hub_bus_.subscribe(protocol::bus::node_subject(77),
+                                        [&](std::string_view) { answered.set_value(); });
+    hub_bus_.flush();
+    for (const auto& m : messages)
+      hub_bus_.publish(protocol::bus::hub_subject(), protocol::bus::encode(m));
+    hub_bus_.publish(protocol::bus::hub_subject(),
+                     protocol::bus::encode(protocol::bus::ToHub{
+                         protocol::bus::ToHub::Op::Barrier, 77, 1, {}, {}, ""}));
+    ASSERT_EQ(answered.get_future().wait_for(10s), std::future_status::ready);
   }
 
   testing::TempNats nats_;
@@ -217,20 +227,10 @@ TEST_F(NodesInOneProcess, ARollCallLetsGoOfAFrontNodesConnectionsItNoLongerHolds
   hub_.token_for("ghost");
   const auto ghost = hub_.accounts().find_user("ghost");
   ASSERT_TRUE(ghost);
-  // The ghost: node 2's connection 999, announced and never said gone. A barrier of a node that
-  // does not exist (77), answered on a subject this test listens to, says when the hub has it.
-  std::promise<void> answered;
-  auto listening = hub_bus_.subscribe(protocol::bus::node_subject(77),
-                                      [&](std::string_view) { answered.set_value(); });
-  hub_bus_.flush();
+  // The ghost: node 2's connection 999, announced and never said gone.
   using protocol::bus::ToHub;
-  hub_bus_.publish(
-      protocol::bus::hub_subject(),
-      protocol::bus::encode(
-          ToHub{ToHub::Op::Connected, 2, 999, protocol::bus::User{ghost->id, "ghost"}, {}, ""}));
-  hub_bus_.publish(protocol::bus::hub_subject(),
-                   protocol::bus::encode(ToHub{ToHub::Op::Barrier, 77, 1, {}, {}, ""}));
-  ASSERT_EQ(answered.get_future().wait_for(10s), std::future_status::ready);
+  tell_gateway(
+      {ToHub{ToHub::Op::Connected, 2, 999, protocol::bus::User{ghost->id, "ghost"}, {}, ""}});
   EXPECT_EQ(gateway_.connections(), 2u) << "white's, and the ghost";
   hub_.advance(Lobby::kPresenceInterval);
   EXPECT_EQ(black.wait_type("presence")["online_count"], 3) << "the ghost counted";
@@ -253,17 +253,9 @@ TEST_F(NodesInOneProcess, AConnectionTheHubDoesNotKnowIsAttachedAgain) {
   WsClient white(b.port(), {hub_.token_for("white"), "", "/ws/v1"});
   white.wait_type("lobby");
   ASSERT_EQ(gateway_.connections(), 1u);
-  std::promise<void> answered;
-  auto listening = hub_bus_.subscribe(protocol::bus::node_subject(77),
-                                      [&](std::string_view) { answered.set_value(); });
-  hub_bus_.flush();
   using protocol::bus::ToHub;
-  for (const auto op : {ToHub::Op::RollCall, ToHub::Op::RollEnd})
-    hub_bus_.publish(protocol::bus::hub_subject(),
-                     protocol::bus::encode(ToHub{op, 2, 0, {}, {}, ""}));
-  hub_bus_.publish(protocol::bus::hub_subject(),
-                   protocol::bus::encode(ToHub{ToHub::Op::Barrier, 77, 1, {}, {}, ""}));
-  ASSERT_EQ(answered.get_future().wait_for(10s), std::future_status::ready);
+  tell_gateway(
+      {ToHub{ToHub::Op::RollCall, 2, 0, {}, {}, ""}, ToHub{ToHub::Op::RollEnd, 2, 0, {}, {}, ""}});
   ASSERT_EQ(gateway_.connections(), 0u) << "the hub let go of it";
 
   const std::string asked = json{{"type", "my_games"}, {"cid", "w-1"}}.dump();

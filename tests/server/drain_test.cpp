@@ -33,12 +33,7 @@ using json = nlohmann::json;
 using testing::WsClient;
 using Clock = std::chrono::steady_clock;
 
-std::string register_user(int port, const std::string& name) {
-  const std::string reply =
-      testing::http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
-                            R"({"username":")" + name + R"(","password":"a fine password"})");
-  return json::parse(testing::body_of(reply))["token"];
-}
+using testing::register_user;
 
 // Both players of one 19×19 game, moving in turn on a thread of their own for as long as the
 // test lets them, one move every kPace: Black up the columns A to H, White down T to K, J left

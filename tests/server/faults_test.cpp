@@ -38,12 +38,7 @@ long long ms_since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
 }
 
-std::string register_user(int port, const std::string& name) {
-  const std::string reply =
-      testing::http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
-                            R"({"username":")" + name + R"(","password":"a fine password"})");
-  return json::parse(testing::body_of(reply))["token"];
-}
+using testing::register_user;
 
 int status_of(const std::string& response) {
   if (!response.starts_with("HTTP/1.1 ")) return 0;

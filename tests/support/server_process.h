@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -179,6 +180,14 @@ inline std::string cookie_token(const std::string& response) {
   if (at == std::string::npos) return "";
   const auto start = at + std::string("Set-Cookie: tengen_session=").size();
   return response.substr(start, response.find(';', start) - start);
+}
+
+// A new account, registered through the HTTP API of the server on `port`: its session token.
+inline std::string register_user(int port, const std::string& name) {
+  const std::string reply =
+      http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
+                   R"({"username":")" + name + R"(","password":"a fine password"})");
+  return nlohmann::json::parse(body_of(reply))["token"];
 }
 
 }  // namespace tengen::testing
