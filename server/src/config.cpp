@@ -269,6 +269,10 @@ std::string usage() {
       "(safe while serving)\n";
   text += "  --remove-admin NAME    take the administrator's role from NAME\n";
   text +=
+      "  --make-worker-key NAME a key for the analysis worker NAME (docs/analysis.md), printed "
+      "once\n";
+  text += "  --revoke-worker-key NAME  the worker NAME's key stops working\n";
+  text +=
       "  --recompute-ratings    rebuild every rating from the finished games (stop the server "
       "first)\n";
   text += "  --help                 show this text\n";
@@ -319,6 +323,14 @@ ConfigResult parse_config(const std::vector<std::string>& args,
     }
     if (flag == "--recompute-ratings") {
       config.command = Config::Command::RecomputeRatings;
+      continue;
+    }
+    if (flag == "--make-worker-key" || flag == "--revoke-worker-key") {
+      if (i + 1 >= args.size() || args[i + 1].empty())
+        return {std::nullopt, flag + " needs the worker's name", false};
+      config.worker_name = args[++i];
+      config.command = flag == "--make-worker-key" ? Config::Command::MakeWorkerKey
+                                                   : Config::Command::RevokeWorkerKey;
       continue;
     }
     if (flag == "--make-admin" || flag == "--remove-admin") {

@@ -74,10 +74,13 @@ struct Config {
     Import,
     MakeAdmin,
     RemoveAdmin,
-    RecomputeRatings
+    RecomputeRatings,
+    MakeWorkerKey,
+    RevokeWorkerKey
   };
   Command command = Command::Serve;
   std::string admin_name;   // --make-admin NAME, --remove-admin NAME
+  std::string worker_name;  // --make-worker-key NAME, --revoke-worker-key NAME
   std::string backup_to;    // --backup FILE
   std::string import_from;  // --import-sqlite FILE
 };

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "accounts/accounts.h"
+#include "analysis/analysis.h"
 #include "bots/house_bots.h"
 #include "centre/centre.h"
 #include "clock.h"
@@ -118,6 +119,26 @@ int main(int argc, char** argv) {
       return store::set_admin_role(config.database, config.admin_name,
                                    config.command == Config::Command::MakeAdmin,
                                    SystemClock().unix_ms());
+    });
+  }
+  if (config.command == Config::Command::MakeWorkerKey ||
+      config.command == Config::Command::RevokeWorkerKey) {
+    return say([&] {
+      auto store = store::open_analysis_store(config.database);
+      const auto now = SystemClock().unix_ms();
+      const auto& name = config.worker_name;
+      if (config.command == Config::Command::RevokeWorkerKey) {
+        if (!store->revoke_worker(name, now))
+          throw std::runtime_error("there is no analysis worker '" + name + "' with a key");
+        return "the key of the analysis worker '" + name + "' no longer works";
+      }
+      const auto key = Analysis::make_key(*store, name, now);
+      if (!key)
+        throw std::runtime_error("a worker is named '" + name +
+                                 "' already, or the name is not 1 to 40 letters, digits, '-', "
+                                 "'_' or '.'");
+      return "the analysis worker '" + name + "' has its key (shown only now; keep it secret):\n" +
+             *key + "\nrun: tengen-analysis --server URL --key-file FILE (docs/analysis.md)";
     });
   }
   if (config.command == Config::Command::RecomputeRatings)
@@ -275,6 +296,9 @@ int main(int argc, char** argv) {
       if (hub_reads_remote) return *hub_reads_remote;
       throw Unavailable("the server is starting: try again in a moment");
     };
+    // Analysis after the game (docs/analysis.md): the queue in the store, filled by players and
+    // emptied by workers over HTTP.
+    Analysis analysis(*stores->analysis, game_store, clock);
     Api api(
         accounts,
         GameArchive{
@@ -299,7 +323,8 @@ int main(int argc, char** argv) {
                 .game_action =
                     [&](std::int64_t game, const std::string& action) {
                       return reads().game_action(game, action);
-                    }}},
+                    }},
+            .analysis = &analysis},
         config.public_url.starts_with("https://"), stores->moderation.get(), &*mailer,
         pusher ? &*pusher : nullptr);
 

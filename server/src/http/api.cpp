@@ -183,6 +183,7 @@ std::optional<ApiResponse> Api::route(const ApiRequest& r) {
   if (!path.starts_with("/api/")) return std::nullopt;
   const bool post = r.method == "POST";
   try {
+    if (auto response = analysis(r, path)) return response;
     if (auto response = games(r, path)) return response;
     if (auto response = ratings(r, path)) return response;
     if (auto response = tournaments(r, path)) return response;

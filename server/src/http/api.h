@@ -15,8 +15,9 @@
 
 namespace tengen {
 
-class Mailer;  // mail/mailer.h
-class Pusher;  // push/pusher.h
+class Mailer;    // mail/mailer.h
+class Pusher;    // push/pusher.h
+class Analysis;  // analysis/analysis.h
 
 // What the HTTP layer hands the API, and what it gets back: no Beast types here.
 struct ApiRequest {
@@ -47,6 +48,7 @@ struct GameArchive {
   store::GameStore* store = nullptr;
   Clock* clock = nullptr;  // required: a rating's deviation grows with the time since its last game
   HubReads hub;
+  Analysis* analysis = nullptr;  // analysis after the game; none: its endpoints answer 503
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -89,6 +91,7 @@ class Api {
   std::optional<ApiResponse> mail(const ApiRequest& request, std::string_view path);
   // http/push_api.cpp: /api/v1/push, /api/v1/me/push/....
   std::optional<ApiResponse> push(const ApiRequest& request, std::string_view path);
+  std::optional<ApiResponse> analysis(const ApiRequest& request, std::string_view path);
   ApiResponse blocks(const ApiRequest& request, std::string_view rest, const store::UserRecord& me);
   ApiResponse admin_users(const ApiRequest& request, std::string_view rest,
                           const store::UserRecord& admin);

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <string>
 
+#include "analysis/analysis.h"
 #include "engine/review.h"
 #include "engine/sgf.h"
 #include "http/api.h"
@@ -163,6 +164,8 @@ std::optional<ApiResponse> Api::games(const ApiRequest& r, std::string_view path
   }
   if (!sgf) return ApiResponse{200, wire::encode_game(*info), {}};
   auto record = archive_.store->finished_sgf(*id);
+  if (record && archive_.analysis)  // its analysis written in, once there is one
+    record = archive_.analysis->with_analysis(*id, std::move(*record));
   if (!record) record = archive_.hub.live_sgf(*id);
   if (!record) return not_found;
   ApiResponse response{200, std::move(*record), {}};

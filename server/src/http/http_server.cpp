@@ -32,7 +32,8 @@ using tcp = asio::ip::tcp;
 namespace {
 
 constexpr std::size_t kMaxRequestBody = std::size_t{16} * 1024;
-constexpr std::size_t kMaxRecordBody = std::size_t{256} * 1024;  // a line of play, an SGF file
+constexpr std::size_t kMaxRecordBody =
+    std::size_t{256} * 1024;  // a line of play, an SGF file, an analysis
 constexpr auto kNothrow = asio::as_tuple(asio::use_awaitable);
 constexpr int kWorkerThreads = 2;  // password hashing and other slow API work
 
@@ -224,8 +225,8 @@ struct HttpServer::Impl {
     while (!stopping) {
       http::request_parser<http::string_body> parser;
       // Beast checks Content-Length against the limit as it reads the header: the larger one
-      // first, and once the target is known, the usual one unless it carries a line of play or
-      // a review's SGF file.
+      // first, and once the target is known, the usual one unless it carries a line of play,
+      // a review's SGF file or an analysis worker's result.
       parser.body_limit(kMaxRecordBody);
       stream->expires_after(limits.handshake_timeout);
       auto [header_ec, header_bytes] =
@@ -233,7 +234,8 @@ struct HttpServer::Impl {
       bool too_large = header_ec == http::error::body_limit;
       if (header_ec && !too_large) break;
       const auto target = parser.get().target();
-      if (!too_large && !target.starts_with("/api/v1/positions") && target != "/api/v1/reviews") {
+      if (!too_large && !target.starts_with("/api/v1/positions") && target != "/api/v1/reviews" &&
+          !(target.starts_with("/api/v1/analysis/") && target.ends_with("/result"))) {
         too_large = parser.content_length().value_or(0) > kMaxRequestBody;
         parser.body_limit(kMaxRequestBody);
       }

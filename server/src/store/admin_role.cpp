@@ -9,9 +9,11 @@
 #include "store/migrate.h"
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
+#include "store/postgres_analysis_store.h"
 #include "store/postgres_migrate.h"
 #include "store/postgres_moderation_store.h"
 #include "store/sqlite_account_store.h"
+#include "store/sqlite_analysis_store.h"
 #include "store/sqlite_moderation_store.h"
 #include "store/stores.h"
 
@@ -55,6 +57,20 @@ std::string set_admin_role(const std::string& database, const std::string& usern
   return user->username +
          (admin ? " is now an administrator: the Admin page is in the web client's bar"
                 : " is no longer an administrator");
+}
+
+std::unique_ptr<AnalysisStore> open_analysis_store(const std::string& database) {
+  if (tengen::is_postgres(database)) {
+    pg::Connection db(database);
+    pg::migrate(db);  // nodes starting meanwhile take turns
+    return std::make_unique<PostgresAnalysisStore>(database);
+  }
+  if (!std::filesystem::exists(database))
+    throw std::runtime_error("there is no database " + database +
+                             ": start the server once (it creates it), then run this again");
+  Database db(database);
+  migrate(db);  // nothing to do when a server of this version has opened it
+  return std::make_unique<SqliteAnalysisStore>(database);
 }
 
 }  // namespace tengen::store

@@ -1,7 +1,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include "store/analysis_store.h"
 
 namespace tengen::store {
 
@@ -13,5 +16,9 @@ namespace tengen::store {
 // database or user.
 std::string set_admin_role(const std::string& database, const std::string& username, bool admin,
                            std::int64_t now_ms);
+
+// The analysis workers' store (docs/analysis.md) on the database `database` names, migrated, for
+// tengen-server --make-worker-key NAME / --revoke-worker-key NAME; safe while a server serves it.
+std::unique_ptr<AnalysisStore> open_analysis_store(const std::string& database);
 
 }  // namespace tengen::store

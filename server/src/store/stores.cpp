@@ -9,6 +9,7 @@
 #include "store/hub_lock.h"
 #include "store/migrate.h"
 #include "store/postgres_account_store.h"
+#include "store/postgres_analysis_store.h"
 #include "store/postgres_game_store.h"
 #include "store/postgres_leases.h"
 #include "store/postgres_mail_store.h"
@@ -16,6 +17,7 @@
 #include "store/postgres_moderation_store.h"
 #include "store/postgres_push_store.h"
 #include "store/sqlite_account_store.h"
+#include "store/sqlite_analysis_store.h"
 #include "store/sqlite_game_store.h"
 #include "store/sqlite_mail_store.h"
 #include "store/sqlite_moderation_store.h"
@@ -62,6 +64,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
     s->moderation = std::make_unique<PostgresModerationStore>(database);
     s->mail = std::make_unique<PostgresMailStore>(database);
     s->push = std::make_unique<PostgresPushStore>(database);
+    s->analysis = std::make_unique<PostgresAnalysisStore>(database);
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
         database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/!node.clustered});
@@ -80,6 +83,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   s->moderation = std::make_unique<SqliteModerationStore>(database);
   s->mail = std::make_unique<SqliteMailStore>(database);
   s->push = std::make_unique<SqlitePushStore>(database);
+  s->analysis = std::make_unique<SqliteAnalysisStore>(database);
   s->leases = std::make_unique<SoleNode>();
   return s;
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "store/account_store.h"
+#include "store/analysis_store.h"
 #include "store/database_lock.h"
 #include "store/game_store.h"
 #include "store/hub_lock.h"
@@ -32,8 +33,9 @@ struct Stores {
   std::unique_ptr<AccountStore> accounts;
   std::unique_ptr<GameStore> games;
   std::unique_ptr<ModerationStore> moderation;
-  std::unique_ptr<MailStore> mail;  // e-mail (docs/mail.md): addresses, links, the queue
-  std::unique_ptr<PushStore> push;  // Web Push: the server's key, devices, the queue
+  std::unique_ptr<MailStore> mail;          // e-mail (docs/mail.md): addresses, links, the queue
+  std::unique_ptr<PushStore> push;          // Web Push: the server's key, devices, the queue
+  std::unique_ptr<AnalysisStore> analysis;  // analysis: worker keys, the jobs (docs/analysis.md)
   // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
   // leases in the database, this server having joined as a node (PostgresLeases).
   std::unique_ptr<Leases> leases;

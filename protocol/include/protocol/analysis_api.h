@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+// Analysis after the game over HTTP (docs/analysis.md; protocol/README.md, "Analysis"): what a
+// worker is given, what it sends back, and what a page is shown. The shapes and their bounds are
+// checked here; whether the moves are legal in the game is the server's (analysis/validate.h).
+namespace tengen::protocol::http {
+
+inline constexpr std::size_t kMaxAnalysisLine = 20;  // moves of an engine's line
+inline constexpr std::size_t kMaxEngineName = 80;    // characters
+inline constexpr double kMaxAnalysisScore = 1000;    // points, either way
+inline constexpr std::size_t kMaxAnalysisPositions = 1001;
+inline constexpr std::size_t kMaxAnalysisBody = 256 * 1024;  // a result's JSON, bytes
+
+// POST /api/v1/analysis/acquire's answer: a finished game to analyse, as its SGF record (main
+// line only), and how many positions the result must have (its moves and the start).
+struct AnalysisJob {
+  std::int64_t game = 0;
+  std::string sgf;
+  int positions = 0;
+};
+std::string encode_analysis_job(const AnalysisJob& job);
+std::variant<AnalysisJob, std::string> decode_analysis_job(std::string_view body);
+
+// One position of the game: the one after `move` moves (0: before the first), as the engine saw
+// it with the player to move there to play.
+struct AnalysedPosition {
+  int move = 0;
+  double score = 0;               // Black's lead in points, komi included (White ahead: < 0)
+  std::optional<double> winrate;  // Black's chance to win, 0 to 1, if the engine says
+  // The engine's line for the player to move: its best move first ("D4", "pass"); may be empty.
+  std::vector<std::string> line;
+  friend bool operator==(const AnalysedPosition&, const AnalysedPosition&) = default;
+};
+struct AnalysisResult {
+  std::string engine;  // in words: "GNU Go 3.8, level 10", "KataGo 1.15, 400 visits"
+  std::vector<AnalysedPosition> positions;
+  friend bool operator==(const AnalysisResult&, const AnalysisResult&) = default;
+};
+// {"engine": "...", "positions": [{"move": 0, "score": 6.5, "winrate": 0.31, "line": ["D4"]},
+// ...]}: scores written to a tenth of a point, win rates to a thousandth.
+std::string encode_analysis_result(const AnalysisResult& result);
+// Refuses, saying why: a body over kMaxAnalysisBody (256 KiB), unknown fields, an engine name that
+// is empty, too long or holds anything but printable characters, scores or win rates out of range,
+// a line too long, positions not numbered 0, 1, 2... in order.
+std::variant<AnalysisResult, std::string> decode_analysis_result(std::string_view body);
+
+// POST /api/v1/analysis/{game}/progress: {"done": N}, the positions analysed so far.
+std::variant<int, std::string> decode_analysis_progress(std::string_view body);
+
+// GET /api/v1/games/{id}/analysis: {"game", "state": "queued"|"running"|"done"|"failed", "done",
+// "total", "ahead" (jobs waiting before it), "engine", "error", "positions" (when done)}.
+struct AnalysisView {
+  std::int64_t game = 0;
+  std::string state;
+  int done = 0;
+  int total = 0;
+  int ahead = 0;
+  std::string engine;
+  std::string error;
+  std::optional<AnalysisResult> result;
+};
+std::string encode_analysis_view(const AnalysisView& view);
+
+}  // namespace tengen::protocol::http

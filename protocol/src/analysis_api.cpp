@@ -1,0 +1,159 @@
+#include "protocol/analysis_api.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace tengen::protocol::http {
+namespace {
+
+using json = nlohmann::json;
+
+// To `per` parts of one (10: a tenth), written as the shortest decimal that reads back.
+double rounded(double v, double per) {
+  return std::round(v * per) / per;
+}
+
+json position_json(const AnalysedPosition& p) {
+  json j{{"move", p.move}, {"score", rounded(p.score, 10)}, {"line", p.line}};
+  if (p.winrate) j["winrate"] = rounded(*p.winrate, 1000);
+  return j;
+}
+
+json result_json(const AnalysisResult& r) {
+  json positions = json::array();
+  for (const auto& p : r.positions) positions.push_back(position_json(p));
+  return json{{"engine", r.engine}, {"positions", std::move(positions)}};
+}
+
+bool printable(const std::string& s) {
+  for (unsigned char c : s)
+    if (c < 0x20 || c == 0x7f) return false;
+  return true;
+}
+
+// A move as an engine writes it: "pass", or a letter (A-Z without I) and a number.
+bool vertex_shaped(const std::string& s) {
+  if (s == "pass" || s == "PASS" || s == "Pass") return true;
+  if (s.size() < 2 || s.size() > 3) return false;
+  const char letter = static_cast<char>(s[0] & ~0x20);
+  if (letter < 'A' || letter > 'Z' || letter == 'I') return false;
+  for (std::size_t i = 1; i < s.size(); ++i)
+    if (s[i] < '0' || s[i] > '9') return false;
+  return s[1] != '0';
+}
+
+std::variant<AnalysedPosition, std::string> decode_position(const json& j, std::size_t index) {
+  const std::string at = "position " + std::to_string(index) + ": ";
+  if (!j.is_object()) return at + "must be a JSON object";
+  AnalysedPosition p;
+  bool has_move = false, has_score = false;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "move") {
+      if (!value.is_number_integer()) return at + "'move' must be a whole number";
+      p.move = value.get<int>();
+      has_move = true;
+    } else if (key == "score") {
+      if (!value.is_number() || !std::isfinite(value.get<double>()) ||
+          std::fabs(value.get<double>()) > kMaxAnalysisScore)
+        return at + "'score' must be a number of points between -1000 and 1000";
+      p.score = value.get<double>();
+      has_score = true;
+    } else if (key == "winrate") {
+      if (value.is_null()) continue;
+      if (!value.is_number() || !(value.get<double>() >= 0 && value.get<double>() <= 1))
+        return at + "'winrate' must be a number from 0 to 1";
+      p.winrate = value.get<double>();
+    } else if (key == "line") {
+      if (!value.is_array() || value.size() > kMaxAnalysisLine)
+        return at + "'line' must be a list of at most 20 moves";
+      for (const auto& m : value) {
+        if (!m.is_string() || !vertex_shaped(m.get_ref<const std::string&>()))
+          return at + "'line' must hold moves such as \"D4\" or \"pass\"";
+        std::string move = m.get<std::string>();
+        if (move == "PASS" || move == "Pass") move = "pass";
+        for (auto& c : move)
+          if (c >= 'a' && c <= 'z' && move != "pass") c = static_cast<char>(c - 'a' + 'A');
+        p.line.push_back(std::move(move));
+      }
+    } else {
+      return at + "unknown field '" + key + "'";
+    }
+  }
+  if (!has_move) return at + "missing field 'move'";
+  if (!has_score) return at + "missing field 'score'";
+  if (p.move != static_cast<int>(index))
+    return at + "'move' must be " + std::to_string(index) + " (positions in order from 0)";
+  return p;
+}
+
+}  // namespace
+
+std::string encode_analysis_job(const AnalysisJob& job) {
+  return json{{"game", job.game}, {"sgf", job.sgf}, {"positions", job.positions}}.dump();
+}
+
+std::variant<AnalysisJob, std::string> decode_analysis_job(std::string_view body) {
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::string("the job must be a JSON object");
+  AnalysisJob job;
+  if (!j.contains("game") || !j["game"].is_number_integer() || !j.contains("sgf") ||
+      !j["sgf"].is_string() || !j.contains("positions") || !j["positions"].is_number_integer())
+    return std::string("a job has 'game', 'sgf' and 'positions'");
+  job.game = j["game"].get<std::int64_t>();
+  job.sgf = j["sgf"].get<std::string>();
+  job.positions = j["positions"].get<int>();
+  return job;
+}
+
+std::string encode_analysis_result(const AnalysisResult& result) {
+  return result_json(result).dump();
+}
+
+std::variant<AnalysisResult, std::string> decode_analysis_result(std::string_view body) {
+  if (body.size() > kMaxAnalysisBody) return std::string("the result is larger than 256 KiB");
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");
+  AnalysisResult r;
+  bool has_positions = false;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "engine") {
+      if (!value.is_string() || value.get_ref<const std::string&>().empty() ||
+          value.get_ref<const std::string&>().size() > kMaxEngineName ||
+          !printable(value.get_ref<const std::string&>()))
+        return std::string("'engine' must name the engine in at most 80 printable characters");
+      r.engine = value.get<std::string>();
+    } else if (key == "positions") {
+      if (!value.is_array() || value.empty() || value.size() > kMaxAnalysisPositions)
+        return std::string("'positions' must be a list of 1 to 1001 positions");
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        auto p = decode_position(value[i], i);
+        if (auto* why = std::get_if<std::string>(&p)) return std::move(*why);
+        r.positions.push_back(std::move(std::get<AnalysedPosition>(p)));
+      }
+      has_positions = true;
+    } else {
+      return "unknown field '" + key + "'";
+    }
+  }
+  if (r.engine.empty()) return std::string("missing field 'engine'");
+  if (!has_positions) return std::string("missing field 'positions'");
+  return r;
+}
+
+std::variant<int, std::string> decode_analysis_progress(std::string_view body) {
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.size() != 1 || !j.contains("done") ||
+      !j["done"].is_number_integer() || j["done"].get<std::int64_t>() < 0 ||
+      j["done"].get<std::int64_t>() > static_cast<std::int64_t>(kMaxAnalysisPositions))
+    return std::string("the body must be {\"done\": N}, N from 0 to 1001");
+  return j["done"].get<int>();
+}
+
+std::string encode_analysis_view(const AnalysisView& v) {
+  json j{{"game", v.game},   {"state", v.state},   {"done", v.done},  {"total", v.total},
+         {"ahead", v.ahead}, {"engine", v.engine}, {"error", v.error}};
+  if (v.result) j["positions"] = result_json(*v.result)["positions"];
+  return j.dump();
+}
+
+}  // namespace tengen::protocol::http

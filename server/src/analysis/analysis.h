@@ -1,0 +1,83 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "clock.h"
+#include "protocol/analysis_api.h"
+#include "store/analysis_store.h"
+#include "store/game_store.h"
+
+namespace tengen {
+
+// Analysis after the game (docs/analysis.md): the queue players fill and workers empty, over the
+// store's tables, so that every node of a cluster serves the same queue. Players ask for a finished
+// game's analysis (never a game in play); workers, each with a key an administrator issued,
+// claim the oldest job, report progress, and hand in a result that is checked against the game
+// before it is kept. Holds no state of its own; safe from any thread.
+class Analysis {
+ public:
+  struct Limits {
+    int own_per_day = 50;     // requests a day for one's own games
+    int others_per_day = 10;  // requests a day for other people's public games
+    int waiting_per_account = 3;
+    int queue = 1000;                // jobs waiting or running, everyone's
+    std::int64_t claim_ms = 120000;  // a worker silent this long loses its job to another
+    int attempts = 3;                // claims before a job fails
+  };
+  Analysis(store::AnalysisStore& store, store::GameStore& games, Clock& clock)
+      : Analysis(store, games, clock, Limits{}) {}
+  Analysis(store::AnalysisStore& store, store::GameStore& games, Clock& clock, Limits limits)
+      : store_(store), games_(games), clock_(clock), limits_(limits) {}
+
+  // A new worker's key (shown once; the store keeps its hash); nullopt if the name is taken or
+  // not 1 to 40 letters, digits, '-', '_' or '.'.
+  static std::optional<std::string> make_key(store::AnalysisStore& store, const std::string& name,
+                                             std::int64_t now_ms);
+  std::optional<std::string> make_key(const std::string& name) {
+    return make_key(store_, name, clock_.unix_ms());
+  }
+  bool revoke(const std::string& name) { return store_.revoke_worker(name, clock_.unix_ms()); }
+  // The worker holding this key, unless revoked.
+  std::optional<store::AnalysisWorker> worker(const std::string& key);
+
+  // What an HTTP answer needs: a status, and either the view or a refusal (code, message).
+  struct Refusal {
+    int status = 400;
+    std::string code;
+    std::string message;
+  };
+  using Answer = std::variant<protocol::http::AnalysisView, Refusal>;
+  // `user` asks for the game's analysis (`is_player`: they played it). Queued (202), or the
+  // stored one (200), or refused: no such game, a game in play, a private game not theirs, an
+  // allowance spent, the queue full.
+  Answer request(std::int64_t game, std::int64_t user, bool is_player);
+  // The game's analysis as it stands; a refusal (404) if nobody asked for it.
+  Answer view(std::int64_t game);
+
+  // A worker's calls. The next job (nullopt: none waiting).
+  std::optional<protocol::http::AnalysisJob> acquire(const store::AnalysisWorker& worker);
+  std::optional<Refusal> progress(const store::AnalysisWorker& worker, std::int64_t game, int done);
+  // The result, checked and kept; or why not (400 for a result that does not fit the game: the
+  // job fails with that reason; 409 for a job the worker no longer holds).
+  std::optional<Refusal> submit(const store::AnalysisWorker& worker, std::int64_t game,
+                                std::string_view body);
+  // The worker gives up on the job (its engine failed): it waits for another worker.
+  std::optional<Refusal> give_back(const store::AnalysisWorker& worker, std::int64_t game,
+                                   const std::string& why);
+
+  // The game's SGF with its analysis written in, when there is one (else the SGF as it is).
+  std::string with_analysis(std::int64_t game, std::string sgf);
+
+ private:
+  protocol::http::AnalysisView view_of(const store::AnalysisJobRow& row);
+
+  store::AnalysisStore& store_;
+  store::GameStore& games_;
+  Clock& clock_;
+  Limits limits_;
+};
+
+}  // namespace tengen

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/sgf.h"
+#include "protocol/analysis_api.h"
+
+namespace tengen::analysis {
+
+// Whether a worker's result fits the game it analysed (docs/analysis.md): a position for the start
+// and after each move of `record`'s main line, each of its lines legal move by move from that
+// position under the record's rules. The reason, in words, if not.
+std::optional<std::string> check_result(const GameRecord& record,
+                                        const protocol::http::AnalysisResult& result);
+
+// The positions a result for `record` must hold: its moves and the start.
+int positions_of(const GameRecord& record);
+
+// The record with the analysis written in (docs/analysis.md, "In the SGF"): on each move's node
+// Black's win rate as SBKV (percent, as Sabaki reads it; only when the engine gave win rates) and a
+// comment with the score, the swing and the engine's better move.
+std::string annotated_sgf(const std::string& sgf, const protocol::http::AnalysisResult& result);
+
+}  // namespace tengen::analysis

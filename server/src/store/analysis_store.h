@@ -1,0 +1,80 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tengen::store {
+
+// An analysis worker's key (docs/analysis.md): its name, and only the SHA-256 of its key.
+struct AnalysisWorker {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t created_at_ms = 0;
+  std::optional<std::int64_t> revoked_at_ms;
+  std::optional<std::int64_t> last_seen_at_ms;
+};
+
+// One game's analysis: asked for once, kept once.
+struct AnalysisJobRow {
+  std::int64_t game_id = 0;
+  std::optional<std::int64_t> requested_by;
+  std::int64_t requested_at_ms = 0;
+  std::string state;  // queued, running, done, failed
+  std::optional<std::int64_t> worker_id;
+  std::int64_t claimed_until_ms = 0;
+  int attempts = 0;
+  int moves_done = 0;
+  int moves_total = 0;
+  std::string engine;
+  std::string result;  // JSON as the server wrote it (protocol::http::encode_analysis_result)
+  std::string error;
+  std::optional<std::int64_t> finished_at_ms;
+};
+
+// Analysis's tables (migrations 0011_analysis.sql): on SQLite (SqliteAnalysisStore) or PostgreSQL
+// (PostgresAnalysisStore), the same behaviour, tested alike. Safe from any thread. The queue is
+// shared by every node of a cluster: a job is claimed by one worker at a time.
+class AnalysisStore {
+ public:
+  virtual ~AnalysisStore() = default;
+
+  // A new worker key; nullopt if the name is taken.
+  virtual std::optional<std::int64_t> add_worker(const std::string& name,
+                                                 const std::string& key_hash,
+                                                 std::int64_t now_ms) = 0;
+  // The worker's key stops working; false if there is no such worker (or it was revoked).
+  virtual bool revoke_worker(const std::string& name, std::int64_t now_ms) = 0;
+  // The worker whose key hashes to `key_hash`, not revoked; its last_seen is set to now.
+  virtual std::optional<AnalysisWorker> worker_by_key(const std::string& key_hash,
+                                                      std::int64_t now_ms) = 0;
+  virtual std::vector<AnalysisWorker> workers() = 0;
+
+  virtual std::optional<AnalysisJobRow> job(std::int64_t game_id) = 0;
+  // Queues the game's analysis; false if it was asked for already (whatever its state).
+  virtual bool enqueue(std::int64_t game_id, std::optional<std::int64_t> requested_by,
+                       int moves_total, std::int64_t now_ms) = 0;
+  // Jobs the user asked for since then (the daily allowance).
+  virtual int requested_since(std::int64_t user_id, std::int64_t since_ms) = 0;
+  // Jobs waiting or running: the user's, or everyone's (nullopt).
+  virtual int unfinished(std::optional<std::int64_t> user_id) = 0;
+  // Jobs waiting or running asked for before this one (its place in the queue).
+  virtual int ahead_of(std::int64_t game_id) = 0;
+  // The oldest job waiting, or running with its claim run out (its worker went silent), now the
+  // worker's until `until_ms`; a job claimed `max_attempts` times already fails instead ("no
+  // worker finished it"). nullopt if none.
+  virtual std::optional<AnalysisJobRow> claim(std::int64_t worker_id, std::int64_t now_ms,
+                                              std::int64_t until_ms, int max_attempts) = 0;
+  // The worker's progress on a job it holds, its claim extended; false if it no longer holds it.
+  virtual bool progress(std::int64_t game_id, std::int64_t worker_id, int moves_done,
+                        std::int64_t until_ms) = 0;
+  // The job done with its result; false if the worker no longer holds it.
+  virtual bool finish(std::int64_t game_id, std::int64_t worker_id, const std::string& engine,
+                      const std::string& result, std::int64_t now_ms) = 0;
+  // The job failed for good (the worker's reason); false if the worker no longer holds it.
+  virtual bool fail(std::int64_t game_id, std::int64_t worker_id, const std::string& error,
+                    std::int64_t now_ms) = 0;
+};
+
+}  // namespace tengen::store
