@@ -76,6 +76,11 @@ constexpr Option kOptions[] = {
     {"--push-services", "TENGEN_PUSH_SERVICES",
      "push services beyond the browsers' own, as origins (https://push.example.org), "
      "comma-separated; none by default"},
+    {"--analysis-worker", "TENGEN_ANALYSIS_WORKER",
+     "auto: a house analysis worker with GNU Go (tengen-analysis beside this binary) on a single "
+     "server, none in a cluster (default); on; off (docs/analysis.md)"},
+    {"--analysis-claim-seconds", "TENGEN_ANALYSIS_CLAIM_SECONDS",
+     "an analysis worker silent this long loses its game to another worker (default 120)"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
      "yes: minimum Argon2id cost, for tests only (default no)"},
 };
@@ -185,6 +190,16 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     if (value != "open" && value != "invite")
       return "--registration takes open or invite, not '" + value + "'";
     config.registration = value;
+  } else if (flag == "--analysis-worker") {
+    if (value != "auto" && value != "on" && value != "off")
+      return "--analysis-worker takes auto, on or off, not '" + value + "'";
+    config.analysis_worker = value;
+  } else if (flag == "--analysis-claim-seconds") {
+    int n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc{} || end != value.data() + value.size() || n < 1 || n > 86'400)
+      return "--analysis-claim-seconds must be a number from 1 to 86400, not '" + value + "'";
+    config.analysis_claim_seconds = n;
   } else if (flag == "--registrations-per-address") {
     int n = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);

@@ -45,6 +45,10 @@ struct Config {
   // accounts one address may register in a day without an invite (0: no limit).
   std::string registration = "open";
   int registrations_per_address = 20;
+  // Analysis after the game (docs/analysis.md): the house worker ("auto": on a single server,
+  // "on", "off"), and how long a silent worker keeps its game.
+  std::string analysis_worker = "auto";
+  int analysis_claim_seconds = 120;
   // Proxies whose X-Forwarded-For names the client (http/proxies.h): addresses and networks,
   // comma-separated; none by default.
   std::string trusted_proxies;

@@ -298,7 +298,9 @@ int main(int argc, char** argv) {
     };
     // Analysis after the game (docs/analysis.md): the queue in the store, filled by players and
     // emptied by workers over HTTP.
-    Analysis analysis(*stores->analysis, game_store, clock);
+    Analysis::Limits analysis_limits;
+    analysis_limits.claim_ms = std::int64_t{config.analysis_claim_seconds} * 1000;
+    Analysis analysis(*stores->analysis, game_store, clock, analysis_limits);
     Api api(
         accounts,
         GameArchive{

@@ -16,6 +16,12 @@
 #ifndef TENGEN_BRIDGE_BINARY
 #define TENGEN_BRIDGE_BINARY ""
 #endif
+#ifndef TENGEN_ANALYSIS_BINARY
+#define TENGEN_ANALYSIS_BINARY ""
+#endif
+#ifndef TENGEN_KATAGO_STANDIN
+#define TENGEN_KATAGO_STANDIN ""
+#endif
 #ifndef TENGEN_TEST_ENGINE
 #define TENGEN_TEST_ENGINE ""
 #endif
@@ -39,6 +45,12 @@ std::string gtp_binary() {
 }
 std::string bridge_binary() {
   return TENGEN_BRIDGE_BINARY;
+}
+std::string analysis_binary() {
+  return TENGEN_ANALYSIS_BINARY;
+}
+std::string katago_standin() {
+  return TENGEN_KATAGO_STANDIN;
 }
 std::string test_engine() {
   return TENGEN_TEST_ENGINE;

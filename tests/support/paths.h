@@ -8,12 +8,14 @@
 // cache outside the clone serves it to the next one (docs/testing.md, "CI and its time").
 namespace tengen::testing::paths {
 
-std::string fixtures();       // tests/fixtures
-std::string server_binary();  // the tengen-server built with the tests
-std::string smtp_sink();      // tests/support/smtp_sink.py
-std::string push_service();   // tests/support/push_service.py
-std::string gtp_binary();     // tengen-gtp (the engine's GTP program)
-std::string bridge_binary();  // tengen-gtp-bridge
-std::string test_engine();    // tests/bridge/test-engine
+std::string fixtures();         // tests/fixtures
+std::string server_binary();    // the tengen-server built with the tests
+std::string smtp_sink();        // tests/support/smtp_sink.py
+std::string push_service();     // tests/support/push_service.py
+std::string gtp_binary();       // tengen-gtp (the engine's GTP program)
+std::string bridge_binary();    // tengen-gtp-bridge
+std::string test_engine();      // tests/bridge/test-engine
+std::string analysis_binary();  // tengen-analysis, the analysis worker
+std::string katago_standin();   // tests/analysis/katago-standin (KataGo's analysis protocol)
 
 }  // namespace tengen::testing::paths

@@ -1,0 +1,323 @@
+// Analysis after the game through the real parts (docs/analysis.md): the real server binary, the
+// real worker (tengen-analysis) with Debian's GNU Go and with a stand-in speaking KataGo's
+// analysis protocol from a fixture (tests/analysis/katago-standin), worker keys made and revoked
+// with the server's own commands, a worker killed with SIGKILL mid-job, and hostile results.
+#include <gtest/gtest.h>
+#include <sys/syscall.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/child_start.h"
+#include "support/game_commands.h"
+#include "support/paths.h"
+#include "support/server_process.h"
+#include "support/ws_client.h"
+
+namespace tengen::testing {
+namespace {
+
+using json = nlohmann::json;
+
+struct Answer {
+  int status = 0;
+  json body;
+};
+
+// A program run to its end: its exit status (-1 if it ran past `patience` and was killed).
+int run(std::vector<std::string> args, std::chrono::milliseconds patience,
+        const std::vector<std::string>& env = {}) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> environment = env;
+  environment.push_back("PATH=/usr/bin:/bin:/usr/games");
+  std::vector<char*> envp;
+  for (auto& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execve(argv[0], argv.data(), envp.data());
+    _exit(127);
+  }
+  const int fd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  pollfd p{fd, POLLIN, 0};
+  const bool ended = poll(&p, 1, static_cast<int>(patience.count())) == 1;
+  close(fd);
+  if (!ended) kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return ended && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The server's command's output (stdout), for --make-worker-key.
+std::string output_of(const std::string& command) {
+  std::string out;
+  FILE* f = popen(command.c_str(), "r");
+  char buf[512];
+  while (f && fgets(buf, sizeof buf, f)) out += buf;
+  if (f) pclose(f);
+  return out;
+}
+
+class Analysis : public ::testing::Test {
+ protected:
+  Analysis()
+      : server_(std::nullopt, 0, {"--analysis-worker", "off", "--analysis-claim-seconds", "1"}) {}
+
+  Answer call(const std::string& method, const std::string& path, const std::string& token,
+              const std::string& body = "") {
+    const std::string headers =
+        (token.empty() ? "" : "Authorization: Bearer " + token + "\r\n") +
+        std::string(body.empty() && method == "GET" ? "" : "Content-Type: application/json\r\n");
+    const auto reply = http_request(server_.port(), method, path, headers, body);
+    Answer a;
+    a.status = std::stoi(reply.substr(9, 3));
+    const auto text = body_of(reply);
+    a.body = json::parse(text, nullptr, false);
+    if (a.body.is_discarded()) a.body = text;
+    return a;
+  }
+  std::string database() const { return (server_.dir() / "test.sqlite3").string(); }
+  // A worker key made with the server's command line.
+  std::string key(const std::string& name) {
+    const auto out = output_of(paths::server_binary() + " --database " + database() +
+                               " --make-worker-key " + name);
+    const auto at = out.find("tw_");
+    EXPECT_NE(at, std::string::npos) << out;
+    return out.substr(at, out.find('\n', at) - at);
+  }
+  std::string key_file(const std::string& key) {
+    const auto path = server_.dir() / ("key-" + std::to_string(++keys_));
+    std::ofstream(path) << key << "\n";
+    return path.string();
+  }
+  // A 9x9 game between two new players, `moves` long, that Black then resigns: its id.
+  std::int64_t finished_game(const std::vector<std::string>& moves, bool end = true,
+                             json settings = {{"width", 9}, {"height", 9}, {"komi", 6.5}}) {
+    // The same two players every time: an address may register only a few accounts a minute.
+    if (black_.empty()) {
+      black_ = register_user(server_.port(), "black");
+      white_ = register_user(server_.port(), "white");
+    }
+    WsClient b(server_.port(), WsClientOptions{black_, "", "/ws/v1"});
+    WsClient w(server_.port(), WsClientOptions{white_, "", "/ws/v1"});
+    const auto game = start_game(b, w, settings);
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      expect_ack((i % 2 == 0 ? b : w).command(play(game, moves[i])));
+    if (end) expect_ack(b.command(cmd("resign", game)));
+    return game;
+  }
+  std::vector<std::string> worker(const std::string& file, std::vector<std::string> more = {}) {
+    std::vector<std::string> args{paths::analysis_binary(),
+                                  "--server",
+                                  "http://127.0.0.1:" + std::to_string(server_.port()),
+                                  "--key-file",
+                                  file,
+                                  "--once",
+                                  "--log-level",
+                                  "warn"};
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  }
+
+  ServerProcess server_;
+  std::string black_, white_;
+  int keys_ = 0;
+};
+
+const std::vector<std::string> kTwelveMoves{"E5", "C3", "G3", "C6", "G6", "D4",
+                                            "E7", "F4", "C7", "E3", "B6", "F3"};
+
+TEST_F(Analysis, GnuGoAnalysesAFinishedGameThroughTheRealWorkerAndTheSgfCarriesIt) {
+  const auto watcher = register_user(server_.port(), "watcher");
+  // Never while the game is played, not even for a spectator.
+  const auto playing = finished_game({"E5", "C3"}, /*end=*/false);
+  auto refused = call("POST", "/api/v1/games/" + std::to_string(playing) + "/analysis", watcher);
+  EXPECT_EQ(refused.status, 409) << refused.body;
+  EXPECT_EQ(refused.body["error"]["code"], "game_in_play");
+
+  const auto game = finished_game(kTwelveMoves);
+  const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
+  EXPECT_EQ(call("GET", at, "").status, 404);
+  auto asked = call("POST", at, watcher);  // anyone, for a public game
+  ASSERT_EQ(asked.status, 202) << asked.body;
+  EXPECT_EQ(asked.body["state"], "queued");
+  EXPECT_EQ(asked.body["total"], 13);
+  EXPECT_EQ(asked.body["ahead"], 0);
+  // Asking again is the same job, not a second one.
+  EXPECT_EQ(call("POST", at, black_).body["state"], "queued");
+
+  ASSERT_EQ(run(worker(key_file(key("house")), {"--level", "1"}), std::chrono::seconds(120)), 0);
+  const auto done = call("GET", at, "");
+  ASSERT_EQ(done.status, 200) << done.body;
+  EXPECT_EQ(done.body["state"], "done") << done.body;
+  EXPECT_EQ(done.body["done"], 13);
+  EXPECT_TRUE(done.body["engine"].get<std::string>().starts_with("GNU Go 3.")) << done.body;
+  EXPECT_TRUE(done.body["engine"].get<std::string>().ends_with(", level 1")) << done.body;
+  const auto& positions = done.body["positions"];
+  ASSERT_EQ(positions.size(), 13u);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    EXPECT_EQ(positions[i]["move"], i);
+    EXPECT_TRUE(positions[i]["score"].is_number());
+    EXPECT_FALSE(positions[i].contains("winrate"));  // GNU Go gives none
+    EXPECT_LE(positions[i]["line"].size(), 1u);
+  }
+  EXPECT_EQ(positions[0]["line"].size(), 1u);
+  // A second request shows the stored analysis.
+  EXPECT_EQ(call("POST", at, white_).status, 200);
+
+  // The SGF download carries it: a comment on each move with the score and the better move.
+  const auto sgf =
+      body_of(http_get(server_.port(), "/api/v1/games/" + std::to_string(game) + ".sgf"));
+  EXPECT_NE(sgf.find("GNU Go 3."), std::string::npos) << sgf;
+  EXPECT_NE(sgf.find("ahead; this move"), std::string::npos) << sgf;
+}
+
+TEST_F(Analysis, KataGosProtocolThroughAStandInGivesScoresWinRatesAndLines) {
+  const auto game = finished_game(kTwelveMoves);
+  const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
+  ASSERT_EQ(call("POST", at, black_).status, 202);
+  const auto file = key_file(key("gpu-box"));
+  ASSERT_EQ(run(worker(file, {"--engine", "katago", "--visits", "50", "--katago",
+                              "python3 " + paths::katago_standin() + " " + paths::fixtures() +
+                                  "/analysis/katago-12-moves.json"}),
+                std::chrono::seconds(60)),
+            0);
+  const auto done = call("GET", at, "");
+  ASSERT_EQ(done.body["state"], "done") << done.body;
+  EXPECT_EQ(done.body["engine"], "KataGo 1.15.3, 50 visits");
+  const auto& p = done.body["positions"];
+  ASSERT_EQ(p.size(), 13u);
+  // The fixture speaks for the side to move; the server keeps Black's side.
+  EXPECT_DOUBLE_EQ(p[0]["score"].get<double>(), 0.4);  // Black to move: as said
+  EXPECT_DOUBLE_EQ(p[0]["winrate"].get<double>(), 0.52);
+  EXPECT_DOUBLE_EQ(p[1]["score"].get<double>(), 1.2);    // White to move, said -1.2
+  EXPECT_DOUBLE_EQ(p[1]["winrate"].get<double>(), 0.6);  // said 0.4
+  EXPECT_EQ(p[0]["line"], json({"E5", "C3", "G3"}));
+  const auto sgf =
+      body_of(http_get(server_.port(), "/api/v1/games/" + std::to_string(game) + ".sgf"));
+  EXPECT_NE(sgf.find("SBKV[60.0]"), std::string::npos) << sgf;
+}
+
+TEST_F(Analysis, ARevokedKeyIsRefusedAndAWorkerWithoutOneNeverGetsAJob) {
+  const auto game = finished_game({"E5", "C3"});
+  ASSERT_EQ(call("POST", "/api/v1/games/" + std::to_string(game) + "/analysis", black_).status,
+            202);
+  EXPECT_EQ(call("POST", "/api/v1/analysis/acquire", "tw_made-up").status, 401);
+  EXPECT_EQ(call("POST", "/api/v1/analysis/acquire", black_).status, 401);  // a player's session
+  const auto k = key("old-box");
+  EXPECT_EQ(output_of(paths::server_binary() + " --database " + database() +
+                      " --revoke-worker-key old-box"),
+            "the key of the analysis worker 'old-box' no longer works\n");
+  EXPECT_EQ(call("POST", "/api/v1/analysis/acquire", k).status, 401);
+  EXPECT_EQ(run(worker(key_file(k)), std::chrono::seconds(30)), 2);
+  EXPECT_EQ(call("GET", "/api/v1/games/" + std::to_string(game) + "/analysis", "").body["state"],
+            "queued");
+}
+
+TEST_F(Analysis, HostileAndMalformedResultsAreRefusedWithTheReason) {
+  const auto k = key("hostile");
+  for (const auto& [body, reason] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"engine":"x","positions":[{"move":0,"score":1}]})", "the game has 3 positions"},
+           {R"({"engine":"x","positions":[{"move":0,"score":1},{"move":1,"score":2},)"
+            R"({"move":2,"score":3,"line":["E5"]}]})",
+            "position 2: move 1 of the line (E5) is not legal there"},
+           {R"({"engine":"x","positions":[{"move":0,"score":1e9}]})", "between -1000 and 1000"},
+           {R"({"engine":"a\u0007b","positions":[{"move":0,"score":1}]})", "printable"},
+           {R"({"engine":"x","positions":[{"move":0,"score":1,"winrate":1.5}]})", "from 0 to 1"},
+           {R"({"engine":"x","positions":[{"move":0,"score":1,"line":["<b>"]}]})", "such as"},
+           {R"({"engine":"x","positions":[{"move":0,"score":1,"line":["J10"]},)"
+            R"({"move":1,"score":2},{"move":2,"score":3}]})",
+            "not on the board"},
+           {R"({"engine":"x","positions":[{"move":0,"score":1}],"html":"<script>"})",
+            "unknown field 'html'"},
+           {"not json", "JSON object"}}) {
+    const auto game = finished_game({"E5", "C3"});
+    ASSERT_EQ(call("POST", "/api/v1/games/" + std::to_string(game) + "/analysis", black_).status,
+              202);
+    const auto job = call("POST", "/api/v1/analysis/acquire", k);
+    ASSERT_EQ(job.status, 200) << job.body;
+    ASSERT_EQ(job.body["game"], game);
+    const auto sent = call("POST", "/api/v1/analysis/" + std::to_string(game) + "/result", k, body);
+    EXPECT_EQ(sent.status, 400) << body;
+    EXPECT_NE(sent.body["error"]["message"].get<std::string>().find(reason), std::string::npos)
+        << sent.body << " for " << body;
+    const auto view = call("GET", "/api/v1/games/" + std::to_string(game) + "/analysis", "");
+    EXPECT_EQ(view.body["state"], "failed");
+    EXPECT_FALSE(view.body.contains("positions"));
+  }
+}
+
+TEST_F(Analysis, AWorkerKilledMidJobLosesItToAnotherAndNothingIsDoubled) {
+  const auto game = finished_game(kTwelveMoves);
+  const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
+  ASSERT_EQ(call("POST", at, black_).status, 202);
+  // The first worker's engine (the KataGo stand-in) takes the query and says nothing more: the
+  // worker is mid-job when it is killed with SIGKILL (its engine goes with it).
+  const auto hung = server_.dir() / "engine-has-the-query";
+  auto args = worker(key_file(key("first")),
+                     {"--engine", "katago", "--katago",
+                      "python3 " + paths::katago_standin() + " " + paths::fixtures() +
+                          "/analysis/katago-12-moves.json --hang " + hung.string()});
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  ChildStart watch(server_.dir().string());
+  pid_t first = fork();
+  if (first == 0) {
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  ASSERT_TRUE(watch.wait(first, [&] { return fs::exists(hung); }));
+  EXPECT_EQ(call("GET", at, "").body["state"], "running");
+  kill(first, SIGKILL);
+  waitpid(first, nullptr, 0);
+  // Another worker asks (every 50 ms) until the first one's claim (1 s here) has run out; then
+  // the job is its.
+  ASSERT_EQ(run(worker(key_file(key("second")), {"--level", "1", "--poll-ms", "50"}),
+                std::chrono::seconds(120)),
+            0);
+  const auto done = call("GET", at, "");
+  EXPECT_EQ(done.body["state"], "done");
+  EXPECT_EQ(done.body["positions"].size(), 13u);
+  EXPECT_TRUE(done.body["engine"].get<std::string>().starts_with("GNU Go"));
+  // A worker that still thinks it holds the job (the first, had it lived) is refused.
+  const auto third = key("third");
+  EXPECT_EQ(call("POST", "/api/v1/analysis/" + std::to_string(game) + "/result", third,
+                 R"({"engine":"x","positions":[{"move":0,"score":1}]})")
+                .status,
+            409);
+  EXPECT_EQ(
+      call("POST", "/api/v1/analysis/" + std::to_string(game) + "/progress", third, R"({"done":3})")
+          .status,
+      409);
+  EXPECT_EQ(call("GET", at, "").body["engine"], done.body["engine"]);
+}
+
+TEST_F(Analysis, PrivateGamesArePlayersOnlyAndAllowancesAreKept) {
+  const auto other = register_user(server_.port(), "other");
+  std::vector<std::int64_t> games;
+  for (int i = 0; i < 4; ++i) games.push_back(finished_game({"E5", "C3"}));
+  // Three waiting at once per account; the fourth waits for one of them.
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(call("POST", "/api/v1/games/" + std::to_string(games[i]) + "/analysis", other).status,
+              202);
+  const auto fourth =
+      call("POST", "/api/v1/games/" + std::to_string(games[3]) + "/analysis", other);
+  EXPECT_EQ(fourth.status, 429);
+  EXPECT_EQ(fourth.body["error"]["code"], "analysis_waiting");
+  EXPECT_EQ(
+      call("GET", "/api/v1/games/" + std::to_string(games[2]) + "/analysis", "").body["ahead"], 2);
+  EXPECT_EQ(call("POST", "/api/v1/games/99999/analysis", other).status, 404);
+  // A private game is its players' alone: to anyone else it does not exist.
+  const auto secret = finished_game({"E5"}, true, {{"width", 9}, {"height", 9}, {"private", true}});
+  const std::string at = "/api/v1/games/" + std::to_string(secret) + "/analysis";
+  EXPECT_EQ(call("POST", at, other).status, 404);
+  EXPECT_EQ(call("GET", at, "").status, 404);
+  EXPECT_EQ(call("POST", at, black_).status, 202);
+  EXPECT_EQ(call("GET", at, white_).body["state"], "queued");
+  EXPECT_EQ(call("GET", at, other).status, 404);
+}
+
+}  // namespace
+}  // namespace tengen::testing
