@@ -1,0 +1,162 @@
+// The analysis store (docs/analysis.md) on both backends, a real SQLite file and a real
+// PostgreSQL: worker keys by their hash and revoked, one job per game, the queue oldest first and
+// shared by two nodes, a claim that runs out going to another worker, a job claimed too often
+// failing, and only the worker holding a job reporting on it.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "store/migrate.h"
+#include "store/postgres.h"
+#include "store/postgres_analysis_store.h"
+#include "store/postgres_migrate.h"
+#include "store/sqlite_analysis_store.h"
+#include "support/temp_database.h"
+#include "support/temp_postgres.h"
+
+namespace tengen::store {
+namespace {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual AnalysisStore& analysis() = 0;
+  virtual std::unique_ptr<AnalysisStore> another() = 0;  // a second connection: another node
+  virtual void exec(const std::string& sql) = 0;
+};
+
+class Sqlite final : public Backend {
+ public:
+  Sqlite() : db_(temp_.path()), analysis_((migrate(db_), temp_.path())) {}
+  AnalysisStore& analysis() override { return analysis_; }
+  std::unique_ptr<AnalysisStore> another() override {
+    return std::make_unique<SqliteAnalysisStore>(temp_.path());
+  }
+  void exec(const std::string& sql) override { db_.exec(sql); }
+
+ private:
+  testing::TempDatabase temp_;
+  Database db_;
+  SqliteAnalysisStore analysis_;
+};
+
+class Postgres final : public Backend {
+ public:
+  Postgres()
+      : conninfo_(testing::TempPostgres::instance().new_database()),
+        db_(conninfo_),
+        analysis_((pg::migrate(db_), conninfo_)) {}
+  AnalysisStore& analysis() override { return analysis_; }
+  std::unique_ptr<AnalysisStore> another() override {
+    return std::make_unique<PostgresAnalysisStore>(conninfo_);
+  }
+  void exec(const std::string& sql) override { db_.exec(sql); }
+
+ private:
+  std::string conninfo_;
+  pg::Connection db_;
+  PostgresAnalysisStore analysis_;
+};
+
+class AnalysisStores : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == "sqlite")
+      backend_ = std::make_unique<Sqlite>();
+    else
+      backend_ = std::make_unique<Postgres>();
+    backend_->exec(
+        "INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'a', 'h', 1),"
+        " (2, 'b', 'h', 1)");
+    for (int game = 1; game <= 4; ++game)
+      backend_->exec(
+          "INSERT INTO games(id, settings, first_id, second_id, black_id, white_id,"
+          " created_at) VALUES (" +
+          std::to_string(game) + ", '{}', 1, 2, 1, 2, 1)");
+  }
+  AnalysisStore& store() { return backend_->analysis(); }
+  std::unique_ptr<Backend> backend_;
+};
+
+TEST_P(AnalysisStores, WorkerKeysAreFoundByTheirHashUntilRevoked) {
+  const auto id = store().add_worker("box", "hash-1", 10);
+  ASSERT_TRUE(id);
+  EXPECT_FALSE(store().add_worker("box", "hash-2", 11)) << "the name is taken";
+  EXPECT_FALSE(store().add_worker("other", "hash-1", 11)) << "the key is taken";
+  const auto found = store().worker_by_key("hash-1", 20);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->id, *id);
+  EXPECT_EQ(found->name, "box");
+  EXPECT_EQ(found->last_seen_at_ms, 20);
+  EXPECT_FALSE(store().worker_by_key("hash-9", 20));
+  EXPECT_TRUE(store().revoke_worker("box", 30));
+  EXPECT_FALSE(store().revoke_worker("box", 31)) << "revoked already";
+  EXPECT_FALSE(store().worker_by_key("hash-1", 40));
+  ASSERT_EQ(store().workers().size(), 1u);
+  EXPECT_EQ(store().workers()[0].revoked_at_ms, 30);
+}
+
+TEST_P(AnalysisStores, TheQueueIsOldestFirstOneJobPerGameAndSharedByNodes) {
+  const auto w1 = *store().add_worker("w1", "k1", 1);
+  const auto w2 = *store().add_worker("w2", "k2", 1);
+  EXPECT_TRUE(store().enqueue(3, 1, 10, 100));
+  EXPECT_TRUE(store().enqueue(1, 2, 20, 200));
+  EXPECT_TRUE(store().enqueue(2, 1, 30, 200));
+  EXPECT_FALSE(store().enqueue(3, 2, 10, 300)) << "asked for already";
+  EXPECT_EQ(store().unfinished(1), 2);
+  EXPECT_EQ(store().unfinished(std::nullopt), 3);
+  EXPECT_EQ(store().requested_since(1, 150), 1);
+  EXPECT_EQ(store().ahead_of(3), 0);
+  EXPECT_EQ(store().ahead_of(1), 1);
+  EXPECT_EQ(store().ahead_of(2), 2);  // the same time as game 1: by game number
+  const auto node2 = backend_->another();
+  const auto a = store().claim(w1, 1000, 2000, 3);
+  const auto b = node2->claim(w2, 1000, 2000, 3);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->game_id, 3);
+  EXPECT_EQ(b->game_id, 1);
+  EXPECT_EQ(a->state, "running");
+  EXPECT_EQ(a->attempts, 1);
+  EXPECT_EQ(a->moves_total, 10);
+  EXPECT_EQ(store().ahead_of(2), 2) << "running jobs are still ahead";
+  // Only the holder reports, and only while it holds the job.
+  EXPECT_FALSE(store().progress(3, w2, 5, 3000));
+  EXPECT_TRUE(store().progress(3, w1, 5, 3000));
+  EXPECT_EQ(store().job(3)->moves_done, 5);
+  EXPECT_FALSE(store().finish(3, w2, "e", "{}", 1500));
+  EXPECT_TRUE(store().finish(3, w1, "GNU Go", R"({"r":1})", 1500));
+  const auto done = store().job(3);
+  EXPECT_EQ(done->state, "done");
+  EXPECT_EQ(done->engine, "GNU Go");
+  EXPECT_EQ(done->result, R"({"r":1})");
+  EXPECT_EQ(done->moves_done, 10);
+  EXPECT_EQ(done->finished_at_ms, 1500);
+  EXPECT_FALSE(store().finish(3, w1, "again", "{}", 1600)) << "kept once";
+  EXPECT_TRUE(node2->fail(1, w2, "engine gone", 1700));
+  EXPECT_EQ(store().job(1)->state, "failed");
+  EXPECT_EQ(store().job(1)->error, "engine gone");
+  EXPECT_EQ(store().unfinished(std::nullopt), 1);
+}
+
+TEST_P(AnalysisStores, AClaimThatRunsOutGoesToAnotherWorkerUntilTheAttemptsAreSpent) {
+  const auto w1 = *store().add_worker("w1", "k1", 1);
+  const auto w2 = *store().add_worker("w2", "k2", 1);
+  store().enqueue(4, 1, 10, 100);
+  ASSERT_TRUE(store().claim(w1, 1000, 2000, 2));
+  EXPECT_FALSE(store().claim(w2, 1500, 2500, 2)) << "still w1's";
+  const auto again = store().claim(w2, 2001, 3000, 2);  // w1 went silent
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->worker_id, w2);
+  EXPECT_EQ(again->attempts, 2);
+  EXPECT_FALSE(store().progress(4, w1, 3, 4000)) << "no longer w1's";
+  // w2 goes silent too: two claims were all it may have.
+  EXPECT_FALSE(store().claim(w1, 3001, 4000, 2));
+  EXPECT_EQ(store().job(4)->state, "failed");
+  EXPECT_EQ(store().job(4)->error, "no worker finished it");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, AnalysisStores, ::testing::Values("sqlite", "postgres"),
+                         [](const auto& backend) { return backend.param; });
+
+}  // namespace
+}  // namespace tengen::store
