@@ -11,11 +11,13 @@
 #include "store/migrate.h"
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
+#include "store/postgres_analysis_store.h"
 #include "store/postgres_game_store.h"
 #include "store/postgres_mail_store.h"
 #include "store/postgres_moderation_store.h"
 #include "store/postgres_push_store.h"
 #include "store/sqlite_account_store.h"
+#include "store/sqlite_analysis_store.h"
 #include "store/sqlite_game_store.h"
 #include "store/sqlite_mail_store.h"
 #include "store/sqlite_moderation_store.h"
@@ -119,6 +121,11 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     const auto device = push.subscribe(
         {0, ann, "https://push.example.net/a", "p256dh-a", "auth-a", {true, false, true}, 48}, 10);
     push.enqueue({device, "your_move", R"({"game":1})", "game-1", "high", 3600}, 49);
+    // Analysis: a worker's key and a job it holds.
+    SqliteAnalysisStore analysis(file.path());
+    const auto box = analysis.add_worker("box", "hash-box", 50);
+    analysis.enqueue(1, ann, 3, 51);
+    analysis.claim(*box, 52, 9'000, 3);
   }
   const std::string pg = TempPostgres::instance().new_database();
   const auto imported = import_sqlite(file.path(), pg);
@@ -145,7 +152,9 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                                                                    {"mail_game_notices", 1},
                                                                    {"server_keys", 1},
                                                                    {"push_subscriptions", 1},
-                                                                   {"push_queue", 1}};
+                                                                   {"push_queue", 1},
+                                                                   {"analysis_workers", 1},
+                                                                   {"analysis_jobs", 1}};
   EXPECT_EQ(imported.rows, expected);
 
   pg::Connection db(pg);
@@ -173,6 +182,11 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_FALSE(mail.note_your_move(ann, 1, 45, 50)) << "told at 46";
   EXPECT_GT(mail.enqueue({ann, "digest", "ann@example.org", "s", "b", ""}, 51), waiting->id)
       << "numbers go on";
+  PostgresAnalysisStore analysis(pg);
+  EXPECT_EQ(analysis.worker_by_key("hash-box", 60)->name, "box");
+  EXPECT_EQ(analysis.job(1)->state, "running");
+  EXPECT_EQ(analysis.job(1)->claimed_until_ms, 9'000);
+  EXPECT_EQ(*analysis.add_worker("next", "hash-next", 61), 2) << "numbers go on";
   PostgresPushStore push(pg);
   EXPECT_EQ(push.server_key("vapid", "another", 60), "scalar") << "the key made first is kept";
   const auto queued = push.claim(60, 70);

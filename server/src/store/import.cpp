@@ -39,7 +39,9 @@ constexpr const char* kTables[] = {"users",
                                    "mail_game_notices",
                                    "server_keys",
                                    "push_subscriptions",
-                                   "push_queue"};
+                                   "push_queue",
+                                   "analysis_workers",
+                                   "analysis_jobs"};
 
 // A table's columns in SQLite, in order.
 std::vector<std::string> sqlite_columns(Database& db, const std::string& table) {
@@ -148,8 +150,9 @@ Imported import_sqlite(const std::string& sqlite_file, const std::string& postgr
   }
   source.exec("COMMIT");
   // Numbers PostgreSQL hands out next follow the copied ones.
-  for (const char* table : {"users", "sessions", "rating_history", "invites", "audit_log",
-                            "reports", "mail_queue", "push_subscriptions", "push_queue"}) {
+  for (const char* table :
+       {"users", "sessions", "rating_history", "invites", "audit_log", "reports", "mail_queue",
+        "push_subscriptions", "push_queue", "analysis_workers"}) {
     statements.push_back({std::string("SELECT setval(pg_get_serial_sequence('") + table +
                               "', 'id'), coalesce((SELECT max(id) FROM " + table +
                               "), 0) + 1, false)",
