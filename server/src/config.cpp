@@ -397,11 +397,23 @@ std::string default_web_root(const std::string& executable) {
   return (binary.parent_path() / ".." / "share" / "tengen" / "web").lexically_normal().string();
 }
 
-std::string default_bridge(const std::string& executable) {
+namespace {
+// A program of this repository beside the server's binary (an install), or where the build tree
+// puts it (bridge/).
+std::string helper_program(const std::string& executable, const char* name) {
   const auto folder = std::filesystem::path(executable).parent_path();
-  const auto beside = folder / "tengen-gtp-bridge";
+  const auto beside = folder / name;
   if (std::filesystem::exists(beside)) return beside.string();
-  return (folder / ".." / "bridge" / "tengen-gtp-bridge").lexically_normal().string();
+  return (folder / ".." / "bridge" / name).lexically_normal().string();
+}
+}  // namespace
+
+std::string default_bridge(const std::string& executable) {
+  return helper_program(executable, "tengen-gtp-bridge");
+}
+
+std::string default_analysis_worker(const std::string& executable) {
+  return helper_program(executable, "tengen-analysis");
 }
 
 ListenUrl listen_url(const std::string& address, unsigned short port) {

@@ -114,6 +114,8 @@ std::string default_web_root(const std::string& executable);
 // Where tengen-gtp-bridge is when --bot-bridge is not given: beside the server binary (the install
 // layout), or in the build tree's build/PRESET/bridge/.
 std::string default_bridge(const std::string& executable);
+// The same for the analysis worker, tengen-analysis (docs/analysis.md).
+std::string default_analysis_worker(const std::string& executable);
 
 // The address a person can open in a browser for a server listening on `address`:`port`
 // (http://localhost:8080/ for every interface), and whether it listens on every interface.

@@ -20,6 +20,7 @@
 #include "accounts/accounts.h"
 #include "analysis/analysis.h"
 #include "bots/house_bots.h"
+#include "bots/supervisor.h"
 #include "centre/centre.h"
 #include "clock.h"
 #include "cluster/hub_reads.h"
@@ -69,6 +70,9 @@ std::string allocator() {
 #endif
   return "the C library's malloc";
 }
+
+// GNU Go's level in the house analysis worker (docs/analysis.md, "How long it takes").
+constexpr int kHouseAnalysisLevel = 10;
 
 // The default node name (--node): this machine's.
 std::string host_name() {
@@ -552,6 +556,34 @@ int main(int argc, char** argv) {
         if (Centre* h = serving.load()) h->seed_starts();
       }
     }
+    // The house analysis worker (docs/analysis.md): GNU Go analysing finished games that players
+    // ask about, with a fresh key of its own at each start, only in its environment.
+    std::optional<Supervisor> house_worker;
+    if (config.analysis_worker == "on" || (config.analysis_worker == "auto" && !clustered)) {
+      std::error_code ec;
+      const auto self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+      const auto program = default_analysis_worker(self);
+      const bool every = config.address == "0.0.0.0" || config.address == "::";
+      std::string host = every ? "127.0.0.1" : config.address;
+      if (host.find(':') != std::string::npos) host = "[" + host + "]";
+      if (access(program.c_str(), X_OK) != 0) {
+        spdlog::warn("no house analysis worker: no {} to run", program);
+      } else if (access(config.gnugo.c_str(), X_OK) != 0) {
+        spdlog::warn("no house analysis worker: no GNU Go at {}", config.gnugo);
+      } else {
+        house_worker.emplace(Supervisor::Options{});
+        house_worker->start(
+            {{"analysis",
+              "the house analysis worker",
+              {program, "--server", "http://" + host + ":" + std::to_string(server.port()),
+               "--engine", "gnugo", "--gnugo", config.gnugo, "--level",
+               std::to_string(kHouseAnalysisLevel), "--poll-ms", "2000", "--log-level",
+               config.log_level == "info" ? "warn" : config.log_level},
+              {"TENGEN_WORKER_KEY=" + analysis.renew_key("house")}}});
+        spdlog::info("house analysis worker: GNU Go {} at level {}", config.gnugo,
+                     kHouseAnalysisLevel);
+      }
+    }
     if (relay) {
       spdlog::info("e-mail through {} as {}", store::without_password(config.smtp_url),
                    config.mail_from);
@@ -561,6 +593,7 @@ int main(int argc, char** argv) {
     server.run();
     mailer->stop();  // its thread stops before the hub its digests ask
     house_bots.reset();
+    house_worker.reset();
     keeping = nullptr;
     keeper.reset();
     roles.reset();  // no more becoming the hub, nor forwarding

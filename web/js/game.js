@@ -1,6 +1,7 @@
 // The game view: board, players and clocks, the nigiri, play controls, the scoring phase, the
 // result, chat. Its state is the server's: a snapshot, then the room's events in order; after a
 // reconnection it asks for the events since the last one it saw.
+import { analysisPanel } from './analysis.js';
 import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex, formatDays, vertexName, countTerms } from './util.js';
 import { t, tn, num, formatTime } from './i18n.js';
 import { openReport } from './report.js';
@@ -75,6 +76,8 @@ export function mountGame(root, ctx, gameId) {
     // Spectators at any time, players once their game is over; never a player in their own game.
     canAnalyse: () => !!st && (st.phase === 'finished' || st.role === 'spectator'),
   });
+  // The engine's review once the game is over (analysis.js): graph, swings, better moves.
+  const analysis = analysisPanel({ gameId, review, loggedIn: () => !!ctx.user, onChange: () => render() });
   const staleNote = h('div', { class: 'stale-note', hidden: true }, t('game.stale'));
   const vertexInput = h('input', { id: 'vertex-input', name: 'vertex', autocomplete: 'off', placeholder: t('game.vertex_placeholder'), size: 6, 'aria-label': t('game.vertex_label') });
   const keyboardForm = h('form', { class: 'keyboard-play', onsubmit: (e) => { e.preventDefault(); clickPoint(vertexInput.value.trim().toUpperCase()); vertexInput.value = ''; } },
@@ -129,7 +132,7 @@ export function mountGame(root, ctx, gameId) {
   const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, t('chat.send')));
   const chatGuest = h('p', { class: 'muted' }, ...tn('chat.guest', { link: h('a', { href: '#/login' }, t('nav.log_in')) }));
   const view = h('div', { class: 'game' },
-    h('div', { class: 'board-area' }, boardHolder, confirmBar, hint, reviewBar, staleNote, keyboardForm),
+    h('div', { class: 'board-area' }, boardHolder, confirmBar, hint, reviewBar, analysis.el, staleNote, keyboardForm),
     h('aside', { class: 'side' },
       h('header', { class: 'game-head' }, title, tournamentLine, subtitle, watchingNote, h('div', { class: 'row settings-row' }, sgfLink, soundToggle, notifyToggle, confirmToggle)),
       blind?.el ?? '',
@@ -176,7 +179,7 @@ export function mountGame(root, ctx, gameId) {
     const el = h('div', { class: `player ${color}`, dataset: { color } },
       h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
       h('div', { class: 'who' }, h('span', { class: 'name-line' }, name, rank, report), note, captures),
-      h('div', { class: 'clock', 'aria-label': t('game.clock_of', { color: colorName(color) }) }, clockMain, clockExtra));
+      h('div', { class: 'clock', role: 'timer', 'aria-label': t('game.clock_of', { color: colorName(color) }) }, clockMain, clockExtra));
     return { el, name, rank, captures, clockMain, clockExtra, note, report };
   }
 
@@ -622,11 +625,15 @@ export function mountGame(root, ctx, gameId) {
     });
     const shown = review.view();
     const planned = plan.planned();
-    if (shown && review.browsing) board.render({ position: shown.points, last: shown.last, labels: shown.labels });
+    // Where the engine would have played, at the move shown (analysis.js).
+    const best = review.browsing ? analysis.bestAt(review.shown) : null;
+    const bestMark = best ? [{ i: position.index(best), shape: 'circle' }] : [];
+    if (shown && review.browsing) board.render({ position: shown.points, last: shown.last, labels: shown.labels, shapes: bestMark });
     else if (planned.length) board.render(plannedView(planned));
     else board.render({ position: position.points, last, dead, ownership, labels: shown?.labels });
     board.el.classList.toggle('reviewing', review.browsing);
     review.renderBar(reviewBar);
+    analysis.update(st.phase === 'finished', st.moves);
     board.el.classList.toggle('marking', scoring && !!myColor());
     board.el.classList.toggle('my-turn', myTurn());
     keyboardForm.hidden = !myColor() || !(st.phase === 'playing' || scoring);
@@ -1064,6 +1071,7 @@ export function mountGame(root, ctx, gameId) {
     conn.removeEventListener('open', onOpen);
     conn.removeEventListener('status', onStatus);
     ctx.events.removeEventListener('lobby', onLobby);
+    analysis.destroy();
     ranksEvents.removeEventListener('ranks', onRanks);
     if (conn.isOpen) conn.command('leave', { game: gameId }, { resend: false }).catch(() => {});
   };

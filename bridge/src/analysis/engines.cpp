@@ -64,11 +64,21 @@ class GnuGo final : public AnalysisEngine {
     for (std::size_t i = 0; i <= moves.size(); ++i) {
       wire::AnalysedPosition p;
       p.move = static_cast<int>(i);
-      p.score = black_lead(gtp.gtp("estimate_score", 120s));
       const std::string who = to_move[i] == Color::White ? "white" : "black";
+      // GNU Go's estimate leans toward the player who moved last (by some ten points on 9x9):
+      // the estimate here and the one after GNU Go's own best move here, averaged, cancel that
+      // lean, so that consecutive positions compare (docs/analysis.md).
+      const double here = black_lead(gtp.gtp("estimate_score", 120s));
+      double after_best = here;
       std::istringstream top(gtp.gtp("top_moves_" + who, 300s));
       std::string best;
-      if (top >> best) p.line.push_back(best);
+      if (top >> best && geometry.parse_gtp(best)) {
+        p.line.push_back(best);
+        gtp.gtp("play " + who + " " + best, 10s);
+        after_best = black_lead(gtp.gtp("estimate_score", 120s));
+        gtp.gtp("undo", 10s);
+      }
+      p.score = (here + after_best) / 2;
       result.positions.push_back(std::move(p));
       if (i < moves.size())
         gtp.gtp(std::string("play ") + (moves[i].color == Color::White ? "white " : "black ") +

@@ -24,8 +24,10 @@ class AnalysisEngine {
                                                  const std::function<void(int done)>& progress) = 0;
 };
 
-// GNU Go in GTP mode: estimate_score for the score, top_moves_black / top_moves_white for its
-// best move (its line is that one move; it gives no win rate).
+// GNU Go in GTP mode, with a fixed seed (the same game, the same analysis): estimate_score for
+// the score (averaged with the estimate after its best move, which cancels the estimate's lean
+// toward the player who moved last), top_moves_black / top_moves_white for its best move (its
+// line is that one move; it gives no win rate).
 std::unique_ptr<AnalysisEngine> gnugo_engine(const std::string& binary, int level);
 
 // KataGo's analysis engine (`katago analysis -config ... -model ...`), its JSON protocol: one

@@ -55,8 +55,8 @@ std::variant<AnalysisResult, std::string> decode_analysis_result(std::string_vie
 // POST /api/v1/analysis/{game}/progress: {"done": N}, the positions analysed so far.
 std::variant<int, std::string> decode_analysis_progress(std::string_view body);
 
-// GET /api/v1/games/{id}/analysis: {"game", "state": "queued"|"running"|"done"|"failed", "done",
-// "total", "ahead" (jobs waiting before it), "engine", "error", "positions" (when done)}.
+// GET /api/v1/games/{id}/analysis: {"game", "state": "none"|"queued"|"running"|"done"|"failed",
+// "done", "total", "ahead" (jobs waiting before it), "engine", "error", "positions" (when done)}.
 struct AnalysisView {
   std::int64_t game = 0;
   std::string state;

@@ -44,6 +44,12 @@ std::optional<std::string> Analysis::make_key(store::AnalysisStore& store, const
   return key;
 }
 
+std::string Analysis::renew_key(const std::string& name) {
+  auto key = "tw_" + random_token(32);
+  store_.set_worker_key(name, key_hash(key), clock_.unix_ms());
+  return key;
+}
+
 std::optional<store::AnalysisWorker> Analysis::worker(const std::string& key) {
   if (key.empty()) return std::nullopt;
   return store_.worker_by_key(key_hash(key), clock_.unix_ms());
@@ -96,7 +102,12 @@ Analysis::Answer Analysis::request(std::int64_t game, std::int64_t user, bool is
 
 Analysis::Answer Analysis::view(std::int64_t game) {
   const auto row = store_.job(game);
-  if (!row) return refusal(404, "no_analysis", "nobody has asked for this game's analysis yet");
+  if (!row) {  // nobody has asked for it yet
+    wire::AnalysisView none;
+    none.game = game;
+    none.state = "none";
+    return none;
+  }
   return view_of(*row);
 }
 

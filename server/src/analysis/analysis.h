@@ -40,6 +40,9 @@ class Analysis {
     return make_key(store_, name, clock_.unix_ms());
   }
   bool revoke(const std::string& name) { return store_.revoke_worker(name, clock_.unix_ms()); }
+  // A fresh key for the worker `name`, replacing the one it had (the house worker's, at each
+  // start of the server).
+  std::string renew_key(const std::string& name);
   // The worker holding this key, unless revoked.
   std::optional<store::AnalysisWorker> worker(const std::string& key);
 
@@ -54,7 +57,7 @@ class Analysis {
   // stored one (200), or refused: no such game, a game in play, a private game not theirs, an
   // allowance spent, the queue full.
   Answer request(std::int64_t game, std::int64_t user, bool is_player);
-  // The game's analysis as it stands; a refusal (404) if nobody asked for it.
+  // The game's analysis as it stands (state "none" if nobody asked for it).
   Answer view(std::int64_t game);
 
   // A worker's calls. The next job (nullopt: none waiting).

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "bots/supervisor.h"
 #include "ratings/glicko2.h"
 
 namespace tengen {
@@ -68,17 +69,11 @@ class HouseBots {
   static std::string unavailable(const Options& options);
 
  private:
-  struct Running;
-  void supervise(Running& bot);
-
   Accounts& accounts_;
   std::vector<HouseBot> bots_;
   Options options_;
   std::string directory_;  // the bridges' configuration files
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::vector<std::unique_ptr<Running>> running_;
+  Supervisor supervisor_;
 };
 
 }  // namespace tengen

@@ -44,6 +44,10 @@ class AnalysisStore {
   virtual std::optional<std::int64_t> add_worker(const std::string& name,
                                                  const std::string& key_hash,
                                                  std::int64_t now_ms) = 0;
+  // The worker `name` has this key from now on (made if new, its revocation lifted): the house
+  // worker's fresh key at each start.
+  virtual void set_worker_key(const std::string& name, const std::string& key_hash,
+                              std::int64_t now_ms) = 0;
   // The worker's key stops working; false if there is no such worker (or it was revoked).
   virtual bool revoke_worker(const std::string& name, std::int64_t now_ms) = 0;
   // The worker whose key hashes to `key_hash`, not revoked; its last_seen is set to now.

@@ -53,6 +53,15 @@ std::optional<std::int64_t> PostgresAnalysisStore::add_worker(const std::string&
   return r.int64(0, 0);
 }
 
+void PostgresAnalysisStore::set_worker_key(const std::string& name, const std::string& key_hash,
+                                           std::int64_t now_ms) {
+  std::lock_guard lock(mutex_);
+  db_->query(
+      "INSERT INTO analysis_workers(name, key_hash, created_at) VALUES ($1, $2, $3)"
+      " ON CONFLICT (name) DO UPDATE SET key_hash = excluded.key_hash, revoked_at = NULL",
+      {name, key_hash, now_ms});
+}
+
 bool PostgresAnalysisStore::revoke_worker(const std::string& name, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
   return db_->query(

@@ -19,6 +19,8 @@ class PostgresAnalysisStore final : public AnalysisStore {
 
   std::optional<std::int64_t> add_worker(const std::string& name, const std::string& key_hash,
                                          std::int64_t now_ms) override;
+  void set_worker_key(const std::string& name, const std::string& key_hash,
+                      std::int64_t now_ms) override;
   bool revoke_worker(const std::string& name, std::int64_t now_ms) override;
   std::optional<AnalysisWorker> worker_by_key(const std::string& key_hash,
                                               std::int64_t now_ms) override;

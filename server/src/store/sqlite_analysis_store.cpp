@@ -37,6 +37,15 @@ std::optional<std::int64_t> SqliteAnalysisStore::add_worker(const std::string& n
   return q.last_insert_rowid();
 }
 
+void SqliteAnalysisStore::set_worker_key(const std::string& name, const std::string& key_hash,
+                                         std::int64_t now_ms) {
+  std::lock_guard lock(mutex_);
+  Statement q(db_,
+              "INSERT INTO analysis_workers(name, key_hash, created_at) VALUES (?, ?, ?)"
+              " ON CONFLICT(name) DO UPDATE SET key_hash = excluded.key_hash, revoked_at = NULL");
+  q.bind(1, name).bind(2, key_hash).bind(3, now_ms).run();
+}
+
 bool SqliteAnalysisStore::revoke_worker(const std::string& name, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
   Statement q(db_,

@@ -1,0 +1,104 @@
+// Analysis after the game in the browser (docs/analysis.md): the real server binary with its own
+// house analysis worker (tengen-analysis with Debian's GNU Go), a 9×9 game played to its end, the
+// analysis asked for from the game page, its progress, then the score graph, the swings, the
+// engine's move on the board and its line as a variation, on a desktop in English, a phone with
+// touch in Dutch and a desktop in German, accessible; and the SGF download carrying it. Nothing
+// sleeps: every wait is for something on the page.
+//
+//   node tests/web/analysis.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn, commandIn as command } from './harness.mjs';
+
+const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('analysis');
+const step = (text) => console.log(`--- ${text}`);
+
+const { child: server, port } = await startServer({ binary: serverBinary, webRoot, dir, extra: ['--bots', 'off', '--analysis-worker', 'on'] });
+const url = `http://127.0.0.1:${port}`;
+const browser = await launchBrowser();
+const failures = [];
+const newPage = (label, options = {}) => openPage(browser, failures, label, { locale: 'en-GB', ...options });
+const moves = ['E5', 'C3', 'G3', 'C6', 'G6', 'D4', 'E7', 'F4', 'C7', 'E3', 'B6', 'F3', 'D7', 'G4', 'H4', 'H5'];
+
+try {
+  step('ann and bob play a 9×9 game to its end (ann resigns)');
+  const ann = await newPage('ann');
+  const bob = await newPage('bob', { locale: 'nl-NL', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await registerIn(ann, url, 'ann');
+  await registerIn(bob, url, 'bob');
+  const challenge = await command(ann, { type: 'create_challenge', opponent: 'bob', settings: { width: 9, height: 9, komi: 6.5, color: 'black' } });
+  const accepted = await command(bob, { type: 'accept_challenge', challenge: challenge.challenge });
+  const game = accepted.game;
+  await ann.goto(`${url}/#/game/${game}`);
+  await ann.locator('.game').waitFor();
+  // While the game is played there is no analysis, not even the offer.
+  assert.equal(await ann.locator('.panel.analysis').isHidden(), true, 'no analysis during play');
+  for (let i = 0; i < moves.length; i++) await command(i % 2 === 0 ? ann : bob, { type: 'play', game, vertex: moves[i] });
+  await command(ann, { type: 'resign', game });
+  const panel = ann.locator('.panel.analysis');
+  await panel.locator('button', { hasText: 'Analyse this game' }).waitFor();
+
+  step('ann asks for the analysis: the page shows the queue, then the house worker\'s progress, then the graph');
+  await panel.locator('button', { hasText: 'Analyse this game' }).click();
+  await panel.locator('[role=status], .analysis-graph').first().waitFor();
+  await panel.locator('.analysis-graph').waitFor({ timeout: 120000 });
+  assert.match(await panel.locator('.analysis-engine').innerText(), /^Analysed by GNU Go 3\.\d+, level 10$/);
+  assert.equal(await panel.locator('.analysis-graph path.lead').count(), 1);
+  const swings = panel.locator('ol.swings li');
+  const listed = await swings.count();
+  assert.ok(listed >= 1 && listed <= 5, `1 to 5 swings listed, not ${listed}`);
+  assert.equal(await panel.locator('.analysis-graph circle.swing').count(), listed, 'each swing marked on the graph');
+  assert.match(await swings.first().innerText(), /^Move \d+, (Black|White) [A-J]\d: −\d+\.\d points/);
+  await ann.screenshot({ path: join(artifacts, 'analysis-desktop.png'), fullPage: true });
+  await assertAccessible(ann, 'a finished game with its analysis');
+
+  step('a click on the graph goes to that move; the engine\'s move is marked on the board and shown as a variation');
+  const box = await panel.locator('.analysis-graph').boundingBox();
+  await panel.locator('.analysis-graph').click({ position: { x: box.width * 4 / moves.length, y: box.height / 2 } });
+  await ann.locator('[data-review=where]', { hasText: /^Move 4 of 16/ }).waitFor();
+  await panel.locator('[data-analysis=here]', { hasText: /^Move 4 · (even|[BW]\+\d+\.\d)/ }).waitFor();
+  const here = await panel.locator('[data-analysis=here]').innerText();
+  const best = /engine: ([A-J]\d)/.exec(here)?.[1];
+  assert.ok(best, `the engine's move at move 4: ${here}`);
+  await ann.locator(`.board .marks [data-shape="circle ${best}"]`).waitFor();
+  await panel.locator('button', { hasText: 'Show the engine\'s move' }).click();
+  await ann.locator('.review-bar .variation-line').waitFor();
+  await ann.locator(`.board .stone[data-stone="${best}"]`).waitFor();
+  await ann.locator('.review-bar button', { hasText: 'Leave' }).click();
+  // The arrow keys step through the moves, and the graph's marker follows.
+  await ann.keyboard.press('ArrowRight');
+  await panel.locator('.analysis-graph line.now[data-move="5"]').waitFor({ state: 'attached' });
+  await ann.screenshot({ path: join(artifacts, 'analysis-variation.png') });
+
+  step('the SGF download carries the analysis');
+  const sgf = await ann.evaluate((id) => fetch(`/api/v1/games/${id}.sgf`).then((r) => r.text()), game);
+  assert.match(sgf, /C\[GNU Go 3\.\d+, level 10: [BW] \d+\.\d ahead; this move [+-]\d+\.\d/);
+
+  step('bob, on his phone in Dutch, sees the same analysis');
+  // His page, open on the game since it began, learns of the analysis by itself.
+  const his = bob.locator('.panel.analysis');
+  await his.locator('.analysis-graph').waitFor({ timeout: 30000 });
+  assert.match(await his.locator('.analysis-engine').innerText(), /^Geanalyseerd door GNU Go/);
+  await his.locator('h3', { hasText: 'Grootste omslagen' }).waitFor();
+  const graph = await his.locator('.analysis-graph').boundingBox();
+  assert.ok(graph.width <= 390 && graph.width > 250, `the graph fits the phone (${graph.width}px)`);
+  await his.locator('.analysis-graph').tap();
+  await his.locator('[data-analysis=here]', { hasText: /^Zet \d+/ }).waitFor();
+  await bob.screenshot({ path: join(artifacts, 'analysis-phone-nl.png'), fullPage: true });
+  await assertAccessible(bob, 'the analysis on a phone');
+
+  step('a spectator in German sees it too');
+  const carl = await newPage('carl', { locale: 'de-DE' });
+  await carl.goto(`${url}/#/game/${game}`);
+  await carl.locator('.panel.analysis .analysis-graph').waitFor();
+  assert.match(await carl.locator('.panel.analysis .analysis-engine').innerText(), /^Analysiert von GNU Go/);
+  await carl.locator('.panel.analysis h2', { hasText: 'Analyse' }).waitFor();
+
+  assert.deepEqual(failures, []);
+  console.log('analysis: ok');
+} finally {
+  await browser.close();
+  await stopServer(server);
+  rmSync(dir, { recursive: true, force: true });
+}

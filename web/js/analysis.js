@@ -1,0 +1,200 @@
+// Analysis after the game (docs/analysis.md): the panel under a finished game's board. It asks the
+// server for the game's analysis (GET /api/v1/games/{id}/analysis), offers to ask for one, shows
+// the queue and the progress while a worker analyses, then the score (and win-rate) graph, the
+// largest swings and, at every move, the engine's better move and its line. Everything shown comes
+// from the server as numbers and moves, written here as text (never as HTML).
+import { fetchJson } from './api.js';
+import { t } from './i18n.js';
+import { fill, h, svg } from './util.js';
+
+const WIDTH = 600;      // the graph's own units (it is drawn to the panel's width)
+const HEIGHT = 150;
+const SWINGS = 5;       // the largest losses listed and marked
+const POLL_MS = 2000;   // while queued or running
+const NONE_POLL_MS = 10000;  // while nobody has asked (the opponent may, on their page)
+
+const colorWord = (color) => t(`common.${color}`);
+
+// "B+4.5" / "W+3.0": who is ahead by how much, from Black's lead.
+export function leadText(score) {
+  if (Math.abs(score) < 0.05) return t('analysis.even');
+  return `${score > 0 ? 'B' : 'W'}+${Math.abs(score).toFixed(1)}`;
+}
+
+// Each move's gain (positive) or loss (negative) for the player who made it, in points:
+// [{ k, color, vertex, points, better, line }] for k = 1..n (the move that led to position k).
+export function swingsOf(positions, moves) {
+  const out = [];
+  for (let k = 1; k < positions.length && k <= moves.length; k++) {
+    const m = moves[k - 1];
+    const sign = m.color === 'black' ? 1 : -1;
+    const before = positions[k - 1];
+    const better = before.line[0] && before.line[0] !== m.vertex ? before.line[0] : null;
+    out.push({ k, color: m.color, vertex: m.vertex, points: (positions[k].score - before.score) * sign, better, line: before.line });
+  }
+  return out;
+}
+
+export function analysisPanel({ gameId, review, loggedIn, onChange }) {
+  let data = null;      // the server's answer: { state, done, total, ahead, engine, error, positions }
+  let problem = '';     // why asking failed, in words
+  let asking = false;
+  let started = false;
+  let timer = null;
+  let gone = false;
+  let moves = [];       // the game's moves ({ color, vertex }), for the swings
+  const heading = h('h2', { id: `analysis-${gameId}` }, t('analysis.title'));
+  const body = h('div', { class: 'analysis-body' });
+  const el = h('section', { class: 'panel analysis', hidden: true, 'aria-labelledby': `analysis-${gameId}` }, heading, body);
+
+  async function load() {
+    clearTimeout(timer);
+    try {
+      data = await fetchJson(`/api/v1/games/${gameId}/analysis`);
+      if (data.state === 'none') data = null;  // nobody has asked yet
+      problem = '';
+    } catch (err) {
+      problem = err.message;
+    }
+    if (gone) return;
+    if (data && (data.state === 'queued' || data.state === 'running')) timer = setTimeout(load, POLL_MS);
+    else if (!data) timer = setTimeout(load, NONE_POLL_MS);
+    render();
+    onChange();
+  }
+
+  async function ask() {
+    clearTimeout(timer);
+    asking = true;
+    problem = '';
+    render();
+    try {
+      data = await fetchJson(`/api/v1/games/${gameId}/analysis`, { method: 'POST', body: {} });
+      if (data.state === 'queued' || data.state === 'running') timer = setTimeout(load, POLL_MS);
+    } catch (err) {
+      problem = err.message;
+    } finally {
+      asking = false;
+      render();
+      onChange();
+    }
+  }
+
+  const positions = () => (data?.state === 'done' ? data.positions : null);
+
+  function graph(ps, swings) {
+    const n = Math.max(1, ps.length - 1);
+    const most = Math.max(10, ...ps.map((p) => Math.abs(p.score)));
+    const scale = Math.ceil(most / 10) * 10;
+    const x = (k) => (k / n) * WIDTH;
+    const y = (score) => HEIGHT / 2 - (score / scale) * (HEIGHT / 2 - 4);
+    const line = ps.map((p, k) => `${k ? 'L' : 'M'}${x(k).toFixed(1)} ${y(p.score).toFixed(1)}`).join('');
+    const area = `${line}L${x(ps.length - 1).toFixed(1)} ${HEIGHT / 2}L0 ${HEIGHT / 2}Z`;
+    const shown = review.shown;
+    const chart = svg('svg', {
+      class: 'analysis-graph', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: 'none', role: 'img',
+      'aria-label': t('analysis.graph_label', { scale: String(scale) }),
+    });
+    chart.append(svg('rect', { x: 0, y: 0, width: WIDTH, height: HEIGHT / 2, class: 'black-side' }));
+    chart.append(svg('path', { d: area, class: 'lead-area' }));
+    chart.append(svg('line', { x1: 0, y1: HEIGHT / 2, x2: WIDTH, y2: HEIGHT / 2, class: 'even' }));
+    chart.append(svg('path', { d: line, class: 'lead' }));
+    if (ps.some((p) => p.winrate !== undefined)) {
+      const wr = ps.map((p, k) => `${k ? 'L' : 'M'}${x(k).toFixed(1)} ${(HEIGHT - (p.winrate ?? 0.5) * HEIGHT).toFixed(1)}`).join('');
+      chart.append(svg('path', { d: wr, class: 'winrate' }));
+    }
+    for (const s of swings) {
+      chart.append(svg('circle', { cx: x(s.k), cy: y(ps[s.k].score), r: 4, class: 'swing', 'data-move': String(s.k) }));
+    }
+    chart.append(svg('line', { x1: x(shown), y1: 0, x2: x(shown), y2: HEIGHT, class: 'now', 'data-move': String(shown) }));
+    // A click (or a tap) goes to the move under it; the page's arrow keys step through the moves
+    // and the graph follows.
+    chart.addEventListener('click', (e) => {
+      const box = chart.getBoundingClientRect();
+      review.go(Math.round(((e.clientX - box.left) / box.width) * n));
+    });
+    return chart;
+  }
+
+  // Goes to position k and plays the engine's line there as a variation (judged by the server,
+  // as any variation is).
+  async function showLine(k, line) {
+    review.go(k);
+    for (const vertex of line) {
+      await review.play(vertex);
+      if (review.variation?.error) break;
+    }
+  }
+
+  function render() {
+    if (!started) return;
+    const parts = [];
+    if (!data) {
+      parts.push(h('p', { class: 'muted' }, t('analysis.none')));
+      if (loggedIn()) parts.push(h('button', { type: 'button', class: 'primary', disabled: asking, onclick: ask }, t('analysis.ask')));
+      else parts.push(h('p', { class: 'muted' }, t('analysis.log_in')));
+    } else if (data.state === 'queued' || data.state === 'running') {
+      const total = Math.max(1, data.total);
+      parts.push(h('p', { role: 'status' }, data.state === 'queued'
+        ? (data.ahead ? t('analysis.queued_behind', { n: String(data.ahead) }) : t('analysis.queued'))
+        : t('analysis.running', { done: String(data.done), total: String(data.total) })));
+      parts.push(h('progress', { max: String(total), value: String(data.done), 'aria-label': t('analysis.progress') }));
+    } else if (data.state === 'failed') {
+      parts.push(h('p', { class: 'review-error' }, t('analysis.failed'), ' ', h('span', { class: 'muted' }, data.error)));
+    } else {
+      const ps = data.positions;
+      const all = swingsOf(ps, moves);
+      const worst = all.filter((s) => s.points <= -1).sort((a, b) => a.points - b.points).slice(0, SWINGS);
+      parts.push(h('p', { class: 'muted analysis-engine' }, t('analysis.by', { engine: data.engine })));
+      parts.push(graph(ps, worst));
+      parts.push(h('p', { class: 'analysis-legend muted' },
+        h('span', { class: 'key lead' }), ` ${t('analysis.legend_lead')}`,
+        ps.some((p) => p.winrate !== undefined) ? h('span', {}, ' ', h('span', { class: 'key winrate' }), ` ${t('analysis.legend_winrate')}`) : ''));
+      const k = Math.min(review.shown, ps.length - 1);
+      const here = ps[k];
+      const facts = [t('analysis.at_move', { k: String(k) }), leadText(here.score)];
+      if (here.winrate !== undefined) facts.push(t('analysis.winrate', { percent: String(Math.round(here.winrate * 100)) }));
+      const best = here.line[0];
+      parts.push(h('div', { class: 'analysis-here' },
+        h('p', { 'data-analysis': 'here' }, facts.join(' · '),
+          best ? ` · ${t('analysis.best', { move: best === 'pass' ? t('review.passed') : best })}` : ''),
+        best && !review.variation ? h('button', { type: 'button', onclick: () => showLine(k, here.line) },
+          here.line.length > 1 ? t('analysis.show_line', { n: String(here.line.length) }) : t('analysis.show_move')) : ''));
+      if (worst.length) {
+        parts.push(h('h3', {}, t('analysis.swings')));
+        parts.push(h('ol', { class: 'swings' }, ...worst.sort((a, b) => a.k - b.k).map((s) => h('li', {},
+          h('button', { type: 'button', class: 'link', onclick: () => review.go(s.k) },
+            t('analysis.swing', { k: String(s.k), color: colorWord(s.color), move: s.vertex === 'pass' ? t('review.passed') : s.vertex, points: s.points.toFixed(1).replace('-', '−') })),
+          s.better ? [' · ', h('button', { type: 'button', class: 'link', onclick: () => showLine(s.k - 1, s.line) }, t('analysis.better', { move: s.better }))] : ''))));
+      }
+    }
+    if (problem) parts.push(h('p', { class: 'review-error', role: 'alert' }, problem));
+    fill(body, ...parts);
+  }
+
+  return {
+    el,
+    // The game as it stands: the panel shows once the game is over (never during play).
+    update(finished, gameMoves) {
+      moves = gameMoves;
+      el.hidden = !finished;
+      if (!finished) return;
+      if (!started) {
+        started = true;
+        load();
+      }
+      render();
+    },
+    // The engine's best move at the position the board shows (not in a variation): a vertex.
+    bestAt(k) {
+      const ps = positions();
+      if (!ps || review.variation || k >= ps.length) return null;
+      const best = ps[k].line[0];
+      return best && best !== 'pass' ? best : null;
+    },
+    destroy() {
+      gone = true;
+      clearTimeout(timer);
+    },
+  };
+}
