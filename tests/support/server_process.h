@@ -49,8 +49,9 @@ class ServerProcess {
                                   "--log-level", "warn", "--insecure-fast-password-hashing", "yes",
                                   // Tests register many accounts from 127.0.0.1.
                                   "--registrations-per-address", "0",
-                                  // The house bots only where a test asks for them (`extra`).
-                                  "--bots", "off"};
+                                  // The house bots and analysis worker only where a test
+                                  // asks for them (`extra`).
+                                  "--bots", "off", "--analysis-worker", "off"};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());

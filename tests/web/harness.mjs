@@ -28,7 +28,9 @@ export function startServer({ binary, webRoot, dir, port = 0, extra = [] }) {
     '--port', String(port), '--address', '127.0.0.1', '--port-file', fifo,
     '--database', join(dir, 'tengen.sqlite3'), '--web-root', webRoot,
     '--insecure-fast-password-hashing', 'yes', '--log-level', 'warn',
-    '--registrations-per-address', '0', ...extra,
+    '--registrations-per-address', '0',
+    // The house analysis worker only where a test asks for it (`extra`).
+    '--analysis-worker', 'off', ...extra,
   ], { stdio: ['ignore', 'inherit', 'inherit'] });
   return new Promise((resolve, reject) => {
     let text = '';
