@@ -11,7 +11,8 @@ const WIDTH = 600;      // the graph's own units (it is drawn to the panel's wid
 const HEIGHT = 150;
 const SWINGS = 5;       // the largest losses listed and marked
 const POLL_MS = 2000;   // while queued or running
-const NONE_POLL_MS = 10000;  // while nobody has asked (the opponent may, on their page)
+const NONE_POLL_MS = 10000;  // while nobody has asked (the opponent may, on their page)…
+const NONE_POLLS = 60;       // …for ten minutes; a page opened later asks when it opens
 
 const colorWord = (color) => t(`common.${color}`);
 
@@ -43,6 +44,7 @@ export function analysisPanel({ gameId, review, loggedIn, onChange }) {
   let timer = null;
   let gone = false;
   let moves = [];       // the game's moves ({ color, vertex }), for the swings
+  let nonePolls = 0;
   const heading = h('h2', { id: `analysis-${gameId}` }, t('analysis.title'));
   const body = h('div', { class: 'analysis-body' });
   const el = h('section', { class: 'panel analysis', hidden: true, 'aria-labelledby': `analysis-${gameId}` }, heading, body);
@@ -58,7 +60,7 @@ export function analysisPanel({ gameId, review, loggedIn, onChange }) {
     }
     if (gone) return;
     if (data && (data.state === 'queued' || data.state === 'running')) timer = setTimeout(load, POLL_MS);
-    else if (!data) timer = setTimeout(load, NONE_POLL_MS);
+    else if (!data && ++nonePolls <= NONE_POLLS) timer = setTimeout(load, NONE_POLL_MS);
     render();
     onChange();
   }

@@ -40,6 +40,8 @@ sends the results back. The key comes from --key-file or the environment (TENGEN
   --visits N          KataGo's visits per position (default 400)
   --poll-ms N         how long to wait before asking again when there is no work (default 5000)
   --once              analyse one game (waiting for one), then stop
+  --sgf FILE          analyse the game in FILE here and print the result (JSON), asking no
+                      server: to try an engine, or to time it (docs/performance.md)
   --log-level LEVEL   trace, debug, info (default), warn, error
 )";
 
@@ -125,6 +127,7 @@ int main(int argc, char** argv) {
                                     level_name = "info";
   int level = 10, visits = 400, poll_ms = 5000;
   bool once = false;
+  std::string sgf_file;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -142,6 +145,8 @@ int main(int argc, char** argv) {
     }
     if (arg == "--once") {
       once = true;
+    } else if (arg == "--sgf" && has_value) {
+      sgf_file = argv[++i];
     } else if (arg == "--server" && has_value) {
       server_url = argv[++i];
     } else if (arg == "--key-file" && has_value) {
@@ -164,7 +169,7 @@ int main(int argc, char** argv) {
       return usage_error("unknown or incomplete option '" + arg + "'");
     }
   }
-  if (server_url.empty()) return usage_error("--server is required");
+  if (server_url.empty() && sgf_file.empty()) return usage_error("--server is required");
   if (engine_name != "gnugo" && engine_name != "katago")
     return usage_error("--engine must be gnugo or katago");
   if (engine_name == "katago" && katago.empty())
@@ -173,6 +178,32 @@ int main(int argc, char** argv) {
   if (log_level == spdlog::level::off && level_name != "off")
     return usage_error("unknown log level '" + level_name + "'");
   spdlog::set_level(log_level);
+
+  if (!sgf_file.empty()) {  // one local game, no server
+    std::ifstream in(sgf_file);
+    if (!in) return usage_error("cannot read " + sgf_file);
+    std::stringstream text;
+    text << in.rdbuf();
+    signal(SIGPIPE, SIG_IGN);
+    try {
+      const auto record = tengen::read_sgf(text.str());
+      auto engine = engine_name == "katago" ? tengen::analysis::katago_engine(words(katago), visits)
+                                            : tengen::analysis::gnugo_engine(gnugo, level);
+      const auto name = engine->name();  // the engine started and asked, outside the timing
+      const auto started = std::chrono::steady_clock::now();
+      const auto result = engine->analyse(record, [](int) {});
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::cout << wire::encode_analysis_result(result) << "\n";
+      const auto positions = result.positions.size();
+      std::cerr << name << ": " << positions << " positions in " << seconds << " s, "
+                << seconds / static_cast<double>(std::max<std::size_t>(1, positions - 1))
+                << " s a move\n";
+      return 0;
+    } catch (const std::exception& e) {
+      std::cerr << "tengen-analysis: " << sgf_file << ": " << e.what() << "\n";
+      return 1;
+    }
+  }
 
   std::string key;
   if (!key_file.empty()) {
