@@ -40,7 +40,8 @@ std::string result_body(const GameRecord& record) {
   const auto n = record.moves.size();
   for (std::size_t i = 0; i <= n; ++i) {
     wire::AnalysedPosition p{static_cast<int>(i), 0.1 * static_cast<double>(i) - 12, 0.5, {}};
-    for (std::size_t k = i; k < n && k < i + 10; ++k) p.line.push_back(geometry.to_gtp(record.moves[k].point));
+    for (std::size_t k = i; k < n && k < i + 10; ++k)
+      p.line.push_back(geometry.to_gtp(record.moves[k].point));
     r.positions.push_back(std::move(p));
   }
   return wire::encode_analysis_result(r);
@@ -65,10 +66,12 @@ void BM_QueueTrip(benchmark::State& state) {
   {
     store::Database db(path.string());
     store::migrate(db);
-    db.exec("INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'a', 'h', 1),"
-            " (2, 'b', 'h', 1)");
-    db.exec("INSERT INTO games(id, settings, first_id, second_id, black_id, white_id, created_at)"
-            " VALUES (1, '{}', 1, 2, 1, 2, 1)");
+    db.exec(
+        "INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'a', 'h', 1),"
+        " (2, 'b', 'h', 1)");
+    db.exec(
+        "INSERT INTO games(id, settings, first_id, second_id, black_id, white_id, created_at)"
+        " VALUES (1, '{}', 1, 2, 1, 2, 1)");
   }
   store::SqliteAnalysisStore store(path.string());
   store::Database reset(path.string());
@@ -80,7 +83,8 @@ void BM_QueueTrip(benchmark::State& state) {
     state.PauseTiming();
     reset.exec("UPDATE analysis_jobs SET state = 'queued', attempts = 0");
     state.ResumeTiming();
-    const auto job = store.claim(worker, ++now, now + 1000, 3);
+    ++now;
+    const auto job = store.claim(worker, now, now + 1000, 3);
     if (!job || !store.finish(job->game_id, worker, "GNU Go", body, now))
       state.SkipWithError("the job was not claimed and finished");
   }

@@ -192,7 +192,8 @@ int main(int argc, char** argv) {
       const auto name = engine->name();  // the engine started and asked, outside the timing
       const auto started = std::chrono::steady_clock::now();
       const auto result = engine->analyse(record, [](int) {});
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       std::cout << wire::encode_analysis_result(result) << "\n";
       const auto positions = result.positions.size();
       std::cerr << name << ": " << positions << " positions in " << seconds << " s, "
