@@ -197,6 +197,23 @@ TEST_F(Analysis, KataGosProtocolThroughAStandInGivesScoresWinRatesAndLines) {
   const auto sgf =
       body_of(http_get(server_.port(), "/api/v1/games/" + std::to_string(game) + ".sgf"));
   EXPECT_NE(sgf.find("SBKV[60.0]"), std::string::npos) << sgf;
+  // White's C6 (move 4) lost 5 points: its comment names the better move, and the engine's line
+  // (D5 D6) stands beside it as a variation.
+  EXPECT_NE(sgf.find("this move -5.0; better: D5"), std::string::npos) << sgf;
+  EXPECT_NE(sgf.find(";W[de]C[The engine's line (KataGo 1.15.3, 50 visits)];B[dd])"),
+            std::string::npos)
+      << sgf;
+  // A review board opened from the game carries the analysis too.
+  const auto review =
+      http_request(server_.port(), "POST", "/api/v1/reviews",
+                   "Content-Type: application/json\r\nAuthorization: Bearer " + black_ + "\r\n",
+                   json{{"game", game}}.dump());
+  ASSERT_TRUE(review.starts_with("HTTP/1.1 201")) << review;
+  const auto id = json::parse(body_of(review))["review"]["id"].get<std::int64_t>();
+  const auto reviewed =
+      body_of(http_request(server_.port(), "GET", "/api/v1/reviews/" + std::to_string(id) + ".sgf",
+                           "Authorization: Bearer " + black_ + "\r\n"));
+  EXPECT_NE(reviewed.find("The engine's line (KataGo"), std::string::npos) << reviewed;
 }
 
 TEST_F(Analysis, ARevokedKeyIsRefusedAndAWorkerWithoutOneNeverGetsAJob) {

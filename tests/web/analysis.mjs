@@ -75,6 +75,15 @@ try {
   const sgf = await ann.evaluate((id) => fetch(`/api/v1/games/${id}.sgf`).then((r) => r.text()), game);
   assert.match(sgf, /C\[GNU Go 3\.\d+, level 10: [BW] \d+\.\d ahead; this move [+-]\d+\.\d/);
 
+  step('a review board opened from the game carries the analysis: comments, the engine\'s lines beside the mistakes');
+  await ann.locator('.panel.result button', { hasText: 'Open a review board' }).click();
+  await ann.waitForURL(/#\/review\/\d+/);
+  const review = Number(/#\/review\/(\d+)/.exec(ann.url())[1]);
+  const reviewed = await ann.evaluate((id) => fetch(`/api/v1/reviews/${id}.sgf`).then((r) => r.text()), review);
+  assert.match(reviewed, /C\[The engine's line \(GNU Go 3\.\d+, level 10\)\]/);
+  await ann.locator('.review-room .tree').waitFor();
+  await ann.screenshot({ path: join(artifacts, 'analysis-review-board.png') });
+
   step('bob, on his phone in Dutch, sees the same analysis');
   // His page, open on the game since it began, learns of the analysis by itself.
   const his = bob.locator('.panel.analysis');

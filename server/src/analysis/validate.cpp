@@ -1,5 +1,6 @@
 #include "analysis/validate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -8,6 +9,11 @@
 
 namespace tengen::analysis {
 namespace {
+
+// The engine's line stands beside the moves that lost the most (at least a point), as many as the
+// game page lists.
+constexpr double kMistake = 1;
+constexpr std::size_t kMistakesShown = 5;
 
 std::string points(double v) {
   char text[32];
@@ -62,7 +68,14 @@ std::string annotated_sgf(const std::string& sgf, const protocol::http::Analysis
   const auto geometry = tree.record.geometry();
   std::size_t position = 0;
   int node = 0;
+  struct Mistake {
+    double swing;
+    int parent;      // the node before the move
+    std::size_t at;  // its position
+  };
+  std::vector<Mistake> mistakes;
   while (!tree.nodes[static_cast<std::size_t>(node)].children.empty()) {
+    const int parent = node;
     node = tree.nodes[static_cast<std::size_t>(node)].children.front();
     auto& n = tree.nodes[static_cast<std::size_t>(node)];
     if (!n.move.is_move()) continue;
@@ -82,10 +95,35 @@ std::string annotated_sgf(const std::string& sgf, const protocol::http::Analysis
                           points(swing);
     if (!before.line.empty()) {
       const auto best = geometry.parse_gtp(before.line.front());
-      if (best && *best != n.move.point) comment += "; better: " + before.line.front();
+      if (best && *best != n.move.point) {
+        comment += "; better: " + before.line.front();
+        if (swing <= -kMistake) mistakes.push_back({swing, parent, position - 1});
+      }
     }
     if (!n.move.comment.empty()) n.move.comment += "\n\n";
     n.move.comment += comment;
+  }
+  // Beside the moves that lost the most, the engine's line as a variation (the lines were checked
+  // legal when the result was kept).
+  std::stable_sort(mistakes.begin(), mistakes.end(),
+                   [](const Mistake& a, const Mistake& b) { return a.swing < b.swing; });
+  if (mistakes.size() > kMistakesShown) mistakes.resize(kMistakesShown);
+  for (const auto& [swing, parent, at] : mistakes) {
+    const auto& line = result.positions[at].line;
+    const Color first =
+        tree.nodes[static_cast<std::size_t>(
+                       tree.nodes[static_cast<std::size_t>(parent)].children.front())]
+            .move.color;
+    Color colour = first;
+    int from = parent;
+    for (std::size_t k = 0; k < line.size(); ++k) {
+      RecordedMove m;
+      m.color = colour;
+      m.point = geometry.parse_gtp(line[k]).value_or(kPass);
+      if (k == 0) m.comment = "The engine's line (" + result.engine + ")";
+      from = tree.add(from, std::move(m));
+      colour = colour == Color::Black ? Color::White : Color::Black;
+    }
   }
   return write_sgf(tree);
 }

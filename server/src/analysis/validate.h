@@ -19,7 +19,8 @@ int positions_of(const GameRecord& record);
 
 // The record with the analysis written in (docs/analysis.md, "In the SGF"): on each move's node
 // Black's win rate as SBKV (percent, as Sabaki reads it; only when the engine gave win rates) and a
-// comment with the score, the swing and the engine's better move.
+// comment with the score, the swing and the engine's better move; beside the five moves that lost
+// the most (a point or more), the engine's line as a variation.
 std::string annotated_sgf(const std::string& sgf, const protocol::http::AnalysisResult& result);
 
 }  // namespace tengen::analysis

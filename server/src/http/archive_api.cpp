@@ -232,7 +232,10 @@ ApiResponse Api::new_review(const ApiRequest& r) {
       return not_found;  // as GET /api/v1/games/{id} answers
     // Its review is as private as the game: its players, administrators and whom they invite.
     if (info->settings.is_private) request.players = {info->black, info->white};
-    const auto sgf = archive_.store->finished_sgf(*source.game);
+    auto sgf = archive_.store->finished_sgf(*source.game);
+    // Its analysis comes along (comments, the engine's lines beside the mistakes).
+    if (sgf && archive_.analysis)
+      sgf = archive_.analysis->with_analysis(*source.game, std::move(*sgf));
     if (!sgf) {
       return error(409, "game_in_play",
                    "game " + std::to_string(*source.game) +
