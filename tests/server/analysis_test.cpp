@@ -1,6 +1,6 @@
 // Analysis after the game through the real parts (docs/analysis.md): the real server binary, the
-// real worker (tengen-analysis) with Debian's GNU Go and with a stand-in speaking KataGo's
-// analysis protocol from a fixture (tests/analysis/katago-standin), worker keys made and revoked
+// real worker (tengen-analysis) with Debian's GNU Go, and with stand-ins speaking KataGo's analysis
+// protocol and GTP's kata-analyze from a fixture (tests/analysis/), worker keys made and revoked
 // with the server's own commands, a worker killed with SIGKILL mid-job, and hostile results.
 #include <gtest/gtest.h>
 #include <sys/syscall.h>
@@ -214,6 +214,26 @@ TEST_F(Analysis, KataGosProtocolThroughAStandInGivesScoresWinRatesAndLines) {
       body_of(http_request(server_.port(), "GET", "/api/v1/reviews/" + std::to_string(id) + ".sgf",
                            "Authorization: Bearer " + black_ + "\r\n"));
   EXPECT_NE(reviewed.find("The engine's line (KataGo"), std::string::npos) << reviewed;
+}
+
+TEST_F(Analysis, AGtpEngineWithKataAnalyzeGivesTheSameThroughTheRealWorker) {
+  const auto game = finished_game(kTwelveMoves);
+  const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
+  ASSERT_EQ(call("POST", at, white_).status, 202);
+  ASSERT_EQ(run(worker(key_file(key("gtp-box")),
+                       {"--engine", "gtp", "--visits", "50", "--gtp",
+                        "python3 " + paths::gtp_analyze_standin() + " " + paths::fixtures() +
+                            "/analysis/katago-12-moves.json"}),
+                std::chrono::seconds(60)),
+            0);
+  const auto done = call("GET", at, "");
+  ASSERT_EQ(done.body["state"], "done") << done.body;
+  EXPECT_EQ(done.body["engine"], "KataGo 1.15.3, 50 visits");
+  const auto& p = done.body["positions"];
+  ASSERT_EQ(p.size(), 13u);
+  EXPECT_DOUBLE_EQ(p[1]["score"].get<double>(), 1.2);  // White to move, said -1.2
+  EXPECT_DOUBLE_EQ(p[3]["score"].get<double>(), -2.0);
+  EXPECT_EQ(p[3]["line"], json({"D5", "D6"}));  // order 0's pv, not the pass listed first
 }
 
 TEST_F(Analysis, ARevokedKeyIsRefusedAndAWorkerWithoutOneNeverGetsAJob) {

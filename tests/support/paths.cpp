@@ -22,6 +22,9 @@
 #ifndef TENGEN_KATAGO_STANDIN
 #define TENGEN_KATAGO_STANDIN ""
 #endif
+#ifndef TENGEN_GTP_ANALYZE_STANDIN
+#define TENGEN_GTP_ANALYZE_STANDIN ""
+#endif
 #ifndef TENGEN_TEST_ENGINE
 #define TENGEN_TEST_ENGINE ""
 #endif
@@ -51,6 +54,9 @@ std::string analysis_binary() {
 }
 std::string katago_standin() {
   return TENGEN_KATAGO_STANDIN;
+}
+std::string gtp_analyze_standin() {
+  return TENGEN_GTP_ANALYZE_STANDIN;
 }
 std::string test_engine() {
   return TENGEN_TEST_ENGINE;

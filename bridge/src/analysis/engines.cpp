@@ -217,7 +217,163 @@ class KataGo final : public AnalysisEngine {
   std::unique_ptr<LineProcess> engine_;
 };
 
+// One "info move ..." of kata-analyze's output: a candidate move with its numbers and line.
+struct Candidate {
+  std::string move;
+  long visits = 0;
+  int order = 1 << 30;
+  double winrate = 0.5;
+  double score_lead = 0;
+  std::vector<std::string> pv;
+};
+
+// A kata-analyze line: "info move D4 visits 12 ... winrate 0.53 scoreLead 1.2 order 0 pv D4 Q16
+// info move ...": each "info" a candidate; the pv runs to the next "info" (or "ownership").
+std::vector<Candidate> candidates_of(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<Candidate> out;
+  std::string word;
+  bool in_pv = false;
+  while (in >> word) {
+    if (word == "info") {
+      out.emplace_back();
+      in_pv = false;
+      continue;
+    }
+    if (out.empty()) continue;
+    auto& c = out.back();
+    if (word == "ownership" || word == "ownershipStdev" || word == "movesOwnership") {
+      in_pv = false;
+      std::string skip;
+      while (in >> skip && skip != "info") {
+      }
+      if (skip == "info") out.emplace_back();
+      continue;
+    }
+    if (in_pv) {
+      c.pv.push_back(word);
+      continue;
+    }
+    if (word == "pv") {
+      in_pv = true;
+      continue;
+    }
+    std::string value;
+    if (!(in >> value)) break;
+    try {
+      if (word == "move")
+        c.move = value;
+      else if (word == "visits")
+        c.visits = std::stol(value);
+      else if (word == "order")
+        c.order = std::stoi(value);
+      else if (word == "winrate")
+        c.winrate = std::stod(value);
+      else if (word == "scoreLead")
+        c.score_lead = std::stod(value);
+    } catch (const std::exception&) {
+      throw EngineDown("kata-analyze said '" + word + " " + value + "', not a number");
+    }
+  }
+  return out;
+}
+
+// Any GTP engine with kata-analyze (KataGo in GTP mode and its kin): for each position,
+// "kata-analyze COLOUR interval 10" until the search has `visits` visits in all, then another
+// command stops it. Its numbers are for the side to move.
+class KataAnalyze final : public AnalysisEngine {
+ public:
+  KataAnalyze(std::vector<std::string> command, int visits)
+      : command_(std::move(command)), visits_(visits) {}
+
+  std::string name() override {
+    auto& gtp = process();
+    if (label_.empty()) {
+      const auto commands = gtp.gtp("list_commands", 60s);
+      if (commands.find("kata-analyze") == std::string::npos)
+        throw EngineDown("this GTP engine has no kata-analyze (its list_commands)");
+      label_ = gtp.gtp("name", 60s) + " " + gtp.gtp("version", 60s);
+    }
+    return label_ + ", " + std::to_string(visits_) + " visits";
+  }
+
+  wire::AnalysisResult analyse(const GameRecord& record,
+                               const std::function<void(int)>& progress) override {
+    square_only(record);
+    auto& gtp = process();
+    wire::AnalysisResult result;
+    result.engine = name();
+    const auto geometry = record.geometry();
+    gtp.gtp("boardsize " + std::to_string(record.width), 60s);
+    gtp.gtp("clear_board", 60s);
+    gtp.gtp("komi " + std::to_string(record.komi), 60s);
+    for (const auto p : record.setup_black) gtp.gtp("play B " + geometry.to_gtp(p), 60s);
+    for (const auto p : record.setup_white) gtp.gtp("play W " + geometry.to_gtp(p), 60s);
+    const auto moves = moves_of(record);
+    const auto to_move = players_to_move(record);
+    for (std::size_t i = 0; i <= moves.size(); ++i) {
+      const bool white = to_move[i] == Color::White;
+      gtp.write_line(std::string("kata-analyze ") + (white ? "W" : "B") + " interval 10");
+      std::string reply = gtp.read_line(600s);
+      while (reply.empty()) reply = gtp.read_line(600s);
+      if (reply[0] == '?') throw EngineDown("kata-analyze was refused: " + reply);
+      std::vector<Candidate> last;
+      for (;;) {
+        const auto line = gtp.read_line(600s);
+        if (!line.starts_with("info")) continue;
+        auto candidates = candidates_of(line);
+        if (candidates.empty()) continue;
+        last = std::move(candidates);
+        long visits = 0;
+        for (const auto& c : last) visits += c.visits;
+        if (visits >= visits_) break;
+      }
+      // Any command ends the analysis: its output ends with an empty line, then the reply.
+      gtp.write_line("protocol_version");
+      for (;;) {
+        const auto line = gtp.read_line(60s);
+        if (line.starts_with("=") || line.starts_with("?")) break;
+      }
+      gtp.read_line(60s);  // the reply's empty line
+      const Candidate* best = &last.front();
+      for (const auto& c : last)
+        if (c.order < best->order) best = &c;
+      wire::AnalysedPosition p;
+      p.move = static_cast<int>(i);
+      p.score = white ? -best->score_lead : best->score_lead;
+      p.winrate = white ? 1 - best->winrate : best->winrate;
+      for (const auto& m : best->pv) {
+        if (p.line.size() == wire::kMaxAnalysisLine) break;
+        p.line.push_back(m);
+      }
+      if (p.line.empty() && !best->move.empty()) p.line.push_back(best->move);
+      result.positions.push_back(std::move(p));
+      if (i < moves.size())
+        gtp.gtp(std::string("play ") + (moves[i].color == Color::White ? "W " : "B ") +
+                    geometry.to_gtp(moves[i].point),
+                60s);
+      progress(static_cast<int>(i + 1));
+    }
+    return result;
+  }
+
+ private:
+  LineProcess& process() {
+    if (!engine_) engine_ = std::make_unique<LineProcess>(command_);
+    return *engine_;
+  }
+  std::vector<std::string> command_;
+  int visits_;
+  std::string label_;
+  std::unique_ptr<LineProcess> engine_;
+};
+
 }  // namespace
+
+std::unique_ptr<AnalysisEngine> kata_analyze_engine(const std::vector<std::string>& command,
+                                                    int visits) {
+  return std::make_unique<KataAnalyze>(command, visits);
+}
 
 std::vector<Color> players_to_move(const GameRecord& record) {
   std::vector<Color> out;

@@ -35,6 +35,12 @@ std::unique_ptr<AnalysisEngine> gnugo_engine(const std::string& binary, int leve
 // for the side to move, as its example configuration does (reportAnalysisWinratesAs SIDETOMOVE).
 std::unique_ptr<AnalysisEngine> katago_engine(const std::vector<std::string>& command, int visits);
 
+// Any GTP engine with `kata-analyze` (KataGo in GTP mode, and engines that speak its extension):
+// each position searched until `visits` visits in all, its best candidate's scoreLead, winrate and
+// pv, turned from the side to move's to Black's.
+std::unique_ptr<AnalysisEngine> kata_analyze_engine(const std::vector<std::string>& command,
+                                                    int visits);
+
 // Who is to move before each move of the record and after the last (the record's colours; at the
 // start PL, else White after handicap stones, else Black).
 std::vector<Color> players_to_move(const GameRecord& record);

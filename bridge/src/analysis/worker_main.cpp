@@ -33,11 +33,13 @@ sends the results back. The key comes from --key-file or the environment (TENGEN
 
   --server URL        the server, http://host:port or https://host
   --key-file FILE     a file holding the worker key
-  --engine NAME       gnugo (default) or katago
+  --engine NAME       gnugo (default), katago (its analysis engine) or gtp (a GTP engine with
+                      kata-analyze, given by --gtp)
   --gnugo PATH        GNU Go's binary (default /usr/games/gnugo)
   --level N           GNU Go's level, 1 to 10 (default 10)
   --katago "CMD ..."  KataGo's analysis engine, e.g. "katago analysis -config a.cfg -model m.bin.gz"
-  --visits N          KataGo's visits per position (default 400)
+  --gtp "CMD ..."     a GTP engine with kata-analyze, e.g. "katago gtp -config g.cfg -model m.bin.gz"
+  --visits N          KataGo's (or the GTP engine's) visits per position (default 400)
   --poll-ms N         how long to wait before asking again when there is no work (default 5000)
   --once              analyse one game (waiting for one), then stop
   --sgf FILE          analyse the game in FILE here and print the result (JSON), asking no
@@ -123,7 +125,7 @@ std::vector<std::string> words(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string server_url, key_file, engine_name = "gnugo", gnugo = "/usr/games/gnugo", katago,
+  std::string server_url, key_file, engine_name = "gnugo", gnugo = "/usr/games/gnugo", katago, gtp,
                                     level_name = "info";
   int level = 10, visits = 400, poll_ms = 5000;
   bool once = false;
@@ -157,6 +159,8 @@ int main(int argc, char** argv) {
       gnugo = argv[++i];
     } else if (arg == "--katago" && has_value) {
       katago = argv[++i];
+    } else if (arg == "--gtp" && has_value) {
+      gtp = argv[++i];
     } else if (arg == "--log-level" && has_value) {
       level_name = argv[++i];
     } else if (arg == "--level" && has_value) {
@@ -170,8 +174,10 @@ int main(int argc, char** argv) {
     }
   }
   if (server_url.empty() && sgf_file.empty()) return usage_error("--server is required");
-  if (engine_name != "gnugo" && engine_name != "katago")
-    return usage_error("--engine must be gnugo or katago");
+  if (engine_name != "gnugo" && engine_name != "katago" && engine_name != "gtp")
+    return usage_error("--engine must be gnugo, katago or gtp");
+  if (engine_name == "gtp" && gtp.empty())
+    return usage_error("--engine gtp needs --gtp \"engine gtp ...\" (with kata-analyze)");
   if (engine_name == "katago" && katago.empty())
     return usage_error("--engine katago needs --katago \"katago analysis -config ... -model ...\"");
   const auto log_level = spdlog::level::from_str(level_name);
@@ -179,6 +185,11 @@ int main(int argc, char** argv) {
     return usage_error("unknown log level '" + level_name + "'");
   spdlog::set_level(log_level);
 
+  auto make_engine = [&]() -> std::unique_ptr<tengen::analysis::AnalysisEngine> {
+    if (engine_name == "katago") return tengen::analysis::katago_engine(words(katago), visits);
+    if (engine_name == "gtp") return tengen::analysis::kata_analyze_engine(words(gtp), visits);
+    return tengen::analysis::gnugo_engine(gnugo, level);
+  };
   if (!sgf_file.empty()) {  // one local game, no server
     std::ifstream in(sgf_file);
     if (!in) return usage_error("cannot read " + sgf_file);
@@ -187,8 +198,7 @@ int main(int argc, char** argv) {
     signal(SIGPIPE, SIG_IGN);
     try {
       const auto record = tengen::read_sgf(text.str());
-      auto engine = engine_name == "katago" ? tengen::analysis::katago_engine(words(katago), visits)
-                                            : tengen::analysis::gnugo_engine(gnugo, level);
+      auto engine = make_engine();
       const auto name = engine->name();  // the engine started and asked, outside the timing
       const auto started = std::chrono::steady_clock::now();
       const auto result = engine->analyse(record, [](int) {});
@@ -224,10 +234,6 @@ int main(int argc, char** argv) {
   sigaction(SIGINT, &stop, nullptr);
   curl_global_init(CURL_GLOBAL_DEFAULT);
 
-  auto make_engine = [&] {
-    return engine_name == "katago" ? tengen::analysis::katago_engine(words(katago), visits)
-                                   : tengen::analysis::gnugo_engine(gnugo, level);
-  };
   auto engine = make_engine();
   Server server(server_url, key);
   spdlog::info("tengen-analysis: asking {} for games to analyse with {}", server_url, engine_name);
