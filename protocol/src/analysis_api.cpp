@@ -156,4 +156,35 @@ std::string encode_analysis_view(const AnalysisView& v) {
   return j.dump();
 }
 
+std::string encode_workers(const std::vector<WorkerView>& workers) {
+  json list = json::array();
+  for (const auto& w : workers) {
+    json j{{"name", w.name},
+           {"created_at_ms", w.created_at_ms},
+           {"last_seen_at_ms", nullptr},
+           {"revoked_at_ms", nullptr}};
+    if (w.last_seen_at_ms) j["last_seen_at_ms"] = *w.last_seen_at_ms;
+    if (w.revoked_at_ms) j["revoked_at_ms"] = *w.revoked_at_ms;
+    list.push_back(std::move(j));
+  }
+  return json{{"workers", std::move(list)}}.dump();
+}
+
+std::variant<std::string, std::string> decode_worker_name(std::string_view body) {
+  const auto fail = [](std::string why) {
+    return std::variant<std::string, std::string>(std::in_place_index<1>, std::move(why));
+  };
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return fail("the body must be a JSON object");
+  for (const auto& [key, value] : j.items())
+    if (key != "name") return fail("unknown field '" + key + "'");
+  if (!j.contains("name") || !j["name"].is_string()) return fail("missing field 'name'");
+  return std::variant<std::string, std::string>(std::in_place_index<0>,
+                                                j["name"].get<std::string>());
+}
+
+std::string encode_worker_key(std::string_view name, std::string_view key) {
+  return json{{"name", name}, {"key", key}}.dump();
+}
+
 }  // namespace tengen::protocol::http

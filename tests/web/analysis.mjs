@@ -6,6 +6,7 @@
 // sleeps: every wait is for something on the page.
 //
 //   node tests/web/analysis.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
@@ -103,6 +104,30 @@ try {
   await carl.locator('.panel.analysis .analysis-graph').waitFor();
   assert.match(await carl.locator('.panel.analysis .analysis-engine').innerText(), /^Analysiert von GNU Go/);
   await carl.locator('.panel.analysis h2', { hasText: 'Analyse' }).waitFor();
+
+  step('an administrator makes a worker\'s key on the Admin page, sees it once, and revokes it');
+  const said = execFileSync(serverBinary, ['--database', join(dir, 'tengen.sqlite3'), '--make-admin', 'ann'], { encoding: 'utf8' });
+  assert.match(said, /ann is now an administrator/);
+  await ann.goto(`${url}/#/admin/workers`);
+  await ann.reload();
+  await ann.locator('#nav-admin').waitFor();
+  await ann.locator('table.workers tr[data-worker="house"]').waitFor();
+  assert.doesNotMatch(await ann.locator('table.workers tr[data-worker="house"]').innerText(), /Never/, 'the house worker was seen');
+  await ann.fill('#worker-name', 'club-gpu');
+  await ann.click('form.invite-form button[type=submit]');
+  const shown = ann.locator('.worker-key code.key');
+  await shown.waitFor();
+  const key = await shown.innerText();
+  assert.match(key, /^tw_[\w-]{43}$/);
+  const acquire = (k) => ann.evaluate((bearer) => fetch('/api/v1/analysis/acquire', { method: 'POST', headers: { Authorization: `Bearer ${bearer}` } }).then((r) => r.status), k);
+  assert.equal(await acquire(key), 204, 'the new key works (nothing to do)');
+  await assertAccessible(ann, 'the Admin page\'s workers');
+  await ann.screenshot({ path: join(artifacts, 'analysis-admin-workers.png') });
+  await ann.locator('table.workers tr[data-worker="club-gpu"] button', { hasText: 'Revoke' }).click();
+  await ann.locator('table.workers tr[data-worker="club-gpu"]', { hasText: 'revoked' }).waitFor();
+  assert.equal(await acquire(key), 401, 'a revoked key is refused');
+  await ann.goto(`${url}/#/admin/audit`);
+  await ann.locator('table.audit td', { hasText: 'revoked an analysis worker\'s key (worker club-gpu)' }).waitFor();
 
   assert.deepEqual(failures, []);
   console.log('analysis: ok');

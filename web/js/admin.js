@@ -5,7 +5,7 @@ import { h, fill, field, selectInput, describeResult } from './util.js';
 import { fetchJson } from './api.js';
 import { t, formatDateTime } from './i18n.js';
 
-const TABS = ['reports', 'users', 'invites', 'audit'];
+const TABS = ['reports', 'users', 'invites', 'workers', 'audit'];
 const SUSPENSIONS = [1, 24, 72, 168, 720];  // hours
 
 const userLink = (u) => (u ? h('a', { href: `#/user/${encodeURIComponent(u.name)}` }, u.name) : t('admin.command_line'));
@@ -24,7 +24,7 @@ export function mountAdmin(root, ctx, tab) {
     body));
   let stopped = false;
   const alive = () => !stopped;
-  ({ reports, users, invites, audit })[current](body, ctx, alive);
+  ({ reports, users, invites, workers, audit })[current](body, ctx, alive);
   return () => { stopped = true; };
 }
 
@@ -232,6 +232,63 @@ function invites(root, ctx, alive) {
   load();
 }
 
+// ---- analysis workers (docs/analysis.md) ----
+
+function workers(root, ctx, alive) {
+  const name = h('input', { id: 'worker-name', maxlength: 40, autocomplete: 'off', placeholder: t('admin.worker_name_example'), pattern: '[A-Za-z0-9._\\-]{1,40}', required: true });
+  const problem = h('p', { class: 'form-error', role: 'alert' });
+  const made = h('div', { class: 'worker-key', hidden: true, role: 'status' });
+  const rows = h('tbody');
+  fill(root,
+    h('form', { class: 'invite-form', onsubmit: create },
+      h('p', { class: 'muted' }, t('admin.workers_help')),
+      h('div', { class: 'field-row' }, field(t('admin.worker_name'), name),
+        h('button', { type: 'submit', class: 'primary align-end' }, t('admin.worker_make'))),
+      problem),
+    made,
+    h('div', { class: 'table-wrap' }, h('table', { class: 'workers' },
+      h('thead', {}, h('tr', {}, ...['worker', 'made', 'seen', ''].map((k) => h('th', { scope: 'col' }, k ? t(`admin.col_${k}`) : '')))),
+      rows)));
+
+  async function create(e) {
+    e.preventDefault();
+    problem.textContent = '';
+    try {
+      const answer = await fetchJson('/api/v1/admin/analysis-workers', { method: 'POST', body: { name: name.value.trim() } });
+      name.value = '';
+      // The key is shown this once: the server keeps only its hash.
+      fill(made, h('p', {}, t('admin.worker_key_once', { name: answer.name })), h('code', { class: 'key' }, answer.key),
+        h('p', { class: 'muted' }, t('admin.worker_run')), h('code', {}, `tengen-analysis --server ${location.origin} --key-file worker.key`));
+      made.hidden = false;
+      load();
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  }
+
+  async function load() {
+    try {
+      const { workers: list } = await fetchJson('/api/v1/admin/analysis-workers');
+      if (!alive()) return;
+      fill(rows, list.length ? list.map((w) => h('tr', { class: w.revoked_at_ms === null ? '' : 'spent', dataset: { worker: w.name } },
+        h('td', {}, w.name),
+        h('td', {}, formatDateTime(w.created_at_ms)),
+        h('td', {}, w.revoked_at_ms !== null ? t('admin.worker_revoked') : w.last_seen_at_ms === null ? t('admin.never') : formatDateTime(w.last_seen_at_ms)),
+        h('td', {}, w.revoked_at_ms !== null ? '' : h('button', { class: 'small danger-quiet', onclick: async () => {
+          try {
+            await fetchJson(`/api/v1/admin/analysis-workers/${encodeURIComponent(w.name)}`, { method: 'DELETE' });
+            load();
+          } catch (err) {
+            problem.textContent = err.message;
+          }
+        } }, t('admin.worker_revoke'))))) : h('tr', {}, h('td', { colspan: 4, class: 'empty' }, t('admin.no_workers'))));
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  }
+  load();
+}
+
 // ---- the audit log ----
 
 // The server's details ("72 hours", "30 uses", "report 4", "invite 2") in the page's words.
@@ -242,6 +299,7 @@ function detail(text) {
   if ((m = /^(\d+) ratings rebuilt$/.exec(text))) return t('admin.ratings_rebuilt', { n: Number(m[1]) });
   if (/^([BW]\+[RTF]|0|Void)$/.test(text)) return describeResult(text);
   if ((m = /^(report|invite|line) (\d+)$/.exec(text))) return t(`admin.${m[1]}_n`, { id: m[2] });
+  if ((m = /^worker (.+)$/.exec(text))) return t('admin.worker_n', { name: m[1] });
   return text;
 }
 

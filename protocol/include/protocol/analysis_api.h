@@ -69,4 +69,16 @@ struct AnalysisView {
 };
 std::string encode_analysis_view(const AnalysisView& view);
 
+// GET /api/v1/admin/analysis-workers: {"workers": [{"name", "created_at_ms", "last_seen_at_ms",
+// "revoked_at_ms"}]} (the times null when there are none); POST it {"name": "..."} answers
+// {"name", "key"}, the key shown this once.
+struct WorkerView {
+  std::string name;
+  std::int64_t created_at_ms = 0;
+  std::optional<std::int64_t> last_seen_at_ms, revoked_at_ms;
+};
+std::string encode_workers(const std::vector<WorkerView>& workers);
+std::variant<std::string, std::string> decode_worker_name(std::string_view body);  // name | why
+std::string encode_worker_key(std::string_view name, std::string_view key);
+
 }  // namespace tengen::protocol::http

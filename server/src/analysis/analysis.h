@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "clock.h"
 #include "protocol/analysis_api.h"
@@ -43,6 +44,7 @@ class Analysis {
   // A fresh key for the worker `name`, replacing the one it had (the house worker's, at each
   // start of the server).
   std::string renew_key(const std::string& name);
+  std::vector<store::AnalysisWorker> workers() { return store_.workers(); }
   // The worker holding this key, unless revoked.
   std::optional<store::AnalysisWorker> worker(const std::string& key);
 

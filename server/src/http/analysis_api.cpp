@@ -4,6 +4,7 @@
 #include "http/api.h"
 #include "http/api_util.h"
 #include "protocol/codec.h"
+#include "store/moderation_store.h"
 
 namespace tengen {
 namespace {
@@ -100,6 +101,46 @@ std::optional<ApiResponse> Api::analysis(const ApiRequest& r, std::string_view p
     return ApiResponse{204, "", {}};
   }
   return error(404, "not_found", "no such endpoint: see docs/analysis.md");
+}
+
+// The Admin page's workers (docs/analysis.md): GET the list, POST {"name"} a new key (shown once),
+// DELETE /analysis-workers/{name} its revocation; each logged in the audit log.
+ApiResponse Api::admin_workers(const ApiRequest& r, std::string_view rest,
+                               const store::UserRecord& admin) {
+  if (!archive_.analysis) return error(503, "analysis_disabled", "this server analyses no games");
+  auto& analysis = *archive_.analysis;
+  const auto now = archive_.clock->unix_ms();
+  if (rest == "analysis-workers") {
+    if (r.method == "GET") {
+      std::vector<wire::WorkerView> list;
+      for (const auto& w : analysis.workers())
+        list.push_back({w.name, w.created_at_ms, w.last_seen_at_ms, w.revoked_at_ms});
+      return ApiResponse{200, wire::encode_workers(list), {}};
+    }
+    if (r.method != "POST") return error(405, "method_not_allowed", "use GET or POST");
+    const auto decoded = wire::decode_worker_name(r.body);
+    if (const auto* why = std::get_if<1>(&decoded)) return error(400, "bad_request", *why);
+    const auto& name = std::get<0>(decoded);
+    const auto key = analysis.make_key(name);
+    if (!key)
+      return error(409, "bad_worker_name",
+                   "a worker is named '" + name +
+                       "' already, or the name is not 1 to 40 letters, digits, '-', '_' or '.'");
+    moderation_->log({.at_ms = now,
+                      .actor_id = admin.id,
+                      .action = "make_worker_key",
+                      .detail = "worker " + name});
+    return ApiResponse{201, wire::encode_worker_key(name, *key), {}};
+  }
+  const std::string name(rest.substr(std::string_view("analysis-workers/").size()));
+  if (r.method != "DELETE") return error(405, "method_not_allowed", "use DELETE to revoke its key");
+  if (!analysis.revoke(name))
+    return error(404, "not_found", "no worker '" + name + "' with a key that works");
+  moderation_->log({.at_ms = now,
+                    .actor_id = admin.id,
+                    .action = "revoke_worker_key",
+                    .detail = "worker " + name});
+  return ApiResponse{204, "", {}};
 }
 
 }  // namespace tengen

@@ -92,6 +92,8 @@ class Api {
   // http/push_api.cpp: /api/v1/push, /api/v1/me/push/....
   std::optional<ApiResponse> push(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> analysis(const ApiRequest& request, std::string_view path);
+  ApiResponse admin_workers(const ApiRequest& request, std::string_view rest,
+                            const store::UserRecord& admin);
   ApiResponse blocks(const ApiRequest& request, std::string_view rest, const store::UserRecord& me);
   ApiResponse admin_users(const ApiRequest& request, std::string_view rest,
                           const store::UserRecord& admin);
