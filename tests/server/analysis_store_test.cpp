@@ -88,12 +88,18 @@ TEST_P(AnalysisStores, WorkerKeysAreFoundByTheirHashUntilRevoked) {
   EXPECT_EQ(found->id, *id);
   EXPECT_EQ(found->name, "box");
   EXPECT_EQ(found->last_seen_at_ms, 20);
+  EXPECT_EQ(store().worker_by_key("hash-1", 30'000)->last_seen_at_ms, 20) << "once a minute";
+  EXPECT_EQ(store().worker_by_key("hash-1", 60'020)->last_seen_at_ms, 60'020);
   EXPECT_FALSE(store().worker_by_key("hash-9", 20));
-  EXPECT_TRUE(store().revoke_worker("box", 30));
-  EXPECT_FALSE(store().revoke_worker("box", 31)) << "revoked already";
-  EXPECT_FALSE(store().worker_by_key("hash-1", 40));
+  EXPECT_TRUE(store().revoke_worker("box", 70'000));
+  EXPECT_FALSE(store().revoke_worker("box", 70'001)) << "revoked already";
+  EXPECT_FALSE(store().worker_by_key("hash-1", 70'002));
   ASSERT_EQ(store().workers().size(), 1u);
-  EXPECT_EQ(store().workers()[0].revoked_at_ms, 30);
+  EXPECT_EQ(store().workers()[0].revoked_at_ms, 70'000);
+  // The house worker's key, renewed at each start: the revocation lifted.
+  store().set_worker_key("box", "hash-3", 80'000);
+  EXPECT_FALSE(store().worker_by_key("hash-1", 80'001));
+  EXPECT_EQ(store().worker_by_key("hash-3", 80'002)->name, "box");
 }
 
 TEST_P(AnalysisStores, TheQueueIsOldestFirstOneJobPerGameAndSharedByNodes) {

@@ -50,7 +50,8 @@ class AnalysisStore {
                               std::int64_t now_ms) = 0;
   // The worker's key stops working; false if there is no such worker (or it was revoked).
   virtual bool revoke_worker(const std::string& name, std::int64_t now_ms) = 0;
-  // The worker whose key hashes to `key_hash`, not revoked; its last_seen is set to now.
+  // The worker whose key hashes to `key_hash`, not revoked; its last_seen is set to now (written
+  // at most once a minute).
   virtual std::optional<AnalysisWorker> worker_by_key(const std::string& key_hash,
                                                       std::int64_t now_ms) = 0;
   virtual std::vector<AnalysisWorker> workers() = 0;

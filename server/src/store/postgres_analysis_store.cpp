@@ -5,6 +5,8 @@
 namespace tengen::store {
 namespace {
 
+constexpr std::int64_t kSeenEvery = 60'000;  // ms between writes of a worker's last_seen
+
 constexpr const char* kJobColumns =
     "game_id, requested_by, requested_at, state, worker_id, claimed_until, attempts, moves_done,"
     " moves_total, engine, result, error, finished_at";
@@ -75,11 +77,17 @@ std::optional<AnalysisWorker> PostgresAnalysisStore::worker_by_key(const std::st
                                                                    std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
   const auto r = db_->query(
-      "UPDATE analysis_workers SET last_seen_at = $1 WHERE key_hash = $2 AND revoked_at IS NULL"
-      " RETURNING id, name, created_at, revoked_at, last_seen_at",
-      {now_ms, key_hash});
+      "SELECT id, name, created_at, revoked_at, last_seen_at FROM analysis_workers"
+      " WHERE key_hash = $1 AND revoked_at IS NULL",
+      {key_hash});
   if (r.rows() == 0) return std::nullopt;
-  return worker_at(r, 0);
+  auto w = worker_at(r, 0);
+  // Written at most once a minute: a worker asks every few seconds.
+  if (!w.last_seen_at_ms || now_ms - *w.last_seen_at_ms >= kSeenEvery) {
+    db_->query("UPDATE analysis_workers SET last_seen_at = $1 WHERE id = $2", {now_ms, w.id});
+    w.last_seen_at_ms = now_ms;
+  }
+  return w;
 }
 
 std::vector<AnalysisWorker> PostgresAnalysisStore::workers() {

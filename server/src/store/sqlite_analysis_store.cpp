@@ -3,6 +3,8 @@
 namespace tengen::store {
 namespace {
 
+constexpr std::int64_t kSeenEvery = 60'000;  // ms between writes of a worker's last_seen
+
 constexpr const char* kJobColumns =
     "game_id, requested_by, requested_at, state, worker_id, claimed_until, attempts, moves_done,"
     " moves_total, engine, result, error, finished_at";
@@ -58,12 +60,20 @@ std::optional<AnalysisWorker> SqliteAnalysisStore::worker_by_key(const std::stri
                                                                  std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
   Statement q(db_,
-              "UPDATE analysis_workers SET last_seen_at = ? WHERE key_hash = ? AND revoked_at IS"
-              " NULL RETURNING id, name, created_at, revoked_at, last_seen_at");
-  q.bind(1, now_ms).bind(2, key_hash);
+              "SELECT id, name, created_at, revoked_at, last_seen_at FROM analysis_workers"
+              " WHERE key_hash = ? AND revoked_at IS NULL");
+  q.bind(1, key_hash);
   if (!q.step()) return std::nullopt;
-  return AnalysisWorker{q.column_int(0), q.column_text(1), q.column_int(2),
-                        q.column_optional_int(3), q.column_optional_int(4)};
+  AnalysisWorker w{q.column_int(0), q.column_text(1), q.column_int(2), q.column_optional_int(3),
+                   q.column_optional_int(4)};
+  q.reset();
+  // Written at most once a minute: a worker asks every few seconds.
+  if (!w.last_seen_at_ms || now_ms - *w.last_seen_at_ms >= kSeenEvery) {
+    Statement seen(db_, "UPDATE analysis_workers SET last_seen_at = ? WHERE id = ?");
+    seen.bind(1, now_ms).bind(2, w.id).run();
+    w.last_seen_at_ms = now_ms;
+  }
+  return w;
 }
 
 std::vector<AnalysisWorker> SqliteAnalysisStore::workers() {
