@@ -30,3 +30,6 @@ CREATE TABLE analysis_jobs (
 CREATE INDEX analysis_jobs_waiting ON analysis_jobs(requested_at, game_id)
   WHERE state IN ('queued', 'running');
 CREATE INDEX analysis_jobs_by_requester ON analysis_jobs(requested_by, requested_at);
+
+-- With --analyse-every-game (docs/analysis.md) the server queues the games that ended lately.
+CREATE INDEX games_by_end ON games(ended_at) WHERE ended_at IS NOT NULL;

@@ -79,6 +79,9 @@ constexpr Option kOptions[] = {
     {"--analysis-worker", "TENGEN_ANALYSIS_WORKER",
      "auto: a house analysis worker with GNU Go (tengen-analysis beside this binary) on a single "
      "server, none in a cluster (default); on; off (docs/analysis.md)"},
+    {"--analyse-every-game", "TENGEN_ANALYSE_EVERY_GAME",
+     "on: every finished game of 10 moves or more is queued for analysis, nobody having asked "
+     "(default off)"},
     {"--analysis-claim-seconds", "TENGEN_ANALYSIS_CLAIM_SECONDS",
      "an analysis worker silent this long loses its game to another worker (default 120)"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
@@ -194,6 +197,10 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     if (value != "auto" && value != "on" && value != "off")
       return "--analysis-worker takes auto, on or off, not '" + value + "'";
     config.analysis_worker = value;
+  } else if (flag == "--analyse-every-game") {
+    if (value != "on" && value != "off")
+      return "--analyse-every-game takes on or off, not '" + value + "'";
+    config.analyse_every_game = value == "on";
   } else if (flag == "--analysis-claim-seconds") {
     int n = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);

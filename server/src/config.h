@@ -49,6 +49,7 @@ struct Config {
   // "on", "off"), and how long a silent worker keeps its game.
   std::string analysis_worker = "auto";
   int analysis_claim_seconds = 120;
+  bool analyse_every_game = false;  // every finished game queued, nobody having asked
   // Proxies whose X-Forwarded-For names the client (http/proxies.h): addresses and networks,
   // comma-separated; none by default.
   std::string trusted_proxies;

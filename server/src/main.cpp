@@ -19,6 +19,7 @@
 
 #include "accounts/accounts.h"
 #include "analysis/analysis.h"
+#include "analysis/every_game.h"
 #include "bots/house_bots.h"
 #include "bots/supervisor.h"
 #include "centre/centre.h"
@@ -305,6 +306,10 @@ int main(int argc, char** argv) {
     Analysis::Limits analysis_limits;
     analysis_limits.claim_ms = std::int64_t{config.analysis_claim_seconds} * 1000;
     Analysis analysis(*stores->analysis, game_store, clock, analysis_limits);
+    // --analyse-every-game: the finished games queued by the server itself (before it listens,
+    // those of the last day).
+    std::optional<EveryGame> every_game;
+    if (config.analyse_every_game) every_game.emplace(analysis, clock, std::chrono::seconds(30));
     Api api(
         accounts,
         GameArchive{

@@ -236,6 +236,23 @@ TEST_F(Analysis, AGtpEngineWithKataAnalyzeGivesTheSameThroughTheRealWorker) {
   EXPECT_EQ(p[3]["line"], json({"D5", "D6"}));  // order 0's pv, not the pass listed first
 }
 
+TEST_F(Analysis, WithAnalyseEveryGameTheServerQueuesFinishedGamesByItself) {
+  const auto long_game = finished_game(kTwelveMoves);
+  const auto short_game = finished_game({"E5", "C3"});  // fewer than 10 moves: left alone
+  const auto playing = finished_game(kTwelveMoves, /*end=*/false);
+  ASSERT_EQ(server_.terminate(), 0);
+  // Started again with the setting: before it listens it has queued the games of the last day.
+  ServerProcess again(server_.dir(), 0, {"--analysis-worker", "off", "--analyse-every-game", "on"});
+  const auto state = [&](std::int64_t game) {
+    return json::parse(body_of(http_get(again.port(),
+                                        "/api/v1/games/" + std::to_string(game) + "/analysis")))
+        .value("state", "");
+  };
+  EXPECT_EQ(state(long_game), "queued");
+  EXPECT_EQ(state(short_game), "none");
+  EXPECT_EQ(state(playing), "");  // 409: never a game in play
+}
+
 TEST_F(Analysis, ARevokedKeyIsRefusedAndAWorkerWithoutOneNeverGetsAJob) {
   const auto game = finished_game({"E5", "C3"});
   ASSERT_EQ(call("POST", "/api/v1/games/" + std::to_string(game) + "/analysis", black_).status,

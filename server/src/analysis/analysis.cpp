@@ -111,6 +111,12 @@ Analysis::Answer Analysis::view(std::int64_t game) {
   return view_of(*row);
 }
 
+int Analysis::queue_ended(std::int64_t since_ms) {
+  const int room = limits_.queue - store_.unfinished(std::nullopt);
+  if (room <= 0) return 0;
+  return store_.enqueue_ended(since_ms, kEveryGameMinMoves, room, clock_.unix_ms());
+}
+
 std::optional<wire::AnalysisJob> Analysis::acquire(const store::AnalysisWorker& worker) {
   const auto now = clock_.unix_ms();
   while (auto row = store_.claim(worker.id, now, now + limits_.claim_ms, limits_.attempts)) {

@@ -62,6 +62,11 @@ class Analysis {
   // The game's analysis as it stands (state "none" if nobody asked for it).
   Answer view(std::int64_t game);
 
+  // --analyse-every-game (docs/analysis.md): queues the games that ended since then (with at
+  // least kEveryGameMinMoves moves), as far as the queue's bound allows; how many.
+  static constexpr int kEveryGameMinMoves = 10;
+  int queue_ended(std::int64_t since_ms);
+
   // A worker's calls. The next job (nullopt: none waiting).
   std::optional<protocol::http::AnalysisJob> acquire(const store::AnalysisWorker& worker);
   std::optional<Refusal> progress(const store::AnalysisWorker& worker, std::int64_t game, int done);

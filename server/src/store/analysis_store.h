@@ -60,6 +60,10 @@ class AnalysisStore {
   // Queues the game's analysis; false if it was asked for already (whatever its state).
   virtual bool enqueue(std::int64_t game_id, std::optional<std::int64_t> requested_by,
                        int moves_total, std::int64_t now_ms) = 0;
+  // Queues, asked for by nobody, the games that ended since then with at least `min_moves` moves
+  // and no analysis yet, the earliest first, at most `most`: how many.
+  virtual int enqueue_ended(std::int64_t since_ms, int min_moves, int most,
+                            std::int64_t now_ms) = 0;
   // Jobs the user asked for since then (the daily allowance).
   virtual int requested_since(std::int64_t user_id, std::int64_t since_ms) = 0;
   // Jobs waiting or running: the user's, or everyone's (nullopt).

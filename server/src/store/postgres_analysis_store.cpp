@@ -117,6 +117,19 @@ bool PostgresAnalysisStore::enqueue(std::int64_t game_id, std::optional<std::int
              .affected() > 0;
 }
 
+int PostgresAnalysisStore::enqueue_ended(std::int64_t since_ms, int min_moves, int most,
+                                         std::int64_t now_ms) {
+  std::lock_guard lock(mutex_);
+  return static_cast<int>(
+      db_->query("INSERT INTO analysis_jobs(game_id, requested_by, requested_at, moves_total)"
+                 " SELECT id, NULL, $1, move_count + 1 FROM games g WHERE ended_at >= $2"
+                 " AND sgf IS NOT NULL AND move_count >= $3 AND NOT EXISTS (SELECT 1 FROM"
+                 " analysis_jobs j WHERE j.game_id = g.id) ORDER BY ended_at, id LIMIT $4"
+                 " ON CONFLICT DO NOTHING",
+                 {now_ms, since_ms, min_moves, most})
+          .affected());
+}
+
 int PostgresAnalysisStore::requested_since(std::int64_t user_id, std::int64_t since_ms) {
   std::lock_guard lock(mutex_);
   return count(db_->query(

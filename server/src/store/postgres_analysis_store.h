@@ -28,6 +28,7 @@ class PostgresAnalysisStore final : public AnalysisStore {
   std::optional<AnalysisJobRow> job(std::int64_t game_id) override;
   bool enqueue(std::int64_t game_id, std::optional<std::int64_t> requested_by, int moves_total,
                std::int64_t now_ms) override;
+  int enqueue_ended(std::int64_t since_ms, int min_moves, int most, std::int64_t now_ms) override;
   int requested_since(std::int64_t user_id, std::int64_t since_ms) override;
   int unfinished(std::optional<std::int64_t> user_id) override;
   int ahead_of(std::int64_t game_id) override;

@@ -110,6 +110,20 @@ bool SqliteAnalysisStore::enqueue(std::int64_t game_id, std::optional<std::int64
   return q.changes() > 0;
 }
 
+int SqliteAnalysisStore::enqueue_ended(std::int64_t since_ms, int min_moves, int most,
+                                       std::int64_t now_ms) {
+  std::lock_guard lock(mutex_);
+  Statement q(db_,
+              "INSERT INTO analysis_jobs(game_id, requested_by, requested_at, moves_total)"
+              " SELECT id, NULL, ?, move_count + 1 FROM games g WHERE ended_at >= ?"
+              " AND sgf IS NOT NULL AND move_count >= ? AND NOT EXISTS (SELECT 1 FROM"
+              " analysis_jobs j WHERE j.game_id = g.id) ORDER BY ended_at, id LIMIT ?"
+              " ON CONFLICT DO NOTHING");
+  q.bind(1, now_ms).bind(2, since_ms).bind(3, std::int64_t{min_moves}).bind(4, std::int64_t{most});
+  q.run();
+  return q.changes();
+}
+
 int SqliteAnalysisStore::requested_since(std::int64_t user_id, std::int64_t since_ms) {
   std::lock_guard lock(mutex_);
   Statement q(db_,

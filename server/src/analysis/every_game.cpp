@@ -1,0 +1,44 @@
+#include "analysis/every_game.h"
+
+#include <spdlog/spdlog.h>
+
+namespace tengen {
+namespace {
+constexpr std::int64_t kDayMs = 24 * 3600 * 1000;
+constexpr std::int64_t kOverlapMs = 60 * 1000;
+}  // namespace
+
+EveryGame::EveryGame(Analysis& analysis, Clock& clock, std::chrono::seconds every)
+    : analysis_(analysis), clock_(clock), every_(every), since_ms_(clock.unix_ms() - kDayMs) {
+  look();
+  thread_ = std::thread([this] {
+    std::unique_lock lock(mutex_);
+    while (!wake_.wait_for(lock, every_, [this] { return stopping_; })) {
+      lock.unlock();
+      look();
+      lock.lock();
+    }
+  });
+}
+
+EveryGame::~EveryGame() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void EveryGame::look() {
+  const auto now = clock_.unix_ms();
+  try {
+    const int queued = analysis_.queue_ended(since_ms_);
+    if (queued > 0) spdlog::info("analysis: {} finished games queued", queued);
+    since_ms_ = now - kOverlapMs;
+  } catch (const std::exception& e) {  // the database away: the next look tries from the same time
+    spdlog::warn("analysis: could not queue the finished games: {}", e.what());
+  }
+}
+
+}  // namespace tengen
