@@ -12,8 +12,8 @@ namespace tengen {
 // --analyse-every-game (docs/analysis.md): every finished game is queued for analysis, nobody
 // having asked. At start (before the server listens) the games that ended in the last day, then
 // every `every` those that ended since the last look (a minute's overlap: games that end as it
-// looks are not missed; a game queued already is not queued again). The queue's bound holds: a
-// full queue leaves the rest for later looks within the day.
+// looks are not missed; a game queued already is not queued again). The queue's bound holds: the
+// games that end while it is full are not queued (players may still ask for them).
 class EveryGame {
  public:
   EveryGame(Analysis& analysis, Clock& clock, std::chrono::seconds every);
