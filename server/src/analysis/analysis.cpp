@@ -111,10 +111,11 @@ Analysis::Answer Analysis::view(std::int64_t game) {
   return view_of(*row);
 }
 
-int Analysis::queue_ended(std::int64_t since_ms) {
+Analysis::Queued Analysis::queue_ended(std::int64_t since_ms) {
   const int room = limits_.queue - store_.unfinished(std::nullopt);
-  if (room <= 0) return 0;
-  return store_.enqueue_ended(since_ms, kEveryGameMinMoves, room, clock_.unix_ms());
+  if (room <= 0) return {0, true};
+  const int games = store_.enqueue_ended(since_ms, kEveryGameMinMoves, room, clock_.unix_ms());
+  return {games, games == room};
 }
 
 std::optional<wire::AnalysisJob> Analysis::acquire(const store::AnalysisWorker& worker) {

@@ -63,9 +63,14 @@ class Analysis {
   Answer view(std::int64_t game);
 
   // --analyse-every-game (docs/analysis.md): queues the games that ended since then (with at
-  // least kEveryGameMinMoves moves), as far as the queue's bound allows; how many.
+  // least kEveryGameMinMoves moves), as far as the queue's bound allows: how many, and whether
+  // the queue was full (some may not have fitted).
   static constexpr int kEveryGameMinMoves = 10;
-  int queue_ended(std::int64_t since_ms);
+  struct Queued {
+    int games = 0;
+    bool full = false;
+  };
+  Queued queue_ended(std::int64_t since_ms);
 
   // A worker's calls. The next job (nullopt: none waiting).
   std::optional<protocol::http::AnalysisJob> acquire(const store::AnalysisWorker& worker);

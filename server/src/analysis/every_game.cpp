@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace tengen {
 namespace {
 constexpr std::int64_t kDayMs = 24 * 3600 * 1000;
@@ -33,9 +35,14 @@ EveryGame::~EveryGame() {
 void EveryGame::look() {
   const auto now = clock_.unix_ms();
   try {
-    const int queued = analysis_.queue_ended(since_ms_);
-    if (queued > 0) spdlog::info("analysis: {} finished games queued", queued);
-    since_ms_ = now - kOverlapMs;
+    const auto queued = analysis_.queue_ended(since_ms_);
+    if (queued.games > 0) spdlog::info("analysis: {} finished games queued", queued.games);
+    // A full queue may have left some out: the next look starts from the same time (within the
+    // day), so they are queued once there is room.
+    if (!queued.full)
+      since_ms_ = now - kOverlapMs;
+    else
+      since_ms_ = std::max(since_ms_, now - kDayMs);
   } catch (const std::exception& e) {  // the database away: the next look tries from the same time
     spdlog::warn("analysis: could not queue the finished games: {}", e.what());
   }

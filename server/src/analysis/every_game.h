@@ -12,8 +12,9 @@ namespace tengen {
 // --analyse-every-game (docs/analysis.md): every finished game is queued for analysis, nobody
 // having asked. At start (before the server listens) the games that ended in the last day, then
 // every `every` those that ended since the last look (a minute's overlap: games that end as it
-// looks are not missed; a game queued already is not queued again). The queue's bound holds: the
-// games that end while it is full are not queued (players may still ask for them).
+// looks are not missed; a game queued already is not queued again). The queue's bound holds: while
+// it is full, looks start from the same time, so the games left out are queued once there is
+// room (within the day).
 class EveryGame {
  public:
   EveryGame(Analysis& analysis, Clock& clock, std::chrono::seconds every);
