@@ -26,6 +26,22 @@ void square_only(const GameRecord& record) {
                      std::to_string(record.width) + "x" + std::to_string(record.height));
 }
 
+// A GTP engine's board: the record's size, komi and setup stones.
+void set_up(LineProcess& gtp, const GameRecord& record) {
+  const auto geometry = record.geometry();
+  gtp.gtp("boardsize " + std::to_string(record.width), 60s);
+  gtp.gtp("clear_board", 60s);
+  gtp.gtp("komi " + std::to_string(record.komi), 60s);
+  for (const auto p : record.setup_black) gtp.gtp("play B " + geometry.to_gtp(p), 60s);
+  for (const auto p : record.setup_white) gtp.gtp("play W " + geometry.to_gtp(p), 60s);
+}
+
+void play(LineProcess& gtp, const GameRecord& record, const Move& m) {
+  gtp.gtp(std::string("play ") + (m.color == Color::White ? "W " : "B ") +
+              record.geometry().to_gtp(m.point),
+          60s);
+}
+
 // "W+12.5 (upper bound: ...)", "B+3.0", "0": Black's lead.
 double black_lead(const std::string& estimate) {
   std::istringstream in(estimate);
@@ -52,11 +68,7 @@ class GnuGo final : public AnalysisEngine {
     square_only(record);
     auto& gtp = process();
     const auto geometry = record.geometry();
-    gtp.gtp("boardsize " + std::to_string(record.width), 10s);
-    gtp.gtp("clear_board", 10s);
-    gtp.gtp("komi " + std::to_string(record.komi), 10s);
-    for (const auto p : record.setup_black) gtp.gtp("play black " + geometry.to_gtp(p), 10s);
-    for (const auto p : record.setup_white) gtp.gtp("play white " + geometry.to_gtp(p), 10s);
+    set_up(gtp, record);
     const auto moves = moves_of(record);
     const auto to_move = players_to_move(record);
     wire::AnalysisResult result;
@@ -80,10 +92,7 @@ class GnuGo final : public AnalysisEngine {
       }
       p.score = (here + after_best) / 2;
       result.positions.push_back(std::move(p));
-      if (i < moves.size())
-        gtp.gtp(std::string("play ") + (moves[i].color == Color::White ? "white " : "black ") +
-                    geometry.to_gtp(moves[i].point),
-                10s);
+      if (i < moves.size()) play(gtp, record, moves[i]);
       progress(static_cast<int>(i + 1));
     }
     return result;
@@ -157,7 +166,7 @@ class KataGo final : public AnalysisEngine {
     query["initialStones"] = std::move(initial);
     query["moves"] = std::move(played);
     query["analyzeTurns"] = std::move(turns);
-    result_.engine = name();
+    const auto engine_name = name();
     auto& engine = process();
     engine.write_line(query.dump());
     std::vector<std::optional<wire::AnalysedPosition>> positions(moves.size() + 1);
@@ -200,7 +209,7 @@ class KataGo final : public AnalysisEngine {
       positions[turn] = std::move(p);
       progress(static_cast<int>(++answered));
     }
-    wire::AnalysisResult result{result_.engine, {}};
+    wire::AnalysisResult result{engine_name, {}};
     for (auto& p : positions) result.positions.push_back(std::move(*p));
     return result;
   }
@@ -213,7 +222,6 @@ class KataGo final : public AnalysisEngine {
   std::vector<std::string> command_;
   int visits_;
   std::string version_;
-  wire::AnalysisResult result_;
   std::unique_ptr<LineProcess> engine_;
 };
 
@@ -303,12 +311,7 @@ class KataAnalyze final : public AnalysisEngine {
     auto& gtp = process();
     wire::AnalysisResult result;
     result.engine = name();
-    const auto geometry = record.geometry();
-    gtp.gtp("boardsize " + std::to_string(record.width), 60s);
-    gtp.gtp("clear_board", 60s);
-    gtp.gtp("komi " + std::to_string(record.komi), 60s);
-    for (const auto p : record.setup_black) gtp.gtp("play B " + geometry.to_gtp(p), 60s);
-    for (const auto p : record.setup_white) gtp.gtp("play W " + geometry.to_gtp(p), 60s);
+    set_up(gtp, record);
     const auto moves = moves_of(record);
     const auto to_move = players_to_move(record);
     for (std::size_t i = 0; i <= moves.size(); ++i) {
@@ -348,10 +351,7 @@ class KataAnalyze final : public AnalysisEngine {
       }
       if (p.line.empty() && !best->move.empty()) p.line.push_back(best->move);
       result.positions.push_back(std::move(p));
-      if (i < moves.size())
-        gtp.gtp(std::string("play ") + (moves[i].color == Color::White ? "W " : "B ") +
-                    geometry.to_gtp(moves[i].point),
-                60s);
+      if (i < moves.size()) play(gtp, record, moves[i]);
       progress(static_cast<int>(i + 1));
     }
     return result;

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <thread>
 
+#include "gtp_reply.h"
+
 namespace tengen::analysis {
 
 LineProcess::LineProcess(const std::vector<std::string>& argv) : name_(argv.at(0)) {
@@ -87,6 +89,25 @@ void LineProcess::write_line(const std::string& line) {
   }
 }
 
+void LineProcess::read_more(std::chrono::steady_clock::time_point until,
+                            std::chrono::milliseconds patience) {
+  for (;;) {
+    if (buffer_.size() > 16 * 1024 * 1024) fail("more than 16 MiB without an end");
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        until - std::chrono::steady_clock::now());
+    if (left.count() <= 0) fail("no answer within " + std::to_string(patience.count()) + " ms");
+    pollfd p{from_, POLLIN, 0};
+    const int ready = poll(&p, 1, static_cast<int>(left.count()));
+    if (ready <= 0) continue;  // interrupted, or the time is up (said above)
+    char chunk[65536];
+    const auto n = read(from_, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail("it exited");
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+    return;
+  }
+}
+
 std::string LineProcess::read_line(std::chrono::milliseconds patience) {
   const auto until = std::chrono::steady_clock::now() + patience;
   for (;;) {
@@ -96,44 +117,30 @@ std::string LineProcess::read_line(std::chrono::milliseconds patience) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       return line;
     }
-    if (buffer_.size() > 16 * 1024 * 1024) fail("a line longer than 16 MiB");
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        until - std::chrono::steady_clock::now());
-    if (left.count() <= 0) fail("no answer within " + std::to_string(patience.count()) + " ms");
-    pollfd p{from_, POLLIN, 0};
-    const int ready = poll(&p, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
-    char chunk[65536];
-    const auto n = read(from_, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("it exited");
-    buffer_.append(chunk, static_cast<std::size_t>(n));
+    read_more(until, patience);
   }
 }
 
 std::string LineProcess::gtp(const std::string& command, std::chrono::milliseconds patience) {
   write_line(command);
-  std::string reply;
-  bool first = true;
+  // The bridge's reader of GTP responses (bridge/src/gtp_reply.h), fed what has come.
+  const auto until = std::chrono::steady_clock::now() + patience;
+  bridge::GtpReplyReader reader;
   for (;;) {
-    std::string line = read_line(patience);
-    if (first && line.empty()) continue;  // blank lines before a reply
-    if (!first && line.empty()) break;
-    if (first) {
-      if (line.empty() || (line[0] != '=' && line[0] != '?'))
-        fail("'" + command + "' was answered with '" + line + "', not GTP");
-      const bool refused = line[0] == '?';
-      line.erase(0, 1);
-      if (!line.empty() && line[0] == ' ') line.erase(0, 1);
-      if (refused) throw EngineDown(name_ + " refused '" + command + "': " + line);
-      reply = line;
-      first = false;
-    } else {
-      reply += "\n" + line;
+    reader.feed(buffer_);
+    buffer_.clear();
+    std::optional<bridge::GtpReply> reply;
+    try {
+      reply = reader.next();
+    } catch (const bridge::GtpGarbage& garbage) {
+      fail("'" + command + "' was answered with " + garbage.what());
     }
+    if (reply) {
+      if (!reply->ok) throw EngineDown(name_ + " refused '" + command + "': " + reply->text);
+      return reply->text;
+    }
+    read_more(until, patience);
   }
-  return reply;
 }
 
 }  // namespace tengen::analysis

@@ -27,14 +27,16 @@ class LineProcess {
   void write_line(const std::string& line);
   // The next line (without its end), waiting at most `patience`.
   std::string read_line(std::chrono::milliseconds patience);
-  // A GTP reply: the lines up to the empty one, "=" or "?" and the space stripped; a "?" reply
-  // throws EngineDown naming the command.
+  // A GTP reply's text (read by the bridge's GtpReplyReader); a "?" reply throws EngineDown naming
+  // the command.
   std::string gtp(const std::string& command, std::chrono::milliseconds patience);
 
   pid_t pid() const { return pid_; }
 
  private:
   [[noreturn]] void fail(const std::string& why);
+  // Reads what the process has written into buffer_, waiting until `until` at most.
+  void read_more(std::chrono::steady_clock::time_point until, std::chrono::milliseconds patience);
   void end();
   pid_t pid_ = -1;
   int to_ = -1;

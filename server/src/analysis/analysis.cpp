@@ -164,7 +164,7 @@ std::optional<Analysis::Refusal> Analysis::submit(const store::AnalysisWorker& w
 }
 
 std::optional<Analysis::Refusal> Analysis::give_back(const store::AnalysisWorker& worker,
-                                                     std::int64_t game, const std::string&) {
+                                                     std::int64_t game) {
   // Its claim ends now: the next worker to ask takes it (counted as an attempt).
   if (!store_.progress(game, worker.id, 0, 0))
     return refusal(409, "not_yours", "this worker no longer holds game " + std::to_string(game));

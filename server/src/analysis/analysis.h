@@ -80,8 +80,7 @@ class Analysis {
   std::optional<Refusal> submit(const store::AnalysisWorker& worker, std::int64_t game,
                                 std::string_view body);
   // The worker gives up on the job (its engine failed): it waits for another worker.
-  std::optional<Refusal> give_back(const store::AnalysisWorker& worker, std::int64_t game,
-                                   const std::string& why);
+  std::optional<Refusal> give_back(const store::AnalysisWorker& worker, std::int64_t game);
 
   // The game's SGF with its analysis written in, when there is one (else the SGF as it is).
   std::string with_analysis(std::int64_t game, std::string sgf);

@@ -97,7 +97,7 @@ std::optional<ApiResponse> Api::analysis(const ApiRequest& r, std::string_view p
     return ApiResponse{204, "", {}};
   }
   if (what == "give-back") {
-    if (auto no = refused(analysis.give_back(*worker, *game, r.body))) return no;
+    if (auto no = refused(analysis.give_back(*worker, *game))) return no;
     return ApiResponse{204, "", {}};
   }
   return error(404, "not_found", "no such endpoint: see docs/analysis.md");
