@@ -41,7 +41,10 @@ constexpr const char* kTables[] = {"users",
                                    "push_subscriptions",
                                    "push_queue",
                                    "analysis_workers",
-                                   "analysis_jobs"};
+                                   "analysis_jobs",
+                                   "player_groups",
+                                   "group_members",
+                                   "group_chat"};
 
 // A table's columns in SQLite, in order.
 std::vector<std::string> sqlite_columns(Database& db, const std::string& table) {
@@ -152,7 +155,7 @@ Imported import_sqlite(const std::string& sqlite_file, const std::string& postgr
   // Numbers PostgreSQL hands out next follow the copied ones.
   for (const char* table :
        {"users", "sessions", "rating_history", "invites", "audit_log", "reports", "mail_queue",
-        "push_subscriptions", "push_queue", "analysis_workers"}) {
+        "push_subscriptions", "push_queue", "analysis_workers", "player_groups", "group_chat"}) {
     statements.push_back({std::string("SELECT setval(pg_get_serial_sequence('") + table +
                               "', 'id'), coalesce((SELECT max(id) FROM " + table +
                               "), 0) + 1, false)",

@@ -117,6 +117,10 @@ int Result::rows() const {
   return PQntuples(result_);
 }
 
+int Result::columns() const {
+  return result_ ? PQnfields(result_) : 0;
+}
+
 std::int64_t Result::affected() const {
   const char* n = PQcmdTuples(result_);
   return n && *n ? std::strtoll(n, nullptr, 10) : 0;

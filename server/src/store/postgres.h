@@ -84,6 +84,7 @@ class Result {
   Result(const Result&) = delete;
 
   int rows() const;
+  int columns() const;
   std::int64_t affected() const;  // rows an INSERT, UPDATE or DELETE touched
   bool is_null(int row, int column) const;
   std::string text(int row, int column) const;

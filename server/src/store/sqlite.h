@@ -77,6 +77,7 @@ class Statement {
   // Rows changed by the last INSERT, UPDATE or DELETE on this connection.
   int changes() const;
   std::int64_t last_insert_rowid() const;
+  sqlite3_stmt* handle() const noexcept { return stmt_; }  // for reading columns by their type
 
  private:
   Database& db_;

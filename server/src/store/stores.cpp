@@ -16,6 +16,7 @@
 #include "store/postgres_migrate.h"
 #include "store/postgres_moderation_store.h"
 #include "store/postgres_push_store.h"
+#include "store/sql_postgres.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_analysis_store.h"
 #include "store/sqlite_game_store.h"
@@ -65,6 +66,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
     s->mail = std::make_unique<PostgresMailStore>(database);
     s->push = std::make_unique<PostgresPushStore>(database);
     s->analysis = std::make_unique<PostgresAnalysisStore>(database);
+    s->groups = std::make_unique<GroupStore>(sql::postgres_connection(database));
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
         database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/!node.clustered});
@@ -84,6 +86,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   s->mail = std::make_unique<SqliteMailStore>(database);
   s->push = std::make_unique<SqlitePushStore>(database);
   s->analysis = std::make_unique<SqliteAnalysisStore>(database);
+  s->groups = std::make_unique<GroupStore>(sql::sqlite_connection(database));
   s->leases = std::make_unique<SoleNode>();
   return s;
 }

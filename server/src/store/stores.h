@@ -9,6 +9,7 @@
 #include "store/analysis_store.h"
 #include "store/database_lock.h"
 #include "store/game_store.h"
+#include "store/group_store.h"
 #include "store/hub_lock.h"
 #include "store/leases.h"
 #include "store/mail_store.h"
@@ -36,6 +37,7 @@ struct Stores {
   std::unique_ptr<MailStore> mail;          // e-mail (docs/mail.md): addresses, links, the queue
   std::unique_ptr<PushStore> push;          // Web Push: the server's key, devices, the queue
   std::unique_ptr<AnalysisStore> analysis;  // analysis: worker keys, the jobs (docs/analysis.md)
+  std::unique_ptr<GroupStore> groups;       // groups (clubs): members, chat (docs/groups.md)
   // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
   // leases in the database, this server having joined as a node (PostgresLeases).
   std::unique_ptr<Leases> leases;

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+// One connection interface for both databases (docs/persistence.md, "One set of statements"): a
+// store written against it has its SQL once, with `?` placeholders, and runs on SQLite
+// (sqlite_connection) or PostgreSQL (postgres_connection, where `?` becomes `$n`). Both accept the
+// same dialect for what the stores here need: INSERT ... ON CONFLICT, RETURNING, lower(). A
+// statement that cannot be written once asks dialect() which to run.
+namespace tengen::store::sql {
+
+using Value = std::variant<std::monostate, std::int64_t, std::string>;
+
+// What a statement gave back: its rows (every value as the database gave it) and how many rows
+// it changed.
+class Rows {
+ public:
+  std::vector<std::vector<Value>> rows;
+  std::int64_t changed = 0;
+
+  std::size_t size() const { return rows.size(); }
+  bool empty() const { return rows.empty(); }
+  bool is_null(std::size_t row, std::size_t column) const;
+  std::int64_t integer(std::size_t row, std::size_t column) const;  // 0 for NULL
+  std::string text(std::size_t row, std::size_t column) const;      // "" for NULL
+  std::optional<std::int64_t> optional_integer(std::size_t row, std::size_t column) const;
+};
+
+enum class Dialect { Sqlite, Postgres };
+
+class Connection {
+ public:
+  virtual ~Connection() = default;
+  virtual Dialect dialect() const = 0;
+  // Runs one statement with `?` placeholders bound in order.
+  virtual Rows run(std::string_view sql, const std::vector<Value>& params = {}) = 0;
+  // Runs `work` as one transaction: committed when it returns, rolled back when it throws. Only
+  // this connection's run() calls may happen inside.
+  virtual void transaction(const std::function<void()>& work) = 0;
+};
+
+// A connection to a SQLite file (migrated already); write transactions begin IMMEDIATE.
+std::unique_ptr<Connection> sqlite_connection(const std::string& path);
+// `?` numbered as `$1`, `$2`, ... (no `?` may appear inside a literal).
+std::string numbered_placeholders(std::string_view sql);
+
+}  // namespace tengen::store::sql

@@ -1,0 +1,58 @@
+#include "store/sql_postgres.h"
+
+#include "store/postgres.h"
+
+namespace tengen::store::sql {
+namespace {
+
+class PostgresConnection final : public Connection {
+ public:
+  explicit PostgresConnection(const std::string& conninfo) : db_(conninfo) {}
+  Dialect dialect() const override { return Dialect::Postgres; }
+
+  Rows run(std::string_view sql, const std::vector<Value>& params) override {
+    std::vector<pg::Param> bound;
+    bound.reserve(params.size());
+    for (const auto& p : params) {
+      if (const auto* n = std::get_if<std::int64_t>(&p))
+        bound.emplace_back(*n);
+      else if (const auto* s = std::get_if<std::string>(&p))
+        bound.emplace_back(*s);
+      else
+        bound.emplace_back(std::nullopt);
+    }
+    // Outside a transaction a statement that only reads may be sent again after a reconnect.
+    const auto text = numbered_placeholders(sql);
+    const auto r = db_.query(text, bound);
+    Rows out;
+    out.changed = r.affected();
+    for (int row = 0; row < r.rows(); ++row) {
+      std::vector<Value> values;
+      for (int c = 0; c < r.columns(); ++c) {
+        if (r.is_null(row, c))
+          values.emplace_back(std::monostate{});
+        else
+          values.emplace_back(r.text(row, c));
+      }
+      out.rows.push_back(std::move(values));
+    }
+    return out;
+  }
+
+  void transaction(const std::function<void()>& work) override {
+    pg::Transaction t(db_);
+    work();
+    t.commit();
+  }
+
+ private:
+  pg::Connection db_;
+};
+
+}  // namespace
+
+std::unique_ptr<Connection> postgres_connection(const std::string& conninfo) {
+  return std::make_unique<PostgresConnection>(conninfo);
+}
+
+}  // namespace tengen::store::sql

@@ -1,0 +1,111 @@
+#include <sqlite3.h>
+
+#include <stdexcept>
+
+#include "store/sql.h"
+#include "store/sqlite.h"
+
+namespace tengen::store::sql {
+
+bool Rows::is_null(std::size_t row, std::size_t column) const {
+  return std::holds_alternative<std::monostate>(rows.at(row).at(column));
+}
+
+std::int64_t Rows::integer(std::size_t row, std::size_t column) const {
+  const auto& v = rows.at(row).at(column);
+  if (const auto* n = std::get_if<std::int64_t>(&v)) return *n;
+  if (const auto* s = std::get_if<std::string>(&v)) {
+    if (*s == "t") return 1;  // PostgreSQL's booleans, as text
+    if (*s == "f") return 0;
+    return std::stoll(*s);
+  }
+  return 0;
+}
+
+std::string Rows::text(std::size_t row, std::size_t column) const {
+  const auto& v = rows.at(row).at(column);
+  if (const auto* s = std::get_if<std::string>(&v)) return *s;
+  if (const auto* n = std::get_if<std::int64_t>(&v)) return std::to_string(*n);
+  return "";
+}
+
+std::optional<std::int64_t> Rows::optional_integer(std::size_t row, std::size_t column) const {
+  if (is_null(row, column)) return std::nullopt;
+  return integer(row, column);
+}
+
+std::string numbered_placeholders(std::string_view sql) {
+  std::string out;
+  out.reserve(sql.size() + 16);
+  int n = 0;
+  for (const char c : sql) {
+    if (c == '?') {
+      out += '$';
+      out += std::to_string(++n);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+class SqliteConnection final : public Connection {
+ public:
+  explicit SqliteConnection(const std::string& path) : db_(path) {}
+  Dialect dialect() const override { return Dialect::Sqlite; }
+
+  Rows run(std::string_view sql, const std::vector<Value>& params) override {
+    Statement q(db_, sql);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const int at = static_cast<int>(i) + 1;
+      if (const auto* n = std::get_if<std::int64_t>(&params[i]))
+        q.bind(at, *n);
+      else if (const auto* s = std::get_if<std::string>(&params[i]))
+        q.bind(at, std::string_view(*s));
+      else
+        q.bind_null(at);
+    }
+    Rows out;
+    while (q.step()) {
+      auto* raw = statement_of(q);
+      const int columns = sqlite3_column_count(raw);
+      std::vector<Value> row;
+      row.reserve(static_cast<std::size_t>(columns));
+      for (int c = 0; c < columns; ++c) {
+        switch (sqlite3_column_type(raw, c)) {
+          case SQLITE_NULL:
+            row.emplace_back(std::monostate{});
+            break;
+          case SQLITE_INTEGER:
+            row.emplace_back(static_cast<std::int64_t>(sqlite3_column_int64(raw, c)));
+            break;
+          default:
+            row.emplace_back(q.column_text(c));
+        }
+      }
+      out.rows.push_back(std::move(row));
+    }
+    out.changed = q.changes();
+    return out;
+  }
+
+  void transaction(const std::function<void()>& work) override {
+    Transaction t(db_);
+    work();
+    t.commit();
+  }
+
+ private:
+  static sqlite3_stmt* statement_of(Statement& q) { return q.handle(); }
+  Database db_;
+};
+
+}  // namespace
+
+std::unique_ptr<Connection> sqlite_connection(const std::string& path) {
+  return std::make_unique<SqliteConnection>(path);
+}
+
+}  // namespace tengen::store::sql

@@ -1,0 +1,204 @@
+// The group store (docs/groups.md), written once over store::sql::Connection, on both backends: a
+// real SQLite file and a real PostgreSQL. Names unique whatever their case, the owner a member
+// from the start, roles and their order, the invitation link by its hash, closing and deleting,
+// the chat bounded to its latest lines with deleted lines keeping their place, and the games
+// between members only.
+#include "store/group_store.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "store/migrate.h"
+#include "store/postgres.h"
+#include "store/postgres_migrate.h"
+#include "store/sql_postgres.h"
+#include "store/sqlite.h"
+#include "support/temp_database.h"
+#include "support/temp_postgres.h"
+
+namespace tengen::store {
+namespace {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual void exec(const std::string& sql) = 0;
+  std::unique_ptr<GroupStore> store;
+};
+
+class Sqlite final : public Backend {
+ public:
+  Sqlite() : db_(temp_.path()) {
+    migrate(db_);
+    store = std::make_unique<GroupStore>(sql::sqlite_connection(temp_.path()));
+  }
+  void exec(const std::string& sql) override { db_.exec(sql); }
+
+ private:
+  testing::TempDatabase temp_;
+  Database db_;
+};
+
+class Postgres final : public Backend {
+ public:
+  Postgres() : conninfo_(testing::TempPostgres::instance().new_database()), db_(conninfo_) {
+    pg::migrate(db_);
+    store = std::make_unique<GroupStore>(sql::postgres_connection(conninfo_));
+  }
+  void exec(const std::string& sql) override { db_.exec(sql); }
+
+ private:
+  std::string conninfo_;
+  pg::Connection db_;
+};
+
+class GroupStores : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == "sqlite")
+      backend_ = std::make_unique<Sqlite>();
+    else
+      backend_ = std::make_unique<Postgres>();
+    backend_->exec(
+        "INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'ann', 'h', 1),"
+        " (2, 'Bob', 'h', 1), (3, 'cyd', 'h', 1), (4, 'dee', 'h', 1)");
+  }
+  GroupStore& store() { return *backend_->store; }
+  std::int64_t make(const std::string& name, std::int64_t owner = 1) {
+    return *store().create({name, "about " + name, "open", owner}, 100);
+  }
+  std::unique_ptr<Backend> backend_;
+};
+
+TEST_P(GroupStores, NamesAreUniqueWhateverTheirCaseAndTheOwnerIsTheFirstMember) {
+  const auto id = make("Kyoto Club");
+  EXPECT_FALSE(store().create({"KYOTO club", "", "open", 2}, 200)) << "the name is taken";
+  const auto g = store().group(id);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->name, "Kyoto Club");
+  EXPECT_EQ(g->description, "about Kyoto Club");
+  EXPECT_EQ(g->joining, "open");
+  EXPECT_EQ(g->owner_name, "ann");
+  EXPECT_EQ(g->members, 1);
+  EXPECT_FALSE(g->has_invite);
+  EXPECT_FALSE(g->closed_at_ms);
+  EXPECT_EQ(store().role(id, 1), "owner");
+  EXPECT_EQ(store().owned_by(1), 1);
+  EXPECT_EQ(store().count(), 1);
+  EXPECT_FALSE(store().group(id + 100));
+}
+
+TEST_P(GroupStores, RolesAreListedOwnerFirstAndPendingOnesDoNotCount) {
+  const auto id = make("club");
+  store().set_role(id, 4, "member", 200);
+  store().set_role(id, 2, "pending", 300);
+  store().set_role(id, 3, "admin", 400);
+  const auto m = store().members(id);
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_EQ(m[0].name, "ann");
+  EXPECT_EQ(m[0].role, "owner");
+  EXPECT_EQ(m[1].name, "cyd");
+  EXPECT_EQ(m[2].name, "dee");
+  EXPECT_EQ(m[3].name, "Bob");
+  EXPECT_EQ(m[3].role, "pending");
+  EXPECT_EQ(store().group(id)->members, 3);
+  EXPECT_EQ(store().count_role(id, "pending"), 1);
+  // Approved: joins now; promoted: keeps the day they joined.
+  store().set_role(id, 2, "member", 500);
+  store().set_role(id, 4, "admin", 600);
+  for (const auto& member : store().members(id)) {
+    if (member.user_id == 2) {
+      EXPECT_EQ(member.since_ms, 500);
+    } else if (member.user_id == 4) {
+      EXPECT_EQ(member.since_ms, 200);
+    }
+  }
+  EXPECT_TRUE(store().remove_member(id, 2));
+  EXPECT_FALSE(store().remove_member(id, 2));
+  EXPECT_FALSE(store().role(id, 2));
+  const auto mine = store().of_user(4);
+  ASSERT_EQ(mine.size(), 1u);
+  EXPECT_EQ(mine[0].first.id, id);
+  EXPECT_EQ(mine[0].second, "admin");
+}
+
+TEST_P(GroupStores, TheInvitationIsFoundByItsHashAndClosingEndsItAndTheMemberships) {
+  const auto a = make("a");
+  const auto b = make("b", 2);
+  store().set_role(a, 3, "member", 200);
+  store().set_role(b, 3, "banned", 200);
+  store().set_invite(a, "hash-a");
+  EXPECT_TRUE(store().group(a)->has_invite);
+  EXPECT_EQ(store().group_with_invite("hash-a"), a);
+  EXPECT_FALSE(store().group_with_invite("hash-b"));
+  auto held = store().memberships();
+  std::sort(held.begin(), held.end());
+  EXPECT_EQ(held, (std::vector<std::pair<std::int64_t, std::int64_t>>{{a, 1}, {a, 3}, {b, 2}}))
+      << "banned is no membership";
+  EXPECT_TRUE(store().update(a, "new words", "request"));
+  EXPECT_EQ(store().group(a)->joining, "request");
+  EXPECT_TRUE(store().close(a, 900));
+  EXPECT_FALSE(store().close(a, 901)) << "closed already";
+  EXPECT_EQ(store().group(a)->closed_at_ms, 900);
+  EXPECT_FALSE(store().group_with_invite("hash-a")) << "a closed group's link ends";
+  EXPECT_EQ(store().memberships(), (std::vector<std::pair<std::int64_t, std::int64_t>>{{b, 2}}));
+  store().add_chat(b, 2, "hello", 1000, 10);
+  EXPECT_TRUE(store().remove(b));
+  EXPECT_FALSE(store().group(b));
+  EXPECT_TRUE(store().of_user(2).empty());
+  EXPECT_FALSE(store().remove(b));
+  const auto page = store().list({std::nullopt, 10});
+  ASSERT_EQ(page.size(), 1u);
+  EXPECT_EQ(page[0].id, a);
+}
+
+TEST_P(GroupStores, TheChatKeepsItsLatestLinesAndADeletedLineItsPlace) {
+  const auto id = make("club");
+  for (int i = 1; i <= 7; ++i) store().add_chat(id, 1 + i % 2, "line " + std::to_string(i), i, 5);
+  const auto all = store().chat(id, std::nullopt, 50);
+  ASSERT_EQ(all.size(), 5u);
+  EXPECT_EQ(all.front().text, "line 3");
+  EXPECT_EQ(all.back().text, "line 7");
+  EXPECT_EQ(all.back().user_name, "Bob");
+  const auto older = store().chat(id, all[2].id, 50);
+  ASSERT_EQ(older.size(), 2u);
+  EXPECT_EQ(older[1].text, "line 4");
+  EXPECT_TRUE(store().delete_chat(id, all[1].id, 1));
+  EXPECT_FALSE(store().delete_chat(id, all[1].id, 1)) << "deleted already";
+  const auto line = store().chat_line(id, all[1].id);
+  ASSERT_TRUE(line);
+  EXPECT_TRUE(line->deleted);
+  EXPECT_EQ(line->text, "");
+  EXPECT_EQ(store().chat(id, std::nullopt, 50).size(), 5u);
+  EXPECT_FALSE(store().chat_line(id + 1, all[1].id));
+}
+
+TEST_P(GroupStores, TheGroupsGamesAreThoseBetweenMembers) {
+  const auto id = make("club");
+  store().set_role(id, 2, "member", 100);
+  store().set_role(id, 4, "pending", 100);
+  // 1 v 2 (members, ended twice), 1 v 3 (not a member), 1 v 4 (pending), 2 v 1 not ended.
+  backend_->exec(
+      "INSERT INTO games(id, settings, first_id, second_id, black_id, white_id, created_at,"
+      " ended_at, result) VALUES (1, '{}', 1, 2, 1, 2, 1, 50, 'B+R'),"
+      " (2, '{}', 1, 3, 1, 3, 1, 60, 'W+R'), (3, '{}', 2, 1, 2, 1, 1, 70, 'W+3.5'),"
+      " (4, '{}', 1, 4, 1, 4, 1, 80, 'B+R')");
+  backend_->exec(
+      "INSERT INTO games(id, settings, first_id, second_id, black_id, white_id, created_at)"
+      " VALUES (5, '{}', 2, 1, 2, 1, 1)");
+  const auto games = store().games(id, 10);
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_EQ(games[0].id, 3);
+  EXPECT_EQ(games[0].black_name, "Bob");
+  EXPECT_EQ(games[0].result, "W+3.5");
+  EXPECT_EQ(games[0].ended_at_ms, 70);
+  EXPECT_EQ(games[1].id, 1);
+  EXPECT_EQ(store().games(id, 1).size(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, GroupStores, ::testing::Values("sqlite", "postgres"),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+}  // namespace
+}  // namespace tengen::store
