@@ -12,7 +12,8 @@ constexpr const char* kOps[] = {"connected", "received",  "disconnected", "answe
                                 "barrier",   "roll_call", "roll_end"};
 constexpr const char* kReads[] = {"live_sgf",      "tournaments", "tournament",
                                   "reviews",       "review_sgf",  "create_review",
-                                  "reload_player", "game_action", "account_restricted"};
+                                  "reload_player", "game_action", "account_restricted",
+                                  "group_changed", "tell"};
 
 }  // namespace
 

@@ -213,6 +213,9 @@ GameSettings read_settings(const json& object) {
   if (f.has("time")) s.time = read_time(f.object("time"));
   s.rated = f.optional<bool>("rated", false);
   s.is_private = f.optional<bool>("private", false);
+  s.group = f.optional<std::int64_t>("group");
+  if (s.group && *s.group < 1)
+    throw FieldError{ErrorCode::BadField, "field 'settings.group' must be a group's id"};
   f.no_others();
   return s;
 }
@@ -263,6 +266,7 @@ json write_settings(const GameSettings& s) {
          {"rated", s.rated},
          {"private", s.is_private}};
   if (s.komi) j["komi"] = *s.komi;
+  if (s.group) j["group"] = *s.group;
   return j;
 }
 

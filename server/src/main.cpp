@@ -29,6 +29,7 @@
 #include "cluster/nats_bus.h"
 #include "cluster/roles.h"
 #include "config.h"
+#include "groups/groups.h"
 #include "http/api.h"
 #include "http/http_server.h"
 #include "mail/mailer.h"
@@ -262,6 +263,7 @@ int main(int argc, char** argv) {
           .metrics = &metrics,
           .leases = stores->leases.get(),
           .moderation = stores->moderation.get(),
+          .groups = stores->groups.get(),
           .calendar_of = [&](std::int64_t id) { return accounts.calendar(id); },
           .notify =
               [&mailer, &pusher](const PlayerNotice& n) {
@@ -310,6 +312,33 @@ int main(int argc, char** argv) {
     // those of the last day).
     std::optional<EveryGame> every_game;
     if (config.analyse_every_game) every_game.emplace(analysis, clock, std::chrono::seconds(30));
+    // Groups (docs/groups.md): kept in the store; the hub follows their members (the groups'
+    // challenges) and carries their news to members' connections. A hub away for a moment loses
+    // the news, not the change: a page that reads the group again sees it.
+    auto to_hub = [](const char* what, const std::function<void()>& send) {
+      try {
+        send();
+      } catch (const std::exception& e) {
+        spdlog::warn("a group's {} did not reach the hub: {}", what, e.what());
+      }
+    };
+    Groups groups(
+        {.store = *stores->groups,
+         .clock = clock,
+         .changed =
+             [&](std::int64_t group) { to_hub("change", [&] { reads().group_changed(group); }); },
+         .tell =
+             [&](const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
+                 const std::string& text) {
+               to_hub("news", [&] { reads().tell(users, from, text); });
+             },
+         .blocked_by =
+             [&](std::int64_t user) {
+               std::vector<std::int64_t> ids;
+               for (const auto& u : stores->moderation->blocked_by(user)) ids.push_back(u.id);
+               return ids;
+             }},
+        Groups::Limits{});
     Api api(
         accounts,
         GameArchive{
@@ -331,11 +360,16 @@ int main(int argc, char** argv) {
                     },
                 .reload_player = [&](std::int64_t user) { reads().reload_player(user); },
                 .account_restricted = [&](std::int64_t user) { reads().account_restricted(user); },
+                .group_changed = [&](std::int64_t group) { reads().group_changed(group); },
+                .tell = [&](const std::vector<std::int64_t>& users,
+                            std::optional<std::int64_t> from,
+                            const std::string& text) { reads().tell(users, from, text); },
                 .game_action =
                     [&](std::int64_t game, const std::string& action) {
                       return reads().game_action(game, action);
                     }},
-            .analysis = &analysis},
+            .analysis = &analysis,
+            .groups = &groups},
         config.public_url.starts_with("https://"), stores->moderation.get(), &*mailer,
         pusher ? &*pusher : nullptr);
 

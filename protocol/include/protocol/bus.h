@@ -90,8 +90,10 @@ struct HubRead {
     CreateReview,       // `text`: an http::ReviewRequest; the body: {"status", "body"}
     ReloadPlayer,       // `id`: a player whose blocks changed (docs/moderation.md); the body: "{}"
     AccountRestricted,  // `id`: a user suspended or banned; the body: "{}"
-    GameAction,  // `id`: the game, `text`: an administrator's action (http::GameAction's JSON);
-                 // the body: {"status", "body"}
+    GameAction,    // `id`: the game, `text`: an administrator's action (http::GameAction's JSON);
+                   // the body: {"status", "body"}
+    GroupChanged,  // `id`: a group whose members changed (docs/groups.md); the body: "{}"
+    Tell,          // `text`: {"users": [ids], "from": id?, "message": "..."}; the body: "{}"
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review

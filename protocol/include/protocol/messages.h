@@ -1581,9 +1581,55 @@ struct Wire<MyGames> {
   static constexpr std::tuple fields{wire::field("games", &MyGames::games)};
 };
 
-using ServerMessage =
-    std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened, ChallengeClosed,
-                 Presence, GameStarted, GameSnapshot, RoomEvent, TournamentChanged, ReviewSnapshot,
-                 ReviewUpdate, ReviewFollowers, Seeking, Watching, MyGames, Service, Resync>;
+// A line of a group's chat (docs/groups.md), as GET /api/v1/groups/{id}/chat lists it too.
+struct GroupLine {
+  std::int64_t id = 0;
+  UserRef from;
+  std::int64_t at_ms = 0;
+  std::string text;                  // empty once deleted
+  std::optional<bool> deleted = {};  // deleted by a group administrator or a moderator
+};
+template <>
+struct Wire<GroupLine> {
+  static constexpr std::tuple fields{
+      wire::field("id", &GroupLine::id), wire::field("from", &GroupLine::from),
+      wire::field("at_ms", &GroupLine::at_ms), wire::field("text", &GroupLine::text),
+      wire::field("deleted", &GroupLine::deleted, wire::Empty::Omitted)};
+};
+// What changed in a group.
+enum class GroupChange : std::uint8_t { Chat, ChatDeleted, Members, Settings, Closed, Deleted };
+template <>
+struct WireNames<GroupChange> {
+  static constexpr std::array names{
+      std::pair{std::string_view("chat"), GroupChange::Chat},
+      std::pair{std::string_view("chat_deleted"), GroupChange::ChatDeleted},
+      std::pair{std::string_view("members"), GroupChange::Members},
+      std::pair{std::string_view("settings"), GroupChange::Settings},
+      std::pair{std::string_view("closed"), GroupChange::Closed},
+      std::pair{std::string_view("deleted"), GroupChange::Deleted}};
+  static constexpr GroupChange fallback = GroupChange::Settings;
+};
+// Told to the connections of a group's members (and of those who asked to join, for "members")
+// when something changes there: a chat line said or deleted, someone joined, left, asked to join
+// or changed role, the group's settings, the group closed or deleted by its owner. Not a room
+// event, no seq: a page that missed one reads the group again.
+struct GroupEvent {
+  std::int64_t group = 0;
+  std::string name;  // the group's name, for a notice
+  GroupChange change = GroupChange::Settings;
+  std::optional<GroupLine> line = {};  // chat, chat_deleted
+};
+template <>
+struct Wire<GroupEvent> {
+  static constexpr std::string_view type = "group";
+  static constexpr std::tuple fields{
+      wire::field("group", &GroupEvent::group), wire::field("name", &GroupEvent::name),
+      wire::field("change", &GroupEvent::change), wire::field("line", &GroupEvent::line)};
+};
+
+using ServerMessage = std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened,
+                                   ChallengeClosed, Presence, GameStarted, GameSnapshot, RoomEvent,
+                                   TournamentChanged, ReviewSnapshot, ReviewUpdate, ReviewFollowers,
+                                   Seeking, Watching, MyGames, Service, Resync, GroupEvent>;
 
 }  // namespace tengen::protocol

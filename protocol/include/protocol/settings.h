@@ -55,6 +55,8 @@ struct GameSettings {
   TimeControl time;
   bool rated = false;
   bool is_private = false;
+  // A group's challenge (docs/groups.md): seen and accepted by the group's members only.
+  std::optional<std::int64_t> group;
 
   friend bool operator==(const GameSettings&, const GameSettings&) = default;
 };

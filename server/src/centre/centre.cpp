@@ -57,6 +57,7 @@ Centre::Centre(Services services)
               .games = games_,
               .ratings = ratings_,
               .blocks = blocks_,
+              .memberships = &memberships_,
               .tournament_games = tournament_games_,
               .prepare_room = [this](Room& room) { prepare_room(room); },
               .notify = services_.notify},
@@ -121,6 +122,7 @@ Centre::Recovered Centre::recover(store::GameStore& store) {
   games_.continue_after(store.last_game_id());
   std::vector<std::pair<std::int64_t, std::int64_t>> blocks;
   if (services_.moderation) blocks = services_.moderation->all_blocks();
+  if (services_.groups) memberships_.load(services_.groups->memberships());
   recovered.challenges = lobby_.recover_challenges(store, blocks);
   recovered.reviews = reviews_.recover(store, services_.find_user_by_id);
   const auto tournaments = store.tournaments();

@@ -26,6 +26,7 @@
 #include "rooms/timers.h"
 #include "rooms/worker.h"
 #include "store/game_store.h"
+#include "store/group_store.h"
 #include "store/journal.h"
 #include "store/leases.h"
 #include "store/moderation_store.h"
@@ -76,6 +77,9 @@ class Centre final : private games::GameHost {
     // Blocks between players (docs/moderation.md), read at start and by reload_player; none: no
     // one blocks anyone.
     store::ModerationStore* moderation = nullptr;
+    // Groups (docs/groups.md), whose members the lobby keeps in memory for the groups'
+    // challenges, read at start and by group_changed; none: no challenge may be a group's.
+    store::GroupStore* groups = nullptr;
     // Where each player's weekends fall in correspondence games, and their vacations; none:
     // everyone's weekends are UTC's, and nobody takes a vacation.
     CalendarOf calendar_of{};
@@ -148,6 +152,13 @@ class Centre final : private games::GameHost {
   // A player changed their blocks or their time zone (the store has them already): the lobby
   // and the games follow at once.
   void reload_player(std::int64_t user);
+  // A group's members changed in the store (docs/groups.md): read again, and those who joined or
+  // left get the lobby as they now see it. Does not wait.
+  void group_changed(std::int64_t group);
+  // A group's news to its members' connections, not to those who block `from`. Does not wait.
+  void tell(std::vector<std::int64_t> users, std::optional<std::int64_t> from, std::string text) {
+    lobby_.tell(std::move(users), from, std::move(text));
+  }
 
   // What an administrator does to a game (docs/moderation.md), once durable: a chat line deleted,
   // the game annulled (a rated game's annulment rebuilds every rating from the games) or
@@ -207,6 +218,7 @@ class Centre final : private games::GameHost {
   CommitPath commit_{*services_.journal, *services_.clock};
   RatingBook ratings_;                // read from any thread; changed on ratings_mail_ only
   Blocks blocks_;                     // safe from any thread (a leaf lock of its own)
+  Memberships memberships_;           // likewise
   Calendars calendars_;               // likewise
   TournamentGames tournament_games_;  // likewise
   // The steady clock against Unix time, read once (correspondence weekends: rooms/time_off.h).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <future>
+#include <iterator>
 
 #include "centre/centre.h"
 #include "rooms/room.h"
@@ -155,6 +156,28 @@ void Centre::reload_player(std::int64_t user) {
   std::vector<std::int64_t> blocked;
   for (const auto& u : services_.moderation->blocked_by(user)) blocked.push_back(u.id);
   lobby_.blocks_changed(user, std::move(blocked));
+}
+
+}  // namespace tengen
+
+namespace tengen {
+
+void Centre::group_changed(std::int64_t group) {
+  if (!services_.groups) return;
+  std::vector<std::int64_t> now;
+  if (const auto g = services_.groups->group(group); g && !g->closed_at_ms) {
+    for (const auto& m : services_.groups->members(group))
+      if (m.role == "owner" || m.role == "admin" || m.role == "member") now.push_back(m.user_id);
+  }
+  auto before = memberships_.members(group);
+  memberships_.set(group, now);
+  // Those who joined or left see the lobby with or without the group's challenges.
+  std::sort(before.begin(), before.end());
+  std::sort(now.begin(), now.end());
+  std::vector<std::int64_t> moved;
+  std::set_symmetric_difference(before.begin(), before.end(), now.begin(), now.end(),
+                                std::back_inserter(moved));
+  if (!moved.empty()) lobby_.refresh(std::move(moved));
 }
 
 }  // namespace tengen

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "protocol/http_api.h"
 #include "store/game_store.h"
@@ -36,6 +37,12 @@ struct HubReads {
   std::function<void(std::int64_t user)> reload_player;
   // A user was suspended or banned: the hub cancels their challenges and seek.
   std::function<void(std::int64_t user)> account_restricted;
+  // A group's members changed in the store (docs/groups.md): the hub reads them again.
+  std::function<void(std::int64_t group)> group_changed;
+  // A group's news to these users' connections (not to those who block `from`).
+  std::function<void(const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
+                     const std::string& text)>
+      tell;
   // What an administrator does to a game (its request's body, checked): the status and body
   // Centre::game_action answers.
   std::function<std::pair<int, std::string>(std::int64_t game, const std::string& action)>

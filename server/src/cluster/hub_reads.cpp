@@ -25,6 +25,9 @@ HubReads hub_reads_of(Centre& centre) {
           [&centre](const protocol::http::ReviewRequest& r) { return centre.create_review(r); },
       .reload_player = [&centre](std::int64_t user) { centre.reload_player(user); },
       .account_restricted = [&centre](std::int64_t user) { centre.account_restricted(user); },
+      .group_changed = [&centre](std::int64_t group) { centre.group_changed(group); },
+      .tell = [&centre](const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
+                        const std::string& text) { centre.tell(users, from, text); },
       .game_action =
           [&centre](std::int64_t game, const std::string& action) {
             const auto decoded = protocol::http::decode_game_action(action);
@@ -76,6 +79,23 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
         local.account_restricted(question->id);
         answer.body = "{}";
         break;
+      case bus::HubRead::What::GroupChanged:
+        local.group_changed(question->id);
+        answer.body = "{}";
+        break;
+      case bus::HubRead::What::Tell: {
+        const auto j = nlohmann::json::parse(question->text, nullptr, false);
+        if (!j.is_object() || !j.contains("users") || !j["users"].is_array() ||
+            !j.contains("message") || !j["message"].is_string())
+          throw std::runtime_error("an unreadable message for users, not sent");
+        std::optional<std::int64_t> from;
+        if (j.contains("from") && j["from"].is_number_integer())
+          from = j["from"].get<std::int64_t>();
+        local.tell(j["users"].get<std::vector<std::int64_t>>(), from,
+                   j["message"].get<std::string>());
+        answer.body = "{}";
+        break;
+      }
     }
     return bus::encode(answer);
   });
@@ -151,6 +171,19 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
           [&bus, patience](std::int64_t user) {
             if (!ask(bus, patience, {What::AccountRestricted, user, std::nullopt, 0}))
               throw Unavailable("the cluster's hub did not take the suspension");
+          },
+      .group_changed =
+          [&bus, patience](std::int64_t group) {
+            if (!ask(bus, patience, {What::GroupChanged, group, std::nullopt, 0}))
+              throw Unavailable("the cluster's hub did not take the group's change");
+          },
+      .tell =
+          [&bus, patience](const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
+                           const std::string& text) {
+            nlohmann::json j{{"users", users}, {"message", text}};
+            if (from) j["from"] = *from;
+            if (!ask(bus, patience, {What::Tell, 0, std::nullopt, 0, j.dump()}))
+              throw Unavailable("the cluster's hub did not take the group's news");
           },
       .game_action =
           [&bus, patience](std::int64_t game, const std::string& action) {

@@ -18,6 +18,7 @@ namespace tengen {
 class Mailer;    // mail/mailer.h
 class Pusher;    // push/pusher.h
 class Analysis;  // analysis/analysis.h
+class Groups;    // groups/groups.h
 
 // What the HTTP layer hands the API, and what it gets back: no Beast types here.
 struct ApiRequest {
@@ -49,6 +50,7 @@ struct GameArchive {
   Clock* clock = nullptr;  // required: a rating's deviation grows with the time since its last game
   HubReads hub;
   Analysis* analysis = nullptr;  // analysis after the game; none: its endpoints answer 503
+  Groups* groups = nullptr;      // groups (clubs); none: their endpoints answer 503
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -92,6 +94,8 @@ class Api {
   // http/push_api.cpp: /api/v1/push, /api/v1/me/push/....
   std::optional<ApiResponse> push(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> analysis(const ApiRequest& request, std::string_view path);
+  // http/group_api.cpp: /api/v1/groups/... and /api/v1/me/groups.
+  std::optional<ApiResponse> groups(const ApiRequest& request, std::string_view path);
   ApiResponse admin_workers(const ApiRequest& request, std::string_view rest,
                             const store::UserRecord& admin);
   ApiResponse blocks(const ApiRequest& request, std::string_view rest, const store::UserRecord& me);

@@ -183,6 +183,26 @@ void Lobby::blocks_changed(std::int64_t user, std::vector<std::int64_t> blocked)
   });
 }
 
+void Lobby::tell(std::vector<std::int64_t> users, std::optional<std::int64_t> from,
+                 std::string text) {
+  in_turn([this, users = std::move(users), from,
+           text = std::make_shared<const std::string>(std::move(text))](Turn& turn) {
+    for (const auto user : users)
+      if (!from || !s_.blocks.blocks(user, *from)) presence_.send_to_user(user, text, turn.out);
+  });
+}
+
+void Lobby::refresh(std::vector<std::int64_t> users) {
+  in_turn([this, users = std::move(users)](Turn& turn) {
+    for (const auto user : users) {
+      const auto ref = s_.find_user_by_id(user);
+      presence_.send_to_user(
+          user, encoded(lobby_for(store::UserRecord{user, ref ? ref->name : "", "", false, 0})),
+          turn.out);
+    }
+  });
+}
+
 std::string Lobby::tournaments_json(const store::Page& page) {
   return games::wait_for<std::string>(
       *mailbox_, [&] { return tournaments_.list_json(page.before, page.limit); });

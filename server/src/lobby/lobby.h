@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "games/actor_pool.h"
 #include "games/game_directory.h"
+#include "groups/memberships.h"
 #include "lobby/challenges.h"
 #include "lobby/commit_path.h"
 #include "lobby/player_notice.h"
@@ -71,6 +72,9 @@ class Lobby final : private TournamentHost {
     games::GameDirectory& games;
     const RatingBook& ratings;
     Blocks& blocks;
+    // Who belongs to which group (docs/groups.md): a group's challenges are its members' only.
+    // None: no challenge may be a group's.
+    const Memberships* memberships = nullptr;
     TournamentGames& tournament_games;
     // Readies a new game's room (the players' blocks and weekends) before it starts.
     std::function<void(Room&)> prepare_room;
@@ -108,6 +112,12 @@ class Lobby final : private TournamentHost {
   // The user's blocks changed (the store has them): the lobby follows, and their connections
   // get the lobby as they now see it. Waits.
   void blocks_changed(std::int64_t user, std::vector<std::int64_t> blocked);
+  // Sends `text` to the connections of these users, but not to those who block `from` (a group's
+  // news: docs/groups.md). Does not wait.
+  void tell(std::vector<std::int64_t> users, std::optional<std::int64_t> from, std::string text);
+  // These users joined or left a group (Memberships has it already): their connections get the
+  // lobby as they now see it, with or without the group's challenges. Does not wait.
+  void refresh(std::vector<std::int64_t> users);
   // The tournaments as JSON for the HTTP API. Wait.
   std::string tournaments_json(const store::Page& page);
   std::optional<std::string> tournament_json(protocol::TournamentId id);
@@ -168,7 +178,10 @@ class Lobby final : private TournamentHost {
                                                                      const protocol::UserRef& b);
   // The lobby as this connection's user sees it (without the challenges of those they block).
   protocol::LobbySnapshot lobby_for(const std::optional<store::UserRecord>& user) const;
-  // Tells a challenge's change to those who see it: everyone, or a direct one's two players.
+  // Whether the user may see and accept the challenge: not a group's, or they are its member.
+  bool in_group_of(const protocol::Challenge& c, std::int64_t user) const;
+  // Tells a challenge's change to those who see it: everyone, a direct one's two players, or a
+  // group's members.
   void broadcast_challenge(Turn& turn, const protocol::Challenge& c,
                            const protocol::ServerMessage& m);
   // Notes that the user came online or went offline, for the next presence message.

@@ -37,19 +37,31 @@ ratings::Rating Lobby::rating_of(std::int64_t user) const {
 protocol::LobbySnapshot Lobby::lobby_for(const std::optional<store::UserRecord>& user) const {
   protocol::LobbySnapshot lobby;
   lobby.challenges = challenges_.visible_to(user);
-  if (user) {
-    std::erase_if(lobby.challenges, [&](const protocol::Challenge& c) {
-      return s_.blocks.blocks(user->id, c.challenger.id);
-    });
-  }
+  std::erase_if(lobby.challenges, [&](const protocol::Challenge& c) {
+    if (c.settings.group && !(user && in_group_of(c, user->id))) return true;
+    return user && s_.blocks.blocks(user->id, c.challenger.id);
+  });
   lobby.online = presence_.listed();
   lobby.online_count = presence_.online_count();
   return lobby;
 }
 
+bool Lobby::in_group_of(const protocol::Challenge& c, std::int64_t user) const {
+  return !c.settings.group || (s_.memberships && s_.memberships->member(*c.settings.group, user));
+}
+
 void Lobby::broadcast_challenge(Turn& turn, const protocol::Challenge& c,
                                 const protocol::ServerMessage& m) {
   const auto text = encoded(m);
+  if (c.settings.group && !c.opponent) {  // a group's: its members (and the challenger)
+    auto members =
+        s_.memberships ? s_.memberships->members(*c.settings.group) : std::vector<std::int64_t>{};
+    if (std::find(members.begin(), members.end(), c.challenger.id) == members.end())
+      members.push_back(c.challenger.id);
+    for (const auto user : members)
+      if (!s_.blocks.blocks(user, c.challenger.id)) presence_.send_to_user(user, text, turn.out);
+    return;
+  }
   if (c.opponent) {  // a direct challenge concerns two users, not everyone online
     presence_.send_to_user(c.challenger.id, text, turn.out);
     if (c.opponent->id != c.challenger.id) presence_.send_to_user(c.opponent->id, text, turn.out);
@@ -86,6 +98,10 @@ Lobby::Reply Lobby::create(Turn& turn, const protocol::UserRef& me, const std::s
                    opponent->name + " does not accept challenges from you");
     }
   }
+  if (m.settings.group && !(s_.memberships && s_.memberships->member(*m.settings.group, me.id)))
+    return error(cid, ErrorCode::Forbidden,
+                 "a group's challenge is for its members: you do not belong to group " +
+                     std::to_string(*m.settings.group));
   auto outcome = challenges_.open(me, cid, m, s_.find_user, turn.out.writes);
   if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
   const auto& c = std::get<protocol::Challenge>(outcome);
@@ -113,6 +129,9 @@ Lobby::Reply Lobby::accept(Turn& turn, const protocol::UserRef& me, const std::s
   // No game between two players when one blocks the other.
   if (const auto* open = challenges_.find(id); open && s_.blocks.apart(open->challenger.id, me.id))
     return error(cid, ErrorCode::Forbidden, "this challenge is not open to you");
+  if (const auto* open = challenges_.find(id); open && !in_group_of(*open, me.id))
+    return error(cid, ErrorCode::Forbidden,
+                 "this challenge is for the members of a group you do not belong to");
   auto outcome = challenges_.take_to_accept(me, cid, id);
   if (auto* refused = std::get_if<protocol::Error>(&outcome)) return std::move(*refused);
   const protocol::Challenge c = std::get<protocol::Challenge>(std::move(outcome));

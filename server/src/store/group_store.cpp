@@ -176,6 +176,19 @@ bool GroupStore::remove_member(std::int64_t group, std::int64_t user) {
              .changed > 0;
 }
 
+void GroupStore::set_owner(std::int64_t group, std::int64_t user, std::int64_t now_ms) {
+  std::lock_guard lock(mutex_);
+  db_->transaction([&] {
+    db_->run("UPDATE group_members SET role = 'admin' WHERE group_id = ? AND role = 'owner'",
+             {group});
+    db_->run(
+        "INSERT INTO group_members(group_id, user_id, role, since) VALUES (?, ?, 'owner', ?)"
+        " ON CONFLICT (group_id, user_id) DO UPDATE SET role = 'owner'",
+        {group, user, now_ms});
+    db_->run("UPDATE player_groups SET owner_id = ? WHERE id = ?", {user, group});
+  });
+}
+
 std::vector<GroupMember> GroupStore::members(std::int64_t group) {
   std::lock_guard lock(mutex_);
   const auto r = db_->run(

@@ -93,6 +93,8 @@ class GroupStore {
   void set_role(std::int64_t group, std::int64_t user, const std::string& role,
                 std::int64_t now_ms);
   bool remove_member(std::int64_t group, std::int64_t user);
+  // The group handed to one of its members: they own it, its previous owner is an administrator.
+  void set_owner(std::int64_t group, std::int64_t user, std::int64_t now_ms);
   // Everyone with a role, the owner first, then administrators, members, pending, banned; by
   // name within each.
   std::vector<GroupMember> members(std::int64_t group);

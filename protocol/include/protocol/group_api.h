@@ -1,0 +1,88 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "protocol/messages.h"
+
+// Groups (clubs) over HTTP (docs/groups.md; protocol/README.md, "Groups"): what a page sends and
+// what it is shown. Shapes and bounds are checked here; who may do what is the server's
+// (groups/groups.h).
+namespace tengen::protocol::http {
+
+inline constexpr std::size_t kMinGroupName = 3;            // characters
+inline constexpr std::size_t kMaxGroupName = 40;           // characters
+inline constexpr std::size_t kMaxGroupDescription = 2000;  // characters
+inline constexpr std::size_t kMaxGroupLine = 500;          // characters of a chat line
+
+// POST /api/v1/groups {"name", "description", "joining"}; POST /api/v1/groups/{id}/settings
+// {"description", "joining"} (each optional there). `joining`: "open" (anyone joins), "request"
+// (an administrator approves), "invite" (only with the invitation link).
+struct GroupForm {
+  std::optional<std::string> name;
+  std::optional<std::string> description;
+  std::optional<std::string> joining;
+};
+// Refuses, saying why: unknown fields, a name of fewer than 3 or more than 40 characters or with
+// anything but letters, digits, spaces and - _ . ' &, spaces at its ends or two together; a
+// description over 2,000 characters or with control characters other than newlines; a joining
+// rule other than the three. `creating`: the name is required.
+std::variant<GroupForm, std::string> decode_group_form(std::string_view body, bool creating);
+
+// POST /api/v1/groups/{id}/join {"invite": "..."} (the invitation link's secret, optional).
+std::variant<std::optional<std::string>, std::string> decode_group_join(std::string_view body);
+// POST /api/v1/groups/{id}/members/{user} {"role": "owner" | "admin" | "member" | "banned"}.
+std::variant<std::string, std::string> decode_group_role(std::string_view body);
+// POST /api/v1/groups/{id}/chat {"text"}: 1 to 500 characters, no control characters; spaces at
+// the ends dropped.
+std::variant<std::string, std::string> decode_group_line(std::string_view body);
+
+struct GroupSummary {
+  std::int64_t id = 0;
+  std::string name;
+  std::string description;
+  std::string joining;
+  UserRef owner;
+  std::int64_t created_at_ms = 0;
+  std::optional<std::int64_t> closed_at_ms;
+  int members = 0;
+  std::optional<std::string> my_role;  // the viewer's: owner, admin, member, pending, banned
+};
+struct GroupMemberView {
+  UserRef user;
+  bool bot = false;
+  std::string role;
+  std::int64_t since_ms = 0;
+  std::string rank;  // "5k", "1d?"
+};
+struct GroupGameView {
+  std::int64_t id = 0;
+  UserRef black, white;
+  std::string result;
+  std::int64_t ended_at_ms = 0;
+};
+struct GroupPage {
+  GroupSummary group;
+  std::vector<GroupMemberView> members;  // pending and banned ones only to administrators
+  std::vector<GroupGameView> games;
+  std::optional<bool> has_invite;  // administrators: whether an invitation link works
+};
+// {"groups": [summary...], "next_before"}
+std::string encode_groups(const std::vector<GroupSummary>& groups,
+                          std::optional<std::int64_t> next_before);
+// {"group": summary, "members": [...], "games": [...], "has_invite"?}
+std::string encode_group_page(const GroupPage& page);
+// {"lines": [GroupLine...]} oldest first
+std::string encode_group_chat(const std::vector<GroupLine>& lines);
+std::string encode_group_line(const GroupLine& line);
+// {"role": "member" | "pending"}: POST .../join's answer
+std::string encode_group_role(std::string_view role);
+// {"invite": "secret"}: shown once
+std::string encode_group_invite(std::string_view secret);
+
+}  // namespace tengen::protocol::http

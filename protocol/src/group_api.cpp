@@ -1,0 +1,214 @@
+#include "protocol/group_api.h"
+
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+#include "protocol/codec.h"
+
+namespace tengen::protocol::http {
+namespace {
+
+using json = nlohmann::json;
+
+template <class T>
+std::variant<T, std::string> fail(std::string why) {
+  return std::variant<T, std::string>(std::in_place_index<1>, std::move(why));
+}
+
+// Characters, not bytes (UTF-8), for the bounds players read.
+std::size_t characters(std::string_view text) {
+  std::size_t n = 0;
+  for (const unsigned char c : text)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+bool control_in(std::string_view text, bool newlines_allowed) {
+  for (const unsigned char c : text)
+    if ((c < 0x20 && !(newlines_allowed && c == '\n')) || c == 0x7F) return true;
+  return false;
+}
+
+std::string trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return "";
+  const auto last = text.find_last_not_of(" \t\r\n");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+std::optional<std::string> name_problem(const std::string& name) {
+  const auto n = characters(name);
+  if (n < kMinGroupName || n > kMaxGroupName)
+    return "a group's name has 3 to 40 characters, not " + std::to_string(n);
+  if (name.front() == ' ' || name.back() == ' ' || name.find("  ") != std::string::npos)
+    return "a group's name has no spaces at its ends and never two together";
+  for (const unsigned char c : name) {
+    if (c >= 0x80) continue;  // letters of other alphabets
+    if (std::isalnum(c) || c == ' ' || c == '-' || c == '_' || c == '.' || c == '\'' || c == '&')
+      continue;
+    return std::string("a group's name has letters, digits, spaces and - _ . ' & only, not '") +
+           static_cast<char>(c) + "'";
+  }
+  if (control_in(name, false)) return "a group's name has no control characters";
+  return std::nullopt;
+}
+
+std::optional<json> object_of(std::string_view body) {
+  auto j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  return j;
+}
+
+json user(const UserRef& u) {
+  return json{{"id", u.id}, {"name", u.name}};
+}
+
+json summary(const GroupSummary& g) {
+  json j{{"id", g.id},           {"name", g.name},         {"description", g.description},
+         {"joining", g.joining}, {"owner", user(g.owner)}, {"created_at_ms", g.created_at_ms},
+         {"members", g.members}};
+  if (g.closed_at_ms) j["closed_at_ms"] = *g.closed_at_ms;
+  if (g.my_role) j["my_role"] = *g.my_role;
+  return j;
+}
+
+json line(const GroupLine& l) {
+  json j{{"id", l.id}, {"from", user(l.from)}, {"at_ms", l.at_ms}, {"text", l.text}};
+  if (l.deleted && *l.deleted) j["deleted"] = true;
+  return j;
+}
+
+}  // namespace
+
+std::variant<GroupForm, std::string> decode_group_form(std::string_view body, bool creating) {
+  const auto j = object_of(body);
+  if (!j) return fail<GroupForm>("the body must be a JSON object");
+  GroupForm form;
+  for (const auto& [key, value] : j->items()) {
+    if (key != "name" && key != "description" && key != "joining")
+      return fail<GroupForm>("unknown field '" + key + "'");
+    if (!value.is_string()) return fail<GroupForm>("field '" + key + "' must be a string");
+  }
+  if (j->contains("name")) {
+    if (!creating) return fail<GroupForm>("a group's name cannot be changed");
+    form.name = (*j)["name"].get<std::string>();
+    if (auto no = name_problem(*form.name)) return fail<GroupForm>(*no);
+  } else if (creating) {
+    return fail<GroupForm>("missing field 'name'");
+  }
+  if (j->contains("description")) {
+    form.description = trimmed((*j)["description"].get<std::string>());
+    const auto n = characters(*form.description);
+    if (n > kMaxGroupDescription)
+      return fail<GroupForm>("a description has at most 2000 characters, not " + std::to_string(n));
+    if (control_in(*form.description, true))
+      return fail<GroupForm>("a description has no control characters but newlines");
+  }
+  if (j->contains("joining")) {
+    form.joining = (*j)["joining"].get<std::string>();
+    if (*form.joining != "open" && *form.joining != "request" && *form.joining != "invite")
+      return fail<GroupForm>("field 'joining' must be one of open, request, invite, not '" +
+                             *form.joining + "'");
+  } else if (creating) {
+    form.joining = "open";
+  }
+  return form;
+}
+
+std::variant<std::optional<std::string>, std::string> decode_group_join(std::string_view body) {
+  using Out = std::variant<std::optional<std::string>, std::string>;
+  if (body.empty()) return Out(std::in_place_index<0>, std::nullopt);
+  const auto j = object_of(body);
+  if (!j) return Out(std::in_place_index<1>, "the body must be a JSON object");
+  for (const auto& [key, value] : j->items()) {
+    if (key != "invite") return Out(std::in_place_index<1>, "unknown field '" + key + "'");
+    if (!value.is_string() || value.get<std::string>().size() > 100)
+      return Out(std::in_place_index<1>, "field 'invite' must be an invitation's secret");
+  }
+  if (!j->contains("invite")) return Out(std::in_place_index<0>, std::nullopt);
+  return Out(std::in_place_index<0>, (*j)["invite"].get<std::string>());
+}
+
+std::variant<std::string, std::string> decode_group_role(std::string_view body) {
+  using Out = std::variant<std::string, std::string>;
+  const auto j = object_of(body);
+  if (!j) return Out(std::in_place_index<1>, "the body must be a JSON object");
+  for (const auto& [key, value] : j->items())
+    if (key != "role") return Out(std::in_place_index<1>, "unknown field '" + key + "'");
+  if (!j->contains("role") || !(*j)["role"].is_string())
+    return Out(std::in_place_index<1>, "missing field 'role'");
+  auto role = (*j)["role"].get<std::string>();
+  if (role != "owner" && role != "admin" && role != "member" && role != "banned")
+    return Out(std::in_place_index<1>,
+               "field 'role' must be one of owner, admin, member, banned, not '" + role + "'");
+  return Out(std::in_place_index<0>, std::move(role));
+}
+
+std::variant<std::string, std::string> decode_group_line(std::string_view body) {
+  using Out = std::variant<std::string, std::string>;
+  const auto j = object_of(body);
+  if (!j) return Out(std::in_place_index<1>, "the body must be a JSON object");
+  for (const auto& [key, value] : j->items())
+    if (key != "text") return Out(std::in_place_index<1>, "unknown field '" + key + "'");
+  if (!j->contains("text") || !(*j)["text"].is_string())
+    return Out(std::in_place_index<1>, "missing field 'text'");
+  auto text = trimmed((*j)["text"].get<std::string>());
+  const auto n = characters(text);
+  if (n == 0) return Out(std::in_place_index<1>, "a chat line cannot be empty");
+  if (n > kMaxGroupLine)
+    return Out(std::in_place_index<1>,
+               "a chat line has at most 500 characters, not " + std::to_string(n));
+  if (control_in(text, false))
+    return Out(std::in_place_index<1>, "a chat line has no control characters");
+  return Out(std::in_place_index<0>, std::move(text));
+}
+
+std::string encode_groups(const std::vector<GroupSummary>& groups,
+                          std::optional<std::int64_t> next_before) {
+  json list = json::array();
+  for (const auto& g : groups) list.push_back(summary(g));
+  json j{{"groups", std::move(list)}};
+  if (next_before) j["next_before"] = *next_before;
+  return j.dump();
+}
+
+std::string encode_group_page(const GroupPage& page) {
+  json members = json::array();
+  for (const auto& m : page.members)
+    members.push_back({{"id", m.user.id},
+                       {"name", m.user.name},
+                       {"bot", m.bot},
+                       {"role", m.role},
+                       {"since_ms", m.since_ms},
+                       {"rank", m.rank}});
+  json games = json::array();
+  for (const auto& g : page.games)
+    games.push_back({{"id", g.id},
+                     {"black", user(g.black)},
+                     {"white", user(g.white)},
+                     {"result", g.result},
+                     {"ended_at_ms", g.ended_at_ms}});
+  json j{{"group", summary(page.group)}, {"members", std::move(members)}, {"games", games}};
+  if (page.has_invite) j["has_invite"] = *page.has_invite;
+  return j.dump();
+}
+
+std::string encode_group_chat(const std::vector<GroupLine>& lines) {
+  json list = json::array();
+  for (const auto& l : lines) list.push_back(line(l));
+  return json{{"lines", std::move(list)}}.dump();
+}
+
+std::string encode_group_line(const GroupLine& l) {
+  return line(l).dump();
+}
+
+std::string encode_group_role(std::string_view role) {
+  return json{{"role", role}}.dump();
+}
+
+std::string encode_group_invite(std::string_view secret) {
+  return json{{"invite", secret}}.dump();
+}
+
+}  // namespace tengen::protocol::http

@@ -1,0 +1,110 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "accounts/rate_limiter.h"
+#include "clock.h"
+#include "protocol/group_api.h"
+#include "store/account_store.h"
+#include "store/group_store.h"
+
+namespace tengen {
+
+// Groups (clubs; docs/groups.md): who may create, join, run and leave a group, its chat, and
+// what members are told. Called by the HTTP API on its own threads; the store keeps everything
+// (store::GroupStore) and the centre is told of each change to a group's members (the lobby's
+// group challenges follow) and carries what members are told to their connections.
+class Groups {
+ public:
+  struct Limits {
+    int owned_per_account = 5;  // groups an account may own (closed ones count)
+    int groups = 1000;          // groups on the server
+    int members = 500;          // members of one group
+    int pending = 100;          // requests to join one group waiting
+    int memberships = 50;       // groups one account may belong to (or ask to)
+    int chat_kept = 500;        // lines of a group's chat kept
+    int chat_burst = 5;         // lines an account may say at once, in every group together
+    std::chrono::milliseconds chat_refill{2000};  // then one more every this
+    int games_listed = 20;                        // on the group's page
+  };
+  struct Services {
+    store::GroupStore& store;
+    Clock& clock;
+    // The group's members changed in the store: the centre reloads them (may be empty).
+    std::function<void(std::int64_t group)> changed;
+    // Sends a message to the connections of these users, but not to those who block `from`.
+    std::function<void(const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
+                       const std::string& text)>
+        tell;
+    // Those `user` blocks (their chat lines are not shown to them).
+    std::function<std::vector<std::int64_t>(std::int64_t user)> blocked_by;
+  };
+  struct Refusal {
+    int status = 400;
+    std::string code;
+    std::string message;
+  };
+  template <class T>
+  using Answer = std::variant<T, Refusal>;
+  using Maybe = std::optional<Refusal>;  // nullopt: done
+
+  Groups(Services services, Limits limits) : s_(std::move(services)), limits_(limits) {}
+
+  Answer<protocol::http::GroupSummary> create(const store::UserRecord& me,
+                                              const protocol::http::GroupForm& form);
+  std::vector<protocol::http::GroupSummary> list(const store::Page& page);
+  std::vector<protocol::http::GroupSummary> of_user(std::int64_t user);
+  // The page as `viewer` sees it (nullopt: a guest), the members' ranks left to the caller.
+  Answer<protocol::http::GroupPage> page(std::int64_t id,
+                                         const std::optional<store::UserRecord>& viewer);
+  Maybe update(std::int64_t id, const store::UserRecord& me, const protocol::http::GroupForm& form);
+  // The role the user has now (member, or pending when the group approves its members).
+  Answer<std::string> join(std::int64_t id, const store::UserRecord& me,
+                           const std::optional<std::string>& invite);
+  Maybe leave(std::int64_t id, const store::UserRecord& me);
+  // admin, member (approving one who asked), banned, owner (the owner hands the group over).
+  Maybe set_role(std::int64_t id, const store::UserRecord& me, std::int64_t target,
+                 const std::string& role);
+  // A request to join declined, or a member (an administrator, by the owner) turned out.
+  Maybe remove_member(std::int64_t id, const store::UserRecord& me, std::int64_t target);
+  // A new invitation link's secret (the previous one stops working), shown once.
+  Answer<std::string> make_invite(std::int64_t id, const store::UserRecord& me);
+  Maybe drop_invite(std::int64_t id, const store::UserRecord& me);
+  Maybe close(std::int64_t id, const store::UserRecord& me);
+  Maybe remove(std::int64_t id, const store::UserRecord& me);
+
+  Answer<std::vector<protocol::GroupLine>> chat(std::int64_t id, const store::UserRecord& viewer,
+                                                std::optional<std::int64_t> before);
+  Answer<protocol::GroupLine> say(std::int64_t id, const store::UserRecord& me,
+                                  const std::string& text);
+  Maybe delete_line(std::int64_t id, std::int64_t line, const store::UserRecord& me);
+
+  const Limits& limits() const { return limits_; }
+
+ private:
+  // The group and the viewer's role in it, or 404.
+  Answer<std::pair<store::GroupRow, std::optional<std::string>>> find(
+      std::int64_t id, std::optional<std::int64_t> viewer);
+  // Tells the group's members (and, for "members", those who asked) what changed.
+  void tell(const store::GroupRow& group, protocol::GroupChange change,
+            std::optional<protocol::GroupLine> line = std::nullopt,
+            std::optional<std::int64_t> from = std::nullopt, std::vector<std::int64_t> also = {});
+  std::vector<std::int64_t> member_ids(std::int64_t group, bool with_pending);
+  protocol::http::GroupSummary summary(const store::GroupRow& g,
+                                       std::optional<std::string> role) const;
+  std::int64_t now() const { return s_.clock.unix_ms(); }
+
+  Services s_;
+  Limits limits_;
+  std::mutex chat_mutex_;
+  RateLimiter chat_rate_{limits_.chat_burst, limits_.chat_refill};
+};
+
+}  // namespace tengen
