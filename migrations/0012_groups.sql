@@ -35,3 +35,6 @@ CREATE TABLE group_chat (
   deleted_by INTEGER REFERENCES users(id) ON DELETE SET NULL
 ) STRICT;
 CREATE INDEX group_chat_by_group ON group_chat(group_id, id);
+
+-- A report may be of a line of a group's chat (docs/moderation.md): the group it was said in.
+ALTER TABLE reports ADD COLUMN group_id INTEGER REFERENCES player_groups(id) ON DELETE SET NULL;

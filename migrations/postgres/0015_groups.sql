@@ -30,3 +30,5 @@ CREATE TABLE group_chat (
   deleted_by BIGINT REFERENCES users(id) ON DELETE SET NULL
 );
 CREATE INDEX group_chat_by_group ON group_chat(group_id, id);
+
+ALTER TABLE reports ADD COLUMN group_id BIGINT REFERENCES player_groups(id) ON DELETE SET NULL;

@@ -177,7 +177,8 @@ std::string encode_audit(const std::vector<AuditLine>& lines, std::optional<std:
 }
 
 std::variant<ReportFiling, std::string> decode_report_filing(std::string_view body) {
-  auto parsed = object_of(body, {"user", "category", "text", "game", "chat_seq"});
+  auto parsed =
+      object_of(body, {"user", "category", "text", "game", "chat_seq", "group", "group_line"});
   if (auto* problem = std::get_if<std::string>(&parsed)) return *problem;
   const json& j = std::get<json>(parsed);
   ReportFiling r;
@@ -209,6 +210,19 @@ std::variant<ReportFiling, std::string> decode_report_filing(std::string_view bo
     if (auto* problem = std::get_if<std::string>(&seq)) return *problem;
     r.chat_seq = std::get<std::int64_t>(seq);
   }
+  if (j.contains("group")) {
+    auto group = int_field(j, "group", 1, std::numeric_limits<std::int64_t>::max());
+    if (auto* problem = std::get_if<std::string>(&group)) return *problem;
+    r.group = std::get<std::int64_t>(group);
+  }
+  if (j.contains("group_line")) {
+    if (!r.group)
+      return std::string("field 'group_line' names a line of a group's chat: give 'group' too");
+    auto line = int_field(j, "group_line", 1, std::numeric_limits<std::int64_t>::max());
+    if (auto* problem = std::get_if<std::string>(&line)) return *problem;
+    r.group_line = std::get<std::int64_t>(line);
+  }
+  if (r.game && r.group) return std::string("a report is of a game's chat or a group's, not both");
   return r;
 }
 
@@ -228,7 +242,8 @@ std::string encode_reports(const std::vector<ReportView>& reports,
                     {"status", r.status},
                     {"handled_by", optional_user(r.handled_by)},
                     {"handled_at_ms", optional(r.handled_at_ms)},
-                    {"note", r.note}});
+                    {"note", r.note},
+                    {"group", optional(r.group)}});
   }
   return json{{"reports", list}, {"next_before", optional(next)}}.dump();
 }

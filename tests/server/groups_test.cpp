@@ -79,7 +79,7 @@ TEST_F(Groups, AGroupIsMadeWithItsOwnerAndAnyoneMaySeeIt) {
   const auto id = group(ann, "Kyoto Club");
   const auto taken = call("POST", "/api/v1/groups", ann.token, {{"name", "kyoto club"}});
   EXPECT_EQ(taken.status, 409);
-  EXPECT_EQ(taken.body["error"]["code"], "name_taken");
+  EXPECT_EQ(taken.body["error"]["code"], "group_name_taken");
   const auto page = call("GET", path(id), "");
   ASSERT_EQ(page.status, 200) << page.body.dump();
   EXPECT_EQ(page.body["group"]["name"], "Kyoto Club");

@@ -66,7 +66,8 @@ function reports(root, ctx, alive) {
       h('p', {}, h('strong', {}, userLink(r.user)), ' · ', t(`report.category_${r.category}`),
         h('span', { class: 'tag' }, t(`admin.status_${r.status}`))),
       h('p', { class: 'muted' }, t('admin.reported_by', { name: r.reporter.name, when: formatDateTime(r.at_ms) }),
-        r.game ? [' · ', h('a', { href: `#/game/${r.game}` }, t('title.game', { id: String(r.game) }))] : ''),
+        r.game ? [' · ', h('a', { href: `#/game/${r.game}` }, t('title.game', { id: String(r.game) }))] : '',
+        r.group ? [' · ', h('a', { href: `#/group/${r.group}` }, t('groups.group_n', { id: String(r.group) }))] : ''),
       r.chat_text !== null ? h('blockquote', { class: 'chat-quote' }, r.chat_text) : '',
       r.text ? h('p', { class: 'report-text' }, r.text) : '',
       r.status === 'open'
@@ -300,6 +301,7 @@ function detail(text) {
   if (/^([BW]\+[RTF]|0|Void)$/.test(text)) return describeResult(text);
   if ((m = /^(report|invite|line) (\d+)$/.exec(text))) return t(`admin.${m[1]}_n`, { id: m[2] });
   if ((m = /^worker (.+)$/.exec(text))) return t('admin.worker_n', { name: m[1] });
+  if ((m = /^group (\d+)$/.exec(text))) return t('groups.group_n', { id: m[1] });
   return text;
 }
 

@@ -154,6 +154,13 @@ ctx.conn.addEventListener('message', (e) => {
       lobby.onlineCount = m.online_count;
       break;
     case 'game_started': gameStarted(m); break;
+    case 'group':  // a group closed or deleted by its owner: its members are told wherever they are
+      if (m.change === 'members') ctx.groupsAsked = null;  // maybe joined: the lobby asks again
+      if (m.change === 'closed' || m.change === 'deleted') {
+        ctx.groupsAsked = null;
+        toast(t(`groups.told_${m.change}`, { name: m.name }), { kind: 'info' });
+      }
+      return;
     case 'seeking':
       lobby.seeking = m.seek ? { seek: m.seek, waiting: m.waiting, since: lobby.seeking?.since ?? Date.now() } : null;
       break;
@@ -233,6 +240,14 @@ function route() {
     current('tournaments');
     document.title = `${t('title.tournament', { id: m[1] })} · Tengen`;
     unmount = later(() => import('./tournaments.js'), (p) => p.mountTournament(view, ctx, Number(m[1])));
+  } else if (hash === '#/groups') {
+    current('groups');
+    document.title = `${t('nav.groups')} · Tengen`;
+    unmount = later(() => import('./groups.js'), (p) => p.mountGroupList(view, ctx));
+  } else if ((m = /^#\/group\/(\d+)(?:\/invite\/([\w-]{1,64}))?$/.exec(hash))) {  // an invitation's link
+    current('groups');
+    document.title = `${t('groups.group')} · Tengen`;
+    unmount = later(() => import('./groups.js'), (p) => p.mountGroup(view, ctx, Number(m[1]), m[2] ?? null));
   } else if ((m = /^#\/learn(?:\/([\w-]+))?$/.exec(hash))) {
     current('learn');
     document.title = `${t('nav.learn')} · Tengen`;

@@ -58,6 +58,20 @@ export const rulesetOptions = () => Object.fromEntries(Object.keys(RULESETS).map
 
 const select = (name, options, value, attrs = {}) => selectInput(`cf-${name}`, name, options, value, attrs);
 
+// The groups the player belongs to (docs/groups.md), asked once a page: a group's challenges are
+// named by it, and the challenge form offers "members of ..." for each.
+export function myGroups(ctx) {
+  if (!ctx.user) return Promise.resolve([]);
+  ctx.groupsAsked ??= fetchJson('/api/v1/me/groups')
+    .then(({ groups }) => groups.filter((g) => ['owner', 'admin', 'member'].includes(g.my_role) && !g.closed_at_ms))
+    .catch(() => { ctx.groupsAsked = null; return []; });
+  return ctx.groupsAsked;
+}
+// Joined, left, made or deleted a group: asked again next time.
+export function forgetGroups(ctx) {
+  ctx.groupsAsked = null;
+}
+
 export function mountLobby(root, ctx) {
   const challengeList = h('ul', { class: 'challenges', 'aria-live': 'polite' });
   const onlineList = h('ul', { class: 'online' });
@@ -91,6 +105,13 @@ export function mountLobby(root, ctx) {
       h('p', { class: 'local-link' }, h('a', { href: '#/local' }, t('local.link'))))));
   showOffline();
 
+  // The names of the player's groups, for their challenges' tags.
+  const groupNames = new Map();
+  myGroups(ctx).then((groups) => {
+    for (const g of groups) groupNames.set(g.id, g.name);
+    if (groups.length) render();
+  });
+
   // Redrawn on every lobby change: the keyboard's place is kept (keepFocus).
   function render() {
     keepFocus(lists, draw);
@@ -112,7 +133,8 @@ export function mountLobby(root, ctx) {
       return h('li', { class: `challenge${mine ? ' mine' : ''}${forMe ? ' for-me' : ''}`, dataset: { challenge: c.id } },
         h('div', { class: 'challenger' }, h('strong', {}, c.challenger.name), ' ', rankTag(c.challenger),
           c.opponent ? [` → ${c.opponent.name} `, rankTag(c.opponent)] : '',
-          h('span', { class: 'tag' }, colorWords(c.settings.color))),
+          h('span', { class: 'tag' }, colorWords(c.settings.color)),
+          c.settings.group ? h('a', { class: 'tag group-tag', href: `#/group/${c.settings.group}` }, groupNames.get(c.settings.group) ?? t('groups.group')) : ''),
         h('div', { class: 'what' }, h('span', { class: 'size' }, sizeOf(c.settings)), describeSettings(c.settings, { size: false }).replace(/^/, '· ')),
         h('div', { class: 'actions' }, ...buttons));
     }));
@@ -193,7 +215,8 @@ export function mountLobby(root, ctx) {
   };
 }
 
-function challengeForm(ctx) {
+// The challenge form; `group`: a group's page's, for its members only.
+export function challengeForm(ctx, { group = null } = {}) {
   const size = select('size', { 19: '19×19', 13: '13×13', 9: '9×9', other: t('form.other_size') }, '19');
   const width = h('input', { id: 'cf-width', name: 'width', type: 'number', min: 2, max: 25, value: '19', required: true });
   const height = h('input', { id: 'cf-height', name: 'height', type: 'number', min: 2, max: 25, value: '19', required: true });
@@ -211,6 +234,18 @@ function challengeForm(ctx) {
   const names = h('datalist', { id: 'online-names' });
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const inputs = {};
+  // Who may accept: anyone, or the members of one of the player's groups (on a group's page,
+  // that group's).
+  const who = select('who', { '': t('form.anyone_may_accept') }, '');
+  const whoField = field(t('form.who_may_accept'), who);
+  whoField.hidden = true;
+  if (!group) {
+    myGroups(ctx).then((groups) => {
+      if (!groups.length) return;
+      who.append(...groups.map((g) => h('option', { value: String(g.id) }, t('form.members_of', { name: g.name }))));
+      whoField.hidden = false;
+    });
+  }
 
   const showTime = () => fill(timeFields, ...timeInputs(system.value, inputs, 'cf'));
   size.addEventListener('change', () => {
@@ -231,6 +266,8 @@ function challengeForm(ctx) {
       time: timeOf(system.value, inputs), rated: rated.checked, private: priv.checked,
     };
     if (komi.value !== '') s.komi = Number(komi.value);
+    if (group) s.group = group;
+    else if (who.value) s.group = Number(who.value);
     return s;
   }
 
@@ -257,6 +294,7 @@ function challengeForm(ctx) {
     h('label', { class: 'check' }, rated, ` ${t('form.rated')}`),
     h('label', { class: 'check' }, priv, ` ${t('form.private')}`)),
   h('div', { class: 'field-row' }, field(t('form.opponent'), opponent), names),
+  h('div', { class: 'field-row' }, whoField),
   problem,
   h('button', { type: 'submit', class: 'primary' }, t('form.create_challenge')));
 

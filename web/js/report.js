@@ -7,9 +7,10 @@ import { t } from './i18n.js';
 export const REPORT_CATEGORIES = ['harassment', 'cheating', 'stalling', 'sandbagging', 'spam', 'offensive_name', 'other'];
 
 // Opens the dialog for reporting `user` (a name); `game` and `chatSeq` say where, if anywhere.
-export function openReport(ctx, { user, game = null, chatSeq = null, chatText = null }) {
+// `group` and `groupLine`: a line of a group's chat (docs/groups.md).
+export function openReport(ctx, { user, game = null, chatSeq = null, chatText = null, group = null, groupLine = null }) {
   const category = selectInput('report-category', 'category',
-    Object.fromEntries(REPORT_CATEGORIES.map((c) => [c, t(`report.category_${c}`)])), chatSeq !== null ? 'harassment' : 'cheating');
+    Object.fromEntries(REPORT_CATEGORIES.map((c) => [c, t(`report.category_${c}`)])), chatSeq !== null || groupLine !== null ? 'harassment' : 'cheating');
   const text = h('textarea', { id: 'report-text', name: 'text', maxlength: 1000, rows: 4 });
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const send = h('button', { type: 'submit', class: 'primary' }, t('report.send'));
@@ -22,6 +23,8 @@ export function openReport(ctx, { user, game = null, chatSeq = null, chatText = 
         const body = { user, category: category.value, text: text.value.trim() };
         if (game !== null) body.game = game;
         if (chatSeq !== null) body.chat_seq = chatSeq;
+        if (group !== null) body.group = group;
+        if (groupLine !== null) body.group_line = groupLine;
         await fetchJson('/api/v1/reports', { method: 'POST', body });
         dialog.close();
         ctx.toast(t('report.sent', { name: user }), { kind: 'info' });

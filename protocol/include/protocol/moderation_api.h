@@ -83,13 +83,16 @@ struct AuditLine {
 // {"entries": [...], "next_before": id or null}
 std::string encode_audit(const std::vector<AuditLine>& lines, std::optional<std::int64_t> next);
 
-// POST /api/v1/reports: {"user": name, "category", "text", "game": id, "chat_seq": n}.
+// POST /api/v1/reports: {"user": name, "category", "text", "game": id, "chat_seq": n, "group": id,
+// "group_line": n}.
 struct ReportFiling {
   std::string user{};
   std::string category{};
   std::string text{};
   std::optional<std::int64_t> game{};
-  std::optional<std::int64_t> chat_seq{};  // a chat line of `game`
+  std::optional<std::int64_t> chat_seq{};    // a chat line of `game`
+  std::optional<std::int64_t> group{};       // a group (docs/groups.md)
+  std::optional<std::int64_t> group_line{};  // a line of `group`'s chat
 };
 std::variant<ReportFiling, std::string> decode_report_filing(std::string_view body);
 
@@ -104,6 +107,7 @@ struct ReportView {
   std::optional<UserRef> handled_by{};
   std::optional<std::int64_t> handled_at_ms{};
   std::string note{};
+  std::optional<std::int64_t> group{};
 };
 std::string encode_reports(const std::vector<ReportView>& reports,
                            std::optional<std::int64_t> next);

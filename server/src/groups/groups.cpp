@@ -100,7 +100,7 @@ Groups::Answer<wire::GroupSummary> Groups::create(const store::UserRecord& me,
                    "an account owns at most " + std::to_string(limits_.owned_per_account) +
                        " groups (closed ones count): delete one first"};
   if (s_.store.count() >= limits_.groups)
-    return Refusal{409, "server_full",
+    return Refusal{409, "groups_full",
                    "this server has " + std::to_string(limits_.groups) +
                        " groups, as many as it keeps: ask its administrators"};
   if (static_cast<int>(s_.store.of_user(me.id).size()) >= limits_.memberships)
@@ -109,7 +109,7 @@ Groups::Answer<wire::GroupSummary> Groups::create(const store::UserRecord& me,
                        " groups: leave one first"};
   const auto id = s_.store.create(
       {*form.name, form.description.value_or(""), form.joining.value_or("open"), me.id}, now());
-  if (!id) return Refusal{409, "name_taken", "a group is named '" + *form.name + "' already"};
+  if (!id) return Refusal{409, "group_name_taken", "a group is named '" + *form.name + "' already"};
   if (s_.changed) s_.changed(*id);
   return summary(*s_.store.group(*id), "owner");
 }
@@ -364,6 +364,17 @@ Groups::Maybe Groups::delete_line(std::int64_t id, std::int64_t line, const stor
   auto gone = line_of(*s_.store.chat_line(id, line));
   tell(group, protocol::GroupChange::ChatDeleted, gone);
   return std::nullopt;
+}
+
+Groups::Answer<protocol::GroupLine> Groups::line_for_report(std::int64_t id, std::int64_t line,
+                                                            const store::UserRecord& reporter) {
+  auto found = find(id, reporter.id);
+  if (auto* no = std::get_if<Refusal>(&found)) return *no;
+  const auto row = s_.store.chat_line(id, line);
+  if (!row || (!belongs(std::get<0>(found).second) && !reporter.is_admin))
+    return Refusal{404, "not_found",
+                   "group " + std::to_string(id) + " has no chat line " + std::to_string(line)};
+  return line_of(*row);
 }
 
 }  // namespace tengen

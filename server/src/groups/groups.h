@@ -85,6 +85,10 @@ class Groups {
   Answer<protocol::GroupLine> say(std::int64_t id, const store::UserRecord& me,
                                   const std::string& text);
   Maybe delete_line(std::int64_t id, std::int64_t line, const store::UserRecord& me);
+  // A line of the group's chat as it is now, for a report by one who could read it (a member or a
+  // server administrator); 404 otherwise.
+  Answer<protocol::GroupLine> line_for_report(std::int64_t id, std::int64_t line,
+                                              const store::UserRecord& reporter);
 
   const Limits& limits() const { return limits_; }
 

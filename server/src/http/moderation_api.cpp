@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "groups/groups.h"
 #include "http/api.h"
 #include "http/api_util.h"
 #include "protocol/codec.h"
@@ -49,7 +50,8 @@ wire::ReportView report_view(const store::Report& r) {
           r.status,
           named(r.handled_by, r.handler_name),
           r.handled_at_ms,
-          r.note};
+          r.note,
+          r.group_id};
 }
 
 wire::InviteView invite_view(const store::Invite& i) {
@@ -169,6 +171,23 @@ ApiResponse Api::report(const ApiRequest& r, const store::UserRecord& reporter) 
       }
       report.chat_seq = filing.chat_seq;
       report.chat_text = line->text;
+    }
+  }
+  if (filing.group) {
+    if (!archive_.groups) return error(503, "groups_disabled", "this server has no groups");
+    report.group_id = filing.group;
+    if (filing.group_line) {
+      // The line as it was said, kept with the report (as a game's).
+      const auto line =
+          archive_.groups->line_for_report(*filing.group, *filing.group_line, reporter);
+      if (const auto* no = std::get_if<Groups::Refusal>(&line))
+        return error(no->status, no->code, no->message);
+      const auto& said = std::get<protocol::GroupLine>(line);
+      if (said.from.id != target->id)
+        return error(400, "bad_request",
+                     "chat line " + std::to_string(*filing.group_line) + " is not " +
+                         target->username + "'s");
+      report.chat_text = said.text;
     }
   }
   const auto id = moderation_->add_report(report);

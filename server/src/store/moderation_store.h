@@ -22,7 +22,7 @@ inline constexpr const char* kInviteColumns =
 inline constexpr const char* kReportSelect =
     "SELECT r.id, r.at, r.reporter_id, r.target_id, r.category, r.text, r.game_id, r.chat_seq,"
     " r.chat_text, r.status, r.handled_by, r.handled_at, r.note, reporter.username,"
-    " target.username, coalesce(handler.username, '') FROM reports r"
+    " target.username, coalesce(handler.username, ''), r.group_id FROM reports r"
     " JOIN users reporter ON reporter.id = r.reporter_id"
     " JOIN users target ON target.id = r.target_id"
     " LEFT JOIN users handler ON handler.id = r.handled_by";
@@ -74,6 +74,7 @@ struct Report {
   std::optional<std::int64_t> game_id{};
   std::optional<std::int64_t> chat_seq{};
   std::optional<std::string> chat_text{};  // the line as it was when reported
+  std::optional<std::int64_t> group_id{};  // a line of this group's chat (chat_seq: none)
   std::string status = "open";             // open, resolved, dismissed
   std::optional<std::int64_t> handled_by{};
   std::optional<std::int64_t> handled_at_ms{};

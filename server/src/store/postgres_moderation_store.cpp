@@ -55,6 +55,7 @@ Report report_at(const pg::Result& q, int row) {
   r.reporter_name = q.text(row, 13);
   r.target_name = q.text(row, 14);
   r.handler_name = q.text(row, 15);
+  r.group_id = q.optional_int64(row, 16);
   return r;
 }
 
@@ -210,9 +211,9 @@ std::int64_t PostgresModerationStore::add_report(const Report& r) {
   return db_
       ->query(
           "INSERT INTO reports(at, reporter_id, target_id, category, text, game_id, chat_seq,"
-          " chat_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+          " chat_text, group_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
           {r.at_ms, r.reporter_id, r.target_id, r.category, r.text, r.game_id, r.chat_seq,
-           r.chat_text})
+           r.chat_text, r.group_id})
       .int64(0, 0);
 }
 

@@ -35,6 +35,7 @@ Report report_at(const Statement& q) {
   r.reporter_name = q.column_text(13);
   r.target_name = q.column_text(14);
   r.handler_name = q.column_text(15);
+  r.group_id = q.column_optional_int(16);
   return r;
 }
 
@@ -212,7 +213,7 @@ std::int64_t SqliteModerationStore::add_report(const Report& r) {
   std::lock_guard lock(mutex_);
   Statement q(db_,
               "INSERT INTO reports(at, reporter_id, target_id, category, text, game_id, chat_seq,"
-              " chat_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+              " chat_text, group_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   q.bind(1, r.at_ms)
       .bind(2, r.reporter_id)
       .bind(3, r.target_id)
@@ -221,6 +222,7 @@ std::int64_t SqliteModerationStore::add_report(const Report& r) {
       .bind(6, r.game_id)
       .bind(7, r.chat_seq)
       .bind(8, r.chat_text)
+      .bind(9, r.group_id)
       .run();
   return q.last_insert_rowid();
 }
