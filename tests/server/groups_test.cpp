@@ -301,5 +301,33 @@ TEST_F(Groups, ClosingAndDeletingTellTheMembers) {
   EXPECT_TRUE(call("GET", "/api/v1/me/groups", bob.token).body["groups"].empty());
 }
 
+TEST_F(Groups, AGroupsTournamentIsPlayedByItsMembersOnly) {
+  const auto ann = player("ann");
+  const auto bob = player("bob");
+  const auto cyd = player("cyd");
+  const auto id = group(ann, "Club");
+  call("POST", path(id, "/join"), bob.token, json::object());
+  auto ann_ws = socket(ann);
+  auto bob_ws = socket(bob);
+  auto cyd_ws = socket(cyd);
+  const json create{{"type", "create_tournament"},
+                    {"settings",
+                     {{"name", "Club championship"},
+                      {"system", "round_robin"},
+                      {"game", {{"width", 9}, {"height", 9}, {"group", id}}}}}};
+  const auto outsider = cyd_ws.command(create);
+  EXPECT_EQ(outsider["type"], "error") << outsider.dump();
+  const auto made = ann_ws.command(create);
+  expect_ack(made);
+  const auto tournament = made["tournament"].get<std::int64_t>();
+  const auto shown = call("GET", "/api/v1/tournaments/" + std::to_string(tournament), "");
+  EXPECT_EQ(shown.body["settings"]["game"]["group"], id) << shown.body.dump();
+  const json join{{"type", "tournament_register"}, {"tournament", tournament}};
+  const auto refused = cyd_ws.command(join);
+  EXPECT_EQ(refused["type"], "error");
+  EXPECT_NE(refused["message"].get<std::string>().find("members of a group"), std::string::npos);
+  expect_ack(bob_ws.command(join));
+}
+
 }  // namespace
 }  // namespace tengen::testing

@@ -2,7 +2,7 @@
 // director's actions, live standings with the crosstable, each round's pairings and games.
 import { h, fill, describeSettings, formatDate, selectInput, field } from './util.js';
 import { fetchJson } from './api.js';
-import { timeNames, rulesetOptions, timeInputs, timeOf } from './lobby.js';
+import { timeNames, rulesetOptions, timeInputs, timeOf, myGroups } from './lobby.js';
 // `t` names a tournament throughout this file: its words come from T, the catalog's t.
 import { t as T, tn } from './i18n.js';
 
@@ -143,6 +143,7 @@ function tournamentForm(ctx) {
 
   function settings() {
     const game = { width: Number(size.value), height: Number(size.value), ruleset: ruleset.value, time: timeOf(clock.value, inputs), rated: rated.checked };
+    if (who.value) game.group = Number(who.value);  // a group's: its members only (docs/groups.md)
     const s = {
       name: name.value.trim(), system: system.value, game,
       max_players: Number(maxPlayers.value), start_when_full: whenFull.checked,
@@ -160,6 +161,15 @@ function tournamentForm(ctx) {
     }
     return s;
   }
+  // Who may play: anyone, or the members of one of the director's groups.
+  const who = select('who', { '': T('form.anyone_may_accept') }, '');
+  const whoField = field(T('tournament.who_may_play'), who);
+  whoField.hidden = true;
+  myGroups(ctx).then((groups) => {
+    if (!groups.length) return;
+    who.append(...groups.map((g) => h('option', { value: String(g.id) }, T('form.members_of', { name: g.name }))));
+    whoField.hidden = false;
+  });
   return h('form', {
     class: 'tournament-form', onsubmit: async (e) => {
       e.preventDefault();
@@ -182,6 +192,7 @@ function tournamentForm(ctx) {
     h('label', { class: 'check' }, whenFull, ` ${T('tournament.when_full')}`)),
   h('div', { class: 'field-row' }, gapField, noShowField),
   h('div', { class: 'field-row checks' }, h('label', { class: 'check' }, rated, ` ${T('tournament.rated')}`)),
+  h('div', { class: 'field-row' }, whoField),
   problem,
   h('button', { type: 'submit', class: 'primary' }, T('tournament.create')));
 }
@@ -231,6 +242,7 @@ export function mountTournament(root, ctx, id) {
   function render(t) {
     const roundsText = t.rounds ? T('tournament.n_rounds', { n: t.rounds }) : '';
     fill(head, h('h1', {}, t.name, h('span', { class: `tag status-${t.status}` }, statusName(t.status))),
+      t.settings.game.group ? h('p', {}, h('a', { class: 'tag group-tag', href: `#/group/${t.settings.game.group}` }, T('tournament.for_group'))) : '',
       h('p', { class: 'muted' }, [systemName(t.system), roundsText, describeSettings(t.settings.game), T('tournament.directed_by', { name: t.director.name }),
         t.settings.starts_at_ms ? T('tournament.starts', { when: formatDate(t.settings.starts_at_ms) }) : ''].filter(Boolean).join(' · ')),
       t.settings.vacations === false || t.settings.all_rounds_at_once

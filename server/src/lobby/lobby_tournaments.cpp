@@ -49,6 +49,20 @@ Lobby::Reply tournament_action(TournamentDirector& tournaments, const protocol::
 
 Lobby::Reply Lobby::tournament_command(const protocol::UserRef& me, const std::string& cid,
                                        const protocol::ClientMessage& m) {
+  // A group's tournament (docs/groups.md): made by one of its members, for its members only.
+  const auto member_of = [&](std::int64_t group) {
+    return s_.memberships && s_.memberships->member(group, me.id);
+  };
+  if (const auto* c = std::get_if<protocol::CreateTournament>(&m);
+      c && c->settings.game.group && !member_of(*c->settings.game.group))
+    return error(cid, ErrorCode::Forbidden,
+                 "a group's tournament is made by one of its members: you do not belong to group " +
+                     std::to_string(*c->settings.game.group));
+  if (const auto* r = std::get_if<protocol::RegisterTournament>(&m)) {
+    if (const auto group = tournaments_.group_of(r->tournament); group && !member_of(*group))
+      return error(cid, ErrorCode::Forbidden,
+                   "this tournament is for the members of a group you do not belong to");
+  }
   try {
     tournaments_.begin_command(cid);
     auto reply = tournament_action(tournaments_, me, cid, m);

@@ -367,4 +367,10 @@ std::optional<std::string> TournamentDirector::view_json(protocol::TournamentId 
   return it->second->view_json().dump();
 }
 
+std::optional<std::int64_t> TournamentDirector::group_of(protocol::TournamentId id) const {
+  const auto found = tournaments_.find(id);
+  if (found == tournaments_.end()) return std::nullopt;
+  return found->second->settings().game.group;
+}
+
 }  // namespace tengen

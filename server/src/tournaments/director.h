@@ -102,6 +102,8 @@ class TournamentDirector {
   std::string list_json(std::optional<protocol::TournamentId> before, int limit) const;
   std::optional<std::string> view_json(protocol::TournamentId id) const;
   bool exists(protocol::TournamentId id) const { return tournaments_.contains(id); }
+  // The group whose members alone may play it (docs/groups.md), if it is a group's.
+  std::optional<std::int64_t> group_of(protocol::TournamentId id) const;
 
  private:
   struct Board {
