@@ -38,3 +38,54 @@ CREATE INDEX group_chat_by_group ON group_chat(group_id, id);
 
 -- A report may be of a line of a group's chat (docs/moderation.md): the group it was said in.
 ALTER TABLE reports ADD COLUMN group_id INTEGER REFERENCES player_groups(id) ON DELETE SET NULL;
+
+-- A group's ladders (docs/groups.md, "Ladders"): players ordered by rung (1 is the top); a player
+-- challenges one a few rungs above; the challenged accepts within some days or loses the rung.
+CREATE TABLE ladders (
+  id          INTEGER PRIMARY KEY,
+  group_id    INTEGER NOT NULL REFERENCES player_groups(id) ON DELETE CASCADE,
+  name        TEXT    NOT NULL,
+  settings    TEXT    NOT NULL,          -- its games' settings, JSON as in create_challenge
+  reach       INTEGER NOT NULL,          -- rungs up a player may challenge
+  accept_days INTEGER NOT NULL,          -- days the challenged have to accept
+  on_win      TEXT    NOT NULL CHECK (on_win IN ('swap', 'move_up')),
+  created_at  INTEGER NOT NULL,
+  closed_at   INTEGER
+) STRICT;
+CREATE INDEX ladders_by_group ON ladders(group_id);
+
+CREATE TABLE ladder_players (
+  ladder_id INTEGER NOT NULL REFERENCES ladders(id) ON DELETE CASCADE,
+  user_id   INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  rung      INTEGER NOT NULL,
+  away      INTEGER NOT NULL DEFAULT 0,  -- on vacation from the ladder: their rung frozen
+  joined_at INTEGER NOT NULL,
+  PRIMARY KEY (ladder_id, user_id)
+) STRICT;
+
+-- open: waiting for the challenged to accept until `deadline`; playing: its game in play; then
+-- won or lost (by the challenger), drawn, expired (not accepted in time: the challenger wins the
+-- rung), cancelled.
+CREATE TABLE ladder_challenges (
+  id            INTEGER PRIMARY KEY,
+  ladder_id     INTEGER NOT NULL REFERENCES ladders(id) ON DELETE CASCADE,
+  challenger_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  defender_id   INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at    INTEGER NOT NULL,
+  deadline      INTEGER NOT NULL,
+  state         TEXT    NOT NULL CHECK (state IN ('open', 'playing', 'won', 'lost', 'drawn',
+                                                  'expired', 'cancelled')),
+  game_id       INTEGER REFERENCES games(id) ON DELETE SET NULL,
+  resolved_at   INTEGER
+) STRICT;
+CREATE INDEX ladder_challenges_by_ladder ON ladder_challenges(ladder_id, id);
+CREATE INDEX ladder_challenges_unresolved ON ladder_challenges(state) WHERE state IN ('open', 'playing');
+
+-- What happened on the ladder, newest last: its standings' history.
+CREATE TABLE ladder_events (
+  id        INTEGER PRIMARY KEY,
+  ladder_id INTEGER NOT NULL REFERENCES ladders(id) ON DELETE CASCADE,
+  at        INTEGER NOT NULL,
+  event     TEXT    NOT NULL            -- JSON: {"kind", "user", "other", "rung", "game"}
+) STRICT;
+CREATE INDEX ladder_events_by_ladder ON ladder_events(ladder_id, id);

@@ -13,7 +13,7 @@ constexpr const char* kOps[] = {"connected", "received",  "disconnected", "answe
 constexpr const char* kReads[] = {"live_sgf",      "tournaments", "tournament",
                                   "reviews",       "review_sgf",  "create_review",
                                   "reload_player", "game_action", "account_restricted",
-                                  "group_changed", "tell"};
+                                  "group_changed", "tell",        "start_game"};
 
 }  // namespace
 

@@ -211,4 +211,137 @@ std::string encode_group_invite(std::string_view secret) {
   return json{{"invite", secret}}.dump();
 }
 
+std::variant<LadderForm, std::string> decode_ladder_form(std::string_view body) {
+  const auto j = object_of(body);
+  if (!j) return fail<LadderForm>("the body must be a JSON object");
+  LadderForm form;
+  for (const auto& [key, value] : j->items())
+    if (key != "name" && key != "settings" && key != "reach" && key != "accept_days" &&
+        key != "on_win")
+      return fail<LadderForm>("unknown field '" + key + "'");
+  if (!j->contains("name") || !(*j)["name"].is_string())
+    return fail<LadderForm>("missing field 'name'");
+  form.name = trimmed((*j)["name"].get<std::string>());
+  const auto n = characters(form.name);
+  if (n < 1 || n > kMaxLadderName || control_in(form.name, false))
+    return fail<LadderForm>("a ladder's name has 1 to 60 characters, no control characters");
+  if (!j->contains("settings") || !(*j)["settings"].is_object())
+    return fail<LadderForm>("missing field 'settings': its games' settings");
+  const auto& given = (*j)["settings"];
+  for (const char* no : {"color", "handicap", "private", "group"})
+    if (given.contains(no))
+      return fail<LadderForm>(std::string("field 'settings.") + no +
+                              "' is not for a ladder: its games are even and public, the "
+                              "challenger with Black");
+  auto decoded = decode_settings(given.dump());
+  if (const auto* why = std::get_if<std::string>(&decoded)) return fail<LadderForm>(*why);
+  form.settings = std::get<GameSettings>(decoded);
+  const auto number = [&](const char* key, int low, int high,
+                          int& out) -> std::optional<std::string> {
+    if (!j->contains(key)) return std::nullopt;
+    const auto& v = (*j)[key];
+    if (!v.is_number_integer() || v.get<std::int64_t>() < low || v.get<std::int64_t>() > high)
+      return "field '" + std::string(key) + "' must be a whole number from " + std::to_string(low) +
+             " to " + std::to_string(high);
+    out = v.get<int>();
+    return std::nullopt;
+  };
+  if (auto no = number("reach", 1, 10, form.reach)) return fail<LadderForm>(*no);
+  if (auto no = number("accept_days", 1, 30, form.accept_days)) return fail<LadderForm>(*no);
+  if (j->contains("on_win")) {
+    if (!(*j)["on_win"].is_string() || ((*j)["on_win"] != "swap" && (*j)["on_win"] != "move_up"))
+      return fail<LadderForm>("field 'on_win' must be swap or move_up");
+    form.on_win = (*j)["on_win"].get<std::string>();
+  }
+  return form;
+}
+
+std::variant<std::int64_t, std::string> decode_ladder_challenge(std::string_view body) {
+  using Out = std::variant<std::int64_t, std::string>;
+  const auto j = object_of(body);
+  if (!j) return Out(std::in_place_index<1>, "the body must be a JSON object");
+  for (const auto& [key, value] : j->items())
+    if (key != "defender") return Out(std::in_place_index<1>, "unknown field '" + key + "'");
+  if (!j->contains("defender") || !(*j)["defender"].is_number_integer() ||
+      (*j)["defender"].get<std::int64_t>() < 1)
+    return Out(std::in_place_index<1>, "field 'defender' must be the id of the player challenged");
+  return Out(std::in_place_index<0>, (*j)["defender"].get<std::int64_t>());
+}
+
+std::variant<bool, std::string> decode_ladder_away(std::string_view body) {
+  using Out = std::variant<bool, std::string>;
+  const auto j = object_of(body);
+  if (!j) return Out(std::in_place_index<1>, "the body must be a JSON object");
+  for (const auto& [key, value] : j->items())
+    if (key != "away") return Out(std::in_place_index<1>, "unknown field '" + key + "'");
+  if (!j->contains("away") || !(*j)["away"].is_boolean())
+    return Out(std::in_place_index<1>, "field 'away' must be true or false");
+  return Out(std::in_place_index<0>, (*j)["away"].get<bool>());
+}
+
+namespace {
+
+json ladder_summary(const LadderSummary& l) {
+  json j{{"id", l.id},
+         {"group", l.group},
+         {"name", l.name},
+         {"settings", json::parse(encode_settings(l.settings))},
+         {"reach", l.reach},
+         {"accept_days", l.accept_days},
+         {"on_win", l.on_win},
+         {"players", l.players},
+         {"created_at_ms", l.created_at_ms}};
+  if (l.closed_at_ms) j["closed_at_ms"] = *l.closed_at_ms;
+  return j;
+}
+
+}  // namespace
+
+std::string encode_ladders(const std::vector<LadderSummary>& ladders) {
+  json list = json::array();
+  for (const auto& l : ladders) list.push_back(ladder_summary(l));
+  return json{{"ladders", std::move(list)}}.dump();
+}
+
+std::string encode_ladder_page(const LadderPage& page) {
+  json players = json::array();
+  for (const auto& p : page.players)
+    players.push_back({{"id", p.user.id},
+                       {"name", p.user.name},
+                       {"rung", p.rung},
+                       {"away", p.away},
+                       {"joined_at_ms", p.joined_at_ms}});
+  json challenges = json::array();
+  for (const auto& c : page.challenges) {
+    json one{{"id", c.id},
+             {"challenger", user(c.challenger)},
+             {"defender", user(c.defender)},
+             {"created_at_ms", c.created_at_ms},
+             {"deadline_ms", c.deadline_ms},
+             {"state", c.state},
+             {"result", c.result}};
+    if (c.game) one["game"] = *c.game;
+    challenges.push_back(std::move(one));
+  }
+  json history = json::array();
+  for (const auto& [at, text] : page.history) {
+    auto e = json::parse(text, nullptr, false);
+    if (!e.is_object()) continue;
+    e["at_ms"] = at;
+    history.push_back(std::move(e));
+  }
+  json group{{"id", page.ladder.group}, {"name", page.group_name}};
+  if (page.my_role) group["my_role"] = *page.my_role;
+  return json{{"ladder", ladder_summary(page.ladder)},
+              {"group", std::move(group)},
+              {"players", std::move(players)},
+              {"challenges", std::move(challenges)},
+              {"history", std::move(history)}}
+      .dump();
+}
+
+std::string encode_id(std::int64_t id) {
+  return json{{"id", id}}.dump();
+}
+
 }  // namespace tengen::protocol::http

@@ -84,6 +84,9 @@ constexpr Option kOptions[] = {
      "(default off)"},
     {"--analysis-claim-seconds", "TENGEN_ANALYSIS_CLAIM_SECONDS",
      "an analysis worker silent this long loses its game to another worker (default 120)"},
+    {"--ladder-check-seconds", "TENGEN_LADDER_CHECK_SECONDS",
+     "how often the groups' ladders are looked at for ended games and challenges not accepted in "
+     "time (default 5)"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
      "yes: minimum Argon2id cost, for tests only (default no)"},
 };
@@ -207,6 +210,12 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     if (ec != std::errc{} || end != value.data() + value.size() || n < 1 || n > 86'400)
       return "--analysis-claim-seconds must be a number from 1 to 86400, not '" + value + "'";
     config.analysis_claim_seconds = n;
+  } else if (flag == "--ladder-check-seconds") {
+    int n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc{} || end != value.data() + value.size() || n < 1 || n > 3600)
+      return "--ladder-check-seconds must be a number from 1 to 3600, not '" + value + "'";
+    config.ladder_check_seconds = n;
   } else if (flag == "--registrations-per-address") {
     int n = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);

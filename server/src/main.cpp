@@ -30,6 +30,7 @@
 #include "cluster/roles.h"
 #include "config.h"
 #include "groups/groups.h"
+#include "groups/ladders.h"
 #include "http/api.h"
 #include "http/http_server.h"
 #include "mail/mailer.h"
@@ -322,6 +323,11 @@ int main(int argc, char** argv) {
         spdlog::warn("a group's {} did not reach the hub: {}", what, e.what());
       }
     };
+    auto blocked_ids = [&](std::int64_t user) {
+      std::vector<std::int64_t> ids;
+      for (const auto& u : stores->moderation->blocked_by(user)) ids.push_back(u.id);
+      return ids;
+    };
     Groups groups(
         {.store = *stores->groups,
          .clock = clock,
@@ -332,13 +338,25 @@ int main(int argc, char** argv) {
                  const std::string& text) {
                to_hub("news", [&] { reads().tell(users, from, text); });
              },
-         .blocked_by =
-             [&](std::int64_t user) {
-               std::vector<std::int64_t> ids;
-               for (const auto& u : stores->moderation->blocked_by(user)) ids.push_back(u.id);
-               return ids;
-             }},
+         .blocked_by = blocked_ids},
         Groups::Limits{});
+    Ladders ladders(
+        {.store = *stores->ladders,
+         .groups = *stores->groups,
+         .clock = clock,
+         .start_game = [&](const protocol::GameSettings& settings, std::int64_t black,
+                           std::int64_t white) -> std::variant<std::int64_t, std::string> {
+           try {
+             return reads().start_game(protocol::encode_settings(settings), black, white);
+           } catch (const std::exception& e) {
+             return std::string(e.what());
+           }
+         },
+         .changed = [&](const store::GroupRow& g) { groups.ladder_changed(g); },
+         .blocked_by = blocked_ids},
+        Ladders::Limits{});
+    // Ladder games that ended and challenges not accepted in time, resolved every few seconds.
+    LadderSweeper ladder_sweeper(ladders, std::chrono::seconds(config.ladder_check_seconds));
     Api api(
         accounts,
         GameArchive{
@@ -361,6 +379,10 @@ int main(int argc, char** argv) {
                 .reload_player = [&](std::int64_t user) { reads().reload_player(user); },
                 .account_restricted = [&](std::int64_t user) { reads().account_restricted(user); },
                 .group_changed = [&](std::int64_t group) { reads().group_changed(group); },
+                .start_game =
+                    [&](const std::string& settings, std::int64_t black, std::int64_t white) {
+                      return reads().start_game(settings, black, white);
+                    },
                 .tell = [&](const std::vector<std::int64_t>& users,
                             std::optional<std::int64_t> from,
                             const std::string& text) { reads().tell(users, from, text); },
@@ -369,7 +391,8 @@ int main(int argc, char** argv) {
                       return reads().game_action(game, action);
                     }},
             .analysis = &analysis,
-            .groups = &groups},
+            .groups = &groups,
+            .ladders = &ladders},
         config.public_url.starts_with("https://"), stores->moderation.get(), &*mailer,
         pusher ? &*pusher : nullptr);
 

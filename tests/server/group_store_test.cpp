@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "store/ladder_store.h"
 #include "store/migrate.h"
 #include "store/postgres.h"
 #include "store/postgres_migrate.h"
@@ -25,6 +26,7 @@ class Backend {
   virtual ~Backend() = default;
   virtual void exec(const std::string& sql) = 0;
   std::unique_ptr<GroupStore> store;
+  std::unique_ptr<LadderStore> ladders;
 };
 
 class Sqlite final : public Backend {
@@ -32,6 +34,7 @@ class Sqlite final : public Backend {
   Sqlite() : db_(temp_.path()) {
     migrate(db_);
     store = std::make_unique<GroupStore>(sql::sqlite_connection(temp_.path()));
+    ladders = std::make_unique<LadderStore>(sql::sqlite_connection(temp_.path()));
   }
   void exec(const std::string& sql) override { db_.exec(sql); }
 
@@ -45,6 +48,7 @@ class Postgres final : public Backend {
   Postgres() : conninfo_(testing::TempPostgres::instance().new_database()), db_(conninfo_) {
     pg::migrate(db_);
     store = std::make_unique<GroupStore>(sql::postgres_connection(conninfo_));
+    ladders = std::make_unique<LadderStore>(sql::postgres_connection(conninfo_));
   }
   void exec(const std::string& sql) override { db_.exec(sql); }
 
@@ -195,6 +199,48 @@ TEST_P(GroupStores, TheGroupsGamesAreThoseBetweenMembers) {
   EXPECT_EQ(games[0].ended_at_ms, 70);
   EXPECT_EQ(games[1].id, 1);
   EXPECT_EQ(store().games(id, 1).size(), 1u);
+}
+
+// The ladders' store (docs/groups.md, "Ladders"): rungs without gaps, one join each, challenges
+// moved from state to state once, what is due, and the history.
+TEST_P(GroupStores, LaddersKeepTheirRungsAndTheirChallengesMoveOnce) {
+  const auto group = make("club");
+  auto& ladders = *backend_->ladders;
+  const auto id = ladders.create({0, group, "Ladder", "{}", 2, 3, "swap", 0, std::nullopt}, 100);
+  EXPECT_EQ(ladders.ladder(id)->name, "Ladder");
+  EXPECT_EQ(ladders.of_group(group).size(), 1u);
+  EXPECT_EQ(ladders.join(id, 1, 100), 1);
+  EXPECT_EQ(ladders.join(id, 2, 100), 2);
+  EXPECT_EQ(ladders.join(id, 3, 100), 3);
+  EXPECT_FALSE(ladders.join(id, 3, 100)) << "on it already";
+  const auto c = ladders.add_challenge(id, 3, 2, 200, 1000);
+  EXPECT_TRUE(ladders.move(c, "open", "playing", std::nullopt, 300));
+  EXPECT_FALSE(ladders.move(c, "open", "playing", std::nullopt, 300)) << "moved once";
+  EXPECT_TRUE(ladders.due(5000).empty()) << "playing, its game not over";
+  const auto late = ladders.add_challenge(id, 2, 1, 200, 1000);
+  ASSERT_EQ(ladders.due(1000).size(), 1u);
+  EXPECT_EQ(ladders.due(1000)[0].id, late);
+  EXPECT_EQ(ladders.due(1000)[0].challenger_name, "Bob");
+  EXPECT_TRUE(ladders.leave(id, 1, 400));
+  EXPECT_EQ(ladders.challenge(late)->state, "cancelled") << "its defender left";
+  const auto players = ladders.players(id);
+  ASSERT_EQ(players.size(), 2u);
+  EXPECT_EQ(players[0].name, "Bob");
+  EXPECT_EQ(players[0].rung, 1);
+  EXPECT_EQ(players[1].rung, 2);
+  ladders.set_rungs(id, {{2, 2}, {3, 1}});
+  EXPECT_EQ(ladders.players(id)[0].name, "cyd");
+  EXPECT_TRUE(ladders.set_away(id, 2, true));
+  EXPECT_TRUE(ladders.players(id)[1].away);
+  ladders.add_event(id, 500, R"({"kind":"joined","user":"ann"})");
+  ladders.add_event(id, 600, R"({"kind":"left","user":"ann"})");
+  EXPECT_EQ(ladders.events(id, 1)[0].second, R"({"kind":"left","user":"ann"})");
+  EXPECT_EQ(ladders.challenges(id, true, 10).size(), 1u);
+  EXPECT_EQ(ladders.challenges(id, false, 10).size(), 2u);
+  EXPECT_TRUE(ladders.close(id, 700));
+  EXPECT_EQ(ladders.ladder(id)->closed_at_ms, 700);
+  EXPECT_TRUE(store().remove(group));
+  EXPECT_FALSE(ladders.ladder(id)) << "gone with its group";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GroupStores, ::testing::Values("sqlite", "postgres"),

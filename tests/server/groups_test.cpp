@@ -23,7 +23,7 @@ struct Answer {
 
 class Groups : public ::testing::Test {
  protected:
-  Groups() : server_(std::nullopt, 0, {}) {}
+  Groups() : server_(std::nullopt, 0, {"--ladder-check-seconds", "1"}) {}
 
   Answer call(const std::string& method, const std::string& path, const std::string& token,
               const json& body = nullptr) {
@@ -327,6 +327,66 @@ TEST_F(Groups, AGroupsTournamentIsPlayedByItsMembersOnly) {
   EXPECT_EQ(refused["type"], "error");
   EXPECT_NE(refused["message"].get<std::string>().find("members of a group"), std::string::npos);
   expect_ack(bob_ws.command(join));
+}
+
+// A ladder played through the real server: a challenge two rungs up, accepted, its game started
+// for both with the ladder's settings, the defender resigning, and the rungs swapped by the
+// server's own sweep, the members told.
+TEST_F(Groups, ALadderChallengeUpTwoRungsIsAcceptedPlayedAndSwapsTheRungs) {
+  const auto ann = player("ann");
+  const auto bob = player("bob");
+  const auto cyd = player("cyd");
+  const auto id = group(ann, "Club");
+  call("POST", path(id, "/join"), bob.token, json::object());
+  call("POST", path(id, "/join"), cyd.token, json::object());
+  const json form{{"name", "Club ladder"},
+                  {"settings", {{"width", 9}, {"height", 9}, {"rated", false}}},
+                  {"reach", 2},
+                  {"accept_days", 3}};
+  EXPECT_EQ(call("POST", path(id, "/ladders"), bob.token, form).status, 403) << "administrators";
+  EXPECT_EQ(call("POST", path(id, "/ladders"), ann.token,
+                 {{"name", "x"}, {"settings", {{"color", "white"}}}})
+                .status,
+            400);
+  const auto made = call("POST", path(id, "/ladders"), ann.token, form);
+  ASSERT_EQ(made.status, 201) << made.body.dump();
+  const std::string ladder = "/api/v1/ladders/" + std::to_string(made.body["id"].get<int>());
+  for (const auto* p : {&ann, &bob, &cyd})
+    EXPECT_EQ(call("POST", ladder + "/join", p->token, json::object()).status, 204);
+  auto ann_ws = socket(ann);
+  auto cyd_ws = socket(cyd);
+  ann_ws.wait_type("lobby");
+  cyd_ws.wait_type("lobby");
+  const auto challenged = call("POST", ladder + "/challenges", cyd.token, {{"defender", ann.id}});
+  ASSERT_EQ(challenged.status, 201) << challenged.body.dump();
+  const auto c = std::to_string(challenged.body["id"].get<int>());
+  EXPECT_EQ(call("POST", ladder + "/challenges/" + c + "/accept", cyd.token, json::object())
+                .body["error"]["code"],
+            "not_yours");
+  const auto accepted =
+      call("POST", ladder + "/challenges/" + c + "/accept", ann.token, json::object());
+  ASSERT_EQ(accepted.status, 200) << accepted.body.dump();
+  const auto game = accepted.body["id"].get<std::int64_t>();
+  const auto started = cyd_ws.wait_type("game_started");
+  EXPECT_EQ(started["game"], game);
+  EXPECT_EQ(started["black"]["name"], "cyd") << "the challenger has Black";
+  EXPECT_EQ(started["settings"]["width"], 9);
+  EXPECT_EQ(started["settings"]["group"], id);
+  EXPECT_EQ(ann_ws.wait_type("game_started")["game"], game);
+  expect_ack(ann_ws.command({{"type", "join"}, {"game", game}}));
+  expect_ack(ann_ws.command(cmd("resign", game)));
+  // The sweep (every second here) finds the game over and moves the rungs.
+  cyd_ws.wait([](const json& m) { return m["type"] == "group" && m["change"] == "ladder"; });
+  json page;
+  for (int i = 0; i < 3; ++i) {  // the first notice may be of the game's start
+    page = call("GET", ladder, "").body;
+    if (page["players"][0]["name"] == "cyd") break;
+    cyd_ws.wait([](const json& m) { return m["type"] == "group" && m["change"] == "ladder"; });
+  }
+  EXPECT_EQ(page["players"][0]["name"], "cyd") << page.dump();
+  EXPECT_EQ(page["players"][2]["name"], "ann");
+  EXPECT_EQ(page["challenges"][0]["state"], "won");
+  EXPECT_EQ(page["history"][0]["kind"], "won");
 }
 
 }  // namespace

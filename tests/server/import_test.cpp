@@ -8,6 +8,8 @@
 
 #include <cstdio>
 
+#include "store/group_store.h"
+#include "store/ladder_store.h"
 #include "store/migrate.h"
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
@@ -16,6 +18,8 @@
 #include "store/postgres_mail_store.h"
 #include "store/postgres_moderation_store.h"
 #include "store/postgres_push_store.h"
+#include "store/sql.h"
+#include "store/sql_postgres.h"
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_analysis_store.h"
 #include "store/sqlite_game_store.h"
@@ -126,6 +130,18 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     const auto box = analysis.add_worker("box", "hash-box", 50);
     analysis.enqueue(1, ann, 3, 51);
     analysis.claim(*box, 52, 9'000, 3);
+    // Groups: a club with both players, a chat line, a ladder with a challenge and its history.
+    GroupStore groups(sql::sqlite_connection(file.path()));
+    const auto club = *groups.create({"Club", "Tuesdays", "invite", ann}, 53);
+    groups.set_role(club, bob, "member", 54);
+    groups.add_chat(club, bob, "hi", 55, 500);
+    LadderStore ladders(sql::sqlite_connection(file.path()));
+    const auto ladder =
+        ladders.create({0, club, "Ladder", "{}", 2, 3, "swap", 0, std::nullopt}, 56);
+    ladders.join(ladder, ann, 57);
+    ladders.join(ladder, bob, 57);
+    ladders.add_challenge(ladder, bob, ann, 58, 9'000);
+    ladders.add_event(ladder, 58, R"({"kind":"challenged","user":"bob"})");
   }
   const std::string pg = TempPostgres::instance().new_database();
   const auto imported = import_sqlite(file.path(), pg);
@@ -154,7 +170,14 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                                                                    {"push_subscriptions", 1},
                                                                    {"push_queue", 1},
                                                                    {"analysis_workers", 1},
-                                                                   {"analysis_jobs", 1}};
+                                                                   {"analysis_jobs", 1},
+                                                                   {"player_groups", 1},
+                                                                   {"group_members", 2},
+                                                                   {"group_chat", 1},
+                                                                   {"ladders", 1},
+                                                                   {"ladder_players", 2},
+                                                                   {"ladder_challenges", 1},
+                                                                   {"ladder_events", 1}};
   EXPECT_EQ(imported.rows, expected);
 
   pg::Connection db(pg);
@@ -187,6 +210,15 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(analysis.job(1)->state, "running");
   EXPECT_EQ(analysis.job(1)->claimed_until_ms, 9'000);
   EXPECT_EQ(*analysis.add_worker("next", "hash-next", 61), 2) << "numbers go on";
+  GroupStore groups(sql::postgres_connection(pg));
+  EXPECT_EQ(groups.group(1)->name, "Club");
+  EXPECT_EQ(groups.role(1, bob), "member");
+  EXPECT_EQ(groups.chat(1, std::nullopt, 10)[0].text, "hi");
+  EXPECT_GT(*groups.create({"Second", "", "open", bob}, 60), 1) << "numbers go on";
+  LadderStore ladders(sql::postgres_connection(pg));
+  EXPECT_EQ(ladders.players(1)[1].user_id, bob);
+  EXPECT_EQ(ladders.challenge(1)->state, "open");
+  EXPECT_EQ(ladders.add_challenge(1, ann, bob, 61, 9'000), 2) << "numbers go on";
   PostgresPushStore push(pg);
   EXPECT_EQ(push.server_key("vapid", "another", 60), "scalar") << "the key made first is kept";
   const auto queued = push.claim(60, 70);

@@ -94,6 +94,7 @@ struct HubRead {
                    // the body: {"status", "body"}
     GroupChanged,  // `id`: a group whose members changed (docs/groups.md); the body: "{}"
     Tell,          // `text`: {"users": [ids], "from": id?, "message": "..."}; the body: "{}"
+    StartGame,     // `text`: {"settings", "black", "white"}; the body: {"game"} or {"error"}
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review

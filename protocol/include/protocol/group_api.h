@@ -85,4 +85,67 @@ std::string encode_group_role(std::string_view role);
 // {"invite": "secret"}: shown once
 std::string encode_group_invite(std::string_view secret);
 
+// ---- ladders (docs/groups.md, "Ladders") ----
+
+inline constexpr std::size_t kMaxLadderName = 60;  // characters
+
+// POST /api/v1/groups/{id}/ladders {"name", "settings": {game settings}, "reach", "accept_days",
+// "on_win": "swap" | "move_up"}. The games are even (no handicap; the challenger takes Black) and
+// public; `color`, `handicap` and `private` are not for a ladder.
+struct LadderForm {
+  std::string name;
+  GameSettings settings;
+  int reach = 3;        // 1 to 10
+  int accept_days = 7;  // 1 to 30
+  std::string on_win = "swap";
+};
+std::variant<LadderForm, std::string> decode_ladder_form(std::string_view body);
+// POST /api/v1/ladders/{id}/challenges {"defender": user id}
+std::variant<std::int64_t, std::string> decode_ladder_challenge(std::string_view body);
+// POST /api/v1/ladders/{id}/away {"away": true | false}
+std::variant<bool, std::string> decode_ladder_away(std::string_view body);
+
+struct LadderSummary {
+  std::int64_t id = 0;
+  std::int64_t group = 0;
+  std::string name;
+  GameSettings settings;
+  int reach = 3;
+  int accept_days = 7;
+  std::string on_win;
+  int players = 0;
+  std::int64_t created_at_ms = 0;
+  std::optional<std::int64_t> closed_at_ms;
+};
+struct LadderRung {
+  UserRef user;
+  int rung = 0;
+  bool away = false;
+  std::int64_t joined_at_ms = 0;
+};
+struct LadderChallengeView {
+  std::int64_t id = 0;
+  UserRef challenger, defender;
+  std::int64_t created_at_ms = 0;
+  std::int64_t deadline_ms = 0;
+  std::string state;
+  std::optional<std::int64_t> game;
+  std::string result;
+};
+struct LadderPage {
+  LadderSummary ladder;
+  std::string group_name;
+  std::optional<std::string> my_role;  // in the group
+  std::vector<LadderRung> players;
+  std::vector<LadderChallengeView> challenges;  // unresolved first, then the latest resolved
+  std::vector<std::pair<std::int64_t, std::string>> history;  // (at, event JSON), newest first
+};
+// {"ladders": [summary...]}
+std::string encode_ladders(const std::vector<LadderSummary>& ladders);
+// {"ladder": summary, "group": {"id", "name", "my_role"?}, "players": [...], "challenges": [...],
+// "history": [{"at_ms", ...event}]}
+std::string encode_ladder_page(const LadderPage& page);
+// {"id": n}: what POST answers with
+std::string encode_id(std::int64_t id);
+
 }  // namespace tengen::protocol::http

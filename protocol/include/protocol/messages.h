@@ -1597,7 +1597,15 @@ struct Wire<GroupLine> {
       wire::field("deleted", &GroupLine::deleted, wire::Empty::Omitted)};
 };
 // What changed in a group.
-enum class GroupChange : std::uint8_t { Chat, ChatDeleted, Members, Settings, Closed, Deleted };
+enum class GroupChange : std::uint8_t {
+  Chat,
+  ChatDeleted,
+  Members,
+  Settings,
+  Closed,
+  Deleted,
+  Ladder
+};
 template <>
 struct WireNames<GroupChange> {
   static constexpr std::array names{
@@ -1606,12 +1614,14 @@ struct WireNames<GroupChange> {
       std::pair{std::string_view("members"), GroupChange::Members},
       std::pair{std::string_view("settings"), GroupChange::Settings},
       std::pair{std::string_view("closed"), GroupChange::Closed},
-      std::pair{std::string_view("deleted"), GroupChange::Deleted}};
+      std::pair{std::string_view("deleted"), GroupChange::Deleted},
+      std::pair{std::string_view("ladder"), GroupChange::Ladder}};
   static constexpr GroupChange fallback = GroupChange::Settings;
 };
 // Told to the connections of a group's members (and of those who asked to join, for "members")
 // when something changes there: a chat line said or deleted, someone joined, left, asked to join
-// or changed role, the group's settings, the group closed or deleted by its owner. Not a room
+// or changed role, the group's settings, one of its ladders (docs/groups.md, "Ladders"), the group
+// closed or deleted by its owner. Not a room
 // event, no seq: a page that missed one reads the group again.
 struct GroupEvent {
   std::int64_t group = 0;

@@ -155,6 +155,11 @@ class Centre final : private games::GameHost {
   // A group's members changed in the store (docs/groups.md): read again, and those who joined or
   // left get the lobby as they now see it. Does not wait.
   void group_changed(std::int64_t group);
+  // A ladder's game (docs/groups.md): started by the lobby. Waits.
+  std::variant<protocol::GameId, std::string> start_game(const protocol::GameSettings& settings,
+                                                         std::int64_t black, std::int64_t white) {
+    return lobby_.start_game(settings, black, white);
+  }
   // A group's news to its members' connections, not to those who block `from`. Does not wait.
   void tell(std::vector<std::int64_t> users, std::optional<std::int64_t> from, std::string text) {
     lobby_.tell(std::move(users), from, std::move(text));

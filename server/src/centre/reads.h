@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "protocol/http_api.h"
@@ -39,6 +40,11 @@ struct HubReads {
   std::function<void(std::int64_t user)> account_restricted;
   // A group's members changed in the store (docs/groups.md): the hub reads them again.
   std::function<void(std::int64_t group)> group_changed;
+  // A game between two players with these settings (a ladder's: docs/groups.md): its id, or why
+  // not.
+  std::function<std::variant<std::int64_t, std::string>(const std::string& settings,
+                                                        std::int64_t black, std::int64_t white)>
+      start_game;
   // A group's news to these users' connections (not to those who block `from`).
   std::function<void(const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
                      const std::string& text)>

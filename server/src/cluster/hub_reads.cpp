@@ -5,6 +5,7 @@
 #include "centre/centre.h"
 #include "http/moderation_answers.h"
 #include "protocol/bus.h"
+#include "protocol/codec.h"
 
 namespace tengen::cluster {
 
@@ -26,6 +27,14 @@ HubReads hub_reads_of(Centre& centre) {
       .reload_player = [&centre](std::int64_t user) { centre.reload_player(user); },
       .account_restricted = [&centre](std::int64_t user) { centre.account_restricted(user); },
       .group_changed = [&centre](std::int64_t group) { centre.group_changed(group); },
+      .start_game = [&centre](const std::string& settings, std::int64_t black,
+                              std::int64_t white) -> std::variant<std::int64_t, std::string> {
+        auto decoded = protocol::decode_settings(settings);
+        if (const auto* why = std::get_if<std::string>(&decoded)) return *why;
+        auto started = centre.start_game(std::get<protocol::GameSettings>(decoded), black, white);
+        if (const auto* game = std::get_if<protocol::GameId>(&started)) return *game;
+        return std::get<std::string>(started);
+      },
       .tell = [&centre](const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
                         const std::string& text) { centre.tell(users, from, text); },
       .game_action =
@@ -83,6 +92,21 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
         local.group_changed(question->id);
         answer.body = "{}";
         break;
+      case bus::HubRead::What::StartGame: {
+        const auto j = nlohmann::json::parse(question->text, nullptr, false);
+        if (!j.is_object() || !j.contains("settings") || !j["settings"].is_string() ||
+            !j.contains("black") || !j["black"].is_number_integer() || !j.contains("white") ||
+            !j["white"].is_number_integer())
+          throw std::runtime_error("an unreadable game to start, not started");
+        const auto started =
+            local.start_game(j["settings"].get<std::string>(), j["black"].get<std::int64_t>(),
+                             j["white"].get<std::int64_t>());
+        if (const auto* game = std::get_if<std::int64_t>(&started))
+          answer.body = nlohmann::json{{"game", *game}}.dump();
+        else
+          answer.body = nlohmann::json{{"error", std::get<std::string>(started)}}.dump();
+        break;
+      }
       case bus::HubRead::What::Tell: {
         const auto j = nlohmann::json::parse(question->text, nullptr, false);
         if (!j.is_object() || !j.contains("users") || !j["users"].is_array() ||
@@ -177,6 +201,18 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
             if (!ask(bus, patience, {What::GroupChanged, group, std::nullopt, 0}))
               throw Unavailable("the cluster's hub did not take the group's change");
           },
+      .start_game = [&bus, patience](
+                        const std::string& settings, std::int64_t black,
+                        std::int64_t white) -> std::variant<std::int64_t, std::string> {
+        const nlohmann::json q{{"settings", settings}, {"black", black}, {"white", white}};
+        const auto body = ask(bus, patience, {What::StartGame, 0, std::nullopt, 0, q.dump()});
+        const auto j = nlohmann::json::parse(body.value_or(""), nullptr, false);
+        if (j.is_object() && j.contains("game") && j["game"].is_number_integer())
+          return j["game"].get<std::int64_t>();
+        if (j.is_object() && j.contains("error") && j["error"].is_string())
+          return j["error"].get<std::string>();
+        throw Unavailable("the cluster's hub answered something unreadable");
+      },
       .tell =
           [&bus, patience](const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
                            const std::string& text) {

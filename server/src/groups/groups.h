@@ -90,6 +90,9 @@ class Groups {
   Answer<protocol::GroupLine> line_for_report(std::int64_t id, std::int64_t line,
                                               const store::UserRecord& reporter);
 
+  // One of the group's ladders changed: its members are told.
+  void ladder_changed(const store::GroupRow& group) { tell(group, protocol::GroupChange::Ladder); }
+
   const Limits& limits() const { return limits_; }
 
  private:

@@ -184,6 +184,7 @@ std::optional<ApiResponse> Api::route(const ApiRequest& r) {
   const bool post = r.method == "POST";
   try {
     if (auto response = analysis(r, path)) return response;
+    if (auto response = ladders(r, path)) return response;
     if (auto response = groups(r, path)) return response;
     if (auto response = games(r, path)) return response;
     if (auto response = ratings(r, path)) return response;

@@ -19,6 +19,7 @@ class Mailer;    // mail/mailer.h
 class Pusher;    // push/pusher.h
 class Analysis;  // analysis/analysis.h
 class Groups;    // groups/groups.h
+class Ladders;   // groups/ladders.h
 
 // What the HTTP layer hands the API, and what it gets back: no Beast types here.
 struct ApiRequest {
@@ -51,6 +52,7 @@ struct GameArchive {
   HubReads hub;
   Analysis* analysis = nullptr;  // analysis after the game; none: its endpoints answer 503
   Groups* groups = nullptr;      // groups (clubs); none: their endpoints answer 503
+  Ladders* ladders = nullptr;    // groups' ladders; likewise
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -96,6 +98,8 @@ class Api {
   std::optional<ApiResponse> analysis(const ApiRequest& request, std::string_view path);
   // http/group_api.cpp: /api/v1/groups/... and /api/v1/me/groups.
   std::optional<ApiResponse> groups(const ApiRequest& request, std::string_view path);
+  // /api/v1/groups/{id}/ladders and /api/v1/ladders/...
+  std::optional<ApiResponse> ladders(const ApiRequest& request, std::string_view path);
   ApiResponse admin_workers(const ApiRequest& request, std::string_view rest,
                             const store::UserRecord& admin);
   ApiResponse blocks(const ApiRequest& request, std::string_view rest, const store::UserRecord& me);

@@ -192,6 +192,26 @@ void Lobby::tell(std::vector<std::int64_t> users, std::optional<std::int64_t> fr
   });
 }
 
+std::variant<protocol::GameId, std::string> Lobby::start_game(
+    const protocol::GameSettings& settings, std::int64_t black_id, std::int64_t white_id) {
+  using Out = std::variant<protocol::GameId, std::string>;
+  return games::wait_for<Out>(*mailbox_, [&]() -> Out {
+    const auto black = s_.find_user_by_id(black_id);
+    const auto white = s_.find_user_by_id(white_id);
+    if (!black || !white) return std::string("no such player");
+    if (s_.blocks.apart(black_id, white_id))
+      return std::string("one of the players blocks the other");
+    Turn turn(*this);
+    const auto game = open_room(turn, std::nullopt, settings, *black, *white, std::nullopt,
+                                std::nullopt, s_.room, false);
+    tell_started(turn, {game, *black, *white, settings, false, std::nullopt});
+    end_seek(turn, black_id, game);
+    end_seek(turn, white_id, game);
+    finish(turn);
+    return game;
+  });
+}
+
 void Lobby::refresh(std::vector<std::int64_t> users) {
   in_turn([this, users = std::move(users)](Turn& turn) {
     for (const auto user : users) {

@@ -115,6 +115,11 @@ class Lobby final : private TournamentHost {
   // Sends `text` to the connections of these users, but not to those who block `from` (a group's
   // news: docs/groups.md). Does not wait.
   void tell(std::vector<std::int64_t> users, std::optional<std::int64_t> from, std::string text);
+  // A game between two players that no challenge opened (a group's ladder: docs/groups.md), with
+  // these settings, Black and White as given: its id once its row is submitted and its players
+  // told, or why not. Waits.
+  std::variant<protocol::GameId, std::string> start_game(const protocol::GameSettings& settings,
+                                                         std::int64_t black, std::int64_t white);
   // These users joined or left a group (Memberships has it already): their connections get the
   // lobby as they now see it, with or without the group's challenges. Does not wait.
   void refresh(std::vector<std::int64_t> users);

@@ -144,6 +144,7 @@ bool GroupStore::remove(std::int64_t id) {
   // store opens them; said again here so that nothing depends on it).
   db_->transaction([&] {
     db_->run("DELETE FROM group_chat WHERE group_id = ?", {id});
+    db_->run("DELETE FROM ladders WHERE group_id = ?", {id});  // their rungs and games' records
     db_->run("DELETE FROM group_members WHERE group_id = ?", {id});
     removed = db_->run("DELETE FROM player_groups WHERE id = ?", {id}).changed > 0;
   });

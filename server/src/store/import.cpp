@@ -44,7 +44,11 @@ constexpr const char* kTables[] = {"users",
                                    "analysis_jobs",
                                    "player_groups",
                                    "group_members",
-                                   "group_chat"};
+                                   "group_chat",
+                                   "ladders",
+                                   "ladder_players",
+                                   "ladder_challenges",
+                                   "ladder_events"};
 
 // A table's columns in SQLite, in order.
 std::vector<std::string> sqlite_columns(Database& db, const std::string& table) {
@@ -155,7 +159,8 @@ Imported import_sqlite(const std::string& sqlite_file, const std::string& postgr
   // Numbers PostgreSQL hands out next follow the copied ones.
   for (const char* table :
        {"users", "sessions", "rating_history", "invites", "audit_log", "reports", "mail_queue",
-        "push_subscriptions", "push_queue", "analysis_workers", "player_groups", "group_chat"}) {
+        "push_subscriptions", "push_queue", "analysis_workers", "player_groups", "group_chat",
+        "ladders", "ladder_challenges", "ladder_events"}) {
     statements.push_back({std::string("SELECT setval(pg_get_serial_sequence('") + table +
                               "', 'id'), coalesce((SELECT max(id) FROM " + table +
                               "), 0) + 1, false)",

@@ -11,6 +11,7 @@
 #include "store/game_store.h"
 #include "store/group_store.h"
 #include "store/hub_lock.h"
+#include "store/ladder_store.h"
 #include "store/leases.h"
 #include "store/mail_store.h"
 #include "store/moderation_store.h"
@@ -38,6 +39,7 @@ struct Stores {
   std::unique_ptr<PushStore> push;          // Web Push: the server's key, devices, the queue
   std::unique_ptr<AnalysisStore> analysis;  // analysis: worker keys, the jobs (docs/analysis.md)
   std::unique_ptr<GroupStore> groups;       // groups (clubs): members, chat (docs/groups.md)
+  std::unique_ptr<LadderStore> ladders;     // groups' ladders (docs/groups.md, "Ladders")
   // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
   // leases in the database, this server having joined as a node (PostgresLeases).
   std::unique_ptr<Leases> leases;
