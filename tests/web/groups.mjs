@@ -8,12 +8,12 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn, commandIn as command } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('groups');
 const step = (text) => console.log(`--- ${text}`);
 
-const { child: server, port } = await startServer({ binary: serverBinary, webRoot, dir, extra: ['--bots', 'off'] });
+const { child: server, port } = await startServer({ binary: serverBinary, webRoot, dir, extra: ['--bots', 'off', '--ladder-check-seconds', '1'] });
 const url = `http://127.0.0.1:${port}`;
 const browser = await launchBrowser();
 const failures = [];
@@ -102,6 +102,45 @@ try {
   await bob.waitForURL(/#\/game\/\d+$/);
   await ann.waitForURL(/#\/game\/\d+$/);
   assert.equal(await dee.locator('.lobby-challenges li.challenge').count(), 0, 'dee was never shown it');
+
+  step('a ladder: ann makes it, three join, cyd challenges ann two rungs up, ann accepts and resigns, the rungs swap');
+  await ann.goto(`${url}/#/group/${group}`);
+  await ann.locator('details.group-new-ladder summary').click();
+  await ann.fill('#lf-name', 'Club ladder');
+  await ann.selectOption('#lf-size', '9');
+  await ann.selectOption('#lf-time', 'none');
+  await ann.fill('#lf-reach', '2');
+  await ann.click('form.ladder-form button[type=submit]');
+  await ann.waitForURL(/#\/ladder\/\d+$/);
+  const ladderUrl = ann.url();
+  await ann.locator('.ladder-head button', { hasText: 'Join the ladder' }).click();
+  await ann.locator('.ladder-head .tag', { hasText: 'You: rung 1' }).waitFor();
+  await bob.goto(ladderUrl);
+  await bob.locator('.ladder-head button', { hasText: 'Meedoen' }).tap();
+  await bob.locator('.ladder-head .tag', { hasText: 'Jij: trede 2' }).waitFor();
+  await cyd.goto(ladderUrl);
+  await cyd.locator('.ladder-head button', { hasText: 'Mitmachen' }).click();
+  await cyd.locator('.ladder-head .tag', { hasText: 'Du: Sprosse 3' }).waitFor();
+  await ann.locator('.ladder-table tr[data-player]').nth(2).waitFor();  // live: the others joined
+  await cyd.locator('.ladder-table tr[data-player]').first().locator('button', { hasText: 'Herausfordern' }).click();
+  const offer = ann.locator('.ladder-challenge-list li[data-state=open] button', { hasText: 'Accept and play' });
+  await offer.waitFor();
+  await bob.screenshot({ path: join(artifacts, 'ladder-phone-nl.png'), fullPage: true });
+  await assertAccessible(ann, 'a ladder with a challenge waiting');
+  await offer.click();
+  await ann.waitForURL(/#\/game\/\d+$/);
+  const ladderGame = Number(/#\/game\/(\d+)/.exec(ann.url())[1]);
+  await ann.locator('.game').waitFor();
+  await command(ann, { type: 'resign', game: ladderGame });
+  // The server finds the game over within a second or so and moves the rungs; bob's ladder page,
+  // open all along, follows by itself; cyd, whose page went to the game, comes back to it.
+  await bob.locator('.ladder-events li', { hasText: 'cyd versloeg ann en neemt trede 1.' }).waitFor();
+  assert.equal(await bob.locator('.ladder-table tr[data-player]').first().getAttribute('data-player'), '3');
+  await cyd.goto(ladderUrl);
+  await cyd.locator('.ladder-head .tag', { hasText: 'Du: Sprosse 1' }).waitFor();
+  await cyd.locator('.ladder-events li', { hasText: 'cyd hat ann geschlagen und nimmt Sprosse 1.' }).waitFor();
+  assert.equal(await cyd.locator('.ladder-table tr[data-player]').last().locator('td').nth(1).innerText(), 'ann10k?');
+  await cyd.screenshot({ path: join(artifacts, 'ladder-desktop-de.png'), fullPage: true });
 
   step('ann closes the club: bob is told wherever he is');
   await ann.goto(`${url}/#/group/${group}`);

@@ -248,6 +248,10 @@ function route() {
     current('groups');
     document.title = `${t('groups.group')} · Tengen`;
     unmount = later(() => import('./groups.js'), (p) => p.mountGroup(view, ctx, Number(m[1]), m[2] ?? null));
+  } else if ((m = /^#\/ladder\/(\d+)$/.exec(hash))) {
+    current('groups');
+    document.title = `${t('ladder.ladder')} · Tengen`;
+    unmount = later(() => import('./ladders.js'), (p) => p.mountLadder(view, ctx, Number(m[1])));
   } else if ((m = /^#\/learn(?:\/([\w-]+))?$/.exec(hash))) {
     current('learn');
     document.title = `${t('nav.learn')} · Tengen`;

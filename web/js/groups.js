@@ -9,6 +9,7 @@ const day = (ms) => formatDateTime(ms, { dateStyle: 'medium' });
 import { rankTag } from './ranks.js';
 import { openReport } from './report.js';
 import { challengeForm, forgetGroups } from './lobby.js';
+import { laddersCard } from './ladders.js';
 
 const JOINING = ['open', 'request', 'invite'];
 const joiningWords = () => Object.fromEntries(JOINING.map((j) => [j, t(`groups.joining_${j}`)]));
@@ -106,8 +107,9 @@ export function mountGroup(root, ctx, id, invite = null) {
   const challenges = h('section', { class: 'card group-challenges', hidden: true });
   const games = h('section', { class: 'card group-games' });
   const chat = groupChat(ctx, id);
+  const ladders = laddersCard(ctx, id);
   fill(root, h('div', { class: 'group-page' },
-    h('div', { class: 'group-main' }, head, challenges, members, games),
+    h('div', { class: 'group-main' }, head, challenges, ladders.el, members, games),
     h('div', { class: 'group-side' }, chat.el, admin)));
   let page = null;
   let stopped = false;
@@ -163,6 +165,7 @@ export function mountGroup(root, ctx, id, invite = null) {
     drawGames();
     drawChallenges(role, closed);
     drawAdmin(role, closed);
+    ladders.load(runs(role) || ctx.user?.admin, closed);
     chat.show(belongs(role) || ctx.user?.admin, closed, runs(role) || ctx.user?.admin);
   }
 
@@ -302,6 +305,7 @@ export function mountGroup(root, ctx, id, invite = null) {
     const m = e.detail;
     if (m.type !== 'group' || m.group !== id) return;
     if (m.change === 'chat' || m.change === 'chat_deleted') chat.told(m);
+    else if (m.change === 'ladder' && page) ladders.load(runs(page.group.my_role) || ctx.user?.admin, Boolean(page.group.closed_at_ms));
     else if (m.change !== 'deleted') load();
   };
   const onLobby = () => { if (page) drawChallenges(page.group.my_role, Boolean(page.group.closed_at_ms)); };
