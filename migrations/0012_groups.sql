@@ -75,7 +75,9 @@ CREATE TABLE ladder_challenges (
   deadline      INTEGER NOT NULL,
   state         TEXT    NOT NULL CHECK (state IN ('open', 'playing', 'won', 'lost', 'drawn',
                                                   'expired', 'cancelled')),
-  game_id       INTEGER REFERENCES games(id) ON DELETE SET NULL,
+  -- Not a foreign key: the lobby starts the game and its row is written by the journal a moment
+  -- after the challenge records it.
+  game_id       INTEGER,
   resolved_at   INTEGER
 ) STRICT;
 CREATE INDEX ladder_challenges_by_ladder ON ladder_challenges(ladder_id, id);

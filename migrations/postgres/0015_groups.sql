@@ -64,7 +64,7 @@ CREATE TABLE ladder_challenges (
   deadline      BIGINT NOT NULL,
   state         TEXT   NOT NULL CHECK (state IN ('open', 'playing', 'won', 'lost', 'drawn',
                                                  'expired', 'cancelled')),
-  game_id       BIGINT REFERENCES games(id) ON DELETE SET NULL,
+  game_id       BIGINT,  -- not a foreign key: the game's row is written a moment later
   resolved_at   BIGINT
 );
 CREATE INDEX ladder_challenges_by_ladder ON ladder_challenges(ladder_id, id);

@@ -65,6 +65,13 @@ wire::GroupSummary Groups::summary(const store::GroupRow& g,
           std::move(role)};
 }
 
+std::optional<Refusal> Groups::too_fast(const store::UserRecord& me) {
+  std::lock_guard lock(chat_mutex_);
+  if (change_rate_.try_take(std::to_string(me.id), s_.clock.steady_now())) return std::nullopt;
+  return Refusal{429, "rate_limited",
+                 "you are changing groups too fast: wait a few seconds and try again"};
+}
+
 Groups::Answer<std::pair<store::GroupRow, std::optional<std::string>>> Groups::find(
     std::int64_t id, std::optional<std::int64_t> viewer) {
   auto group = s_.store.group(id);
@@ -95,6 +102,7 @@ void Groups::tell(const store::GroupRow& group, protocol::GroupChange change,
 Groups::Answer<wire::GroupSummary> Groups::create(const store::UserRecord& me,
                                                   const wire::GroupForm& form) {
   if (me.is_bot) return Refusal{403, "bots_cannot", "a bot's account creates no groups"};
+  if (auto no = too_fast(me)) return *no;
   if (s_.store.owned_by(me.id) >= limits_.owned_per_account)
     return Refusal{409, "too_many_groups",
                    "an account owns at most " + std::to_string(limits_.owned_per_account) +
@@ -149,6 +157,7 @@ Groups::Answer<wire::GroupPage> Groups::page(std::int64_t id,
 
 Groups::Maybe Groups::update(std::int64_t id, const store::UserRecord& me,
                              const wire::GroupForm& form) {
+  if (auto no = too_fast(me)) return *no;
   auto found = find(id, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& [group, role] = std::get<0>(found);
@@ -162,6 +171,7 @@ Groups::Maybe Groups::update(std::int64_t id, const store::UserRecord& me,
 
 Groups::Answer<std::string> Groups::join(std::int64_t id, const store::UserRecord& me,
                                          const std::optional<std::string>& invite) {
+  if (auto no = too_fast(me)) return *no;
   auto found = find(id, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& [group, role] = std::get<0>(found);
@@ -200,6 +210,7 @@ Groups::Answer<std::string> Groups::join(std::int64_t id, const store::UserRecor
 }
 
 Groups::Maybe Groups::leave(std::int64_t id, const store::UserRecord& me) {
+  if (auto no = too_fast(me)) return *no;
   auto found = find(id, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& [group, role] = std::get<0>(found);
@@ -216,6 +227,7 @@ Groups::Maybe Groups::leave(std::int64_t id, const store::UserRecord& me) {
 
 Groups::Maybe Groups::set_role(std::int64_t id, const store::UserRecord& me, std::int64_t target,
                                const std::string& role) {
+  if (auto no = too_fast(me)) return *no;
   auto found = find(id, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& [group, mine] = std::get<0>(found);
@@ -256,6 +268,7 @@ Groups::Maybe Groups::set_role(std::int64_t id, const store::UserRecord& me, std
 Groups::Maybe Groups::remove_member(std::int64_t id, const store::UserRecord& me,
                                     std::int64_t target) {
   if (target == me.id) return leave(id, me);
+  if (auto no = too_fast(me)) return *no;
   auto found = find(id, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& [group, mine] = std::get<0>(found);
@@ -272,6 +285,7 @@ Groups::Maybe Groups::remove_member(std::int64_t id, const store::UserRecord& me
 }
 
 Groups::Answer<std::string> Groups::make_invite(std::int64_t id, const store::UserRecord& me) {
+  if (auto no = too_fast(me)) return *no;
   auto found = find(id, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& [group, role] = std::get<0>(found);

@@ -33,6 +33,10 @@ class Groups {
     int chat_burst = 5;         // lines an account may say at once, in every group together
     std::chrono::milliseconds chat_refill{2000};  // then one more every this
     int games_listed = 20;                        // on the group's page
+    // Joining, leaving, asking, roles, settings, links: each tells the members, so an account's
+    // changes are paced (in every group together): this many at once, then one every `refill`.
+    int changes_burst = 10;
+    std::chrono::milliseconds changes_refill{6000};
   };
   struct Services {
     store::GroupStore& store;
@@ -107,11 +111,14 @@ class Groups {
   protocol::http::GroupSummary summary(const store::GroupRow& g,
                                        std::optional<std::string> role) const;
   std::int64_t now() const { return s_.clock.unix_ms(); }
+  // nullopt, or 429 when the account changes groups too fast (Limits::changes_burst).
+  std::optional<Refusal> too_fast(const store::UserRecord& me);
 
   Services s_;
   Limits limits_;
-  std::mutex chat_mutex_;
+  std::mutex chat_mutex_;  // both limiters
   RateLimiter chat_rate_{limits_.chat_burst, limits_.chat_refill};
+  RateLimiter change_rate_{limits_.changes_burst, limits_.changes_refill};
 };
 
 }  // namespace tengen

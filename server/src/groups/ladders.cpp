@@ -52,6 +52,12 @@ const store::LadderPlayer* on(const std::vector<store::LadderPlayer>& players, s
 
 }  // namespace
 
+std::optional<Refusal> Ladders::too_fast(const store::UserRecord& me) {
+  std::lock_guard lock(rate_mutex_);
+  if (action_rate_.try_take(std::to_string(me.id), s_.clock.steady_now())) return std::nullopt;
+  return Refusal{429, "rate_limited", "too many ladder actions at once: wait a few seconds"};
+}
+
 Ladders::Answer<Ladders::Found> Ladders::find(std::int64_t ladder,
                                               std::optional<std::int64_t> viewer) {
   auto l = s_.store.ladder(ladder);
@@ -70,7 +76,7 @@ void Ladders::event(const store::LadderRow& ladder, const std::string& kind,
   if (!other.empty()) e["other"] = other;
   if (rung) e["rung"] = rung;
   if (game) e["game"] = *game;
-  s_.store.add_event(ladder.id, now(), e.dump());
+  s_.store.add_event(ladder.id, now(), e.dump(), limits_.history_kept);
 }
 
 void Ladders::told(const store::LadderRow& ladder) {
@@ -80,6 +86,7 @@ void Ladders::told(const store::LadderRow& ladder) {
 
 Ladders::Answer<std::int64_t> Ladders::create(std::int64_t group, const store::UserRecord& me,
                                               const wire::LadderForm& form) {
+  if (auto no = too_fast(me)) return *no;
   const auto g = s_.groups.group(group);
   if (!g) return Refusal{404, "not_found", "no group " + std::to_string(group)};
   if (!runs(s_.groups.role(group, me.id)) && !me.is_admin)
@@ -148,6 +155,7 @@ Ladders::Answer<wire::LadderPage> Ladders::page(std::int64_t ladder,
 }
 
 Ladders::Maybe Ladders::join(std::int64_t ladder, const store::UserRecord& me) {
+  if (auto no = too_fast(me)) return *no;
   auto found = find(ladder, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& f = std::get<Found>(found);
@@ -164,6 +172,7 @@ Ladders::Maybe Ladders::join(std::int64_t ladder, const store::UserRecord& me) {
 }
 
 Ladders::Maybe Ladders::leave(std::int64_t ladder, const store::UserRecord& me) {
+  if (auto no = too_fast(me)) return *no;
   auto found = find(ladder, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& f = std::get<Found>(found);
@@ -179,6 +188,7 @@ Ladders::Maybe Ladders::leave(std::int64_t ladder, const store::UserRecord& me) 
 }
 
 Ladders::Maybe Ladders::away(std::int64_t ladder, const store::UserRecord& me, bool away) {
+  if (auto no = too_fast(me)) return *no;
   auto found = find(ladder, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& f = std::get<Found>(found);
@@ -208,6 +218,7 @@ Ladders::Maybe Ladders::close(std::int64_t ladder, const store::UserRecord& me) 
 
 Ladders::Answer<std::int64_t> Ladders::challenge(std::int64_t ladder, const store::UserRecord& me,
                                                  std::int64_t defender) {
+  if (auto no = too_fast(me)) return *no;
   auto found = find(ladder, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& f = std::get<Found>(found);
@@ -262,12 +273,18 @@ Ladders::Answer<std::int64_t> Ladders::accept(std::int64_t ladder, std::int64_t 
   const auto settings = protocol::decode_settings(f.ladder.settings);
   if (!std::holds_alternative<protocol::GameSettings>(settings))
     return Refusal{500, "internal", "the ladder's settings cannot be read"};
+  // Claimed first, so that an answer sent twice (a browser retrying its request) or from two
+  // nodes starts one game.
+  if (!s_.store.move(challenge, "open", "playing", std::nullopt, now()))
+    return Refusal{409, "not_open", "this challenge is no longer open"};
   const auto game =
       s_.start_game(std::get<protocol::GameSettings>(settings), c->challenger_id, c->defender_id);
-  if (const auto* why = std::get_if<std::string>(&game))
+  if (const auto* why = std::get_if<std::string>(&game)) {
+    s_.store.move(challenge, "playing", "open", std::nullopt, now());
     return Refusal{503, "unavailable", "the game could not start: " + *why};
+  }
   const auto id = std::get<std::int64_t>(game);
-  s_.store.move(challenge, "open", "playing", id, now());
+  s_.store.move(challenge, "playing", "playing", id, now());
   event(f.ladder, "accepted", me.username, c->challenger_name, 0, id);
   told(f.ladder);
   return id;
@@ -275,6 +292,7 @@ Ladders::Answer<std::int64_t> Ladders::accept(std::int64_t ladder, std::int64_t 
 
 Ladders::Maybe Ladders::cancel(std::int64_t ladder, std::int64_t challenge,
                                const store::UserRecord& me) {
+  if (auto no = too_fast(me)) return *no;
   auto found = find(ladder, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& f = std::get<Found>(found);

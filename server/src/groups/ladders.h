@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "accounts/rate_limiter.h"
 #include "clock.h"
 #include "groups/groups.h"
 #include "protocol/group_api.h"
@@ -33,7 +34,12 @@ class Ladders {
     int players = 200;   // on one ladder
     int max_reach = 10;  // rungs up one may challenge
     int max_accept_days = 30;
-    int history = 50;  // events shown
+    int history = 50;         // events shown
+    int history_kept = 1000;  // events kept per ladder
+    // Joining, leaving, away, challenges and their answers: each tells the group, so an
+    // account's are paced (on every ladder together): this many at once, then one every `refill`.
+    int actions_burst = 10;
+    std::chrono::milliseconds actions_refill{6000};
   };
   using Refusal = Groups::Refusal;
   template <class T>
@@ -88,9 +94,12 @@ class Ladders {
              std::optional<std::int64_t> game = std::nullopt);
   void told(const store::LadderRow& ladder);
   std::int64_t now() const { return s_.clock.unix_ms(); }
+  std::optional<Refusal> too_fast(const store::UserRecord& me);
 
   Services s_;
   Limits limits_;
+  std::mutex rate_mutex_;
+  RateLimiter action_rate_{limits_.actions_burst, limits_.actions_refill};
   std::mutex sweep_mutex_;  // one sweep at a time on this node (nodes are kept apart by the store)
 };
 

@@ -271,6 +271,11 @@ struct HttpServer::Impl {
       }
       const bool keep_alive = request.keep_alive();
       if (handlers.metrics) ++handlers.metrics->http_requests_total;
+      // The request is read: answering it gets a time of its own. The deadline above began while
+      // a kept-alive connection sat idle; a request that arrived near its end was cut while being
+      // answered, after it had done its work, and browsers send such a request again (a ladder
+      // challenge accepted twice, a chat line said twice).
+      stream->expires_after(limits.handshake_timeout);
       std::optional<http::message_generator> response;
       if (handlers.api && request.target().starts_with("/api/")) {
         ApiResponse result = co_await asio::co_spawn(

@@ -198,10 +198,17 @@ std::vector<LadderChallengeRow> LadderStore::due(std::int64_t now_ms) {
       {now_ms});
 }
 
-void LadderStore::add_event(std::int64_t ladder, std::int64_t now_ms, const std::string& event) {
+void LadderStore::add_event(std::int64_t ladder, std::int64_t now_ms, const std::string& event,
+                            int keep) {
   std::lock_guard lock(mutex_);
-  db_->run("INSERT INTO ladder_events(ladder_id, at, event) VALUES (?, ?, ?)",
-           {ladder, now_ms, event});
+  db_->transaction([&] {
+    db_->run("INSERT INTO ladder_events(ladder_id, at, event) VALUES (?, ?, ?)",
+             {ladder, now_ms, event});
+    db_->run(
+        "DELETE FROM ladder_events WHERE ladder_id = ? AND id <= (SELECT id FROM ladder_events"
+        " WHERE ladder_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+        {ladder, ladder, std::int64_t{keep}});
+  });
 }
 
 std::vector<std::pair<std::int64_t, std::string>> LadderStore::events(std::int64_t ladder,

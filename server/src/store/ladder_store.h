@@ -82,7 +82,9 @@ class LadderStore {
   // Ladders::sweep resolves, on every ladder.
   std::vector<LadderChallengeRow> due(std::int64_t now_ms);
 
-  void add_event(std::int64_t ladder, std::int64_t now_ms, const std::string& event);
+  // The ladder keeps its latest `keep` events.
+  void add_event(std::int64_t ladder, std::int64_t now_ms, const std::string& event,
+                 int keep = 1000);
   // The latest `limit`, newest first: (at, JSON).
   std::vector<std::pair<std::int64_t, std::string>> events(std::int64_t ladder, int limit);
 
