@@ -44,6 +44,7 @@ wire::LadderSummary summary(const store::LadderRow& l, int players) {
           l.closed_at_ms};
 }
 
+// The player's entry in `players` (which must outlive the pointer), or null.
 const store::LadderPlayer* on(const std::vector<store::LadderPlayer>& players, std::int64_t user) {
   const auto found = std::find_if(players.begin(), players.end(),
                                   [&](const auto& p) { return p.user_id == user; });
@@ -308,6 +309,12 @@ Ladders::Maybe Ladders::cancel(std::int64_t ladder, std::int64_t challenge,
   return std::nullopt;
 }
 
+int Ladders::rung_of(std::int64_t ladder, std::int64_t user) {
+  const auto players = s_.store.players(ladder);
+  const auto* p = on(players, user);
+  return p ? p->rung : 0;
+}
+
 void Ladders::promote(const store::LadderRow& ladder, std::int64_t challenger,
                       std::int64_t defender) {
   const auto players = s_.store.players(ladder.id);
@@ -340,21 +347,18 @@ int Ladders::sweep() {
     try {
       if (c.state == "open") {  // not accepted in time: the challenger wins the rung
         if (!s_.store.move(c.id, "open", "expired", std::nullopt, now())) continue;
-        const auto before = on(s_.store.players(ladder->id), c.challenger_id);
-        const int from = before ? before->rung : 0;
+        const int from = rung_of(ladder->id, c.challenger_id);
         promote(*ladder, c.challenger_id, c.defender_id);
-        const auto after = on(s_.store.players(ladder->id), c.challenger_id);
-        event(*ladder, "expired", c.challenger_name, c.defender_name,
-              after && after->rung != from ? after->rung : 0);
+        const int to = rung_of(ladder->id, c.challenger_id);
+        event(*ladder, "expired", c.challenger_name, c.defender_name, to != from ? to : 0);
       } else {
         const char winner = c.result.empty() ? '?' : c.result.front();
         const std::string to = winner == 'B' ? "won" : winner == 'W' ? "lost" : "drawn";
         if (!s_.store.move(c.id, "playing", to, std::nullopt, now())) continue;
         if (to == "won") {
           promote(*ladder, c.challenger_id, c.defender_id);
-          const auto after = on(s_.store.players(ladder->id), c.challenger_id);
-          event(*ladder, "won", c.challenger_name, c.defender_name, after ? after->rung : 0,
-                c.game_id);
+          event(*ladder, "won", c.challenger_name, c.defender_name,
+                rung_of(ladder->id, c.challenger_id), c.game_id);
         } else {
           event(*ladder, to == "lost" ? "defended" : "drawn", c.defender_name, c.challenger_name, 0,
                 c.game_id);

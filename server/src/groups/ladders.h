@@ -87,6 +87,8 @@ class Ladders {
     std::optional<std::string> role;  // the viewer's in the group
   };
   Answer<Found> find(std::int64_t ladder, std::optional<std::int64_t> viewer);
+  // The user's rung on the ladder now (0: not on it).
+  int rung_of(std::int64_t ladder, std::int64_t user);
   // The challenger beat the defender (or the defender did not accept): the rungs move.
   void promote(const store::LadderRow& ladder, std::int64_t challenger, std::int64_t defender);
   void event(const store::LadderRow& ladder, const std::string& kind, const std::string& user,
