@@ -38,7 +38,9 @@ protocol::LobbySnapshot Lobby::lobby_for(const std::optional<store::UserRecord>&
   protocol::LobbySnapshot lobby;
   lobby.challenges = challenges_.visible_to(user);
   std::erase_if(lobby.challenges, [&](const protocol::Challenge& c) {
-    if (c.settings.group && !(user && in_group_of(c, user->id))) return true;
+    // A group's: its members', and always its challenger's (who may have left: to cancel it).
+    if (c.settings.group && !(user && (user->id == c.challenger.id || in_group_of(c, user->id))))
+      return true;
     return user && s_.blocks.blocks(user->id, c.challenger.id);
   });
   lobby.online = presence_.listed();
