@@ -1,5 +1,6 @@
 #include "protocol/group_api.h"
 
+#include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
 
@@ -69,6 +70,7 @@ json summary(const GroupSummary& g) {
          {"members", g.members}};
   if (g.closed_at_ms) j["closed_at_ms"] = *g.closed_at_ms;
   if (g.my_role) j["my_role"] = *g.my_role;
+  if (g.is_class) j["class"] = true;
   return j;
 }
 
@@ -342,6 +344,155 @@ std::string encode_ladder_page(const LadderPage& page) {
 
 std::string encode_id(std::int64_t id) {
   return json{{"id", id}}.dump();
+}
+
+// ---- classes ----
+
+std::variant<ClassForm, std::string> decode_class_form(std::string_view body, bool creating) {
+  const auto j = object_of(body);
+  if (!j) return fail<ClassForm>("the body must be a JSON object");
+  ClassForm form;
+  for (const auto& [key, value] : j->items()) {
+    if (key != "name" && key != "description" && key != "students")
+      return fail<ClassForm>("unknown field '" + key + "'");
+    if (!creating && key != "students")
+      return fail<ClassForm>("field '" + key + "' is set when the class is made");
+  }
+  if (creating) {
+    json group = json::object();
+    if (j->contains("name")) group["name"] = (*j)["name"];
+    if (j->contains("description")) group["description"] = (*j)["description"];
+    auto decoded = decode_group_form(group.dump(), true);
+    if (auto* no = std::get_if<std::string>(&decoded)) return fail<ClassForm>(*no);
+    auto& g = std::get<GroupForm>(decoded);
+    form.name = std::move(g.name);
+    form.description = g.description.value_or("");
+  }
+  if (!j->contains("students") || !(*j)["students"].is_array())
+    return fail<ClassForm>("field 'students' must be a list of the students' names");
+  const auto& names = (*j)["students"];
+  if (names.empty() || names.size() > kMaxClassStudents)
+    return fail<ClassForm>("a class is made with 1 to " + std::to_string(kMaxClassStudents) +
+                           " students at once, not " + std::to_string(names.size()));
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto at = "student " + std::to_string(i + 1) + ": ";
+    if (!names[i].is_string()) return fail<ClassForm>(at + "a name must be a string");
+    auto name = trimmed(names[i].get<std::string>());
+    const auto n = characters(name);
+    if (n < 1 || n > kMaxStudentName)
+      return fail<ClassForm>(at + "a name has 1 to " + std::to_string(kMaxStudentName) +
+                             " characters, not " + std::to_string(n));
+    if (control_in(name, false)) return fail<ClassForm>(at + "a name has no control characters");
+    std::string key;
+    for (const unsigned char c : name) key += static_cast<char>(std::tolower(c));
+    if (std::find(keys.begin(), keys.end(), key) != keys.end())
+      return fail<ClassForm>(at + "'" + name + "' is in the list twice");
+    keys.push_back(key);
+    form.students.push_back(std::move(name));
+  }
+  return form;
+}
+
+std::variant<bool, std::string> decode_class_protection(std::string_view body) {
+  const auto j = object_of(body);
+  if (!j) return fail<bool>("the body must be a JSON object");
+  for (const auto& [key, value] : j->items())
+    if (key != "protected") return fail<bool>("unknown field '" + key + "'");
+  if (!j->contains("protected") || !(*j)["protected"].is_boolean())
+    return fail<bool>("field 'protected' must be true or false");
+  return (*j)["protected"].get<bool>();
+}
+
+std::variant<GameSettings, std::string> decode_class_round_robin(std::string_view body) {
+  const auto j = object_of(body);
+  if (!j) return fail<GameSettings>("the body must be a JSON object");
+  for (const auto& [key, value] : j->items())
+    if (key != "settings") return fail<GameSettings>("unknown field '" + key + "'");
+  if (!j->contains("settings") || !(*j)["settings"].is_object())
+    return fail<GameSettings>("field 'settings' must be the games' settings");
+  auto decoded = decode_settings((*j)["settings"].dump());
+  if (auto* no = std::get_if<std::string>(&decoded)) return fail<GameSettings>("settings: " + *no);
+  return std::get<GameSettings>(decoded);
+}
+
+std::optional<std::string> lesson_problem(std::string_view lesson) {
+  if (lesson.empty() || lesson.size() > kMaxLessonId)
+    return "a lesson's name has 1 to " + std::to_string(kMaxLessonId) + " characters";
+  for (const unsigned char c : lesson)
+    if (!(std::islower(c) || std::isdigit(c) || c == '-' || c == '_'))
+      return "a lesson's name has a-z, 0-9, - and _ only";
+  return std::nullopt;
+}
+
+namespace {
+json class_json(const ClassView& c) {
+  auto j = summary(c.group);
+  j["protected"] = c.is_protected;
+  if (c.archived_at_ms) j["archived_at_ms"] = *c.archived_at_ms;
+  j["students"] = c.students;
+  return j;
+}
+}  // namespace
+
+std::string encode_class(const ClassView& view, const std::vector<StudentView>& students) {
+  json list = json::array();
+  for (const auto& s : students) {
+    json j{{"user", user(s.user)},
+           {"name", s.name},
+           {"games_finished", s.games_finished},
+           {"games_playing", s.games_playing},
+           {"lessons", s.lessons},
+           {"rank", s.rank}};
+    if (s.last_seen_ms) j["last_seen_ms"] = *s.last_seen_ms;
+    list.push_back(std::move(j));
+  }
+  return json{{"class", class_json(view)}, {"students", std::move(list)}}.dump();
+}
+
+std::string encode_classes(const std::vector<ClassView>& classes, bool teacher) {
+  json list = json::array();
+  for (const auto& c : classes) list.push_back(class_json(c));
+  return json{{"classes", std::move(list)}, {"teacher", teacher}}.dump();
+}
+
+std::string encode_students_made(std::int64_t id, const std::vector<StudentCard>& cards,
+                                 const std::vector<std::pair<std::string, std::string>>& skipped) {
+  json made = json::array();
+  for (const auto& c : cards)
+    made.push_back({{"user", user(c.user)}, {"name", c.name}, {"password", c.password}});
+  json left = json::array();
+  for (const auto& [name, why] : skipped) left.push_back({{"name", name}, {"why", why}});
+  return json{{"id", id}, {"students", std::move(made)}, {"skipped", std::move(left)}}.dump();
+}
+
+std::string encode_lessons(const std::vector<std::string>& lessons) {
+  return json{{"lessons", lessons}}.dump();
+}
+
+std::string encode_teachers(const std::vector<UserRef>& teachers) {
+  json list = json::array();
+  for (const auto& t : teachers) list.push_back(user(t));
+  return json{{"teachers", std::move(list)}}.dump();
+}
+
+std::variant<std::string, std::string> decode_teacher(std::string_view body) {
+  const auto j = object_of(body);
+  if (!j) return fail<std::string>("the body must be a JSON object");
+  for (const auto& [key, value] : j->items())
+    if (key != "user") return fail<std::string>("unknown field '" + key + "'");
+  if (!j->contains("user") || !(*j)["user"].is_string())
+    return fail<std::string>("field 'user' must be a user's name");
+  return std::variant<std::string, std::string>(std::in_place_index<0>,
+                                                (*j)["user"].get<std::string>());
+}
+
+std::string encode_my_class(bool teacher, const std::optional<MyClass>& student) {
+  json j{{"teacher", teacher}};
+  if (student)
+    j["student"] = {
+        {"class", student->id}, {"name", student->name}, {"protected", student->is_protected}};
+  return j.dump();
 }
 
 }  // namespace tengen::protocol::http

@@ -87,6 +87,9 @@ constexpr Option kOptions[] = {
     {"--ladder-check-seconds", "TENGEN_LADDER_CHECK_SECONDS",
      "how often the groups' ladders are looked at for ended games and challenges not accepted in "
      "time (default 5)"},
+    {"--teachers", "TENGEN_TEACHERS",
+     "appointed: only those the administrators make teachers make classes (default); anyone: "
+     "every player may (docs/classes.md)"},
     {"--insecure-fast-password-hashing", "TENGEN_INSECURE_FAST_PASSWORD_HASHING",
      "yes: minimum Argon2id cost, for tests only (default no)"},
 };
@@ -200,6 +203,10 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     if (value != "auto" && value != "on" && value != "off")
       return "--analysis-worker takes auto, on or off, not '" + value + "'";
     config.analysis_worker = value;
+  } else if (flag == "--teachers") {
+    if (value != "appointed" && value != "anyone")
+      return "--teachers takes appointed or anyone, not '" + value + "'";
+    config.anyone_may_teach = value == "anyone";
   } else if (flag == "--analyse-every-game") {
     if (value != "on" && value != "off")
       return "--analyse-every-game takes on or off, not '" + value + "'";

@@ -50,6 +50,7 @@ struct Config {
   std::string analysis_worker = "auto";
   int analysis_claim_seconds = 120;
   bool analyse_every_game = false;  // every finished game queued, nobody having asked
+  bool anyone_may_teach = false;    // --teachers anyone (docs/classes.md)
   int ladder_check_seconds = 5;     // the groups' ladders looked at (docs/groups.md, "Ladders")
   // Proxies whose X-Forwarded-For names the client (http/proxies.h): addresses and networks,
   // comma-separated; none by default.

@@ -29,6 +29,7 @@
 #include "cluster/nats_bus.h"
 #include "cluster/roles.h"
 #include "config.h"
+#include "groups/classes.h"
 #include "groups/groups.h"
 #include "groups/ladders.h"
 #include "http/api.h"
@@ -265,6 +266,7 @@ int main(int argc, char** argv) {
           .leases = stores->leases.get(),
           .moderation = stores->moderation.get(),
           .groups = stores->groups.get(),
+          .classes = stores->classes.get(),
           .calendar_of = [&](std::int64_t id) { return accounts.calendar(id); },
           .notify =
               [&mailer, &pusher](const PlayerNotice& n) {
@@ -338,8 +340,30 @@ int main(int argc, char** argv) {
                  const std::string& text) {
                to_hub("news", [&] { reads().tell(users, from, text); });
              },
-         .blocked_by = blocked_ids},
+         .blocked_by = blocked_ids,
+         .protected_student =
+             [&](std::int64_t user) { return stores->classes->protected_student(user); }},
         Groups::Limits{});
+    Classes classes(
+        {.store = *stores->classes,
+         .groups = *stores->groups,
+         .accounts = accounts,
+         .clock = clock,
+         .anyone_may_teach = config.anyone_may_teach,
+         .changed =
+             [&](std::int64_t group) { to_hub("change", [&] { reads().group_changed(group); }); },
+         .round_robin = [&](const protocol::TournamentSettings& settings, std::int64_t director,
+                            const std::vector<std::int64_t>& players)
+             -> std::variant<std::int64_t, std::string> {
+           try {
+             return reads().class_tournament(protocol::encode_tournament_settings(settings),
+                                             director, players);
+           } catch (const std::exception& e) {
+             return std::string(e.what());
+           }
+         },
+         .random = [](std::uint32_t bound) { return randombytes_uniform(bound); }},
+        Classes::Limits{});
     Ladders ladders(
         {.store = *stores->ladders,
          .groups = *stores->groups,
@@ -383,6 +407,11 @@ int main(int argc, char** argv) {
                     [&](const std::string& settings, std::int64_t black, std::int64_t white) {
                       return reads().start_game(settings, black, white);
                     },
+                .class_tournament =
+                    [&](const std::string& settings, std::int64_t director,
+                        const std::vector<std::int64_t>& players) {
+                      return reads().class_tournament(settings, director, players);
+                    },
                 .tell = [&](const std::vector<std::int64_t>& users,
                             std::optional<std::int64_t> from,
                             const std::string& text) { reads().tell(users, from, text); },
@@ -392,7 +421,8 @@ int main(int argc, char** argv) {
                     }},
             .analysis = &analysis,
             .groups = &groups,
-            .ladders = &ladders},
+            .ladders = &ladders,
+            .classes = &classes},
         config.public_url.starts_with("https://"), stores->moderation.get(), &*mailer,
         pusher ? &*pusher : nullptr);
 

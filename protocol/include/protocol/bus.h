@@ -95,6 +95,9 @@ struct HubRead {
     GroupChanged,  // `id`: a group whose members changed (docs/groups.md); the body: "{}"
     Tell,          // `text`: {"users": [ids], "from": id?, "message": "..."}; the body: "{}"
     StartGame,     // `text`: {"settings", "black", "white"}; the body: {"game"} or {"error"}
+    // `text`: {"settings" (a tournament's), "director", "players": [ids]} (a class's round robin,
+    // docs/classes.md); the body: {"tournament"} or {"error"}
+    ClassTournament,
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review

@@ -52,6 +52,7 @@ struct GroupSummary {
   std::optional<std::int64_t> closed_at_ms;
   int members = 0;
   std::optional<std::string> my_role;  // the viewer's: owner, admin, member, pending, banned
+  bool is_class = false;               // a school's class (docs/classes.md): "class": true
 };
 struct GroupMemberView {
   UserRef user;
@@ -147,5 +148,70 @@ std::string encode_ladders(const std::vector<LadderSummary>& ladders);
 std::string encode_ladder_page(const LadderPage& page);
 // {"id": n}: what POST answers with
 std::string encode_id(std::int64_t id);
+
+// ---- classes (docs/classes.md) ----
+
+inline constexpr std::size_t kMaxClassStudents = 60;  // made at once, and in one class
+inline constexpr std::size_t kMaxStudentName = 40;    // characters, as the teacher types it
+inline constexpr std::size_t kMaxLessonId = 40;       // bytes: a-z, 0-9, - and _
+
+// POST /api/v1/classes {"name", "description"?, "students": ["Ann", ...]}: a class and an account
+// for each student; POST /api/v1/classes/{id}/students {"students": [...]}: more students.
+// A student's name: 1 to 40 characters, no control characters, spaces at the ends dropped;
+// 1 to 60 of them, none twice (whatever the case). The class's name as a group's.
+struct ClassForm {
+  std::optional<std::string> name;
+  std::string description;
+  std::vector<std::string> students;
+};
+std::variant<ClassForm, std::string> decode_class_form(std::string_view body, bool creating);
+// POST /api/v1/classes/{id}/settings {"protected": true | false}
+std::variant<bool, std::string> decode_class_protection(std::string_view body);
+// POST /api/v1/classes/{id}/round-robin {"settings": {game settings, as create_challenge}}
+std::variant<GameSettings, std::string> decode_class_round_robin(std::string_view body);
+// Why this is no lesson of the course's (PUT /api/v1/me/course/{lesson}), if it is not one.
+std::optional<std::string> lesson_problem(std::string_view lesson);
+
+// A student's account as made or given a new password: shown once, for the login cards.
+struct StudentCard {
+  UserRef user;
+  std::string name;
+  std::string password;
+};
+struct StudentView {
+  UserRef user;
+  std::string name;
+  std::optional<std::int64_t> last_seen_ms;
+  int games_finished = 0;
+  int games_playing = 0;
+  std::vector<std::string> lessons;  // the course's lessons finished
+  std::string rank;
+};
+struct ClassView {
+  GroupSummary group;
+  bool is_protected = true;
+  std::optional<std::int64_t> archived_at_ms;
+  int students = 0;
+};
+// {"class": {...group, "protected", "archived_at_ms"?, "students"}, "students": [...]}
+std::string encode_class(const ClassView& view, const std::vector<StudentView>& students);
+// {"classes": [{...group, "protected", "archived_at_ms"?, "students"}], "teacher": bool}
+std::string encode_classes(const std::vector<ClassView>& classes, bool teacher);
+// {"id", "students": [{"user", "name", "password"}], "skipped": [{"name", "why"}]}
+std::string encode_students_made(std::int64_t id, const std::vector<StudentCard>& cards,
+                                 const std::vector<std::pair<std::string, std::string>>& skipped);
+// {"lessons": ["liberties", ...]}
+std::string encode_lessons(const std::vector<std::string>& lessons);
+// {"teachers": [{"id", "name"}]}
+std::string encode_teachers(const std::vector<UserRef>& teachers);
+// POST /api/v1/admin/teachers {"user": "name"}: the user's name.
+std::variant<std::string, std::string> decode_teacher(std::string_view body);
+// GET /api/v1/me/class: {"teacher": bool, "student"?: {"class", "name", "protected"}}
+struct MyClass {
+  std::int64_t id = 0;
+  std::string name;
+  bool is_protected = true;
+};
+std::string encode_my_class(bool teacher, const std::optional<MyClass>& student);
 
 }  // namespace tengen::protocol::http

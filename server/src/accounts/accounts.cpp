@@ -250,6 +250,17 @@ std::optional<std::string> Accounts::prepare_house_bot(const std::string& userna
   return std::nullopt;
 }
 
+std::variant<store::UserRecord, std::string> Accounts::create_account(const std::string& username,
+                                                                      const std::string& password) {
+  if (auto p = username_problem(username)) return *p;
+  if (auto p = password_problem(username, password)) return *p;
+  const std::string hash = hash_password(password);
+  std::lock_guard lock(mutex_);
+  auto user = store_.create_user(username, hash, false, clock_.unix_ms());
+  if (!user) return "the name '" + username + "' is taken";
+  return std::move(*user);
+}
+
 Accounts::Outcome Accounts::login(const std::string& username, const std::string& password,
                                   const std::string& user_agent, const std::string& address) {
   const Failure refused{Problem::BadCredentials, "wrong user name or password"};

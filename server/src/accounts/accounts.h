@@ -77,6 +77,10 @@ class Accounts {
   // only to the bridge it runs). The problem, if the name is not a bot's or not a valid name.
   std::optional<std::string> prepare_house_bot(const std::string& username,
                                                const std::string& password);
+  // An account made for someone else, with no session and no e-mail (a teacher's student:
+  // docs/classes.md); no address's limit applies. The account, or why not.
+  std::variant<store::UserRecord, std::string> create_account(const std::string& username,
+                                                              const std::string& password);
   Outcome login(const std::string& username, const std::string& password,
                 const std::string& user_agent, const std::string& address);
   // The user a token belongs to, if it is a live session.

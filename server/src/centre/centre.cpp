@@ -124,6 +124,10 @@ Centre::Recovered Centre::recover(store::GameStore& store) {
   if (services_.moderation) blocks = services_.moderation->all_blocks();
   if (services_.groups) memberships_.load(services_.groups->memberships());
   recovered.challenges = lobby_.recover_challenges(store, blocks);
+  if (services_.classes) {
+    const auto p = services_.classes->protection();
+    blocks_.load_classes(p.students, p.members, p.bots);
+  }
   recovered.reviews = reviews_.recover(store, services_.find_user_by_id);
   const auto tournaments = store.tournaments();
   lobby_.recover_tournaments(tournaments);  // before the games: their rooms ask how to run

@@ -25,6 +25,7 @@
 #include "rooms/time_off.h"
 #include "rooms/timers.h"
 #include "rooms/worker.h"
+#include "store/class_store.h"
 #include "store/game_store.h"
 #include "store/group_store.h"
 #include "store/journal.h"
@@ -80,6 +81,9 @@ class Centre final : private games::GameHost {
     // Groups (docs/groups.md), whose members the lobby keeps in memory for the groups'
     // challenges, read at start and by group_changed; none: no challenge may be a group's.
     store::GroupStore* groups = nullptr;
+    // Classes (docs/classes.md): their protected students are kept apart from everyone outside
+    // their class (rooms/blocks.h), read at start and by group_changed; none: no one is.
+    store::ClassStore* classes = nullptr;
     // Where each player's weekends fall in correspondence games, and their vacations; none:
     // everyone's weekends are UTC's, and nobody takes a vacation.
     CalendarOf calendar_of{};
@@ -159,6 +163,12 @@ class Centre final : private games::GameHost {
   std::variant<protocol::GameId, std::string> start_game(const protocol::GameSettings& settings,
                                                          std::int64_t black, std::int64_t white) {
     return lobby_.start_game(settings, black, white);
+  }
+  // A class's round robin (docs/classes.md), made, filled and started by the lobby. Waits.
+  std::variant<protocol::TournamentId, std::string> class_tournament(
+      const protocol::TournamentSettings& settings, std::int64_t director,
+      const std::vector<std::int64_t>& players) {
+    return lobby_.class_tournament(settings, director, players);
   }
   // A group's news to its members' connections, not to those who block `from`. Does not wait.
   void tell(std::vector<std::int64_t> users, std::optional<std::int64_t> from, std::string text) {

@@ -163,6 +163,10 @@ void Centre::reload_player(std::int64_t user) {
 namespace tengen {
 
 void Centre::group_changed(std::int64_t group) {
+  if (services_.classes) {
+    const auto p = services_.classes->protection_of(group);
+    blocks_.set_class(group, p.students, p.members, p.bots);
+  }
   if (!services_.groups) return;
   std::vector<std::int64_t> now;
   if (const auto g = services_.groups->group(group); g && !g->closed_at_ms) {

@@ -45,6 +45,11 @@ struct HubReads {
   std::function<std::variant<std::int64_t, std::string>(const std::string& settings,
                                                         std::int64_t black, std::int64_t white)>
       start_game;
+  // A class's round robin (docs/classes.md): a tournament with these settings (JSON, as in
+  // create_tournament) made by `director`, `players` registered and started: its id, or why not.
+  std::function<std::variant<std::int64_t, std::string>(
+      const std::string& settings, std::int64_t director, const std::vector<std::int64_t>& players)>
+      class_tournament;
   // A group's news to these users' connections (not to those who block `from`).
   std::function<void(const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
                      const std::string& text)>

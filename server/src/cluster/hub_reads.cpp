@@ -35,6 +35,16 @@ HubReads hub_reads_of(Centre& centre) {
         if (const auto* game = std::get_if<protocol::GameId>(&started)) return *game;
         return std::get<std::string>(started);
       },
+      .class_tournament = [&centre](const std::string& settings, std::int64_t director,
+                                    const std::vector<std::int64_t>& players)
+          -> std::variant<std::int64_t, std::string> {
+        auto decoded = protocol::decode_tournament_settings(settings);
+        if (const auto* why = std::get_if<std::string>(&decoded)) return *why;
+        auto made = centre.class_tournament(std::get<protocol::TournamentSettings>(decoded),
+                                            director, players);
+        if (const auto* id = std::get_if<protocol::TournamentId>(&made)) return *id;
+        return std::get<std::string>(made);
+      },
       .tell = [&centre](const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
                         const std::string& text) { centre.tell(users, from, text); },
       .game_action =
@@ -105,6 +115,23 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
           answer.body = nlohmann::json{{"game", *game}}.dump();
         else
           answer.body = nlohmann::json{{"error", std::get<std::string>(started)}}.dump();
+        break;
+      }
+      case bus::HubRead::What::ClassTournament: {
+        const auto j = nlohmann::json::parse(question->text, nullptr, false);
+        if (!j.is_object() || !j.contains("settings") || !j["settings"].is_string() ||
+            !j.contains("director") || !j["director"].is_number_integer() ||
+            !j.contains("players") || !j["players"].is_array())
+          throw std::runtime_error("an unreadable class tournament, not made");
+        for (const auto& p : j["players"])
+          if (!p.is_number_integer()) throw std::runtime_error("an unreadable player, not made");
+        const auto made = local.class_tournament(j["settings"].get<std::string>(),
+                                                 j["director"].get<std::int64_t>(),
+                                                 j["players"].get<std::vector<std::int64_t>>());
+        if (const auto* id = std::get_if<std::int64_t>(&made))
+          answer.body = nlohmann::json{{"tournament", *id}}.dump();
+        else
+          answer.body = nlohmann::json{{"error", std::get<std::string>(made)}}.dump();
         break;
       }
       case bus::HubRead::What::Tell: {
@@ -209,6 +236,19 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
         const auto j = nlohmann::json::parse(body.value_or(""), nullptr, false);
         if (j.is_object() && j.contains("game") && j["game"].is_number_integer())
           return j["game"].get<std::int64_t>();
+        if (j.is_object() && j.contains("error") && j["error"].is_string())
+          return j["error"].get<std::string>();
+        throw Unavailable("the cluster's hub answered something unreadable");
+      },
+      .class_tournament = [&bus, patience](const std::string& settings, std::int64_t director,
+                                           const std::vector<std::int64_t>& players)
+          -> std::variant<std::int64_t, std::string> {
+        const nlohmann::json q{
+            {"settings", settings}, {"director", director}, {"players", players}};
+        const auto body = ask(bus, patience, {What::ClassTournament, 0, std::nullopt, 0, q.dump()});
+        const auto j = nlohmann::json::parse(body.value_or(""), nullptr, false);
+        if (j.is_object() && j.contains("tournament") && j["tournament"].is_number_integer())
+          return j["tournament"].get<std::int64_t>();
         if (j.is_object() && j.contains("error") && j["error"].is_string())
           return j["error"].get<std::string>();
         throw Unavailable("the cluster's hub answered something unreadable");

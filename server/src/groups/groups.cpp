@@ -62,7 +62,18 @@ wire::GroupSummary Groups::summary(const store::GroupRow& g,
           g.created_at_ms,
           g.closed_at_ms,
           g.members,
-          std::move(role)};
+          std::move(role),
+          g.is_class};
+}
+
+Refusal Groups::class_refusal() {
+  return {403, "class_by_teacher", "a class's students are added by its teacher"};
+}
+
+std::optional<Refusal> Groups::student_stays(const store::UserRecord& me) {
+  if (!s_.protected_student || !s_.protected_student(me.id)) return std::nullopt;
+  return Refusal{403, "protected_student",
+                 "you are a student of a class: you belong to your class, not to other groups"};
 }
 
 std::optional<Refusal> Groups::too_fast(const store::UserRecord& me) {
@@ -102,6 +113,7 @@ void Groups::tell(const store::GroupRow& group, protocol::GroupChange change,
 Groups::Answer<wire::GroupSummary> Groups::create(const store::UserRecord& me,
                                                   const wire::GroupForm& form) {
   if (me.is_bot) return Refusal{403, "bots_cannot", "a bot's account creates no groups"};
+  if (auto no = student_stays(me)) return *no;
   if (auto no = too_fast(me)) return *no;
   if (s_.store.owned_by(me.id) >= limits_.owned_per_account)
     return Refusal{409, "too_many_groups",
@@ -140,6 +152,8 @@ Groups::Answer<wire::GroupPage> Groups::page(std::int64_t id,
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   auto& [group, role] = std::get<0>(found);
   const bool admin = runs(role) || (viewer && viewer->is_admin);
+  // A class (docs/classes.md) is its teacher's and students' business.
+  if (group.is_class && !belongs(role) && !admin) return not_found(id);
   wire::GroupPage page{summary(group, role), {}, {}, std::nullopt};
   for (const auto& m : s_.store.members(id)) {
     if (!belongs(m.role) && !admin) continue;  // requests and bans: the group's business
@@ -177,6 +191,8 @@ Groups::Answer<std::string> Groups::join(std::int64_t id, const store::UserRecor
   const auto& [group, role] = std::get<0>(found);
   if (group.closed_at_ms) return closed_group();
   if (belongs(role)) return Refusal{409, "already_member", "you belong to this group already"};
+  if (group.is_class) return class_refusal();
+  if (auto no = student_stays(me)) return *no;
   if (role == "banned")
     return Refusal{403, "banned_from_group", "the group's administrators turned you out"};
   if (role == "pending")
@@ -215,6 +231,9 @@ Groups::Maybe Groups::leave(std::int64_t id, const store::UserRecord& me) {
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& [group, role] = std::get<0>(found);
   if (!role || role == "banned") return Refusal{409, "not_member", "you do not belong to it"};
+  if (group.is_class && role == "member")
+    return Refusal{409, "student_stays",
+                   "a student stays in the class until the teacher archives it"};
   if (role == "owner")
     return Refusal{409, "owner_stays",
                    "the owner cannot leave: hand the group to another member first, or close "
@@ -322,6 +341,10 @@ Groups::Maybe Groups::remove(std::int64_t id, const store::UserRecord& me) {
   const auto& [group, role] = std::get<0>(found);
   if (role != "owner" && !me.is_admin)
     return Refusal{403, "not_owner", "only the owner deletes the group"};
+  if (group.is_class)
+    return Refusal{409, "class_archived_not_deleted",
+                   "a class is archived at the end of the year, not deleted: its students' "
+                   "accounts stay"};
   const auto told = member_ids(id, true);
   if (!s_.store.remove(id)) return not_found(id);
   if (s_.changed) s_.changed(id);

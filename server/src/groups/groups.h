@@ -49,6 +49,9 @@ class Groups {
         tell;
     // Those `user` blocks (their chat lines are not shown to them).
     std::function<std::vector<std::int64_t>(std::int64_t user)> blocked_by;
+    // Whether the account is a protected class's student (docs/classes.md): they join or make
+    // no group. None: no one is.
+    std::function<bool(std::int64_t user)> protected_student = {};
   };
   struct Refusal {
     int status = 400;
@@ -113,6 +116,9 @@ class Groups {
   std::int64_t now() const { return s_.clock.unix_ms(); }
   // nullopt, or 429 when the account changes groups too fast (Limits::changes_burst).
   std::optional<Refusal> too_fast(const store::UserRecord& me);
+  static Refusal class_refusal();
+  // 403 for a protected class's student, who joins or makes no group.
+  std::optional<Refusal> student_stays(const store::UserRecord& me);
 
   Services s_;
   Limits limits_;

@@ -185,6 +185,7 @@ std::optional<ApiResponse> Api::route(const ApiRequest& r) {
   try {
     if (auto response = analysis(r, path)) return response;
     if (auto response = ladders(r, path)) return response;
+    if (auto response = classes(r, path)) return response;
     if (auto response = groups(r, path)) return response;
     if (auto response = games(r, path)) return response;
     if (auto response = ratings(r, path)) return response;

@@ -20,6 +20,7 @@ class Pusher;    // push/pusher.h
 class Analysis;  // analysis/analysis.h
 class Groups;    // groups/groups.h
 class Ladders;   // groups/ladders.h
+class Classes;   // groups/classes.h
 
 // What the HTTP layer hands the API, and what it gets back: no Beast types here.
 struct ApiRequest {
@@ -53,6 +54,7 @@ struct GameArchive {
   Analysis* analysis = nullptr;  // analysis after the game; none: its endpoints answer 503
   Groups* groups = nullptr;      // groups (clubs); none: their endpoints answer 503
   Ladders* ladders = nullptr;    // groups' ladders; likewise
+  Classes* classes = nullptr;    // classes for schools, and course progress; likewise
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -100,6 +102,9 @@ class Api {
   std::optional<ApiResponse> groups(const ApiRequest& request, std::string_view path);
   // /api/v1/groups/{id}/ladders and /api/v1/ladders/...
   std::optional<ApiResponse> ladders(const ApiRequest& request, std::string_view path);
+  // http/class_api.cpp: /api/v1/classes/..., /api/v1/me/class, /api/v1/me/course/... and
+  // /api/v1/admin/teachers/....
+  std::optional<ApiResponse> classes(const ApiRequest& request, std::string_view path);
   ApiResponse admin_workers(const ApiRequest& request, std::string_view rest,
                             const store::UserRecord& admin);
   ApiResponse blocks(const ApiRequest& request, std::string_view rest, const store::UserRecord& me);

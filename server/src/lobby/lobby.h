@@ -120,6 +120,12 @@ class Lobby final : private TournamentHost {
   // told, or why not. Waits.
   std::variant<protocol::GameId, std::string> start_game(const protocol::GameSettings& settings,
                                                          std::int64_t black, std::int64_t white);
+  // A class's round robin (docs/classes.md): a tournament made by `director` with these settings,
+  // each of `players` registered, and started: its id, or why not (nothing is left half made
+  // when the settings are refused; a player who may not play is left out). Waits.
+  std::variant<protocol::TournamentId, std::string> class_tournament(
+      const protocol::TournamentSettings& settings, std::int64_t director,
+      const std::vector<std::int64_t>& players);
   // These users joined or left a group (Memberships has it already): their connections get the
   // lobby as they now see it, with or without the group's challenges. Does not wait.
   void refresh(std::vector<std::int64_t> users);

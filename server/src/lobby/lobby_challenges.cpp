@@ -96,6 +96,17 @@ Lobby::Reply Lobby::create(Turn& turn, const protocol::UserRef& me, const std::s
   if (m.opponent) {
     if (const auto opponent = s_.find_user(*m.opponent);
         opponent && s_.blocks.blocks(opponent->id, me.id)) {
+      // A protected student (docs/classes.md) meets only the class and the bots.
+      if (s_.blocks.protected_student(me.id))
+        return error(cid, ErrorCode::Forbidden,
+                     "you are a student of a class: you may challenge your classmates, your "
+                     "teacher and the bots, not " +
+                         opponent->name);
+      if (s_.blocks.protected_student(opponent->id))
+        return error(cid, ErrorCode::Forbidden,
+                     opponent->name +
+                         " is a student of a class and plays only classmates, the teacher and "
+                         "the bots");
       return error(cid, ErrorCode::Forbidden,
                    opponent->name + " does not accept challenges from you");
     }

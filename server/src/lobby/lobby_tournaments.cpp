@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include "games/wait.h"
 #include "lobby/lobby.h"
 #include "protocol/overloaded.h"
 #include "rooms/replies.h"
@@ -59,9 +60,14 @@ Lobby::Reply Lobby::tournament_command(const protocol::UserRef& me, const std::s
                  "a group's tournament is made by one of its members: you do not belong to group " +
                      std::to_string(*c->settings.game.group));
   if (const auto* r = std::get_if<protocol::RegisterTournament>(&m)) {
-    if (const auto group = tournaments_.group_of(r->tournament); group && !member_of(*group))
+    const auto group = tournaments_.group_of(r->tournament);
+    if (group && !member_of(*group))
       return error(cid, ErrorCode::Forbidden,
                    "this tournament is for the members of a group you do not belong to");
+    // A protected student (docs/classes.md) plays in the class's tournaments only.
+    if (!group && s_.blocks.protected_student(me.id) && tournaments_.exists(r->tournament))
+      return error(cid, ErrorCode::Forbidden,
+                   "you are a student of a class: you may play in your class's tournaments only");
   }
   try {
     tournaments_.begin_command(cid);
@@ -108,6 +114,53 @@ void Lobby::arm_tournament(protocol::TournamentId id, std::optional<std::int64_t
   std::optional<Steady> when;
   if (at_ms) when = deadline_after(s_.clock.steady_now(), *at_ms - now_ms());
   s_.timers->arm(TournamentStart{id}, when);
+}
+
+}  // namespace tengen
+
+namespace tengen {
+
+std::variant<protocol::TournamentId, std::string> Lobby::class_tournament(
+    const protocol::TournamentSettings& settings, std::int64_t director,
+    const std::vector<std::int64_t>& players) {
+  using Out = std::variant<protocol::TournamentId, std::string>;
+  return games::wait_for<Out>(*mailbox_, [&]() -> Out {
+    const auto teacher = s_.find_user_by_id(director);
+    if (!teacher) return std::string("no such teacher");
+    Turn turn(*this);
+    // Each step is the command its player would send, remembered under a name of its own.
+    const std::string cid = "class-" + std::to_string(now_ms());
+    const auto failed = [](const Reply& r) -> std::optional<std::string> {
+      if (const auto* e = std::get_if<protocol::Error>(&r)) return e->message;
+      return std::nullopt;
+    };
+    const auto made = tournament_command(*teacher, cid, protocol::CreateTournament{settings});
+    if (auto why = failed(made)) {
+      finish(turn);
+      return *why;
+    }
+    const auto id = std::get<protocol::Ack>(made).tournament.value_or(0);
+    int registered = 0;
+    for (const auto player : players) {
+      const auto ref = s_.find_user_by_id(player);
+      if (!ref) continue;
+      const auto r = tournament_command(*ref, cid + "-" + std::to_string(player),
+                                        protocol::RegisterTournament{id, std::nullopt});
+      if (failed(r))
+        spdlog::warn("class tournament {}: {} not registered: {}", id, ref->name, *failed(r));
+      else
+        ++registered;
+    }
+    if (registered < settings.min_players) {
+      finish(turn);
+      return "only " + std::to_string(registered) + " of the class's students could play";
+    }
+    const auto started =
+        tournament_command(*teacher, cid + "-start", protocol::StartTournament{id});
+    finish(turn);
+    if (auto why = failed(started)) return *why;
+    return id;
+  });
 }
 
 }  // namespace tengen

@@ -12,7 +12,8 @@ using sql::Value;
 constexpr const char* kGroupColumns =
     "g.id, g.name, g.description, g.joining, g.owner_id, u.username, g.created_at, g.closed_at,"
     " (SELECT count(*) FROM group_members m WHERE m.group_id = g.id"
-    " AND m.role IN ('owner', 'admin', 'member')), g.invite_hash IS NOT NULL";
+    " AND m.role IN ('owner', 'admin', 'member')), g.invite_hash IS NOT NULL,"
+    " (SELECT count(*) FROM classes k WHERE k.group_id = g.id)";
 
 GroupRow group_at(const sql::Rows& r, std::size_t i) {
   return GroupRow{r.integer(i, 0),
@@ -24,7 +25,8 @@ GroupRow group_at(const sql::Rows& r, std::size_t i) {
                   r.integer(i, 6),
                   r.optional_integer(i, 7),
                   static_cast<int>(r.integer(i, 8)),
-                  r.integer(i, 9) != 0};
+                  r.integer(i, 9) != 0,
+                  r.integer(i, 10) != 0};
 }
 
 constexpr const char* kChatColumns =
@@ -80,8 +82,11 @@ std::optional<GroupRow> GroupStore::group(std::int64_t id) {
 
 std::vector<GroupRow> GroupStore::list(const Page& page) {
   std::lock_guard lock(mutex_);
-  return groups_where("WHERE g.id < ? ORDER BY g.id DESC LIMIT ?",
-                      {page.before_or_max(), std::int64_t{page.limit}});
+  // A class (docs/classes.md) is its teacher's and students' business: not listed.
+  return groups_where(
+      "WHERE g.id < ? AND NOT EXISTS (SELECT 1 FROM classes k WHERE k.group_id = g.id)"
+      " ORDER BY g.id DESC LIMIT ?",
+      {page.before_or_max(), std::int64_t{page.limit}});
 }
 
 std::vector<std::pair<GroupRow, std::string>> GroupStore::of_user(std::int64_t user) {
@@ -92,7 +97,7 @@ std::vector<std::pair<GroupRow, std::string>> GroupStore::of_user(std::int64_t u
                               " ORDER BY g.id DESC",
                           {user});
   std::vector<std::pair<GroupRow, std::string>> out;
-  for (std::size_t i = 0; i < r.size(); ++i) out.emplace_back(group_at(r, i), r.text(i, 10));
+  for (std::size_t i = 0; i < r.size(); ++i) out.emplace_back(group_at(r, i), r.text(i, 11));
   return out;
 }
 

@@ -25,6 +25,7 @@ struct GroupRow {
   std::optional<std::int64_t> closed_at_ms;
   int members = 0;  // the owner, administrators and members
   bool has_invite = false;
+  bool is_class = false;  // a school's class (docs/classes.md)
 };
 
 struct NewGroup {
@@ -75,7 +76,7 @@ class GroupStore {
   // case).
   std::optional<std::int64_t> create(const NewGroup& group, std::int64_t now_ms);
   std::optional<GroupRow> group(std::int64_t id);
-  // Newest first, ids below page.before; closed groups too.
+  // Newest first, ids below page.before; closed groups too, classes not.
   std::vector<GroupRow> list(const Page& page);
   // The user's groups and their role in each (pending and banned too), newest first.
   std::vector<std::pair<GroupRow, std::string>> of_user(std::int64_t user);

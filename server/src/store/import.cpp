@@ -48,7 +48,11 @@ constexpr const char* kTables[] = {"users",
                                    "ladders",
                                    "ladder_players",
                                    "ladder_challenges",
-                                   "ladder_events"};
+                                   "ladder_events",
+                                   "teachers",
+                                   "classes",
+                                   "class_students",
+                                   "course_progress"};
 
 // A table's columns in SQLite, in order.
 std::vector<std::string> sqlite_columns(Database& db, const std::string& table) {

@@ -68,6 +68,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
     s->analysis = std::make_unique<PostgresAnalysisStore>(database);
     s->groups = std::make_unique<GroupStore>(sql::postgres_connection(database));
     s->ladders = std::make_unique<LadderStore>(sql::postgres_connection(database));
+    s->classes = std::make_unique<ClassStore>(sql::postgres_connection(database));
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
         database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/!node.clustered});
@@ -89,6 +90,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   s->analysis = std::make_unique<SqliteAnalysisStore>(database);
   s->groups = std::make_unique<GroupStore>(sql::sqlite_connection(database));
   s->ladders = std::make_unique<LadderStore>(sql::sqlite_connection(database));
+  s->classes = std::make_unique<ClassStore>(sql::sqlite_connection(database));
   s->leases = std::make_unique<SoleNode>();
   return s;
 }

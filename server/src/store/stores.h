@@ -7,6 +7,7 @@
 
 #include "store/account_store.h"
 #include "store/analysis_store.h"
+#include "store/class_store.h"
 #include "store/database_lock.h"
 #include "store/game_store.h"
 #include "store/group_store.h"
@@ -39,7 +40,9 @@ struct Stores {
   std::unique_ptr<PushStore> push;          // Web Push: the server's key, devices, the queue
   std::unique_ptr<AnalysisStore> analysis;  // analysis: worker keys, the jobs (docs/analysis.md)
   std::unique_ptr<GroupStore> groups;       // groups (clubs): members, chat (docs/groups.md)
-  std::unique_ptr<LadderStore> ladders;     // groups' ladders (docs/groups.md, "Ladders")
+  std::unique_ptr<LadderStore> ladders;
+  std::unique_ptr<ClassStore> classes;  // classes, teachers, course progress (docs/classes.md) //
+                                        // groups' ladders (docs/groups.md, "Ladders")
   // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
   // leases in the database, this server having joined as a node (PostgresLeases).
   std::unique_ptr<Leases> leases;
