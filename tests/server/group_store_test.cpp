@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "store/class_store.h"
 #include "store/ladder_store.h"
 #include "store/migrate.h"
 #include "store/postgres.h"
@@ -27,6 +28,7 @@ class Backend {
   virtual void exec(const std::string& sql) = 0;
   std::unique_ptr<GroupStore> store;
   std::unique_ptr<LadderStore> ladders;
+  std::unique_ptr<ClassStore> classes;
 };
 
 class Sqlite final : public Backend {
@@ -35,6 +37,7 @@ class Sqlite final : public Backend {
     migrate(db_);
     store = std::make_unique<GroupStore>(sql::sqlite_connection(temp_.path()));
     ladders = std::make_unique<LadderStore>(sql::sqlite_connection(temp_.path()));
+    classes = std::make_unique<ClassStore>(sql::sqlite_connection(temp_.path()));
   }
   void exec(const std::string& sql) override { db_.exec(sql); }
 
@@ -49,6 +52,7 @@ class Postgres final : public Backend {
     pg::migrate(db_);
     store = std::make_unique<GroupStore>(sql::postgres_connection(conninfo_));
     ladders = std::make_unique<LadderStore>(sql::postgres_connection(conninfo_));
+    classes = std::make_unique<ClassStore>(sql::postgres_connection(conninfo_));
   }
   void exec(const std::string& sql) override { db_.exec(sql); }
 
@@ -241,6 +245,67 @@ TEST_P(GroupStores, LaddersKeepTheirRungsAndTheirChallengesMoveOnce) {
   EXPECT_EQ(ladders.ladder(id)->closed_at_ms, 700);
   EXPECT_TRUE(store().remove(group));
   EXPECT_FALSE(ladders.ladder(id)) << "gone with its group";
+}
+
+// Classes (docs/classes.md): a class is a group with a row of its own, hidden from the list; its
+// students, the protection the centre keeps, teachers, and each account's course.
+TEST_P(GroupStores, AClassKeepsItsStudentsItsProtectionAndTheirCourse) {
+  auto& classes = *backend_->classes;
+  backend_->exec(
+      "INSERT INTO users(id, username, password_hash, created_at, is_bot) VALUES"
+      " (5, 'gnugo', 'h', 1, true)");
+  make("Open Club");
+  const auto id = *store().create({"Group 6B", "", "invite", 1}, 100);
+  classes.add_class(id, 100);
+  classes.add_student(id, 2, "Bob B.", 110);
+  classes.add_student(id, 3, "Cyd", 120);
+  EXPECT_TRUE(store().group(id)->is_class);
+  ASSERT_EQ(store().list({}).size(), 1u) << "a class is not listed";
+  EXPECT_EQ(store().list({})[0].name, "Open Club");
+  EXPECT_EQ(store().role(id, 2), "member");
+  EXPECT_EQ(classes.class_of_student(3), id);
+  EXPECT_FALSE(classes.class_of_student(1)) << "the teacher is no student";
+  EXPECT_TRUE(classes.protected_student(2));
+  EXPECT_EQ(classes.count_students(id), 2);
+  EXPECT_EQ(classes.owned_by(1).size(), 1u);
+  EXPECT_TRUE(classes.owned_by(2).empty());
+
+  auto p = classes.protection();
+  EXPECT_EQ(p.students.size(), 2u);
+  EXPECT_EQ(p.members.size(), 3u) << "the teacher and two students";
+  EXPECT_EQ(p.bots, std::vector<std::int64_t>{5});
+  EXPECT_TRUE(classes.set_protected(id, false));
+  EXPECT_FALSE(classes.protected_student(2));
+  EXPECT_TRUE(classes.protection_of(id).students.empty());
+  EXPECT_TRUE(classes.set_protected(id, true));
+  EXPECT_EQ(classes.protection_of(id).students.size(), 2u);
+
+  EXPECT_TRUE(classes.finish_lesson(2, "liberties", 200, 2));
+  EXPECT_TRUE(classes.finish_lesson(2, "liberties", 210, 2)) << "kept already";
+  EXPECT_TRUE(classes.finish_lesson(2, "capture", 220, 2));
+  EXPECT_FALSE(classes.finish_lesson(2, "ko", 230, 2)) << "two at most here";
+  EXPECT_EQ(classes.lessons(2), (std::vector<std::string>{"liberties", "capture"}));
+  backend_->exec(std::string("INSERT INTO sessions(user_id, token_hash, created_at, last_seen_at)"
+                             " VALUES (2, ") +
+                 (GetParam() == "sqlite" ? "X'aa'" : "'\\xaa'::bytea") + ", 300, 400)");
+  const auto students = classes.students(id);
+  ASSERT_EQ(students.size(), 2u);
+  EXPECT_EQ(students[0].name, "Bob B.");
+  EXPECT_EQ(students[0].username, "Bob");
+  EXPECT_EQ(students[0].last_seen_ms, 400);
+  EXPECT_EQ(students[0].lessons, (std::vector<std::string>{"liberties", "capture"}));
+  EXPECT_FALSE(students[1].last_seen_ms);
+
+  EXPECT_TRUE(classes.set_teacher(4, true, 1, 500));
+  EXPECT_FALSE(classes.set_teacher(4, true, 1, 510)) << "already";
+  EXPECT_TRUE(classes.is_teacher(4));
+  EXPECT_EQ(classes.teachers().size(), 1u);
+  EXPECT_TRUE(classes.set_teacher(4, false, 1, 520));
+  EXPECT_FALSE(classes.is_teacher(4));
+
+  EXPECT_TRUE(classes.archive(id, 600));
+  EXPECT_FALSE(classes.archive(id, 610)) << "once";
+  EXPECT_EQ(classes.class_row(id)->archived_at_ms, 600);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GroupStores, ::testing::Values("sqlite", "postgres"),

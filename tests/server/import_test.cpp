@@ -8,6 +8,7 @@
 
 #include <cstdio>
 
+#include "store/class_store.h"
 #include "store/group_store.h"
 #include "store/ladder_store.h"
 #include "store/migrate.h"
@@ -142,6 +143,13 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     ladders.join(ladder, bob, 57);
     ladders.add_challenge(ladder, bob, ann, 58, 9'000);
     ladders.add_event(ladder, 58, R"({"kind":"challenged","user":"bob"})");
+    // Classes: ann teaches a class with bob in it; bob finished a lesson.
+    ClassStore classes(sql::sqlite_connection(file.path()));
+    classes.set_teacher(ann, true, std::nullopt, 59);
+    const auto school = *groups.create({"Group 6B", "", "invite", ann}, 59);
+    classes.add_class(school, 59);
+    classes.add_student(school, bob, "Bob B.", 59);
+    classes.finish_lesson(bob, "liberties", 59, 64);
   }
   const std::string pg = TempPostgres::instance().new_database();
   const auto imported = import_sqlite(file.path(), pg);
@@ -171,13 +179,17 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                                                                    {"push_queue", 1},
                                                                    {"analysis_workers", 1},
                                                                    {"analysis_jobs", 1},
-                                                                   {"player_groups", 1},
-                                                                   {"group_members", 2},
+                                                                   {"player_groups", 2},
+                                                                   {"group_members", 4},
                                                                    {"group_chat", 1},
                                                                    {"ladders", 1},
                                                                    {"ladder_players", 2},
                                                                    {"ladder_challenges", 1},
-                                                                   {"ladder_events", 1}};
+                                                                   {"ladder_events", 1},
+                                                                   {"teachers", 1},
+                                                                   {"classes", 1},
+                                                                   {"class_students", 1},
+                                                                   {"course_progress", 1}};
   EXPECT_EQ(imported.rows, expected);
 
   pg::Connection db(pg);
@@ -214,11 +226,16 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(groups.group(1)->name, "Club");
   EXPECT_EQ(groups.role(1, bob), "member");
   EXPECT_EQ(groups.chat(1, std::nullopt, 10)[0].text, "hi");
-  EXPECT_GT(*groups.create({"Second", "", "open", bob}, 60), 1) << "numbers go on";
+  EXPECT_GT(*groups.create({"Second", "", "open", bob}, 60), 2) << "numbers go on";
   LadderStore ladders(sql::postgres_connection(pg));
   EXPECT_EQ(ladders.players(1)[1].user_id, bob);
   EXPECT_EQ(ladders.challenge(1)->state, "open");
   EXPECT_EQ(ladders.add_challenge(1, ann, bob, 61, 9'000), 2) << "numbers go on";
+  ClassStore classes(sql::postgres_connection(pg));
+  EXPECT_TRUE(classes.is_teacher(ann));
+  EXPECT_EQ(classes.class_of_student(bob), 2);
+  EXPECT_TRUE(classes.protected_student(bob));
+  EXPECT_EQ(classes.lessons(bob), std::vector<std::string>{"liberties"});
   PostgresPushStore push(pg);
   EXPECT_EQ(push.server_key("vapid", "another", 60), "scalar") << "the key made first is kept";
   const auto queued = push.claim(60, 70);
