@@ -268,6 +268,12 @@ TEST_F(Classes, AProtectedStudentMeetsOnlyTheClassAndTheBots) {
   EXPECT_EQ(call("POST", path(id, "/settings"), ann.token, {{"protected", false}}).status, 404);
   EXPECT_EQ(call("POST", path(id, "/settings"), tess.token, {{"protected", false}}).status, 204);
   EXPECT_FALSE(call("GET", "/api/v1/me/class", ann.token).body["student"]["protected"].get<bool>());
+  EXPECT_FALSE(call("GET", "/api/v1/me/class", ann.token).body["teacher"].get<bool>())
+      << "a student teaches no class, even where anyone may teach";
+  EXPECT_EQ(
+      call("POST", "/api/v1/classes", ann.token, {{"name", "Ann's class"}, {"students", {"Kim"}}})
+          .body["error"]["code"],
+      "not_teacher");
   expect_ack(
       olly_ws.command({{"type", "create_challenge"}, {"opponent", ann.name}, {"settings", nine}}));
 }

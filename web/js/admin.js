@@ -5,7 +5,7 @@ import { h, fill, field, selectInput, describeResult } from './util.js';
 import { fetchJson } from './api.js';
 import { t, formatDateTime } from './i18n.js';
 
-const TABS = ['reports', 'users', 'invites', 'workers', 'audit'];
+const TABS = ['reports', 'users', 'invites', 'teachers', 'workers', 'audit'];
 const SUSPENSIONS = [1, 24, 72, 168, 720];  // hours
 
 const userLink = (u) => (u ? h('a', { href: `#/user/${encodeURIComponent(u.name)}` }, u.name) : t('admin.command_line'));
@@ -24,7 +24,7 @@ export function mountAdmin(root, ctx, tab) {
     body));
   let stopped = false;
   const alive = () => !stopped;
-  ({ reports, users, invites, workers, audit })[current](body, ctx, alive);
+  ({ reports, users, invites, teachers, workers, audit })[current](body, ctx, alive);
   return () => { stopped = true; };
 }
 
@@ -226,6 +226,49 @@ function invites(root, ctx, alive) {
             }
           } }, t('admin.withdraw'))));
       }) : h('tr', {}, h('td', { colspan: 5, class: 'empty' }, t('admin.no_invites'))));
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  }
+  load();
+}
+
+// ---- teachers (docs/classes.md) ----
+
+function teachers(root, ctx, alive) {
+  const name = h('input', { id: 'teacher-name', maxlength: 20, autocomplete: 'off', required: true });
+  const problem = h('p', { class: 'form-error', role: 'alert' });
+  const list = h('ul', { class: 'teacher-list' });
+  fill(root,
+    h('form', { class: 'invite-form', onsubmit: async (e) => {
+      e.preventDefault();
+      problem.textContent = '';
+      try {
+        await fetchJson('/api/v1/admin/teachers', { method: 'POST', body: { user: name.value.trim() } });
+        name.value = '';
+        load();
+      } catch (err) {
+        problem.textContent = err.message;
+      }
+    } },
+    h('p', { class: 'muted' }, t('admin.teachers_help')),
+    h('div', { class: 'field-row' }, field(t('admin.teacher_name'), name),
+      h('button', { type: 'submit', class: 'primary align-end' }, t('admin.teacher_make'))),
+    problem),
+    list);
+  async function load() {
+    try {
+      const { teachers: all } = await fetchJson('/api/v1/admin/teachers');
+      if (!alive()) return;
+      fill(list, ...(all.length ? all.map((u) => h('li', { dataset: { teacher: u.name } }, userLink(u), ' ',
+        h('button', { class: 'small danger-quiet', onclick: async () => {
+          try {
+            await fetchJson(`/api/v1/admin/teachers/${encodeURIComponent(u.name)}`, { method: 'DELETE' });
+            load();
+          } catch (err) {
+            problem.textContent = err.message;
+          }
+        } }, t('admin.teacher_remove')))) : [h('li', { class: 'muted' }, t('admin.no_teachers'))]));
     } catch (err) {
       problem.textContent = err.message;
     }

@@ -2,7 +2,7 @@
 // of them. No build step: the browser loads these ES modules as they are.
 import { h, fill } from './util.js';
 import { Connection } from './connection.js';
-import { currentUser, logout } from './api.js';
+import { currentUser, logout, fetchJson } from './api.js';
 import { mountLobby } from './lobby.js';
 import { mountAccount } from './account.js';
 import { mountReviewRoom } from './review_room.js';
@@ -18,6 +18,7 @@ const account = document.getElementById('account');
 const toasts = document.getElementById('toasts');
 const navMine = document.getElementById('nav-mine');
 const navAdmin = document.getElementById('nav-admin');
+const navClasses = document.getElementById('nav-classes');
 
 const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/v1`;
 
@@ -47,6 +48,7 @@ function setUser(user) {
   ctx.user = user;
   navMine.hidden = !user;
   navAdmin.hidden = !user?.admin;
+  showClasses(user);
   if (user) navMine.href = `#/user/${encodeURIComponent(user.name)}`;
   if (user) {
     fill(account, h('a', { href: navMine.href, class: 'me' }, user.name, rankTag(user)),
@@ -54,6 +56,29 @@ function setUser(user) {
   } else {
     fill(account, h('a', { href: '#/login', class: 'login-link' }, t('nav.log_in')));
   }
+}
+
+// Teachers see "Classes" (docs/classes.md); a student sees "My class", the class's page.
+async function showClasses(user) {
+  navClasses.hidden = true;
+  ctx.myClass = null;
+  if (!user) return;
+  try {
+    const answer = await fetchJson('/api/v1/me/class');
+    if (ctx.user !== user) return;
+    ctx.myClass = answer.student ?? null;
+    if (answer.teacher) {
+      navClasses.href = '#/classes';
+      navClasses.dataset.i18n = 'nav.classes';  // translatePage keeps it in the page's language
+      navClasses.textContent = t('nav.classes');
+      navClasses.hidden = false;
+    } else if (answer.student) {
+      navClasses.href = `#/group/${answer.student.class}`;
+      navClasses.dataset.i18n = 'nav.my_class';
+      navClasses.textContent = t('nav.my_class');
+      navClasses.hidden = false;
+    }
+  } catch { /* offline, or no classes here: no link */ }
 }
 
 async function signOut() {
@@ -248,6 +273,14 @@ function route() {
     current('groups');
     document.title = `${t('groups.group')} · Tengen`;
     unmount = later(() => import('./groups.js'), (p) => p.mountGroup(view, ctx, Number(m[1]), m[2] ?? null));
+  } else if (hash === '#/classes') {
+    current('classes');
+    document.title = `${t('nav.classes')} · Tengen`;
+    unmount = later(() => import('./classes.js'), (p) => p.mountClasses(view, ctx));
+  } else if ((m = /^#\/class\/(\d+)(\/cards)?$/.exec(hash))) {
+    current('classes');
+    document.title = `${t('classes.class')} · Tengen`;
+    unmount = later(() => import('./classes.js'), (p) => (m[2] ? p.mountCards(view, ctx, Number(m[1])) : p.mountClass(view, ctx, Number(m[1]))));
   } else if ((m = /^#\/ladder\/(\d+)$/.exec(hash))) {
     current('groups');
     document.title = `${t('ladder.ladder')} · Tengen`;

@@ -131,11 +131,39 @@ export const LESSONS = [
 export const GLOSSARY = ['chain', 'liberty', 'atari', 'capture', 'prisoner', 'suicide', 'ko', 'superko', 'pass',
   'dead', 'seki', 'dame', 'territory', 'area', 'komi', 'handicap', 'nigiri', 'byoyomi'];
 
-const done = () => new Set(JSON.parse(localStorage.getItem(DONE_KEY) || '[]'));
+// The exercises solved, in this browser: a guest's under one key, each account's under its own
+// (a school's computers are shared). A signed-in player's finished lessons are kept on the server
+// too (PUT /api/v1/me/course/{lesson}): their teacher's dashboard shows them (docs/classes.md)
+// and another device finds them.
+let doneKey = DONE_KEY;
+let signedIn = false;
+const done = () => new Set(JSON.parse(localStorage.getItem(doneKey) || '[]'));
+const keepDone = (set) => localStorage.setItem(doneKey, JSON.stringify([...set]));
+const lessonDone = (lesson, set) => lesson.exercises.every((_, i) => set.has(`${lesson.id}.${i + 1}`));
+const tellServer = (lesson) => fetchJson(`/api/v1/me/course/${lesson}`, { method: 'PUT' }).catch(() => {});
 function markDone(key) {
   const set = done();
   set.add(key);
-  localStorage.setItem(DONE_KEY, JSON.stringify([...set]));
+  keepDone(set);
+  const lesson = LESSONS.find((l) => key.startsWith(`${l.id}.`));
+  if (signedIn && lesson && lessonDone(lesson, set)) tellServer(lesson.id);
+}
+
+// This browser's and the server's progress made one: each side learns what the other has.
+async function syncProgress(ctx) {
+  signedIn = Boolean(ctx.user);
+  doneKey = ctx.user ? `${DONE_KEY}:${ctx.user.id}` : DONE_KEY;
+  if (!ctx.user) return;
+  try {
+    const { lessons } = await fetchJson('/api/v1/me/course');
+    const onServer = new Set(lessons);
+    const set = done();
+    for (const lesson of LESSONS) {
+      if (onServer.has(lesson.id)) lesson.exercises.forEach((_, i) => set.add(`${lesson.id}.${i + 1}`));
+    }
+    keepDone(set);
+    await Promise.all(LESSONS.filter((l) => !onServer.has(l.id) && lessonDone(l, set)).map((l) => tellServer(l.id)));
+  } catch { /* offline: this browser's alone until the next visit */ }
 }
 
 // The engine's answer for a setup and the moves after it (and a count, with `dead`): the
@@ -382,8 +410,15 @@ function playOn(ctx) {
 }
 
 export function mountCourse(root, ctx, id) {
+  signedIn = Boolean(ctx.user);
+  doneKey = ctx.user ? `${DONE_KEY}:${ctx.user.id}` : DONE_KEY;
   const at = LESSONS.findIndex((l) => l.id === id);
-  if (at < 0) return lessonIndex(root);
+  if (at < 0) {
+    let gone = false;
+    lessonIndex(root);
+    syncProgress(ctx).then(() => { if (!gone && ctx.user) lessonIndex(root); });
+    return () => { gone = true; };
+  }
   const lesson = LESSONS[at];
   const next = LESSONS[at + 1];
   const nav = h('nav', { class: 'lesson-nav', 'aria-label': t('course.title') },

@@ -149,12 +149,14 @@ export function mountGroup(root, ctx, id, invite = null) {
       buttons.push(h('button', { class: 'primary', onclick: act(() => post('/join', invite ? { invite } : {})) },
         g.joining === 'request' && !invite ? t('groups.ask_to_join') : t('groups.join')));
     }
-    if (role && role !== 'owner' && role !== 'banned') buttons.push(h('button', { onclick: () => confirm(t('groups.leave_confirm', { name: g.name })) && act(() => post('/leave'))() }, role === 'pending' ? t('groups.withdraw') : t('groups.leave')));
+    // A class's students stay until it is archived (docs/classes.md); its teacher has a dashboard.
+    if (g.class && runs(role)) buttons.push(h('a', { class: 'button', href: `#/class/${g.id}` }, t('groups.class_dashboard')));
+    if (role && role !== 'owner' && role !== 'banned' && !(g.class && role === 'member')) buttons.push(h('button', { onclick: () => confirm(t('groups.leave_confirm', { name: g.name })) && act(() => post('/leave'))() }, role === 'pending' ? t('groups.withdraw') : t('groups.leave')));
     const status = role === 'pending' ? t('groups.you_asked') : role === 'banned' ? t('groups.you_banned')
       : !ctx.user ? '' : !role && g.joining === 'invite' && !invite ? t('groups.invite_only') : '';
     fill(head,
-      h('h1', {}, g.name, closed ? h('span', { class: 'tag' }, t('groups.closed')) : ''),
-      h('p', { class: 'muted' }, t('groups.summary', { n: g.members, owner: g.owner.name, since: day(g.created_at_ms) }), ' · ', joiningWords()[g.joining]),
+      h('h1', {}, g.name, g.class ? h('span', { class: 'tag' }, t('groups.a_class')) : '', closed ? h('span', { class: 'tag' }, t('groups.closed')) : ''),
+      h('p', { class: 'muted' }, t('groups.summary', { n: g.members, owner: g.owner.name, since: day(g.created_at_ms) }), g.class ? '' : ` · ${joiningWords()[g.joining]}`),
       g.description ? h('p', { class: 'group-description' }, g.description) : '',
       role && role !== 'pending' && role !== 'banned' ? h('p', {}, h('span', { class: 'tag' }, t('groups.your_role', { role: roleName(role) }))) : '',
       status ? h('p', { class: 'muted', role: 'status' }, status) : '',

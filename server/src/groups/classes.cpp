@@ -25,7 +25,8 @@ std::string lower(std::string text) {
 }  // namespace
 
 bool Classes::may_teach(const store::UserRecord& me) {
-  if (me.is_bot) return false;
+  // A class's student teaches no class, even where anyone may teach.
+  if (me.is_bot || s_.store.class_of_student(me.id)) return false;
   return s_.anyone_may_teach || me.is_admin || s_.store.is_teacher(me.id);
 }
 
