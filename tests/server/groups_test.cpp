@@ -276,6 +276,15 @@ TEST_F(Groups, AGroupsChallengeIsItsMembersOnlyAndItsGamesAreOnItsPage) {
   call("POST", path(id, "/join"), cyd.token, json::object());
   const auto lobby = cyd_ws.wait_type("lobby");
   ASSERT_EQ(lobby["challenges"].size(), 1u) << lobby.dump();
+  // Bob leaves: his challenge for the members is cancelled, told to those who saw it.
+  const auto his = bob_ws.command({{"type", "create_challenge"}, {"settings", settings}});
+  expect_ack(his);
+  ann_ws.wait_type("challenge_opened");
+  EXPECT_EQ(call("POST", path(id, "/leave"), bob.token, json::object()).status, 204);
+  const auto closed = ann_ws.wait([&](const json& m) {
+    return m["type"] == "challenge_closed" && m["challenge"] == his["challenge"];
+  });
+  EXPECT_EQ(closed["reason"], "cancelled");
 }
 
 TEST_F(Groups, ClosingAndDeletingTellTheMembers) {

@@ -181,7 +181,7 @@ void Centre::group_changed(std::int64_t group) {
   std::vector<std::int64_t> moved;
   std::set_symmetric_difference(before.begin(), before.end(), now.begin(), now.end(),
                                 std::back_inserter(moved));
-  if (!moved.empty()) lobby_.refresh(std::move(moved));
+  lobby_.group_changed(group, std::move(moved));
 }
 
 }  // namespace tengen

@@ -62,6 +62,14 @@ class Challenges {
     }
     return ids;
   }
+  // The open challenges for the members of `group` (docs/groups.md).
+  std::vector<protocol::ChallengeId> of_group(std::int64_t group) const {
+    std::vector<protocol::ChallengeId> ids;
+    for (const auto& [id, c] : open_) {
+      if (c.settings.group == group) ids.push_back(id);
+    }
+    return ids;
+  }
   // An open challenge, or null.
   const protocol::Challenge* find(protocol::ChallengeId id) const {
     const auto it = open_.find(id);

@@ -212,6 +212,20 @@ std::variant<protocol::GameId, std::string> Lobby::start_game(
   });
 }
 
+void Lobby::group_changed(std::int64_t group, std::vector<std::int64_t> moved) {
+  in_turn([this, group](Turn& turn) {
+    for (const auto id : challenges_.of_group(group)) {
+      const auto* open = challenges_.find(id);
+      if (!open || (s_.memberships && s_.memberships->member(group, open->challenger.id))) continue;
+      const auto challenger = open->challenger;
+      auto outcome = challenges_.close(challenger, "", id, false, turn.out.writes);
+      if (const auto* c = std::get_if<protocol::Challenge>(&outcome))
+        broadcast_challenge(turn, *c, protocol::ChallengeClosed{id, Challenges::end_of(false), {}});
+    }
+  });
+  if (!moved.empty()) refresh(std::move(moved));
+}
+
 void Lobby::refresh(std::vector<std::int64_t> users) {
   in_turn([this, users = std::move(users)](Turn& turn) {
     for (const auto user : users) {

@@ -129,6 +129,10 @@ class Lobby final : private TournamentHost {
   // These users joined or left a group (Memberships has it already): their connections get the
   // lobby as they now see it, with or without the group's challenges. Does not wait.
   void refresh(std::vector<std::int64_t> users);
+  // A group's members changed (Memberships has it already): its open challenges whose challenger
+  // no longer belongs (left, turned out, the group closed or gone) are cancelled, and `moved`
+  // (who joined or left) are refreshed as above. Does not wait.
+  void group_changed(std::int64_t group, std::vector<std::int64_t> moved);
   // The tournaments as JSON for the HTTP API. Wait.
   std::string tournaments_json(const store::Page& page);
   std::optional<std::string> tournament_json(protocol::TournamentId id);
