@@ -5,6 +5,7 @@
 // course progress on the teacher's dashboard; a new password; a round robin; archiving.
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -327,20 +328,45 @@ TEST_F(Classes, TheTeacherGivesANewPasswordStartsARoundRobinAndArchivesTheClass)
                 .body["error"]["code"],
             "not_student");
 
-  // One click: every student registered, the first round started.
-  auto eli_ws = socket(login(made["students"][1]));
-  eli_ws.wait_type("lobby");
+  // One click: every student registered and the first round started; the round robin runs to
+  // its end, each round's Black resigning.
+  std::vector<Player> students{again};
+  for (int i = 1; i < 4; ++i) students.push_back(login(made["students"][i]));
+  std::deque<WsClient> sockets;  // not movable: made in place
+  for (const auto& s : students) {
+    sockets.emplace_back(server_.port(), WsClientOptions{s.token, "", "/ws/v1"});
+    sockets.back().wait_type("lobby");
+  }
   const auto rr = call("POST", path(id, "/round-robin"), tess.token,
                        {{"settings", {{"width", 9}, {"height", 9}}}});
   ASSERT_EQ(rr.status, 201) << rr.body.dump();
   const auto tournament = rr.body["id"].get<std::int64_t>();
-  const auto started = eli_ws.wait_type("game_started");
-  EXPECT_EQ(started["tournament"]["tournament"], tournament) << started.dump();
   const auto page = call("GET", "/api/v1/tournaments/" + std::to_string(tournament), tess.token);
   ASSERT_EQ(page.status, 200);
   EXPECT_EQ(page.body["entrants"].size(), 4u) << page.body.dump();
   EXPECT_EQ(page.body["settings"]["system"], "round_robin");
   EXPECT_EQ(page.body["settings"]["game"]["group"], id);
+  for (int round = 1; round <= 3; ++round) {
+    for (std::size_t i = 0; i < sockets.size(); ++i) {
+      const auto started = sockets[i].wait_type("game_started");
+      EXPECT_EQ(started["tournament"]["tournament"], tournament) << started.dump();
+      EXPECT_EQ(started["tournament"]["round"], round);
+      if (started["black"]["id"] != students[i].id) continue;
+      const auto game = started["game"].get<std::int64_t>();
+      expect_ack(sockets[i].command({{"type", "join"}, {"game", game}}));
+      expect_ack(sockets[i].command(cmd("resign", game)));
+    }
+  }
+  // The teacher, watching the tournament, is told when its last game is over.
+  auto watcher = socket(tess);
+  expect_ack(watcher.command({{"type", "watch_tournaments"}, {"tournament", tournament}}));
+  const auto before = call("GET", "/api/v1/tournaments/" + std::to_string(tournament), tess.token);
+  if (before.body["status"] != "finished")
+    watcher.wait([](const json& m) {
+      return m["type"] == "tournament_changed" && m["status"] == "finished";
+    });
+  const auto over = call("GET", "/api/v1/tournaments/" + std::to_string(tournament), tess.token);
+  EXPECT_EQ(over.body["status"], "finished") << over.body.dump();
 
   // Archived: read only, the students' accounts stay.
   EXPECT_EQ(call("POST", path(id, "/archive"), again.token, json::object()).status, 404);
