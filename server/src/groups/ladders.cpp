@@ -264,12 +264,10 @@ Ladders::Answer<std::int64_t> Ladders::accept(std::int64_t ladder, std::int64_t 
   auto found = find(ladder, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& f = std::get<Found>(found);
-  const auto c = s_.store.challenge(challenge);
-  if (!c || c->ladder_id != ladder)
-    return Refusal{404, "not_found", "no challenge " + std::to_string(challenge)};
-  if (c->defender_id != me.id)
-    return Refusal{403, "not_yours", "only the player challenged accepts a challenge"};
-  if (c->state != "open" || c->deadline_ms <= now())
+  auto mine = challenge_of(ladder, challenge, me.id, false);
+  if (auto* no = std::get_if<Refusal>(&mine)) return *no;
+  const auto c = std::get<store::LadderChallengeRow>(std::move(mine));
+  if (c.state != "open" || c.deadline_ms <= now())
     return Refusal{409, "not_open", "this challenge is no longer open"};
   const auto settings = protocol::decode_settings(f.ladder.settings);
   if (!std::holds_alternative<protocol::GameSettings>(settings))
@@ -279,16 +277,30 @@ Ladders::Answer<std::int64_t> Ladders::accept(std::int64_t ladder, std::int64_t 
   if (!s_.store.move(challenge, "open", "playing", std::nullopt, now()))
     return Refusal{409, "not_open", "this challenge is no longer open"};
   const auto game =
-      s_.start_game(std::get<protocol::GameSettings>(settings), c->challenger_id, c->defender_id);
+      s_.start_game(std::get<protocol::GameSettings>(settings), c.challenger_id, c.defender_id);
   if (const auto* why = std::get_if<std::string>(&game)) {
     s_.store.move(challenge, "playing", "open", std::nullopt, now());
     return Refusal{503, "unavailable", "the game could not start: " + *why};
   }
   const auto id = std::get<std::int64_t>(game);
   s_.store.move(challenge, "playing", "playing", id, now());
-  event(f.ladder, "accepted", me.username, c->challenger_name, 0, id);
+  event(f.ladder, "accepted", me.username, c.challenger_name, 0, id);
   told(f.ladder);
   return id;
+}
+
+Ladders::Answer<store::LadderChallengeRow> Ladders::challenge_of(std::int64_t ladder,
+                                                                 std::int64_t challenge,
+                                                                 std::int64_t user,
+                                                                 bool challenger) {
+  auto c = s_.store.challenge(challenge);
+  if (!c || c->ladder_id != ladder)
+    return Refusal{404, "not_found", "no challenge " + std::to_string(challenge)};
+  if ((challenger ? c->challenger_id : c->defender_id) != user)
+    return Refusal{403, "not_yours",
+                   challenger ? "only the challenger withdraws a challenge"
+                              : "only the player challenged accepts a challenge"};
+  return std::move(*c);
 }
 
 Ladders::Maybe Ladders::cancel(std::int64_t ladder, std::int64_t challenge,
@@ -297,14 +309,12 @@ Ladders::Maybe Ladders::cancel(std::int64_t ladder, std::int64_t challenge,
   auto found = find(ladder, me.id);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& f = std::get<Found>(found);
-  const auto c = s_.store.challenge(challenge);
-  if (!c || c->ladder_id != ladder)
-    return Refusal{404, "not_found", "no challenge " + std::to_string(challenge)};
-  if (c->challenger_id != me.id)
-    return Refusal{403, "not_yours", "only the challenger withdraws a challenge"};
+  auto mine = challenge_of(ladder, challenge, me.id, true);
+  if (auto* no = std::get_if<Refusal>(&mine)) return *no;
+  const auto c = std::get<store::LadderChallengeRow>(std::move(mine));
   if (!s_.store.move(challenge, "open", "cancelled", std::nullopt, now()))
     return Refusal{409, "not_open", "this challenge is no longer open"};
-  event(f.ladder, "cancelled", me.username, c->defender_name);
+  event(f.ladder, "cancelled", me.username, c.defender_name);
   told(f.ladder);
   return std::nullopt;
 }

@@ -87,6 +87,9 @@ class Ladders {
     std::optional<std::string> role;  // the viewer's in the group
   };
   Answer<Found> find(std::int64_t ladder, std::optional<std::int64_t> viewer);
+  // The ladder's challenge if `user` is its challenger (or, `challenger` false, its defender).
+  Answer<store::LadderChallengeRow> challenge_of(std::int64_t ladder, std::int64_t challenge,
+                                                 std::int64_t user, bool challenger);
   // The user's rung on the ladder now (0: not on it).
   int rung_of(std::int64_t ladder, std::int64_t user);
   // The challenger beat the defender (or the defender did not accept): the rungs move.
