@@ -300,6 +300,16 @@ TEST_F(Classes, AStudentsLessonsReachTheTeachersDashboard) {
   EXPECT_TRUE(s.contains("last_seen_ms")) << "logged in";
   EXPECT_TRUE(s["rank"].is_string());
   EXPECT_EQ(s["games_finished"], 0);
+  // A teacher's changes are paced: ten at once (the class made was one), then one every 6 s.
+  int refused = 0;
+  for (int i = 0; i < 11; ++i) {
+    const auto a = call("POST", path(id, "/settings"), tess.token, {{"protected", i % 2 == 0}});
+    if (a.status == 429) {
+      ++refused;
+      EXPECT_EQ(a.body["error"]["code"], "rate_limited");
+    }
+  }
+  EXPECT_GE(refused, 1);
 }
 
 TEST_F(Classes, TheTeacherGivesANewPasswordStartsARoundRobinAndArchivesTheClass) {

@@ -96,6 +96,13 @@ wire::ClassView Classes::view(const store::GroupRow& g, const store::ClassRow& c
           c.is_protected, c.archived_at_ms, s_.store.count_students(g.id)};
 }
 
+std::optional<Refusal> Classes::too_fast(const store::UserRecord& me) {
+  std::lock_guard lock(rate_mutex_);
+  if (change_rate_.try_take(std::to_string(me.id), s_.clock.steady_now())) return std::nullopt;
+  return Refusal{429, "rate_limited",
+                 "you are changing classes too fast: wait a few seconds and try again"};
+}
+
 Classes::Answer<std::pair<store::GroupRow, store::ClassRow>> Classes::mine(
     std::int64_t id, const store::UserRecord& me) {
   const auto c = s_.store.class_row(id);
@@ -137,6 +144,7 @@ Classes::Answer<Classes::Made> Classes::create(const store::UserRecord& me,
   if (!may_teach(me))
     return Refusal{403, "not_teacher",
                    "only teachers make classes: ask the server's administrators to make you one"};
+  if (auto no = too_fast(me)) return *no;
   if (static_cast<int>(form.students.size()) > limits_.students)
     return Refusal{400, "too_many_students",
                    "a class has at most " + std::to_string(limits_.students) + " students"};
@@ -161,6 +169,7 @@ Classes::Answer<Classes::Made> Classes::add_students(std::int64_t id, const stor
                                                      const std::vector<std::string>& names) {
   auto found = mine(id, me);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
+  if (auto no = too_fast(me)) return *no;
   const auto& [group, row] = std::get<0>(found);
   if (row.archived_at_ms) return archived();
   const int now_in = s_.store.count_students(id);
@@ -200,6 +209,7 @@ std::optional<Refusal> Classes::set_protected(std::int64_t id, const store::User
                                               bool on) {
   auto found = mine(id, me);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
+  if (auto no = too_fast(me)) return *no;
   s_.store.set_protected(id, on);
   if (s_.changed) s_.changed(id);
   return std::nullopt;
@@ -210,6 +220,7 @@ Classes::Answer<wire::StudentCard> Classes::reset_password(std::int64_t id,
                                                            std::int64_t student) {
   auto found = mine(id, me);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
+  if (auto no = too_fast(me)) return *no;
   if (s_.store.class_of_student(student) != id)
     return Refusal{404, "not_student", "the account is not one of this class's students"};
   const auto user = s_.accounts.find_user(student);
@@ -227,6 +238,7 @@ Classes::Answer<std::int64_t> Classes::round_robin(std::int64_t id, const store:
                                                    protocol::GameSettings settings) {
   auto found = mine(id, me);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
+  if (auto no = too_fast(me)) return *no;
   const auto& [group, row] = std::get<0>(found);
   if (row.archived_at_ms) return archived();
   std::vector<std::int64_t> players;
@@ -252,6 +264,7 @@ Classes::Answer<std::int64_t> Classes::round_robin(std::int64_t id, const store:
 std::optional<Refusal> Classes::archive(std::int64_t id, const store::UserRecord& me) {
   auto found = mine(id, me);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
+  if (auto no = too_fast(me)) return *no;
   if (!s_.store.archive(id, now())) return archived();
   s_.groups.close(id, now());
   if (s_.changed) s_.changed(id);

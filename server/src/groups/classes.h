@@ -1,13 +1,16 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "accounts/accounts.h"
+#include "accounts/rate_limiter.h"
 #include "clock.h"
 #include "groups/groups.h"
 #include "protocol/group_api.h"
@@ -29,6 +32,11 @@ class Classes {
     int students = 60;             // in one class (and made at once)
     int classes_per_teacher = 20;  // owned, archived ones too
     int lessons = 64;              // the course's lessons kept per account
+    // A teacher's changes (a class or students made, a new password, protection, a round robin,
+    // archiving; each can cost seconds of password hashing): this many at once, then one every
+    // `refill`, so that one teacher cannot keep the API's workers from everyone else.
+    int changes_burst = 10;
+    std::chrono::milliseconds changes_refill{6000};
   };
   struct Services {
     store::ClassStore& store;
@@ -58,7 +66,10 @@ class Classes {
     std::vector<std::pair<std::string, std::string>> skipped;  // (name, why)
   };
 
-  Classes(Services services, Limits limits) : s_(std::move(services)), limits_(limits) {}
+  Classes(Services services, Limits limits)
+      : s_(std::move(services)),
+        limits_(limits),
+        change_rate_(limits_.changes_burst, limits_.changes_refill) {}
 
   bool may_teach(const store::UserRecord& me);
   Answer<Made> create(const store::UserRecord& me, const protocol::http::ClassForm& form,
@@ -115,8 +126,13 @@ class Classes {
   Made make_students(std::int64_t group, const std::vector<std::string>& names);
   std::int64_t now() const { return s_.clock.unix_ms(); }
 
+  // nullopt, or 429 when the teacher changes classes too fast (Limits::changes_burst).
+  std::optional<Refusal> too_fast(const store::UserRecord& me);
+
   Services s_;
   Limits limits_;
+  std::mutex rate_mutex_;
+  RateLimiter change_rate_;
 };
 
 }  // namespace tengen

@@ -12,7 +12,9 @@ namespace wire = protocol::http;
 using api::error;
 
 ApiResponse refused(const Classes::Refusal& no) {
-  return error(no.status, no.code, no.message);
+  auto response = error(no.status, no.code, no.message);
+  if (no.status == 429) response.retry_after_s = 6;
+  return response;
 }
 
 ApiResponse done(const std::optional<Classes::Refusal>& no) {
