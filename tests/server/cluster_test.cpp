@@ -567,7 +567,9 @@ TEST_F(NodesInOneProcess, AGamesLongChatReachesAFrontNodesSpectatorWholeAndInOrd
 class ThreeNodes : public ::testing::Test {
  protected:
   ThreeNodes() : uri_(testing::TempPostgres::instance().new_database_uri()) {}
-  void start(int i) { nodes_.start(i, uri_, nats_.url()); }
+  void start(int i, const std::vector<std::string>& extra = {}) {
+    nodes_.start(i, uri_, nats_.url(), extra);
+  }
   testing::ServerProcess& node(int i) { return nodes_.node(i); }
   json health(int i) { return nodes_.health(i); }
 
@@ -693,6 +695,49 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
   watcher.reset();
   EXPECT_EQ(node(1).terminate(), 0);
   EXPECT_EQ(node(2).terminate(), 0);
+}
+
+// A class (docs/classes.md) made through a front node: the hub learns its protection over the bus
+// (an outsider on the hub cannot challenge a student) and makes its round robin when the front
+// node asks, the student on the front node getting the first game.
+TEST_F(ThreeNodes, AClassMadeOnAFrontNodeIsKeptApartAndPlaysItsRoundRobinOnTheHub) {
+  start(0, {"--teachers", "anyone"});
+  start(1, {"--teachers", "anyone"});
+  ASSERT_EQ(health(1)["role"], "front");
+  const std::string teacher = register_user(node(1).port(), "tess");
+  const auto post = [&](const std::string& path, const json& body) {
+    return testing::http_request(
+        node(1).port(), "POST", path,
+        "Authorization: Bearer " + teacher + "\r\nContent-Type: application/json\r\n", body.dump());
+  };
+  const std::string made =
+      post("/api/v1/classes", {{"name", "Group 7"}, {"students", {"Ann", "Ben"}}});
+  ASSERT_TRUE(made.starts_with("HTTP/1.1 201")) << made;
+  const json cards = json::parse(testing::body_of(made));
+  const auto log_in = [&](const json& card) {
+    return testing::cookie_token(testing::http_request(
+        node(1).port(), "POST", "/api/v1/login", "Content-Type: application/json\r\n",
+        json{{"username", card["user"]["name"]}, {"password", card["password"]}}.dump()));
+  };
+  WsClient ann(node(1).port(), WsClient::Options{log_in(cards["students"][0]), "", "/ws/v1"});
+  ann.wait_type("lobby");
+  WsClient outsider(node(0).port(),
+                    WsClient::Options{register_user(node(0).port(), "olly"), "", "/ws/v1"});
+  outsider.wait_type("lobby");
+  const json refused = outsider.command({{"type", "create_challenge"},
+                                         {"opponent", "Ann"},
+                                         {"settings", {{"width", 9}, {"height", 9}}}});
+  EXPECT_EQ(refused["type"], "error") << refused.dump();
+  EXPECT_NE(refused["message"].get<std::string>().find("student of a class"), std::string::npos);
+
+  const std::string rr =
+      post("/api/v1/classes/" + std::to_string(cards["id"].get<std::int64_t>()) + "/round-robin",
+           {{"settings", {{"width", 9}, {"height", 9}}}});
+  ASSERT_TRUE(rr.starts_with("HTTP/1.1 201")) << rr;
+  const json started = ann.wait_type("game_started");
+  EXPECT_EQ(started["tournament"]["tournament"], json::parse(testing::body_of(rr))["id"]);
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
 }
 
 // The limit on login attempts counts every node's (docs/limits.md): an address's attempts, made

@@ -29,12 +29,14 @@ class NodeProcesses {
   NodeProcesses(const NodeProcesses&) = delete;
   NodeProcesses& operator=(const NodeProcesses&) = delete;
 
-  void start(int i, const std::string& uri, const std::string& bus) {
+  // `extra`: more options for this node.
+  void start(int i, const std::string& uri, const std::string& bus,
+             const std::vector<std::string>& extra = {}) {
     const std::string name(1, static_cast<char>('a' + i));
-    nodes_[static_cast<std::size_t>(i)].emplace(
-        base_ / name, 0,
-        std::vector<std::string>{"--database", uri, "--bus", bus, "--node", name, "--lease-ttl",
-                                 "1000"});
+    std::vector<std::string> args{"--database", uri,  "--bus",       bus,
+                                  "--node",     name, "--lease-ttl", "1000"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    nodes_[static_cast<std::size_t>(i)].emplace(base_ / name, 0, std::move(args));
   }
   ServerProcess& node(int i) { return *nodes_[static_cast<std::size_t>(i)]; }
   // Its /healthz, read as JSON.
