@@ -253,6 +253,33 @@ TEST_F(Classes, AProtectedStudentMeetsOnlyTheClassAndTheBots) {
       EXPECT_NE(m["line"]["text"], "ok!");
     }
 
+  // A review board: the same in its chat (every follower's numbering goes on).
+  const auto board = call("POST", "/api/v1/reviews", olly.token, {{"size", 9}});
+  ASSERT_EQ(board.status, 201) << board.body.dump();
+  const auto review = board.body["review"]["id"].get<std::int64_t>();
+  const auto rcmd = [&](const char* type, json fields = json::object()) {
+    fields["type"] = type;
+    fields["review"] = review;
+    return fields;
+  };
+  const auto update = [&](WsClient& c, int seq) {
+    return c.wait([&](const json& m) { return m["type"] == "review_update" && m["seq"] == seq; });
+  };
+  expect_ack(olly_ws.command(rcmd("review_join")));
+  expect_ack(olly_ws.command(rcmd("review_chat", {{"text", "welcome, all"}})));
+  expect_ack(ann_ws.command(rcmd("review_join")));
+  EXPECT_TRUE(ann_ws.wait_type("review_snapshot")["chat"].empty());
+  expect_ack(tess_ws.command(rcmd("review_join")));
+  EXPECT_EQ(tess_ws.wait_type("review_snapshot")["chat"].size(), 1u);
+  expect_ack(olly_ws.command(rcmd("review_chat", {{"text", "anyone from school here?"}})));
+  expect_ack(tess_ws.command(rcmd("review_chat", {{"text", "Ann, look at the corner"}})));
+  const auto hidden = update(ann_ws, 2);
+  EXPECT_FALSE(hidden.contains("line")) << hidden.dump();
+  EXPECT_EQ(update(ann_ws, 3)["line"]["text"], "Ann, look at the corner");
+  expect_ack(ann_ws.command(rcmd("review_chat", {{"text", "thank you"}})));
+  EXPECT_FALSE(update(olly_ws, 4).contains("line"));
+  EXPECT_EQ(update(tess_ws, 4)["line"]["text"], "thank you");
+
   // No other groups for a student.
   const auto club = call("POST", "/api/v1/groups", olly.token, {{"name", "Olly's Club"}});
   ASSERT_EQ(club.status, 201);

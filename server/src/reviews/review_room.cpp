@@ -104,7 +104,9 @@ protocol::Error ReviewRoom::error(const std::string& cid, ErrorCode code, std::s
 
 ReviewRoom::Reply ReviewRoom::join(const std::shared_ptr<Recipient>& who, const std::string& cid) {
   channel_.add(who);
-  pending_.send(who, protocol::ServerMessage{snapshot()});
+  const auto& user = who->user();
+  pending_.send(who,
+                protocol::ServerMessage{snapshot(user ? std::optional(user->id) : std::nullopt)});
   broadcast(followers_view());
   return protocol::Ack{cid, {}, channel_.seq(), {}, {}};
 }
@@ -248,7 +250,25 @@ ReviewRoom::Reply ReviewRoom::apply_and_publish(const protocol::UserRef& by, con
   pending_.writes.push_back(store::ReviewEvent{id_, static_cast<std::int64_t>(channel_.seq()), kind,
                                                record,
                                                by.id > 0 ? std::optional(by.id) : std::nullopt, 0});
-  broadcast(update);
+  if (!update.line || !blocks_) {
+    broadcast(update);
+    return protocol::Ack{cid, {}, channel_.seq(), {}, {}};
+  }
+  // A chat line: those kept apart from its author get the change without it (their numbering
+  // goes on, so that they do not take the gap for a lost change).
+  const auto author = update.line->from.id;
+  const auto full =
+      std::make_shared<const std::string>(protocol::encode(protocol::ServerMessage{update}));
+  auto without = update;
+  without.line.reset();
+  without.change = protocol::ReviewChange::Other;
+  const auto redacted =
+      std::make_shared<const std::string>(protocol::encode(protocol::ServerMessage{without}));
+  for (const auto& m : channel_.members()) {
+    const auto& user = m->user();
+    pending_.send(m,
+                  apart(user ? std::optional(user->id) : std::nullopt, author) ? redacted : full);
+  }
   return protocol::Ack{cid, {}, channel_.seq(), {}, {}};
 }
 
@@ -446,7 +466,7 @@ protocol::ReviewFollowers ReviewRoom::followers_view() const {
   return f;
 }
 
-protocol::ReviewSnapshot ReviewRoom::snapshot() const {
+protocol::ReviewSnapshot ReviewRoom::snapshot(std::optional<std::int64_t> viewer) const {
   const auto& tree = review_.tree();
   protocol::ReviewSnapshot s;
   s.review = id_;
@@ -476,7 +496,8 @@ protocol::ReviewSnapshot ReviewRoom::snapshot() const {
     if (bytes > kSnapshotChatBytes) break;
     --from;
   }
-  s.chat.assign(from, chat_.end());
+  for (auto line = from; line != chat_.end(); ++line)
+    if (!apart(viewer, line->from.id)) s.chat.push_back(*line);
   s.is_private = audience_.is_private();
   s.players = audience_.players();
   s.invited = audience_.invited();

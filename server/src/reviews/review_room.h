@@ -15,6 +15,7 @@
 #include "engine/review.h"
 #include "protocol/messages.h"
 #include "reviews/review_audience.h"
+#include "rooms/blocks.h"
 #include "rooms/event_channel.h"
 #include "rooms/outbox.h"
 #include "rooms/recipient.h"
@@ -58,6 +59,9 @@ class ReviewRoom {
 
   protocol::ReviewId id() const noexcept { return id_; }
   const protocol::UserRef& owner() const noexcept { return owner_; }
+  // Who blocks whom (and the protected students of classes, docs/classes.md): a follower is not
+  // sent the chat lines of those they are kept apart from. None: everyone reads every line.
+  void set_blocks(const Blocks* blocks) noexcept { blocks_ = blocks; }
   const protocol::UserRef& controller() const noexcept { return controller_; }
   const std::string& title() const noexcept { return title_; }
   std::optional<std::int64_t> game() const noexcept { return game_; }
@@ -100,7 +104,12 @@ class ReviewRoom {
   protocol::Error error(const std::string& cid, protocol::ErrorCode code, std::string text) const;
   protocol::ReviewNode node_view(int node) const;
   protocol::PositionView current_position() const;
-  protocol::ReviewSnapshot snapshot() const;
+  // As `viewer` sees it (the chat without lines of those they are kept apart from).
+  protocol::ReviewSnapshot snapshot(std::optional<std::int64_t> viewer) const;
+  // Whether `viewer` is kept from `author`'s chat lines (rooms/blocks.h).
+  bool apart(std::optional<std::int64_t> viewer, std::int64_t author) const {
+    return blocks_ && viewer && *viewer != author && blocks_->blocks(*viewer, author);
+  }
   protocol::ReviewFollowers followers_view() const;
   void broadcast(const protocol::ServerMessage& m) { channel_.broadcast(m, pending_); }
   std::size_t bytes_of(int node) const;  // its share of the snapshot, roughly
@@ -128,6 +137,7 @@ class ReviewRoom {
   int chat_lines_ = 0;
   std::map<std::int64_t, int> chat_by_;
   Outbox pending_;
+  const Blocks* blocks_ = nullptr;
 };
 
 }  // namespace tengen

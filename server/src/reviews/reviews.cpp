@@ -48,8 +48,10 @@ std::size_t Reviews::recover(store::GameStore& store, const FindUserById& find_u
     }
     // A review that cannot be rebuilt stays in the store, untouched, and the others come back.
     try {
-      open_[stored.created.id] = ReviewRoom::recover(
-          stored, *owner, limits_, private_players(store, stored.created.game_id));
+      auto room = ReviewRoom::recover(stored, *owner, limits_,
+                                      private_players(store, stored.created.game_id));
+      room->set_blocks(blocks_);
+      open_[stored.created.id] = std::move(room);
       ++rebuilt;
     } catch (const std::exception& e) {
       spdlog::error("review {} not rebuilt: {}", stored.created.id, e.what());
@@ -89,6 +91,7 @@ std::variant<protocol::ReviewId, Reviews::Refusal> Reviews::create(
   }
   ++last_id_;
   out.writes.push_back(row);
+  room->set_blocks(blocks_);
   open_[row.id] = std::move(room);
   return row.id;
 }

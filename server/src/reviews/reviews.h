@@ -23,8 +23,10 @@ class Reviews {
  public:
   // `find_user`: an account by name (whom a player invites to a private review).
   using FindUserByName = std::function<std::optional<protocol::UserRef>(const std::string& name)>;
-  explicit Reviews(ReviewLimits limits = {}, FindUserByName find_user = {})
-      : limits_(limits), find_user_(std::move(find_user)) {}
+  // `blocks`: who is kept from whose chat lines (rooms/blocks.h); none: nobody.
+  explicit Reviews(ReviewLimits limits = {}, FindUserByName find_user = {},
+                   const Blocks* blocks = nullptr)
+      : limits_(limits), find_user_(std::move(find_user)), blocks_(blocks) {}
 
   const ReviewLimits& limits() const noexcept { return limits_; }
 
@@ -61,6 +63,7 @@ class Reviews {
  private:
   ReviewLimits limits_;
   FindUserByName find_user_;
+  const Blocks* blocks_ = nullptr;
   RateLimiter created_{limits_.create_burst, limits_.create_refill};  // by owner id
   protocol::ReviewId last_id_ = 0;
   std::map<protocol::ReviewId, std::unique_ptr<ReviewRoom>> open_;
