@@ -53,11 +53,66 @@ std::string Classes::password() {
   return out;
 }
 
+namespace {
+
+// The Latin letters with accents of the languages a school here may write names in, as the plain
+// letters an account name keeps ("Zoë" → "Zoe", "Jürgen" → "Jurgen", "Łucja" → "Lucja"); any
+// other character of a name is left out. Written by hand: a table of some 90 letters is less than
+// a dependency on ICU's transliterator for one field.
+std::string ascii_of(std::string_view name) {
+  struct Letter {
+    char32_t code;
+    const char* plain;
+  };
+  static constexpr Letter kLetters[] = {
+      {U'À', "A"},  {U'Á', "A"},  {U'Â', "A"},  {U'Ã', "A"},  {U'Ä', "A"}, {U'Å', "A"},
+      {U'Æ', "AE"}, {U'Ç', "C"},  {U'È', "E"},  {U'É', "E"},  {U'Ê', "E"}, {U'Ë', "E"},
+      {U'Ì', "I"},  {U'Í', "I"},  {U'Î', "I"},  {U'Ï', "I"},  {U'Ð', "D"}, {U'Ñ', "N"},
+      {U'Ò', "O"},  {U'Ó', "O"},  {U'Ô', "O"},  {U'Õ', "O"},  {U'Ö', "O"}, {U'Ø', "O"},
+      {U'Ù', "U"},  {U'Ú', "U"},  {U'Û', "U"},  {U'Ü', "U"},  {U'Ý', "Y"}, {U'Þ', "Th"},
+      {U'ß', "ss"}, {U'à', "a"},  {U'á', "a"},  {U'â', "a"},  {U'ã', "a"}, {U'ä', "a"},
+      {U'å', "a"},  {U'æ', "ae"}, {U'ç', "c"},  {U'è', "e"},  {U'é', "e"}, {U'ê', "e"},
+      {U'ë', "e"},  {U'ì', "i"},  {U'í', "i"},  {U'î', "i"},  {U'ï', "i"}, {U'ð', "d"},
+      {U'ñ', "n"},  {U'ò', "o"},  {U'ó', "o"},  {U'ô', "o"},  {U'õ', "o"}, {U'ö', "o"},
+      {U'ø', "o"},  {U'ù', "u"},  {U'ú', "u"},  {U'û', "u"},  {U'ü', "u"}, {U'ý', "y"},
+      {U'þ', "th"}, {U'ÿ', "y"},  {U'Ą', "A"},  {U'ą', "a"},  {U'Ć', "C"}, {U'ć', "c"},
+      {U'Č', "C"},  {U'č', "c"},  {U'Ď', "D"},  {U'ď', "d"},  {U'Ę', "E"}, {U'ę', "e"},
+      {U'Ě', "E"},  {U'ě', "e"},  {U'Ğ', "G"},  {U'ğ', "g"},  {U'İ', "I"}, {U'ı', "i"},
+      {U'Ł', "L"},  {U'ł', "l"},  {U'Ń', "N"},  {U'ń', "n"},  {U'Ň', "N"}, {U'ň', "n"},
+      {U'Ő', "O"},  {U'ő', "o"},  {U'Œ', "OE"}, {U'œ', "oe"}, {U'Ř', "R"}, {U'ř', "r"},
+      {U'Ś', "S"},  {U'ś', "s"},  {U'Ş', "S"},  {U'ş', "s"},  {U'Š', "S"}, {U'š', "s"},
+      {U'Ť', "T"},  {U'ť', "t"},  {U'Ů', "U"},  {U'ů', "u"},  {U'Ű', "U"}, {U'ű', "u"},
+      {U'Ź', "Z"},  {U'ź', "z"},  {U'Ż', "Z"},  {U'ż', "z"},  {U'Ž', "Z"}, {U'ž', "z"},
+  };
+  std::string out;
+  for (std::size_t i = 0; i < name.size();) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    // Two-byte sequences hold every letter above; longer ones are left out whole.
+    std::size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+    if (n == 2 && i + 1 < name.size()) {
+      const char32_t code =
+          (char32_t{c & 0x1Fu} << 6) | (static_cast<unsigned char>(name[i + 1]) & 0x3Fu);
+      for (const auto& l : kLetters)
+        if (l.code == code) out += l.plain;
+    }
+    i += n;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::optional<std::string> Classes::username_for(const std::string& name,
                                                  const std::vector<std::string>& taken) {
-  // Letters, digits, - and _ of the name as typed (spaces become -), starting with a letter.
+  // Letters, digits, - and _ of the name as typed (accents taken off, spaces become -), starting
+  // with a letter.
   std::string base;
-  for (const unsigned char c : name) {
+  for (const unsigned char c : ascii_of(name)) {
     if (std::isalnum(c) || c == '_' || c == '-')
       base += static_cast<char>(c);
     else if (c == ' ' && !base.empty() && base.back() != '-')
