@@ -217,6 +217,14 @@ TEST_P(GroupStores, LaddersKeepTheirRungsAndTheirChallengesMoveOnce) {
   EXPECT_EQ(ladders.join(id, 2, 100), 2);
   EXPECT_EQ(ladders.join(id, 3, 100), 3);
   EXPECT_FALSE(ladders.join(id, 3, 100)) << "on it already";
+  // A vacation of the account marks its player away while it lasts.
+  backend_->exec("INSERT INTO vacations(user_id, from_ms, to_ms) VALUES (2, 150, 250)");
+  EXPECT_FALSE(ladders.players(id)[1].away) << "no instant asked: the ladder's own mark only";
+  EXPECT_TRUE(ladders.players(id, 200)[1].away);
+  EXPECT_FALSE(ladders.players(id, 250)[1].away) << "over";
+  EXPECT_FALSE(ladders.players(id, 200)[0].away);
+  EXPECT_TRUE(ladders.on_vacation(2, 150));
+  EXPECT_FALSE(ladders.on_vacation(2, 100));
   const auto c = ladders.add_challenge(id, 3, 2, 200, 1000);
   EXPECT_TRUE(ladders.move(c, "open", "playing", std::nullopt, 300));
   EXPECT_FALSE(ladders.move(c, "open", "playing", std::nullopt, 300)) << "moved once";

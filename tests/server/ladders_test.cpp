@@ -126,6 +126,33 @@ TEST_F(LadderRules, AChallengeGoesUpWithinReachOneAtATime) {
   EXPECT_EQ(told_, 7) << "made, five joined, one challenge";
 }
 
+// A vacation of the account (docs/correspondence.md) freezes the player's rung as "away" does: not
+// challengeable (and skipped by move-up, which reads the same marks), and a challenge waiting for
+// them when its deadline comes lapses instead of costing the rung.
+TEST_F(LadderRules, AVacationFreezesTheRung) {
+  const auto id = ladder("move_up", {1, 2, 3, 4});
+  const auto now = clock_.unix_ms();
+  const auto vacation = [&](int user, std::int64_t from, std::int64_t to) {
+    db_.exec("INSERT INTO vacations(user_id, from_ms, to_ms) VALUES (" + std::to_string(user) +
+             ", " + std::to_string(from) + ", " + std::to_string(to) + ")");
+  };
+  vacation(3, now, now + 10 * kDay);  // cyd, from now on
+  EXPECT_EQ(standings(id), "ann bob cyd dee");
+  EXPECT_TRUE(store_->players(id, clock_.unix_ms())[2].away);
+  EXPECT_EQ(refusal(ladders_->challenge(id, user(4), 3)), "defender_away");
+  // bob is challenged by dee, then goes on vacation: when the deadline comes nobody moves.
+  const auto c = challenge(id, 4, 2);
+  vacation(2, now + kDay, now + 20 * kDay);
+  clock_.advance(std::chrono::milliseconds(3 * kDay));
+  EXPECT_EQ(ladders_->sweep(), 1);
+  EXPECT_EQ(store_->challenge(c)->state, "cancelled");
+  EXPECT_EQ(standings(id), "ann bob cyd dee");
+  EXPECT_EQ(history(id).back(), "lapsed dee bob");
+  // Back from vacation: bob's rung is his to defend again.
+  clock_.advance(std::chrono::milliseconds(18 * kDay));
+  EXPECT_FALSE(store_->players(id, clock_.unix_ms())[1].away) << "bob is back";
+}
+
 TEST_F(LadderRules, AChallengeNotAcceptedInTimeCostsTheRung) {
   const auto id = ladder("swap", {1, 2, 3, 4});
   const auto c = challenge(id, 4, 2);  // dee challenges bob

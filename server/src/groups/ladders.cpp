@@ -131,7 +131,7 @@ Ladders::Answer<wire::LadderPage> Ladders::page(std::int64_t ladder,
   auto found = find(ladder, viewer ? std::optional(viewer->id) : std::nullopt);
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& f = std::get<Found>(found);
-  const auto players = s_.store.players(ladder);
+  const auto players = players_of(ladder);
   wire::LadderPage page{summary(f.ladder, static_cast<int>(players.size())),
                         f.group.name,
                         f.role,
@@ -224,7 +224,7 @@ Ladders::Answer<std::int64_t> Ladders::challenge(std::int64_t ladder, const stor
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& f = std::get<Found>(found);
   if (f.ladder.closed_at_ms || f.group.closed_at_ms) return closed_ladder();
-  const auto players = s_.store.players(ladder);
+  const auto players = players_of(ladder);
   const auto* mine = on(players, me.id);
   const auto* theirs = on(players, defender);
   if (!mine) return Refusal{409, "not_on_ladder", "join the ladder first"};
@@ -319,6 +319,10 @@ Ladders::Maybe Ladders::cancel(std::int64_t ladder, std::int64_t challenge,
   return std::nullopt;
 }
 
+std::vector<store::LadderPlayer> Ladders::players_of(std::int64_t ladder) {
+  return s_.store.players(ladder, now());
+}
+
 int Ladders::rung_of(std::int64_t ladder, std::int64_t user) {
   const auto players = s_.store.players(ladder);
   const auto* p = on(players, user);
@@ -327,7 +331,7 @@ int Ladders::rung_of(std::int64_t ladder, std::int64_t user) {
 
 void Ladders::promote(const store::LadderRow& ladder, std::int64_t challenger,
                       std::int64_t defender) {
-  const auto players = s_.store.players(ladder.id);
+  const auto players = players_of(ladder.id);
   const auto* up = on(players, challenger);
   const auto* down = on(players, defender);
   if (!up || !down || up->rung <= down->rung) return;  // one left, or already above
@@ -355,7 +359,12 @@ int Ladders::sweep() {
     const auto ladder = s_.store.ladder(c.ladder_id);
     if (!ladder) continue;
     try {
-      if (c.state == "open") {  // not accepted in time: the challenger wins the rung
+      if (c.state == "open" && s_.store.on_vacation(c.defender_id, now())) {
+        // The defender went on vacation meanwhile: their rung is frozen, the challenge lapses
+        // and nobody moves.
+        if (!s_.store.move(c.id, "open", "cancelled", std::nullopt, now())) continue;
+        event(*ladder, "lapsed", c.challenger_name, c.defender_name);
+      } else if (c.state == "open") {  // not accepted in time: the challenger wins the rung
         if (!s_.store.move(c.id, "open", "expired", std::nullopt, now())) continue;
         const int from = rung_of(ladder->id, c.challenger_id);
         promote(*ladder, c.challenger_id, c.defender_id);

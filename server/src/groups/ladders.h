@@ -86,6 +86,8 @@ class Ladders {
     store::GroupRow group;
     std::optional<std::string> role;  // the viewer's in the group
   };
+  // The ladder's players by rung, those on a vacation of their account now marked away.
+  std::vector<store::LadderPlayer> players_of(std::int64_t ladder);
   Answer<Found> find(std::int64_t ladder, std::optional<std::int64_t> viewer);
   // The ladder's challenge if `user` is its challenger (or, `challenger` false, its defender).
   Answer<store::LadderChallengeRow> challenge_of(std::int64_t ladder, std::int64_t challenge,

@@ -73,17 +73,28 @@ bool LadderStore::close(std::int64_t id, std::int64_t now_ms) {
   return closed;
 }
 
-std::vector<LadderPlayer> LadderStore::players(std::int64_t ladder) {
+std::vector<LadderPlayer> LadderStore::players(std::int64_t ladder,
+                                               std::optional<std::int64_t> at) {
   std::lock_guard lock(mutex_);
   const auto r = db_->run(
-      "SELECT p.user_id, u.username, p.rung, p.away, p.joined_at FROM ladder_players p"
+      "SELECT p.user_id, u.username, p.rung,"
+      " CASE WHEN p.away <> 0 OR EXISTS (SELECT 1 FROM vacations v WHERE v.user_id = p.user_id"
+      " AND v.from_ms <= ? AND v.to_ms > ?) THEN 1 ELSE 0 END,"
+      " p.joined_at FROM ladder_players p"
       " JOIN users u ON u.id = p.user_id WHERE p.ladder_id = ? ORDER BY p.rung",
-      {ladder});
+      {at ? sql::Value{*at} : sql::Value{}, at ? sql::Value{*at} : sql::Value{}, ladder});
   std::vector<LadderPlayer> out;
   for (std::size_t i = 0; i < r.size(); ++i)
     out.push_back({r.integer(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)),
                    r.integer(i, 3) != 0, r.integer(i, 4)});
   return out;
+}
+
+bool LadderStore::on_vacation(std::int64_t user, std::int64_t at) {
+  std::lock_guard lock(mutex_);
+  return !db_->run("SELECT 1 FROM vacations WHERE user_id = ? AND from_ms <= ? AND to_ms > ?",
+                   {user, at, at})
+              .empty();
 }
 
 std::optional<int> LadderStore::join(std::int64_t ladder, std::int64_t user, std::int64_t now_ms) {

@@ -59,8 +59,11 @@ class LadderStore {
   std::vector<LadderRow> of_group(std::int64_t group);
   bool close(std::int64_t id, std::int64_t now_ms);
 
-  // By rung, the top first.
-  std::vector<LadderPlayer> players(std::int64_t ladder);
+  // By rung, the top first; with `at`, those on a vacation of their account then (docs/
+  // correspondence.md) are marked away too: their rungs are frozen the same way.
+  std::vector<LadderPlayer> players(std::int64_t ladder, std::optional<std::int64_t> at = {});
+  // Whether the user is on a vacation of their account at `at`.
+  bool on_vacation(std::int64_t user, std::int64_t at);
   // Joins at the bottom: the rung taken, or nullopt if already on it.
   std::optional<int> join(std::int64_t ladder, std::int64_t user, std::int64_t now_ms);
   // Leaves: those below move up one; their unresolved challenges are cancelled. False if not on.
