@@ -120,9 +120,9 @@ std::optional<std::string> Classes::username_for(const std::string& name,
   }
   while (!base.empty() && !std::isalpha(static_cast<unsigned char>(base.front())))
     base.erase(base.begin());
+  if (base.size() > 16) base.resize(16);
   while (!base.empty() && base.back() == '-') base.pop_back();
   if (base.empty()) base = "student";
-  if (base.size() > 16) base.resize(16);
   const auto free = [&](const std::string& candidate) {
     return !Accounts::username_problem(candidate) &&
            std::find(taken.begin(), taken.end(), lower(candidate)) == taken.end() &&
