@@ -199,9 +199,14 @@ TEST_F(Classes, AProtectedStudentMeetsOnlyTheClassAndTheBots) {
       ann_ws.command({{"type", "create_challenge"}, {"opponent", "olly"}, {"settings", nine}});
   EXPECT_EQ(to_olly["type"], "error");
   EXPECT_NE(to_olly["message"].get<std::string>().find("your classmates"), std::string::npos);
-  // The teacher may.
+  // The teacher may; and a bot registered after the class was made is one the student may play.
   expect_ack(
       tess_ws.command({{"type", "create_challenge"}, {"opponent", ann.name}, {"settings", nine}}));
+  const auto bot = call("POST", "/api/v1/register", "",
+                        {{"username", "tutorbot"}, {"password", "a fine password"}, {"bot", true}});
+  ASSERT_EQ(bot.status, 201) << bot.body.dump();
+  expect_ack(
+      ann_ws.command({{"type", "create_challenge"}, {"opponent", "tutorbot"}, {"settings", nine}}));
 
   // Open challenges: an outsider's is not in the student's lobby; the student's not in theirs.
   expect_ack(olly_ws.command({{"type", "create_challenge"}, {"settings", nine}}));

@@ -145,6 +145,8 @@ void Centre::my_games(std::int64_t user, std::function<void(protocol::MyGames)> 
 
 void Centre::reload_player(std::int64_t user) {
   calendars_.forget(user);
+  // Who is a bot, for the protected students of classes (a bot registered or marked since).
+  if (services_.classes) blocks_.set_bots(services_.classes->bots());
   // The player's correspondence games' flags, armed by their old weekends, are armed again; this
   // waits until each game's actor has done so.
   for (const auto id : games_.games_of(user)) {

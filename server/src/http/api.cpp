@@ -218,11 +218,19 @@ std::optional<ApiResponse> Api::route(const ApiRequest& r) {
       return error(400, "bad_request", *problem);
     const auto& c = std::get<wire::Credentials>(credentials);
     const auto kind = c.bot ? Accounts::Kind::Bot : Accounts::Kind::Human;
-    return registration
-               ? logged_in(accounts_.register_user(c.username, c.password, r.user_agent, r.address,
-                                                   kind, c.invite),
-                           201)
-               : logged_in(accounts_.login(c.username, c.password, r.user_agent, r.address), 200);
+    if (!registration)
+      return logged_in(accounts_.login(c.username, c.password, r.user_agent, r.address), 200);
+    auto outcome =
+        accounts_.register_user(c.username, c.password, r.user_agent, r.address, kind, c.invite);
+    // A new bot: the hub learns it is one (a class's protected students may play bots,
+    // docs/classes.md). Not worth refusing the registration over if the hub is away.
+    if (const auto* in = std::get_if<Accounts::LoggedIn>(&outcome); in && c.bot) {
+      try {
+        if (archive_.hub.reload_player) archive_.hub.reload_player(in->user.id);
+      } catch (const std::exception&) {
+      }
+    }
+    return logged_in(outcome, 201);
   }
   if (path == "/api/v1/logout") {
     if (!post) return error(405, "method_not_allowed", "use POST");

@@ -306,6 +306,8 @@ ApiResponse Api::admin_users(const ApiRequest& r, std::string_view rest,
       }
       audit.action = bot ? "mark_bot" : "unmark_bot";
       moderation_->set_bot(target->id, bot, audit);
+      // A class's protected students may play bots (docs/classes.md): the hub learns who is one.
+      if (archive_.hub.reload_player) archive_.hub.reload_player(target->id);
       break;
     }
   }

@@ -61,6 +61,11 @@ class Blocks {
     members_.clear();
     set_classes(students, members, bots);
   }
+  // Every bot's account, as the store has them now.
+  void set_bots(const std::vector<std::int64_t>& bots) {
+    std::unique_lock lock(mutex_);
+    bots_ = {bots.begin(), bots.end()};
+  }
   // One class as it is now (no students: it is not protected, or not a class).
   void set_class(std::int64_t group, const Pairs& students, const Pairs& members,
                  const std::vector<std::int64_t>& bots) {

@@ -172,7 +172,6 @@ constexpr const char* kMembers =
 Protection ClassStore::protection() {
   std::lock_guard lock(mutex_);
   Protection p{pairs(kStudents, {}), pairs(kMembers, {}), {}};
-  if (p.students.empty()) return p;  // the bots matter only to students
   const auto bots = db_->run("SELECT id FROM users WHERE is_bot");
   for (std::size_t i = 0; i < bots.size(); ++i) p.bots.push_back(bots.integer(i, 0));
   return p;
@@ -186,6 +185,14 @@ Protection ClassStore::protection_of(std::int64_t group) {
   const auto bots = db_->run("SELECT id FROM users WHERE is_bot");
   for (std::size_t i = 0; i < bots.size(); ++i) p.bots.push_back(bots.integer(i, 0));
   return p;
+}
+
+std::vector<std::int64_t> ClassStore::bots() {
+  std::lock_guard lock(mutex_);
+  const auto r = db_->run("SELECT id FROM users WHERE is_bot");
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 0; i < r.size(); ++i) out.push_back(r.integer(i, 0));
+  return out;
 }
 
 std::vector<std::string> ClassStore::lessons(std::int64_t user) {

@@ -72,6 +72,8 @@ class ClassStore {
   std::vector<StudentRow> students(std::int64_t group);
 
   Protection protection();
+  // Every bot's account.
+  std::vector<std::int64_t> bots();
   // One class's part of it (none: not a class, or not protected).
   Protection protection_of(std::int64_t group);
 
