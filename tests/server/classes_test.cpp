@@ -363,7 +363,14 @@ TEST_F(Classes, TheTeacherGivesANewPasswordStartsARoundRobinAndArchivesTheClass)
                  {{"username", dax.name}, {"password", dax_card["password"]}})
                 .status,
             401);
-  const auto again = login(card);
+  const auto with_new = login(card);
+  // Every card lost: new passwords for the whole class in one change.
+  const auto all = call("POST", path(id, "/passwords"), tess.token, json::object());
+  ASSERT_EQ(all.status, 200) << all.body.dump();
+  const auto& cards = all.body["students"];
+  ASSERT_EQ(cards.size(), 4u);
+  EXPECT_EQ(call("GET", "/api/v1/me", with_new.token).status, 401) << "their sessions ended too";
+  const auto again = login(cards[0]);
   const auto other = player("olly");
   EXPECT_EQ(call("POST", path(id, "/students/" + std::to_string(other.id) + "/password"),
                  tess.token, json::object())
@@ -373,7 +380,7 @@ TEST_F(Classes, TheTeacherGivesANewPasswordStartsARoundRobinAndArchivesTheClass)
   // One click: every student registered and the first round started; the round robin runs to
   // its end, each round's Black resigning.
   std::vector<Player> students{again};
-  for (int i = 1; i < 4; ++i) students.push_back(login(made["students"][i]));
+  for (int i = 1; i < 4; ++i) students.push_back(login(cards[i]));
   std::deque<WsClient> sockets;  // not movable: made in place
   for (const auto& s : students) {
     sockets.emplace_back(server_.port(), WsClientOptions{s.token, "", "/ws/v1"});

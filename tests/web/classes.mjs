@@ -105,6 +105,15 @@ try {
   await phone.waitForURL(/#\/game\/\d+$/);
   await phone.locator('.game').waitFor();
 
+  step('the cards were lost: new passwords for the whole class in one click, thirty new cards');
+  await tess.goto(`${url}/#/class/${id}`);
+  tess.once('dialog', (d) => d.accept());
+  await tess.locator('.class-head button', { hasText: 'New passwords for the whole class' }).click();
+  await tess.waitForURL(/#\/class\/\d+\/cards$/);
+  await tess.locator('.login-card').nth(29).waitFor();
+  const renewed = await tess.locator('.login-card', { hasText: 'Emma de Vries' }).locator('code.password').innerText();
+  assert.notEqual(renewed, password, 'Emma has a new password');
+
   assert.deepEqual(failures, []);
   console.log('classes: ok');
 } finally {

@@ -157,7 +157,18 @@ export function mountClass(root, ctx, id) {
       h('h1', {}, c.name, archived ? h('span', { class: 'tag' }, t('classes.archived')) : ''),
       h('p', { class: 'muted' }, t('classes.n_students', { n: c.students }), ' · ',
         h('a', { href: `#/group/${id}` }, t('classes.class_page'))),
-      cards.length ? h('p', {}, h('a', { class: 'button', href: `#/class/${id}/cards` }, t('classes.print_cards', { n: cards.length }))) : '',
+      h('p', { class: 'buttons' },
+        cards.length ? h('a', { class: 'button', href: `#/class/${id}/cards` }, t('classes.print_cards', { n: cards.length })) : '',
+        archived || !students.length ? '' : h('button', { type: 'button', onclick: async () => {
+          if (!window.confirm(t('classes.new_passwords_confirm', { n: students.length }))) return;
+          try {
+            const answer = await fetchJson(api(id, '/passwords'), { method: 'POST', body: {} });
+            keepCards(id, answer.students);
+            ctx.navigate(`#/class/${id}/cards`);
+          } catch (err) {
+            problem.textContent = err.message;
+          }
+        } }, t('classes.new_passwords'))),
       h('label', { class: 'check protect' }, guard, ` ${t('classes.protected')}`),
       h('p', { class: 'muted' }, t('classes.protected_help')));
     const total = LESSONS.length;

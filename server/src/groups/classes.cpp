@@ -289,6 +289,23 @@ Classes::Answer<wire::StudentCard> Classes::reset_password(std::int64_t id,
   return wire::StudentCard{{user->id, user->username}, name, pass};
 }
 
+Classes::Answer<Classes::Made> Classes::reset_passwords(std::int64_t id,
+                                                        const store::UserRecord& me) {
+  auto found = mine(id, me);
+  if (auto* no = std::get_if<Refusal>(&found)) return *no;
+  if (auto no = too_fast(me)) return *no;
+  Made made{id, {}, {}};
+  for (const auto& s : s_.store.students(id)) {
+    const auto pass = password();
+    if (auto why = s_.accounts.set_password(s.user_id, pass)) {
+      made.skipped.emplace_back(s.name, *why);
+      continue;
+    }
+    made.cards.push_back({{s.user_id, s.username}, s.name, pass});
+  }
+  return made;
+}
+
 Classes::Answer<std::int64_t> Classes::round_robin(std::int64_t id, const store::UserRecord& me,
                                                    protocol::GameSettings settings) {
   auto found = mine(id, me);

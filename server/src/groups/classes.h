@@ -86,6 +86,9 @@ class Classes {
   // A new password for a student of the class (every session of theirs ends).
   Answer<protocol::http::StudentCard> reset_password(std::int64_t id, const store::UserRecord& me,
                                                      std::int64_t student);
+  // A new password for every student of the class at once (the cards lost before they were
+  // printed): one change of the teacher's, as many hashes as students.
+  Answer<Made> reset_passwords(std::int64_t id, const store::UserRecord& me);
   // A round robin of the class's students with these games' settings: the tournament's id.
   Answer<std::int64_t> round_robin(std::int64_t id, const store::UserRecord& me,
                                    protocol::GameSettings settings);

@@ -139,6 +139,10 @@ std::optional<ApiResponse> Api::classes(const ApiRequest& r, std::string_view pa
     return ApiResponse{
         200, wire::encode_students_made(*id, {std::get<wire::StudentCard>(card)}, {}), {}};
   }
+  if (what == "passwords") {
+    if (auto no = post_only()) return *no;
+    return made(classes.reset_passwords(*id, me), 200);
+  }
   if (what == "settings") {
     if (auto no = post_only()) return *no;
     const auto on = wire::decode_class_protection(r.body);
