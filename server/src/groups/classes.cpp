@@ -138,17 +138,8 @@ std::optional<std::string> Classes::username_for(const std::string& name,
 
 wire::ClassView Classes::view(const store::GroupRow& g, const store::ClassRow& c,
                               std::optional<std::string> role) {
-  return {wire::GroupSummary{g.id,
-                             g.name,
-                             g.description,
-                             g.joining,
-                             {g.owner_id, g.owner_name},
-                             g.created_at_ms,
-                             g.closed_at_ms,
-                             g.members,
-                             std::move(role),
-                             true},
-          c.is_protected, c.archived_at_ms, s_.store.count_students(g.id)};
+  return {Groups::summary(g, std::move(role)), c.is_protected, c.archived_at_ms,
+          s_.store.count_students(g.id)};
 }
 
 std::optional<Refusal> Classes::too_fast(const store::UserRecord& me) {

@@ -52,8 +52,7 @@ bool is_private(const std::string& settings) {
 
 }  // namespace
 
-wire::GroupSummary Groups::summary(const store::GroupRow& g,
-                                   std::optional<std::string> role) const {
+wire::GroupSummary Groups::summary(const store::GroupRow& g, std::optional<std::string> role) {
   return {g.id,
           g.name,
           g.description,

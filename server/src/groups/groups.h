@@ -101,6 +101,9 @@ class Groups {
   void ladder_changed(const store::GroupRow& group) { tell(group, protocol::GroupChange::Ladder); }
 
   const Limits& limits() const { return limits_; }
+  // A group's summary as a viewer with `role` (none: not a member) is shown it.
+  static protocol::http::GroupSummary summary(const store::GroupRow& g,
+                                              std::optional<std::string> role);
 
  private:
   // The group and the viewer's role in it, or 404.
@@ -111,8 +114,7 @@ class Groups {
             std::optional<protocol::GroupLine> line = std::nullopt,
             std::optional<std::int64_t> from = std::nullopt, std::vector<std::int64_t> also = {});
   std::vector<std::int64_t> member_ids(std::int64_t group, bool with_pending);
-  protocol::http::GroupSummary summary(const store::GroupRow& g,
-                                       std::optional<std::string> role) const;
+
   std::int64_t now() const { return s_.clock.unix_ms(); }
   // nullopt, or 429 when the account changes groups too fast (Limits::changes_burst).
   std::optional<Refusal> too_fast(const store::UserRecord& me);
