@@ -14,7 +14,8 @@ double rounded(double v, double per) {
 }
 
 json position_json(const AnalysedPosition& p) {
-  json j{{"move", p.move}, {"score", rounded(p.score, 10)}, {"line", p.line}};
+  json j{{"move", p.move}, {"line", p.line}};
+  if (p.score) j["score"] = rounded(*p.score, 10);
   if (p.winrate) j["winrate"] = rounded(*p.winrate, 1000);
   return j;
 }
@@ -42,11 +43,13 @@ bool vertex_shaped(const std::string& s) {
   return s[1] != '0';
 }
 
-std::variant<AnalysedPosition, std::string> decode_position(const json& j, std::size_t index) {
+// Position `index` of a result whose first position is `first` (its move must be first + index).
+std::variant<AnalysedPosition, std::string> decode_position(const json& j, std::size_t index,
+                                                            int first) {
   const std::string at = "position " + std::to_string(index) + ": ";
   if (!j.is_object()) return at + "must be a JSON object";
   AnalysedPosition p;
-  bool has_move = false, has_score = false;
+  bool has_move = false;
   for (const auto& [key, value] : j.items()) {
     if (key == "move") {
       if (!value.is_number_integer()) return at + "'move' must be a whole number";
@@ -57,7 +60,6 @@ std::variant<AnalysedPosition, std::string> decode_position(const json& j, std::
           std::fabs(value.get<double>()) > kMaxAnalysisScore)
         return at + "'score' must be a number of points between -1000 and 1000";
       p.score = value.get<double>();
-      has_score = true;
     } else if (key == "winrate") {
       if (value.is_null()) continue;
       if (!value.is_number() || !(value.get<double>() >= 0 && value.get<double>() <= 1))
@@ -80,29 +82,53 @@ std::variant<AnalysedPosition, std::string> decode_position(const json& j, std::
     }
   }
   if (!has_move) return at + "missing field 'move'";
-  if (!has_score) return at + "missing field 'score'";
-  if (p.move != static_cast<int>(index))
-    return at + "'move' must be " + std::to_string(index) + " (positions in order from 0)";
+  if (!p.score && !p.winrate) return at + "needs a 'score' or a 'winrate'";
+  if (index == 0 && (p.move < 0 || p.move >= static_cast<int>(kMaxAnalysisPositions)))
+    return at + "'move' must be from 0 to 1000";
+  if (index > 0 && p.move != first + static_cast<int>(index))
+    return at + "'move' must be " + std::to_string(first + static_cast<int>(index)) +
+           " (positions in order)";
   return p;
 }
 
 }  // namespace
 
 std::string encode_analysis_job(const AnalysisJob& job) {
-  return json{{"game", job.game}, {"sgf", job.sgf}, {"positions", job.positions}}.dump();
+  json j{{"sgf", job.sgf}, {"positions", job.positions}};
+  if (job.position) {
+    j["position"] = job.position;
+    j["from"] = job.from;
+  } else {
+    j["game"] = job.game;
+  }
+  return j.dump();
 }
 
 std::variant<AnalysisJob, std::string> decode_analysis_job(std::string_view body) {
   const json j = json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return std::string("the job must be a JSON object");
   AnalysisJob job;
-  if (!j.contains("game") || !j["game"].is_number_integer() || !j.contains("sgf") ||
-      !j["sgf"].is_string() || !j.contains("positions") || !j["positions"].is_number_integer())
-    return std::string("a job has 'game', 'sgf' and 'positions'");
-  job.game = j["game"].get<std::int64_t>();
+  const auto whole = [&](const char* key) {
+    return j.contains(key) && j[key].is_number_integer() && j[key].get<std::int64_t>() >= 0;
+  };
+  if (!(whole("game") || whole("position")) || !j.contains("sgf") || !j["sgf"].is_string() ||
+      !whole("positions"))
+    return std::string("a job has 'game' (or 'position'), 'sgf' and 'positions'");
+  if (whole("position")) {
+    job.position = j["position"].get<std::int64_t>();
+    if (!whole("from")) return std::string("a position's job has 'from'");
+    job.from = j["from"].get<int>();
+  } else {
+    job.game = j["game"].get<std::int64_t>();
+  }
   job.sgf = j["sgf"].get<std::string>();
   job.positions = j["positions"].get<int>();
   return job;
+}
+
+bool acquires_positions(std::string_view body) {
+  const json j = json::parse(body, nullptr, false);
+  return j.is_object() && j.contains("positions") && j["positions"] == true;
 }
 
 std::string encode_analysis_result(const AnalysisResult& result) {
@@ -126,9 +152,15 @@ std::variant<AnalysisResult, std::string> decode_analysis_result(std::string_vie
       if (!value.is_array() || value.empty() || value.size() > kMaxAnalysisPositions)
         return std::string("'positions' must be a list of 1 to 1001 positions");
       for (std::size_t i = 0; i < value.size(); ++i) {
-        auto p = decode_position(value[i], i);
+        auto p = decode_position(value[i], i, r.positions.empty() ? 0 : r.positions[0].move);
         if (auto* why = std::get_if<std::string>(&p)) return std::move(*why);
-        r.positions.push_back(std::move(std::get<AnalysedPosition>(p)));
+        auto& decoded = std::get<AnalysedPosition>(p);
+        // One measure over the whole result: points everywhere, or win rates only (an engine
+        // such as Leela Zero gives no score).
+        if (!r.positions.empty() && decoded.score.has_value() != r.positions[0].score.has_value())
+          return "position " + std::to_string(i) +
+                 ": every position has a 'score', or none (win rates only)";
+        r.positions.push_back(std::move(decoded));
       }
       has_positions = true;
     } else {
@@ -153,6 +185,47 @@ std::string encode_analysis_view(const AnalysisView& v) {
   json j{{"game", v.game},   {"state", v.state},   {"done", v.done},  {"total", v.total},
          {"ahead", v.ahead}, {"engine", v.engine}, {"error", v.error}};
   if (v.result) j["positions"] = result_json(*v.result)["positions"];
+  return j.dump();
+}
+
+std::variant<PositionRequest, std::string> decode_position_request(std::string_view body) {
+  const json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::string("the body must be a JSON object");
+  PositionRequest r;
+  bool has_node = false, has_line = false;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "node") {
+      if (!value.is_number_integer() || value.get<std::int64_t>() < 0)
+        return std::string("'node' must be the board's node number");
+      r.node = value.get<std::int64_t>();
+      has_node = true;
+    } else if (key == "line") {
+      if (!value.is_array() || value.size() >= kMaxAnalysisPositions)
+        return std::string("'line' must be a list of at most 1000 moves");
+      for (const auto& m : value) {
+        if (!m.is_object() || m.size() != 2 || !m.contains("color") || !m.contains("vertex") ||
+            !m["color"].is_string() || !m["vertex"].is_string() ||
+            (m["color"] != "black" && m["color"] != "white") ||
+            !vertex_shaped(m["vertex"].get_ref<const std::string&>()))
+          return std::string(
+              "each move of 'line' is {\"color\": \"black\"|\"white\", \"vertex\": "
+              "\"D4\"|\"pass\"}");
+        r.line.emplace_back(m["color"] == "white", m["vertex"].get<std::string>());
+      }
+      has_line = true;
+    } else {
+      return "unknown field '" + key + "'";
+    }
+  }
+  if (!has_node) return std::string("missing field 'node'");
+  if (!has_line) return std::string("missing field 'line'");
+  return r;
+}
+
+std::string encode_position_view(const PositionAnalysisView& v) {
+  json j{{"id", v.id},       {"review", v.review}, {"node", v.node},  {"state", v.state},
+         {"ahead", v.ahead}, {"engine", v.engine}, {"error", v.error}};
+  if (v.position) j["position"] = position_json(*v.position);
   return j.dump();
 }
 

@@ -310,7 +310,7 @@ int main(int argc, char** argv) {
     // emptied by workers over HTTP.
     Analysis::Limits analysis_limits;
     analysis_limits.claim_ms = std::int64_t{config.analysis_claim_seconds} * 1000;
-    Analysis analysis(*stores->analysis, game_store, clock, analysis_limits);
+    Analysis analysis(*stores->analysis, *stores->positions, game_store, clock, analysis_limits);
     // --analyse-every-game: the finished games queued by the server itself (before it listens,
     // those of the last day).
     std::optional<EveryGame> every_game;
@@ -551,6 +551,11 @@ int main(int argc, char** argv) {
                gauges.ready = not_ready().empty() ? 1 : 0;
                gauges.database_reconnects =
                    postgres ? store::pg::Connection::reconnects_total() : 0;
+               if (gauges.ready) {  // the store answers: the analysis queue's length
+                 const auto queue = analysis.queue();
+                 gauges.analysis_unfinished = queue.unfinished;
+                 gauges.analysis_workers_seen = queue.workers_seen;
+               }
                return metrics.render(gauges, up.count());
              },
          .metrics = &metrics,

@@ -71,6 +71,11 @@ std::string Metrics::render(const Gauges& g, double uptime_s) const {
   metric(out, "tengen_database_reconnects_total", "counter",
          "Connections to PostgreSQL made again after the database ended or lost them.",
          g.database_reconnects);
+  metric(out, "tengen_analysis_unfinished", "gauge",
+         "Analyses waiting for a worker or being analysed (games and review boards' positions).",
+         g.analysis_unfinished);
+  metric(out, "tengen_analysis_workers_seen", "gauge",
+         "Analysis workers that asked for work in the last five minutes.", g.analysis_workers_seen);
   metric(out, "tengen_games_active", "gauge", "Games not yet over.", g.games_active);
   metric(out, "tengen_challenges_open", "gauge", "Open challenges.", g.challenges_open);
   metric(out, "tengen_users_online", "gauge", "Logged-in users with a connection.", g.users_online);

@@ -42,6 +42,10 @@ struct Metrics {
     // Readiness (GET /healthz): 1 ready, 0 not (the database or, on a front node, the bus away).
     int ready = 1;
     std::uint64_t database_reconnects = 0;  // connections to PostgreSQL made again after a loss
+    // Analysis (docs/analysis.md): jobs waiting or being analysed (games and review boards'
+    // positions), and the workers that asked for work in the last five minutes.
+    std::int64_t analysis_unfinished = 0;
+    std::int64_t analysis_workers_seen = 0;
   };
 
   // `gauges` is asked at render time (the hub's state); `uptime_s` since start.

@@ -7,9 +7,11 @@
 #include <memory>
 
 #include "store/migrate.h"
+#include "store/position_analysis_store.h"
 #include "store/postgres.h"
 #include "store/postgres_analysis_store.h"
 #include "store/postgres_migrate.h"
+#include "store/sql_postgres.h"
 #include "store/sqlite_analysis_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
@@ -23,6 +25,8 @@ class Backend {
   virtual AnalysisStore& analysis() = 0;
   virtual std::unique_ptr<AnalysisStore> another() = 0;  // a second connection: another node
   virtual void exec(const std::string& sql) = 0;
+  // The review boards' positions' queue, on a connection of its own (each call: another node).
+  virtual std::unique_ptr<PositionAnalysisStore> positions() = 0;
 };
 
 class Sqlite final : public Backend {
@@ -33,6 +37,9 @@ class Sqlite final : public Backend {
     return std::make_unique<SqliteAnalysisStore>(temp_.path());
   }
   void exec(const std::string& sql) override { db_.exec(sql); }
+  std::unique_ptr<PositionAnalysisStore> positions() override {
+    return std::make_unique<PositionAnalysisStore>(sql::sqlite_connection(temp_.path()));
+  }
 
  private:
   testing::TempDatabase temp_;
@@ -51,6 +58,9 @@ class Postgres final : public Backend {
     return std::make_unique<PostgresAnalysisStore>(conninfo_);
   }
   void exec(const std::string& sql) override { db_.exec(sql); }
+  std::unique_ptr<PositionAnalysisStore> positions() override {
+    return std::make_unique<PositionAnalysisStore>(sql::postgres_connection(conninfo_));
+  }
 
  private:
   std::string conninfo_;
@@ -142,6 +152,59 @@ TEST_P(AnalysisStores, TheQueueIsOldestFirstOneJobPerGameAndSharedByNodes) {
   EXPECT_EQ(store().job(1)->state, "failed");
   EXPECT_EQ(store().job(1)->error, "engine gone");
   EXPECT_EQ(store().unfinished(std::nullopt), 1);
+  // Asked for again, a failed job waits again, afresh; a done one stays done.
+  EXPECT_TRUE(store().enqueue(1, 1, 20, 1800));
+  const auto again = store().job(1);
+  EXPECT_EQ(again->state, "queued");
+  EXPECT_EQ(again->requested_by, 1);
+  EXPECT_EQ(again->attempts, 0);
+  EXPECT_EQ(again->error, "");
+  EXPECT_FALSE(again->finished_at_ms);
+  EXPECT_FALSE(store().enqueue(3, 1, 10, 1900));
+  EXPECT_EQ(store().job(3)->state, "done");
+}
+
+TEST_P(AnalysisStores, ReviewBoardsPositionsQueueLikeGamesAndOneNodeClaimsEach) {
+  const auto w1 = *store().add_worker("w1", "k1", 1);
+  const auto w2 = *store().add_worker("w2", "k2", 1);
+  backend_->exec(
+      "INSERT INTO reviews(id, owner_id, title, sgf, created_at) VALUES (7, 1, 'r', '(;)', 1)");
+  auto node1 = backend_->positions();
+  auto node2 = backend_->positions();
+  const auto a = node1->enqueue(7, 4, 1, "(;SZ[9];B[ee])", 1, 100);
+  const auto b = node1->enqueue(7, 9, 2, "(;SZ[9])", 0, 200);
+  EXPECT_EQ(node2->at(7, 4)->id, a);
+  EXPECT_FALSE(node2->at(7, 5));
+  EXPECT_EQ(node1->unfinished(1), 1);
+  EXPECT_EQ(node1->unfinished(std::nullopt), 2);
+  EXPECT_EQ(node1->requested_since(2, 150), 1);
+  EXPECT_EQ(node1->ahead_of(b), 1);
+  // Two nodes' workers at once: each its own job, the oldest first.
+  const auto first = node1->claim(w1, 1000, 2000, 2);
+  const auto second = node2->claim(w2, 1000, 2000, 2);
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(first->id, a);
+  EXPECT_EQ(first->sgf, "(;SZ[9];B[ee])");
+  EXPECT_EQ(first->from_move, 1);
+  EXPECT_EQ(second->id, b);
+  EXPECT_FALSE(node1->claim(w1, 1500, 2500, 2)) << "both held";
+  EXPECT_FALSE(node1->extend(a, w2, 3000)) << "not w2's";
+  EXPECT_TRUE(node1->extend(a, w1, 3000));
+  EXPECT_FALSE(node2->finish(a, w2, "e", "{}", 1600));
+  EXPECT_TRUE(node2->finish(a, w1, "GNU Go", R"({"p":1})", 1600));
+  EXPECT_EQ(node1->job(a)->state, "done");
+  EXPECT_EQ(node1->job(a)->result, R"({"p":1})");
+  EXPECT_FALSE(node1->finish(a, w1, "again", "{}", 1700)) << "kept once";
+  // w2 goes silent: its job goes to w1 after the claim, then fails once the attempts are spent.
+  const auto taken = node1->claim(w1, 2001, 3000, 2);
+  ASSERT_TRUE(taken);
+  EXPECT_EQ(taken->id, b);
+  EXPECT_EQ(taken->attempts, 2);
+  EXPECT_FALSE(node2->fail(b, w2, "late", 2100)) << "no longer w2's";
+  EXPECT_FALSE(node2->claim(w2, 3001, 4000, 2));
+  EXPECT_EQ(node1->job(b)->state, "failed");
+  EXPECT_EQ(node1->job(b)->error, "no worker finished it");
+  EXPECT_EQ(node1->unfinished(std::nullopt), 0);
 }
 
 TEST_P(AnalysisStores, AClaimThatRunsOutGoesToAnotherWorkerUntilTheAttemptsAreSpent) {

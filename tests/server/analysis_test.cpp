@@ -3,13 +3,13 @@
 // protocol and GTP's kata-analyze from a fixture (tests/analysis/), worker keys made and revoked
 // with the server's own commands, a worker killed with SIGKILL mid-job, and hostile results.
 #include <gtest/gtest.h>
-#include <sys/syscall.h>
 
 #include <nlohmann/json.hpp>
 
 #include "support/child_start.h"
 #include "support/game_commands.h"
 #include "support/paths.h"
+#include "support/run_program.h"
 #include "support/server_process.h"
 #include "support/ws_client.h"
 
@@ -22,42 +22,6 @@ struct Answer {
   int status = 0;
   json body;
 };
-
-// A program run to its end: its exit status (-1 if it ran past `patience` and was killed).
-int run(std::vector<std::string> args, std::chrono::milliseconds patience,
-        const std::vector<std::string>& env = {}) {
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> environment = env;
-  environment.push_back("PATH=/usr/bin:/bin:/usr/games");
-  std::vector<char*> envp;
-  for (auto& e : environment) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execve(argv[0], argv.data(), envp.data());
-    _exit(127);
-  }
-  const int fd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-  pollfd p{fd, POLLIN, 0};
-  const bool ended = poll(&p, 1, static_cast<int>(patience.count())) == 1;
-  close(fd);
-  if (!ended) kill(pid, SIGKILL);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return ended && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-// The server's command's output (stdout), for --make-worker-key.
-std::string output_of(const std::string& command) {
-  std::string out;
-  FILE* f = popen(command.c_str(), "r");
-  char buf[512];
-  while (f && fgets(buf, sizeof buf, f)) out += buf;
-  if (f) pclose(f);
-  return out;
-}
 
 class Analysis : public ::testing::Test {
  protected:
@@ -147,7 +111,8 @@ TEST_F(Analysis, GnuGoAnalysesAFinishedGameThroughTheRealWorkerAndTheSgfCarriesI
   // Asking again is the same job, not a second one.
   EXPECT_EQ(call("POST", at, black_).body["state"], "queued");
 
-  ASSERT_EQ(run(worker(key_file(key("house")), {"--level", "1"}), std::chrono::seconds(120)), 0);
+  ASSERT_EQ(
+      run_program(worker(key_file(key("house")), {"--level", "1"}), std::chrono::seconds(120)), 0);
   const auto done = call("GET", at, "");
   ASSERT_EQ(done.status, 200) << done.body;
   EXPECT_EQ(done.body["state"], "done") << done.body;
@@ -178,10 +143,10 @@ TEST_F(Analysis, KataGosProtocolThroughAStandInGivesScoresWinRatesAndLines) {
   const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
   ASSERT_EQ(call("POST", at, black_).status, 202);
   const auto file = key_file(key("gpu-box"));
-  ASSERT_EQ(run(worker(file, {"--engine", "katago", "--visits", "50", "--katago",
-                              "python3 " + paths::katago_standin() + " " + paths::fixtures() +
-                                  "/analysis/katago-12-moves.json"}),
-                std::chrono::seconds(60)),
+  ASSERT_EQ(run_program(worker(file, {"--engine", "katago", "--visits", "50", "--katago",
+                                      "python3 " + paths::katago_standin() + " " +
+                                          paths::fixtures() + "/analysis/katago-12-moves.json"}),
+                        std::chrono::seconds(60)),
             0);
   const auto done = call("GET", at, "");
   ASSERT_EQ(done.body["state"], "done") << done.body;
@@ -220,11 +185,11 @@ TEST_F(Analysis, AGtpEngineWithKataAnalyzeGivesTheSameThroughTheRealWorker) {
   const auto game = finished_game(kTwelveMoves);
   const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
   ASSERT_EQ(call("POST", at, white_).status, 202);
-  ASSERT_EQ(run(worker(key_file(key("gtp-box")),
-                       {"--engine", "gtp", "--visits", "50", "--gtp",
-                        "python3 " + paths::gtp_analyze_standin() + " " + paths::fixtures() +
-                            "/analysis/katago-12-moves.json"}),
-                std::chrono::seconds(60)),
+  ASSERT_EQ(run_program(worker(key_file(key("gtp-box")),
+                               {"--engine", "gtp", "--visits", "50", "--gtp",
+                                "python3 " + paths::gtp_analyze_standin() + " " +
+                                    paths::fixtures() + "/analysis/katago-12-moves.json"}),
+                        std::chrono::seconds(60)),
             0);
   const auto done = call("GET", at, "");
   ASSERT_EQ(done.body["state"], "done") << done.body;
@@ -234,6 +199,123 @@ TEST_F(Analysis, AGtpEngineWithKataAnalyzeGivesTheSameThroughTheRealWorker) {
   EXPECT_DOUBLE_EQ(p[1]["score"].get<double>(), 1.2);  // White to move, said -1.2
   EXPECT_DOUBLE_EQ(p[3]["score"].get<double>(), -2.0);
   EXPECT_EQ(p[3]["line"], json({"D5", "D6"}));  // order 0's pv, not the pass listed first
+}
+
+TEST_F(Analysis, LeelaZerosLzAnalyzeGivesWinRatesOnlyAndTheSwingsAreInWinRate) {
+  const auto game = finished_game(kTwelveMoves);
+  const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
+  ASSERT_EQ(call("POST", at, white_).status, 202);
+  ASSERT_EQ(run_program(worker(key_file(key("leela-box")),
+                               {"--engine", "gtp", "--visits", "50", "--gtp",
+                                "python3 " + paths::gtp_analyze_standin() + " " +
+                                    paths::fixtures() + "/analysis/katago-12-moves.json --lz"}),
+                        std::chrono::seconds(60)),
+            0);
+  const auto done = call("GET", at, "");
+  ASSERT_EQ(done.body["state"], "done") << done.body;
+  EXPECT_EQ(done.body["engine"], "Leela Zero 1.15.3, 50 visits");
+  const auto& p = done.body["positions"];
+  ASSERT_EQ(p.size(), 13u);
+  for (const auto& position : p) EXPECT_FALSE(position.contains("score")) << position;
+  EXPECT_DOUBLE_EQ(p[0]["winrate"].get<double>(), 0.52);  // Black to move: as said (5200)
+  EXPECT_DOUBLE_EQ(p[1]["winrate"].get<double>(), 0.6);   // White to move, said 4000
+  EXPECT_EQ(p[3]["line"], json({"D5", "D6"}));            // order 0's pv, not the pass first
+  // The record speaks of chances, not points.
+  const auto sgf =
+      body_of(http_get(server_.port(), "/api/v1/games/" + std::to_string(game) + ".sgf"));
+  EXPECT_NE(sgf.find("Leela Zero 1.15.3, 50 visits: B 60% to win; this move"), std::string::npos)
+      << sgf;
+  EXPECT_EQ(sgf.find("ahead"), std::string::npos) << sgf;
+  EXPECT_NE(sgf.find("SBKV[60.0]"), std::string::npos) << sgf;
+}
+
+TEST_F(Analysis, AReviewBoardAsksTheEngineAboutThePositionItShowsThroughTheRealWorker) {
+  const auto game = finished_game(kTwelveMoves);
+  const auto review =
+      http_request(server_.port(), "POST", "/api/v1/reviews",
+                   "Content-Type: application/json\r\nAuthorization: Bearer " + black_ + "\r\n",
+                   json{{"game", game}}.dump());
+  ASSERT_TRUE(review.starts_with("HTTP/1.1 201")) << review;
+  const auto id = json::parse(body_of(review))["review"]["id"].get<std::int64_t>();
+  const std::string at = "/api/v1/reviews/" + std::to_string(id) + "/analysis";
+  const json line = json::array({{{"color", "black"}, {"vertex", "E5"}},
+                                 {{"color", "white"}, {"vertex", "C3"}},
+                                 {{"color", "black"}, {"vertex", "G3"}},
+                                 {{"color", "white"}, {"vertex", "C6"}}});
+  // A line the board does not have is refused, saying which move.
+  auto wrong = line;
+  wrong[2]["vertex"] = "A1";
+  const auto refused = call("POST", at, black_, json{{"node", 3}, {"line", wrong}}.dump());
+  EXPECT_EQ(refused.status, 409) << refused.body;
+  EXPECT_NE(refused.body["error"]["message"].get<std::string>().find("move 3 of the line (A1)"),
+            std::string::npos)
+      << refused.body;
+  EXPECT_EQ(call("POST", at, "", json{{"node", 4}, {"line", line}}.dump()).status, 401);
+  EXPECT_EQ(
+      call("POST", "/api/v1/reviews/999/analysis", black_, json{{"node", 4}, {"line", line}}.dump())
+          .status,
+      404);
+  // A game's analysis waits too: a worker written before positions (acquire {}) gets the game,
+  // one that takes positions gets the position first.
+  ASSERT_EQ(call("POST", "/api/v1/games/" + std::to_string(game) + "/analysis", white_).status,
+            202);
+  const auto asked = call("POST", at, black_, json{{"node", 4}, {"line", line}}.dump());
+  ASSERT_EQ(asked.status, 202) << asked.body;
+  EXPECT_EQ(asked.body["state"], "queued");
+  EXPECT_EQ(asked.body["node"], 4);
+  const auto job = asked.body["id"].get<std::int64_t>();
+  // Asked again (by anyone who sees the board), the same job.
+  EXPECT_EQ(call("POST", at, white_, json{{"node", 4}, {"line", line}}.dump()).body["id"], job);
+  ASSERT_EQ(
+      run_program(worker(key_file(key("house")), {"--level", "1"}), std::chrono::seconds(120)), 0);
+  const auto view = call("GET", at + "/" + std::to_string(job), "");
+  ASSERT_EQ(view.status, 200) << view.body;
+  EXPECT_EQ(view.body["state"], "done") << view.body;
+  EXPECT_TRUE(view.body["engine"].get<std::string>().starts_with("GNU Go 3.")) << view.body;
+  EXPECT_EQ(view.body["position"]["move"], 4);  // the position after the line's four moves
+  EXPECT_TRUE(view.body["position"]["score"].is_number()) << view.body;
+  EXPECT_EQ(view.body["position"]["line"].size(), 1u);
+  EXPECT_EQ(call("GET", "/api/v1/games/" + std::to_string(game) + "/analysis", "").body["state"],
+            "queued");  // the game waits for the next job
+  // /metrics counts what waits (the game) and the workers seen (the one that just worked).
+  const auto metrics = body_of(http_get(server_.port(), "/metrics"));
+  EXPECT_NE(metrics.find("\ntengen_analysis_unfinished 1\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("\ntengen_analysis_workers_seen 1\n"), std::string::npos) << metrics;
+  // Done: asked again, the stored answer at once.
+  const auto again = call("POST", at, white_, json{{"node", 4}, {"line", line}}.dump());
+  EXPECT_EQ(again.status, 200);
+  EXPECT_EQ(again.body["id"], job);
+  EXPECT_EQ(call("GET", "/api/v1/reviews/" + std::to_string(id) + "/analysis/999", "").status, 404);
+
+  // A worker's result must be the one position asked for.
+  const auto k = key("hostile");
+  const json five = json::array({{{"color", "black"}, {"vertex", "E5"}}});
+  const auto other = call("POST", at, black_, json{{"node", 1}, {"line", five}}.dump());
+  ASSERT_EQ(other.status, 202) << other.body;
+  const auto taken = call("POST", "/api/v1/analysis/acquire", k, R"({"positions":true})");
+  ASSERT_EQ(taken.status, 200) << taken.body;
+  EXPECT_EQ(taken.body["position"], other.body["id"]);
+  EXPECT_EQ(taken.body["from"], 1);
+  EXPECT_EQ(taken.body["positions"], 1);
+  const auto sent = call("POST",
+                         "/api/v1/analysis/positions/" +
+                             std::to_string(other.body["id"].get<std::int64_t>()) + "/result",
+                         k, R"({"engine":"x","positions":[{"move":0,"score":1}]})");
+  EXPECT_EQ(sent.status, 400) << sent.body;
+  EXPECT_NE(sent.body["error"]["message"].get<std::string>().find("must be number 1"),
+            std::string::npos)
+      << sent.body;
+  EXPECT_EQ(call("GET", at + "/" + std::to_string(other.body["id"].get<std::int64_t>()), "")
+                .body["state"],
+            "failed");
+
+  // Fair play: while one plays a game (not correspondence), the engine answers no position.
+  const auto playing = finished_game({"E5"}, /*end=*/false);
+  const auto now = call("POST", at, black_, json{{"node", 4}, {"line", line}}.dump());
+  EXPECT_EQ(now.status, 409) << now.body;
+  EXPECT_EQ(now.body["error"]["code"], "playing_now");
+  EXPECT_NE(now.body["error"]["message"].get<std::string>().find(std::to_string(playing)),
+            std::string::npos);
 }
 
 TEST_F(Analysis, WithAnalyseEveryGameTheServerQueuesFinishedGamesByItself) {
@@ -264,7 +346,7 @@ TEST_F(Analysis, ARevokedKeyIsRefusedAndAWorkerWithoutOneNeverGetsAJob) {
                       " --revoke-worker-key old-box"),
             "the key of the analysis worker 'old-box' no longer works\n");
   EXPECT_EQ(call("POST", "/api/v1/analysis/acquire", k).status, 401);
-  EXPECT_EQ(run(worker(key_file(k)), std::chrono::seconds(30)), 2);
+  EXPECT_EQ(run_program(worker(key_file(k)), std::chrono::seconds(30)), 2);
   EXPECT_EQ(call("GET", "/api/v1/games/" + std::to_string(game) + "/analysis", "").body["state"],
             "queued");
 }
@@ -299,6 +381,17 @@ TEST_F(Analysis, HostileAndMalformedResultsAreRefusedWithTheReason) {
     const auto view = call("GET", "/api/v1/games/" + std::to_string(game) + "/analysis", "");
     EXPECT_EQ(view.body["state"], "failed");
     EXPECT_FALSE(view.body.contains("positions"));
+    // Asked again, a failed analysis waits for a worker again (afresh); the hostile worker's
+    // late result for it is refused.
+    const auto again = call("POST", "/api/v1/games/" + std::to_string(game) + "/analysis", black_);
+    EXPECT_EQ(again.status, 202) << again.body;
+    EXPECT_EQ(again.body["state"], "queued");
+    EXPECT_EQ(again.body["error"], "");
+    EXPECT_EQ(call("POST", "/api/v1/analysis/" + std::to_string(game) + "/result", k, body).status,
+              409);
+    // Failed again, so that the account has no more than three waiting in the next case.
+    ASSERT_EQ(call("POST", "/api/v1/analysis/acquire", k).body["game"], game);
+    call("POST", "/api/v1/analysis/" + std::to_string(game) + "/result", k, "not json");
   }
 }
 
@@ -328,8 +421,8 @@ TEST_F(Analysis, AWorkerKilledMidJobLosesItToAnotherAndNothingIsDoubled) {
   waitpid(first, nullptr, 0);
   // Another worker asks (every 50 ms) until the first one's claim (1 s here) has run out; then
   // the job is its.
-  ASSERT_EQ(run(worker(key_file(key("second")), {"--level", "1", "--poll-ms", "50"}),
-                std::chrono::seconds(120)),
+  ASSERT_EQ(run_program(worker(key_file(key("second")), {"--level", "1", "--poll-ms", "50"}),
+                        std::chrono::seconds(120)),
             0);
   const auto done = call("GET", at, "");
   EXPECT_EQ(done.body["state"], "done");

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <map>
 #include <set>
@@ -19,9 +20,11 @@
 #include "store/postgres.h"
 #include "store/postgres_leases.h"
 #include "support/front_node.h"
+#include "support/game_commands.h"
 #include "support/live_server.h"
 #include "support/node_processes.h"
 #include "support/paths.h"
+#include "support/run_program.h"
 #include "support/server_process.h"
 #include "support/temp_nats.h"
 #include "support/temp_postgres.h"
@@ -736,6 +739,81 @@ TEST_F(ThreeNodes, AClassMadeOnAFrontNodeIsKeptApartAndPlaysItsRoundRobinOnTheHu
   ASSERT_TRUE(rr.starts_with("HTTP/1.1 201")) << rr;
   const json started = ann.wait_type("game_started");
   EXPECT_EQ(started["tournament"]["tournament"], json::parse(testing::body_of(rr))["id"]);
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
+}
+
+// Analysis in a cluster (docs/analysis.md): the queue is in PostgreSQL, so a game played across
+// the nodes is asked for on a front node, analysed by a worker talking to the other node (the
+// hub here), and its result read from either; a review board (the hub's) asks the engine about
+// a position through a front node, which reads the board over the bus.
+TEST_F(ThreeNodes, AnAnalysisAskedOnOneNodeIsDoneByAWorkerOfAnotherAndSeenFromEither) {
+  start(0);
+  start(1);
+  ASSERT_EQ(health(1)["role"], "front");
+  const std::string black_token = register_user(node(1).port(), "black");
+  const std::string white_token = register_user(node(0).port(), "white");
+  std::int64_t game = 0;
+  {
+    WsClient black(node(1).port(), WsClient::Options{black_token, "", "/ws/v1"});
+    WsClient white(node(0).port(), WsClient::Options{white_token, "", "/ws/v1"});
+    game = testing::start_game(black, white, {{"width", 9}, {"height", 9}, {"komi", 6.5}});
+    const std::vector<std::string> moves{"E5", "C3", "G3", "C6"};
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      testing::expect_ack((i % 2 == 0 ? black : white).command(testing::play(game, moves[i])));
+    testing::expect_ack(black.command(testing::cmd("resign", game)));
+  }
+  const auto call = [](int port, const std::string& method, const std::string& path,
+                       const std::string& token, const json& body = nullptr) {
+    const auto reply =
+        testing::http_request(port, method, path,
+                              "Authorization: Bearer " + token + "\r\n" +
+                                  (body.is_null() ? "" : "Content-Type: application/json\r\n"),
+                              body.is_null() ? "" : body.dump());
+    return std::make_pair(std::stoi(reply.substr(9, 3)),
+                          json::parse(testing::body_of(reply), nullptr, false));
+  };
+  const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
+  const auto asked = call(node(1).port(), "POST", at, white_token, json::object());
+  ASSERT_EQ(asked.first, 202) << asked.second;
+  // The board, opened on the front node (the hub holds it), asked about after two moves.
+  const auto opened =
+      call(node(1).port(), "POST", "/api/v1/reviews", black_token, json{{"game", game}});
+  ASSERT_EQ(opened.first, 201) << opened.second;
+  const auto review = opened.second["review"]["id"].get<std::int64_t>();
+  const json line =
+      json::array({{{"color", "black"}, {"vertex", "E5"}}, {{"color", "white"}, {"vertex", "C3"}}});
+  const std::string board = "/api/v1/reviews/" + std::to_string(review) + "/analysis";
+  const auto position =
+      call(node(1).port(), "POST", board, black_token, json{{"node", 2}, {"line", line}});
+  ASSERT_EQ(position.first, 202) << position.second;
+
+  // A worker with a key made by the server's command line on the shared database, talking to
+  // the hub: the position first, then the game.
+  const auto made = testing::output_of(testing::paths::server_binary() + " --database '" + uri_ +
+                                       "' --make-worker-key cluster-box");
+  const auto key_at = made.find("tw_");
+  ASSERT_NE(key_at, std::string::npos) << made;
+  const auto key_file = node(0).dir() / "worker.key";
+  std::ofstream(key_file) << made.substr(key_at, made.find('\n', key_at) - key_at) << "\n";
+  for (int job = 0; job < 2; ++job)
+    ASSERT_EQ(
+        testing::run_program({testing::paths::analysis_binary(), "--server",
+                              "http://127.0.0.1:" + std::to_string(node(0).port()), "--key-file",
+                              key_file.string(), "--once", "--level", "1", "--log-level", "warn"},
+                             std::chrono::seconds(120)),
+        0);
+  for (const int n : {0, 1}) {
+    const auto view = call(node(n).port(), "GET", at, black_token);
+    ASSERT_EQ(view.first, 200) << view.second;
+    EXPECT_EQ(view.second["state"], "done") << "node " << n << ": " << view.second;
+    EXPECT_EQ(view.second["positions"].size(), 5u);
+    const auto answered =
+        call(node(n).port(), "GET",
+             board + "/" + std::to_string(position.second["id"].get<std::int64_t>()), black_token);
+    EXPECT_EQ(answered.second["state"], "done") << "node " << n << ": " << answered.second;
+    EXPECT_EQ(answered.second["position"]["move"], 2);
+  }
   EXPECT_EQ(node(1).terminate(), 0);
   EXPECT_EQ(node(0).terminate(), 0);
 }

@@ -2,8 +2,9 @@
 // house analysis worker (tengen-analysis with Debian's GNU Go), a 9×9 game played to its end, the
 // analysis asked for from the game page, its progress, then the score graph, the swings, the
 // engine's move on the board and its line as a variation, on a desktop in English, a phone with
-// touch in Dutch and a desktop in German, accessible; and the SGF download carrying it. Nothing
-// sleeps: every wait is for something on the page.
+// touch in Dutch and a desktop in German, accessible; the SGF download carrying it; a review board
+// opened from the game with the graph, and the engine asked about a position of a variation there
+// and its line played on the board. Nothing sleeps: every wait is for something on the page.
 //
 //   node tests/web/analysis.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
 import { execFileSync } from 'node:child_process';
@@ -83,7 +84,37 @@ try {
   const reviewed = await ann.evaluate((id) => fetch(`/api/v1/reviews/${id}.sgf`).then((r) => r.text()), review);
   assert.match(reviewed, /C\[The engine's line \(GNU Go 3\.\d+, level 10\)\]/);
   await ann.locator('.review-room .tree').waitFor();
-  await ann.screenshot({ path: join(artifacts, 'analysis-review-board.png') });
+
+  step('the review board shows the game\'s graph and swings; a swing goes to its move on the shared board');
+  const engine = ann.locator('.review-engine');
+  await engine.locator('.analysis-graph').waitFor();
+  assert.equal(await engine.locator('ol.swings li').count(), listed, 'the same swings as the game page');
+  await engine.locator('ol.swings li button.link').first().click();
+  const swingMove = Number(/^Move (\d+)/.exec(await engine.locator('ol.swings li').first().innerText())[1]);
+  await ann.locator('.review-where', { hasText: new RegExp(`^Move ${swingMove} ·`) }).waitFor();
+  await engine.locator(`.analysis-graph line.now[data-move="${swingMove}"]`).waitFor({ state: 'attached' });
+
+  step('ann asks the engine about a position of a variation; the house worker answers; its line is played on the board');
+  // A variation of her own at move 2: a move the game did not have.
+  await ann.keyboard.press('Home');
+  await ann.locator('.review-where', { hasText: /^The start/ }).waitFor();
+  await ann.keyboard.press('ArrowRight');
+  await ann.locator('.review-where', { hasText: /^Move 1 ·/ }).waitFor();
+  const nodesBefore = await ann.locator('.review-tree g.node').count();
+  await ann.locator('.board-holder .board').click({ position: { x: 30, y: 30 } });  // near A9
+  await ann.waitForFunction((n) => document.querySelectorAll('.review-tree g.node').length === n + 1, nodesBefore);
+  await ann.locator('.review-where', { hasText: /^Move 2 ·/ }).waitFor();
+  assert.match(await engine.locator('p.muted', { hasText: 'variation' }).innerText(), /variation/, 'the graph says it follows the game');
+  await engine.locator('button.ask-position').click();
+  const answer = engine.locator('[data-analysis=position]');
+  await answer.waitFor({ timeout: 60000 });
+  assert.match(await answer.innerText(), /^GNU Go 3\.\d+, level 10, here · (even|[BW]\+\d+\.\d)/);
+  await ann.screenshot({ path: join(artifacts, 'analysis-review-position.png'), fullPage: true });
+  await assertAccessible(ann, 'a review board with the engine');
+  const played = await ann.locator('.review-tree g.node').count();
+  await engine.locator('button', { hasText: 'Play the engine\'s line here' }).click();
+  await ann.waitForFunction((n) => document.querySelectorAll('.review-tree g.node').length > n, played);
+  await ann.locator('.review-where', { hasText: /^Move 3 ·/ }).waitFor();
 
   step('bob, on his phone in Dutch, sees the same analysis');
   // His page, open on the game since it began, learns of the analysis by itself.

@@ -236,3 +236,17 @@ test('blind mode: a word means the page\'s command (German "zurück": undo in a 
     }
   }
 });
+
+test('analysis: swings in points, or in points of win rate when the engine gives no score', async () => {
+  const { swingsOf, scored, positionFacts } = await import('../../web/js/analysis.js');
+  const moves = [{ color: 'black', vertex: 'E5' }, { color: 'white', vertex: 'C3' }];
+  const points = [{ move: 0, score: 1, line: ['E5'] }, { move: 1, score: 3.5, line: ['D4'] }, { move: 2, score: 8, line: [] }];
+  assert.equal(scored(points), true);
+  assert.deepEqual(swingsOf(points, moves).map((s) => [s.k, s.points, s.better]), [[1, 2.5, null], [2, -4.5, 'D4']]);
+  const rates = [{ move: 0, winrate: 0.5, line: ['E5'] }, { move: 1, winrate: 0.62, line: ['C3'] }, { move: 2, winrate: 0.8, line: [] }];
+  assert.equal(scored(rates), false);
+  const swings = swingsOf(rates, moves);
+  assert.ok(Math.abs(swings[0].points - 12) < 1e-9 && Math.abs(swings[1].points + 18) < 1e-9, JSON.stringify(swings));
+  assert.deepEqual(positionFacts(rates[1]), ['Black 62%']);
+  assert.deepEqual(positionFacts({ score: -2.5, winrate: 0.3, line: [] }), ['W+2.5', 'Black 30%']);
+});

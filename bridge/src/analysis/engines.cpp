@@ -63,7 +63,7 @@ class GnuGo final : public AnalysisEngine {
     return "GNU Go " + engine.gtp("version", 10s) + ", level " + std::to_string(level_);
   }
 
-  wire::AnalysisResult analyse(const GameRecord& record,
+  wire::AnalysisResult analyse(const GameRecord& record, int from,
                                const std::function<void(int)>& progress) override {
     square_only(record);
     auto& gtp = process();
@@ -74,6 +74,10 @@ class GnuGo final : public AnalysisEngine {
     wire::AnalysisResult result;
     result.engine = name();
     for (std::size_t i = 0; i <= moves.size(); ++i) {
+      if (static_cast<int>(i) < from) {  // before the positions asked for: only played
+        play(gtp, record, moves[i]);
+        continue;
+      }
       wire::AnalysedPosition p;
       p.move = static_cast<int>(i);
       const std::string who = to_move[i] == Color::White ? "white" : "black";
@@ -93,7 +97,7 @@ class GnuGo final : public AnalysisEngine {
       p.score = (here + after_best) / 2;
       result.positions.push_back(std::move(p));
       if (i < moves.size()) play(gtp, record, moves[i]);
-      progress(static_cast<int>(i + 1));
+      progress(static_cast<int>(result.positions.size()));
     }
     return result;
   }
@@ -145,7 +149,7 @@ class KataGo final : public AnalysisEngine {
     return "KataGo " + version_ + ", " + std::to_string(visits_) + " visits";
   }
 
-  wire::AnalysisResult analyse(const GameRecord& record,
+  wire::AnalysisResult analyse(const GameRecord& record, int from,
                                const std::function<void(int)>& progress) override {
     square_only(record);
     const auto geometry = record.geometry();
@@ -162,14 +166,15 @@ class KataGo final : public AnalysisEngine {
     for (const auto p : record.setup_black) initial.push_back({"B", geometry.to_gtp(p)});
     for (const auto p : record.setup_white) initial.push_back({"W", geometry.to_gtp(p)});
     for (const auto& m : moves) played.push_back({colour(m.color), geometry.to_gtp(m.point)});
-    for (std::size_t i = 0; i <= moves.size(); ++i) turns.push_back(i);
+    for (auto i = static_cast<std::size_t>(from); i <= moves.size(); ++i) turns.push_back(i);
     query["initialStones"] = std::move(initial);
     query["moves"] = std::move(played);
     query["analyzeTurns"] = std::move(turns);
     const auto engine_name = name();
     auto& engine = process();
     engine.write_line(query.dump());
-    std::vector<std::optional<wire::AnalysedPosition>> positions(moves.size() + 1);
+    std::vector<std::optional<wire::AnalysedPosition>> positions(moves.size() + 1 -
+                                                                 static_cast<std::size_t>(from));
     std::size_t answered = 0;
     while (answered < positions.size()) {
       const auto line = engine.read_line(600s);
@@ -180,7 +185,9 @@ class KataGo final : public AnalysisEngine {
           !j.contains("rootInfo"))
         continue;  // a warning ({"warning": ...}), or a field this worker does not read
       const auto turn = j["turnNumber"].get<std::size_t>();
-      if (turn >= positions.size() || positions[turn]) continue;
+      if (turn < static_cast<std::size_t>(from) || turn > moves.size() ||
+          positions[turn - static_cast<std::size_t>(from)])
+        continue;
       const auto& root = j["rootInfo"];
       // Reported for the side to move: turned to Black's.
       const bool white = to_move[turn] == Color::White;
@@ -206,7 +213,7 @@ class KataGo final : public AnalysisEngine {
           p.line.push_back((*best)["move"].get<std::string>());
         }
       }
-      positions[turn] = std::move(p);
+      positions[turn - static_cast<std::size_t>(from)] = std::move(p);
       progress(static_cast<int>(++answered));
     }
     wire::AnalysisResult result{engine_name, {}};
@@ -286,26 +293,35 @@ std::vector<Candidate> candidates_of(const std::string& line) {
   return out;
 }
 
-// Any GTP engine with kata-analyze (KataGo in GTP mode and its kin): for each position,
-// "kata-analyze COLOUR interval 10" until the search has `visits` visits in all, then another
-// command stops it. Its numbers are for the side to move.
-class KataAnalyze final : public AnalysisEngine {
+// Any GTP engine with kata-analyze (KataGo in GTP mode and its kin) or lz-analyze (Leela Zero,
+// SAI): for each position, "kata-analyze COLOUR interval 10" (or "lz-analyze COLOUR 10") until
+// the search has `visits` visits in all, then another command stops it. Its numbers are for the
+// side to move; lz-analyze's win rate is in ten-thousandths and it gives no score.
+class GtpAnalyze final : public AnalysisEngine {
  public:
-  KataAnalyze(std::vector<std::string> command, int visits)
+  GtpAnalyze(std::vector<std::string> command, int visits)
       : command_(std::move(command)), visits_(visits) {}
 
   std::string name() override {
     auto& gtp = process();
     if (label_.empty()) {
-      const auto commands = gtp.gtp("list_commands", 60s);
-      if (commands.find("kata-analyze") == std::string::npos)
-        throw EngineDown("this GTP engine has no kata-analyze (its list_commands)");
+      std::istringstream commands(gtp.gtp("list_commands", 60s));
+      bool kata = false, lz = false;
+      for (std::string c; commands >> c;) {  // one command a line
+        kata = kata || c == "kata-analyze";
+        lz = lz || c == "lz-analyze";
+      }
+      if (!kata && !lz)
+        throw EngineDown(
+            "this GTP engine has neither kata-analyze nor lz-analyze (its "
+            "list_commands)");
+      kata_ = kata;
       label_ = gtp.gtp("name", 60s) + " " + gtp.gtp("version", 60s);
     }
     return label_ + ", " + std::to_string(visits_) + " visits";
   }
 
-  wire::AnalysisResult analyse(const GameRecord& record,
+  wire::AnalysisResult analyse(const GameRecord& record, int from,
                                const std::function<void(int)>& progress) override {
     square_only(record);
     auto& gtp = process();
@@ -315,64 +331,76 @@ class KataAnalyze final : public AnalysisEngine {
     const auto moves = moves_of(record);
     const auto to_move = players_to_move(record);
     for (std::size_t i = 0; i <= moves.size(); ++i) {
-      const bool white = to_move[i] == Color::White;
-      gtp.write_line(std::string("kata-analyze ") + (white ? "W" : "B") + " interval 10");
-      std::string reply = gtp.read_line(600s);
-      while (reply.empty()) reply = gtp.read_line(600s);
-      if (reply[0] == '?') throw EngineDown("kata-analyze was refused: " + reply);
-      std::vector<Candidate> last;
-      for (;;) {
-        const auto line = gtp.read_line(600s);
-        if (!line.starts_with("info")) continue;
-        auto candidates = candidates_of(line);
-        if (candidates.empty()) continue;
-        last = std::move(candidates);
-        long visits = 0;
-        for (const auto& c : last) visits += c.visits;
-        if (visits >= visits_) break;
+      if (static_cast<int>(i) >= from) {
+        result.positions.push_back(search(gtp, static_cast<int>(i), to_move[i] == Color::White));
+        progress(static_cast<int>(result.positions.size()));
       }
-      // Any command ends the analysis: its output ends with an empty line, then the reply.
-      gtp.write_line("protocol_version");
-      for (;;) {
-        const auto line = gtp.read_line(60s);
-        if (line.starts_with("=") || line.starts_with("?")) break;
-      }
-      gtp.read_line(60s);  // the reply's empty line
-      const Candidate* best = &last.front();
-      for (const auto& c : last)
-        if (c.order < best->order) best = &c;
-      wire::AnalysedPosition p;
-      p.move = static_cast<int>(i);
-      p.score = white ? -best->score_lead : best->score_lead;
-      p.winrate = white ? 1 - best->winrate : best->winrate;
-      for (const auto& m : best->pv) {
-        if (p.line.size() == wire::kMaxAnalysisLine) break;
-        p.line.push_back(m);
-      }
-      if (p.line.empty() && !best->move.empty()) p.line.push_back(best->move);
-      result.positions.push_back(std::move(p));
       if (i < moves.size()) play(gtp, record, moves[i]);
-      progress(static_cast<int>(i + 1));
     }
     return result;
   }
 
  private:
+  wire::AnalysedPosition search(LineProcess& gtp, int move, bool white) {
+    const std::string colour = white ? "W" : "B";
+    gtp.write_line(kata_ ? "kata-analyze " + colour + " interval 10"
+                         : "lz-analyze " + colour + " 10");
+    std::string reply = gtp.read_line(600s);
+    while (reply.empty()) reply = gtp.read_line(600s);
+    if (reply[0] == '?') throw EngineDown("the analysis was refused: " + reply);
+    std::vector<Candidate> last;
+    for (;;) {
+      const auto line = gtp.read_line(600s);
+      if (!line.starts_with("info")) continue;
+      auto candidates = candidates_of(line);
+      if (candidates.empty()) continue;
+      last = std::move(candidates);
+      long visits = 0;
+      for (const auto& c : last) visits += c.visits;
+      if (visits >= visits_) break;
+    }
+    // Any command ends the analysis: its output ends with an empty line, then the reply.
+    gtp.write_line("protocol_version");
+    for (;;) {
+      const auto line = gtp.read_line(60s);
+      if (line.starts_with("=") || line.starts_with("?")) break;
+    }
+    gtp.read_line(60s);  // the reply's empty line
+    const Candidate* best = &last.front();
+    for (const auto& c : last)
+      if (c.order < best->order) best = &c;
+    wire::AnalysedPosition p;
+    p.move = move;
+    const double rate = kata_ ? best->winrate : best->winrate / 10000;
+    if (rate < 0 || rate > 1)
+      throw EngineDown("the engine's win rate " + std::to_string(best->winrate) +
+                       " is out of range");
+    p.winrate = white ? 1 - rate : rate;
+    if (kata_) p.score = white ? -best->score_lead : best->score_lead;
+    for (const auto& m : best->pv) {
+      if (p.line.size() == wire::kMaxAnalysisLine) break;
+      p.line.push_back(m);
+    }
+    if (p.line.empty() && !best->move.empty()) p.line.push_back(best->move);
+    return p;
+  }
+
   LineProcess& process() {
     if (!engine_) engine_ = std::make_unique<LineProcess>(command_);
     return *engine_;
   }
   std::vector<std::string> command_;
   int visits_;
+  bool kata_ = true;
   std::string label_;
   std::unique_ptr<LineProcess> engine_;
 };
 
 }  // namespace
 
-std::unique_ptr<AnalysisEngine> kata_analyze_engine(const std::vector<std::string>& command,
-                                                    int visits) {
-  return std::make_unique<KataAnalyze>(command, visits);
+std::unique_ptr<AnalysisEngine> gtp_analyze_engine(const std::vector<std::string>& command,
+                                                   int visits) {
+  return std::make_unique<GtpAnalyze>(command, visits);
 }
 
 std::vector<Color> players_to_move(const GameRecord& record) {

@@ -19,8 +19,9 @@ class AnalysisEngine {
   virtual ~AnalysisEngine() = default;
   // "GNU Go 3.8, level 10", "KataGo 1.15.3, 400 visits": what the page shows.
   virtual std::string name() = 0;
-  // `progress(done)` after each position, for the server's progress bar.
-  virtual protocol::http::AnalysisResult analyse(const GameRecord& record,
+  // The positions from number `from` (0: the start) to the end, `progress(done)` after each, for
+  // the server's progress bar. A review board's position is its line's last (`from` = its moves).
+  virtual protocol::http::AnalysisResult analyse(const GameRecord& record, int from,
                                                  const std::function<void(int done)>& progress) = 0;
 };
 
@@ -35,11 +36,13 @@ std::unique_ptr<AnalysisEngine> gnugo_engine(const std::string& binary, int leve
 // for the side to move, as its example configuration does (reportAnalysisWinratesAs SIDETOMOVE).
 std::unique_ptr<AnalysisEngine> katago_engine(const std::vector<std::string>& command, int visits);
 
-// Any GTP engine with `kata-analyze` (KataGo in GTP mode, and engines that speak its extension):
-// each position searched until `visits` visits in all, its best candidate's scoreLead, winrate and
-// pv, turned from the side to move's to Black's.
-std::unique_ptr<AnalysisEngine> kata_analyze_engine(const std::vector<std::string>& command,
-                                                    int visits);
+// Any GTP engine with `kata-analyze` (KataGo in GTP mode, and engines that speak its extension)
+// or, failing that, Leela Zero's `lz-analyze` (Leela Zero, SAI): each position searched until
+// `visits` visits in all, its best candidate's scoreLead (kata-analyze only: lz-analyze gives no
+// score, so such a result has win rates only), winrate and pv, turned from the side to move's to
+// Black's.
+std::unique_ptr<AnalysisEngine> gtp_analyze_engine(const std::vector<std::string>& command,
+                                                   int visits);
 
 // Who is to move before each move of the record and after the last (the record's colours; at the
 // start PL, else White after handicap stones, else Black).

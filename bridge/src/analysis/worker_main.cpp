@@ -177,7 +177,8 @@ int main(int argc, char** argv) {
   if (engine_name != "gnugo" && engine_name != "katago" && engine_name != "gtp")
     return usage_error("--engine must be gnugo, katago or gtp");
   if (engine_name == "gtp" && gtp.empty())
-    return usage_error("--engine gtp needs --gtp \"engine gtp ...\" (with kata-analyze)");
+    return usage_error(
+        "--engine gtp needs --gtp \"engine gtp ...\" (with kata-analyze or lz-analyze)");
   if (engine_name == "katago" && katago.empty())
     return usage_error("--engine katago needs --katago \"katago analysis -config ... -model ...\"");
   const auto log_level = spdlog::level::from_str(level_name);
@@ -187,7 +188,7 @@ int main(int argc, char** argv) {
 
   auto make_engine = [&]() -> std::unique_ptr<tengen::analysis::AnalysisEngine> {
     if (engine_name == "katago") return tengen::analysis::katago_engine(words(katago), visits);
-    if (engine_name == "gtp") return tengen::analysis::kata_analyze_engine(words(gtp), visits);
+    if (engine_name == "gtp") return tengen::analysis::gtp_analyze_engine(words(gtp), visits);
     return tengen::analysis::gnugo_engine(gnugo, level);
   };
   if (!sgf_file.empty()) {  // one local game, no server
@@ -201,7 +202,7 @@ int main(int argc, char** argv) {
       auto engine = make_engine();
       const auto name = engine->name();  // the engine started and asked, outside the timing
       const auto started = std::chrono::steady_clock::now();
-      const auto result = engine->analyse(record, [](int) {});
+      const auto result = engine->analyse(record, 0, [](int) {});
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       std::cout << wire::encode_analysis_result(result) << "\n";
@@ -239,7 +240,8 @@ int main(int argc, char** argv) {
   spdlog::info("tengen-analysis: asking {} for games to analyse with {}", server_url, engine_name);
   auto backoff = 1s;
   while (!stopping) {
-    const auto asked = server.post("/api/v1/analysis/acquire", "{}");
+    // A review board's positions too (one position each: they come before the games).
+    const auto asked = server.post("/api/v1/analysis/acquire", "{\"positions\":true}");
     if (asked.status == 401) {
       spdlog::error("the server refused the worker key: {}", asked.body);
       return 2;
@@ -262,13 +264,17 @@ int main(int argc, char** argv) {
       continue;
     }
     const auto& job = std::get<wire::AnalysisJob>(decoded);
-    const std::string at = "/api/v1/analysis/" + std::to_string(job.game);
-    spdlog::info("analysing game {} ({} positions)", job.game, job.positions);
+    const std::string what = job.position ? "position " + std::to_string(job.position)
+                                          : "game " + std::to_string(job.game);
+    const std::string at = job.position
+                               ? "/api/v1/analysis/positions/" + std::to_string(job.position)
+                               : "/api/v1/analysis/" + std::to_string(job.game);
+    spdlog::info("analysing {} ({} positions)", what, job.positions);
     const auto started = std::chrono::steady_clock::now();
     auto last_told = started;
     try {
       const auto record = tengen::read_sgf(job.sgf);
-      const auto result = engine->analyse(record, [&](int done) {
+      const auto result = engine->analyse(record, job.from, [&](int done) {
         if (stopping) throw tengen::analysis::EngineDown("the worker is stopping");
         const auto now = std::chrono::steady_clock::now();
         if (now - last_told < 2s && done != job.positions) return;
@@ -281,12 +287,12 @@ int main(int argc, char** argv) {
                           std::chrono::steady_clock::now() - started)
                           .count();
       if (sent.status == 204)
-        spdlog::info("game {} analysed in {} ms ({} ms a position)", job.game, ms,
+        spdlog::info("{} analysed in {} ms ({} ms a position)", what, ms,
                      ms / std::max(1, job.positions));
       else
-        spdlog::error("game {}: the server refused the result: {}", job.game, describe(sent));
+        spdlog::error("{}: the server refused the result: {}", what, describe(sent));
     } catch (const std::exception& e) {
-      spdlog::warn("game {}: {}; handing it back", job.game, e.what());
+      spdlog::warn("{}: {}; handing it back", what, e.what());
       server.post(at + "/give-back", "{}");
       engine = make_engine();  // a fresh engine for the next job
       if (!stopping) pause_for(1s);

@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "clock.h"
+#include "engine/sgf.h"
 #include "protocol/analysis_api.h"
 #include "store/analysis_store.h"
 #include "store/game_store.h"
+#include "store/position_analysis_store.h"
 
 namespace tengen {
 
@@ -25,13 +27,16 @@ class Analysis {
     int others_per_day = 10;  // requests a day for other people's public games
     int waiting_per_account = 3;
     int queue = 1000;                // jobs waiting or running, everyone's
+    int positions_per_day = 100;     // a review board's positions a day, one account
     std::int64_t claim_ms = 120000;  // a worker silent this long loses its job to another
     int attempts = 3;                // claims before a job fails
   };
-  Analysis(store::AnalysisStore& store, store::GameStore& games, Clock& clock)
-      : Analysis(store, games, clock, Limits{}) {}
-  Analysis(store::AnalysisStore& store, store::GameStore& games, Clock& clock, Limits limits)
-      : store_(store), games_(games), clock_(clock), limits_(limits) {}
+  Analysis(store::AnalysisStore& store, store::PositionAnalysisStore& positions,
+           store::GameStore& games, Clock& clock)
+      : Analysis(store, positions, games, clock, Limits{}) {}
+  Analysis(store::AnalysisStore& store, store::PositionAnalysisStore& positions,
+           store::GameStore& games, Clock& clock, Limits limits)
+      : store_(store), positions_(positions), games_(games), clock_(clock), limits_(limits) {}
 
   // A new worker's key (shown once; the store keeps its hash); nullopt if the name is taken or
   // not 1 to 40 letters, digits, '-', '_' or '.'.
@@ -45,6 +50,13 @@ class Analysis {
   // start of the server).
   std::string renew_key(const std::string& name);
   std::vector<store::AnalysisWorker> workers() { return store_.workers(); }
+  // For /metrics: jobs waiting or running (games and positions), workers seen in five minutes
+  // (a worker's last_seen is written once a minute); zeros if the store cannot be read.
+  struct Queue {
+    int unfinished = 0;
+    int workers_seen = 0;
+  };
+  Queue queue();
   // The worker holding this key, unless revoked.
   std::optional<store::AnalysisWorker> worker(const std::string& key);
 
@@ -72,8 +84,29 @@ class Analysis {
   };
   Queued queue_ended(std::int64_t since_ms);
 
-  // A worker's calls. The next job (nullopt: none waiting).
-  std::optional<protocol::http::AnalysisJob> acquire(const store::AnalysisWorker& worker);
+  // A review board's position (docs/analysis.md, "In a review board"): `line` is the line from
+  // the board's start to the node, as the board's record holds it (analysis::line_of); the same
+  // line asked for again is answered from the store. Refused while `user` plays a game that is
+  // not correspondence (fair play: the board could hold that game's position), or past the
+  // allowance and the queue's bounds.
+  using PositionAnswer = std::variant<protocol::http::PositionAnalysisView, Refusal>;
+  PositionAnswer request_position(std::int64_t review, std::int64_t node, const GameRecord& line,
+                                  std::int64_t user);
+  // The job's view; nullopt if there is no such job for this board.
+  std::optional<protocol::http::PositionAnalysisView> position(std::int64_t review,
+                                                               std::int64_t id);
+
+  // A worker's calls. The next job (nullopt: none waiting): a review board's position first, if
+  // the worker takes them (`positions`: it said so), then the oldest game.
+  std::optional<protocol::http::AnalysisJob> acquire(const store::AnalysisWorker& worker,
+                                                     bool positions = false);
+  // The same for a position's job (`position` its id).
+  std::optional<Refusal> position_progress(const store::AnalysisWorker& worker,
+                                           std::int64_t position);
+  std::optional<Refusal> submit_position(const store::AnalysisWorker& worker, std::int64_t position,
+                                         std::string_view body);
+  std::optional<Refusal> give_back_position(const store::AnalysisWorker& worker,
+                                            std::int64_t position);
   std::optional<Refusal> progress(const store::AnalysisWorker& worker, std::int64_t game, int done);
   // The result, checked and kept; or why not (400 for a result that does not fit the game: the
   // job fails with that reason; 409 for a job the worker no longer holds).
@@ -87,8 +120,10 @@ class Analysis {
 
  private:
   protocol::http::AnalysisView view_of(const store::AnalysisJobRow& row);
+  protocol::http::PositionAnalysisView position_view(const store::PositionJobRow& row);
 
   store::AnalysisStore& store_;
+  store::PositionAnalysisStore& positions_;
   store::GameStore& games_;
   Clock& clock_;
   Limits limits_;

@@ -10,9 +10,10 @@
 namespace tengen::analysis {
 namespace {
 
-// The engine's line stands beside the moves that lost the most (at least a point), as many as the
-// game page lists.
+// The engine's line stands beside the moves that lost the most (at least a point, or five points
+// of win rate with an engine that gives no score), as many as the game page lists.
 constexpr double kMistake = 1;
+constexpr double kMistakePercent = 5;
 constexpr std::size_t kMistakesShown = 5;
 
 std::string points(double v) {
@@ -23,6 +24,42 @@ std::string points(double v) {
 
 }  // namespace
 
+std::variant<GameRecord, std::string> line_of(
+    const GameTree& tree, const std::vector<std::pair<bool, std::string>>& moves) {
+  GameRecord record;
+  record.width = tree.record.width;
+  record.height = tree.record.height;
+  record.komi = tree.record.komi;
+  record.handicap = tree.record.handicap;
+  record.rules = tree.record.rules;
+  record.player_to_move = tree.record.player_to_move;
+  record.setup_black = tree.record.setup_black;
+  record.setup_white = tree.record.setup_white;
+  const auto geometry = record.geometry();
+  int node = 0;
+  for (std::size_t k = 0; k < moves.size(); ++k) {
+    const auto& [white, vertex] = moves[k];
+    const auto point = geometry.parse_gtp(vertex);
+    const Color colour = white ? Color::White : Color::Black;
+    const std::string where = "move " + std::to_string(k + 1) + " of the line (" + vertex + ")";
+    if (!point) return where + " is not on the board";
+    int next = -1;
+    for (const int child : tree.nodes[static_cast<std::size_t>(node)].children) {
+      const auto& m = tree.nodes[static_cast<std::size_t>(child)].move;
+      if (!m.is_move() && (!m.add_black.empty() || !m.add_white.empty() || !m.add_empty.empty()))
+        continue;
+      if (m.color == colour && m.point == *point) next = child;
+    }
+    if (next < 0) return where + " is not on the board's tree (it may have been deleted)";
+    const auto& m = tree.nodes[static_cast<std::size_t>(next)].move;
+    if (!m.add_black.empty() || !m.add_white.empty() || !m.add_empty.empty())
+      return "stones are set up on the line after the start: its positions cannot be analysed";
+    record.moves.push_back(RecordedMove::of(Move{colour, *point}));
+    node = next;
+  }
+  return record;
+}
+
 int positions_of(const GameRecord& record) {
   int moves = 0;
   for (const auto& m : record.moves) moves += m.is_move() ? 1 : 0;
@@ -30,11 +67,17 @@ int positions_of(const GameRecord& record) {
 }
 
 std::optional<std::string> check_result(const GameRecord& record,
-                                        const protocol::http::AnalysisResult& result) {
-  const int expected = positions_of(record);
-  if (static_cast<int>(result.positions.size()) != expected)
+                                        const protocol::http::AnalysisResult& result, int from) {
+  const int expected = positions_of(record) - from;
+  if (from == 0 && static_cast<int>(result.positions.size()) != expected)
     return "the game has " + std::to_string(expected) + " positions (its moves and the start), " +
            "the result " + std::to_string(result.positions.size());
+  if (from > 0 && static_cast<int>(result.positions.size()) != expected)
+    return "the job asked for " + std::to_string(expected) + " position(s), the result has " +
+           std::to_string(result.positions.size());
+  if (result.positions.front().move != from)
+    return "the first position must be number " + std::to_string(from) + ", not " +
+           std::to_string(result.positions.front().move);
   const auto geometry = record.geometry();
   // The position before each move, replayed by the rules engine as the review boards do.
   ReviewTree tree(GameTree::of(record));
@@ -50,7 +93,7 @@ std::optional<std::string> check_result(const GameRecord& record,
   }
   for (std::size_t i = 0; i < result.positions.size(); ++i) {
     const auto& p = result.positions[i];
-    Variation here = tree.position_at(nodes[i]);
+    Variation here = tree.position_at(nodes[i + static_cast<std::size_t>(from)]);
     for (std::size_t k = 0; k < p.line.size(); ++k) {
       const auto point = geometry.parse_gtp(p.line[k]);
       const std::string where = "position " + std::to_string(i) + ": move " +
@@ -88,16 +131,29 @@ std::string annotated_sgf(const std::string& sgf, const protocol::http::Analysis
       std::snprintf(rate, sizeof rate, "%.1f", *after.winrate * 100);
       n.extra.emplace_back("SBKV", std::vector<std::string>{rate});
     }
-    // The mover's gain or loss by this move, in points (Black's lead turned to the mover's side).
-    const double swing = (after.score - before.score) * (n.move.color == Color::Black ? 1 : -1);
-    std::string comment = result.engine + ": " + (after.score >= 0 ? "B" : "W") + " " +
-                          points(std::fabs(after.score)).substr(1) + " ahead; this move " +
-                          points(swing);
+    // The mover's gain or loss by this move, in points (Black's lead turned to the mover's
+    // side), or in points of win rate when the engine gives no score.
+    const double sign = n.move.color == Color::Black ? 1 : -1;
+    const bool scored = after.score && before.score;
+    const double swing =
+        scored ? (*after.score - *before.score) * sign
+               : (after.winrate.value_or(0.5) - before.winrate.value_or(0.5)) * 100 * sign;
+    std::string comment = result.engine + ": ";
+    if (scored) {
+      comment += std::string(*after.score >= 0 ? "B" : "W") + " " +
+                 points(std::fabs(*after.score)).substr(1) + " ahead; this move " + points(swing);
+    } else {
+      char rate[64];
+      std::snprintf(rate, sizeof rate, "B %.0f%% to win; this move %+.0f%%",
+                    after.winrate.value_or(0.5) * 100, swing);
+      comment += rate;
+    }
     if (!before.line.empty()) {
       const auto best = geometry.parse_gtp(before.line.front());
       if (best && *best != n.move.point) {
         comment += "; better: " + before.line.front();
-        if (swing <= -kMistake) mistakes.push_back({swing, parent, position - 1});
+        if (swing <= -(scored ? kMistake : kMistakePercent))
+          mistakes.push_back({swing, parent, position - 1});
       }
     }
     if (!n.move.comment.empty()) n.move.comment += "\n\n";

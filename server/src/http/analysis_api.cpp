@@ -1,6 +1,7 @@
 // Analysis after the game over HTTP (docs/analysis.md): players ask for a finished game's analysis
 // and read it; workers, with their keys, take jobs and hand in results.
 #include "analysis/analysis.h"
+#include "analysis/validate.h"
 #include "http/api.h"
 #include "http/api_util.h"
 #include "protocol/codec.h"
@@ -26,10 +27,35 @@ std::optional<ApiResponse> refused(const std::optional<Analysis::Refusal>& no) {
   return error(no->status, no->code, no->message);
 }
 
+// A worker's calls on a job it holds: {id}/progress, {id}/result, {id}/give-back.
+template <typename Calls>
+ApiResponse worker_call(const ApiRequest& r, std::string_view rest, const Calls& calls) {
+  const auto slash = rest.find('/');
+  const auto id = api::parse_int(rest.substr(0, slash));
+  if (slash == std::string_view::npos || !id || *id < 1)
+    return error(404, "not_found", "no such endpoint: see docs/analysis.md");
+  const auto what = rest.substr(slash + 1);
+  std::optional<Analysis::Refusal> no;
+  if (what == "progress") {
+    const auto done = wire::decode_analysis_progress(r.body);
+    if (const auto* why = std::get_if<std::string>(&done)) return error(400, "bad_request", *why);
+    no = calls.progress(*id, std::get<int>(done));
+  } else if (what == "result") {
+    no = calls.result(*id, r.body);
+  } else if (what == "give-back") {
+    no = calls.give_back(*id);
+  } else {
+    return error(404, "not_found", "no such endpoint: see docs/analysis.md");
+  }
+  if (auto answer = refused(no)) return *answer;
+  return ApiResponse{204, "", {}};
+}
+
 }  // namespace
 
-// GET and POST /api/v1/games/{id}/analysis (players), POST /api/v1/analysis/acquire and
-// /api/v1/analysis/{game}/progress|result|give-back (workers); nullopt for other paths.
+// GET and POST /api/v1/games/{id}/analysis (players), POST /api/v1/analysis/acquire,
+// /api/v1/analysis/{game}/progress|result|give-back and
+// /api/v1/analysis/positions/{id}/progress|result|give-back (workers); nullopt for other paths.
 std::optional<ApiResponse> Api::analysis(const ApiRequest& r, std::string_view path) {
   constexpr std::string_view kGames = "/api/v1/games/";
   constexpr std::string_view kSuffix = "/analysis";
@@ -76,31 +102,75 @@ std::optional<ApiResponse> Api::analysis(const ApiRequest& r, std::string_view p
                  "this is for analysis workers: send a worker key an administrator issued "
                  "(Authorization: Bearer tw_...); it may have been revoked");
   if (path == "/api/v1/analysis/acquire") {
-    const auto job = analysis.acquire(*worker);
+    // {"positions": true}: the worker takes review boards' positions too (one written before
+    // they existed sends {} and is given games only).
+    const auto job = analysis.acquire(*worker, wire::acquires_positions(r.body));
     if (!job) return ApiResponse{204, "", {}};
     return ApiResponse{200, wire::encode_analysis_job(*job), {}};
   }
   std::string_view rest = path.substr(kWorker.size());
-  const auto slash = rest.find('/');
-  const auto game = api::parse_int(rest.substr(0, slash));
-  if (slash == std::string_view::npos || !game || *game < 1)
-    return error(404, "not_found", "no such endpoint: see docs/analysis.md");
-  const auto what = rest.substr(slash + 1);
-  if (what == "progress") {
-    const auto done = wire::decode_analysis_progress(r.body);
-    if (const auto* why = std::get_if<std::string>(&done)) return error(400, "bad_request", *why);
-    if (auto no = refused(analysis.progress(*worker, *game, std::get<int>(done)))) return no;
-    return ApiResponse{204, "", {}};
+  if (rest.starts_with("positions/")) {
+    struct {
+      Analysis& a;
+      const store::AnalysisWorker& w;
+      auto progress(std::int64_t id, int) const { return a.position_progress(w, id); }
+      auto result(std::int64_t id, std::string_view body) const {
+        return a.submit_position(w, id, body);
+      }
+      auto give_back(std::int64_t id) const { return a.give_back_position(w, id); }
+    } calls{analysis, *worker};
+    return worker_call(r, rest.substr(std::string_view("positions/").size()), calls);
   }
-  if (what == "result") {
-    if (auto no = refused(analysis.submit(*worker, *game, r.body))) return no;
-    return ApiResponse{204, "", {}};
+  struct {
+    Analysis& a;
+    const store::AnalysisWorker& w;
+    auto progress(std::int64_t id, int done) const { return a.progress(w, id, done); }
+    auto result(std::int64_t id, std::string_view body) const { return a.submit(w, id, body); }
+    auto give_back(std::int64_t id) const { return a.give_back(w, id); }
+  } calls{analysis, *worker};
+  return worker_call(r, rest, calls);
+}
+
+ApiResponse Api::review_analysis(const ApiRequest& r, std::int64_t review, std::string_view rest) {
+  if (!archive_.analysis) return error(503, "analysis_disabled", "this server analyses no games");
+  auto& analysis = *archive_.analysis;
+  const auto viewer = r.token.empty() ? std::nullopt : accounts_.authenticate(r.token);
+  const wire::Viewer who = viewer ? wire::Viewer{viewer->id, viewer->is_admin} : wire::Viewer{};
+  const auto record = review_record(review, who);
+  if (!record) return error(404, "not_found", "no review " + std::to_string(review));
+  if (rest.starts_with("/")) {  // GET .../analysis/{job}
+    if (r.method != "GET") return error(405, "method_not_allowed", "use GET");
+    const auto job = api::parse_int(rest.substr(1));
+    if (!job || *job < 1) return error(400, "bad_request", "the job id must be a positive integer");
+    const auto view = analysis.position(review, *job);
+    if (!view)
+      return error(404, "not_found", "no such analysis of review " + std::to_string(review));
+    return ApiResponse{200, wire::encode_position_view(*view), {}};
   }
-  if (what == "give-back") {
-    if (auto no = refused(analysis.give_back(*worker, *game))) return no;
-    return ApiResponse{204, "", {}};
+  if (!rest.empty()) return error(404, "not_found", "no such endpoint: see docs/analysis.md");
+  if (r.method != "POST") return error(405, "method_not_allowed", "use POST");
+  if (!api::is_json(r)) return api::not_json();
+  if (!viewer) return error(401, "not_authenticated", "log in first");
+  const auto asked = wire::decode_position_request(r.body);
+  if (const auto* why = std::get_if<std::string>(&asked)) return error(400, "bad_request", *why);
+  const auto& request = std::get<wire::PositionRequest>(asked);
+  std::variant<GameRecord, std::string> line = std::string();
+  try {
+    line = analysis::line_of(read_sgf_tree(*record), request.line);
+  } catch (const std::exception& e) {
+    return error(409, "bad_position",
+                 std::string("the board's record cannot be read: ") + e.what());
   }
-  return error(404, "not_found", "no such endpoint: see docs/analysis.md");
+  if (const auto* why = std::get_if<std::string>(&line)) return error(409, "bad_position", *why);
+  const auto answer =
+      analysis.request_position(review, request.node, std::get<GameRecord>(line), viewer->id);
+  if (const auto* no = std::get_if<Analysis::Refusal>(&answer)) {
+    auto response = error(no->status, no->code, no->message);
+    if (no->status == 429 || no->status == 503) response.retry_after_s = 60;
+    return response;
+  }
+  const auto& view = std::get<wire::PositionAnalysisView>(answer);
+  return ApiResponse{view.state == "done" ? 200 : 202, wire::encode_position_view(view), {}};
 }
 
 // The Admin page's workers (docs/analysis.md): GET the list, POST {"name"} a new key (shown once),

@@ -90,6 +90,12 @@ class Api {
   std::optional<ApiResponse> tournaments(const ApiRequest& request, std::string_view path);
   std::optional<ApiResponse> reviews(const ApiRequest& request, std::string_view path);
   ApiResponse new_review(const ApiRequest& request);
+  // A review board's SGF as `who` may see it (open or closed); nullopt if not theirs to see.
+  std::optional<std::string> review_record(std::int64_t id, const protocol::http::Viewer& who);
+  // POST /api/v1/reviews/{id}/analysis, GET /api/v1/reviews/{id}/analysis/{job}
+  // (docs/analysis.md, "In a review board"); `rest` what follows "/analysis".
+  ApiResponse review_analysis(const ApiRequest& request, std::int64_t review,
+                              std::string_view rest);
   // http/moderation_api.cpp: POST /api/v1/reports and everything under /api/v1/admin/.
   std::optional<ApiResponse> moderation(const ApiRequest& request, std::string_view path);
   ApiResponse report(const ApiRequest& request, const store::UserRecord& reporter);

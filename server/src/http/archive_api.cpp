@@ -191,26 +191,37 @@ std::optional<ApiResponse> Api::reviews(const ApiRequest& r, std::string_view pa
   if (path == kPrefix && r.method == "POST") return new_review(r);
   if (path == kPrefix) return error(405, "method_not_allowed", "use GET or POST");
   std::string_view id_text = path.substr(kPrefix.size());
+  // /api/v1/reviews/{id}/analysis[/{job}]: the engine asked about a position of the board.
+  if (const auto at = id_text.find("/analysis"); id_text.starts_with("/") && at != id_text.npos) {
+    const auto id = parse_int(id_text.substr(1, at - 1));
+    if (!id || *id < 1)
+      return error(400, "bad_request", "the review id must be a positive integer");
+    return review_analysis(r, *id, id_text.substr(at + std::string_view("/analysis").size()));
+  }
   if (!id_text.starts_with("/") || !id_text.ends_with(".sgf"))
     return error(404, "not_found", "reviews are at /api/v1/reviews/{id}.sgf");
   if (r.method != "GET") return error(405, "method_not_allowed", "use GET");
   id_text = id_text.substr(1, id_text.size() - 5);
   const auto id = parse_int(id_text);
   if (!id || *id < 1) return error(400, "bad_request", "the review id must be a positive integer");
-  const auto who = viewer();
-  auto record = archive_.hub.review_sgf(*id, who);
-  if (!record) {
-    // Closed (or not there, or not theirs to see: all three look the same).
-    const auto closed = archive_.store->closed_review(*id);
-    if (closed && closed_review_audience(*archive_.store, *closed).may_see(who))
-      record = closed->sgf;
-  }
+  auto record = review_record(*id, viewer());
   if (!record) return error(404, "not_found", "no review " + std::to_string(*id));
   ApiResponse response{200, std::move(*record), {}};
   response.content_type = "application/x-go-sgf";
   response.content_disposition =
       "attachment; filename=\"tengen-review-" + std::to_string(*id) + ".sgf\"";
   return response;
+}
+
+std::optional<std::string> Api::review_record(std::int64_t id, const wire::Viewer& who) {
+  auto record = archive_.hub.review_sgf(id, who);
+  if (!record) {
+    // Closed (or not there, or not theirs to see: all three look the same).
+    const auto closed = archive_.store->closed_review(id);
+    if (closed && closed_review_audience(*archive_.store, *closed).may_see(who))
+      record = closed->sgf;
+  }
+  return record;
 }
 
 ApiResponse Api::new_review(const ApiRequest& r) {

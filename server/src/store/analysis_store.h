@@ -57,7 +57,8 @@ class AnalysisStore {
   virtual std::vector<AnalysisWorker> workers() = 0;
 
   virtual std::optional<AnalysisJobRow> job(std::int64_t game_id) = 0;
-  // Queues the game's analysis; false if it was asked for already (whatever its state).
+  // Queues the game's analysis; false if it was asked for already, unless it failed: then it
+  // waits again, afresh (asked for by this user now, no attempts yet).
   virtual bool enqueue(std::int64_t game_id, std::optional<std::int64_t> requested_by,
                        int moves_total, std::int64_t now_ms) = 0;
   // Queues, asked for by nobody, the games that ended since then with at least `min_moves` moves

@@ -112,7 +112,11 @@ bool PostgresAnalysisStore::enqueue(std::int64_t game_id, std::optional<std::int
   std::lock_guard lock(mutex_);
   return db_->query(
                 "INSERT INTO analysis_jobs(game_id, requested_by, requested_at, moves_total)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (game_id) DO UPDATE SET requested_by = "
+                "excluded.requested_by,"
+                " requested_at = excluded.requested_at, state = 'queued', worker_id = NULL,"
+                " claimed_until = 0, attempts = 0, moves_done = 0, error = '', finished_at = NULL"
+                " WHERE analysis_jobs.state = 'failed'",
                 {game_id, requested_by, now_ms, moves_total})
              .affected() > 0;
 }

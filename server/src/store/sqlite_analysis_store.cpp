@@ -105,7 +105,11 @@ bool SqliteAnalysisStore::enqueue(std::int64_t game_id, std::optional<std::int64
   std::lock_guard lock(mutex_);
   Statement q(db_,
               "INSERT INTO analysis_jobs(game_id, requested_by, requested_at, moves_total)"
-              " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING");
+              " VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET requested_by = "
+              "excluded.requested_by,"
+              " requested_at = excluded.requested_at, state = 'queued', worker_id = NULL,"
+              " claimed_until = 0, attempts = 0, moves_done = 0, error = '', finished_at = NULL"
+              " WHERE analysis_jobs.state = 'failed'");
   q.bind(1, game_id).bind(2, requested_by).bind(3, now_ms).bind(4, std::int64_t{moves_total}).run();
   return q.changes() > 0;
 }

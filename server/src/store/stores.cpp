@@ -69,6 +69,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
     s->groups = std::make_unique<GroupStore>(sql::postgres_connection(database));
     s->ladders = std::make_unique<LadderStore>(sql::postgres_connection(database));
     s->classes = std::make_unique<ClassStore>(sql::postgres_connection(database));
+    s->positions = std::make_unique<PositionAnalysisStore>(sql::postgres_connection(database));
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
         database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/!node.clustered});
@@ -91,6 +92,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   s->groups = std::make_unique<GroupStore>(sql::sqlite_connection(database));
   s->ladders = std::make_unique<LadderStore>(sql::sqlite_connection(database));
   s->classes = std::make_unique<ClassStore>(sql::sqlite_connection(database));
+  s->positions = std::make_unique<PositionAnalysisStore>(sql::sqlite_connection(database));
   s->leases = std::make_unique<SoleNode>();
   return s;
 }

@@ -16,6 +16,7 @@
 #include "store/leases.h"
 #include "store/mail_store.h"
 #include "store/moderation_store.h"
+#include "store/position_analysis_store.h"
 #include "store/postgres.h"
 #include "store/push_store.h"
 #include "store/sqlite.h"
@@ -41,8 +42,8 @@ struct Stores {
   std::unique_ptr<AnalysisStore> analysis;  // analysis: worker keys, the jobs (docs/analysis.md)
   std::unique_ptr<GroupStore> groups;       // groups (clubs): members, chat (docs/groups.md)
   std::unique_ptr<LadderStore> ladders;
-  std::unique_ptr<ClassStore> classes;  // classes, teachers, course progress (docs/classes.md) //
-                                        // groups' ladders (docs/groups.md, "Ladders")
+  std::unique_ptr<ClassStore> classes;  // classes, teachers, course progress (docs/classes.md)
+  std::unique_ptr<PositionAnalysisStore> positions;  // review boards' positions analysed
   // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
   // leases in the database, this server having joined as a node (PostgresLeases).
   std::unique_ptr<Leases> leases;
