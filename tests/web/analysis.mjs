@@ -101,7 +101,7 @@ try {
   await ann.keyboard.press('ArrowRight');
   await ann.locator('.review-where', { hasText: /^Move 1 ·/ }).waitFor();
   const nodesBefore = await ann.locator('.review-tree g.node').count();
-  await ann.locator('.board-holder .board').click({ position: { x: 30, y: 30 } });  // near A9
+  await ann.click('.review-room .board [data-vertex="A9"]');
   await ann.waitForFunction((n) => document.querySelectorAll('.review-tree g.node').length === n + 1, nodesBefore);
   await ann.locator('.review-where', { hasText: /^Move 2 ·/ }).waitFor();
   assert.match(await engine.locator('p.muted', { hasText: 'variation' }).innerText(), /variation/, 'the graph says it follows the game');
@@ -109,12 +109,27 @@ try {
   const answer = engine.locator('[data-analysis=position]');
   await answer.waitFor({ timeout: 60000 });
   assert.match(await answer.innerText(), /^GNU Go 3\.\d+, level 10, here · (even|[BW]\+\d+\.\d)/);
+  // On a variation the game's graph has no marker and says why; the engine's move is circled.
+  assert.equal(await engine.locator('.analysis-graph line.now').count(), 0);
+  assert.equal(await engine.locator('[data-analysis=here]').count(), 0);
+  const bestHere = /engine: ([A-J]\d)/.exec(await answer.innerText())?.[1];
+  assert.ok(bestHere, `the engine's move there: ${await answer.innerText()}`);
+  await ann.locator(`.review-room .board [data-shape="circle ${bestHere}"]`).waitFor();
   await ann.screenshot({ path: join(artifacts, 'analysis-review-position.png'), fullPage: true });
   await assertAccessible(ann, 'a review board with the engine');
   const played = await ann.locator('.review-tree g.node').count();
   await engine.locator('button', { hasText: 'Play the engine\'s line here' }).click();
   await ann.waitForFunction((n) => document.querySelectorAll('.review-tree g.node').length > n, played);
   await ann.locator('.review-where', { hasText: /^Move 3 ·/ }).waitFor();
+
+  step('bob follows the board on his phone in Dutch: the engine panel with the game\'s graph');
+  await bob.goto(`${url}/#/review/${review}`);
+  await bob.locator('.review-engine .analysis-graph').waitFor();
+  await bob.locator('.review-engine h2', { hasText: 'Engine' }).waitFor();
+  await bob.locator('.review-engine button.ask-position', { hasText: 'Vraag de engine naar deze stelling' }).waitFor();
+  await bob.screenshot({ path: join(artifacts, 'analysis-review-phone-nl.png'), fullPage: true });
+  await assertAccessible(bob, 'a review board with the engine, on a phone');
+  await bob.goto(`${url}/#/game/${game}`);
 
   step('bob, on his phone in Dutch, sees the same analysis');
   // His page, open on the game since it began, learns of the analysis by itself.

@@ -16,24 +16,111 @@ const NONE_POLLS = 60;       // …for ten minutes; a page opened later asks whe
 
 const colorWord = (color) => t(`common.${color}`);
 
+// Whether a result measures in points (KataGo, GNU Go) or in win rate only (Leela Zero's
+// lz-analyze gives no score): every position has a score, or none has.
+export const scored = (positions) => positions[0]?.score !== undefined;
+
 // "B+4.5" / "W+3.0": who is ahead by how much, from Black's lead.
 export function leadText(score) {
   if (Math.abs(score) < 0.05) return t('analysis.even');
   return `${score > 0 ? 'B' : 'W'}+${Math.abs(score).toFixed(1)}`;
 }
 
-// Each move's gain (positive) or loss (negative) for the player who made it, in points:
-// [{ k, color, vertex, points, better, line }] for k = 1..n (the move that led to position k).
+// Each move's gain (positive) or loss (negative) for the player who made it, in points (or, with
+// win rates only, in points of percent): [{ k, color, vertex, points, better, line }] for
+// k = 1..n (the move that led to position k).
 export function swingsOf(positions, moves) {
+  const value = scored(positions) ? (p) => p.score : (p) => (p.winrate ?? 0.5) * 100;
   const out = [];
   for (let k = 1; k < positions.length && k <= moves.length; k++) {
     const m = moves[k - 1];
     const sign = m.color === 'black' ? 1 : -1;
     const before = positions[k - 1];
     const better = before.line[0] && before.line[0] !== m.vertex ? before.line[0] : null;
-    out.push({ k, color: m.color, vertex: m.vertex, points: (positions[k].score - before.score) * sign, better, line: before.line });
+    out.push({ k, color: m.color, vertex: m.vertex, points: (value(positions[k]) - value(before)) * sign, better, line: before.line });
   }
   return out;
+}
+
+// The lead (or win rate) and the engine's move at one position, in words.
+export function positionFacts(p) {
+  const facts = [];
+  if (p.score !== undefined) facts.push(leadText(p.score));
+  if (p.winrate !== undefined) facts.push(t('analysis.winrate', { percent: String(Math.round(p.winrate * 100)) }));
+  return facts;
+}
+
+// A finished analysis drawn: the engine's name, the graph, the position shown and the largest
+// swings. `shown` is the position the board shows (0: the start; null when the board is off the
+// game's line: no marker, no position); `go(k)` shows position k;
+// `showLine(k, line)` (optional) plays the engine's line at position k as a variation; `inVariation`
+// hides that button while one is shown. Used by the game page and by review boards.
+export function drawAnalysis({ engine, positions: ps, moves, shown, go, showLine, inVariation }) {
+  const points = scored(ps);
+  const all = swingsOf(ps, moves);
+  const worst = all.filter((s) => s.points <= (points ? -1 : -5)).sort((a, b) => a.points - b.points).slice(0, SWINGS);
+  const parts = [];
+  parts.push(h('p', { class: 'muted analysis-engine' }, t('analysis.by', { engine })));
+  parts.push(graph(ps, worst, shown, go));
+  const swingList = () => {
+    if (!worst.length) return [];
+    return [h('h3', {}, t('analysis.swings')), h('ol', { class: 'swings' }, ...[...worst].sort((a, b) => a.k - b.k).map((s) => h('li', {},
+      h('button', { type: 'button', class: 'link', onclick: () => go(s.k) },
+        t(points ? 'analysis.swing' : 'analysis.swing_percent', { k: String(s.k), color: colorWord(s.color), move: s.vertex === 'pass' ? t('review.passed') : s.vertex, points: s.points.toFixed(points ? 1 : 0).replace('-', '−') })),
+      s.better && showLine ? [' · ', h('button', { type: 'button', class: 'link', onclick: () => showLine(s.k - 1, s.line) }, t('analysis.better', { move: s.better }))]
+        : s.better ? ` · ${t('analysis.better', { move: s.better })}` : '')))];
+  };
+  parts.push(h('p', { class: 'analysis-legend muted' },
+    h('span', { class: 'key lead' }), ` ${t(points ? 'analysis.legend_lead' : 'analysis.legend_winrate')}`,
+    points && ps.some((p) => p.winrate !== undefined) ? h('span', {}, ' ', h('span', { class: 'key winrate' }), ` ${t('analysis.legend_winrate')}`) : ''));
+  if (shown === null) return [...parts, ...swingList()];
+  const k = Math.min(shown, ps.length - 1);
+  const here = ps[k];
+  const best = here.line[0];
+  parts.push(h('div', { class: 'analysis-here' },
+    h('p', { 'data-analysis': 'here' }, [t('analysis.at_move', { k: String(k) }), ...positionFacts(here)].join(' · '),
+      best ? ` · ${t('analysis.best', { move: best === 'pass' ? t('review.passed') : best })}` : ''),
+    best && showLine && !inVariation ? h('button', { type: 'button', onclick: () => showLine(k, here.line) },
+      here.line.length > 1 ? t('analysis.show_line', { n: String(here.line.length) }) : t('analysis.show_move')) : ''));
+  parts.push(...swingList());
+  return parts;
+}
+
+// The graph: Black's lead over the game (or, with win rates only, Black's win rate around 50%),
+// the win rate dashed beside a lead, the largest swings marked; a click goes to that move.
+function graph(ps, swings, shown, go) {
+  const n = Math.max(1, ps.length - 1);
+  const points = scored(ps);
+  const value = points ? (p) => p.score : (p) => ((p.winrate ?? 0.5) - 0.5) * 100;
+  const most = Math.max(10, ...ps.map((p) => Math.abs(value(p))));
+  const scale = points ? Math.ceil(most / 10) * 10 : 50;
+  const x = (k) => (k / n) * WIDTH;
+  const y = (v) => HEIGHT / 2 - (v / scale) * (HEIGHT / 2 - 4);
+  const line = ps.map((p, k) => `${k ? 'L' : 'M'}${x(k).toFixed(1)} ${y(value(p)).toFixed(1)}`).join('');
+  const area = `${line}L${x(ps.length - 1).toFixed(1)} ${HEIGHT / 2}L0 ${HEIGHT / 2}Z`;
+  const chart = svg('svg', {
+    class: 'analysis-graph', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: 'none', role: 'img',
+    'aria-label': points ? t('analysis.graph_label', { scale: String(scale) }) : t('analysis.graph_label_winrate'),
+  });
+  chart.append(svg('rect', { x: 0, y: 0, width: WIDTH, height: HEIGHT / 2, class: 'black-side' }));
+  chart.append(svg('path', { d: area, class: 'lead-area' }));
+  chart.append(svg('line', { x1: 0, y1: HEIGHT / 2, x2: WIDTH, y2: HEIGHT / 2, class: 'even' }));
+  chart.append(svg('path', { d: line, class: 'lead' }));
+  if (points && ps.some((p) => p.winrate !== undefined)) {
+    const wr = ps.map((p, k) => `${k ? 'L' : 'M'}${x(k).toFixed(1)} ${(HEIGHT - (p.winrate ?? 0.5) * HEIGHT).toFixed(1)}`).join('');
+    chart.append(svg('path', { d: wr, class: 'winrate' }));
+  }
+  for (const s of swings) {
+    chart.append(svg('circle', { cx: x(s.k), cy: y(value(ps[s.k])), r: 4, class: 'swing', 'data-move': String(s.k) }));
+  }
+  if (shown !== null) chart.append(svg('line', { x1: x(shown), y1: 0, x2: x(shown), y2: HEIGHT, class: 'now', 'data-move': String(shown) }));
+  // A click (or a tap) goes to the move under it; the page's arrow keys step through the moves
+  // and the graph follows.
+  chart.addEventListener('click', (e) => {
+    const box = chart.getBoundingClientRect();
+    go(Math.round(((e.clientX - box.left) / box.width) * n));
+  });
+  return chart;
 }
 
 export function analysisPanel({ gameId, review, loggedIn, onChange }) {
@@ -84,40 +171,6 @@ export function analysisPanel({ gameId, review, loggedIn, onChange }) {
 
   const positions = () => (data?.state === 'done' ? data.positions : null);
 
-  function graph(ps, swings) {
-    const n = Math.max(1, ps.length - 1);
-    const most = Math.max(10, ...ps.map((p) => Math.abs(p.score)));
-    const scale = Math.ceil(most / 10) * 10;
-    const x = (k) => (k / n) * WIDTH;
-    const y = (score) => HEIGHT / 2 - (score / scale) * (HEIGHT / 2 - 4);
-    const line = ps.map((p, k) => `${k ? 'L' : 'M'}${x(k).toFixed(1)} ${y(p.score).toFixed(1)}`).join('');
-    const area = `${line}L${x(ps.length - 1).toFixed(1)} ${HEIGHT / 2}L0 ${HEIGHT / 2}Z`;
-    const shown = review.shown;
-    const chart = svg('svg', {
-      class: 'analysis-graph', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: 'none', role: 'img',
-      'aria-label': t('analysis.graph_label', { scale: String(scale) }),
-    });
-    chart.append(svg('rect', { x: 0, y: 0, width: WIDTH, height: HEIGHT / 2, class: 'black-side' }));
-    chart.append(svg('path', { d: area, class: 'lead-area' }));
-    chart.append(svg('line', { x1: 0, y1: HEIGHT / 2, x2: WIDTH, y2: HEIGHT / 2, class: 'even' }));
-    chart.append(svg('path', { d: line, class: 'lead' }));
-    if (ps.some((p) => p.winrate !== undefined)) {
-      const wr = ps.map((p, k) => `${k ? 'L' : 'M'}${x(k).toFixed(1)} ${(HEIGHT - (p.winrate ?? 0.5) * HEIGHT).toFixed(1)}`).join('');
-      chart.append(svg('path', { d: wr, class: 'winrate' }));
-    }
-    for (const s of swings) {
-      chart.append(svg('circle', { cx: x(s.k), cy: y(ps[s.k].score), r: 4, class: 'swing', 'data-move': String(s.k) }));
-    }
-    chart.append(svg('line', { x1: x(shown), y1: 0, x2: x(shown), y2: HEIGHT, class: 'now', 'data-move': String(shown) }));
-    // A click (or a tap) goes to the move under it; the page's arrow keys step through the moves
-    // and the graph follows.
-    chart.addEventListener('click', (e) => {
-      const box = chart.getBoundingClientRect();
-      review.go(Math.round(((e.clientX - box.left) / box.width) * n));
-    });
-    return chart;
-  }
-
   // Goes to position k and plays the engine's line there as a variation (judged by the server,
   // as any variation is).
   async function showLine(k, line) {
@@ -143,32 +196,13 @@ export function analysisPanel({ gameId, review, loggedIn, onChange }) {
       parts.push(h('progress', { max: String(total), value: String(data.done), 'aria-label': t('analysis.progress') }));
     } else if (data.state === 'failed') {
       parts.push(h('p', { class: 'review-error' }, t('analysis.failed'), ' ', h('span', { class: 'muted' }, data.error)));
+      // Asked again, it waits for a worker again (a broken engine may have been mended since).
+      if (loggedIn()) parts.push(h('button', { type: 'button', disabled: asking, onclick: ask }, t('analysis.try_again')));
     } else {
-      const ps = data.positions;
-      const all = swingsOf(ps, moves);
-      const worst = all.filter((s) => s.points <= -1).sort((a, b) => a.points - b.points).slice(0, SWINGS);
-      parts.push(h('p', { class: 'muted analysis-engine' }, t('analysis.by', { engine: data.engine })));
-      parts.push(graph(ps, worst));
-      parts.push(h('p', { class: 'analysis-legend muted' },
-        h('span', { class: 'key lead' }), ` ${t('analysis.legend_lead')}`,
-        ps.some((p) => p.winrate !== undefined) ? h('span', {}, ' ', h('span', { class: 'key winrate' }), ` ${t('analysis.legend_winrate')}`) : ''));
-      const k = Math.min(review.shown, ps.length - 1);
-      const here = ps[k];
-      const facts = [t('analysis.at_move', { k: String(k) }), leadText(here.score)];
-      if (here.winrate !== undefined) facts.push(t('analysis.winrate', { percent: String(Math.round(here.winrate * 100)) }));
-      const best = here.line[0];
-      parts.push(h('div', { class: 'analysis-here' },
-        h('p', { 'data-analysis': 'here' }, facts.join(' · '),
-          best ? ` · ${t('analysis.best', { move: best === 'pass' ? t('review.passed') : best })}` : ''),
-        best && !review.variation ? h('button', { type: 'button', onclick: () => showLine(k, here.line) },
-          here.line.length > 1 ? t('analysis.show_line', { n: String(here.line.length) }) : t('analysis.show_move')) : ''));
-      if (worst.length) {
-        parts.push(h('h3', {}, t('analysis.swings')));
-        parts.push(h('ol', { class: 'swings' }, ...worst.sort((a, b) => a.k - b.k).map((s) => h('li', {},
-          h('button', { type: 'button', class: 'link', onclick: () => review.go(s.k) },
-            t('analysis.swing', { k: String(s.k), color: colorWord(s.color), move: s.vertex === 'pass' ? t('review.passed') : s.vertex, points: s.points.toFixed(1).replace('-', '−') })),
-          s.better ? [' · ', h('button', { type: 'button', class: 'link', onclick: () => showLine(s.k - 1, s.line) }, t('analysis.better', { move: s.better }))] : ''))));
-      }
+      parts.push(...drawAnalysis({
+        engine: data.engine, positions: data.positions, moves, shown: review.shown,
+        go: (k) => review.go(k), showLine, inVariation: !!review.variation,
+      }));
     }
     if (problem) parts.push(h('p', { class: 'review-error', role: 'alert' }, problem));
     fill(body, ...parts);

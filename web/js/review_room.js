@@ -9,6 +9,7 @@ import { icon } from './review.js';
 import { t, tn } from './i18n.js';
 import { blindOn } from './blind.js';
 import { ReviewConsole } from './blind_review.js';
+import { reviewEnginePanel } from './review_engine.js';
 
 const TOOLS = [
   ['play', null, 'review.tool_play'],
@@ -88,6 +89,11 @@ export function mountReviewRoom(root, ctx, reviewId) {
     },
     play: (vertex) => send('review_play', { vertex }),
   }) : null;
+  // The engine (review_engine.js): the game's analysis, and positions asked about.
+  const engine = reviewEnginePanel({
+    reviewId, ctx,
+    board: { state: () => st, shown: () => shown(), goTo: (node) => goTo(node), iControl: () => iControl(), play: (vertex) => send('review_play', { vertex }), changed: () => render() },
+  });
   const view = h('div', { class: 'game review-room' },
     h('div', { class: 'board-area' }, boardHolder, whereLine, backButton, toolbar, navBar, problem),
     h('aside', { class: 'side' },
@@ -95,6 +101,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
       blind?.el ?? '',
       closedNote, controlLine, handOver, privacyBox,
       h('section', { class: 'comment' }, h('h2', {}, t('review.comment')), commentText, commentForm),
+      engine.el,
       h('section', { class: 'tree' }, h('h2', {}, t('review.variations')), treeHolder),
       followersLine,
       h('section', { class: 'chat' }, h('h2', {}, t('chat.title')), chatLog, chatForm, chatGuest)));
@@ -343,6 +350,9 @@ export function mountReviewRoom(root, ctx, reviewId) {
       else shapes.push({ i, shape: k.mark });
     }
     const last = node?.vertex && node.vertex !== 'pass' ? index(node.vertex) : null;
+    // The engine's move here (review_engine.js), circled, unless a mark of the node's own is there.
+    const best = index(engine.bestAt(at) ?? '');
+    if (best !== null && !shapes.some((k) => k.i === best) && !labels.has(best)) shapes.push({ i: best, shape: 'circle' });
     board.render({ position, last, labels, shapes });
 
     const mine = iControl();
@@ -386,6 +396,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     renderPrivacy();
     drawTree();
     renderChat();
+    engine.update();
     if (blind) {
       const first = blind.shown === null;
       blind.drawn(`${local ? 'own' : 'shared'}:${at}`);
@@ -530,6 +541,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
 
   return () => {
     destroyed = true;
+    engine.destroy();
     conn.removeEventListener('message', onMessage);
     conn.removeEventListener('open', onOpen);
     document.removeEventListener('keydown', onKey);
