@@ -12,6 +12,7 @@
 #include "store/group_store.h"
 #include "store/ladder_store.h"
 #include "store/migrate.h"
+#include "store/position_analysis_store.h"
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
 #include "store/postgres_analysis_store.h"
@@ -131,6 +132,8 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     const auto box = analysis.add_worker("box", "hash-box", 50);
     analysis.enqueue(1, ann, 3, 51);
     analysis.claim(*box, 52, 9'000, 3);
+    PositionAnalysisStore positions(sql::sqlite_connection(file.path()));
+    positions.enqueue(1, 3, ann, "(;SZ[9];B[ee])", 1, 52);
     // Groups: a club with both players, a chat line, a ladder with a challenge and its history.
     GroupStore groups(sql::sqlite_connection(file.path()));
     const auto club = *groups.create({"Club", "Tuesdays", "invite", ann}, 53);
@@ -179,6 +182,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                                                                    {"push_queue", 1},
                                                                    {"analysis_workers", 1},
                                                                    {"analysis_jobs", 1},
+                                                                   {"position_analyses", 1},
                                                                    {"player_groups", 2},
                                                                    {"group_members", 4},
                                                                    {"group_chat", 1},
@@ -222,6 +226,10 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(analysis.job(1)->state, "running");
   EXPECT_EQ(analysis.job(1)->claimed_until_ms, 9'000);
   EXPECT_EQ(*analysis.add_worker("next", "hash-next", 61), 2) << "numbers go on";
+  PositionAnalysisStore positions(sql::postgres_connection(pg));
+  EXPECT_EQ(positions.job(1)->sgf, "(;SZ[9];B[ee])");
+  EXPECT_EQ(positions.job(1)->from_move, 1);
+  EXPECT_EQ(positions.enqueue(1, 4, bob, "(;SZ[9])", 0, 61), 2) << "numbers go on";
   GroupStore groups(sql::postgres_connection(pg));
   EXPECT_EQ(groups.group(1)->name, "Club");
   EXPECT_EQ(groups.role(1, bob), "member");

@@ -164,8 +164,8 @@ Imported import_sqlite(const std::string& sqlite_file, const std::string& postgr
   // Numbers PostgreSQL hands out next follow the copied ones.
   for (const char* table :
        {"users", "sessions", "rating_history", "invites", "audit_log", "reports", "mail_queue",
-        "push_subscriptions", "push_queue", "analysis_workers", "player_groups", "group_chat",
-        "ladders", "ladder_challenges", "ladder_events"}) {
+        "push_subscriptions", "push_queue", "analysis_workers", "position_analyses",
+        "player_groups", "group_chat", "ladders", "ladder_challenges", "ladder_events"}) {
     statements.push_back({std::string("SELECT setval(pg_get_serial_sequence('") + table +
                               "', 'id'), coalesce((SELECT max(id) FROM " + table +
                               "), 0) + 1, false)",
