@@ -3,7 +3,9 @@
 // of up to ten moves, read and checked against the game by the rules engine and written as the
 // server keeps it (BM_CheckResult: what POST /api/v1/analysis/{game}/result costs before the
 // store), and a job's trip through the queue on a real SQLite file (BM_QueueTrip: claimed, then
-// finished with that result).
+// finished with that result); and a review board's position after the game's 250 moves, all the
+// server does for it (BM_PositionTrip: the board's record read, the line found in it and written
+// as a record, queued, claimed, the worker's one-position result checked and kept).
 //
 //   build/bench/bench/analysis_bench [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
@@ -14,6 +16,7 @@
 
 #include "analysis/validate.h"
 #include "store/migrate.h"
+#include "store/position_analysis_store.h"
 #include "store/sqlite.h"
 #include "store/sqlite_analysis_store.h"
 
@@ -91,6 +94,49 @@ void BM_QueueTrip(benchmark::State& state) {
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
 }
 BENCHMARK(BM_QueueTrip)->Unit(benchmark::kMicrosecond);
+
+void BM_PositionTrip(benchmark::State& state) {
+  const auto path = std::filesystem::temp_directory_path() / "tengen-position-bench.sqlite3";
+  std::filesystem::remove(path);
+  {
+    store::Database db(path.string());
+    store::migrate(db);
+    db.exec("INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'a', 'h', 1)");
+    db.exec("INSERT INTO reviews(id, owner_id, title, sgf, created_at) VALUES (1, 1, 'r', '', 1)");
+  }
+  store::SqliteAnalysisStore games(path.string());
+  store::PositionAnalysisStore positions(store::sql::sqlite_connection(path.string()));
+  const auto worker = *games.add_worker("w", "hash", 1);
+  const auto board = game_sgf();
+  const auto record = read_sgf(board);
+  const auto geometry = record.geometry();
+  std::vector<std::pair<bool, std::string>> line;
+  for (const auto& m : record.moves)
+    if (m.is_move()) line.emplace_back(m.color == Color::White, geometry.to_gtp(m.point));
+  const int from = static_cast<int>(line.size());
+  const auto body =
+      wire::encode_analysis_result({"GNU Go 3.8, level 10", {{from, 4.5, std::nullopt, {"pass"}}}});
+  std::int64_t now = 10;
+  for (auto _ : state) {
+    ++now;
+    const auto found = analysis::line_of(read_sgf_tree(board), line);
+    const auto* asked = std::get_if<GameRecord>(&found);
+    if (!asked) {
+      state.SkipWithError("the line is not on the board");
+      break;
+    }
+    positions.enqueue(1, now, 1, write_sgf(*asked), from, now);
+    const auto job = positions.claim(worker, now, now + 1000, 3);
+    auto result = wire::decode_analysis_result(body);
+    if (!job ||
+        analysis::check_result(read_sgf(job->sgf), std::get<wire::AnalysisResult>(result),
+                               job->from_move) ||
+        !positions.finish(job->id, worker, "GNU Go", body, now))
+      state.SkipWithError("the position was not claimed, checked and kept");
+  }
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+}
+BENCHMARK(BM_PositionTrip)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
