@@ -7,7 +7,8 @@ import { t } from './i18n.js';
 import { fill, h } from './util.js';
 import { drawAnalysis, positionFacts } from './analysis.js';
 
-const POLL_MS = 2000;
+// A position is one search: the page asks twice a second while it waits (a few seconds at most).
+const POLL_MS = 500;
 
 // `board` gives the room's state and its actions: state() (nodes, game, controller...), shown()
 // (the node on the board), goTo(node), iControl(), play(vertex) (a review_play, awaited), and
@@ -80,7 +81,7 @@ export function reviewEnginePanel({ reviewId, ctx, board }) {
     }
   }
 
-  // Asks again, every two seconds, about the positions still waiting or being analysed.
+  // Asks again, twice a second, about the positions still waiting or being analysed.
   function watch() {
     clearTimeout(timer);
     const waiting = [...asked.values()].filter((v) => v.state === 'queued' || v.state === 'running');
