@@ -135,9 +135,7 @@ export function reviewEnginePanel({ reviewId, ctx, board }) {
         p.line.length ? h('p', { class: 'muted analysis-line' }, t('analysis.line', { moves: p.line.join(' ') })) : '',
         best && board.iControl() ? h('button', { type: 'button', onclick: () => playLine(at, p.line) }, t('analysis.play_line')) : ''));
     } else if (here && (here.state === 'queued' || here.state === 'running')) {
-      parts.push(h('p', { role: 'status' }, here.state === 'queued'
-        ? (here.ahead ? t('analysis.queued_behind', { n: String(here.ahead) }) : t('analysis.queued'))
-        : t('analysis.position_running')));
+      parts.push(h('p', { role: 'status' }, t(here.state === 'queued' ? 'analysis.queued' : 'analysis.position_running')));
     } else {
       if (here?.state === 'failed') parts.push(h('p', { class: 'review-error' }, t('analysis.failed'), ' ', h('span', { class: 'muted' }, here.error)));
       if (ctx.user) parts.push(h('button', { type: 'button', class: 'ask-position', disabled: asking, onclick: ask }, t('analysis.ask_position')));
