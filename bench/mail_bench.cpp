@@ -16,10 +16,10 @@
 #include "accounts/accounts.h"
 #include "mail/mailer.h"
 #include "mail/message.h"
+#include "store/mail_store.h"
 #include "store/migrate.h"
 #include "store/sqlite.h"
 #include "store/sqlite_account_store.h"
-#include "store/sqlite_mail_store.h"
 
 namespace {
 
@@ -57,7 +57,7 @@ void BM_Notice(benchmark::State& state) {
   store::SqliteAccountStore account_store(db);
   FixedClock clock;
   Accounts accounts(account_store, clock, Accounts::Options::fastest_for_tests());
-  store::SqliteMailStore mail_store(file.path.string());
+  store::MailStore mail_store(store::sql::sqlite_connection(file.path.string()));
   Mailer mailer(mail_store, accounts, clock, {},
                 [](const std::string&, const std::string&, const std::string&) {
                   return std::optional<mail::SendFailure>{};
@@ -70,7 +70,7 @@ BENCHMARK(BM_Notice);
 
 void BM_QueuedMail(benchmark::State& state) {
   TempFile file;
-  store::SqliteMailStore mail(file.path.string());
+  store::MailStore mail(store::sql::sqlite_connection(file.path.string()));
   const store::OutgoingMail m{1,
                               "your_move",
                               "alice@example.org",

@@ -11,13 +11,13 @@
 #include "store/class_store.h"
 #include "store/group_store.h"
 #include "store/ladder_store.h"
+#include "store/mail_store.h"
 #include "store/migrate.h"
 #include "store/position_analysis_store.h"
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
 #include "store/postgres_analysis_store.h"
 #include "store/postgres_game_store.h"
-#include "store/postgres_mail_store.h"
 #include "store/postgres_moderation_store.h"
 #include "store/postgres_push_store.h"
 #include "store/sql.h"
@@ -25,7 +25,6 @@
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_analysis_store.h"
 #include "store/sqlite_game_store.h"
-#include "store/sqlite_mail_store.h"
 #include "store/sqlite_moderation_store.h"
 #include "store/sqlite_push_store.h"
 #include "support/temp_database.h"
@@ -115,7 +114,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                                  .game_id = 1});
     moderation.add_block(ann, bob, 39);
     // E-mail: a confirmed address, a reset link, a mail sent and one waiting, a "your move" note.
-    SqliteMailStore mail(file.path());
+    MailStore mail(sql::sqlite_connection(file.path()));
     mail.put_settings({ann, "ann@example.org", 40, false, true, true, "key-ann", 41});
     mail.add_token(token(9), {ann, "reset", "ann@example.org", 42, 9'000});
     mail.mark_sent(mail.enqueue({ann, "verify", "ann@example.org", "Confirm", "é", ""}, 43), 44);
@@ -210,7 +209,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(accounts.user_by_id(ann)->time_zone, "Europe/Amsterdam");
   EXPECT_EQ(accounts.vacation_balance(ann), (VacationBalance{0, 500}));
   EXPECT_EQ(accounts.vacations_of(ann, 0), (std::vector<VacationSpan>{{13, 500}}));
-  PostgresMailStore mail(pg);
+  MailStore mail(sql::postgres_connection(pg));
   EXPECT_EQ(mail.settings(ann),
             (MailSettings{ann, "ann@example.org", 40, false, true, true, "key-ann", 41}));
   EXPECT_EQ(mail.token(token(9), 50)->purpose, "reset");

@@ -1,6 +1,8 @@
 // The mail store (docs/mail.md) on both backends, a real SQLite file and a real PostgreSQL: the
 // settings, the links' tokens, the queue and its claims, and the compare-and-set notes that keep
 // "your move" to one mail a game per interval and a digest to one a day, also across nodes.
+#include "store/mail_store.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -8,10 +10,9 @@
 #include "store/migrate.h"
 #include "store/postgres.h"
 #include "store/postgres_account_store.h"
-#include "store/postgres_mail_store.h"
 #include "store/postgres_migrate.h"
+#include "store/sql_postgres.h"
 #include "store/sqlite_account_store.h"
-#include "store/sqlite_mail_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
 
@@ -29,18 +30,21 @@ class Backend {
 
 class Sqlite final : public Backend {
  public:
-  Sqlite() : db_(temp_.path()), accounts_((migrate(db_), db_)), mail_(temp_.path()) {}
+  Sqlite()
+      : db_(temp_.path()),
+        accounts_((migrate(db_), db_)),
+        mail_(sql::sqlite_connection(temp_.path())) {}
   AccountStore& accounts() override { return accounts_; }
   MailStore& mail() override { return mail_; }
   std::unique_ptr<MailStore> another() override {
-    return std::make_unique<SqliteMailStore>(temp_.path());
+    return std::make_unique<MailStore>(sql::sqlite_connection(temp_.path()));
   }
 
  private:
   testing::TempDatabase temp_;
   Database db_;
   SqliteAccountStore accounts_;
-  SqliteMailStore mail_;
+  MailStore mail_;
 };
 
 class Postgres final : public Backend {
@@ -49,18 +53,18 @@ class Postgres final : public Backend {
       : conninfo_(testing::TempPostgres::instance().new_database()),
         db_(conninfo_),
         accounts_((pg::migrate(db_), db_)),
-        mail_(conninfo_) {}
+        mail_(sql::postgres_connection(conninfo_)) {}
   AccountStore& accounts() override { return accounts_; }
   MailStore& mail() override { return mail_; }
   std::unique_ptr<MailStore> another() override {
-    return std::make_unique<PostgresMailStore>(conninfo_);
+    return std::make_unique<MailStore>(sql::postgres_connection(conninfo_));
   }
 
  private:
   std::string conninfo_;
   pg::Connection db_;
   PostgresAccountStore accounts_;
-  PostgresMailStore mail_;
+  MailStore mail_;
 };
 
 class MailStores : public ::testing::TestWithParam<std::string> {

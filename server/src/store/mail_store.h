@@ -1,11 +1,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "store/account_store.h"
+#include "store/sql.h"
 
 namespace tengen::store {
 
@@ -54,50 +57,54 @@ struct MailCounts {
   std::int64_t failed = 0;
 };
 
-// Mail's tables (migrations 0009_mail.sql): on SQLite (SqliteMailStore) or PostgreSQL
-// (PostgresMailStore), each over a connection of its own, safe from any thread.
+// Mail's tables (migrations 0009_mail.sql), written once for SQLite and PostgreSQL over a
+// sql::Connection of its own (under a mutex: safe from any thread). Several nodes share its
+// queue on PostgreSQL: a mail is claimed with FOR UPDATE SKIP LOCKED, so each is sent by one node.
 class MailStore {
  public:
-  virtual ~MailStore() = default;
+  explicit MailStore(std::unique_ptr<sql::Connection> db) : db_(std::move(db)) {}
 
-  virtual std::optional<MailSettings> settings(std::int64_t user_id) = 0;
+  std::optional<MailSettings> settings(std::int64_t user_id);
   // Writes them whole (a new row, or over the old one).
-  virtual void put_settings(const MailSettings& settings) = 0;
+  void put_settings(const MailSettings& settings);
   // Forgets the address and its tokens.
-  virtual void delete_settings(std::int64_t user_id) = 0;
+  void delete_settings(std::int64_t user_id);
   // The users whose verified address this is (without regard to case), at most `limit`.
-  virtual std::vector<std::int64_t> users_with_address(const std::string& address, int limit) = 0;
+  std::vector<std::int64_t> users_with_address(const std::string& address, int limit);
 
-  virtual void add_token(const TokenHash& hash, const MailToken& token) = 0;
+  void add_token(const TokenHash& hash, const MailToken& token);
   // The token if it exists and has not expired at `now_ms`.
-  virtual std::optional<MailToken> token(const TokenHash& hash, std::int64_t now_ms) = 0;
+  std::optional<MailToken> token(const TokenHash& hash, std::int64_t now_ms);
   // Deletes it: false if it was gone already (taken by someone else first).
-  virtual bool take_token(const TokenHash& hash) = 0;
+  bool take_token(const TokenHash& hash);
   // How many tokens for `purpose` the user was given since `since_ms`.
-  virtual int tokens_since(std::int64_t user_id, const std::string& purpose,
-                           std::int64_t since_ms) = 0;
+  int tokens_since(std::int64_t user_id, const std::string& purpose, std::int64_t since_ms);
 
-  virtual std::int64_t enqueue(const OutgoingMail& mail, std::int64_t now_ms) = 0;
+  std::int64_t enqueue(const OutgoingMail& mail, std::int64_t now_ms);
   // Mails to the user queued since `since_ms`, sent or not.
-  virtual int queued_since(std::int64_t user_id, std::int64_t since_ms) = 0;
+  int queued_since(std::int64_t user_id, std::int64_t since_ms);
   // The oldest mail due at `now_ms` that nobody holds, held until `hold_until_ms`.
-  virtual std::optional<QueuedMail> claim(std::int64_t now_ms, std::int64_t hold_until_ms) = 0;
-  virtual void mark_sent(std::int64_t id, std::int64_t now_ms) = 0;
+  std::optional<QueuedMail> claim(std::int64_t now_ms, std::int64_t hold_until_ms);
+  void mark_sent(std::int64_t id, std::int64_t now_ms);
   // A failed attempt: tried again from `retry_at_ms`, or given up on (nullopt).
-  virtual void mark_failed(std::int64_t id, const std::string& error,
-                           std::optional<std::int64_t> retry_at_ms, std::int64_t now_ms) = 0;
-  virtual MailCounts counts() = 0;
+  void mark_failed(std::int64_t id, const std::string& error,
+                   std::optional<std::int64_t> retry_at_ms, std::int64_t now_ms);
+  MailCounts counts();
   // Deletes the sent and abandoned mails, and the expired tokens, from before `before_ms`.
-  virtual void prune(std::int64_t before_ms) = 0;
+  void prune(std::int64_t before_ms);
 
   // Notes that the user is told "your move" in the game now, unless they were told since
   // `since_ms`: false then, nothing changed.
-  virtual bool note_your_move(std::int64_t user_id, std::int64_t game_id, std::int64_t since_ms,
-                              std::int64_t now_ms) = 0;
+  bool note_your_move(std::int64_t user_id, std::int64_t game_id, std::int64_t since_ms,
+                      std::int64_t now_ms);
   // Users with a verified address who asked for the digest and whose next one is due, at most
   // `limit`; then, for each, takes it (false: another node did) and sets the next one.
-  virtual std::vector<MailSettings> digests_due(std::int64_t now_ms, int limit) = 0;
-  virtual bool take_digest(std::int64_t user_id, std::int64_t due_ms, std::int64_t next_ms) = 0;
+  std::vector<MailSettings> digests_due(std::int64_t now_ms, int limit);
+  bool take_digest(std::int64_t user_id, std::int64_t due_ms, std::int64_t next_ms);
+
+ private:
+  std::mutex mutex_;
+  std::unique_ptr<sql::Connection> db_;
 };
 
 }  // namespace tengen::store

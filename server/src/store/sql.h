@@ -4,6 +4,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -16,7 +18,26 @@
 // statement that cannot be written once asks dialect() which to run.
 namespace tengen::store::sql {
 
-using Value = std::variant<std::monostate, std::int64_t, std::string>;
+// Bytes (a BLOB in SQLite, a bytea in PostgreSQL), as a parameter only: no store reads bytes back.
+struct Blob {
+  std::vector<unsigned char> bytes;
+};
+
+using Value = std::variant<std::monostate, std::int64_t, std::string, Blob>;
+
+// A parameter from what the stores hold: NULL for an empty optional, 1 or 0 for a boolean (both
+// databases take those for a BOOLEAN column: PostgreSQL reads '1' and '0' as true and false).
+inline Value value(bool b) {
+  return std::int64_t{b ? 1 : 0};
+}
+inline Value value(std::span<const unsigned char> bytes) {
+  return Blob{{bytes.begin(), bytes.end()}};
+}
+template <typename T>
+Value value(const std::optional<T>& v) {
+  if (!v) return std::monostate{};
+  return Value(*v);
+}
 
 // What a statement gave back: its rows (every value as the database gave it) and how many rows
 // it changed.
@@ -29,7 +50,8 @@ class Rows {
   bool empty() const { return rows.empty(); }
   bool is_null(std::size_t row, std::size_t column) const;
   std::int64_t integer(std::size_t row, std::size_t column) const;  // 0 for NULL
-  std::string text(std::size_t row, std::size_t column) const;      // "" for NULL
+  bool boolean(std::size_t row, std::size_t column) const { return integer(row, column) != 0; }
+  std::string text(std::size_t row, std::size_t column) const;  // "" for NULL
   std::optional<std::int64_t> optional_integer(std::size_t row, std::size_t column) const;
 };
 
@@ -44,6 +66,21 @@ class Connection {
   // Runs `work` as one transaction: committed when it returns, rolled back when it throws. Only
   // this connection's run() calls may happen inside.
   virtual void transaction(const std::function<void()>& work) = 0;
+
+  // The few words the two dialects spell differently, to be put into a statement's text:
+  // claiming a row that another node's connection may be claiming at the same moment
+  // (PostgreSQL's row lock, skipping rows others hold; nothing on SQLite, whose writers take
+  // turns on the whole file).
+  const char* skip_locked() const {
+    return dialect() == Dialect::Postgres ? " FOR UPDATE SKIP LOCKED" : "";
+  }
+};
+
+// A statement broke one of the table's constraints (a UNIQUE key, a foreign key, a CHECK): what
+// a store turns into "taken" or "no such row". Any other failure is another exception.
+class ConstraintViolation : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // A connection to a SQLite file (migrated already); write transactions begin IMMEDIATE.

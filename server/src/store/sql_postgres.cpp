@@ -18,12 +18,22 @@ class PostgresConnection final : public Connection {
         bound.emplace_back(*n);
       else if (const auto* s = std::get_if<std::string>(&p))
         bound.emplace_back(*s);
+      else if (const auto* b = std::get_if<Blob>(&p))
+        bound.push_back(pg::Param::bytes(b->bytes));
       else
         bound.emplace_back(std::nullopt);
     }
     // Outside a transaction a statement that only reads may be sent again after a reconnect.
     const auto text = numbered_placeholders(sql);
-    const auto r = db_.query(text, bound);
+    const auto r = [&] {
+      try {
+        return db_.query(text, bound);
+      } catch (const pg::Error& e) {
+        // Class 23: integrity constraint violation (unique, foreign key, check, not null).
+        if (e.sqlstate().starts_with("23")) throw ConstraintViolation(e.what());
+        throw;
+      }
+    }();
     Rows out;
     out.changed = r.affected();
     for (int row = 0; row < r.rows(); ++row) {

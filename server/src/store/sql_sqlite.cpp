@@ -1,5 +1,8 @@
 #include <sqlite3.h>
 
+#include <map>
+#include <memory>
+#include <span>
 #include <stdexcept>
 
 #include "store/sql.h"
@@ -57,35 +60,51 @@ class SqliteConnection final : public Connection {
   Dialect dialect() const override { return Dialect::Sqlite; }
 
   Rows run(std::string_view sql, const std::vector<Value>& params) override {
-    Statement q(db_, sql);
+    // Each text is prepared once and kept: a store has a few dozen statements, run again and
+    // again (a session looked up on every request).
+    auto found = prepared_.find(sql);
+    if (found == prepared_.end())
+      found = prepared_.emplace(std::string(sql), std::make_unique<Statement>(db_, sql)).first;
+    Statement& q = *found->second;
+    struct Reset {
+      Statement& q;
+      ~Reset() { q.reset(); }
+    } reset{q};
     for (std::size_t i = 0; i < params.size(); ++i) {
       const int at = static_cast<int>(i) + 1;
       if (const auto* n = std::get_if<std::int64_t>(&params[i]))
         q.bind(at, *n);
       else if (const auto* s = std::get_if<std::string>(&params[i]))
         q.bind(at, std::string_view(*s));
+      else if (const auto* b = std::get_if<Blob>(&params[i]))
+        q.bind(at, std::span<const unsigned char>(b->bytes));
       else
         q.bind_null(at);
     }
     Rows out;
-    while (q.step()) {
-      auto* raw = statement_of(q);
-      const int columns = sqlite3_column_count(raw);
-      std::vector<Value> row;
-      row.reserve(static_cast<std::size_t>(columns));
-      for (int c = 0; c < columns; ++c) {
-        switch (sqlite3_column_type(raw, c)) {
-          case SQLITE_NULL:
-            row.emplace_back(std::monostate{});
-            break;
-          case SQLITE_INTEGER:
-            row.emplace_back(static_cast<std::int64_t>(sqlite3_column_int64(raw, c)));
-            break;
-          default:
-            row.emplace_back(q.column_text(c));
+    try {
+      while (q.step()) {
+        auto* raw = q.handle();
+        const int columns = sqlite3_column_count(raw);
+        std::vector<Value> row;
+        row.reserve(static_cast<std::size_t>(columns));
+        for (int c = 0; c < columns; ++c) {
+          switch (sqlite3_column_type(raw, c)) {
+            case SQLITE_NULL:
+              row.emplace_back(std::monostate{});
+              break;
+            case SQLITE_INTEGER:
+              row.emplace_back(static_cast<std::int64_t>(sqlite3_column_int64(raw, c)));
+              break;
+            default:
+              row.emplace_back(q.column_text(c));
+          }
         }
+        out.rows.push_back(std::move(row));
       }
-      out.rows.push_back(std::move(row));
+    } catch (const SqliteError& e) {
+      if ((e.code() & 0xff) == SQLITE_CONSTRAINT) throw ConstraintViolation(e.what());
+      throw;
     }
     out.changed = q.changes();
     return out;
@@ -98,8 +117,8 @@ class SqliteConnection final : public Connection {
   }
 
  private:
-  static sqlite3_stmt* statement_of(Statement& q) { return q.handle(); }
-  Database db_;
+  Database db_;  // before the statements, which go first
+  std::map<std::string, std::unique_ptr<Statement>, std::less<>> prepared_;
 };
 
 }  // namespace

@@ -12,7 +12,6 @@
 #include "store/postgres_analysis_store.h"
 #include "store/postgres_game_store.h"
 #include "store/postgres_leases.h"
-#include "store/postgres_mail_store.h"
 #include "store/postgres_migrate.h"
 #include "store/postgres_moderation_store.h"
 #include "store/postgres_push_store.h"
@@ -20,7 +19,6 @@
 #include "store/sqlite_account_store.h"
 #include "store/sqlite_analysis_store.h"
 #include "store/sqlite_game_store.h"
-#include "store/sqlite_mail_store.h"
 #include "store/sqlite_moderation_store.h"
 #include "store/sqlite_push_store.h"
 
@@ -33,6 +31,14 @@ std::string without_password(const std::string& uri) {
   const auto colon = uri.find(':', scheme + 3);
   if (colon == std::string::npos || colon > at) return uri;
   return uri.substr(0, colon) + ":***" + uri.substr(at);
+}
+
+void Stores::written_once(const std::function<std::unique_ptr<sql::Connection>()>& connect) {
+  mail = std::make_unique<MailStore>(connect());
+  groups = std::make_unique<GroupStore>(connect());
+  ladders = std::make_unique<LadderStore>(connect());
+  classes = std::make_unique<ClassStore>(connect());
+  positions = std::make_unique<PositionAnalysisStore>(connect());
 }
 
 std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& node) {
@@ -63,13 +69,9 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
     s->accounts = std::make_unique<PostgresAccountStore>(*s->postgres);
     s->games = std::make_unique<PostgresGameStore>(database);
     s->moderation = std::make_unique<PostgresModerationStore>(database);
-    s->mail = std::make_unique<PostgresMailStore>(database);
     s->push = std::make_unique<PostgresPushStore>(database);
     s->analysis = std::make_unique<PostgresAnalysisStore>(database);
-    s->groups = std::make_unique<GroupStore>(sql::postgres_connection(database));
-    s->ladders = std::make_unique<LadderStore>(sql::postgres_connection(database));
-    s->classes = std::make_unique<ClassStore>(sql::postgres_connection(database));
-    s->positions = std::make_unique<PositionAnalysisStore>(sql::postgres_connection(database));
+    s->written_once([&] { return sql::postgres_connection(database); });
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
         database, PostgresLeases::Options{node.name, node.ttl, /*sole=*/!node.clustered});
@@ -86,13 +88,9 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   s->accounts = std::make_unique<SqliteAccountStore>(*s->sqlite);
   s->games = std::make_unique<SqliteGameStore>(database);
   s->moderation = std::make_unique<SqliteModerationStore>(database);
-  s->mail = std::make_unique<SqliteMailStore>(database);
   s->push = std::make_unique<SqlitePushStore>(database);
   s->analysis = std::make_unique<SqliteAnalysisStore>(database);
-  s->groups = std::make_unique<GroupStore>(sql::sqlite_connection(database));
-  s->ladders = std::make_unique<LadderStore>(sql::sqlite_connection(database));
-  s->classes = std::make_unique<ClassStore>(sql::sqlite_connection(database));
-  s->positions = std::make_unique<PositionAnalysisStore>(sql::sqlite_connection(database));
+  s->written_once([&] { return sql::sqlite_connection(database); });
   s->leases = std::make_unique<SoleNode>();
   return s;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,6 +65,10 @@ struct Stores {
   // Throws std::runtime_error, saying what to do, when another server already serves it.
   static std::unique_ptr<Stores> open(const std::string& database, const Node& node);
   static std::unique_ptr<Stores> open(const std::string& database) { return open(database, {}); }
+
+ private:
+  // The stores written once for both databases (store/sql.h), each on a connection of its own.
+  void written_once(const std::function<std::unique_ptr<sql::Connection>()>& connect);
 };
 
 // A URI as it may be logged: without its password.
