@@ -15,10 +15,10 @@
 #include <sstream>
 
 #include "analysis/validate.h"
+#include "store/analysis_store.h"
 #include "store/migrate.h"
 #include "store/position_analysis_store.h"
 #include "store/sqlite.h"
-#include "store/sqlite_analysis_store.h"
 
 #ifndef TENGEN_BENCH_DIR
 #define TENGEN_BENCH_DIR "bench"
@@ -76,7 +76,7 @@ void BM_QueueTrip(benchmark::State& state) {
         "INSERT INTO games(id, settings, first_id, second_id, black_id, white_id, created_at)"
         " VALUES (1, '{}', 1, 2, 1, 2, 1)");
   }
-  store::SqliteAnalysisStore store(path.string());
+  store::AnalysisStore store(store::sql::sqlite_connection(path.string()));
   store::Database reset(path.string());
   const auto body = result_body(read_sgf(game_sgf()));
   const auto worker = *store.add_worker("w", "hash", 1);
@@ -104,7 +104,7 @@ void BM_PositionTrip(benchmark::State& state) {
     db.exec("INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'a', 'h', 1)");
     db.exec("INSERT INTO reviews(id, owner_id, title, sgf, created_at) VALUES (1, 1, 'r', '', 1)");
   }
-  store::SqliteAnalysisStore games(path.string());
+  store::AnalysisStore games(store::sql::sqlite_connection(path.string()));
   store::PositionAnalysisStore positions(store::sql::sqlite_connection(path.string()));
   const auto worker = *games.add_worker("w", "hash", 1);
   const auto board = game_sgf();

@@ -13,12 +13,12 @@
 #include "accounts/accounts.h"
 #include "groups/classes.h"
 #include "rooms/blocks.h"
+#include "store/account_store.h"
 #include "store/class_store.h"
 #include "store/group_store.h"
 #include "store/migrate.h"
 #include "store/sql.h"
 #include "store/sqlite.h"
-#include "store/sqlite_account_store.h"
 
 namespace {
 
@@ -35,7 +35,7 @@ std::filesystem::path fresh(const char* name) {
 struct School {
   explicit School(const std::filesystem::path& path)
       : db(path.string()),
-        account_store(db),
+        account_store(store::sql::sqlite_connection(db)),
         groups(store::sql::sqlite_connection(path.string())),
         classes_store(store::sql::sqlite_connection(path.string())),
         accounts(account_store, clock, Accounts::Options::interactive()),
@@ -51,7 +51,7 @@ struct School {
     teacher = std::get<store::UserRecord>(accounts.create_account("teacher", "a fine password"));
   }
   store::Database db;
-  store::SqliteAccountStore account_store;
+  store::AccountStore account_store;
   store::GroupStore groups;
   store::ClassStore classes_store;
   SystemClock clock;

@@ -16,10 +16,10 @@
 #include "accounts/accounts.h"
 #include "mail/mailer.h"
 #include "mail/message.h"
+#include "store/account_store.h"
 #include "store/mail_store.h"
 #include "store/migrate.h"
 #include "store/sqlite.h"
-#include "store/sqlite_account_store.h"
 
 namespace {
 
@@ -37,7 +37,7 @@ struct TempFile {
     std::filesystem::remove(path);
     store::Database db(path.string());
     store::migrate(db);
-    store::SqliteAccountStore(db).create_user("alice", "hash", false, 1);
+    store::AccountStore(store::sql::sqlite_connection(db)).create_user("alice", "hash", false, 1);
   }
   ~TempFile() {
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
@@ -54,7 +54,7 @@ const std::string kBody =
 void BM_Notice(benchmark::State& state) {
   TempFile file;
   store::Database db(file.path.string());
-  store::SqliteAccountStore account_store(db);
+  store::AccountStore account_store(store::sql::sqlite_connection(db));
   FixedClock clock;
   Accounts accounts(account_store, clock, Accounts::Options::fastest_for_tests());
   store::MailStore mail_store(store::sql::sqlite_connection(file.path.string()));

@@ -16,9 +16,9 @@
 
 #include "protocol/codec.h"
 #include "ratings/rating_book.h"
+#include "store/account_store.h"
 #include "store/migrate.h"
 #include "store/sqlite.h"
-#include "store/sqlite_account_store.h"
 #include "store/sqlite_game_store.h"
 
 namespace {
@@ -68,7 +68,7 @@ void BM_Rebuild(benchmark::State& state) {
   {
     store::Database db(path.string());
     store::migrate(db);
-    store::SqliteAccountStore accounts(db);
+    store::AccountStore accounts(store::sql::sqlite_connection(db));
     for (int p = 1; p <= kPlayers; ++p)
       accounts.create_user("player" + std::to_string(p), "h", false, 0);
   }

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "store/account_store.h"
 #include "store/migrate.h"
-#include "store/sqlite_account_store.h"
 #include "support/manual_clock.h"
 #include "support/temp_database.h"
 
@@ -17,7 +17,7 @@ class AccountsTest : public ::testing::Test {
  protected:
   AccountsTest()
       : db_(temp_.path()),
-        store_((store::migrate(db_), db_)),
+        store_(store::sql::sqlite_connection((store::migrate(db_), db_))),
         accounts_(store_, clock_, Accounts::Options::fastest_for_tests()) {}
 
   Accounts::LoggedIn registered(const std::string& name,
@@ -33,7 +33,7 @@ class AccountsTest : public ::testing::Test {
 
   testing::TempDatabase temp_;
   store::Database db_;
-  store::SqliteAccountStore store_;
+  store::AccountStore store_;
   testing::ManualClock clock_;
   Accounts accounts_;
 };

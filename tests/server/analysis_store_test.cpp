@@ -2,6 +2,8 @@
 // PostgreSQL: worker keys by their hash and revoked, one job per game, the queue oldest first and
 // shared by two nodes, a claim that runs out going to another worker, a job claimed too often
 // failing, and only the worker holding a job reporting on it.
+#include "store/analysis_store.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -9,10 +11,8 @@
 #include "store/migrate.h"
 #include "store/position_analysis_store.h"
 #include "store/postgres.h"
-#include "store/postgres_analysis_store.h"
 #include "store/postgres_migrate.h"
 #include "store/sql_postgres.h"
-#include "store/sqlite_analysis_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
 
@@ -31,10 +31,10 @@ class Backend {
 
 class Sqlite final : public Backend {
  public:
-  Sqlite() : db_(temp_.path()), analysis_((migrate(db_), temp_.path())) {}
+  Sqlite() : db_(temp_.path()), analysis_((migrate(db_), sql::sqlite_connection(temp_.path()))) {}
   AnalysisStore& analysis() override { return analysis_; }
   std::unique_ptr<AnalysisStore> another() override {
-    return std::make_unique<SqliteAnalysisStore>(temp_.path());
+    return std::make_unique<AnalysisStore>(sql::sqlite_connection(temp_.path()));
   }
   void exec(const std::string& sql) override { db_.exec(sql); }
   std::unique_ptr<PositionAnalysisStore> positions() override {
@@ -44,7 +44,7 @@ class Sqlite final : public Backend {
  private:
   testing::TempDatabase temp_;
   Database db_;
-  SqliteAnalysisStore analysis_;
+  AnalysisStore analysis_;
 };
 
 class Postgres final : public Backend {
@@ -52,10 +52,10 @@ class Postgres final : public Backend {
   Postgres()
       : conninfo_(testing::TempPostgres::instance().new_database()),
         db_(conninfo_),
-        analysis_((pg::migrate(db_), conninfo_)) {}
+        analysis_((pg::migrate(db_), sql::postgres_connection(conninfo_))) {}
   AnalysisStore& analysis() override { return analysis_; }
   std::unique_ptr<AnalysisStore> another() override {
-    return std::make_unique<PostgresAnalysisStore>(conninfo_);
+    return std::make_unique<AnalysisStore>(sql::postgres_connection(conninfo_));
   }
   void exec(const std::string& sql) override { db_.exec(sql); }
   std::unique_ptr<PositionAnalysisStore> positions() override {
@@ -65,7 +65,7 @@ class Postgres final : public Backend {
  private:
   std::string conninfo_;
   pg::Connection db_;
-  PostgresAnalysisStore analysis_;
+  AnalysisStore analysis_;
 };
 
 class AnalysisStores : public ::testing::TestWithParam<std::string> {

@@ -8,25 +8,21 @@
 
 #include <cstdio>
 
+#include "store/account_store.h"
+#include "store/analysis_store.h"
 #include "store/class_store.h"
 #include "store/group_store.h"
 #include "store/ladder_store.h"
 #include "store/mail_store.h"
 #include "store/migrate.h"
+#include "store/moderation_store.h"
 #include "store/position_analysis_store.h"
 #include "store/postgres.h"
-#include "store/postgres_account_store.h"
-#include "store/postgres_analysis_store.h"
 #include "store/postgres_game_store.h"
-#include "store/postgres_moderation_store.h"
-#include "store/postgres_push_store.h"
+#include "store/push_store.h"
 #include "store/sql.h"
 #include "store/sql_postgres.h"
-#include "store/sqlite_account_store.h"
-#include "store/sqlite_analysis_store.h"
 #include "store/sqlite_game_store.h"
-#include "store/sqlite_moderation_store.h"
-#include "store/sqlite_push_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
 
@@ -62,7 +58,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   {
     Database db(file.path());
     migrate(db);
-    SqliteAccountStore accounts(db);
+    AccountStore accounts(sql::sqlite_connection(db));
     ann = accounts.create_user("Ann", "hash-a", false, 10)->id;
     bob = accounts.create_user("bob", "hash-b", true, 11)->id;
     accounts.create_session(ann, token(7), "Firefox", 12);
@@ -91,7 +87,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                            ReviewCreated{2, bob, "Demo", std::nullopt, "(;SZ[9])", 33},
                            ReviewClosed{2, "(;SZ[9];B[ee])", 34}});
     // Moderation: an administrator, a suspension with its log line, an invite, a report, a block.
-    SqliteModerationStore moderation(file.path());
+    ModerationStore moderation(sql::sqlite_connection(file.path()));
     moderation.set_admin(ann, true,
                          AuditEntry{.at_ms = 35, .action = "make_admin", .target_user_id = ann});
     moderation.set_restriction(bob, {false, 9'000, "rude in chat"},
@@ -121,13 +117,13 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     mail.enqueue({ann, "your_move", "ann@example.org", "Your move", "b", "https://x/u"}, 45);
     mail.note_your_move(ann, 1, 0, 46);
     // Web Push: the server's key, a device, a message waiting for it.
-    SqlitePushStore push(file.path());
+    PushStore push(sql::sqlite_connection(file.path()));
     push.server_key("vapid", "scalar", 47);
     const auto device = push.subscribe(
         {0, ann, "https://push.example.net/a", "p256dh-a", "auth-a", {true, false, true}, 48}, 10);
     push.enqueue({device, "your_move", R"({"game":1})", "game-1", "high", 3600}, 49);
     // Analysis: a worker's key and a job it holds.
-    SqliteAnalysisStore analysis(file.path());
+    AnalysisStore analysis(sql::sqlite_connection(file.path()));
     const auto box = analysis.add_worker("box", "hash-box", 50);
     analysis.enqueue(1, ann, 3, 51);
     analysis.claim(*box, 52, 9'000, 3);
@@ -196,7 +192,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(imported.rows, expected);
 
   pg::Connection db(pg);
-  PostgresAccountStore accounts(db);
+  AccountStore accounts(sql::postgres_connection(db));
   PostgresGameStore games(pg);
   EXPECT_EQ(accounts.user_by_name("ann")->id, ann) << "names still compare without case";
   EXPECT_EQ(accounts.user_by_id(bob)->password_hash, "hash-b");
@@ -220,7 +216,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_FALSE(mail.note_your_move(ann, 1, 45, 50)) << "told at 46";
   EXPECT_GT(mail.enqueue({ann, "digest", "ann@example.org", "s", "b", ""}, 51), waiting->id)
       << "numbers go on";
-  PostgresAnalysisStore analysis(pg);
+  AnalysisStore analysis(sql::postgres_connection(pg));
   EXPECT_EQ(analysis.worker_by_key("hash-box", 60)->name, "box");
   EXPECT_EQ(analysis.job(1)->state, "running");
   EXPECT_EQ(analysis.job(1)->claimed_until_ms, 9'000);
@@ -243,7 +239,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(classes.class_of_student(bob), 2);
   EXPECT_TRUE(classes.protected_student(bob));
   EXPECT_EQ(classes.lessons(bob), std::vector<std::string>{"liberties"});
-  PostgresPushStore push(pg);
+  PushStore push(sql::postgres_connection(pg));
   EXPECT_EQ(push.server_key("vapid", "another", 60), "scalar") << "the key made first is kept";
   const auto queued = push.claim(60, 70);
   ASSERT_TRUE(queued) << "the message not yet sent is sent from PostgreSQL";
@@ -255,7 +251,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(suspended->moderation_reason, "rude in chat");
   EXPECT_TRUE(suspended->restricted_at(8'999));
   EXPECT_FALSE(suspended->restricted_at(9'000));
-  PostgresModerationStore moderation(pg);
+  ModerationStore moderation(sql::postgres_connection(pg));
   const auto log = moderation.audit_log({});
   ASSERT_EQ(log.size(), 3u);
   EXPECT_EQ(log[1].action, "suspend");

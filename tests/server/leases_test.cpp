@@ -12,11 +12,12 @@
 #include <vector>
 
 #include "cluster/lease_keeper.h"
+#include "store/account_store.h"
 #include "store/postgres.h"
-#include "store/postgres_account_store.h"
 #include "store/postgres_game_store.h"
 #include "store/postgres_leases.h"
 #include "store/postgres_migrate.h"
+#include "store/sql_postgres.h"
 #include "support/temp_postgres.h"
 
 namespace tengen::store {
@@ -30,7 +31,7 @@ class Leases : public ::testing::Test {
  protected:
   Leases() : conninfo_(TempPostgres::instance().new_database()), db_(conninfo_) {
     pg::migrate(db_);
-    PostgresAccountStore accounts(db_);
+    AccountStore accounts(sql::postgres_connection(db_));
     ann_ = accounts.create_user("ann", "h", false, 1)->id;
     bob_ = accounts.create_user("bob", "h", false, 1)->id;
     games_ = std::make_unique<PostgresGameStore>(conninfo_);

@@ -7,12 +7,11 @@
 
 #include <memory>
 
+#include "store/account_store.h"
 #include "store/migrate.h"
 #include "store/postgres.h"
-#include "store/postgres_account_store.h"
 #include "store/postgres_migrate.h"
 #include "store/sql_postgres.h"
-#include "store/sqlite_account_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
 
@@ -32,7 +31,7 @@ class Sqlite final : public Backend {
  public:
   Sqlite()
       : db_(temp_.path()),
-        accounts_((migrate(db_), db_)),
+        accounts_(sql::sqlite_connection((migrate(db_), db_))),
         mail_(sql::sqlite_connection(temp_.path())) {}
   AccountStore& accounts() override { return accounts_; }
   MailStore& mail() override { return mail_; }
@@ -43,7 +42,7 @@ class Sqlite final : public Backend {
  private:
   testing::TempDatabase temp_;
   Database db_;
-  SqliteAccountStore accounts_;
+  AccountStore accounts_;
   MailStore mail_;
 };
 
@@ -52,7 +51,7 @@ class Postgres final : public Backend {
   Postgres()
       : conninfo_(testing::TempPostgres::instance().new_database()),
         db_(conninfo_),
-        accounts_((pg::migrate(db_), db_)),
+        accounts_(sql::postgres_connection((pg::migrate(db_), db_))),
         mail_(sql::postgres_connection(conninfo_)) {}
   AccountStore& accounts() override { return accounts_; }
   MailStore& mail() override { return mail_; }
@@ -63,7 +62,7 @@ class Postgres final : public Backend {
  private:
   std::string conninfo_;
   pg::Connection db_;
-  PostgresAccountStore accounts_;
+  AccountStore accounts_;
   MailStore mail_;
 };
 

@@ -2,17 +2,17 @@
 // PostgreSQL: the server's key kept once (two nodes agree), devices kept by endpoint and bounded
 // per player, the queue claimed by one node, retried and given up on, and a device the push
 // service says is gone forgotten with its queue.
+#include "store/push_store.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
 
+#include "store/account_store.h"
 #include "store/migrate.h"
 #include "store/postgres.h"
-#include "store/postgres_account_store.h"
 #include "store/postgres_migrate.h"
-#include "store/postgres_push_store.h"
-#include "store/sqlite_account_store.h"
-#include "store/sqlite_push_store.h"
+#include "store/sql_postgres.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
 
@@ -29,18 +29,21 @@ class Backend {
 
 class Sqlite final : public Backend {
  public:
-  Sqlite() : db_(temp_.path()), accounts_((migrate(db_), db_)), push_(temp_.path()) {}
+  Sqlite()
+      : db_(temp_.path()),
+        accounts_(sql::sqlite_connection((migrate(db_), db_))),
+        push_(sql::sqlite_connection(temp_.path())) {}
   AccountStore& accounts() override { return accounts_; }
   PushStore& push() override { return push_; }
   std::unique_ptr<PushStore> another() override {
-    return std::make_unique<SqlitePushStore>(temp_.path());
+    return std::make_unique<PushStore>(sql::sqlite_connection(temp_.path()));
   }
 
  private:
   testing::TempDatabase temp_;
   Database db_;
-  SqliteAccountStore accounts_;
-  SqlitePushStore push_;
+  AccountStore accounts_;
+  PushStore push_;
 };
 
 class Postgres final : public Backend {
@@ -48,19 +51,19 @@ class Postgres final : public Backend {
   Postgres()
       : conninfo_(testing::TempPostgres::instance().new_database()),
         db_(conninfo_),
-        accounts_((pg::migrate(db_), db_)),
-        push_(conninfo_) {}
+        accounts_(sql::postgres_connection((pg::migrate(db_), db_))),
+        push_(sql::postgres_connection(conninfo_)) {}
   AccountStore& accounts() override { return accounts_; }
   PushStore& push() override { return push_; }
   std::unique_ptr<PushStore> another() override {
-    return std::make_unique<PostgresPushStore>(conninfo_);
+    return std::make_unique<PushStore>(sql::postgres_connection(conninfo_));
   }
 
  private:
   std::string conninfo_;
   pg::Connection db_;
-  PostgresAccountStore accounts_;
-  PostgresPushStore push_;
+  AccountStore accounts_;
+  PushStore push_;
 };
 
 class PushStores : public ::testing::TestWithParam<std::string> {

@@ -7,12 +7,12 @@
 #include <thread>
 #include <vector>
 
+#include "store/account_store.h"
 #include "store/migrate.h"
 #include "store/postgres.h"
-#include "store/postgres_account_store.h"
 #include "store/postgres_game_store.h"
 #include "store/postgres_migrate.h"
-#include "store/sqlite_account_store.h"
+#include "store/sql_postgres.h"
 #include "store/sqlite_game_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
@@ -32,14 +32,17 @@ class Holder {
 
 class SqliteHolder final : public Holder {
  public:
-  SqliteHolder() : db_(temp_.path()), store_((migrate(db_), db_)), games_(temp_.path()) {}
+  SqliteHolder()
+      : db_(temp_.path()),
+        store_(sql::sqlite_connection((migrate(db_), db_))),
+        games_(temp_.path()) {}
   AccountStore& store() override { return store_; }
   GameStore& games() override { return games_; }
 
  private:
   testing::TempDatabase temp_;
   Database db_;
-  SqliteAccountStore store_;
+  AccountStore store_;
   SqliteGameStore games_;
 };
 
@@ -48,7 +51,7 @@ class PostgresHolder final : public Holder {
   PostgresHolder()
       : conninfo_(TempPostgres::instance().new_database()),
         db_(conninfo_),
-        store_((pg::migrate(db_), db_)),
+        store_(sql::postgres_connection((pg::migrate(db_), db_))),
         games_(conninfo_) {}
   AccountStore& store() override { return store_; }
   GameStore& games() override { return games_; }
@@ -56,7 +59,7 @@ class PostgresHolder final : public Holder {
  private:
   std::string conninfo_;
   pg::Connection db_;
-  PostgresAccountStore store_;
+  AccountStore store_;
   PostgresGameStore games_;
 };
 
@@ -195,8 +198,8 @@ TEST(PostgresAttempts, TwoNodesShareABucketThatRefillsByTheDatabasesClock) {
   pg::Connection a(conninfo);
   pg::migrate(a);
   pg::Connection b(conninfo);
-  PostgresAccountStore first(a);
-  PostgresAccountStore second(b);
+  AccountStore first(sql::postgres_connection(a));
+  AccountStore second(sql::postgres_connection(b));
   TokenHash key{};
   key.fill(7);
   const auto minute = std::chrono::milliseconds(60000);

@@ -3,9 +3,13 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "store/sql.h"
 
 namespace tengen::store {
 
@@ -59,58 +63,64 @@ struct SessionRecord {
   std::int64_t last_seen_at_ms = 0;
 };
 
-// Users and their sessions. An interface so that another store (PostgreSQL) can take over; the
-// SQLite one is SqliteAccountStore. Session tokens never reach the store, only their hashes.
+// A user read from kUserColumns in row `row` of `rows`, starting at column `first`.
+UserRecord user_at(const sql::Rows& rows, std::size_t row, std::size_t first = 0);
+
+// Users and their sessions, written once for SQLite and PostgreSQL over a sql::Connection of its
+// own (under a mutex: safe from any thread). Session tokens never reach the store, only their
+// hashes.
 class AccountStore {
  public:
-  virtual ~AccountStore() = default;
+  explicit AccountStore(std::unique_ptr<sql::Connection> db) : db_(std::move(db)) {}
 
   // nullopt if the name is taken (names compare without case).
-  virtual std::optional<UserRecord> create_user(const std::string& username,
-                                                const std::string& password_hash, bool is_bot,
-                                                std::int64_t now_ms) = 0;
-  virtual std::optional<UserRecord> user_by_name(const std::string& username) = 0;
-  virtual std::optional<UserRecord> user_by_id(std::int64_t id) = 0;
+  std::optional<UserRecord> create_user(const std::string& username,
+                                        const std::string& password_hash, bool is_bot,
+                                        std::int64_t now_ms);
+  std::optional<UserRecord> user_by_name(const std::string& username);
+  std::optional<UserRecord> user_by_id(std::int64_t id);
   // False if there is no such user. Sessions are left as they are.
-  virtual bool set_password_hash(std::int64_t user_id, const std::string& password_hash) = 0;
+  bool set_password_hash(std::int64_t user_id, const std::string& password_hash);
   // False when there is no such user. The zone is checked by the caller (known_time_zone).
-  virtual bool set_time_zone(std::int64_t user_id, const std::string& zone) = 0;
+  bool set_time_zone(std::int64_t user_id, const std::string& zone);
 
   // Vacations. The stored balance (nullopt: none stored yet, so the account's first).
-  virtual std::optional<VacationBalance> vacation_balance(std::int64_t user_id) = 0;
+  std::optional<VacationBalance> vacation_balance(std::int64_t user_id);
   // Records the vacation `taken` and leaves nothing as of its end, and deletes the user's
   // vacations that ended by `forget_until`, in one transaction, unless the stored balance is no
   // longer `expected` (another request came first): then false, nothing changed.
-  virtual bool begin_vacation(std::int64_t user_id, const std::optional<VacationBalance>& expected,
-                              const VacationSpan& taken, std::int64_t forget_until) = 0;
+  bool begin_vacation(std::int64_t user_id, const std::optional<VacationBalance>& expected,
+                      const VacationSpan& taken, std::int64_t forget_until);
   // Ends the vacation `taken` at `at` (before its planned end): what was not used is left as of
   // `at`. False, nothing changed, unless it is still recorded as `taken`.
-  virtual bool end_vacation(std::int64_t user_id, const VacationSpan& taken, std::int64_t at) = 0;
+  bool end_vacation(std::int64_t user_id, const VacationSpan& taken, std::int64_t at);
   // The user's vacations that end after `after_ms`, oldest first.
-  virtual std::vector<VacationSpan> vacations_of(std::int64_t user_id, std::int64_t after_ms) = 0;
+  std::vector<VacationSpan> vacations_of(std::int64_t user_id, std::int64_t after_ms);
 
-  virtual SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
-                                       const std::string& user_agent, std::int64_t now_ms) = 0;
+  SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
+                               const std::string& user_agent, std::int64_t now_ms);
   // The session and its user, touching last_seen_at.
-  virtual std::optional<std::pair<UserRecord, SessionRecord>> session_by_token(
-      const TokenHash& token_hash, std::int64_t now_ms) = 0;
-  virtual std::vector<SessionRecord> sessions_of(std::int64_t user_id) = 0;
+  std::optional<std::pair<UserRecord, SessionRecord>> session_by_token(const TokenHash& token_hash,
+                                                                       std::int64_t now_ms);
+  std::vector<SessionRecord> sessions_of(std::int64_t user_id);
   // False if the session does not exist or is not the user's.
-  virtual bool delete_session(std::int64_t user_id, std::int64_t session_id) = 0;
+  bool delete_session(std::int64_t user_id, std::int64_t session_id);
   // The id of the session deleted, or nullopt if no session has this token.
-  virtual std::optional<std::int64_t> delete_session_by_token(const TokenHash& token_hash) = 0;
+  std::optional<std::int64_t> delete_session_by_token(const TokenHash& token_hash);
   // Every session of the user (a suspension, a password reset): the ids deleted.
-  virtual std::vector<std::int64_t> delete_sessions_of(std::int64_t user_id) = 0;
+  std::vector<std::int64_t> delete_sessions_of(std::int64_t user_id);
 
   // Attempts (logins, registrations) counted by every server on the database (docs/limits.md):
   // takes a token from `key`'s bucket — `burst` at once, then one more every `refill`, by the
   // database's clock — and says whether there was one. nullopt: this store keeps no buckets (a
   // SQLite file has one server, which counts in its memory).
-  virtual std::optional<bool> take_attempt(const TokenHash& key, int burst,
-                                           std::chrono::milliseconds refill) {
-    (void)key, (void)burst, (void)refill;
-    return std::nullopt;
-  }
+  std::optional<bool> take_attempt(const TokenHash& key, int burst,
+                                   std::chrono::milliseconds refill);
+
+ private:
+  std::mutex mutex_;
+  std::unique_ptr<sql::Connection> db_;
+  int attempts_since_prune_ = 0;
 };
 
 }  // namespace tengen::store

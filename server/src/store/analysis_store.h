@@ -1,9 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "store/sql.h"
 
 namespace tengen::store {
 
@@ -33,58 +37,58 @@ struct AnalysisJobRow {
   std::optional<std::int64_t> finished_at_ms;
 };
 
-// Analysis's tables (migrations 0011_analysis.sql): on SQLite (SqliteAnalysisStore) or PostgreSQL
-// (PostgresAnalysisStore), the same behaviour, tested alike. Safe from any thread. The queue is
-// shared by every node of a cluster: a job is claimed by one worker at a time.
+// Analysis's tables (migrations 0011_analysis.sql), written once for SQLite and PostgreSQL over a
+// sql::Connection of its own (under a mutex: safe from any thread). The queue is shared by every
+// node of a cluster: a job is claimed by one worker at a time.
 class AnalysisStore {
  public:
-  virtual ~AnalysisStore() = default;
+  explicit AnalysisStore(std::unique_ptr<sql::Connection> db) : db_(std::move(db)) {}
 
   // A new worker key; nullopt if the name is taken.
-  virtual std::optional<std::int64_t> add_worker(const std::string& name,
-                                                 const std::string& key_hash,
-                                                 std::int64_t now_ms) = 0;
+  std::optional<std::int64_t> add_worker(const std::string& name, const std::string& key_hash,
+                                         std::int64_t now_ms);
   // The worker `name` has this key from now on (made if new, its revocation lifted): the house
   // worker's fresh key at each start.
-  virtual void set_worker_key(const std::string& name, const std::string& key_hash,
-                              std::int64_t now_ms) = 0;
+  void set_worker_key(const std::string& name, const std::string& key_hash, std::int64_t now_ms);
   // The worker's key stops working; false if there is no such worker (or it was revoked).
-  virtual bool revoke_worker(const std::string& name, std::int64_t now_ms) = 0;
+  bool revoke_worker(const std::string& name, std::int64_t now_ms);
   // The worker whose key hashes to `key_hash`, not revoked; its last_seen is set to now (written
   // at most once a minute).
-  virtual std::optional<AnalysisWorker> worker_by_key(const std::string& key_hash,
-                                                      std::int64_t now_ms) = 0;
-  virtual std::vector<AnalysisWorker> workers() = 0;
+  std::optional<AnalysisWorker> worker_by_key(const std::string& key_hash, std::int64_t now_ms);
+  std::vector<AnalysisWorker> workers();
 
-  virtual std::optional<AnalysisJobRow> job(std::int64_t game_id) = 0;
+  std::optional<AnalysisJobRow> job(std::int64_t game_id);
   // Queues the game's analysis; false if it was asked for already, unless it failed: then it
   // waits again, afresh (asked for by this user now, no attempts yet).
-  virtual bool enqueue(std::int64_t game_id, std::optional<std::int64_t> requested_by,
-                       int moves_total, std::int64_t now_ms) = 0;
+  bool enqueue(std::int64_t game_id, std::optional<std::int64_t> requested_by, int moves_total,
+               std::int64_t now_ms);
   // Queues, asked for by nobody, the games that ended since then with at least `min_moves` moves
   // and no analysis yet, the earliest first, at most `most`: how many.
-  virtual int enqueue_ended(std::int64_t since_ms, int min_moves, int most,
-                            std::int64_t now_ms) = 0;
+  int enqueue_ended(std::int64_t since_ms, int min_moves, int most, std::int64_t now_ms);
   // Jobs the user asked for since then (the daily allowance).
-  virtual int requested_since(std::int64_t user_id, std::int64_t since_ms) = 0;
+  int requested_since(std::int64_t user_id, std::int64_t since_ms);
   // Jobs waiting or running: the user's, or everyone's (nullopt).
-  virtual int unfinished(std::optional<std::int64_t> user_id) = 0;
+  int unfinished(std::optional<std::int64_t> user_id);
   // Jobs waiting or running asked for before this one (its place in the queue).
-  virtual int ahead_of(std::int64_t game_id) = 0;
+  int ahead_of(std::int64_t game_id);
   // The oldest job waiting, or running with its claim run out (its worker went silent), now the
   // worker's until `until_ms`; a job claimed `max_attempts` times already fails instead ("no
   // worker finished it"). nullopt if none.
-  virtual std::optional<AnalysisJobRow> claim(std::int64_t worker_id, std::int64_t now_ms,
-                                              std::int64_t until_ms, int max_attempts) = 0;
+  std::optional<AnalysisJobRow> claim(std::int64_t worker_id, std::int64_t now_ms,
+                                      std::int64_t until_ms, int max_attempts);
   // The worker's progress on a job it holds, its claim extended; false if it no longer holds it.
-  virtual bool progress(std::int64_t game_id, std::int64_t worker_id, int moves_done,
-                        std::int64_t until_ms) = 0;
+  bool progress(std::int64_t game_id, std::int64_t worker_id, int moves_done,
+                std::int64_t until_ms);
   // The job done with its result; false if the worker no longer holds it.
-  virtual bool finish(std::int64_t game_id, std::int64_t worker_id, const std::string& engine,
-                      const std::string& result, std::int64_t now_ms) = 0;
+  bool finish(std::int64_t game_id, std::int64_t worker_id, const std::string& engine,
+              const std::string& result, std::int64_t now_ms);
   // The job failed for good (the worker's reason); false if the worker no longer holds it.
-  virtual bool fail(std::int64_t game_id, std::int64_t worker_id, const std::string& error,
-                    std::int64_t now_ms) = 0;
+  bool fail(std::int64_t game_id, std::int64_t worker_id, const std::string& error,
+            std::int64_t now_ms);
+
+ private:
+  std::mutex mutex_;
+  std::unique_ptr<sql::Connection> db_;
 };
 
 }  // namespace tengen::store

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,7 +12,7 @@
 
 namespace tengen::store {
 
-// The SQL both stores read these with (the same in either dialect): an audit line with its
+// The SQL these are read with (the same in either dialect): an audit line with its
 // actor's and target's names, an invite's columns, a report with its people's names.
 inline constexpr const char* kAuditSelect =
     "SELECT a.id, a.at, a.actor_id, a.action, a.target_user_id, a.target_game_id, a.reason,"
@@ -90,60 +92,67 @@ struct Restriction {
 };
 
 // What moderation keeps (docs/moderation.md): administrators, restrictions, invites, reports,
-// blocks, the audit log and the day's registrations per address. An interface, as the account
-// and game stores are; each implementation serialises its own calls, which may come from any
-// thread. Every change an administrator makes takes the AuditEntry that records it, written in the
-// same transaction: there is no change without its line in the log.
+// blocks, the audit log and the day's registrations per address; written once for SQLite and
+// PostgreSQL over a sql::Connection of its own (under a mutex: safe from any thread). Every
+// change an administrator makes takes the AuditEntry that records it, written in the same
+// transaction: there is no change without its line in the log.
 class ModerationStore {
  public:
-  virtual ~ModerationStore() = default;
+  explicit ModerationStore(std::unique_ptr<sql::Connection> db) : db_(std::move(db)) {}
 
   // Users whose name starts with `prefix` (without case), by name; all of them for an empty one.
-  virtual std::vector<UserRecord> search_users(const std::string& prefix, int limit) = 0;
+  std::vector<UserRecord> search_users(const std::string& prefix, int limit);
   // False if there is no such user (and nothing is logged).
-  virtual bool set_admin(std::int64_t user_id, bool admin, const AuditEntry& audit) = 0;
-  virtual bool set_bot(std::int64_t user_id, bool bot, const AuditEntry& audit) = 0;
-  virtual bool set_restriction(std::int64_t user_id, const Restriction& r,
-                               const AuditEntry& audit) = 0;
-  virtual bool set_password_hash(std::int64_t user_id, const std::string& hash,
-                                 const AuditEntry& audit) = 0;
+  bool set_admin(std::int64_t user_id, bool admin, const AuditEntry& audit);
+  bool set_bot(std::int64_t user_id, bool bot, const AuditEntry& audit);
+  bool set_restriction(std::int64_t user_id, const Restriction& r, const AuditEntry& audit);
+  bool set_password_hash(std::int64_t user_id, const std::string& hash, const AuditEntry& audit);
   // For actions whose change is elsewhere (a game annulled through the hub).
-  virtual void log(const AuditEntry& audit) = 0;
+  void log(const AuditEntry& audit);
   // Newest first; `about`: only the lines whose target is that user (their history).
-  virtual std::vector<AuditEntry> audit_log(Page page,
-                                            std::optional<std::int64_t> about = std::nullopt) = 0;
+  std::vector<AuditEntry> audit_log(Page page, std::optional<std::int64_t> about = std::nullopt);
 
   // The new invite, with its id.
-  virtual Invite create_invite(Invite invite, const AuditEntry& audit) = 0;
-  virtual std::vector<Invite> invites(int limit) = 0;
-  virtual bool revoke_invite(std::int64_t id, const AuditEntry& audit) = 0;
+  Invite create_invite(Invite invite, const AuditEntry& audit);
+  std::vector<Invite> invites(int limit);
+  bool revoke_invite(std::int64_t id, const AuditEntry& audit);
   // Takes one use of the invite with this code if it can be used at `now_ms`: its id.
-  virtual std::optional<std::int64_t> take_invite(const std::string& code, std::int64_t now_ms) = 0;
+  std::optional<std::int64_t> take_invite(const std::string& code, std::int64_t now_ms);
   // Gives back the use taken when the registration then failed (the name was taken meanwhile).
-  virtual void give_back_invite(std::int64_t id) = 0;
-  virtual void set_user_invite(std::int64_t user_id, std::int64_t invite_id) = 0;
+  void give_back_invite(std::int64_t id);
+  void set_user_invite(std::int64_t user_id, std::int64_t invite_id);
 
   // Registrations from an address (its SHA-256) since `since_ms`; older rows are deleted.
-  virtual int registrations_since(const TokenHash& address, std::int64_t since_ms) = 0;
-  virtual void add_registration(const TokenHash& address, std::int64_t at_ms) = 0;
+  int registrations_since(const TokenHash& address, std::int64_t since_ms);
+  void add_registration(const TokenHash& address, std::int64_t at_ms);
 
   // Reports from players: the new one's id; how many of a player's are still open; a page of
   // those with a status ("" for all), newest first; one; and closing an open one (false if it
   // is not open).
-  virtual std::int64_t add_report(const Report& report) = 0;
-  virtual int open_reports_by(std::int64_t reporter_id) = 0;
-  virtual std::vector<Report> reports(const std::string& status, Page page) = 0;
-  virtual std::optional<Report> report(std::int64_t id) = 0;
-  virtual bool close_report(std::int64_t id, const std::string& status, const std::string& note,
-                            const AuditEntry& audit) = 0;
+  std::int64_t add_report(const Report& report);
+  int open_reports_by(std::int64_t reporter_id);
+  std::vector<Report> reports(const std::string& status, Page page);
+  std::optional<Report> report(std::int64_t id);
+  bool close_report(std::int64_t id, const std::string& status, const std::string& note,
+                    const AuditEntry& audit);
 
   // Blocks between players: false when there was nothing to change.
-  virtual bool add_block(std::int64_t user_id, std::int64_t blocked_id, std::int64_t at_ms) = 0;
-  virtual bool remove_block(std::int64_t user_id, std::int64_t blocked_id) = 0;
+  bool add_block(std::int64_t user_id, std::int64_t blocked_id, std::int64_t at_ms);
+  bool remove_block(std::int64_t user_id, std::int64_t blocked_id);
   // The users a player blocks, by name.
-  virtual std::vector<UserRecord> blocked_by(std::int64_t user_id) = 0;
+  std::vector<UserRecord> blocked_by(std::int64_t user_id);
   // Every block (user, blocked), for the hub's memory at start.
-  virtual std::vector<std::pair<std::int64_t, std::int64_t>> all_blocks() = 0;
+  std::vector<std::pair<std::int64_t, std::int64_t>> all_blocks();
+
+ private:
+  void insert_audit(const AuditEntry& audit);
+  // Runs `change` (an UPDATE) and, when it changed a row, the audit line, in one transaction:
+  // whether it changed one.
+  bool change_and_log(std::string_view change, const std::vector<sql::Value>& params,
+                      const AuditEntry& audit);
+
+  std::mutex mutex_;
+  std::unique_ptr<sql::Connection> db_;
 };
 
 }  // namespace tengen::store

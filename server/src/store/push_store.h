@@ -1,9 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "store/sql.h"
 
 namespace tengen::store {
 
@@ -50,39 +54,42 @@ struct PushCounts {
   std::int64_t failed = 0;
 };
 
-// Push's tables (migrations 0010_push.sql): on SQLite (SqlitePushStore) or PostgreSQL
-// (PostgresPushStore), each over a connection of its own, safe from any thread.
+// Push's tables (migrations 0010_push.sql), written once for SQLite and PostgreSQL over a
+// sql::Connection of its own (under a mutex: safe from any thread). Several nodes share its
+// queue: a message is claimed by one of them.
 class PushStore {
  public:
-  virtual ~PushStore() = default;
+  explicit PushStore(std::unique_ptr<sql::Connection> db) : db_(std::move(db)) {}
 
   // The server's key called `name`: the one kept, or `made` kept now if there is none (the first
   // of several nodes to write one wins; every node then reads that one).
-  virtual std::string server_key(const std::string& name, const std::string& made,
-                                 std::int64_t now_ms) = 0;
+  std::string server_key(const std::string& name, const std::string& made, std::int64_t now_ms);
 
   // Keeps a subscription (its endpoint names it: a device subscribing again, or for another
   // player, replaces what was kept); a player's oldest beyond `most` are dropped. Its id.
-  virtual std::int64_t subscribe(const PushSubscription& s, int most) = 0;
+  std::int64_t subscribe(const PushSubscription& s, int most);
   // Forgets a player's subscription; false if they had none at that endpoint.
-  virtual bool unsubscribe(std::int64_t user_id, const std::string& endpoint) = 0;
-  virtual std::optional<PushSubscription> subscription(std::int64_t user_id,
-                                                       const std::string& endpoint) = 0;
-  virtual std::vector<PushSubscription> subscriptions_of(std::int64_t user_id) = 0;
+  bool unsubscribe(std::int64_t user_id, const std::string& endpoint);
+  std::optional<PushSubscription> subscription(std::int64_t user_id, const std::string& endpoint);
+  std::vector<PushSubscription> subscriptions_of(std::int64_t user_id);
   // The push service said the subscription is gone (404, 410): forgotten, with its queue.
-  virtual void drop(std::int64_t subscription_id) = 0;
+  void drop(std::int64_t subscription_id);
 
-  virtual std::int64_t enqueue(const OutgoingPush& push, std::int64_t now_ms) = 0;
+  std::int64_t enqueue(const OutgoingPush& push, std::int64_t now_ms);
   // Messages queued for a player's devices since then (a bound per player and day).
-  virtual int queued_since(std::int64_t user_id, std::int64_t since_ms) = 0;
+  int queued_since(std::int64_t user_id, std::int64_t since_ms);
   // The oldest message due, held by this caller until `hold_until_ms`.
-  virtual std::optional<QueuedPush> claim(std::int64_t now_ms, std::int64_t hold_until_ms) = 0;
-  virtual void mark_sent(std::int64_t id, std::int64_t now_ms) = 0;
+  std::optional<QueuedPush> claim(std::int64_t now_ms, std::int64_t hold_until_ms);
+  void mark_sent(std::int64_t id, std::int64_t now_ms);
   // Tried again at `retry_at_ms`, or given up on when there is none.
-  virtual void mark_failed(std::int64_t id, const std::string& error,
-                           std::optional<std::int64_t> retry_at_ms, std::int64_t now_ms) = 0;
-  virtual PushCounts counts() = 0;
-  virtual void prune(std::int64_t before_ms) = 0;
+  void mark_failed(std::int64_t id, const std::string& error,
+                   std::optional<std::int64_t> retry_at_ms, std::int64_t now_ms);
+  PushCounts counts();
+  void prune(std::int64_t before_ms);
+
+ private:
+  std::mutex mutex_;
+  std::unique_ptr<sql::Connection> db_;
 };
 
 }  // namespace tengen::store

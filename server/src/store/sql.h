@@ -16,6 +16,10 @@
 // (sqlite_connection) or PostgreSQL (postgres_connection, where `?` becomes `$n`). Both accept the
 // same dialect for what the stores here need: INSERT ... ON CONFLICT, RETURNING, lower(). A
 // statement that cannot be written once asks dialect() which to run.
+namespace tengen::store {
+class Database;
+}
+
 namespace tengen::store::sql {
 
 // Bytes (a BLOB in SQLite, a bytea in PostgreSQL), as a parameter only: no store reads bytes back.
@@ -30,13 +34,23 @@ using Value = std::variant<std::monostate, std::int64_t, std::string, Blob>;
 inline Value value(bool b) {
   return std::int64_t{b ? 1 : 0};
 }
+// (Exact overloads, so that no number or text ever reaches value(bool) by conversion.)
+inline Value value(std::int64_t n) {
+  return n;
+}
+inline Value value(int n) {
+  return std::int64_t{n};
+}
+inline Value value(const std::string& s) {
+  return s;
+}
 inline Value value(std::span<const unsigned char> bytes) {
   return Blob{{bytes.begin(), bytes.end()}};
 }
 template <typename T>
 Value value(const std::optional<T>& v) {
   if (!v) return std::monostate{};
-  return Value(*v);
+  return value(*v);
 }
 
 // What a statement gave back: its rows (every value as the database gave it) and how many rows
@@ -74,6 +88,12 @@ class Connection {
   const char* skip_locked() const {
     return dialect() == Dialect::Postgres ? " FOR UPDATE SKIP LOCKED" : "";
   }
+  // `column = ?` without regard to case, as each database answers it from its index: SQLite's
+  // names are declared COLLATE NOCASE, PostgreSQL's have a unique index on lower(name).
+  std::string equals_without_case(std::string_view column) const {
+    const std::string c(column);
+    return dialect() == Dialect::Sqlite ? c + " = ?" : "lower(" + c + ") = lower(?)";
+  }
 };
 
 // A statement broke one of the table's constraints (a UNIQUE key, a foreign key, a CHECK): what
@@ -85,6 +105,9 @@ class ConstraintViolation : public std::runtime_error {
 
 // A connection to a SQLite file (migrated already); write transactions begin IMMEDIATE.
 std::unique_ptr<Connection> sqlite_connection(const std::string& path);
+// A connection over one already open (migrated), which must outlive it and which nobody else
+// uses meanwhile (a test's file, a tool's one connection).
+std::unique_ptr<Connection> sqlite_connection(Database& borrowed);
 // `?` numbered as `$1`, `$2`, ... (no `?` may appear inside a literal).
 std::string numbered_placeholders(std::string_view sql);
 

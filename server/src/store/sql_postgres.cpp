@@ -1,5 +1,7 @@
 #include "store/sql_postgres.h"
 
+#include <memory>
+
 #include "store/postgres.h"
 
 namespace tengen::store::sql {
@@ -7,7 +9,9 @@ namespace {
 
 class PostgresConnection final : public Connection {
  public:
-  explicit PostgresConnection(const std::string& conninfo) : db_(conninfo) {}
+  explicit PostgresConnection(const std::string& conninfo)
+      : own_(std::make_unique<pg::Connection>(conninfo)), db_(*own_) {}
+  explicit PostgresConnection(pg::Connection& borrowed) : db_(borrowed) {}
   Dialect dialect() const override { return Dialect::Postgres; }
 
   Rows run(std::string_view sql, const std::vector<Value>& params) override {
@@ -56,13 +60,18 @@ class PostgresConnection final : public Connection {
   }
 
  private:
-  pg::Connection db_;
+  std::unique_ptr<pg::Connection> own_;
+  pg::Connection& db_;
 };
 
 }  // namespace
 
 std::unique_ptr<Connection> postgres_connection(const std::string& conninfo) {
   return std::make_unique<PostgresConnection>(conninfo);
+}
+
+std::unique_ptr<Connection> postgres_connection(pg::Connection& borrowed) {
+  return std::make_unique<PostgresConnection>(borrowed);
 }
 
 }  // namespace tengen::store::sql

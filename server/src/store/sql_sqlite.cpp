@@ -56,7 +56,9 @@ namespace {
 
 class SqliteConnection final : public Connection {
  public:
-  explicit SqliteConnection(const std::string& path) : db_(path) {}
+  explicit SqliteConnection(const std::string& path)
+      : own_(std::make_unique<Database>(path)), db_(*own_) {}
+  explicit SqliteConnection(Database& borrowed) : db_(borrowed) {}
   Dialect dialect() const override { return Dialect::Sqlite; }
 
   Rows run(std::string_view sql, const std::vector<Value>& params) override {
@@ -117,7 +119,8 @@ class SqliteConnection final : public Connection {
   }
 
  private:
-  Database db_;  // before the statements, which go first
+  std::unique_ptr<Database> own_;  // before the statements, which go first
+  Database& db_;
   std::map<std::string, std::unique_ptr<Statement>, std::less<>> prepared_;
 };
 
@@ -125,6 +128,10 @@ class SqliteConnection final : public Connection {
 
 std::unique_ptr<Connection> sqlite_connection(const std::string& path) {
   return std::make_unique<SqliteConnection>(path);
+}
+
+std::unique_ptr<Connection> sqlite_connection(Database& borrowed) {
+  return std::make_unique<SqliteConnection>(borrowed);
 }
 
 }  // namespace tengen::store::sql

@@ -8,19 +8,11 @@
 #include "config.h"
 #include "store/hub_lock.h"
 #include "store/migrate.h"
-#include "store/postgres_account_store.h"
-#include "store/postgres_analysis_store.h"
 #include "store/postgres_game_store.h"
 #include "store/postgres_leases.h"
 #include "store/postgres_migrate.h"
-#include "store/postgres_moderation_store.h"
-#include "store/postgres_push_store.h"
 #include "store/sql_postgres.h"
-#include "store/sqlite_account_store.h"
-#include "store/sqlite_analysis_store.h"
 #include "store/sqlite_game_store.h"
-#include "store/sqlite_moderation_store.h"
-#include "store/sqlite_push_store.h"
 
 namespace tengen::store {
 
@@ -34,7 +26,11 @@ std::string without_password(const std::string& uri) {
 }
 
 void Stores::written_once(const std::function<std::unique_ptr<sql::Connection>()>& connect) {
+  accounts = std::make_unique<AccountStore>(connect());
+  moderation = std::make_unique<ModerationStore>(connect());
   mail = std::make_unique<MailStore>(connect());
+  push = std::make_unique<PushStore>(connect());
+  analysis = std::make_unique<AnalysisStore>(connect());
   groups = std::make_unique<GroupStore>(connect());
   ladders = std::make_unique<LadderStore>(connect());
   classes = std::make_unique<ClassStore>(connect());
@@ -66,11 +62,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
     }
     s->postgres.emplace(database);
     s->schema = pg::migrate(*s->postgres);
-    s->accounts = std::make_unique<PostgresAccountStore>(*s->postgres);
     s->games = std::make_unique<PostgresGameStore>(database);
-    s->moderation = std::make_unique<PostgresModerationStore>(database);
-    s->push = std::make_unique<PostgresPushStore>(database);
-    s->analysis = std::make_unique<PostgresAnalysisStore>(database);
     s->written_once([&] { return sql::postgres_connection(database); });
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
@@ -85,11 +77,7 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   if (named_file) s->lock.emplace(database);
   s->sqlite.emplace(database);
   s->schema = migrate(*s->sqlite);
-  s->accounts = std::make_unique<SqliteAccountStore>(*s->sqlite);
   s->games = std::make_unique<SqliteGameStore>(database);
-  s->moderation = std::make_unique<SqliteModerationStore>(database);
-  s->push = std::make_unique<SqlitePushStore>(database);
-  s->analysis = std::make_unique<SqliteAnalysisStore>(database);
   s->written_once([&] { return sql::sqlite_connection(database); });
   s->leases = std::make_unique<SoleNode>();
   return s;
