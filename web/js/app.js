@@ -11,6 +11,7 @@ import { mountDisplaySettings } from './display.js';
 import { blindOn, setBlind } from './blind.js';
 import { mountVerify, mountReset, mountUnsubscribe } from './mail.js';
 import { t, startLanguage, formatDateTime, currentLanguage } from './i18n.js';
+import { Enum, Message } from './wire.js';
 
 const view = document.getElementById('view');
 const net = document.getElementById('net');
@@ -151,7 +152,7 @@ ctx.conn.addEventListener('message', (e) => {
   const m = e.detail;
   const lobby = ctx.lobby;
   switch (m.type) {
-    case 'welcome':
+    case Message.welcome:
       // Signed in after all (a login older than the marker cookie): the page catches up.
       if (starting) {
         welcomedAs = m.user ?? null;  // start() catches up once it knows who it asked about
@@ -159,39 +160,39 @@ ctx.conn.addEventListener('message', (e) => {
       }
       if (m.user && !ctx.user) currentUser({ ask: true }).catch(() => null).then((u) => { if (u) { setUser(u); route(); } });
       return;
-    case 'lobby':
+    case Message.lobby:
       lobby.challenges = new Map(m.challenges.map((c) => [c.id, c]));
       lobby.online = new Map(m.online.map((u) => [u.id, u]));
       lobby.onlineCount = m.online_count;
       lobby.seeking = null;  // a seek outlives no connection; one still waiting is told again
       break;
-    case 'challenge_opened': lobby.challenges.set(m.challenge.id, m.challenge); break;
-    case 'challenge_closed':
+    case Message.challenge_opened: lobby.challenges.set(m.challenge.id, m.challenge); break;
+    case Message.challenge_closed:
       lobby.challenges.delete(m.challenge);
       // Declined by the one challenged: the challenger is told who, and why if they said.
       if (m.reason === 'declined' && m.by && ctx.user && m.by.id !== ctx.user.id) {
         toast(m.why ? t('challenge.declined_why', { name: m.by.name, why: m.why }) : t('challenge.declined', { name: m.by.name }), { kind: 'info' });
       }
       break;
-    case 'presence':
+    case Message.presence:
       for (const u of m.online) lobby.online.set(u.id, u);
       for (const u of m.offline) lobby.online.delete(u.id);
       lobby.onlineCount = m.online_count;
       break;
-    case 'game_started': gameStarted(m); break;
-    case 'group':  // a group closed or deleted by its owner: its members are told wherever they are
-      if (m.change === 'members') ctx.groupsAsked = null;  // maybe joined: the lobby asks again
-      if (m.change === 'closed' || m.change === 'deleted') {
+    case Message.game_started: gameStarted(m); break;
+    case Message.group:  // a group closed or deleted by its owner: its members are told wherever they are
+      if (m.change === Enum.GroupChange.members) ctx.groupsAsked = null;  // maybe joined: the lobby asks again
+      if (m.change === Enum.GroupChange.closed || m.change === Enum.GroupChange.deleted) {
         ctx.groupsAsked = null;
         toast(t(`groups.told_${m.change}`, { name: m.name }), { kind: 'info' });
       }
       return;
-    case 'seeking':
+    case Message.seeking:
       lobby.seeking = m.seek ? { seek: m.seek, waiting: m.waiting, since: lobby.seeking?.since ?? Date.now() } : null;
       break;
     default: return;
   }
-  ctx.events.dispatchEvent(new CustomEvent('lobby', { detail: m.type === 'challenge_closed' && m.game ? 'game' : m.type }));
+  ctx.events.dispatchEvent(new CustomEvent('lobby', { detail: m.type === Message.challenge_closed && m.game ? 'game' : m.type }));
 });
 
 const NEXT_ROUND_S = 15;

@@ -11,6 +11,7 @@ import {
   COMMANDS, moveWords, atariAround, clockWords, counting, thresholdPassed, parseThresholds, scoreWords, deadWords,
   deadChains, deadPoints,
 } from './blind_words.js';
+import { Enum, Message } from './wire.js';
 
 const THRESHOLDS_KEY = 'tengen-blind-thresholds';
 const DEFAULT_THRESHOLDS = '30 20 10 5';
@@ -75,12 +76,12 @@ export class BlindConsole extends CommandBox {
   // The stones marked dead: the count's marking, or the agreed one after the game.
   marked() {
     const s = this.game.state();
-    return (s.phase === 'scoring' ? s.marking?.dead : s.phase === 'finished' ? s.finalDead : null) ?? [];
+    return (s.phase === Enum.Phase.scoring ? s.marking?.dead : s.phase === Enum.Phase.finished ? s.finalDead : null) ?? [];
   }
 
   ownership() {
     const s = this.game.state();
-    return (s.phase === 'scoring' ? s.marking?.score?.ownership : s.phase === 'finished' ? s.finalScore?.ownership : null) ?? null;
+    return (s.phase === Enum.Phase.scoring ? s.marking?.score?.ownership : s.phase === Enum.Phase.finished ? s.finalScore?.ownership : null) ?? null;
   }
 
   // "resign" twice in a row resigns; anything in between takes the first back.
@@ -98,10 +99,10 @@ export class BlindConsole extends CommandBox {
   // for a reason the page already knows.
   mayMove(s) {
     const me = this.game.myColor();
-    if (s.phase === 'nigiri' && s.role === 'player') return this.say(t('blind.nigiri_first')), false;
+    if (s.phase === Enum.Phase.nigiri && s.role === 'player') return this.say(t('blind.nigiri_first')), false;
     if (!me) return this.say(t('blind.not_playing')), false;
-    if (s.phase === 'scoring') return this.say(t('blind.counting_now')), false;
-    if (s.phase === 'finished') return this.say(t('blind.game_over_already')), false;
+    if (s.phase === Enum.Phase.scoring) return this.say(t('blind.counting_now')), false;
+    if (s.phase === Enum.Phase.finished) return this.say(t('blind.game_over_already')), false;
     if (!this.game.myTurn()) return this.say(t('game.their_move', { name: s[s.toMove]?.name ?? colorWord(s.toMove) })), false;
     return true;
   }
@@ -141,7 +142,7 @@ export class BlindConsole extends CommandBox {
       this.say(t('blind.no_clock'));
       return;
     }
-    const running = s.phase === 'playing' ? s.clock.running : null;
+    const running = s.phase === Enum.Phase.playing ? s.clock.running : null;
     const sides = ['black', 'white'].map((c) => {
       const side = c === running ? runDown(s.clock[c], time, this.elapsed(s)) : s.clock[c];
       return t('blind.clock_side', { color: colorWord(c), name: s[c].name, time: clockWords(side, time) });
@@ -156,10 +157,10 @@ export class BlindConsole extends CommandBox {
 
   cmd_score(s) {
     const { width, height } = s.settings;
-    if (s.phase === 'scoring' && s.marking?.score) {
+    if (s.phase === Enum.Phase.scoring && s.marking?.score) {
       const chains = deadChains(this.game.points(), width, height, s.marking.dead);
       this.say(scoreWords(s.marking.score, chains, upper(this.resultOf(s.marking.score.result))));
-    } else if (s.phase === 'finished' && s.finalScore) {
+    } else if (s.phase === Enum.Phase.finished && s.finalScore) {
       const chains = deadChains(this.game.points(), width, height, s.finalDead ?? []);
       this.say(scoreWords(s.finalScore, chains, this.game.resultWords()));
     } else {
@@ -175,7 +176,7 @@ export class BlindConsole extends CommandBox {
   }
 
   async cmd_mark(s, args) {
-    if (s.phase !== 'scoring' || !this.game.myColor()) {
+    if (s.phase !== Enum.Phase.scoring || !this.game.myColor()) {
       this.say(t('blind.mark_when'));
       return;
     }
@@ -192,7 +193,7 @@ export class BlindConsole extends CommandBox {
   }
 
   async cmd_accept(s) {
-    if (s.phase !== 'scoring' || !this.game.myColor()) {
+    if (s.phase !== Enum.Phase.scoring || !this.game.myColor()) {
       this.say(t('blind.mark_when'));
       return;
     }
@@ -200,7 +201,7 @@ export class BlindConsole extends CommandBox {
   }
 
   async cmd_resume(s) {
-    if (s.phase !== 'scoring' || !this.game.myColor()) {
+    if (s.phase !== Enum.Phase.scoring || !this.game.myColor()) {
       this.say(t('blind.mark_when'));
       return;
     }
@@ -209,7 +210,7 @@ export class BlindConsole extends CommandBox {
 
   // Asks the server (the one rules engine) where a ko forbids taking back now.
   async cmd_ko(s) {
-    if (s.phase !== 'playing') {
+    if (s.phase !== Enum.Phase.playing) {
       this.say(t('blind.no_ko'));
       return;
     }
@@ -222,7 +223,7 @@ export class BlindConsole extends CommandBox {
   }
 
   cmd_who(s) {
-    if (s.phase === 'nigiri' && s.nigiri) {  // who takes which colour is not known yet
+    if (s.phase === Enum.Phase.nigiri && s.nigiri) {  // who takes which colour is not known yet
       this.say(this.nigiriWords(s.nigiri));
       return;
     }
@@ -233,9 +234,9 @@ export class BlindConsole extends CommandBox {
     const me = this.game.myColor();
     const parts = [t('blind.who', { black: player('black'), white: player('white') })];
     parts.push(me ? t('blind.you_are', { color: colorWord(me) }) : t('blind.you_watch'));
-    if (s.phase === 'playing') parts.push(t('blind.to_move', { color: colorWord(s.toMove) }));
-    else if (s.phase === 'scoring') parts.push(t('blind.counting_now'));
-    else if (s.phase === 'finished') parts.push(t('blind.game_over', { result: sentence(this.game.resultWords()) }));
+    if (s.phase === Enum.Phase.playing) parts.push(t('blind.to_move', { color: colorWord(s.toMove) }));
+    else if (s.phase === Enum.Phase.scoring) parts.push(t('blind.counting_now'));
+    else if (s.phase === Enum.Phase.finished) parts.push(t('blind.game_over', { result: sentence(this.game.resultWords()) }));
     this.say(parts.join(' '));
   }
 
@@ -259,7 +260,7 @@ export class BlindConsole extends CommandBox {
   async cmd_nigiri(s, args) {
     const n = s.nigiri;
     const me = this.game.userId();
-    if (s.phase !== 'nigiri' || !n) {
+    if (s.phase !== Enum.Phase.nigiri || !n) {
       this.say(t('blind.no_nigiri'));
       return;
     }
@@ -294,7 +295,7 @@ export class BlindConsole extends CommandBox {
   opened(title) {
     const s = this.game.state();
     this.say(title);
-    if (s.phase === 'nigiri' && s.nigiri) this.say(this.nigiriWords(s.nigiri));
+    if (s.phase === Enum.Phase.nigiri && s.nigiri) this.say(this.nigiriWords(s.nigiri));
     else this.cmd_who(s);
     if (this.game.myTurn() && s.firstMoveAt !== null && s.moves.length < 2) {
       this.say(t('countdown.yours', { n: Math.max(0, Math.ceil((s.firstMoveAt - performance.now()) / 1000)) }));
@@ -302,7 +303,7 @@ export class BlindConsole extends CommandBox {
   }
 
   async cmd_undo(s) {
-    if (!this.game.myColor() || s.phase !== 'playing') {
+    if (!this.game.myColor() || s.phase !== Enum.Phase.playing) {
       this.say(t('blind.not_playing'));
       return;
     }
@@ -332,7 +333,7 @@ export class BlindConsole extends CommandBox {
   }
 
   async cmd_resign(s) {
-    if (!this.game.myColor() || s.phase === 'finished') {
+    if (!this.game.myColor() || s.phase === Enum.Phase.finished) {
       this.say(t('blind.not_playing'));
       return;
     }
@@ -352,7 +353,7 @@ export class BlindConsole extends CommandBox {
     const me = this.game.myColor();
     const { width, height } = s.settings;
     switch (m.type) {
-      case 'move': {
+      case Message.move: {
         this.clockSeen = null;
         const ataris = m.vertex === 'pass' ? [] : atariAround(this.game.points(), width, height, m.vertex);
         const words = [moveWords(m, ataris, { mine: m.color === me })];
@@ -360,42 +361,42 @@ export class BlindConsole extends CommandBox {
         this.say(words.join(' '));
         break;
       }
-      case 'scoring_started':
+      case Message.scoring_started:
         this.say([t('blind.counting_started'), deadWords(deadChains(this.game.points(), width, height, m.marking.dead)),
           sentence(upper(this.resultOf(m.marking.score?.result))), me ? t('blind.counting_help') : ''].filter(Boolean).join(' '));
         break;
-      case 'marking':
+      case Message.marking:
         this.say([m.by === me ? t('blind.you_marked') : t('blind.marking_changed', { color: colorWord(m.by) }),
           deadWords(deadChains(this.game.points(), width, height, m.marking.dead)), sentence(upper(this.resultOf(m.marking.score?.result)))].join(' '));
         break;
-      case 'score_accepted':
+      case Message.score_accepted:
         this.say(m.by === me ? t('blind.you_accepted') : t('blind.they_accepted', { name: s[m.by].name }));
         break;
-      case 'undo_requested':
+      case Message.undo_requested:
         this.say(m.by === me ? t('undo.you_asked') : t('blind.undo_asked', { name: s[m.by].name }));
         break;
-      case 'undo_answered':
-      case 'play_resumed':
+      case Message.undo_answered:
+      case Message.play_resumed:
         if (said) this.say(said);
-        if (m.type === 'play_resumed' && this.game.myTurn()) this.say(t('blind.your_move'));
+        if (m.type === Message.play_resumed && this.game.myTurn()) this.say(t('blind.your_move'));
         break;
-      case 'player_left':
+      case Message.player_left:
         this.say(t('absence.left', { name: s[m.absence.color].name }));
         break;
-      case 'player_returned':
+      case Message.player_returned:
         this.say(t('blind.returned', { name: s[m.color].name }));
         break;
-      case 'nigiri_started':
+      case Message.nigiri_started:
         this.say(this.nigiriWords(m.nigiri));
         break;
-      case 'chat':
+      case Message.chat:
         if (m.line.from.id !== this.game.userId()) this.say(t('blind.chat', { name: m.line.from.name, text: m.line.text }));
         break;
-      case 'nigiri_done':
+      case Message.nigiri_done:
         this.say([t('blind.who', { black: s.black.name, white: s.white.name }),
           me ? t('blind.you_are', { color: colorWord(me) }) : '', this.game.myTurn() ? t('blind.your_move') : ''].filter(Boolean).join(' '));
         break;
-      case 'game_ended':
+      case Message.game_ended:
         this.say(t('blind.game_over', { result: sentence(this.game.resultWords()) }));
         break;
       default:
@@ -410,7 +411,7 @@ export class BlindConsole extends CommandBox {
     const me = this.game.myColor();
     const time = s?.settings.time;
     this.tickFirstMove(s);
-    if (!s?.clock || !me || s.phase !== 'playing' || s.clock.running !== me || !time || ['none', 'correspondence'].includes(time.system)) {
+    if (!s?.clock || !me || s.phase !== Enum.Phase.playing || s.clock.running !== me || !time || ['none', 'correspondence'].includes(time.system)) {
       this.clockSeen = null;
       return;
     }

@@ -4,6 +4,7 @@
 import { randomHex } from './util.js';
 import { t, errorText } from './i18n.js';
 import { takeEarlySocket } from './boot.js';
+import { Command, CommandFields, Message, VERSION } from './wire.js';
 
 const PING_EVERY_MS = 10000;   // an application ping; its pong also proves the path is alive
 const PONG_WITHIN_MS = 8000;   // no pong by then: the socket is treated as dead and replaced
@@ -138,7 +139,7 @@ export class Connection extends EventTarget {
   probe(within) {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
     const socket = this.socket;
-    this.command('ping', { t: Date.now() }, { resend: false }).then((pong) => {
+    this.command(Command.ping, { t: Date.now() }, { resend: false }).then((pong) => {
       this.rtt = Date.now() - pong.t;
     }, () => {});
     clearTimeout(this.pongTimer);
@@ -148,24 +149,24 @@ export class Connection extends EventTarget {
   }
 
   receive(message) {
-    if ((message.type === 'ack' || message.type === 'error' || message.type === 'pong') && message.cid !== undefined) {
+    if ((message.type === Message.ack || message.type === Message.error || message.type === Message.pong) && message.cid !== undefined) {
       const p = this.pending.get(String(message.cid));
-      if (message.type === 'pong') clearTimeout(this.pongTimer);
+      if (message.type === Message.pong) clearTimeout(this.pongTimer);
       if (p) {
         this.pending.delete(String(message.cid));
-        if (message.type === 'error') p.reject(new ServerError(message.code, message.message, message.reason));
+        if (message.type === Message.error) p.reject(new ServerError(message.code, message.message, message.reason));
         else p.resolve(message);
         return;
       }
     }
-    if (message.type === 'welcome') this.user = message.user;
-    if (message.type === 'resync') {
+    if (message.type === Message.welcome) this.user = message.user;
+    if (message.type === Message.resync) {
       this.resync();
       return;
     }
     // The server cannot store moves now (its database is away): they stay pending, and the
     // indicator says why until it can again.
-    if (message.type === 'service') this.setStatus(message.state === 'degraded' ? 'degraded' : 'open');
+    if (message.type === Message.service) this.setStatus(message.state === 'degraded' ? 'degraded' : 'open');
     this.dispatchEvent(new CustomEvent('message', { detail: message }));
   }
 
@@ -178,7 +179,7 @@ export class Connection extends EventTarget {
     const socket = this.socket;
     if (!socket) return;
     for (const [cid, p] of this.pending) {
-      if (!p.resend && p.message.type !== 'ping') {  // a ping is answered by the socket's node
+      if (!p.resend && p.message.type !== Command.ping) {  // a ping is answered by the socket's node
         this.pending.delete(cid);
         p.reject(new ServerError('disconnected', t('error.disconnected')));
       }
@@ -195,9 +196,15 @@ export class Connection extends EventTarget {
   // Sends a command; resolves with its ack, rejects with a ServerError. `resend`: sent again
   // after a reconnection (safe: the server applies a cid once); otherwise it fails when the
   // socket goes.
+  // A type or field the protocol does not have throws at once (web/js/wire.js): it is this
+  // page's mistake, and the server would only refuse it.
   command(type, fields = {}, { resend = true } = {}) {
+    const allowed = CommandFields[type];
+    for (const key of Object.keys(fields)) {
+      if (!allowed.includes(key)) throw new Error(`the command '${type}' has no field '${key}'`);
+    }
     const cid = `${this.prefix}-${++this.counter}`;
-    const message = { v: 1, type, cid, ...fields };
+    const message = { v: VERSION, type, cid, ...fields };
     return new Promise((resolve, reject) => {
       const open = this.socket && this.socket.readyState === WebSocket.OPEN;
       if (!open && !resend) {

@@ -14,6 +14,7 @@ import { enginePosition } from './engine.js';
 import { t, tn } from './i18n.js';
 import { isBot } from './ranks.js';
 import { botSettings } from './play_now.js';
+import { Command } from './wire.js';
 
 const DONE_KEY = 'tengen-course-done';
 
@@ -396,7 +397,7 @@ function playOn(ctx) {
       return;
     }
     try {
-      await ctx.conn.command('create_challenge', { settings: botSettings(9), opponent: bot.name });
+      await ctx.conn.command(Command.create_challenge, { settings: botSettings(9), opponent: bot.name });
       problem.textContent = t('bots.asking', { name: bot.name });
     } catch (err) {
       problem.textContent = err.message;

@@ -10,6 +10,7 @@ import { rankTag } from './ranks.js';
 import { openReport } from './report.js';
 import { challengeForm, forgetGroups } from './lobby.js';
 import { laddersCard } from './ladders.js';
+import { Command, Enum, Message } from './wire.js';
 
 const JOINING = ['open', 'request', 'invite'];
 const joiningWords = () => Object.fromEntries(JOINING.map((j) => [j, t(`groups.joining_${j}`)]));
@@ -232,8 +233,8 @@ export function mountGroup(root, ctx, id, invite = null) {
         h('div', { class: 'challenger' }, h('strong', {}, c.challenger.name), ' ', rankTag(c.challenger), h('span', { class: 'tag' }, colorWords(c.settings.color))),
         h('div', { class: 'what' }, h('span', { class: 'size' }, sizeOf(c.settings)), describeSettings(c.settings, { size: false }).replace(/^/, '· ')),
         h('div', { class: 'actions' }, c.challenger.id === me
-          ? h('button', { onclick: () => command('cancel_challenge', c.id), dataset: { key: `gc-${c.id}-cancel` } }, t('common.cancel'))
-          : h('button', { class: 'primary', onclick: () => command('accept_challenge', c.id), dataset: { key: `gc-${c.id}-accept` } }, t('common.accept'))))))
+          ? h('button', { onclick: () => command(Command.cancel_challenge, c.id), dataset: { key: `gc-${c.id}-cancel` } }, t('common.cancel'))
+          : h('button', { class: 'primary', onclick: () => command(Command.accept_challenge, c.id), dataset: { key: `gc-${c.id}-accept` } }, t('common.accept'))))))
       : h('p', { class: 'empty muted' }, t('groups.no_challenges'));
     const details = challenges.querySelector('details.group-new-challenge') ?? h('details', { class: 'group-new-challenge' }, h('summary', {}, t('groups.new_challenge')), form.el);
     keepFocus(challenges, () => fill(challenges, h('h2', {}, t('groups.challenges')), list, details));
@@ -305,10 +306,10 @@ export function mountGroup(root, ctx, id, invite = null) {
   // Live: the chat's lines, and a change of members or settings read again.
   const onMessage = (e) => {
     const m = e.detail;
-    if (m.type !== 'group' || m.group !== id) return;
-    if (m.change === 'chat' || m.change === 'chat_deleted') chat.told(m);
-    else if (m.change === 'ladder' && page) ladders.load(runs(page.group.my_role) || ctx.user?.admin, Boolean(page.group.closed_at_ms));
-    else if (m.change !== 'deleted') load();
+    if (m.type !== Message.group || m.group !== id) return;
+    if (m.change === Enum.GroupChange.chat || m.change === Enum.GroupChange.chat_deleted) chat.told(m);
+    else if (m.change === Enum.GroupChange.ladder && page) ladders.load(runs(page.group.my_role) || ctx.user?.admin, Boolean(page.group.closed_at_ms));
+    else if (m.change !== Enum.GroupChange.deleted) load();
   };
   const onLobby = () => { if (page) drawChallenges(page.group.my_role, Boolean(page.group.closed_at_ms)); };
   ctx.conn.addEventListener('message', onMessage);

@@ -7,6 +7,7 @@ import { fetchJson } from './api.js';
 import { t, formatDateTime } from './i18n.js';
 import { rankTag } from './ranks.js';
 import { timeNames, rulesetOptions, timeInputs, timeOf } from './lobby.js';
+import { Enum, Message } from './wire.js';
 
 const when = (ms) => formatDateTime(ms, { dateStyle: 'medium', timeStyle: 'short' });
 const onWinWords = () => ({ swap: t('ladder.on_win_swap'), move_up: t('ladder.on_win_move_up') });
@@ -188,7 +189,7 @@ export function mountLadder(root, ctx, id) {
 
   const onMessage = (e) => {
     const m = e.detail;
-    if (m.type === 'group' && page && m.group === page.ladder.group && (m.change === 'ladder' || m.change === 'members')) load();
+    if (m.type === Message.group && page && m.group === page.ladder.group && (m.change === Enum.GroupChange.ladder || m.change === Enum.GroupChange.members)) load();
   };
   ctx.conn.addEventListener('message', onMessage);
   ctx.conn.addEventListener('open', load);

@@ -6,6 +6,7 @@ import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
 import { reviewsCard } from './review_room.js';
 import { playNow } from './play_now.js';
+import { Command, Message } from './wire.js';
 
 const MIN = 60000;
 const SEC = 1000;
@@ -127,9 +128,9 @@ export function mountLobby(root, ctx) {
       const forMe = c.opponent && c.opponent.id === me;
       const buttons = [];
       const key = (what) => ({ key: `challenge-${c.id}-${what}` });
-      if (mine) buttons.push(h('button', { onclick: () => act('cancel_challenge', c.id), dataset: key('cancel') }, t('common.cancel')));
-      else if (me && (!c.opponent || forMe)) buttons.push(h('button', { class: 'primary', onclick: () => act('accept_challenge', c.id), dataset: key('accept') }, t('common.accept')));
-      if (forMe) buttons.push(h('button', { onclick: () => act('decline_challenge', c.id), dataset: key('decline') }, t('common.decline')));
+      if (mine) buttons.push(h('button', { onclick: () => act(Command.cancel_challenge, c.id), dataset: key('cancel') }, t('common.cancel')));
+      else if (me && (!c.opponent || forMe)) buttons.push(h('button', { class: 'primary', onclick: () => act(Command.accept_challenge, c.id), dataset: key('accept') }, t('common.accept')));
+      if (forMe) buttons.push(h('button', { onclick: () => act(Command.decline_challenge, c.id), dataset: key('decline') }, t('common.decline')));
       return h('li', { class: `challenge${mine ? ' mine' : ''}${forMe ? ' for-me' : ''}`, dataset: { challenge: c.id } },
         h('div', { class: 'challenger' }, h('strong', {}, c.challenger.name), ' ', rankTag(c.challenger),
           c.opponent ? [` → ${c.opponent.name} `, rankTag(c.opponent)] : '',
@@ -171,7 +172,7 @@ export function mountLobby(root, ctx) {
   }
 
   // The player's games in play, those waiting for their move first (docs/correspondence.md).
-  const loadMine = () => { if (ctx.user && ctx.conn.isOpen) ctx.conn.command('my_games').catch(() => {}); };
+  const loadMine = () => { if (ctx.user && ctx.conn.isOpen) ctx.conn.command(Command.my_games).catch(() => {}); };
   function showMine(games) {
     myCard.hidden = !games.length;
     fill(myList, ...games.map((g) => {
@@ -187,7 +188,7 @@ export function mountLobby(root, ctx) {
         h('span', { class: 'left' }, [waiting, left && g.to_move ? t('lobby.time_left', { left }) : ''].filter(Boolean).join(' · ')));
     }));
   }
-  const onMessage = (e) => { if (e.detail.type === 'my_games') showMine(e.detail.games); };
+  const onMessage = (e) => { if (e.detail.type === Message.my_games) showMine(e.detail.games); };
   ctx.conn.addEventListener('message', onMessage);
   ctx.conn.addEventListener('open', loadMine);
   const onChange = (e) => {
@@ -278,7 +279,7 @@ export function challengeForm(ctx, { group = null } = {}) {
       const fields = { settings: settings() };
       if (opponent.value.trim()) fields.opponent = opponent.value.trim();
       try {
-        await ctx.conn.command('create_challenge', fields);
+        await ctx.conn.command(Command.create_challenge, fields);
         opponent.value = '';
       } catch (err) {
         problem.textContent = err.message;

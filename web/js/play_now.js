@@ -4,6 +4,7 @@
 import { h, fill, formatMs, keepFocus } from './util.js';
 import { t, tn } from './i18n.js';
 import { rankTag, isBot, ratingOf, ranksEvents } from './ranks.js';
+import { Command, Message } from './wire.js';
 
 const SIZES = [9, 13, 19];
 const SPEEDS = ['blitz', 'live'];
@@ -96,7 +97,7 @@ export function playNow(ctx) {
   async function seek() {
     quickProblem = '';
     try {
-      await ctx.conn.command('seek', { size, speed });
+      await ctx.conn.command(Command.seek, { size, speed });
     } catch (err) {
       quickProblem = err.message;
       render();
@@ -105,7 +106,7 @@ export function playNow(ctx) {
 
   async function cancelSeek() {
     try {
-      await ctx.conn.command('cancel_seek', {});
+      await ctx.conn.command(Command.cancel_seek, {});
     } catch (err) {
       quickProblem = err.message;
       render();
@@ -117,7 +118,7 @@ export function playNow(ctx) {
     asked = { challenge: null, bot: bot.name };
     render();
     try {
-      const ack = await ctx.conn.command('create_challenge', { settings: botSettings(s), opponent: bot.name });
+      const ack = await ctx.conn.command(Command.create_challenge, { settings: botSettings(s), opponent: bot.name });
       if (asked) asked.challenge = ack.challenge;
     } catch (err) {
       asked = null;
@@ -129,7 +130,7 @@ export function playNow(ctx) {
   // A declined challenge to a bot: the bot said no (busy, usually); the game start navigates away.
   function onMessage(e) {
     const m = e.detail;
-    if (m.type === 'challenge_closed' && asked && m.challenge === asked.challenge) {
+    if (m.type === Message.challenge_closed && asked && m.challenge === asked.challenge) {
       // Its reason, if it gave one, is in the page's toast (app.js); here, what to do about it.
       if (m.reason === 'declined') botProblem = m.why ? t('bots.declined_try') : t('bots.declined', { name: asked.bot });
       asked = null;

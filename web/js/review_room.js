@@ -10,6 +10,7 @@ import { t, tn } from './i18n.js';
 import { blindOn } from './blind.js';
 import { ReviewConsole } from './blind_review.js';
 import { reviewEnginePanel } from './review_engine.js';
+import { Command, Enum, Message } from './wire.js';
 
 const TOOLS = [
   ['play', null, 'review.tool_play'],
@@ -87,12 +88,12 @@ export function mountReviewRoom(root, ctx, reviewId) {
       goTo(to);
       return true;
     },
-    play: (vertex) => send('review_play', { vertex }),
+    play: (vertex) => send(Command.review_play, { vertex }),
   }) : null;
   // The engine (review_engine.js): the game's analysis, and positions asked about.
   const engine = reviewEnginePanel({
     reviewId, ctx,
-    board: { state: () => st, shown: () => shown(), goTo: (node) => goTo(node), iControl: () => iControl(), play: (vertex) => send('review_play', { vertex }), changed: () => render() },
+    board: { state: () => st, shown: () => shown(), goTo: (node) => goTo(node), iControl: () => iControl(), play: (vertex) => send(Command.review_play, { vertex }), changed: () => render() },
   });
   const view = h('div', { class: 'game review-room' },
     h('div', { class: 'board-area' }, boardHolder, whereLine, backButton, toolbar, navBar, problem),
@@ -116,7 +117,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     const named = text ? label : `${t('review.stone')}: ${label}`;
     toolbar.append(h('button', { type: 'button', class: 'tool', dataset: { tool: name }, title: label, 'aria-label': named, 'aria-pressed': String(name === tool), onclick: () => { tool = name; render(); } }, text ?? t('review.stone')));
   }
-  toolbar.append(h('button', { type: 'button', class: 'tool', title: t('game.pass'), onclick: () => send('review_play', { vertex: 'pass' }) }, t('game.pass')),
+  toolbar.append(h('button', { type: 'button', class: 'tool', title: t('game.pass'), onclick: () => send(Command.review_play, { vertex: 'pass' }) }, t('game.pass')),
     h('button', { type: 'button', class: 'tool danger-text', title: t('review.delete_title'), onclick: deleteNode }, t('review.delete')));
   const navButton = (label, name, go) => h('button', { type: 'button', class: 'step', 'aria-label': label, title: label, onclick: go }, icon(name));
   navBar.append(h('div', { class: 'steps' },
@@ -163,12 +164,12 @@ export function mountReviewRoom(root, ctx, reviewId) {
       st.nodes.set(m.node.id, { ...m.node, children: old ? old.children : [] });
       if (!old && m.node.parent >= 0) st.nodes.get(m.node.parent)?.children.push(m.node.id);
     }
-    if (m.change === 'deleted') removeSubtree(m.deleted);
+    if (m.change === Enum.ReviewChange.deleted) removeSubtree(m.deleted);
     if (local && !st.nodes.has(local.node)) local = null;  // the line looked at is gone
-    if (m.change === 'control') st.controller = m.controller;
-    if (m.change === 'invited') st.invited = m.invited ?? [];
-    if (m.change === 'closed') st.closed = true;
-    if (m.change === 'chat' && m.line) {
+    if (m.change === Enum.ReviewChange.control) st.controller = m.controller;
+    if (m.change === Enum.ReviewChange.invited) st.invited = m.invited ?? [];
+    if (m.change === Enum.ReviewChange.closed) st.closed = true;
+    if (m.change === Enum.ReviewChange.chat && m.line) {
       st.chat.push(m.line);
       if (st.chat.length > 300) st.chat.shift();
     }
@@ -206,7 +207,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     if (!st || node === undefined || node < 0 || node === here()) return;
     if (!iControl()) { look(node); return; }
     aim = node;
-    send('review_goto', { node });
+    send(Command.review_goto, { node });
   }
 
   // A follower's own look at a node: the line from the root, replayed by the server.
@@ -267,9 +268,9 @@ export function mountReviewRoom(root, ctx, reviewId) {
     const existing = node.marks.find((k) => k.vertex === vertex);
     if (tool === 'play') {
       const other = event?.shiftKey ? (st.position.to_move === 'black' ? 'white' : 'black') : undefined;
-      send('review_play', other ? { vertex, color: other } : { vertex });
+      send(Command.review_play, other ? { vertex, color: other } : { vertex });
     } else if (existing && existing.mark === tool) {
-      send('review_mark', { vertex });  // the same mark again: cleared
+      send(Command.review_mark, { vertex });  // the same mark again: cleared
     } else if (tool === 'label') {
       // Letters sent but not yet back count as used: two quick clicks label A and B, not A twice.
       if (labelsSent.node !== st.current) labelsSent = { node: st.current, letters: [] };
@@ -277,21 +278,21 @@ export function mountReviewRoom(root, ctx, reviewId) {
       for (const c of labelsSent.letters) used.add(c);
       const letter = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].find((c) => !used.has(c)) ?? '?';
       labelsSent.letters.push(letter);
-      send('review_mark', { vertex, mark: 'label', label: letter });
+      send(Command.review_mark, { vertex, mark: 'label', label: letter });
     } else {
-      send('review_mark', { vertex, mark: tool });
+      send(Command.review_mark, { vertex, mark: tool });
     }
   }
 
   function deleteNode() {
     if (!iControl() || st.current === 0) return;
-    send('review_delete', { node: st.current });
+    send(Command.review_delete, { node: st.current });
   }
 
   function saveComment(e) {
     e.preventDefault();
     if (!iControl()) return;
-    send('review_comment', { text: commentBox.value });
+    send(Command.review_comment, { text: commentBox.value });
   }
 
   async function sendChat(e) {
@@ -299,7 +300,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     const text = chatInput.value.trim();
     if (!text) return;
     try {
-      await conn.command('review_chat', { review: reviewId, text });
+      await conn.command(Command.review_chat, { review: reviewId, text });
       chatInput.value = '';
     } catch (err) {
       problem.textContent = err.message;
@@ -312,7 +313,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     if (!user) return;
     problem.textContent = '';
     try {
-      await conn.command('review_invite', { review: reviewId, user });
+      await conn.command(Command.review_invite, { review: reviewId, user });
       inviteName.value = '';
     } catch (err) {
       problem.textContent = err.message;
@@ -327,7 +328,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
 
   async function closeReview() {
     if (!iOwn() || !confirm(t('review.close_confirm'))) return;
-    send('review_close', {});
+    send(Command.review_close, {});
   }
 
   // ---- drawing ----
@@ -377,12 +378,12 @@ export function mountReviewRoom(root, ctx, reviewId) {
     // whoever has it to anyone following.
     const items = [];
     if (!st.closed && iOwn() && !mine) {
-      items.push(h('button', { type: 'button', onclick: () => send('review_control', { to: st.owner.name }) }, t('review.take_control')));
+      items.push(h('button', { type: 'button', onclick: () => send(Command.review_control, { to: st.owner.name }) }, t('review.take_control')));
     }
     const candidates = st.followers.filter((u) => u.id !== st.controller.id && u.id !== ctx.user?.id);
     if (!st.closed && (iOwn() || mine) && candidates.length) {
       const pick = h('select', { 'aria-label': t('review.hand_to') }, ...candidates.map((u) => h('option', { value: u.name }, u.name)));
-      items.push(h('label', {}, `${t('review.hand_to')} `), pick, h('button', { type: 'button', onclick: () => send('review_control', { to: pick.value }) }, t('review.hand_over')));
+      items.push(h('label', {}, `${t('review.hand_to')} `), pick, h('button', { type: 'button', onclick: () => send(Command.review_control, { to: pick.value }) }, t('review.hand_over')));
     }
     const chosen = handOver.querySelector('select')?.value;
     fill(handOver, ...items);
@@ -428,7 +429,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     const players = st.players.map((u) => u.name);
     const mayInvite = !st.closed && st.players.some((u) => u.id === ctx.user?.id);
     const invited = st.invited.map((u) => h('li', {}, u.name, mayInvite
-      ? h('button', { type: 'button', class: 'link-button', 'aria-label': t('review.uninvite', { name: u.name }), title: t('review.uninvite', { name: u.name }), onclick: () => send('review_invite', { user: u.name, remove: true }) }, '×')
+      ? h('button', { type: 'button', class: 'link-button', 'aria-label': t('review.uninvite', { name: u.name }), title: t('review.uninvite', { name: u.name }), onclick: () => send(Command.review_invite, { user: u.name, remove: true }) }, '×')
       : null));
     const typed = document.activeElement === inviteName ? inviteName.value : null;
     fill(privacyBox,
@@ -507,17 +508,17 @@ export function mountReviewRoom(root, ctx, reviewId) {
   // ---- the connection ----
 
   function join() {
-    conn.command('review_join', { review: reviewId }, { resend: false }).catch((err) => {
+    conn.command(Command.review_join, { review: reviewId }, { resend: false }).catch((err) => {
       fill(boardHolder, h('p', { class: 'empty' }, err.message));
     });
   }
   function onMessage(e) {
     const m = e.detail;
     if (m.review !== reviewId) return;
-    if (m.type === 'review_snapshot') applySnapshot(m);
-    else if (m.type === 'review_update' && m.change === 'removed') removed();
-    else if (m.type === 'review_update' && st) applyUpdate(m);
-    else if (m.type === 'review_followers' && st) { st.followers = m.followers; st.guests = m.guests; render(); }
+    if (m.type === Message.review_snapshot) applySnapshot(m);
+    else if (m.type === Message.review_update && m.change === Enum.ReviewChange.removed) removed();
+    else if (m.type === Message.review_update && st) applyUpdate(m);
+    else if (m.type === Message.review_followers && st) { st.followers = m.followers; st.guests = m.guests; render(); }
   }
   function onKey(e) {
     if (!st || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -545,7 +546,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     conn.removeEventListener('message', onMessage);
     conn.removeEventListener('open', onOpen);
     document.removeEventListener('keydown', onKey);
-    if (conn.isOpen) conn.command('review_leave', { review: reviewId }, { resend: false }).catch(() => {});
+    if (conn.isOpen) conn.command(Command.review_leave, { review: reviewId }, { resend: false }).catch(() => {});
   };
 }
 

@@ -5,6 +5,7 @@ import { fetchJson } from './api.js';
 import { timeNames, rulesetOptions, timeInputs, timeOf, myGroups } from './lobby.js';
 // `t` names a tournament throughout this file: its words come from T, the catalog's t.
 import { t as T, tn } from './i18n.js';
+import { Command, Message } from './wire.js';
 
 const MIN = 60000;
 const LIST_PAGE = 50;
@@ -31,9 +32,9 @@ const number = (name, value, min, max, step = 1) =>
 // Asks the server for changes to this tournament (or to any, for the list) and re-renders on
 // each; after a reconnection it asks again and reloads what it may have missed.
 function onTournamentChange(ctx, id, reload) {
-  const watch = () => ctx.conn.command('watch_tournaments', id === null ? {} : { tournament: id }, { resend: false }).catch(() => {});
+  const watch = () => ctx.conn.command(Command.watch_tournaments, id === null ? {} : { tournament: id }, { resend: false }).catch(() => {});
   const listener = (e) => {
-    if (e.detail.type === 'tournament_changed' && (id === null || e.detail.tournament === id)) reload();
+    if (e.detail.type === Message.tournament_changed && (id === null || e.detail.tournament === id)) reload();
   };
   const reopened = () => { watch(); reload(); };
   ctx.conn.addEventListener('message', listener);
@@ -42,7 +43,7 @@ function onTournamentChange(ctx, id, reload) {
   return () => {
     ctx.conn.removeEventListener('message', listener);
     ctx.conn.removeEventListener('open', reopened);
-    ctx.conn.command('unwatch_tournaments', {}, { resend: false }).catch(() => {});
+    ctx.conn.command(Command.unwatch_tournaments, {}, { resend: false }).catch(() => {});
   };
 }
 
@@ -175,7 +176,7 @@ function tournamentForm(ctx) {
       e.preventDefault();
       problem.textContent = '';
       try {
-        const ack = await ctx.conn.command('create_tournament', { settings: settings() });
+        const ack = await ctx.conn.command(Command.create_tournament, { settings: settings() });
         ctx.navigate(`#/tournament/${ack.tournament}`);
       } catch (err) {
         problem.textContent = err.message;
@@ -270,14 +271,14 @@ export function mountTournament(root, ctx, id) {
     if (!ctx.user) return [h('p', { class: 'muted' }, ...tn('tournament.guest_register', { link: h('a', { href: '#/login' }, T('nav.log_in')) }))];
     const me = t.entrants.find((e) => e.id === ctx.user.id);
     if (t.status === 'registering') {
-      if (me) return [h('button', { onclick: () => act('tournament_leave') }, T('tournament.unregister'))];
+      if (me) return [h('button', { onclick: () => act(Command.tournament_leave) }, T('tournament.unregister'))];
       const rank = selectInput('tr-rank', 'rank', { '': T('tournament.rank_from_rating'), ...Object.fromEntries(RANKS.map((r) => [r, r])) }, '');
       return [field(T('tournament.declared_rank'), rank), h('button', {
-        class: 'primary', onclick: () => act('tournament_register', rank.value ? { rank: rank.value } : {}),
+        class: 'primary', onclick: () => act(Command.tournament_register, rank.value ? { rank: rank.value } : {}),
       }, T('tournament.register'))];
     }
     if (t.status === 'running' && me && !me.withdrawn) {
-      return [h('button', { onclick: () => { if (confirm(T('tournament.withdraw_confirm'))) act('tournament_leave'); } }, T('tournament.withdraw'))];
+      return [h('button', { onclick: () => { if (confirm(T('tournament.withdraw_confirm'))) act(Command.tournament_leave); } }, T('tournament.withdraw'))];
     }
     return [];
   }
@@ -285,14 +286,14 @@ export function mountTournament(root, ctx, id) {
   function directorActions(t) {
     if (ctx.user?.id !== t.director.id) return [];
     const out = [];
-    if (t.status === 'registering') out.push(h('button', { class: 'primary', onclick: () => act('tournament_start') }, T('tournament.start_now')));
+    if (t.status === 'registering') out.push(h('button', { class: 'primary', onclick: () => act(Command.tournament_start) }, T('tournament.start_now')));
     const last = t.round_list[t.round_list.length - 1];
-    if (t.status === 'running' && last && !last.started) out.push(h('button', { onclick: () => act('tournament_repair') }, T('tournament.repair', { round: last.round })));
+    if (t.status === 'running' && last && !last.started) out.push(h('button', { onclick: () => act(Command.tournament_repair) }, T('tournament.repair', { round: last.round })));
     if (t.status === 'running') {
       const active = t.entrants.filter((e) => !e.withdrawn);
       const who = selectInput('td-player', 'player', Object.fromEntries(active.map((e) => [e.name, e.name])), active[0]?.name ?? '');
       out.push(h('div', { class: 'field-row' }, field(T('tournament.player'), who),
-        h('button', { onclick: () => act('tournament_withdraw', { player: who.value }) }, T('tournament.withdraw_player'))));
+        h('button', { onclick: () => act(Command.tournament_withdraw, { player: who.value }) }, T('tournament.withdraw_player'))));
       const started = t.round_list.filter((r) => r.started);
       if (started.length) {
         const boards = started.flatMap((r) => r.games.map((g) => [`${r.round}/${g.board}`, T('tournament.board_game', { round: r.round, board: g.board, black: g.black.name, white: g.white.name })]));
@@ -302,7 +303,7 @@ export function mountTournament(root, ctx, id) {
           h('button', {
             onclick: () => {
               const [round, b] = board.value.split('/').map(Number);
-              act('tournament_set_result', { round, board: b, result: result.value });
+              act(Command.tournament_set_result, { round, board: b, result: result.value });
             },
           }, T('tournament.set_result'))));
       }

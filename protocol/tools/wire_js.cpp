@@ -1,0 +1,220 @@
+// Writes web/js/wire.js, the browser's copy of the protocol's names (protocol/README.md): every
+// command a client sends with its fields, every message type the server sends, and every enum's
+// names on the wire, read from the descriptions in protocol/include/protocol/messages.h (Wire<T>,
+// WireNames<E>), so that the web client types none of them by hand. CMake's `wire_js` target runs
+// it into the source tree; the test `wire_js_current` runs it again and fails while the committed
+// file differs.
+//
+//   tengen-wire-js OUT.js
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "protocol/messages.h"
+
+namespace {
+
+using namespace tengen;
+using namespace tengen::protocol;
+
+// The name each enum on the wire goes by in wire.js. An enum a message carries without a name
+// here does not compile: add it.
+template <class E>
+struct JsName;
+#define TENGEN_JS_NAME(E, text)               \
+  template <>                                 \
+  struct JsName<E> {                          \
+    static constexpr const char* name = text; \
+  };
+TENGEN_JS_NAME(Speed, "Speed")
+TENGEN_JS_NAME(tournament::Outcome, "Outcome")
+TENGEN_JS_NAME(MarkKind, "MarkKind")
+TENGEN_JS_NAME(ErrorCode, "ErrorCode")
+TENGEN_JS_NAME(Refusal, "Refusal")
+TENGEN_JS_NAME(ChallengeEnd, "ChallengeEnd")
+TENGEN_JS_NAME(Phase, "Phase")
+TENGEN_JS_NAME(Color, "Color")
+TENGEN_JS_NAME(Channel, "Channel")
+TENGEN_JS_NAME(Role, "Role")
+TENGEN_JS_NAME(EndReason, "EndReason")
+TENGEN_JS_NAME(TournamentStatus, "TournamentStatus")
+TENGEN_JS_NAME(ReviewChange, "ReviewChange")
+TENGEN_JS_NAME(GroupChange, "GroupChange")
+#undef TENGEN_JS_NAME
+
+template <class T>
+struct Unwrapped {
+  using type = T;
+};
+template <class T>
+struct Unwrapped<std::optional<T>> : Unwrapped<T> {};
+template <class T>
+struct Unwrapped<std::vector<T>> : Unwrapped<T> {};
+
+template <class T>
+inline constexpr bool kVariant = false;
+template <class... T>
+inline constexpr bool kVariant<std::variant<T...>> = true;
+
+template <class T>
+concept Described = requires {
+  Wire<T>::fields;
+};
+template <class T>
+concept Message = requires {
+  Wire<T>::type;
+};
+
+struct Collected {
+  std::vector<std::pair<std::string, std::vector<std::string>>> commands;  // in the variant's order
+  std::vector<std::string> events;
+  std::map<std::string, std::vector<std::string>> enums;
+};
+
+template <class T>
+void visit_value(Collected& out);
+
+template <class S, class M>
+void visit_member(Collected& out, const wire::Field<S, M>&) {
+  visit_value<typename Unwrapped<M>::type>(out);
+}
+
+// A described struct's field names, in order; the values they carry are visited (their enums,
+// the structs described within them).
+template <class S>
+std::vector<std::string> field_names(Collected& out) {
+  std::vector<std::string> names;
+  std::apply(
+      [&](const auto&... field) {
+        (names.emplace_back(field.name), ...);
+        (visit_member(out, field), ...);
+      },
+      Wire<S>::fields);
+  return names;
+}
+
+template <class... T>
+void visit_alternatives(Collected& out, std::variant<T...>*);
+
+template <class T>
+void visit_value(Collected& out) {
+  if constexpr (std::is_enum_v<T> && wire::Enum<T>) {
+    auto& names = out.enums[JsName<T>::name];
+    if (names.empty())
+      for (const auto& [text, value] : WireNames<T>::names) names.emplace_back(text);
+  } else if constexpr (kVariant<T>) {
+    visit_alternatives(out, static_cast<T*>(nullptr));
+  } else if constexpr (Described<T>) {
+    static bool seen = false;  // each described struct once
+    if (seen) return;
+    seen = true;
+    field_names<T>(out);
+  }
+}
+
+template <class... T>
+void visit_alternatives(Collected& out, std::variant<T...>*) {
+  (visit_value<T>(out), ...);
+}
+
+// The server's messages: each one's type (a room event's is its body's), and their values.
+template <class... T>
+void events(Collected& out, std::variant<T...>*) {
+  (
+      [&] {
+        if constexpr (std::is_same_v<T, RoomEvent>) {
+          events(out, static_cast<RoomEventBody*>(nullptr));
+        } else {
+          static_assert(Message<T>, "a server message without a type on the wire");
+          out.events.emplace_back(Wire<T>::type);
+        }
+        visit_value<T>(out);
+      }(),
+      ...);
+}
+
+template <class... T>
+void commands(Collected& out, std::variant<T...>*) {
+  (out.commands.emplace_back(std::string(Wire<T>::type), field_names<T>(out)), ...);
+}
+
+std::string quoted(const std::string& s) {
+  return "'" + s + "'";
+}
+
+std::string table(const std::vector<std::string>& names, const std::string& indent) {
+  std::ostringstream o;
+  for (const auto& n : names) o << indent << quoted(n) << ": " << quoted(n) << ",\n";
+  return o.str();
+}
+
+std::string js() {
+  Collected c;
+  commands(c, static_cast<ClientMessage*>(nullptr));
+  events(c, static_cast<ServerMessage*>(nullptr));
+
+  std::ostringstream o;
+  o << "// Generated by tengen-wire-js (protocol/tools/wire_js.cpp) from the protocol's "
+       "descriptions\n"
+       "// (protocol/include/protocol/messages.h): do not edit. `cmake --build --preset dev "
+       "--target\n"
+       "// wire_js` writes it again; the test wire_js_current fails while it differs from them.\n"
+       "//\n"
+       "// Each table throws on a name it does not have, so that a misspelt name fails where it "
+       "is\n"
+       "// used instead of sending something the server refuses.\n\n"
+       "function strict(what, entries) {\n"
+       "  return new Proxy(Object.freeze(entries), {\n"
+       "    get(t, key) {\n"
+       "      if (typeof key === 'string' && !Object.hasOwn(t, key) && key !== 'then' && key !== "
+       "'toJSON') {\n"
+       "        throw new Error(`the protocol has no ${what} '${key}'`);\n"
+       "      }\n"
+       "      return t[key];\n"
+       "    },\n"
+       "  });\n"
+       "}\n\n"
+       "// The protocol's version, in the socket's URL and every message.\n"
+       "export const VERSION = 1;\n\n"
+       "// What a client sends: each command's type.\n"
+       "export const Command = strict('command', {\n";
+  std::vector<std::string> names;
+  for (const auto& [name, fields] : c.commands) names.push_back(name);
+  o << table(names, "  ") << "});\n\n";
+  o << "// Each command's fields (besides v, type and cid).\n"
+       "export const CommandFields = strict('command', {\n";
+  for (const auto& [name, fields] : c.commands) {
+    o << "  " << quoted(name) << ": Object.freeze([";
+    for (std::size_t i = 0; i < fields.size(); ++i) o << (i ? ", " : "") << quoted(fields[i]);
+    o << "]),\n";
+  }
+  o << "});\n\n";
+  o << "// What the server sends: each message's type (a room event's too).\n"
+       "export const Message = strict('message type', {\n"
+    << table(c.events, "  ") << "});\n\n";
+  o << "// The names of each enum a message carries.\n"
+       "export const Enum = Object.freeze({\n";
+  for (const auto& [name, values] : c.enums) {
+    o << "  " << name << ": strict('" << name << "', {\n" << table(values, "    ") << "  }),\n";
+  }
+  o << "});\n";
+  return o.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: tengen-wire-js OUT.js\n";
+    return 2;
+  }
+  std::ofstream out(argv[1], std::ios::binary);
+  out << js();
+  return out ? 0 : 1;
+}
