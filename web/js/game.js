@@ -18,10 +18,11 @@ import { openReview } from './review_room.js';
 import { conditionalPanel } from './conditional.js';
 import { blindOn } from './blind.js';
 import { BlindConsole } from './blind_game.js';
+import { Command, Enum, Message } from './wire.js';
+import { fromSnapshot, reduce, freePlacementPending as placementPending } from './game_state.js';
 
 const colorName = (c) => t(`common.${c}`);
 const other = (c) => (c === 'black' ? 'white' : 'black');
-const MAX_CHAT_LINES = 300;  // kept in the page: older lines are counted, not shown
 const short = (c) => (c === 'black' ? 'b' : 'w');
 const CONFIRM_KEY = 'tengen-confirm-touch';
 // Touch play asks for a second tap (or the Play button): on by default where the pointer is a
@@ -74,7 +75,7 @@ export function mountGame(root, ctx, gameId) {
   const review = new Review({
     onChange: () => render(),
     // Spectators at any time, players once their game is over; never a player in their own game.
-    canAnalyse: () => !!st && (st.phase === 'finished' || st.role === 'spectator'),
+    canAnalyse: () => !!st && (st.phase === Enum.Phase.finished || st.role === 'spectator'),
   });
   // The engine's review once the game is over (analysis.js): graph, swings, better moves.
   const analysis = analysisPanel({ gameId, review, loggedIn: () => !!ctx.user, onChange: () => render() });
@@ -91,7 +92,7 @@ export function mountGame(root, ctx, gameId) {
   const plan = conditionalPanel({
     send: async (lines) => {
       try {
-        return await conn.command('set_conditional_moves', { game: gameId, lines });
+        return await conn.command(Command.set_conditional_moves, { game: gameId, lines });
       } catch (err) {
         if (plan.planning && err.code !== 'disconnected') plan.showProblem(err.message);
         else showError(err);
@@ -110,17 +111,17 @@ export function mountGame(root, ctx, gameId) {
     resultWords,
     userId: () => ctx.user?.id ?? null,
     act: {
-      play: (vertex) => attempt('play', { vertex, think_ms: thinkMs() }),
-      pass: () => attempt('pass', passThink()),
-      undo: () => attempt('undo_request'),
-      answerUndo: (accept) => attempt('undo_answer', { accept }),
-      resign: () => attempt('resign'),
-      mark: (vertex, dead) => attempt('mark', { vertex, dead }),
-      accept: () => attempt('accept_score', { version: st.marking.version }),
-      resume: () => attempt('resume'),
-      chat: (text) => attempt('chat', { text }),
-      abort: () => attempt('abort'),
-      nigiri: (guess) => attempt('nigiri', guess ? { seed: randomHex(12), guess } : { seed: randomHex(12) }),
+      play: (vertex) => attempt(Command.play, { vertex, think_ms: thinkMs() }),
+      pass: () => attempt(Command.pass, passThink()),
+      undo: () => attempt(Command.undo_request),
+      answerUndo: (accept) => attempt(Command.undo_answer, { accept }),
+      resign: () => attempt(Command.resign),
+      mark: (vertex, dead) => attempt(Command.mark, { vertex, dead }),
+      accept: () => attempt(Command.accept_score, { version: st.marking.version }),
+      resume: () => attempt(Command.resume),
+      chat: (text) => attempt(Command.chat, { text }),
+      abort: () => attempt(Command.abort),
+      nigiri: (guess) => attempt(Command.nigiri, guess ? { seed: randomHex(12), guess } : { seed: randomHex(12) }),
     },
   }) : null;
   const scoringPanel = h('section', { class: 'panel scoring', hidden: true, 'aria-label': t('scoring.title') });
@@ -186,32 +187,8 @@ export function mountGame(root, ctx, gameId) {
   // ---- state from the server ----
 
   function applySnapshot(s) {
-    st = {
-      seq: s.seq, settings: s.settings, black: s.black, white: s.white, role: s.role, phase: s.phase,
-      toMove: s.to_move, result: s.result, endReason: null, captures: { ...s.captures },
-      undoBy: null, chat: [...s.chat], chatOmitted: s.chat_omitted || 0, clock: s.clock, clockAt: performance.now(), nigiri: s.nigiri,
-      marking: s.marking, absent: s.absent.map((a) => ({ ...a, at: performance.now() })),
-      finalScore: s.final_score, finalDead: s.final_dead, abortable: s.abortable, moves: [], handicap: [...s.handicap_stones],
-      tournament: s.tournament ?? null,
-      // Play resumed from the count and nobody has moved since (the last move a pass, but none
-      // in a row now): said so after a reload too.
-      resumed: s.resumed ? { by: null, moves: s.moves.length } : null,
-      lastMove: s.moves.length ? { ...s.moves[s.moves.length - 1], captured: 0 } : null,
-      firstMoveAt: s.first_move_in_ms === null || s.first_move_in_ms === undefined ? null : performance.now() + s.first_move_in_ms,
-      firstMoveMs: s.first_move_ms || 0,
-      watching: s.watching || 0,
-      // What happened, said in the chat between the lines ({seq, text, at}): passes, undos,
-      // the count and its resumption, the result — as seen on this page since it opened.
-      system: s.phase === 'finished' ? [{ seq: s.seq, text: null, at: null }] : [],
-    };
-    position = new Position(s.settings.width, s.settings.height);
-    for (const v of s.handicap_stones) position.play('b', v);
-    for (const m of s.moves) {
-      const taken = m.vertex === 'pass' ? [] : position.play(short(m.color), m.vertex);
-      // What each move took, for blind mode's `last`.
-      st.moves.push({ ...m, captured: taken.map((i) => vertexName(i % s.settings.width, Math.floor(i / s.settings.width), s.settings.height)) });
-    }
-    if (s.undo_requested && s.moves.length) st.undoBy = s.moves[s.moves.length - 1].color;
+    st = fromSnapshot(s, { now: performance.now() });
+    position = st.position;
     if (!board || board.width !== s.settings.width || board.height !== s.settings.height) {
       board = new BoardView(s.settings.width, s.settings.height, {
         onPoint: clickPoint, ghost: ghostColor, label: t('game.board_label', { width: s.settings.width, height: s.settings.height }),
@@ -222,7 +199,7 @@ export function mountGame(root, ctx, gameId) {
     if (myTurn()) turnSeenAt = performance.now();
     if (st.nigiri?.secret) check(st.nigiri);
     plan.set(s.conditional_moves);
-    if (st.phase === 'finished') describeEnd();
+    if (st.phase === Enum.Phase.finished) describeEnd();
     render();
     if (blind && !blindGreeted) {
       blindGreeted = true;
@@ -246,123 +223,35 @@ export function mountGame(root, ctx, gameId) {
     return st && (st.role === 'black' || st.role === 'white') ? st.role : null;
   }
   function myTurn() {
-    return st && st.phase === 'playing' && myColor() === st.toMove;
+    return st && st.phase === Enum.Phase.playing && myColor() === st.toMove;
   }
   function freePlacementPending() {
-    return st.settings.handicap >= 2 && st.moves.length === 0 && st.handicap.length < st.settings.handicap &&
-      st.settings.placement !== 'fixed' && st.phase === 'playing';
+    return placementPending(st);
   }
 
+  // The next state (game_state.js), and what else the event asks of the page.
   function applyEvent(m) {
-    switch (m.type) {
-      case 'move': {
-        const c = short(m.color);
-        if (m.vertex === 'pass') {
-          st.moves.push({ color: m.color, vertex: 'pass', left: m.clock?.[m.color], captured: [] });
-        } else {
-          const placingHandicap = freePlacementPending();
-          position.points[position.index(m.vertex)] = c;
-          for (const v of m.captured) {
-            const i = position.index(v);
-            const capturedColor = position.points[i];
-            position.points[i] = null;
-            st.captures[capturedColor === c ? other(m.color) : m.color] += 1;
-          }
-          if (placingHandicap) st.handicap.push(m.vertex);
-          else st.moves.push({ color: m.color, vertex: m.vertex, left: m.clock?.[m.color], captured: m.captured });
-        }
-        st.lastMove = { color: m.color, vertex: m.vertex, captured: m.captured.length };
-        st.toMove = freePlacementPending() ? 'black' : other(m.color);
-        st.clock = m.clock;
-        st.clockAt = performance.now();
-        st.undoBy = null;
-        st.abortable = st.abortable && !(st.moves.some((x) => x.color === 'black') && st.moves.some((x) => x.color === 'white'));
-        // Until both have moved, each turn has the start timeout again (docs/games.md).
-        st.firstMoveAt = st.abortable && st.firstMoveMs ? performance.now() + st.firstMoveMs : null;
-        if (myTurn()) turnSeenAt = performance.now();
-        break;
-      }
-      case 'undo_requested': st.undoBy = m.by; break;
-      case 'undo_answered':
-        st.undoBy = null;
-        if (m.accepted) sync();  // the position and clocks after an undo come from a snapshot
-        break;
-      case 'chat':
-        st.chat.push(m.line);
-        if (st.chat.length > MAX_CHAT_LINES) { st.chat.shift(); st.chatOmitted += 1; }
-        break;
-      case 'conditional_moves':
-        plan.set(m.lines);
-        break;
-      case 'chat_deleted': {  // by an administrator: the words go, the line's place stays
-        const line = st.chat.find((l) => l.seq === m.line);
-        if (line) Object.assign(line, { text: '', deleted: true });
-        st.chatDeleted = (st.chatDeleted || 0) + 1;
-        break;
-      }
-      case 'nigiri_started': st.nigiri = m.nigiri; break;
-      case 'nigiri_done':
-        st.nigiri = m.nigiri;
-        st.black = m.black;
-        st.white = m.white;
-        st.phase = 'playing';
-        st.toMove = 'black';
-        st.firstMoveAt = st.firstMoveMs ? performance.now() + st.firstMoveMs : null;
-        if (ctx.user) st.role = ctx.user.id === m.black.id ? 'black' : ctx.user.id === m.white.id ? 'white' : 'spectator';
-        if (myTurn()) turnSeenAt = performance.now();
-        check(m.nigiri);
-        break;
-      case 'scoring_started':
-        setHint('');  // what was said under the board was about play
-        st.phase = 'scoring';
-        st.marking = m.marking;
-        st.clock = st.clock && { ...st.clock, running: null };
-        break;
-      case 'marking': st.marking = m.marking; break;
-      case 'score_accepted': if (st.marking?.version === m.version) st.marking.accepted[m.by] = m.version; break;
-      case 'play_resumed':
-        st.phase = 'playing';
-        st.marking = null;
-        // Said under the board until the next move: who resumed, and what it means.
-        st.resumed = { by: m.by, moves: st.moves.length };
-        st.toMove = m.to_move;
-        st.clock = m.clock;
-        st.clockAt = performance.now();
-        if (myTurn()) turnSeenAt = performance.now();
-        break;
-      case 'player_left':
-        st.absent = st.absent.filter((a) => a.color !== m.absence.color);
-        st.absent.push({ ...m.absence, at: performance.now() });
-        break;
-      case 'player_returned': st.absent = st.absent.filter((a) => a.color !== m.color); break;
-      case 'game_ended':
-        st.phase = 'finished';
-        st.result = m.result;
-        st.endReason = m.reason;
-        st.finalScore = m.score;
-        // The dead stones of an agreed count are the last marking's (a snapshot's final_dead).
-        st.finalDead = m.reason === 'score' && st.marking ? st.marking.dead : null;
-        if (st.settings.rated) refreshRanks([st.black.id, st.white.id]);
-        st.clock = m.clock;
-        st.clockAt = performance.now();
-        st.marking = null;
-        st.undoBy = null;
-        st.absent = [];
-        st.abortable = false;
-        st.firstMoveAt = null;
-        break;
-      default: break;
+    const { st: next, effects } = reduce(st, m, { now: performance.now(), viewer: ctx.user?.id ?? null });
+    st = next;
+    position = st.position;
+    for (const effect of effects) {
+      if (effect === 'turn') { if (myTurn()) turnSeenAt = performance.now(); }
+      else if (effect === 'snapshot') sync();
+      else if (effect === 'conditional') plan.set(m.lines);
+      else if (effect === 'nigiri') check(m.nigiri);
+      else if (effect === 'ranks') refreshRanks([st.black.id, st.white.id]);
+      else if (effect === 'scoring') setHint('');
     }
   }
 
   function onMessage(e) {
     const m = e.detail;
     if (m.game !== gameId || destroyed) return;
-    if (m.type === 'snapshot') {
+    if (m.type === Message.snapshot) {
       applySnapshot(m);
       return;
     }
-    if (m.type === 'watching') {  // to players, whenever the number of spectators changes
+    if (m.type === Message.watching) {  // to players, whenever the number of spectators changes
       if (st) st.watching = m.count;
       render();
       return;
@@ -374,7 +263,7 @@ export function mountGame(root, ctx, gameId) {
     const said = systemLine(m);
     applyEvent(m);
     if (said) st.system.push({ seq: m.seq, text: said, at: Date.now() });
-    if (m.type === 'game_ended') st.system.push({ seq: m.seq, text: null, at: Date.now() });
+    if (m.type === Message.game_ended) st.system.push({ seq: m.seq, text: null, at: Date.now() });
     if (!resuming) tell(m, wasMyTurn);
     if (!resuming) blind?.event(m, said);
     render();
@@ -384,11 +273,11 @@ export function mountGame(root, ctx, gameId) {
   function systemLine(m) {
     const name = (color) => st[color]?.name ?? colorName(color);
     switch (m.type) {
-      case 'move': return m.vertex === 'pass' && st.phase === 'playing' ? t('game.passed', { name: name(m.color) }) : null;
-      case 'undo_answered':
+      case Message.move: return m.vertex === 'pass' && st.phase === Enum.Phase.playing ? t('game.passed', { name: name(m.color) }) : null;
+      case Message.undo_answered:
         return st.undoBy ? t(m.accepted ? 'system.undo_allowed' : 'system.undo_refused', { name: name(other(st.undoBy)), asker: name(st.undoBy) }) : null;
-      case 'scoring_started': return t('system.scoring');
-      case 'play_resumed': return t('system.resumed', { color: colorName(m.to_move) });
+      case Message.scoring_started: return t('system.scoring');
+      case Message.play_resumed: return t('system.resumed', { color: colorName(m.to_move) });
       default: return null;
     }
   }
@@ -396,7 +285,7 @@ export function mountGame(root, ctx, gameId) {
   // Sounds and (when the tab is hidden and the player asked) notifications for what just happened.
   function tell(m, wasMyTurn) {
     const opponent = myColor() ? st[other(myColor())].name : null;
-    if (m.type === 'move') {
+    if (m.type === Message.move) {
       clearPending();
       if (myTurn() && !wasMyTurn) {
         playTurnSound();
@@ -404,12 +293,12 @@ export function mountGame(root, ctx, gameId) {
       } else if (m.vertex !== 'pass') {
         playStoneSound();
       }
-    } else if (m.type === 'scoring_started' && myColor()) {
+    } else if (m.type === Message.scoring_started && myColor()) {
       playTurnSound();
       notify(t('notify.counting'), t('notify.counting_body'), `game-${gameId}`);
-    } else if (m.type === 'game_ended' && myColor()) {
+    } else if (m.type === Message.game_ended && myColor()) {
       notify(t('notify.game_over'), resultWords(), `game-${gameId}`);
-    } else if (m.type === 'play_resumed' && myTurn()) {
+    } else if (m.type === Message.play_resumed && myTurn()) {
       playTurnSound();
       notify(t('game.your_move'), t('notify.resumed'), `game-${gameId}`);
     }
@@ -417,7 +306,7 @@ export function mountGame(root, ctx, gameId) {
 
   // A fresh snapshot.
   function sync() {
-    conn.command('join', { game: gameId }, { resend: false }).catch(showError);
+    conn.command(Command.join, { game: gameId }, { resend: false }).catch(showError);
   }
 
   // Enter the room; after a reconnection, only what happened since the last event seen.
@@ -428,7 +317,7 @@ export function mountGame(root, ctx, gameId) {
     }
     resuming = true;
     clockWasReplayed = false;
-    conn.command('join', { game: gameId, since: st.seq }, { resend: false }).then(() => {
+    conn.command(Command.join, { game: gameId, since: st.seq }, { resend: false }).then(() => {
       resuming = false;
       // Replayed clocks are as of their events, not of now: take the current ones.
       if (clockWasReplayed && st.clock) sync();
@@ -481,15 +370,15 @@ export function mountGame(root, ctx, gameId) {
       setHint(t('game.not_a_point', { vertex: vertex || '?' }));
       return;
     }
-    if (review.browsing || (review.canAnalyse() && st.phase !== 'scoring')) {
+    if (review.browsing || (review.canAnalyse() && st.phase !== Enum.Phase.scoring)) {
       review.play(vertex);  // a variation: the server judges it; the game is not touched
       return;
     }
-    if (st.phase === 'scoring' && myColor()) {
+    if (st.phase === Enum.Phase.scoring && myColor()) {
       const i = p.y * st.settings.width + p.x;
       if (!position.points[i]) return;
       const dead = new Set((st.marking?.dead ?? []).map((v) => position.index(v)));
-      send('mark', { vertex, dead: !dead.has(i) });
+      send(Command.mark, { vertex, dead: !dead.has(i) });
       return;
     }
     if (plan.planning) {  // a line of conditional moves, not a move
@@ -497,7 +386,7 @@ export function mountGame(root, ctx, gameId) {
       return;
     }
     if (!myTurn()) {
-      if (st.phase === 'playing' && myColor()) setHint(t('game.their_move', { name: st[st.toMove].name }));
+      if (st.phase === Enum.Phase.playing && myColor()) setHint(t('game.their_move', { name: st[st.toMove].name }));
       return;
     }
     if (position.points[position.index(vertex)]) {
@@ -522,7 +411,7 @@ export function mountGame(root, ctx, gameId) {
   async function playAt(vertex) {
     clearPending();
     setHint('');
-    await move('play', { vertex, think_ms: thinkMs() });
+    await move(Command.play, { vertex, think_ms: thinkMs() });
   }
 
   function thinkMs() {
@@ -547,7 +436,7 @@ export function mountGame(root, ctx, gameId) {
     } catch (err) {
       // A move that crossed the game's move to counting or its end: the scoring panel or the
       // result already says so (and on a phone the words would push its buttons down).
-      if (st && st.phase !== 'playing' && ['conflict', 'game_over', 'not_your_turn'].includes(err.code)) return;
+      if (st && st.phase !== Enum.Phase.playing && ['conflict', 'game_over', 'not_your_turn'].includes(err.code)) return;
       if (['illegal_move', 'not_your_turn', 'conflict', 'game_over'].includes(err.code)) setHint(err.message.replace(/^./, (c) => c.toUpperCase()));
       else showError(err);
     }
@@ -573,7 +462,7 @@ export function mountGame(root, ctx, gameId) {
 
   function ghostColor() {
     if (plan.planning) return plan.ghost();
-    if (st && (review.browsing || (review.canAnalyse() && st.phase !== 'scoring'))) return short(review.toMove());
+    if (st && (review.browsing || (review.canAnalyse() && st.phase !== Enum.Phase.scoring))) return short(review.toMove());
     return st && myTurn() && conn.isOpen ? short(st.toMove) : null;
   }
 
@@ -581,7 +470,7 @@ export function mountGame(root, ctx, gameId) {
     e.preventDefault();
     const text = chatInput.value.trim();
     if (!text) return;
-    send('chat', { text }).then((ack) => { if (ack) chatInput.value = ''; });
+    send(Command.chat, { text }).then((ack) => { if (ack) chatInput.value = ''; });
   }
 
   async function check(n) {
@@ -608,13 +497,13 @@ export function mountGame(root, ctx, gameId) {
     view.classList.toggle('stale', !live);
     view.dataset.moves = String(st.moves.length);  // for tests and styles: moves so far
     staleNote.hidden = live;
-    const scoring = st.phase === 'scoring';
+    const scoring = st.phase === Enum.Phase.scoring;
     const dead = new Set();
     let ownership = null;
     if (scoring && st.marking) {
       for (const v of st.marking.dead) for (const i of position.chainAt(v)) dead.add(i);
       ownership = st.marking.score?.ownership ?? null;
-    } else if (st.phase === 'finished' && st.finalScore?.ownership) {
+    } else if (st.phase === Enum.Phase.finished && st.finalScore?.ownership) {
       ownership = st.finalScore.ownership;
       // The agreed dead stones: the snapshot's final_dead, or the last marking when the end was seen live.
       for (const v of st.finalDead ?? []) for (const i of position.chainAt(v)) dead.add(i);
@@ -633,17 +522,17 @@ export function mountGame(root, ctx, gameId) {
     else board.render({ position: position.points, last, dead, ownership, labels: shown?.labels });
     board.el.classList.toggle('reviewing', review.browsing);
     review.renderBar(reviewBar);
-    analysis.update(st.phase === 'finished', st.moves);
+    analysis.update(st.phase === Enum.Phase.finished, st.moves);
     board.el.classList.toggle('marking', scoring && !!myColor());
     board.el.classList.toggle('my-turn', myTurn());
-    keyboardForm.hidden = !myColor() || !(st.phase === 'playing' || scoring);
-    const playing = st.phase === 'playing' && !!myColor();
+    keyboardForm.hidden = !myColor() || !(st.phase === Enum.Phase.playing || scoring);
+    const playing = st.phase === Enum.Phase.playing && !!myColor();
     plan.update({ visible: playing && s.time.system === 'correspondence', color: myColor(), opponentToMove: playing && st.toMove !== myColor() });
 
     for (const color of ['black', 'white']) {
       const card = cards[color];
       const player = st[color];
-      const role = st.phase === 'nigiri' ? t(color === 'black' ? 'nigiri.holds' : 'nigiri.guesses') : '';
+      const role = st.phase === Enum.Phase.nigiri ? t(color === 'black' ? 'nigiri.holds' : 'nigiri.guesses') : '';
       card.name.textContent = player.name;
       if (card.rank.dataset.user !== String(player.id)) {
         card.rank.dataset.user = String(player.id);
@@ -653,10 +542,10 @@ export function mountGame(root, ctx, gameId) {
       card.report.hidden = !ctx.user || ctx.user.id === player.id;
       card.note.textContent = [role, ctx.user?.id === player.id ? t('lobby.you') : ''].filter(Boolean).join(' ');
       card.captures.textContent = t('game.captured', { n: (shown && review.browsing ? shown.captures : st.captures)[color] });
-      card.el.classList.toggle('to-move', st.phase === 'playing' && st.toMove === color);
+      card.el.classList.toggle('to-move', st.phase === Enum.Phase.playing && st.toMove === color);
       card.el.classList.toggle('absent', st.settings.time.system !== 'correspondence' && st.absent.some((a) => a.color === color));
       const swatch = card.el.querySelector('.swatch');
-      swatch.className = `swatch ${st.phase === 'nigiri' ? 'unknown' : color}`;
+      swatch.className = `swatch ${st.phase === Enum.Phase.nigiri ? 'unknown' : color}`;
     }
     tickClocks();
 
@@ -676,7 +565,7 @@ export function mountGame(root, ctx, gameId) {
   // "White played D5, capturing 1." (for everyone, and read out by screen readers).
   function lastMoveText() {
     const m = st.lastMove;
-    if (!m || st.phase !== 'playing') return '';
+    if (!m || st.phase !== Enum.Phase.playing) return '';
     if (st.resumed && st.resumed.moves === st.moves.length) return t('notify.resumed');
     if (m.vertex === 'pass') return t('game.passed', { name: colorName(m.color) });
     if (m.captured) return t('game.played_capturing', { name: colorName(m.color), vertex: m.vertex, n: m.captured });
@@ -686,13 +575,13 @@ export function mountGame(root, ctx, gameId) {
   function statusText() {
     const me = myColor();
     switch (st.phase) {
-      case 'nigiri': return t('status.nigiri');
-      case 'playing':
+      case Enum.Phase.nigiri: return t('status.nigiri');
+      case Enum.Phase.playing:
         if (freePlacementPending()) return t('status.placing', { placed: st.handicap.length, of: st.settings.handicap });
         if (me) return me === st.toMove ? t('status.your_move') : t('status.to_move', { color: colorName(st.toMove) });
         return t('status.to_move_n', { color: colorName(st.toMove), n: st.moves.length + 1 });
-      case 'scoring': return me ? t('status.scoring_player') : t('status.scoring');
-      case 'finished': return t('status.over');
+      case Enum.Phase.scoring: return me ? t('status.scoring_player') : t('status.scoring');
+      case Enum.Phase.finished: return t('status.over');
       default: return '';
     }
   }
@@ -701,8 +590,8 @@ export function mountGame(root, ctx, gameId) {
   function needsMe() {
     const me = myColor();
     if (myTurn()) return true;
-    if (st.phase === 'scoring' && me && st.marking) return st.marking.accepted[me] !== st.marking.version;
-    if (st.phase === 'nigiri' && st.nigiri && !st.nigiri.secret && ctx.user) {
+    if (st.phase === Enum.Phase.scoring && me && st.marking) return st.marking.accepted[me] !== st.marking.version;
+    if (st.phase === Enum.Phase.nigiri && st.nigiri && !st.nigiri.secret && ctx.user) {
       const n = st.nigiri;
       return (ctx.user.id === n.holder.id && !n.holder_chose) || (ctx.user.id === n.guesser.id && !n.guesser_chose);
     }
@@ -723,7 +612,7 @@ export function mountGame(root, ctx, gameId) {
     const last = st.lastMove;
     const me = myColor();
     // Play resumed from the count and nobody has moved since: why, not the stale pass.
-    if (st.phase === 'playing' && st.resumed && st.resumed.moves === st.moves.length) {
+    if (st.phase === Enum.Phase.playing && st.resumed && st.resumed.moves === st.moves.length) {
       passPanel.hidden = false;
       const title = st.resumed.by === null ? t('resumed.unknown')
         : me === st.resumed.by ? t('resumed.you') : t('resumed.they', { name: st[st.resumed.by].name });
@@ -731,7 +620,7 @@ export function mountGame(root, ctx, gameId) {
         h('p', {}, t('resumed.explain')));
       return;
     }
-    passPanel.hidden = !(st.phase === 'playing' && last?.vertex === 'pass');
+    passPanel.hidden = !(st.phase === Enum.Phase.playing && last?.vertex === 'pass');
     if (passPanel.hidden) return;
     const name = st[last.color].name;
     if (me && last.color !== me) {
@@ -747,13 +636,13 @@ export function mountGame(root, ctx, gameId) {
 
   // Before both players have moved, each has a short time for a first move (the nigiri too).
   function renderCountdown() {
-    const on = st.firstMoveAt !== null && (st.phase === 'playing' || st.phase === 'nigiri') && !freePlacementPending();
+    const on = st.firstMoveAt !== null && (st.phase === Enum.Phase.playing || st.phase === Enum.Phase.nigiri) && !freePlacementPending();
     countdown.hidden = !on;
     if (!on) return;
     const secs = Math.max(0, Math.ceil((st.firstMoveAt - performance.now()) / 1000));
     // A correspondence game's first move may take days: said in days and hours.
     const left = secs >= 3600 ? formatDays(secs * 1000) : null;
-    if (st.phase === 'nigiri') countdown.textContent = t('countdown.nigiri', { n: secs });
+    if (st.phase === Enum.Phase.nigiri) countdown.textContent = t('countdown.nigiri', { n: secs });
     else if (myTurn()) countdown.textContent = left ? t('countdown.yours_long', { left }) : t('countdown.yours', { n: secs });
     else countdown.textContent = left ? t('countdown.theirs_long', { name: st[st.toMove].name, left }) : t('countdown.theirs', { name: st[st.toMove].name, n: secs });
     countdown.classList.toggle('urgent', secs <= 15);
@@ -771,11 +660,11 @@ export function mountGame(root, ctx, gameId) {
       items.push(h('p', {}, t('nigiri.explain', { holder: n.holder.name, guesser: n.guesser.name })));
       items.push(h('p', { class: 'hash' }, h('span', {}, `${t('nigiri.commitment')} `), h('code', {}, n.commitment)));
       if (me === n.holder.id && !n.holder_chose) {
-        items.push(h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12) }) }, t('nigiri.grab')));
+        items.push(h('button', { class: 'primary', onclick: () => send(Command.nigiri, { seed: randomHex(12) }) }, t('nigiri.grab')));
       } else if (me === n.guesser.id && !n.guesser_chose) {
         items.push(h('div', { class: 'row' },
-          h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12), guess: 'odd' }) }, t('nigiri.odd')),
-          h('button', { class: 'primary', onclick: () => send('nigiri', { seed: randomHex(12), guess: 'even' }) }, t('nigiri.even'))));
+          h('button', { class: 'primary', onclick: () => send(Command.nigiri, { seed: randomHex(12), guess: 'odd' }) }, t('nigiri.odd')),
+          h('button', { class: 'primary', onclick: () => send(Command.nigiri, { seed: randomHex(12), guess: 'even' }) }, t('nigiri.even'))));
       }
       items.push(h('p', { class: 'muted' },
         `${n.holder.name}: ${t(n.holder_chose ? 'nigiri.ready' : 'nigiri.choosing')} · ${n.guesser.name}: ${t(n.guesser_chose ? 'nigiri.ready' : 'nigiri.choosing')}`));
@@ -801,14 +690,14 @@ export function mountGame(root, ctx, gameId) {
 
   function renderUndo() {
     const me = myColor();
-    const show = st.undoBy && st.phase === 'playing';
+    const show = st.undoBy && st.phase === Enum.Phase.playing;
     undoPanel.hidden = !show;
     if (!show) return;
     if (me && me !== st.undoBy) {
       fill(undoPanel, h('p', {}, t('undo.asks', { color: colorName(st.undoBy) })),
         h('div', { class: 'row' },
-          h('button', { class: 'primary', onclick: () => send('undo_answer', { accept: true }) }, t('undo.allow')),
-          h('button', { onclick: () => send('undo_answer', { accept: false }) }, t('undo.refuse'))));
+          h('button', { class: 'primary', onclick: () => send(Command.undo_answer, { accept: true }) }, t('undo.allow')),
+          h('button', { onclick: () => send(Command.undo_answer, { accept: false }) }, t('undo.refuse'))));
     } else {
       fill(undoPanel, h('p', {}, me ? t('undo.you_asked') : t('undo.asked', { color: colorName(st.undoBy) })));
     }
@@ -816,7 +705,7 @@ export function mountGame(root, ctx, gameId) {
 
   function renderAbsence() {
     // Correspondence players are away most of the time: nobody's absence is news there.
-    const entries = st.absent.filter(() => st.phase !== 'finished' && st.settings.time.system !== 'correspondence');
+    const entries = st.absent.filter(() => st.phase !== Enum.Phase.finished && st.settings.time.system !== 'correspondence');
     absencePanel.hidden = entries.length === 0;
     if (!entries.length) return;
     fill(absencePanel, ...entries.map((a) => {
@@ -830,26 +719,26 @@ export function mountGame(root, ctx, gameId) {
       // "You may claim the win" is for the opponent; a spectator is told what may happen.
       if (left > 0) return h('p', { 'data-claim': a.color }, t(mine ? 'absence.claim_in' : 'absence.claim_in_watching', { name, n: Math.ceil(left / 1000), other: st[other(a.color)].name }));
       return h('p', {}, `${t('absence.not_back', { name })} `,
-        mine ? h('button', { class: 'primary', onclick: () => send('claim_win') }, t('absence.claim')) : '');
+        mine ? h('button', { class: 'primary', onclick: () => send(Command.claim_win) }, t('absence.claim')) : '');
     }));
   }
 
   function renderControls() {
     const me = myColor();
-    const playing = st.phase === 'playing' && me;
-    controls.hidden = !(playing || (st.phase === 'nigiri' && st.role === 'player'));
+    const playing = st.phase === Enum.Phase.playing && me;
+    controls.hidden = !(playing || (st.phase === Enum.Phase.nigiri && st.role === 'player'));
     if (controls.hidden) return;
     const buttons = [];
     if (playing) {
-      buttons.push(h('button', { onclick: () => move('pass', passThink()), disabled: !myTurn() || freePlacementPending() }, t('game.pass')));
+      buttons.push(h('button', { onclick: () => move(Command.pass, passThink()), disabled: !myTurn() || freePlacementPending() }, t('game.pass')));
       const myMoves = st.moves.filter((m) => m.color === me).length;
-      buttons.push(h('button', { onclick: () => send('undo_request'), disabled: myMoves === 0 || !!st.undoBy }, t('game.undo')));
+      buttons.push(h('button', { onclick: () => send(Command.undo_request), disabled: myMoves === 0 || !!st.undoBy }, t('game.undo')));
     }
-    if (st.abortable) buttons.push(h('button', { onclick: () => send('abort') }, t('game.abort')));
+    if (st.abortable) buttons.push(h('button', { onclick: () => send(Command.abort) }, t('game.abort')));
     if (playing) {
       if (confirmingResign) {
         buttons.push(h('span', { class: 'confirm' }, t('game.resign_question'),
-          h('button', { class: 'danger', onclick: () => { confirmingResign = false; send('resign'); } }, t('game.resign_yes')),
+          h('button', { class: 'danger', onclick: () => { confirmingResign = false; send(Command.resign); } }, t('game.resign_yes')),
           h('button', { onclick: () => { confirmingResign = false; render(); } }, t('common.no'))));
       } else {
         buttons.push(h('button', { class: 'danger-quiet', onclick: () => { confirmingResign = true; render(); } }, t('game.resign')));
@@ -864,7 +753,7 @@ export function mountGame(root, ctx, gameId) {
 
   function renderScoring() {
     const m = st.marking;
-    scoringPanel.hidden = !(st.phase === 'scoring' && m);
+    scoringPanel.hidden = !(st.phase === Enum.Phase.scoring && m);
     if (scoringPanel.hidden) return;
     const me = myColor();
     const score = m.score;
@@ -876,8 +765,8 @@ export function mountGame(root, ctx, gameId) {
     // The buttons high in the panel: on a phone they must show without scrolling.
     if (me) {
       items.push(h('div', { class: 'row' },
-        h('button', { class: 'primary', onclick: () => send('accept_score', { version: m.version }), disabled: accepted(me) }, accepted(me) ? t('scoring.accepted') : t('scoring.accept')),
-        h('button', { onclick: () => send('resume') }, t('scoring.resume'))));
+        h('button', { class: 'primary', onclick: () => send(Command.accept_score, { version: m.version }), disabled: accepted(me) }, accepted(me) ? t('scoring.accepted') : t('scoring.accept')),
+        h('button', { onclick: () => send(Command.resume) }, t('scoring.resume'))));
     }
     items.push(h('p', { class: 'acceptances' },
       ...['black', 'white'].map((c) => h('span', { class: accepted(c) ? 'accepted' : 'waiting' },
@@ -902,12 +791,12 @@ export function mountGame(root, ctx, gameId) {
     if (theirs) {
       return h('div', { class: 'rematch offer' }, h('p', {}, t('rematch.offered_by', { name: them.name })),
         h('div', { class: 'row' },
-          h('button', { type: 'button', class: 'primary', onclick: () => act('accept_challenge', theirs.id) }, t('common.accept')),
-          h('button', { type: 'button', onclick: () => act('decline_challenge', theirs.id) }, t('common.decline'))));
+          h('button', { type: 'button', class: 'primary', onclick: () => act(Command.accept_challenge, theirs.id) }, t('common.accept')),
+          h('button', { type: 'button', onclick: () => act(Command.decline_challenge, theirs.id) }, t('common.decline'))));
     }
     if (mine) {
       return h('div', { class: 'rematch' }, h('p', { class: 'muted' }, t('rematch.offered_to', { name: them.name })),
-        h('button', { type: 'button', onclick: () => act('cancel_challenge', mine.id) }, t('common.cancel')));
+        h('button', { type: 'button', onclick: () => act(Command.cancel_challenge, mine.id) }, t('common.cancel')));
     }
     const s = st.settings;
     const settings = {
@@ -916,7 +805,7 @@ export function mountGame(root, ctx, gameId) {
     };
     if (s.komi !== undefined && s.komi !== null) settings.komi = s.komi;
     return h('button', {
-      type: 'button', class: 'rematch-button', onclick: () => conn.command('create_challenge', { settings, opponent: them.name }).catch((err) => setHint(err.message)),
+      type: 'button', class: 'rematch-button', onclick: () => conn.command(Command.create_challenge, { settings, opponent: them.name }).catch((err) => setHint(err.message)),
     }, t('rematch.button'));
   }
 
@@ -945,7 +834,7 @@ export function mountGame(root, ctx, gameId) {
   }
 
   function renderResult() {
-    resultPanel.hidden = st.phase !== 'finished';
+    resultPanel.hidden = st.phase !== Enum.Phase.finished;
     if (resultPanel.hidden) return;
     ctx.finishedGame = gameId;  // app.js: a game started from here (a rematch) opens at once
     const reason = st.endReason ? endReason(st.endReason) : '';
@@ -991,7 +880,7 @@ export function mountGame(root, ctx, gameId) {
             onclick: () => deleteLine(line) }, '✕')
           : '') })),
       // The result's line says it in this viewer's words; the others as they happened.
-      ...st.system.map((s) => ({ seq: s.seq, el: h('li', { class: 'chat-line chat-system' }, time(s.at), s.text ?? t('system.game_over', { result: st.phase === 'finished' ? resultWords() : '' })) })),
+      ...st.system.map((s) => ({ seq: s.seq, el: h('li', { class: 'chat-line chat-system' }, time(s.at), s.text ?? t('system.game_over', { result: st.phase === Enum.Phase.finished ? resultWords() : '' })) })),
     ].sort((a, b) => a.seq - b.seq);
     const botNote = bot ? h('li', { class: 'chat-line chat-system bot-note' }, t('game.bot_note', { name: bot.name })) : '';
     fill(chatLog, earlier, botNote, ...lines.map((l) => l.el));
@@ -1018,7 +907,7 @@ export function mountGame(root, ctx, gameId) {
         card.clockExtra.textContent = '';
         continue;
       }
-      const running = st.clock.running === color && st.phase === 'playing';
+      const running = st.clock.running === color && st.phase === Enum.Phase.playing;
       // A correspondence player's weekend or vacation: their clock stands still for time_off_ms,
       // then runs.
       const since = now - st.clockAt;
@@ -1052,7 +941,7 @@ export function mountGame(root, ctx, gameId) {
   conn.addEventListener('message', onMessage);
   conn.addEventListener('open', onOpen);
   conn.addEventListener('status', onStatus);
-  const onLobby = () => { if (st?.phase === 'finished') render(); };  // a rematch offered or taken back
+  const onLobby = () => { if (st?.phase === Enum.Phase.finished) render(); };  // a rematch offered or taken back
   ctx.events.addEventListener('lobby', onLobby);
   const onRanks = () => { if (st) renderChat(); };  // who is a bot is known once ranks arrive
   ranksEvents.addEventListener('ranks', onRanks);
@@ -1073,6 +962,6 @@ export function mountGame(root, ctx, gameId) {
     ctx.events.removeEventListener('lobby', onLobby);
     analysis.destroy();
     ranksEvents.removeEventListener('ranks', onRanks);
-    if (conn.isOpen) conn.command('leave', { game: gameId }, { resend: false }).catch(() => {});
+    if (conn.isOpen) conn.command(Command.leave, { game: gameId }, { resend: false }).catch(() => {});
   };
 }

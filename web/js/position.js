@@ -10,6 +10,13 @@ export class Position {
     this.points = new Array(width * height).fill(null);
   }
 
+  // A copy whose stones change without changing this one's.
+  clone() {
+    const copy = new Position(this.width, this.height);
+    copy.points = [...this.points];
+    return copy;
+  }
+
   index(vertex) {
     const p = parseVertex(vertex, this.width, this.height);
     return p ? p.y * this.width + p.x : null;
