@@ -1,5 +1,7 @@
 #include "store/push_store.h"
 
+#include "store/send_queue.h"
+
 namespace tengen::store {
 namespace {
 
@@ -143,29 +145,19 @@ std::optional<QueuedPush> PushStore::claim(std::int64_t now_ms, std::int64_t hol
 
 void PushStore::mark_sent(std::int64_t id, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
-  db_->run(
-      "UPDATE push_queue SET sent_at = ?, attempts = attempts + 1, claimed_until = 0,"
-      " last_error = '' WHERE id = ?",
-      {now_ms, id});
+  send_queue::mark_sent(*db_, "push_queue", id, now_ms);
 }
 
 void PushStore::mark_failed(std::int64_t id, const std::string& error,
                             std::optional<std::int64_t> retry_at_ms, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);
-  db_->run(
-      "UPDATE push_queue SET attempts = attempts + 1, claimed_until = 0, last_error = ?,"
-      " due_at = coalesce(?, due_at), failed_at = ? WHERE id = ?",
-      {error, value(retry_at_ms),
-       value(retry_at_ms ? std::nullopt : std::optional<std::int64_t>(now_ms)), id});
+  send_queue::mark_failed(*db_, "push_queue", id, error, retry_at_ms, now_ms);
 }
 
 PushCounts PushStore::counts() {
   std::lock_guard lock(mutex_);
-  const auto r = db_->run(
-      "SELECT count(*) FILTER (WHERE sent_at IS NULL AND failed_at IS NULL),"
-      " count(*) FILTER (WHERE sent_at IS NOT NULL), count(*) FILTER (WHERE failed_at IS NOT NULL)"
-      " FROM push_queue");
-  return {r.integer(0, 0), r.integer(0, 1), r.integer(0, 2)};
+  const auto [pending, sent, failed] = send_queue::counts(*db_, "push_queue");
+  return {pending, sent, failed};
 }
 
 void PushStore::prune(std::int64_t before_ms) {
