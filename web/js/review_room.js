@@ -11,6 +11,7 @@ import { blindOn } from './blind.js';
 import { ReviewConsole } from './blind_review.js';
 import { reviewEnginePanel } from './review_engine.js';
 import { Command, Enum, Message } from './wire.js';
+import { fromSnapshot, reduce } from './review_state.js';
 
 const TOOLS = [
   ['play', null, 'review.tool_play'],
@@ -135,15 +136,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
   function applySnapshot(s) {
     aim = null;
     local = null;
-    const nodes = new Map();
-    for (const n of s.nodes) nodes.set(n.id, { ...n, children: [] });
-    for (const n of s.nodes) if (n.parent >= 0) nodes.get(n.parent)?.children.push(n.id);
-    st = {
-      seq: s.seq, title: s.title, owner: s.owner, controller: s.controller, width: s.width, height: s.height,
-      komi: s.komi, rules: s.rules, game: s.game, nodes, current: s.current, position: s.position,
-      followers: s.followers, guests: s.guests, closed: s.closed, chat: [...(s.chat ?? [])],
-      private: !!s.private, players: s.players ?? [], invited: s.invited ?? [],
-    };
+    st = fromSnapshot(s);
     if (!board || board.width !== s.width || board.height !== s.height) {
       board = new BoardView(s.width, s.height, { onPoint: clickPoint, ghost: ghostColor, label: t('review.board_label', { width: s.width, height: s.height }) });
       fill(boardHolder, board.el);
@@ -152,45 +145,18 @@ export function mountReviewRoom(root, ctx, reviewId) {
     render();
   }
 
+  // The next state (review_state.js); what is the page's own follows it.
   function applyUpdate(m) {
-    if (m.seq !== st.seq + 1) { join(); return; }  // a gap: the snapshot is the truth
-    st.seq = m.seq;
-    if (m.node) {
-      if (m.node.id === labelsSent.node) {  // the labels it shows are no longer on their way
-        const shown = new Set((m.node.marks ?? []).filter((k) => k.mark === 'label').map((k) => k.label));
-        labelsSent.letters = labelsSent.letters.filter((c) => !shown.has(c));
-      }
-      const old = st.nodes.get(m.node.id);
-      st.nodes.set(m.node.id, { ...m.node, children: old ? old.children : [] });
-      if (!old && m.node.parent >= 0) st.nodes.get(m.node.parent)?.children.push(m.node.id);
+    const { st: next, gap } = reduce(st, m);
+    if (gap) { join(); return; }  // an update was missed: the snapshot is the truth
+    st = next;
+    if (m.node && m.node.id === labelsSent.node) {  // the labels it shows are no longer on their way
+      const shown = new Set((m.node.marks ?? []).filter((k) => k.mark === 'label').map((k) => k.label));
+      labelsSent.letters = labelsSent.letters.filter((c) => !shown.has(c));
     }
-    if (m.change === Enum.ReviewChange.deleted) removeSubtree(m.deleted);
     if (local && !st.nodes.has(local.node)) local = null;  // the line looked at is gone
-    if (m.change === Enum.ReviewChange.control) st.controller = m.controller;
-    if (m.change === Enum.ReviewChange.invited) st.invited = m.invited ?? [];
-    if (m.change === Enum.ReviewChange.closed) st.closed = true;
-    if (m.change === Enum.ReviewChange.chat && m.line) {
-      st.chat.push(m.line);
-      if (st.chat.length > 300) st.chat.shift();
-    }
-    st.current = m.current;
     if (m.current === aim) aim = null;
-    if (m.position) st.position = m.position;
     render();
-  }
-
-  function removeSubtree(id) {
-    const node = st.nodes.get(id);
-    if (!node) return;
-    const parent = st.nodes.get(node.parent);
-    if (parent) parent.children = parent.children.filter((c) => c !== id);
-    const todo = [id];
-    while (todo.length) {
-      const n = st.nodes.get(todo.pop());
-      if (!n) continue;
-      st.nodes.delete(n.id);
-      todo.push(...n.children);
-    }
   }
 
   // ---- navigation (the controller's: everyone else follows) ----
@@ -518,7 +484,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     if (m.type === Message.review_snapshot) applySnapshot(m);
     else if (m.type === Message.review_update && m.change === Enum.ReviewChange.removed) removed();
     else if (m.type === Message.review_update && st) applyUpdate(m);
-    else if (m.type === Message.review_followers && st) { st.followers = m.followers; st.guests = m.guests; render(); }
+    else if (m.type === Message.review_followers && st) { st = reduce(st, m).st; render(); }
   }
   function onKey(e) {
     if (!st || e.altKey || e.ctrlKey || e.metaKey) return;
