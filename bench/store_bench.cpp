@@ -1,6 +1,10 @@
 // What persistence costs (docs/persistence.md), on a real SQLite file with synchronous=FULL:
 //
 //   build/bench/bench/store_bench [database-dir=.] [games=1000] [seconds=5] [recovery-games=1000]
+//                                 [postgres-conninfo]
+//
+// With a PostgreSQL connection string (an empty database the bench may migrate and fill), both
+// parts run on PostgreSQL too, after SQLite.
 //
 // 1. Group commit at saturation: `games` games each keep one move in flight (a game's next move
 //    is submitted the moment its previous one is durable, as a player answering at once would),
@@ -14,7 +18,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <string>
@@ -26,6 +32,9 @@
 #include "rooms/room.h"
 #include "store/journal.h"
 #include "store/migrate.h"
+#include "store/postgres.h"
+#include "store/postgres_game_store.h"
+#include "store/postgres_migrate.h"
 #include "store/sqlite_game_store.h"
 
 namespace {
@@ -38,17 +47,48 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-void remove_database(const fs::path& path) {
-  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path.string() + suffix);
+constexpr const char* kUsers =
+    "INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'black', 'x', 0), (2, "
+    "'white', 'x', 0)";
+
+// Where a part runs: a fresh, migrated database with users 1 and 2 (who play every game), and a
+// store on it.
+struct Backend {
+  std::string described;
+  std::function<void()> fresh;
+  std::function<std::unique_ptr<store::GameStore>()> open;
+  std::function<void()> remove;
+};
+
+Backend sqlite_file(const fs::path& path) {
+  const auto remove = [path] {
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path.string() + suffix);
+  };
+  return {"SQLite, synchronous=FULL, " + path.string(),
+          [path, remove] {
+            remove();
+            store::Database db(path.string());
+            store::migrate(db);
+            db.exec(kUsers);
+          },
+          [path]() -> std::unique_ptr<store::GameStore> {
+            return std::make_unique<store::SqliteGameStore>(path.string());
+          },
+          remove};
 }
 
-// Users 1 and 2 play every game.
-void create_users(const fs::path& path) {
-  store::Database db(path.string());
-  store::migrate(db);
-  db.exec(
-      "INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'black', 'x', 0), (2, "
-      "'white', 'x', 0)");
+Backend postgres(const std::string& conninfo) {
+  return {"PostgreSQL",
+          [conninfo] {
+            store::pg::Connection db(conninfo);
+            db.exec("DROP SCHEMA public CASCADE; CREATE SCHEMA public");
+            store::pg::migrate(db);
+            db.exec(kUsers);
+          },
+          [conninfo]() -> std::unique_ptr<store::GameStore> {
+            return std::make_unique<store::PostgresGameStore>(conninfo);
+          },
+          [] {}};
 }
 
 std::string settings_json(int size) {
@@ -65,11 +105,10 @@ double percentile(std::vector<double>& v, double p) {
   return v[k];
 }
 
-void group_commit(const fs::path& dir, int games, double seconds) {
-  const fs::path path = dir / "store-bench-commit.sqlite3";
-  remove_database(path);
-  create_users(path);
-  store::SqliteGameStore store(path.string());
+void group_commit(const Backend& backend, int games, double seconds) {
+  backend.fresh();
+  const auto owned = backend.open();
+  store::GameStore& store = *owned;
   {
     std::vector<store::Write> rows;
     for (int g = 1; g <= games; ++g)
@@ -121,8 +160,8 @@ void group_commit(const fs::path& dir, int games, double seconds) {
   all_done.get_future().wait();
   const double elapsed_s = ms_since(start) / 1000;
   const auto stats = journal.stats();
-  std::printf("group commit, %d games with one move in flight each, %.1f s, synchronous=FULL, %s\n",
-              games, elapsed_s, path.c_str());
+  std::printf("group commit, %d games with one move in flight each, %.1f s, %s\n", games, elapsed_s,
+              backend.described.c_str());
   std::printf("  durable events/s     %.0f\n", static_cast<double>(stats.writes) / elapsed_s);
   std::printf("  commits/s            %.0f\n", static_cast<double>(stats.commits) / elapsed_s);
   std::printf("  events per commit    %.1f\n",
@@ -137,7 +176,7 @@ void group_commit(const fs::path& dir, int games, double seconds) {
   const double p50 = percentile(l, 0.5), p99 = percentile(l, 0.99);
   std::printf("  submit->durable      p50 %.2f ms  p99 %.2f ms  max %.2f ms\n", p50, p99,
               l.empty() ? 0 : *std::max_element(l.begin(), l.end()));
-  remove_database(path);
+  backend.remove();
 }
 
 class FixedClock final : public tengen::Clock {
@@ -148,12 +187,11 @@ class FixedClock final : public tengen::Clock {
   std::int64_t unix_ms() override { return 0; }
 };
 
-void recovery(const fs::path& dir, int games) {
-  const fs::path path = dir / "store-bench-recovery.sqlite3";
-  remove_database(path);
-  create_users(path);
+void recovery(const Backend& backend, int games) {
+  backend.fresh();
   {
-    store::SqliteGameStore store(path.string());
+    const auto owned = backend.open();
+    store::GameStore& store = *owned;
     std::mt19937 rng(7);
     std::uniform_int_distribution<int> coordinate(0, 18);
     const Steady now = std::chrono::steady_clock::now();
@@ -179,7 +217,8 @@ void recovery(const fs::path& dir, int games) {
       store.write(out.writes);
     }
   }
-  store::SqliteGameStore store(path.string());
+  const auto owned = backend.open();
+  store::GameStore& store = *owned;
   store::Journal journal(store);
   FixedClock clock;
   Centre centre(
@@ -198,9 +237,10 @@ void recovery(const fs::path& dir, int games) {
   const auto start = Clock::now();
   const auto recovered = centre.recover(store);
   const double took = ms_since(start);
-  std::printf("recovery: %zu unfinished 19x19 games of 60 moves (%d events) rebuilt in %.0f ms\n",
-              recovered.games, games * 60, took);
-  remove_database(path);
+  std::printf(
+      "recovery: %zu unfinished 19x19 games of 60 moves (%d events) rebuilt in %.0f ms, %s\n",
+      recovered.games, games * 60, took, backend.described.c_str());
+  backend.remove();
 }
 
 }  // namespace
@@ -210,6 +250,12 @@ int main(int argc, char** argv) {
   const int games = argc > 2 ? std::atoi(argv[2]) : 1000;
   const double seconds = argc > 3 ? std::atof(argv[3]) : 5;
   const int recovery_games = argc > 4 ? std::atoi(argv[4]) : 1000;
-  group_commit(dir, games, seconds);
-  recovery(dir, recovery_games);
+  std::vector<std::pair<Backend, Backend>> backends{
+      {sqlite_file(dir / "store-bench-commit.sqlite3"),
+       sqlite_file(dir / "store-bench-recovery.sqlite3")}};
+  if (argc > 5) backends.emplace_back(postgres(argv[5]), postgres(argv[5]));
+  for (const auto& [commit, recover] : backends) {
+    group_commit(commit, games, seconds);
+    recovery(recover, recovery_games);
+  }
 }
