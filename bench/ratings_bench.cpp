@@ -18,8 +18,8 @@
 #include "ratings/rating_book.h"
 #include "store/account_store.h"
 #include "store/migrate.h"
+#include "store/sql_game_store.h"
 #include "store/sqlite.h"
-#include "store/sqlite_game_store.h"
 
 namespace {
 
@@ -72,7 +72,8 @@ void BM_Rebuild(benchmark::State& state) {
     for (int p = 1; p <= kPlayers; ++p)
       accounts.create_user("player" + std::to_string(p), "h", false, 0);
   }
-  store::SqliteGameStore store(path.string());
+  store::SqlGameStore store(store::sql::sqlite_connection(path.string()),
+                            store::sql::sqlite_connection(path.string()));
   std::vector<store::Write> rows;
   for (const auto& g : games(n)) {
     rows.push_back(store::GameCreated{g.id, std::nullopt, g.settings, g.black_id, g.white_id,

@@ -33,9 +33,9 @@
 #include "store/journal.h"
 #include "store/migrate.h"
 #include "store/postgres.h"
-#include "store/postgres_game_store.h"
 #include "store/postgres_migrate.h"
-#include "store/sqlite_game_store.h"
+#include "store/sql_game_store.h"
+#include "store/sql_postgres.h"
 
 namespace {
 
@@ -72,7 +72,9 @@ Backend sqlite_file(const fs::path& path) {
             db.exec(kUsers);
           },
           [path]() -> std::unique_ptr<store::GameStore> {
-            return std::make_unique<store::SqliteGameStore>(path.string());
+            return std::make_unique<store::SqlGameStore>(
+                store::sql::sqlite_connection(path.string()),
+                store::sql::sqlite_connection(path.string()));
           },
           remove};
 }
@@ -86,7 +88,8 @@ Backend postgres(const std::string& conninfo) {
             db.exec(kUsers);
           },
           [conninfo]() -> std::unique_ptr<store::GameStore> {
-            return std::make_unique<store::PostgresGameStore>(conninfo);
+            return std::make_unique<store::SqlGameStore>(store::sql::postgres_connection(conninfo),
+                                                         store::sql::postgres_connection(conninfo));
           },
           [] {}};
 }

@@ -18,11 +18,10 @@
 #include "store/moderation_store.h"
 #include "store/position_analysis_store.h"
 #include "store/postgres.h"
-#include "store/postgres_game_store.h"
 #include "store/push_store.h"
 #include "store/sql.h"
+#include "store/sql_game_store.h"
 #include "store/sql_postgres.h"
-#include "store/sqlite_game_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
 
@@ -64,7 +63,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     accounts.create_session(ann, token(7), "Firefox", 12);
     accounts.set_time_zone(ann, "Europe/Amsterdam");
     accounts.begin_vacation(ann, std::nullopt, {13, 500}, 0);
-    SqliteGameStore games(file.path());
+    SqlGameStore games(sql::sqlite_connection(file.path()), sql::sqlite_connection(file.path()));
     games.write(
         std::vector<Write>{ChallengeOpened{1, ann, std::nullopt, R"({"width":9})", 20, "c-1"},
                            ChallengeOpened{2, bob, ann, R"({"width":19})", 21, "c-2"},
@@ -193,7 +192,7 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
 
   pg::Connection db(pg);
   AccountStore accounts(sql::postgres_connection(db));
-  PostgresGameStore games(pg);
+  SqlGameStore games(sql::postgres_connection(pg), sql::postgres_connection(pg));
   EXPECT_EQ(accounts.user_by_name("ann")->id, ann) << "names still compare without case";
   EXPECT_EQ(accounts.user_by_id(bob)->password_hash, "hash-b");
   EXPECT_TRUE(accounts.user_by_id(bob)->is_bot);

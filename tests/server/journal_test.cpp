@@ -7,7 +7,7 @@
 #include <future>
 
 #include "store/migrate.h"
-#include "store/sqlite_game_store.h"
+#include "store/sql_game_store.h"
 #include "support/temp_database.h"
 
 namespace tengen::store {
@@ -21,7 +21,7 @@ class JournalTest : public ::testing::Test {
     db.exec(
         "INSERT INTO users(id, username, password_hash, created_at) VALUES (1, 'b', 'x', 0), (2, "
         "'w', 'x', 0)");
-    store_.emplace(temp_.path());
+    store_.emplace(sql::sqlite_connection(temp_.path()), sql::sqlite_connection(temp_.path()));
   }
   std::int64_t count_events() {
     Database db(temp_.path());
@@ -34,7 +34,7 @@ class JournalTest : public ::testing::Test {
   }
 
   testing::TempDatabase temp_;
-  std::optional<SqliteGameStore> store_;
+  std::optional<SqlGameStore> store_;
 };
 
 TEST_F(JournalTest, WhatArrivesDuringACommitSharesTheNextOneAndCallbacksKeepTheirOrder) {

@@ -14,9 +14,9 @@
 #include "cluster/lease_keeper.h"
 #include "store/account_store.h"
 #include "store/postgres.h"
-#include "store/postgres_game_store.h"
 #include "store/postgres_leases.h"
 #include "store/postgres_migrate.h"
+#include "store/sql_game_store.h"
 #include "store/sql_postgres.h"
 #include "support/temp_postgres.h"
 
@@ -34,7 +34,8 @@ class Leases : public ::testing::Test {
     AccountStore accounts(sql::postgres_connection(db_));
     ann_ = accounts.create_user("ann", "h", false, 1)->id;
     bob_ = accounts.create_user("bob", "h", false, 1)->id;
-    games_ = std::make_unique<PostgresGameStore>(conninfo_);
+    games_ = std::make_unique<SqlGameStore>(sql::postgres_connection(conninfo_),
+                                            sql::postgres_connection(conninfo_));
     std::vector<Write> created;
     for (std::int64_t id = 1; id <= kGames; ++id)
       created.emplace_back(GameCreated{id, std::nullopt, "{}", ann_, bob_, {}, {}, 1});
@@ -69,7 +70,7 @@ class Leases : public ::testing::Test {
   std::string conninfo_;
   pg::Connection db_;
   std::int64_t ann_ = 0, bob_ = 0;
-  std::unique_ptr<PostgresGameStore> games_;
+  std::unique_ptr<SqlGameStore> games_;
 };
 
 TEST_F(Leases, AGameHasOneLiveOwnerAndPassesOnOnlyWhenItsOwnerIsGone) {

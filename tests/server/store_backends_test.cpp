@@ -10,10 +10,9 @@
 #include "store/account_store.h"
 #include "store/migrate.h"
 #include "store/postgres.h"
-#include "store/postgres_game_store.h"
 #include "store/postgres_migrate.h"
+#include "store/sql_game_store.h"
 #include "store/sql_postgres.h"
-#include "store/sqlite_game_store.h"
 #include "support/temp_database.h"
 #include "support/temp_postgres.h"
 
@@ -35,7 +34,7 @@ class SqliteHolder final : public Holder {
   SqliteHolder()
       : db_(temp_.path()),
         store_(sql::sqlite_connection((migrate(db_), db_))),
-        games_(temp_.path()) {}
+        games_(sql::sqlite_connection(temp_.path()), sql::sqlite_connection(temp_.path())) {}
   AccountStore& store() override { return store_; }
   GameStore& games() override { return games_; }
 
@@ -43,7 +42,7 @@ class SqliteHolder final : public Holder {
   testing::TempDatabase temp_;
   Database db_;
   AccountStore store_;
-  SqliteGameStore games_;
+  SqlGameStore games_;
 };
 
 class PostgresHolder final : public Holder {
@@ -52,7 +51,7 @@ class PostgresHolder final : public Holder {
       : conninfo_(TempPostgres::instance().new_database()),
         db_(conninfo_),
         store_(sql::postgres_connection((pg::migrate(db_), db_))),
-        games_(conninfo_) {}
+        games_(sql::postgres_connection(conninfo_), sql::postgres_connection(conninfo_)) {}
   AccountStore& store() override { return store_; }
   GameStore& games() override { return games_; }
 
@@ -60,7 +59,7 @@ class PostgresHolder final : public Holder {
   std::string conninfo_;
   pg::Connection db_;
   AccountStore store_;
-  PostgresGameStore games_;
+  SqlGameStore games_;
 };
 
 std::unique_ptr<Holder> open_backend(const std::string& name) {

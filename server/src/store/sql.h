@@ -27,7 +27,7 @@ struct Blob {
   std::vector<unsigned char> bytes;
 };
 
-using Value = std::variant<std::monostate, std::int64_t, std::string, Blob>;
+using Value = std::variant<std::monostate, std::int64_t, double, std::string, Blob>;
 
 // A parameter from what the stores hold: NULL for an empty optional, 1 or 0 for a boolean (both
 // databases take those for a BOOLEAN column: PostgreSQL reads '1' and '0' as true and false).
@@ -40,6 +40,10 @@ inline Value value(std::int64_t n) {
 }
 inline Value value(int n) {
   return std::int64_t{n};
+}
+// Exactly: PostgreSQL is sent the shortest text that reads back as the same double.
+inline Value value(double d) {
+  return d;
 }
 inline Value value(const std::string& s) {
   return s;
@@ -65,8 +69,20 @@ class Rows {
   bool is_null(std::size_t row, std::size_t column) const;
   std::int64_t integer(std::size_t row, std::size_t column) const;  // 0 for NULL
   bool boolean(std::size_t row, std::size_t column) const { return integer(row, column) != 0; }
+  double real(std::size_t row, std::size_t column) const;       // 0 for NULL
   std::string text(std::size_t row, std::size_t column) const;  // "" for NULL
   std::optional<std::int64_t> optional_integer(std::size_t row, std::size_t column) const;
+  std::optional<std::string> optional_text(std::size_t row, std::size_t column) const;
+  // The text of a column, moved out of these rows (which then hold "" there): for the long texts
+  // a store reads many of (a game's events at recovery).
+  std::string take_text(std::size_t row, std::size_t column);
+};
+
+// A statement that changes rows and its parameters, for batch(). The text is a store's constant,
+// not copied.
+struct Change {
+  std::string_view sql;
+  std::vector<Value> params;
 };
 
 enum class Dialect { Sqlite, Postgres };
@@ -80,6 +96,10 @@ class Connection {
   // Runs `work` as one transaction: committed when it returns, rolled back when it throws. Only
   // this connection's run() calls may happen inside.
   virtual void transaction(const std::function<void()>& work) = 0;
+  // Statements that change rows, all in one transaction: committed when it returns, none of them
+  // when it throws. Sent in one go where the database can (PostgreSQL's pipeline mode: one round
+  // trip for the whole batch, not one per statement); what the journal's group commit is.
+  virtual void batch(std::span<const Change> statements) = 0;
 
   // The few words the two dialects spell differently, to be put into a statement's text:
   // claiming a row that another node's connection may be claiming at the same moment

@@ -1,5 +1,6 @@
 #include <sqlite3.h>
 
+#include <charconv>
 #include <map>
 #include <memory>
 #include <span>
@@ -17,6 +18,7 @@ bool Rows::is_null(std::size_t row, std::size_t column) const {
 std::int64_t Rows::integer(std::size_t row, std::size_t column) const {
   const auto& v = rows.at(row).at(column);
   if (const auto* n = std::get_if<std::int64_t>(&v)) return *n;
+  if (const auto* d = std::get_if<double>(&v)) return static_cast<std::int64_t>(*d);
   if (const auto* s = std::get_if<std::string>(&v)) {
     if (*s == "t") return 1;  // PostgreSQL's booleans, as text
     if (*s == "f") return 0;
@@ -25,11 +27,37 @@ std::int64_t Rows::integer(std::size_t row, std::size_t column) const {
   return 0;
 }
 
+double Rows::real(std::size_t row, std::size_t column) const {
+  const auto& v = rows.at(row).at(column);
+  if (const auto* d = std::get_if<double>(&v)) return *d;
+  if (const auto* n = std::get_if<std::int64_t>(&v)) return static_cast<double>(*n);
+  // PostgreSQL's text: its shortest exact form (extra_float_digits 1, the default), read back
+  // exactly.
+  if (const auto* s = std::get_if<std::string>(&v)) return std::stod(*s);
+  return 0;
+}
+
 std::string Rows::text(std::size_t row, std::size_t column) const {
   const auto& v = rows.at(row).at(column);
   if (const auto* s = std::get_if<std::string>(&v)) return *s;
   if (const auto* n = std::get_if<std::int64_t>(&v)) return std::to_string(*n);
+  if (const auto* d = std::get_if<double>(&v)) {
+    char buffer[32];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, *d).ptr;
+    return std::string(buffer, end);
+  }
   return "";
+}
+
+std::optional<std::string> Rows::optional_text(std::size_t row, std::size_t column) const {
+  if (is_null(row, column)) return std::nullopt;
+  return text(row, column);
+}
+
+std::string Rows::take_text(std::size_t row, std::size_t column) {
+  auto& v = rows.at(row).at(column);
+  if (auto* s = std::get_if<std::string>(&v)) return std::move(*s);
+  return text(row, column);
 }
 
 std::optional<std::int64_t> Rows::optional_integer(std::size_t row, std::size_t column) const {
@@ -76,6 +104,8 @@ class SqliteConnection final : public Connection {
       const int at = static_cast<int>(i) + 1;
       if (const auto* n = std::get_if<std::int64_t>(&params[i]))
         q.bind(at, *n);
+      else if (const auto* d = std::get_if<double>(&params[i]))
+        q.bind_real(at, *d);
       else if (const auto* s = std::get_if<std::string>(&params[i]))
         q.bind(at, std::string_view(*s));
       else if (const auto* b = std::get_if<Blob>(&params[i]))
@@ -98,6 +128,9 @@ class SqliteConnection final : public Connection {
             case SQLITE_INTEGER:
               row.emplace_back(static_cast<std::int64_t>(sqlite3_column_int64(raw, c)));
               break;
+            case SQLITE_FLOAT:
+              row.emplace_back(sqlite3_column_double(raw, c));
+              break;
             default:
               row.emplace_back(q.column_text(c));
           }
@@ -115,6 +148,13 @@ class SqliteConnection final : public Connection {
   void transaction(const std::function<void()>& work) override {
     Transaction t(db_);
     work();
+    t.commit();
+  }
+
+  // One writer at a time on the file, no round trips: the statements run one after another.
+  void batch(std::span<const Change> statements) override {
+    Transaction t(db_);
+    for (const auto& s : statements) run(s.sql, s.params);
     t.commit();
   }
 

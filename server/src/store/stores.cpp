@@ -8,11 +8,10 @@
 #include "config.h"
 #include "store/hub_lock.h"
 #include "store/migrate.h"
-#include "store/postgres_game_store.h"
 #include "store/postgres_leases.h"
 #include "store/postgres_migrate.h"
+#include "store/sql_game_store.h"
 #include "store/sql_postgres.h"
-#include "store/sqlite_game_store.h"
 
 namespace tengen::store {
 
@@ -62,7 +61,8 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
     }
     s->postgres.emplace(database);
     s->schema = pg::migrate(*s->postgres);
-    s->games = std::make_unique<PostgresGameStore>(database);
+    s->games = std::make_unique<SqlGameStore>(sql::postgres_connection(database),
+                                              sql::postgres_connection(database));
     s->written_once([&] { return sql::postgres_connection(database); });
     // Holding the one-server lock, it is the only node: every other's games are its own at once.
     s->leases = std::make_unique<PostgresLeases>(
@@ -77,7 +77,8 @@ std::unique_ptr<Stores> Stores::open(const std::string& database, const Node& no
   if (named_file) s->lock.emplace(database);
   s->sqlite.emplace(database);
   s->schema = migrate(*s->sqlite);
-  s->games = std::make_unique<SqliteGameStore>(database);
+  s->games = std::make_unique<SqlGameStore>(sql::sqlite_connection(database),
+                                            sql::sqlite_connection(database));
   s->written_once([&] { return sql::sqlite_connection(database); });
   s->leases = std::make_unique<SoleNode>();
   return s;
