@@ -116,13 +116,16 @@ TEST_P(AccountStores, SessionsAreFoundByTheirTokensHashTouchedListedAndDeleted) 
   EXPECT_EQ(found->first.id, user.id);
   EXPECT_EQ(found->first.username, "shusaku");
   EXPECT_EQ(found->second.id, first.id);
-  EXPECT_EQ(found->second.last_seen_at_ms, 500);
+  EXPECT_EQ(found->second.last_seen_at_ms, 100) << "not touched: seen less than a minute ago";
+  EXPECT_EQ(store().sessions_of(user.id)[0].last_seen_at_ms, 100);
+  EXPECT_EQ(store().session_by_token(token(1), 60'100)->second.last_seen_at_ms, 60'100);
+  EXPECT_EQ(store().session_by_token(token(1), 60'200)->second.last_seen_at_ms, 60'100);
   EXPECT_FALSE(store().session_by_token(token(9), 500));
 
   const auto mine = store().sessions_of(user.id);
   ASSERT_EQ(mine.size(), 2u);
   EXPECT_EQ(mine[0].id, first.id);
-  EXPECT_EQ(mine[0].last_seen_at_ms, 500) << "touched when it was found";
+  EXPECT_EQ(mine[0].last_seen_at_ms, 60'100) << "touched when it was found a minute later";
   EXPECT_EQ(mine[1].id, second.id);
   EXPECT_EQ(mine[1].last_seen_at_ms, 200);
 
@@ -279,6 +282,9 @@ TEST_P(GameStores, WhatIsWrittenIsReadBackForRecoveryAndTheLists) {
   EXPECT_EQ(unfinished[0].events[1].record, R"({"r":2})");
   EXPECT_EQ(unfinished[0].events[1].text, "text 2");
   EXPECT_EQ(unfinished[0].events[1].at_ms, 15);
+  ASSERT_EQ(unfinished[1].events.size(), 1u) << "each game its own events";
+  EXPECT_EQ(unfinished[1].events[0].game_id, 6);
+  EXPECT_EQ(unfinished[1].events[0].text, "text 1");
 
   const auto commands = games().recent_commands(2);
   std::vector<std::string> cids;
@@ -299,7 +305,7 @@ TEST_P(GameStores, WhatIsWrittenIsReadBackForRecoveryAndTheLists) {
   const std::vector<Write> ending{
       event(5, 4, ann_, "m-4", 20),
       GameFinished{5, "W+R", "resignation", 2, "(;GM[1]RE[W+R])", 20},
-      RatingChanged{bob_, 5, 1400.5, 200.25, 0.06, 1, 20},
+      RatingChanged{bob_, 5, 1400.0 + 1.0 / 3.0, 200.25, 0.06, 1, 20},
       RatingChanged{ann_, 5, 1600.5, 200.25, 0.059999, 1, 20},
   };
   games().write(ending);
@@ -323,6 +329,7 @@ TEST_P(GameStores, WhatIsWrittenIsReadBackForRecoveryAndTheLists) {
   ASSERT_TRUE(rating);
   EXPECT_EQ(rating->rating, 1600.5);
   EXPECT_EQ(rating->volatility, 0.059999) << "doubles exactly";
+  EXPECT_EQ(games().rating(bob_)->rating, 1400.0 + 1.0 / 3.0) << "to the last bit";
   EXPECT_EQ(games().ratings().size(), 2u);
   const std::vector<Write> again{RatingChanged{ann_, 6, 1610, 190, 0.06, 2, 30},
                                  GameFinished{6, "B+R", "resignation", 0, "(;)", 30}};

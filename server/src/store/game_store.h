@@ -248,9 +248,9 @@ struct Page {
   }
 };
 
-// Games and challenges. An interface so that another store (PostgreSQL) can take over; the SQLite
-// one is SqliteGameStore. write() runs on the journal's single writer thread; the readers may be
-// called from any thread at the same time.
+// Games and challenges. An interface so that tests can put a failing or slow store in its place;
+// the store is SqlGameStore (store/sql_game_store.h), on SQLite or PostgreSQL. write() runs on the
+// journal's single writer thread; the readers may be called from any thread at the same time.
 class GameStore {
  public:
   virtual ~GameStore() = default;
