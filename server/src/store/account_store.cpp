@@ -17,6 +17,8 @@ UserRecord user_at(const sql::Rows& r, std::size_t row, std::size_t first) {
 
 namespace {
 
+constexpr std::int64_t kSeenEvery = 60'000;  // ms between writes of a session's last_seen_at
+
 std::optional<UserRecord> first_user(const sql::Rows& r) {
   if (r.empty()) return std::nullopt;
   return user_at(r, 0);
@@ -181,8 +183,14 @@ std::optional<std::pair<UserRecord, SessionRecord>> AccountStore::session_by_tok
       " FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?",
       {value(token_hash)});
   if (r.empty()) return std::nullopt;
-  SessionRecord s{r.integer(0, 0), r.integer(0, 1), r.text(0, 2), r.integer(0, 3), now_ms};
-  db_->run("UPDATE sessions SET last_seen_at = ? WHERE id = ?", {now_ms, s.id});
+  SessionRecord s = session_at(r, 0);
+  // At most once a minute: every HTTP request with a cookie and every WebSocket finds its session
+  // here, and each touch would be a durable write (an fsync on SQLite). "Last seen" is shown to
+  // the minute.
+  if (now_ms - s.last_seen_at_ms >= kSeenEvery) {
+    db_->run("UPDATE sessions SET last_seen_at = ? WHERE id = ?", {now_ms, s.id});
+    s.last_seen_at_ms = now_ms;
+  }
   return std::pair{user_at(r, 0, 5), std::move(s)};
 }
 

@@ -99,7 +99,7 @@ class AccountStore {
 
   SessionRecord create_session(std::int64_t user_id, const TokenHash& token_hash,
                                const std::string& user_agent, std::int64_t now_ms);
-  // The session and its user, touching last_seen_at.
+  // The session and its user, touching last_seen_at if it is a minute old or more.
   std::optional<std::pair<UserRecord, SessionRecord>> session_by_token(const TokenHash& token_hash,
                                                                        std::int64_t now_ms);
   std::vector<SessionRecord> sessions_of(std::int64_t user_id);
