@@ -49,7 +49,8 @@ test('a snapshot: the position rebuilt from its moves, with what each took', () 
 
 test('a move: stones, captures, clock, turn; the state given is not changed', () => {
   const st = playing([{ color: 'black', vertex: 'C3' }, { color: 'white', vertex: 'D3' }, { color: 'black', vertex: 'E5' }, { color: 'white', vertex: 'D4' }]);
-  const m = message('move, timed');  // White C3 taking D3 and D4: here, Black's C3 is where White plays
+  // The fixture's timed move (White's), played here at E3, away from the stones above.
+  const m = message('move, timed');
   m.captured = [];
   m.vertex = 'E3';
   const { st: next, effects } = apply(st, m);

@@ -2,7 +2,7 @@
 // result, chat. Its state is the server's: a snapshot, then the room's events in order; after a
 // reconnection it asks for the events since the last one it saw.
 import { analysisPanel } from './analysis.js';
-import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex, formatDays, vertexName, countTerms } from './util.js';
+import { h, fill, describeSettings, describeResult, resultParts, endReason, komiOf, randomHex, parseVertex, formatDays, countTerms } from './util.js';
 import { t, tn, num, formatTime } from './i18n.js';
 import { openReport } from './report.js';
 import { BoardView } from './board.js';
@@ -19,11 +19,9 @@ import { conditionalPanel } from './conditional.js';
 import { blindOn } from './blind.js';
 import { BlindConsole } from './blind_game.js';
 import { Command, Enum, Message } from './wire.js';
-import { fromSnapshot, reduce, freePlacementPending as placementPending } from './game_state.js';
+import { fromSnapshot, reduce, freePlacementPending as placementPending, short, other } from './game_state.js';
 
 const colorName = (c) => t(`common.${c}`);
-const other = (c) => (c === 'black' ? 'white' : 'black');
-const short = (c) => (c === 'black' ? 'b' : 'w');
 const CONFIRM_KEY = 'tengen-confirm-touch';
 // Touch play asks for a second tap (or the Play button): on by default where the pointer is a
 // finger, and the player's choice once they made one.
@@ -33,7 +31,6 @@ export function mountGame(root, ctx, gameId) {
   const conn = ctx.conn;
   let st = null;             // the room as last reported; null until the first snapshot
   let board = null;
-  let position = null;
   let resuming = false;      // a `join` with `since` is in flight
   let clockWasReplayed = false;
   let turnSeenAt = null;     // when it became my move, for think_ms
@@ -105,7 +102,7 @@ export function mountGame(root, ctx, gameId) {
   // Blind mode (blind_game.js): the game by typed commands, its events said in the console's log.
   const blind = blindOn() ? new BlindConsole({
     state: () => st,
-    points: () => position.points,
+    points: () => st.position.points,
     myColor,
     myTurn,
     resultWords,
@@ -188,7 +185,6 @@ export function mountGame(root, ctx, gameId) {
 
   function applySnapshot(s) {
     st = fromSnapshot(s, { now: performance.now() });
-    position = st.position;
     if (!board || board.width !== s.settings.width || board.height !== s.settings.height) {
       board = new BoardView(s.settings.width, s.settings.height, {
         onPoint: clickPoint, ghost: ghostColor, label: t('game.board_label', { width: s.settings.width, height: s.settings.height }),
@@ -233,7 +229,6 @@ export function mountGame(root, ctx, gameId) {
   function applyEvent(m) {
     const { st: next, effects } = reduce(st, m, { now: performance.now(), viewer: ctx.user?.id ?? null });
     st = next;
-    position = st.position;
     for (const effect of effects) {
       if (effect === 'turn') { if (myTurn()) turnSeenAt = performance.now(); }
       else if (effect === 'snapshot') sync();
@@ -376,8 +371,8 @@ export function mountGame(root, ctx, gameId) {
     }
     if (st.phase === Enum.Phase.scoring && myColor()) {
       const i = p.y * st.settings.width + p.x;
-      if (!position.points[i]) return;
-      const dead = new Set((st.marking?.dead ?? []).map((v) => position.index(v)));
+      if (!st.position.points[i]) return;
+      const dead = new Set((st.marking?.dead ?? []).map((v) => st.position.index(v)));
       send(Command.mark, { vertex, dead: !dead.has(i) });
       return;
     }
@@ -389,7 +384,7 @@ export function mountGame(root, ctx, gameId) {
       if (st.phase === Enum.Phase.playing && myColor()) setHint(t('game.their_move', { name: st[st.toMove].name }));
       return;
     }
-    if (position.points[position.index(vertex)]) {
+    if (st.position.points[st.position.index(vertex)]) {
       board.flash(vertex);
       setHint(t('game.taken', { vertex }));
       return;
@@ -446,7 +441,7 @@ export function mountGame(root, ctx, gameId) {
   // move 1, your reply 2, ...), captures taken off as the server would.
   function plannedView(planned) {
     const p = new Position(st.settings.width, st.settings.height);
-    p.points = [...position.points];
+    p.points = [...st.position.points];
     const mine = short(myColor());
     const theirs = mine === 'b' ? 'w' : 'b';
     const labels = new Map();
@@ -501,14 +496,14 @@ export function mountGame(root, ctx, gameId) {
     const dead = new Set();
     let ownership = null;
     if (scoring && st.marking) {
-      for (const v of st.marking.dead) for (const i of position.chainAt(v)) dead.add(i);
+      for (const v of st.marking.dead) for (const i of st.position.chainAt(v)) dead.add(i);
       ownership = st.marking.score?.ownership ?? null;
     } else if (st.phase === Enum.Phase.finished && st.finalScore?.ownership) {
       ownership = st.finalScore.ownership;
       // The agreed dead stones: the snapshot's final_dead, or the last marking when the end was seen live.
-      for (const v of st.finalDead ?? []) for (const i of position.chainAt(v)) dead.add(i);
+      for (const v of st.finalDead ?? []) for (const i of st.position.chainAt(v)) dead.add(i);
     }
-    const last = st.lastMove && st.lastMove.vertex !== 'pass' ? position.index(st.lastMove.vertex) : null;
+    const last = st.lastMove && st.lastMove.vertex !== 'pass' ? st.position.index(st.lastMove.vertex) : null;
     review.setGame({
       width: s.width, height: s.height, ruleset: s.ruleset, handicap: st.handicap, moves: st.moves, time: s.time,
     });
@@ -516,10 +511,10 @@ export function mountGame(root, ctx, gameId) {
     const planned = plan.planned();
     // Where the engine would have played, at the move shown (analysis.js).
     const best = review.browsing ? analysis.bestAt(review.shown) : null;
-    const bestMark = best ? [{ i: position.index(best), shape: 'circle' }] : [];
+    const bestMark = best ? [{ i: st.position.index(best), shape: 'circle' }] : [];
     if (shown && review.browsing) board.render({ position: shown.points, last: shown.last, labels: shown.labels, shapes: bestMark });
     else if (planned.length) board.render(plannedView(planned));
-    else board.render({ position: position.points, last, dead, ownership, labels: shown?.labels });
+    else board.render({ position: st.position.points, last, dead, ownership, labels: shown?.labels });
     board.el.classList.toggle('reviewing', review.browsing);
     review.renderBar(reviewBar);
     analysis.update(st.phase === Enum.Phase.finished, st.moves);
@@ -814,10 +809,10 @@ export function mountGame(root, ctx, gameId) {
     const seen = new Set();
     let groups = 0;
     for (const v of dead) {
-      const i = position.index(v);
+      const i = st.position.index(v);
       if (seen.has(i)) continue;
       groups += 1;
-      for (const j of position.chainAt(v)) seen.add(j);
+      for (const j of st.position.chainAt(v)) seen.add(j);
     }
     if (!groups) return t('scoring.no_dead');
     return `${t('scoring.dead_groups', { n: groups })} (${t('scoring.stones', { n: dead.length })})`;

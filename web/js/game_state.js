@@ -10,8 +10,8 @@ import { Enum, Message } from './wire.js';
 
 export const MAX_CHAT_LINES = 300;  // kept in the page: older lines are counted, not shown
 
-const short = (c) => (c === Enum.Color.black ? 'b' : 'w');
-const other = (c) => (c === Enum.Color.black ? Enum.Color.white : Enum.Color.black);
+export const short = (c) => (c === Enum.Color.black ? 'b' : 'w');
+export const other = (c) => (c === Enum.Color.black ? Enum.Color.white : Enum.Color.black);
 
 // The state a snapshot (`snapshot` message) starts, its position rebuilt from its moves.
 export function fromSnapshot(s, { now }) {
