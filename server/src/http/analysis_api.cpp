@@ -13,18 +13,22 @@ namespace {
 namespace wire = protocol::http;
 using api::error;
 
+// A refusal as the response: its status, code and words; a full queue or a busy service (429,
+// 503) says when to try again.
+ApiResponse refusal(const Analysis::Refusal& no) {
+  auto response = error(no.status, no.code, no.message);
+  if (no.status == 429 || no.status == 503) response.retry_after_s = 60;
+  return response;
+}
+
 ApiResponse answer(const Analysis::Answer& a, int ok_status) {
-  if (const auto* no = std::get_if<Analysis::Refusal>(&a)) {
-    auto response = error(no->status, no->code, no->message);
-    if (no->status == 429 || no->status == 503) response.retry_after_s = 60;
-    return response;
-  }
+  if (const auto* no = std::get_if<Analysis::Refusal>(&a)) return refusal(*no);
   return ApiResponse{ok_status, wire::encode_analysis_view(std::get<wire::AnalysisView>(a)), {}};
 }
 
 std::optional<ApiResponse> refused(const std::optional<Analysis::Refusal>& no) {
   if (!no) return std::nullopt;
-  return error(no->status, no->code, no->message);
+  return refusal(*no);
 }
 
 // A worker's calls on a job it holds: {id}/progress, {id}/result, {id}/give-back.
@@ -164,11 +168,7 @@ ApiResponse Api::review_analysis(const ApiRequest& r, std::int64_t review, std::
   if (const auto* why = std::get_if<std::string>(&line)) return error(409, "bad_position", *why);
   const auto answer =
       analysis.request_position(review, request.node, std::get<GameRecord>(line), viewer->id);
-  if (const auto* no = std::get_if<Analysis::Refusal>(&answer)) {
-    auto response = error(no->status, no->code, no->message);
-    if (no->status == 429 || no->status == 503) response.retry_after_s = 60;
-    return response;
-  }
+  if (const auto* no = std::get_if<Analysis::Refusal>(&answer)) return refusal(*no);
   const auto& view = std::get<wire::PositionAnalysisView>(answer);
   return ApiResponse{view.state == "done" ? 200 : 202, wire::encode_position_view(view), {}};
 }
