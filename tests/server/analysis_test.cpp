@@ -84,6 +84,24 @@ class Analysis : public ::testing::Test {
     return args;
   }
 
+  // `game`'s analysis asked for and done by the real worker, with the GTP stand-in (a KataGo or,
+  // with "--lz", a Leela Zero answering from the 12 moves' fixture) on a new key: the analysis.
+  json analysed_by_gtp_standin(std::int64_t game, const std::string& key_name,
+                               const std::string& standin_flags = "") {
+    const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
+    EXPECT_EQ(call("POST", at, white_).status, 202);
+    EXPECT_EQ(
+        run_program(worker(key_file(key(key_name)),
+                           {"--engine", "gtp", "--visits", "50", "--gtp",
+                            "python3 " + paths::gtp_analyze_standin() + " " + paths::fixtures() +
+                                "/analysis/katago-12-moves.json" + standin_flags}),
+                    std::chrono::seconds(60)),
+        0);
+    const auto done = call("GET", at, "");
+    EXPECT_EQ(done.body["state"], "done") << done.body;
+    return done.body;
+  }
+
   ServerProcess server_;
   std::string black_, white_;
   int keys_ = 0;
@@ -183,18 +201,9 @@ TEST_F(Analysis, KataGosProtocolThroughAStandInGivesScoresWinRatesAndLines) {
 
 TEST_F(Analysis, AGtpEngineWithKataAnalyzeGivesTheSameThroughTheRealWorker) {
   const auto game = finished_game(kTwelveMoves);
-  const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
-  ASSERT_EQ(call("POST", at, white_).status, 202);
-  ASSERT_EQ(run_program(worker(key_file(key("gtp-box")),
-                               {"--engine", "gtp", "--visits", "50", "--gtp",
-                                "python3 " + paths::gtp_analyze_standin() + " " +
-                                    paths::fixtures() + "/analysis/katago-12-moves.json"}),
-                        std::chrono::seconds(60)),
-            0);
-  const auto done = call("GET", at, "");
-  ASSERT_EQ(done.body["state"], "done") << done.body;
-  EXPECT_EQ(done.body["engine"], "KataGo 1.15.3, 50 visits");
-  const auto& p = done.body["positions"];
+  const auto done = analysed_by_gtp_standin(game, "gtp-box");
+  EXPECT_EQ(done["engine"], "KataGo 1.15.3, 50 visits");
+  const auto& p = done["positions"];
   ASSERT_EQ(p.size(), 13u);
   EXPECT_DOUBLE_EQ(p[1]["score"].get<double>(), 1.2);  // White to move, said -1.2
   EXPECT_DOUBLE_EQ(p[3]["score"].get<double>(), -2.0);
@@ -203,18 +212,9 @@ TEST_F(Analysis, AGtpEngineWithKataAnalyzeGivesTheSameThroughTheRealWorker) {
 
 TEST_F(Analysis, LeelaZerosLzAnalyzeGivesWinRatesOnlyAndTheSwingsAreInWinRate) {
   const auto game = finished_game(kTwelveMoves);
-  const std::string at = "/api/v1/games/" + std::to_string(game) + "/analysis";
-  ASSERT_EQ(call("POST", at, white_).status, 202);
-  ASSERT_EQ(run_program(worker(key_file(key("leela-box")),
-                               {"--engine", "gtp", "--visits", "50", "--gtp",
-                                "python3 " + paths::gtp_analyze_standin() + " " +
-                                    paths::fixtures() + "/analysis/katago-12-moves.json --lz"}),
-                        std::chrono::seconds(60)),
-            0);
-  const auto done = call("GET", at, "");
-  ASSERT_EQ(done.body["state"], "done") << done.body;
-  EXPECT_EQ(done.body["engine"], "Leela Zero 1.15.3, 50 visits");
-  const auto& p = done.body["positions"];
+  const auto done = analysed_by_gtp_standin(game, "leela-box", " --lz");
+  EXPECT_EQ(done["engine"], "Leela Zero 1.15.3, 50 visits");
+  const auto& p = done["positions"];
   ASSERT_EQ(p.size(), 13u);
   for (const auto& position : p) EXPECT_FALSE(position.contains("score")) << position;
   EXPECT_DOUBLE_EQ(p[0]["winrate"].get<double>(), 0.52);  // Black to move: as said (5200)
