@@ -260,4 +260,23 @@ std::string encode_worker_key(std::string_view name, std::string_view key) {
   return json{{"name", name}, {"key", key}}.dump();
 }
 
+std::string encode_jobs(const std::vector<JobView>& jobs) {
+  const auto or_null = [](const auto& v) { return v ? json(*v) : json(nullptr); };
+  json list = json::array();
+  for (const auto& j : jobs) {
+    list.push_back({{"game", j.game},
+                    {"state", j.state},
+                    {"requested_by", or_null(j.requested_by)},
+                    {"requested_at_ms", j.requested_at_ms},
+                    {"worker", or_null(j.worker)},
+                    {"attempts", j.attempts},
+                    {"moves_done", j.moves_done},
+                    {"moves_total", j.moves_total},
+                    {"engine", j.engine},
+                    {"error", j.error},
+                    {"finished_at_ms", or_null(j.finished_at_ms)}});
+  }
+  return json{{"jobs", std::move(list)}}.dump();
+}
+
 }  // namespace tengen::protocol::http

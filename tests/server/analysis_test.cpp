@@ -199,6 +199,37 @@ TEST_F(Analysis, KataGosProtocolThroughAStandInGivesScoresWinRatesAndLines) {
   EXPECT_NE(reviewed.find("The engine's line (KataGo"), std::string::npos) << reviewed;
 }
 
+TEST_F(Analysis, TheAdminPageListsTheQueueWhatWaitsFirstThenWhatEnded) {
+  const auto done = finished_game(kTwelveMoves);
+  analysed_by_gtp_standin(done, "gpu-box");  // asked for by white
+  const auto waiting = finished_game(kTwelveMoves);
+  ASSERT_EQ(call("POST", "/api/v1/games/" + std::to_string(waiting) + "/analysis", black_).status,
+            202);
+  const std::string at = "/api/v1/admin/analysis-jobs";
+  EXPECT_EQ(call("GET", at, black_).status, 403) << "administrators only";
+  const auto made =
+      output_of(paths::server_binary() + " --database " + database() + " --make-admin black");
+  const auto list = call("GET", at, black_);
+  ASSERT_EQ(list.status, 200) << list.body << made;
+  const auto& jobs = list.body["jobs"];
+  ASSERT_EQ(jobs.size(), 2u) << jobs;
+  EXPECT_EQ(jobs[0]["game"], waiting);
+  EXPECT_EQ(jobs[0]["state"], "queued");
+  EXPECT_EQ(jobs[0]["requested_by"], "black");
+  EXPECT_TRUE(jobs[0]["worker"].is_null());
+  EXPECT_TRUE(jobs[0]["finished_at_ms"].is_null());
+  EXPECT_EQ(jobs[1]["game"], done);
+  EXPECT_EQ(jobs[1]["state"], "done");
+  EXPECT_EQ(jobs[1]["requested_by"], "white");
+  EXPECT_EQ(jobs[1]["worker"], "gpu-box");
+  EXPECT_EQ(jobs[1]["engine"], "KataGo 1.15.3, 50 visits");
+  EXPECT_EQ(jobs[1]["moves_done"], jobs[1]["moves_total"]);
+  EXPECT_EQ(jobs[1]["attempts"], 1);
+  EXPECT_TRUE(jobs[1]["finished_at_ms"].is_number());
+  EXPECT_FALSE(jobs[1].contains("result")) << "the list does not carry the analyses";
+  EXPECT_EQ(call("POST", at, black_, "{}").status, 405);
+}
+
 TEST_F(Analysis, AGtpEngineWithKataAnalyzeGivesTheSameThroughTheRealWorker) {
   const auto game = finished_game(kTwelveMoves);
   const auto done = analysed_by_gtp_standin(game, "gtp-box");

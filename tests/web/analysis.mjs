@@ -159,6 +159,15 @@ try {
   await ann.locator('#nav-admin').waitFor();
   await ann.locator('table.workers tr[data-worker="house"]').waitFor();
   assert.doesNotMatch(await ann.locator('table.workers tr[data-worker="house"]').innerText(), /Never/, 'the house worker was seen');
+  // The queue below: ann's game, analysed by the house worker, with a link to the game.
+  const job = ann.locator(`table.analysis-queue tr[data-game="${game}"]`);
+  await job.waitFor();
+  const cells = await job.locator('td').allInnerTexts();
+  assert.equal(cells[0], `game ${game}`);
+  assert.equal(cells[1], 'done');
+  assert.match(cells[2], /^ann, /);
+  assert.equal(cells[3], 'house');
+  assert.equal(await job.locator('a').getAttribute('href'), `#/game/${game}`);
   await ann.fill('#worker-name', 'club-gpu');
   await ann.click('form.invite-form button[type=submit]');
   const shown = ann.locator('.worker-key code.key');

@@ -283,6 +283,7 @@ function workers(root, ctx, alive) {
   const problem = h('p', { class: 'form-error', role: 'alert' });
   const made = h('div', { class: 'worker-key', hidden: true, role: 'status' });
   const rows = h('tbody');
+  const queue = h('tbody');
   fill(root,
     h('form', { class: 'invite-form', onsubmit: create },
       h('p', { class: 'muted' }, t('admin.workers_help')),
@@ -292,7 +293,12 @@ function workers(root, ctx, alive) {
     made,
     h('div', { class: 'table-wrap' }, h('table', { class: 'workers' },
       h('thead', {}, h('tr', {}, ...['worker', 'made', 'seen', ''].map((k) => h('th', { scope: 'col' }, k ? t(`admin.col_${k}`) : '')))),
-      rows)));
+      rows)),
+    h('h3', {}, t('admin.queue_title')),
+    h('p', { class: 'muted' }, t('admin.queue_help')),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'analysis-queue' },
+      h('thead', {}, h('tr', {}, ...['game', 'state', 'asked', 'worker', 'progress'].map((k) => h('th', { scope: 'col' }, t(`admin.col_${k}`))))),
+      queue)));
 
   async function create(e) {
     e.preventDefault();
@@ -326,11 +332,28 @@ function workers(root, ctx, alive) {
             problem.textContent = err.message;
           }
         } }, t('admin.worker_revoke'))))) : h('tr', {}, h('td', { colspan: 4, class: 'empty' }, t('admin.no_workers'))));
+      const { jobs } = await fetchJson('/api/v1/admin/analysis-jobs');
+      if (!alive()) return;
+      fill(queue, jobs.length ? jobs.map(jobRow) : h('tr', {}, h('td', { colspan: 5, class: 'empty' }, t('admin.no_jobs'))));
     } catch (err) {
       problem.textContent = err.message;
     }
   }
   load();
+}
+
+// One job of the analysis queue: its game, where it stands, who asked, which worker, how far.
+function jobRow(j) {
+  const when = formatDateTime(j.requested_at_ms);
+  const progress = j.state === 'running' ? t('admin.job_moves', { done: j.moves_done, total: j.moves_total })
+    : j.state === 'failed' ? j.error
+      : j.finished_at_ms !== null ? t('admin.job_finished', { when: formatDateTime(j.finished_at_ms) }) : '';
+  return h('tr', { class: `job-${j.state}`, dataset: { game: String(j.game) } },
+    h('td', {}, h('a', { href: `#/game/${j.game}` }, t('admin.job_game', { id: j.game }))),
+    h('td', {}, t(`admin.job_${j.state}`)),
+    h('td', {}, j.requested_by === null ? t('admin.job_by_server', { when }) : t('admin.job_by', { name: j.requested_by, when })),
+    h('td', {}, j.worker ?? '—'),
+    h('td', {}, progress, j.attempts > 1 ? h('span', { class: 'muted' }, ` · ${t('admin.job_attempts', { n: j.attempts })}`) : ''));
 }
 
 // ---- the audit log ----

@@ -116,4 +116,21 @@ std::string encode_workers(const std::vector<WorkerView>& workers);
 std::variant<std::string, std::string> decode_worker_name(std::string_view body);  // name | why
 std::string encode_worker_key(std::string_view name, std::string_view key);
 
+// GET /api/v1/admin/analysis-jobs: {"jobs": [{"game", "state", "requested_by", "requested_at_ms",
+// "worker", "attempts", "moves_done", "moves_total", "engine", "error", "finished_at_ms"}]}: the
+// jobs waiting or running, oldest first, then the latest that ended. `requested_by` is null for
+// a game the server queued itself (--analyse-every-game), `worker` while none has claimed it,
+// `finished_at_ms` until it ends.
+struct JobView {
+  std::int64_t game = 0;
+  std::string state;  // queued, running, done, failed
+  std::optional<std::string> requested_by;
+  std::int64_t requested_at_ms = 0;
+  std::optional<std::string> worker;
+  int attempts = 0, moves_done = 0, moves_total = 0;
+  std::string engine, error;
+  std::optional<std::int64_t> finished_at_ms;
+};
+std::string encode_jobs(const std::vector<JobView>& jobs);
+
 }  // namespace tengen::protocol::http

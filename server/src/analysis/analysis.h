@@ -50,6 +50,8 @@ class Analysis {
   // start of the server).
   std::string renew_key(const std::string& name);
   std::vector<store::AnalysisWorker> workers() { return store_.workers(); }
+  // The queue for the Admin page: what waits or runs, then the latest `most` that ended.
+  std::vector<store::AnalysisJobListed> listed_jobs(int most) { return store_.listed_jobs(most); }
   // For /metrics: jobs waiting or running (games and positions), workers seen in five minutes
   // (a worker's last_seen is written once a minute); zeros if the store cannot be read.
   struct Queue {

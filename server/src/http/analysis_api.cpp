@@ -13,6 +13,9 @@ namespace {
 namespace wire = protocol::http;
 using api::error;
 
+// How many jobs of each kind the Admin page lists: waiting or running, and ended.
+constexpr int kJobsListed = 100;
+
 // A refusal as the response: its status, code and words; a full queue or a busy service (429,
 // 503) says when to try again.
 ApiResponse refusal(const Analysis::Refusal& no) {
@@ -174,7 +177,8 @@ ApiResponse Api::review_analysis(const ApiRequest& r, std::int64_t review, std::
 }
 
 // The Admin page's workers (docs/analysis.md): GET the list, POST {"name"} a new key (shown once),
-// DELETE /analysis-workers/{name} its revocation; each logged in the audit log.
+// DELETE /analysis-workers/{name} its revocation, each logged in the audit log; and GET
+// /analysis-jobs, the queue.
 ApiResponse Api::admin_workers(const ApiRequest& r, std::string_view rest,
                                const store::UserRecord& admin) {
   if (!archive_.analysis) return error(503, "analysis_disabled", "this server analyses no games");
@@ -201,6 +205,15 @@ ApiResponse Api::admin_workers(const ApiRequest& r, std::string_view rest,
                       .action = "make_worker_key",
                       .detail = "worker " + name});
     return ApiResponse{201, wire::encode_worker_key(name, *key), {}};
+  }
+  if (rest == "analysis-jobs") {
+    if (r.method != "GET") return error(405, "method_not_allowed", "use GET");
+    std::vector<wire::JobView> list;
+    for (const auto& [job, requester, worker] : analysis.listed_jobs(kJobsListed)) {
+      list.push_back({job.game_id, job.state, requester, job.requested_at_ms, worker, job.attempts,
+                      job.moves_done, job.moves_total, job.engine, job.error, job.finished_at_ms});
+    }
+    return ApiResponse{200, wire::encode_jobs(list), {}};
   }
   const std::string name(rest.substr(std::string_view("analysis-workers/").size()));
   if (r.method != "DELETE") return error(405, "method_not_allowed", "use DELETE to revoke its key");

@@ -89,7 +89,8 @@ std::optional<ApiResponse> Api::moderation(const ApiRequest& r, std::string_view
   if (rest == "reports" || rest.starts_with("reports/")) return admin_reports(r, rest, *user);
   if (rest == "invites" || rest.starts_with("invites/")) return admin_invites(r, rest, *user);
   if (rest.starts_with("games/")) return admin_game(r, rest, *user);
-  if (rest == "analysis-workers" || rest.starts_with("analysis-workers/"))
+  if (rest == "analysis-workers" || rest.starts_with("analysis-workers/") ||
+      rest == "analysis-jobs")
     return admin_workers(r, rest, *user);
   if (rest == "audit") {
     if (r.method != "GET") return error(405, "method_not_allowed", "use GET");

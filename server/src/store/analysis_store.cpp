@@ -102,6 +102,27 @@ std::optional<AnalysisJobRow> AnalysisStore::job(std::int64_t game_id) {
   return job_at(r, 0);
 }
 
+std::vector<AnalysisJobListed> AnalysisStore::listed_jobs(int most) {
+  std::lock_guard lock(mutex_);
+  // The result itself (up to megabytes of JSON) is not read: the list shows the job, not it.
+  const std::string select =
+      "SELECT j.game_id, j.requested_by, j.requested_at, j.state, j.worker_id, j.claimed_until,"
+      " j.attempts, j.moves_done, j.moves_total, j.engine, '', j.error, j.finished_at,"
+      " u.username, w.name FROM analysis_jobs j LEFT JOIN users u ON u.id = j.requested_by"
+      " LEFT JOIN analysis_workers w ON w.id = j.worker_id ";
+  std::vector<AnalysisJobListed> out;
+  for (const char* which : {"WHERE j.state IN ('queued', 'running')"
+                            " ORDER BY j.requested_at, j.game_id LIMIT ?",
+                            "WHERE j.state IN ('done', 'failed')"
+                            " ORDER BY j.finished_at DESC, j.game_id DESC LIMIT ?"}) {
+    const auto r = db_->run(select + which, {most});
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      out.push_back({job_at(r, i), r.optional_text(i, 13), r.optional_text(i, 14)});
+    }
+  }
+  return out;
+}
+
 bool AnalysisStore::enqueue(std::int64_t game_id, std::optional<std::int64_t> requested_by,
                             int moves_total, std::int64_t now_ms) {
   std::lock_guard lock(mutex_);

@@ -37,6 +37,13 @@ struct AnalysisJobRow {
   std::optional<std::int64_t> finished_at_ms;
 };
 
+// A job as the Admin page lists it: with the name of who asked for it and of the worker that holds
+// it or last held it.
+struct AnalysisJobListed {
+  AnalysisJobRow job;
+  std::optional<std::string> requested_by_name, worker_name;
+};
+
 // Analysis's tables (migrations 0011_analysis.sql), written once for SQLite and PostgreSQL over a
 // sql::Connection of its own (under a mutex: safe from any thread). The queue is shared by every
 // node of a cluster: a job is claimed by one worker at a time.
@@ -67,6 +74,9 @@ class AnalysisStore {
   int enqueue_ended(std::int64_t since_ms, int min_moves, int most, std::int64_t now_ms);
   // Jobs the user asked for since then (the daily allowance).
   int requested_since(std::int64_t user_id, std::int64_t since_ms);
+  // The queue as the Admin page shows it: the jobs waiting or running, oldest first, then the
+  // latest that ended; at most `most` of each.
+  std::vector<AnalysisJobListed> listed_jobs(int most);
   // Jobs waiting or running: the user's, or everyone's (nullopt).
   int unfinished(std::optional<std::int64_t> user_id);
   // Jobs waiting or running asked for before this one (its place in the queue).
