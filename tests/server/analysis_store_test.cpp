@@ -152,6 +152,24 @@ TEST_P(AnalysisStores, TheQueueIsOldestFirstOneJobPerGameAndSharedByNodes) {
   EXPECT_EQ(store().job(1)->state, "failed");
   EXPECT_EQ(store().job(1)->error, "engine gone");
   EXPECT_EQ(store().unfinished(std::nullopt), 1);
+  // The Admin page's list: what waits first, then what ended, the latest first; with names.
+  const auto listed = store().listed_jobs(10);
+  ASSERT_EQ(listed.size(), 3u);
+  EXPECT_EQ(listed[0].job.game_id, 2);
+  EXPECT_EQ(listed[0].job.state, "queued");
+  EXPECT_EQ(listed[0].requested_by_name, "a");
+  EXPECT_FALSE(listed[0].worker_name);
+  EXPECT_EQ(listed[1].job.game_id, 1);
+  EXPECT_EQ(listed[1].job.state, "failed");
+  EXPECT_EQ(listed[1].worker_name, "w2");
+  EXPECT_EQ(listed[1].job.error, "engine gone");
+  EXPECT_EQ(listed[2].job.game_id, 3);
+  EXPECT_EQ(listed[2].worker_name, "w1");
+  EXPECT_EQ(listed[2].job.result, "") << "the analysis itself is not read for the list";
+  const auto one_each = store().listed_jobs(1);
+  ASSERT_EQ(one_each.size(), 2u);
+  EXPECT_EQ(one_each[0].job.game_id, 2);
+  EXPECT_EQ(one_each[1].job.game_id, 1);
   // Asked for again, a failed job waits again, afresh; a done one stays done.
   EXPECT_TRUE(store().enqueue(1, 1, 20, 1800));
   const auto again = store().job(1);
