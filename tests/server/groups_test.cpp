@@ -384,10 +384,14 @@ TEST_F(Groups, ALadderChallengeUpTwoRungsIsAcceptedPlayedAndSwapsTheRungs) {
   EXPECT_EQ(ann_ws.wait_type("game_started")["game"], game);
   expect_ack(ann_ws.command({{"type", "join"}, {"game", game}}));
   expect_ack(ann_ws.command(cmd("resign", game)));
-  // The sweep (every second here) finds the game over and moves the rungs; each change of the
-  // ladder is told to the group (the challenge and its acceptance were too).
+  // The sweep (every second here) finds the game over, moves the rungs, then writes the history;
+  // each change of the ladder is told to the group once written (the challenge and its acceptance
+  // were too). A page read between the rungs and the history has the one without the other.
   auto page = call("GET", ladder, "").body;
-  for (int i = 0; i < 10 && page["players"][0]["name"] != "cyd"; ++i) {
+  const auto settled = [&] {
+    return page["players"][0]["name"] == "cyd" && page["history"][0]["kind"] == "won";
+  };
+  for (int i = 0; i < 10 && !settled(); ++i) {
     cyd_ws.wait([](const json& m) { return m["type"] == "group" && m["change"] == "ladder"; });
     page = call("GET", ladder, "").body;
   }
