@@ -1,5 +1,6 @@
 #include "protocol/codec.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdio>
@@ -355,6 +356,9 @@ TournamentSettings read_tournament_settings(const json& object) {
   s.no_show_ms = f.optional<std::int64_t>("no_show_ms", s.no_show_ms);
   s.vacations = f.optional<bool>("vacations", true);
   s.all_rounds_at_once = f.optional<bool>("all_rounds_at_once", false);
+  s.over_the_board = f.optional<bool>("over_the_board", false);
+  s.country = f.optional<std::string>("country", "");
+  s.city = f.optional<std::string>("city", "");
   f.no_others();
   return s;
 }
@@ -381,6 +385,9 @@ json write_tournament_settings(const TournamentSettings& s) {
   // Written when not the default (older records lack them).
   if (!s.vacations) j["vacations"] = false;
   if (s.all_rounds_at_once) j["all_rounds_at_once"] = true;
+  if (s.over_the_board) j["over_the_board"] = true;
+  if (!s.country.empty()) j["country"] = s.country;
+  if (!s.city.empty()) j["city"] = s.city;
   j["tie_breaks"] = json::array();
   for (const auto t : s.tie_breaks) j["tie_breaks"].push_back(tournament::to_string(t));
   if (s.registration_closes_ms) j["registration_closes_ms"] = *s.registration_closes_ms;
@@ -1066,6 +1073,38 @@ std::string decline_reason(const std::string& text) {
 }
 std::string mark_label(const std::string& text) {
   return bounded(text, kMaxLabelLength);
+}
+std::string printable_text(const std::string& text) {
+  for (const unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) return "must not hold control characters";
+  }
+  return "";
+}
+std::string person_name(const std::string& text) {
+  if (auto problem = bounded(text, 40); !problem.empty()) return problem;
+  return printable_text(text);
+}
+std::string club_name(const std::string& text) {
+  if (auto problem = bounded(text, 10); !problem.empty()) return problem;
+  return printable_text(text);
+}
+std::string country_code(const std::string& text) {
+  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
+  return text.size() == 2 && letter(text[0]) && letter(text[1])
+             ? ""
+             : "must be a two-letter country code like \"NL\"";
+}
+namespace {
+bool digits(const std::string& text, std::size_t min, std::size_t max) {
+  return text.size() >= min && text.size() <= max &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+}  // namespace
+std::string egd_pin(const std::string& text) {
+  return digits(text, 8, 8) ? "" : "must be an EGD PIN: 8 digits";
+}
+std::string aga_id(const std::string& text) {
+  return digits(text, 1, 8) ? "" : "must be an AGA member number: 1 to 8 digits";
 }
 
 }  // namespace wire

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "protocol/wire.h"
+
 namespace tengen::protocol {
 namespace {
 
@@ -94,6 +96,21 @@ std::optional<std::string> validate(const TournamentSettings& s) {
     return "registration_closes_ms must not be after starts_at_ms";
   }
   if (s.tie_breaks.size() > 5) return "tie_breaks lists at most 5";
+  if (!s.country.empty() && !wire::country_code(s.country).empty())
+    return "country must be a two-letter code like \"NL\" (ISO 3166), or left out";
+  if (s.city.size() > 60) return "city is longer than 60 bytes";
+  if (!wire::printable_text(s.city).empty()) return "city holds control characters";
+  if (s.over_the_board) {
+    if (s.all_rounds_at_once)
+      return "over_the_board: its rounds are published one by one by the director";
+    if (s.round_start == TournamentSettings::RoundStart::Scheduled)
+      return "over_the_board: its rounds start when the director publishes them, not on a "
+             "schedule";
+    if (s.game.time.system == TimeControl::System::Correspondence)
+      return "over_the_board: a game on a physical board is not played by correspondence";
+    if (s.game.group)
+      return "over_the_board: it is open to players without accounts, not a group's";
+  }
   return std::nullopt;
 }
 

@@ -76,6 +76,20 @@ TournamentSettings tournament_settings() {
   return t;
 }
 
+// A weekend McMahon on physical boards (docs/tournaments.md, "Over the board").
+TournamentSettings over_the_board_settings() {
+  TournamentSettings t = tournament_settings();
+  t.name = "Leiden open";
+  t.round_start = TournamentSettings::RoundStart::AfterPrevious;
+  t.round_times_ms = {};
+  t.registration_closes_ms = {};
+  t.starts_at_ms = {};
+  t.over_the_board = true;
+  t.country = "NL";
+  t.city = "Leiden";
+  return t;
+}
+
 ClockState clock() {
   return ClockState{{.main_ms = 1200, .periods = 0, .period_ms = 0, .stones = 0},
                     {.main_ms = 0, .periods = 3, .period_ms = 25000, .stones = 0},
@@ -367,6 +381,7 @@ std::vector<std::pair<std::string, ClientEnvelope>> client_samples() {
       {"create_tournament", c(CreateTournament{tournament_settings()})},
       {"create_tournament, a correspondence league that ignores vacations",
        c(CreateTournament{league_settings()})},
+      {"create_tournament, over the board", c(CreateTournament{over_the_board_settings()})},
       {"tournament_register, rank", c(RegisterTournament{5, "3d"})},
       {"tournament_register", c(RegisterTournament{5, {}})},
       {"tournament_leave", c(LeaveTournament{5})},
@@ -374,6 +389,11 @@ std::vector<std::pair<std::string, ClientEnvelope>> client_samples() {
       {"tournament_withdraw", c(WithdrawPlayer{5, "bob"})},
       {"tournament_set_result", c(SetTournamentResult{5, 2, 3, tournament::Outcome::BothLose})},
       {"tournament_repair", c(RepairRound{5})},
+      {"tournament_add_player",
+       c(AddTournamentPlayer{5, "de Vries", "Anna", "3k", "Amst", "NL", "12345678", {}})},
+      {"tournament_add_player, names only",
+       c(AddTournamentPlayer{5, "Ito", "", "15k", {}, {}, {}, {}})},
+      {"tournament_publish_round", c(PublishRound{5, 2})},
       {"watch_tournaments, one", c(WatchTournaments{5})},
       {"watch_tournaments, all", c(WatchTournaments{{}})},
       {"unwatch_tournaments", c(UnwatchTournaments{})},

@@ -115,6 +115,11 @@ function tournamentForm(ctx) {
   const gap = number('gap', 0, 0, 10080, 'any');
   const noShow = number('no_show', 5, 1 / 60, 10080, 'any');
   const rated = h('input', { id: 'tf-rated', type: 'checkbox' });
+  // Over the board (docs/tournaments.md): played on physical boards, where it is held.
+  const onBoards = h('input', { id: 'tf-otb', type: 'checkbox' });
+  const country = h('input', { id: 'tf-country', name: 'country', maxlength: 2, size: 3, autocomplete: 'off', placeholder: 'NL' });
+  const city = h('input', { id: 'tf-city', name: 'city', maxlength: 60 });
+  const placeFields = h('div', { class: 'field-row', hidden: true }, field(T('tournament.country'), country), field(T('tournament.city'), city));
   const mcmahonOnly = h('div', { class: 'field-row' }, field(T('tournament.bar'), bar), field(T('tournament.floor'), floor),
     h('label', { class: 'check' }, byGap, ` ${T('tournament.by_gap')}`));
   const roundsField = field(T('tournament.rounds'), rounds);
@@ -123,12 +128,16 @@ function tournamentForm(ctx) {
   // By correspondence a first move may take as long as a move: no separate no-show time.
   const noShowField = field(T('tournament.no_show'), noShow);
   const gapField = field(T('tournament.gap'), gap);  // not between rounds played at once
-  const showGap = () => { gapField.hidden = !pauses.hidden && !togetherLabel.hidden && together.checked; };
+  const showGap = () => {
+    gapField.hidden = onBoards.checked || (!pauses.hidden && !togetherLabel.hidden && together.checked);
+    noShowField.hidden = onBoards.checked || !pauses.hidden;
+    placeFields.hidden = !onBoards.checked;
+  };
+  onBoards.addEventListener('change', showGap);
   together.addEventListener('change', showGap);
   const showTime = () => {
     fill(timeFields, ...timeInputs(clock.value, inputs, 'tf'));
     pauses.hidden = clock.value !== 'correspondence';
-    noShowField.hidden = !pauses.hidden;
     showGap();
   };
   function showSystem() {
@@ -152,6 +161,12 @@ function tournamentForm(ctx) {
       no_show_ms: Math.round(Number(noShow.value) * MIN),
     };
     if (!roundsField.hidden) s.rounds = Number(rounds.value);
+    if (onBoards.checked) {
+      s.over_the_board = true;
+      if (country.value.trim()) s.country = country.value.trim().toUpperCase();
+      if (city.value.trim()) s.city = city.value.trim();
+      delete s.round_start;
+    }
     if (clock.value === 'correspondence') {
       s.vacations = vacations.checked;
       if (roundRobin() && together.checked) s.all_rounds_at_once = true;
@@ -192,7 +207,9 @@ function tournamentForm(ctx) {
   h('div', { class: 'field-row' }, field(T('tournament.max_players'), maxPlayers),
     h('label', { class: 'check' }, whenFull, ` ${T('tournament.when_full')}`)),
   h('div', { class: 'field-row' }, gapField, noShowField),
-  h('div', { class: 'field-row checks' }, h('label', { class: 'check' }, rated, ` ${T('tournament.rated')}`)),
+  h('div', { class: 'field-row checks' }, h('label', { class: 'check' }, rated, ` ${T('tournament.rated')}`),
+    h('label', { class: 'check' }, onBoards, ` ${T('tournament.over_the_board')}`)),
+  placeFields,
   h('div', { class: 'field-row' }, whoField),
   problem,
   h('button', { type: 'submit', class: 'primary' }, T('tournament.create')));
@@ -246,13 +263,23 @@ export function mountTournament(root, ctx, id) {
       t.settings.game.group ? h('p', {}, h('a', { class: 'tag group-tag', href: `#/group/${t.settings.game.group}` }, T('tournament.for_group'))) : '',
       h('p', { class: 'muted' }, [systemName(t.system), roundsText, describeSettings(t.settings.game), T('tournament.directed_by', { name: t.director.name }),
         t.settings.starts_at_ms ? T('tournament.starts', { when: formatDate(t.settings.starts_at_ms) }) : ''].filter(Boolean).join(' · ')),
+      t.settings.over_the_board ? h('p', { class: 'muted otb-note' }, [T('tournament.on_boards'), [t.settings.city, t.settings.country].filter(Boolean).join(', ')].filter(Boolean).join(' · ')) : '',
       t.settings.vacations === false || t.settings.all_rounds_at_once
         ? h('p', { class: 'muted tournament-pauses' }, [t.settings.all_rounds_at_once ? T('tournament.league') : '',
           t.settings.vacations === false ? T('tournament.no_vacations') : ''].filter(Boolean).join(' ')) : '',
       t.system === 'mcmahon' ? h('p', { class: 'muted' }, T('tournament.bar_floor', { bar: t.settings.mcmahon.bar, floor: t.settings.mcmahon.floor }) +
         (t.settings.handicap.by_score_gap ? `, ${T('tournament.by_gap').toLocaleLowerCase()}` : '')) : '',
       entrantList(t));
+    // Redrawn on every change of the tournament (another's result, a registration): what the
+    // director is typing stays, and so does the keyboard's place.
+    const focused = actions.contains(document.activeElement) ? document.activeElement.id : '';
+    const typed = [...actions.querySelectorAll('input[id], select[id]')].map((el) => [el.id, el.value]);
     fill(actions, ...playerActions(t), ...directorActions(t));
+    for (const [key, value] of typed) {
+      const el = document.getElementById(key);
+      if (el && actions.contains(el)) el.value = value;
+    }
+    if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
     renderStandings(t);
     renderRounds(t);
     fill(audit, h('summary', {}, T('tournament.audit', { n: t.audit.length })),
@@ -264,7 +291,13 @@ export function mountTournament(root, ctx, id) {
     if (!t.entrants.length) return h('p', { class: 'empty' }, T('tournament.no_entrants'));
     return h('p', { class: 'entrants' }, `${T('tournament.n_players', { n: t.entrants.length })}: `,
       ...t.entrants.map((e, i) => h('span', { class: e.withdrawn ? 'entrant withdrawn' : 'entrant' }, i ? ', ' : '',
-        h('a', { href: `#/user/${encodeURIComponent(e.name)}` }, e.name), ` ${e.rank}`)));
+        playerName(e), ` ${e.rank}`, e.club || e.country ? h('span', { class: 'muted' }, ` (${[e.club, e.country].filter(Boolean).join(', ')})`) : '')));
+  }
+
+  // An account's name links to its profile; a player registered by the director has none.
+  function playerName(p) {
+    const entrant = data?.entrants.find((e) => e.id === p.id) ?? p;
+    return entrant.account === false ? h('span', {}, p.name) : h('a', { href: `#/user/${encodeURIComponent(p.name)}` }, p.name);
   }
 
   function playerActions(t) {
@@ -288,7 +321,14 @@ export function mountTournament(root, ctx, id) {
     const out = [];
     if (t.status === 'registering') out.push(h('button', { class: 'primary', onclick: () => act(Command.tournament_start) }, T('tournament.start_now')));
     const last = t.round_list[t.round_list.length - 1];
-    if (t.status === 'running' && last && !last.started) out.push(h('button', { onclick: () => act(Command.tournament_repair) }, T('tournament.repair', { round: last.round })));
+    const onBoards = t.settings.over_the_board;
+    if (onBoards && t.status === 'registering') out.push(addPlayerForm());
+    if (t.status === 'running' && last && !last.started) {
+      out.push(h('div', { class: 'field-row' },
+        onBoards ? h('button', { class: 'primary', onclick: () => act(Command.tournament_publish_round, { round: last.round }) }, T('tournament.publish', { round: last.round })) : '',
+        h('button', { onclick: () => act(Command.tournament_repair) }, T('tournament.repair', { round: last.round }))));
+    }
+    if (onBoards && t.status === 'running' && last?.started && last.games.some((g) => !g.result)) out.push(resultGrid(last));
     if (t.status === 'running') {
       const active = t.entrants.filter((e) => !e.withdrawn);
       const who = selectInput('td-player', 'player', Object.fromEntries(active.map((e) => [e.name, e.name])), active[0]?.name ?? '');
@@ -308,7 +348,75 @@ export function mountTournament(root, ctx, id) {
           }, T('tournament.set_result'))));
       }
     }
+    if (t.status !== 'registering' && t.status !== 'cancelled') {
+      out.push(h('p', {}, h('a', { class: 'button', href: `/api/v1/tournaments/${id}/egd.h9`, download: '' }, T('tournament.egd_file'))));
+    }
     return out.length ? [h('div', { class: 'director' }, h('h2', {}, T('tournament.col_director')), ...out)] : [];
+  }
+
+  // Over the board: the director registers a player who has no account.
+  function addPlayerForm() {
+    const input = (key, attrs = {}) => h('input', { id: `ta-${key}`, name: key, autocomplete: 'off', ...attrs });
+    const family = input('family_name', { required: true, maxlength: 40 });
+    const given = input('given_name', { maxlength: 40 });
+    const rank = selectInput('ta-rank', 'rank', Object.fromEntries(RANKS.map((r) => [r, r])), '10k');
+    const club = input('club', { maxlength: 10, size: 6 });
+    const country = input('country', { maxlength: 2, size: 3, placeholder: 'NL' });
+    const pin = input('egd_pin', { inputmode: 'numeric', maxlength: 8, size: 9 });
+    const aga = input('aga_id', { inputmode: 'numeric', maxlength: 8, size: 9 });
+    return h('form', {
+      class: 'add-player', onsubmit: async (e) => {
+        e.preventDefault();
+        const fields = { family_name: family.value.trim(), given_name: given.value.trim(), rank: rank.value };
+        for (const [key, el] of [['club', club], ['country', country], ['egd_pin', pin], ['aga_id', aga]]) {
+          if (el.value.trim()) fields[key] = el.value.trim();
+        }
+        await act(Command.tournament_add_player, fields);
+        if (problem.textContent) return;
+        for (const key of ['family_name', 'given_name', 'club', 'country', 'egd_pin', 'aga_id']) {
+          const el = document.getElementById(`ta-${key}`);
+          if (el) el.value = '';
+        }
+        document.getElementById('ta-family_name')?.focus();
+      },
+    }, h('h3', {}, T('tournament.add_player')),
+    h('div', { class: 'field-row' }, field(T('tournament.family_name'), family), field(T('tournament.given_name'), given), field(T('tournament.rank'), rank)),
+    h('div', { class: 'field-row' }, field(T('tournament.club'), club), field(T('tournament.country'), country), field(T('tournament.egd_pin'), pin), field(T('tournament.aga_id'), aga)),
+    h('button', { type: 'submit' }, T('tournament.add')));
+  }
+
+  // Over the board: the round's results, one table after another, from the keyboard ("7b" and
+  // Enter: Black won at table 7; w, j for jigo, x for both lose) or by the buttons of each row.
+  function resultGrid(round) {
+    const keys = { b: 'black', w: 'white', j: 'jigo', x: 'both_lose' };
+    const quick = h('input', { id: 'td-quick', class: 'quick-result', autocomplete: 'off', placeholder: T('tournament.quick_placeholder'), 'aria-describedby': 'td-quick-help' });
+    const enter = async (board, result) => {
+      await act(Command.tournament_set_result, { round: round.round, board, result });
+      const box = document.getElementById('td-quick');
+      if (box && !problem.textContent) box.value = '';
+      box?.focus();
+    };
+    const form = h('form', {
+      class: 'quick-entry', onsubmit: (e) => {
+        e.preventDefault();
+        const m = /^\s*(\d+)\s*([bwjx])\s*$/i.exec(quick.value);
+        if (!m || !round.games.some((g) => g.board === Number(m[1]))) {
+          problem.textContent = T('tournament.quick_bad', { text: quick.value });
+          return;
+        }
+        enter(Number(m[1]), keys[m[2].toLowerCase()]);
+      },
+    }, field(T('tournament.quick_entry'), quick), h('button', { type: 'submit' }, T('tournament.set_result')));
+    return h('div', { class: 'result-grid' }, h('h3', {}, T('tournament.results_of', { round: round.round })), form,
+      h('p', { id: 'td-quick-help', class: 'muted' }, T('tournament.quick_help')),
+      h('div', { class: 'table-wrap' }, h('table', {},
+        h('thead', {}, h('tr', {}, ...['table', 'black', 'white', 'result'].map((x) => h('th', { scope: 'col' }, T(`tournament.rcol_${x}`))))),
+        h('tbody', {}, ...round.games.map((g) => h('tr', { class: g.result ? 'entered' : '' },
+          h('td', {}, String(g.board)), h('td', {}, g.black.name), h('td', {}, g.white.name),
+          h('td', { class: 'result-buttons' }, ...RESULTS.map((k) => h('button', {
+            type: 'button', class: g.result === k ? 'chosen' : '', 'aria-pressed': String(g.result === k),
+            'aria-label': `${T('tournament.rcol_table')} ${g.board}: ${resultName(k)}`, onclick: () => enter(g.board, k),
+          }, resultName(k))))))))));
   }
 
   function renderStandings(t) {
@@ -326,7 +434,7 @@ export function mountTournament(root, ctx, id) {
           h('th', { scope: 'col' }, scoreLabel), ...tieBreaks.map((k) => h('th', { scope: 'col' }, TIE_BREAK_WORDS[k] ?? k)))),
         h('tbody', {}, ...t.standings.map((s) => h('tr', { class: s.withdrawn || s.eliminated ? 'out' : '' },
           h('td', {}, String(s.place)),
-          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(s.player.name)}` }, s.player.name), s.withdrawn ? h('span', { class: 'tag' }, T('tournament.withdrawn')) : ''),
+          h('td', {}, playerName(s.player), s.withdrawn ? h('span', { class: 'tag' }, T('tournament.withdrawn')) : ''),
           h('td', {}, s.rank),
           ...s.rounds.map((c) => h('td', { class: 'cross' }, crosstableCell(c))),
           h('td', {}, String(t.system === 'mcmahon' ? s.score : s.points)),
@@ -340,13 +448,14 @@ export function mountTournament(root, ctx, id) {
       return;
     }
     fill(rounds, h('h2', {}, T('tournament.rounds')), ...[...t.round_list].reverse().map((r) => h('div', { class: 'round', dataset: { round: r.round } },
-      h('h3', {}, T('tournament.round_n', { n: r.round }), h('span', { class: 'muted' }, r.started ? '' : ` · ${T('tournament.starts', { when: formatDate(r.starts_at_ms) })}`)),
+      h('h3', {}, T('tournament.round_n', { n: r.round }), h('span', { class: 'muted' }, r.started ? ''
+        : ` · ${t.settings.over_the_board ? T('tournament.not_published') : T('tournament.starts', { when: formatDate(r.starts_at_ms) })}`)),
       h('div', { class: 'table-wrap' }, h('table', {},
-        h('thead', {}, h('tr', {}, ...['board', 'black', 'white', 'handicap', 'result', ''].map((x) => h('th', { scope: 'col' }, x ? T(`tournament.rcol_${x}`) : '')))),
+        h('thead', {}, h('tr', {}, ...[t.settings.over_the_board ? 'table' : 'board', 'black', 'white', 'handicap', 'result', ''].map((x) => h('th', { scope: 'col' }, x ? T(`tournament.rcol_${x}`) : '')))),
         h('tbody', {}, ...r.games.map((g) => h('tr', {},
           h('td', {}, String(g.board)), h('td', {}, g.black.name), h('td', {}, g.white.name),
           h('td', {}, g.handicap ? (g.handicap === 1 ? T('tournament.no_komi') : T('scoring.stones', { n: g.handicap })) : T('tournament.even')),
-          h('td', {}, g.result ? resultName(g.result) + (g.forfeit ? ` (${T('tournament.forfeit')})` : '') : (r.started ? T('games.playing') : '')),
+          h('td', {}, g.result ? resultName(g.result) + (g.forfeit ? ` (${T('tournament.forfeit')})` : '') : (r.started ? T(t.settings.over_the_board ? 'tournament.awaiting' : 'games.playing') : '')),
           // A finished game is replayed, not watched.
           h('td', {}, g.game ? h('a', { href: `#/game/${g.game}` }, T(g.result ? 'tournament.replay' : 'tournament.watch')) : '')))))),
       r.byes.length ? h('p', { class: 'muted' }, T('tournament.byes', { names: r.byes.map((b) => b.name).join(', ') })) : '')));

@@ -64,6 +64,8 @@ export const Command = strict('command', {
   'my_games': 'my_games',
   'set_conditional_moves': 'set_conditional_moves',
   'review_invite': 'review_invite',
+  'tournament_add_player': 'tournament_add_player',
+  'tournament_publish_round': 'tournament_publish_round',
 });
 
 // Each command's fields (besides v, type and cid).
@@ -111,6 +113,8 @@ export const CommandFields = strict('command', {
   'my_games': Object.freeze([]),
   'set_conditional_moves': Object.freeze(['game', 'lines']),
   'review_invite': Object.freeze(['review', 'user', 'remove']),
+  'tournament_add_player': Object.freeze(['tournament', 'family_name', 'given_name', 'rank', 'club', 'country', 'egd_pin', 'aga_id']),
+  'tournament_publish_round': Object.freeze(['tournament', 'round']),
 });
 
 // What the server sends: each message's type (a room event's too).

@@ -103,6 +103,12 @@ constexpr Family family_of(std::type_identity<SetTournamentResult>) {
 constexpr Family family_of(std::type_identity<RepairRound>) {
   return Family::Tournament;
 }
+constexpr Family family_of(std::type_identity<AddTournamentPlayer>) {
+  return Family::Tournament;
+}
+constexpr Family family_of(std::type_identity<PublishRound>) {
+  return Family::Tournament;
+}
 constexpr Family family_of(std::type_identity<WatchTournaments>) {
   return Family::Tournament;
 }

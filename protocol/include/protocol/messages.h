@@ -375,6 +375,46 @@ struct Wire<RepairRound> {
       wire::field("tournament", &RepairRound::tournament, wire::positive_id)};
 };
 
+// Over the board (docs/tournaments.md): the director registers a player without an account
+// (name, rank, club, country, federation numbers), before the start.
+struct AddTournamentPlayer {
+  TournamentId tournament = 0;
+  std::string family_name;
+  std::string given_name;  // may be empty
+  std::string rank;        // "5k", "2d"
+  std::optional<std::string> club;
+  std::optional<std::string> country;  // two letters (ISO 3166)
+  std::optional<std::string> egd_pin;  // the European Go Database's PIN
+  std::optional<std::string> aga_id;   // the American Go Association's member number
+};
+template <>
+struct Wire<AddTournamentPlayer> {
+  static constexpr std::string_view type = "tournament_add_player";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &AddTournamentPlayer::tournament, wire::positive_id),
+      wire::field("family_name", &AddTournamentPlayer::family_name, wire::person_name),
+      wire::field("given_name", &AddTournamentPlayer::given_name, wire::Empty::Defaulted,
+                  wire::printable_text),
+      wire::field("rank", &AddTournamentPlayer::rank, wire::rank),
+      wire::field("club", &AddTournamentPlayer::club, wire::club_name),
+      wire::field("country", &AddTournamentPlayer::country, wire::country_code),
+      wire::field("egd_pin", &AddTournamentPlayer::egd_pin, wire::egd_pin),
+      wire::field("aga_id", &AddTournamentPlayer::aga_id, wire::aga_id)};
+};
+// Over the board: the director publishes the paired round (its tables are announced; results
+// may be entered from then on).
+struct PublishRound {
+  TournamentId tournament = 0;
+  int round = 0;  // 1-based: the round paired last
+};
+template <>
+struct Wire<PublishRound> {
+  static constexpr std::string_view type = "tournament_publish_round";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &PublishRound::tournament, wire::positive_id),
+      wire::field("round", &PublishRound::round, wire::positive_number)};
+};
+
 // ---- review rooms (docs/reviews.md) ----
 // A shared board with a tree of variations, made over HTTP (POST /api/v1/reviews) and followed
 // here: its owner, or whoever the owner handed control to, edits it; everyone in it sees each
@@ -520,15 +560,14 @@ struct Wire<ReviewInvite> {
       wire::field("remove", &ReviewInvite::remove, wire::Empty::Defaulted)};
 };
 
-using ClientMessage =
-    std::variant<CreateChallenge, CancelChallenge, AcceptChallenge, DeclineChallenge, JoinGame,
-                 LeaveGame, PlayMove, PassMove, Resign, RequestUndo, AnswerUndo, SendChat, Ping,
-                 NigiriChoice, AbortGame, ClaimWin, MarkDead, AcceptScore, ResumePlay,
-                 CreateTournament, RegisterTournament, LeaveTournament, StartTournament,
-                 WithdrawPlayer, SetTournamentResult, RepairRound, WatchTournaments,
-                 UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo, ReviewMark,
-                 ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview, Seek,
-                 CancelSeek, ListMyGames, SetConditionalMoves, ReviewInvite>;
+using ClientMessage = std::variant<
+    CreateChallenge, CancelChallenge, AcceptChallenge, DeclineChallenge, JoinGame, LeaveGame,
+    PlayMove, PassMove, Resign, RequestUndo, AnswerUndo, SendChat, Ping, NigiriChoice, AbortGame,
+    ClaimWin, MarkDead, AcceptScore, ResumePlay, CreateTournament, RegisterTournament,
+    LeaveTournament, StartTournament, WithdrawPlayer, SetTournamentResult, RepairRound,
+    WatchTournaments, UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo,
+    ReviewMark, ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview, Seek,
+    CancelSeek, ListMyGames, SetConditionalMoves, ReviewInvite, AddTournamentPlayer, PublishRound>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it

@@ -48,6 +48,15 @@ struct TournamentSettings {
   // A league (round robin by correspondence): every round starts at once, so that each player
   // plays all their games together, over weeks, rather than round after round.
   bool all_rounds_at_once = false;
+  // Played on physical boards (docs/tournaments.md, "Over the board"): each round is published
+  // by the director once paired, no game is created on the server, the pairing's board numbers
+  // are the tables, and results are entered by the director. Players without accounts may be
+  // registered by the director (tournament_add_player).
+  bool over_the_board = false;
+  // Where it is held, for the federation files (EGD's PC[country,city]): an ISO 3166 two-letter
+  // code ("NL") or empty, and a city of at most 60 bytes or empty.
+  std::string country;
+  std::string city;
 
   friend bool operator==(const TournamentSettings&, const TournamentSettings&) = default;
 };

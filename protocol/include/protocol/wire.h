@@ -113,6 +113,13 @@ std::string comment_text(const std::string& text);    // 0 to 4,000 bytes
 std::string decline_reason(const std::string& text);  // 0 to 200 bytes
 std::string mark_label(const std::string& text);      // 1 to 8 bytes
 std::string quick_match_size(const int& size);        // 9, 13 or 19
+// A tournament player without an account (docs/tournaments.md, "Over the board"):
+std::string person_name(const std::string& text);     // 1 to 40 bytes, no control characters
+std::string club_name(const std::string& text);       // 1 to 10 bytes, no control characters
+std::string country_code(const std::string& text);    // two letters (ISO 3166): "NL", "de"
+std::string egd_pin(const std::string& text);         // the EGD's PIN: 8 digits
+std::string aga_id(const std::string& text);          // the AGA's member number: 1 to 8 digits
+std::string printable_text(const std::string& text);  // no control characters (may be empty)
 // At most 50 lines of conditional moves, each of 1 to 400 bytes.
 std::string conditional_lines(const std::vector<std::string>& lines);
 

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "analysis/analysis.h"
@@ -11,6 +12,7 @@
 #include "ratings/glicko2.h"
 #include "reviews/review_audience.h"
 #include "store/unreachable.h"
+#include "tournaments/federation.h"
 
 namespace tengen {
 
@@ -300,12 +302,29 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
     return ApiResponse{200, archive_.hub.tournaments(std::get<store::Page>(page)), {}};
   }
   if (!path.starts_with(std::string(kPrefix) + "/")) return std::nullopt;
-  const auto id = parse_int(path.substr(kPrefix.size() + 1));
+  // /{id}, or /{id}/egd.h9: the European Go Database's file of its results.
+  auto rest = path.substr(kPrefix.size() + 1);
+  std::string_view file;
+  if (const auto slash = rest.find('/'); slash != std::string_view::npos) {
+    file = rest.substr(slash + 1);
+    rest = rest.substr(0, slash);
+    if (file != "egd.h9") return error(404, "not_found", "a tournament's files are egd.h9");
+  }
+  const auto id = parse_int(rest);
   if (!id || *id < 1)
     return error(400, "bad_request", "the tournament id must be a positive integer");
   auto view = archive_.hub.tournament(*id);
   if (!view) return error(404, "not_found", "no tournament " + std::to_string(*id));
-  return ApiResponse{200, std::move(*view), {}};
+  if (file.empty()) return ApiResponse{200, std::move(*view), {}};
+  auto h9 = federation::egd_h9(nlohmann::json::parse(*view));
+  if (!h9)
+    return error(409, "not_started",
+                 "the tournament has not started: it has no results to send yet");
+  ApiResponse response{200, std::move(*h9), {}};
+  response.content_type = "text/plain; charset=utf-8";
+  response.content_disposition =
+      "attachment; filename=\"tengen-tournament-" + std::to_string(*id) + ".h9\"";
+  return response;
 }
 
 }  // namespace tengen

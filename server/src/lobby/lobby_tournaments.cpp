@@ -37,6 +37,10 @@ Lobby::Reply tournament_action(TournamentDirector& tournaments, const protocol::
             return tournaments.set_result(me, cid, c);
           },
           [&](const protocol::RepairRound& c) { return tournaments.repair(me, cid, c.tournament); },
+          [&](const protocol::AddTournamentPlayer& c) {
+            return tournaments.add_player(me, cid, c);
+          },
+          [&](const protocol::PublishRound& c) { return tournaments.publish_round(me, cid, c); },
           [&](const auto&) -> Lobby::Reply {
             return error(cid, ErrorCode::Internal, "this command has no handler");
           },

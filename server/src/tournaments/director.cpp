@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 #include <utility>
 
@@ -183,9 +184,11 @@ TournamentDirector::Reply TournamentDirector::register_player(
     return error(cid, ErrorCode::Conflict, "registration for this tournament has closed");
   }
   if (t->player(me.id)) return error(cid, ErrorCode::Conflict, "you are registered already");
-  if (s.max_players != 0 && static_cast<int>(t->players().size()) >= s.max_players) {
+  if (t->player_named(me.name))
+    return error(cid, ErrorCode::Conflict,
+                 "a player named '" + me.name + "' is registered already: ask the director");
+  if (static_cast<int>(t->players().size()) >= (s.max_players != 0 ? s.max_players : kMaxPlayers))
     return error(cid, ErrorCode::Conflict, "the tournament is full");
-  }
   const double rating = host_.rating_of_user(me.id);
   const int rank = m.rank ? *protocol::parse_rank(*m.rank) : ratings::rank_index(rating);
   record(*t, "registered", {{"user", user_json(me)}, {"rank", rank}, {"rating", rating}}, me);
@@ -245,8 +248,10 @@ TournamentDirector::Reply TournamentDirector::withdraw(const protocol::UserRef& 
   TournamentState* t = find(m.tournament);
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
   if (auto e = director_only(*t, me, cid)) return *e;
-  const auto user = host_.user_named(m.player);
-  const auto* p = user ? t->player(user->id) : nullptr;
+  // A player of this tournament by name (one without an account too), else an account's.
+  const auto* p = t->player_named(m.player);
+  auto user = p ? std::optional(p->user) : host_.user_named(m.player);
+  if (!p && user) p = t->player(user->id);
   if (!p)
     return error(cid, ErrorCode::NotFound,
                  "'" + m.player + "' is not registered in this tournament");
@@ -345,6 +350,79 @@ TournamentDirector::Reply TournamentDirector::repair(const protocol::UserRef& me
          me);
   advance(*t);
   return ack(cid, id);
+}
+
+TournamentDirector::Reply TournamentDirector::add_player(const protocol::UserRef& me,
+                                                         const std::string& cid,
+                                                         const protocol::AddTournamentPlayer& m) {
+  TournamentState* t = find(m.tournament);
+  if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
+  if (auto e = director_only(*t, me, cid)) return *e;
+  const auto& s = t->settings();
+  if (!s.over_the_board) {
+    return error(cid, ErrorCode::Conflict,
+                 "players without accounts play over the board: this tournament is played online");
+  }
+  if (t->status() != Status::Registering)
+    return error(cid, ErrorCode::Conflict, "registration is over: the tournament has started");
+  std::string name = m.family_name;
+  if (!m.given_name.empty()) name += " " + m.given_name;
+  if (name.size() > 40)
+    return error(cid, ErrorCode::BadField,
+                 "the family and given names are longer than 40 bytes together");
+  if (t->player_named(name))
+    return error(cid, ErrorCode::Conflict, "'" + name + "' is registered already");
+  if (static_cast<int>(t->players().size()) >= (s.max_players != 0 ? s.max_players : kMaxPlayers))
+    return error(cid, ErrorCode::Conflict, "the tournament is full");
+  const int rank = *protocol::parse_rank(m.rank);
+  // The middle of the rank on the ratings' scale (ratings/glicko2.h): for seeding within a rank.
+  const double rating = 1500 + (rank - 20) * ratings::kRatingPerRank + ratings::kRatingPerRank / 2;
+  json entry{{"family_name", m.family_name}};
+  if (!m.given_name.empty()) entry["given_name"] = m.given_name;
+  if (m.club) entry["club"] = *m.club;
+  if (m.country) {
+    std::string country = *m.country;
+    for (auto& c : country) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    entry["country"] = country;
+  }
+  if (m.egd_pin) entry["egd_pin"] = *m.egd_pin;
+  if (m.aga_id) entry["aga_id"] = *m.aga_id;
+  record(*t, "registered",
+         {{"user", {{"id", t->next_guest_id()}, {"name", name}}},
+          {"rank", rank},
+          {"rating", rating},
+          {"entry", entry}},
+         me);
+  if (s.start_when_full && static_cast<int>(t->players().size()) == s.max_players)
+    begin(*t, std::nullopt);
+  advance(*t);
+  return ack(cid, t->id());
+}
+
+TournamentDirector::Reply TournamentDirector::publish_round(const protocol::UserRef& me,
+                                                            const std::string& cid,
+                                                            const protocol::PublishRound& m) {
+  TournamentState* t = find(m.tournament);
+  if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
+  if (auto e = director_only(*t, me, cid)) return *e;
+  if (!t->settings().over_the_board)
+    return error(cid, ErrorCode::Conflict,
+                 "an online tournament's rounds start by themselves: there is nothing to publish");
+  if (t->status() != Status::Running)
+    return error(cid, ErrorCode::Conflict, "the tournament is not running");
+  const int paired = static_cast<int>(t->rounds().size());
+  if (m.round != paired) {
+    return error(cid, ErrorCode::Conflict,
+                 paired == 0 ? "no round is paired yet"
+                             : "round " + std::to_string(paired) + " is the one paired last, not " +
+                                   std::to_string(m.round));
+  }
+  if (t->rounds().back().started)
+    return error(cid, ErrorCode::Conflict,
+                 "round " + std::to_string(m.round) + " is published already");
+  start_round(*t, me);
+  advance(*t);
+  return ack(cid, t->id());
 }
 
 // ---- views ----

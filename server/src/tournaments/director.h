@@ -82,6 +82,15 @@ class TournamentDirector {
   Reply set_result(const protocol::UserRef& me, const std::string& cid,
                    const protocol::SetTournamentResult& m);
   Reply repair(const protocol::UserRef& me, const std::string& cid, protocol::TournamentId id);
+  // Over the board (docs/tournaments.md): a player without an account registered by the
+  // director, and a paired round published by the director.
+  Reply add_player(const protocol::UserRef& me, const std::string& cid,
+                   const protocol::AddTournamentPlayer& m);
+  Reply publish_round(const protocol::UserRef& me, const std::string& cid,
+                      const protocol::PublishRound& m);
+  // Players in one tournament without a limit of their own (max_players 0), and those the
+  // director registers.
+  static constexpr int kMaxPlayers = 1000;
 
   // A game ended with this result: if it is a tournament's, the result counts (once: a result
   // already known is ignored).
@@ -128,7 +137,8 @@ class TournamentDirector {
   void withdraw_player(TournamentState& t, const protocol::UserRef& player,
                        const std::optional<protocol::UserRef>& by);
   std::int64_t round_start_time(const TournamentState& t, std::size_t round_index) const;
-  void start_round(TournamentState& t);
+  // Online: its games are created. Over the board: it is published (`by`, the director).
+  void start_round(TournamentState& t, const std::optional<protocol::UserRef>& by = std::nullopt);
   void record_result(TournamentState& t, int round, int board, tournament::Outcome outcome,
                      bool forfeit, const std::optional<protocol::UserRef>& by);
   void index_games(const TournamentState& t);

@@ -145,7 +145,9 @@ std::vector<std::pair<protocol::GameId, RoomOptions>> TournamentDirector::games(
   return out;
 }
 
-void TournamentDirector::start_round(TournamentState& t) {
+void TournamentDirector::start_round(TournamentState& t,
+                                     const std::optional<protocol::UserRef>& by) {
+  const bool on_boards = t.settings().over_the_board;
   const int number = static_cast<int>(t.rounds().size());
   const auto pairing = t.rounds().back().pairing;
   json games = json::array();
@@ -162,12 +164,16 @@ void TournamentDirector::start_round(TournamentState& t) {
                                 : Outcome::BlackWins);
       continue;
     }
+    if (on_boards) {  // played on table b + 1: its result is entered
+      games.push_back(nullptr);
+      continue;
+    }
     const auto id = host_.start_tournament_game(game_settings(t, g), black->user, white->user,
                                                 options_for(t, number, static_cast<int>(b + 1)));
     boards_[id] = {t.id(), number, static_cast<int>(b + 1)};
     games.push_back(id);
   }
-  record(t, "round_started", {{"round", number}, {"games", games}}, std::nullopt);
+  record(t, "round_started", {{"round", number}, {"games", games}}, by);
   for (const auto& [board, outcome] : forfeits)
     record_result(t, number, board, outcome, true, std::nullopt);
 }
@@ -243,6 +249,10 @@ void TournamentDirector::advance(TournamentState& t) {
       continue;
     }
     const auto& last = t.rounds().back();
+    if (t.settings().over_the_board) {  // the director publishes it
+      host_.arm_tournament(t.id(), std::nullopt);
+      return;
+    }
     if (!last.started && now >= last.starts_at_ms) {
       start_round(t);
       continue;

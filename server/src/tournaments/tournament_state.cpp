@@ -39,6 +39,12 @@ const TournamentState::Player* TournamentState::player(std::int64_t user) const 
   return it == players_.end() ? nullptr : &*it;
 }
 
+const TournamentState::Player* TournamentState::player_named(const std::string& name) const {
+  const auto it = std::find_if(players_.begin(), players_.end(),
+                               [&](const Player& p) { return p.user.name == name; });
+  return it == players_.end() ? nullptr : &*it;
+}
+
 const TournamentState::Player& TournamentState::player_ref(tournament::PlayerId id) const {
   const Player* p = player(id);
   if (!p)
@@ -52,8 +58,14 @@ void TournamentState::apply(const std::string& kind, const json& r,
   ++next_seq_;
   audit_.push_back({at_ms, by, kind, r});
   if (kind == "registered") {
-    players_.push_back(
-        {read_user(r.at("user")), r.at("rank").get<int>(), r.at("rating").get<double>(), false});
+    Player p{read_user(r.at("user")), r.at("rank").get<int>(), r.at("rating").get<double>(), false};
+    if (const auto e = r.find("entry"); e != r.end()) {
+      const auto text = [&](const char* key) { return e->value(key, std::string()); };
+      p.entry = {text("family_name"), text("given_name"), text("club"),
+                 text("country"),     text("egd_pin"),    text("aga_id")};
+    }
+    lowest_guest_ = std::min(lowest_guest_, p.user.id);
+    players_.push_back(std::move(p));
   } else if (kind == "unregistered") {
     const auto id = r.at("user").at("id").get<std::int64_t>();
     std::erase_if(players_, [&](const Player& p) { return p.user.id == id; });
@@ -157,7 +169,8 @@ json TournamentState::summary_json() const {
          {"director", {{"id", director_.id}, {"name", director_.name}}},
          {"players", players_.size()},
          {"round", rounds_.size()},
-         {"created_at_ms", created_at_ms_}};
+         {"created_at_ms", created_at_ms_},
+         {"over_the_board", settings_.over_the_board}};
   j["rounds"] = settings_.rounds > 0 ? json(settings_.rounds) : json(nullptr);
   j["starts_at_ms"] = settings_.starts_at_ms ? json(*settings_.starts_at_ms) : json(nullptr);
   return j;
@@ -207,12 +220,20 @@ json TournamentState::view_json() const {
   j["entrants"] = json::array();
   for (std::size_t i = 0; i < players_.size(); ++i) {
     const auto& p = players_[i];
-    j["entrants"].push_back({{"id", p.user.id},
-                             {"name", p.user.name},
-                             {"rank", protocol::rank_text(p.rank)},
-                             {"rating", p.rating},
-                             {"withdrawn", p.withdrawn},
-                             {"start_score", seeds[i].start_score}});
+    json entrant{
+        {"id", p.user.id},      {"name", p.user.name},      {"rank", protocol::rank_text(p.rank)},
+        {"rating", p.rating},   {"withdrawn", p.withdrawn}, {"start_score", seeds[i].start_score},
+        {"account", !p.guest()}};
+    // Written when known: what a director registered (over the board).
+    for (const auto& [key, value] : {std::pair{"family_name", &p.entry.family_name},
+                                     {"given_name", &p.entry.given_name},
+                                     {"club", &p.entry.club},
+                                     {"country", &p.entry.country},
+                                     {"egd_pin", &p.entry.egd_pin},
+                                     {"aga_id", &p.entry.aga_id}}) {
+      if (!value->empty()) entrant[key] = *value;
+    }
+    j["entrants"].push_back(std::move(entrant));
   }
   j["round_list"] = json::array();
   for (std::size_t r = 0; r < rounds_.size(); ++r) {

@@ -17,11 +17,19 @@ class TournamentState {
  public:
   using Status = protocol::TournamentStatus;
 
+  // What the director registered of a player over the board (docs/tournaments.md): for a
+  // player without an account (a negative id) their names, and for the federation files their
+  // club, country and numbers. Empty strings where not given.
+  struct Entry {
+    std::string family_name, given_name, club, country, egd_pin, aga_id;
+  };
   struct Player {
-    protocol::UserRef user;
-    int rank = 0;  // protocol rank index
+    protocol::UserRef user;  // a player without an account: a negative id, "Family Given"
+    int rank = 0;            // protocol rank index
     double rating = 0;
     bool withdrawn = false;
+    Entry entry{};
+    bool guest() const { return user.id < 0; }
   };
   struct RoundState {
     tournament::Round pairing;                           // with outcomes as they come in
@@ -51,6 +59,10 @@ class TournamentState {
   Status status() const { return status_; }
   const std::vector<Player>& players() const { return players_; }
   const Player* player(std::int64_t user) const;
+  // The registered player of that name (an account's name, or "Family Given").
+  const Player* player_named(const std::string& name) const;
+  // The id the next player without an account gets: below every one given before.
+  std::int64_t next_guest_id() const { return lowest_guest_ - 1; }
   const std::vector<RoundState>& rounds() const { return rounds_; }
   std::int64_t next_seq() const { return next_seq_; }
 
@@ -83,6 +95,7 @@ class TournamentState {
   std::vector<RoundState> rounds_;
   std::vector<AuditLine> audit_;
   std::int64_t next_seq_ = 1;
+  std::int64_t lowest_guest_ = 0;
 };
 
 }  // namespace tengen

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+
+#include "protocol/tournament.h"
+
+// The files a tournament's results are sent to a federation in (docs/tournaments.md,
+// "Federation files"), written from the tournament's page (TournamentState::view_json, the JSON
+// of GET /api/v1/tournaments/{id}), so that any node that can serve the page can write them.
+namespace tengen::federation {
+
+// The time a game lasts for each player by the EGF's measure, in seconds: the main time plus 45
+// byo-yomi periods, 60 moves of Canadian overtime, or 120 Fischer increments; none for
+// correspondence or no clock.
+std::int64_t adjusted_seconds(const protocol::TimeControl& time);
+
+// The EGF's tournament class from the clock: A, B or C over the board by the main and adjusted
+// times (Fischer clocks have lower thresholds), D online with enough time, X otherwise.
+char egd_class(const protocol::TournamentSettings& settings);
+
+// The European Go Database's tournament table (".h9"): header lines (class, event, place,
+// dates, handicap rule, komi, time, comment), then one line per player in the order of the
+// standings: number, family and given name, rank, country, club, the tie-break columns and one
+// result per round ("12+/b", "7-/w2", "0+" for a bye or a game won by forfeit, "0-" for a round
+// not played). nullopt while registering (no standings yet).
+std::optional<std::string> egd_h9(const nlohmann::json& tournament);
+
+}  // namespace tengen::federation

@@ -1,0 +1,367 @@
+// Over-the-board tournaments through the real stack (SQLite file, WebSockets on loopback): a
+// 24-player McMahon whose players have no accounts but two, registered by the director with
+// clubs, countries and EGD PINs, each round published with its tables, results entered by the
+// director, a withdrawal, a restart mid-event, and the EGD's .h9 file read back field by field
+// against the tournament's own pairings (docs/tournaments.md, "Over the board").
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include "support/game_commands.h"
+#include "support/live_server.h"
+#include "support/server_process.h"
+#include "support/temp_database.h"
+#include "support/ws_client.h"
+#include "tournaments/federation.h"
+
+namespace tengen::testing {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr int kGuests = 22;
+
+class OverTheBoard : public ::testing::Test {
+ protected:
+  void start() {
+    stack_.emplace(temp_.path());
+    for (const auto* name : {"tdir", "amy", "bob"}) {
+      if (!tokens_.contains(name)) tokens_[name] = stack_->token_for(name);
+      clients_[name] = std::make_unique<WsClient>(stack_->port(),
+                                                  WsClient::Options{tokens_[name], "", "/ws/v1"});
+      clients_[name]->wait_type("welcome");
+    }
+    // The director's commands go out over several connections, as from several tabs: one
+    // connection may send 20 a second (ws/limits.h), and this director is quick.
+    desks_.clear();
+    for (int i = 0; i < 8; ++i) {
+      desks_.push_back(std::make_unique<WsClient>(
+          stack_->port(), WsClient::Options{tokens_["tdir"], "", "/ws/v1"}));
+      desks_.back()->wait_type("welcome");
+    }
+  }
+  void TearDown() override {
+    desks_.clear();
+    clients_.clear();
+    stack_.reset();
+  }
+  WsClient& as(const std::string& name) { return *clients_.at(name); }
+  json view(int id) {
+    return json::parse(
+        body_of(http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id))));
+  }
+  json director(json message) {
+    return desks_[next_desk_++ % desks_.size()]->command(std::move(message));
+  }
+
+  static json settings(bool on_boards) {
+    json s{{"name", "Leiden weekend"},
+           {"system", "mcmahon"},
+           {"rounds", 4},
+           {"game",
+            {{"width", 19},
+             {"komi", 6.5},
+             {"time",
+              {{"system", "byoyomi"},
+               {"main_ms", 3'600'000},
+               {"periods", 5},
+               {"period_ms", 30'000}}}}},
+           {"mcmahon", {{"bar", "2d"}, {"floor", "20k"}}},
+           {"handicap", {{"by_score_gap", true}, {"correction", 2}, {"ceiling", 9}}},
+           {"country", "NL"},
+           {"city", "Leiden"}};
+    if (on_boards) s["over_the_board"] = true;
+    return s;
+  }
+
+  TempDatabase temp_;
+  std::optional<LiveStack> stack_;
+  std::map<std::string, std::string> tokens_;
+  std::map<std::string, std::unique_ptr<WsClient>> clients_;
+  std::vector<std::unique_ptr<WsClient>> desks_;
+  std::size_t next_desk_ = 0;
+};
+
+// The guests' names and ranks: "Family<i> Given<i>", from 4d down to 17k, clubs and countries
+// in turn, every third with an EGD PIN.
+json guest(int tournament, int i) {
+  static const char* clubs[] = {"Leid", "Amst", "Haag", "Utr"};
+  static const char* countries[] = {"nl", "DE", "BE"};
+  json g{{"type", "tournament_add_player"},
+         {"tournament", tournament},
+         {"family_name", "Family" + std::to_string(i)},
+         {"given_name", "Given" + std::to_string(i)},
+         {"rank", i < 4 ? std::to_string(4 - i) + "d" : std::to_string(i - 3) + "k"},
+         {"club", clubs[i % 4]},
+         {"country", countries[i % 3]}};
+  if (i % 3 == 0) g["egd_pin"] = std::to_string(10000000 + i);
+  return g;
+}
+
+// Who wins a board: the stronger by seed mostly, a jigo now and then, the weaker every fifth.
+std::string outcome_of(int round, int board) {
+  if ((round + board) % 7 == 0) return "jigo";
+  return (round * 3 + board) % 5 == 0 ? "white" : "black";
+}
+
+TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesItsPairings) {
+  start();
+  // What an online tournament refuses, and a player may not do.
+  const int online =
+      director({{"type", "create_tournament"}, {"settings", settings(false)}})["tournament"];
+  auto refused = director(guest(online, 0));
+  EXPECT_EQ(refused["code"], "conflict");
+  EXPECT_NE(refused["message"].get<std::string>().find("over the board"), std::string::npos);
+
+  const int id =
+      director({{"type", "create_tournament"}, {"settings", settings(true)}})["tournament"];
+  EXPECT_EQ(as("amy").command(guest(id, 0))["code"], "forbidden");
+  auto bad_country = guest(id, 0);
+  bad_country["country"] = "NLD";
+  refused = director(bad_country);
+  EXPECT_EQ(refused["code"], "bad_field");
+  EXPECT_NE(refused["message"].get<std::string>().find("country"), std::string::npos);
+  auto bad_pin = guest(id, 0);
+  bad_pin["egd_pin"] = "12a";
+  EXPECT_EQ(director(bad_pin)["code"], "bad_field");
+
+  for (int i = 0; i < kGuests; ++i) expect_ack(director(guest(id, i)));
+  refused = director(guest(id, 5));
+  EXPECT_EQ(refused["code"], "conflict");
+  EXPECT_NE(refused["message"].get<std::string>().find("Family5 Given5"), std::string::npos);
+  expect_ack(
+      as("amy").command({{"type", "tournament_register"}, {"tournament", id}, {"rank", "1k"}}));
+  expect_ack(
+      as("bob").command({{"type", "tournament_register"}, {"tournament", id}, {"rank", "9k"}}));
+  json v = view(id);
+  ASSERT_EQ(v["entrants"].size(), 24u);
+  EXPECT_TRUE(v["over_the_board"].get<bool>());
+  const json& first = v["entrants"][0];
+  EXPECT_EQ(first["name"], "Family0 Given0");
+  EXPECT_LT(first["id"].get<std::int64_t>(), 0);
+  EXPECT_FALSE(first["account"].get<bool>());
+  EXPECT_EQ(first["country"], "NL");  // written as the federations do
+  EXPECT_EQ(first["club"], "Leid");
+  EXPECT_EQ(first["egd_pin"], "10000000");
+  EXPECT_EQ(v["entrants"][1].count("egd_pin"), 0u);
+  EXPECT_EQ(
+      director({{"type", "tournament_publish_round"}, {"tournament", id}, {"round", 1}})["code"],
+      "conflict");  // not running yet
+
+  expect_ack(director({{"type", "tournament_start"}, {"tournament", id}}));
+  v = view(id);
+  ASSERT_EQ(v["round_list"].size(), 1u);
+  EXPECT_FALSE(v["round_list"][0]["started"].get<bool>());  // paired, not yet published
+  refused = director({{"type", "tournament_set_result"},
+                      {"tournament", id},
+                      {"round", 1},
+                      {"board", 1},
+                      {"result", "black"}});
+  EXPECT_EQ(refused["code"], "conflict");
+
+  const int withdraw_after = 2;  // Family7 Given7 leaves after round 2
+  for (int round = 1; round <= 4; ++round) {
+    refused =
+        director({{"type", "tournament_publish_round"}, {"tournament", id}, {"round", round + 1}});
+    EXPECT_EQ(refused["code"], "conflict");
+    expect_ack(
+        director({{"type", "tournament_publish_round"}, {"tournament", id}, {"round", round}}));
+    EXPECT_EQ(
+        director(
+            {{"type", "tournament_publish_round"}, {"tournament", id}, {"round", round}})["code"],
+        "conflict");  // published already
+    v = view(id);
+    const json& games = v["round_list"][round - 1]["games"];
+    ASSERT_GE(games.size(), 11u);
+    for (const auto& g : games) EXPECT_TRUE(g["game"].is_null());  // nothing online
+    if (round == 3) {  // a restart between publishing and the results: nothing is lost
+      desks_.clear();
+      clients_.clear();
+      stack_.reset();
+      start();
+      EXPECT_EQ(view(id)["round_list"], v["round_list"]);
+    }
+    for (std::size_t b = 0; b < games.size(); ++b) {
+      expect_ack(director({{"type", "tournament_set_result"},
+                           {"tournament", id},
+                           {"round", round},
+                           {"board", b + 1},
+                           {"result", outcome_of(round, static_cast<int>(b + 1))}}));
+    }
+    if (round == withdraw_after) {
+      expect_ack(director(
+          {{"type", "tournament_withdraw"}, {"tournament", id}, {"player", "Family7 Given7"}}));
+      // The next round was paired with them as the last result came in: paired again.
+      expect_ack(director({{"type", "tournament_repair"}, {"tournament", id}}));
+    }
+  }
+  v = view(id);
+  EXPECT_EQ(v["status"], "finished");
+  // Round 3 on: 23 players, so a bye.
+  EXPECT_EQ(v["round_list"][2]["byes"].size(), 1u);
+
+  // The director's actions are in the audit log, with who did them.
+  int published = 0, entered = 0;
+  for (const auto& line : v["audit"]) {
+    if (line["kind"] == "round_started" && line["by"] == "tdir") ++published;
+    if (line["kind"] == "result" && line["by"] == "tdir") ++entered;
+  }
+  EXPECT_EQ(published, 4);
+  EXPECT_GE(entered, 44);
+
+  // ---- the EGD file, read back field by field ----
+  const std::string reply =
+      http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id) + "/egd.h9");
+  ASSERT_NE(reply.find("200 OK"), std::string::npos) << reply.substr(0, 300);
+  EXPECT_NE(reply.find("Content-Type: text/plain"), std::string::npos);
+  EXPECT_NE(reply.find("attachment; filename=\"tengen-tournament-" + std::to_string(id) + ".h9\""),
+            std::string::npos);
+  const std::string h9 = body_of(reply);
+  std::istringstream in(h9);
+  std::string line;
+  std::map<std::string, std::string> header;
+  std::vector<std::string> players;
+  const std::regex header_line(R"(^; ([A-Z]{2})\[(.*)\]$)");
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, header_line)) {
+      header[m[1]] = m[2];
+    } else if (!line.empty() && line[0] != ';') {
+      players.push_back(line);
+    }
+  }
+  EXPECT_EQ(header["CL"], "A");  // 60 min + 45 × 30 s over the board
+  EXPECT_EQ(header["EV"], "Leiden weekend");
+  EXPECT_EQ(header["PC"], "NL,Leiden");
+  EXPECT_TRUE(std::regex_match(header["DT"], std::regex(R"(\d{4}-\d\d-\d\d,\d{4}-\d\d-\d\d)")));
+  EXPECT_EQ(header["HA"], "h2");
+  EXPECT_EQ(header["KM"], "6.5");
+  EXPECT_EQ(header["TM"], "82");  // 3600 + 45 × 30 = 4950 s
+  ASSERT_EQ(players.size(), 24u);
+
+  // Each line: number, family, given, rank, country, club, MMS, SOS, SOSOS, four results.
+  const std::regex result_re(R"(^(\d+)([+\-=])(?:/([bw])(\d?))?$)");
+  std::map<std::string, int> number_of;  // name → line number
+  std::vector<std::vector<std::string>> fields;
+  for (const auto& p : players) {
+    std::istringstream words(p.substr(0, p.find(';')));
+    std::vector<std::string> w;
+    for (std::string word; words >> word;) w.push_back(word);
+    ASSERT_EQ(w.size(), 13u) << p;
+    fields.push_back(w);
+  }
+  for (std::size_t i = 0; i < v["standings"].size(); ++i)
+    number_of[v["standings"][i]["player"]["name"]] = static_cast<int>(i + 1);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const auto& w = fields[i];
+    EXPECT_EQ(std::stoi(w[0]), static_cast<int>(i + 1));
+    const json& row = v["standings"][i];
+    const std::string name = row["player"]["name"];
+    const json* entrant = nullptr;
+    for (const auto& e : v["entrants"]) {
+      if (e["id"] == row["player"]["id"]) entrant = &e;
+    }
+    ASSERT_NE(entrant, nullptr);
+    // Family and given name as registered; an account's name, and "-" for the given name.
+    if ((*entrant)["account"].get<bool>()) {
+      EXPECT_EQ(w[1], name);
+      EXPECT_EQ(w[2], "-");
+    } else {
+      EXPECT_EQ(w[1], (*entrant)["family_name"]);
+      EXPECT_EQ(w[2], (*entrant)["given_name"]);
+    }
+    EXPECT_EQ(w[3], row["rank"].get<std::string>());
+    // The entrant's country and club as registered (accounts have none: "--" and "-").
+    EXPECT_EQ(w[4], entrant->value("country", std::string("--")));
+    EXPECT_EQ(w[5], entrant->value("club", std::string("-")));
+    EXPECT_EQ(std::stod(w[6]), row["score"].get<double>());
+    EXPECT_EQ(std::stod(w[7]), row["sos"].get<double>());
+    EXPECT_EQ(std::stod(w[8]), row["sosos"].get<double>());
+    if (entrant->contains("egd_pin")) {
+      EXPECT_NE(players[i].find("; EGD PIN " + (*entrant)["egd_pin"].get<std::string>()),
+                std::string::npos);
+    }
+    // Every result against the tournament's own pairing of that round.
+    for (int r = 0; r < 4; ++r) {
+      const std::string cell = w[9 + r];
+      const json& round = v["round_list"][r];
+      const json* game = nullptr;
+      for (const auto& g : round["games"]) {
+        if (g["black"]["id"] == row["player"]["id"] || g["white"]["id"] == row["player"]["id"])
+          game = &g;
+      }
+      bool bye = false;
+      for (const auto& b : round["byes"]) bye = bye || b["id"] == row["player"]["id"];
+      if (bye) {
+        EXPECT_EQ(cell, "0+") << name << " round " << r + 1;
+        continue;
+      }
+      if (!game) {  // withdrawn: a round without an opponent
+        EXPECT_EQ(cell, "0-") << name << " round " << r + 1;
+        EXPECT_TRUE(row["withdrawn"].get<bool>());
+        continue;
+      }
+      std::smatch m;
+      ASSERT_TRUE(std::regex_match(cell, m, result_re)) << cell;
+      const bool black = (*game)["black"]["id"] == row["player"]["id"];
+      const std::string opponent = (*game)[black ? "white" : "black"]["name"];
+      EXPECT_EQ(std::stoi(m[1]), number_of.at(opponent)) << name << " round " << r + 1;
+      EXPECT_EQ(m[3], black ? "b" : "w");
+      const int handicap = (*game)["handicap"];
+      EXPECT_EQ(m[4], handicap > 0 ? std::to_string(handicap) : "");
+      const std::string result = (*game)["result"];
+      EXPECT_EQ(m[2], result == "jigo" ? "=" : ((result == "black") == black ? "+" : "-"));
+    }
+  }
+  // Registering: no file yet.
+  const int empty =
+      director({{"type", "create_tournament"}, {"settings", settings(true)}})["tournament"];
+  EXPECT_NE(http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(empty) + "/egd.h9")
+                .find("409"),
+            std::string::npos);
+  EXPECT_NE(http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id) + "/other.txt")
+                .find("404"),
+            std::string::npos);
+}
+
+TEST(Federation, TheEgfClassFollowsTheClockAndWhereTheGamesArePlayed) {
+  protocol::TournamentSettings s;
+  auto& t = s.game.time;
+  s.over_the_board = true;
+  t.system = protocol::TimeControl::System::ByoYomi;
+  t.main_ms = 3'600'000;
+  t.period_ms = 30'000;
+  t.periods = 5;
+  EXPECT_EQ(federation::adjusted_seconds(t), 3600 + 45 * 30);
+  EXPECT_EQ(federation::egd_class(s), 'A');
+  t.main_ms = 2'400'000;
+  EXPECT_EQ(federation::egd_class(s), 'B');
+  t.main_ms = 1'500'000;
+  EXPECT_EQ(federation::egd_class(s), 'C');
+  t.main_ms = 600'000;
+  EXPECT_EQ(federation::egd_class(s), 'X');
+  t.system = protocol::TimeControl::System::Canadian;
+  t.main_ms = 2'400'000;
+  t.period_ms = 300'000;
+  t.stones = 15;
+  EXPECT_EQ(federation::adjusted_seconds(t), 2400 + 60 * 300 / 15);
+  EXPECT_EQ(federation::egd_class(s), 'B');  // 3600 s adjusted: B, not A (4500 s)
+  t.system = protocol::TimeControl::System::Fischer;
+  t.main_ms = 2'700'000;
+  t.increment_ms = 15'000;
+  EXPECT_EQ(federation::adjusted_seconds(t), 2700 + 120 * 15);
+  EXPECT_EQ(federation::egd_class(s), 'A');
+  s.over_the_board = false;  // online: D at best
+  EXPECT_EQ(federation::egd_class(s), 'D');
+  t.main_ms = 600'000;
+  EXPECT_EQ(federation::egd_class(s), 'X');
+  t.system = protocol::TimeControl::System::Correspondence;
+  EXPECT_EQ(federation::egd_class(s), 'X');
+}
+
+}  // namespace
+}  // namespace tengen::testing

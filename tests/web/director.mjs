@@ -1,0 +1,119 @@
+// A tournament director's evening (docs/tournaments.md, "Over the board"), as a person does it in
+// the browser: an over-the-board McMahon created from the form, players without accounts added
+// from the keyboard, the first round published with its tables, results typed as "table and
+// result" or clicked, a player on a phone watching the standings follow live, and the EGD file
+// downloaded. The real server binary and Debian's chromium; nothing sleeps.
+//
+//   node tests/web/director.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
+
+const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('director');
+const step = (text) => console.log(`--- ${text}`);
+
+const { child: server, port } = await startServer({ binary: serverBinary, webRoot, dir });
+const url = `http://127.0.0.1:${port}`;
+const browser = await launchBrowser();
+const failures = [];
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+try {
+  step('the director creates an over-the-board McMahon from the form');
+  const td = await openPage(browser, failures, 'director', { expected: /40[01]|409/ });
+  const watcher = await openPage(browser, failures, 'watcher', { ...phone, locale: 'nl-NL' });
+  await registerIn(td, url, 'director');
+  await registerIn(watcher, url, 'wim');
+  await td.click('[data-nav=tournaments]');
+  const tf = td.locator('form.tournament-form');
+  await tf.locator('#tf-name').fill('Leiden club championship');
+  await tf.locator('#tf-rounds').fill('3');
+  assert.ok(await tf.locator('#tf-country').isHidden(), 'the place is asked only over the board');
+  await tf.locator('#tf-otb').check();
+  await tf.locator('#tf-country').fill('nl');
+  await tf.locator('#tf-city').fill('Leiden');
+  assert.ok(await tf.locator('#tf-no_show').isHidden(), 'no no-show time on physical boards');
+  await tf.locator('button[type=submit]').click();
+  await td.waitForURL(/#\/tournament\/\d+$/);
+  const tournamentUrl = td.url();
+  const id = Number(tournamentUrl.split('/').pop());
+  await td.locator('.otb-note', { hasText: 'Over the board · Leiden, NL' }).waitFor();
+
+  step('six players without accounts, typed in one after another');
+  const players = [['de Vries', 'Anna', '3d', 'Leid', 'NL', '12345678'], ['Müller', 'Jonas', '1k', 'Bonn', 'DE', ''],
+    ['Peeters', 'Lotte', '5k', 'Gent', 'BE', ''], ['Jansen', 'Piet', '8k', 'Leid', 'NL', ''],
+    ['Bakker', 'Sanne', '12k', 'Amst', 'NL', ''], ['Smit', 'Tom', '15k', '', '', '']];
+  for (const [family, given, rank, club, country, pin] of players) {
+    await td.fill('#ta-family_name', family);
+    await td.fill('#ta-given_name', given);
+    await td.locator('#ta-rank').selectOption(rank);
+    await td.fill('#ta-club', club);
+    await td.fill('#ta-country', country);
+    await td.fill('#ta-egd_pin', pin);
+    await td.press('#ta-egd_pin', 'Enter');
+    await td.locator('.entrants', { hasText: `${family} ${given}` }).waitFor();
+    // The form is ready for the next one.
+    assert.equal(await td.evaluate(() => document.activeElement?.id), 'ta-family_name');
+  }
+  await td.locator('.entrants', { hasText: 'de Vries Anna 3d (Leid, NL)' }).waitFor();
+  // A name registered twice is refused in words.
+  await td.fill('#ta-family_name', 'Smit');
+  await td.fill('#ta-given_name', 'Tom');
+  await td.press('#ta-given_name', 'Enter');
+  await td.locator('.tournament-page .form-error', { hasText: "'Smit Tom' is registered already" }).waitFor();
+  await td.screenshot({ path: join(artifacts, 'director-registration.png'), fullPage: true });
+  await assertAccessible(td, 'registration over the board');
+
+  step('the watcher (a phone, Dutch) follows the tournament page');
+  await watcher.goto(tournamentUrl);
+  await watcher.locator('.entrants', { hasText: 'Smit Tom' }).waitFor();
+  // Players without accounts have no profile to link to.
+  assert.equal(await watcher.locator('.entrants a', { hasText: 'Smit Tom' }).count(), 0);
+
+  step('start: round 1 is paired but not published until the director says so');
+  await td.click('.director button:has-text("Start now")');
+  await td.locator('.round h3', { hasText: 'paired, not published yet' }).waitFor();
+  await watcher.locator('.round h3', { hasText: 'ingedeeld, nog niet bekendgemaakt' }).waitFor();
+  await td.click('.director button:has-text("Publish round 1")');
+  await td.locator('.result-grid h3', { hasText: 'Results of round 1' }).waitFor();
+  await td.locator('.round th', { hasText: 'Table' }).first().waitFor();
+
+  step('results: typed as table and result, a mistake refused, one clicked');
+  const quick = td.locator('#td-quick');
+  await quick.fill('9b');
+  await quick.press('Enter');
+  await td.locator('.tournament-page .form-error', { hasText: '“9b” is not a table of this round' }).waitFor();
+  await quick.fill('1b');
+  await quick.press('Enter');
+  await td.locator('.result-grid tbody tr.entered').first().waitFor();
+  assert.equal(await td.evaluate(() => document.activeElement?.id), 'td-quick', 'the entry stays in the box');
+  await watcher.locator('.round tbody tr').first().locator('td', { hasText: 'Zwart wint' }).waitFor();  // live on the phone
+  await quick.fill('2 j');
+  await quick.press('Enter');
+  await td.locator('.result-grid tbody tr.entered').nth(1).waitFor();
+  await td.screenshot({ path: join(artifacts, 'director-results.png'), fullPage: true });
+  await assertAccessible(td, 'the results grid');
+  await td.locator('.result-grid tbody tr').nth(2).locator('button', { hasText: 'White wins' }).click();
+  // All in: round 2 is paired, waiting to be published; the grid goes.
+  await td.locator('.director button', { hasText: 'Publish round 2' }).waitFor();
+  assert.equal(await td.locator('.result-grid').count(), 0);
+  await watcher.locator('.standings-table tbody tr').nth(5).waitFor();
+  await watcher.screenshot({ path: join(artifacts, 'director-phone-standings.png'), fullPage: true });
+
+  step('the EGD file: linked, and what it holds');
+  const link = td.locator('.director a', { hasText: 'Download the EGD results file (.h9)' });
+  assert.equal(await link.getAttribute('href'), `/api/v1/tournaments/${id}/egd.h9`);
+  const h9 = await td.evaluate(async (path) => (await fetch(path)).text(), `/api/v1/tournaments/${id}/egd.h9`);
+  assert.match(h9, /^; EV\[Leiden club championship\]$/m);
+  assert.match(h9, /^; PC\[NL,Leiden\]$/m);
+  assert.match(h9, /de_Vries\s+Anna\s+3d NL Leid /);
+  assert.match(h9, /; EGD PIN 12345678/);
+  assert.match(h9, /Smit\s+Tom\s+15k -- -\s/);
+  assert.equal(h9.split('\n').filter((l) => l && !l.startsWith(';')).length, 6);
+
+  assert.deepEqual(failures, []);
+  console.log('director: ok');
+} finally {
+  await browser.close();
+  await stopServer(server);
+}
