@@ -99,6 +99,7 @@ json guest(int tournament, int i) {
          {"club", clubs[i % 4]},
          {"country", countries[i % 3]}};
   if (i % 3 == 0) g["egd_pin"] = std::to_string(10000000 + i);
+  if (i % 4 == 1) g["aga_id"] = std::to_string(2000 + i);
   return g;
 }
 
@@ -317,6 +318,66 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
       EXPECT_EQ(m[2], result == "jigo" ? "=" : ((result == "black") == black ? "+" : "-"));
     }
   }
+  // ---- the AGA's results file, read back line by line ----
+  const std::string aga_reply =
+      http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id) + "/aga.txt");
+  ASSERT_NE(aga_reply.find("200 OK"), std::string::npos) << aga_reply.substr(0, 300);
+  std::istringstream aga(body_of(aga_reply));
+  std::vector<std::string> aga_lines;
+  for (std::string l; std::getline(aga, l);) aga_lines.push_back(l);
+  ASSERT_GT(aga_lines.size(), 30u);
+  EXPECT_EQ(aga_lines[0], "TOURNEY Leiden weekend, Leiden, NL");
+  EXPECT_TRUE(std::regex_match(aga_lines[1], std::regex(R"(\tstart=\d{1,2}/\d{1,2}/\d{4})")));
+  EXPECT_TRUE(std::regex_match(aga_lines[2], std::regex(R"(\tfinish=\d{1,2}/\d{1,2}/\d{4})")));
+  EXPECT_EQ(aga_lines[3], "\trules=Japanese");
+  EXPECT_EQ(aga_lines[4], "PLAYERS");
+  std::map<std::string, std::string> aga_id_of;  // tournament name → the file's number
+  const std::regex aga_player(
+      R"(^ *(\d+) (.+?) +(\d{1,2}[kd])(  # no AGA ID: a temporary number)?$)");
+  std::size_t at = 5;
+  for (const auto& e : v["entrants"]) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(aga_lines[at], m, aga_player)) << aga_lines[at];
+    const bool account = e["account"];
+    EXPECT_EQ(m[2], account ? e["name"].get<std::string>()
+                            : e["family_name"].get<std::string>() + ", " +
+                                  e["given_name"].get<std::string>());
+    EXPECT_EQ(m[3], e["rank"].get<std::string>());
+    if (e.contains("aga_id")) {
+      EXPECT_EQ(m[1], e["aga_id"].get<std::string>());
+      EXPECT_FALSE(m[4].matched);
+    } else {
+      EXPECT_EQ(m[1].str().size(), 7u);  // 9000001 on: outside the AGA's numbers
+      EXPECT_TRUE(m[4].matched);
+    }
+    aga_id_of[e["name"]] = m[1];
+    ++at;
+  }
+  ASSERT_EQ(aga_lines[at++], "GAMES");
+  std::size_t rated = 0;
+  for (const auto& round : v["round_list"]) {
+    for (const auto& g : round["games"]) {
+      const std::string result = g["result"];
+      if ((result != "black" && result != "white") || g["forfeit"].get<bool>()) {
+        EXPECT_EQ(aga_lines[at].rfind("# round ", 0), 0u) << aga_lines[at];
+        ++at;
+        continue;
+      }
+      const int handicap = g["handicap"];
+      const std::string expected =
+          aga_id_of.at(g["white"]["name"]) + " " + aga_id_of.at(g["black"]["name"]) + " " +
+          (result == "white" ? "w" : "b") + " " + std::to_string(handicap >= 2 ? handicap : 0) +
+          " " + (handicap >= 1 ? "0.5" : "6.5");
+      EXPECT_EQ(aga_lines[at], expected);
+      ++at;
+      ++rated;
+    }
+    for (std::size_t b = 0; b < round["byes"].size(); ++b, ++at)
+      EXPECT_EQ(aga_lines[at].rfind("# round ", 0), 0u) << aga_lines[at];
+  }
+  EXPECT_GT(rated, 30u);
+  EXPECT_EQ(at, aga_lines.size());
+
   // Registering: no file yet.
   const int empty =
       director({{"type", "create_tournament"}, {"settings", settings(true)}})["tournament"];

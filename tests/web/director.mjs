@@ -6,6 +6,8 @@
 //
 //   node tests/web/director.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { startServer, stopServer, launchBrowser, assertAccessible, browserTestArgs, openPage, registerIn } from './harness.mjs';
 
@@ -53,7 +55,7 @@ try {
     await td.press('#ta-egd_pin', 'Enter');
     await td.locator('.entrants', { hasText: `${family} ${given}` }).waitFor();
     // The form is ready for the next one.
-    assert.equal(await td.evaluate(() => document.activeElement?.id), 'ta-family_name');
+    await td.waitForFunction(() => document.activeElement?.id === 'ta-family_name' && !document.getElementById('ta-family_name').value);
   }
   await td.locator('.entrants', { hasText: 'de Vries Anna 3d (Leid, NL)' }).waitFor();
   // A name registered twice is refused in words.
@@ -69,12 +71,17 @@ try {
   await watcher.locator('.entrants', { hasText: 'Smit Tom' }).waitFor();
   // Players without accounts have no profile to link to.
   assert.equal(await watcher.locator('.entrants a', { hasText: 'Smit Tom' }).count(), 0);
+  // A player with an account registers on the page, as for any tournament: seven players.
+  await watcher.click('.tournament-actions button.primary');
+  await td.locator('.entrants a', { hasText: 'wim' }).waitFor();
 
   step('start: round 1 is paired but not published until the director says so');
   await td.click('.director button:has-text("Start now")');
   await td.locator('.round h3', { hasText: 'paired, not published yet' }).waitFor();
   await watcher.locator('.round h3', { hasText: 'ingedeeld, nog niet bekendgemaakt' }).waitFor();
   await td.click('.director button:has-text("Publish round 1")');
+  // On his phone, wim reads where he sits.
+  await watcher.locator('.my-table', { hasText: /^Ronde 1: je speelt (zwart|wit) aan tafel [123] tegen / }).waitFor();
   await td.locator('.result-grid h3', { hasText: 'Results of round 1' }).waitFor();
   await td.locator('.round th', { hasText: 'Table' }).first().waitFor();
 
@@ -86,7 +93,7 @@ try {
   await quick.fill('1b');
   await quick.press('Enter');
   await td.locator('.result-grid tbody tr.entered').first().waitFor();
-  assert.equal(await td.evaluate(() => document.activeElement?.id), 'td-quick', 'the entry stays in the box');
+  await td.waitForFunction(() => document.activeElement?.id === 'td-quick' && !document.getElementById('td-quick').value);  // ready for the next
   await watcher.locator('.round tbody tr').first().locator('td', { hasText: 'Zwart wint' }).waitFor();  // live on the phone
   await quick.fill('2 j');
   await quick.press('Enter');
@@ -103,13 +110,42 @@ try {
   step('the EGD file: linked, and what it holds');
   const link = td.locator('.director a', { hasText: 'Download the EGD results file (.h9)' });
   assert.equal(await link.getAttribute('href'), `/api/v1/tournaments/${id}/egd.h9`);
+  assert.equal(await td.locator('.director a', { hasText: 'Download the AGA results file' }).getAttribute('href'), `/api/v1/tournaments/${id}/aga.txt`);
+  const aga = await td.evaluate(async (path) => (await fetch(path)).text(), `/api/v1/tournaments/${id}/aga.txt`);
+  assert.match(aga, /^TOURNEY Leiden club championship, Leiden, NL$/m);
+  assert.match(aga, /^ *9000001 de Vries, Anna +3d {2}# no AGA ID/m);
   const h9 = await td.evaluate(async (path) => (await fetch(path)).text(), `/api/v1/tournaments/${id}/egd.h9`);
   assert.match(h9, /^; EV\[Leiden club championship\]$/m);
   assert.match(h9, /^; PC\[NL,Leiden\]$/m);
   assert.match(h9, /de_Vries\s+Anna\s+3d NL Leid /);
   assert.match(h9, /; EGD PIN 12345678/);
   assert.match(h9, /Smit\s+Tom\s+15k -- -\s/);
-  assert.equal(h9.split('\n').filter((l) => l && !l.startsWith(';')).length, 6);
+  assert.equal(h9.split('\n').filter((l) => l && !l.startsWith(';')).length, 7);
+  assert.match(h9, /wim\s+-\s+10k -- -\s/);  // an account: its name, no given name
+
+  step('printed pages: round 2 published, its pairings, result slips and the standings as A4 PDFs');
+  await td.click('.director button:has-text("Publish round 2")');
+  await td.locator('.result-grid h3', { hasText: 'Results of round 2' }).waitFor();
+  // A PDF as Chromium prints it, its text (pdftotext) and its pages as images (pdftoppm).
+  const printed = async (kind, expect) => {
+    await td.goto(`${tournamentUrl}/print/${kind}`);
+    await td.locator('.print-sheet table, .print-sheet .slips').first().waitFor();
+    assert.ok(await td.locator('.print-bar button', { hasText: 'Print' }).isVisible());
+    await assertAccessible(td, `printed ${kind}`);
+    const pdf = join(artifacts, `director-${kind}.pdf`);
+    await td.pdf({ path: pdf, format: 'A4', printBackground: true });
+    const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+    for (const e of expect) assert.match(text, e, `${kind}: ${e}`);
+    assert.doesNotMatch(text, /Tournaments|Log out|Online/, `${kind}: only the page is printed`);
+    execFileSync('pdftoppm', ['-r', '60', '-png', pdf, join(artifacts, `director-${kind}`)]);
+    return readdirSync(artifacts).filter((f) => f.startsWith(`director-${kind}-`) && f.endsWith('.png')).length;
+  };
+  const pairingPages = await printed('pairings', [/Leiden club championship/, /Round 2 · Leiden, NL/, /Find your table/, /Smit Tom\s+\d\s+(Black|White)/]);
+  assert.equal(pairingPages, 2, 'the pairings by table, then the list to find one\'s table on a page of its own');
+  const slipPages = await printed('slips', [/Table 1 · Round 2/, /Table 3 · Round 2/, /Leiden club championship/, /Black's initials/]);
+  assert.equal(slipPages, 1, 'three slips fit on one page');
+  const standingPages = await printed('standings', [/Standings after round 1/, /de Vries Anna\s+3d\s+Leid NL/]);
+  assert.equal(standingPages, 1);
 
   assert.deepEqual(failures, []);
   console.log('director: ok');

@@ -266,6 +266,9 @@ function route() {
     current('tournaments');
     document.title = `${t('title.tournament', { id: m[1] })} · Tengen`;
     unmount = later(() => import('./tournaments.js'), (p) => p.mountTournament(view, ctx, Number(m[1])));
+  } else if ((m = /^#\/tournament\/(\d+)\/print\/(pairings|standings|slips)(?:\/(\d+))?$/.exec(hash))) {
+    current('tournaments');  // a page for paper (docs/tournaments.md, "Printed pages")
+    unmount = later(() => import('./tournaments.js'), (p) => p.mountTournamentPrint(view, ctx, Number(m[1]), m[2], m[3] ? Number(m[3]) : null));
   } else if (hash === '#/groups') {
     current('groups');
     document.title = `${t('nav.groups')} · Tengen`;

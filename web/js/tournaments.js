@@ -311,9 +311,22 @@ export function mountTournament(root, ctx, id) {
       }, T('tournament.register'))];
     }
     if (t.status === 'running' && me && !me.withdrawn) {
-      return [h('button', { onclick: () => { if (confirm(T('tournament.withdraw_confirm'))) act(Command.tournament_leave); } }, T('tournament.withdraw'))];
+      return [...myTable(t, me), h('button', { onclick: () => { if (confirm(T('tournament.withdraw_confirm'))) act(Command.tournament_leave); } }, T('tournament.withdraw'))];
     }
     return [];
+  }
+
+  // Over the board: where a player sits in the round published last (what they look for on a
+  // phone in the hall).
+  function myTable(t, me) {
+    const round = [...t.round_list].reverse().find((r) => r.started);
+    if (!t.settings.over_the_board || !round) return [];
+    if (round.byes.some((b) => b.id === me.id)) return [h('p', { class: 'my-table' }, T('tournament.my_bye', { round: round.round }))];
+    const g = round.games.find((x) => x.black.id === me.id || x.white.id === me.id);
+    if (!g || g.result) return [];
+    const black = g.black.id === me.id;
+    return [h('p', { class: 'my-table' }, T(black ? 'tournament.my_table_black' : 'tournament.my_table_white',
+      { round: round.round, table: g.board, name: (black ? g.white : g.black).name }))];
   }
 
   function directorActions(t) {
@@ -349,7 +362,10 @@ export function mountTournament(root, ctx, id) {
       }
     }
     if (t.status !== 'registering' && t.status !== 'cancelled') {
-      out.push(h('p', {}, h('a', { class: 'button', href: `/api/v1/tournaments/${id}/egd.h9`, download: '' }, T('tournament.egd_file'))));
+      out.push(h('p', { class: 'print-links' }, `${T('tournament.print')}: `,
+        ...PRINTS.flatMap((k, i) => [i ? ' · ' : '', h('a', { href: `#/tournament/${id}/print/${k}` }, T(`tournament.print_${k}`))])));
+      out.push(h('p', { class: 'federation-files' }, h('a', { class: 'button', href: `/api/v1/tournaments/${id}/egd.h9`, download: '' }, T('tournament.egd_file')),
+        ' ', h('a', { class: 'button', href: `/api/v1/tournaments/${id}/aga.txt`, download: '' }, T('tournament.aga_file'))));
     }
     return out.length ? [h('div', { class: 'director' }, h('h2', {}, T('tournament.col_director')), ...out)] : [];
   }
@@ -476,4 +492,91 @@ function auditDetail(a) {
   if (a.kind === 'paired' || a.kind === 'round_started') return `: ${T('tournament.round_n', { n: r.round })}`;
   if (a.kind === 'result') return `: ${T('tournament.round_board', { round: r.round, board: r.board })}, ${resultName(r.outcome)}${r.forfeit ? ` (${T('tournament.forfeit')})` : ''}`;
   return '';
+}
+
+// ---- printed pages (docs/tournaments.md, "Printed pages") ----
+
+export const PRINTS = ['pairings', 'standings', 'slips'];
+
+// A tournament's page for paper: the pairings of a round by table with a list to find one's
+// table, the standings with the crosstable, or a result slip per table to cut out. On screen a
+// bar above it prints it or goes back; printed (A4, web/style.css "@media print"), the page alone.
+export function mountTournamentPrint(root, ctx, id, kind, roundWanted) {
+  const bar = h('nav', { class: 'print-bar no-print' });
+  const sheet = h('article', { class: 'print-sheet' });
+  fill(root, h('div', { class: 'print-page' }, bar, sheet));
+  let stopped = false;
+  (async () => {
+    try {
+      const t = await fetchJson(`/api/v1/tournaments/${id}`);
+      if (stopped) return;
+      const published = t.round_list.filter((r) => r.started || !t.settings.over_the_board);
+      const round = t.round_list.find((r) => r.round === roundWanted) ?? published[published.length - 1] ?? t.round_list[t.round_list.length - 1];
+      document.title = `${t.name} · ${T(`tournament.print_${kind}`)} · Tengen`;
+      fill(bar, h('a', { href: `#/tournament/${id}` }, `← ${t.name}`),
+        ...PRINTS.map((k) => (k === kind ? h('strong', {}, T(`tournament.print_${k}`)) : h('a', { href: `#/tournament/${id}/print/${k}${round ? `/${round.round}` : ''}` }, T(`tournament.print_${k}`)))),
+        h('button', { class: 'primary', onclick: () => window.print() }, T('tournament.print')));
+      const place = [t.settings.city, t.settings.country].filter(Boolean).join(', ');
+      const heading = (what) => h('header', { class: 'print-head' }, h('h1', {}, t.name),
+        h('p', {}, [what, place, formatDate(Date.now())].filter(Boolean).join(' · ')));
+      if (kind === 'standings') fill(sheet, heading(T('tournament.print_after', { n: t.round_list.filter((r) => r.games.every((g) => g.result)).length })), printStandings(t));
+      else if (!round) fill(sheet, heading(''), h('p', {}, T('tournament.no_rounds')));
+      else if (kind === 'slips') fill(sheet, ...printSlips(t, round));
+      else fill(sheet, heading(T('tournament.round_n', { n: round.round })), ...printPairings(t, round));
+    } catch (err) {
+      if (!stopped) fill(sheet, h('p', { class: 'form-error', role: 'alert' }, err.message));
+    }
+  })();
+  return () => { stopped = true; };
+}
+
+const rankOf = (t, p) => t.entrants.find((e) => e.id === p.id)?.rank ?? '';
+const handicapText = (n) => (n ? (n === 1 ? T('tournament.no_komi') : T('scoring.stones', { n })) : T('tournament.even'));
+
+function printPairings(t, round) {
+  const byTable = h('table', { class: 'print-table pairings' },
+    h('thead', {}, h('tr', {}, ...['table', 'black', 'white', 'handicap', 'result'].map((x) => h('th', { scope: 'col' }, T(`tournament.rcol_${x}`))))),
+    h('tbody', {}, ...round.games.map((g) => h('tr', {}, h('td', { class: 'num' }, String(g.board)),
+      h('td', {}, `${g.black.name} `, h('span', { class: 'rank' }, rankOf(t, g.black))),
+      h('td', {}, `${g.white.name} `, h('span', { class: 'rank' }, rankOf(t, g.white))),
+      h('td', {}, handicapText(g.handicap)), h('td', { class: 'write-in' }, g.result ? resultName(g.result) : '')))));
+  // Everyone alphabetically with their table and colour: how a player finds their board.
+  const seats = [];
+  for (const g of round.games) {
+    seats.push([g.black.name, String(g.board), T('tournament.rcol_black')]);
+    seats.push([g.white.name, String(g.board), T('tournament.rcol_white')]);
+  }
+  for (const b of round.byes) seats.push([b.name, '—', T('tournament.bye')]);
+  seats.sort((a, b) => a[0].localeCompare(b[0]));
+  return [byTable,
+    round.byes.length ? h('p', {}, T('tournament.byes', { names: round.byes.map((b) => b.name).join(', ') })) : '',
+    h('section', { class: 'print-break' }, h('h2', {}, T('tournament.find_table')),
+      h('table', { class: 'print-table seats' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, T('tournament.player')), h('th', { scope: 'col' }, T('tournament.rcol_table')), h('th', { scope: 'col' }, T('tournament.colour')))),
+        h('tbody', {}, ...seats.map(([name, table, colour]) => h('tr', {}, h('td', {}, name), h('td', { class: 'num' }, table), h('td', {}, colour))))))];
+}
+
+function printStandings(t) {
+  const tieBreaks = t.tie_breaks.filter((k) => k !== 'score' && k !== 'wins');
+  const club = (p) => { const e = t.entrants.find((x) => x.id === p.id); return [e?.club, e?.country].filter(Boolean).join(' '); };
+  return h('table', { class: 'print-table standings-print' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, T('tournament.player')), h('th', { scope: 'col' }, T('tournament.rank')),
+      h('th', { scope: 'col' }, T('tournament.club')),
+      ...t.round_list.map((r) => h('th', { scope: 'col' }, `R${r.round}`)),
+      h('th', { scope: 'col' }, t.system === 'mcmahon' ? 'MMS' : T('tournament.wins')), ...tieBreaks.map((k) => h('th', { scope: 'col' }, TIE_BREAK_WORDS[k] ?? k)))),
+    h('tbody', {}, ...t.standings.map((s) => h('tr', { class: s.withdrawn ? 'out' : '' }, h('td', { class: 'num' }, String(s.place)), h('td', {}, s.player.name),
+      h('td', {}, s.rank), h('td', {}, club(s.player)), ...s.rounds.map((c) => h('td', { class: 'cross' }, crosstableCell(c))),
+      h('td', { class: 'num' }, String(t.system === 'mcmahon' ? s.score : s.points)), ...tieBreaks.map((k) => h('td', { class: 'num' }, String(s[k])))))));
+}
+
+// One slip per table: who plays, the handicap, the result to tick and both players' initials.
+function printSlips(t, round) {
+  const box = (label) => h('span', { class: 'tick' }, h('span', { class: 'box', 'aria-hidden': 'true' }), ` ${label}`);
+  return [h('div', { class: 'slips' }, ...round.games.map((g) => h('section', { class: 'slip' },
+    h('p', { class: 'slip-head' }, h('strong', {}, `${T('tournament.rcol_table')} ${g.board} · ${T('tournament.round_n', { n: round.round })}`), h('br'), h('span', { class: 'slip-event' }, t.name)),
+    h('dl', {}, h('dt', {}, T('tournament.rcol_black')), h('dd', {}, `${g.black.name} (${rankOf(t, g.black)})`),
+      h('dt', {}, T('tournament.rcol_white')), h('dd', {}, `${g.white.name} (${rankOf(t, g.white)})`),
+      h('dt', {}, T('tournament.rcol_handicap')), h('dd', {}, handicapText(g.handicap))),
+    h('p', { class: 'ticks' }, box(resultName('black')), box(resultName('white')), box(resultName('jigo'))),
+    h('p', { class: 'signatures' }, h('span', {}, T('tournament.initials_black')), h('span', {}, T('tournament.initials_white'))))))];
 }

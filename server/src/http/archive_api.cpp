@@ -308,7 +308,8 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
   if (const auto slash = rest.find('/'); slash != std::string_view::npos) {
     file = rest.substr(slash + 1);
     rest = rest.substr(0, slash);
-    if (file != "egd.h9") return error(404, "not_found", "a tournament's files are egd.h9");
+    if (file != "egd.h9" && file != "aga.txt")
+      return error(404, "not_found", "a tournament's files are egd.h9 and aga.txt");
   }
   const auto id = parse_int(rest);
   if (!id || *id < 1)
@@ -316,14 +317,17 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
   auto view = archive_.hub.tournament(*id);
   if (!view) return error(404, "not_found", "no tournament " + std::to_string(*id));
   if (file.empty()) return ApiResponse{200, std::move(*view), {}};
-  auto h9 = federation::egd_h9(nlohmann::json::parse(*view));
-  if (!h9)
+  // The federations' files (docs/tournaments.md, "Federation files").
+  const auto page = nlohmann::json::parse(*view);
+  const bool egd = file == "egd.h9";
+  auto text = egd ? federation::egd_h9(page) : federation::aga_results(page);
+  if (!text)
     return error(409, "not_started",
                  "the tournament has not started: it has no results to send yet");
-  ApiResponse response{200, std::move(*h9), {}};
+  ApiResponse response{200, std::move(*text), {}};
   response.content_type = "text/plain; charset=utf-8";
-  response.content_disposition =
-      "attachment; filename=\"tengen-tournament-" + std::to_string(*id) + ".h9\"";
+  response.content_disposition = "attachment; filename=\"tengen-tournament-" + std::to_string(*id) +
+                                 (egd ? ".h9\"" : "-aga.txt\"");
   return response;
 }
 

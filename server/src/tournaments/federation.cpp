@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <variant>
 #include <vector>
 
@@ -182,6 +183,89 @@ std::optional<std::string> egd_h9(const json& t) {
     if (const auto pin = e.find("egd_pin"); pin != e.end())
       line += "  ; EGD PIN " + pin->get<std::string>();
     out += line + "\n";
+  }
+  return out;
+}
+
+std::optional<std::string> aga_results(const json& t) {
+  if (t.at("status").get<std::string>() == "registering" || t.at("round_list").empty())
+    return std::nullopt;
+  const auto decoded = protocol::decode_tournament_settings(t.at("settings").dump());
+  if (const auto* problem = std::get_if<std::string>(&decoded))
+    throw std::runtime_error("the tournament's settings are unreadable: " + *problem);
+  const auto& s = std::get<protocol::TournamentSettings>(decoded);
+
+  std::vector<std::int64_t> round_days;
+  for (const auto& line : t.at("audit")) {
+    if (line.at("kind") == "round_started") round_days.push_back(line.at("at_ms"));
+  }
+  if (round_days.empty()) round_days.push_back(t.at("created_at_ms").get<std::int64_t>());
+  // The AGA writes dates as month/day/year.
+  const auto us_date = [](std::int64_t ms) {
+    const std::string iso = date_of(ms);  // YYYY-MM-DD
+    return std::to_string(std::stoi(iso.substr(5, 2))) + "/" +
+           std::to_string(std::stoi(iso.substr(8, 2))) + "/" + iso.substr(0, 4);
+  };
+  static const std::map<std::string, std::string> kRules{{"aga", "AGA"},
+                                                         {"japanese", "Japanese"},
+                                                         {"chinese", "Chinese"},
+                                                         {"korean", "Korean"},
+                                                         {"ing", "Ing"},
+                                                         {"new-zealand", "New Zealand"},
+                                                         {"tromp-taylor", "Tromp-Taylor"}};
+  const std::string ruleset(to_string(s.game.ruleset));
+  const auto rules = kRules.find(ruleset);
+
+  std::string out = "TOURNEY " + s.name;
+  if (!s.city.empty()) out += ", " + s.city;
+  if (!s.country.empty()) out += ", " + s.country;
+  out += "\n\tstart=" + us_date(round_days.front()) + "\n\tfinish=" + us_date(round_days.back()) +
+         "\n\trules=" + (rules == kRules.end() ? ruleset : rules->second) + "\n";
+
+  // Every entrant's number: their AGA ID, or a temporary one.
+  std::map<std::int64_t, std::string> ids;
+  out += "PLAYERS\n";
+  int temporary = 9000000;
+  for (const auto& e : t.at("entrants")) {
+    const auto id = e.at("id").get<std::int64_t>();
+    std::string number = e.value("aga_id", std::string());
+    const bool known = !number.empty();
+    if (!known) number = std::to_string(++temporary);
+    ids[id] = number;
+    const std::string name =
+        e.value("account", true)
+            ? e.at("name").get<std::string>()
+            : e.value("family_name", std::string()) +
+                  (e.contains("given_name") ? ", " + e.at("given_name").get<std::string>() : "");
+    out += padded(number, 8, true) + " " + padded(name, 30, false) + " " +
+           e.at("rank").get<std::string>();
+    if (!known) out += "  # no AGA ID: a temporary number";
+    out += "\n";
+  }
+  out += "GAMES\n";
+  const double komi = protocol::rules_of(s.game).komi;
+  for (const auto& round : t.at("round_list")) {
+    const std::string where = "round " + std::to_string(round.at("round").get<int>());
+    for (const auto& g : round.at("games")) {
+      const std::string at = where + ", table " + std::to_string(g.at("board").get<int>());
+      const std::string white = ids.at(g.at("white").at("id").get<std::int64_t>());
+      const std::string black = ids.at(g.at("black").at("id").get<std::int64_t>());
+      const std::string result = g.at("result").is_null() ? "" : g.at("result").get<std::string>();
+      if (result != "black" && result != "white") {
+        out += "# " + at + ": " + (result.empty() ? "no result" : result) + ", not rated\n";
+        continue;
+      }
+      if (g.value("forfeit", false)) {
+        out += "# " + at + ": won by forfeit, not rated\n";
+        continue;
+      }
+      const int handicap = g.value("handicap", 0);  // 1: no stones, no komi
+      out += white + " " + black + " " + (result == "white" ? "w" : "b") + " " +
+             std::to_string(handicap >= 2 ? handicap : 0) + " " +
+             number(handicap >= 1 ? 0.5 : komi) + "\n";
+    }
+    for (const auto& bye : round.at("byes"))
+      out += "# " + where + ": a bye for " + ids.at(bye.at("id").get<std::int64_t>()) + "\n";
   }
   return out;
 }

@@ -27,4 +27,12 @@ char egd_class(const protocol::TournamentSettings& settings);
 // not played). nullopt while registering (no standings yet).
 std::optional<std::string> egd_h9(const nlohmann::json& tournament);
 
+// The American Go Association's results file, as its ratings page describes it: a TOURNEY line
+// (name, place, dates) with start=, finish= and rules=, a PLAYERS section (AGA ID, "Family,
+// Given", rank) and a GAMES section, one line per game played to a win: White's ID, Black's ID,
+// the winner's colour (w or b), handicap stones and komi. A player without an AGA ID gets a
+// temporary number (9000001, ...) with a comment; games the AGA does not rate (jigo, both lose,
+// forfeits, byes) are comments. nullopt while registering.
+std::optional<std::string> aga_results(const nlohmann::json& tournament);
+
 }  // namespace tengen::federation
