@@ -163,6 +163,7 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
                       {"board", 1},
                       {"result", "black"}});
   EXPECT_EQ(refused["code"], "conflict");
+  EXPECT_EQ(refused["message"], "round 1 is not published yet");
 
   const int withdraw_after = 2;  // Family7 Given7 leaves after round 2
   for (int round = 1; round <= 4; ++round) {

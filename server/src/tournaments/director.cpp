@@ -31,6 +31,13 @@ json user_json(const protocol::UserRef& u) {
   return {{"id", u.id}, {"name", u.name}};
 }
 
+// No one more may register: its own limit, or kMaxPlayers when it sets none.
+bool full(const TournamentState& t) {
+  const int limit = t.settings().max_players;
+  return static_cast<int>(t.players().size()) >=
+         (limit != 0 ? limit : TournamentDirector::kMaxPlayers);
+}
+
 }  // namespace
 
 TournamentState* TournamentDirector::find(protocol::TournamentId id) {
@@ -187,8 +194,7 @@ TournamentDirector::Reply TournamentDirector::register_player(
   if (t->player_named(me.name))
     return error(cid, ErrorCode::Conflict,
                  "a player named '" + me.name + "' is registered already: ask the director");
-  if (static_cast<int>(t->players().size()) >= (s.max_players != 0 ? s.max_players : kMaxPlayers))
-    return error(cid, ErrorCode::Conflict, "the tournament is full");
+  if (full(*t)) return error(cid, ErrorCode::Conflict, "the tournament is full");
   const double rating = host_.rating_of_user(me.id);
   const int rank = m.rank ? *protocol::parse_rank(*m.rank) : ratings::rank_index(rating);
   record(*t, "registered", {{"user", user_json(me)}, {"rank", rank}, {"rating", rating}}, me);
@@ -306,7 +312,9 @@ TournamentDirector::Reply TournamentDirector::set_result(const protocol::UserRef
                  "round " + std::to_string(m.round) + " has no board " + std::to_string(m.board));
   }
   if (!round.started)
-    return error(cid, ErrorCode::Conflict, "round " + std::to_string(m.round) + " has not started");
+    return error(cid, ErrorCode::Conflict,
+                 "round " + std::to_string(m.round) +
+                     (t->settings().over_the_board ? " is not published yet" : " has not started"));
   if (t->elimination() && m.round != static_cast<int>(t->rounds().size())) {
     return error(cid, ErrorCode::Conflict,
                  "in an elimination, a result is final once the next round is paired");
@@ -372,8 +380,7 @@ TournamentDirector::Reply TournamentDirector::add_player(const protocol::UserRef
                  "the family and given names are longer than 40 bytes together");
   if (t->player_named(name))
     return error(cid, ErrorCode::Conflict, "'" + name + "' is registered already");
-  if (static_cast<int>(t->players().size()) >= (s.max_players != 0 ? s.max_players : kMaxPlayers))
-    return error(cid, ErrorCode::Conflict, "the tournament is full");
+  if (full(*t)) return error(cid, ErrorCode::Conflict, "the tournament is full");
   const int rank = *protocol::parse_rank(m.rank);
   // The middle of the rank on the ratings' scale (ratings/glicko2.h): for seeding within a rank.
   const double rating = 1500 + (rank - 20) * ratings::kRatingPerRank + ratings::kRatingPerRank / 2;
