@@ -1,8 +1,9 @@
 // Over-the-board tournaments through the real stack (SQLite file, WebSockets on loopback): a
 // 24-player McMahon whose players have no accounts but two, registered by the director with
 // clubs, countries and EGD PINs, each round published with its tables, results entered by the
-// director, a withdrawal, a restart mid-event, and the EGD's .h9 file read back field by field
-// against the tournament's own pairings (docs/tournaments.md, "Over the board").
+// director, a late registration before round 2, a withdrawal, a restart mid-event, and the EGD's
+// .h9 file read back field by field against the tournament's own pairings (docs/tournaments.md,
+// "Over the board").
 #include <gtest/gtest.h>
 
 #include <map>
@@ -186,6 +187,15 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
       stack_.reset();
       start();
       EXPECT_EQ(view(id)["round_list"], v["round_list"]);
+      EXPECT_EQ(view(id)["entrants"], v["entrants"]);  // the late player's start score too
+    }
+    if (round == 1) {  // no one joins a round being played
+      auto late = guest(id, 40);
+      late["rank"] = "10k";
+      refused = director(late);
+      EXPECT_EQ(refused["code"], "conflict");
+      EXPECT_EQ(refused["message"],
+                "round 1 is being played: add the player once its results are in");
     }
     for (std::size_t b = 0; b < games.size(); ++b) {
       expect_ack(director({{"type", "tournament_set_result"},
@@ -193,6 +203,23 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
                            {"round", round},
                            {"board", b + 1},
                            {"result", outcome_of(round, static_cast<int>(b + 1))}}));
+    }
+    if (round == 1) {  // a late player, before round 2 is published: it is paired again
+      auto late = guest(id, 40);
+      late["family_name"] = "Late";
+      late["given_name"] = "Comer";
+      late["rank"] = "10k";
+      expect_ack(director(late));
+      v = view(id);
+      ASSERT_EQ(v["entrants"].size(), 25u);
+      EXPECT_EQ(v["entrants"][24]["name"], "Late Comer");
+      EXPECT_EQ(v["entrants"][24]["start_score"], 10);  // 10k between the floor (20k) and the bar
+      bool paired = false;
+      for (const auto& g : v["round_list"][1]["games"])
+        paired = paired || g["black"]["name"] == "Late Comer" || g["white"]["name"] == "Late Comer";
+      for (const auto& b : v["round_list"][1]["byes"]) paired = paired || b["name"] == "Late Comer";
+      EXPECT_TRUE(paired);
+      EXPECT_FALSE(v["round_list"][1]["started"].get<bool>());
     }
     if (round == withdraw_after) {
       expect_ack(director(
@@ -203,8 +230,9 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
   }
   v = view(id);
   EXPECT_EQ(v["status"], "finished");
-  // Round 3 on: 23 players, so a bye.
-  EXPECT_EQ(v["round_list"][2]["byes"].size(), 1u);
+  // Round 2: 25 players (the late one), so a bye; round 3 on: 24 (a withdrawal), none.
+  EXPECT_EQ(v["round_list"][1]["byes"].size(), 1u);
+  EXPECT_EQ(v["round_list"][2]["byes"].size(), 0u);
 
   // The director's actions are in the audit log, with who did them.
   int published = 0, entered = 0;
@@ -243,7 +271,7 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
   EXPECT_EQ(header["HA"], "h2");
   EXPECT_EQ(header["KM"], "6.5");
   EXPECT_EQ(header["TM"], "82");  // 3600 + 45 × 30 = 4950 s
-  ASSERT_EQ(players.size(), 24u);
+  ASSERT_EQ(players.size(), 25u);
 
   // Each line: number, family, given, rank, country, club, MMS, SOS, SOSOS, four results.
   const std::regex result_re(R"(^(\d+)([+\-=])(?:/([bw])(\d?))?$)");
@@ -302,9 +330,9 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
         EXPECT_EQ(cell, "0+") << name << " round " << r + 1;
         continue;
       }
-      if (!game) {  // withdrawn: a round without an opponent
+      if (!game) {  // withdrawn, or not yet registered: a round without an opponent
         EXPECT_EQ(cell, "0-") << name << " round " << r + 1;
-        EXPECT_TRUE(row["withdrawn"].get<bool>());
+        EXPECT_TRUE(row["withdrawn"].get<bool>() || (name == "Late Comer" && r == 0));
         continue;
       }
       std::smatch m;

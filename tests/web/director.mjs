@@ -107,6 +107,15 @@ try {
   await watcher.locator('.standings-table tbody tr').nth(5).waitFor();
   await watcher.screenshot({ path: join(artifacts, 'director-phone-standings.png'), fullPage: true });
 
+  step('a late player, between rounds: round 2 is paired again with her');
+  await td.fill('#ta-family_name', 'Laat');
+  await td.fill('#ta-given_name', 'Lies');
+  await td.locator('#ta-rank').selectOption('6k');
+  await td.press('#ta-given_name', 'Enter');
+  await td.locator('.entrants', { hasText: 'Laat Lies 6k' }).waitFor();
+  await td.locator('.round[data-round="2"] td', { hasText: 'Laat Lies' }).waitFor();
+  await watcher.locator('.round[data-round="2"] td', { hasText: 'Laat Lies' }).waitFor();  // live
+
   step('the EGD file: linked, and what it holds');
   const link = td.locator('.director a', { hasText: 'Download the EGD results file (.h9)' });
   assert.equal(await link.getAttribute('href'), `/api/v1/tournaments/${id}/egd.h9`);
@@ -120,7 +129,8 @@ try {
   assert.match(h9, /de_Vries\s+Anna\s+3d NL Leid /);
   assert.match(h9, /; EGD PIN 12345678/);
   assert.match(h9, /Smit\s+Tom\s+15k -- -\s/);
-  assert.equal(h9.split('\n').filter((l) => l && !l.startsWith(';')).length, 7);
+  assert.equal(h9.split('\n').filter((l) => l && !l.startsWith(';')).length, 8);
+  assert.match(h9, /Laat\s+Lies\s+6k -- -\s+\S+\s+\S+\s+\S+\s+0-\s/);  // round 1: not yet there
   assert.match(h9, /wim\s+-\s+10k -- -\s/);  // an account: its name, no given name
 
   step('printed pages: round 2 published, its pairings, result slips and the standings as A4 PDFs');

@@ -335,7 +335,9 @@ export function mountTournament(root, ctx, id) {
     if (t.status === 'registering') out.push(h('button', { class: 'primary', onclick: () => act(Command.tournament_start) }, T('tournament.start_now')));
     const last = t.round_list[t.round_list.length - 1];
     const onBoards = t.settings.over_the_board;
-    if (onBoards && t.status === 'registering') out.push(addPlayerForm());
+    // Over the board a Swiss or McMahon also takes a late player between rounds.
+    const between = t.status === 'running' && ['swiss', 'mcmahon'].includes(t.system) && (!last?.started || last.games.every((g) => g.result));
+    if (onBoards && (t.status === 'registering' || between)) out.push(addPlayerForm());
     if (t.status === 'running' && last && !last.started) {
       out.push(h('div', { class: 'field-row' },
         onBoards ? h('button', { class: 'primary', onclick: () => act(Command.tournament_publish_round, { round: last.round }) }, T('tournament.publish', { round: last.round })) : '',

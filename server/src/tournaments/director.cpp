@@ -371,8 +371,20 @@ TournamentDirector::Reply TournamentDirector::add_player(const protocol::UserRef
     return error(cid, ErrorCode::Conflict,
                  "players without accounts play over the board: this tournament is played online");
   }
-  if (t->status() != Status::Registering)
-    return error(cid, ErrorCode::Conflict, "registration is over: the tournament has started");
+  // Late registration (over the board): a Swiss or McMahon takes a player between rounds, before
+  // the next round is published.
+  const bool late = t->status() == Status::Running;
+  if (t->status() != Status::Registering && !late)
+    return error(cid, ErrorCode::Conflict, "registration is over: the tournament is over");
+  if (late && s.system != tournament::System::Swiss && s.system != tournament::System::McMahon) {
+    return error(cid, ErrorCode::Conflict,
+                 "registration is over: only a Swiss or McMahon takes players after its start");
+  }
+  if (late && !t->rounds().empty() && t->rounds().back().started && !t->rounds().back().decided()) {
+    return error(cid, ErrorCode::Conflict,
+                 "round " + std::to_string(t->rounds().size()) +
+                     " is being played: add the player once its results are in");
+  }
   std::string name = m.family_name;
   if (!m.given_name.empty()) name += " " + m.given_name;
   if (name.size() > 40)
@@ -394,12 +406,20 @@ TournamentDirector::Reply TournamentDirector::add_player(const protocol::UserRef
   }
   if (m.egd_pin) entry["egd_pin"] = *m.egd_pin;
   if (m.aga_id) entry["aga_id"] = *m.aga_id;
-  record(*t, "registered",
-         {{"user", {{"id", t->next_guest_id()}, {"name", name}}},
-          {"rank", rank},
-          {"rating", rating},
-          {"entry", entry}},
-         me);
+  json registered{{"user", {{"id", t->next_guest_id()}, {"name", name}}},
+                  {"rank", rank},
+                  {"rating", rating},
+                  {"entry", entry}};
+  if (late) {  // their start score, as at the start; the rounds before count as not played
+    registered["start_score"] =
+        s.system == tournament::System::McMahon ? std::clamp(rank, s.floor, s.bar) - s.floor : 0;
+  }
+  record(*t, "registered", std::move(registered), me);
+  // A round paired already but not published is paired again with them.
+  if (late && !t->rounds().empty() && !t->rounds().back().started) {
+    repair(me, cid, t->id());
+    return ack(cid, t->id());
+  }
   if (s.start_when_full && static_cast<int>(t->players().size()) == s.max_players)
     begin(*t, std::nullopt);
   advance(*t);

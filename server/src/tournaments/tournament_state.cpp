@@ -65,6 +65,8 @@ void TournamentState::apply(const std::string& kind, const json& r,
                  text("country"),     text("egd_pin"),    text("aga_id")};
     }
     lowest_guest_ = std::min(lowest_guest_, p.user.id);
+    // A late registration (over the board): after the seeds, with its own start score.
+    if (status_ == Status::Running) start_scores_.push_back(r.value("start_score", 0.0));
     players_.push_back(std::move(p));
   } else if (kind == "unregistered") {
     const auto id = r.at("user").at("id").get<std::int64_t>();
