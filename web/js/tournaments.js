@@ -277,7 +277,8 @@ export function mountTournament(root, ctx, id) {
     fill(actions, ...playerActions(t), ...directorActions(t));
     for (const [key, value] of typed) {
       const el = document.getElementById(key);
-      if (el && actions.contains(el)) el.value = value;
+      // A choice no longer offered (a player withdrawn) leaves the list at its new default.
+      if (el && actions.contains(el) && (el.tagName !== 'SELECT' || [...el.options].some((o) => o.value === value))) el.value = value;
     }
     if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
     renderStandings(t);
