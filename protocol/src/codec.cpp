@@ -484,8 +484,8 @@ struct ServerWriter {
 };
 
 // Strict reading, of what clients send: every field of the right type and checked, none unknown.
-// Client messages hold plain values, enums, lists of strings and settings; no nested described
-// structs.
+// Client messages hold plain values, enums, lists of strings or numbers and settings; no nested
+// described structs.
 
 template <class T>
 T read_value(Fields& f, const char* name) {
@@ -495,6 +495,21 @@ T read_value(Fields& f, const char* name) {
     return read_tournament_settings(f.object(name));
   } else if constexpr (wire::Enum<T>) {
     return enum_value<T>(f.required<std::string>(name), f.name_of(name));
+  } else if constexpr (std::is_same_v<T, std::vector<int>>) {
+    const json& list = f.object(name);
+    const std::string field = f.name_of(name);
+    if (!list.is_array())
+      throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a list of numbers"};
+    if (list.size() > 1000)  // bounded before it is copied; the field's check says the limit
+      throw FieldError{ErrorCode::BadField, "field '" + field + "' is too long"};
+    std::vector<int> out;
+    for (const json& item : list) {
+      if (!item.is_number_integer() || item.get<std::int64_t>() < std::numeric_limits<int>::min() ||
+          item.get<std::int64_t>() > std::numeric_limits<int>::max())
+        throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a list of numbers"};
+      out.push_back(item.get<int>());
+    }
+    return out;
   } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
     const json& list = f.object(name);
     const std::string field = f.name_of(name);
@@ -1038,6 +1053,16 @@ std::string conditional_lines(const std::vector<std::string>& lines) {
   if (lines.size() > 50) return "must be at most 50 lines";
   for (const auto& line : lines) {
     if (line.empty() || line.size() > 400) return "must be lines of 1 to 400 bytes";
+  }
+  return "";
+}
+std::string table_numbers(const std::vector<int>& tables) {
+  if (tables.size() > 1000) return "must be at most 1,000 tables";
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    if (tables[i] <= 0) return "must be table numbers from 1";
+    if (std::find(tables.begin(), tables.begin() + static_cast<std::ptrdiff_t>(i), tables[i]) !=
+        tables.begin() + static_cast<std::ptrdiff_t>(i))
+      return "names table " + std::to_string(tables[i]) + " twice";
   }
   return "";
 }

@@ -6,6 +6,8 @@
 // "Over the board").
 #include <gtest/gtest.h>
 
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,7 +32,7 @@ class OverTheBoard : public ::testing::Test {
  protected:
   void start() {
     stack_.emplace(temp_.path());
-    for (const auto* name : {"tdir", "amy", "bob"}) {
+    for (const auto* name : {"tdir", "amy", "bob", "cat", "dan"}) {
       if (!tokens_.contains(name)) tokens_[name] = stack_->token_for(name);
       clients_[name] = std::make_unique<WsClient>(stack_->port(),
                                                   WsClient::Options{tokens_[name], "", "/ws/v1"});
@@ -108,6 +110,117 @@ json guest(int tournament, int i) {
 std::string outcome_of(int round, int board) {
   if ((round + board) % 7 == 0) return "jigo";
   return (round * 3 + board) % 5 == 0 ? "white" : "black";
+}
+
+// OpenGotha's file against the tournament's page (the format: docs/tournaments.md, "OpenGotha"):
+// every player's fields and participation, every game by OpenGotha's player keys, the byes, the
+// parameters.
+void check_opengotha_file(const std::string& xml, const json& v) {
+  namespace pt = boost::property_tree;
+  pt::ptree doc;
+  std::istringstream in(xml);
+  pt::read_xml(in, doc);
+  const auto& root = doc.get_child("Tournament");
+  std::map<std::int64_t, std::string> key_of;
+  std::vector<const pt::ptree*> players;
+  for (const auto& [tag, p] : root.get_child("Players")) {
+    if (tag == "Player") players.push_back(&p);
+  }
+  ASSERT_EQ(players.size(), v["entrants"].size());
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    const auto& p = *players[i];
+    const json& e = v["entrants"][i];
+    const auto attr = [&](const char* name) {
+      return p.get<std::string>("<xmlattr>." + std::string(name));
+    };
+    const bool account = e["account"];
+    const std::string family =
+        account ? e["name"].get<std::string>() : e["family_name"].get<std::string>();
+    const std::string given = account ? "" : e.value("given_name", std::string());
+    EXPECT_EQ(attr("name"), family);
+    EXPECT_EQ(attr("firstName"), given);
+    std::string rank = e["rank"];
+    for (auto& c : rank) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    EXPECT_EQ(attr("rank"), rank);
+    EXPECT_EQ(attr("grade"), rank);
+    EXPECT_EQ(attr("club"), e.value("club", std::string()));
+    EXPECT_EQ(attr("country"), e.value("country", std::string()));
+    EXPECT_EQ(attr("egfPin"), e.value("egd_pin", std::string()));
+    EXPECT_EQ(attr("agaId"), e.value("aga_id", std::string()));
+    EXPECT_EQ(attr("registeringStatus"), "FIN");
+    // 1d is 2100 and each rank 100 points (OpenGotha's ranks from EGF ratings).
+    const int index = *protocol::parse_rank(e["rank"].get<std::string>());
+    EXPECT_EQ(std::stoi(attr("rating")), 2100 + (index - 30) * 100);
+    const std::string participating = attr("participating");
+    ASSERT_EQ(participating.size(), 20u);
+    for (std::size_t r = 0; r < 4; ++r) {
+      bool paired = false;
+      for (const auto& g : v["round_list"][r]["games"])
+        paired = paired || g["black"]["id"] == e["id"] || g["white"]["id"] == e["id"];
+      for (const auto& b : v["round_list"][r]["byes"]) paired = paired || b["id"] == e["id"];
+      EXPECT_EQ(participating[r], paired ? '1' : '0') << family << " round " << r + 1;
+    }
+    std::string key;  // name and first name, no spaces, upper case
+    for (const char c : family + given) {
+      if (c != ' ') key += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    key_of[e["id"]] = key;
+  }
+  std::size_t games = 0;
+  for (const auto& [tag, g] : root.get_child("Games")) {
+    if (tag != "Game") continue;
+    const auto attr = [&](const char* name) {
+      return g.get<std::string>("<xmlattr>." + std::string(name));
+    };
+    const int round = std::stoi(attr("roundNumber"));
+    const int table = std::stoi(attr("tableNumber"));
+    ASSERT_GE(round, 1);
+    ASSERT_LE(round, 4);
+    const json& game = v["round_list"][round - 1]["games"][table - 1];
+    EXPECT_EQ(attr("blackPlayer"), key_of.at(game["black"]["id"]));
+    EXPECT_EQ(attr("whitePlayer"), key_of.at(game["white"]["id"]));
+    EXPECT_EQ(std::stoi(attr("handicap")), game["handicap"].get<int>());
+    const std::string result = game["result"];
+    std::string expected = result == "black"   ? "RESULT_BLACKWINS"
+                           : result == "white" ? "RESULT_WHITEWINS"
+                           : result == "jigo"  ? "RESULT_EQUAL"
+                                               : "RESULT_BOTHLOOSE";
+    if (game["forfeit"].get<bool>()) expected += "_BYDEF";
+    EXPECT_EQ(attr("result"), expected);
+    ++games;
+  }
+  std::size_t expected_games = 0, byes = 0;
+  for (const auto& r : v["round_list"]) expected_games += r["games"].size();
+  EXPECT_EQ(games, expected_games);
+  for (const auto& [tag, b] : root.get_child("ByePlayer")) {
+    if (tag != "ByePlayer") continue;
+    const int round = b.get<int>("<xmlattr>.roundNumber");
+    EXPECT_EQ(b.get<std::string>("<xmlattr>.player"),
+              key_of.at(v["round_list"][round - 1]["byes"][0]["id"]));
+    ++byes;
+  }
+  EXPECT_EQ(byes, 1u);  // round 2's
+  const auto& general = root.get_child("TournamentParameterSet.GeneralParameterSet.<xmlattr>");
+  EXPECT_EQ(general.get<std::string>("name"), "Leiden weekend");
+  EXPECT_EQ(general.get<std::string>("location"), "Leiden");
+  EXPECT_EQ(general.get<int>("numberOfRounds"), 4);
+  EXPECT_EQ(general.get<int>("size"), 19);
+  EXPECT_EQ(general.get<std::string>("komi"), "6.5");
+  EXPECT_EQ(general.get<int>("basicTime"), 60);
+  EXPECT_EQ(general.get<std::string>("complementaryTimeSystem"), "STDBYOYOMI");
+  EXPECT_EQ(general.get<int>("stdByoYomiTime"), 30);
+  EXPECT_EQ(general.get<std::string>("genMMBar"), "2D");
+  EXPECT_EQ(general.get<std::string>("genMMFloor"), "20K");
+  EXPECT_EQ(general.get<std::string>("bInternetGame"), "false");
+  const auto& handicap = root.get_child("TournamentParameterSet.HandicapParameterSet.<xmlattr>");
+  EXPECT_EQ(handicap.get<std::string>("hdBasedOnMMS"), "true");
+  EXPECT_EQ(handicap.get<int>("hdCorrection"), 2);
+  EXPECT_EQ(handicap.get<int>("hdCeiling"), 9);
+  std::vector<std::string> criteria;
+  for (const auto& [tag, c] :
+       root.get_child("TournamentParameterSet.PlacementParameterSet.PlacementCriteria"))
+    criteria.push_back(c.get<std::string>("<xmlattr>.name"));
+  EXPECT_EQ(criteria, (std::vector<std::string>{"MMS", "SOSM", "SOSOSM", "NULL", "NULL", "NULL"}));
 }
 
 TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesItsPairings) {
@@ -407,6 +520,13 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
   EXPECT_GT(rated, 30u);
   EXPECT_EQ(at, aga_lines.size());
 
+  // ---- OpenGotha's file, read back with an XML parser, field by field ----
+  const std::string og_reply =
+      http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id) + "/opengotha.xml");
+  ASSERT_NE(og_reply.find("200 OK"), std::string::npos) << og_reply.substr(0, 300);
+  EXPECT_NE(og_reply.find("Content-Type: application/xml"), std::string::npos);
+  check_opengotha_file(body_of(og_reply), v);
+
   // Registering: no file yet.
   const int empty =
       director({{"type", "create_tournament"}, {"settings", settings(true)}})["tournament"];
@@ -416,6 +536,206 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
   EXPECT_NE(http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id) + "/other.txt")
                 .find("404"),
             std::string::npos);
+}
+
+// A club championship, half at the club and half online: a round robin of four members and two
+// visitors without accounts. Odd rounds put the tables between two members on the server; the
+// other tables are played at the club, their results reported by the players on their phones
+// (both must say the same; a disagreement waits for the director) or entered by the director.
+TEST_F(OverTheBoard, AHybridRoundRobinTakesResultsFromThePlayersTheDirectorAndTheServer) {
+  start();
+  json s = settings(true);
+  s["system"] = "round_robin";
+  s.erase("rounds");
+  s.erase("mcmahon");
+  s.erase("handicap");
+  const int id = director({{"type", "create_tournament"}, {"settings", s}})["tournament"];
+  for (const auto* name : {"amy", "bob", "cat", "dan"}) {
+    expect_ack(
+        as(name).command({{"type", "tournament_register"}, {"tournament", id}, {"rank", "5k"}}));
+  }
+  for (const auto* family : {"Ghost", "Spook"}) {
+    expect_ack(director({{"type", "tournament_add_player"},
+                         {"tournament", id},
+                         {"family_name", family},
+                         {"given_name", "Visitor"},
+                         {"rank", "5k"}}));
+  }
+  expect_ack(director({{"type", "tournament_start"}, {"tournament", id}}));
+  const auto account = [](const json& p) { return p["id"].get<std::int64_t>() > 0; };
+  const auto report = [&](const std::string& who, int round, int table, const char* result) {
+    return as(who).command({{"type", "tournament_report_result"},
+                            {"tournament", id},
+                            {"round", round},
+                            {"board", table},
+                            {"result", result}});
+  };
+  int online_games = 0, confirmed = 0, disputes = 0, by_director = 0;
+  for (int round = 1; round <= 5; ++round) {
+    json v = view(id);
+    ASSERT_EQ(v["round_list"].size(), static_cast<std::size_t>(round)) << v.dump();
+    const json games = v["round_list"][round - 1]["games"];
+    ASSERT_EQ(games.size(), 3u);
+    json online = json::array();
+    int guest_table = 0;
+    for (const auto& g : games) {
+      const bool members = account(g["black"]) && account(g["white"]);
+      if (members && round % 2 == 1) online.push_back(g["board"]);
+      if (!members) guest_table = g["board"];
+    }
+    if (round == 1) {  // a visitor cannot play on the server
+      auto refused = director({{"type", "tournament_publish_round"},
+                               {"tournament", id},
+                               {"round", 1},
+                               {"online_tables", {guest_table}}});
+      EXPECT_EQ(refused["code"], "conflict");
+      EXPECT_NE(refused["message"].get<std::string>().find("has no account, so the game cannot"),
+                std::string::npos)
+          << refused.dump();
+      refused = director({{"type", "tournament_publish_round"},
+                          {"tournament", id},
+                          {"round", 1},
+                          {"online_tables", {4}}});
+      EXPECT_EQ(refused["message"], "round 1 has no table 4");
+      // Nothing is reported before the round is published.
+      EXPECT_EQ(report("amy", 1, 1, "black")["message"], "round 1 is not published yet");
+    }
+    expect_ack(director({{"type", "tournament_publish_round"},
+                         {"tournament", id},
+                         {"round", round},
+                         {"online_tables", online}}));
+    v = view(id);
+    for (const auto& g : v["round_list"][round - 1]["games"]) {
+      const int table = g["board"];
+      const bool on_server = std::find(online.begin(), online.end(), json(table)) != online.end();
+      EXPECT_EQ(g["game"].is_null(), !on_server) << g.dump();
+      const std::string black = g["black"]["name"], white = g["white"]["name"];
+      // Someone from another table may not report this one.
+      for (const auto* other : {"amy", "bob", "cat", "dan"}) {
+        if (other == black || other == white) continue;
+        const auto refused = report(other, round, table, "black");
+        EXPECT_EQ(refused["code"], "forbidden");
+        EXPECT_EQ(refused["message"], "you do not play at table " + std::to_string(table) +
+                                          " in round " + std::to_string(round));
+        break;
+      }
+      if (on_server) {  // played on the server: White wins by resignation
+        const auto refused = report(black, round, table, "white");
+        EXPECT_EQ(refused["message"], "table " + std::to_string(table) +
+                                          " is played on the server: its result comes from the "
+                                          "game");
+        expect_ack(as(black).command(cmd("resign", g["game"].get<std::int64_t>())));
+        ++online_games;
+        continue;
+      }
+      if (!account(g["black"]) || !account(g["white"])) {
+        // One player with an account says Black won; the visitor cannot confirm: the director.
+        const std::string member = account(g["black"]) ? black : white;
+        if (account(g["black"]) || account(g["white"])) {
+          expect_ack(report(member, round, table, "black"));
+          const json after = view(id)["round_list"][round - 1]["games"][table - 1];
+          EXPECT_TRUE(after["result"].is_null());
+          EXPECT_EQ(after["reports"][member == black ? "black" : "white"], "black");
+          EXPECT_FALSE(after["disputed"].get<bool>());
+        }
+        expect_ack(director({{"type", "tournament_set_result"},
+                             {"tournament", id},
+                             {"round", round},
+                             {"board", table},
+                             {"result", "black"}}));
+        ++by_director;
+        continue;
+      }
+      if (round == 2) {  // they disagree: the director decides
+        expect_ack(report(black, round, table, "black"));
+        expect_ack(report(white, round, table, "white"));
+        json after = view(id)["round_list"][round - 1]["games"][table - 1];
+        EXPECT_TRUE(after["result"].is_null());
+        EXPECT_TRUE(after["disputed"].get<bool>());
+        EXPECT_EQ(after["reports"], (json{{"black", "black"}, {"white", "white"}}));
+        expect_ack(director({{"type", "tournament_set_result"},
+                             {"tournament", id},
+                             {"round", round},
+                             {"board", table},
+                             {"result", "white"}}));
+        after = view(id)["round_list"][round - 1]["games"][table - 1];
+        EXPECT_EQ(after["result"], "white");
+        EXPECT_FALSE(after["disputed"].get<bool>());
+        const auto refused = report(black, round, table, "white");
+        EXPECT_EQ(refused["code"], "conflict");
+        EXPECT_EQ(refused["message"], "the result of table " + std::to_string(table) +
+                                          " is recorded already: ask the director to correct it");
+        ++disputes;
+        continue;
+      }
+      // They agree (Black changes their mind first); in round 4 Black reaches the most answers
+      // one may give, and a restart comes between the two reports.
+      expect_ack(report(black, round, table, "white"));
+      if (round == 4) {  // five answers at most: then the director
+        for (const auto* again : {"black", "white", "black"})
+          expect_ack(report(black, round, table, again));
+      }
+      expect_ack(report(black, round, table, "jigo"));
+      if (round == 4) {
+        const auto refused = report(black, round, table, "white");
+        EXPECT_EQ(refused["message"], "you have reported table " + std::to_string(table) +
+                                          " 5 times: ask the director");
+        expect_ack(report(black, round, table, "jigo"));  // the same again: nothing new
+      }
+      if (round == 4) {
+        desks_.clear();
+        clients_.clear();
+        stack_.reset();
+        start();
+        EXPECT_EQ(view(id)["round_list"][round - 1]["games"][table - 1]["reports"]["black"],
+                  "jigo");
+      }
+      expect_ack(report(white, round, table, "jigo"));
+      EXPECT_EQ(view(id)["round_list"][round - 1]["games"][table - 1]["result"], "jigo");
+      ++confirmed;
+    }
+    v = view(id);
+    for (const auto& g : v["round_list"][round - 1]["games"]) {
+      EXPECT_FALSE(g["result"].is_null()) << "round " << round << ": " << g.dump();
+      if (!g["game"].is_null()) {
+        EXPECT_EQ(g["result"], "white");
+      }
+    }
+  }
+  const json v = view(id);
+  EXPECT_EQ(v["status"], "finished");
+  EXPECT_EQ(online_games + confirmed + disputes + by_director, 15);
+  EXPECT_GE(online_games, 1);
+  EXPECT_GE(confirmed, 1);
+  EXPECT_GE(disputes, 1);
+  EXPECT_GE(by_director, 5);  // every round has a visitor's table
+  // The log says who reported what, and which results both players confirmed.
+  int reported = 0, confirmed_lines = 0;
+  for (const auto& line : v["audit"]) {
+    if (line["kind"] == "reported") {
+      EXPECT_NE(line["by"], "tdir");
+      ++reported;
+    }
+    if (line["kind"] == "result" && line["record"].value("confirmed", false)) ++confirmed_lines;
+  }
+  EXPECT_EQ(confirmed_lines, confirmed);
+  EXPECT_GE(reported, 3 * confirmed + 2 * disputes);
+  // Played online, a table's game is in the archive with the tournament's settings.
+  for (const auto& g : v["round_list"][0]["games"]) {
+    if (g["game"].is_null()) continue;
+    const json game =
+        json::parse(body_of(http_get(stack_->port(), "/api/v1/games/" + g["game"].dump())));
+    EXPECT_EQ(game["game"]["settings"]["width"], 19) << game.dump();
+    EXPECT_EQ(game["game"]["result"], "W+R");
+  }
+}
+
+TEST(Federation, OpenGothaKeysAreNamesWithoutSpacesInUpperCase) {
+  EXPECT_EQ(federation::opengotha_key("de Vries", "Anna"), "DEVRIESANNA");
+  EXPECT_EQ(federation::opengotha_key("Honoré", "Jean-Christophe"), "HONORÉJEAN-CHRISTOPHE");
+  EXPECT_EQ(federation::opengotha_key("Lamôle", "Jérôme"), "LAMÔLEJÉRÔME");
+  EXPECT_EQ(federation::opengotha_key("Müller", ""), "MÜLLER");
+  EXPECT_EQ(federation::opengotha_key("Øster", "÷"), "ØSTER÷");  // ÷ has no upper case
 }
 
 TEST(Federation, TheEgfClassFollowsTheClockAndWhereTheGamesArePlayed) {

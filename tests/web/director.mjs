@@ -132,6 +132,20 @@ try {
   assert.equal(h9.split('\n').filter((l) => l && !l.startsWith(';')).length, 8);
   assert.match(h9, /Laat\s+Lies\s+6k -- -\s+\S+\s+\S+\s+\S+\s+0-\s/);  // round 1: not yet there
   assert.match(h9, /wim\s+-\s+10k -- -\s/);  // an account: its name, no given name
+  // OpenGotha's file: every player, with OpenGotha's keys in the games.
+  assert.equal(await td.locator('.director a', { hasText: 'Download for OpenGotha (.xml)' }).getAttribute('href'), `/api/v1/tournaments/${id}/opengotha.xml`);
+  const og = await td.evaluate(async (path) => {
+    const doc = new DOMParser().parseFromString(await (await fetch(path)).text(), 'application/xml');
+    return { players: [...doc.querySelectorAll('Players > Player')].map((p) => `${p.getAttribute('name')}|${p.getAttribute('firstName')}|${p.getAttribute('rank')}|${p.getAttribute('participating').slice(0, 2)}`),
+      games: [...doc.querySelectorAll('Games > Game')].map((g) => `${g.getAttribute('roundNumber')}/${g.getAttribute('tableNumber')} ${g.getAttribute('blackPlayer')} ${g.getAttribute('whitePlayer')} ${g.getAttribute('result')}`),
+      error: doc.querySelector('parsererror')?.textContent ?? null };
+  }, `/api/v1/tournaments/${id}/opengotha.xml`);
+  assert.equal(og.error, null);
+  assert.equal(og.players.length, 8);
+  assert.ok(og.players.includes('de Vries|Anna|3D|11'), og.players.join('\n'));
+  assert.ok(og.players.includes('Laat|Lies|6K|01'), 'the late player: not in round 1, paired in round 2');
+  assert.equal(og.games.filter((g) => g.startsWith('1/')).length, 3);
+  assert.ok(og.games.some((g) => / DEVRIESANNA /.test(` ${g} `)), og.games.join('\n'));
 
   step('printed pages: round 2 published, its pairings, result slips and the standings as A4 PDFs');
   await td.click('.director button:has-text("Publish round 2")');

@@ -20,7 +20,7 @@ const TIE_BREAK_WORDS = { score: 'MMS', sos: 'SOS', sosos: 'SOSOS', sodos: 'SODO
 const resultName = (r) => T(`tournament.result_${r}`);
 const RESULTS = ['black', 'white', 'jigo', 'both_lose'];
 // What the audit log records (server/src/tournaments/director.cpp).
-const AUDIT_KINDS = ['registered', 'unregistered', 'started', 'paired', 'round_started', 'result', 'withdrawn', 'finished', 'cancelled'];
+const AUDIT_KINDS = ['registered', 'unregistered', 'started', 'paired', 'round_started', 'result', 'reported', 'withdrawn', 'finished', 'cancelled'];
 
 // Every rank from 30 kyu to 9 dan, strongest first.
 export const RANKS = [...Array.from({ length: 9 }, (_, i) => `${9 - i}d`), ...Array.from({ length: 30 }, (_, i) => `${i + 1}k`)];
@@ -326,8 +326,37 @@ export function mountTournament(root, ctx, id) {
     const g = round.games.find((x) => x.black.id === me.id || x.white.id === me.id);
     if (!g || g.result) return [];
     const black = g.black.id === me.id;
-    return [h('p', { class: 'my-table' }, T(black ? 'tournament.my_table_black' : 'tournament.my_table_white',
-      { round: round.round, table: g.board, name: (black ? g.white : g.black).name }))];
+    const opponent = (black ? g.white : g.black).name;
+    const where = h('p', { class: 'my-table' }, T(black ? 'tournament.my_table_black' : 'tournament.my_table_white',
+      { round: round.round, table: g.board, name: opponent }));
+    // A hybrid round may put this table on the server.
+    if (g.game) return [h('div', { class: 'my-game' }, where, h('a', { class: 'button primary', href: `#/game/${g.game}` }, T('tournament.play_online')))];
+    return [h('div', { class: 'my-game' }, where, reportBox(round, g, black, opponent))];
+  }
+
+  // Over the board: the player says how their game ended; it counts once the opponent says the
+  // same, and a disagreement goes to the director.
+  function reportBox(round, g, black, opponent) {
+    const mine = black ? 'black' : 'white';
+    const theirs = black ? 'white' : 'black';
+    const said = g.reports?.[mine] ?? null;
+    const heard = g.reports?.[theirs] ?? null;
+    // From this player's side: "I won" is their colour's win.
+    const choices = [['i_won', mine], ['i_lost', theirs], ['result_jigo', 'jigo']];
+    const status = [];
+    // What this player said, in the words of the button they pressed.
+    const pressed = choices.find(([, result]) => result === said);
+    if (said) status.push(T('tournament.you_said', { result: pressed ? `“${T(`tournament.${pressed[0]}`)}”` : resultName(said) }));
+    if (heard && g.disputed) status.push(T('tournament.opponent_said', { name: opponent, result: resultName(heard) }));
+    if (g.disputed) status.push(T('tournament.disputed_help', { name: opponent }));
+    else if (said) status.push(T('tournament.waiting_opponent', { name: opponent }));
+    return h('div', { class: `report-result${g.disputed ? ' disputed' : ''}`, role: 'group', 'aria-labelledby': 'tp-report-prompt' },
+      h('p', { id: 'tp-report-prompt' }, h('strong', {}, T('tournament.report_prompt'))),
+      h('div', { class: 'report-buttons' }, ...choices.map(([key, result]) => h('button', {
+        type: 'button', class: said === result ? 'chosen' : '', 'aria-pressed': String(said === result),
+        onclick: () => act(Command.tournament_report_result, { round: round.round, board: g.board, result }),
+      }, T(`tournament.${key}`)))),
+      status.length ? h('p', { class: 'report-status', role: 'status' }, status.join(' ')) : '');
   }
 
   function directorActions(t) {
@@ -340,9 +369,20 @@ export function mountTournament(root, ctx, id) {
     const between = t.status === 'running' && ['swiss', 'mcmahon'].includes(t.system) && (!last?.started || last.games.every((g) => g.result));
     if (onBoards && (t.status === 'registering' || between)) out.push(addPlayerForm());
     if (t.status === 'running' && last && !last.started) {
+      // A hybrid round: tables between two accounts may be played on the server.
+      const members = onBoards ? last.games.filter((g) => accountOf(g.black) && accountOf(g.white)) : [];
+      const online = members.map((g) => h('input', { type: 'checkbox', id: `td-online-${last.round}-${g.board}`, value: String(g.board) }));
+      const publish = () => act(Command.tournament_publish_round,
+        { round: last.round, online_tables: online.filter((box) => box.checked).map((box) => Number(box.value)) });
       out.push(h('div', { class: 'field-row' },
-        onBoards ? h('button', { class: 'primary', onclick: () => act(Command.tournament_publish_round, { round: last.round }) }, T('tournament.publish', { round: last.round })) : '',
+        onBoards ? h('button', { class: 'primary', onclick: publish }, T('tournament.publish', { round: last.round })) : '',
         h('button', { onclick: () => act(Command.tournament_repair) }, T('tournament.repair', { round: last.round }))));
+      if (members.length) {
+        out.push(h('details', { class: 'online-tables' }, h('summary', {}, T('tournament.online_tables')),
+          h('p', { class: 'muted' }, T('tournament.online_help')),
+          h('ul', {}, ...members.map((g, i) => h('li', {}, h('label', { class: 'check' }, online[i],
+            ` ${T('tournament.rcol_table')} ${g.board}: ${g.black.name} – ${g.white.name}`))))));
+      }
     }
     if (onBoards && t.status === 'running' && last?.started && last.games.some((g) => !g.result)) out.push(resultGrid(last));
     if (t.status === 'running') {
@@ -364,11 +404,14 @@ export function mountTournament(root, ctx, id) {
           }, T('tournament.set_result'))));
       }
     }
+    const file = (name, words) => h('a', { class: 'button', href: `/api/v1/tournaments/${id}/${name}`, download: '' }, T(words));
     if (t.status !== 'registering' && t.status !== 'cancelled') {
       out.push(h('p', { class: 'print-links' }, `${T('tournament.print')}: `,
         ...PRINTS.flatMap((k, i) => [i ? ' · ' : '', h('a', { href: `#/tournament/${id}/print/${k}` }, T(`tournament.print_${k}`))])));
-      out.push(h('p', { class: 'federation-files' }, h('a', { class: 'button', href: `/api/v1/tournaments/${id}/egd.h9`, download: '' }, T('tournament.egd_file')),
-        ' ', h('a', { class: 'button', href: `/api/v1/tournaments/${id}/aga.txt`, download: '' }, T('tournament.aga_file'))));
+      out.push(h('p', { class: 'federation-files' }, file('egd.h9', 'tournament.egd_file'), ' ', file('aga.txt', 'tournament.aga_file'),
+        ' ', file('opengotha.xml', 'tournament.opengotha_file')));
+    } else if (t.status === 'registering' && t.entrants.length) {  // the players, for OpenGotha
+      out.push(h('p', { class: 'federation-files' }, file('opengotha.xml', 'tournament.opengotha_file')));
     }
     return out.length ? [h('div', { class: 'director' }, h('h2', {}, T('tournament.col_director')), ...out)] : [];
   }
@@ -429,14 +472,26 @@ export function mountTournament(root, ctx, id) {
     return h('div', { class: 'result-grid' }, h('h3', {}, T('tournament.results_of', { round: round.round })), form,
       h('p', { id: 'td-quick-help', class: 'muted' }, T('tournament.quick_help')),
       h('div', { class: 'table-wrap' }, h('table', {},
-        h('thead', {}, h('tr', {}, ...['table', 'black', 'white', 'result'].map((x) => h('th', { scope: 'col' }, T(`tournament.rcol_${x}`))))),
-        h('tbody', {}, ...round.games.map((g) => h('tr', { class: g.result ? 'entered' : '' },
+        h('thead', {}, h('tr', {}, ...['table', 'black', 'white'].map((x) => h('th', { scope: 'col' }, T(`tournament.rcol_${x}`))),
+          h('th', { scope: 'col' }, T('tournament.players_say')), h('th', { scope: 'col' }, T('tournament.rcol_result')))),
+        h('tbody', {}, ...round.games.map((g) => h('tr', { class: [g.result ? 'entered' : '', g.disputed ? 'disputed' : ''].filter(Boolean).join(' ') },
           h('td', {}, String(g.board)), h('td', {}, g.black.name), h('td', {}, g.white.name),
+          h('td', { class: 'players-say' }, g.game ? h('a', { href: `#/game/${g.game}` }, T('tournament.online')) : saidText(g)),
           h('td', { class: 'result-buttons' }, ...RESULTS.map((k) => h('button', {
             type: 'button', class: g.result === k ? 'chosen' : '', 'aria-pressed': String(g.result === k),
             'aria-label': `${T('tournament.rcol_table')} ${g.board}: ${resultName(k)}`, onclick: () => enter(g.board, k),
           }, resultName(k))))))))));
   }
+
+  // What the players of a table reported: "Black: Black won · White: White won".
+  function saidText(g) {
+    if (!g.reports) return '';
+    const parts = ['black', 'white'].filter((side) => g.reports[side])
+      .map((side) => `${T(`tournament.side_${side}`)}: ${resultName(g.reports[side])}`);
+    return h('span', {}, g.disputed ? h('span', { class: 'tag dispute-tag' }, T('tournament.disputed')) : '', g.disputed ? ' ' : '', parts.join(' · '));
+  }
+
+  const accountOf = (p) => data?.entrants.find((e) => e.id === p.id)?.account !== false;
 
   function renderStandings(t) {
     if (!t.standings.length) {
@@ -474,7 +529,7 @@ export function mountTournament(root, ctx, id) {
         h('tbody', {}, ...r.games.map((g) => h('tr', {},
           h('td', {}, String(g.board)), h('td', {}, g.black.name), h('td', {}, g.white.name),
           h('td', {}, g.handicap ? (g.handicap === 1 ? T('tournament.no_komi') : T('scoring.stones', { n: g.handicap })) : T('tournament.even')),
-          h('td', {}, g.result ? resultName(g.result) + (g.forfeit ? ` (${T('tournament.forfeit')})` : '') : (r.started ? T(t.settings.over_the_board ? 'tournament.awaiting' : 'games.playing') : '')),
+          h('td', {}, g.result ? resultName(g.result) + (g.forfeit ? ` (${T('tournament.forfeit')})` : '') : (r.started ? T(t.settings.over_the_board && !g.game ? (g.disputed ? 'tournament.disputed' : 'tournament.awaiting') : 'games.playing') : '')),
           // A finished game is replayed, not watched.
           h('td', {}, g.game ? h('a', { href: `#/game/${g.game}` }, T(g.result ? 'tournament.replay' : 'tournament.watch')) : '')))))),
       r.byes.length ? h('p', { class: 'muted' }, T('tournament.byes', { names: r.byes.map((b) => b.name).join(', ') })) : '')));
@@ -493,7 +548,8 @@ function auditDetail(a) {
   const r = a.record;
   if (a.kind === 'registered' || a.kind === 'unregistered' || a.kind === 'withdrawn') return `: ${r.user.name}`;
   if (a.kind === 'paired' || a.kind === 'round_started') return `: ${T('tournament.round_n', { n: r.round })}`;
-  if (a.kind === 'result') return `: ${T('tournament.round_board', { round: r.round, board: r.board })}, ${resultName(r.outcome)}${r.forfeit ? ` (${T('tournament.forfeit')})` : ''}`;
+  if (a.kind === 'result') return `: ${T('tournament.round_board', { round: r.round, board: r.board })}, ${resultName(r.outcome)}${r.forfeit ? ` (${T('tournament.forfeit')})` : ''}${r.confirmed ? `, ${T('tournament.confirmed')}` : ''}`;
+  if (a.kind === 'reported') return `: ${T('tournament.round_board', { round: r.round, board: r.board })}, ${T('tournament.audit_says', { side: T(`tournament.side_${r.side}`), result: resultName(r.outcome) })}`;
   return '';
 }
 

@@ -66,6 +66,7 @@ export const Command = strict('command', {
   'review_invite': 'review_invite',
   'tournament_add_player': 'tournament_add_player',
   'tournament_publish_round': 'tournament_publish_round',
+  'tournament_report_result': 'tournament_report_result',
 });
 
 // Each command's fields (besides v, type and cid).
@@ -114,7 +115,8 @@ export const CommandFields = strict('command', {
   'set_conditional_moves': Object.freeze(['game', 'lines']),
   'review_invite': Object.freeze(['review', 'user', 'remove']),
   'tournament_add_player': Object.freeze(['tournament', 'family_name', 'given_name', 'rank', 'club', 'country', 'egd_pin', 'aga_id']),
-  'tournament_publish_round': Object.freeze(['tournament', 'round']),
+  'tournament_publish_round': Object.freeze(['tournament', 'round', 'online_tables']),
+  'tournament_report_result': Object.freeze(['tournament', 'round', 'board', 'result']),
 });
 
 // What the server sends: each message's type (a room event's too).

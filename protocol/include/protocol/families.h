@@ -109,6 +109,9 @@ constexpr Family family_of(std::type_identity<AddTournamentPlayer>) {
 constexpr Family family_of(std::type_identity<PublishRound>) {
   return Family::Tournament;
 }
+constexpr Family family_of(std::type_identity<ReportTournamentResult>) {
+  return Family::Tournament;
+}
 constexpr Family family_of(std::type_identity<WatchTournaments>) {
   return Family::Tournament;
 }

@@ -402,17 +402,38 @@ struct Wire<AddTournamentPlayer> {
       wire::field("aga_id", &AddTournamentPlayer::aga_id, wire::aga_id)};
 };
 // Over the board: the director publishes the paired round (its tables are announced; results
-// may be entered from then on).
+// may be entered from then on). A hybrid round: the tables listed are played on the server
+// instead (their games are created; both players need accounts).
 struct PublishRound {
   TournamentId tournament = 0;
-  int round = 0;  // 1-based: the round paired last
+  int round = 0;                   // 1-based: the round paired last
+  std::vector<int> online_tables;  // may be empty: every table over the board
 };
 template <>
 struct Wire<PublishRound> {
   static constexpr std::string_view type = "tournament_publish_round";
   static constexpr std::tuple fields{
       wire::field("tournament", &PublishRound::tournament, wire::positive_id),
-      wire::field("round", &PublishRound::round, wire::positive_number)};
+      wire::field("round", &PublishRound::round, wire::positive_number),
+      wire::field("online_tables", &PublishRound::online_tables, wire::Empty::Defaulted,
+                  wire::table_numbers)};
+};
+// Over the board: a player of a published table says how their game ended. The result counts
+// once both players said the same; when they disagree, the director decides.
+struct ReportTournamentResult {
+  TournamentId tournament = 0;
+  int round = 0;  // 1-based
+  int board = 0;  // 1-based: the table
+  tournament::Outcome result = tournament::Outcome::BlackWins;
+};
+template <>
+struct Wire<ReportTournamentResult> {
+  static constexpr std::string_view type = "tournament_report_result";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &ReportTournamentResult::tournament, wire::positive_id),
+      wire::field("round", &ReportTournamentResult::round, wire::positive_number),
+      wire::field("board", &ReportTournamentResult::board, wire::positive_number),
+      wire::field("result", &ReportTournamentResult::result)};
 };
 
 // ---- review rooms (docs/reviews.md) ----
@@ -560,14 +581,16 @@ struct Wire<ReviewInvite> {
       wire::field("remove", &ReviewInvite::remove, wire::Empty::Defaulted)};
 };
 
-using ClientMessage = std::variant<
-    CreateChallenge, CancelChallenge, AcceptChallenge, DeclineChallenge, JoinGame, LeaveGame,
-    PlayMove, PassMove, Resign, RequestUndo, AnswerUndo, SendChat, Ping, NigiriChoice, AbortGame,
-    ClaimWin, MarkDead, AcceptScore, ResumePlay, CreateTournament, RegisterTournament,
-    LeaveTournament, StartTournament, WithdrawPlayer, SetTournamentResult, RepairRound,
-    WatchTournaments, UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo,
-    ReviewMark, ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview, Seek,
-    CancelSeek, ListMyGames, SetConditionalMoves, ReviewInvite, AddTournamentPlayer, PublishRound>;
+using ClientMessage =
+    std::variant<CreateChallenge, CancelChallenge, AcceptChallenge, DeclineChallenge, JoinGame,
+                 LeaveGame, PlayMove, PassMove, Resign, RequestUndo, AnswerUndo, SendChat, Ping,
+                 NigiriChoice, AbortGame, ClaimWin, MarkDead, AcceptScore, ResumePlay,
+                 CreateTournament, RegisterTournament, LeaveTournament, StartTournament,
+                 WithdrawPlayer, SetTournamentResult, RepairRound, WatchTournaments,
+                 UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo, ReviewMark,
+                 ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview, Seek,
+                 CancelSeek, ListMyGames, SetConditionalMoves, ReviewInvite, AddTournamentPlayer,
+                 PublishRound, ReportTournamentResult>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it

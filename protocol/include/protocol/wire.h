@@ -120,6 +120,8 @@ std::string country_code(const std::string& text);    // two letters (ISO 3166):
 std::string egd_pin(const std::string& text);         // the EGD's PIN: 8 digits
 std::string aga_id(const std::string& text);          // the AGA's member number: 1 to 8 digits
 std::string printable_text(const std::string& text);  // no control characters (may be empty)
+// Table numbers of a round: at most 1,000, each positive, none twice.
+std::string table_numbers(const std::vector<int>& tables);
 // At most 50 lines of conditional moves, each of 1 to 400 bytes.
 std::string conditional_lines(const std::vector<std::string>& lines);
 

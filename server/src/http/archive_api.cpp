@@ -302,14 +302,15 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
     return ApiResponse{200, archive_.hub.tournaments(std::get<store::Page>(page)), {}};
   }
   if (!path.starts_with(std::string(kPrefix) + "/")) return std::nullopt;
-  // /{id}, or /{id}/egd.h9: the European Go Database's file of its results.
+  // /{id}, or /{id}/egd.h9, /{id}/aga.txt, /{id}/opengotha.xml: its results for a federation,
+  // or for OpenGotha.
   auto rest = path.substr(kPrefix.size() + 1);
   std::string_view file;
   if (const auto slash = rest.find('/'); slash != std::string_view::npos) {
     file = rest.substr(slash + 1);
     rest = rest.substr(0, slash);
-    if (file != "egd.h9" && file != "aga.txt")
-      return error(404, "not_found", "a tournament's files are egd.h9 and aga.txt");
+    if (file != "egd.h9" && file != "aga.txt" && file != "opengotha.xml")
+      return error(404, "not_found", "a tournament's files are egd.h9, aga.txt and opengotha.xml");
   }
   const auto id = parse_int(rest);
   if (!id || *id < 1)
@@ -319,6 +320,13 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
   if (file.empty()) return ApiResponse{200, std::move(*view), {}};
   // The federations' files (docs/tournaments.md, "Federation files").
   const auto page = nlohmann::json::parse(*view);
+  const std::string name = "tengen-tournament-" + std::to_string(*id);
+  if (file == "opengotha.xml") {  // at any stage: while registering, the players
+    ApiResponse response{200, federation::opengotha_xml(page), {}};
+    response.content_type = "application/xml; charset=utf-8";
+    response.content_disposition = "attachment; filename=\"" + name + "-opengotha.xml\"";
+    return response;
+  }
   const bool egd = file == "egd.h9";
   auto text = egd ? federation::egd_h9(page) : federation::aga_results(page);
   if (!text)
@@ -326,8 +334,7 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
                  "the tournament has not started: it has no results to send yet");
   ApiResponse response{200, std::move(*text), {}};
   response.content_type = "text/plain; charset=utf-8";
-  response.content_disposition = "attachment; filename=\"tengen-tournament-" + std::to_string(*id) +
-                                 (egd ? ".h9\"" : "-aga.txt\"");
+  response.content_disposition = "attachment; filename=\"" + name + (egd ? ".h9\"" : "-aga.txt\"");
   return response;
 }
 

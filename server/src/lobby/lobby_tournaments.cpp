@@ -41,6 +41,9 @@ Lobby::Reply tournament_action(TournamentDirector& tournaments, const protocol::
             return tournaments.add_player(me, cid, c);
           },
           [&](const protocol::PublishRound& c) { return tournaments.publish_round(me, cid, c); },
+          [&](const protocol::ReportTournamentResult& c) {
+            return tournaments.report_result(me, cid, c);
+          },
           [&](const auto&) -> Lobby::Reply {
             return error(cid, ErrorCode::Internal, "this command has no handler");
           },

@@ -304,17 +304,9 @@ TournamentDirector::Reply TournamentDirector::set_result(const protocol::UserRef
   TournamentState* t = find(m.tournament);
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
   if (auto e = director_only(*t, me, cid)) return *e;
-  if (m.round > static_cast<int>(t->rounds().size()))
-    return error(cid, ErrorCode::NotFound, "no round " + std::to_string(m.round));
-  const auto& round = t->rounds()[m.round - 1];
-  if (m.board > static_cast<int>(round.pairing.games.size())) {
-    return error(cid, ErrorCode::NotFound,
-                 "round " + std::to_string(m.round) + " has no board " + std::to_string(m.board));
-  }
-  if (!round.started)
-    return error(cid, ErrorCode::Conflict,
-                 "round " + std::to_string(m.round) +
-                     (t->settings().over_the_board ? " is not published yet" : " has not started"));
+  const auto found = published_table(*t, cid, m.round, m.board);
+  if (const auto* e = std::get_if<protocol::Error>(&found)) return *e;
+  const auto& round = *std::get<const TournamentState::RoundState*>(found);
   if (t->elimination() && m.round != static_cast<int>(t->rounds().size())) {
     return error(cid, ErrorCode::Conflict,
                  "in an elimination, a result is final once the next round is paired");
@@ -333,6 +325,73 @@ TournamentDirector::Reply TournamentDirector::set_result(const protocol::UserRef
     host_.end_tournament_game(
         game, result, protocol::EndReason::Adjudication);  // already counted: ignored on return
   advance(*t);
+  return ack(cid, m.tournament);
+}
+
+std::variant<const TournamentState::RoundState*, protocol::Error>
+TournamentDirector::published_table(const TournamentState& t, const std::string& cid, int round,
+                                    int board) const {
+  const bool on_boards = t.settings().over_the_board;
+  if (round > static_cast<int>(t.rounds().size()))
+    return error(cid, ErrorCode::NotFound, "no round " + std::to_string(round));
+  const auto& r = t.rounds()[round - 1];
+  if (board > static_cast<int>(r.pairing.games.size())) {
+    return error(cid, ErrorCode::NotFound,
+                 "round " + std::to_string(round) + " has no " + (on_boards ? "table " : "board ") +
+                     std::to_string(board));
+  }
+  if (!r.started)
+    return error(cid, ErrorCode::Conflict,
+                 "round " + std::to_string(round) +
+                     (on_boards ? " is not published yet" : " has not started"));
+  return &r;
+}
+
+TournamentDirector::Reply TournamentDirector::report_result(
+    const protocol::UserRef& me, const std::string& cid,
+    const protocol::ReportTournamentResult& m) {
+  TournamentState* t = find(m.tournament);
+  if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
+  if (!t->settings().over_the_board)
+    return error(cid, ErrorCode::Conflict,
+                 "an online tournament's results come from its games: there is nothing to report");
+  const auto found = published_table(*t, cid, m.round, m.board);
+  if (const auto* e = std::get_if<protocol::Error>(&found)) return *e;
+  const auto& round = *std::get<const TournamentState::RoundState*>(found);
+  const auto& g = round.pairing.games[m.board - 1];
+  const std::string table = "table " + std::to_string(m.board);
+  if (g.black != me.id && g.white != me.id) {
+    return error(cid, ErrorCode::Forbidden,
+                 "you do not play at " + table + " in round " + std::to_string(m.round));
+  }
+  if (static_cast<std::size_t>(m.board - 1) < round.games.size() && round.games[m.board - 1])
+    return error(cid, ErrorCode::Conflict,
+                 table + " is played on the server: its result comes from the game");
+  if (g.outcome)
+    return error(cid, ErrorCode::Conflict,
+                 "the result of " + table + " is recorded already: ask the director to correct it");
+  const bool black = g.black == me.id;
+  if (static_cast<std::size_t>(m.board - 1) < round.reports.size()) {
+    const auto& said = round.reports[m.board - 1];
+    if ((black ? said.black : said.white) == m.result) return ack(cid, m.tournament);  // said
+    if ((black ? said.black_count : said.white_count) >= kMaxReports) {
+      return error(cid, ErrorCode::Conflict,
+                   "you have reported " + table + " " + std::to_string(kMaxReports) +
+                       " times: ask the director");
+    }
+  }
+  record(*t, "reported",
+         {{"round", m.round},
+          {"board", m.board},
+          {"side", black ? "black" : "white"},
+          {"outcome", protocol::wire::name(m.result)}},
+         me);
+  // Both players said the same: it counts. They disagree: the director decides.
+  const auto& said = t->rounds()[m.round - 1].reports[m.board - 1];
+  if (said.black && said.white && *said.black == *said.white) {
+    record_result(*t, m.round, m.board, m.result, false, me, true);
+    advance(*t);
+  }
   return ack(cid, m.tournament);
 }
 
@@ -444,10 +503,24 @@ TournamentDirector::Reply TournamentDirector::publish_round(const protocol::User
                              : "round " + std::to_string(paired) + " is the one paired last, not " +
                                    std::to_string(m.round));
   }
-  if (t->rounds().back().started)
+  const auto& round = t->rounds().back();
+  if (round.started)
     return error(cid, ErrorCode::Conflict,
                  "round " + std::to_string(m.round) + " is published already");
-  start_round(*t, me);
+  // A hybrid round: these tables are played on the server, between two accounts.
+  for (const int table : m.online_tables) {
+    if (table > static_cast<int>(round.pairing.games.size()))
+      return error(cid, ErrorCode::NotFound,
+                   "round " + std::to_string(m.round) + " has no table " + std::to_string(table));
+    const auto& g = round.pairing.games[table - 1];
+    for (const auto id : {g.black, g.white}) {
+      if (id < 0)
+        return error(cid, ErrorCode::Conflict,
+                     "table " + std::to_string(table) + ": " + t->player(id)->user.name +
+                         " has no account, so the game cannot be played on the server");
+    }
+  }
+  start_round(*t, me, m.online_tables);
   advance(*t);
   return ack(cid, t->id());
 }

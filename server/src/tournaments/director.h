@@ -88,6 +88,11 @@ class TournamentDirector {
                    const protocol::AddTournamentPlayer& m);
   Reply publish_round(const protocol::UserRef& me, const std::string& cid,
                       const protocol::PublishRound& m);
+  // Over the board: a player says how their table's game ended; it counts once both agree. A
+  // player may change their answer, at most kMaxReports times for one table in all.
+  static constexpr int kMaxReports = 5;
+  Reply report_result(const protocol::UserRef& me, const std::string& cid,
+                      const protocol::ReportTournamentResult& m);
   // Players in one tournament without a limit of their own (max_players 0), and those the
   // director registers.
   static constexpr int kMaxPlayers = 1000;
@@ -137,10 +142,17 @@ class TournamentDirector {
   void withdraw_player(TournamentState& t, const protocol::UserRef& player,
                        const std::optional<protocol::UserRef>& by);
   std::int64_t round_start_time(const TournamentState& t, std::size_t round_index) const;
-  // Online: its games are created. Over the board: it is published (`by`, the director).
-  void start_round(TournamentState& t, const std::optional<protocol::UserRef>& by = std::nullopt);
+  // Online: its games are created. Over the board: it is published (`by`, the director), the
+  // games of `online_tables` created (a hybrid round).
+  void start_round(TournamentState& t, const std::optional<protocol::UserRef>& by = std::nullopt,
+                   const std::vector<int>& online_tables = {});
+  // `confirmed`: both players of the table reported it.
   void record_result(TournamentState& t, int round, int board, tournament::Outcome outcome,
-                     bool forfeit, const std::optional<protocol::UserRef>& by);
+                     bool forfeit, const std::optional<protocol::UserRef>& by,
+                     bool confirmed = false);
+  // The round and table a command names, or what is wrong with them.
+  std::variant<const TournamentState::RoundState*, protocol::Error> published_table(
+      const TournamentState& t, const std::string& cid, int round, int board) const;
   void index_games(const TournamentState& t);
   protocol::GameSettings game_settings(const TournamentState& t, const tournament::Game& g) const;
   RoomOptions options_for(const TournamentState& t, int round, int board) const;

@@ -145,8 +145,8 @@ std::vector<std::pair<protocol::GameId, RoomOptions>> TournamentDirector::games(
   return out;
 }
 
-void TournamentDirector::start_round(TournamentState& t,
-                                     const std::optional<protocol::UserRef>& by) {
+void TournamentDirector::start_round(TournamentState& t, const std::optional<protocol::UserRef>& by,
+                                     const std::vector<int>& online_tables) {
   const bool on_boards = t.settings().over_the_board;
   const int number = static_cast<int>(t.rounds().size());
   const auto pairing = t.rounds().back().pairing;
@@ -164,7 +164,9 @@ void TournamentDirector::start_round(TournamentState& t,
                                 : Outcome::BlackWins);
       continue;
     }
-    if (on_boards) {  // played on table b + 1: its result is entered
+    const bool online = std::find(online_tables.begin(), online_tables.end(),
+                                  static_cast<int>(b + 1)) != online_tables.end();
+    if (on_boards && !online) {  // played on table b + 1: its result is entered
       games.push_back(nullptr);
       continue;
     }
@@ -179,13 +181,14 @@ void TournamentDirector::start_round(TournamentState& t,
 }
 
 void TournamentDirector::record_result(TournamentState& t, int round, int board, Outcome outcome,
-                                       bool forfeit, const std::optional<protocol::UserRef>& by) {
-  record(t, "result",
-         {{"round", round},
-          {"board", board},
-          {"outcome", protocol::wire::name(outcome)},
-          {"forfeit", forfeit}},
-         by);
+                                       bool forfeit, const std::optional<protocol::UserRef>& by,
+                                       bool confirmed) {
+  json r{{"round", round},
+         {"board", board},
+         {"outcome", protocol::wire::name(outcome)},
+         {"forfeit", forfeit}};
+  if (confirmed) r["confirmed"] = true;
+  record(t, "result", std::move(r), by);
 }
 
 void TournamentDirector::game_finished(protocol::GameId game, const Result& result) {

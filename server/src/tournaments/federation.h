@@ -35,4 +35,16 @@ std::optional<std::string> egd_h9(const nlohmann::json& tournament);
 // forfeits, byes) are comments. nullopt while registering.
 std::optional<std::string> aga_results(const nlohmann::json& tournament);
 
+// OpenGotha's tournament file (XML, as OpenGotha 3.x saves it; pairgoth reads it too): the
+// players (name, first name, rank, an EGF-style rating, country, club, EGD PIN, AGA ID, one
+// digit per round for whether they take part), every game of every round with its table,
+// handicap and result, the byes, and the general, handicap and placement parameters. Players are
+// named in games by OpenGotha's key: name and first name upper-cased without spaces. Written at
+// any stage (while registering: the players only).
+std::string opengotha_xml(const nlohmann::json& tournament);
+
+// OpenGotha's key of a player: family and given name together, spaces left out, upper case
+// (ASCII and the Latin-1 letters of UTF-8: "Honoré" → "HONORÉ").
+std::string opengotha_key(const std::string& family_name, const std::string& given_name);
+
 }  // namespace tengen::federation

@@ -105,6 +105,20 @@ void TournamentState::apply(const std::string& kind, const json& r,
                      .pairing.games.at(r.at("board").get<std::size_t>() - 1);
     game.outcome = read_outcome(r.at("outcome").get<std::string>());
     game.forfeit = r.at("forfeit").get<bool>();
+  } else if (kind == "reported") {
+    auto& round = rounds_.at(r.at("round").get<std::size_t>() - 1);
+    const auto board = r.at("board").get<std::size_t>();
+    if (board == 0 || board > round.pairing.games.size())
+      throw std::runtime_error("a report for table " + std::to_string(board) +
+                               ", not in its round");
+    round.reports.resize(round.pairing.games.size());
+    auto& reports = round.reports[board - 1];
+    const auto side = r.at("side").get<std::string>();
+    if (side != "black" && side != "white")
+      throw std::runtime_error("a report from side '" + side + "'");
+    (side == "black" ? reports.black : reports.white) =
+        read_outcome(r.at("outcome").get<std::string>());
+    ++(side == "black" ? reports.black_count : reports.white_count);
   } else if (kind == "withdrawn") {
     const auto id = r.at("user").at("id").get<std::int64_t>();
     for (auto& p : players_) {
@@ -251,6 +265,15 @@ json TournamentState::view_json() const {
                 {"forfeit", g.forfeit}};
       game["game"] =
           b < round.games.size() && round.games[b] ? json(*round.games[b]) : json(nullptr);
+      // Over the board, what the players said of it, and whether they disagree.
+      if (b < round.reports.size() && (round.reports[b].black || round.reports[b].white)) {
+        const auto& said = round.reports[b];
+        const auto name = [](const auto& o) {
+          return o ? json(protocol::wire::name(*o)) : json(nullptr);
+        };
+        game["reports"] = {{"black", name(said.black)}, {"white", name(said.white)}};
+        game["disputed"] = !g.outcome && said.disputed();
+      }
       games.push_back(game);
     }
     json byes = json::array();

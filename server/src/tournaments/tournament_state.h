@@ -31,9 +31,16 @@ class TournamentState {
     Entry entry{};
     bool guest() const { return user.id < 0; }
   };
+  // Over the board: what each player of a table said of its result (docs/tournaments.md).
+  struct Reports {
+    std::optional<tournament::Outcome> black, white;
+    int black_count = 0, white_count = 0;  // reports made (a player may change their answer)
+    bool disputed() const { return black && white && *black != *white; }
+  };
   struct RoundState {
     tournament::Round pairing;                           // with outcomes as they come in
     std::vector<std::optional<protocol::GameId>> games;  // per board, once the round started
+    std::vector<Reports> reports;                        // per board, over the board
     std::int64_t starts_at_ms = 0;
     bool started = false;
     bool decided() const;
