@@ -122,7 +122,7 @@ try {
   assert.deepEqual(new Set(reported.map((a) => a.by)), new Set(['wim', 'kim', 'zoe', 'lou']));
   assert.equal(t.audit.filter((a) => a.kind === 'result' && a.record.confirmed).length, 2);
   await td.click('.audit summary');
-  await td.locator('.audit-log li', { hasText: /reported by \w+: round 2, board 2, White says: White wins/ }).waitFor();
+  await td.locator('.audit-log li', { hasText: /reported by \w+: round 2, table 2, White says: White wins/ }).waitFor();
 
   assert.deepEqual(failures, []);
   console.log('hybrid: ok');

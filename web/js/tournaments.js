@@ -285,7 +285,7 @@ export function mountTournament(root, ctx, id) {
     renderRounds(t);
     fill(audit, h('summary', {}, T('tournament.audit', { n: t.audit.length })),
       h('ol', { class: 'audit-log' }, ...t.audit.map((a) => h('li', {}, `${formatDate(a.at_ms)} · ${AUDIT_KINDS.includes(a.kind) ? T(`tournament.audit_${a.kind}`) : a.kind}` +
-        (a.by ? ` ${T('review.by', { name: a.by })}` : '') + auditDetail(a)))));
+        (a.by ? ` ${T('review.by', { name: a.by })}` : '') + auditDetail(a, t.settings.over_the_board)))));
   }
 
   function entrantList(t) {
@@ -544,12 +544,14 @@ export function mountTournament(root, ctx, id) {
   };
 }
 
-function auditDetail(a) {
+// An audit line's detail; over the board a board is a table.
+function auditDetail(a, onBoards) {
   const r = a.record;
+  const where = () => T(onBoards ? 'tournament.round_table' : 'tournament.round_board', { round: r.round, board: r.board });
   if (a.kind === 'registered' || a.kind === 'unregistered' || a.kind === 'withdrawn') return `: ${r.user.name}`;
   if (a.kind === 'paired' || a.kind === 'round_started') return `: ${T('tournament.round_n', { n: r.round })}`;
-  if (a.kind === 'result') return `: ${T('tournament.round_board', { round: r.round, board: r.board })}, ${resultName(r.outcome)}${r.forfeit ? ` (${T('tournament.forfeit')})` : ''}${r.confirmed ? `, ${T('tournament.confirmed')}` : ''}`;
-  if (a.kind === 'reported') return `: ${T('tournament.round_board', { round: r.round, board: r.board })}, ${T('tournament.audit_says', { side: T(`tournament.side_${r.side}`), result: resultName(r.outcome) })}`;
+  if (a.kind === 'result') return `: ${where()}, ${resultName(r.outcome)}${r.forfeit ? ` (${T('tournament.forfeit')})` : ''}${r.confirmed ? `, ${T('tournament.confirmed')}` : ''}`;
+  if (a.kind === 'reported') return `: ${where()}, ${T('tournament.audit_says', { side: T(`tournament.side_${r.side}`), result: resultName(r.outcome) })}`;
   return '';
 }
 
