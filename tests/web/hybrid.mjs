@@ -52,6 +52,10 @@ try {
   await td.locator('.director button', { hasText: 'Publish round 1' }).waitFor();
   await td.click('.online-tables summary');
   await td.locator('.online-tables label', { hasText: /^ ?Table 1: / }).locator('input').check();
+  // The page redraws on every change (here the round paired again): the tick stays.
+  await td.click('.director button:has-text("Pair round 1 again")');
+  await td.locator('.audit summary', { hasText: '(7)' }).waitFor();
+  assert.ok(await td.locator('.online-tables[open] label', { hasText: /^ ?Table 1: / }).locator('input').isChecked());
   await td.screenshot({ path: join(artifacts, 'hybrid-publish.png'), fullPage: true });
   await td.click('.director button:has-text("Publish round 1")');
   await td.locator('.result-grid h3', { hasText: 'Results of round 1' }).waitFor();

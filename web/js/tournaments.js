@@ -273,13 +273,17 @@ export function mountTournament(root, ctx, id) {
     // Redrawn on every change of the tournament (another's result, a registration): what the
     // director is typing stays, and so does the keyboard's place.
     const focused = actions.contains(document.activeElement) ? document.activeElement.id : '';
-    const typed = [...actions.querySelectorAll('input[id], select[id]')].map((el) => [el.id, el.value]);
+    const typed = [...actions.querySelectorAll('input[id], select[id]')].map((el) => [el.id, el.type === 'checkbox' ? el.checked : el.value]);
+    const opened = [...actions.querySelectorAll('details[open]')].map((d) => d.className);
     fill(actions, ...playerActions(t), ...directorActions(t));
     for (const [key, value] of typed) {
       const el = document.getElementById(key);
+      if (!el || !actions.contains(el)) continue;
+      if (el.type === 'checkbox') el.checked = value;  // a table ticked to be played online
       // A choice no longer offered (a player withdrawn) leaves the list at its new default.
-      if (el && actions.contains(el) && (el.tagName !== 'SELECT' || [...el.options].some((o) => o.value === value))) el.value = value;
+      else if (el.tagName !== 'SELECT' || [...el.options].some((o) => o.value === value)) el.value = value;
     }
+    for (const name of opened) if (name) actions.querySelector(`details.${name}`)?.setAttribute('open', '');
     if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
     renderStandings(t);
     renderRounds(t);
