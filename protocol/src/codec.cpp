@@ -410,6 +410,10 @@ template <class T>
 inline constexpr bool kVector = false;
 template <class T>
 inline constexpr bool kVector<std::vector<T>> = true;
+template <class T>
+inline constexpr bool kDescribedList = false;
+template <Described T>
+inline constexpr bool kDescribedList<std::vector<T>> = true;
 
 // Writing.
 
@@ -488,6 +492,9 @@ struct ServerWriter {
 // described structs.
 
 template <class T>
+T read_fields(Fields& f);
+
+template <class T>
 T read_value(Fields& f, const char* name) {
   if constexpr (std::is_same_v<T, GameSettings>) {
     return read_settings(f.object(name));
@@ -495,19 +502,40 @@ T read_value(Fields& f, const char* name) {
     return read_tournament_settings(f.object(name));
   } else if constexpr (wire::Enum<T>) {
     return enum_value<T>(f.required<std::string>(name), f.name_of(name));
-  } else if constexpr (std::is_same_v<T, std::vector<int>>) {
+  } else if constexpr (std::is_same_v<T, std::vector<int>> ||
+                       std::is_same_v<T, std::vector<std::int64_t>>) {
+    using Number = typename T::value_type;
     const json& list = f.object(name);
     const std::string field = f.name_of(name);
     if (!list.is_array())
       throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a list of numbers"};
     if (list.size() > 1000)  // bounded before it is copied; the field's check says the limit
       throw FieldError{ErrorCode::BadField, "field '" + field + "' is too long"};
-    std::vector<int> out;
+    T out;
     for (const json& item : list) {
-      if (!item.is_number_integer() || item.get<std::int64_t>() < std::numeric_limits<int>::min() ||
-          item.get<std::int64_t>() > std::numeric_limits<int>::max())
+      if (!item.is_number_integer() ||
+          (item.is_number_unsigned() &&
+           item.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) ||
+          item.get<std::int64_t>() < std::numeric_limits<Number>::min() ||
+          item.get<std::int64_t>() > std::numeric_limits<Number>::max())
         throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a list of numbers"};
-      out.push_back(item.get<int>());
+      out.push_back(item.get<Number>());
+    }
+    return out;
+  } else if constexpr (kDescribedList<T>) {
+    // A list of objects (a round's tables): each read as strictly as a message, named by its
+    // place ("tables[2].black").
+    const json& list = f.object(name);
+    const std::string field = f.name_of(name);
+    if (!list.is_array())
+      throw FieldError{ErrorCode::BadField, "field '" + field + "' must be a list"};
+    if (list.size() > 1000)
+      throw FieldError{ErrorCode::BadField, "field '" + field + "' is too long"};
+    T out;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      Fields item(list[i], field + "[" + std::to_string(i) + "]");
+      out.push_back(read_fields<typename T::value_type>(item));
+      item.no_others();
     }
     return out;
   } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
@@ -1065,6 +1093,25 @@ std::string table_numbers(const std::vector<int>& tables) {
       return "names table " + std::to_string(tables[i]) + " twice";
   }
   return "";
+}
+std::string player_id(const std::int64_t& id) {
+  return id == 0 ? "must be a player's id (not 0)" : "";
+}
+std::string player_ids(const std::vector<std::int64_t>& ids) {
+  if (ids.size() > 1000) return "must be at most 1,000 players";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] == 0) return "must be players' ids (not 0)";
+    if (std::find(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(i), ids[i]) !=
+        ids.begin() + static_cast<std::ptrdiff_t>(i))
+      return "names player " + std::to_string(ids[i]) + " twice";
+  }
+  return "";
+}
+std::string handicap(const int& stones) {
+  return stones < 0 || stones > 9 ? "must be 0 to 9 stones" : "";
+}
+std::string tables_by_hand(const std::vector<TableByHand>& tables) {
+  return tables.size() > 500 ? "must be at most 500 tables" : "";
 }
 std::string nigiri_seed(const std::string& text) {
   return bounded(text, kMaxSeedLength);

@@ -412,6 +412,10 @@ int main(int argc, char** argv) {
                         const std::vector<std::int64_t>& players) {
                       return reads().class_tournament(settings, director, players);
                     },
+                .import_tournament =
+                    [&](const std::string& xml, std::int64_t director) {
+                      return reads().import_tournament(xml, director);
+                    },
                 .tell = [&](const std::vector<std::int64_t>& users,
                             std::optional<std::int64_t> from,
                             const std::string& text) { reads().tell(users, from, text); },

@@ -159,6 +159,22 @@ TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
        ErrorCode::BadField, "field 'online_tables' must be a list of numbers", "a"},
       {R"({"type":"tournament_publish_round","cid":"a","tournament":1,"round":1,"online_tables":[1.5]})",
        ErrorCode::BadField, "field 'online_tables' must be a list of numbers", "a"},
+      {R"({"type":"tournament_pair_round","cid":"a","tournament":1,"round":1,"tables":[{"black":1,"white":2},{"black":3}]})",
+       ErrorCode::BadField, "missing field 'tables[1].white'", "a"},
+      {R"({"type":"tournament_pair_round","cid":"a","tournament":1,"round":1,"tables":[{"black":1,"white":2,"colour":"b"}]})",
+       ErrorCode::BadField, "unknown field 'tables[0].colour'", "a"},
+      {R"({"type":"tournament_pair_round","cid":"a","tournament":1,"round":1,"tables":[{"black":1,"white":2,"handicap":12}]})",
+       ErrorCode::BadField, "field 'tables[0].handicap' must be 0 to 9 stones", "a"},
+      {R"({"type":"tournament_pair_round","cid":"a","tournament":1,"round":1,"tables":[{"black":0,"white":2}]})",
+       ErrorCode::BadField, "field 'tables[0].black' must be a player's id (not 0)", "a"},
+      {R"({"type":"tournament_pair_round","cid":"a","tournament":1,"round":1,"tables":[7]})",
+       ErrorCode::BadField, "field 'tables[0]' must be an object", "a"},
+      {R"({"type":"tournament_pair_round","cid":"a","tournament":1,"round":1,"tables":{}})",
+       ErrorCode::BadField, "field 'tables' must be a list", "a"},
+      {R"({"type":"tournament_pair_round","cid":"a","tournament":1,"round":1,"byes":[-3,-3]})",
+       ErrorCode::BadField, "field 'byes' names player -3 twice", "a"},
+      {R"({"type":"tournament_pair_round","cid":"a","tournament":1,"round":1,"byes":[18446744073709551615]})",
+       ErrorCode::BadField, "field 'byes' must be a list of numbers", "a"},
       {R"({"type":"tournament_report_result","cid":"a","tournament":1,"round":1,"board":2,"result":"b"})",
        ErrorCode::BadField, "field 'result' must be one of black, white, jigo, both_lose, not 'b'",
        "a"},
@@ -259,8 +275,9 @@ TEST(TournamentCodec, EveryTournamentCommandRoundTrips) {
        R"({"v":1,"type":"tournament_leave","cid":"3","tournament":3})",
        R"({"v":1,"type":"tournament_start","cid":"4","tournament":3})",
        R"({"v":1,"type":"tournament_withdraw","cid":"5","tournament":3,"player":"shusaku"})",
-       R"({"v":1,"type":"tournament_set_result","cid":"6","tournament":3,"round":2,"board":1,"result":"jigo"})",
-       R"({"v":1,"type":"tournament_repair","cid":"7","tournament":3})"}) {
+       R"({"v":1,"type":"tournament_set_result","cid":"6","tournament":3,"round":2,"board":1,"result":"jigo","forfeit":false})",
+       R"({"v":1,"type":"tournament_repair","cid":"7","tournament":3})",
+       R"({"v":1,"type":"tournament_pair_round","cid":"8","tournament":3,"round":2,"tables":[{"black":5,"white":-2,"handicap":0},{"black":-1,"white":9007199254740993,"handicap":3}],"byes":[-4],"pair_rest":false})"}) {
     const auto m = message_of(text);
     EXPECT_EQ(json::parse(encode(m)), json::parse(text)) << text;
   }

@@ -8,18 +8,22 @@
 
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "support/game_commands.h"
 #include "support/live_server.h"
+#include "support/paths.h"
 #include "support/server_process.h"
 #include "support/temp_database.h"
 #include "support/ws_client.h"
 #include "tournaments/federation.h"
+#include "tournaments/opengotha.h"
 
 namespace tengen::testing {
 namespace {
@@ -211,7 +215,7 @@ void check_opengotha_file(const std::string& xml, const json& v) {
   EXPECT_EQ(general.get<int>("stdByoYomiTime"), 30);
   EXPECT_EQ(general.get<std::string>("genMMBar"), "2D");
   EXPECT_EQ(general.get<std::string>("genMMFloor"), "20K");
-  EXPECT_EQ(general.get<std::string>("bInternetGame"), "false");
+  EXPECT_EQ(general.get<std::string>("bInternet"), "false");
   const auto& handicap = root.get_child("TournamentParameterSet.HandicapParameterSet.<xmlattr>");
   EXPECT_EQ(handicap.get<std::string>("hdBasedOnMMS"), "true");
   EXPECT_EQ(handicap.get<int>("hdCorrection"), 2);
@@ -527,6 +531,102 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
   EXPECT_NE(og_reply.find("Content-Type: application/xml"), std::string::npos);
   check_opengotha_file(body_of(og_reply), v);
 
+  // ---- The round trip: the file imported makes the same tournament, exported the same ----
+  const std::string exported = body_of(og_reply);
+  const auto import = [&](const std::string& body, const std::string& token) {
+    return http_request(stack_->port(), "POST", "/api/v1/tournaments/import",
+                        token.empty() ? "" : "Authorization: Bearer " + token + "\r\n", body);
+  };
+  EXPECT_NE(import(exported, "").find("401"), std::string::npos);
+  const std::string imported_reply = import(exported, tokens_["tdir"]);
+  ASSERT_NE(imported_reply.find("201"), std::string::npos) << imported_reply.substr(0, 400);
+  const auto imported = json::parse(body_of(imported_reply))["tournament"].get<int>();
+  EXPECT_NE(imported, id);
+  const json w = view(imported);
+  EXPECT_EQ(w["status"], "finished");
+  EXPECT_TRUE(w["over_the_board"].get<bool>());
+  EXPECT_EQ(w["director"]["name"], "tdir");
+  ASSERT_EQ(w["entrants"].size(), v["entrants"].size());
+  for (std::size_t i = 0; i < v["entrants"].size(); ++i) {  // the same seeds and start scores
+    const auto& a = v["entrants"][i];
+    const auto& b = w["entrants"][i];
+    EXPECT_EQ(b["name"], a["name"]);
+    EXPECT_EQ(b["rank"], a["rank"]);
+    EXPECT_EQ(b["start_score"], a["start_score"]) << a["name"];
+    EXPECT_EQ(b.value("withdrawn", false), a.value("withdrawn", false)) << a["name"];
+    for (const char* key : {"club", "country", "egd_pin", "aga_id"})
+      EXPECT_EQ(b.value(key, std::string()), a.value(key, std::string())) << a["name"] << key;
+  }
+  ASSERT_EQ(w["round_list"].size(), v["round_list"].size());
+  const auto named = [](const json& round) {  // a round by names: ids differ
+    json out = json::array();
+    for (const auto& g : round["games"])
+      out.push_back({g["board"], g["black"]["name"], g["white"]["name"], g["handicap"], g["result"],
+                     g["forfeit"]});
+    for (const auto& b : round["byes"]) out.push_back(b["name"]);
+    return out;
+  };
+  for (std::size_t r = 0; r < v["round_list"].size(); ++r)
+    EXPECT_EQ(named(w["round_list"][r]), named(v["round_list"][r])) << "round " << r + 1;
+  ASSERT_EQ(w["standings"].size(), v["standings"].size());
+  for (std::size_t i = 0; i < v["standings"].size(); ++i) {
+    for (const char* key : {"place", "score", "points", "sos", "sosos", "withdrawn"})
+      EXPECT_EQ(w["standings"][i][key], v["standings"][i][key]) << i << key;
+    EXPECT_EQ(w["standings"][i]["player"]["name"], v["standings"][i]["player"]["name"]);
+  }
+  const std::string again = body_of(http_get(
+      stack_->port(), "/api/v1/tournaments/" + std::to_string(imported) + "/opengotha.xml"));
+  const auto section = [](const std::string& xml, const std::string& tag) {
+    const auto from = xml.find("<" + tag + ">");
+    const auto to = xml.find("</" + tag + ">");
+    return from == std::string::npos || to == std::string::npos ? std::string("missing " + tag)
+                                                                : xml.substr(from, to - from);
+  };
+  for (const char* tag : {"Players", "Games", "ByePlayer", "PlacementParameterSet"}) {
+    EXPECT_EQ(section(again, tag), section(exported, tag)) << tag;
+    EXPECT_GT(section(exported, tag).size(), 40u) << tag;  // there, and not empty
+  }
+  // The general parameters but the new tournament's short name.
+  const auto general = [](const std::string& xml) {
+    const auto from = xml.find("<GeneralParameterSet");
+    return std::regex_replace(xml.substr(from, xml.find("/>", from) - from),
+                              std::regex("shortName=\"[^\"]*\""), "");
+  };
+  EXPECT_EQ(general(again), general(exported));
+  const auto handicap = [](const std::string& xml) {
+    const auto from = xml.find("<HandicapParameterSet");
+    return xml.substr(from, xml.find("/>", from) - from);
+  };
+  EXPECT_EQ(handicap(again), handicap(exported));
+  // The audit log says the director imported it: their commands, one after another.
+  int pairings_by_hand = 0;
+  for (const auto& event : w["audit"]) {
+    if (event["kind"] == "paired" && event["record"].value("by_hand", false)) ++pairings_by_hand;
+  }
+  EXPECT_EQ(pairings_by_hand, 4);
+
+  // Files that are not OpenGotha's, or not whole, are refused in words; nothing is made.
+  const auto refusal = [&](const std::string& body) {
+    const std::string answer = import(body, tokens_["tdir"]);
+    EXPECT_NE(answer.find("422"), std::string::npos) << answer.substr(0, 300);
+    return json::parse(body_of(answer))["error"]["message"].get<std::string>();
+  };
+  EXPECT_NE(refusal("not xml at all <").find("not XML"), std::string::npos);
+  EXPECT_NE(refusal("<Other/>").find("<Tournament>"), std::string::npos);
+  std::string unknown_player = exported;
+  const auto game_at = unknown_player.find("blackPlayer=\"") + 13;
+  unknown_player.insert(game_at, "NOBODY");
+  EXPECT_NE(refusal(unknown_player).find("is not among the players"), std::string::npos);
+  std::string bad_rank = exported;
+  bad_rank.replace(bad_rank.find("rank=\"") + 6, 2, "zz");
+  EXPECT_NE(refusal(bad_rank).find("is not a rank"), std::string::npos);
+  std::string both_win = exported;
+  both_win.replace(both_win.find("RESULT_BLACKWINS"), 16, "RESULT_BOTHWIN");
+  EXPECT_NE(refusal(both_win).find("both players win"), std::string::npos);
+  EXPECT_EQ(
+      json::parse(body_of(http_get(stack_->port(), "/api/v1/tournaments")))["tournaments"].size(),
+      3u);
+
   // Registering: no file yet.
   const int empty =
       director({{"type", "create_tournament"}, {"settings", settings(true)}})["tournament"];
@@ -536,6 +636,260 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
   EXPECT_NE(http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id) + "/other.txt")
                 .find("404"),
             std::string::npos);
+}
+
+// The director pairs a round by hand before publishing it: all of it, or some tables and the rest
+// as the system pairs them; what cannot be a pairing is refused in words and changes nothing.
+TEST_F(OverTheBoard, TheDirectorPairsARoundByHandOrPinsTablesAndLetsTheSystemPairTheRest) {
+  start();
+  auto s = settings(true);
+  s["system"] = "swiss";
+  s["rounds"] = 3;
+  s.erase("mcmahon");
+  s.erase("handicap");
+  const int id = director({{"type", "create_tournament"}, {"settings", s}})["tournament"];
+  for (int i = 0; i < 7; ++i) expect_ack(director(guest(id, i)));
+  const auto pair = [&](json tables, json byes, bool rest, int round = 1) {
+    return director({{"type", "tournament_pair_round"},
+                     {"tournament", id},
+                     {"round", round},
+                     {"tables", std::move(tables)},
+                     {"byes", std::move(byes)},
+                     {"pair_rest", rest}});
+  };
+  EXPECT_EQ(pair(json::array(), json::array(), true)["message"], "the tournament is not running");
+  expect_ack(director({{"type", "tournament_start"}, {"tournament", id}}));
+  json v = view(id);
+  std::vector<std::int64_t> ids;  // in seed order: 4d first
+  for (const auto& e : v["entrants"]) ids.push_back(e["id"]);
+  const auto table = [](std::int64_t black, std::int64_t white, int handicap = 0) {
+    return json{{"black", black}, {"white", white}, {"handicap", handicap}};
+  };
+  const auto before = v["round_list"];
+  const auto refused_with = [&](const json& reply, const std::string& words) {
+    EXPECT_NE(reply.value("message", std::string()).find(words), std::string::npos)
+        << reply.dump() << " (wanted: " << words << ")";
+  };
+  refused_with(pair(json::array({table(ids[0], ids[1])}), json::array(), false),
+               "Family2 Given2 is not paired");
+  refused_with(pair(json::array({table(ids[0], ids[0])}), json::array(), true),
+               "table 1: a player cannot play themselves");
+  refused_with(
+      pair(json::array({table(ids[0], ids[1]), table(ids[2], ids[1])}), json::array(), true),
+      "table 2: Family1 Given1 is paired twice");
+  refused_with(pair(json::array({table(ids[0], -99)}), json::array(), true),
+               "table 1: player -99 is not registered in this tournament");
+  refused_with(pair(json::array({table(ids[0], ids[1])}), json::array({ids[0]}), true),
+               "the byes: Family0 Given0 is paired twice");
+  refused_with(pair(json::array({table(ids[0], ids[1])}), json::array(), true, 2),
+               "round 1 is the one paired last, not 2");
+  EXPECT_EQ(as("amy").command({{"type", "tournament_pair_round"},
+                               {"tournament", id},
+                               {"round", 1},
+                               {"pair_rest", true}})["code"],
+            "forbidden");
+  EXPECT_EQ(view(id)["round_list"], before);  // nothing changed
+
+  // The strongest two kept apart: 1 against 3 and 2 against 4 by hand, the others by the system.
+  expect_ack(
+      pair(json::array({table(ids[2], ids[0]), table(ids[3], ids[1], 1)}), json::array(), true));
+  v = view(id);
+  const auto& games = v["round_list"][0]["games"];
+  ASSERT_EQ(games.size(), 3u);
+  EXPECT_EQ(games[0]["black"]["id"], ids[2]);
+  EXPECT_EQ(games[0]["white"]["id"], ids[0]);
+  EXPECT_EQ(games[1]["handicap"], 1);
+  std::set<std::int64_t> seated{ids[0], ids[1], ids[2], ids[3]};
+  for (std::size_t b = 2; b < games.size(); ++b) {
+    seated.insert(games[b]["black"]["id"].get<std::int64_t>());
+    seated.insert(games[b]["white"]["id"].get<std::int64_t>());
+  }
+  ASSERT_EQ(v["round_list"][0]["byes"].size(), 1u);
+  seated.insert(v["round_list"][0]["byes"][0]["id"].get<std::int64_t>());
+  EXPECT_EQ(seated.size(), 7u);  // everyone once
+  EXPECT_FALSE(v["round_list"][0]["started"].get<bool>());
+  EXPECT_EQ(v["audit"].back()["kind"], "paired");
+  EXPECT_EQ(v["audit"].back()["by"], "tdir");
+
+  // All of it by hand, with the bye the director chose; it survives a restart.
+  expect_ack(
+      pair(json::array({table(ids[0], ids[1]), table(ids[2], ids[3]), table(ids[4], ids[5])}),
+           json::array({ids[6]}), false));
+  desks_.clear();
+  clients_.clear();
+  stack_.reset();
+  start();
+  v = view(id);
+  ASSERT_EQ(v["round_list"][0]["games"].size(), 3u);
+  EXPECT_EQ(v["round_list"][0]["games"][2]["white"]["id"], ids[5]);
+  EXPECT_EQ(v["round_list"][0]["byes"][0]["id"], ids[6]);
+  expect_ack(director({{"type", "tournament_publish_round"}, {"tournament", id}, {"round", 1}}));
+  refused_with(pair(json::array(), json::array(), true), "round 1 is published already");
+
+  // A forfeit entered by the director (a no-show at table 3): marked so in the round.
+  const auto result = [&](int board, const char* outcome, bool forfeit) {
+    return director({{"type", "tournament_set_result"},
+                     {"tournament", id},
+                     {"round", 1},
+                     {"board", board},
+                     {"result", outcome},
+                     {"forfeit", forfeit}});
+  };
+  refused_with(result(3, "jigo", true), "a forfeit has a winner, or both players lose");
+  expect_ack(result(3, "black", true));
+  expect_ack(result(1, "white", false));
+  v = view(id);
+  EXPECT_TRUE(v["round_list"][0]["games"][2]["forfeit"].get<bool>());
+  EXPECT_FALSE(v["round_list"][0]["games"][0]["forfeit"].get<bool>());
+
+  // An online tournament's rounds are the system's.
+  const int online =
+      director({{"type", "create_tournament"}, {"settings", settings(false)}})["tournament"];
+  refused_with(director({{"type", "tournament_pair_round"},
+                         {"tournament", online},
+                         {"round", 1},
+                         {"pair_rest", true}}),
+               "pairing by hand is for rounds over the board");
+}
+
+std::string opengotha_fixture() {
+  std::ifstream in(paths::fixtures() + "/opengotha/club-mcmahon-latin1.xml", std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A file saved by OpenGotha 3.48 (as written for these tests from the format: ISO-8859-1, games
+// out of round order, a forfeit, a jigo, a bye, a late player, a game not decided yet) becomes a
+// running tournament here, and the director plays its last round on Tengen.
+TEST_F(OverTheBoard, AnOpenGothaFileFromElsewhereIsImportedAndItsLastRoundPlayedHere) {
+  start();
+  const std::string xml = opengotha_fixture();
+  ASSERT_GT(xml.size(), 1000u);
+  const std::string reply = http_request(
+      stack_->port(), "POST", "/api/v1/tournaments/import",
+      "Content-Type: application/xml\r\nAuthorization: Bearer " + tokens_["tdir"] + "\r\n", xml);
+  ASSERT_NE(reply.find("201"), std::string::npos) << reply.substr(0, 400);
+  const int id = json::parse(body_of(reply))["tournament"];
+  json v = view(id);
+  EXPECT_EQ(v["name"], "Club McMahon \"Autumn\"");
+  EXPECT_EQ(v["status"], "running");
+  ASSERT_EQ(v["entrants"].size(), 6u);
+  std::map<std::string, json> by_name;
+  for (const auto& e : v["entrants"]) by_name[e["name"]] = e;
+  ASSERT_TRUE(by_name.contains("Dupré Clémence"));  // Latin-1 read as such, kept as UTF-8
+  EXPECT_EQ(by_name["Dupré Clémence"]["rank"], "3d");
+  EXPECT_EQ(by_name["Dupré Clémence"]["egd_pin"], "12345678");
+  EXPECT_EQ(by_name["Dupré Clémence"]["start_score"], 22);  // at the bar (3d)
+  EXPECT_EQ(by_name["O'Brien Seán"]["aga_id"], "12345");
+  EXPECT_EQ(by_name["Late Lena"]["start_score"], 12);  // 8k over a 20k floor, registered late
+  ASSERT_EQ(v["round_list"].size(), 2u);
+  const auto& r1 = v["round_list"][0];
+  ASSERT_EQ(r1["games"].size(), 2u);
+  EXPECT_EQ(r1["games"][0]["black"]["name"], "Janssen Pieter");
+  EXPECT_EQ(r1["games"][0]["result"], "white");
+  EXPECT_EQ(r1["games"][1]["result"], "black");
+  EXPECT_TRUE(r1["games"][1]["forfeit"].get<bool>());
+  ASSERT_EQ(r1["byes"].size(), 1u);
+  EXPECT_EQ(r1["byes"][0]["name"], "O'Brien Seán");
+  const auto& r2 = v["round_list"][1];
+  EXPECT_TRUE(r2["started"].get<bool>());  // published: it has results
+  ASSERT_EQ(r2["games"].size(), 3u);
+  EXPECT_EQ(r2["games"][0]["result"], "jigo");
+  EXPECT_TRUE(r2["games"][1]["result"].is_null());  // still being played
+  EXPECT_EQ(r2["games"][2]["handicap"], 2);
+  EXPECT_EQ(r2["games"][2]["black"]["name"], "Late Lena");
+
+  // The last game of round 2 ends; round 3 is paired here, published and played.
+  expect_ack(director({{"type", "tournament_set_result"},
+                       {"tournament", id},
+                       {"round", 2},
+                       {"board", 2},
+                       {"result", "black"}}));
+  v = view(id);
+  ASSERT_EQ(v["round_list"].size(), 3u);
+  const std::size_t tables = v["round_list"][2]["games"].size();
+  EXPECT_EQ(tables, 3u);
+  expect_ack(director({{"type", "tournament_publish_round"}, {"tournament", id}, {"round", 3}}));
+  for (std::size_t b = 1; b <= tables; ++b) {
+    expect_ack(director({{"type", "tournament_set_result"},
+                         {"tournament", id},
+                         {"round", 3},
+                         {"board", b},
+                         {"result", "white"}}));
+  }
+  v = view(id);
+  EXPECT_EQ(v["status"], "finished");
+  // Exported again: the names as OpenGotha keys them, the late player's first round not played.
+  const std::string again = body_of(
+      http_get(stack_->port(), "/api/v1/tournaments/" + std::to_string(id) + "/opengotha.xml"));
+  EXPECT_NE(again.find("blackPlayer=\"KIMJI-WOO\" handicap=\"0\" knownColor=\"true\" "
+                       "result=\"RESULT_BLACKWINS_BYDEF\""),
+            std::string::npos);
+  EXPECT_NE(again.find("firstName=\"Lena\""), std::string::npos);
+  EXPECT_NE(again.find("participating=\"01111111111111111111\""), std::string::npos);
+  EXPECT_NE(again.find("<ByePlayer player=\"O'BRIENSEÁN\" roundNumber=\"1\"/>"), std::string::npos);
+}
+
+TEST(Federation, AnOpenGothaFileIsReadWithItsSettingsAndRefusedInWordsWhenItCannotBe) {
+  const auto read = federation::read_opengotha(opengotha_fixture());
+  ASSERT_TRUE(std::holds_alternative<federation::OpenGothaFile>(read))
+      << std::get<std::string>(read);
+  const auto& file = std::get<federation::OpenGothaFile>(read);
+  const auto& s = file.settings;
+  EXPECT_TRUE(s.over_the_board);
+  EXPECT_EQ(s.system, tournament::System::McMahon);
+  EXPECT_EQ(s.rounds, 3);
+  EXPECT_EQ(s.city, "Amsterdam & Zaandam");
+  EXPECT_EQ(s.game.width, 19);
+  EXPECT_EQ(s.game.komi, 7.5);
+  EXPECT_EQ(s.game.time.system, protocol::TimeControl::System::ByoYomi);
+  EXPECT_EQ(s.game.time.main_ms, 45 * 60'000);
+  EXPECT_EQ(s.game.time.period_ms, 30'000);
+  EXPECT_EQ(s.bar, *protocol::parse_rank("3d"));
+  EXPECT_EQ(s.floor, *protocol::parse_rank("20k"));
+  EXPECT_TRUE(s.handicap.by_score_gap);
+  EXPECT_EQ(s.handicap.correction, 1);
+  EXPECT_EQ(s.tie_breaks, (std::vector<tournament::TieBreak>{tournament::TieBreak::Score,
+                                                             tournament::TieBreak::Sos,
+                                                             tournament::TieBreak::Sosos}));
+  ASSERT_EQ(file.players.size(), 6u);
+  EXPECT_EQ(file.players[2].entry.given_name, "Jürgen");
+  EXPECT_EQ(file.players[2].key, "WEISSJÜRGEN");
+  ASSERT_EQ(file.games.size(), 5u);
+  EXPECT_EQ(file.games[0].round, 1);  // sorted by round, then table
+  EXPECT_EQ(file.games[4].table, 3);
+  EXPECT_FALSE(file.games[3].result.has_value());
+
+  const auto refusal = [](std::string xml) {
+    const auto r = federation::read_opengotha(xml);
+    return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : "read";
+  };
+  std::string text = opengotha_fixture();
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string copy = text;
+    copy.replace(copy.find(from), from.size(), to);
+    return copy;
+  };
+  EXPECT_EQ(refusal(replaced("club=\"75Pa\"", "club=\"Paris Go Club 75\"")),
+            "player 'Dupré Clémence': club is longer than 10 bytes");
+  EXPECT_EQ(refusal(replaced("country=\"KR\"", "country=\"KOR\"")),
+            "player 'Kim Ji-woo': country must be a two-letter country code like \"NL\"");
+  EXPECT_EQ(refusal(replaced("roundNumber=\"2\" tableNumber=\"3\" whitePlayer=\"O'BRIENSE",
+                             "roundNumber=\"2\" tableNumber=\"3\" whitePlayer=\"LATELENA\" x=\"")),
+            "round 2 pairs 'LATELENA' with themselves");
+  EXPECT_EQ(refusal(replaced("numberOfRounds=\"3\"", "numberOfRounds=\"1\"")),
+            "the file has games in round 2 of 1");
+  EXPECT_EQ(refusal(replaced("handicap=\"2\"", "handicap=\"12\"")),
+            "round 2, table 3: the handicap is not 0 to 9");
+  EXPECT_EQ(refusal(replaced("result=\"RESULT_EQUAL\"", "result=\"RESULT_EQUAL_BYDEF\"")),
+            "round 2, table 1: a jigo by forfeit, which a tournament here cannot record");
+  EXPECT_EQ(refusal(replaced("<ByePlayer player=\"O'BRIENSE",
+                             "<ByePlayer player=\"DUPR\xC9"
+                             "CL\xC9MENCE\" x=\"")),
+            "round 1 pairs 'DUPRÉCLÉMENCE' twice");
+  EXPECT_EQ(refusal(std::string(federation::kMaxOpenGothaBytes + 1, ' ')),
+            "the file is larger than 1 MiB");
+  EXPECT_EQ(refusal("<Tournament><TournamentParameterSet/></Tournament>"),
+            "the file has no <GeneralParameterSet>");
 }
 
 // A club championship, half at the club and half online: a round robin of four members and two

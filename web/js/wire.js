@@ -67,6 +67,7 @@ export const Command = strict('command', {
   'tournament_add_player': 'tournament_add_player',
   'tournament_publish_round': 'tournament_publish_round',
   'tournament_report_result': 'tournament_report_result',
+  'tournament_pair_round': 'tournament_pair_round',
 });
 
 // Each command's fields (besides v, type and cid).
@@ -95,7 +96,7 @@ export const CommandFields = strict('command', {
   'tournament_leave': Object.freeze(['tournament']),
   'tournament_start': Object.freeze(['tournament']),
   'tournament_withdraw': Object.freeze(['tournament', 'player']),
-  'tournament_set_result': Object.freeze(['tournament', 'round', 'board', 'result']),
+  'tournament_set_result': Object.freeze(['tournament', 'round', 'board', 'result', 'forfeit']),
   'tournament_repair': Object.freeze(['tournament']),
   'watch_tournaments': Object.freeze(['tournament']),
   'unwatch_tournaments': Object.freeze([]),
@@ -117,6 +118,7 @@ export const CommandFields = strict('command', {
   'tournament_add_player': Object.freeze(['tournament', 'family_name', 'given_name', 'rank', 'club', 'country', 'egd_pin', 'aga_id']),
   'tournament_publish_round': Object.freeze(['tournament', 'round', 'online_tables']),
   'tournament_report_result': Object.freeze(['tournament', 'round', 'board', 'result']),
+  'tournament_pair_round': Object.freeze(['tournament', 'round', 'tables', 'byes', 'pair_rest']),
 });
 
 // What the server sends: each message's type (a room event's too).

@@ -98,6 +98,9 @@ struct HubRead {
     // `text`: {"settings" (a tournament's), "director", "players": [ids]} (a class's round robin,
     // docs/classes.md); the body: {"tournament"} or {"error"}
     ClassTournament,
+    // `text`: {"xml" (an OpenGotha file), "director"} (docs/tournaments.md, "OpenGotha"); the
+    // body: {"tournament"} or {"error"}
+    ImportTournament,
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review

@@ -112,6 +112,9 @@ constexpr Family family_of(std::type_identity<PublishRound>) {
 constexpr Family family_of(std::type_identity<ReportTournamentResult>) {
   return Family::Tournament;
 }
+constexpr Family family_of(std::type_identity<PairRound>) {
+  return Family::Tournament;
+}
 constexpr Family family_of(std::type_identity<WatchTournaments>) {
   return Family::Tournament;
 }

@@ -354,6 +354,7 @@ struct SetTournamentResult {
   int round = 0;  // 1-based
   int board = 0;  // 1-based
   tournament::Outcome result = tournament::Outcome::BlackWins;
+  bool forfeit = false;  // decided without play (a no-show at a board): the federation files say so
 };
 template <>
 struct Wire<SetTournamentResult> {
@@ -362,7 +363,8 @@ struct Wire<SetTournamentResult> {
       wire::field("tournament", &SetTournamentResult::tournament, wire::positive_id),
       wire::field("round", &SetTournamentResult::round, wire::positive_number),
       wire::field("board", &SetTournamentResult::board, wire::positive_number),
-      wire::field("result", &SetTournamentResult::result)};
+      wire::field("result", &SetTournamentResult::result),
+      wire::field("forfeit", &SetTournamentResult::forfeit, wire::Empty::Defaulted)};
 };
 // Pairs the announced round again (after withdrawals), before it starts.
 struct RepairRound {
@@ -417,6 +419,40 @@ struct Wire<PublishRound> {
       wire::field("round", &PublishRound::round, wire::positive_number),
       wire::field("online_tables", &PublishRound::online_tables, wire::Empty::Defaulted,
                   wire::table_numbers)};
+};
+// Over the board: the director pairs the round paired last by hand, before publishing it. Each
+// table is Black, White (player ids: a player without an account has a negative one) and the
+// handicap; the byes are player ids. Every player still playing is at one table or has a bye,
+// unless `pair_rest`: then the players left out are paired among themselves as the system pairs
+// (Swiss and McMahon), at the tables after the director's.
+struct TableByHand {
+  std::int64_t black = 0;
+  std::int64_t white = 0;
+  int handicap = 0;  // 0 even, 1 no komi, 2 to 9 stones
+};
+template <>
+struct Wire<TableByHand> {
+  static constexpr std::tuple fields{
+      wire::field("black", &TableByHand::black, wire::player_id),
+      wire::field("white", &TableByHand::white, wire::player_id),
+      wire::field("handicap", &TableByHand::handicap, wire::Empty::Defaulted, wire::handicap)};
+};
+struct PairRound {
+  TournamentId tournament = 0;
+  int round = 0;  // 1-based: the round paired last, not yet published
+  std::vector<TableByHand> tables;
+  std::vector<std::int64_t> byes;
+  bool pair_rest = false;
+};
+template <>
+struct Wire<PairRound> {
+  static constexpr std::string_view type = "tournament_pair_round";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &PairRound::tournament, wire::positive_id),
+      wire::field("round", &PairRound::round, wire::positive_number),
+      wire::field("tables", &PairRound::tables, wire::Empty::Defaulted, wire::tables_by_hand),
+      wire::field("byes", &PairRound::byes, wire::Empty::Defaulted, wire::player_ids),
+      wire::field("pair_rest", &PairRound::pair_rest, wire::Empty::Defaulted)};
 };
 // Over the board: a player of a published table says how their game ended. The result counts
 // once both players said the same; when they disagree, the director decides.
@@ -590,7 +626,7 @@ using ClientMessage =
                  UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo, ReviewMark,
                  ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview, Seek,
                  CancelSeek, ListMyGames, SetConditionalMoves, ReviewInvite, AddTournamentPlayer,
-                 PublishRound, ReportTournamentResult>;
+                 PublishRound, ReportTournamentResult, PairRound>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it

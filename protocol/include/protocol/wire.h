@@ -29,6 +29,8 @@ struct Wire;
 template <class E>
 struct WireNames;
 
+struct TableByHand;  // messages.h
+
 namespace wire {
 
 // What an empty field means.
@@ -122,6 +124,11 @@ std::string aga_id(const std::string& text);          // the AGA's member number
 std::string printable_text(const std::string& text);  // no control characters (may be empty)
 // Table numbers of a round: at most 1,000, each positive, none twice.
 std::string table_numbers(const std::vector<int>& tables);
+// A tournament player: an account's id (positive) or a player without an account's (negative).
+std::string player_id(const std::int64_t& id);
+std::string player_ids(const std::vector<std::int64_t>& ids);        // at most 1,000, none twice
+std::string handicap(const int& stones);                             // 0 to 9
+std::string tables_by_hand(const std::vector<TableByHand>& tables);  // at most 500
 // At most 50 lines of conditional moves, each of 1 to 400 bytes.
 std::string conditional_lines(const std::vector<std::string>& lines);
 

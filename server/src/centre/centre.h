@@ -170,6 +170,12 @@ class Centre final : private games::GameHost {
       const std::vector<std::int64_t>& players) {
     return lobby_.class_tournament(settings, director, players);
   }
+  // An OpenGotha file's tournament (docs/tournaments.md), made by the director's commands in the
+  // lobby. Waits.
+  std::variant<protocol::TournamentId, std::string> import_tournament(
+      const federation::OpenGothaFile& file, std::int64_t director) {
+    return lobby_.import_tournament(file, director);
+  }
   // A group's news to its members' connections, not to those who block `from`. Does not wait.
   void tell(std::vector<std::int64_t> users, std::optional<std::int64_t> from, std::string text) {
     lobby_.tell(std::move(users), from, std::move(text));

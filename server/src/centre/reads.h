@@ -50,6 +50,11 @@ struct HubReads {
   std::function<std::variant<std::int64_t, std::string>(
       const std::string& settings, std::int64_t director, const std::vector<std::int64_t>& players)>
       class_tournament;
+  // An OpenGotha file made into an over-the-board tournament directed by `director`
+  // (docs/tournaments.md, "OpenGotha"): its id, or why not.
+  std::function<std::variant<std::int64_t, std::string>(const std::string& xml,
+                                                        std::int64_t director)>
+      import_tournament;
   // A group's news to these users' connections (not to those who block `from`).
   std::function<void(const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
                      const std::string& text)>

@@ -6,6 +6,7 @@
 #include "http/moderation_answers.h"
 #include "protocol/bus.h"
 #include "protocol/codec.h"
+#include "tournaments/opengotha.h"
 
 namespace tengen::cluster {
 
@@ -42,6 +43,14 @@ HubReads hub_reads_of(Centre& centre) {
         if (const auto* why = std::get_if<std::string>(&decoded)) return *why;
         auto made = centre.class_tournament(std::get<protocol::TournamentSettings>(decoded),
                                             director, players);
+        if (const auto* id = std::get_if<protocol::TournamentId>(&made)) return *id;
+        return std::get<std::string>(made);
+      },
+      .import_tournament = [&centre](const std::string& xml, std::int64_t director)
+          -> std::variant<std::int64_t, std::string> {
+        auto file = federation::read_opengotha(xml);
+        if (const auto* why = std::get_if<std::string>(&file)) return *why;
+        auto made = centre.import_tournament(std::get<federation::OpenGothaFile>(file), director);
         if (const auto* id = std::get_if<protocol::TournamentId>(&made)) return *id;
         return std::get<std::string>(made);
       },
@@ -128,6 +137,19 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
         const auto made = local.class_tournament(j["settings"].get<std::string>(),
                                                  j["director"].get<std::int64_t>(),
                                                  j["players"].get<std::vector<std::int64_t>>());
+        if (const auto* id = std::get_if<std::int64_t>(&made))
+          answer.body = nlohmann::json{{"tournament", *id}}.dump();
+        else
+          answer.body = nlohmann::json{{"error", std::get<std::string>(made)}}.dump();
+        break;
+      }
+      case bus::HubRead::What::ImportTournament: {
+        const auto j = nlohmann::json::parse(question->text, nullptr, false);
+        if (!j.is_object() || !j.contains("xml") || !j["xml"].is_string() ||
+            !j.contains("director") || !j["director"].is_number_integer())
+          throw std::runtime_error("an unreadable import, not made");
+        const auto made =
+            local.import_tournament(j["xml"].get<std::string>(), j["director"].get<std::int64_t>());
         if (const auto* id = std::get_if<std::int64_t>(&made))
           answer.body = nlohmann::json{{"tournament", *id}}.dump();
         else
@@ -246,6 +268,18 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
         const nlohmann::json q{
             {"settings", settings}, {"director", director}, {"players", players}};
         const auto body = ask(bus, patience, {What::ClassTournament, 0, std::nullopt, 0, q.dump()});
+        const auto j = nlohmann::json::parse(body.value_or(""), nullptr, false);
+        if (j.is_object() && j.contains("tournament") && j["tournament"].is_number_integer())
+          return j["tournament"].get<std::int64_t>();
+        if (j.is_object() && j.contains("error") && j["error"].is_string())
+          return j["error"].get<std::string>();
+        throw Unavailable("the cluster's hub answered something unreadable");
+      },
+      .import_tournament = [&bus, patience](const std::string& xml, std::int64_t director)
+          -> std::variant<std::int64_t, std::string> {
+        const nlohmann::json q{{"xml", xml}, {"director", director}};
+        const auto body =
+            ask(bus, patience, {What::ImportTournament, 0, std::nullopt, 0, q.dump()});
         const auto j = nlohmann::json::parse(body.value_or(""), nullptr, false);
         if (j.is_object() && j.contains("tournament") && j["tournament"].is_number_integer())
           return j["tournament"].get<std::int64_t>();

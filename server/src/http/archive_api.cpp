@@ -13,6 +13,7 @@
 #include "reviews/review_audience.h"
 #include "store/unreachable.h"
 #include "tournaments/federation.h"
+#include "tournaments/opengotha.h"
 
 namespace tengen {
 
@@ -292,6 +293,7 @@ ApiResponse Api::new_review(const ApiRequest& r) {
 std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_view path) {
   constexpr std::string_view kPrefix = "/api/v1/tournaments";
   if (!path.starts_with(kPrefix)) return std::nullopt;
+  if (path == std::string(kPrefix) + "/import") return import_tournament(r);
   if (r.method != "GET")
     return error(405, "method_not_allowed", "use GET; tournaments change over the WebSocket");
   if (!archive_.hub.tournaments || !archive_.hub.tournament)
@@ -336,6 +338,22 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
   response.content_type = "text/plain; charset=utf-8";
   response.content_disposition = "attachment; filename=\"" + name + (egd ? ".h9\"" : "-aga.txt\"");
   return response;
+}
+
+// POST /api/v1/tournaments/import (docs/tournaments.md, "OpenGotha"): an OpenGotha file, as its
+// body, made into an over-the-board tournament directed by whoever sends it: 201 and its id.
+ApiResponse Api::import_tournament(const ApiRequest& r) {
+  if (r.method != "POST") return error(405, "method_not_allowed", "send the file with POST");
+  const auto director = accounts_.authenticate(r.token);
+  if (!director) return error(401, "not_authenticated", "sign in to import a tournament");
+  if (!archive_.hub.import_tournament)
+    return error(503, "unavailable", "tournaments are not served here");
+  // Read here first, so that a file that is not OpenGotha's is refused before the lobby is asked.
+  if (auto read = federation::read_opengotha(r.body); auto* why = std::get_if<std::string>(&read))
+    return error(422, "bad_file", *why);
+  const auto made = archive_.hub.import_tournament(r.body, director->id);
+  if (const auto* why = std::get_if<std::string>(&made)) return error(409, "refused", *why);
+  return ApiResponse{201, nlohmann::json{{"tournament", std::get<std::int64_t>(made)}}.dump(), {}};
 }
 
 }  // namespace tengen

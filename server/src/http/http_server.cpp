@@ -34,6 +34,8 @@ namespace {
 constexpr std::size_t kMaxRequestBody = std::size_t{16} * 1024;
 constexpr std::size_t kMaxRecordBody =
     std::size_t{256} * 1024;  // a line of play, an SGF file, an analysis
+constexpr std::size_t kMaxImportBody =
+    std::size_t{1024} * 1024;  // a tournament's file: federation::kMaxOpenGothaBytes
 constexpr auto kNothrow = asio::as_tuple(asio::use_awaitable);
 constexpr int kWorkerThreads = 2;  // password hashing and other slow API work
 
@@ -224,20 +226,22 @@ struct HttpServer::Impl {
     beast::flat_buffer buffer;
     while (!stopping) {
       http::request_parser<http::string_body> parser;
-      // Beast checks Content-Length against the limit as it reads the header: the larger one
+      // Beast checks Content-Length against the limit as it reads the header: the largest one
       // first, and once the target is known, the usual one unless it carries a line of play,
-      // a review's SGF file or an analysis worker's result.
-      parser.body_limit(kMaxRecordBody);
+      // a review's SGF file, an analysis worker's result or a tournament's file.
+      parser.body_limit(kMaxImportBody);
       stream->expires_after(limits.handshake_timeout);
       auto [header_ec, header_bytes] =
           co_await http::async_read_header(*stream, buffer, parser, kNothrow);
       bool too_large = header_ec == http::error::body_limit;
       if (header_ec && !too_large) break;
       const auto target = parser.get().target();
-      if (!too_large && !target.starts_with("/api/v1/positions") && target != "/api/v1/reviews" &&
-          !(target.starts_with("/api/v1/analysis/") && target.ends_with("/result"))) {
-        too_large = parser.content_length().value_or(0) > kMaxRequestBody;
-        parser.body_limit(kMaxRequestBody);
+      const bool record = target.starts_with("/api/v1/positions") || target == "/api/v1/reviews" ||
+                          (target.starts_with("/api/v1/analysis/") && target.ends_with("/result"));
+      if (!too_large && target != "/api/v1/tournaments/import") {
+        const std::size_t limit = record ? kMaxRecordBody : kMaxRequestBody;
+        too_large = parser.content_length().value_or(0) > limit;
+        parser.body_limit(limit);
       }
       beast::error_code read_ec;
       if (!too_large) {

@@ -30,6 +30,10 @@
 #include "tournaments/director.h"
 #include "ws/connection.h"
 
+namespace tengen::federation {
+struct OpenGothaFile;  // tournaments/opengotha.h
+}
+
 namespace tengen {
 
 class Room;
@@ -126,6 +130,10 @@ class Lobby final : private TournamentHost {
   std::variant<protocol::TournamentId, std::string> class_tournament(
       const protocol::TournamentSettings& settings, std::int64_t director,
       const std::vector<std::int64_t>& players);
+  // An OpenGotha file's tournament (docs/tournaments.md, "OpenGotha"), made by `director`'s
+  // commands one after another (federation::import_opengotha): its id, or why not. Waits.
+  std::variant<protocol::TournamentId, std::string> import_tournament(
+      const federation::OpenGothaFile& file, std::int64_t director);
   // These users joined or left a group (Memberships has it already): their connections get the
   // lobby as they now see it, with or without the group's challenges. Does not wait.
   void refresh(std::vector<std::int64_t> users);

@@ -5,6 +5,7 @@
 #include "protocol/overloaded.h"
 #include "rooms/replies.h"
 #include "rooms/room.h"
+#include "tournaments/opengotha.h"
 
 // The lobby's tournaments (docs/tournaments.md): their commands, and the director's host, whose
 // calls come within the lobby's turn (Lobby::turn_) on its mailbox.
@@ -44,6 +45,7 @@ Lobby::Reply tournament_action(TournamentDirector& tournaments, const protocol::
           [&](const protocol::ReportTournamentResult& c) {
             return tournaments.report_result(me, cid, c);
           },
+          [&](const protocol::PairRound& c) { return tournaments.pair_round(me, cid, c); },
           [&](const auto&) -> Lobby::Reply {
             return error(cid, ErrorCode::Internal, "this command has no handler");
           },
@@ -167,6 +169,30 @@ std::variant<protocol::TournamentId, std::string> Lobby::class_tournament(
     finish(turn);
     if (auto why = failed(started)) return *why;
     return id;
+  });
+}
+
+std::variant<protocol::TournamentId, std::string> Lobby::import_tournament(
+    const federation::OpenGothaFile& file, std::int64_t director) {
+  using Out = std::variant<protocol::TournamentId, std::string>;
+  return games::wait_for<Out>(*mailbox_, [&]() -> Out {
+    const auto me = s_.find_user_by_id(director);
+    if (!me) return std::string("no such director");
+    Turn turn(*this);
+    // Each step is the command the director would send, remembered under a name of its own.
+    const std::string cid = "import-" + std::to_string(now_ms()) + "-";
+    int n = 0;
+    const federation::ImportCommands commands{
+        .run = [&](const protocol::ClientMessage& m) -> Out {
+          const auto r = tournament_command(*me, cid + std::to_string(++n), m);
+          if (const auto* e = std::get_if<protocol::Error>(&r)) return e->message;
+          return std::get<protocol::Ack>(r).tournament.value_or(0);
+        },
+        .player_id = [&](protocol::TournamentId id,
+                         const std::string& name) { return tournaments_.player_id(id, name); }};
+    auto made = federation::import_opengotha(file, commands);
+    finish(turn);
+    return made;
   });
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -320,7 +321,9 @@ TournamentDirector::Reply TournamentDirector::set_result(const protocol::UserRef
   protocol::GameId game = 0;  // none
   if (static_cast<std::size_t>(m.board - 1) < round.games.size())
     game = round.games[m.board - 1].value_or(0);
-  record_result(*t, m.round, m.board, outcome, false, me);
+  if (m.forfeit && outcome == Outcome::Jigo)
+    return error(cid, ErrorCode::BadField, "a forfeit has a winner, or both players lose");
+  record_result(*t, m.round, m.board, outcome, m.forfeit, me);
   if (in_play && game != 0)
     host_.end_tournament_game(
         game, result, protocol::EndReason::Adjudication);  // already counted: ignored on return
@@ -417,6 +420,103 @@ TournamentDirector::Reply TournamentDirector::repair(const protocol::UserRef& me
          me);
   advance(*t);
   return ack(cid, id);
+}
+
+TournamentDirector::Reply TournamentDirector::pair_round(const protocol::UserRef& me,
+                                                         const std::string& cid,
+                                                         const protocol::PairRound& m) {
+  TournamentState* t = find(m.tournament);
+  if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
+  if (auto e = director_only(*t, me, cid)) return *e;
+  const auto& s = t->settings();
+  if (!s.over_the_board)
+    return error(cid, ErrorCode::Conflict,
+                 "an online tournament's rounds are paired by the system: pairing by hand is for "
+                 "rounds over the board");
+  if (t->status() != Status::Running)
+    return error(cid, ErrorCode::Conflict, "the tournament is not running");
+  const int paired = static_cast<int>(t->rounds().size());
+  if (m.round != paired) {
+    return error(cid, ErrorCode::Conflict,
+                 paired == 0 ? "no round is paired yet"
+                             : "round " + std::to_string(paired) + " is the one paired last, not " +
+                                   std::to_string(m.round));
+  }
+  if (t->rounds().back().started)
+    return error(cid, ErrorCode::Conflict,
+                 "round " + std::to_string(m.round) +
+                     " is published already: a pairing changes before it is published");
+  const bool swiss = s.system == System::Swiss || s.system == System::McMahon;
+  if (m.pair_rest && !swiss)
+    return error(cid, ErrorCode::Conflict,
+                 "the system pairs the rest in a Swiss or McMahon only: pair every player by hand");
+  // Every player named is registered, still playing, and named once.
+  std::set<std::int64_t> seen;
+  const auto named = [&](std::int64_t id,
+                         const std::string& where) -> std::optional<protocol::Error> {
+    const auto* p = t->player(id);
+    if (!p)
+      return error(
+          cid, ErrorCode::NotFound,
+          where + ": player " + std::to_string(id) + " is not registered in this tournament");
+    if (p->withdrawn)
+      return error(cid, ErrorCode::Conflict, where + ": " + p->user.name + " has withdrawn");
+    if (!seen.insert(id).second)
+      return error(cid, ErrorCode::Conflict, where + ": " + p->user.name + " is paired twice");
+    return std::nullopt;
+  };
+  tournament::Round round;
+  for (std::size_t i = 0; i < m.tables.size(); ++i) {
+    const auto& table = m.tables[i];
+    const std::string where = "table " + std::to_string(i + 1);
+    if (table.black == table.white)
+      return error(cid, ErrorCode::Conflict, where + ": a player cannot play themselves");
+    if (auto e = named(table.black, where)) return *e;
+    if (auto e = named(table.white, where)) return *e;
+    round.games.push_back({table.black, table.white, table.handicap, std::nullopt, false});
+  }
+  for (const auto id : m.byes) {
+    if (auto e = named(id, "the byes")) return *e;
+    round.byes.push_back(id);
+  }
+  auto rest = t->active();
+  std::erase_if(rest, [&](const tournament::Entrant& e) { return seen.contains(e.id); });
+  if (!rest.empty() && !m.pair_rest) {
+    return error(cid, ErrorCode::Conflict,
+                 t->player(rest.front().id)->user.name +
+                     " is not paired: seat them at a table, give them a bye, or let the system "
+                     "pair the rest");
+  }
+  if (!rest.empty()) {  // the rest, as the system pairs them, at the tables after the director's
+    auto done = t->pairings();
+    done.pop_back();
+    const auto others = tournament::pair_swiss(
+        rest, done, s.system == System::McMahon ? s.handicap : tournament::HandicapPolicy{});
+    round.games.insert(round.games.end(), others.games.begin(), others.games.end());
+    round.byes.insert(round.byes.end(), others.byes.begin(), others.byes.end());
+  }
+  if (round.games.empty())
+    return error(cid, ErrorCode::Conflict, "a round needs at least one table");
+  json games = json::array();
+  for (const auto& g : round.games)
+    games.push_back({{"black", g.black}, {"white", g.white}, {"handicap", g.handicap}});
+  record(*t, "paired",
+         {{"round", m.round},
+          {"starts_at_ms", t->rounds().back().starts_at_ms},
+          {"games", games},
+          {"byes", round.byes},
+          {"by_hand", true}},
+         me);
+  advance(*t);
+  return ack(cid, m.tournament);
+}
+
+std::optional<std::int64_t> TournamentDirector::player_id(protocol::TournamentId id,
+                                                          const std::string& name) const {
+  const auto it = tournaments_.find(id);
+  if (it == tournaments_.end()) return std::nullopt;
+  const auto* p = it->second->player_named(name);
+  return p ? std::optional(p->user.id) : std::nullopt;
 }
 
 TournamentDirector::Reply TournamentDirector::add_player(const protocol::UserRef& me,

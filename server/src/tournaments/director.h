@@ -93,6 +93,12 @@ class TournamentDirector {
   static constexpr int kMaxReports = 5;
   Reply report_result(const protocol::UserRef& me, const std::string& cid,
                       const protocol::ReportTournamentResult& m);
+  // Over the board: the round paired last, paired again by the director's hand before it is
+  // published (all of it, or some tables and the rest by the system).
+  Reply pair_round(const protocol::UserRef& me, const std::string& cid,
+                   const protocol::PairRound& m);
+  // A registered player's id by name (an account's name, or "Family Given"), for an import.
+  std::optional<std::int64_t> player_id(protocol::TournamentId id, const std::string& name) const;
   // Players in one tournament without a limit of their own (max_players 0), and those the
   // director registers.
   static constexpr int kMaxPlayers = 1000;

@@ -467,7 +467,7 @@ std::string opengotha_xml(const json& t) {
   const std::string bar = og_rank(protocol::rank_text(mcmahon ? s.bar : 38));
   const std::string floor = og_rank(protocol::rank_text(mcmahon ? s.floor : 0));
   out += element(2, "GeneralParameterSet",
-                 {{"bInternetGame", s.over_the_board ? "false" : "true"},
+                 {{"bInternet", s.over_the_board ? "false" : "true"},
                   {"basicTime", std::to_string(time.main_ms / 60'000)},
                   {"beginDate", date_of(days.front())},
                   {"canByoYomiTime", std::to_string(time.period_ms / 1000)},
