@@ -534,10 +534,18 @@ TEST_F(OverTheBoard, AWeekendMcMahonOnPhysicalBoardsEndsInAnEgdFileThatMatchesIt
   // ---- The round trip: the file imported makes the same tournament, exported the same ----
   const std::string exported = body_of(og_reply);
   const auto import = [&](const std::string& body, const std::string& token) {
-    return http_request(stack_->port(), "POST", "/api/v1/tournaments/import",
-                        token.empty() ? "" : "Authorization: Bearer " + token + "\r\n", body);
+    return http_request(
+        stack_->port(), "POST", "/api/v1/tournaments/import",
+        "Content-Type: application/xml\r\n" +
+            (token.empty() ? std::string() : "Authorization: Bearer " + token + "\r\n"),
+        body);
   };
   EXPECT_NE(import(exported, "").find("401"), std::string::npos);
+  const std::string as_text =  // what a form on another site could send: refused
+      http_request(stack_->port(), "POST", "/api/v1/tournaments/import",
+                   "Content-Type: text/plain\r\nAuthorization: Bearer " + tokens_["tdir"] + "\r\n",
+                   exported);
+  EXPECT_NE(as_text.find("415"), std::string::npos) << as_text.substr(0, 200);
   const std::string imported_reply = import(exported, tokens_["tdir"]);
   ASSERT_NE(imported_reply.find("201"), std::string::npos) << imported_reply.substr(0, 400);
   const auto imported = json::parse(body_of(imported_reply))["tournament"].get<int>();

@@ -24,18 +24,32 @@ export async function fetchJson(url, { method = 'GET', body } = {}) {
   } catch {
     throw new ApiError(0, 'network', t('error.network'));
   }
+  return answerOf(response);
+}
+
+// A response's JSON, or its error as an ApiError.
+async function answerOf(response) {
   if (response.status === 204) return null;
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
+  const data = await response.json().catch(() => null);
   if (!response.ok) {
     const e = data?.error;
     throw new ApiError(response.status, e?.code ?? 'http', e?.message ?? t('error.http', { status: response.status }), e?.reason, e ?? {});
   }
   return data;
+}
+
+// OpenGotha's tournament file, sent as it is (its bytes: the server reads UTF-8 and ISO-8859-1);
+// the new tournament's id.
+export async function importTournament(file) {
+  let response;
+  try {
+    response = await fetch('/api/v1/tournaments/import', {
+      method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/xml' }, body: file,
+    });
+  } catch {
+    throw new ApiError(0, 'network', t('error.network'));
+  }
+  return answerOf(response);
 }
 
 // `ask`: even without the marker (the WebSocket said this page is signed in).

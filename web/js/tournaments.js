@@ -1,7 +1,7 @@
 // Tournaments: the list with a form to create one, and a tournament's page — registration, the
 // director's actions, live standings with the crosstable, each round's pairings and games.
 import { h, fill, describeSettings, formatDate, selectInput, field } from './util.js';
-import { fetchJson } from './api.js';
+import { fetchJson, importTournament } from './api.js';
 import { timeNames, rulesetOptions, timeInputs, timeOf, myGroups } from './lobby.js';
 // `t` names a tournament throughout this file: its words come from T, the catalog's t.
 import { t as T, tn } from './i18n.js';
@@ -60,7 +60,8 @@ export function mountTournamentList(root, ctx) {
         h('thead', {}, h('tr', {}, ...['name', 'system', 'status', 'players', 'round', 'director'].map((k) => h('th', { scope: 'col' }, T(`tournament.col_${k}`))))),
         rows)),
       older, problem),
-    h('section', { class: 'card' }, h('h2', {}, T('tournament.new')), form)));
+    h('section', { class: 'card' }, h('h2', {}, T('tournament.new')), form),
+    ctx.user ? importForm() : ''));
   let stopped = false;
   const row = (t) => h('tr', { dataset: { tournament: t.id } },
     h('td', {}, h('a', { href: `#/tournament/${t.id}` }, t.name)),
@@ -90,6 +91,35 @@ export function mountTournamentList(root, ctx) {
     stopped = true;
     stopListening();
   };
+}
+
+// An over-the-board event run elsewhere (OpenGotha, pairgoth) goes on here from its file: the
+// players, the rounds played, their pairings and results (docs/tournaments.md, "OpenGotha").
+function importForm() {
+  const file = h('input', { type: 'file', id: 'ti-file', accept: '.xml,application/xml,text/xml' });
+  const problem = h('p', { class: 'form-error', role: 'alert' });
+  const button = h('button', { type: 'submit' }, T('tournament.import_button'));
+  return h('section', { class: 'card import-tournament' }, h('h2', {}, T('tournament.import_title')),
+    h('p', { class: 'muted' }, T('tournament.import_help')),
+    h('form', {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        problem.textContent = '';
+        if (!file.files.length) {
+          problem.textContent = T('tournament.import_choose');
+          return;
+        }
+        button.disabled = true;
+        try {
+          const { tournament } = await importTournament(file.files[0]);
+          location.hash = `#/tournament/${tournament}`;
+        } catch (err) {
+          problem.textContent = err.message;
+        } finally {
+          button.disabled = false;
+        }
+      },
+    }, field(T('tournament.import_file'), file), button, problem));
 }
 
 function tournamentForm(ctx) {
@@ -381,6 +411,7 @@ export function mountTournament(root, ctx, id) {
       out.push(h('div', { class: 'field-row' },
         onBoards ? h('button', { class: 'primary', onclick: publish }, T('tournament.publish', { round: last.round })) : '',
         h('button', { onclick: () => act(Command.tournament_repair) }, T('tournament.repair', { round: last.round }))));
+      if (onBoards) out.push(pairingEditor(t, last));
       if (members.length) {
         out.push(h('details', { class: 'online-tables' }, h('summary', {}, T('tournament.online_tables')),
           h('p', { class: 'muted' }, T('tournament.online_help')),
@@ -399,11 +430,14 @@ export function mountTournament(root, ctx, id) {
         const boards = started.flatMap((r) => r.games.map((g) => [`${r.round}/${g.board}`, T('tournament.board_game', { round: r.round, board: g.board, black: g.black.name, white: g.white.name })]));
         const board = selectInput('td-board', 'board', Object.fromEntries(boards), boards[boards.length - 1]?.[0] ?? '');
         const result = selectInput('td-result', 'result', Object.fromEntries(RESULTS.map((k) => [k, resultName(k)])), 'black');
+        // A game not played (a no-show at a board): the federation files mark it so.
+        const forfeit = h('input', { type: 'checkbox', id: 'td-forfeit' });
         out.push(h('div', { class: 'field-row' }, field(T('games.col_game'), board), field(T('games.col_result'), result),
+          onBoards ? h('label', { class: 'check' }, forfeit, ` ${T('tournament.by_forfeit')}`) : '',
           h('button', {
             onclick: () => {
               const [round, b] = board.value.split('/').map(Number);
-              act(Command.tournament_set_result, { round, board: b, result: result.value });
+              act(Command.tournament_set_result, { round, board: b, result: result.value, forfeit: onBoards && forfeit.checked });
             },
           }, T('tournament.set_result'))));
       }
@@ -418,6 +452,81 @@ export function mountTournament(root, ctx, id) {
       out.push(h('p', { class: 'federation-files' }, file('opengotha.xml', 'tournament.opengotha_file')));
     }
     return out.length ? [h('div', { class: 'director' }, h('h2', {}, T('tournament.col_director')), ...out)] : [];
+  }
+
+  // Over the board: the director changes the pairing of the round paired last before publishing
+  // it (who plays whom, colours, handicap, byes), or seats a few players and lets the system pair
+  // the rest. The draft lives across the page's redraws until the server's pairing changes.
+  const pairBox = h('details', { class: 'pair-by-hand' });
+  let draft = null;
+  function pairingEditor(t, round) {
+    const key = JSON.stringify([round.round, round.games.map((g) => [g.black.id, g.white.id, g.handicap]), round.byes.map((b) => b.id)]);
+    if (draft?.key !== key) {
+      draft = {
+        key, round: round.round, rest: false,
+        tables: round.games.map((g) => ({ black: g.black.id, white: g.white.id, handicap: g.handicap })),
+        byes: round.byes.map((b) => b.id),
+      };
+    }
+    drawPairing(t);
+    return pairBox;
+  }
+  function drawPairing(t) {
+    const active = t.entrants.filter((e) => !e.withdrawn);
+    const options = { '': T('tournament.pair_nobody'), ...Object.fromEntries(active.map((e) => [String(e.id), `${e.name} (${e.rank})`])) };
+    const redraw = (id) => {
+      drawPairing(t);
+      document.getElementById(id)?.focus({ preventScroll: true });
+    };
+    const pick = (id, value, label, set) => {
+      const el = selectInput(id, id, options, value ? String(value) : '', { 'aria-label': label });
+      el.onchange = () => { set(el.value ? Number(el.value) : null); redraw(id); };
+      return el;
+    };
+    const times = new Map();
+    for (const id of [...draft.tables.flatMap((tb) => [tb.black, tb.white]), ...draft.byes]) if (id) times.set(id, (times.get(id) ?? 0) + 1);
+    const left = active.filter((e) => !times.has(e.id));
+    const twice = active.filter((e) => times.get(e.id) > 1);
+    const handicaps = Object.fromEntries(Array.from({ length: 10 }, (_, n) => [String(n), String(n)]));
+    const rows = draft.tables.map((tb, i) => {
+      const table = i + 1;
+      const stones = selectInput(`tp-h-${i}`, 'handicap', handicaps, String(tb.handicap), { 'aria-label': T('tournament.pair_handicap_at', { table }) });
+      stones.onchange = () => { tb.handicap = Number(stones.value); };
+      return h('tr', {},
+        h('th', { scope: 'row' }, String(table)),
+        h('td', {}, pick(`tp-b-${i}`, tb.black, T('tournament.pair_black_at', { table }), (v) => { tb.black = v; })),
+        h('td', {}, h('button', {
+          type: 'button', class: 'swap', id: `tp-s-${i}`, 'aria-label': T('tournament.pair_swap_at', { table }), title: T('tournament.pair_swap'),
+          onclick: () => { [tb.black, tb.white] = [tb.white, tb.black]; redraw(`tp-s-${i}`); },
+        }, '⇄')),
+        h('td', {}, pick(`tp-w-${i}`, tb.white, T('tournament.pair_white_at', { table }), (v) => { tb.white = v; })),
+        h('td', {}, stones),
+        h('td', {}, h('button', { type: 'button', class: 'link-quiet', onclick: () => { draft.tables.splice(i, 1); redraw('tp-add'); } }, T('tournament.pair_remove'))));
+    });
+    const byes = draft.byes.map((id, i) => h('li', {},
+      pick(`tp-bye-${i}`, id, T('tournament.pair_bye_n', { n: i + 1 }), (v) => { draft.byes[i] = v; }), ' ',
+      h('button', { type: 'button', class: 'link-quiet', onclick: () => { draft.byes.splice(i, 1); redraw('tp-add-bye'); } }, T('tournament.pair_remove'))));
+    const rest = h('input', { type: 'checkbox', id: 'tp-rest', checked: draft.rest, onchange: () => { draft.rest = rest.checked; } });
+    const save = () => act(Command.tournament_pair_round, {
+      round: draft.round,
+      tables: draft.tables.filter((tb) => tb.black && tb.white).map((tb) => ({ black: tb.black, white: tb.white, handicap: tb.handicap })),
+      byes: draft.byes.filter(Boolean),
+      pair_rest: draft.rest,
+    });
+    fill(pairBox, h('summary', {}, T('tournament.pair_by_hand', { round: draft.round })),
+      h('p', { class: 'muted' }, T('tournament.pair_help')),
+      h('div', { class: 'table-wrap' }, h('table', { class: 'pairing-editor' },
+        h('thead', {}, h('tr', {}, ...['rcol_table', 'rcol_black', '', 'rcol_white', 'handicap', ''].map((k) => h('th', { scope: 'col' }, k ? T(`tournament.${k}`) : '')))),
+        h('tbody', {}, ...rows))),
+      byes.length ? h('div', {}, h('h3', {}, T('tournament.pair_byes')), h('ul', { class: 'pair-byes' }, ...byes)) : '',
+      h('div', { class: 'field-row' },
+        h('button', { type: 'button', id: 'tp-add', onclick: () => { draft.tables.push({ black: null, white: null, handicap: 0 }); redraw(`tp-b-${draft.tables.length - 1}`); } }, T('tournament.pair_add_table')),
+        h('button', { type: 'button', id: 'tp-add-bye', onclick: () => { draft.byes.push(null); redraw(`tp-bye-${draft.byes.length - 1}`); } }, T('tournament.pair_add_bye'))),
+      h('p', { class: left.length || twice.length ? 'pair-status warn' : 'pair-status', role: 'status' },
+        twice.length ? T('tournament.pair_twice', { names: twice.map((e) => e.name).join(', ') })
+          : left.length ? T('tournament.pair_left', { names: left.map((e) => e.name).join(', ') }) : T('tournament.pair_all_seated')),
+      ['swiss', 'mcmahon'].includes(t.system) ? h('label', { class: 'check' }, rest, ` ${T('tournament.pair_rest')}`) : '',
+      h('div', { class: 'field-row' }, h('button', { type: 'button', class: 'primary', id: 'tp-save', onclick: save }, T('tournament.pair_save'))));
   }
 
   // Over the board: the director registers a player who has no account.

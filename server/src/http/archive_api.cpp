@@ -346,6 +346,14 @@ ApiResponse Api::import_tournament(const ApiRequest& r) {
   if (r.method != "POST") return error(405, "method_not_allowed", "send the file with POST");
   const auto director = accounts_.authenticate(r.token);
   if (!director) return error(401, "not_authenticated", "sign in to import a tournament");
+  // XML by its type: a form on another site cannot send that without the browser asking first,
+  // so a signed-in director's cookie alone does not import anything.
+  std::string type = r.content_type.substr(0, r.content_type.find(';'));
+  while (type.ends_with(' ')) type.pop_back();
+  for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (type != "application/xml" && type != "text/xml")
+    return error(415, "unsupported_media_type",
+                 "send OpenGotha's file as XML, with Content-Type: application/xml");
   if (!archive_.hub.import_tournament)
     return error(503, "unavailable", "tournaments are not served here");
   // Read here first, so that a file that is not OpenGotha's is refused before the lobby is asked.

@@ -218,8 +218,8 @@ std::variant<OpenGothaFile, std::string> read_opengotha(std::string_view xml) {
   try {
     std::istringstream in(text);
     boost::property_tree::read_xml(in, doc);
-  } catch (const std::exception& e) {
-    return std::string("the file is not XML: ") + e.what();
+  } catch (const boost::property_tree::xml_parser_error& e) {
+    return "the file is not XML: line " + std::to_string(e.line()) + ": " + e.message();
   }
   const auto root = doc.get_child_optional("Tournament");
   if (!root) return std::string("the file is not OpenGotha's: it has no <Tournament>");
