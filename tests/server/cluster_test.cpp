@@ -743,6 +743,41 @@ TEST_F(ThreeNodes, AClassMadeOnAFrontNodeIsKeptApartAndPlaysItsRoundRobinOnTheHu
   EXPECT_EQ(node(0).terminate(), 0);
 }
 
+// OpenGotha's file imported through a front node (docs/tournaments.md, "Importing OpenGotha's
+// file"): the front node reads it, the hub makes the tournament by the director's commands, and
+// the front node serves it; a file the hub's director refuses comes back in words.
+TEST_F(ThreeNodes, AnOpenGothaFileImportedOnAFrontNodeIsMadeByTheHub) {
+  start(0);
+  start(1);
+  ASSERT_EQ(health(1)["role"], "front");
+  const std::string director = register_user(node(1).port(), "anna");
+  std::ifstream in(testing::paths::fixtures() + "/opengotha/club-mcmahon-latin1.xml",
+                   std::ios::binary);
+  const std::string xml(std::istreambuf_iterator<char>(in), {});
+  const auto import = [&](const std::string& body) {
+    return testing::http_request(
+        node(1).port(), "POST", "/api/v1/tournaments/import",
+        "Authorization: Bearer " + director + "\r\nContent-Type: application/xml\r\n", body);
+  };
+  const std::string made = import(xml);
+  ASSERT_TRUE(made.starts_with("HTTP/1.1 201")) << made.substr(0, 400);
+  const auto id = json::parse(testing::body_of(made))["tournament"].get<std::int64_t>();
+  const json page = json::parse(testing::body_of(
+      testing::http_get(node(1).port(), "/api/v1/tournaments/" + std::to_string(id))));
+  EXPECT_EQ(page["director"]["name"], "anna");
+  EXPECT_EQ(page["entrants"].size(), 6u);
+  ASSERT_EQ(page["round_list"].size(), 2u);
+  EXPECT_TRUE(page["round_list"][0]["games"][1]["forfeit"].get<bool>());
+  // The director's own limit (5 tournaments not over), checked on the hub, comes back in words.
+  for (int more = 0; more < 4; ++more) ASSERT_TRUE(import(xml).starts_with("HTTP/1.1 201")) << more;
+  const std::string refused = import(xml);
+  EXPECT_TRUE(refused.starts_with("HTTP/1.1 409")) << refused.substr(0, 400);
+  EXPECT_NE(refused.find("you direct 5 tournaments that are not over"), std::string::npos)
+      << testing::body_of(refused);
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
+}
+
 // Analysis in a cluster (docs/analysis.md): the queue is in PostgreSQL, so a game played across
 // the nodes is asked for on a front node, analysed by a worker talking to the other node (the
 // hub here), and its result read from either; a review board (the hub's) asks the engine about

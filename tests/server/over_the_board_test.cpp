@@ -898,6 +898,16 @@ TEST(Federation, AnOpenGothaFileIsReadWithItsSettingsAndRefusedInWordsWhenItCann
             "the file is larger than 1 MiB");
   EXPECT_EQ(refusal("<Tournament><TournamentParameterSet/></Tournament>"),
             "the file has no <GeneralParameterSet>");
+  // ISO-8859-1 made UTF-8 once (the declaration says so after), and Latin-1 bytes in a file
+  // that says UTF-8 refused rather than shown garbled.
+  const std::string utf8 = federation::opengotha_as_utf8(text);
+  EXPECT_TRUE(utf8.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\""));
+  EXPECT_NE(utf8.find("name=\"Dupré\""), std::string::npos);
+  EXPECT_EQ(federation::opengotha_as_utf8(utf8), utf8);
+  EXPECT_EQ(refusal(utf8), "read");
+  EXPECT_EQ(refusal(replaced("ISO-8859-1", "UTF-8")),
+            "the file is neither UTF-8 nor ISO-8859-1 as its first line says: save it again from "
+            "OpenGotha");
 }
 
 // A club championship, half at the club and half online: a round robin of four members and two

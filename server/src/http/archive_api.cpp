@@ -356,10 +356,12 @@ ApiResponse Api::import_tournament(const ApiRequest& r) {
                  "send OpenGotha's file as XML, with Content-Type: application/xml");
   if (!archive_.hub.import_tournament)
     return error(503, "unavailable", "tournaments are not served here");
-  // Read here first, so that a file that is not OpenGotha's is refused before the lobby is asked.
+  // Read here first, so that a file that is not OpenGotha's is refused before the lobby is asked;
+  // then sent on in UTF-8 (over the bus as JSON, on a cluster).
   if (auto read = federation::read_opengotha(r.body); auto* why = std::get_if<std::string>(&read))
     return error(422, "bad_file", *why);
-  const auto made = archive_.hub.import_tournament(r.body, director->id);
+  const auto made =
+      archive_.hub.import_tournament(federation::opengotha_as_utf8(r.body), director->id);
   if (const auto* why = std::get_if<std::string>(&made)) return error(409, "refused", *why);
   return ApiResponse{201, nlohmann::json{{"tournament", std::get<std::int64_t>(made)}}.dump(), {}};
 }

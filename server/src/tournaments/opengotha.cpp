@@ -47,6 +47,24 @@ std::string latin1_to_utf8(std::string_view in) {
   return out;
 }
 
+// Whether the text is well-formed UTF-8 (what JSON carries over the bus, and the pages show).
+bool valid_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = c < 0x80           ? 1
+                          : (c >> 5) == 0x6  ? 2
+                          : (c >> 4) == 0xE  ? 3
+                          : (c >> 3) == 0x1E ? 4
+                                             : 0;
+    if (n == 0 || i + n > text.size()) return false;
+    for (std::size_t k = 1; k < n; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
 std::string attribute(const ptree& node, const char* name) {
   return trimmed(node.get<std::string>(std::string("<xmlattr>.") + name, ""));
 }
@@ -205,14 +223,28 @@ std::variant<OpenGothaGame, std::string> game_of(const ptree& g) {
 
 }  // namespace
 
+std::string opengotha_as_utf8(std::string_view xml) {
+  const auto end = xml.find("?>");
+  if (!xml.starts_with("<?xml") || end == std::string_view::npos) return std::string(xml);
+  const std::string declaration = lower(std::string(xml.substr(0, end)));
+  for (const char* latin1 : {"\"iso-8859-1\"", "'iso-8859-1'", "\"latin1\"", "'latin1'"}) {
+    const auto at = declaration.find(latin1);
+    if (at == std::string::npos) continue;
+    std::string out(xml.substr(0, at));
+    out += "\"UTF-8\"";
+    out += latin1_to_utf8(xml.substr(at + std::string_view(latin1).size()));
+    return out;
+  }
+  return std::string(xml);
+}
+
 std::variant<OpenGothaFile, std::string> read_opengotha(std::string_view xml) {
   if (xml.size() > kMaxOpenGothaBytes) return std::string("the file is larger than 1 MiB");
-  std::string text(xml);
-  const auto declaration = lower(text.substr(0, std::min<std::size_t>(text.find("?>"), 200)));
-  if (declaration.find("iso-8859-1") != std::string::npos ||
-      declaration.find("latin1") != std::string::npos) {
-    text = latin1_to_utf8(text);
-    // The reader is told nothing of encodings: the declaration is left as it was, harmlessly.
+  const std::string text = opengotha_as_utf8(xml);
+  if (!valid_utf8(text)) {
+    return std::string(
+        "the file is neither UTF-8 nor ISO-8859-1 as its first line says: save it again from "
+        "OpenGotha");
   }
   ptree doc;
   try {

@@ -41,6 +41,10 @@ struct OpenGothaFile {
 // largest request body the HTTP server reads for it.
 inline constexpr std::size_t kMaxOpenGothaBytes = std::size_t{1} << 20;
 
+// The file in UTF-8: an ISO-8859-1 one (as its declaration says) converted, its declaration
+// saying UTF-8; any other as it is.
+std::string opengotha_as_utf8(std::string_view xml);
+
 // Reads a file (UTF-8, or ISO-8859-1 when its declaration says so); every player and game is
 // checked as the director's commands check them, so that a file read is a file that imports.
 // What is wrong names the player, round or table.
