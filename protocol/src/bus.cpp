@@ -10,11 +10,21 @@ using json = nlohmann::json;
 
 constexpr const char* kOps[] = {"connected", "received",  "disconnected", "answer",
                                 "barrier",   "roll_call", "roll_end"};
-constexpr const char* kReads[] = {
-    "live_sgf",           "tournaments",      "tournament",    "reviews",
-    "review_sgf",         "create_review",    "reload_player", "game_action",
-    "account_restricted", "group_changed",    "tell",          "start_game",
-    "class_tournament",   "import_tournament"};
+constexpr const char* kReads[] = {"live_sgf",
+                                  "tournaments",
+                                  "tournament",
+                                  "reviews",
+                                  "review_sgf",
+                                  "create_review",
+                                  "reload_player",
+                                  "game_action",
+                                  "account_restricted",
+                                  "group_changed",
+                                  "tell",
+                                  "start_game",
+                                  "class_tournament",
+                                  "import_tournament",
+                                  "add_tournament_players"};
 
 }  // namespace
 

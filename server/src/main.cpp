@@ -416,6 +416,10 @@ int main(int argc, char** argv) {
                     [&](const std::string& xml, std::int64_t director) {
                       return reads().import_tournament(xml, director);
                     },
+                .add_tournament_players =
+                    [&](std::int64_t tournament, std::int64_t director, const std::string& csv) {
+                      return reads().add_tournament_players(tournament, director, csv);
+                    },
                 .tell = [&](const std::vector<std::int64_t>& users,
                             std::optional<std::int64_t> from,
                             const std::string& text) { reads().tell(users, from, text); },

@@ -24,6 +24,7 @@
 #include "support/ws_client.h"
 #include "tournaments/federation.h"
 #include "tournaments/opengotha.h"
+#include "tournaments/player_list.h"
 
 namespace tengen::testing {
 namespace {
@@ -894,6 +895,13 @@ TEST(Federation, AnOpenGothaFileIsReadWithItsSettingsAndRefusedInWordsWhenItCann
                              "<ByePlayer player=\"DUPR\xC9"
                              "CL\xC9MENCE\" x=\"")),
             "round 1 pairs 'DUPRÉCLÉMENCE' twice");
+  EXPECT_EQ(refusal(replaced("result=\"RESULT_WHITEWINS\" roundNumber=\"1\"",
+                             "result=\"RESULT_UNKNOWN\" roundNumber=\"1\"")),
+            "round 1, table 1 has no result, but round 2 is paired: enter it in OpenGotha first");
+  EXPECT_EQ(refusal(replaced("roundNumber=\"2\" tableNumber=\"3\"",
+                             "roundNumber=\"3\" tableNumber=\"1\"")),
+            "round 2: 'O'BRIENSEÁN' plays rounds 1 and 3 but not this one, which a tournament "
+            "here cannot record: give them a bye in it");
   EXPECT_EQ(refusal(std::string(federation::kMaxOpenGothaBytes + 1, ' ')),
             "the file is larger than 1 MiB");
   EXPECT_EQ(refusal("<Tournament><TournamentParameterSet/></Tournament>"),
@@ -908,6 +916,102 @@ TEST(Federation, AnOpenGothaFileIsReadWithItsSettingsAndRefusedInWordsWhenItCann
   EXPECT_EQ(refusal(replaced("ISO-8859-1", "UTF-8")),
             "the file is neither UTF-8 nor ISO-8859-1 as its first line says: save it again from "
             "OpenGotha");
+}
+
+// A registration list from a spreadsheet (docs/tournaments.md, "A list of players from a
+// spreadsheet"): semicolons, quotes, a byte-order mark, columns in any order and case, extra
+// columns left out; each line checked as the form checks it, refused by line.
+TEST_F(OverTheBoard, TheDirectorRegistersAListOfPlayersFromASpreadsheetAllOrNone) {
+  start();
+  const int id =
+      director({{"type", "create_tournament"}, {"settings", settings(true)}})["tournament"];
+  expect_ack(director(guest(id, 0)));  // Family0 Given0, registered by hand
+  const auto send = [&](const std::string& csv, const std::string& token,
+                        const std::string& type = "text/csv") {
+    return http_request(
+        stack_->port(), "POST", "/api/v1/tournaments/" + std::to_string(id) + "/players",
+        "Content-Type: " + type + "\r\nAuthorization: Bearer " + token + "\r\n", csv);
+  };
+  const std::string list =
+      "Family name,Given name,Rank,Club,Country\n"
+      "Jansen,Piet,2k,Ams,NL\n"
+      "Family0,Given0,4d,,\n"  // registered already: nobody is added
+      "Ito,,15k,,JP\n";
+  std::string reply = send(list, tokens_["tdir"]);
+  EXPECT_NE(reply.find("409"), std::string::npos) << reply.substr(0, 300);
+  EXPECT_NE(reply.find("line 3: 'Family0 Given0' is registered already"), std::string::npos);
+  EXPECT_EQ(view(id)["entrants"].size(), 1u);
+  EXPECT_NE(send(list, tokens_["tdir"], "text/plain").find("415"), std::string::npos);
+  reply = send("name,rank\nIto,5x\n", tokens_["tdir"]);
+  EXPECT_NE(reply.find("422"), std::string::npos);
+  EXPECT_NE(reply.find("line 2: rank '5x' is not a rank"), std::string::npos);
+  // Only the director registers players.
+  reply = send("name,rank\nIto,5k\n", tokens_["amy"]);
+  EXPECT_NE(reply.find("409"), std::string::npos) << reply.substr(0, 300);
+  EXPECT_NE(reply.find("only the tournament's director"), std::string::npos) << body_of(reply);
+
+  reply = send("Family name,Given name,Rank,Club,Country\nJansen,Piet,2k,Ams,NL\nIto,,15k,,JP\n",
+               tokens_["tdir"]);
+  ASSERT_NE(reply.find("201"), std::string::npos) << reply.substr(0, 300);
+  EXPECT_EQ(json::parse(body_of(reply))["added"], 2);
+  const json v = view(id);
+  ASSERT_EQ(v["entrants"].size(), 3u);
+  EXPECT_EQ(v["entrants"][1]["name"], "Jansen Piet");
+  EXPECT_EQ(v["entrants"][1]["club"], "Ams");
+  EXPECT_EQ(v["entrants"][2]["name"], "Ito");
+  EXPECT_EQ(v["entrants"][2]["country"], "JP");
+  int registered_by_director = 0;
+  for (const auto& line : v["audit"])
+    registered_by_director += line["kind"] == "registered" && line["by"] == "tdir";
+  EXPECT_EQ(registered_by_director, 3);
+}
+
+TEST(Federation, APlayerListFromASpreadsheetIsReadByItsHeaderAndRefusedByLine) {
+  const std::string csv =
+      "\xEF\xBB\xBF"
+      "First name;Surname;Grade;Club;Country;EGF PIN;Paid\r\n"
+      "Anna;de Vries;3 dan;Leid;nl;12345678;yes\r\n"
+      "\"Jean; \"\"JC\"\"\";Dupont;5K;;FR;;no\r\n"
+      ";;;;;;\r\n"
+      "Mei;Wang;12 kyu;;;;\r\n";
+  const auto read = federation::read_player_list(csv, 7);
+  ASSERT_TRUE(std::holds_alternative<std::vector<federation::ListedPlayer>>(read))
+      << std::get<std::string>(read);
+  const auto& list = std::get<std::vector<federation::ListedPlayer>>(read);
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[0].line, 2);
+  EXPECT_EQ(list[0].entry.tournament, 7);
+  EXPECT_EQ(list[0].entry.family_name, "de Vries");
+  EXPECT_EQ(list[0].entry.given_name, "Anna");
+  EXPECT_EQ(list[0].entry.rank, "3d");
+  EXPECT_EQ(list[0].entry.club, "Leid");
+  EXPECT_EQ(list[0].entry.country, "nl");
+  EXPECT_EQ(list[0].entry.egd_pin, "12345678");
+  EXPECT_EQ(list[1].entry.given_name, "Jean; \"JC\"");
+  EXPECT_EQ(list[1].entry.rank, "5k");
+  EXPECT_FALSE(list[1].entry.club.has_value());
+  EXPECT_EQ(list[2].line, 5);  // the empty line 4 skipped
+  EXPECT_EQ(list[2].entry.rank, "12k");
+
+  const auto refusal = [](const std::string& text) {
+    const auto r = federation::read_player_list(text, 7);
+    return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : "read";
+  };
+  EXPECT_EQ(refusal("name,rank\nIto,5k\nSato,5x\n"),
+            "line 3: rank '5x' is not a rank (like 5k or 2d)");
+  EXPECT_EQ(refusal("name,rank,country\nIto,5k,JPN\n"),
+            "line 2: the country must be a two-letter country code like \"NL\"");
+  EXPECT_EQ(refusal("name,rank\nIto,5k\nIto,4k\n"), "line 3: 'Ito' is in the list twice");
+  EXPECT_EQ(refusal("given name,grade\nIto,5k\n"),
+            "the first row names the columns, and needs at least \"family name\" and \"rank\"");
+  EXPECT_EQ(refusal("name,rank\n\"Ito,5k\n"), "line 2: a quote is not closed");
+  EXPECT_EQ(refusal("name,rank\n\"Li\nMei\",5k\n"),
+            "line 2: the family name must not hold control characters");
+  EXPECT_EQ(refusal("name,rank,notes\nIto,5k,\"two\nlines\"\nSato,5x,\n"),
+            "line 4: rank '5x' is not a rank (like 5k or 2d)");  // lines of the file, not rows
+  EXPECT_EQ(refusal("name,rank\n,5k\n"), "line 2: the family name must not be empty");
+  EXPECT_EQ(refusal("name,rank\n"), "the list has no players under its header row");
+  EXPECT_EQ(refusal(""), "the list is empty: its first row names the columns");
 }
 
 // A club championship, half at the club and half online: a round robin of four members and two

@@ -44,8 +44,21 @@ try {
   await td.fill('#td-quick', '2b');
   await td.press('#td-quick', 'Enter');
   await td.locator('.director button', { hasText: 'Publish round 3' }).waitFor();
+  assert.equal((await view()).round_list[2].games.length, 3);
+
+  step('two late players from a spreadsheet (CSV): all or none, then round 3 paired again');
+  await td.click('.player-list summary');
+  const csv = (text) => ({ name: 'late.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+  await td.setInputFiles('#tl-file', csv('Surname;First name;Grade;Country\nNovak;Eva;4 kyu;CZ\nLate;Lena;8k;NL\n'));
+  await td.click('#tl-send');
+  await td.locator('.tournament-page > .form-error', { hasText: "line 3: 'Late Lena' is registered already" }).waitFor();
+  assert.equal((await view()).entrants.length, 6, 'nobody added');
+  await td.setInputFiles('#tl-file', csv('Surname;First name;Grade;Country\nNovak;Eva;4 kyu;CZ\n"Ó Súilleabháin";Aoife;6k;IE\n'));
+  await td.click('#tl-send');
+  await td.locator('.list-done', { hasText: '2 players registered.' }).waitFor();
+  await td.locator('.entrants', { hasText: 'Ó Súilleabháin Aoife' }).waitFor();
   let round = (await view()).round_list[2];
-  assert.equal(round.games.length, 3);
+  assert.equal(round.games.length, 4, 'eight players: four tables');
 
   step("the pairing changed by hand: colours swapped, a table removed, the rest by the system");
   await td.click('.pair-by-hand summary');
@@ -75,7 +88,7 @@ try {
   await td.locator('.audit summary', { hasText: `(${events + 1})` }).waitFor();
   const t = await view();
   round = t.round_list[2];
-  assert.equal(round.games.length, 3, 'the two left out paired by the system at table 3');
+  assert.equal(round.games.length, 4, 'the two left out paired by the system at table 4');
   assert.equal(String(round.games[0].black.id), w0);
   assert.equal(String(round.games[0].white.id), b0);
   assert.equal(round.games[0].handicap, 1);

@@ -38,19 +38,20 @@ async function answerOf(response) {
   return data;
 }
 
-// OpenGotha's tournament file, sent as it is (its bytes: the server reads UTF-8 and ISO-8859-1);
-// the new tournament's id.
-export async function importTournament(file) {
+// A file chosen by the player, sent as it is (its bytes) with its type.
+async function sendFile(url, file, type) {
   let response;
   try {
-    response = await fetch('/api/v1/tournaments/import', {
-      method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/xml' }, body: file,
-    });
+    response = await fetch(url, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': type }, body: file });
   } catch {
     throw new ApiError(0, 'network', t('error.network'));
   }
   return answerOf(response);
 }
+// OpenGotha's tournament file (the server reads UTF-8 and ISO-8859-1): {tournament}, its id.
+export const importTournament = (file) => sendFile('/api/v1/tournaments/import', file, 'application/xml');
+// A list of players from a spreadsheet, as CSV: {added}, how many were registered.
+export const addPlayerList = (tournament, file) => sendFile(`/api/v1/tournaments/${tournament}/players`, file, 'text/csv');
 
 // `ask`: even without the marker (the WebSocket said this page is signed in).
 export async function currentUser({ ask = false } = {}) {

@@ -1,7 +1,7 @@
 // Tournaments: the list with a form to create one, and a tournament's page — registration, the
 // director's actions, live standings with the crosstable, each round's pairings and games.
 import { h, fill, describeSettings, formatDate, selectInput, field } from './util.js';
-import { fetchJson, importTournament } from './api.js';
+import { fetchJson, importTournament, addPlayerList } from './api.js';
 import { timeNames, rulesetOptions, timeInputs, timeOf, myGroups } from './lobby.js';
 // `t` names a tournament throughout this file: its words come from T, the catalog's t.
 import { t as T, tn } from './i18n.js';
@@ -401,7 +401,7 @@ export function mountTournament(root, ctx, id) {
     const onBoards = t.settings.over_the_board;
     // Over the board a Swiss or McMahon also takes a late player between rounds.
     const between = t.status === 'running' && ['swiss', 'mcmahon'].includes(t.system) && (!last?.started || last.games.every((g) => g.result));
-    if (onBoards && (t.status === 'registering' || between)) out.push(addPlayerForm());
+    if (onBoards && (t.status === 'registering' || between)) out.push(addPlayerForm(), playerListForm(), listDone);
     if (t.status === 'running' && last && !last.started) {
       // A hybrid round: tables between two accounts may be played on the server.
       const members = onBoards ? last.games.filter((g) => accountOf(g.black) && accountOf(g.white)) : [];
@@ -527,6 +527,32 @@ export function mountTournament(root, ctx, id) {
           : left.length ? T('tournament.pair_left', { names: left.map((e) => e.name).join(', ') }) : T('tournament.pair_all_seated')),
       ['swiss', 'mcmahon'].includes(t.system) ? h('label', { class: 'check' }, rest, ` ${T('tournament.pair_rest')}`) : '',
       h('div', { class: 'field-row' }, h('button', { type: 'button', class: 'primary', id: 'tp-save', onclick: save }, T('tournament.pair_save'))));
+  }
+
+  // Over the board: many players at once, from a spreadsheet saved as CSV (a header row names the
+  // columns: docs/tournaments.md); all of them or, on a refusal, none.
+  const listDone = h('p', { class: 'muted list-done', role: 'status' });  // outside the details: seen if it closes
+  function playerListForm() {
+    const file = h('input', { type: 'file', id: 'tl-file', accept: '.csv,text/csv' });
+    const send = async () => {
+      problem.textContent = '';
+      listDone.textContent = '';
+      if (!file.files.length) {
+        problem.textContent = T('tournament.list_choose');
+        return;
+      }
+      try {
+        const { added } = await addPlayerList(id, file.files[0]);
+        listDone.textContent = T('tournament.list_added', { n: added });
+        await load();
+      } catch (err) {
+        problem.textContent = err.message;
+      }
+    };
+    return h('details', { class: 'player-list' }, h('summary', {}, T('tournament.list_title')),
+      h('p', { class: 'muted' }, T('tournament.list_help')),
+      h('div', { class: 'field-row' }, field(T('tournament.list_file'), file),
+        h('button', { type: 'button', id: 'tl-send', onclick: send }, T('tournament.list_button'))));
   }
 
   // Over the board: the director registers a player who has no account.

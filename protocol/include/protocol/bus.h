@@ -101,6 +101,9 @@ struct HubRead {
     // `text`: {"xml" (an OpenGotha file), "director"} (docs/tournaments.md, "OpenGotha"); the
     // body: {"tournament"} or {"error"}
     ImportTournament,
+    // `text`: {"tournament", "director", "csv" (a list of players)}; the body: {"added"} or
+    // {"error"}
+    AddTournamentPlayers,
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review

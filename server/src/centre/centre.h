@@ -176,6 +176,12 @@ class Centre final : private games::GameHost {
       const federation::OpenGothaFile& file, std::int64_t director) {
     return lobby_.import_tournament(file, director);
   }
+  // A list of players registered by the tournament's director (docs/tournaments.md). Waits.
+  std::variant<int, std::string> add_tournament_players(
+      protocol::TournamentId tournament, std::int64_t director,
+      const std::vector<federation::ListedPlayer>& players) {
+    return lobby_.add_tournament_players(tournament, director, players);
+  }
   // A group's news to its members' connections, not to those who block `from`. Does not wait.
   void tell(std::vector<std::int64_t> users, std::optional<std::int64_t> from, std::string text) {
     lobby_.tell(std::move(users), from, std::move(text));

@@ -55,6 +55,11 @@ struct HubReads {
   std::function<std::variant<std::int64_t, std::string>(const std::string& xml,
                                                         std::int64_t director)>
       import_tournament;
+  // A list of players (CSV, federation::read_player_list) registered in an over-the-board
+  // tournament by its director, one after another: how many, or why not.
+  std::function<std::variant<int, std::string>(std::int64_t tournament, std::int64_t director,
+                                               const std::string& csv)>
+      add_tournament_players;
   // A group's news to these users' connections (not to those who block `from`).
   std::function<void(const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
                      const std::string& text)>

@@ -7,6 +7,7 @@
 #include "protocol/bus.h"
 #include "protocol/codec.h"
 #include "tournaments/opengotha.h"
+#include "tournaments/player_list.h"
 
 namespace tengen::cluster {
 
@@ -53,6 +54,14 @@ HubReads hub_reads_of(Centre& centre) {
         auto made = centre.import_tournament(std::get<federation::OpenGothaFile>(file), director);
         if (const auto* id = std::get_if<protocol::TournamentId>(&made)) return *id;
         return std::get<std::string>(made);
+      },
+      .add_tournament_players = [&centre](
+                                    std::int64_t tournament, std::int64_t director,
+                                    const std::string& csv) -> std::variant<int, std::string> {
+        auto list = federation::read_player_list(csv, tournament);
+        if (const auto* why = std::get_if<std::string>(&list)) return *why;
+        return centre.add_tournament_players(tournament, director,
+                                             std::get<std::vector<federation::ListedPlayer>>(list));
       },
       .tell = [&centre](const std::vector<std::int64_t>& users, std::optional<std::int64_t> from,
                         const std::string& text) { centre.tell(users, from, text); },
@@ -154,6 +163,21 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
           answer.body = nlohmann::json{{"tournament", *id}}.dump();
         else
           answer.body = nlohmann::json{{"error", std::get<std::string>(made)}}.dump();
+        break;
+      }
+      case bus::HubRead::What::AddTournamentPlayers: {
+        const auto j = nlohmann::json::parse(question->text, nullptr, false);
+        if (!j.is_object() || !j.contains("csv") || !j["csv"].is_string() ||
+            !j.contains("tournament") || !j["tournament"].is_number_integer() ||
+            !j.contains("director") || !j["director"].is_number_integer())
+          throw std::runtime_error("an unreadable list of players, not added");
+        const auto added = local.add_tournament_players(j["tournament"].get<std::int64_t>(),
+                                                        j["director"].get<std::int64_t>(),
+                                                        j["csv"].get<std::string>());
+        if (const auto* n = std::get_if<int>(&added))
+          answer.body = nlohmann::json{{"added", *n}}.dump();
+        else
+          answer.body = nlohmann::json{{"error", std::get<std::string>(added)}}.dump();
         break;
       }
       case bus::HubRead::What::Tell: {
@@ -283,6 +307,19 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
         const auto j = nlohmann::json::parse(body.value_or(""), nullptr, false);
         if (j.is_object() && j.contains("tournament") && j["tournament"].is_number_integer())
           return j["tournament"].get<std::int64_t>();
+        if (j.is_object() && j.contains("error") && j["error"].is_string())
+          return j["error"].get<std::string>();
+        throw Unavailable("the cluster's hub answered something unreadable");
+      },
+      .add_tournament_players = [&bus, patience](
+                                    std::int64_t tournament, std::int64_t director,
+                                    const std::string& csv) -> std::variant<int, std::string> {
+        const nlohmann::json q{{"tournament", tournament}, {"director", director}, {"csv", csv}};
+        const auto body =
+            ask(bus, patience, {What::AddTournamentPlayers, 0, std::nullopt, 0, q.dump()});
+        const auto j = nlohmann::json::parse(body.value_or(""), nullptr, false);
+        if (j.is_object() && j.contains("added") && j["added"].is_number_integer())
+          return j["added"].get<int>();
         if (j.is_object() && j.contains("error") && j["error"].is_string())
           return j["error"].get<std::string>();
         throw Unavailable("the cluster's hub answered something unreadable");

@@ -24,11 +24,15 @@ ApiResponse error(int status, std::string_view code, std::string_view message) {
   return {status, protocol::http::encode_error(code, message), {}};
 }
 
-bool is_json(const ApiRequest& r) {
+std::string media_type(const ApiRequest& r) {
   std::string type = r.content_type.substr(0, r.content_type.find(';'));
   while (type.ends_with(' ')) type.pop_back();
   for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return type == "application/json";
+  return type;
+}
+
+bool is_json(const ApiRequest& r) {
+  return media_type(r) == "application/json";
 }
 
 ApiResponse not_json() {

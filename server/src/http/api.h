@@ -91,6 +91,7 @@ class Api {
   std::optional<ApiResponse> reviews(const ApiRequest& request, std::string_view path);
   ApiResponse new_review(const ApiRequest& request);
   ApiResponse import_tournament(const ApiRequest& request);
+  ApiResponse add_tournament_players(const ApiRequest& request, std::string_view id);
   // A review board's SGF as `who` may see it (open or closed); nullopt if not theirs to see.
   std::optional<std::string> review_record(std::int64_t id, const protocol::http::Viewer& who);
   // POST /api/v1/reviews/{id}/analysis, GET /api/v1/reviews/{id}/analysis/{job}

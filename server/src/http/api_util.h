@@ -15,6 +15,8 @@ ApiResponse error(int status, std::string_view code, std::string_view message);
 // Whether the body is sent as application/json (a cross-site form cannot send that without a
 // preflight).
 bool is_json(const ApiRequest& r);
+// The request's media type in lower case, without parameters ("text/csv").
+std::string media_type(const ApiRequest& r);
 ApiResponse not_json();
 std::optional<std::int64_t> parse_int(std::string_view text);
 // The value of `name` in the target's query string, if present.

@@ -14,6 +14,7 @@
 #include "store/unreachable.h"
 #include "tournaments/federation.h"
 #include "tournaments/opengotha.h"
+#include "tournaments/player_list.h"
 
 namespace tengen {
 
@@ -294,6 +295,9 @@ std::optional<ApiResponse> Api::tournaments(const ApiRequest& r, std::string_vie
   constexpr std::string_view kPrefix = "/api/v1/tournaments";
   if (!path.starts_with(kPrefix)) return std::nullopt;
   if (path == std::string(kPrefix) + "/import") return import_tournament(r);
+  if (path.starts_with(std::string(kPrefix) + "/") && path.ends_with("/players"))
+    return add_tournament_players(
+        r, path.substr(kPrefix.size() + 1, path.size() - kPrefix.size() - 1 - 8));
   if (r.method != "GET")
     return error(405, "method_not_allowed", "use GET; tournaments change over the WebSocket");
   if (!archive_.hub.tournaments || !archive_.hub.tournament)
@@ -348,9 +352,7 @@ ApiResponse Api::import_tournament(const ApiRequest& r) {
   if (!director) return error(401, "not_authenticated", "sign in to import a tournament");
   // XML by its type: a form on another site cannot send that without the browser asking first,
   // so a signed-in director's cookie alone does not import anything.
-  std::string type = r.content_type.substr(0, r.content_type.find(';'));
-  while (type.ends_with(' ')) type.pop_back();
-  for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string type = media_type(r);
   if (type != "application/xml" && type != "text/xml")
     return error(415, "unsupported_media_type",
                  "send OpenGotha's file as XML, with Content-Type: application/xml");
@@ -364,6 +366,28 @@ ApiResponse Api::import_tournament(const ApiRequest& r) {
       archive_.hub.import_tournament(federation::opengotha_as_utf8(r.body), director->id);
   if (const auto* why = std::get_if<std::string>(&made)) return error(409, "refused", *why);
   return ApiResponse{201, nlohmann::json{{"tournament", std::get<std::int64_t>(made)}}.dump(), {}};
+}
+
+// POST /api/v1/tournaments/{id}/players (docs/tournaments.md, "A list of players from a
+// spreadsheet"): a CSV list registered by the tournament's director: 201 and how many.
+ApiResponse Api::add_tournament_players(const ApiRequest& r, std::string_view id_text) {
+  if (r.method != "POST") return error(405, "method_not_allowed", "send the list with POST");
+  const auto id = parse_int(id_text);
+  if (!id || *id < 1)
+    return error(400, "bad_request", "the tournament id must be a positive integer");
+  const auto director = accounts_.authenticate(r.token);
+  if (!director) return error(401, "not_authenticated", "sign in to register players");
+  if (media_type(r) != "text/csv")  // as for the import: not what a form elsewhere can send
+    return error(415, "unsupported_media_type",
+                 "send the list as CSV, with Content-Type: text/csv");
+  if (!archive_.hub.add_tournament_players)
+    return error(503, "unavailable", "tournaments are not served here");
+  if (auto read = federation::read_player_list(r.body, *id);
+      auto* why = std::get_if<std::string>(&read))
+    return error(422, "bad_list", *why);
+  const auto added = archive_.hub.add_tournament_players(*id, director->id, r.body);
+  if (const auto* why = std::get_if<std::string>(&added)) return error(409, "refused", *why);
+  return ApiResponse{201, nlohmann::json{{"added", std::get<int>(added)}}.dump(), {}};
 }
 
 }  // namespace tengen

@@ -238,7 +238,11 @@ struct HttpServer::Impl {
       const auto target = parser.get().target();
       const bool record = target.starts_with("/api/v1/positions") || target == "/api/v1/reviews" ||
                           (target.starts_with("/api/v1/analysis/") && target.ends_with("/result"));
-      if (!too_large && target != "/api/v1/tournaments/import") {
+      // A tournament's file, or its list of players: up to kMaxImportBody.
+      const bool file =
+          target == "/api/v1/tournaments/import" ||
+          (target.starts_with("/api/v1/tournaments/") && target.ends_with("/players"));
+      if (!too_large && !file) {
         const std::size_t limit = record ? kMaxRecordBody : kMaxRequestBody;
         too_large = parser.content_length().value_or(0) > limit;
         parser.body_limit(limit);

@@ -32,7 +32,8 @@
 
 namespace tengen::federation {
 struct OpenGothaFile;  // tournaments/opengotha.h
-}
+struct ListedPlayer;   // tournaments/player_list.h
+}  // namespace tengen::federation
 
 namespace tengen {
 
@@ -134,6 +135,12 @@ class Lobby final : private TournamentHost {
   // commands one after another (federation::import_opengotha): its id, or why not. Waits.
   std::variant<protocol::TournamentId, std::string> import_tournament(
       const federation::OpenGothaFile& file, std::int64_t director);
+  // A list of players (docs/tournaments.md, "A list of players from a spreadsheet") registered
+  // by `director` with tournament_add_player one after another: how many, or why not (a name
+  // registered already refuses the whole list before anyone is added). Waits.
+  std::variant<int, std::string> add_tournament_players(
+      protocol::TournamentId tournament, std::int64_t director,
+      const std::vector<federation::ListedPlayer>& players);
   // These users joined or left a group (Memberships has it already): their connections get the
   // lobby as they now see it, with or without the group's challenges. Does not wait.
   void refresh(std::vector<std::int64_t> users);

@@ -6,6 +6,7 @@
 #include "rooms/replies.h"
 #include "rooms/room.h"
 #include "tournaments/opengotha.h"
+#include "tournaments/player_list.h"
 
 // The lobby's tournaments (docs/tournaments.md): their commands, and the director's host, whose
 // calls come within the lobby's turn (Lobby::turn_) on its mailbox.
@@ -193,6 +194,37 @@ std::variant<protocol::TournamentId, std::string> Lobby::import_tournament(
     auto made = federation::import_opengotha(file, commands);
     finish(turn);
     return made;
+  });
+}
+
+std::variant<int, std::string> Lobby::add_tournament_players(
+    protocol::TournamentId tournament, std::int64_t director,
+    const std::vector<federation::ListedPlayer>& players) {
+  using Out = std::variant<int, std::string>;
+  return games::wait_for<Out>(*mailbox_, [&]() -> Out {
+    const auto me = s_.find_user_by_id(director);
+    if (!me) return std::string("no such director");
+    for (const auto& p : players) {  // all or none, for what can be known before
+      const auto& e = p.entry;
+      const auto name = e.given_name.empty() ? e.family_name : e.family_name + " " + e.given_name;
+      if (tournaments_.player_id(tournament, name))
+        return "line " + std::to_string(p.line) + ": '" + name + "' is registered already";
+    }
+    Turn turn(*this);
+    const std::string cid = "list-" + std::to_string(now_ms()) + "-";
+    int added = 0;
+    for (const auto& p : players) {
+      const auto r = tournament_command(*me, cid + std::to_string(p.line), p.entry);
+      if (const auto* e = std::get_if<protocol::Error>(&r)) {
+        finish(turn);
+        return "line " + std::to_string(p.line) + ": " + e->message +
+               (added ? " (the " + std::to_string(added) + " players above it are registered)"
+                      : std::string());
+      }
+      ++added;
+    }
+    finish(turn);
+    return added;
   });
 }
 

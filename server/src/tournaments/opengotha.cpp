@@ -380,6 +380,28 @@ std::variant<OpenGothaFile, std::string> read_opengotha(std::string_view xml) {
       return "round " + std::to_string(r) + " has no games, but round " + std::to_string(last) +
              " has";
   }
+  // What a tournament here cannot record: a player who sits out a round between two they play
+  // (here a player plays every round from joining to withdrawing, a bye included), and a round
+  // without all its results before the last (the next round is paired once it is decided).
+  for (const auto& p : file.players) {
+    std::vector<int> played;
+    for (int r = 1; r <= last; ++r) {
+      if (seated[r].contains(p.key)) played.push_back(r);
+    }
+    for (std::size_t i = 1; i < played.size(); ++i) {
+      if (played[i] != played[i - 1] + 1) {
+        return "round " + std::to_string(played[i - 1] + 1) + ": '" + p.key + "' plays rounds " +
+               std::to_string(played[i - 1]) + " and " + std::to_string(played[i]) +
+               " but not this one, which a tournament here cannot record: give them a bye in it";
+      }
+    }
+  }
+  for (const auto& g : file.games) {
+    if (!g.result && g.round < last)
+      return "round " + std::to_string(g.round) + ", table " + std::to_string(g.table) +
+             " has no result, but round " + std::to_string(last) +
+             " is paired: enter it in OpenGotha first";
+  }
   return file;
 }
 
@@ -417,7 +439,7 @@ std::variant<protocol::TournamentId, std::string> import_opengotha(const OpenGot
   const auto joins = [&](const OpenGothaPlayer& p) {
     if (first.contains(p.key)) return first.at(p.key);
     if (last_round == 0 || withdrawn(p)) return 1;
-    return p.participating.empty() || p.participating[0] != '0' ? 1 : last_round + 1;
+    return last_round + 1;  // in no round yet: they play the next
   };
   const auto name_of = [](const OpenGothaPlayer& p) {
     return p.entry.given_name.empty() ? p.entry.family_name
