@@ -56,6 +56,8 @@ try {
   await td.setInputFiles('#tl-file', csv('Surname;First name;Grade;Country\nNovak;Eva;4 kyu;CZ\n"Ó Súilleabháin";Aoife;6k;IE\n'));
   await td.click('#tl-send');
   await td.locator('.list-done', { hasText: '2 players registered.' }).waitFor();
+  await td.locator('.entrants', { hasText: 'Novak Eva' }).waitFor();
+  assert.equal(await td.locator('.tournament-page > .form-error').textContent(), '', 'the page redrew without a fault');
   await td.locator('.entrants', { hasText: 'Ó Súilleabháin Aoife' }).waitFor();
   let round = (await view()).round_list[2];
   assert.equal(round.games.length, 4, 'eight players: four tables');

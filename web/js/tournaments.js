@@ -303,7 +303,8 @@ export function mountTournament(root, ctx, id) {
     // Redrawn on every change of the tournament (another's result, a registration): what the
     // director is typing stays, and so does the keyboard's place.
     const focused = actions.contains(document.activeElement) ? document.activeElement.id : '';
-    const typed = [...actions.querySelectorAll('input[id], select[id]')].map((el) => [el.id, el.type === 'checkbox' ? el.checked : el.value]);
+    // (Not a chosen file: a page may not set one, and it is sent at once.)
+    const typed = [...actions.querySelectorAll('input[id]:not([type=file]), select[id]')].map((el) => [el.id, el.type === 'checkbox' ? el.checked : el.value]);
     const opened = [...actions.querySelectorAll('details[open]')].map((d) => d.className);
     fill(actions, ...playerActions(t), ...directorActions(t));
     for (const [key, value] of typed) {
