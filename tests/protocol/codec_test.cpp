@@ -159,6 +159,10 @@ TEST(Codec, BadInputGetsATypedErrorNamingTheProblem) {
        ErrorCode::BadField, "field 'online_tables' must be a list of numbers", "a"},
       {R"({"type":"tournament_publish_round","cid":"a","tournament":1,"round":1,"online_tables":[1.5]})",
        ErrorCode::BadField, "field 'online_tables' must be a list of numbers", "a"},
+      {R"({"type":"tournament_set_absent","cid":"a","tournament":1,"player":"bob","round":2})",
+       ErrorCode::BadField, "missing field 'absent'", "a"},
+      {R"({"type":"tournament_set_absent","cid":"a","tournament":1,"player":"bob","round":0,"absent":true})",
+       ErrorCode::BadField, "field 'round' must be a positive number", "a"},
       {R"({"type":"tournament_pair_round","cid":"a","tournament":1,"round":1,"tables":[{"black":1,"white":2},{"black":3}]})",
        ErrorCode::BadField, "missing field 'tables[1].white'", "a"},
       {R"({"type":"tournament_pair_round","cid":"a","tournament":1,"round":1,"tables":[{"black":1,"white":2,"colour":"b"}]})",
@@ -277,7 +281,9 @@ TEST(TournamentCodec, EveryTournamentCommandRoundTrips) {
        R"({"v":1,"type":"tournament_withdraw","cid":"5","tournament":3,"player":"shusaku"})",
        R"({"v":1,"type":"tournament_set_result","cid":"6","tournament":3,"round":2,"board":1,"result":"jigo","forfeit":false})",
        R"({"v":1,"type":"tournament_repair","cid":"7","tournament":3})",
-       R"({"v":1,"type":"tournament_pair_round","cid":"8","tournament":3,"round":2,"tables":[{"black":5,"white":-2,"handicap":0},{"black":-1,"white":9007199254740993,"handicap":3}],"byes":[-4],"pair_rest":false})"}) {
+       R"({"v":1,"type":"tournament_pair_round","cid":"8","tournament":3,"round":2,"tables":[{"black":5,"white":-2,"handicap":0},{"black":-1,"white":9007199254740993,"handicap":3}],"byes":[-4],"pair_rest":false})",
+       R"({"v":1,"type":"tournament_set_absent","cid":"9","tournament":3,"player":"Ito Yuki","round":4,"absent":true})",
+       R"({"v":1,"type":"tournament_edit_player","cid":"10","tournament":3,"player":"bob","family_name":"Bobson","given_name":"Bob","rank":"3k","club":"Leid","country":"NL","egd_pin":"12345678","aga_id":"1234"})"}) {
     const auto m = message_of(text);
     EXPECT_EQ(json::parse(encode(m)), json::parse(text)) << text;
   }

@@ -62,6 +62,51 @@ try {
   let round = (await view()).round_list[2];
   assert.equal(round.games.length, 4, 'eight players: four tables');
 
+  step('a player not playing round 3: the round paired again without them, then with them');
+  await td.click('.absence summary');
+  await td.selectOption('#ta-player', 'Novak Eva');
+  await td.selectOption('#ta-round', '3');
+  await td.locator('#ta-set', { hasText: 'Not playing round 3' }).waitFor();
+  await td.click('#ta-set');
+  await td.locator('.round[data-round="3"]', { hasText: 'Not playing: Novak Eva' }).waitFor();
+  await td.locator('.entrants', { hasText: 'not playing round 3' }).waitFor();
+  round = (await view()).round_list[2];
+  assert.equal(round.games.length, 3, 'seven players: three tables and a bye');
+  assert.equal(round.byes.length, 1);
+  assert.ok(!JSON.stringify(round).includes('Novak Eva'), 'not seated in round 3');
+  // The choice stays across the redraw, and the button now offers the way back.
+  assert.equal(await td.inputValue('#ta-player'), 'Novak Eva');
+  await td.locator('#ta-set', { hasText: 'Plays round 3 after all' }).waitFor();
+  await assertAccessible(td, 'a player not playing a round');
+  await td.screenshot({ path: join(artifacts, 'pairing-absent.png'), fullPage: true });
+  await td.click('#ta-set');
+  await td.locator('.round[data-round="3"]', { hasText: 'Not playing' }).waitFor({ state: 'detached' });
+  round = (await view()).round_list[2];
+  assert.equal(round.games.length, 4, 'eight players again: four tables');
+  assert.ok((await view()).audit.some((a) => a.kind === 'absence' && a.by === 'anna' && !a.record.absent));
+
+  step("a registration corrected: a misspelt name and a club");
+  await td.click('.edit-player summary');
+  await td.selectOption('#te-player', 'Novak Eva');
+  assert.equal(await td.inputValue('#te-family_name'), 'Novak', 'the fields follow the player chosen');
+  assert.equal(await td.inputValue('#te-country'), 'CZ');
+  await td.fill('#te-family_name', 'Nováková');
+  await td.fill('#te-club', 'Brno');
+  await td.click('#te-save');
+  await td.locator('.entrants', { hasText: 'Nováková Eva' }).waitFor();
+  assert.equal(await td.inputValue('#te-player'), 'Nováková Eva', 'the list stays on the player renamed');
+  assert.equal(await td.inputValue('#te-club'), 'Brno');
+  const eva = (await view()).entrants.find((e) => e.name === 'Nováková Eva');
+  assert.equal(eva.club, 'Brno');
+  assert.equal(eva.country, 'CZ');
+  assert.ok(JSON.stringify((await view()).round_list[2]).includes('Nováková Eva'), 'renamed in the pairing');
+  await td.fill('#te-family_name', 'Ó Súilleabháin');
+  await td.fill('#te-given_name', 'Aoife');
+  await td.click('#te-save');
+  await td.locator('.tournament-page > .form-error', { hasText: "'Ó Súilleabháin Aoife' is registered already" }).waitFor();
+  await td.screenshot({ path: join(artifacts, 'pairing-edit-player.png'), fullPage: true });
+  round = (await view()).round_list[2];
+
   step("the pairing changed by hand: colours swapped, a table removed, the rest by the system");
   await td.click('.pair-by-hand summary');
   await td.locator('.pairing-editor tbody tr').nth(2).waitFor();

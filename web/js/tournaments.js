@@ -20,7 +20,7 @@ const TIE_BREAK_WORDS = { score: 'MMS', sos: 'SOS', sosos: 'SOSOS', sodos: 'SODO
 const resultName = (r) => T(`tournament.result_${r}`);
 const RESULTS = ['black', 'white', 'jigo', 'both_lose'];
 // What the audit log records (server/src/tournaments/director.cpp).
-const AUDIT_KINDS = ['registered', 'unregistered', 'started', 'paired', 'round_started', 'result', 'reported', 'withdrawn', 'finished', 'cancelled'];
+const AUDIT_KINDS = ['registered', 'unregistered', 'started', 'paired', 'round_started', 'result', 'reported', 'withdrawn', 'absence', 'edited', 'finished', 'cancelled'];
 
 // Every rank from 30 kyu to 9 dan, strongest first.
 export const RANKS = [...Array.from({ length: 9 }, (_, i) => `${9 - i}d`), ...Array.from({ length: 30 }, (_, i) => `${i + 1}k`)];
@@ -327,7 +327,9 @@ export function mountTournament(root, ctx, id) {
     if (!t.entrants.length) return h('p', { class: 'empty' }, T('tournament.no_entrants'));
     return h('p', { class: 'entrants' }, `${T('tournament.n_players', { n: t.entrants.length })}: `,
       ...t.entrants.map((e, i) => h('span', { class: e.withdrawn ? 'entrant withdrawn' : 'entrant' }, i ? ', ' : '',
-        playerName(e), ` ${e.rank}`, e.club || e.country ? h('span', { class: 'muted' }, ` (${[e.club, e.country].filter(Boolean).join(', ')})`) : '')));
+        playerName(e), ` ${e.rank}`, e.club || e.country || (e.account && e.family_name) ? h('span', { class: 'muted' },
+          ` (${[e.account && e.family_name ? [e.family_name, e.given_name].filter(Boolean).join(' ') : '', e.club, e.country].filter(Boolean).join(', ')})`) : '',
+        e.absent?.length && !e.withdrawn ? h('span', { class: 'muted' }, ` · ${T('tournament.absent_in', { rounds: e.absent.join(', ') })}`) : '')));
   }
 
   // An account's name links to its profile; a player registered by the director has none.
@@ -358,6 +360,7 @@ export function mountTournament(root, ctx, id) {
     const round = [...t.round_list].reverse().find((r) => r.started);
     if (!t.settings.over_the_board || !round) return [];
     if (round.byes.some((b) => b.id === me.id)) return [h('p', { class: 'my-table' }, T('tournament.my_bye', { round: round.round }))];
+    if (me.absent?.includes(round.round)) return [h('p', { class: 'my-table' }, T('tournament.my_absent', { round: round.round }))];
     const g = round.games.find((x) => x.black.id === me.id || x.white.id === me.id);
     if (!g || g.result) return [];
     const black = g.black.id === me.id;
@@ -421,6 +424,9 @@ export function mountTournament(root, ctx, id) {
       }
     }
     if (onBoards && t.status === 'running' && last?.started && last.games.some((g) => !g.result)) out.push(resultGrid(last));
+    const absence = absenceForm(t);
+    if (absence) out.push(absence);
+    if (['registering', 'running', 'finished'].includes(t.status) && t.entrants.length) out.push(editPlayerForm(t));
     if (t.status === 'running') {
       const active = t.entrants.filter((e) => !e.withdrawn);
       const who = selectInput('td-player', 'player', Object.fromEntries(active.map((e) => [e.name, e.name])), active[0]?.name ?? '');
@@ -453,6 +459,78 @@ export function mountTournament(root, ctx, id) {
       out.push(h('p', { class: 'federation-files' }, file('opengotha.xml', 'tournament.opengotha_file')));
     }
     return out.length ? [h('div', { class: 'director' }, h('h2', {}, T('tournament.col_director')), ...out)] : [];
+  }
+
+  // A Swiss or McMahon: a player who cannot come to one round (not yet published) is marked so;
+  // the button says what it will do for the player and round chosen.
+  function absenceForm(t) {
+    if (!['swiss', 'mcmahon'].includes(t.system) || !['registering', 'running'].includes(t.status)) return null;
+    const last = t.round_list[t.round_list.length - 1];
+    const first = last ? (last.started ? last.round + 1 : last.round) : 1;
+    const rounds = [];
+    for (let r = first; r <= t.settings.rounds; r++) rounds.push(r);
+    const players = t.entrants.filter((e) => !e.withdrawn);
+    if (!rounds.length || !players.length) return null;
+    const who = selectInput('ta-player', 'player', Object.fromEntries(players.map((e) => [e.name, e.name])), players[0].name);
+    const round = selectInput('ta-round', 'round', Object.fromEntries(rounds.map((r) => [String(r), String(r)])), String(rounds[0]));
+    const button = h('button', { type: 'button', id: 'ta-set' });
+    const absentNow = () => players.find((e) => e.name === who.value)?.absent?.includes(Number(round.value)) ?? false;
+    const label = () => { button.textContent = T(absentNow() ? 'tournament.set_present' : 'tournament.set_absent', { round: round.value }); };
+    who.addEventListener('change', label);
+    round.addEventListener('change', label);
+    button.addEventListener('click', () => act(Command.tournament_set_absent, { player: who.value, round: Number(round.value), absent: !absentNow() }));
+    label();
+    const box = h('details', { class: 'absence' }, h('summary', {}, T('tournament.absent_title')),
+      h('p', { class: 'muted' }, T('tournament.absent_help')),
+      h('div', { class: 'field-row' }, field(T('tournament.player'), who), field(T('tournament.absent_round'), round), button));
+    // The page restores the chosen values after drawing: the button follows them.
+    queueMicrotask(label);
+    return box;
+  }
+
+  // Over the board: what is registered of a player corrected (a misspelt name, a club, a PIN),
+  // and a player with an account's real names for the federation files. The fields follow the
+  // player chosen; what the director types stays across the page's redraws.
+  let editing = null;  // the player being corrected, by the name they will have
+  function editPlayerForm(t) {
+    const registering = t.status === 'registering';
+    const input = (key, attrs = {}) => h('input', { id: `te-${key}`, name: key, autocomplete: 'off', ...attrs });
+    const names = t.entrants.map((e) => e.name);
+    const who = selectInput('te-player', 'player', Object.fromEntries(names.map((n) => [n, n])), names.includes(editing) ? editing : names[0]);
+    const family = input('family_name', { required: true, maxlength: 40 });
+    const given = input('given_name', { maxlength: 40 });
+    const rank = registering ? selectInput('te-rank', 'rank', Object.fromEntries(RANKS.map((r) => [r, r])), '10k') : null;
+    const club = input('club', { maxlength: 10, size: 6 });
+    const country = input('country', { maxlength: 2, size: 3, placeholder: 'NL' });
+    const pin = input('egd_pin', { inputmode: 'numeric', maxlength: 8, size: 9 });
+    const aga = input('aga_id', { inputmode: 'numeric', maxlength: 8, size: 9 });
+    const boxes = [['family_name', family], ['given_name', given], ['club', club], ['country', country], ['egd_pin', pin], ['aga_id', aga]];
+    const note = h('p', { class: 'muted', id: 'te-note' });
+    const show = () => {
+      const e = t.entrants.find((x) => x.name === who.value);
+      if (!e) return;
+      for (const [key, el] of boxes) el.value = e[key] ?? '';
+      if (rank) rank.value = e.rank;
+      note.textContent = e.account ? T('tournament.edit_account', { name: e.name }) : '';
+    };
+    who.addEventListener('change', show);
+    show();
+    return h('details', { class: 'edit-player' }, h('summary', {}, T('tournament.edit_player')),
+      h('form', {
+        onsubmit: async (ev) => {
+          ev.preventDefault();
+          const fields = { player: who.value, family_name: family.value.trim(), given_name: given.value.trim() };
+          if (rank) fields.rank = rank.value;
+          for (const [key, el] of boxes.slice(2)) if (el.value.trim()) fields[key] = el.value.trim();
+          // A player without an account is renamed: the list, drawn again, stays on them.
+          const guest = !t.entrants.find((e) => e.name === who.value)?.account;
+          editing = guest ? [fields.family_name, fields.given_name].filter(Boolean).join(' ') : who.value;
+          await act(Command.tournament_edit_player, fields);
+        },
+      }, h('div', { class: 'field-row' }, field(T('tournament.player'), who)), note,
+      h('div', { class: 'field-row' }, field(T('tournament.family_name'), family), field(T('tournament.given_name'), given), rank ? field(T('tournament.rank'), rank) : ''),
+      h('div', { class: 'field-row' }, field(T('tournament.club'), club), field(T('tournament.country'), country), field(T('tournament.egd_pin'), pin), field(T('tournament.aga_id'), aga)),
+      h('button', { type: 'submit', id: 'te-save' }, T('tournament.edit_save'))));
   }
 
   // Over the board: the director changes the pairing of the round paired last before publishing
@@ -672,7 +750,8 @@ export function mountTournament(root, ctx, id) {
           h('td', {}, g.result ? resultName(g.result) + (g.forfeit ? ` (${T('tournament.forfeit')})` : '') : (r.started ? T(t.settings.over_the_board && !g.game ? (g.disputed ? 'tournament.disputed' : 'tournament.awaiting') : 'games.playing') : '')),
           // A finished game is replayed, not watched.
           h('td', {}, g.game ? h('a', { href: `#/game/${g.game}` }, T(g.result ? 'tournament.replay' : 'tournament.watch')) : '')))))),
-      r.byes.length ? h('p', { class: 'muted' }, T('tournament.byes', { names: r.byes.map((b) => b.name).join(', ') })) : '')));
+      r.byes.length ? h('p', { class: 'muted' }, T('tournament.byes', { names: r.byes.map((b) => b.name).join(', ') })) : '',
+      notPlaying(t, r.round))));
   }
 
   const stopListening = onTournamentChange(ctx, id, load);
@@ -689,10 +768,18 @@ function auditDetail(a, onBoards) {
   const r = a.record;
   const where = () => T(onBoards ? 'tournament.round_table' : 'tournament.round_board', { round: r.round, board: r.board });
   if (a.kind === 'registered' || a.kind === 'unregistered' || a.kind === 'withdrawn') return `: ${r.user.name}`;
+  if (a.kind === 'edited') return `: ${r.user.name}${r.name && r.name !== r.user.name ? ` → ${r.name}` : ''}`;
+  if (a.kind === 'absence') return `: ${T(r.absent ? 'tournament.audit_absent' : 'tournament.audit_present', { name: r.user.name, round: r.round })}`;
   if (a.kind === 'paired' || a.kind === 'round_started') return `: ${T('tournament.round_n', { n: r.round })}`;
   if (a.kind === 'result') return `: ${where()}, ${resultName(r.outcome)}${r.forfeit ? ` (${T('tournament.forfeit')})` : ''}${r.confirmed ? `, ${T('tournament.confirmed')}` : ''}`;
   if (a.kind === 'reported') return `: ${where()}, ${T('tournament.audit_says', { side: T(`tournament.side_${r.side}`), result: resultName(r.outcome) })}`;
   return '';
+}
+
+// The players registered but not playing round `round` (marked so by the director).
+function notPlaying(t, round, cls = 'muted') {
+  const names = t.entrants.filter((e) => !e.withdrawn && e.absent?.includes(round)).map((e) => e.name);
+  return names.length ? h('p', { class: cls }, T('tournament.not_playing', { names: names.join(', ') })) : '';
 }
 
 // ---- printed pages (docs/tournaments.md, "Printed pages") ----
@@ -751,6 +838,7 @@ function printPairings(t, round) {
   seats.sort((a, b) => a[0].localeCompare(b[0]));
   return [byTable,
     round.byes.length ? h('p', {}, T('tournament.byes', { names: round.byes.map((b) => b.name).join(', ') })) : '',
+    notPlaying(t, round.round, ''),
     h('section', { class: 'print-break' }, h('h2', {}, T('tournament.find_table')),
       h('table', { class: 'print-table seats' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, T('tournament.player')), h('th', { scope: 'col' }, T('tournament.rcol_table')), h('th', { scope: 'col' }, T('tournament.colour')))),

@@ -68,6 +68,8 @@ export const Command = strict('command', {
   'tournament_publish_round': 'tournament_publish_round',
   'tournament_report_result': 'tournament_report_result',
   'tournament_pair_round': 'tournament_pair_round',
+  'tournament_set_absent': 'tournament_set_absent',
+  'tournament_edit_player': 'tournament_edit_player',
 });
 
 // Each command's fields (besides v, type and cid).
@@ -119,6 +121,8 @@ export const CommandFields = strict('command', {
   'tournament_publish_round': Object.freeze(['tournament', 'round', 'online_tables']),
   'tournament_report_result': Object.freeze(['tournament', 'round', 'board', 'result']),
   'tournament_pair_round': Object.freeze(['tournament', 'round', 'tables', 'byes', 'pair_rest']),
+  'tournament_set_absent': Object.freeze(['tournament', 'player', 'round', 'absent']),
+  'tournament_edit_player': Object.freeze(['tournament', 'player', 'family_name', 'given_name', 'rank', 'club', 'country', 'egd_pin', 'aga_id']),
 });
 
 // What the server sends: each message's type (a room event's too).

@@ -115,6 +115,12 @@ constexpr Family family_of(std::type_identity<ReportTournamentResult>) {
 constexpr Family family_of(std::type_identity<PairRound>) {
   return Family::Tournament;
 }
+constexpr Family family_of(std::type_identity<SetAbsent>) {
+  return Family::Tournament;
+}
+constexpr Family family_of(std::type_identity<EditTournamentPlayer>) {
+  return Family::Tournament;
+}
 constexpr Family family_of(std::type_identity<WatchTournaments>) {
   return Family::Tournament;
 }

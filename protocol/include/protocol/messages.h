@@ -454,6 +454,55 @@ struct Wire<PairRound> {
       wire::field("byes", &PairRound::byes, wire::Empty::Defaulted, wire::player_ids),
       wire::field("pair_rest", &PairRound::pair_rest, wire::Empty::Defaulted)};
 };
+// The director corrects what is registered of a player (a misspelt name, a club, a federation
+// number), at any time before the tournament is cancelled; for a player with an account, the
+// real names and the rest the federation files write (their account name stays what the pages
+// show). The fields replace the registration's: one left out is cleared. `rank` changes the
+// seeding, so only before the start.
+struct EditTournamentPlayer {
+  TournamentId tournament = 0;
+  std::string player;  // user name, or a player without an account's "Family Given"
+  std::string family_name;
+  std::string given_name;           // may be empty
+  std::optional<std::string> rank;  // "5k", "2d": before the start only
+  std::optional<std::string> club;
+  std::optional<std::string> country;
+  std::optional<std::string> egd_pin;
+  std::optional<std::string> aga_id;
+};
+template <>
+struct Wire<EditTournamentPlayer> {
+  static constexpr std::string_view type = "tournament_edit_player";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &EditTournamentPlayer::tournament, wire::positive_id),
+      wire::field("player", &EditTournamentPlayer::player, wire::user_name),
+      wire::field("family_name", &EditTournamentPlayer::family_name, wire::person_name),
+      wire::field("given_name", &EditTournamentPlayer::given_name, wire::Empty::Defaulted,
+                  wire::printable_text),
+      wire::field("rank", &EditTournamentPlayer::rank, wire::rank),
+      wire::field("club", &EditTournamentPlayer::club, wire::club_name),
+      wire::field("country", &EditTournamentPlayer::country, wire::country_code),
+      wire::field("egd_pin", &EditTournamentPlayer::egd_pin, wire::egd_pin),
+      wire::field("aga_id", &EditTournamentPlayer::aga_id, wire::aga_id)};
+};
+// A Swiss or McMahon: the director marks a registered player as not playing one round (they
+// stay in the tournament; the round scores nothing for them and they are not paired in it), or
+// as playing it after all. The round is one not yet published (or started, online).
+struct SetAbsent {
+  TournamentId tournament = 0;
+  std::string player;  // user name, or a player without an account's "Family Given"
+  int round = 0;       // 1-based
+  bool absent = true;
+};
+template <>
+struct Wire<SetAbsent> {
+  static constexpr std::string_view type = "tournament_set_absent";
+  static constexpr std::tuple fields{
+      wire::field("tournament", &SetAbsent::tournament, wire::positive_id),
+      wire::field("player", &SetAbsent::player, wire::user_name),
+      wire::field("round", &SetAbsent::round, wire::positive_number),
+      wire::field("absent", &SetAbsent::absent)};
+};
 // Over the board: a player of a published table says how their game ended. The result counts
 // once both players said the same; when they disagree, the director decides.
 struct ReportTournamentResult {
@@ -626,7 +675,7 @@ using ClientMessage =
                  UnwatchTournaments, JoinReview, LeaveReview, ReviewPlay, ReviewGoTo, ReviewMark,
                  ReviewComment, ReviewDelete, ReviewHandOver, ReviewChat, CloseReview, Seek,
                  CancelSeek, ListMyGames, SetConditionalMoves, ReviewInvite, AddTournamentPlayer,
-                 PublishRound, ReportTournamentResult, PairRound>;
+                 PublishRound, ReportTournamentResult, PairRound, SetAbsent, EditTournamentPlayer>;
 
 struct ClientEnvelope {
   std::string cid;  // the client's command id: every command is acknowledged once under it

@@ -47,6 +47,10 @@ Lobby::Reply tournament_action(TournamentDirector& tournaments, const protocol::
             return tournaments.report_result(me, cid, c);
           },
           [&](const protocol::PairRound& c) { return tournaments.pair_round(me, cid, c); },
+          [&](const protocol::SetAbsent& c) { return tournaments.set_absent(me, cid, c); },
+          [&](const protocol::EditTournamentPlayer& c) {
+            return tournaments.edit_player(me, cid, c);
+          },
           [&](const auto&) -> Lobby::Reply {
             return error(cid, ErrorCode::Internal, "this command has no handler");
           },

@@ -39,6 +39,43 @@ bool full(const TournamentState& t) {
          (limit != 0 ? limit : TournamentDirector::kMaxPlayers);
 }
 
+// What the director registers of a player (TournamentState::Entry), as the event records it:
+// the names, and the club, country (in capitals) and numbers when given.
+json entry_json(const std::string& family_name, const std::string& given_name,
+                const std::optional<std::string>& club, const std::optional<std::string>& country,
+                const std::optional<std::string>& egd_pin,
+                const std::optional<std::string>& aga_id) {
+  json entry{{"family_name", family_name}};
+  if (!given_name.empty()) entry["given_name"] = given_name;
+  if (club) entry["club"] = *club;
+  if (country) {
+    std::string code = *country;
+    for (auto& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    entry["country"] = code;
+  }
+  if (egd_pin) entry["egd_pin"] = *egd_pin;
+  if (aga_id) entry["aga_id"] = *aga_id;
+  return entry;
+}
+
+// A player without an account is named "Family Given" on the pages.
+std::variant<std::string, protocol::Error> guest_name(const std::string& cid,
+                                                      const std::string& family_name,
+                                                      const std::string& given_name) {
+  std::string name = family_name;
+  if (!given_name.empty()) name += " " + given_name;
+  if (name.size() > 40)
+    return error(cid, ErrorCode::BadField,
+                 "the family and given names are longer than 40 bytes together");
+  return name;
+}
+
+// The middle of the rank on the ratings' scale (ratings/glicko2.h): a player without an
+// account's seeding within their rank.
+double rating_of_rank(int rank) {
+  return 1500 + (rank - 20) * ratings::kRatingPerRank + ratings::kRatingPerRank / 2;
+}
+
 }  // namespace
 
 TournamentState* TournamentDirector::find(protocol::TournamentId id) {
@@ -433,23 +470,19 @@ TournamentDirector::Reply TournamentDirector::pair_round(const protocol::UserRef
     return error(cid, ErrorCode::Conflict,
                  "an online tournament's rounds are paired by the system: pairing by hand is for "
                  "rounds over the board");
-  if (t->status() != Status::Running)
-    return error(cid, ErrorCode::Conflict, "the tournament is not running");
-  const int paired = static_cast<int>(t->rounds().size());
-  if (m.round != paired) {
-    return error(cid, ErrorCode::Conflict,
-                 paired == 0 ? "no round is paired yet"
-                             : "round " + std::to_string(paired) + " is the one paired last, not " +
-                                   std::to_string(m.round));
-  }
+  if (auto e = not_waiting(*t, cid, m.round)) return *e;
   if (t->rounds().back().started)
     return error(cid, ErrorCode::Conflict,
                  "round " + std::to_string(m.round) +
                      " is published already: a pairing changes before it is published");
-  const bool swiss = s.system == System::Swiss || s.system == System::McMahon;
-  if (m.pair_rest && !swiss)
+  // A round robin follows its Berger tables and an elimination its bracket: a round changed by
+  // hand would throw their later rounds out.
+  if (s.system != System::Swiss && s.system != System::McMahon)
     return error(cid, ErrorCode::Conflict,
-                 "the system pairs the rest in a Swiss or McMahon only: pair every player by hand");
+                 std::string("a ") +
+                     (t->elimination() ? "bracket's rounds follow the bracket"
+                                       : "round robin's rounds follow its tables") +
+                     ": pairing by hand is for a Swiss or McMahon");
   // Every player named is registered, still playing, and named once.
   std::set<std::int64_t> seen;
   const auto named = [&](std::int64_t id,
@@ -461,6 +494,10 @@ TournamentDirector::Reply TournamentDirector::pair_round(const protocol::UserRef
           where + ": player " + std::to_string(id) + " is not registered in this tournament");
     if (p->withdrawn)
       return error(cid, ErrorCode::Conflict, where + ": " + p->user.name + " has withdrawn");
+    if (p->absent.contains(m.round))
+      return error(cid, ErrorCode::Conflict,
+                   where + ": " + p->user.name + " is not playing round " +
+                       std::to_string(m.round) + ": mark them as playing it first");
     if (!seen.insert(id).second)
       return error(cid, ErrorCode::Conflict, where + ": " + p->user.name + " is paired twice");
     return std::nullopt;
@@ -479,7 +516,7 @@ TournamentDirector::Reply TournamentDirector::pair_round(const protocol::UserRef
     if (auto e = named(id, "the byes")) return *e;
     round.byes.push_back(id);
   }
-  auto rest = t->active();
+  auto rest = t->active(m.round);
   std::erase_if(rest, [&](const tournament::Entrant& e) { return seen.contains(e.id); });
   if (!rest.empty() && !m.pair_rest) {
     return error(cid, ErrorCode::Conflict,
@@ -509,6 +546,96 @@ TournamentDirector::Reply TournamentDirector::pair_round(const protocol::UserRef
          me);
   advance(*t);
   return ack(cid, m.tournament);
+}
+
+TournamentDirector::Reply TournamentDirector::edit_player(const protocol::UserRef& me,
+                                                          const std::string& cid,
+                                                          const protocol::EditTournamentPlayer& m) {
+  TournamentState* t = find(m.tournament);
+  if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
+  if (auto e = director_only(*t, me, cid)) return *e;
+  if (t->status() == Status::Cancelled)
+    return error(cid, ErrorCode::Conflict, "the tournament was cancelled");
+  const auto* p = t->player_named(m.player);
+  if (!p)
+    return error(cid, ErrorCode::NotFound,
+                 "'" + m.player + "' is not registered in this tournament");
+  json edited{
+      {"user", user_json(p->user)},
+      {"entry", entry_json(m.family_name, m.given_name, m.club, m.country, m.egd_pin, m.aga_id)}};
+  if (p->guest()) {  // their name on the pages follows
+    const auto named = guest_name(cid, m.family_name, m.given_name);
+    if (const auto* e = std::get_if<protocol::Error>(&named)) return *e;
+    const std::string name = std::get<std::string>(named);
+    if (name != p->user.name && t->player_named(name))
+      return error(cid, ErrorCode::Conflict, "'" + name + "' is registered already");
+    edited["name"] = name;
+  }
+  if (m.rank) {
+    const int rank = *protocol::parse_rank(*m.rank);
+    if (rank != p->rank && t->status() != Status::Registering)
+      return error(cid, ErrorCode::Conflict,
+                   "the players were seeded at the start by their ranks: a rank changes before it");
+    edited["rank"] = rank;
+    if (p->guest()) edited["rating"] = rating_of_rank(rank);
+  }
+  record(*t, "edited", std::move(edited), me);
+  return ack(cid, m.tournament);
+}
+
+TournamentDirector::Reply TournamentDirector::set_absent(const protocol::UserRef& me,
+                                                         const std::string& cid,
+                                                         const protocol::SetAbsent& m) {
+  TournamentState* t = find(m.tournament);
+  if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
+  if (auto e = director_only(*t, me, cid)) return *e;
+  const auto& s = t->settings();
+  if (s.system != System::Swiss && s.system != System::McMahon) {
+    return error(cid, ErrorCode::Conflict,
+                 std::string("a ") + (t->elimination() ? "bracket" : "round robin") +
+                     " pairs every player in every round: withdraw a player who cannot play on");
+  }
+  if (t->status() != Status::Registering && t->status() != Status::Running)
+    return error(cid, ErrorCode::Conflict, "the tournament is over");
+  const auto* p = t->player_named(m.player);
+  if (!p)
+    return error(cid, ErrorCode::NotFound,
+                 "'" + m.player + "' is not registered in this tournament");
+  if (p->withdrawn) return error(cid, ErrorCode::Conflict, "'" + m.player + "' has withdrawn");
+  const std::string round = "round " + std::to_string(m.round);
+  if (m.round > s.rounds)
+    return error(cid, ErrorCode::NotFound,
+                 "the tournament has " + std::to_string(s.rounds) + " rounds, not " +
+                     std::to_string(m.round));
+  const int paired = static_cast<int>(t->rounds().size());
+  if (m.round <= paired && t->rounds()[m.round - 1].started) {
+    return error(cid, ErrorCode::Conflict,
+                 round + (s.over_the_board ? " is published already" : " has started") +
+                     ": a player who does not come to their game loses it by forfeit");
+  }
+  if (p->absent.contains(m.round) == m.absent) return ack(cid, m.tournament);  // so already
+  if (m.absent && t->active(m.round).size() <= 2)
+    return error(cid, ErrorCode::Conflict,
+                 "without " + m.player + ", too few players play " + round);
+  const protocol::UserRef who = p->user;
+  record(*t, "absence", {{"user", user_json(who)}, {"round", m.round}, {"absent", m.absent}}, me);
+  if (m.round == paired) return repair(me, cid, t->id());  // the round waiting, paired again
+  return ack(cid, m.tournament);
+}
+
+std::optional<protocol::Error> TournamentDirector::not_waiting(const TournamentState& t,
+                                                               const std::string& cid,
+                                                               int round) const {
+  if (t.status() != Status::Running)
+    return error(cid, ErrorCode::Conflict, "the tournament is not running");
+  const int paired = static_cast<int>(t.rounds().size());
+  if (round != paired) {
+    return error(cid, ErrorCode::Conflict,
+                 paired == 0 ? "no round is paired yet"
+                             : "round " + std::to_string(paired) + " is the one paired last, not " +
+                                   std::to_string(round));
+  }
+  return std::nullopt;
 }
 
 std::optional<std::int64_t> TournamentDirector::player_id(protocol::TournamentId id,
@@ -544,31 +671,18 @@ TournamentDirector::Reply TournamentDirector::add_player(const protocol::UserRef
                  "round " + std::to_string(t->rounds().size()) +
                      " is being played: add the player once its results are in");
   }
-  std::string name = m.family_name;
-  if (!m.given_name.empty()) name += " " + m.given_name;
-  if (name.size() > 40)
-    return error(cid, ErrorCode::BadField,
-                 "the family and given names are longer than 40 bytes together");
+  const auto named = guest_name(cid, m.family_name, m.given_name);
+  if (const auto* e = std::get_if<protocol::Error>(&named)) return *e;
+  const std::string name = std::get<std::string>(named);
   if (t->player_named(name))
     return error(cid, ErrorCode::Conflict, "'" + name + "' is registered already");
   if (full(*t)) return error(cid, ErrorCode::Conflict, "the tournament is full");
   const int rank = *protocol::parse_rank(m.rank);
-  // The middle of the rank on the ratings' scale (ratings/glicko2.h): for seeding within a rank.
-  const double rating = 1500 + (rank - 20) * ratings::kRatingPerRank + ratings::kRatingPerRank / 2;
-  json entry{{"family_name", m.family_name}};
-  if (!m.given_name.empty()) entry["given_name"] = m.given_name;
-  if (m.club) entry["club"] = *m.club;
-  if (m.country) {
-    std::string country = *m.country;
-    for (auto& c : country) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    entry["country"] = country;
-  }
-  if (m.egd_pin) entry["egd_pin"] = *m.egd_pin;
-  if (m.aga_id) entry["aga_id"] = *m.aga_id;
-  json registered{{"user", {{"id", t->next_guest_id()}, {"name", name}}},
-                  {"rank", rank},
-                  {"rating", rating},
-                  {"entry", entry}};
+  json registered{
+      {"user", {{"id", t->next_guest_id()}, {"name", name}}},
+      {"rank", rank},
+      {"rating", rating_of_rank(rank)},
+      {"entry", entry_json(m.family_name, m.given_name, m.club, m.country, m.egd_pin, m.aga_id)}};
   if (late) {  // their start score, as at the start; the rounds before count as not played
     registered["start_score"] =
         s.system == tournament::System::McMahon ? std::clamp(rank, s.floor, s.bar) - s.floor : 0;
@@ -594,15 +708,7 @@ TournamentDirector::Reply TournamentDirector::publish_round(const protocol::User
   if (!t->settings().over_the_board)
     return error(cid, ErrorCode::Conflict,
                  "an online tournament's rounds start by themselves: there is nothing to publish");
-  if (t->status() != Status::Running)
-    return error(cid, ErrorCode::Conflict, "the tournament is not running");
-  const int paired = static_cast<int>(t->rounds().size());
-  if (m.round != paired) {
-    return error(cid, ErrorCode::Conflict,
-                 paired == 0 ? "no round is paired yet"
-                             : "round " + std::to_string(paired) + " is the one paired last, not " +
-                                   std::to_string(m.round));
-  }
+  if (auto e = not_waiting(*t, cid, m.round)) return *e;
   const auto& round = t->rounds().back();
   if (round.started)
     return error(cid, ErrorCode::Conflict,

@@ -97,6 +97,14 @@ class TournamentDirector {
   // published (all of it, or some tables and the rest by the system).
   Reply pair_round(const protocol::UserRef& me, const std::string& cid,
                    const protocol::PairRound& m);
+  // What is registered of a player corrected (names, club, country, numbers; the rank before
+  // the start); a player without an account is renamed with it.
+  Reply edit_player(const protocol::UserRef& me, const std::string& cid,
+                    const protocol::EditTournamentPlayer& m);
+  // A Swiss or McMahon: a player marked as not playing a round not yet published (or started),
+  // or as playing it after all; the round waiting to be published is paired again.
+  Reply set_absent(const protocol::UserRef& me, const std::string& cid,
+                   const protocol::SetAbsent& m);
   // A registered player's id by name (an account's name, or "Family Given"), for an import.
   std::optional<std::int64_t> player_id(protocol::TournamentId id, const std::string& name) const;
   // Players in one tournament without a limit of their own (max_players 0), and those the
@@ -156,6 +164,10 @@ class TournamentDirector {
   void record_result(TournamentState& t, int round, int board, tournament::Outcome outcome,
                      bool forfeit, const std::optional<protocol::UserRef>& by,
                      bool confirmed = false);
+  // What stops the director from changing round `round` (pairing or publishing it): the
+  // tournament not running, or the round not the one paired last.
+  std::optional<protocol::Error> not_waiting(const TournamentState& t, const std::string& cid,
+                                             int round) const;
   // The round and table a command names, or what is wrong with them.
   std::variant<const TournamentState::RoundState*, protocol::Error> published_table(
       const TournamentState& t, const std::string& cid, int round, int board) const;

@@ -52,7 +52,7 @@ std::optional<tournament::Round> TournamentDirector::next_pairing(const Tourname
   auto done = t.pairings();
   done.resize(std::min(done.size(), played));
   const auto& s = t.settings();
-  const auto active = t.active();
+  const auto active = t.active(static_cast<int>(played) + 1);
   std::optional<tournament::Round> next;
   switch (s.system) {
     case System::Swiss:

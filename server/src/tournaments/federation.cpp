@@ -101,7 +101,9 @@ std::vector<std::int64_t> round_days(const json& t) {
 // A player's family and given names: as the director registered them, or an account's name and
 // none.
 std::pair<std::string, std::string> names_of(const json& e) {
-  if (e.value("account", true)) return {e.at("name").get<std::string>(), ""};
+  // An account: its name, unless the director registered the player's real names.
+  if (e.value("account", true) && !e.contains("family_name"))
+    return {e.at("name").get<std::string>(), ""};
   return {e.value("family_name", std::string()), e.value("given_name", std::string())};
 }
 
@@ -419,6 +421,10 @@ std::string opengotha_xml(const json& t) {
     }
     if (e.value("withdrawn", false)) {  // no round after the last they were paired in
       for (std::size_t r = rounds.size(); r < kRounds; ++r) participating[r] = '0';
+    }
+    for (const auto& r : e.value("absent", json::array())) {  // rounds to come they will miss
+      const auto round = r.get<std::size_t>();
+      if (round > rounds.size() && round <= kRounds) participating[round - 1] = '0';
     }
     const auto [family, given] = names_of(e);
     const std::string rank = og_rank(e.at("rank").get<std::string>());

@@ -19,6 +19,12 @@ protocol::UserRef read_user(const json& j) {
   return {j.at("id").get<std::int64_t>(), j.at("name").get<std::string>()};
 }
 
+TournamentState::Entry read_entry(const json& e) {
+  const auto text = [&](const char* key) { return e.value(key, std::string()); };
+  return {text("family_name"), text("given_name"), text("club"),
+          text("country"),     text("egd_pin"),    text("aga_id")};
+}
+
 }  // namespace
 
 bool TournamentState::RoundState::decided() const {
@@ -58,12 +64,9 @@ void TournamentState::apply(const std::string& kind, const json& r,
   ++next_seq_;
   audit_.push_back({at_ms, by, kind, r});
   if (kind == "registered") {
-    Player p{read_user(r.at("user")), r.at("rank").get<int>(), r.at("rating").get<double>(), false};
-    if (const auto e = r.find("entry"); e != r.end()) {
-      const auto text = [&](const char* key) { return e->value(key, std::string()); };
-      p.entry = {text("family_name"), text("given_name"), text("club"),
-                 text("country"),     text("egd_pin"),    text("aga_id")};
-    }
+    Player p{
+        read_user(r.at("user")), r.at("rank").get<int>(), r.at("rating").get<double>(), false, {}};
+    if (const auto e = r.find("entry"); e != r.end()) p.entry = read_entry(*e);
     lowest_guest_ = std::min(lowest_guest_, p.user.id);
     // A late registration (over the board): after the seeds, with its own start score.
     if (status_ == Status::Running) start_scores_.push_back(r.value("start_score", 0.0));
@@ -124,6 +127,25 @@ void TournamentState::apply(const std::string& kind, const json& r,
     for (auto& p : players_) {
       if (p.user.id == id) p.withdrawn = true;
     }
+  } else if (kind == "edited") {
+    const auto id = r.at("user").at("id").get<std::int64_t>();
+    for (auto& p : players_) {
+      if (p.user.id != id) continue;
+      p.entry = read_entry(r.at("entry"));
+      if (const auto name = r.find("name"); name != r.end()) p.user.name = name->get<std::string>();
+      if (const auto rank = r.find("rank"); rank != r.end()) p.rank = rank->get<int>();
+      if (const auto rating = r.find("rating"); rating != r.end()) p.rating = rating->get<double>();
+    }
+  } else if (kind == "absence") {
+    const auto id = r.at("user").at("id").get<std::int64_t>();
+    const int round = r.at("round").get<int>();
+    for (auto& p : players_) {
+      if (p.user.id != id) continue;
+      if (r.at("absent").get<bool>())
+        p.absent.insert(round);
+      else
+        p.absent.erase(round);
+    }
   } else if (kind == "finished") {
     status_ = Status::Finished;
   } else if (kind == "cancelled") {
@@ -141,9 +163,12 @@ std::vector<tournament::Entrant> TournamentState::seeded() const {
   return out;
 }
 
-std::vector<tournament::Entrant> TournamentState::active() const {
+std::vector<tournament::Entrant> TournamentState::active(int round) const {
   auto all = seeded();
-  std::erase_if(all, [&](const auto& e) { return player(e.id)->withdrawn; });
+  std::erase_if(all, [&](const auto& e) {
+    const auto* p = player(e.id);
+    return p->withdrawn || p->absent.contains(round);
+  });
   return all;
 }
 
@@ -240,6 +265,7 @@ json TournamentState::view_json() const {
         {"id", p.user.id},      {"name", p.user.name},      {"rank", protocol::rank_text(p.rank)},
         {"rating", p.rating},   {"withdrawn", p.withdrawn}, {"start_score", seeds[i].start_score},
         {"account", !p.guest()}};
+    if (!p.absent.empty()) entrant["absent"] = p.absent;  // the rounds they do not play
     // Written when known: what a director registered (over the board).
     for (const auto& [key, value] : {std::pair{"family_name", &p.entry.family_name},
                                      {"given_name", &p.entry.given_name},

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ class TournamentState {
     int rank = 0;            // protocol rank index
     double rating = 0;
     bool withdrawn = false;
+    std::set<int> absent;  // rounds they do not play, though registered (docs/tournaments.md)
     Entry entry{};
     bool guest() const { return user.id < 0; }
   };
@@ -73,10 +75,11 @@ class TournamentState {
   const std::vector<RoundState>& rounds() const { return rounds_; }
   std::int64_t next_seq() const { return next_seq_; }
 
-  // For the pairing functions: everyone in seed order with their start scores; withdrawn ids;
-  // the rounds' pairings with their outcomes.
+  // For the pairing functions: everyone in seed order with their start scores; those to pair in
+  // a round (not withdrawn, not absent from it); withdrawn ids; the rounds' pairings with their
+  // outcomes.
   std::vector<tournament::Entrant> seeded() const;
-  std::vector<tournament::Entrant> active() const;
+  std::vector<tournament::Entrant> active(int round) const;
   std::vector<tournament::PlayerId> withdrawn() const;
   std::vector<tournament::Round> pairings() const;
   bool elimination() const;
