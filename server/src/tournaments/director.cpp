@@ -76,6 +76,19 @@ double rating_of_rank(int rank) {
   return 1500 + (rank - 20) * ratings::kRatingPerRank + ratings::kRatingPerRank / 2;
 }
 
+// The events one tournament keeps (its audit log, sent with its page): room for its largest event
+// (1,000 players, their results, reports and corrections). Past it, no command changes the
+// tournament (a flood of registrations and withdrawals, of corrections); its games' results
+// still count.
+constexpr std::int64_t kMaxEvents = 20'000;
+
+std::optional<protocol::Error> log_full(const TournamentState& t, const std::string& cid) {
+  if (t.next_seq() <= kMaxEvents) return std::nullopt;
+  return error(cid, ErrorCode::TooLarge,
+               "this tournament has recorded " + std::to_string(kMaxEvents) +
+                   " changes, as many as it keeps: nothing more can be changed");
+}
+
 }  // namespace
 
 TournamentState* TournamentDirector::find(protocol::TournamentId id) {
@@ -222,6 +235,7 @@ TournamentDirector::Reply TournamentDirector::register_player(
     const protocol::UserRef& me, const std::string& cid, const protocol::RegisterTournament& m) {
   TournamentState* t = find(m.tournament);
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
+  if (auto e = log_full(*t, cid)) return *e;
   const auto& s = t->settings();
   if (t->status() != Status::Registering)
     return error(cid, ErrorCode::Conflict, "registration is over: the tournament has started");
@@ -249,6 +263,7 @@ TournamentDirector::Reply TournamentDirector::leave(const protocol::UserRef& me,
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(id));
   const auto* p = t->player(me.id);
   if (!p) return error(cid, ErrorCode::NotFound, "you are not registered in this tournament");
+  if (auto e = log_full(*t, cid)) return *e;
   if (t->status() == Status::Registering) {
     record(*t, "unregistered", {{"user", user_json(me)}}, me);
     return ack(cid, id);
@@ -266,7 +281,7 @@ std::optional<protocol::Error> TournamentDirector::director_only(const Tournamen
                                                                  const std::string& cid) const {
   if (t.director().id != me.id)
     return error(cid, ErrorCode::Forbidden, "only the tournament's director may do this");
-  return std::nullopt;
+  return log_full(t, cid);
 }
 
 TournamentDirector::Reply TournamentDirector::start(const protocol::UserRef& me,
