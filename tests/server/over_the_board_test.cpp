@@ -1084,10 +1084,11 @@ TEST_F(OverTheBoard, TheDirectorCorrectsARegistrationAndGivesAnAccountItsRealNam
   EXPECT_NE(xml.find("name=\"Familie\""), std::string::npos);
 }
 
-// A tournament keeps at most 20,000 changes (docs/limits.md): past them, neither its director nor
-// its players change it (a flood of registrations and withdrawals, of corrections, would grow the
-// page everyone watching is sent). The events are written into the SQLite file as a long event
-// would have made them, and the server reads them back at its start.
+// A tournament keeps at most 20,000 changes (docs/limits.md): past 10,000 its players no longer
+// register or leave (one registering and leaving without end would grow the page everyone
+// watching is sent), past 20,000 its director no longer changes it either. The events are
+// written into the SQLite file as a long event would have made them, and the server reads them
+// back at its start.
 TEST_F(OverTheBoard, ATournamentKeepsAtMostTwentyThousandChanges) {
   start();
   auto s = settings(true);
@@ -1096,48 +1097,60 @@ TEST_F(OverTheBoard, ATournamentKeepsAtMostTwentyThousandChanges) {
   s.erase("handicap");
   const int id = director({{"type", "create_tournament"}, {"settings", s}})["tournament"];
   for (int i = 0; i < 4; ++i) expect_ack(director(guest(id, i)));
-  const json mark{{"type", "tournament_set_absent"},
-                  {"tournament", id},
-                  {"player", "Family0 Given0"},
-                  {"round", 2},
-                  {"absent", true}};
-  expect_ack(director(mark));
-  desks_.clear();
-  clients_.clear();
-  stack_.reset();
-  {  // the director's marks, back and forth, up to the limit
+  const auto mark = [&](bool absent) {
+    return director({{"type", "tournament_set_absent"},
+                     {"tournament", id},
+                     {"player", "Family0 Given0"},
+                     {"round", 2},
+                     {"absent", absent}});
+  };
+  expect_ack(mark(true));
+  // The director's marks, back and forth, up to `total` events.
+  const auto fill_to = [&](int total) {
+    desks_.clear();
+    clients_.clear();
+    stack_.reset();
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(temp_.path().c_str(), &db), SQLITE_OK);
+    const std::string last =
+        "(SELECT MAX(seq) FROM tournament_events WHERE tournament_id = " + std::to_string(id) + ")";
     const std::string sql =
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) "
-        "INSERT INTO tournament_events (tournament_id, seq, kind, record, at) "
-        "SELECT " +
-        std::to_string(id) +
-        ", (SELECT MAX(seq) FROM tournament_events WHERE "
-        "tournament_id = " +
-        std::to_string(id) +
-        ") + i, 'absence', "
-        "json_object('user', json_object('id', -1, 'name', 'Family0 Given0'), 'round', 2, "
-        "'absent', json(CASE i % 2 WHEN 0 THEN 'true' ELSE 'false' END)), 0 FROM n "
-        "WHERE (SELECT MAX(seq) FROM tournament_events WHERE tournament_id = " +
-        std::to_string(id) + ") + i <= 20000";
+        "INSERT INTO tournament_events (tournament_id, seq, kind, record, at) SELECT " +
+        std::to_string(id) + ", " + last +
+        " + i, 'absence', json_object('user', json_object('id', -1, 'name', 'Family0 Given0'), "
+        "'round', 2, 'absent', json(CASE i % 2 WHEN 0 THEN 'true' ELSE 'false' END)), 0 FROM n "
+        "WHERE " +
+        last + " + i <= " + std::to_string(total);
     char* problem = nullptr;
     EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &problem), SQLITE_OK)
         << (problem ? problem : "");
     sqlite3_free(problem);
     sqlite3_close(db);
-  }
-  start();
-  json v = view(id);
-  ASSERT_EQ(v["audit"].size(), 20000u);
-  const json one_more = director(mark);
-  EXPECT_EQ(one_more["code"], "too_large") << one_more.dump();
-  EXPECT_EQ(one_more["message"],
+    start();
+  };
+  const auto register_amy = [&] {
+    return as("amy").command({{"type", "tournament_register"}, {"tournament", id}});
+  };
+  fill_to(10'000);
+  ASSERT_EQ(view(id)["audit"].size(), 10'000u);
+  json refused = register_amy();
+  EXPECT_EQ(refused["code"], "too_large") << refused.dump();
+  EXPECT_EQ(refused["message"],
+            "this tournament has recorded 10000 changes, as many as its players may make: ask the "
+            "director");
+  expect_ack(director(guest(id, 4)));  // the director still may
+  EXPECT_EQ(view(id)["audit"].size(), 10'001u);
+
+  fill_to(20'000);
+  ASSERT_EQ(view(id)["audit"].size(), 20'000u);
+  refused = mark(true);
+  EXPECT_EQ(refused["code"], "too_large") << refused.dump();
+  EXPECT_EQ(refused["message"],
             "this tournament has recorded 20000 changes, as many as it keeps: nothing more can "
             "be changed");
-  EXPECT_EQ(as("amy").command({{"type", "tournament_register"}, {"tournament", id}})["code"],
-            "too_large");
-  EXPECT_EQ(view(id)["audit"].size(), 20000u);  // nothing more recorded
+  EXPECT_EQ(register_amy()["code"], "too_large");
+  EXPECT_EQ(view(id)["audit"].size(), 20'000u);  // nothing more recorded
 }
 
 std::string opengotha_fixture() {

@@ -78,15 +78,20 @@ double rating_of_rank(int rank) {
 
 // The events one tournament keeps (its audit log, sent with its page): room for its largest event
 // (1,000 players, their results, reports and corrections). Past it, no command changes the
-// tournament (a flood of registrations and withdrawals, of corrections); its games' results
-// still count.
+// tournament (a flood of corrections); its games' results still count. The players' own
+// registrations and withdrawals stop at half of it, so that a player registering and leaving
+// without end leaves the director the room to correct and finish the tournament.
 constexpr std::int64_t kMaxEvents = 20'000;
+constexpr std::int64_t kMaxEventsForPlayers = kMaxEvents / 2;
 
-std::optional<protocol::Error> log_full(const TournamentState& t, const std::string& cid) {
-  if (t.next_seq() <= kMaxEvents) return std::nullopt;
-  return error(cid, ErrorCode::TooLarge,
-               "this tournament has recorded " + std::to_string(kMaxEvents) +
-                   " changes, as many as it keeps: nothing more can be changed");
+std::optional<protocol::Error> log_full(const TournamentState& t, const std::string& cid,
+                                        std::int64_t limit = kMaxEvents) {
+  if (t.next_seq() <= limit) return std::nullopt;
+  return error(
+      cid, ErrorCode::TooLarge,
+      "this tournament has recorded " + std::to_string(t.next_seq() - 1) +
+          (limit == kMaxEvents ? " changes, as many as it keeps: nothing more can be changed"
+                               : " changes, as many as its players may make: ask the director"));
 }
 
 }  // namespace
@@ -235,7 +240,7 @@ TournamentDirector::Reply TournamentDirector::register_player(
     const protocol::UserRef& me, const std::string& cid, const protocol::RegisterTournament& m) {
   TournamentState* t = find(m.tournament);
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(m.tournament));
-  if (auto e = log_full(*t, cid)) return *e;
+  if (auto e = log_full(*t, cid, kMaxEventsForPlayers)) return *e;
   const auto& s = t->settings();
   if (t->status() != Status::Registering)
     return error(cid, ErrorCode::Conflict, "registration is over: the tournament has started");
@@ -263,7 +268,7 @@ TournamentDirector::Reply TournamentDirector::leave(const protocol::UserRef& me,
   if (!t) return error(cid, ErrorCode::NotFound, "no tournament " + std::to_string(id));
   const auto* p = t->player(me.id);
   if (!p) return error(cid, ErrorCode::NotFound, "you are not registered in this tournament");
-  if (auto e = log_full(*t, cid)) return *e;
+  if (auto e = log_full(*t, cid, kMaxEventsForPlayers)) return *e;
   if (t->status() == Status::Registering) {
     record(*t, "unregistered", {{"user", user_json(me)}}, me);
     return ack(cid, id);
