@@ -4,6 +4,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "forms.h"
 #include "protocol/codec.h"
 
 namespace tengen::protocol::http {
@@ -11,31 +12,11 @@ namespace {
 
 using json = nlohmann::json;
 
-template <class T>
-std::variant<T, std::string> fail(std::string why) {
-  return std::variant<T, std::string>(std::in_place_index<1>, std::move(why));
-}
-
-// Characters, not bytes (UTF-8), for the bounds players read.
-std::size_t characters(std::string_view text) {
-  std::size_t n = 0;
-  for (const unsigned char c : text)
-    if ((c & 0xC0) != 0x80) ++n;
-  return n;
-}
-
-bool control_in(std::string_view text, bool newlines_allowed) {
-  for (const unsigned char c : text)
-    if ((c < 0x20 && !(newlines_allowed && c == '\n')) || c == 0x7F) return true;
-  return false;
-}
-
-std::string trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return "";
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
-}
+using forms::characters;
+using forms::control_in;
+using forms::fail;
+using forms::object_of;
+using forms::trimmed;
 
 std::optional<std::string> name_problem(const std::string& name) {
   const auto n = characters(name);
@@ -52,12 +33,6 @@ std::optional<std::string> name_problem(const std::string& name) {
   }
   if (control_in(name, false)) return "a group's name has no control characters";
   return std::nullopt;
-}
-
-std::optional<json> object_of(std::string_view body) {
-  auto j = json::parse(body, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return std::nullopt;
-  return j;
 }
 
 json user(const UserRef& u) {

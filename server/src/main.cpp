@@ -29,6 +29,7 @@
 #include "cluster/nats_bus.h"
 #include "cluster/roles.h"
 #include "config.h"
+#include "events/simuls.h"
 #include "groups/classes.h"
 #include "groups/groups.h"
 #include "groups/ladders.h"
@@ -364,23 +365,29 @@ int main(int argc, char** argv) {
          },
          .random = [](std::uint32_t bound) { return randombytes_uniform(bound); }},
         Classes::Limits{});
-    Ladders ladders(
-        {.store = *stores->ladders,
-         .groups = *stores->groups,
-         .clock = clock,
-         .start_game = [&](const protocol::GameSettings& settings, std::int64_t black,
-                           std::int64_t white) -> std::variant<std::int64_t, std::string> {
-           try {
-             return reads().start_game(protocol::encode_settings(settings), black, white);
-           } catch (const std::exception& e) {
-             return std::string(e.what());
-           }
-         },
-         .changed = [&](const store::GroupRow& g) { groups.ladder_changed(g); },
-         .blocked_by = blocked_ids},
-        Ladders::Limits{});
+    // A game no challenge opened (a ladder's, a simul's board), started on the hub.
+    auto start_game = [&](const protocol::GameSettings& settings, std::int64_t black,
+                          std::int64_t white) -> std::variant<std::int64_t, std::string> {
+      try {
+        return reads().start_game(protocol::encode_settings(settings), black, white);
+      } catch (const std::exception& e) {
+        return std::string(e.what());
+      }
+    };
+    Ladders ladders({.store = *stores->ladders,
+                     .groups = *stores->groups,
+                     .clock = clock,
+                     .start_game = start_game,
+                     .changed = [&](const store::GroupRow& g) { groups.ladder_changed(g); },
+                     .blocked_by = blocked_ids},
+                    Ladders::Limits{});
     // Ladder games that ended and challenges not accepted in time, resolved every few seconds.
     LadderSweeper ladder_sweeper(ladders, std::chrono::seconds(config.ladder_check_seconds));
+    Simuls simuls({.store = *stores->simuls,
+                   .clock = clock,
+                   .start_game = start_game,
+                   .blocked_by = blocked_ids},
+                  Simuls::Limits{});
     Api api(
         accounts,
         GameArchive{
@@ -430,7 +437,8 @@ int main(int argc, char** argv) {
             .analysis = &analysis,
             .groups = &groups,
             .ladders = &ladders,
-            .classes = &classes},
+            .classes = &classes,
+            .simuls = &simuls},
         config.public_url.starts_with("https://"), stores->moderation.get(), &*mailer,
         pusher ? &*pusher : nullptr);
 

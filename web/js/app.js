@@ -199,6 +199,8 @@ const NEXT_ROUND_S = 15;
 function gameStarted(m) {
   const me = ctx.user?.id;
   if (me !== m.black.id && me !== m.white.id) return;
+  // A simul's host plays every board from its page (simuls.js), which shows the new games.
+  if (ctx.holdGameStarts) return;
   const here = /^#\/game\/(\d+)/.exec(location.hash);
   // A tournament's next round, from the game just over: its result and the standings first; the
   // new game in a few seconds (its first move has the tournament's own, longer, countdown).
@@ -285,6 +287,14 @@ function route() {
     current('classes');
     document.title = `${t('classes.class')} · Tengen`;
     unmount = later(() => import('./classes.js'), (p) => (m[2] ? p.mountCards(view, ctx, Number(m[1])) : p.mountClass(view, ctx, Number(m[1]))));
+  } else if (hash === '#/simuls') {
+    current('simuls');
+    document.title = `${t('nav.simuls')} · Tengen`;
+    unmount = later(() => import('./simuls.js'), (p) => p.mountSimulList(view, ctx));
+  } else if ((m = /^#\/simul\/(\d+)$/.exec(hash))) {
+    current('simuls');
+    document.title = `${t('simul.simul')} · Tengen`;
+    unmount = later(() => import('./simuls.js'), (p) => p.mountSimul(view, ctx, Number(m[1])));
   } else if ((m = /^#\/ladder\/(\d+)$/.exec(hash))) {
     current('groups');
     document.title = `${t('ladder.ladder')} · Tengen`;

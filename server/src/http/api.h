@@ -21,6 +21,7 @@ class Analysis;  // analysis/analysis.h
 class Groups;    // groups/groups.h
 class Ladders;   // groups/ladders.h
 class Classes;   // groups/classes.h
+class Simuls;    // events/simuls.h
 
 // What the HTTP layer hands the API, and what it gets back: no Beast types here.
 struct ApiRequest {
@@ -55,6 +56,7 @@ struct GameArchive {
   Groups* groups = nullptr;      // groups (clubs); none: their endpoints answer 503
   Ladders* ladders = nullptr;    // groups' ladders; likewise
   Classes* classes = nullptr;    // classes for schools, and course progress; likewise
+  Simuls* simuls = nullptr;      // simuls (docs/events.md); likewise
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -110,6 +112,8 @@ class Api {
   std::optional<ApiResponse> groups(const ApiRequest& request, std::string_view path);
   // /api/v1/groups/{id}/ladders and /api/v1/ladders/...
   std::optional<ApiResponse> ladders(const ApiRequest& request, std::string_view path);
+  // http/simul_api.cpp: /api/v1/simuls and /api/v1/simuls/{id}[/join|leave|start|cancel].
+  std::optional<ApiResponse> simuls(const ApiRequest& request, std::string_view path);
   // http/class_api.cpp: /api/v1/classes/..., /api/v1/me/class, /api/v1/me/course/... and
   // /api/v1/admin/teachers/....
   std::optional<ApiResponse> classes(const ApiRequest& request, std::string_view path);

@@ -20,6 +20,7 @@
 #include "store/position_analysis_store.h"
 #include "store/postgres.h"
 #include "store/push_store.h"
+#include "store/simul_store.h"
 #include "store/sqlite.h"
 
 namespace tengen::store {
@@ -43,6 +44,7 @@ struct Stores {
   std::unique_ptr<AnalysisStore> analysis;  // analysis: worker keys, the jobs (docs/analysis.md)
   std::unique_ptr<GroupStore> groups;       // groups (clubs): members, chat (docs/groups.md)
   std::unique_ptr<LadderStore> ladders;
+  std::unique_ptr<SimulStore> simuls;
   std::unique_ptr<ClassStore> classes;  // classes, teachers, course progress (docs/classes.md)
   std::unique_ptr<PositionAnalysisStore> positions;  // review boards' positions analysed
   // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
