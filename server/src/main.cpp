@@ -366,26 +366,32 @@ int main(int argc, char** argv) {
          .random = [](std::uint32_t bound) { return randombytes_uniform(bound); }},
         Classes::Limits{});
     // A game no challenge opened (a ladder's, a simul's board), started on the hub.
-    auto start_game = [&](const protocol::GameSettings& settings, std::int64_t black,
-                          std::int64_t white) -> std::variant<std::int64_t, std::string> {
+    auto start_game_within =
+        [&](const protocol::GameSettings& settings, std::int64_t black, std::int64_t white,
+            std::chrono::milliseconds start_timeout) -> std::variant<std::int64_t, std::string> {
       try {
-        return reads().start_game(protocol::encode_settings(settings), black, white);
+        return reads().start_game(protocol::encode_settings(settings), black, white,
+                                  start_timeout.count());
       } catch (const std::exception& e) {
         return std::string(e.what());
       }
     };
-    Ladders ladders({.store = *stores->ladders,
-                     .groups = *stores->groups,
-                     .clock = clock,
-                     .start_game = start_game,
-                     .changed = [&](const store::GroupRow& g) { groups.ladder_changed(g); },
-                     .blocked_by = blocked_ids},
-                    Ladders::Limits{});
+    Ladders ladders(
+        {.store = *stores->ladders,
+         .groups = *stores->groups,
+         .clock = clock,
+         .start_game =
+             [&](const protocol::GameSettings& settings, std::int64_t black, std::int64_t white) {
+               return start_game_within(settings, black, white, {});
+             },
+         .changed = [&](const store::GroupRow& g) { groups.ladder_changed(g); },
+         .blocked_by = blocked_ids},
+        Ladders::Limits{});
     // Ladder games that ended and challenges not accepted in time, resolved every few seconds.
     LadderSweeper ladder_sweeper(ladders, std::chrono::seconds(config.ladder_check_seconds));
     Simuls simuls({.store = *stores->simuls,
                    .clock = clock,
-                   .start_game = start_game,
+                   .start_game = start_game_within,
                    .blocked_by = blocked_ids},
                   Simuls::Limits{});
     Api api(
@@ -411,8 +417,9 @@ int main(int argc, char** argv) {
                 .account_restricted = [&](std::int64_t user) { reads().account_restricted(user); },
                 .group_changed = [&](std::int64_t group) { reads().group_changed(group); },
                 .start_game =
-                    [&](const std::string& settings, std::int64_t black, std::int64_t white) {
-                      return reads().start_game(settings, black, white);
+                    [&](const std::string& settings, std::int64_t black, std::int64_t white,
+                        std::int64_t start_timeout_ms) {
+                      return reads().start_game(settings, black, white, start_timeout_ms);
                     },
                 .class_tournament =
                     [&](const std::string& settings, std::int64_t director,

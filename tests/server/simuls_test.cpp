@@ -2,8 +2,9 @@
 // with the clock in the test's hands: the form's checks; joining until the boards are taken,
 // never twice, never the host's own, nobody who blocks or is blocked by the host, at most a few
 // open simuls per player; leaving and cancelling before the start only; the start by the host
-// alone, with at least two players, once, opening one game per player with the host White and the
-// stones an automatic handicap gives by rank; the results table and "finished" once every game
+// alone, with at least two players, once, opening one game per player with the host White, the
+// stones an automatic handicap gives by rank and a first move's time that grows with the boards;
+// the results table and "finished" once every game
 // has ended (the games are rows of the real games table, ended by the test as the server would
 // end them; the real server and the browser play them in tests/web/simul.mjs).
 #include "events/simuls.h"
@@ -88,7 +89,9 @@ class SimulRules : public ::testing::TestWithParam<std::string> {
             .store = *backend_->store,
             .clock = clock_,
             .start_game = [this](const protocol::GameSettings& settings, std::int64_t black,
-                                 std::int64_t white) -> std::variant<std::int64_t, std::string> {
+                                 std::int64_t white, std::chrono::milliseconds start_timeout)
+                -> std::variant<std::int64_t, std::string> {
+              first_move_ = start_timeout;
               if (black == refuse_) return std::string("the account is suspended");
               const auto id = 100 + static_cast<std::int64_t>(started_.size());
               backend_->exec(
@@ -140,6 +143,7 @@ class SimulRules : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<Simuls> simuls_;
   std::vector<Started> started_;
   std::int64_t refuse_ = 0;
+  std::chrono::milliseconds first_move_{0};
   const char* names_[9] = {"", "ann", "bob", "cyd", "dee", "eve", "fay", "robot", "hal"};
 };
 
@@ -212,6 +216,9 @@ TEST_P(SimulRules, PlayersJoinUntilTheBoardsAreTakenAndTheHostStartsOneGameEach)
     EXPECT_FALSE(g.settings.rated);
     EXPECT_FALSE(protocol::validate(g.settings)) << *protocol::validate(g.settings);
   }
+  EXPECT_EQ(first_move_, std::chrono::milliseconds(120'000))
+      << "a minute and 20 s for each of the three boards after the first";
+  EXPECT_EQ(simuls_->start_timeout(30), std::chrono::minutes(10)) << "at most ten minutes";
   EXPECT_EQ(started_[0].black, 2);
   EXPECT_EQ(started_[0].settings.handicap, 2);
   EXPECT_EQ(started_[0].settings.komi, 0.5);
@@ -258,13 +265,14 @@ TEST_P(SimulRules, NothingStartsWhenNoGameCanAndTheSimulStaysOpen) {
   const auto id = simul(form(R"({"width": 9})"));
   for (const int p : {2, 3}) EXPECT_EQ(code(simuls_->join(id, user(p))), "");
   simuls_ = std::make_unique<Simuls>(
-      Simuls::Services{.store = *backend_->store,
-                       .clock = clock_,
-                       .start_game = [](const protocol::GameSettings&, std::int64_t,
-                                        std::int64_t) -> std::variant<std::int64_t, std::string> {
-                         return std::string("the database is away");
-                       },
-                       .blocked_by = {}},
+      Simuls::Services{
+          .store = *backend_->store,
+          .clock = clock_,
+          .start_game = [](const protocol::GameSettings&, std::int64_t, std::int64_t,
+                           std::chrono::milliseconds) -> std::variant<std::int64_t, std::string> {
+            return std::string("the database is away");
+          },
+          .blocked_by = {}},
       Simuls::Limits{});
   EXPECT_EQ(code(simuls_->start(id, user(1))), "unavailable");
   const auto p = page(id);

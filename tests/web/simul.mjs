@@ -3,8 +3,9 @@
 // sensei starts it and stays on the simul's page while the players' pages go to their games. The
 // players move (over their own WebSockets, as any client may); sensei plays every board from the
 // one page with "Next board", which always goes to the next board waiting for a move, the strip
-// of small live boards saying which wait. A spectator on a phone sees all five boards at once,
-// live. Three players resign, sensei resigns two boards: the results table says 3 won, 2 lost,
+// of small live boards saying which wait; the same page on sensei's phone fits its width. A
+// spectator on a phone sees all five boards at once, live. The first moves have more than a
+// minute. Three players resign, sensei resigns two boards: the results table says 3 won, 2 lost,
 // and the simul is finished. Accessible; nothing sleeps.
 //
 //   node tests/web/simul.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
@@ -79,6 +80,10 @@ try {
     games.push(p.game);
   }
   assert.equal(new Set(games).size, 5, 'one game each');
+  // The first moves of a 5-board simul are due within 60 s + 4 × 20 s, not an ordinary game's 60 s.
+  const countdown = await players[1].page.locator('.first-move', { hasText: 'Make your first move within' }).innerText();
+  const due = Number(/within (\d+) s/.exec(countdown)[1]);
+  assert.ok(due > 100 && due <= 140, countdown);
   assert.match(sensei.url(), /#\/simul\/\d+$/, 'the host stays on the simul');
   await sensei.locator('.simul-strip .simul-tile').nth(4).waitFor();
   await sensei.locator('.simul-switcher', { hasText: '0 boards wait for your move' }).waitFor();
@@ -124,6 +129,20 @@ try {
   await sensei.locator('.simul-switcher', { hasText: '0 boards wait for your move' }).waitFor();
   await watcher.screenshot({ path: join(artifacts, 'simul-watcher-phone.png'), fullPage: true });
   await assertAccessible(watcher, 'a simul in play, for a spectator on a phone');
+
+  step('sensei looks on a phone too, in German: the strip scrolls sideways, the page does not');
+  const pocket = await newPage('sensei-phone', { ...phone, locale: 'de-DE' });
+  await pocket.goto(`${url}/#/login`);
+  await pocket.fill('#login-username', 'sensei');
+  await pocket.fill('#login-password', 'correct horse battery');
+  await pocket.locator('form.login button[type=submit]').tap();
+  await pocket.locator('#net[data-state=open]').waitFor();
+  await pocket.goto(simulUrl);
+  await pocket.locator('.simul-switcher', { hasText: '0 Bretter warten auf deinen Zug' }).waitFor();
+  await pocket.locator('.simul-game .board [data-vertex]').first().waitFor();
+  assert.equal(await pocket.evaluate(() => document.documentElement.scrollWidth), 390, 'no sideways scrolling on a phone');
+  await pocket.screenshot({ path: join(artifacts, 'simul-host-phone-de.png'), fullPage: true });
+  await assertAccessible(pocket, 'a simul in play, for its host on a phone');
 
   step('the games end: three players resign, sensei resigns two; the results table says so');
   for (const p of players.slice(0, 3)) await command(p.page, { type: 'resign', game: p.game });

@@ -159,10 +159,12 @@ class Centre final : private games::GameHost {
   // A group's members changed in the store (docs/groups.md): read again, and those who joined or
   // left get the lobby as they now see it. Does not wait.
   void group_changed(std::int64_t group);
-  // A ladder's game (docs/groups.md): started by the lobby. Waits.
-  std::variant<protocol::GameId, std::string> start_game(const protocol::GameSettings& settings,
-                                                         std::int64_t black, std::int64_t white) {
-    return lobby_.start_game(settings, black, white);
+  // A ladder's game (docs/groups.md), a simul's board (docs/events.md): started by the lobby.
+  // Waits.
+  std::variant<protocol::GameId, std::string> start_game(
+      const protocol::GameSettings& settings, std::int64_t black, std::int64_t white,
+      std::optional<Millis> start_timeout = std::nullopt) {
+    return lobby_.start_game(settings, black, white, start_timeout);
   }
   // A class's round robin (docs/classes.md), made, filled and started by the lobby. Waits.
   std::variant<protocol::TournamentId, std::string> class_tournament(

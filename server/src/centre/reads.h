@@ -40,10 +40,12 @@ struct HubReads {
   std::function<void(std::int64_t user)> account_restricted;
   // A group's members changed in the store (docs/groups.md): the hub reads them again.
   std::function<void(std::int64_t group)> group_changed;
-  // A game between two players with these settings (a ladder's: docs/groups.md): its id, or why
+  // A game between two players with these settings (a ladder's: docs/groups.md; a simul's board:
+  // docs/events.md), each first move due within `start_timeout_ms` (0: the usual): its id, or why
   // not.
   std::function<std::variant<std::int64_t, std::string>(const std::string& settings,
-                                                        std::int64_t black, std::int64_t white)>
+                                                        std::int64_t black, std::int64_t white,
+                                                        std::int64_t start_timeout_ms)>
       start_game;
   // A class's round robin (docs/classes.md): a tournament with these settings (JSON, as in
   // create_tournament) made by `director`, `players` registered and started: its id, or why not.

@@ -29,11 +29,14 @@ HubReads hub_reads_of(Centre& centre) {
       .reload_player = [&centre](std::int64_t user) { centre.reload_player(user); },
       .account_restricted = [&centre](std::int64_t user) { centre.account_restricted(user); },
       .group_changed = [&centre](std::int64_t group) { centre.group_changed(group); },
-      .start_game = [&centre](const std::string& settings, std::int64_t black,
-                              std::int64_t white) -> std::variant<std::int64_t, std::string> {
+      .start_game = [&centre](
+                        const std::string& settings, std::int64_t black, std::int64_t white,
+                        std::int64_t start_timeout_ms) -> std::variant<std::int64_t, std::string> {
         auto decoded = protocol::decode_settings(settings);
         if (const auto* why = std::get_if<std::string>(&decoded)) return *why;
-        auto started = centre.start_game(std::get<protocol::GameSettings>(decoded), black, white);
+        auto started = centre.start_game(
+            std::get<protocol::GameSettings>(decoded), black, white,
+            start_timeout_ms > 0 ? std::optional(Millis(start_timeout_ms)) : std::nullopt);
         if (const auto* game = std::get_if<protocol::GameId>(&started)) return *game;
         return std::get<std::string>(started);
       },
@@ -126,9 +129,12 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
             !j.contains("black") || !j["black"].is_number_integer() || !j.contains("white") ||
             !j["white"].is_number_integer())
           throw std::runtime_error("an unreadable game to start, not started");
-        const auto started =
-            local.start_game(j["settings"].get<std::string>(), j["black"].get<std::int64_t>(),
-                             j["white"].get<std::int64_t>());
+        const auto started = local.start_game(
+            j["settings"].get<std::string>(), j["black"].get<std::int64_t>(),
+            j["white"].get<std::int64_t>(),
+            j.contains("start_timeout_ms") && j["start_timeout_ms"].is_number_integer()
+                ? j["start_timeout_ms"].get<std::int64_t>()
+                : 0);
         if (const auto* game = std::get_if<std::int64_t>(&started))
           answer.body = nlohmann::json{{"game", *game}}.dump();
         else
@@ -275,9 +281,12 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
               throw Unavailable("the cluster's hub did not take the group's change");
           },
       .start_game = [&bus, patience](
-                        const std::string& settings, std::int64_t black,
-                        std::int64_t white) -> std::variant<std::int64_t, std::string> {
-        const nlohmann::json q{{"settings", settings}, {"black", black}, {"white", white}};
+                        const std::string& settings, std::int64_t black, std::int64_t white,
+                        std::int64_t start_timeout_ms) -> std::variant<std::int64_t, std::string> {
+        const nlohmann::json q{{"settings", settings},
+                               {"black", black},
+                               {"white", white},
+                               {"start_timeout_ms", start_timeout_ms}};
         const auto body = ask(bus, patience, {What::StartGame, 0, std::nullopt, 0, q.dump()});
         const auto j = nlohmann::json::parse(body.value_or(""), nullptr, false);
         if (j.is_object() && j.contains("game") && j["game"].is_number_integer())

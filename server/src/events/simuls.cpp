@@ -54,6 +54,11 @@ protocol::GameSettings Simuls::board_settings(protocol::GameSettings settings, d
   return settings;
 }
 
+std::chrono::milliseconds Simuls::start_timeout(int boards) const {
+  return std::min(limits_.first_move_most,
+                  std::chrono::milliseconds(60'000) + (boards - 1) * limits_.first_move_per_board);
+}
+
 Simuls::Maybe Simuls::too_fast(const store::UserRecord& me) {
   std::lock_guard lock(rate_mutex_);
   if (action_rate_.try_take(std::to_string(me.id), s_.clock.steady_now())) return std::nullopt;
@@ -177,11 +182,13 @@ Simuls::Answer<int> Simuls::start(std::int64_t simul, const store::UserRecord& m
   if (!s_.store.move(simul, "open", "playing", now())) return not_open(s);
   const auto settings = settings_of(s);
   const auto host = s_.store.rating_of(s.host_id).first;
+  const auto players = s_.store.players(simul);
+  const auto first_move = start_timeout(static_cast<int>(players.size()));
   int started = 0;
   std::vector<std::int64_t> failed;
-  for (const auto& p : s_.store.players(simul)) {
+  for (const auto& p : players) {
     const auto board = board_settings(settings, p.rating, host);
-    const auto game = s_.start_game(board, p.user_id, s.host_id);
+    const auto game = s_.start_game(board, p.user_id, s.host_id, first_move);
     if (const auto* why = std::get_if<std::string>(&game)) {
       spdlog::warn("simul {}: no game for {}: {}", simul, p.name, *why);
       failed.push_back(p.user_id);

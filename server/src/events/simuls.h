@@ -31,6 +31,11 @@ class Simuls {
     // Creating, joining, leaving, starting, cancelling: this many at once, then one a `refill`.
     int actions_burst = 10;
     std::chrono::milliseconds actions_refill{3000};
+    // Each first move of a simul's games is due within a minute and this much for every board
+    // after the first, at most `first_move_most` (docs/events.md): the host answers the boards
+    // one after another.
+    std::chrono::milliseconds first_move_per_board{20'000};
+    std::chrono::milliseconds first_move_most{600'000};
   };
   struct Refusal {
     int status = 400;
@@ -43,9 +48,11 @@ class Simuls {
   struct Services {
     store::SimulStore& store;
     Clock& clock;
-    // Starts a game between the two with these settings: its id, or why not.
+    // Starts a game between the two with these settings, each first move due within
+    // `start_timeout`: its id, or why not.
     std::function<std::variant<std::int64_t, std::string>(const protocol::GameSettings& settings,
-                                                          std::int64_t black, std::int64_t white)>
+                                                          std::int64_t black, std::int64_t white,
+                                                          std::chrono::milliseconds start_timeout)>
         start_game;
     // Those `user` blocks: nobody joins the simul of a host they block or who blocks them.
     std::function<std::vector<std::int64_t>(std::int64_t user)> blocked_by;
@@ -67,6 +74,8 @@ class Simuls {
   // stronger (komi 0.5 from one rank), an even game otherwise.
   static protocol::GameSettings board_settings(protocol::GameSettings settings, double player,
                                                double host);
+  // The time for each first move in a simul of `boards` boards.
+  std::chrono::milliseconds start_timeout(int boards) const;
 
  private:
   Answer<store::SimulRow> find(std::int64_t simul);

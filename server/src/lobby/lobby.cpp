@@ -193,7 +193,8 @@ void Lobby::tell(std::vector<std::int64_t> users, std::optional<std::int64_t> fr
 }
 
 std::variant<protocol::GameId, std::string> Lobby::start_game(
-    const protocol::GameSettings& settings, std::int64_t black_id, std::int64_t white_id) {
+    const protocol::GameSettings& settings, std::int64_t black_id, std::int64_t white_id,
+    std::optional<Millis> start_timeout) {
   using Out = std::variant<protocol::GameId, std::string>;
   return games::wait_for<Out>(*mailbox_, [&]() -> Out {
     const auto black = s_.find_user_by_id(black_id);
@@ -202,8 +203,10 @@ std::variant<protocol::GameId, std::string> Lobby::start_game(
     if (s_.blocks.apart(black_id, white_id))
       return std::string("one of the players blocks the other");
     Turn turn(*this);
+    auto options = s_.room;
+    if (start_timeout) options.start_timeout = *start_timeout;
     const auto game = open_room(turn, std::nullopt, settings, *black, *white, std::nullopt,
-                                std::nullopt, s_.room, false);
+                                std::nullopt, options, false);
     tell_started(turn, {game, *black, *white, settings, false, std::nullopt});
     end_seek(turn, black_id, game);
     end_seek(turn, white_id, game);

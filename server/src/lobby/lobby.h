@@ -120,11 +120,13 @@ class Lobby final : private TournamentHost {
   // Sends `text` to the connections of these users, but not to those who block `from` (a group's
   // news: docs/groups.md). Does not wait.
   void tell(std::vector<std::int64_t> users, std::optional<std::int64_t> from, std::string text);
-  // A game between two players that no challenge opened (a group's ladder: docs/groups.md), with
-  // these settings, Black and White as given: its id once its row is submitted and its players
-  // told, or why not. Waits.
-  std::variant<protocol::GameId, std::string> start_game(const protocol::GameSettings& settings,
-                                                         std::int64_t black, std::int64_t white);
+  // A game between two players that no challenge opened (a group's ladder: docs/groups.md; a
+  // simul's board: docs/events.md), with these settings, Black and White as given, and each
+  // player's first move due within `start_timeout` (none: the usual): its id once its row is
+  // submitted and its players told, or why not. Waits.
+  std::variant<protocol::GameId, std::string> start_game(
+      const protocol::GameSettings& settings, std::int64_t black, std::int64_t white,
+      std::optional<Millis> start_timeout = std::nullopt);
   // A class's round robin (docs/classes.md): a tournament made by `director` with these settings,
   // each of `players` registered, and started: its id, or why not (nothing is left half made
   // when the settings are refused; a player who may not play is left out). Waits.
