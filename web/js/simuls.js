@@ -296,10 +296,11 @@ export function mountSimul(root, ctx, id) {
       return;
     }
     const waitingCount = boards.filter(([b]) => !b.result && waitsForHost(live.states.get(b.game))).length;
+    const over = page.simul.state === 'finished';
     fill(boardsEl,
       h('div', { class: 'simul-switcher' },
-        h('button', { type: 'button', class: 'primary simul-next', disabled: !waitingCount || (waitingCount === 1 && waitsForHost(live.states.get(current))), onclick: next }, t('simul.next_board')),
-        h('span', { class: 'muted', role: 'status' }, page.simul.state === 'finished' ? t('simul.all_over') : t('simul.waiting', { n: waitingCount }))),
+        over ? '' : h('button', { type: 'button', class: 'primary simul-next', disabled: !waitingCount || (waitingCount === 1 && waitsForHost(live.states.get(current))), onclick: next }, t('simul.next_board')),
+        h('span', { class: 'muted', role: 'status' }, over ? t('simul.all_over') : t('simul.waiting', { n: waitingCount }))),
       strip);
   }
 
