@@ -2,7 +2,7 @@
 // form for a new one for its administrators) and a ladder's page — the rungs with a Challenge
 // button beside those within reach, the challenges open and in play with Accept and Withdraw,
 // Join, Leave and Away, and the history of the standings; live through the group's messages.
-import { h, fill, field, selectInput, keepFocus, describeSettings, describeResult } from './util.js';
+import { h, fill, field, selectInput, keepFocus, describeSettings, describeResult, acting } from './util.js';
 import { fetchJson } from './api.js';
 import { t, formatDateTime } from './i18n.js';
 import { rankTag } from './ranks.js';
@@ -98,15 +98,7 @@ export function mountLadder(root, ctx, id) {
   let page = null;
   let stopped = false;
   const post = (rest, body = {}) => fetchJson(`/api/v1/ladders/${id}${rest}`, { method: 'POST', body });
-  const act = (fn) => async () => {
-    problem.textContent = '';
-    try {
-      await fn();
-      await load();
-    } catch (err) {
-      problem.textContent = err.message;
-    }
-  };
+  const act = acting(problem, () => load());
 
   async function load() {
     try {

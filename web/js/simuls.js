@@ -3,7 +3,7 @@
 // Cancel; once started, for the host every board in a strip of small live boards above the board
 // they play, with "Next board" going to the next one waiting for their move, and for everyone
 // else all the boards at once, small and live; the results table under them.
-import { h, fill, field, selectInput, keepFocus, describeSettings, describeResult } from './util.js';
+import { h, fill, field, selectInput, keepFocus, describeSettings, describeResult, acting } from './util.js';
 import { fetchJson } from './api.js';
 import { t, formatDateTime } from './i18n.js';
 import { timeNames, rulesetOptions, timeInputs, timeOf } from './lobby.js';
@@ -190,15 +190,7 @@ export function mountSimul(root, ctx, id) {
   let gameModule = null;
   const hostHere = () => page && ctx.user?.id === page.simul.host.id;
   const post = (rest) => fetchJson(`/api/v1/simuls/${id}${rest}`, { method: 'POST', body: {} });
-  const act = (fn) => async () => {
-    problem.textContent = '';
-    try {
-      await fn();
-      await load();
-    } catch (err) {
-      problem.textContent = err.message;
-    }
-  };
+  const act = acting(problem, () => load());
 
   async function load() {
     try {

@@ -44,6 +44,20 @@ export function field(label, input, attrs = {}) {
   return h('div', { class: 'field', ...attrs }, h('label', { for: input.id }, label), input);
 }
 
+// A page's button action: `fn` (a request), then the page read again with `reload`; a refusal's
+// words in `problem` (an alert under the page's head) instead.
+export function acting(problem, reload) {
+  return (fn) => async () => {
+    problem.textContent = '';
+    try {
+      await fn();
+      await reload();
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  };
+}
+
 // Replaces an element's children.
 export function fill(el, ...children) {
   el.replaceChildren();
