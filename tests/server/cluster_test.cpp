@@ -743,6 +743,50 @@ TEST_F(ThreeNodes, AClassMadeOnAFrontNodeIsKeptApartAndPlaysItsRoundRobinOnTheHu
   EXPECT_EQ(node(0).terminate(), 0);
 }
 
+// A simul announced, joined and started through front nodes (docs/events.md): every node answers
+// the simul's API from PostgreSQL, the games start on the hub over the bus, and each first move
+// has the simul's longer time (60 s and 20 s for the second board), not an ordinary game's.
+TEST_F(ThreeNodes, ASimulStartedOnAFrontNodeOpensItsGamesOnTheHub) {
+  start(0);
+  start(1);
+  ASSERT_EQ(health(1)["role"], "front");
+  const std::string host = register_user(node(1).port(), "sensei");
+  const std::string amy = register_user(node(0).port(), "amy");
+  const std::string ben = register_user(node(1).port(), "ben");
+  const auto post = [&](int n, const std::string& token, const std::string& path,
+                        const json& body) {
+    return testing::http_request(
+        node(n).port(), "POST", path,
+        "Authorization: Bearer " + token + "\r\nContent-Type: application/json\r\n", body.dump());
+  };
+  const std::string made =
+      post(1, host, "/api/v1/simuls",
+           {{"name", "Friday simul"}, {"boards", 2}, {"settings", {{"width", 9}, {"height", 9}}}});
+  ASSERT_TRUE(made.starts_with("HTTP/1.1 201")) << made;
+  const auto path = "/api/v1/simuls/" +
+                    std::to_string(json::parse(testing::body_of(made))["id"].get<std::int64_t>());
+  WsClient amy_ws(node(0).port(), WsClient::Options{amy, "", "/ws/v1"});
+  amy_ws.wait_type("lobby");
+  EXPECT_TRUE(post(0, amy, path + "/join", json::object()).starts_with("HTTP/1.1 204"));
+  EXPECT_TRUE(post(1, ben, path + "/join", json::object()).starts_with("HTTP/1.1 204"));
+  const json open = json::parse(testing::body_of(testing::http_get(node(0).port(), path)));
+  EXPECT_EQ(open["boards"].size(), 2u) << open.dump();
+  const std::string started = post(1, host, path + "/start", json::object());
+  ASSERT_TRUE(started.starts_with("HTTP/1.1 200")) << started;
+  EXPECT_EQ(json::parse(testing::body_of(started))["games"], 2);
+  const json game_started = amy_ws.wait_type("game_started");
+  EXPECT_EQ(game_started["black"]["name"], "amy");
+  EXPECT_EQ(game_started["white"]["name"], "sensei");
+  amy_ws.command({{"type", "join"}, {"game", game_started["game"]}});
+  const json snapshot = amy_ws.wait_type("snapshot");
+  EXPECT_EQ(snapshot["first_move_ms"], 80'000) << "60 s and 20 s for the second board";
+  const json playing = json::parse(testing::body_of(testing::http_get(node(1).port(), path)));
+  EXPECT_EQ(playing["simul"]["state"], "playing");
+  EXPECT_EQ(playing["boards"][0]["game"], game_started["game"]);
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
+}
+
 // OpenGotha's file imported through a front node (docs/tournaments.md, "Importing OpenGotha's
 // file"): the front node reads it, the hub makes the tournament by the director's commands, and
 // the front node serves it; a file the hub's director refuses comes back in words.
