@@ -117,6 +117,8 @@ try {
   await pages[agree.black.name].locator('.round[data-round="2"] tbody tr').nth(1).locator('td', { hasText: /disputed|betwist/ }).waitFor();
   await disputedRow.locator('button', { hasText: 'White wins' }).click();
   await td.locator('.director button', { hasText: 'Publish round 3' }).waitFor();
+  // The player's page learns of the decision a moment after the director's does.
+  await pages[dispute.black.name].locator('.report-result').first().waitFor({ state: 'detached' });
   assert.equal(await pages[dispute.black.name].locator('.report-result').count(), 0, 'decided: nothing left to report');
 
   step('the audit log says who reported what');
