@@ -58,7 +58,7 @@ try {
     await page.goto(simulUrl);
     const join = page.locator('.simul-head button', { hasText: i === 0 ? 'Meedoen' : 'Join the simul' });
     if (i === 0) await join.tap(); else await join.click();
-    await page.locator('.simul-head .tag', { hasText: i === 0 ? 'Je doet mee' : 'You have joined' }).waitFor();
+    await page.locator('.simul-head .simul-joined', { hasText: i === 0 ? 'Je doet mee' : 'You have joined' }).waitFor();
     players.push({ name, page });
   }
   const sixth = await newPage('fay', { expected: /40[019]/ });  // the simul is full: 409
@@ -160,6 +160,9 @@ try {
   await sensei.screenshot({ path: join(artifacts, 'simul-finished.png'), fullPage: true });
   await sensei.click('nav a[data-nav=simuls]');
   await sensei.locator(`.simul-row[data-simul="${simul}"][data-state=finished]`).waitFor();
+  await sensei.locator('details.simul-new summary').click();
+  await sensei.screenshot({ path: join(artifacts, 'simul-list.png'), fullPage: true });
+  await assertAccessible(sensei, 'the simuls\' list with the form to announce one');
 
   assert.deepEqual(failures, []);
   console.log('simul: ok');

@@ -231,7 +231,7 @@ export function mountSimul(root, ctx, id) {
       s.state === 'open' ? h('p', { class: 'muted' }, t('simul.players_of', { n: page.boards.length, boards: s.boards }),
         hostHere() && page.boards.length < 2 ? ` · ${t('simul.start_needs')}` : '') : '',
       mine?.game ? h('p', {}, h('a', { class: 'button primary', href: `#/game/${mine.game}` }, t('simul.your_game'))) : '',
-      mine && s.state === 'open' ? h('p', { class: 'tag' }, t('simul.you_joined')) : '',
+      mine && s.state === 'open' ? h('p', { class: 'simul-joined', role: 'status' }, t('simul.you_joined')) : '',
       buttons.length ? h('div', { class: 'buttons' }, ...buttons) : '');
     drawResults();
     if (s.state === 'open' || s.state === 'cancelled') {
