@@ -185,7 +185,21 @@ TimeControl read_time(const json& object) {
   return t;
 }
 
-GameSettings read_settings(const json& object) {
+std::vector<TeamMember> read_team(const json& list, const std::string& name) {
+  if (!list.is_array() || list.empty())
+    throw FieldError{ErrorCode::BadField, "field '" + name + "' must be a list of players"};
+  std::vector<TeamMember> team;
+  for (const auto& m : list) {
+    Fields f(m, name);
+    team.push_back({f.required<std::int64_t>("id"), f.required<std::string>("name")});
+    f.no_others();
+  }
+  return team;
+}
+
+// `teams`: whether the settings may name a pair Go game's teams (the stored settings, the
+// server's own messages); what clients send may not.
+GameSettings read_settings(const json& object, bool teams = false) {
   Fields f(object, "settings");
   GameSettings s;
   s.width = f.optional<int>("width", 19);
@@ -217,6 +231,12 @@ GameSettings read_settings(const json& object) {
   s.group = f.optional<std::int64_t>("group");
   if (s.group && *s.group < 1)
     throw FieldError{ErrorCode::BadField, "field 'settings.group' must be a group's id"};
+  if (teams && f.has("teams")) {
+    Fields t(f.object("teams"), "settings.teams");
+    s.teams = Teams{read_team(t.object("black"), "settings.teams.black"),
+                    read_team(t.object("white"), "settings.teams.white")};
+    t.no_others();
+  }
   f.no_others();
   return s;
 }
@@ -268,6 +288,14 @@ json write_settings(const GameSettings& s) {
          {"private", s.is_private}};
   if (s.komi) j["komi"] = *s.komi;
   if (s.group) j["group"] = *s.group;
+  if (s.teams) {
+    const auto team = [](const std::vector<TeamMember>& members) {
+      json list = json::array();
+      for (const auto& m : members) list.push_back({{"id", m.id}, {"name", m.name}});
+      return list;
+    };
+    j["teams"] = {{"black", team(s.teams->black)}, {"white", team(s.teams->white)}};
+  }
   return j;
 }
 
@@ -647,7 +675,7 @@ T lenient(const json& j) {
     for (const auto& item : j) list.push_back(lenient<typename T::value_type>(item));
     return list;
   } else if constexpr (std::is_same_v<T, GameSettings>) {
-    return read_settings(j);
+    return read_settings(j, true);
   } else if constexpr (std::is_same_v<T, TournamentSettings>) {
     return read_tournament_settings(j);
   } else if constexpr (wire::Enum<T>) {
@@ -722,14 +750,24 @@ std::string encode_settings(const GameSettings& settings) {
   return write_settings(settings).dump();
 }
 
-std::variant<GameSettings, std::string> decode_settings(std::string_view text) {
+namespace {
+std::variant<GameSettings, std::string> settings_from(std::string_view text, bool teams) {
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return std::string("the settings are not valid JSON");
   try {
-    return read_settings(j);
+    return read_settings(j, teams);
   } catch (const FieldError& e) {
     return e.message;
   }
+}
+}  // namespace
+
+std::variant<GameSettings, std::string> decode_settings(std::string_view text) {
+  return settings_from(text, false);
+}
+
+std::variant<GameSettings, std::string> decode_stored_settings(std::string_view text) {
+  return settings_from(text, true);
 }
 
 std::string encode_tournament_settings(const TournamentSettings& settings) {

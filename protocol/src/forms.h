@@ -4,11 +4,14 @@
 // in words, text lengths in characters, control characters, trimming, a JSON object. Internal to
 // the protocol library.
 #include <cstddef>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
+
+#include "protocol/codec.h"
 
 namespace tengen::protocol::http::forms {
 
@@ -36,6 +39,39 @@ inline std::string trimmed(std::string_view text) {
   if (first == std::string_view::npos) return "";
   const auto last = text.find_last_not_of(" \t\r\n");
   return std::string(text.substr(first, last - first + 1));
+}
+
+// An event's name (field 'name' of `j`, trimmed): 1 to `most` characters without control
+// characters. The error in words, or nullopt with `out` set.
+inline std::optional<std::string> read_name(const nlohmann::json& j, std::size_t most,
+                                            std::string_view what, std::string& out) {
+  if (!j.contains("name") || !j["name"].is_string()) return "missing field 'name'";
+  out = trimmed(j["name"].get<std::string>());
+  const auto n = characters(out);
+  if (n < 1 || n > most || control_in(out, false))
+    return std::string(what) + "'s name has 1 to " + std::to_string(most) +
+           " characters, no control characters";
+  return std::nullopt;
+}
+
+// An event's game settings (field 'settings' of `j`), as a challenge's but without the fields
+// `not_for` names, each refused by name: "field 'settings.rated' is not for `what`: `why`". The
+// error in words, or nullopt with `out` set (not yet validated: the event sets its colours).
+inline std::optional<std::string> read_event_settings(const nlohmann::json& j,
+                                                      std::initializer_list<const char*> not_for,
+                                                      std::string_view what, std::string_view why,
+                                                      GameSettings& out) {
+  if (!j.contains("settings") || !j["settings"].is_object())
+    return "missing field 'settings': the games' settings";
+  const auto& given = j["settings"];
+  for (const char* no : not_for)
+    if (given.contains(no))
+      return "field 'settings." + std::string(no) + "' is not for " + std::string(what) + ": " +
+             std::string(why);
+  auto decoded = decode_settings(given.dump());
+  if (const auto* bad = std::get_if<std::string>(&decoded)) return *bad;
+  out = std::get<GameSettings>(decoded);
+  return std::nullopt;
 }
 
 inline std::optional<nlohmann::json> object_of(std::string_view body) {

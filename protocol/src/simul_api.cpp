@@ -38,23 +38,13 @@ std::variant<SimulForm, std::string> decode_simul_form(std::string_view body) {
     if (key != "name" && key != "settings" && key != "boards")
       return fail<SimulForm>("unknown field '" + key + "'");
   SimulForm form;
-  if (!j->contains("name") || !(*j)["name"].is_string())
-    return fail<SimulForm>("missing field 'name'");
-  form.name = forms::trimmed((*j)["name"].get<std::string>());
-  const auto n = forms::characters(form.name);
-  if (n < 1 || n > kMaxSimulName || forms::control_in(form.name, false))
-    return fail<SimulForm>("a simul's name has 1 to 60 characters, no control characters");
-  if (!j->contains("settings") || !(*j)["settings"].is_object())
-    return fail<SimulForm>("missing field 'settings': its games' settings");
-  const auto& given = (*j)["settings"];
-  for (const char* no : {"color", "private", "rated", "group"})
-    if (given.contains(no))
-      return fail<SimulForm>(std::string("field 'settings.") + no +
-                             "' is not for a simul: the host plays White on every board, and "
-                             "its games are public and unrated");
-  auto decoded = decode_settings(given.dump());
-  if (const auto* why = std::get_if<std::string>(&decoded)) return fail<SimulForm>(*why);
-  form.settings = std::get<GameSettings>(decoded);
+  if (auto why = forms::read_name(*j, kMaxSimulName, "a simul", form.name))
+    return fail<SimulForm>(*why);
+  if (auto why = forms::read_event_settings(
+          *j, {"color", "private", "rated", "group"}, "a simul",
+          "the host plays White on every board, and its games are public and unrated",
+          form.settings))
+    return fail<SimulForm>(*why);
   // The host is White on every board. An automatic handicap goes with automatic colours in a
   // game's settings (the weaker with Black); here the start resolves it board by board.
   form.settings.color = form.settings.automatic_handicap ? GameSettings::ColorChoice::Automatic

@@ -29,6 +29,7 @@
 #include "cluster/nats_bus.h"
 #include "cluster/roles.h"
 #include "config.h"
+#include "events/pair_games.h"
 #include "events/simuls.h"
 #include "groups/classes.h"
 #include "groups/groups.h"
@@ -394,6 +395,15 @@ int main(int argc, char** argv) {
                    .start_game = start_game_within,
                    .blocked_by = blocked_ids},
                   Simuls::Limits{});
+    PairGames pair_games(
+        {.store = *stores->pairs,
+         .clock = clock,
+         .start_game =
+             [&](const protocol::GameSettings& settings, std::int64_t black, std::int64_t white) {
+               return start_game_within(settings, black, white, {});
+             },
+         .blocked_by = blocked_ids},
+        PairGames::Limits{});
     Api api(
         accounts,
         GameArchive{
@@ -445,7 +455,8 @@ int main(int argc, char** argv) {
             .groups = &groups,
             .ladders = &ladders,
             .classes = &classes,
-            .simuls = &simuls},
+            .simuls = &simuls,
+            .pairs = &pair_games},
         config.public_url.starts_with("https://"), stores->moderation.get(), &*mailer,
         pusher ? &*pusher : nullptr);
 

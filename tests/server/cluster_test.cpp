@@ -787,6 +787,66 @@ TEST_F(ThreeNodes, ASimulStartedOnAFrontNodeOpensItsGamesOnTheHub) {
   EXPECT_EQ(node(0).terminate(), 0);
 }
 
+// A pair Go game across nodes (docs/events.md, "Pair Go"): announced and started on the front node,
+// its game opens on the hub with the teams in its settings (they crossed the bus); a partner on
+// the front node who plays out of turn is refused in words, and a team's line reaches the partner
+// on the other node and not the opponents.
+TEST_F(ThreeNodes, APairGoGameStartedOnAFrontNodeKeepsItsTeamsOnTheHub) {
+  start(0);
+  start(1);
+  ASSERT_EQ(health(1)["role"], "front");
+  const std::string host = register_user(node(1).port(), "hana");
+  std::map<std::string, std::string> token;
+  for (const auto* name : {"amy", "bob", "carl", "dora"})
+    token[name] = register_user(node(std::string(name) == "bob" ? 1 : 0).port(), name);
+  const auto post = [&](int n, const std::string& who, const std::string& path, const json& body) {
+    return testing::http_request(
+        node(n).port(), "POST", path,
+        "Authorization: Bearer " + who + "\r\nContent-Type: application/json\r\n", body.dump());
+  };
+  const std::string made =
+      post(1, host, "/api/v1/pairgo", {{"name", "Pair Go night"}, {"settings", {{"width", 9}}}});
+  ASSERT_TRUE(made.starts_with("HTTP/1.1 201")) << made;
+  const auto path = "/api/v1/pairgo/" +
+                    std::to_string(json::parse(testing::body_of(made))["id"].get<std::int64_t>());
+  for (const auto& [name, team] : std::vector<std::pair<std::string, std::string>>{
+           {"amy", "black"}, {"carl", "white"}, {"bob", "black"}, {"dora", "white"}})
+    ASSERT_TRUE(post(name == "bob" ? 1 : 0, token[name], path + "/join", {{"team", team}})
+                    .starts_with("HTTP/1.1 204"))
+        << name;
+  WsClient amy(node(0).port(), WsClient::Options{token["amy"], "", "/ws/v1"});
+  WsClient bob(node(1).port(), WsClient::Options{token["bob"], "", "/ws/v1"});
+  WsClient carl(node(0).port(), WsClient::Options{token["carl"], "", "/ws/v1"});
+  for (auto* ws : {&amy, &bob, &carl}) ws->wait_type("lobby");
+  const std::string started = post(1, host, path + "/start", json::object());
+  ASSERT_TRUE(started.starts_with("HTTP/1.1 200")) << started;
+  const auto game = json::parse(testing::body_of(started))["game"];
+  const json told = bob.wait_type("game_started");  // a second member, on the front node
+  EXPECT_EQ(told["game"], game);
+  EXPECT_EQ(told["settings"]["teams"]["black"][1]["name"], "bob");
+  for (auto* ws : {&amy, &bob, &carl}) {
+    ws->command({{"type", "join"}, {"game", game}});
+    ws->wait_type("snapshot");
+  }
+  const json early = bob.command({{"type", "play"}, {"game", game}, {"vertex", "E5"}});
+  EXPECT_EQ(early["type"], "error");
+  EXPECT_EQ(early["message"],
+            "it is your partner amy's move for black: in pair Go the partners play in turn");
+  EXPECT_EQ(amy.command({{"type", "play"}, {"game", game}, {"vertex", "E5"}})["type"], "ack");
+  EXPECT_EQ(carl.command({{"type", "play"}, {"game", game}, {"vertex", "C3"}})["type"], "ack");
+  EXPECT_EQ(bob.command({{"type", "play"}, {"game", game}, {"vertex", "G7"}})["type"], "ack");
+  EXPECT_EQ(
+      amy.command({{"type", "chat"}, {"game", game}, {"text", "watch C3"}, {"team", true}})["type"],
+      "ack");
+  EXPECT_EQ(carl.command({{"type", "chat"}, {"game", game}, {"text", "hello"}})["type"], "ack");
+  const json line = bob.wait_type("chat");
+  EXPECT_EQ(line["line"]["text"], "watch C3");
+  EXPECT_EQ(line["line"]["channel"], "team");
+  EXPECT_EQ(carl.wait_type("chat")["line"]["text"], "hello") << "the team's line never came";
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
+}
+
 // OpenGotha's file imported through a front node (docs/tournaments.md, "Importing OpenGotha's
 // file"): the front node reads it, the hub makes the tournament by the director's commands, and
 // the front node serves it; a file the hub's director refuses comes back in words.

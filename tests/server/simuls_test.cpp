@@ -14,52 +14,13 @@
 #include <memory>
 
 #include "protocol/codec.h"
-#include "store/migrate.h"
-#include "store/postgres.h"
-#include "store/postgres_migrate.h"
-#include "store/sql_postgres.h"
-#include "store/sqlite.h"
 #include "support/manual_clock.h"
-#include "support/temp_database.h"
-#include "support/temp_postgres.h"
+#include "support/sql_backend.h"
 
 namespace tengen {
 namespace {
 
 namespace wire = protocol::http;
-
-class Backend {
- public:
-  virtual ~Backend() = default;
-  virtual void exec(const std::string& sql) = 0;
-  std::unique_ptr<store::SimulStore> store;
-};
-
-class Sqlite final : public Backend {
- public:
-  Sqlite() : db_(temp_.path()) {
-    store::migrate(db_);
-    store = std::make_unique<store::SimulStore>(store::sql::sqlite_connection(temp_.path()));
-  }
-  void exec(const std::string& sql) override { db_.exec(sql); }
-
- private:
-  testing::TempDatabase temp_;
-  store::Database db_;
-};
-
-class Postgres final : public Backend {
- public:
-  Postgres() : conninfo_(testing::TempPostgres::instance().new_database()), db_(conninfo_) {
-    store::pg::migrate(db_);
-    store = std::make_unique<store::SimulStore>(store::sql::postgres_connection(conninfo_));
-  }
-  void exec(const std::string& sql) override { db_.exec(sql); }
-
- private:
-  std::string conninfo_;
-  store::pg::Connection db_;
-};
 
 struct Started {
   std::int64_t game, black, white;
@@ -69,10 +30,8 @@ struct Started {
 class SimulRules : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (GetParam() == "sqlite")
-      backend_ = std::make_unique<Sqlite>();
-    else
-      backend_ = std::make_unique<Postgres>();
+    backend_ = testing::SqlBackend::open(GetParam());
+    store_ = std::make_unique<store::SimulStore>(backend_->connect());
     for (int i = 1; i <= 8; ++i)
       backend_->exec("INSERT INTO users(id, username, password_hash, created_at) VALUES (" +
                      std::to_string(i) + ", '" + names_[i] + "', 'h', 1)");
@@ -86,7 +45,7 @@ class SimulRules : public ::testing::TestWithParam<std::string> {
           std::to_string(user) + ", " + std::to_string(rating) + ", 60, 0.06, 20, 1)");
     simuls_ = std::make_unique<Simuls>(
         Simuls::Services{
-            .store = *backend_->store,
+            .store = *store_,
             .clock = clock_,
             .start_game = [this](const protocol::GameSettings& settings, std::int64_t black,
                                  std::int64_t white, std::chrono::milliseconds start_timeout)
@@ -138,7 +97,8 @@ class SimulRules : public ::testing::TestWithParam<std::string> {
                    "' WHERE id = " + std::to_string(game));
   }
 
-  std::unique_ptr<Backend> backend_;
+  std::unique_ptr<testing::SqlBackend> backend_;
+  std::unique_ptr<store::SimulStore> store_;
   testing::ManualClock clock_;
   std::unique_ptr<Simuls> simuls_;
   std::vector<Started> started_;
@@ -266,7 +226,7 @@ TEST_P(SimulRules, NothingStartsWhenNoGameCanAndTheSimulStaysOpen) {
   for (const int p : {2, 3}) EXPECT_EQ(code(simuls_->join(id, user(p))), "");
   simuls_ = std::make_unique<Simuls>(
       Simuls::Services{
-          .store = *backend_->store,
+          .store = *store_,
           .clock = clock_,
           .start_game = [](const protocol::GameSettings&, std::int64_t, std::int64_t,
                            std::chrono::milliseconds) -> std::variant<std::int64_t, std::string> {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fromSnapshot, reduce, freePlacementPending, MAX_CHAT_LINES } from '../../web/js/game_state.js';
+import { fromSnapshot, reduce, freePlacementPending, MAX_CHAT_LINES, teamOf, memberToMove, sideName } from '../../web/js/game_state.js';
 import { Message } from '../../web/js/wire.js';
 
 const fixture = new Map(readFileSync(new URL('../fixtures/wire/v1.txt', import.meta.url), 'utf8')
@@ -194,4 +194,22 @@ test('every room event type the server sends is one the state takes', () => {
     if (!name.startsWith('server ') || !room.includes(m.type)) continue;
     assert.doesNotThrow(() => apply(st, structuredClone(m)), name);
   }
+});
+
+test('pair Go: each colour\'s next player, round its team in order, as the server counts', () => {
+  const teams = { black: [{ id: 1, name: 'amy' }, { id: 3, name: 'bob' }], white: [{ id: 2, name: 'carl' }, { id: 4, name: 'dora' }] };
+  const at = (moves) => {
+    const st = playing(moves);
+    return { ...st, settings: { ...st.settings, teams } };
+  };
+  let st = at([]);
+  assert.equal(memberToMove(st, 'black').name, 'amy');
+  assert.equal(memberToMove(st, 'white').name, 'carl');
+  st = at([{ color: 'black', vertex: 'E5' }, { color: 'white', vertex: 'pass' }, { color: 'black', vertex: 'C3' }]);
+  assert.equal(memberToMove(st, 'black').name, 'amy', 'B1, B2, then B1 again');
+  assert.equal(memberToMove(st, 'white').name, 'dora', 'a pass is a move in the order');
+  assert.equal(sideName(st, 'black'), 'amy & bob');
+  assert.equal(teamOf(playing([]), 'black'), null, 'an ordinary game has no teams');
+  assert.equal(memberToMove(playing([]), 'black'), null);
+  assert.equal(sideName(playing([]), 'white'), 'bob');
 });

@@ -198,7 +198,10 @@ ctx.conn.addEventListener('message', (e) => {
 const NEXT_ROUND_S = 15;
 function gameStarted(m) {
   const me = ctx.user?.id;
-  if (me !== m.black.id && me !== m.white.id) return;
+  // A pair Go game's every player is told, not only the two who sit as Black and White.
+  const teams = m.settings.teams;
+  const mine = teams ? [...teams.black, ...teams.white].some((p) => p.id === me) : me === m.black.id || me === m.white.id;
+  if (!mine) return;
   // A simul's host plays every board from its page (simuls.js), which shows the new games.
   if (ctx.holdGameStarts) return;
   const here = /^#\/game\/(\d+)/.exec(location.hash);
@@ -295,6 +298,14 @@ function route() {
     current('simuls');
     document.title = `${t('simul.simul')} · Tengen`;
     unmount = later(() => import('./simuls.js'), (p) => p.mountSimul(view, ctx, Number(m[1])));
+  } else if (hash === '#/pairgo') {
+    current('pairgo');
+    document.title = `${t('nav.pairgo')} · Tengen`;
+    unmount = later(() => import('./pairgo.js'), (p) => p.mountPairList(view, ctx));
+  } else if ((m = /^#\/pairgo\/(\d+)$/.exec(hash))) {
+    current('pairgo');
+    document.title = `${t('pair.title')} · Tengen`;
+    unmount = later(() => import('./pairgo.js'), (p) => p.mountPair(view, ctx, Number(m[1])));
   } else if ((m = /^#\/ladder\/(\d+)$/.exec(hash))) {
     current('groups');
     document.title = `${t('ladder.ladder')} · Tengen`;

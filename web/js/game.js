@@ -19,7 +19,7 @@ import { conditionalPanel } from './conditional.js';
 import { blindOn } from './blind.js';
 import { BlindConsole } from './blind_game.js';
 import { Command, Enum, Message } from './wire.js';
-import { fromSnapshot, reduce, freePlacementPending as placementPending, short, other } from './game_state.js';
+import { fromSnapshot, reduce, freePlacementPending as placementPending, short, other, teamOf, memberToMove, sideName } from './game_state.js';
 
 const colorName = (c) => t(`common.${c}`);
 const CONFIRM_KEY = 'tengen-confirm-touch';
@@ -127,7 +127,11 @@ export function mountGame(root, ctx, gameId) {
   const chatLog = h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': t('chat.messages'), tabindex: '0' });
   const chatInput = h('input', { name: 'chat', maxlength: 1000, autocomplete: 'off', placeholder: t('chat.placeholder'), 'aria-label': t('chat.message') });
   const chatTitle = h('h2', {}, t('chat.title'));
-  const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, t('chat.send')));
+  // A pair Go team's own chat (docs/events.md): what is written with the box ticked goes to the
+  // partner(s) only.
+  const teamBox = h('input', { type: 'checkbox', id: `team-chat-${gameId}`, class: 'team-chat-box', onchange: () => st && renderChat() });
+  const teamChat = h('label', { class: 'team-chat', for: `team-chat-${gameId}`, hidden: true }, teamBox, ` ${t('pair.team_chat')}`);
+  const chatForm = h('form', { class: 'chat-form', onsubmit: sendChat }, chatInput, h('button', { type: 'submit' }, t('chat.send')), teamChat);
   const chatGuest = h('p', { class: 'muted' }, ...tn('chat.guest', { link: h('a', { href: '#/login' }, t('nav.log_in')) }));
   const view = h('div', { class: 'game' },
     h('div', { class: 'board-area' }, boardHolder, confirmBar, hint, reviewBar, analysis.el, staleNote, keyboardForm),
@@ -199,7 +203,7 @@ export function mountGame(root, ctx, gameId) {
     render();
     if (blind && !blindGreeted) {
       blindGreeted = true;
-      blind.opened(`${t('common.vs', { black: st.black.name, white: st.white.name })}, ${describeSettings(st.settings)}.`);
+      blind.opened(`${t('common.vs', { black: sideName(st, 'black'), white: sideName(st, 'white') })}, ${describeSettings(st.settings)}.`);
       blind.focus();
     }
   }
@@ -219,7 +223,9 @@ export function mountGame(root, ctx, gameId) {
     return st && (st.role === 'black' || st.role === 'white') ? st.role : null;
   }
   function myTurn() {
-    return st && st.phase === Enum.Phase.playing && myColor() === st.toMove;
+    if (!st || st.phase !== Enum.Phase.playing || myColor() !== st.toMove) return false;
+    const next = memberToMove(st, st.toMove);  // pair Go: the partner's turn is not mine
+    return !next || next.id === ctx.user?.id;
   }
   function freePlacementPending() {
     return placementPending(st);
@@ -381,7 +387,12 @@ export function mountGame(root, ctx, gameId) {
       return;
     }
     if (!myTurn()) {
-      if (st.phase === Enum.Phase.playing && myColor()) setHint(t('game.their_move', { name: st[st.toMove].name }));
+      if (st.phase === Enum.Phase.playing && myColor()) {
+        // Pair Go: the partner's turn is said as the server would refuse it.
+        const next = memberToMove(st, st.toMove);
+        setHint(next && st.toMove === myColor() ? t('pair.partners_turn', { name: next.name })
+          : t('game.their_move', { name: next?.name ?? st[st.toMove].name }));
+      }
       return;
     }
     if (st.position.points[st.position.index(vertex)]) {
@@ -465,7 +476,8 @@ export function mountGame(root, ctx, gameId) {
     e.preventDefault();
     const text = chatInput.value.trim();
     if (!text) return;
-    send(Command.chat, { text }).then((ack) => { if (ack) chatInput.value = ''; });
+    const team = !teamChat.hidden && teamBox.checked;
+    send(Command.chat, team ? { text, team: true } : { text }).then((ack) => { if (ack) chatInput.value = ''; });
   }
 
   async function check(n) {
@@ -479,7 +491,7 @@ export function mountGame(root, ctx, gameId) {
   function render() {
     if (!st || destroyed) return;
     const s = st.settings;
-    title.textContent = t('common.vs', { black: st.black.name, white: st.white.name });
+    title.textContent = t('common.vs', { black: sideName(st, 'black'), white: sideName(st, 'white') });
     subtitle.textContent = `${t('title.game', { id: String(gameId) })} · ${describeSettings(s)}`;
     const tg = st.tournament;
     tournamentLine.hidden = !tg;
@@ -528,14 +540,27 @@ export function mountGame(root, ctx, gameId) {
       const card = cards[color];
       const player = st[color];
       const role = st.phase === Enum.Phase.nigiri ? t(color === 'black' ? 'nigiri.holds' : 'nigiri.guesses') : '';
-      card.name.textContent = player.name;
-      if (card.rank.dataset.user !== String(player.id)) {
-        card.rank.dataset.user = String(player.id);
-        fill(card.rank, rankTag(player));
+      const team = teamOf(st, color);
+      card.name.textContent = team ? sideName(st, color) : player.name;
+      if (team) {
+        // A pair Go team: its names, and who of them plays the colour's next move.
+        card.name.removeAttribute('href');
+        fill(card.rank);
+        card.rank.dataset.user = '';
+        const next = memberToMove(st, color);
+        const mine = team.some((m) => m.id === ctx.user?.id);
+        card.report.hidden = true;
+        card.note.textContent = [st.phase === Enum.Phase.playing ? t('pair.next', { name: next.id === ctx.user?.id ? t('pair.you') : next.name }) : '',
+          mine ? t('pair.your_team') : ''].filter(Boolean).join(' · ');
+      } else {
+        if (card.rank.dataset.user !== String(player.id)) {
+          card.rank.dataset.user = String(player.id);
+          fill(card.rank, rankTag(player));
+        }
+        card.name.href = `#/user/${encodeURIComponent(player.name)}`;
+        card.report.hidden = !ctx.user || ctx.user.id === player.id;
+        card.note.textContent = [role, ctx.user?.id === player.id ? t('lobby.you') : ''].filter(Boolean).join(' ');
       }
-      card.name.href = `#/user/${encodeURIComponent(player.name)}`;
-      card.report.hidden = !ctx.user || ctx.user.id === player.id;
-      card.note.textContent = [role, ctx.user?.id === player.id ? t('lobby.you') : ''].filter(Boolean).join(' ');
       card.captures.textContent = t('game.captured', { n: (shown && review.browsing ? shown.captures : st.captures)[color] });
       card.el.classList.toggle('to-move', st.phase === Enum.Phase.playing && st.toMove === color);
       card.el.classList.toggle('absent', st.settings.time.system !== 'correspondence' && st.absent.some((a) => a.color === color));
@@ -545,7 +570,7 @@ export function mountGame(root, ctx, gameId) {
     tickClocks();
 
     status.textContent = [lastMoveText(), statusText()].filter(Boolean).join(' ');
-    showTurn(needsMe(), `${t('common.vs', { black: st.black.name, white: st.white.name })} · Tengen`);
+    showTurn(needsMe(), `${t('common.vs', { black: sideName(st, 'black'), white: sideName(st, 'white') })} · Tengen`);
     renderPassed();
     renderCountdown();
     renderNigiri();
@@ -573,6 +598,11 @@ export function mountGame(root, ctx, gameId) {
       case Enum.Phase.nigiri: return t('status.nigiri');
       case Enum.Phase.playing:
         if (freePlacementPending()) return t('status.placing', { placed: st.handicap.length, of: st.settings.handicap });
+        if (me && teamOf(st, me)) {
+          const next = memberToMove(st, st.toMove);
+          if (myTurn()) return t('status.your_move');
+          return me === st.toMove ? t('pair.partners_move', { name: next.name }) : t('pair.to_move', { color: colorName(st.toMove), name: next.name });
+        }
         if (me) return me === st.toMove ? t('status.your_move') : t('status.to_move', { color: colorName(st.toMove) });
         return t('status.to_move_n', { color: colorName(st.toMove), n: st.moves.length + 1 });
       case Enum.Phase.scoring: return me ? t('status.scoring_player') : t('status.scoring');
@@ -639,7 +669,7 @@ export function mountGame(root, ctx, gameId) {
     const left = secs >= 3600 ? formatDays(secs * 1000) : null;
     if (st.phase === Enum.Phase.nigiri) countdown.textContent = t('countdown.nigiri', { n: secs });
     else if (myTurn()) countdown.textContent = left ? t('countdown.yours_long', { left }) : t('countdown.yours', { n: secs });
-    else countdown.textContent = left ? t('countdown.theirs_long', { name: st[st.toMove].name, left }) : t('countdown.theirs', { name: st[st.toMove].name, n: secs });
+    else countdown.textContent = left ? t('countdown.theirs_long', { name: memberToMove(st, st.toMove)?.name ?? st[st.toMove].name, left }) : t('countdown.theirs', { name: memberToMove(st, st.toMove)?.name ?? st[st.toMove].name, n: secs });
     countdown.classList.toggle('urgent', secs <= 15);
   }
 
@@ -847,10 +877,12 @@ export function mountGame(root, ctx, gameId) {
 
   function renderChat() {
     const player = !!(myColor() || st.role === 'player');
-    chatTitle.textContent = player ? t('chat.with_opponent') : t('chat.title');
+    const teamPlayer = !!(myColor() && teamOf(st, myColor()));
+    chatTitle.textContent = teamPlayer ? t('pair.chat_title') : player ? t('chat.with_opponent') : t('chat.title');
     chatForm.hidden = !ctx.user;
     chatGuest.hidden = !!ctx.user;
-    chatInput.placeholder = player ? t('chat.to_opponent') : t('chat.to_spectators');
+    teamChat.hidden = !teamPlayer;
+    chatInput.placeholder = teamPlayer ? t(teamBox.checked ? 'pair.to_team' : 'pair.to_players') : player ? t('chat.to_opponent') : t('chat.to_spectators');
     // A program among the players is said so, in the page's words (a bot's own greeting, if it
     // sends one, is in its own language).
     const bot = [st.black, st.white].find((u) => isBot(u.id));
@@ -863,7 +895,8 @@ export function mountGame(root, ctx, gameId) {
     const time = (ms) => (ms ? h('time', { class: 'chat-time', datetime: new Date(ms).toISOString() }, formatTime(ms)) : '');
     const lines = [
       ...st.chat.map((line) => ({ seq: line.seq, el: h('li', { class: `chat-line chat-${line.channel}` }, time(line.at_ms),
-        line.channel === 'spectators' ? h('span', { class: 'channel' }, t('chat.spectator')) : '',
+        line.channel === 'spectators' ? h('span', { class: 'channel' }, t('chat.spectator'))
+          : line.channel === 'team' ? h('span', { class: 'channel team' }, t('pair.team_tag')) : '',
         h('strong', {}, line.from.name), ' ',
         line.deleted ? h('em', { class: 'chat-deleted' }, t('chat.deleted')) : line.text,
         ctx.user && line.from.id !== ctx.user.id && !line.deleted

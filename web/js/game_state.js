@@ -13,6 +13,18 @@ export const MAX_CHAT_LINES = 300;  // kept in the page: older lines are counted
 export const short = (c) => (c === Enum.Color.black ? 'b' : 'w');
 export const other = (c) => (c === Enum.Color.black ? Enum.Color.white : Enum.Color.black);
 
+// Pair Go and rengo (docs/events.md): a colour's team (null in an ordinary game), the member whose
+// move it is when that colour plays (members take turns in their order, the colour's moves so far
+// choosing which, as the server counts them), and the colour's players by name.
+export const teamOf = (st, color) => st.settings.teams?.[color] ?? null;
+export function memberToMove(st, color) {
+  const team = teamOf(st, color);
+  if (!team) return null;
+  const played = st.moves.filter((m) => m.color === color).length;
+  return team[played % team.length];
+}
+export const sideName = (st, color) => teamOf(st, color)?.map((m) => m.name).join(' & ') ?? st[color].name;
+
 // The state a snapshot (`snapshot` message) starts, its position rebuilt from its moves.
 export function fromSnapshot(s, { now }) {
   const position = new Position(s.settings.width, s.settings.height);

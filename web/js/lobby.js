@@ -176,8 +176,10 @@ export function mountLobby(root, ctx) {
   function showMine(games) {
     myCard.hidden = !games.length;
     fill(myList, ...games.map((g) => {
-      const black = g.black.id === ctx.user?.id;
-      const them = black ? g.white : g.black;
+      // A pair Go game (docs/events.md): against the other team, by its players' names.
+      const teams = g.settings.teams;
+      const black = teams ? teams.black.some((p) => p.id === ctx.user?.id) : g.black.id === ctx.user?.id;
+      const them = teams ? { name: teams[black ? 'white' : 'black'].map((p) => p.name).join(' & ') } : black ? g.white : g.black;
       const mover = g.to_move && g.clock ? g.clock[g.to_move] : null;
       const left = mover ? (g.settings.time.system === 'correspondence' ? formatDays(mover.main_ms) : formatMs(mover.main_ms)) : '';
       const waiting = g.to_move && !g.your_move ? t('lobby.their_move', { name: them.name }) : '';

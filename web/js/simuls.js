@@ -10,6 +10,7 @@ import { timeNames, rulesetOptions, timeInputs, timeOf } from './lobby.js';
 import { BoardView } from './board.js';
 import { Command, Enum, Message } from './wire.js';
 import { fromSnapshot, reduce } from './game_state.js';
+import { mountEventList } from './event_list.js';
 
 const POLL_MS = 5000;  // the page read again while players join (the server tells no simul event)
 const when = (ms) => formatDateTime(ms, { dateStyle: 'medium', timeStyle: 'short' });
@@ -26,40 +27,16 @@ function stateTag(state) {
 // ---- the list ----
 
 export function mountSimulList(root, ctx) {
-  const list = h('div', { class: 'simul-list', 'aria-live': 'polite' });
-  const problem = h('p', { class: 'form-error', role: 'alert' });
-  const formHolder = h('div');
-  fill(root, h('div', { class: 'simul-page' },
-    h('section', { class: 'card' }, h('h1', {}, t('simul.simuls')), h('p', { class: 'muted' }, t('simul.about'))),
-    formHolder, problem, list));
-  let stopped = false;
-  if (ctx.user) fill(formHolder, h('details', { class: 'card simul-new' }, h('summary', {}, t('simul.new')), simulForm(ctx)));
-  else fill(formHolder, h('p', { class: 'muted' }, h('a', { href: '#/login' }, t('nav.log_in')), ' ', t('simul.log_in_to_host')));
-
-  async function load() {
-    try {
-      const { simuls } = await fetchJson('/api/v1/simuls');
-      if (stopped) return;
-      const row = (s) => h('li', { class: 'simul-row', dataset: { simul: s.id, state: s.state } },
-        h('a', { href: `#/simul/${s.id}` }, s.name), ' ', stateTag(s.state),
-        h('span', { class: 'muted' }, ` ${t('simul.hosted_by', { host: s.host.name })} · ${
-          s.state === 'open' ? t('simul.players_of', { n: s.players, boards: s.boards }) : t('simul.boards_over', { over: s.games_over, n: s.players })
-        } · ${describeSettings(s.settings)} · ${handicapWords(s.settings)}`));
-      const groups = [['open', t('simul.open_now')], ['playing', t('simul.playing_now')], ['finished', t('simul.finished')]];
-      const shown = groups.map(([state, title]) => [title, simuls.filter((s) => s.state === state)]).filter(([, l]) => l.length);
-      fill(list, ...(shown.length
-        ? shown.map(([title, l]) => h('section', { class: 'card' }, h('h2', {}, title), h('ul', { class: 'simul-rows' }, ...l.map(row))))
-        : [h('p', { class: 'card empty muted' }, t('simul.none'))]));
-    } catch (err) {
-      if (!stopped) problem.textContent = err.message;
-    }
-  }
-  const timer = setInterval(() => { if (!document.hidden) load(); }, POLL_MS);
-  load();
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+  return mountEventList(root, ctx, {
+    words: { title: t('simul.simuls'), about: t('simul.about'), announce: t('simul.new'), logIn: t('simul.log_in_to_host'), none: t('simul.none') },
+    form: () => simulForm(ctx),
+    load: async () => (await fetchJson('/api/v1/simuls')).simuls,
+    row: (s) => h('li', { class: 'simul-row', dataset: { simul: s.id, state: s.state } },
+      h('a', { href: `#/simul/${s.id}` }, s.name), ' ', stateTag(s.state),
+      h('span', { class: 'muted' }, ` ${t('simul.hosted_by', { host: s.host.name })} · ${
+        s.state === 'open' ? t('simul.players_of', { n: s.players, boards: s.boards }) : t('simul.boards_over', { over: s.games_over, n: s.players })
+      } · ${describeSettings(s.settings)} · ${handicapWords(s.settings)}`)),
+  });
 }
 
 function simulForm(ctx) {

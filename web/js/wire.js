@@ -85,7 +85,7 @@ export const CommandFields = strict('command', {
   'resign': Object.freeze(['game']),
   'undo_request': Object.freeze(['game']),
   'undo_answer': Object.freeze(['game', 'accept']),
-  'chat': Object.freeze(['game', 'text']),
+  'chat': Object.freeze(['game', 'text', 'team']),
   'ping': Object.freeze(['t']),
   'nigiri': Object.freeze(['game', 'seed', 'guess']),
   'abort': Object.freeze(['game']),
@@ -175,6 +175,7 @@ export const Enum = Object.freeze({
   Channel: strict('Channel', {
     'players': 'players',
     'spectators': 'spectators',
+    'team': 'team',
   }),
   Color: strict('Color', {
     'black': 'black',

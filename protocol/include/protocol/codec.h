@@ -29,7 +29,9 @@ std::string_view to_string(ErrorCode code) noexcept;
 
 // Game settings on their own, as the store keeps them: the same JSON as in create_challenge.
 std::string encode_settings(const GameSettings& settings);
-// The settings, or what is wrong with the text.
+// The settings, or what is wrong with the text: as a client gives them (no `teams`)...
 std::variant<GameSettings, std::string> decode_settings(std::string_view text);
+// ...and as the server wrote them (a game's row, a message between nodes), teams included.
+std::variant<GameSettings, std::string> decode_stored_settings(std::string_view text);
 
 }  // namespace tengen::protocol

@@ -145,16 +145,19 @@ struct Wire<AnswerUndo> {
   static constexpr std::tuple fields{wire::field("game", &AnswerUndo::game, wire::positive_id),
                                      wire::field("accept", &AnswerUndo::accept)};
 };
-// Players write to the players' chat, everyone else to the spectators' chat.
+// Players write to the players' chat, everyone else to the spectators' chat; `team`: a pair Go
+// game's player to their own team only.
 struct SendChat {
   GameId game = 0;
   std::string text;
+  std::optional<bool> team{};
 };
 template <>
 struct Wire<SendChat> {
   static constexpr std::string_view type = "chat";
   static constexpr std::tuple fields{wire::field("game", &SendChat::game, wire::positive_id),
-                                     wire::field("text", &SendChat::text, wire::chat_text)};
+                                     wire::field("text", &SendChat::text, wire::chat_text),
+                                     wire::field("team", &SendChat::team, wire::Empty::Omitted)};
 };
 struct Ping {
   std::int64_t t = 0;
@@ -898,12 +901,14 @@ struct WireNames<Color> {
   static constexpr std::array names{std::pair{std::string_view("black"), Color::Black},
                                     std::pair{std::string_view("white"), Color::White}};
 };
-// A game's two chats: players write to theirs, everyone else to the spectators'.
-enum class Channel : std::uint8_t { Players, Spectators };
+// A game's chats: players write to theirs, everyone else to the spectators'; in a pair Go game
+// a team's members may also write to their team's, which only they read.
+enum class Channel : std::uint8_t { Players, Spectators, Team };
 template <>
 struct WireNames<Channel> {
   static constexpr std::array names{std::pair{std::string_view("players"), Channel::Players},
-                                    std::pair{std::string_view("spectators"), Channel::Spectators}};
+                                    std::pair{std::string_view("spectators"), Channel::Spectators},
+                                    std::pair{std::string_view("team"), Channel::Team}};
 };
 
 // One player's clock, as of the instant of the message that carries it.

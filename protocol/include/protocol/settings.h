@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/rules.h"
 
@@ -35,6 +36,19 @@ struct TimeControl {
   friend bool operator==(const TimeControl&, const TimeControl&) = default;
 };
 
+// Pair Go and rengo (docs/events.md): each colour is a team whose members move in turn, in the
+// order listed (pair Go's B1 W1 B2 W2). Set only by the server (a pair Go game's start); no
+// client form or message may give it.
+struct TeamMember {
+  std::int64_t id = 0;
+  std::string name;
+  friend bool operator==(const TeamMember&, const TeamMember&) = default;
+};
+struct Teams {
+  std::vector<TeamMember> black, white;
+  friend bool operator==(const Teams&, const Teams&) = default;
+};
+
 // Everything a challenge fixes about the game it will start (docs/games.md).
 struct GameSettings {
   enum class Placement : std::uint8_t { Ruleset, Fixed, Free };
@@ -57,6 +71,7 @@ struct GameSettings {
   bool is_private = false;
   // A group's challenge (docs/groups.md): seen and accepted by the group's members only.
   std::optional<std::int64_t> group;
+  std::optional<Teams> teams{};  // a pair Go or rengo game's (above)
 
   friend bool operator==(const GameSettings&, const GameSettings&) = default;
 };

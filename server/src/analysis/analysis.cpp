@@ -157,7 +157,7 @@ Analysis::PositionAnswer Analysis::request_position(std::int64_t review, std::in
   // Fair play: a board may hold the position of a game its reader is playing.
   for (const auto& g : games_.games_of(user, store::Page{.before = std::nullopt, .limit = 20})) {
     if (g.ended_at_ms) continue;
-    const auto settings = protocol::decode_settings(g.settings);
+    const auto settings = protocol::decode_stored_settings(g.settings);
     const auto* s = std::get_if<protocol::GameSettings>(&settings);
     if (!s || s->time.system != protocol::TimeControl::System::Correspondence)
       return refusal(409, "playing_now",

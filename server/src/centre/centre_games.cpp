@@ -130,15 +130,14 @@ void Centre::my_games(std::int64_t user, std::function<void(protocol::MyGames)> 
     gathering->then(std::move(gathering->list));
   };
   for (const auto id : ids) {
-    games_.post_in_memory(
-        id, games::Read{[this, user, gathering, one_less](const Room* room) {
-          if (room && !room->finished() && (room->black().id == user || room->white().id == user)) {
-            auto game = room->my_game(user, services_.clock->steady_now());
-            std::lock_guard lock(gathering->mutex);
-            gathering->list.games.push_back(std::move(game));
-          }
-          one_less();
-        }});
+    games_.post_in_memory(id, games::Read{[this, user, gathering, one_less](const Room* room) {
+                            if (room && !room->finished() && room->plays(user)) {
+                              auto game = room->my_game(user, services_.clock->steady_now());
+                              std::lock_guard lock(gathering->mutex);
+                              gathering->list.games.push_back(std::move(game));
+                            }
+                            one_less();
+                          }});
   }
   one_less();
 }

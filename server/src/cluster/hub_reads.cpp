@@ -32,7 +32,7 @@ HubReads hub_reads_of(Centre& centre) {
       .start_game = [&centre](
                         const std::string& settings, std::int64_t black, std::int64_t white,
                         std::int64_t start_timeout_ms) -> std::variant<std::int64_t, std::string> {
-        auto decoded = protocol::decode_settings(settings);
+        auto decoded = protocol::decode_stored_settings(settings);
         if (const auto* why = std::get_if<std::string>(&decoded)) return *why;
         auto started = centre.start_game(
             std::get<protocol::GameSettings>(decoded), black, white,

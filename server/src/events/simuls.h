@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accounts/rate_limiter.h"
+#include "action_refusal.h"
 #include "clock.h"
 #include "protocol/simul_api.h"
 #include "store/account_store.h"
@@ -37,14 +38,10 @@ class Simuls {
     std::chrono::milliseconds first_move_per_board{20'000};
     std::chrono::milliseconds first_move_most{600'000};
   };
-  struct Refusal {
-    int status = 400;
-    std::string code;
-    std::string message;
-  };
+  using Refusal = ActionRefusal;
   template <class T>
-  using Answer = std::variant<T, Refusal>;
-  using Maybe = std::optional<Refusal>;
+  using Answer = ActionAnswer<T>;
+  using Maybe = ActionMaybe;
   struct Services {
     store::SimulStore& store;
     Clock& clock;

@@ -195,7 +195,7 @@ Reply GameActor::room_command(const protocol::UserRef& user, Command& c, Steady 
       Overloaded{
           [&](const protocol::SendChat& m) -> Reply {
             if (auto refused = host_.too_much_chat(me, cid, now)) return *refused;
-            return r.chat(user, cid, m.text, host_.unix_ms());
+            return r.chat(user, cid, m.text, host_.unix_ms(), m.team.value_or(false));
           },
           [&](const protocol::PlayMove& m) {
             return r.play(me, cid, m.vertex, {now, m.think_ms, c.rtt_ms});

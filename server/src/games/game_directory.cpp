@@ -80,10 +80,9 @@ void GameDirectory::install(const std::shared_ptr<GameActor>& actor, std::unique
   }
   {
     std::lock_guard lock(mutex_);
-    const std::pair players{room->black().id, room->white().id};
-    players_[actor->id()] = players;
-    by_player_[players.first].insert(actor->id());
-    by_player_[players.second].insert(actor->id());
+    auto players = room->players();
+    for (const auto user : players) by_player_[user].insert(actor->id());
+    players_[actor->id()] = std::move(players);
   }
   actor->start(std::move(room), epoch, told_moves);
 }
@@ -120,7 +119,7 @@ void GameDirectory::forget(const GameActor& actor) {
   if (it == actors_.end() || it->second.get() != &actor) return;
   actors_.erase(it);
   if (const auto p = players_.find(actor.id()); p != players_.end()) {
-    for (const auto user : {p->second.first, p->second.second}) {
+    for (const auto user : p->second) {
       if (const auto games = by_player_.find(user); games != by_player_.end()) {
         games->second.erase(actor.id());
         if (games->second.empty()) by_player_.erase(games);

@@ -88,7 +88,7 @@ class GameDirectory {
   mutable std::mutex mutex_;
   std::map<protocol::GameId, std::shared_ptr<GameActor>> actors_;
   std::unordered_map<std::int64_t, std::set<protocol::GameId>> by_player_;
-  std::map<protocol::GameId, std::pair<std::int64_t, std::int64_t>> players_;
+  std::map<protocol::GameId, std::vector<std::int64_t>> players_;  // a pair Go game's four
   bool closed_ = false;
   std::atomic<protocol::GameId> last_id_ = 0;
 };

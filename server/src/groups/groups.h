@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accounts/rate_limiter.h"
+#include "action_refusal.h"
 #include "clock.h"
 #include "protocol/group_api.h"
 #include "store/account_store.h"
@@ -53,14 +54,10 @@ class Groups {
     // no group. None: no one is.
     std::function<bool(std::int64_t user)> protected_student = {};
   };
-  struct Refusal {
-    int status = 400;
-    std::string code;
-    std::string message;
-  };
+  using Refusal = ActionRefusal;
   template <class T>
-  using Answer = std::variant<T, Refusal>;
-  using Maybe = std::optional<Refusal>;  // nullopt: done
+  using Answer = ActionAnswer<T>;
+  using Maybe = ActionMaybe;  // nullopt: done
 
   Groups(Services services, Limits limits) : s_(std::move(services)), limits_(limits) {}
 

@@ -83,7 +83,7 @@ std::optional<ApiResponse> Api::analysis(const ApiRequest& r, std::string_view p
     const auto viewer = r.token.empty() ? std::nullopt : accounts_.authenticate(r.token);
     const bool player = viewer && (viewer->id == game->black_id || viewer->id == game->white_id);
     // A private game is its players' alone (to others it does not exist, as GET /games/{id}).
-    const auto settings = protocol::decode_settings(game->settings);
+    const auto settings = protocol::decode_stored_settings(game->settings);
     const bool is_private = !std::holds_alternative<protocol::GameSettings>(settings) ||
                             std::get<protocol::GameSettings>(settings).is_private;
     if (is_private && !player) return not_found;

@@ -15,13 +15,14 @@
 
 namespace tengen {
 
-class Mailer;    // mail/mailer.h
-class Pusher;    // push/pusher.h
-class Analysis;  // analysis/analysis.h
-class Groups;    // groups/groups.h
-class Ladders;   // groups/ladders.h
-class Classes;   // groups/classes.h
-class Simuls;    // events/simuls.h
+class Mailer;     // mail/mailer.h
+class Pusher;     // push/pusher.h
+class Analysis;   // analysis/analysis.h
+class Groups;     // groups/groups.h
+class Ladders;    // groups/ladders.h
+class Classes;    // groups/classes.h
+class Simuls;     // events/simuls.h
+class PairGames;  // events/pair_games.h
 
 // What the HTTP layer hands the API, and what it gets back: no Beast types here.
 struct ApiRequest {
@@ -57,6 +58,7 @@ struct GameArchive {
   Ladders* ladders = nullptr;    // groups' ladders; likewise
   Classes* classes = nullptr;    // classes for schools, and course progress; likewise
   Simuls* simuls = nullptr;      // simuls (docs/events.md); likewise
+  PairGames* pairs = nullptr;    // pair Go and rengo (docs/events.md); likewise
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -114,6 +116,8 @@ class Api {
   std::optional<ApiResponse> ladders(const ApiRequest& request, std::string_view path);
   // http/simul_api.cpp: /api/v1/simuls and /api/v1/simuls/{id}[/join|leave|start|cancel].
   std::optional<ApiResponse> simuls(const ApiRequest& request, std::string_view path);
+  // http/pair_api.cpp: /api/v1/pairgo and /api/v1/pairgo/{id}[/join|leave|start|cancel].
+  std::optional<ApiResponse> pair_games(const ApiRequest& request, std::string_view path);
   // http/class_api.cpp: /api/v1/classes/..., /api/v1/me/class, /api/v1/me/course/... and
   // /api/v1/admin/teachers/....
   std::optional<ApiResponse> classes(const ApiRequest& request, std::string_view path);

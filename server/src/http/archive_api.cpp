@@ -28,7 +28,7 @@ using namespace api;  // the API's helpers (http/api_util.h)
 namespace wire = protocol::http;
 
 std::optional<wire::GameInfo> game_info(const store::GameSummary& g) {
-  auto settings = protocol::decode_settings(g.settings);
+  auto settings = protocol::decode_stored_settings(g.settings);
   if (!std::holds_alternative<protocol::GameSettings>(settings)) return std::nullopt;
   return wire::GameInfo{g.id,
                         {g.black_id, g.black_name},

@@ -4,6 +4,7 @@
 #include "groups/classes.h"
 #include "http/api.h"
 #include "http/api_util.h"
+#include "http/refusal_replies.h"
 
 namespace tengen {
 namespace {
@@ -12,13 +13,11 @@ namespace wire = protocol::http;
 using api::error;
 
 ApiResponse refused(const Classes::Refusal& no) {
-  auto response = error(no.status, no.code, no.message);
-  if (no.status == 429) response.retry_after_s = 6;
-  return response;
+  return api::refused(no, 6);
 }
 
 ApiResponse done(const std::optional<Classes::Refusal>& no) {
-  return no ? refused(*no) : ApiResponse{204, "", {}};
+  return api::done(no, 6);
 }
 
 ApiResponse made(const std::variant<Classes::Made, Classes::Refusal>& outcome, int status) {

@@ -3,6 +3,7 @@
 #include "groups/groups.h"
 #include "http/api.h"
 #include "http/api_util.h"
+#include "http/refusal_replies.h"
 
 namespace tengen {
 namespace {
@@ -11,13 +12,11 @@ namespace wire = protocol::http;
 using api::error;
 
 ApiResponse refused(const Groups::Refusal& no) {
-  auto response = error(no.status, no.code, no.message);
-  if (no.status == 429) response.retry_after_s = 2;
-  return response;
+  return api::refused(no, 2);
 }
 
 ApiResponse done(const Groups::Maybe& no) {
-  return no ? refused(*no) : ApiResponse{204, "", {}};
+  return api::done(no, 2);
 }
 
 }  // namespace

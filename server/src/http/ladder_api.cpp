@@ -3,6 +3,7 @@
 #include "groups/ladders.h"
 #include "http/api.h"
 #include "http/api_util.h"
+#include "http/refusal_replies.h"
 
 namespace tengen {
 namespace {
@@ -10,12 +11,8 @@ namespace {
 namespace wire = protocol::http;
 using api::error;
 
-ApiResponse refused(const Ladders::Refusal& no) {
-  return error(no.status, no.code, no.message);
-}
-ApiResponse done(const Ladders::Maybe& no) {
-  return no ? refused(*no) : ApiResponse{204, "", {}};
-}
+using api::done;
+using api::refused;
 
 }  // namespace
 

@@ -145,7 +145,7 @@ ApiResponse Api::report(const ApiRequest& r, const store::UserRecord& reporter) 
     const auto game = archive_.store->game(*filing.game);
     if (!game) return not_found;
     // A private game exists for its players only (as GET /api/v1/games/{id} answers).
-    const auto settings = protocol::decode_settings(game->settings);
+    const auto settings = protocol::decode_stored_settings(game->settings);
     const auto* game_settings = std::get_if<protocol::GameSettings>(&settings);
     if ((!game_settings || game_settings->is_private) && reporter.id != game->black_id &&
         reporter.id != game->white_id)

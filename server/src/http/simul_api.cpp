@@ -3,20 +3,16 @@
 #include "events/simuls.h"
 #include "http/api.h"
 #include "http/api_util.h"
+#include "http/refusal_replies.h"
 #include "protocol/group_api.h"
 
 namespace tengen {
 namespace {
 
 namespace wire = protocol::http;
+using api::done;
 using api::error;
-
-ApiResponse refused(const Simuls::Refusal& no) {
-  return error(no.status, no.code, no.message);
-}
-ApiResponse done(const Simuls::Maybe& no) {
-  return no ? refused(*no) : ApiResponse{204, "", {}};
-}
+using api::refused;
 
 }  // namespace
 

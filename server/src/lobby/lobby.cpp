@@ -202,6 +202,15 @@ std::variant<protocol::GameId, std::string> Lobby::start_game(
     if (!black || !white) return std::string("no such player");
     if (s_.blocks.apart(black_id, white_id))
       return std::string("one of the players blocks the other");
+    if (const auto& teams = settings.teams) {  // pair Go: nobody blocks anyone of the four
+      std::vector<std::int64_t> all;
+      for (const auto* team : {&teams->black, &teams->white})
+        for (const auto& m : *team) all.push_back(m.id);
+      for (std::size_t i = 0; i < all.size(); ++i)
+        for (std::size_t j = i + 1; j < all.size(); ++j)
+          if (s_.blocks.apart(all[i], all[j]))
+            return std::string("one of the players blocks another");
+    }
     Turn turn(*this);
     auto options = s_.room;
     if (start_timeout) options.start_timeout = *start_timeout;

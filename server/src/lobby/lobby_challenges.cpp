@@ -17,17 +17,34 @@ using replies::error;
 
 void Lobby::tell_started(Turn& turn, const protocol::GameStarted& started) {
   const auto text = encoded(started);
-  presence_.send_to_user(started.black.id, text, turn.out);
-  presence_.send_to_user(started.white.id, text, turn.out);
+  // Each colour's players: the one player, or a pair Go game's team (docs/events.md).
+  using Members = std::vector<protocol::TeamMember>;
+  const auto& teams = started.settings.teams;
+  const Members black = teams ? teams->black : Members{{started.black.id, started.black.name}};
+  const Members white = teams ? teams->white : Members{{started.white.id, started.white.name}};
+  const auto names = [](const Members& team) {
+    std::string joined;
+    for (const auto& m : team) joined += (joined.empty() ? "" : " & ") + m.name;
+    return joined;
+  };
+  for (const auto* team : {&black, &white})
+    for (const auto& m : *team) presence_.send_to_user(m.id, text, turn.out);
   if (!s_.notify) return;
   const int round = started.tournament ? started.tournament->round : 0;
-  const auto tell = [&](const protocol::UserRef& who, Color colour,
-                        const protocol::UserRef& other) {
-    s_.notify(
-        {PlayerNotice::Kind::GameStarted, started.game, who.id, colour, other.name, 0, {}, round});
+  const auto tell = [&](const Members& team, Color colour, const Members& other) {
+    for (const auto& m : team) {
+      s_.notify({PlayerNotice::Kind::GameStarted,
+                 started.game,
+                 m.id,
+                 colour,
+                 names(other),
+                 0,
+                 {},
+                 round});
+    }
   };
-  tell(started.black, Color::Black, started.white);
-  tell(started.white, Color::White, started.black);
+  tell(black, Color::Black, white);
+  tell(white, Color::White, black);
 }
 
 ratings::Rating Lobby::rating_of(std::int64_t user) const {

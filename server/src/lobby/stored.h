@@ -26,7 +26,7 @@ inline protocol::UserRef user(
 
 // A row's game settings (`what`: whose, for the fault); throws if they cannot be read.
 inline protocol::GameSettings settings(const std::string& text, const std::string& what) {
-  auto decoded = protocol::decode_settings(text);
+  auto decoded = protocol::decode_stored_settings(text);
   if (auto* problem = std::get_if<std::string>(&decoded))
     throw std::runtime_error("the stored settings of " + what + " are unreadable: " + *problem);
   return std::get<protocol::GameSettings>(decoded);

@@ -71,7 +71,7 @@ std::vector<store::RatingChanged> RatingBook::replay(
   std::vector<store::RatingChanged> history;
   for (const auto& g : games) {
     if (!g.result || !g.ended_at_ms) continue;
-    const auto decoded = protocol::decode_settings(g.settings);
+    const auto decoded = protocol::decode_stored_settings(g.settings);
     const auto* settings = std::get_if<protocol::GameSettings>(&decoded);
     const auto result = Result::parse_sgf(*g.result);
     if (!settings || !settings->rated || !result) continue;

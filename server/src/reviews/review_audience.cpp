@@ -46,7 +46,7 @@ std::vector<protocol::UserRef> private_players(store::GameStore& store,
   if (!game) return {};
   const auto row = store.game(*game);
   if (!row) return {};
-  const auto settings = protocol::decode_settings(row->settings);
+  const auto settings = protocol::decode_stored_settings(row->settings);
   const auto* s = std::get_if<protocol::GameSettings>(&settings);
   // Settings that no longer read: kept from all but the players, as the game's own page does.
   if (s && !s->is_private) return {};

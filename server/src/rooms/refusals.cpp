@@ -92,13 +92,17 @@ constexpr std::array kRows{
         "play can resume only from the scoring phase"},
     Row{Refused::StillSuggesting, ErrorCode::Conflict,
         "the server is still suggesting dead stones: the scoring phase starts in a moment"},
+    Row{Refused::PartnersTurn, ErrorCode::NotYourTurn,
+        "it is your partner {}'s move for {}: in pair Go the partners play in turn"},
+    Row{Refused::NoTeamChat, ErrorCode::Forbidden,
+        "only the players of a pair Go game have a team chat"},
 };
 
 constexpr bool in_order() {
   for (std::size_t i = 0; i < kRows.size(); ++i) {
     if (static_cast<std::size_t>(kRows[i].why) != i) return false;
   }
-  return kRows.size() == static_cast<std::size_t>(Refused::StillSuggesting) + 1;
+  return kRows.size() == static_cast<std::size_t>(Refused::NoTeamChat) + 1;
 }
 static_assert(in_order(), "kRows must list every Refused once, in its order");
 

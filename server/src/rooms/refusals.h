@@ -61,6 +61,8 @@ enum class Refused : std::uint8_t {
   StaleMarking,  // {} version sent, {} current version
   ResumeOutsideScoring,
   StillSuggesting,
+  PartnersTurn,  // {} the partner, {} colour
+  NoTeamChat,
 };
 
 // The error for refusal `why` of command `cid` in game `game`, its "{}" filled with `parts` in

@@ -55,8 +55,51 @@ Room::Room(protocol::GameId id, protocol::GameSettings settings, protocol::UserR
   if (nigiri_) publish("", protocol::NigiriStarted{nigiri_state()});
 }
 
+const std::vector<protocol::TeamMember>* Room::team(Color c) const {
+  if (!settings_.teams) return nullptr;
+  return c == Color::Black ? &settings_.teams->black : &settings_.teams->white;
+}
+
+namespace {
+bool in_team(const std::vector<protocol::TeamMember>* team, std::int64_t user) {
+  return team && std::any_of(team->begin(), team->end(),
+                             [&](const protocol::TeamMember& m) { return m.id == user; });
+}
+}  // namespace
+
+bool Room::is_player(std::int64_t user) const {
+  if (settings_.teams)
+    return in_team(team(Color::Black), user) || in_team(team(Color::White), user);
+  return user == black_.id || user == white_.id;
+}
+
+std::vector<std::int64_t> Room::players() const {
+  if (!settings_.teams) return {black_.id, white_.id};
+  std::vector<std::int64_t> ids;
+  for (const auto* t : {team(Color::Black), team(Color::White)})
+    for (const auto& m : *t) ids.push_back(m.id);
+  return ids;
+}
+
+std::optional<protocol::TeamMember> Room::member_to_move(Color c) const {
+  const auto* members = team(c);
+  if (!members || members->empty()) return std::nullopt;
+  std::size_t played = 0;
+  if (game_) {
+    for (const Move& m : game_->moves()) played += m.color == c ? 1 : 0;
+  } else if (c == Color::Black) {
+    played = 0;  // Black's first member places the free handicap stones
+  }
+  return (*members)[played % members->size()];
+}
+
 std::optional<Color> Room::color_of(std::int64_t user) const {
   if (nigiri_ && !proof_) return std::nullopt;  // colours are not drawn yet
+  if (settings_.teams) {
+    if (in_team(team(Color::Black), user)) return Color::Black;
+    if (in_team(team(Color::White), user)) return Color::White;
+    return std::nullopt;
+  }
   if (user == black_.id) return Color::Black;
   if (user == white_.id) return Color::White;
   return std::nullopt;
@@ -86,6 +129,7 @@ protocol::Ack Room::publish(const std::string& cid, protocol::RoomEventBody body
   if (auto* chat = std::get_if<protocol::ChatPosted>(&body)) {
     chat->line.seq = seq;
     audience.author = chat->line.from.id;
+    if (chat->line.channel == protocol::Channel::Team) audience.only = color_of(audience.author);
   }
   if (const auto* c = std::get_if<protocol::ConditionalMoves>(&body)) audience.only = c->color;
   const char* kind = records::kind_of(body);
@@ -119,6 +163,11 @@ std::optional<protocol::Error> Room::annul(Steady now) {
 bool Room::present(std::int64_t user) const {
   return std::any_of(channel_.members().begin(), channel_.members().end(),
                      [&](const auto& m) { return m->user() && m->user()->id == user; });
+}
+
+bool Room::colour_present(Color c) const {
+  return std::any_of(channel_.members().begin(), channel_.members().end(),
+                     [&](const auto& m) { return m->user() && color_of(m->user()->id) == c; });
 }
 
 Room::Reply Room::join(const std::shared_ptr<Recipient>& who, const std::string& cid,
@@ -169,7 +218,7 @@ void Room::leave(const std::shared_ptr<Recipient>& who, Steady now) {
   if (!who->user() || !is_player(who->user()->id)) tell_watching();
   if (!who->user()) return;
   const auto color = color_of(who->user()->id);
-  if (!color || finished() || present(who->user()->id)) return;
+  if (!color || finished() || colour_present(*color)) return;  // a partner may still be here
   absent_since_[index_of(*color)] = now;
   const auto at = claim_at(*color);
   protocol::Absence absence{*color, {}};
@@ -200,6 +249,8 @@ std::optional<protocol::Error> Room::check_turn(std::int64_t user, const std::st
   }
   const Color to_move = game_ ? game_->to_move() : Color::Black;
   if (*color_of(user) != to_move) return refuse(Refused::NotYourTurn, cid, {color_name(to_move)});
+  if (const auto next = member_to_move(to_move); next && next->id != user)
+    return refuse(Refused::PartnersTurn, cid, {next->name, color_name(to_move)});
   return std::nullopt;
 }
 

@@ -92,6 +92,10 @@ class Room {
   protocol::GameId id() const noexcept { return id_; }
   const protocol::UserRef& black() const noexcept { return black_; }
   const protocol::UserRef& white() const noexcept { return white_; }
+  // Whether `user` plays in this game (either colour, any member of a pair Go team), and every
+  // one who does: the two players, or the teams' members (docs/events.md, "Pair Go").
+  bool plays(std::int64_t user) const { return is_player(user); }
+  std::vector<std::int64_t> players() const;
   const protocol::GameSettings& settings() const noexcept { return settings_; }
   const Rules& rules() const noexcept { return rules_; }  // with the game's komi
   bool finished() const noexcept { return result_.has_value(); }
@@ -114,8 +118,9 @@ class Room {
   Reply request_undo(std::int64_t user, const std::string& cid);
   Reply answer_undo(std::int64_t user, const std::string& cid, bool accept, Steady now);
   // `at_ms`: when (Unix ms), shown with the line and kept with it.
+  // `team`: a pair Go game's player writes to their own team only.
   Reply chat(const protocol::UserRef& from, const std::string& cid, const std::string& text,
-             std::int64_t at_ms = 0);
+             std::int64_t at_ms = 0, bool team = false);
   Reply choose_nigiri(std::int64_t user, const std::string& cid, const std::string& seed,
                       const std::optional<std::string>& guess, Steady now);
   Reply abort(std::int64_t user, const std::string& cid, Steady now);
@@ -184,8 +189,15 @@ class Room {
  private:
   enum class Stage : std::uint8_t { Nigiri, Playing, Scoring, Over };
 
-  bool is_player(std::int64_t user) const { return user == black_.id || user == white_.id; }
+  bool is_player(std::int64_t user) const;
   std::optional<Color> color_of(std::int64_t user) const;
+  // A pair Go game's team of colour `c` (none in an ordinary game), and the member whose move
+  // it is when it is that colour's turn: members play in the order listed, the colour's moves
+  // (passes included) counted so far choosing which.
+  const std::vector<protocol::TeamMember>* team(Color c) const;
+  std::optional<protocol::TeamMember> member_to_move(Color c) const;
+  // Whether someone of colour `c` (its player, or any member of its team) is in the room.
+  bool colour_present(Color c) const;
   Stage stage() const;
   // Refusal `why` of command `cid` (rooms/refusals.h has every code and its words).
   protocol::Error refuse(Refused why, const std::string& cid,
@@ -297,8 +309,10 @@ class Room {
     protocol::ChatLine line;
     std::size_t bytes;
   };
-  std::array<std::deque<KeptLine>, 2> chat_;
-  std::array<int, 2> chat_lines_{};
+  // Indexed by chat_index(): players', spectators', then Black's and White's team chat.
+  std::array<std::deque<KeptLine>, 4> chat_;
+  std::array<int, 4> chat_lines_{};
+  std::size_t chat_index(const protocol::ChatLine& line) const;
   std::map<std::int64_t, int> chat_by_;
   // Spectators: signed-in users (once each, however many pages) and guests' pages.
   std::int64_t watching() const;

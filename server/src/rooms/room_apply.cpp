@@ -166,6 +166,10 @@ std::unique_ptr<Room> Room::recover(const store::StoredGame& stored,
       room->judge_stored(*record, static_cast<protocol::Seq>(e.seq), e.kind.c_str());
       room->apply(*record, static_cast<protocol::Seq>(e.seq), e.kind.c_str());
       if (const auto* c = std::get_if<records::ConditionalSet>(&*record)) only = c->by;
+      if (const auto* c = std::get_if<records::Chatted>(&*record);
+          c && c->channel == protocol::Channel::Team) {
+        only = room->color_of(c->from.id);  // a team's chat stays the team's
+      }
     }
     room->channel_.restore_seq(static_cast<protocol::Seq>(e.seq));
     room->channel_.keep({room->channel_.seq(),

@@ -39,8 +39,13 @@ std::variant<protocol::UserRef, protocol::Error> Room::delete_chat(protocol::Seq
   return *author;
 }
 
+std::size_t Room::chat_index(const protocol::ChatLine& line) const {
+  if (line.channel != protocol::Channel::Team) return static_cast<std::size_t>(line.channel);
+  return color_of(line.from.id) == Color::White ? 3 : 2;
+}
+
 void Room::keep_chat(const protocol::ChatLine& line) {
-  const auto channel = static_cast<std::size_t>(line.channel);  // players' 0, spectators' 1
+  const auto channel = chat_index(line);
   // The line's size as the snapshot will encode it: escaping can make text up to six times longer.
   const std::size_t bytes =
       nlohmann::json(line.text).dump().size() + nlohmann::json(line.from.name).dump().size() + 80;
@@ -51,8 +56,9 @@ void Room::keep_chat(const protocol::ChatLine& line) {
 }
 
 Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
-                       const std::string& text, std::int64_t at_ms) {
+                       const std::string& text, std::int64_t at_ms, bool team) {
   const bool player = is_player(from.id);
+  if (team && !(settings_.teams && player)) return refuse(Refused::NoTeamChat, cid);
   const auto mine = chat_by_.find(from.id);
   if (mine != chat_by_.end() && mine->second >= options_.chat_lines_per_person) {
     return refuse(Refused::OwnChatFull, cid, {std::to_string(mine->second)});
@@ -60,8 +66,11 @@ Room::Reply Room::chat(const protocol::UserRef& from, const std::string& cid,
   if (!player && chat_lines_[1] >= options_.spectator_chat_lines) {
     return refuse(Refused::SpectatorChatFull, cid, {std::to_string(chat_lines_[1])});
   }
-  const records::Chatted said{
-      from, player ? protocol::Channel::Players : protocol::Channel::Spectators, text, at_ms};
+  const records::Chatted said{from,
+                              team     ? protocol::Channel::Team
+                              : player ? protocol::Channel::Players
+                                       : protocol::Channel::Spectators,
+                              text, at_ms};
   auto ack =
       publish(cid, protocol::ChatPosted{{0, from, said.channel, text, at_ms}}, said, !player);
   apply(said, channel_.seq());  // a line is kept with its event's number

@@ -78,6 +78,15 @@ std::string Room::sgf() const {
   record.rules = std::string(to_string(settings_.ruleset));
   record.black_name = black_.name;
   record.white_name = white_.name;
+  if (settings_.teams) {  // pair Go: every member's name, in the order they play
+    const auto names = [](const std::vector<protocol::TeamMember>& team) {
+      std::string text;
+      for (const auto& m : team) text += (text.empty() ? "" : " & ") + m.name;
+      return text;
+    };
+    record.black_name = names(settings_.teams->black);
+    record.white_name = names(settings_.teams->white);
+  }
   if (result_) record.result = result_->to_sgf();
   if (proof_) {
     record.game_comment = "Nigiri (verify with sha256sum, see docs/nigiri.md): commitment " +

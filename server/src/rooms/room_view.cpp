@@ -28,7 +28,11 @@ std::pair<std::vector<protocol::ChatLine>, std::int64_t> Room::chat_for(
     bool all_channels, std::optional<std::int64_t> viewer) const {
   std::vector<const KeptLine*> visible;
   std::int64_t blocked = 0;  // lines kept that this viewer does not read: not "earlier" ones
-  for (std::size_t channel = 0; channel < (all_channels ? 2 : 1); ++channel) {
+  // The viewer's team's chat (pair Go), besides the players' and perhaps the spectators'.
+  const auto colour = viewer ? color_of(*viewer) : std::nullopt;
+  const std::size_t team = colour ? (*colour == Color::White ? 3 : 2) : 0;
+  for (std::size_t channel = 0; channel < 4; ++channel) {
+    if ((channel == 1 && !all_channels) || (channel >= 2 && channel != team)) continue;
     for (const auto& kept : chat_[channel]) {
       if (viewer && blocks_ && blocks_->blocks(*viewer, kept.line.from.id))
         ++blocked;
@@ -46,7 +50,8 @@ std::pair<std::vector<protocol::ChatLine>, std::int64_t> Room::chat_for(
     lines.push_back(kept->line);
   }
   std::reverse(lines.begin(), lines.end());
-  const std::int64_t readable = chat_lines_[0] + (all_channels ? chat_lines_[1] : 0) - blocked;
+  const std::int64_t readable = chat_lines_[0] + (all_channels ? chat_lines_[1] : 0) +
+                                (team ? chat_lines_[team] : 0) - blocked;
   return {std::move(lines), readable - static_cast<std::int64_t>(lines.size())};
 }
 
@@ -103,6 +108,9 @@ protocol::MyGame Room::my_game(std::int64_t user, Steady now) const {
   if (stage() == Stage::Playing) {
     g.to_move = game_ ? game_->to_move() : Color::Black;
     g.your_move = color == g.to_move;
+    if (const auto next = member_to_move(*g.to_move); next && g.your_move) {
+      g.your_move = next->id == user;  // pair Go: the partner's turn is not yours
+    }
   } else if (stage() == Stage::Scoring) {
     // Counting waits for whoever has not accepted the current marking.
     g.your_move = color && !suggestion_pending_ && accepted_[index_of(*color)] != marking_version_;

@@ -17,6 +17,7 @@
 #include "store/leases.h"
 #include "store/mail_store.h"
 #include "store/moderation_store.h"
+#include "store/pair_store.h"
 #include "store/position_analysis_store.h"
 #include "store/postgres.h"
 #include "store/push_store.h"
@@ -45,6 +46,7 @@ struct Stores {
   std::unique_ptr<GroupStore> groups;       // groups (clubs): members, chat (docs/groups.md)
   std::unique_ptr<LadderStore> ladders;
   std::unique_ptr<SimulStore> simuls;
+  std::unique_ptr<PairStore> pairs;     // pair Go and rengo games (docs/events.md)
   std::unique_ptr<ClassStore> classes;  // classes, teachers, course progress (docs/classes.md)
   std::unique_ptr<PositionAnalysisStore> positions;  // review boards' positions analysed
   // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
