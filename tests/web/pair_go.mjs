@@ -146,6 +146,20 @@ try {
   await dora.page.screenshot({ path: join(artifacts, 'pair-game-phone.png'), fullPage: true });
   await assertAccessible(dora.page, 'a pair Go game on a phone');
 
+  step('in blind mode the teams and the next player are said');
+  await watcher.locator('#blind-link').focus();  // shown when focused, as a keyboard reaches it
+  await watcher.keyboard.press('Enter');
+  await watcher.locator('#blind-link.on').waitFor();
+  await watcher.locator('.blind-console').waitFor();
+  const said = await watcher.evaluate(() => document.querySelectorAll('.blind-log p').length);
+  await watcher.locator('#blind-command').fill('who');
+  await watcher.locator('#blind-command').press('Enter');
+  await watcher.locator('.blind-log p').nth(said).waitFor();
+  const who = await watcher.locator('.blind-log p').last().textContent();
+  assert.match(who, /amy & bob/);
+  assert.match(who, /carl & dora/);
+  assert.match(who, /Next for that colour: amy\./);
+
   step('White resigns: the SGF names the four; the pair Go page says finished');
   await command(dora.page, { type: 'resign', game });
   await hana.locator('.simul-head .simul-state', { hasText: 'finished' }).waitFor();
@@ -153,6 +167,12 @@ try {
   const sgf = await hana.evaluate(async (id) => (await fetch(`/api/v1/games/${id}.sgf`)).text(), game);
   assert.match(sgf, /PB\[amy & bob\]/);
   assert.match(sgf, /PW\[carl & dora\]/);
+  // In every player's list of games, not only the two who sit as Black and White.
+  const listed = await hana.evaluate(async (id) => (await (await fetch('/api/v1/users/dora/games')).json()).games.map((g) => g.id), game);
+  assert.ok(listed.includes(game), `dora's games list the pair Go game: ${listed}`);
+  await hana.goto(`${url}/#/user/dora`);
+  await hana.locator(`tr[data-game="${game}"]`, { hasText: 'amy & bob' }).waitFor();
+  await hana.locator(`tr[data-game="${game}"]`, { hasText: 'carl & dora' }).waitFor();
   await hana.click('nav a[data-nav=pairgo]');
   await hana.locator(`.simul-row[data-pair="${pair}"][data-state=finished]`).waitFor();
   await hana.locator('details.simul-new summary').click();

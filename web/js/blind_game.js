@@ -12,6 +12,7 @@ import {
   deadChains, deadPoints,
 } from './blind_words.js';
 import { Enum, Message } from './wire.js';
+import { teamOf, memberToMove, sideName } from './game_state.js';
 
 const THRESHOLDS_KEY = 'tengen-blind-thresholds';
 const DEFAULT_THRESHOLDS = '30 20 10 5';
@@ -103,7 +104,13 @@ export class BlindConsole extends CommandBox {
     if (!me) return this.say(t('blind.not_playing')), false;
     if (s.phase === Enum.Phase.scoring) return this.say(t('blind.counting_now')), false;
     if (s.phase === Enum.Phase.finished) return this.say(t('blind.game_over_already')), false;
-    if (!this.game.myTurn()) return this.say(t('game.their_move', { name: s[s.toMove]?.name ?? colorWord(s.toMove) })), false;
+    if (!this.game.myTurn()) {
+      // Pair Go: the partner's turn, in the server's words; the other team's next player by name.
+      const next = memberToMove(s, s.toMove);
+      this.say(next && s.toMove === me ? t('pair.partners_turn', { name: next.name })
+        : t('game.their_move', { name: next?.name ?? s[s.toMove]?.name ?? colorWord(s.toMove) }));
+      return false;
+    }
     return true;
   }
 
@@ -228,13 +235,18 @@ export class BlindConsole extends CommandBox {
       return;
     }
     const player = (c) => {
+      if (teamOf(s, c)) return sideName(s, c);  // a pair Go team: its players, in order
       const rank = rankText(s[c].id);
       return rank ? `${s[c].name} (${rank})` : s[c].name;
     };
     const me = this.game.myColor();
     const parts = [t('blind.who', { black: player('black'), white: player('white') })];
     parts.push(me ? t('blind.you_are', { color: colorWord(me) }) : t('blind.you_watch'));
-    if (s.phase === Enum.Phase.playing) parts.push(t('blind.to_move', { color: colorWord(s.toMove) }));
+    if (s.phase === Enum.Phase.playing) {
+      parts.push(t('blind.to_move', { color: colorWord(s.toMove) }));
+      const next = memberToMove(s, s.toMove);
+      if (next) parts.push(next.id === this.game.userId() ? t('blind.your_move') : t('pair.plays_next', { name: next.name }));
+    }
     else if (s.phase === Enum.Phase.scoring) parts.push(t('blind.counting_now'));
     else if (s.phase === Enum.Phase.finished) parts.push(t('blind.game_over', { result: sentence(this.game.resultWords()) }));
     this.say(parts.join(' '));

@@ -4,6 +4,15 @@ import { t } from './i18n.js';
 import { fetchJson } from './api.js';
 import { rankTag } from './ranks.js';
 
+const profile = (name) => h('a', { href: `#/user/${encodeURIComponent(name)}` }, name);
+
+// A colour's player with their rank, or a pair Go game's team (docs/events.md): every name.
+function side(g, color) {
+  const team = g.settings.teams?.[color];
+  if (!team) return [profile(g[color].name), rankTag(g[color])];
+  return team.flatMap((m, i) => (i ? [' & ', profile(m.name)] : [profile(m.name)]));
+}
+
 // Left out on a phone, so that the result stays in sight (it was scrolled off to the right).
 const WIDE = new Set(['board', 'moves', 'started']);
 
@@ -30,8 +39,8 @@ export function mountGameList(root, ctx, { title, url, empty, heading = 'h1' }) 
       for (const g of page.games) {
         rows.append(h('tr', { dataset: { game: g.id } },
           h('td', {}, h('a', { href: `#/game/${g.id}` }, `#${g.id}`)),
-          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.black.name)}` }, g.black.name), rankTag(g.black)),
-          h('td', {}, h('a', { href: `#/user/${encodeURIComponent(g.white.name)}` }, g.white.name), rankTag(g.white)),
+          h('td', {}, ...side(g, 'black')),
+          h('td', {}, ...side(g, 'white')),
           h('td', { class: 'wide', title: describeTime(g.settings.time) }, `${sizeOf(g.settings)} ${rulesetName(g.settings.ruleset)}`),
           h('td', { class: 'col-result', title: describeResult(g.result) }, g.result ?? (g.ended_at_ms ? '' : t('games.playing'))),
           h('td', { class: 'wide' }, g.ended_at_ms ? String(g.move_count) : ''),  // counted when the game ends

@@ -261,13 +261,27 @@ void GameActor::settle(const std::function<void()>& after) {
   }
 }
 
+namespace {
+// A colour's player, or each player of a pair Go game's team (docs/events.md).
+std::vector<std::int64_t> players_of(const Room& room, Color c) {
+  if (const auto& teams = room.settings().teams) {
+    std::vector<std::int64_t> ids;
+    for (const auto& m : c == Color::Black ? teams->black : teams->white) ids.push_back(m.id);
+    return ids;
+  }
+  return {(c == Color::Black ? room.black() : room.white()).id};
+}
+}  // namespace
+
 void GameActor::notify_players(const Outbox& out) {
   Room& room = *room_;
   for (const Color back : room.take_returned()) {  // a live game's player came back
     const auto& returner = back == Color::Black ? room.black() : room.white();
-    const auto& waiting = back == Color::Black ? room.white() : room.black();
-    host_.notify(PlayerNotice{PlayerNotice::Kind::OpponentBack, id_, waiting.id, opponent(back),
-                              returner.name, room.moves_played()});
+    // The other colour's player, or each player of a pair Go game's other team.
+    for (const auto waiting : players_of(room, opponent(back))) {
+      host_.notify(PlayerNotice{PlayerNotice::Kind::OpponentBack, id_, waiting, opponent(back),
+                                returner.name, room.moves_played()});
+    }
   }
   if (!room.correspondence()) return;
   if (!room.finished()) {
@@ -287,10 +301,11 @@ void GameActor::notify_players(const Outbox& out) {
   for (const auto& over : out.ended) {
     if (over.game != id_) continue;
     for (const Color c : {Color::Black, Color::White}) {
-      const auto& player = c == Color::Black ? room.black() : room.white();
       const auto& other = c == Color::Black ? room.white() : room.black();
-      host_.notify(PlayerNotice{PlayerNotice::Kind::GameOver, id_, player.id, c, other.name,
-                                room.moves_played(), over.result});
+      for (const auto player : players_of(room, c)) {
+        host_.notify(PlayerNotice{PlayerNotice::Kind::GameOver, id_, player, c, other.name,
+                                  room.moves_played(), over.result});
+      }
     }
   }
 }

@@ -409,9 +409,13 @@ std::vector<GameSummary> SqlGameStore::games_of(std::int64_t user_id, Page page)
   const auto before = page.before_or_max();
   return summaries(reader_->run(
       kSummary + "WHERE g.id IN (SELECT id FROM games WHERE black_id = ? AND id < ?"
-                 " UNION SELECT id FROM games WHERE white_id = ? AND id < ?)"
+                 " UNION SELECT id FROM games WHERE white_id = ? AND id < ?"
+                 // A pair Go game's every player (docs/events.md), not only its first two.
+                 " UNION SELECT s.game_id FROM pair_games s JOIN pair_players p"
+                 " ON p.pair_id = s.id WHERE p.user_id = ? AND s.game_id < ?)"
                  " ORDER BY g.id DESC LIMIT ?",
-      {value(user_id), value(before), value(user_id), value(before), value(page.limit)}));
+      {value(user_id), value(before), value(user_id), value(before), value(user_id), value(before),
+       value(page.limit)}));
 }
 
 std::vector<GameSummary> SqlGameStore::finished_games(Page page) {
