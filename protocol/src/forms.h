@@ -74,6 +74,11 @@ inline std::optional<std::string> read_event_settings(const nlohmann::json& j,
   return std::nullopt;
 }
 
+// A user in an answer: {"id", "name"}.
+inline nlohmann::json user_json(const UserRef& u) {
+  return nlohmann::json{{"id", u.id}, {"name", u.name}};
+}
+
 inline std::optional<nlohmann::json> object_of(std::string_view body) {
   auto j = nlohmann::json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return std::nullopt;

@@ -10,14 +10,11 @@ namespace {
 
 using json = nlohmann::json;
 using forms::fail;
-
-json user(const UserRef& u) {
-  return json{{"id", u.id}, {"name", u.name}};
-}
+using forms::user_json;
 
 json summary(const PairSummary& s) {
   json j{{"id", s.id},
-         {"host", user(s.host)},
+         {"host", user_json(s.host)},
          {"name", s.name},
          {"settings", json::parse(encode_settings(s.settings))},
          {"team_size", s.team_size},
@@ -86,7 +83,8 @@ std::string encode_pairs(const std::vector<PairSummary>& pairs) {
 std::string encode_pair_page(const PairPage& page) {
   const auto team = [](const std::vector<PairMember>& members) {
     json list = json::array();
-    for (const auto& m : members) list.push_back({{"player", user(m.player)}, {"rank", m.rank}});
+    for (const auto& m : members)
+      list.push_back({{"player", user_json(m.player)}, {"rank", m.rank}});
     return list;
   };
   return json{

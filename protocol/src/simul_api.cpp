@@ -10,14 +10,11 @@ namespace {
 
 using json = nlohmann::json;
 using forms::fail;
-
-json user(const UserRef& u) {
-  return json{{"id", u.id}, {"name", u.name}};
-}
+using forms::user_json;
 
 json summary(const SimulSummary& s) {
   json j{{"id", s.id},
-         {"host", user(s.host)},
+         {"host", user_json(s.host)},
          {"name", s.name},
          {"settings", json::parse(encode_settings(s.settings))},
          {"boards", s.boards},
@@ -73,7 +70,7 @@ std::string encode_simuls(const std::vector<SimulSummary>& simuls) {
 std::string encode_simul_page(const SimulPage& page) {
   json boards = json::array();
   for (const auto& b : page.boards) {
-    json j{{"player", user(b.player)},
+    json j{{"player", user_json(b.player)},
            {"rank", b.rank},
            {"joined_at_ms", b.joined_at_ms},
            {"handicap", b.handicap}};

@@ -8,25 +8,14 @@
 
 #include "protocol/codec.h"
 #include "rooms/room.h"
+#include "support/recorder.h"
 
 namespace tengen {
 namespace {
 
 using json = nlohmann::json;
 
-class Recorder final : public Recipient {
- public:
-  explicit Recorder(std::optional<store::UserRecord> user) : user_(std::move(user)) {}
-  void send(std::shared_ptr<const std::string> message) override {
-    received.push_back(json::parse(*message));
-  }
-  std::uint64_t id() const override { return 1; }
-  const std::optional<store::UserRecord>& user() const override { return user_; }
-  std::vector<json> received;
-
- private:
-  std::optional<store::UserRecord> user_;
-};
+using testing::Recorder;
 
 // Black: amy (B1) and bob (B2); White: carl (W1) and dora (W2).
 constexpr std::int64_t kAmy = 11, kBob = 12, kCarl = 21, kDora = 22, kKibitzer = 30;

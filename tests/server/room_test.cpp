@@ -6,24 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/recorder.h"
+
 namespace tengen {
 namespace {
 
 using json = nlohmann::json;
 
-class Recorder final : public Recipient {
- public:
-  explicit Recorder(std::optional<store::UserRecord> user) : user_(std::move(user)) {}
-  void send(std::shared_ptr<const std::string> message) override {
-    received.push_back(json::parse(*message));
-  }
-  std::uint64_t id() const override { return 1; }
-  const std::optional<store::UserRecord>& user() const override { return user_; }
-  std::vector<json> received;
-
- private:
-  std::optional<store::UserRecord> user_;
-};
+using testing::Recorder;
 
 protocol::GameSettings settings(const char* ruleset, int size) {
   protocol::GameSettings s;
