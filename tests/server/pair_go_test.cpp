@@ -121,6 +121,22 @@ TEST(PairGo, AnUndoKeepsTheOrderAndRengoTeamsOfThreeGoRound) {
   ok(room.play(kAmy, "12", "F4", kAt0));  // B1 again
 }
 
+TEST(PairGo, WithHandicapStonesWhiteBeginsAndEachTeamStillGoesInItsOrder) {
+  auto settings = pair_settings();
+  settings.handicap = 2;
+  settings.placement = protocol::GameSettings::Placement::Fixed;
+  settings.komi = 0.5;
+  Room room(8, settings, {kAmy, "amy"}, {kCarl, "carl"}, std::nullopt, t0);
+  EXPECT_EQ(std::get<protocol::Error>(room.play(kAmy, "1", "E5", kAt0)).message,
+            "it is white's move");
+  ok(room.play(kCarl, "2", "E5", kAt0));  // W1
+  ok(room.play(kAmy, "3", "B2", kAt0));   // B1
+  EXPECT_EQ(std::get<protocol::Error>(room.play(kCarl, "4", "H2", kAt0)).message,
+            "it is your partner dora's move for white: in pair Go the partners play in turn");
+  ok(room.play(kDora, "5", "H2", kAt0));  // W2
+  ok(room.play(kBob, "6", "A9", kAt0));   // B2
+}
+
 TEST(PairGo, TheTeamChatStaysWithTheTeamLiveInSnapshotsAndAfterARestart) {
   Room room = pair_room();
   std::map<std::int64_t, std::shared_ptr<Recorder>> page;
