@@ -332,6 +332,10 @@ int main(int argc, char** argv) {
       for (const auto& u : stores->moderation->blocked_by(user)) ids.push_back(u.id);
       return ids;
     };
+    // A protected class's student (docs/classes.md) joins no group, simul or pair Go game.
+    auto protected_student = [&](std::int64_t user) {
+      return stores->classes->protected_student(user);
+    };
     Groups groups(
         {.store = *stores->groups,
          .clock = clock,
@@ -343,8 +347,7 @@ int main(int argc, char** argv) {
                to_hub("news", [&] { reads().tell(users, from, text); });
              },
          .blocked_by = blocked_ids,
-         .protected_student =
-             [&](std::int64_t user) { return stores->classes->protected_student(user); }},
+         .protected_student = protected_student},
         Groups::Limits{});
     Classes classes(
         {.store = *stores->classes,
@@ -393,7 +396,8 @@ int main(int argc, char** argv) {
     Simuls simuls({.store = *stores->simuls,
                    .clock = clock,
                    .start_game = start_game_within,
-                   .blocked_by = blocked_ids},
+                   .blocked_by = blocked_ids,
+                   .protected_student = protected_student},
                   Simuls::Limits{});
     PairGames pair_games(
         {.store = *stores->pairs,
@@ -402,7 +406,8 @@ int main(int argc, char** argv) {
              [&](const protocol::GameSettings& settings, std::int64_t black, std::int64_t white) {
                return start_game_within(settings, black, white, {});
              },
-         .blocked_by = blocked_ids},
+         .blocked_by = blocked_ids,
+         .protected_student = protected_student},
         PairGames::Limits{});
     Api api(
         accounts,

@@ -48,7 +48,8 @@ class PairRules : public ::testing::TestWithParam<std::string> {
             .blocked_by =
                 [](std::int64_t user) {
                   return user == 8 ? std::vector<std::int64_t>{2} : std::vector<std::int64_t>{};
-                }},
+                },
+            .protected_student = [](std::int64_t user) { return user == 6; }},
         PairGames::Limits{.open = 2, .joined = 2, .list = 50, .actions_burst = 1000});
   }
   store::UserRecord user(int i) { return store::UserRecord{i, names_[i], "", i == 7}; }
@@ -129,6 +130,8 @@ TEST_P(PairRules, TeamsFillInTheOrderTheirMembersJoinAndTheStartNamesThem) {
   EXPECT_EQ(code(join(id, 5, Color::Black)), "team_full");
   // hal blocks bob, who is in: hal joins neither team.
   EXPECT_EQ(code(join(id, 8, Color::White)), "blocked");
+  // fay is a protected class's student: she plays her class's games.
+  EXPECT_EQ(code(join(id, 6, Color::White)), "protected_student");
   // Not both teams full: no start; not the host: no start.
   EXPECT_EQ(code(pairs_->start(id, user(1))), "teams_not_full");
   EXPECT_EQ(code(join(id, 1, Color::White)), "");  // the host may play

@@ -65,7 +65,8 @@ class SimulRules : public ::testing::TestWithParam<std::string> {
             .blocked_by =
                 [](std::int64_t user) {
                   return user == 8 ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{};
-                }},
+                },
+            .protected_student = [](std::int64_t user) { return user == 7; }},
         Simuls::Limits{.open = 3, .joined = 2, .list = 50, .actions_burst = 1000});
   }
   store::UserRecord user(int i) { return store::UserRecord{i, names_[i], "", i == 7}; }
@@ -140,6 +141,7 @@ TEST_P(SimulRules, PlayersJoinUntilTheBoardsAreTakenAndTheHostStartsOneGameEach)
   EXPECT_EQ(code(simuls_->create(user(1), form("{}"))), "simul_running") << "one at a time";
   EXPECT_EQ(code(simuls_->join(id, user(1))), "host_plays_all");
   EXPECT_EQ(code(simuls_->join(id, user(8))), "blocked") << "hal blocks the host";
+  EXPECT_EQ(code(simuls_->join(id, user(7))), "protected_student") << "a class's student";
   EXPECT_EQ(code(simuls_->start(id, user(1))), "too_few_players");
   for (const int p : {2, 3, 4}) EXPECT_EQ(code(simuls_->join(id, user(p))), "");
   EXPECT_EQ(code(simuls_->join(id, user(2))), "already_joined");

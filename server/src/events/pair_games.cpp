@@ -57,6 +57,13 @@ PairGames::Maybe PairGames::too_fast(const store::UserRecord& me) {
   return Refusal{429, "rate_limited", "too many pair Go actions at once: wait a few seconds"};
 }
 
+PairGames::Maybe PairGames::student_stays(const store::UserRecord& me) {
+  if (!s_.protected_student || !s_.protected_student(me.id)) return std::nullopt;
+  return Refusal{403, "protected_student",
+                 "you are a student of a class: you play your class's games, not pair Go games "
+                 "open to everyone"};
+}
+
 PairGames::Answer<store::PairRow> PairGames::find(std::int64_t pair) {
   auto s = s_.store.pair(pair);
   if (!s) return no_pair(pair);
@@ -67,6 +74,7 @@ PairGames::Answer<std::int64_t> PairGames::create(const store::UserRecord& me,
                                                   const wire::PairForm& form) {
   if (auto no = too_fast(me)) return *no;
   if (me.is_bot) return Refusal{403, "bots_cannot", "a bot's account hosts no pair Go games"};
+  if (auto no = student_stays(me)) return *no;
   if (s_.store.running_of(me.id) > 0)
     return Refusal{409, "pair_running",
                    "you host a pair Go game already: cancel it, or finish its game, first"};
@@ -102,6 +110,7 @@ PairGames::Maybe PairGames::join(std::int64_t pair, const store::UserRecord& me,
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& s = std::get<store::PairRow>(found);
   if (s.state != "open") return not_open(s);
+  if (auto no = student_stays(me)) return *no;
   if (s_.blocked_by) {
     const auto mine = s_.blocked_by(me.id);
     for (const auto& p : s_.store.players(pair)) {

@@ -65,6 +65,13 @@ Simuls::Maybe Simuls::too_fast(const store::UserRecord& me) {
   return Refusal{429, "rate_limited", "too many simul actions at once: wait a few seconds"};
 }
 
+Simuls::Maybe Simuls::student_stays(const store::UserRecord& me) {
+  if (!s_.protected_student || !s_.protected_student(me.id)) return std::nullopt;
+  return Refusal{403, "protected_student",
+                 "you are a student of a class: you play your class's games, not simuls open to "
+                 "everyone"};
+}
+
 Simuls::Answer<store::SimulRow> Simuls::find(std::int64_t simul) {
   auto s = s_.store.simul(simul);
   if (!s) return no_simul(simul);
@@ -75,6 +82,7 @@ Simuls::Answer<std::int64_t> Simuls::create(const store::UserRecord& me,
                                             const wire::SimulForm& form) {
   if (auto no = too_fast(me)) return *no;
   if (me.is_bot) return Refusal{403, "bots_cannot", "a bot's account hosts no simuls"};
+  if (auto no = student_stays(me)) return *no;
   if (s_.store.running_of(me.id) > 0)
     return Refusal{409, "simul_running",
                    "you host a simul already: cancel it, or finish its games, first"};
@@ -118,6 +126,7 @@ Simuls::Maybe Simuls::join(std::int64_t simul, const store::UserRecord& me) {
   if (auto* no = std::get_if<Refusal>(&found)) return *no;
   const auto& s = std::get<store::SimulRow>(found);
   if (s.state != "open") return not_open(s);
+  if (auto no = student_stays(me)) return *no;
   if (s.host_id == me.id)
     return Refusal{409, "host_plays_all", "you host this simul: you play every board"};
   if (s_.blocked_by &&

@@ -53,6 +53,9 @@ class Simuls {
         start_game;
     // Those `user` blocks: nobody joins the simul of a host they block or who blocks them.
     std::function<std::vector<std::int64_t>(std::int64_t user)> blocked_by;
+    // Whether the account is a protected class's student (docs/classes.md), who plays their
+    // class, not everyone: they announce and join none. None: no one is.
+    std::function<bool(std::int64_t user)> protected_student = {};
   };
 
   Simuls(Services services, Limits limits) : s_(std::move(services)), limits_(limits) {}
@@ -77,6 +80,7 @@ class Simuls {
  private:
   Answer<store::SimulRow> find(std::int64_t simul);
   Maybe too_fast(const store::UserRecord& me);
+  Maybe student_stays(const store::UserRecord& me);
   std::int64_t now() const { return s_.clock.unix_ms(); }
 
   Services s_;

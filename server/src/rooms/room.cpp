@@ -160,11 +160,6 @@ std::optional<protocol::Error> Room::annul(Steady now) {
   return std::nullopt;
 }
 
-bool Room::present(std::int64_t user) const {
-  return std::any_of(channel_.members().begin(), channel_.members().end(),
-                     [&](const auto& m) { return m->user() && m->user()->id == user; });
-}
-
 bool Room::colour_present(Color c) const {
   return std::any_of(channel_.members().begin(), channel_.members().end(),
                      [&](const auto& m) { return m->user() && color_of(m->user()->id) == c; });

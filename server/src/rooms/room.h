@@ -249,7 +249,6 @@ class Room {
   // many earlier ones it may read but does not get.
   std::pair<std::vector<protocol::ChatLine>, std::int64_t> chat_for(
       bool all_channels, std::optional<std::int64_t> viewer) const;
-  bool present(std::int64_t user) const;
   protocol::NigiriState nigiri_state() const;
   std::string gtp(Point p) const { return game_ ? game_->board().geometry().to_gtp(p) : ""; }
   // After `mover` played `point`: the opponent's conditional moves answer it (the reply played
