@@ -151,6 +151,8 @@ try {
   await watcher.keyboard.press('Enter');
   await watcher.locator('#blind-link.on').waitFor();
   await watcher.locator('.blind-console').waitFor();
+  // The console says the game once its snapshot is in (before, it answers "still loading").
+  await watcher.locator('.blind-log p', { hasText: 'amy & bob vs carl & dora' }).first().waitFor();
   const said = await watcher.evaluate(() => document.querySelectorAll('.blind-log p').length);
   await watcher.locator('#blind-command').fill('who');
   await watcher.locator('#blind-command').press('Enter');
