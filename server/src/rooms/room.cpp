@@ -84,13 +84,11 @@ std::vector<std::int64_t> Room::players() const {
 std::optional<protocol::TeamMember> Room::member_to_move(Color c) const {
   const auto* members = team(c);
   if (!members || members->empty()) return std::nullopt;
-  std::size_t played = 0;
-  if (game_) {
-    for (const Move& m : game_->moves()) played += m.color == c ? 1 : 0;
-  } else if (c == Color::Black) {
-    played = 0;  // Black's first member places the free handicap stones
-  }
-  return (*members)[played % members->size()];
+  // Before the game proper (Black placing free handicap stones) nobody has moved: Black's first.
+  const auto played = game_ ? std::count_if(game_->moves().begin(), game_->moves().end(),
+                                            [c](const Move& m) { return m.color == c; })
+                            : 0;
+  return (*members)[static_cast<std::size_t>(played) % members->size()];
 }
 
 std::optional<Color> Room::color_of(std::int64_t user) const {
