@@ -24,7 +24,8 @@ constexpr const char* kReads[] = {"live_sgf",
                                   "start_game",
                                   "class_tournament",
                                   "import_tournament",
-                                  "add_tournament_players"};
+                                  "add_tournament_players",
+                                  "relay"};
 
 }  // namespace
 

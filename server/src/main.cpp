@@ -30,6 +30,7 @@
 #include "cluster/roles.h"
 #include "config.h"
 #include "events/pair_games.h"
+#include "events/relays.h"
 #include "events/simuls.h"
 #include "groups/classes.h"
 #include "groups/groups.h"
@@ -409,6 +410,11 @@ int main(int argc, char** argv) {
          .blocked_by = blocked_ids,
          .protected_student = protected_student},
         PairGames::Limits{});
+    Relays relays({.store = *stores->relays,
+                   .clock = clock,
+                   .boards = [&](const protocol::http::RelayOp& op) { return reads().relay(op); },
+                   .analysis = &analysis},
+                  Relays::Limits{});
     Api api(
         accounts,
         GameArchive{
@@ -428,6 +434,7 @@ int main(int argc, char** argv) {
                     [&](const protocol::http::ReviewRequest& r) {
                       return reads().create_review(r);
                     },
+                .relay = [&](const protocol::http::RelayOp& op) { return reads().relay(op); },
                 .reload_player = [&](std::int64_t user) { reads().reload_player(user); },
                 .account_restricted = [&](std::int64_t user) { reads().account_restricted(user); },
                 .group_changed = [&](std::int64_t group) { reads().group_changed(group); },
@@ -461,7 +468,8 @@ int main(int argc, char** argv) {
             .ladders = &ladders,
             .classes = &classes,
             .simuls = &simuls,
-            .pairs = &pair_games},
+            .pairs = &pair_games,
+            .relays = &relays},
         config.public_url.starts_with("https://"), stores->moderation.get(), &*mailer,
         pusher ? &*pusher : nullptr);
 

@@ -104,6 +104,8 @@ struct HubRead {
     // `text`: {"tournament", "director", "csv" (a list of players)}; the body: {"added"} or
     // {"error"}
     AddTournamentPlayers,
+    // `text`: an http::RelayOp (docs/events.md, "Relays"); the body: {"status", "body"}
+    Relay,
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review

@@ -188,6 +188,35 @@ Analysis::PositionAnswer Analysis::request_position(std::int64_t review, std::in
   return position_view(*row);
 }
 
+Analysis::PositionAnswer Analysis::request_relay_position(std::int64_t review, std::int64_t node,
+                                                          const GameRecord& line,
+                                                          std::int64_t director) {
+  const auto sgf = write_sgf(line);
+  if (const auto row = positions_.at(review, node);
+      row && row->sgf == sgf && row->state != "failed")
+    return position_view(*row);
+  if (positions_.unfinished(director) >= kRelayWaiting)
+    return refusal(429, "analysis_waiting",
+                   "your relays have " + std::to_string(kRelayWaiting) +
+                       " positions waiting for the engine already");
+  if (positions_.unfinished(std::nullopt) + store_.unfinished(std::nullopt) >= limits_.queue)
+    return refusal(503, "analysis_queue_full",
+                   "the analysis queue is full; try again in a few minutes");
+  int moves = 0;
+  for (const auto& m : line.moves) moves += m.is_move() ? 1 : 0;
+  const auto id = positions_.enqueue(review, node, director, sgf, moves, clock_.unix_ms());
+  const auto row = positions_.job(id);
+  if (!row) return refusal(404, "not_found", "the job is gone");
+  return position_view(*row);
+}
+
+std::optional<wire::PositionAnalysisView> Analysis::position_at(std::int64_t review,
+                                                                std::int64_t node) {
+  const auto row = positions_.at(review, node);
+  if (!row) return std::nullopt;
+  return position_view(*row);
+}
+
 std::optional<wire::PositionAnalysisView> Analysis::position(std::int64_t review, std::int64_t id) {
   const auto row = positions_.job(id);
   if (!row || row->review_id != review) return std::nullopt;

@@ -94,6 +94,16 @@ class Analysis {
   using PositionAnswer = std::variant<protocol::http::PositionAnalysisView, Refusal>;
   PositionAnswer request_position(std::int64_t review, std::int64_t node, const GameRecord& line,
                                   std::int64_t user);
+  // A relay's position (docs/events.md, "Relays"), asked for by its director as each move is
+  // entered and shown to spectators some moves later: no daily allowance (a relay has at most
+  // protocol::http::kMaxRelayMoves moves) and no fair-play refusal (nobody on the server plays
+  // that game), but at most kRelayWaiting unfinished for one director, and the queue's bound.
+  static constexpr int kRelayWaiting = 20;
+  PositionAnswer request_relay_position(std::int64_t review, std::int64_t node,
+                                        const GameRecord& line, std::int64_t director);
+  // The newest job for this board's node; nullopt if nobody asked for it.
+  std::optional<protocol::http::PositionAnalysisView> position_at(std::int64_t review,
+                                                                  std::int64_t node);
   // The job's view; nullopt if there is no such job for this board.
   std::optional<protocol::http::PositionAnalysisView> position(std::int64_t review,
                                                                std::int64_t id);

@@ -148,6 +148,10 @@ class Centre final : private games::GameHost {
                                         const protocol::http::Viewer& viewer) {
     return reviews_.sgf(id, viewer);
   }
+  // A relay's boards (docs/events.md, "Relays"): made, moved, closed.
+  std::pair<int, std::string> relay(const protocol::http::RelayOp& op) {
+    return reviews_.relay(op);
+  }
 
   // An administrator suspended or banned the user (docs/moderation.md): their open challenges are
   // cancelled and their quick-match seek ends. Their games in play go on without them.

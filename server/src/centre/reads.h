@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "protocol/http_api.h"
+#include "protocol/relay_api.h"
 #include "store/game_store.h"
 
 // What the HTTP API asks of the owners, as plain functions: the hub's centre answers them from
@@ -34,6 +35,9 @@ struct HubReads {
   std::function<std::optional<std::string>(std::int64_t id, const protocol::http::Viewer& viewer)>
       review_sgf;
   std::function<std::pair<int, std::string>(const protocol::http::ReviewRequest&)> create_review;
+  // A relay's boards (docs/events.md, "Relays"): made, a move added or taken back, closed; the
+  // status and body of the answer.
+  std::function<std::pair<int, std::string>(const protocol::http::RelayOp&)> relay;
   // A player's blocks changed in the store: the hub follows (docs/moderation.md).
   std::function<void(std::int64_t user)> reload_player;
   // A user was suspended or banned: the hub cancels their challenges and seek.

@@ -26,6 +26,7 @@ HubReads hub_reads_of(Centre& centre) {
           },
       .create_review =
           [&centre](const protocol::http::ReviewRequest& r) { return centre.create_review(r); },
+      .relay = [&centre](const protocol::http::RelayOp& op) { return centre.relay(op); },
       .reload_player = [&centre](std::int64_t user) { centre.reload_player(user); },
       .account_restricted = [&centre](std::int64_t user) { centre.account_restricted(user); },
       .group_changed = [&centre](std::int64_t group) { centre.group_changed(group); },
@@ -103,6 +104,13 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
         const auto request = protocol::http::decode_review_request(question->text);
         if (!request) throw std::runtime_error("an unreadable review request, not answered");
         const auto [status, body] = local.create_review(*request);
+        answer.body = nlohmann::json{{"status", status}, {"body", body}}.dump();
+        break;
+      }
+      case bus::HubRead::What::Relay: {
+        const auto op = protocol::http::decode_relay_op(question->text);
+        if (!op) throw std::runtime_error("an unreadable relay request, not answered");
+        const auto [status, body] = local.relay(*op);
         answer.body = nlohmann::json{{"status", status}, {"body", body}}.dump();
         break;
       }
@@ -264,6 +272,11 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
             return status_and_body(
                 ask(bus, patience,
                     {What::CreateReview, 0, std::nullopt, 0, protocol::http::encode(r)}));
+          },
+      .relay =
+          [&bus, patience](const protocol::http::RelayOp& op) {
+            return status_and_body(
+                ask(bus, patience, {What::Relay, 0, std::nullopt, 0, protocol::http::encode(op)}));
           },
       .reload_player =
           [&bus, patience](std::int64_t user) {

@@ -191,6 +191,7 @@ std::optional<ApiResponse> Api::route(const ApiRequest& r) {
     if (auto response = ladders(r, path)) return response;
     if (auto response = simuls(r, path)) return response;
     if (auto response = pair_games(r, path)) return response;
+    if (auto response = relays(r, path)) return response;
     if (auto response = classes(r, path)) return response;
     if (auto response = groups(r, path)) return response;
     if (auto response = games(r, path)) return response;

@@ -23,6 +23,7 @@ class Ladders;    // groups/ladders.h
 class Classes;    // groups/classes.h
 class Simuls;     // events/simuls.h
 class PairGames;  // events/pair_games.h
+class Relays;     // events/relays.h
 
 // What the HTTP layer hands the API, and what it gets back: no Beast types here.
 struct ApiRequest {
@@ -59,6 +60,7 @@ struct GameArchive {
   Classes* classes = nullptr;    // classes for schools, and course progress; likewise
   Simuls* simuls = nullptr;      // simuls (docs/events.md); likewise
   PairGames* pairs = nullptr;    // pair Go and rengo (docs/events.md); likewise
+  Relays* relays = nullptr;      // relays of games played over the board; likewise
 };
 
 inline constexpr std::string_view kSessionCookie = "tengen_session";
@@ -118,6 +120,9 @@ class Api {
   std::optional<ApiResponse> simuls(const ApiRequest& request, std::string_view path);
   // http/pair_api.cpp: /api/v1/pairgo and /api/v1/pairgo/{id}[/join|leave|start|cancel].
   std::optional<ApiResponse> pair_games(const ApiRequest& request, std::string_view path);
+  // http/relay_api.cpp: /api/v1/relays, /api/v1/relays/{id}[.sgf|/moves|takeback|result|close|
+  // analysis].
+  std::optional<ApiResponse> relays(const ApiRequest& request, std::string_view path);
   // http/class_api.cpp: /api/v1/classes/..., /api/v1/me/class, /api/v1/me/course/... and
   // /api/v1/admin/teachers/....
   std::optional<ApiResponse> classes(const ApiRequest& request, std::string_view path);

@@ -42,6 +42,17 @@ std::pair<int, std::string> ReviewOwner::create(const protocol::http::ReviewRequ
   return {201, protocol::http::encode_review_created(std::get<protocol::ReviewId>(made))};
 }
 
+std::pair<int, std::string> ReviewOwner::relay(const protocol::http::RelayOp& op) {
+  auto answer = games::wait_for<std::pair<int, std::string>>(*mailbox_, [&] {
+    Outbox out;
+    auto outcome = boards_.relay(op, clock_.unix_ms(), out);
+    commit_.submit(out);
+    return outcome;
+  });
+  if (answer.first < 300) journal_.barrier().wait();  // answered once it is durable
+  return answer;
+}
+
 std::string ReviewOwner::list_json(const protocol::http::Viewer& viewer) {
   return games::wait_for<std::string>(
       *mailbox_, [&] { return protocol::http::encode_reviews(boards_.list(viewer)); });

@@ -38,6 +38,9 @@ class ReviewOwner {
   // A new board, once its row is durable: the status and body of the HTTP answer (201 and its
   // id, or why not). Waits.
   std::pair<int, std::string> create(const protocol::http::ReviewRequest& request);
+  // A relay's boards (docs/events.md, "Relays"): the status and body of the HTTP API's answer,
+  // once what changed is durable. Waits.
+  std::pair<int, std::string> relay(const protocol::http::RelayOp& op);
   // The open boards as JSON; an open one's SGF. Wait.
   std::string list_json(const protocol::http::Viewer& viewer);
   std::optional<std::string> sgf(protocol::ReviewId id, const protocol::http::Viewer& viewer);

@@ -58,6 +58,14 @@ std::size_t wire_size(const std::string& text) {
   return json(text).dump(-1, ' ', false, json::error_handler_t::replace).size();
 }
 
+constexpr const char* kRelayBoard =
+    "this board relays a game played over the board: only its director's moves change it; talk "
+    "and try variations in its commentary room";
+
+const char* role_name(ReviewRoom::RelayRole role) {
+  return role == ReviewRoom::RelayRole::Board ? "board" : "commentary";
+}
+
 ReviewTree tree_of(const std::string& sgf, std::size_t max_nodes) {
   return ReviewTree(read_sgf_tree(sgf, max_nodes));
 }
@@ -118,6 +126,7 @@ void ReviewRoom::leave(const std::shared_ptr<Recipient>& who) {
 ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::string& cid,
                                       const protocol::ClientMessage& m) {
   if (closed_) return error(cid, ErrorCode::GameOver, "this review is closed");
+  if (relay_role_ == RelayRole::Board) return error(cid, ErrorCode::Forbidden, kRelayBoard);
   json record;
   std::string kind;
   if (const auto* c = std::get_if<protocol::ReviewHandOver>(&m)) {
@@ -352,6 +361,12 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::st
     } else if (kind == "delete") {
       const auto node = r.at("node").get<std::int64_t>();
       if (node == 0) return Problem{ErrorCode::Forbidden, "the root of a review stays"};
+      if (const auto on = std::find(relay_line_.begin(), relay_line_.end(), node);
+          on != relay_line_.end()) {
+        return Problem{ErrorCode::Forbidden,
+                       "move " + std::to_string(on - relay_line_.begin() + 1) +
+                           " is the relayed game's own: it stays (delete a variation instead)"};
+      }
       if (node > std::numeric_limits<int>::max() || !review_.remove(static_cast<int>(node)))
         return Problem{ErrorCode::NotFound, "no node " + std::to_string(node) + " in this review"};
       bytes_ = tree_bytes();
@@ -385,6 +400,12 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::st
         return Problem{ErrorCode::Internal, *problem};
       update.change = protocol::ReviewChange::Invited;
       update.invited = audience_.invited();
+    } else if (kind == "relay") {
+      return apply_relay(r, update);
+    } else if (kind == "relay_role") {
+      relay_role_ =
+          r.at("role").get<std::string>() == "board" ? RelayRole::Board : RelayRole::Commentary;
+      update.change = protocol::ReviewChange::Other;
     } else if (kind == "control") {
       const auto& to = r.at("to");
       controller_ = {to.at("id").get<std::int64_t>(), to.at("name").get<std::string>()};
@@ -399,11 +420,101 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply(const std::st
   return std::nullopt;
 }
 
+ReviewRoom::Reply ReviewRoom::set_relay_role(RelayRole role) {
+  return apply_and_publish(owner_, "", "relay_role", json{{"role", role_name(role)}}.dump());
+}
+
+ReviewRoom::Reply ReviewRoom::relay_play(const protocol::UserRef& by, int number,
+                                         const std::string& vertex) {
+  if (closed_) return error("", ErrorCode::GameOver, "this review is closed");
+  const Color color = review_.position_at(relay_line_.empty() ? 0 : relay_line_.back()).to_move();
+  return apply_and_publish(
+      by, "", "relay",
+      json{{"n", number}, {"color", color_name(color)}, {"vertex", vertex}}.dump());
+}
+
+ReviewRoom::Reply ReviewRoom::relay_take_back(const protocol::UserRef& by, int number) {
+  if (closed_) return error("", ErrorCode::GameOver, "this review is closed");
+  return apply_and_publish(by, "", "relay", json{{"n", number}, {"back", true}}.dump());
+}
+
+std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply_relay(
+    const json& r, protocol::ReviewUpdate& update) {
+  using Problem = std::pair<ErrorCode, std::string>;
+  const int n = r.at("n").get<int>();
+  const bool back = r.value("back", false);
+  if (back ? n != relay_moves() : n != relay_moves() + 1) {
+    return Problem{ErrorCode::Conflict, "the relay has " + std::to_string(relay_moves()) +
+                                            " moves here, not " + std::to_string(back ? n : n - 1)};
+  }
+  const int tail = relay_line_.empty() ? 0 : relay_line_.back();
+  const int was = review_.current();
+  const bool following = was == tail;
+  if (back) {
+    relay_line_.pop_back();
+    const int parent = relay_line_.empty() ? 0 : relay_line_.back();
+    const auto& node = review_.tree().nodes[static_cast<std::size_t>(tail)];
+    // Nobody's work is lost: a move someone commented, marked or played on from stays.
+    const bool untouched =
+        node.children.empty() && node.marks.empty() && review_.comment(tail).empty();
+    if (relay_role_ == RelayRole::Board || untouched) {
+      review_.remove(tail);
+      bytes_ = tree_bytes();
+      update.change = protocol::ReviewChange::Deleted;
+      update.deleted = tail;
+    } else if (following) {
+      review_.go_to(parent);
+      update.change = protocol::ReviewChange::Moved;
+    } else {
+      update.change = protocol::ReviewChange::Other;
+    }
+    if (following) update.position = current_position();
+    return std::nullopt;
+  }
+  const std::string vertex = r.at("vertex").get<std::string>();
+  const auto p = review_.tree().record.geometry().parse_gtp(vertex);
+  if (!p) return Problem{ErrorCode::BadField, "no point " + vertex + " on this board"};
+  const Move m{r.at("color").get<std::string>() == "white" ? Color::White : Color::Black, *p};
+  review_.go_to(tail);
+  if (review_.child_with(m) < 0 && review_.tree().nodes.size() >= limits_.max_nodes) {
+    review_.go_to(was);
+    return Problem{ErrorCode::TooLarge, "this board has its " + std::to_string(limits_.max_nodes) +
+                                            " moves: no more fit"};
+  }
+  const auto played = review_.play(m);
+  if (played.error != MoveError::Ok) {
+    review_.go_to(was);
+    return Problem{ErrorCode::IllegalMove, why_illegal(played.error, vertex)};
+  }
+  relay_line_.push_back(played.node);
+  if (!following) review_.go_to(was);
+  if (played.added) {
+    bytes_ += kNodeBytes;
+    update.change = protocol::ReviewChange::NodeAdded;
+    update.node = node_view(played.node);
+  } else {
+    update.change = following ? protocol::ReviewChange::Moved : protocol::ReviewChange::Other;
+  }
+  if (following) update.position = current_position();
+  return std::nullopt;
+}
+
 ReviewRoom::Reply ReviewRoom::close(const protocol::UserRef& by, const std::string& cid,
                                     std::int64_t at_ms) {
   if (closed_) return error(cid, ErrorCode::GameOver, "this review is closed already");
+  if (relay_role_ == RelayRole::Board) return error(cid, ErrorCode::Forbidden, kRelayBoard);
   if (by.id != owner_.id)
     return error(cid, ErrorCode::Forbidden, "only " + owner_.name + " (the owner) can close it");
+  return close_now(by, cid, at_ms);
+}
+
+ReviewRoom::Reply ReviewRoom::close_relay(const protocol::UserRef& by, std::int64_t at_ms) {
+  if (closed_) return protocol::Ack{"", {}, channel_.seq(), {}, {}};
+  return close_now(by, "", at_ms);
+}
+
+ReviewRoom::Reply ReviewRoom::close_now(const protocol::UserRef& by, const std::string& cid,
+                                        std::int64_t at_ms) {
   closed_ = true;
   pending_.writes.push_back(store::ReviewClosed{id_, sgf(), at_ms});
   protocol::ReviewUpdate update;

@@ -7,10 +7,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "engine/review.h"
 #include "protocol/messages.h"
@@ -78,6 +80,38 @@ class ReviewRoom {
   int height() const noexcept { return review_.tree().record.height; }
   std::string sgf() const { return write_sgf(review_.tree()); }
 
+  // A relay of a game played over the board (docs/events.md, "Relays") has two boards: the game
+  // itself, which only its director's moves change (Board), and a commentary room, an ordinary
+  // review that follows the game's line as it grows (Commentary).
+  enum class RelayRole : std::uint8_t { None, Board, Commentary };
+  RelayRole relay_role() const noexcept { return relay_role_; }
+  // A new room becomes a relay's board or commentary room (its first stored change).
+  Reply set_relay_role(RelayRole role);
+  // The relay's moves so far, and move `number`'s node (1 for the first; -1 if none).
+  int relay_moves() const noexcept { return static_cast<int>(relay_line_.size()); }
+  int relay_node(int number) const {
+    return number >= 1 && number <= relay_moves()
+               ? relay_line_[static_cast<std::size_t>(number - 1)]
+               : -1;
+  }
+  // The relay's move `number` (relay_moves() + 1) is `vertex` ("D4", "pass"), for whoever is to
+  // move after the relay's line: on
+  // the board, added at the end of the line; in the commentary room, added to the relay's line
+  // (or found there among the variations), the current node following it if it stood at the
+  // line's end (a commentator looking at a variation stays there).
+  Reply relay_play(const protocol::UserRef& by, int number, const std::string& vertex);
+  // Move `number` as entered ("D4", "pass"); empty if there is none.
+  std::string relay_vertex(int number) const {
+    const int node = relay_node(number);
+    return node < 0 ? std::string() : node_view(node).vertex;
+  }
+  // The relay's last move (`number` == relay_moves()) was entered by mistake: the board loses
+  // it; the commentary room too, unless someone commented, marked or played on from it (then it
+  // stays as a variation).
+  Reply relay_take_back(const protocol::UserRef& by, int number);
+  // The relay closes its board (and, when it ends, its commentary room): by its director.
+  Reply close_relay(const protocol::UserRef& by, std::int64_t at_ms);
+
   Reply join(const std::shared_ptr<Recipient>& who, const std::string& cid);
   // Without a reply: also when the connection goes.
   void leave(const std::shared_ptr<Recipient>& who);
@@ -102,6 +136,9 @@ class ReviewRoom {
                                                                    const std::string& record,
                                                                    protocol::ReviewUpdate& update);
   protocol::Error error(const std::string& cid, protocol::ErrorCode code, std::string text) const;
+  Reply close_now(const protocol::UserRef& by, const std::string& cid, std::int64_t at_ms);
+  std::optional<std::pair<protocol::ErrorCode, std::string>> apply_relay(
+      const nlohmann::json& record, protocol::ReviewUpdate& update);
   protocol::ReviewNode node_view(int node) const;
   protocol::PositionView current_position() const;
   // As `viewer` sees it (the chat without lines of those they are kept apart from).
@@ -128,6 +165,8 @@ class ReviewRoom {
   ReviewTree review_;
   std::size_t bytes_ = 0;
   bool closed_ = false;
+  RelayRole relay_role_ = RelayRole::None;
+  std::vector<int> relay_line_;  // a relay's moves, as nodes of the tree
   // Followers and change numbers; a follower who comes back gets a snapshot (nothing is kept).
   EventChannel channel_{0, 0};
   // Chat: the newest kKeptChatLines for snapshots; how many lines in all and by each person.

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace tengen {
 namespace {
@@ -63,9 +64,12 @@ std::size_t Reviews::recover(store::GameStore& store, const FindUserById& find_u
 std::variant<protocol::ReviewId, Reviews::Refusal> Reviews::create(
     const protocol::http::ReviewRequest& request, std::int64_t at_ms,
     std::chrono::steady_clock::time_point now, Outbox& out) {
+  // A relay's boards count among the server's, not among their director's (relays have their own
+  // bound: docs/events.md).
   const auto owned =
       static_cast<std::size_t>(std::count_if(open_.begin(), open_.end(), [&](const auto& r) {
-        return r.second->owner().id == request.owner.id;
+        return r.second->owner().id == request.owner.id &&
+               r.second->relay_role() == ReviewRoom::RelayRole::None;
       }));
   if (owned >= limits_.max_open_per_owner) {
     return Refusal{409, "too_many_reviews",
@@ -158,7 +162,9 @@ std::vector<protocol::http::ReviewSummary> Reviews::list(
   std::vector<protocol::http::ReviewSummary> out;
   out.reserve(open_.size());
   for (const auto& [id, room] : open_) {
-    if (!room->audience().may_see(viewer)) continue;
+    // A relay's boards are listed with the relays (GET /api/v1/relays).
+    if (!room->audience().may_see(viewer) || room->relay_role() != ReviewRoom::RelayRole::None)
+      continue;
     protocol::http::ReviewSummary s;
     s.id = id;
     s.title = room->title();
@@ -178,6 +184,121 @@ std::vector<protocol::http::ReviewSummary> Reviews::list(
     return a.followers != b.followers ? a.followers > b.followers : a.id > b.id;
   });
   return out;
+}
+
+ReviewRoom* Reviews::relay_room(protocol::ReviewId id, ReviewRoom::RelayRole role,
+                                std::int64_t director) {
+  const auto it = open_.find(id);
+  if (it == open_.end() || it->second->relay_role() != role || it->second->owner().id != director)
+    return nullptr;
+  return it->second.get();
+}
+
+std::pair<int, std::string> Reviews::relay(protocol::http::RelayOp op, std::int64_t at_ms,
+                                           Outbox& out) {
+  using Kind = protocol::http::RelayOp::Kind;
+  using Role = ReviewRoom::RelayRole;
+  using nlohmann::json;
+  const auto refused = [](int status, const std::string& code, const std::string& message) {
+    return std::pair{status, protocol::http::encode_error(code, message)};
+  };
+  const auto words = [](const Reply& reply) {
+    const auto* e = std::get_if<protocol::Error>(&reply);
+    return e ? std::optional(e->message) : std::nullopt;
+  };
+  if (op.kind == Kind::Create) {
+    if (open_.size() + 2 > limits_.max_open) {
+      return refused(503, "server_full",
+                     "this server holds " + std::to_string(open_.size()) +
+                         " open review boards, all it may: try again once some are closed");
+    }
+    protocol::ReviewId ids[2] = {last_id_ + 1, last_id_ + 2};
+    std::unique_ptr<ReviewRoom> rooms[2];
+    for (int i = 0; i < 2; ++i) {
+      const store::ReviewCreated row{
+          ids[i],       op.director.id, i == 0 ? op.title : op.title + " (commentary)",
+          std::nullopt, op.sgf,         at_ms};
+      try {
+        rooms[i] = std::make_unique<ReviewRoom>(row, op.director, limits_);
+      } catch (const std::exception& e) {
+        return refused(422, "bad_sgf", e.what());
+      }
+      out.writes.push_back(row);
+    }
+    last_id_ += 2;
+    for (int i = 0; i < 2; ++i) {
+      rooms[i]->set_blocks(blocks_);
+      rooms[i]->set_relay_role(i == 0 ? Role::Board : Role::Commentary);
+      rooms[i]->drain_into(out);
+      open_[ids[i]] = std::move(rooms[i]);
+    }
+    return {201, json{{"board", ids[0]}, {"commentary", ids[1]}}.dump()};
+  }
+  ReviewRoom* board = relay_room(op.board, Role::Board, op.director.id);
+  ReviewRoom* commentary = relay_room(op.commentary, Role::Commentary, op.director.id);
+  if (!board && op.kind != Kind::Close)
+    return refused(409, "relay_closed", "the relay's board is closed: its game is over");
+  const auto follow = [&](const Reply& reply) {
+    if (const auto why = words(reply))
+      spdlog::warn("relay commentary {}: the game's change not followed: {}", op.commentary, *why);
+  };
+  std::pair<int, std::string> answer{200, "{}"};
+  if (op.kind == Kind::Move) {
+    const int moves = board->relay_moves();
+    if (op.number == 0) op.number = moves + 1;  // the next, whichever it is
+    if (op.number <= moves) {
+      // Sent again (a relay program that did not hear the answer): done, if it is the same.
+      if (board->relay_vertex(op.number) == op.vertex)
+        return {200, json{{"moves", moves},
+                          {"node", board->relay_node(op.number)},
+                          {"sgf", board->sgf()},
+                          {"again", true}}
+                         .dump()};
+      return refused(409, "move_entered",
+                     "move " + std::to_string(op.number) + " is " + board->relay_vertex(op.number) +
+                         " already: take the moves back to " + std::to_string(op.number - 1) +
+                         " first to change it");
+    }
+    if (op.number != moves + 1) {
+      return refused(409, "not_next",
+                     "the relay has " + std::to_string(moves) + " moves: the next is move " +
+                         std::to_string(moves + 1) + ", not " + std::to_string(op.number));
+    }
+    const auto played = board->relay_play(op.director, op.number, op.vertex);
+    if (const auto why = words(played)) {
+      board->drain_into(out);
+      const auto code = std::get<protocol::Error>(played).code;
+      return refused(code == protocol::ErrorCode::TooLarge ? 413 : 409,
+                     code == protocol::ErrorCode::IllegalMove ? "illegal_move" : "refused", *why);
+    }
+    if (commentary) follow(commentary->relay_play(op.director, op.number, op.vertex));
+    answer.second = json{
+        {"moves", board->relay_moves()},
+        {"node", board->relay_node(op.number)},
+        {"sgf",
+         board->sgf()}}.dump();
+  } else if (op.kind == Kind::TakeBack) {
+    const int moves = board->relay_moves();
+    if (moves == 0) return refused(409, "no_moves", "the relay has no moves to take back");
+    if (op.number != moves) {
+      return refused(409, "not_last",
+                     "only the last move (" + std::to_string(moves) + ") can be taken back, not " +
+                         std::to_string(op.number));
+    }
+    board->relay_take_back(op.director, op.number);
+    if (commentary) follow(commentary->relay_take_back(op.director, op.number));
+    answer.second = json{{"moves", board->relay_moves()}}.dump();
+  } else {
+    if (board) board->close_relay(op.director, at_ms);
+    if (commentary && op.commentary_too) commentary->close_relay(op.director, at_ms);
+  }
+  for (ReviewRoom* room : {board, commentary}) {
+    if (!room) continue;
+    room->touched(at_ms);
+    room->drain_into(out);
+    if (room->closed()) open_.erase(room->id());
+  }
+  return answer;
 }
 
 std::optional<std::string> Reviews::sgf(protocol::ReviewId id,

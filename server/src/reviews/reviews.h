@@ -11,6 +11,7 @@
 
 #include "accounts/rate_limiter.h"
 #include "protocol/http_api.h"
+#include "protocol/relay_api.h"
 #include "reviews/review_room.h"
 
 namespace tengen {
@@ -58,6 +59,10 @@ class Reviews {
   // (a private game's review does not exist for them).
   std::optional<std::string> sgf(protocol::ReviewId id, const protocol::http::Viewer& viewer) const;
 
+  // A relay's two boards (docs/events.md, "Relays"): made, a move added or taken back on both,
+  // closed. A status and the body of the HTTP answer (protocol/relay_api.h, RelayOp).
+  std::pair<int, std::string> relay(protocol::http::RelayOp op, std::int64_t at_ms, Outbox& out);
+
   static bool is_review_command(const protocol::ClientMessage& m);
 
  private:
@@ -66,6 +71,8 @@ class Reviews {
   const Blocks* blocks_ = nullptr;
   RateLimiter created_{limits_.create_burst, limits_.create_refill};  // by owner id
   protocol::ReviewId last_id_ = 0;
+  // An open relay board of `director` with this role; nullptr if there is none.
+  ReviewRoom* relay_room(protocol::ReviewId id, ReviewRoom::RelayRole role, std::int64_t director);
   std::map<protocol::ReviewId, std::unique_ptr<ReviewRoom>> open_;
   std::map<std::uint64_t, std::vector<protocol::ReviewId>> joined_;  // by connection id
 };

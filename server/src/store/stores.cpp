@@ -34,6 +34,7 @@ void Stores::written_once(const std::function<std::unique_ptr<sql::Connection>()
   ladders = std::make_unique<LadderStore>(connect());
   simuls = std::make_unique<SimulStore>(connect());
   pairs = std::make_unique<PairStore>(connect());
+  relays = std::make_unique<RelayStore>(connect());
   classes = std::make_unique<ClassStore>(connect());
   positions = std::make_unique<PositionAnalysisStore>(connect());
 }

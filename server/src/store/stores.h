@@ -21,6 +21,7 @@
 #include "store/position_analysis_store.h"
 #include "store/postgres.h"
 #include "store/push_store.h"
+#include "store/relay_store.h"
 #include "store/simul_store.h"
 #include "store/sqlite.h"
 
@@ -47,6 +48,7 @@ struct Stores {
   std::unique_ptr<LadderStore> ladders;
   std::unique_ptr<SimulStore> simuls;
   std::unique_ptr<PairStore> pairs;     // pair Go and rengo games (docs/events.md)
+  std::unique_ptr<RelayStore> relays;   // relays of games played over the board (docs/events.md)
   std::unique_ptr<ClassStore> classes;  // classes, teachers, course progress (docs/classes.md)
   std::unique_ptr<PositionAnalysisStore> positions;  // review boards' positions analysed
   // Which node owns each game: with SQLite this server, always (SoleNode); with PostgreSQL the
