@@ -14,6 +14,7 @@
 #include "accounts/accounts.h"
 #include "centre/centre.h"
 #include "cluster/hub_reads.h"
+#include "events/relays.h"
 #include "http/api.h"
 #include "http/http_server.h"
 #include "mail/mailer.h"
@@ -83,8 +84,16 @@ class LiveStack {
         .calendar_of = [this](std::int64_t id) { return accounts_->calendar(id); },
         .notify = [this](const PlayerNotice& n) { mailer_->notice(n); }});
     recovered_ = centre_->recover(*game_store_);
-    api_.emplace(*accounts_, GameArchive{.store = &*game_store_, .clock = &clock_, .hub = reads()},
-                 false, stores_->moderation.get(), &*mailer_);
+    relays_.emplace(
+        Relays::Services{
+            .store = *stores_->relays,
+            .clock = clock_,
+            .boards = [this](const protocol::http::RelayOp& op) { return reads().relay(op); }},
+        Relays::Limits{});
+    api_.emplace(
+        *accounts_,
+        GameArchive{.store = &*game_store_, .clock = &clock_, .hub = reads(), .relays = &*relays_},
+        false, stores_->moderation.get(), &*mailer_);
     Config config;
     config.address = "127.0.0.1";
     config.port = 0;
@@ -168,6 +177,7 @@ class LiveStack {
   Metrics metrics_;
   std::optional<Centre> centre_;
   Centre::Recovered recovered_;
+  std::optional<Relays> relays_;  // relays (docs/events.md), over this stack's review boards
   std::optional<Api> api_;
   std::optional<HttpServer> server_;
   std::thread thread_;

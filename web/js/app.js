@@ -306,6 +306,14 @@ function route() {
     current('pairgo');
     document.title = `${t('pair.title')} · Tengen`;
     unmount = later(() => import('./pairgo.js'), (p) => p.mountPair(view, ctx, Number(m[1])));
+  } else if (hash === '#/relays') {
+    current('relays');
+    document.title = `${t('nav.relays')} · Tengen`;
+    unmount = later(() => import('./relays.js'), (p) => p.mountRelayList(view, ctx));
+  } else if ((m = /^#\/relay\/(\d+)$/.exec(hash))) {
+    current('relays');
+    document.title = `${t('relay.title')} · Tengen`;
+    unmount = later(() => import('./relays.js'), (p) => p.mountRelay(view, ctx, Number(m[1])));
   } else if ((m = /^#\/ladder\/(\d+)$/.exec(hash))) {
     current('groups');
     document.title = `${t('ladder.ladder')} · Tengen`;

@@ -58,10 +58,6 @@ std::size_t wire_size(const std::string& text) {
   return json(text).dump(-1, ' ', false, json::error_handler_t::replace).size();
 }
 
-constexpr const char* kRelayBoard =
-    "this board relays a game played over the board: only its director's moves change it; talk "
-    "and try variations in its commentary room";
-
 const char* role_name(ReviewRoom::RelayRole role) {
   return role == ReviewRoom::RelayRole::Board ? "board" : "commentary";
 }
@@ -126,7 +122,7 @@ void ReviewRoom::leave(const std::shared_ptr<Recipient>& who) {
 ReviewRoom::Reply ReviewRoom::command(const protocol::UserRef& by, const std::string& cid,
                                       const protocol::ClientMessage& m) {
   if (closed_) return error(cid, ErrorCode::GameOver, "this review is closed");
-  if (relay_role_ == RelayRole::Board) return error(cid, ErrorCode::Forbidden, kRelayBoard);
+  if (relay_role_ == RelayRole::Board) return error(cid, ErrorCode::Forbidden, kRelayBoardWords);
   json record;
   std::string kind;
   if (const auto* c = std::get_if<protocol::ReviewHandOver>(&m)) {
@@ -502,7 +498,7 @@ std::optional<std::pair<ErrorCode, std::string>> ReviewRoom::apply_relay(
 ReviewRoom::Reply ReviewRoom::close(const protocol::UserRef& by, const std::string& cid,
                                     std::int64_t at_ms) {
   if (closed_) return error(cid, ErrorCode::GameOver, "this review is closed already");
-  if (relay_role_ == RelayRole::Board) return error(cid, ErrorCode::Forbidden, kRelayBoard);
+  if (relay_role_ == RelayRole::Board) return error(cid, ErrorCode::Forbidden, kRelayBoardWords);
   if (by.id != owner_.id)
     return error(cid, ErrorCode::Forbidden, "only " + owner_.name + " (the owner) can close it");
   return close_now(by, cid, at_ms);

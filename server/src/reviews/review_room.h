@@ -84,6 +84,9 @@ class ReviewRoom {
   // itself, which only its director's moves change (Board), and a commentary room, an ordinary
   // review that follows the game's line as it grows (Commentary).
   enum class RelayRole : std::uint8_t { None, Board, Commentary };
+  static constexpr const char* kRelayBoardWords =
+      "this board relays a game played over the board: only its director's moves change it; talk "
+      "and try variations in its commentary room";
   RelayRole relay_role() const noexcept { return relay_role_; }
   // A new room becomes a relay's board or commentary room (its first stored change).
   Reply set_relay_role(RelayRole role);

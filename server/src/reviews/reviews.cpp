@@ -120,6 +120,8 @@ Reviews::Reply Reviews::command(const std::shared_ptr<Recipient>& who, const std
     room.leave(who);
     std::erase(joined_[who->id()], id);
     reply = protocol::Ack{cid, {}, {}, {}, {}};
+  } else if (room.relay_role() == ReviewRoom::RelayRole::Board) {
+    reply = error(cid, ErrorCode::Forbidden, ReviewRoom::kRelayBoardWords);
   } else if (!who->user()) {
     reply = error(cid, ErrorCode::NotAuthenticated,
                   std::holds_alternative<protocol::ReviewChat>(m) ? "sign in to chat"
