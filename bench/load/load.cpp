@@ -14,11 +14,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <charconv>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <deque>
 #include <filesystem>
@@ -26,6 +28,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
@@ -33,6 +36,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -85,6 +89,9 @@ struct Options {
   // the first started is the hub, and connections go to the nodes in turn.
   std::string bus;
   int nodes = 1;
+  // A relay (docs/events.md, "Relays") followed by this many spectators instead of games: its
+  // director enters moves over HTTP, every spectator follows its board and commentary room.
+  int relay = 0;
 };
 
 // Loopback addresses to connect from: the server allows 32 connections and 10 registrations per
@@ -1124,6 +1131,10 @@ constexpr const char* kUsage = R"(usage: tengen-load [options]
                        through the window; reports the other games' round trips meanwhile
   --database URI       run the server on this empty PostgreSQL database (postgres://...)
                        instead of a fresh SQLite file; the durability check reads it there
+  --relay K            instead of games: one 19x19 relay (docs/events.md) followed by K
+                       spectators (guests, its board and its commentary room); its director
+                       enters moves over HTTP at --rate a second (0: the next once every
+                       spectator has the last), at most 180; reports the fan-out latency
   --bus URL --nodes N  N servers on the --database, a cluster over this NATS server
                        (nats://...; docs/cluster.md): the first is the hub, players go to
                        the nodes in turn (a game's two players on different nodes)
@@ -1132,6 +1143,7 @@ constexpr const char* kUsage = R"(usage: tengen-load [options]
 }  // namespace
 
 int echo_main(const Options& o, const fs::path& dir);
+int relay_main(const Options& o, const fs::path& dir);
 
 int main(int argc, char** argv) {
   Options o;
@@ -1171,6 +1183,8 @@ int main(int argc, char** argv) {
       o.bus = argv[++i];
     else if (a == "--nodes" && has)
       o.nodes = std::stoi(argv[++i]);
+    else if (a == "--relay" && has)
+      o.relay = std::stoi(argv[++i]);
     else {
       std::cerr << "tengen-load: unknown or incomplete option '" << a << "'\n" << kUsage;
       return 64;
@@ -1199,6 +1213,8 @@ int main(int argc, char** argv) {
   try {
     if (!o.echo.empty()) {
       status = echo_main(o, dir);
+    } else if (o.relay > 0) {
+      status = relay_main(o, dir);
     } else {
       const fs::path db = dir / "load.sqlite3";
       std::vector<Child> servers;
@@ -1332,4 +1348,232 @@ int echo_main(const Options& o, const fs::path& dir) {
   std::printf("echo server CPU:          %.0f%% of one core\n",
               100.0 * (after.cpu_seconds - before.cpu_seconds) / o.seconds);
   return run.failures == 0 ? 0 : 1;
+}
+
+// ---- a relay and its spectators (--relay) ----
+
+namespace {
+
+// One HTTP request from `from` (a token if not empty): the status and the body.
+std::pair<int, std::string> http_call(int port, asio::ip::address_v4 from, http::verb verb,
+                                      const std::string& target, const std::string& token,
+                                      const std::string& body) {
+  asio::io_context io;
+  beast::tcp_stream stream(io);
+  stream.socket().open(asio::ip::tcp::v4());
+  stream.socket().bind({from, 0});
+  stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"),
+                                         static_cast<unsigned short>(port)));
+  http::request<http::string_body> req(verb, target, 11);
+  req.set(http::field::host, "127.0.0.1");
+  req.set(http::field::content_type, "application/json");
+  if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
+  req.body() = body;
+  req.prepare_payload();
+  http::write(stream, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(stream, buffer, res);
+  return {res.result_int(), res.body()};
+}
+
+struct RelayRun {
+  asio::io_context io;
+  int port = 0;
+  std::int64_t board = 0, commentary = 0;
+  std::atomic<int> joined = 0;  // spectators following both boards
+  std::atomic<int> failures = 0;
+  std::mutex mutex;  // the director's thread writes `sent`, the spectators read it
+  std::map<int, Clock::time_point> sent;
+  std::map<int, int> reached;                 // move: spectators that have it on the board
+  std::map<int, std::int64_t> last_us;        // move: the last spectator's latency
+  Latencies board_us, commentary_us, all_us;  // each delivery; each move's last delivery
+  std::condition_variable all_reached;
+  int spectators = 0;
+  std::atomic<bool> stopping = false;
+};
+
+// The moves: 19x19 points both of whose coordinates are even, then both odd: no two are
+// neighbours, so none is ever captured and every one is legal.
+std::vector<std::string> relay_moves() {
+  std::vector<std::string> out;
+  const std::string columns = "ABCDEFGHJKLMNOPQRST";
+  for (int parity : {0, 1})
+    for (int y = parity; y < 19; y += 2)
+      for (int x = parity; x < 19; x += 2)
+        out.push_back(columns[static_cast<std::size_t>(x)] + std::to_string(19 - y));
+  return out;
+}
+
+awaitable<void> relay_spectator(RelayRun& run, int index) {
+  try {
+    auto ws = std::make_shared<tengen::load::WsClient>(run.io);
+    auto& socket = ws->socket();
+    socket.open(asio::ip::tcp::v4());
+    socket.bind({source_address(index / 30), 0});
+    co_await socket.async_connect(
+        {asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(run.port)},
+        use_awaitable);
+    co_await ws->handshake("/ws/v1", "");
+    for (const auto review : {run.board, run.commentary})
+      ws->send(json{
+          {"v", 1}, {"type", "review_join"}, {"cid", std::to_string(review)}, {"review", review}}
+                   .dump());
+    int snapshots = 0;
+    while (!run.stopping) {
+      const auto text = co_await ws->read();
+      const auto now = Clock::now();
+      const json m = json::parse(text);
+      const auto type = m.value("type", "");
+      if (type == "review_snapshot" && ++snapshots == 2) ++run.joined;
+      if (type != "review_update" || m.value("change", "") != "node_added") continue;
+      const int move = m.at("seq").get<int>() - 1;  // the first change is the board's role
+      const bool on_board = m.at("review").get<std::int64_t>() == run.board;
+      std::lock_guard lock(run.mutex);
+      const auto it = run.sent.find(move);
+      if (it == run.sent.end()) continue;
+      const auto us =
+          std::chrono::duration_cast<std::chrono::microseconds>(now - it->second).count();
+      (on_board ? run.board_us : run.commentary_us).us.push_back(us);
+      if (on_board && ++run.reached[move] == run.spectators) {
+        run.all_us.us.push_back(us);
+        run.all_reached.notify_all();
+      }
+    }
+  } catch (const std::exception& e) {
+    if (!run.stopping) {
+      ++run.failures;
+      std::cerr << "relay spectator " << index << ": " << e.what() << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+int relay_main(const Options& o, const fs::path& dir) {
+  const fs::path db = dir / "relay.sqlite3";
+  Child server = start_child(
+      {o.server, "--address", "127.0.0.1", "--port", "0", "--port-file", (dir / "port").string(),
+       "--database", db.string(), "--log-level", "warn", "--threads",
+       std::to_string(o.server_threads), "--insecure-fast-password-hashing", "yes", "--bots", "off",
+       "--analysis-worker", "off"},
+      dir / "port");
+  RelayRun run;
+  run.port = server.port;
+  run.spectators = o.relay;
+  const auto director_address = asio::ip::make_address_v4("127.0.1.250");
+  const auto [registered, account] =
+      http_call(run.port, director_address, http::verb::post, "/api/v1/register", "",
+                json{{"username", "director"}, {"password", "load test password"}}.dump());
+  if (registered >= 300) throw std::runtime_error("register: " + account);
+  const std::string token = json::parse(account).at("token");
+  const auto [made, relay] = http_call(
+      run.port, director_address, http::verb::post, "/api/v1/relays", token,
+      json{{"event", "Load test"}, {"black", "Black player"}, {"white", "White player"}}.dump());
+  if (made != 201) throw std::runtime_error("relay: " + relay);
+  const json r = json::parse(relay);
+  run.board = r.at("board");
+  run.commentary = r.at("commentary");
+  const auto id = r.at("id").get<std::int64_t>();
+
+  for (int i = 0; i < o.relay; ++i) asio::co_spawn(run.io, relay_spectator(run, i), asio::detached);
+  std::thread spectators([&] { run.io.run(); });
+  const auto stop = [&] {
+    run.stopping = true;
+    run.io.stop();
+    if (spectators.joinable()) spectators.join();
+    kill(server.pid, SIGTERM);
+    waitpid(server.pid, nullptr, 0);
+  };
+  Latencies answer_us;
+  int entered = 0, limited = 0;
+  double elapsed = 0;
+  ProcessUsage before, after;
+  try {
+    for (int i = 0; i < 3000 && run.joined < o.relay && run.failures == 0; ++i)
+      std::this_thread::sleep_for(10ms);  // not a test: a tool waiting for its connections
+    if (run.joined < o.relay) throw std::runtime_error("the spectators did not all join");
+    // The director: a move, then the next at the rate asked for (or once everyone has the last).
+    const auto moves = relay_moves();
+    before = usage_of(server.pid);
+    const auto start = Clock::now();
+    const auto window =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
+    for (std::size_t n = 1; n <= moves.size() && Clock::now() - start < window; ++n) {
+      if (o.rate > 0)
+        std::this_thread::sleep_until(
+            start + std::chrono::duration_cast<Clock::duration>(
+                        std::chrono::duration<double>(static_cast<double>(n - 1) / o.rate)));
+      auto sent = Clock::now();
+      {
+        std::lock_guard lock(run.mutex);
+        run.sent[static_cast<int>(n)] = sent;
+      }
+      auto [status, answer] = http_call(run.port, director_address, http::verb::post,
+                                        "/api/v1/relays/" + std::to_string(id) + "/moves", token,
+                                        json{{"move", moves[n - 1]}, {"number", n}}.dump());
+      // Faster than a director may enter moves (docs/limits.md): again a moment later.
+      while (status == 429) {
+        ++limited;
+        std::this_thread::sleep_for(20ms);
+        sent = Clock::now();  // measured from the send that is accepted
+        {
+          std::lock_guard lock(run.mutex);
+          run.sent[static_cast<int>(n)] = sent;
+        }
+        std::tie(status, answer) =
+            http_call(run.port, director_address, http::verb::post,
+                      "/api/v1/relays/" + std::to_string(id) + "/moves", token,
+                      json{{"move", moves[n - 1]}, {"number", n}}.dump());
+      }
+      if (status != 200) throw std::runtime_error("move " + std::to_string(n) + ": " + answer);
+      answer_us.us.push_back(
+          std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent).count());
+      ++entered;
+      if (o.rate <= 0) {
+        std::unique_lock lock(run.mutex);
+        run.all_reached.wait_for(lock, 5s,
+                                 [&] { return run.reached[static_cast<int>(n)] == o.relay; });
+      }
+    }
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    {  // the last deliveries
+      std::unique_lock lock(run.mutex);
+      run.all_reached.wait_for(lock, 5s, [&] { return run.reached[entered] == o.relay; });
+    }
+    after = usage_of(server.pid);
+  } catch (...) {
+    stop();
+    throw;
+  }
+  stop();
+
+  // Every acknowledged move is stored.
+  sqlite3* sql = nullptr;
+  sqlite3_open(db.string().c_str(), &sql);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(sql, "SELECT count(*) FROM relay_moves", -1, &st, nullptr);
+  const int stored = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+  sqlite3_finalize(st);
+  sqlite3_close(sql);
+
+  std::lock_guard lock(run.mutex);
+  std::printf("relay spectators:         %d guests, each following the board and its commentary\n",
+              o.relay);
+  std::printf("moves entered:            %d in %.1f s (%s a second asked), %d stored, %d missing\n",
+              entered, elapsed, o.rate > 0 ? fmt_number(o.rate).c_str() : "as fast as possible",
+              stored, entered - stored);
+  if (limited > 0)
+    std::printf(
+        "                          %d times refused 429 (the director's rate), sent again\n",
+        limited);
+  std::cout << "director's answer:        " << answer_us.summary() << "\n";
+  std::cout << "fan-out, board:           " << run.board_us.summary() << "\n";
+  std::cout << "fan-out, commentary:      " << run.commentary_us.summary() << "\n";
+  std::cout << "every spectator has it:   " << run.all_us.summary() << "\n";
+  std::printf("server CPU:               %.0f%% of one core, %.0f us a move\n",
+              100.0 * (after.cpu_seconds - before.cpu_seconds) / elapsed,
+              entered > 0 ? 1e6 * (after.cpu_seconds - before.cpu_seconds) / entered : 0.0);
+  std::printf("server memory:            %ld MiB\n", after.rss_kib / 1024);
+  return run.failures == 0 && stored == entered ? 0 : 1;
 }

@@ -34,9 +34,10 @@ class Relays {
     int live = 200;              // live relays on the server
     int list = 50;               // shown in the list
     // Announcing, moves, take-backs, results, closing: this many at once, then one a `refill`
-    // (a relay program may send a few moves at once after a break in its connection).
-    int actions_burst = 30;
-    std::chrono::milliseconds actions_refill{500};
+    // (a relay program entering every board of a championship, or catching up after a break in
+    // its connection).
+    int actions_burst = 60;
+    std::chrono::milliseconds actions_refill{100};
   };
   using Refusal = ActionRefusal;
   template <class T>
