@@ -847,6 +847,58 @@ TEST_F(ThreeNodes, APairGoGameStartedOnAFrontNodeKeepsItsTeamsOnTheHub) {
   EXPECT_EQ(node(0).terminate(), 0);
 }
 
+// A relay (docs/events.md, "Relays") made and entered through a front node: its boards live on
+// the hub (asked over the bus), its rows in PostgreSQL; a spectator on the hub follows the move
+// and the commentary room goes along; the hub's refusal comes back in words.
+TEST_F(ThreeNodes, ARelayEnteredOnAFrontNodeIsFollowedOnTheHub) {
+  start(0);
+  start(1);
+  ASSERT_EQ(health(1)["role"], "front");
+  const std::string director = register_user(node(1).port(), "tess");
+  const std::string fan = register_user(node(0).port(), "sam");
+  const auto post = [&](const std::string& path, const json& body) {
+    return testing::http_request(
+        node(1).port(), "POST", path,
+        "Authorization: Bearer " + director + "\r\nContent-Type: application/json\r\n",
+        body.dump());
+  };
+  const std::string made = post("/api/v1/relays", {{"event", "European Championship"},
+                                                   {"round", 5},
+                                                   {"black", "Ilya Shikshin"},
+                                                   {"white", "Mateusz Surma"},
+                                                   {"size", 9}});
+  ASSERT_TRUE(made.starts_with("HTTP/1.1 201")) << made;
+  const json relay = json::parse(testing::body_of(made));
+  const auto moves = "/api/v1/relays/" + std::to_string(relay["id"].get<std::int64_t>()) + "/moves";
+  WsClient sam(node(0).port(), WsClient::Options{fan, "", "/ws/v1"});
+  sam.wait_type("lobby");
+  for (const auto& review : {relay["board"], relay["commentary"]}) {
+    EXPECT_EQ(sam.command({{"type", "review_join"}, {"review", review}})["type"], "ack");
+    sam.wait_type("review_snapshot");
+  }
+  const std::string entered = post(moves, {{"move", "E5"}});
+  ASSERT_TRUE(entered.starts_with("HTTP/1.1 200")) << entered;
+  EXPECT_EQ(json::parse(testing::body_of(entered))["moves"], 1);
+  for (const auto& review : {relay["board"], relay["commentary"]}) {
+    const json added = sam.wait([&](const json& m) {
+      return m["type"] == "review_update" && m["review"] == review && m["change"] == "node_added";
+    });
+    EXPECT_EQ(added["node"]["vertex"], "E5");
+  }
+  const std::string occupied = post(moves, {{"move", "E5"}});
+  EXPECT_TRUE(occupied.starts_with("HTTP/1.1 409")) << occupied;
+  EXPECT_NE(occupied.find("occupied: there is already a stone on E5"), std::string::npos)
+      << occupied;
+  // Listed the same on either node (PostgreSQL's rows).
+  const json listed =
+      json::parse(testing::body_of(testing::http_get(node(0).port(), "/api/v1/relays")));
+  ASSERT_EQ(listed["relays"].size(), 1U);
+  EXPECT_EQ(listed["relays"][0]["moves"], 1);
+  EXPECT_EQ(listed["relays"][0]["last_move"], "E5");
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
+}
+
 // OpenGotha's file imported through a front node (docs/tournaments.md, "Importing OpenGotha's
 // file"): the front node reads it, the hub makes the tournament by the director's commands, and
 // the front node serves it; a file the hub's director refuses comes back in words.
