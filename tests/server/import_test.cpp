@@ -16,9 +16,12 @@
 #include "store/mail_store.h"
 #include "store/migrate.h"
 #include "store/moderation_store.h"
+#include "store/pair_store.h"
 #include "store/position_analysis_store.h"
 #include "store/postgres.h"
 #include "store/push_store.h"
+#include "store/relay_store.h"
+#include "store/simul_store.h"
 #include "store/sql.h"
 #include "store/sql_game_store.h"
 #include "store/sql_postgres.h"
@@ -147,6 +150,23 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
     classes.add_class(school, 59);
     classes.add_student(school, bob, "Bob B.", 59);
     classes.finish_lesson(bob, "liberties", 59, 64);
+    // Events: a relay of a game over the board, with a move.
+    RelayStore relays(sql::sqlite_connection(file.path()));
+    RelayRow relay;
+    relay.director_id = ann;
+    relay.event = "Club championship";
+    relay.black = "Ann";
+    relay.white = "Bob";
+    relay.komi = 6.5;
+    relay.ruleset = "japanese";
+    relay.board_review = 1;
+    relay.commentary_review = 2;
+    relay.created_at_ms = 65;
+    relays.add_move(relays.create(relay), 1, "Q16", 1, 66);
+    SimulStore simuls(sql::sqlite_connection(file.path()));
+    simuls.join(simuls.create(ann, "Simul", R"({"width":9})", 5, 67), bob, 68);
+    PairStore pairs(sql::sqlite_connection(file.path()));
+    pairs.join(pairs.create(ann, "Pair Go", R"({"width":9})", 2, 69), bob, "white", 69);
   }
   const std::string pg = TempPostgres::instance().new_database();
   const auto imported = import_sqlite(file.path(), pg);
@@ -187,7 +207,13 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
                                                                    {"teachers", 1},
                                                                    {"classes", 1},
                                                                    {"class_students", 1},
-                                                                   {"course_progress", 1}};
+                                                                   {"course_progress", 1},
+                                                                   {"simuls", 1},
+                                                                   {"simul_players", 1},
+                                                                   {"pair_games", 1},
+                                                                   {"pair_players", 1},
+                                                                   {"relays", 1},
+                                                                   {"relay_moves", 1}};
   EXPECT_EQ(imported.rows, expected);
 
   pg::Connection db(pg);
@@ -238,6 +264,20 @@ TEST(Import, EverythingInASqliteFileReadsBackTheSameFromPostgres) {
   EXPECT_EQ(classes.class_of_student(bob), 2);
   EXPECT_TRUE(classes.protected_student(bob));
   EXPECT_EQ(classes.lessons(bob), std::vector<std::string>{"liberties"});
+  RelayStore relays(sql::postgres_connection(pg));
+  const auto relay = relays.relay(1);
+  ASSERT_TRUE(relay);
+  EXPECT_EQ(relay->event, "Club championship");
+  EXPECT_EQ(relay->last_move, "Q16");
+  EXPECT_DOUBLE_EQ(relay->komi, 6.5);
+  RelayRow next = *relay;
+  next.created_at_ms = 70;
+  EXPECT_EQ(relays.create(next), 2) << "numbers go on";
+  SimulStore simuls(sql::postgres_connection(pg));
+  EXPECT_EQ(simuls.players(1).size(), 1U);
+  PairStore pairs(sql::postgres_connection(pg));
+  EXPECT_EQ(pairs.players(1).front().team, "white");
+  EXPECT_EQ(pairs.create(ann, "Again", "{}", 2, 70), 2) << "numbers go on";
   PushStore push(sql::postgres_connection(pg));
   EXPECT_EQ(push.server_key("vapid", "another", 60), "scalar") << "the key made first is kept";
   const auto queued = push.claim(60, 70);

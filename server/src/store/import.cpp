@@ -53,7 +53,13 @@ constexpr const char* kTables[] = {"users",
                                    "teachers",
                                    "classes",
                                    "class_students",
-                                   "course_progress"};
+                                   "course_progress",
+                                   "simuls",
+                                   "simul_players",
+                                   "pair_games",
+                                   "pair_players",
+                                   "relays",
+                                   "relay_moves"};
 
 // A table's columns in SQLite, in order.
 std::vector<std::string> sqlite_columns(Database& db, const std::string& table) {
@@ -165,7 +171,8 @@ Imported import_sqlite(const std::string& sqlite_file, const std::string& postgr
   for (const char* table :
        {"users", "sessions", "rating_history", "invites", "audit_log", "reports", "mail_queue",
         "push_subscriptions", "push_queue", "analysis_workers", "position_analyses",
-        "player_groups", "group_chat", "ladders", "ladder_challenges", "ladder_events"}) {
+        "player_groups", "group_chat", "ladders", "ladder_challenges", "ladder_events", "simuls",
+        "pair_games", "relays"}) {
     statements.push_back({std::string("SELECT setval(pg_get_serial_sequence('") + table +
                               "', 'id'), coalesce((SELECT max(id) FROM " + table +
                               "), 0) + 1, false)",
