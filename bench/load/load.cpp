@@ -164,6 +164,29 @@ ProcessUsage usage_of(pid_t pid) {
   return u;
 }
 
+// One HTTP request from `from` (a token if not empty): the status and the body.
+std::pair<int, std::string> http_call(int port, asio::ip::address_v4 from, http::verb verb,
+                                      const std::string& target, const std::string& token,
+                                      const std::string& body) {
+  asio::io_context io;
+  beast::tcp_stream stream(io);
+  stream.socket().open(asio::ip::tcp::v4());
+  stream.socket().bind({from, 0});
+  stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"),
+                                         static_cast<unsigned short>(port)));
+  http::request<http::string_body> req(verb, target, 11);
+  req.set(http::field::host, "127.0.0.1");
+  req.set(http::field::content_type, "application/json");
+  if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
+  req.body() = body;
+  req.prepare_payload();
+  http::write(stream, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(stream, buffer, res);
+  return {res.result_int(), res.body()};
+}
+
 // ---- statistics ----
 
 struct Latencies {
@@ -442,23 +465,9 @@ class Load {
 
  private:
   std::string post(asio::ip::address_v4 from, const std::string& target, const std::string& body) {
-    asio::io_context io;
-    beast::tcp_stream stream(io);
-    stream.socket().open(asio::ip::tcp::v4());
-    stream.socket().bind({from, 0});
-    stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"),
-                                           static_cast<unsigned short>(ports_.front())));
-    http::request<http::string_body> req(http::verb::post, target, 11);
-    req.set(http::field::host, "127.0.0.1");
-    req.set(http::field::content_type, "application/json");
-    req.body() = body;
-    req.prepare_payload();
-    http::write(stream, req);
-    beast::flat_buffer buffer;
-    http::response<http::string_body> res;
-    http::read(stream, buffer, res);
-    if (res.result_int() >= 300) throw std::runtime_error(target + ": " + res.body());
-    return res.body();
+    auto [status, answer] = http_call(ports_.front(), from, http::verb::post, target, "", body);
+    if (status >= 300) throw std::runtime_error(target + ": " + answer);
+    return answer;
   }
 
   awaitable<std::shared_ptr<Connection>> open_connection(int index, const std::string& token) {
@@ -1353,29 +1362,6 @@ int echo_main(const Options& o, const fs::path& dir) {
 // ---- a relay and its spectators (--relay) ----
 
 namespace {
-
-// One HTTP request from `from` (a token if not empty): the status and the body.
-std::pair<int, std::string> http_call(int port, asio::ip::address_v4 from, http::verb verb,
-                                      const std::string& target, const std::string& token,
-                                      const std::string& body) {
-  asio::io_context io;
-  beast::tcp_stream stream(io);
-  stream.socket().open(asio::ip::tcp::v4());
-  stream.socket().bind({from, 0});
-  stream.connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"),
-                                         static_cast<unsigned short>(port)));
-  http::request<http::string_body> req(verb, target, 11);
-  req.set(http::field::host, "127.0.0.1");
-  req.set(http::field::content_type, "application/json");
-  if (!token.empty()) req.set(http::field::authorization, "Bearer " + token);
-  req.body() = body;
-  req.prepare_payload();
-  http::write(stream, req);
-  beast::flat_buffer buffer;
-  http::response<http::string_body> res;
-  http::read(stream, buffer, res);
-  return {res.result_int(), res.body()};
-}
 
 struct RelayRun {
   asio::io_context io;
