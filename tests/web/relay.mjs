@@ -181,6 +181,27 @@ try {
   assert.equal(listed, 0);
   assert.ok((await tess.evaluate(async (id) => (await fetch(`/api/v1/relays/${id}.sgf`)).text(), relay)).includes('RE[B+R]'));
 
+  step('a director on a phone enters a move with two taps; one tap and Cancel enter nothing');
+  const pia = await newPage('pia', phone);
+  await registerIn(pia, url, 'pia');
+  const [made, second] = await post(pia, '/api/v1/relays', { event: 'Club evening', black: 'Ann', white: 'Bob', size: 9 });
+  assert.equal(made, 201);
+  await pia.goto(`${url}/#/relay/${second.id}`);
+  await pia.locator('.relay-status', { hasText: 'No move yet' }).waitFor();
+  const e5 = pia.locator('.relay-game .board [data-vertex="E5"]');
+  await e5.tap();
+  await pia.locator('.relay-game .confirm-bar button', { hasText: 'Enter E5' }).waitFor();
+  await pia.locator('.relay-game .confirm-bar button', { hasText: 'Cancel' }).tap();
+  assert.equal(await pia.locator('.relay-game .confirm-bar').isHidden(), true);
+  assert.equal((await pia.evaluate(async (id) => (await fetch(`/api/v1/relays/${id}`)).json(), second.id)).moves, 0);
+  await e5.tap();
+  await e5.tap();
+  await pia.locator('.relay-status', { hasText: 'Move 1: Black E5' }).waitFor();
+  await stone(pia, '.relay-game', 'E5').waitFor();
+  await pia.screenshot({ path: join(artifacts, 'relay-director-phone.png'), fullPage: true });
+  assert.equal(await pia.evaluate(() => document.documentElement.scrollWidth), 390, 'no sideways scrolling on a phone');
+  await assertAccessible(pia, 'a relay on a phone, for its director');
+
   assert.deepEqual(failures, []);
   console.log('relay: ok');
 } finally {

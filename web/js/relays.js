@@ -109,8 +109,9 @@ export function mountRelay(root, ctx, id) {
   const status = h('p', { class: 'status relay-status', role: 'status', 'aria-live': 'polite' });
   const entry = h('div', { class: 'relay-entry' });
   const analysisEl = h('div', { class: 'relay-analysis', 'aria-live': 'polite' });
+  const confirmBar = h('div', { class: 'confirm-bar', hidden: true });
   const gameCard = h('section', { class: 'card relay-game', 'aria-label': t('relay.game') },
-    h('h2', {}, t('relay.game')), boardHolder, status, entry, analysisEl);
+    h('h2', {}, t('relay.game')), boardHolder, confirmBar, status, entry, analysisEl);
   const commentaryRoom = h('div');
   const commentary = h('section', { class: 'relay-commentary', 'aria-labelledby': 'relay-commentary-title' },
     h('h2', { id: 'relay-commentary-title' }, t('relay.commentary')), h('p', { class: 'muted' }, t('relay.commentary_note')), commentaryRoom);
@@ -123,6 +124,7 @@ export function mountRelay(root, ctx, id) {
   let unmountCommentary = null;
   let analysis = null;
   let analysisTimer = null;
+  let pending = null;  // a point tapped once on a touch screen, waiting for its confirmation
   const post = (rest, body = {}) => fetchJson(`/api/v1/relays/${id}${rest}`, { method: 'POST', body });
   const act = acting(problem, () => load());
   const director = () => !!relay && ctx.user?.id === relay.director.id;
@@ -180,7 +182,32 @@ export function mountRelay(root, ctx, id) {
         h('button', { type: 'submit' }, t('relay.finish')))));
   }
 
+  // A finger covers the point it taps: on a touch screen the first tap shows the stone, a second
+  // tap (or the button) enters it, as on the game page; a mouse's click enters it at once.
+  function tapped(vertex, event) {
+    if (!director() || !live()) return;
+    if (event?.pointerType === 'touch' && pending !== vertex) {
+      pending = vertex;
+      board.setPending(vertex, st.position.to_move === 'white' ? 'w' : 'b');
+      fill(confirmBar,
+        h('button', { type: 'button', class: 'primary', onclick: () => enter(vertex) }, t('relay.enter_vertex', { vertex })),
+        h('button', { type: 'button', onclick: clearPending }, t('common.cancel')),
+        h('span', { class: 'muted' }, t('game.tap_again')));
+      confirmBar.hidden = false;
+      return;
+    }
+    enter(vertex);
+  }
+
+  function clearPending() {
+    pending = null;
+    confirmBar.hidden = true;
+    board?.setPending(null);
+  }
+
   async function enter(vertex) {
+    pending = null;
+    confirmBar.hidden = true;
     problem.textContent = '';
     try {
       const point = st && vertex !== 'pass' ? parseVertex(vertex.toUpperCase(), st.width, st.height) : null;
@@ -206,14 +233,14 @@ export function mountRelay(root, ctx, id) {
     if (!st) return;
     if (!board || board.width !== st.width || board.height !== st.height) {
       board = new BoardView(st.width, st.height, {
-        onPoint: (vertex) => { if (director() && live()) enter(vertex); },
+        onPoint: tapped,
         ghost: () => (director() && live() ? (st.position.to_move === 'black' ? 'b' : 'w') : null),
         label: t('relay.board_label', { width: st.width, height: st.height }),
       });
       fill(boardHolder, board.el);
       boardHolder.style.setProperty('--ratio', String(board.aspect));
     }
-    board.setPending(null);
+    if (!pending) board.setPending(null);
     const line = lineOf(st);
     const last = line[line.length - 1];
     const p = last && last.vertex !== 'pass' ? parseVertex(last.vertex, st.width, st.height) : null;
