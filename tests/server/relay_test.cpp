@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "reviews/reviews.h"
 #include "support/many_players.h"
 
 namespace tengen::testing {
@@ -297,6 +298,31 @@ TEST_F(Relays, TheFormIsCheckedAndOneDirectorRelaysOnlySoMany) {
             "you relay 20 live games, the most one director may: finish one first");
   // Relay boards are not counted among the director's own reviews.
   EXPECT_EQ(request("POST", "/api/v1/reviews", "tess", json{{"size", 9}}.dump()).first, 201);
+}
+
+// The bound of a relay's moves, on the boards' owner itself (a thousand requests over HTTP would
+// only be slower): the 1,000th move is entered, the 1,001st refused in words.
+TEST(RelayBoards, ARelayHasAThousandMovesAndNoMore) {
+  tengen::Reviews reviews;
+  tengen::Outbox out;
+  protocol::http::RelayOp op;
+  op.director = {1, "tess"};
+  op.title = "Club evening";
+  op.sgf = "(;GM[1]FF[4]SZ[9])";
+  const auto [made, boards] = reviews.relay(op, 1, out);
+  ASSERT_EQ(made, 201) << boards;
+  op.kind = protocol::http::RelayOp::Kind::Move;
+  op.board = json::parse(boards)["board"];
+  op.commentary = json::parse(boards)["commentary"];
+  op.vertex = "pass";
+  for (int n = 1; n <= protocol::http::kMaxRelayMoves; ++n) {
+    op.number = n;
+    ASSERT_EQ(reviews.relay(op, 2, out).first, 200) << n;
+  }
+  op.number = 0;  // the next, whichever it is
+  const auto [status, refused] = reviews.relay(op, 3, out);
+  EXPECT_EQ(status, 413);
+  EXPECT_EQ(json::parse(refused)["error"]["message"], "a relay has at most 1000 moves");
 }
 
 }  // namespace

@@ -261,6 +261,11 @@ std::pair<int, std::string> Reviews::relay(protocol::http::RelayOp op, std::int6
                          " already: take the moves back to " + std::to_string(op.number - 1) +
                          " first to change it");
     }
+    if (op.number > protocol::http::kMaxRelayMoves) {
+      return refused(
+          413, "too_many_moves",
+          "a relay has at most " + std::to_string(protocol::http::kMaxRelayMoves) + " moves");
+    }
     if (op.number != moves + 1) {
       return refused(409, "not_next",
                      "the relay has " + std::to_string(moves) + " moves: the next is move " +
