@@ -228,7 +228,7 @@ Relays::Answer<int> Relays::take_back(std::int64_t id, const store::UserRecord& 
   op.director = {me.id, me.username};
   op.board = row.board_review;
   op.commentary = row.commentary_review;
-  op.number = row.moves;
+  op.number = 0;  // the board's last (the store's count may lag)
   const auto made = answered(s_.boards(op));
   if (const auto* no = std::get_if<Refusal>(&made)) return *no;
   const int moves = std::get<json>(made).at("moves").get<int>();

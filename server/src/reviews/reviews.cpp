@@ -287,6 +287,7 @@ std::pair<int, std::string> Reviews::relay(protocol::http::RelayOp op, std::int6
   } else if (op.kind == Kind::TakeBack) {
     const int moves = board->relay_moves();
     if (moves == 0) return refused(409, "no_moves", "the relay has no moves to take back");
+    if (op.number == 0) op.number = moves;  // the last, whichever it is
     if (op.number != moves) {
       return refused(409, "not_last",
                      "only the last move (" + std::to_string(moves) + ") can be taken back, not " +
