@@ -119,13 +119,12 @@ try {
   await sam.locator('.relay-status', { hasText: 'Zet 4: Wit C6' }).waitFor();
   assert.equal(await stone(sam, '.relay-commentary', 'C6').count(), 0, 'the commentator stays on his variation');
   assert.equal(await stone(sam, '.relay-commentary', 'D6').count(), 1);
-  // He goes back to the game's line (Left to move 2, Right: its first line, the game's, End).
-  await cole.keyboard.press('ArrowLeft');
-  await stone(sam, '.relay-commentary', 'D6').waitFor({ state: 'detached' });
-  await cole.keyboard.press('ArrowRight');
-  await stone(sam, '.relay-commentary', 'G3').waitFor();
-  await cole.keyboard.press('End');
+  // He goes back to the game's latest move with one button (shown to him only, while he is away).
+  assert.equal(await tess.locator('.relay-commentary .back-to-game').isHidden(), true, 'not for a follower');
+  await cole.locator('.relay-commentary .back-to-game').click();
   await stone(sam, '.relay-commentary', 'C6').waitFor();
+  await stone(sam, '.relay-commentary', 'D6').waitFor({ state: 'detached' });
+  await cole.locator('.relay-commentary .back-to-game').waitFor({ state: 'hidden' });
 
   step('more moves; the spectators\' analysis stays three moves behind');
   for (const vertex of ['G6', 'D4', 'E7']) {

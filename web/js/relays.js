@@ -139,7 +139,7 @@ export function mountRelay(root, ctx, id) {
       document.title = `${relayTitle(relay)} · Tengen`;
       if (first) {
         join();
-        unmountCommentary = mountReviewRoom(commentaryRoom, ctx, relay.commentary);
+        unmountCommentary = mountReviewRoom(commentaryRoom, ctx, relay.commentary, { gameLine: () => (st ? lineOf(st) : []) });
       }
       drawHead();
       drawEntry();
@@ -268,6 +268,7 @@ export function mountRelay(root, ctx, id) {
     st = next;
     if (m.type === Message.review_update && m.change === Enum.ReviewChange.closed) load();  // the result is in
     drawBoard();
+    commentaryRoom.dispatchEvent(new Event('game-line'));
     if (m.type === Message.review_update) readAnalysis();
   }
 

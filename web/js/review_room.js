@@ -29,7 +29,9 @@ export async function openReview(ctx, source) {
   ctx.navigate(`#/review/${review.id}`);
 }
 
-export function mountReviewRoom(root, ctx, reviewId) {
+// `gameLine`, for a relay's commentary room (relays.js): the relayed game's moves so far
+// ([{color, vertex}]); the controller then has a button back to the game's latest move.
+export function mountReviewRoom(root, ctx, reviewId, { gameLine = null } = {}) {
   const conn = ctx.conn;
   let st = null;  // {seq, title, owner, controller, width, height, nodes: Map, current, position, followers, guests, closed}
   let board = null;
@@ -54,6 +56,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
   const problem = h('p', { class: 'analysis-error', role: 'alert' });
   const backButton = h('button', { type: 'button', class: 'back-to-board', hidden: true, onclick: () => { local = null; looking += 1; render(); } }, t('review.back_shared'));
   const whereLine = h('p', { class: 'review-where', 'aria-live': 'polite' });
+  const gameButton = h('button', { type: 'button', class: 'back-to-game', hidden: true, onclick: () => goTo(gameEnd()) }, t('relay.back_to_game'));
   const controlLine = h('p', { class: 'status review-control', role: 'status', 'aria-live': 'polite' });
   const handOver = h('div', { class: 'hand-over' });
   const commentBox = h('textarea', { name: 'comment', rows: 4, maxlength: 4000, placeholder: t('review.comment_placeholder'), 'aria-label': t('review.comment_label') });
@@ -97,7 +100,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     board: { state: () => st, shown: () => shown(), goTo: (node) => goTo(node), iControl: () => iControl(), play: (vertex) => send(Command.review_play, { vertex }), changed: () => render() },
   });
   const view = h('div', { class: 'game review-room' },
-    h('div', { class: 'board-area' }, boardHolder, whereLine, backButton, toolbar, navBar, problem),
+    h('div', { class: 'board-area' }, boardHolder, whereLine, backButton, gameButton, toolbar, navBar, problem),
     h('aside', { class: 'side' },
       h('header', { class: 'game-head' }, title, subtitle, h('div', { class: 'row' }, sgfLink, closeButton)),
       blind?.el ?? '',
@@ -167,6 +170,16 @@ export function mountReviewRoom(root, ctx, reviewId) {
     if (id === undefined) return undefined;
     let at = id;
     while (st.nodes.get(at)?.children.length) at = st.nodes.get(at).children[0];
+    return at;
+  }
+  // The commentary's node of the relayed game's latest move: its line followed from the root.
+  function gameEnd() {
+    let at = 0;
+    for (const m of gameLine?.() ?? []) {
+      const next = st.nodes.get(at)?.children.find((c) => st.nodes.get(c)?.color === m.color && st.nodes.get(c)?.vertex === m.vertex);
+      if (next === undefined) break;
+      at = next;
+    }
     return at;
   }
   function goTo(node) {
@@ -329,6 +342,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     view.classList.toggle('controlling', mine);
     whereLine.textContent = whereParts().join(' · ');
     backButton.hidden = !local;
+    gameButton.hidden = !gameLine || !mine || here() === gameEnd();
     backButton.textContent = t('review.back_to', { name: st.controller.name });
     controlLine.textContent = st.closed ? '' : mine ? t('review.you_control')
       : local ? t('review.they_control_local', { name: st.controller.name })
@@ -501,6 +515,9 @@ export function mountReviewRoom(root, ctx, reviewId) {
     keys[e.key]();
   }
   const onOpen = () => join();
+  // A relay's page says when the game's line changed (its own board's update may come after ours).
+  const onGameLine = () => render();
+  if (gameLine) root.addEventListener('game-line', onGameLine);
   conn.addEventListener('message', onMessage);
   conn.addEventListener('open', onOpen);
   document.addEventListener('keydown', onKey);
@@ -512,6 +529,7 @@ export function mountReviewRoom(root, ctx, reviewId) {
     conn.removeEventListener('message', onMessage);
     conn.removeEventListener('open', onOpen);
     document.removeEventListener('keydown', onKey);
+    root.removeEventListener('game-line', onGameLine);
     if (conn.isOpen) conn.command(Command.review_leave, { review: reviewId }, { resend: false }).catch(() => {});
   };
 }
