@@ -1,6 +1,6 @@
 // Relays of games played over the board (docs/events.md, "Relays"): the list with a form to
 // announce one, and a relay's page — the game as its director enters it (a board nobody else
-// changes; spectators may step back through it on their own), the director's move entry, the
+// changes, at its latest position), the director's move entry, the
 // spectators' analysis some moves behind, and beside it the commentary room, an ordinary review
 // board (review_room.js) that follows the game's line as it grows.
 import { h, fill, field, selectInput, keepFocus, describeResult, acting, parseVertex, rulesetName } from './util.js';
