@@ -92,9 +92,9 @@ export function pushSetting(ctx) {
   (async () => {
     const server = await fetchJson('/api/v1/push');
     if (!server.enabled) return;  // this server sends none: nothing to show
-    section.hidden = false;
     if (!supported()) {
       fill(section, h('h2', {}, t('push.title')), h('p', { class: 'muted' }, t('push.unsupported')));
+      section.hidden = false;
       return;
     }
     key = server.key;
@@ -102,6 +102,9 @@ export function pushSetting(ctx) {
     subscription = await registration.pushManager.getSubscription();
     if (Notification.permission === 'denied') problem.textContent = t('push.denied');
     show(subscription ? await fetchJson('/api/v1/me/push/device', { method: 'POST', body: { endpoint: subscription.endpoint } }) : null);
+    // Shown once its button says what it does (a screen reader, or axe, met an empty button in
+    // the moment between).
+    section.hidden = false;
   })().catch(() => {});
   return section;
 }
