@@ -172,11 +172,18 @@ export function mountRelay(root, ctx, id) {
     const result = h('input', { id: 'relay-result', autocomplete: 'off', maxlength: 12, placeholder: 'B+R', class: 'relay-result-input' });
     keepFocus(entry, () => fill(entry,
       h('p', { class: 'muted', id: 'relay-entry-hint' }, t('relay.entry_hint')),
-      h('form', { class: 'relay-move-form', onsubmit: (e) => { e.preventDefault(); if (move.value.trim()) enter(move.value.trim()).then((ok) => { if (ok) move.value = ''; }); } },
+      h('form', {
+        class: 'relay-move-form', onsubmit: (e) => {
+          e.preventDefault();
+          const typed = move.value.trim();
+          // Emptied once entered, unless the director has typed the next move meanwhile.
+          if (typed) enter(typed).then((ok) => { if (ok && move.value.trim() === typed) move.value = ''; });
+        },
+      },
         field(t('relay.move_label'), move),
         h('button', { type: 'submit', class: 'primary' }, t('relay.enter')),
         h('button', { type: 'button', onclick: () => enter('pass') }, t('game.pass')),
-        h('button', { type: 'button', onclick: act(() => post('/takeback')) }, t('relay.take_back'))),
+        h('button', { type: 'button', onclick: act(() => inTurn(() => post('/takeback'))) }, t('relay.take_back'))),
       h('form', { class: 'relay-result-form', onsubmit: (e) => { e.preventDefault(); act(() => post('/result', { result: result.value.trim() }))(); } },
         field(t('relay.result_label'), result),
         h('button', { type: 'submit' }, t('relay.finish')))));
@@ -205,20 +212,28 @@ export function mountRelay(root, ctx, id) {
     board?.setPending(null);
   }
 
-  async function enter(vertex) {
+  // The director's moves and take-backs go one after another, each once the last is answered, in
+  // the order they were made (two requests in flight could reach the server the other way round).
+  // The page sends no move number: the server appends the next, and a point clicked or typed twice
+  // is refused as occupied.
+  let queue = Promise.resolve();
+  function inTurn(work) {
+    const done = queue.then(work);
+    queue = done.catch(() => {});
+    return done;
+  }
+
+  function enter(vertex) {
     pending = null;
     confirmBar.hidden = true;
     problem.textContent = '';
-    try {
-      const point = st && vertex !== 'pass' ? parseVertex(vertex.toUpperCase(), st.width, st.height) : null;
-      if (point) board?.setPending(vertex.toUpperCase(), st.position.to_move === 'white' ? 'w' : 'b');
-      await post('/moves', { move: vertex, number: (st ? lineOf(st).length : relay.moves) + 1 });
-      return true;
-    } catch (err) {
+    const point = st && vertex !== 'pass' ? parseVertex(vertex.toUpperCase(), st.width, st.height) : null;
+    if (point) board?.setPending(vertex.toUpperCase(), st.position.to_move === 'white' ? 'w' : 'b');
+    return inTurn(() => post('/moves', { move: vertex })).then(() => true, (err) => {
       board?.setPending(null);
       problem.textContent = err.message;
       return false;
-    }
+    });
   }
 
   // ---- the game's board, followed over the WebSocket ----
