@@ -1288,16 +1288,24 @@ struct EchoRun {
   int failures = 0;
 };
 
+// A guest's WebSocket to the server at `port` (from a loopback address of its own: 30 a
+// source address), upgraded at `target`.
+awaitable<std::shared_ptr<tengen::load::WsClient>> guest_socket(asio::io_context& io, int port,
+                                                                int index,
+                                                                const std::string& target) {
+  auto ws = std::make_shared<tengen::load::WsClient>(io);
+  auto& socket = ws->socket();
+  socket.open(asio::ip::tcp::v4());
+  socket.bind({source_address(index / 30), 0});
+  co_await socket.async_connect(
+      {asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)}, use_awaitable);
+  co_await ws->handshake(target, "");
+  co_return ws;
+}
+
 awaitable<void> echo_client(EchoRun& run, int index) {
   try {
-    auto ws = std::make_shared<tengen::load::WsClient>(run.io);
-    auto& socket = ws->socket();
-    socket.open(asio::ip::tcp::v4());
-    socket.bind({source_address(index / 30), 0});
-    co_await socket.async_connect(
-        {asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(run.port)},
-        use_awaitable);
-    co_await ws->handshake("/", "");
+    const auto ws = co_await guest_socket(run.io, run.port, index, "/");
     while (!run.stopping) {
       const auto sent = Clock::now();
       ws->send(run.payload);
@@ -1393,14 +1401,7 @@ std::vector<std::string> relay_moves() {
 
 awaitable<void> relay_spectator(RelayRun& run, int index) {
   try {
-    auto ws = std::make_shared<tengen::load::WsClient>(run.io);
-    auto& socket = ws->socket();
-    socket.open(asio::ip::tcp::v4());
-    socket.bind({source_address(index / 30), 0});
-    co_await socket.async_connect(
-        {asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(run.port)},
-        use_awaitable);
-    co_await ws->handshake("/ws/v1", "");
+    const auto ws = co_await guest_socket(run.io, run.port, index, "/ws/v1");
     for (const auto review : {run.board, run.commentary})
       ws->send(json{
           {"v", 1}, {"type", "review_join"}, {"cid", std::to_string(review)}, {"review", review}}
@@ -1490,19 +1491,17 @@ int relay_main(const Options& o, const fs::path& dir) {
         std::this_thread::sleep_until(
             start + std::chrono::duration_cast<Clock::duration>(
                         std::chrono::duration<double>(static_cast<double>(n - 1) / o.rate)));
-      auto sent = Clock::now();
-      {
-        std::lock_guard lock(run.mutex);
-        run.sent[static_cast<int>(n)] = sent;
-      }
-      auto [status, answer] = http_call(run.port, director_address, http::verb::post,
-                                        "/api/v1/relays/" + std::to_string(id) + "/moves", token,
-                                        json{{"move", moves[n - 1]}, {"number", n}}.dump());
-      // Faster than a director may enter moves (docs/limits.md): again a moment later.
-      while (status == 429) {
-        ++limited;
-        std::this_thread::sleep_for(20ms);
-        sent = Clock::now();  // measured from the send that is accepted
+      // Sent, and sent again a moment later while refused as faster than a director may enter
+      // moves (docs/limits.md); timed from the send that is accepted.
+      Clock::time_point sent;
+      int status = 429;
+      std::string answer;
+      for (bool first = true; status == 429; first = false) {
+        if (!first) {
+          ++limited;
+          std::this_thread::sleep_for(20ms);
+        }
+        sent = Clock::now();
         {
           std::lock_guard lock(run.mutex);
           run.sent[static_cast<int>(n)] = sent;

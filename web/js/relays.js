@@ -9,7 +9,7 @@ import { t } from './i18n.js';
 import { rulesetOptions } from './lobby.js';
 import { mountEventList } from './event_list.js';
 import { BoardView } from './board.js';
-import { mountReviewRoom } from './review_room.js';
+import { mountReviewRoom, pointsOf } from './review_room.js';
 import { Command, Enum, Message } from './wire.js';
 import { fromSnapshot, reduce } from './review_state.js';
 
@@ -259,7 +259,7 @@ export function mountRelay(root, ctx, id) {
     const line = lineOf(st);
     const last = line[line.length - 1];
     const p = last && last.vertex !== 'pass' ? parseVertex(last.vertex, st.width, st.height) : null;
-    board.render({ position: [...st.position.board].map((c) => (c === 'b' ? 'b' : c === 'w' ? 'w' : null)), last: p ? p.y * st.width + p.x : null });
+    board.render({ position: pointsOf(st.position), last: p ? p.y * st.width + p.x : null });
     board.el.classList.toggle('my-turn', director() && live());
     const toMove = t(`common.${st.position.to_move}`);
     status.textContent = [

@@ -535,7 +535,7 @@ export function mountReviewRoom(root, ctx, reviewId, { gameLine = null } = {}) {
 }
 
 // A position's board string as the board view takes it (b, w or null per point).
-const pointsOf = (position) => [...position.board].map((c) => (c === 'b' ? 'b' : c === 'w' ? 'w' : null));
+export const pointsOf = (position) => [...position.board].map((c) => (c === 'b' ? 'b' : c === 'w' ? 'w' : null));
 
 const QUIET_MS = 24 * 3600 * 1000;
 

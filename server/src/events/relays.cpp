@@ -145,11 +145,7 @@ Relays::Answer<protocol::http::RelaySummary> Relays::create(const store::UserRec
     row.id = s_.store.create(row);
   } catch (...) {
     // Not kept: its boards close again rather than stay open with nothing naming them.
-    op.kind = RelayOp::Kind::Close;
-    op.board = row.board_review;
-    op.commentary = row.commentary_review;
-    op.commentary_too = true;
-    s_.boards(op);
+    close_boards(row, true);
     throw;
   }
   row.state = "live";
@@ -245,14 +241,7 @@ Relays::Maybe Relays::finish(std::int64_t id, const store::UserRecord& me,
     return Refusal{409, "relay_over", "this relay has finished already"};
   // The game's board closes (its record stays: GET /api/v1/relays/{id}.sgf); the commentary
   // room goes on until its director closes the relay.
-  RelayOp op;
-  op.kind = RelayOp::Kind::Close;
-  op.director = {me.id, me.username};
-  op.board = row.board_review;
-  op.commentary = row.commentary_review;
-  const auto closed = answered(s_.boards(op));
-  if (const auto* no = std::get_if<Refusal>(&closed))
-    spdlog::warn("relay {}: its board not closed: {}", id, no->message);
+  close_boards(row, false);
   return std::nullopt;
 }
 
@@ -264,16 +253,20 @@ Relays::Maybe Relays::close(std::int64_t id, const store::UserRecord& me) {
                    "only " + row->director_name + " (its director) or an administrator closes it"};
   if (auto no = too_fast(me)) return *no;
   if (!s_.store.close(id, now())) return Refusal{409, "relay_over", "this relay is closed already"};
+  close_boards(*row, true);
+  return std::nullopt;
+}
+
+void Relays::close_boards(const store::RelayRow& row, bool commentary_too) {
   RelayOp op;
   op.kind = RelayOp::Kind::Close;
-  op.director = {row->director_id, row->director_name};
-  op.board = row->board_review;
-  op.commentary = row->commentary_review;
-  op.commentary_too = true;
+  op.director = {row.director_id, row.director_name};
+  op.board = row.board_review;
+  op.commentary = row.commentary_review;
+  op.commentary_too = commentary_too;
   const auto closed = answered(s_.boards(op));
   if (const auto* no = std::get_if<Refusal>(&closed))
-    spdlog::warn("relay {}: its boards not closed: {}", id, no->message);
-  return std::nullopt;
+    spdlog::warn("relay {}: its boards not closed: {}", row.id, no->message);
 }
 
 Relays::Answer<std::string> Relays::analysis(std::int64_t id) {

@@ -74,6 +74,9 @@ class Relays {
  private:
   Answer<store::RelayRow> directed(std::int64_t id, const store::UserRecord& me);
   Maybe too_fast(const store::UserRecord& me);
+  // The relay's game board closes on its owner, and its commentary room with it if asked; a
+  // failure is logged (the relay's row says what happened).
+  void close_boards(const store::RelayRow& row, bool commentary_too);
   std::int64_t now() const { return s_.clock.unix_ms(); }
 
   Services s_;
