@@ -51,6 +51,7 @@
 #include "store/hub_lock.h"
 #include "store/import.h"
 #include "store/journal.h"
+#include "store/postgres_leases.h"
 #include "store/stores.h"
 #include "store/unreachable.h"
 #include "ws/backlog_guard.h"
@@ -537,6 +538,12 @@ int main(int argc, char** argv) {
                                     [&metrics](std::size_t connections) {
                                       ++metrics.bus_resyncs_total;
                                       metrics.ws_reattached_total += connections;
+                                    },
+                                // A cluster is on PostgreSQL: its leases are PostgreSQL's.
+                                .gone =
+                                    [leases = &dynamic_cast<store::PostgresLeases&>(
+                                         *stores->leases)](const std::vector<std::int64_t>& nodes) {
+                                      return leases->gone(nodes);
                                     }});
       roles_ready = roles.get();
       hub_reads_remote = cluster::ask_hub(*bus);
@@ -672,6 +679,11 @@ int main(int argc, char** argv) {
                       s->tell_all(
                           protocol::Service{away ? "degraded" : "ok", away ? "database" : ""});
                     }
+                  },
+              // The hub lets go of the connections of front nodes that died.
+              .renewed =
+                  [&roles, ttl = std::chrono::milliseconds(config.lease_ttl_ms)] {
+                    if (roles) roles->let_go_of_dead_nodes(ttl, std::chrono::steady_clock::now());
                   }},
           &metrics);
       keeping = &*keeper;

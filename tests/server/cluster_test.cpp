@@ -700,6 +700,67 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
   EXPECT_EQ(node(2).terminate(), 0);
 }
 
+// A front node killed with SIGKILL and never started again: its players' stand-ins on the hub
+// leave their games and the lobby's presence once the hub has found the node dead for a lease
+// (its row expired, or no session of its own in the database) — before, they stayed "present"
+// for ever and the opponent could never claim the game. The opponent, on another node, is told
+// Black left (the countdown starts), sees Black go offline, and is not closed nor told to
+// resync; Black, back through the other front node, returns to the game.
+TEST_F(ThreeNodes, AFrontNodeKilledAndNeverStartedAgainLeavesItsPlayersGamesAndPresence) {
+  const std::vector<std::string> ttl{"--lease-ttl", "1000"};
+  start(0, ttl);
+  start(1, ttl);
+  start(2, ttl);
+  ASSERT_EQ(health(1)["role"], "front");
+  const std::string black_token = register_user(node(1).port(), "black");
+  const std::string white_token = register_user(node(2).port(), "white");
+  auto black = std::make_unique<WsClient>(node(1).port(),
+                                          WsClient::Options{black_token, "", "/ws/v1"});
+  WsClient white(node(2).port(), {white_token, "", "/ws/v1"});
+  black->wait_type("lobby");
+  white.wait_type("lobby");
+  const json created = black->command(
+      {{"type", "create_challenge"}, {"settings", {{"width", 9}, {"color", "black"}}}});
+  ASSERT_EQ(created["type"], "ack") << created.dump();
+  const json accepted =
+      white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+  ASSERT_EQ(accepted["type"], "ack") << accepted.dump();
+  const std::int64_t game = accepted["game"];
+  for (auto* c : {black.get(), &white})
+    ASSERT_EQ(c->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  ASSERT_EQ(black->command({{"type", "play"}, {"game", game}, {"vertex", "E5"}})["type"], "ack");
+  ASSERT_EQ(white.command({{"type", "play"}, {"game", game}, {"vertex", "C3"}})["type"], "ack");
+  white.forget();
+
+  const auto killed = std::chrono::steady_clock::now();
+  node(1).kill9();
+  black.reset();  // its socket went with the node
+  const json left = white.wait_type("player_left");
+  const auto told = std::chrono::steady_clock::now();
+  EXPECT_EQ(left["game"], game);
+  EXPECT_EQ(left["absence"]["color"], "black") << left.dump();
+  EXPECT_TRUE(left["absence"].contains("claim_in_ms")) << "Black's move: the countdown runs";
+  const json offline = white.wait([](const json& m) {
+    return m["type"] == "presence" && !m["offline"].empty() && m["offline"][0]["name"] == "black";
+  });
+  EXPECT_EQ(offline["online_count"], 1) << offline.dump();
+  const auto after = std::chrono::duration_cast<std::chrono::milliseconds>(told - killed).count();
+  std::printf("front node killed -> its player's opponent told they left: %lld ms\n",
+              static_cast<long long>(after));
+  EXPECT_LT(after, 4000) << "a lease (1 s) and two looks, with room for a slow machine";
+  for (const auto& m : white.kept())
+    EXPECT_NE(m["type"], "resync") << "White's node lost nothing: " << m.dump();
+
+  // Black comes back through the other front node, and is back in the game.
+  WsClient back(node(2).port(), {black_token, "", "/ws/v1"});
+  back.wait_type("lobby");
+  ASSERT_EQ(back.command({{"type", "join"}, {"game", game}})["type"], "ack");
+  EXPECT_EQ(white.wait_type("player_returned")["color"], "black");
+  ASSERT_EQ(back.command({{"type", "play"}, {"game", game}, {"vertex", "G7"}})["type"], "ack");
+  EXPECT_EQ(node(2).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
+}
+
 // A class (docs/classes.md) made through a front node: the hub learns its protection over the bus
 // (an outsider on the hub cannot challenge a student) and makes its round robin when the front
 // node asks, the student on the front node getting the first game.

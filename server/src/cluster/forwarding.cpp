@@ -403,6 +403,34 @@ void Gateway::roll(std::int64_t node, bool begin) {
   if (gone.empty()) return;
   spdlog::info("the hub let go of {} connections of node {} that it no longer holds", gone.size(),
                node);
+  leave(gone);
+}
+
+std::vector<std::int64_t> Gateway::nodes() const {
+  std::vector<std::int64_t> out;
+  std::lock_guard lock(mutex_);
+  for (const auto& [key, connection] : remote_) {
+    if (out.empty() || out.back() != key.first) out.push_back(key.first);  // ordered by node
+  }
+  return out;
+}
+
+std::size_t Gateway::let_go(std::int64_t node) {
+  std::vector<std::shared_ptr<Connection>> gone;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = remote_.lower_bound({node, 0}); it != remote_.end() && it->first.first == node;)
+    {
+      gone.push_back(std::move(it->second));
+      it = remote_.erase(it);
+    }
+    unanswered_.erase(node);
+  }
+  leave(gone);
+  return gone.size();
+}
+
+void Gateway::leave(const std::vector<std::shared_ptr<Connection>>& gone) {
   for (const auto& connection : gone) hub_.disconnected(connection);
 }
 

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "cluster/bus.h"
 #include "protocol/bus.h"
@@ -93,11 +94,18 @@ class Gateway {
   Gateway& operator=(const Gateway&) = delete;
 
   std::size_t connections() const;
+  // The other nodes whose connections stand in here.
+  std::vector<std::int64_t> nodes() const;
+  // The node is dead (store::PostgresLeases::gone): its stand-ins leave their rooms and the
+  // lobby's presence, as connections that go do. Returns how many.
+  std::size_t let_go(std::int64_t node);
 
  private:
   void arrived(std::string_view data);
   // A node's roll call (`begin`) or its end: its stand-ins not announced between the two go.
   void roll(std::int64_t node, bool begin);
+  // Stand-ins taken out of remote_ (under mutex_): they leave, as connections that go do.
+  void leave(const std::vector<std::shared_ptr<Connection>>& gone);
 
   Bus& bus_;
   Dispatcher& hub_;

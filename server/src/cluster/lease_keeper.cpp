@@ -92,6 +92,13 @@ void LeaseKeeper::tick(std::chrono::steady_clock::time_point now) {
     unreachable(now, e.what());
     return;
   }
+  if (hooks_.renewed) {
+    try {
+      hooks_.renewed();
+    } catch (const std::exception& e) {
+      spdlog::warn("node {} could not look for dead nodes: {}", leases_.name(), e.what());
+    }
+  }
   try {
     const auto orphans = leases_.orphans(kAdoptPerRound);
     if (orphans.empty() || !hooks_.adopt) return;

@@ -42,6 +42,9 @@ class LeaseKeeper {
     std::function<bool()> keep_lock;
     // After each tick (the node's readiness may have changed: /healthz, the players' notice).
     std::function<void()> ticked;
+    // After each renewal that reached the database (every third of the lease): the hub looks
+    // for dead nodes whose connections it still stands in for (cluster::Roles). May throw.
+    std::function<void()> renewed;
   };
 
   enum class Thread { Start, None };  // None: the caller calls round() (tests)

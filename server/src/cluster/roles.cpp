@@ -104,6 +104,34 @@ void Roles::resync() {
   hooks_.reattached(forwarding_.reattach("bus"));
 }
 
+std::size_t Roles::let_go_of_dead_nodes(std::chrono::steady_clock::duration patience,
+                                        std::chrono::steady_clock::time_point now) {
+  if (!is_hub() || !hooks_.gone) return 0;
+  auto nodes = gateway_->nodes();
+  std::erase(nodes, leases_.node());
+  std::map<std::int64_t, std::chrono::steady_clock::time_point> dead;
+  if (!nodes.empty()) {
+    for (const auto n : hooks_.gone(nodes)) {
+      const auto seen = suspects_.find(n);
+      dead[n] = seen == suspects_.end() ? now : seen->second;
+    }
+  }
+  std::size_t released = 0;
+  for (auto it = dead.begin(); it != dead.end();) {
+    if (now - it->second < patience) {
+      ++it;
+      continue;
+    }
+    const auto count = gateway_->let_go(it->first);
+    released += count;
+    spdlog::info("node {} is dead: the hub let go of its {} connections (they left their games)",
+                 it->first, count);
+    it = dead.erase(it);
+  }
+  suspects_ = std::move(dead);
+  return released;
+}
+
 // ---- the router ----
 
 // Each call below hands the connection to its side under the lock: the side's own calls only

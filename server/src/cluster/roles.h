@@ -9,6 +9,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <thread>
+#include <vector>
 
 #include "cluster/bus.h"
 #include "cluster/forwarding.h"
@@ -34,6 +35,8 @@ class Roles {
     std::function<Dispatcher&()> become_hub;
     // This node's connections were attached again (how many): counted.
     std::function<void(std::size_t)> reattached;
+    // Of these nodes, those that are dead (store::PostgresLeases::gone).
+    std::function<std::vector<std::int64_t>(const std::vector<std::int64_t>&)> gone;
   };
 
   // Tries the hub lock at once (becoming the hub before returning if it is free), else waits
@@ -50,6 +53,16 @@ class Roles {
   // what travelled meanwhile is lost, so this node's forwarded connections attach again (and a
   // hub says again that it is the hub, so that every node's do).
   void resync();
+  // On the hub: the nodes whose connections stand in here (Gateway) and that have been found
+  // dead — ended, expired, or no longer connected to the database — at every look for at least
+  // `patience` (a lease: a node that only reconnects slowly after the database came back renews
+  // well within it) lose their stand-ins, which leave their games and the lobby's presence as
+  // connections that go do. Without this, a front node killed and never started again kept its
+  // players "present" for ever. Should a live node's be let go all the same, its connections'
+  // next commands make it attach them again (`unknown`). Called from one thread (the lease
+  // keeper's, after each renewal), at `now`. Returns how many stand-ins were let go.
+  std::size_t let_go_of_dead_nodes(std::chrono::steady_clock::duration patience,
+                                   std::chrono::steady_clock::time_point now);
 
  private:
   // Routes each connection to its side.
@@ -94,6 +107,8 @@ class Roles {
   std::atomic<Dispatcher*> hub_{nullptr};
   std::optional<Gateway> gateway_;
   std::unique_ptr<Bus::Subscription> announcements_;
+  // Nodes found dead, since when (let_go_of_dead_nodes's thread only).
+  std::map<std::int64_t, std::chrono::steady_clock::time_point> suspects_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

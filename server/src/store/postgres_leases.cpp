@@ -136,4 +136,23 @@ void PostgresLeases::end_game_owners() {
   });
 }
 
+std::vector<std::int64_t> PostgresLeases::gone(const std::vector<std::int64_t>& nodes) {
+  if (nodes.empty()) return {};
+  std::string list = "{";
+  for (const auto n : nodes) list += (list.size() > 1 ? "," : "") + std::to_string(n);
+  list += "}";
+  return with_db([&](pg::Connection& db) {
+    const auto r = db.query_idempotent(
+        std::string("SELECT x FROM unnest($1::bigint[]) AS x WHERE NOT EXISTS ("
+                    " SELECT 1 FROM nodes n WHERE n.id = x AND n.ended_at IS NULL AND ") +
+            kAlive +
+            " AND EXISTS (SELECT 1 FROM pg_stat_activity a"
+            "  WHERE a.application_name = 'tengen-node-' || n.id)) ORDER BY x",
+        {list});
+    std::vector<std::int64_t> out;
+    for (int i = 0; i < r.rows(); ++i) out.push_back(r.int64(i, 0));
+    return out;
+  });
+}
+
 }  // namespace tengen::store
