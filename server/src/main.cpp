@@ -525,26 +525,23 @@ int main(int argc, char** argv) {
       metrics.node_is_hub = 0;  // until it becomes the hub
       roles = std::make_unique<cluster::Roles>(
           *bus, *stores->leases,
-          cluster::Roles::Hooks{.try_take_lock = [&hub_lock] { return hub_lock->try_take(); },
-                                .become_hub = [&]() -> Dispatcher& {
-                                  Centre& built = build_hub();
-                                  recover_hub();
-                                  hub_answers =
-                                      cluster::answer_hub_reads(*bus, cluster::hub_reads_of(built));
-                                  metrics.node_is_hub = 1;
-                                  return *guarded;
-                                },
-                                .reattached =
-                                    [&metrics](std::size_t connections) {
-                                      ++metrics.bus_resyncs_total;
-                                      metrics.ws_reattached_total += connections;
-                                    },
-                                // A cluster is on PostgreSQL: its leases are PostgreSQL's.
-                                .gone =
-                                    [leases = &dynamic_cast<store::PostgresLeases&>(
-                                         *stores->leases)](const std::vector<std::int64_t>& nodes) {
-                                      return leases->gone(nodes);
-                                    }});
+          cluster::Roles::Hooks{
+              .try_take_lock = [&hub_lock] { return hub_lock->try_take(); },
+              .become_hub = [&]() -> Dispatcher& {
+                Centre& built = build_hub();
+                recover_hub();
+                hub_answers = cluster::answer_hub_reads(*bus, cluster::hub_reads_of(built));
+                metrics.node_is_hub = 1;
+                return *guarded;
+              },
+              .reattached =
+                  [&metrics](std::size_t connections) {
+                    ++metrics.bus_resyncs_total;
+                    metrics.ws_reattached_total += connections;
+                  },
+              // A cluster is on PostgreSQL: its leases are PostgreSQL's.
+              .gone = [leases = &dynamic_cast<store::PostgresLeases&>(*stores->leases)](
+                          const std::vector<std::int64_t>& nodes) { return leases->gone(nodes); }});
       roles_ready = roles.get();
       hub_reads_remote = cluster::ask_hub(*bus);
       // A logout or revocation on another node closes this node's WebSockets opened with the

@@ -707,15 +707,14 @@ TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
 // Black left (the countdown starts), sees Black go offline, and is not closed nor told to
 // resync; Black, back through the other front node, returns to the game.
 TEST_F(ThreeNodes, AFrontNodeKilledAndNeverStartedAgainLeavesItsPlayersGamesAndPresence) {
-  const std::vector<std::string> ttl{"--lease-ttl", "1000"};
-  start(0, ttl);
-  start(1, ttl);
-  start(2, ttl);
+  start(0);  // leases of one second (NodeProcesses)
+  start(1);
+  start(2);
   ASSERT_EQ(health(1)["role"], "front");
   const std::string black_token = register_user(node(1).port(), "black");
   const std::string white_token = register_user(node(2).port(), "white");
-  auto black = std::make_unique<WsClient>(node(1).port(),
-                                          WsClient::Options{black_token, "", "/ws/v1"});
+  auto black =
+      std::make_unique<WsClient>(node(1).port(), WsClient::Options{black_token, "", "/ws/v1"});
   WsClient white(node(2).port(), {white_token, "", "/ws/v1"});
   black->wait_type("lobby");
   white.wait_type("lobby");

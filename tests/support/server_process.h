@@ -184,9 +184,13 @@ inline std::string cookie_token(const std::string& response) {
 }
 
 // A new account, registered through the HTTP API of the server on `port`: its session token.
-inline std::string register_user(int port, const std::string& name) {
+// `from`: the address a trusted proxy says the request came from (X-Forwarded-For), for tests
+// that register more accounts than one address may (--trusted-proxies 127.0.0.1).
+inline std::string register_user(int port, const std::string& name, const std::string& from = "") {
   const std::string reply =
-      http_request(port, "POST", "/api/v1/register", "Content-Type: application/json\r\n",
+      http_request(port, "POST", "/api/v1/register",
+                   "Content-Type: application/json\r\n" +
+                       (from.empty() ? std::string() : "X-Forwarded-For: " + from + "\r\n"),
                    R"({"username":")" + name + R"(","password":"a fine password"})");
   return nlohmann::json::parse(body_of(reply))["token"];
 }

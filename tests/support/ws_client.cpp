@@ -32,18 +32,22 @@ struct WsClient::Stream {
   std::string last_ping_payload;
 };
 
-WsClient::WsClient(int port, Options options)
+WsClient::WsClient(int port, Options options) : WsClient(port, std::move(options), "") {}
+
+WsClient::WsClient(int port, Options options, std::string forwarded_for)
     : stream_(std::make_unique<Stream>()), instance_(++instances) {
   auto& ws = stream_->ws;
   ws.next_layer().connect(loopback(port));
   // Beast writes a masked frame's header and payload separately: with Nagle's algorithm the second
   // write waits for the server's delayed ACK (~40 ms a message). Browsers send at once too.
   ws.next_layer().set_option(asio::ip::tcp::no_delay(true));
-  ws.set_option(websocket::stream_base::decorator([options](websocket::request_type& req) {
-    if (!options.token.empty())
-      req.set(beast::http::field::authorization, "Bearer " + options.token);
-    if (!options.origin.empty()) req.set(beast::http::field::origin, options.origin);
-  }));
+  ws.set_option(
+      websocket::stream_base::decorator([options, forwarded_for](websocket::request_type& req) {
+        if (!options.token.empty())
+          req.set(beast::http::field::authorization, "Bearer " + options.token);
+        if (!options.origin.empty()) req.set(beast::http::field::origin, options.origin);
+        if (!forwarded_for.empty()) req.set("X-Forwarded-For", forwarded_for);
+      }));
   ws.handshake("127.0.0.1:" + std::to_string(port), options.target);
   ws.text(true);
   ws.control_callback([s = stream_.get()](websocket::frame_type kind, beast::string_view payload) {

@@ -31,6 +31,9 @@ class WsClient {
   using Options = WsClientOptions;
 
   explicit WsClient(int port, Options options = Options());
+  // `forwarded_for`: sent as X-Forwarded-For, the client's address as a trusted proxy would say
+  // it (tests with more connections than one address may open: --trusted-proxies 127.0.0.1).
+  WsClient(int port, Options options, std::string forwarded_for);
   ~WsClient();
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;

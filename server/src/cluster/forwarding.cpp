@@ -419,8 +419,8 @@ std::size_t Gateway::let_go(std::int64_t node) {
   std::vector<std::shared_ptr<Connection>> gone;
   {
     std::lock_guard lock(mutex_);
-    for (auto it = remote_.lower_bound({node, 0}); it != remote_.end() && it->first.first == node;)
-    {
+    for (auto it = remote_.lower_bound({node, 0});
+         it != remote_.end() && it->first.first == node;) {
       gone.push_back(std::move(it->second));
       it = remote_.erase(it);
     }
