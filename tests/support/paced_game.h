@@ -6,8 +6,7 @@
 // one connection to one node; when it is closed (its node stopped or was killed) it connects to
 // the next node that is up and sends its move again under the same cid; when told to resync it
 // sends it again on the same socket. Every acknowledged move's round trip is kept with the time
-// it was sent, for the faults tests' figures (tests/server/drain_test.cpp,
-// tests/server/node_kill_test.cpp).
+// it was sent, for the faults tests' figures (tests/server/under_load_test.cpp).
 #include <array>
 #include <atomic>
 #include <chrono>
