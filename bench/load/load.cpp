@@ -6,6 +6,7 @@
 // then it stops the server and checks that every acknowledged move is in the database. With --echo
 // it measures a bare WebSocket echo server (the server's framing, nothing else) the same way, as
 // the baseline of what the network stack alone does on this machine. It always ends by itself.
+#include <sched.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/resource.h>
@@ -92,6 +93,9 @@ struct Options {
   // A relay (docs/events.md, "Relays") followed by this many spectators instead of games: its
   // director enters moves over HTTP, every spectator follows its board and commentary room.
   int relay = 0;
+  // Each server process pinned to one core (node i to core i modulo the cores): how games spread
+  // over nodes compares with one node on one core (docs/cluster.md).
+  bool pin = false;
 };
 
 // Loopback addresses to connect from: the server allows 32 connections and 10 registrations per
@@ -109,11 +113,19 @@ struct Child {
   int port = 0;
 };
 
-Child start_child(const std::vector<std::string>& argv, const fs::path& port_file) {
+// `core`: the one core the process may run on (none: any).
+Child start_child(const std::vector<std::string>& argv, const fs::path& port_file,
+                  std::optional<int> core = std::nullopt) {
   fs::remove(port_file);
   Child c;
   c.pid = fork();
   if (c.pid == 0) {
+    if (core) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(*core, &set);
+      if (sched_setaffinity(0, sizeof set, &set) != 0) _exit(126);
+    }
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -1147,6 +1159,8 @@ constexpr const char* kUsage = R"(usage: tengen-load [options]
   --bus URL --nodes N  N servers on the --database, a cluster over this NATS server
                        (nats://...; docs/cluster.md): the first is the hub, players go to
                        the nodes in turn (a game's two players on different nodes)
+  --pin                each server process on one core of its own: node i on core i
+                       (modulo the cores); the load tool, PostgreSQL and NATS are not pinned
 )";
 
 }  // namespace
@@ -1194,6 +1208,8 @@ int main(int argc, char** argv) {
       o.nodes = std::stoi(argv[++i]);
     else if (a == "--relay" && has)
       o.relay = std::stoi(argv[++i]);
+    else if (a == "--pin")
+      o.pin = true;
     else {
       std::cerr << "tengen-load: unknown or incomplete option '" << a << "'\n" << kUsage;
       return 64;
@@ -1240,7 +1256,9 @@ int main(int argc, char** argv) {
           for (const std::string a : {"--bus", o.bus.c_str(), "--node"}) command.push_back(a);
           command.push_back("load-" + std::to_string(n + 1));
         }
-        servers.push_back(start_child(command, port_file));
+        std::optional<int> core;
+        if (o.pin) core = n % static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        servers.push_back(start_child(command, port_file, core));
       }
       std::vector<int> ports;
       std::vector<pid_t> pids;

@@ -97,6 +97,33 @@ TEST_F(Leases, AGameHasOneLiveOwnerAndPassesOnOnlyWhenItsOwnerIsGone) {
   EXPECT_TRUE(c->orphans(10).empty()) << "a finished game is nobody's worry";
 }
 
+// Which nodes the hub takes for dead, to let go of their connections (cluster::Roles): ended,
+// expired, or with no session of its own left in the database (killed: PostgreSQL ends its
+// sessions at once); the living and unknown ids are told apart.
+TEST_F(Leases, TheDeadAmongNodesAreThoseEndedExpiredOrWithoutASession) {
+  const auto hub = join("hub");
+  const auto alive = join("alive");
+  const auto expired = join("expired");
+  const auto killed = join("killed");
+  auto restarted = join("restarted");
+  EXPECT_TRUE(restarted->renew());  // its session exists
+  const std::int64_t old_life = restarted->node();
+  restarted.reset();  // killed: its session ends
+  wait_until_gone(old_life);
+  restarted = join("restarted");  // a new life under the name ends the old one
+  expire(*expired);
+  db_.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+            {"tengen-node-" + std::to_string(killed->node())});
+  wait_until_gone(killed->node());
+  const std::vector<std::int64_t> asked{alive->node(), expired->node(),   killed->node(),
+                                        old_life,      restarted->node(), 999999};
+  EXPECT_EQ(hub->gone(asked),
+            (std::vector<std::int64_t>{expired->node(), killed->node(), old_life, 999999}));
+  EXPECT_TRUE(hub->gone({}).empty());
+  EXPECT_TRUE(killed->renew()) << "its next statement connects again: alive";
+  EXPECT_EQ(hub->gone({killed->node()}), std::vector<std::int64_t>{}) << "and seen so";
+}
+
 TEST_F(Leases, AStaleOwnersWritesAreFencedOffWholeAndTheNewOwnersGoIn) {
   const auto a = join("a");
   ASSERT_EQ(a->take(1), 1);
@@ -210,7 +237,8 @@ TEST_F(Leases, TheKeeperRenewsAdoptsOrphansReconnectsAndStopsANodeThatIsDeadToOt
                                    },
                                .lost = [&](const std::string& why) { lost.push_back(why); },
                                .keep_lock = {},
-                               .ticked = {}},
+                               .ticked = {},
+                               .renewed = {}},
                               &metrics, cluster::LeaseKeeper::Thread::None);
   const auto t0 = std::chrono::steady_clock::now();
 
@@ -316,7 +344,8 @@ TEST_F(Leases, TheKeeperKeepsANodeCutOffFromTheDatabaseAndItLivesOnWhenItComesBa
                               {.adopt = {},
                                .lost = [&](const std::string& why) { lost.push_back(why); },
                                .keep_lock = {},
-                               .ticked = {}},
+                               .ticked = {},
+                               .renewed = {}},
                               &metrics, cluster::LeaseKeeper::Thread::None);
   const auto t0 = std::chrono::steady_clock::now();
   keeper.round(t0);
