@@ -149,6 +149,29 @@ TEST_F(Abuse, AChatFloodIsRefusedAndTheGameStaysRejoinable) {
   EXPECT_EQ(black->wait([](const json& m) { return m["type"] == "move"; })["vertex"], "R16");
 }
 
+// An account's chat rate is not handed a fresh burst by a restart (nor, in a cluster, by a new
+// hub, which recovers the same way): the lines of the last moments, read back with the games in
+// play, count again.
+TEST_F(Abuse, TheChatRateHoldsAcrossARestart) {
+  auto black = player("black");
+  auto white = player("chatter");
+  const auto game = game_between(*black, *white);
+  for (int i = 0; i < 5; ++i)
+    ASSERT_EQ(white->command(chat(game, "line " + std::to_string(i)))["type"], "ack");
+  EXPECT_EQ(white->command(chat(game, "one more"))["code"], "rate_limited");
+
+  black.reset();
+  white.reset();
+  stack_.reset();
+  stack_.emplace(temp_.path());
+  white = player("chatter");
+  const json refused = white->command(chat(game, "after the restart"));
+  EXPECT_EQ(refused["code"], "rate_limited") << refused.dump();
+  stack_->clock().advance(2s);  // one more line every 2 s, as before
+  EXPECT_EQ(white->command(chat(game, "after a while"))["type"], "ack");
+  EXPECT_EQ(white->command(chat(game, "and at once"))["code"], "rate_limited");
+}
+
 // Spectators share one channel per game: it holds 2000 lines, then it is full for everyone
 // alike, while the players' own chat goes on.
 TEST_F(Abuse, TheSpectatorsChannelOfAGameIsBounded) {

@@ -145,13 +145,24 @@ Centre::Recovered Centre::recover(store::GameStore& store) {
                                        a.challenge,
                                        {}}));
   }
+  // The chat of the last moments counts against each account's rate again: a bucket refills
+  // whole in burst × refill, so older lines cannot matter.
+  const std::int64_t chat_since =
+      services_.clock->unix_ms() -
+      services_.room.chat_burst * static_cast<std::int64_t>(services_.room.chat_refill.count());
+  std::vector<std::pair<std::int64_t, std::int64_t>> chat;
   for (const auto& g : store.unfinished_games()) {
     if (!games_.restore(g)) {  // its actor arms its deadlines
       spdlog::info("game {} is another node's (docs/cluster.md): not recovered here", g.created.id);
       continue;
     }
     ++recovered.games;
+    for (const auto& e : g.events) {
+      if (e.kind == "chat" && e.user_id && e.at_ms >= chat_since)
+        chat.emplace_back(e.at_ms, *e.user_id);
+    }
   }
+  router_.count_chat(std::move(chat));
   lobby_.resume_tournaments(store);
   return recovered;
 }

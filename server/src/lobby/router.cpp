@@ -1,5 +1,7 @@
 #include "lobby/router.h"
 
+#include <algorithm>
+
 #include "protocol/families.h"
 #include "rooms/replies.h"
 
@@ -108,6 +110,17 @@ std::optional<protocol::Error> Router::too_much_chat(std::int64_t user, const st
                "too much chat: at most " + std::to_string(s_.chat_burst) +
                    " lines at once, then one every " + std::to_string(s_.chat_refill.count()) +
                    " ms; this line was not posted");
+}
+
+void Router::count_chat(std::vector<std::pair<std::int64_t, std::int64_t>> lines) {
+  std::sort(lines.begin(), lines.end());  // each account's bucket in the order they were posted
+  const std::int64_t unix_now = s_.clock.unix_ms();
+  const Steady steady_now = s_.clock.steady_now();
+  std::lock_guard lock(chat_mutex_);
+  for (const auto& [at, user] : lines) {
+    const auto ago = std::chrono::milliseconds(std::max<std::int64_t>(0, unix_now - at));
+    chat_rate_.try_take(std::to_string(user), steady_now - ago);
+  }
 }
 
 void Router::run_command(const std::shared_ptr<Connection>& who,

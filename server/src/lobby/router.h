@@ -5,6 +5,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "accounts/rate_limiter.h"
 #include "clock.h"
@@ -61,6 +63,11 @@ class Router final : public Dispatcher {
                                                Steady now);
   // The acks of applied commands, for repeated cids (start-up fills it from the store).
   CommandMemory& applied() { return applied_; }
+  // Lines the accounts posted before this server started (or became a cluster's hub), read back
+  // from the store at recovery, as (Unix milliseconds, user id): they count against each
+  // account's chat rate as if posted here, so that a restart or a new hub does not hand every
+  // account a fresh burst.
+  void count_chat(std::vector<std::pair<std::int64_t, std::int64_t>> lines);
 
  private:
   // Runs a command on its connection's lane: answered again if applied already; then to its

@@ -264,6 +264,7 @@ class GameStore {
 
   // For recovery at start.
   virtual std::vector<ChallengeOpened> open_challenges() = 0;
+  // Every unfinished game with its events, each with its author (user_id) but not its cid.
   virtual std::vector<StoredGame> unfinished_games() = 0;
   virtual std::int64_t last_challenge_id() = 0;
   virtual std::int64_t last_game_id() = 0;

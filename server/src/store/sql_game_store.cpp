@@ -364,7 +364,7 @@ std::vector<StoredGame> SqlGameStore::unfinished_games() {
   // Every unfinished game's events in one statement (one round trip on PostgreSQL), by game then
   // seq, as the games are.
   auto events = writer_->run(
-      "SELECT e.game_id, e.seq, e.kind, e.spectators_only, e.record, e.text, e.at"
+      "SELECT e.game_id, e.seq, e.kind, e.spectators_only, e.record, e.text, e.at, e.user_id"
       " FROM game_events e JOIN games g ON g.id = e.game_id WHERE g.ended_at IS NULL"
       " ORDER BY e.game_id, e.seq");
   auto game = out.begin();
@@ -372,7 +372,10 @@ std::vector<StoredGame> SqlGameStore::unfinished_games() {
     const auto id = events.integer(i, 0);
     while (game != out.end() && game->created.id < id) ++game;
     if (game == out.end()) break;
-    if (game->created.id == id) game->events.push_back(event(events, i, id, 1));
+    if (game->created.id != id) continue;
+    game->events.push_back(event(events, i, id, 1));
+    // Whose command made it: a chat line counts against its author's rate again (Centre).
+    game->events.back().user_id = events.optional_integer(i, 7);
   }
   return out;
 }
