@@ -3,8 +3,9 @@
 // on the second and White on the third. The hub is killed with SIGKILL just as Black clicks a
 // move; another node becomes the hub. Neither page reconnects: each keeps the one WebSocket it
 // had, is told to resync on it, joins its game again and sends the move again (played once); the
-// indicator never leaves "Online"; the game goes on. Nothing sleeps: every wait is for what the
-// page shows.
+// indicator never leaves "Online"; the game goes on. Then the front node one of them is on is
+// killed and not started again: the other page shows that player has left, with the countdown to
+// claiming the game. Nothing sleeps: every wait is for what the page shows.
 //
 //   node tests/web/cluster.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
 import { rmSync } from 'node:fs';
@@ -91,8 +92,26 @@ try {
   await ann.screenshot({ path: join(artifacts, 'cluster-after-the-hub-died.png') });
   await bob.screenshot({ path: join(artifacts, 'cluster-after-the-hub-died-phone.png') });
 
+  // The node that is a front node now is killed and never started again: the hub, finding it
+  // dead for a lease, lets go of its player, and the other page is told they left, with the
+  // countdown to claiming the game on the leaver's move.
+  step("a front node is killed and not started again: the other player sees its player leave");
+  const front = (await (await fetch(`${urlOf(1)}/healthz`)).json()).role === 'front' ? 1 : 2;
+  const [stayer, stayerSeen, color] = front === 1 ? [bob, bobSeen, 'black'] : [ann, annSeen, 'white'];
+  const stayerSockets = { opened: stayerSeen.sockets, closed: stayerSeen.closed };
+  nodes[front].child.kill('SIGKILL');
+  if (color === 'white') {  // Black to move: Black moves, and the countdown runs on White's move
+    await ann.click('.board [data-vertex="E3"]');
+    await ann.locator('.board .stone.black[data-stone="E3"]').waitFor();
+  }
+  await stayer.locator(`[data-claim="${color}"]`).waitFor({ timeout: 30000 });
+  assert.deepEqual({ opened: stayerSeen.sockets, closed: stayerSeen.closed }, stayerSockets,
+    'the other page kept its socket');
+  await stayer.locator('#net[data-state=open]').waitFor();
+  await stayer.screenshot({ path: join(artifacts, `cluster-${color}-left${stayer === bob ? '-phone' : ''}.png`) });
+
   assert.deepEqual(failures, [], 'no page errors');
-  for (const i of [1, 2]) assert.equal(await stopServer(nodes[i].child), 0, `node ${i} stops cleanly`);
+  assert.equal(await stopServer(nodes[3 - front].child), 0, 'the node left stops cleanly');
   console.log('cluster: all steps passed');
 } finally {
   await browser.close();
