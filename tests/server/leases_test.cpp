@@ -8,6 +8,7 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -120,6 +121,8 @@ TEST_F(Leases, TheDeadAmongNodesAreThoseEndedExpiredOrWithoutASession) {
   EXPECT_EQ(hub->gone(asked),
             (std::vector<std::int64_t>{expired->node(), killed->node(), old_life, 999999}));
   EXPECT_TRUE(hub->gone({}).empty());
+  // The same test of running refuses a second node under a running node's name.
+  EXPECT_THROW(join("alive"), std::runtime_error);
   EXPECT_TRUE(killed->renew()) << "its next statement connects again: alive";
   EXPECT_EQ(hub->gone({killed->node()}), std::vector<std::int64_t>{}) << "and seen so";
 }

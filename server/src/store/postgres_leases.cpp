@@ -11,6 +11,11 @@ namespace {
 
 // A node is alive while its row has not expired.
 constexpr const char* kAlive = "n.expires_at > now()";
+// It is running while, besides, nobody ended it and it is connected to the database (a session
+// named after it in pg_stat_activity: a process killed loses its sessions at once).
+const std::string kRunning = std::string(kAlive) +
+                             " AND n.ended_at IS NULL AND EXISTS (SELECT 1 FROM pg_stat_activity a"
+                             "  WHERE a.application_name = 'tengen-node-' || n.id)";
 
 }  // namespace
 
@@ -20,11 +25,8 @@ PostgresLeases::PostgresLeases(const std::string& conninfo, Options options)
   pg::Transaction tx(joining);
   // A node of this name that is alive and connected to the database (a session named after it,
   // pg_stat_activity) is running: two nodes under one name would end each other in turn.
-  const auto running = joining.query(
-      "SELECT n.id FROM nodes n WHERE n.name = $1 AND n.expires_at > now()"
-      " AND n.ended_at IS NULL AND EXISTS (SELECT 1 FROM pg_stat_activity a"
-      "  WHERE a.application_name = 'tengen-node-' || n.id)",
-      {options_.name});
+  const auto running =
+      joining.query("SELECT n.id FROM nodes n WHERE n.name = $1 AND " + kRunning, {options_.name});
   if (running.rows() > 0 && !options_.sole) {
     throw std::runtime_error("a node named '" + options_.name + "' is running already (node " +
                              running.text(0, 0) +
@@ -143,11 +145,9 @@ std::vector<std::int64_t> PostgresLeases::gone(const std::vector<std::int64_t>& 
   list += "}";
   return with_db([&](pg::Connection& db) {
     const auto r = db.query_idempotent(
-        std::string("SELECT x FROM unnest($1::bigint[]) AS x WHERE NOT EXISTS ("
-                    " SELECT 1 FROM nodes n WHERE n.id = x AND n.ended_at IS NULL AND ") +
-            kAlive +
-            " AND EXISTS (SELECT 1 FROM pg_stat_activity a"
-            "  WHERE a.application_name = 'tengen-node-' || n.id)) ORDER BY x",
+        "SELECT x FROM unnest($1::bigint[]) AS x WHERE NOT EXISTS ("
+        " SELECT 1 FROM nodes n WHERE n.id = x AND " +
+            kRunning + ") ORDER BY x",
         {list});
     std::vector<std::int64_t> out;
     for (int i = 0; i < r.rows(); ++i) out.push_back(r.int64(i, 0));
