@@ -48,6 +48,7 @@ std::string encode(const ToNode& m) {
   json j{{"connection", m.connection}, {"texts", m.texts}};
   if (m.barrier) j["barrier"] = *m.barrier;
   if (m.unknown) j["unknown"] = true;
+  if (m.moved) j["moved"] = *m.moved;
   return j.dump();
 }
 
@@ -93,6 +94,7 @@ std::optional<ToNode> decode_to_node(std::string_view text) {
     m.texts = j.at("texts").get<std::vector<std::string>>();
     if (j.contains("barrier")) m.barrier = j["barrier"].get<std::uint64_t>();
     m.unknown = j.value("unknown", false);
+    if (j.contains("moved")) m.moved = j["moved"].get<std::int64_t>();
     return m;
   } catch (const json::exception&) {
     return std::nullopt;
@@ -178,6 +180,17 @@ std::optional<std::int64_t> integer_field(std::string_view text, const char* nam
 
 std::optional<std::int64_t> decode_hub(std::string_view text) {
   return integer_field(text, "hub");
+}
+
+std::string encode(const GameOwner& m) {
+  return json{{"game", m.game}, {"owner", m.node}}.dump();
+}
+
+std::optional<GameOwner> decode_game_owner(std::string_view text) {
+  const auto game = integer_field(text, "game");
+  const auto node = integer_field(text, "owner");
+  if (!game || !node) return std::nullopt;
+  return GameOwner{*game, *node};
 }
 
 std::string encode_hub_leaving(std::int64_t node) {

@@ -39,6 +39,9 @@ constexpr Option kOptions[] = {
     {"--lease-ttl", "TENGEN_LEASE_TTL",
      "with PostgreSQL: milliseconds a dead node's games wait before others take them (default "
      "5000)"},
+    {"--games", "TENGEN_GAMES",
+     "with a bus: hub (every game played on the hub, the default) or every-node (a live unrated "
+     "challenge's game played on the node of the player who accepted it; docs/cluster.md)"},
     {"--database-wait", "TENGEN_DATABASE_WAIT",
      "with PostgreSQL: seconds to wait at start for a database that does not accept connections "
      "yet, then exit with code 3 (default 60)"},
@@ -207,6 +210,10 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
     if (value != "appointed" && value != "anyone")
       return "--teachers takes appointed or anyone, not '" + value + "'";
     config.anyone_may_teach = value == "anyone";
+  } else if (flag == "--games") {
+    if (value != "hub" && value != "every-node")
+      return "--games takes hub or every-node, not '" + value + "'";
+    config.games_on_every_node = value == "every-node";
   } else if (flag == "--analyse-every-game") {
     if (value != "on" && value != "off")
       return "--analyse-every-game takes on or off, not '" + value + "'";

@@ -49,6 +49,8 @@ struct Config {
   // "on", "off"), and how long a silent worker keeps its game.
   std::string analysis_worker = "auto";
   int analysis_claim_seconds = 120;
+  // --games every-node: games are played on the node of the player who accepted (a cluster).
+  bool games_on_every_node = false;
   bool analyse_every_game = false;  // every finished game queued, nobody having asked
   bool anyone_may_teach = false;    // --teachers anyone (docs/classes.md)
   int ladder_check_seconds = 5;     // the groups' ladders looked at (docs/groups.md, "Ladders")

@@ -253,8 +253,9 @@ int main(int argc, char** argv) {
                                                       : "mailto:tengen@localhost";
       pusher.emplace(*stores->push, clock, push_options, push::http_post);
     }
-    auto build_hub = [&]() -> Centre& {
-      hub.emplace(Centre::Services{
+    // What a centre is built with: the hub's, or (games on every node) a node's own games'.
+    auto centre_services = [&](Timers* centre_timers) {
+      return Centre::Services{
           .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },
           .find_user_by_id = [&](std::int64_t id) { return user_ref(accounts.find_user(id)); },
           .journal = &journal,
@@ -263,7 +264,7 @@ int main(int argc, char** argv) {
           .draw_black = [] { return randombytes_uniform(2) == 0; },
           .random_hex = random_hex,
           .clock = &clock,
-          .timers = timers.get(),
+          .timers = centre_timers,
           .worker = worker.get(),
           .room = {},
           .metrics = &metrics,
@@ -286,7 +287,21 @@ int main(int argc, char** argv) {
                   if (user && user->is_bot) out.emplace_back(user->id, start);
                 }
                 return out;
-              }});
+              }};
+    };
+    // Games on every node (docs/cluster.md): set once the cluster's roles are.
+    std::atomic<cluster::Roles*> roles_ready{nullptr};
+    auto build_hub = [&]() -> Centre& {
+      auto services = centre_services(timers.get());
+      if (config.games_on_every_node && !config.bus.empty()) {
+        services.placing = [&roles_ready](protocol::GameId game, std::int64_t node) {
+          if (auto* r = roles_ready.load()) r->placing(game, node);
+        };
+        services.placed = [&roles_ready](protocol::GameId game, std::int64_t node) {
+          if (auto* r = roles_ready.load()) r->tell_owner(game, node);
+        };
+      }
+      hub.emplace(std::move(services));
       guarded.emplace(hub->router(), [&journal] {
         return journal.waiting_for_store() && journal.backlog() >= kMostWaitingForTheDatabase;
       });
@@ -485,7 +500,17 @@ int main(int argc, char** argv) {
     std::unique_ptr<cluster::Bus::Subscription> hub_answers;
     std::unique_ptr<cluster::Bus::Subscription> session_ends;
     std::unique_ptr<cluster::Roles> roles;
-    std::atomic<cluster::Roles*> roles_ready{nullptr};
+    // Games on every node: the games the lobby places on this node, played by a centre of its
+    // own (its lobby unused), with timers of its own.
+    std::unique_ptr<Timers> own_timers;
+    std::optional<Centre> own_games;
+    if (clustered && config.games_on_every_node) {
+      own_timers = make_asio_timers();
+      auto services = centre_services(own_timers.get());
+      services.games_only = true;
+      own_games.emplace(std::move(services));
+      spdlog::info("games are played on every node: those placed here by the lobby, here");
+    }
     if (clustered) {
       bus = std::make_unique<cluster::NatsBus>(
           config.bus, stores->leases->name(),
@@ -541,7 +566,12 @@ int main(int argc, char** argv) {
                   },
               // A cluster is on PostgreSQL: its leases are PostgreSQL's.
               .gone = [leases = &dynamic_cast<store::PostgresLeases&>(*stores->leases)](
-                          const std::vector<std::int64_t>& nodes) { return leases->gone(nodes); }});
+                          const std::vector<std::int64_t>& nodes) { return leases->gone(nodes); },
+              .bring =
+                  [&own_games](std::int64_t game) {
+                    if (own_games) own_games->bring(game);
+                  }},
+          std::chrono::milliseconds(500), own_games ? &own_games->router() : nullptr);
       roles_ready = roles.get();
       hub_reads_remote = cluster::ask_hub(*bus);
       // A logout or revocation on another node closes this node's WebSockets opened with the
@@ -655,9 +685,15 @@ int main(int argc, char** argv) {
           cluster::LeaseKeeper::Hooks{
               // Only a hub owns games (a front node has none to take).
               .adopt =
-                  [&serving](const std::vector<std::int64_t>& games) {
+                  [&serving, &roles_ready](const std::vector<std::int64_t>& games) {
                     Centre* h = serving.load();
-                    return h ? h->adopt(games) : std::size_t{0};
+                    if (!h) return std::size_t{0};
+                    const auto taken = h->adopt(games);
+                    // Games on every node: a dead node's games are the hub's now; the players
+                    // who sent them commands there join them again here.
+                    if (auto* r = roles_ready.load())
+                      for (const auto game : games) r->tell_owner(game, 0);
+                    return taken;
                   },
               .lost =
                   [&](const std::string& why) {
@@ -749,11 +785,14 @@ int main(int argc, char** argv) {
     house_worker.reset();
     keeping = nullptr;
     keeper.reset();
+    roles_ready = nullptr;
     roles.reset();  // no more becoming the hub, nor forwarding
     hub_answers.reset();
     session_ends.reset();
     if (hub) hub->stop();  // the games' actors finish what they were given (arming timers)
-    timers.reset();        // before the hub they call
+    if (own_games) own_games->stop();
+    timers.reset();  // before the hub they call
+    own_timers.reset();
     worker.reset();
     // The last replies go out while their connections' executor lives; while the database is
     // away, what waits was never acknowledged and is given up after a moment.

@@ -19,6 +19,15 @@ inline std::string hub_subject() {
 inline std::string node_subject(std::int64_t node) {
   return "tengen.node." + std::to_string(node);
 }
+// Where a node's own games are played (docs/cluster.md, "Games on every node"): every other
+// node sends the commands of that node's games there, and gets what they produce back on
+// node_games_subject (its own).
+inline std::string games_subject(std::int64_t node) {
+  return "tengen.games." + std::to_string(node);
+}
+inline std::string node_games_subject(std::int64_t node) {
+  return "tengen.node." + std::to_string(node) + ".games";
+}
 // Where a node that has become the hub says so: every other node's connections were attached to
 // the hub before, and must attach again (docs/cluster.md, "Failover").
 inline std::string cluster_subject() {
@@ -76,6 +85,9 @@ struct ToNode {
   std::vector<std::string> texts;
   std::optional<std::uint64_t> barrier;
   bool unknown = false;
+  // The hub does not play this game: it is node `moved`'s (docs/cluster.md, "Games on every
+  // node"). `texts` holds the one command that came, for the node to send there.
+  std::optional<std::int64_t> moved{};
 };
 
 // A front node's question to the hub (GET /api/v1/games/{id}.sgf of a game in play, the
@@ -141,6 +153,14 @@ std::optional<SessionEnded> decode_session_ended(std::string_view text);
 // The hub's announcement on cluster_subject(): the node that is the hub now.
 std::string encode_hub(std::int64_t node);
 std::optional<std::int64_t> decode_hub(std::string_view text);
+// On cluster_subject(): where a game is played now (docs/cluster.md, "Games on every node"):
+// on `node`, or (`node` 0) on the hub, which plays every game not said to be elsewhere.
+struct GameOwner {
+  std::int64_t game = 0;
+  std::int64_t node = 0;
+};
+std::string encode(const GameOwner& m);
+std::optional<GameOwner> decode_game_owner(std::string_view text);
 // A hub that stops (SIGTERM) says so on cluster_subject() once everything it acknowledged is
 // stored and it has let go of the hub lock: the waiting nodes try the lock at once.
 std::string encode_hub_leaving(std::int64_t node);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <type_traits>
 #include <variant>
 
@@ -170,6 +171,19 @@ constexpr Family family_of(std::type_identity<Ping>) {
 inline Family family(const ClientMessage& m) {
   return std::visit(
       [](const auto& c) { return family_of(std::type_identity<std::decay_t<decltype(c)>>{}); }, m);
+}
+
+// The game a game's command is for (every command of Family::Game names one).
+inline std::optional<GameId> game_of(const ClientMessage& m) {
+  return std::visit(
+      [](const auto& c) -> std::optional<GameId> {
+        if constexpr (requires { c.game; }) {
+          return c.game;
+        } else {
+          return std::nullopt;
+        }
+      },
+      m);
 }
 
 }  // namespace tengen::protocol

@@ -41,7 +41,8 @@ Centre::Centre(Services services)
               .pool = pool_,
               .loader = *loader_,
               .host = *this,
-              .metrics = metrics_}),
+              .metrics = metrics_,
+              .ids_from_elsewhere = services_.games_only}),
       reviews_(Reviews{services_.reviews, services_.find_user, &blocks_}, commit_,
                *services_.journal, *services_.clock, pool_.mailbox()),
       lobby_({.find_user = services_.find_user,
@@ -60,7 +61,14 @@ Centre::Centre(Services services)
               .memberships = &memberships_,
               .tournament_games = tournament_games_,
               .prepare_room = [this](Room& room) { prepare_room(room); },
-              .notify = services_.notify},
+              .notify = services_.notify,
+              .placed = !services_.placing ? std::function<void(protocol::GameId, std::int64_t)>{}
+                                           : [this](protocol::GameId game, std::int64_t node) {
+                                               services_.placing(game, node);
+                                               commit_.after_everything([this, game, node] {
+                                                 services_.placed(game, node);
+                                               });
+                                             }},
              pool_.mailbox()),
       router_({.clock = *services_.clock,
                .metrics = metrics_,
@@ -74,7 +82,8 @@ Centre::Centre(Services services)
                    },
                .chat_burst = services_.room.chat_burst,
                .chat_refill = services_.room.chat_refill,
-               .elsewhere = [this](std::function<void()> job) { pool_.post(std::move(job)); }}) {
+               .elsewhere = [this](std::function<void()> job) { pool_.post(std::move(job)); },
+               .games_only = services_.games_only}) {
   if (services_.timers) services_.timers->set_handler([this](const TimerId& id) { deadline(id); });
 }
 

@@ -94,6 +94,15 @@ class Centre final : private games::GameHost {
     // Where some accounts' ratings start (the house bots': docs/bots.md), for those whose
     // accounts exist; seeded at recovery, and by seed_starts() once their accounts are made.
     std::function<std::vector<std::pair<std::int64_t, ratings::Rating>>()> rating_starts{};
+    // A cluster whose games are played on every node (docs/cluster.md, "Games on every node"):
+    // the lobby placed a game on another node (`placing`: at once, so that its commands are sent
+    // there from now; `placed`: once its rows are durable, for that node to load it). None: every
+    // game is played here.
+    std::function<void(protocol::GameId, std::int64_t node)> placing{};
+    std::function<void(protocol::GameId, std::int64_t node)> placed{};
+    // This centre plays the games placed on its node and nothing else (it is not the hub): its
+    // router takes games' commands only, its lobby stays empty.
+    bool games_only = false;
   };
 
   explicit Centre(Services services);
@@ -129,6 +138,12 @@ class Centre final : private games::GameHost {
   // each rebuilt from the store as at start, its clocks not charged for the gap, its deadlines
   // armed. Returns how many this node took (another may have been quicker).
   std::size_t adopt(const std::vector<protocol::GameId>& games);
+
+  // Brings the game into memory (from the store, under the lease this node takes) unless it is
+  // there already, without waiting: a game placed on this node starts its clocks.
+  void bring(protocol::GameId game) {
+    games_.post(game, games::Read{[](const Room*) {}});
+  }
 
   // The tournaments as JSON for the HTTP API: the list, and one tournament whole.
   std::string tournaments_json(const store::Page& page) { return lobby_.tournaments_json(page); }

@@ -8,26 +8,30 @@
 #include <utility>
 
 #include "protocol/bus.h"
+#include "protocol/codec.h"
+#include "protocol/families.h"
 
 namespace tengen::cluster {
 
 namespace bus = protocol::bus;
-
-namespace {
 
 std::optional<bus::User> bus_user(const std::optional<store::UserRecord>& u) {
   if (!u) return std::nullopt;
   return bus::User{u->id, u->username, u->is_bot, u->created_at_ms, u->is_admin};
 }
 
+namespace {
+
 // A front node's connection as the hub sees it. Its id is the gateway's own (the high bit set, so
 // that it never meets a number of the hub's local connections, which count from 1): a connection
 // attached again (a new hub, the bus back) is a new stand-in, never confused with the last.
 class RemoteConnection final : public Connection {
  public:
-  RemoteConnection(Bus& bus, std::int64_t node, std::uint64_t number, std::uint64_t id,
-                   std::optional<bus::User> user, std::optional<std::int64_t> rtt)
+  RemoteConnection(Bus& bus, std::string (*reply)(std::int64_t), std::int64_t node,
+                   std::uint64_t number, std::uint64_t id, std::optional<bus::User> user,
+                   std::optional<std::int64_t> rtt)
       : bus_(bus),
+        reply_(reply),
         node_(node),
         number_(number),
         id_((std::uint64_t{1} << 63) | id),
@@ -58,6 +62,7 @@ class RemoteConnection final : public Connection {
   std::uint64_t id() const override { return id_; }
   const std::optional<store::UserRecord>& user() const override { return user_; }
   bool forwarded() const override { return true; }
+  std::int64_t node() const override { return node_; }
   std::optional<std::int64_t> rtt_ms() const override {
     const auto rtt = rtt_.load();
     if (rtt < 0) return std::nullopt;
@@ -72,7 +77,7 @@ class RemoteConnection final : public Connection {
 
   void publish(const bus::ToNode& out) {
     try {
-      bus_.publish(bus::node_subject(node_), bus::encode(out));
+      bus_.publish(reply_(node_), bus::encode(out));
     } catch (const std::exception& e) {
       // Lost, as the bus allows: the client resumes by sequence number when the node attaches
       // it again (its bus back: docs/cluster.md).
@@ -81,6 +86,7 @@ class RemoteConnection final : public Connection {
   }
 
   Bus& bus_;
+  std::string (*const reply_)(std::int64_t);
   const std::int64_t node_;
   const std::uint64_t number_;
   const std::uint64_t id_;
@@ -92,8 +98,8 @@ class RemoteConnection final : public Connection {
 
 // ---- the front node ----
 
-ForwardingDispatcher::ForwardingDispatcher(Bus& bus, std::int64_t node)
-    : bus_(bus), node_(node), patience_([this] { run_out_barriers(); }) {
+ForwardingDispatcher::ForwardingDispatcher(Bus& bus, std::int64_t node, Moved moved)
+    : bus_(bus), node_(node), moved_(std::move(moved)), patience_([this] { run_out_barriers(); }) {
   subscription_ =
       bus_.subscribe(bus::node_subject(node_), [this](std::string_view data) { delivered(data); });
   // A roll call of none: whatever the hub still holds of this node's last life (killed, or
@@ -263,7 +269,11 @@ void ForwardingDispatcher::delivered(std::string_view data) {
     const auto it = connections_.find(m->connection);
     if (it != connections_.end()) to = it->second.lock();
   }
-  if (!to) return;   // it went meanwhile
+  if (!to) return;  // it went meanwhile
+  if (m->moved) {   // a game played elsewhere: its command goes there
+    if (moved_ && !m->texts.empty()) moved_(to, *m->moved, m->texts.front());
+    return;
+  }
   if (m->unknown) {  // the hub lost it: attached again, its client told to resync
     spdlog::info("node {}: the hub did not know connection {}: attaching it again", node_,
                  m->connection);
@@ -278,9 +288,32 @@ void ForwardingDispatcher::delivered(std::string_view data) {
 
 // ---- the hub's node ----
 
-Gateway::Gateway(Bus& bus, Dispatcher& hub) : bus_(bus), hub_(hub) {
+Gateway::Subjects Gateway::hub_subjects() {
+  return {bus::hub_subject(), &bus::node_subject};
+}
+
+Gateway::Subjects Gateway::games_subjects(std::int64_t node) {
+  return {bus::games_subject(node), &bus::node_games_subject};
+}
+
+Gateway::Gateway(Bus& bus, Dispatcher& hub, Subjects subjects, Elsewhere elsewhere)
+    : bus_(bus), hub_(hub), subjects_(std::move(subjects)), elsewhere_(std::move(elsewhere)) {
   subscription_ =
-      bus_.subscribe(bus::hub_subject(), [this](std::string_view data) { arrived(data); });
+      bus_.subscribe(subjects_.listen, [this](std::string_view data) { arrived(data); });
+}
+
+bool Gateway::sent_elsewhere(const bus::ToHub& m, const protocol::ClientEnvelope& command) {
+  if (!elsewhere_ || protocol::family(command.message) != protocol::Family::Game) return false;
+  const auto owner = elsewhere_(*protocol::game_of(command.message));
+  if (!owner) return false;
+  try {
+    bus_.publish(subjects_.reply(m.node),
+                 bus::encode(bus::ToNode{m.connection, {m.text}, std::nullopt, false, *owner}));
+  } catch (const std::exception& e) {
+    spdlog::warn("node {} could not be told where game {} is played: {}", m.node,
+                 *protocol::game_of(command.message), e.what());
+  }
+  return true;
 }
 
 Gateway::~Gateway() {
@@ -312,7 +345,7 @@ void Gateway::arrived(std::string_view data) {
   }
   if (m->op == bus::ToHub::Op::Barrier) {
     hub_.after_replies([this, node = m->node, id = m->connection] {
-      bus_.publish(bus::node_subject(node), bus::encode(bus::ToNode{0, {}, id}));
+      bus_.publish(subjects_.reply(node), bus::encode(bus::ToNode{0, {}, id}));
     });
     return;
   }
@@ -321,8 +354,8 @@ void Gateway::arrived(std::string_view data) {
   {
     std::lock_guard lock(mutex_);
     if (m->op == bus::ToHub::Op::Connected) {
-      connection = std::make_shared<RemoteConnection>(bus_, m->node, m->connection, ++next_id_,
-                                                      m->user, m->rtt_ms);
+      connection = std::make_shared<RemoteConnection>(bus_, subjects_.reply, m->node, m->connection,
+                                                      ++next_id_, m->user, m->rtt_ms);
       auto& slot = remote_[key];
       replaced = std::exchange(slot, connection);
       if (const auto roll = unanswered_.find(m->node); roll != unanswered_.end())
@@ -337,7 +370,7 @@ void Gateway::arrived(std::string_view data) {
     // attaches it again. A departure needs no answer.
     if (m->op == bus::ToHub::Op::Received || m->op == bus::ToHub::Op::Answer) {
       try {
-        bus_.publish(bus::node_subject(m->node),
+        bus_.publish(subjects_.reply(m->node),
                      bus::encode(bus::ToNode{m->connection, {}, std::nullopt, true}));
       } catch (const std::exception& e) {
         spdlog::warn("the hub could not tell node {} of an unknown connection: {}", m->node,
@@ -357,6 +390,7 @@ void Gateway::arrived(std::string_view data) {
       static_cast<RemoteConnection&>(*connection).set_rtt(m->rtt_ms);
       auto decoded = protocol::decode_client(m->text);
       if (auto* command = std::get_if<protocol::ClientEnvelope>(&decoded)) {
+        if (sent_elsewhere(*m, *command)) break;
         hub_.received(connection, std::move(*command));
       } else {
         hub_.answer(connection, std::get<protocol::Error>(decoded));

@@ -17,13 +17,19 @@
 
 namespace tengen::cluster {
 
+// An account as other nodes see it on the bus.
+std::optional<protocol::bus::User> bus_user(const std::optional<store::UserRecord>& user);
+
 // A front node (docs/cluster.md): it holds WebSocket connections and hands everything that
 // happens on them to the hub on another node, over the bus; what the hub sends back goes to the
 // connections. The HTTP server takes it as its Dispatcher, in place of the centre's router.
 class ForwardingDispatcher final : public Dispatcher {
  public:
+  // The hub said a command (its text) is of a game played on another node (`node`).
+  using Moved = std::function<void(const std::shared_ptr<Connection>& connection, std::int64_t node,
+                                   std::string_view text)>;
   // `node`: this node's id in the cluster (store::Leases::node()). Subscribes to its subject.
-  ForwardingDispatcher(Bus& bus, std::int64_t node);
+  ForwardingDispatcher(Bus& bus, std::int64_t node, Moved moved = {});
   ~ForwardingDispatcher() override;
 
   void connected(const std::shared_ptr<Connection>& connection) override;
@@ -69,6 +75,7 @@ class ForwardingDispatcher final : public Dispatcher {
 
   Bus& bus_;
   const std::int64_t node_;
+  const Moved moved_;
   mutable std::mutex mutex_;
   std::map<std::uint64_t, std::weak_ptr<Connection>> connections_;
   std::uint64_t next_barrier_ = 0;
@@ -86,7 +93,20 @@ class ForwardingDispatcher final : public Dispatcher {
 // lobby's presence, as a connection that goes does.
 class Gateway {
  public:
-  Gateway(Bus& bus, Dispatcher& hub);
+  // Where it listens, and where it answers each node: the hub's (every command of the front
+  // nodes' connections but those of games played elsewhere), or a node's games' (docs/cluster.md,
+  // "Games on every node": the commands of the games this node plays, from the others).
+  struct Subjects {
+    std::string listen;
+    std::string (*reply)(std::int64_t node) = nullptr;
+  };
+  static Subjects hub_subjects();
+  static Subjects games_subjects(std::int64_t node);
+  // On the hub: the node that plays a game, when it is not the hub (a node that sent a command
+  // of that game here did not know: it is told, with its command, to send it there).
+  using Elsewhere = std::function<std::optional<std::int64_t>(std::int64_t game)>;
+
+  Gateway(Bus& bus, Dispatcher& hub, Subjects subjects = hub_subjects(), Elsewhere elsewhere = {});
   // Stops listening, then waits until the hub has run what this gateway handed it: the hub must
   // still be running its commits (its journal) when the gateway goes.
   ~Gateway();
@@ -107,8 +127,13 @@ class Gateway {
   // Stand-ins taken out of remote_ (under mutex_): they leave, as connections that go do.
   void leave(const std::vector<std::shared_ptr<Connection>>& gone);
 
+  // The command is one of a game played on another node: its sender is told so.
+  bool sent_elsewhere(const protocol::bus::ToHub& m, const protocol::ClientEnvelope& command);
+
   Bus& bus_;
   Dispatcher& hub_;
+  const Subjects subjects_;
+  const Elsewhere elsewhere_;
   mutable std::mutex mutex_;
   std::map<std::pair<std::int64_t, std::uint64_t>, std::shared_ptr<Connection>> remote_;
   std::uint64_t next_id_ = 0;  // the stand-ins' ids

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "protocol/bus.h"
 #include "protocol/codec.h"
 
@@ -9,12 +11,21 @@ namespace tengen::cluster {
 
 namespace bus = protocol::bus;
 
-Roles::Roles(Bus& bus, store::Leases& leases, Hooks hooks, std::chrono::milliseconds retry)
+Roles::Roles(Bus& bus, store::Leases& leases, Hooks hooks, std::chrono::milliseconds retry,
+             Dispatcher* games)
     : bus_(bus),
       leases_(leases),
       hooks_(std::move(hooks)),
       retry_(retry),
-      forwarding_(bus, leases.node()) {
+      forwarding_(bus, leases.node(),
+                  [this](const std::shared_ptr<Connection>& connection, std::int64_t node,
+                         std::string_view text) {
+                    if (routes_) routes_->moved(connection, node, text);
+                  }) {
+  if (games) {
+    routes_ = std::make_unique<GameRoutes>(bus_, leases_.node(), *games);
+    games_gateway_.emplace(bus_, *games, Gateway::games_subjects(leases_.node()));
+  }
   announcements_ = bus_.subscribe(bus::cluster_subject(),
                                   [this](std::string_view data) { hub_announced(data); });
   bus_.flush();
@@ -31,14 +42,21 @@ Roles::~Roles() {
   wake_.notify_all();
   if (waiting_.joinable()) waiting_.join();
   announcements_.reset();
+  games_gateway_.reset();
+  routes_.reset();
 }
 
 bool Roles::try_become_hub() {
   if (!hooks_.try_take_lock()) return false;
   // The last hub's session has ended (the lock says so): its games are this node's to take now.
-  leases_.end_game_owners();
+  leases_.end_game_owners(routes_ != nullptr);
   Dispatcher& hub = hooks_.become_hub();
-  gateway_.emplace(bus_, hub);
+  // A command of a game played elsewhere that reaches the hub is sent back where it belongs.
+  gateway_.emplace(bus_, hub, Gateway::hub_subjects(),
+                   [this](std::int64_t game) -> std::optional<std::int64_t> {
+                     if (!routes_) return std::nullopt;
+                     return routes_->owner(game);
+                   });
   bus_.flush();  // the gateway listens before anyone is told to come
   hub_ = &hub;
   forwarding_.release_barriers();  // nothing owed by the last hub is coming
@@ -80,7 +98,28 @@ void Roles::announce() {
   }
 }
 
+void Roles::placing(std::int64_t game, std::int64_t node) {
+  if (routes_) routes_->set_owner(game, node);
+}
+
+void Roles::tell_owner(std::int64_t game, std::int64_t node) {
+  if (!routes_) return;
+  routes_->set_owner(game, node);
+  try {
+    bus_.publish(bus::cluster_subject(), bus::encode(bus::GameOwner{game, node}));
+  } catch (const std::exception& e) {
+    // The others learn it from the hub at their next command of the game (ToNode::moved).
+    spdlog::warn("the nodes could not be told where game {} is played: {}", game, e.what());
+  }
+}
+
 void Roles::hub_announced(std::string_view data) {
+  if (const auto owner = bus::decode_game_owner(data)) {
+    if (!routes_) return;
+    routes_->set_owner(owner->game, owner->node);
+    if (owner->node == leases_.node() && hooks_.bring) hooks_.bring(owner->game);
+    return;
+  }
   if (const auto leaving = bus::decode_hub_leaving(data)) {
     if (*leaving == leases_.node() || is_hub()) return;
     spdlog::info("node {} is stopping and has let go of the hub: trying to take it now", *leaving);
@@ -99,6 +138,7 @@ void Roles::hub_announced(std::string_view data) {
 }
 
 void Roles::resync() {
+  if (routes_) routes_->forget_announcements();
   if (is_hub()) announce();
   forwarding_.release_barriers();
   hooks_.reattached(forwarding_.reattach("bus"));
@@ -106,8 +146,15 @@ void Roles::resync() {
 
 std::size_t Roles::let_go_of_dead_nodes(std::chrono::steady_clock::duration patience,
                                         std::chrono::steady_clock::time_point now) {
-  if (!is_hub() || !hooks_.gone) return 0;
-  auto nodes = gateway_->nodes();
+  if (!hooks_.gone) return 0;
+  // The stand-ins on the hub, and on this node's games' gateway (games on every node).
+  std::vector<std::int64_t> nodes;
+  if (is_hub()) nodes = gateway_->nodes();
+  if (games_gateway_) {
+    for (const auto n : games_gateway_->nodes()) nodes.push_back(n);
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  }
   std::erase(nodes, leases_.node());
   std::map<std::int64_t, std::chrono::steady_clock::time_point> dead;
   if (!nodes.empty()) {
@@ -122,7 +169,8 @@ std::size_t Roles::let_go_of_dead_nodes(std::chrono::steady_clock::duration pati
       ++it;
       continue;
     }
-    const auto count = gateway_->let_go(it->first);
+    auto count = is_hub() ? gateway_->let_go(it->first) : std::size_t{0};
+    if (games_gateway_) count += games_gateway_->let_go(it->first);
     released += count;
     spdlog::info("node {} is dead: the hub let go of its {} connections (they left their games)",
                  it->first, count);
@@ -151,6 +199,8 @@ void Roles::Router::connected(const std::shared_ptr<Connection>& connection) {
 
 void Roles::Router::received(const std::shared_ptr<Connection>& connection,
                              protocol::ClientEnvelope command) {
+  // A game played on this node's own games' centre, or on another node: sent there.
+  if (roles_.routes_ && roles_.routes_->received(connection, command)) return;
   std::shared_lock lock(mutex_);
   of(*connection).received(connection, std::move(command));
 }
@@ -162,6 +212,7 @@ void Roles::Router::disconnected(const std::shared_ptr<Connection>& connection) 
   Dispatcher& side = *it->second.dispatcher;
   sides_.erase(it);
   side.disconnected(connection);
+  if (roles_.routes_) roles_.routes_->disconnected(connection);
 }
 
 void Roles::Router::answer(const std::shared_ptr<Connection>& connection,

@@ -13,6 +13,7 @@
 
 #include "cluster/bus.h"
 #include "cluster/forwarding.h"
+#include "cluster/game_routes.h"
 #include "store/leases.h"
 #include "ws/connection.h"
 
@@ -37,12 +38,19 @@ class Roles {
     std::function<void(std::size_t)> reattached;
     // Of these nodes, those that are dead (store::PostgresLeases::gone).
     std::function<std::vector<std::int64_t>(const std::vector<std::int64_t>&)> gone;
+    // Games on every node: a game placed on this node is brought into memory (Centre::bring),
+    // its clocks running; not on the bus's thread.
+    std::function<void(std::int64_t game)> bring;
   };
 
   // Tries the hub lock at once (becoming the hub before returning if it is free), else waits
-  // for it on a thread of its own, trying every `retry`.
+  // for it on a thread of its own, trying every `retry`. `games`: this node also plays the games
+  // the lobby places on it (docs/cluster.md, "Games on every node"), on that dispatcher (a
+  // centre of its own, Centre::Services::games_only), which the other nodes reach on its games'
+  // subject; none: only the hub plays games.
   Roles(Bus& bus, store::Leases& leases, Hooks hooks,
-        std::chrono::milliseconds retry = std::chrono::milliseconds(500));
+        std::chrono::milliseconds retry = std::chrono::milliseconds(500),
+        Dispatcher* games = nullptr);
   ~Roles();
   Roles(const Roles&) = delete;
   Roles& operator=(const Roles&) = delete;
@@ -63,6 +71,13 @@ class Roles {
   // keeper's, after each renewal), at `now`. Returns how many stand-ins were let go.
   std::size_t let_go_of_dead_nodes(std::chrono::steady_clock::duration patience,
                                    std::chrono::steady_clock::time_point now);
+
+  // On the hub, games on every node: the lobby placed `game` on `node` (Centre::Services::
+  // placing): its commands go there from now.
+  void placing(std::int64_t game, std::int64_t node);
+  // Every node is told where `game` is played now (0: on the hub, which adopted it), and `node`
+  // brings it into memory.
+  void tell_owner(std::int64_t game, std::int64_t node);
 
  private:
   // Routes each connection to its side.
@@ -106,6 +121,9 @@ class Roles {
   Router router_{*this};
   std::atomic<Dispatcher*> hub_{nullptr};
   std::optional<Gateway> gateway_;
+  // Games on every node: where each game's commands go, and this node's games' gateway.
+  std::unique_ptr<GameRoutes> routes_;
+  std::optional<Gateway> games_gateway_;
   std::unique_ptr<Bus::Subscription> announcements_;
   // Nodes found dead, since when (let_go_of_dead_nodes's thread only).
   std::map<std::int64_t, std::chrono::steady_clock::time_point> suspects_;

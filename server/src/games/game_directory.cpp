@@ -15,7 +15,7 @@ void GameDirectory::post(protocol::GameId id, Input input) {
     std::lock_guard lock(mutex_);
     if (const auto it = actors_.find(id); it != actors_.end()) {
       actor = it->second;
-    } else if (!closed_ && id >= 1 && id <= last_id_) {
+    } else if (!closed_ && id >= 1 && (id <= last_id_ || s_.ids_from_elsewhere)) {
       actor = make(id);
       actors_.emplace(id, actor);
       fresh = true;

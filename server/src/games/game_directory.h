@@ -41,6 +41,10 @@ class GameDirectory {
     Worker& loader;
     GameHost& host;
     Metrics* metrics = nullptr;
+    // The games' ids are given elsewhere (a node that plays the games the hub's lobby places on
+    // it: docs/cluster.md), so that any id may be one to read back; else only those up to the
+    // last one given here are.
+    bool ids_from_elsewhere = false;
   };
   explicit GameDirectory(Services services) : s_(std::move(services)) {}
 

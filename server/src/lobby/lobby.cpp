@@ -49,8 +49,16 @@ void Lobby::finish(Turn& turn) {
   turn.opened.clear();
   challenges_open_ = static_cast<std::int64_t>(challenges_.size());
   users_online_ = presence_.online_count();
-  // Submitted: the games it opened are anyone's to find now, each on its actor.
-  for (auto& [id, room] : opened) s_.games.add(id, std::move(room), kFirstEpoch, -1);
+  // Submitted: the games it opened are anyone's to find now, each on its actor (here, or on the
+  // node it was placed on, which reads it back from the store).
+  for (auto& [id, room] : opened) {
+    if (const auto there = turn.elsewhere.find(id); there != turn.elsewhere.end()) {
+      s_.placed(id, there->second);
+      continue;
+    }
+    s_.games.add(id, std::move(room), kFirstEpoch, -1);
+  }
+  turn.elsewhere.clear();
 }
 
 void Lobby::in_turn(std::function<void(Turn&)> job, std::function<void()> then) {
@@ -338,7 +346,11 @@ Lobby::Reply Lobby::handle(Turn& turn, const std::shared_ptr<Connection>& who,
           [&](const protocol::DeclineChallenge& c) {
             return close_challenge(turn, me, cid, c.challenge, true, c.why);
           },
-          [&](const protocol::AcceptChallenge& c) { return accept(turn, me, cid, c.challenge); },
+          [&](const protocol::AcceptChallenge& c) {
+            // Played on the node of the player who accepts (docs/cluster.md), if it may be.
+            if (s_.placed && who->node() != 0) turn.place_on = who->node();
+            return accept(turn, me, cid, c.challenge);
+          },
           [&](const protocol::Seek& s) { return seek(turn, me, cid, s); },
           [&](const protocol::CancelSeek&) -> Reply {
             end_seek(turn, me.id, std::nullopt);  // not waiting: done already (matched, or

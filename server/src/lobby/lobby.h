@@ -85,6 +85,10 @@ class Lobby final : private TournamentHost {
     std::function<void(Room&)> prepare_room;
     // A game started: its players may be told on their devices (lobby/player_notice.h).
     std::function<void(const PlayerNotice&)> notify{};
+    // In a cluster whose games are played on every node (docs/cluster.md, "Games on every
+    // node"): a game the lobby placed on another node, its rows submitted (the node loads it
+    // from the store). None: every game is played here.
+    std::function<void(protocol::GameId, std::int64_t node)> placed{};
   };
 
   Lobby(Services services, std::unique_ptr<games::Mailbox> mailbox);
@@ -178,6 +182,10 @@ class Lobby final : private TournamentHost {
     Lobby& lobby;
     Outbox out;
     std::map<protocol::GameId, std::unique_ptr<Room>> opened;
+    // The node the next game opened may be played on (that of the player who accepted its
+    // challenge), and the games opened that are played on another node.
+    std::optional<std::int64_t> place_on;
+    std::map<protocol::GameId, std::int64_t> elsewhere;
   };
 
   // Runs `job` on the lobby's mailbox with a turn of its own, submitted after it.

@@ -258,13 +258,24 @@ protocol::GameId Lobby::open_room(Turn& turn, std::optional<protocol::ChallengeI
   turn.out.writes.push_back(store::GameCreated{game, challenge, protocol::encode_settings(settings),
                                                black.id, white.id, std::move(secret),
                                                std::move(nonce), 0});
-  turn.out.writes.push_back(store::GameOwned{game, s_.leases.node(), kFirstEpoch});
+  // Played on another node (docs/cluster.md, "Games on every node"): for now a live, unrated
+  // challenge's game, with nothing to report to the lobby or the ratings when it ends.
+  const auto place_on = std::exchange(turn.place_on, std::nullopt);
+  const bool elsewhere = place_on && challenge && !in_tournament && !settings.rated &&
+                         settings.time.system != protocol::TimeControl::System::Correspondence;
+  turn.out.writes.push_back(
+      store::GameOwned{game, elsewhere ? *place_on : s_.leases.node(), kFirstEpoch});
   auto room = std::make_unique<Room>(game, settings, black, white, std::move(nigiri),
                                      s_.clock.steady_now(), options);
   s_.prepare_room(*room);
   // Its actor takes what is posted to it but starts once the row is submitted (Lobby::finish):
-  // nothing about the game is sent before its row is durable.
-  s_.games.reserve(game);
+  // nothing about the game is sent before its row is durable. A game played elsewhere has no
+  // actor here: its room only makes its first events.
+  if (elsewhere) {
+    turn.elsewhere[game] = *place_on;
+  } else {
+    s_.games.reserve(game);
+  }
   turn.opened.emplace(game, std::move(room));
   if (s_.metrics) ++s_.metrics->games_started_total;
   return game;

@@ -13,19 +13,6 @@ using protocol::Family;
 using replies::encoded;
 using replies::error;
 
-// The game a game's command is for.
-std::optional<protocol::GameId> game_of(const protocol::ClientMessage& m) {
-  return std::visit(
-      [](const auto& c) -> std::optional<protocol::GameId> {
-        if constexpr (requires { c.game; }) {
-          return c.game;
-        } else {
-          return std::nullopt;
-        }
-      },
-      m);
-}
-
 // The key a connection's commands are remembered under: its account, or (a guest) itself.
 std::int64_t key_of(const Connection& who) {
   return who.user() ? who.user()->id : -static_cast<std::int64_t>(who.id());
@@ -40,6 +27,7 @@ void Router::connected(const std::shared_ptr<Connection>& connection) {
   lanes_.push(
       connection->id(),
       [this, connection](Lanes::Own&, const Lanes::Done& done) {
+        if (s_.games_only) return done();
         s_.lobby.connected(connection, done);
       },
       connection->forwarded());
@@ -55,6 +43,7 @@ void Router::disconnected(const std::shared_ptr<Connection>& connection) {
         own.joined.clear();
         s_.reviews.disconnected(connection);
         if (!connection->user()) applied_.forget(key_of(*connection));  // a guest's cids go too
+        if (s_.games_only) return done();
         s_.lobby.disconnected(connection, done);
       },
       connection->forwarded());
@@ -158,7 +147,7 @@ void Router::run_command(const std::shared_ptr<Connection>& who,
                                  "guests may watch but not play: log in first"),
                            done);
       }
-      return to_game(*game_of(command.message), who, shared, key, own, done);
+      return to_game(*protocol::game_of(command.message), who, shared, key, own, done);
     }
     case Family::Review: {  // guests may follow; chat goes at the account's rate
       if (std::holds_alternative<protocol::ReviewChat>(command.message) && who->user()) {

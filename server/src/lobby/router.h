@@ -47,6 +47,9 @@ class Router final : public Dispatcher {
     Millis chat_refill{0};
     // Where a forwarded connection's lane runs (the owners' pool).
     std::function<void(std::function<void()>)> elsewhere;
+    // Only games' commands come here (a node that plays games and is not the hub: docs/cluster.md,
+    // "Games on every node"): a connection is not the lobby's, which says nothing to it.
+    bool games_only = false;
   };
   explicit Router(Services services);
 

@@ -32,8 +32,10 @@ class Leases {
   virtual std::vector<std::int64_t> orphans(int limit) = 0;
   // For the node that has just become the hub (store::HubLock): the nodes that own games — only a
   // hub does, and the last one's session has ended — are dead from now, so that their games can
-  // be taken at once rather than when their leases run out.
-  virtual void end_game_owners() = 0;
+  // be taken at once rather than when their leases run out. `spare_running`: games are played on
+  // every node (docs/cluster.md, "Games on every node"), so that only those that are not running
+  // any more (no session of their own left) are.
+  virtual void end_game_owners(bool spare_running) = 0;
 };
 
 // A cluster of one: a SQLite file has one server (store::DatabaseLock), which owns every game
@@ -45,7 +47,7 @@ class SoleNode final : public Leases {
   bool renew() override { return true; }
   std::optional<std::int64_t> take(std::int64_t) override { return 1; }
   std::vector<std::int64_t> orphans(int) override { return {}; }
-  void end_game_owners() override {}
+  void end_game_owners(bool) override {}
 
  private:
   std::string name_ = "sole";

@@ -128,11 +128,12 @@ std::vector<std::int64_t> PostgresLeases::orphans(int limit) {
   });
 }
 
-void PostgresLeases::end_game_owners() {
+void PostgresLeases::end_game_owners(bool spare_running) {
   with_db([&](pg::Connection& db) {
     db.query(
-        "UPDATE nodes SET expires_at = least(expires_at, now()), ended_at = now()"
-        " WHERE id <> $1 AND ended_at IS NULL AND id IN (SELECT node_id FROM game_leases)",
+        "UPDATE nodes n SET expires_at = least(n.expires_at, now()), ended_at = now()"
+        " WHERE n.id <> $1 AND n.ended_at IS NULL AND n.id IN (SELECT node_id FROM game_leases)" +
+            (spare_running ? " AND NOT (" + kRunning + ")" : std::string()),
         {node_});
     return 0;
   });

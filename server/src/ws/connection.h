@@ -21,6 +21,8 @@ class Connection : public Recipient {
   // Held by another node of a cluster (docs/cluster.md): what it sends arrives on the bus's
   // thread, which hands it on and runs nothing of the games or the lobby itself.
   virtual bool forwarded() const { return false; }
+  // The node of a cluster that holds it (store::Leases::node()); 0: this one.
+  virtual std::int64_t node() const { return 0; }
 };
 
 // Receives what arrives on connections: decoded, rate-limited commands only.

@@ -1,0 +1,213 @@
+// Games on every node (docs/cluster.md, "Games on every node"): three real tengen-server
+// processes with `--games every-node` over one PostgreSQL and a NATS. A live unrated challenge's
+// game is played on the node of the player who accepted it: its commands go there from every
+// node (the hub's own connections included), and it goes on while the hub is dead. A node killed
+// has its games adopted by the hub, whose players are told to resync and play on there.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "store/postgres.h"
+#include "support/node_processes.h"
+#include "support/server_process.h"
+#include "support/temp_nats.h"
+#include "support/temp_postgres.h"
+#include "support/ws_client.h"
+
+namespace tengen {
+namespace {
+
+using json = nlohmann::json;
+using testing::register_user;
+using testing::WsClient;
+
+std::int64_t count(store::pg::Connection& db, const std::string& sql) {
+  return db.query(sql).int64(0, 0);
+}
+
+long long ms_since(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               since)
+      .count();
+}
+
+class EveryNode : public ::testing::Test {
+ protected:
+  EveryNode() : uri_(testing::TempPostgres::instance().new_database_uri()) {}
+  void start(int i) { nodes_.start(i, uri_, nats_.url(), {"--games", "every-node"}); }
+  testing::ServerProcess& node(int i) { return nodes_.node(i); }
+  std::int64_t node_id(int i) { return nodes_.health(i)["node_id"].get<std::int64_t>(); }
+  std::unique_ptr<WsClient> connect(int i, const std::string& token) {
+    auto c = std::make_unique<WsClient>(node(i).port(), WsClient::Options{token, "", "/ws/v1"});
+    c->wait_type("lobby");
+    return c;
+  }
+  // Black challenges (a live 9×9, unrated unless `rated`), White accepts: the game.
+  static std::int64_t start_game(WsClient& black, WsClient& white, bool rated = false) {
+    const json created =
+        black.command({{"type", "create_challenge"},
+                       {"settings", {{"width", 9}, {"color", "black"}, {"rated", rated}}}});
+    EXPECT_EQ(created["type"], "ack") << created.dump();
+    const json accepted =
+        white.command({{"type", "accept_challenge"}, {"challenge", created["challenge"]}});
+    EXPECT_EQ(accepted["type"], "ack") << accepted.dump();
+    return accepted["game"].get<std::int64_t>();
+  }
+  static ::testing::AssertionResult joined(WsClient& c, std::int64_t game) {
+    const json reply = c.command({{"type", "join"}, {"game", game}});
+    if (reply["type"] == "ack") return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "join: " << reply.dump();
+  }
+  std::int64_t owner_of(std::int64_t game) {
+    store::pg::Connection db(uri_);
+    return count(db, "SELECT node_id FROM game_leases WHERE game_id = " + std::to_string(game));
+  }
+
+  testing::TempNats nats_;
+  std::string uri_;
+  testing::NodeProcesses nodes_{"every-node"};
+};
+
+// The hub on node 0; Black on node 1, White (who accepts) on node 2, a spectator on the hub. The
+// game is node 2's; Black's node learns it from the hub's word on the bus or, started only after
+// the game, from the hub when its first command of the game reaches it. The hub is killed: the
+// game goes on between the two other nodes at once, before a new hub has even been chosen, and
+// its lease never changes hands.
+TEST_F(EveryNode, AGameIsPlayedOnTheNodeOfThePlayerWhoAcceptedItAndOutlivesTheHub) {
+  start(0);
+  start(2);
+  const std::string black_token = register_user(node(0).port(), "black");
+  const std::string white_token = register_user(node(2).port(), "white");
+  const std::string watcher_token = register_user(node(0).port(), "watcher");
+  auto black = connect(0, black_token);
+  auto white = connect(2, white_token);
+  const std::int64_t game = start_game(*black, *white);
+  EXPECT_EQ(owner_of(game), node_id(2)) << "played where White accepted";
+
+  // Black moves to node 1, started now: it never heard where the game is played.
+  start(1);
+  black = connect(1, black_token);
+  auto watcher = connect(0, watcher_token);
+  for (auto* c : {black.get(), white.get(), watcher.get()}) ASSERT_TRUE(joined(*c, game));
+  const char* opening[] = {"E5", "C3", "G7", "C7"};
+  std::uint64_t seq = 0;
+  for (int i = 0; i < 4; ++i) {
+    WsClient& mover = i % 2 == 0 ? *black : *white;
+    const json ack = mover.command({{"type", "play"}, {"game", game}, {"vertex", opening[i]}});
+    ASSERT_EQ(ack["type"], "ack") << ack.dump();
+    seq = ack["seq"];
+    EXPECT_EQ(watcher->wait_event(game, seq)["vertex"], opening[i]) << "seen from the hub";
+    EXPECT_EQ((i % 2 == 0 ? *white : *black).wait_event(game, seq)["vertex"], opening[i]);
+  }
+  EXPECT_EQ(owner_of(game), node_id(2));
+  const std::string hub_metrics = testing::body_of(testing::http_get(node(0).port(), "/metrics"));
+  EXPECT_NE(hub_metrics.find("\ntengen_games_active 0\n"), std::string::npos)
+      << "the hub plays no game: " << hub_metrics;
+
+  // The hub dies. The game's moves do not go through it: both are played at once.
+  const auto killed = std::chrono::steady_clock::now();
+  node(0).kill9();
+  watcher.reset();
+  const json g3 = black->command({{"type", "play"}, {"game", game}, {"vertex", "G3"}});
+  ASSERT_EQ(g3["type"], "ack") << g3.dump();
+  const json e3 = white->command({{"type", "play"}, {"game", game}, {"vertex", "E3"}});
+  ASSERT_EQ(e3["type"], "ack") << e3.dump();
+  const auto both = ms_since(killed);
+  EXPECT_EQ(e3["seq"], seq + 2);
+  EXPECT_EQ(black->wait_event(game, e3["seq"])["vertex"], "E3");
+  std::printf("hub killed -> a move each played on the game's node: %lld ms\n", both);
+  // Meanwhile a node became the hub; both players are told to resync their lobby, and their game
+  // is where it was.
+  for (auto* c : {black.get(), white.get()}) EXPECT_EQ(c->wait_type("resync")["reason"], "hub");
+  ASSERT_EQ(black->command({{"type", "join"}, {"game", game}, {"since", seq + 2}})["type"], "ack");
+  ASSERT_EQ(white->command({{"type", "resign"}, {"game", game}})["type"], "ack");
+  EXPECT_EQ(black->wait_type("game_ended")["reason"], "resignation");
+
+  store::pg::Connection db(uri_);
+  EXPECT_EQ(count(db, "SELECT count(*) FROM game_events WHERE kind = 'move' AND game_id = " +
+                          std::to_string(game)),
+            6);
+  EXPECT_EQ(count(db, "SELECT epoch FROM game_leases WHERE game_id = " + std::to_string(game)), 1)
+      << "never taken over";
+  EXPECT_EQ(count(db, "SELECT count(*) FROM games WHERE ended_at IS NOT NULL AND id = " +
+                          std::to_string(game)),
+            1);
+  black.reset();
+  white.reset();
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(2).terminate(), 0);
+}
+
+// A rated game stays on the hub (its end changes ratings, which the hub keeps); a casual one
+// accepted on the hub's own node too.
+TEST_F(EveryNode, RatedGamesAndGamesAcceptedOnTheHubArePlayedOnTheHub) {
+  start(0);
+  start(1);
+  auto black = connect(0, register_user(node(0).port(), "black"));
+  auto white = connect(1, register_user(node(1).port(), "white"));
+  const std::int64_t rated = start_game(*black, *white, true);
+  EXPECT_EQ(owner_of(rated), node_id(0));
+  const std::int64_t on_hub = start_game(*white, *black);
+  EXPECT_EQ(owner_of(on_hub), node_id(0));
+  const std::int64_t elsewhere = start_game(*black, *white);
+  EXPECT_EQ(owner_of(elsewhere), node_id(1));
+  for (const auto game : {rated, on_hub, elsewhere}) {
+    for (auto* c : {black.get(), white.get()}) ASSERT_TRUE(joined(*c, game));
+  }
+  const json e5 = black->command({{"type", "play"}, {"game", elsewhere}, {"vertex", "E5"}});
+  ASSERT_EQ(e5["type"], "ack") << e5.dump();
+  EXPECT_EQ(white->wait_event(elsewhere, e5["seq"])["vertex"], "E5");
+  black.reset();
+  white.reset();
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
+}
+
+// The node that plays a game is killed: once its lease has run out the hub adopts the game, and
+// the players who sent it commands there are told to resync; they join it on the hub and play
+// on with every acknowledged move.
+TEST_F(EveryNode, ANodeKilledHasItsGamesAdoptedByTheHubAndItsPlayersPlayOn) {
+  start(0);
+  start(1);
+  start(2);
+  const std::string black_token = register_user(node(1).port(), "black");
+  const std::string white_token = register_user(node(2).port(), "white");
+  auto black = connect(1, black_token);
+  auto white = connect(2, white_token);
+  const std::int64_t game = start_game(*black, *white);
+  ASSERT_EQ(owner_of(game), node_id(2));
+  for (auto* c : {black.get(), white.get()}) ASSERT_TRUE(joined(*c, game));
+  ASSERT_EQ(black->command({{"type", "play"}, {"game", game}, {"vertex", "E5"}})["type"], "ack");
+  const json c3 = white->command({{"type", "play"}, {"game", game}, {"vertex", "C3"}});
+  ASSERT_EQ(c3["type"], "ack") << c3.dump();
+  const std::uint64_t seq = c3["seq"];
+  black->forget();
+
+  const auto killed = std::chrono::steady_clock::now();
+  node(2).kill9();
+  white.reset();
+  EXPECT_EQ(black->wait_type("resync")["reason"], "game moved");
+  const auto told = ms_since(killed);
+  ASSERT_EQ(black->command({{"type", "join"}, {"game", game}, {"since", seq}})["type"], "ack");
+  white = connect(1, white_token);
+  ASSERT_EQ(white->command({{"type", "join"}, {"game", game}})["type"], "ack");
+  const json g7 = black->command({{"type", "play"}, {"game", game}, {"vertex", "G7"}});
+  ASSERT_EQ(g7["type"], "ack") << g7.dump();
+  EXPECT_EQ(white->wait_event(game, g7["seq"])["vertex"], "G7");
+  std::printf("the game's node killed -> its player told to resync: %lld ms; -> playing: %lld ms\n",
+              told, ms_since(killed));
+  EXPECT_EQ(owner_of(game), node_id(0)) << "adopted by the hub";
+  store::pg::Connection db(uri_);
+  EXPECT_EQ(count(db, "SELECT epoch FROM game_leases WHERE game_id = " + std::to_string(game)), 2);
+  EXPECT_EQ(count(db, "SELECT count(*) FROM game_events WHERE kind = 'move' AND game_id = " +
+                          std::to_string(game)),
+            3);
+  black.reset();
+  white.reset();
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(0).terminate(), 0);
+}
+
+}  // namespace
+}  // namespace tengen
