@@ -193,6 +193,14 @@ std::optional<GameOwner> decode_game_owner(std::string_view text) {
   return GameOwner{*game, *node};
 }
 
+std::string encode_node_left(std::int64_t node) {
+  return json{{"node_left", node}}.dump();
+}
+
+std::optional<std::int64_t> decode_node_left(std::string_view text) {
+  return integer_field(text, "node_left");
+}
+
 std::string encode_hub_leaving(std::int64_t node) {
   return json{{"hub_leaving", node}}.dump();
 }

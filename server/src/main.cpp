@@ -499,6 +499,9 @@ int main(int argc, char** argv) {
     // other nodes, whose WebSockets here close too.
     std::unique_ptr<cluster::Bus::Subscription> hub_answers;
     std::unique_ptr<cluster::Bus::Subscription> session_ends;
+    // With SQLite nobody else could take a game: no keeper. With PostgreSQL, once listening.
+    std::optional<cluster::LeaseKeeper> keeper;
+    std::atomic<cluster::LeaseKeeper*> keeping{nullptr};  // read by other threads: set once built
     std::unique_ptr<cluster::Roles> roles;
     // Games on every node: the games the lobby places on this node, played by a centre of its
     // own (its lobby unused), with timers of its own.
@@ -570,6 +573,10 @@ int main(int argc, char** argv) {
               .bring =
                   [&own_games](std::int64_t game) {
                     if (own_games) own_games->bring(game);
+                  },
+              .adopt_now =
+                  [&keeping] {
+                    if (auto* k = keeping.load()) k->look_now();
                   }},
           std::chrono::milliseconds(500), own_games ? &own_games->router() : nullptr);
       roles_ready = roles.get();
@@ -588,9 +595,6 @@ int main(int argc, char** argv) {
 
     if (!clustered) build_hub();  // recovered once the port is bound
     const auto started = std::chrono::steady_clock::now();
-    // With SQLite nobody else could take a game: no keeper. With PostgreSQL, once listening.
-    std::optional<cluster::LeaseKeeper> keeper;
-    std::atomic<cluster::LeaseKeeper*> keeping{nullptr};  // read by other threads: set once built
     // Ready to serve players (docs/operations.md): the database reachable, and on a front node
     // the bus up; else why not.
     auto database_away = [&] {
@@ -797,6 +801,18 @@ int main(int argc, char** argv) {
     // The last replies go out while their connections' executor lives; while the database is
     // away, what waits was never acknowledged and is given up after a moment.
     journal.close();
+    // A node that played games ends its liveness now that everything it acknowledged is stored:
+    // its games are anyone's to take at once (docs/cluster.md, "Stopping a node").
+    const bool ended = clustered && config.games_on_every_node && [&] {
+      try {
+        stores->leases->end();
+        return true;
+      } catch (const std::exception& e) {
+        spdlog::warn("could not end this node's liveness (its games wait for it to run out): {}",
+                     e.what());
+        return false;
+      }
+    }();
     // A hub that stops hands over at once (docs/cluster.md, "Stopping a node"): everything it
     // acknowledged is stored, so it lets go of the hub lock and says so, and a waiting node
     // takes it now rather than at its next try; the front nodes' players resync, not reconnect.
@@ -809,6 +825,14 @@ int main(int argc, char** argv) {
         spdlog::info("let go of the hub: another node takes it now");
       } catch (const std::exception& e) {
         spdlog::warn("could not say that this node lets go of the hub: {}", e.what());
+      }
+    } else if (ended) {
+      try {
+        bus->publish(protocol::bus::cluster_subject(),
+                     protocol::bus::encode_node_left(stores->leases->node()));
+        bus->flush();
+      } catch (const std::exception& e) {
+        spdlog::warn("could not say that this node stopped: {}", e.what());
       }
     }
     spdlog::info("stopped cleanly");

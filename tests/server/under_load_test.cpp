@@ -77,7 +77,9 @@ void let_them_move(std::vector<std::unique_ptr<PacedGame>>& games, int more) {
     ASSERT_TRUE(games[i]->wait_until_moves(targets[i])) << games[i]->failure();
 }
 
-class UnderLoad : public ::testing::Test {
+// The parameter: games on every node (--games every-node: each game played on the node of its
+// White, who accepted), or every game on the hub.
+class UnderLoad : public ::testing::TestWithParam<bool> {
  protected:
   UnderLoad() : uri_(testing::TempPostgres::instance().new_database_uri()) {
     // Each game's players register and connect from an address of their own, as the test says
@@ -94,7 +96,23 @@ class UnderLoad : public ::testing::Test {
     }
     for (auto& g : games_) g->start();
   }
-  void start(int i) { nodes_.start(i, uri_, nats_.url(), {"--trusted-proxies", "127.0.0.1"}); }
+  void start(int i) {
+    std::vector<std::string> options{"--trusted-proxies", "127.0.0.1"};
+    if (GetParam()) options.insert(options.end(), {"--games", "every-node"});
+    nodes_.start(i, uri_, nats_.url(), options);
+  }
+  // The games played on node i now (PostgreSQL's game_leases).
+  std::vector<std::size_t> played_on(int i) {
+    const auto node = nodes_.health(i)["node_id"].get<std::int64_t>();
+    store::pg::Connection db(uri_);
+    std::vector<std::size_t> out;
+    for (std::size_t g = 0; g < games_.size(); ++g) {
+      if (db.query("SELECT node_id FROM game_leases WHERE game_id = $1", {games_[g]->game()})
+              .int64(0, 0) == node)
+        out.push_back(g);
+    }
+    return out;
+  }
   // The players on node i now.
   int players_on(int i) {
     int n = 0;
@@ -138,7 +156,7 @@ class UnderLoad : public ::testing::Test {
   std::vector<std::unique_ptr<PacedGame>> games_;
 };
 
-TEST_F(UnderLoad, AFrontNodeKilledPausesOnlyItsPlayersGamesAndTheHubKilledPausesEveryGameBriefly) {
+TEST_P(UnderLoad, AFrontNodeKilledPausesOnlyItsPlayersGamesAndTheHubKilledPausesItsGamesBriefly) {
   std::vector<std::size_t> elsewhere, touched;  // without, and with, a player on node 1
   for (std::size_t g = 0; g < games_.size(); ++g)
     (games_[g]->on(0) == 1 || games_[g]->on(1) == 1 ? touched : elsewhere).push_back(g);
@@ -183,17 +201,28 @@ TEST_F(UnderLoad, AFrontNodeKilledPausesOnlyItsPlayersGamesAndTheHubKilledPauses
   // ---- the hub killed ----
   longest_pause();
   const int on_hub = players_on(0), closed_before = closed();
+  // Games on every node: those played on the node that survives, and the rest (the hub's).
+  const auto survivors = played_on(2);
   up_[0] = false;
   nodes_.node(0).kill9();
   let_them_move(games_, 10);
-  const auto hub_pause = longest_pause();
+  Clock::duration hub_pause{}, survivors_pause{};
+  for (std::size_t g = 0; g < games_.size(); ++g) {
+    const auto pause = games_[g]->longest_pause();
+    const bool survived = std::find(survivors.begin(), survivors.end(), g) != survivors.end();
+    (survived ? survivors_pause : hub_pause) =
+        std::max(survived ? survivors_pause : hub_pause, pause);
+  }
   const int reconnected = closed() - closed_before;
   EXPECT_EQ(nodes_.health(2)["role"], "hub");
   std::printf(
-      "the hub killed: every game paused, the longest %.0f ms (the pace included); %d resyncs "
-      "told to players on their sockets, %d players reconnected (those on the hub)\n",
-      ms(hub_pause), resyncs(), reconnected);
+      "the hub killed: its %zu games paused, the longest %.0f ms (the pace included); the %zu "
+      "games played on the surviving node: longest pause %.0f ms; %d resyncs told to players on "
+      "their sockets, %d players reconnected (those on the hub)\n",
+      games_.size() - survivors.size(), ms(hub_pause), survivors.size(), ms(survivors_pause),
+      resyncs(), reconnected);
   EXPECT_LT(ms(hub_pause), 4000.0);
+  EXPECT_EQ(survivors.empty(), !GetParam()) << "games on every node: some are node c's";
   EXPECT_EQ(reconnected, on_hub) << "only the players whose node died reconnected";
   EXPECT_GE(resyncs(), 1);
   stop_and_count();
@@ -203,7 +232,7 @@ TEST_F(UnderLoad, AFrontNodeKilledPausesOnlyItsPlayersGamesAndTheHubKilledPauses
 // Every node stopped with SIGTERM and started again under its name, in turn, the hub last
 // (docs/cluster.md, "Stopping a node"): the target is no game paused more than 1 s, and
 // connections closed only on the node stopping.
-TEST_F(UnderLoad, ARollingRestartOfEveryNodePausesNoGameLongAndClosesOnlyTheStoppingNodes) {
+TEST_P(UnderLoad, ARollingRestartOfEveryNodePausesNoGameLongAndClosesOnlyTheStoppingNodes) {
   let_them_move(games_, 4);
   std::array<double, 3> pauses{};
   std::array<int, 3> closed_on{};
@@ -232,6 +261,11 @@ TEST_F(UnderLoad, ARollingRestartOfEveryNodePausesNoGameLongAndClosesOnlyTheStop
   stop_and_count();
   for (int i = 0; i < 3; ++i) EXPECT_EQ(nodes_.node(i).terminate(), 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Games, UnderLoad, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& param) {
+                           return param.param ? "OnEveryNode" : "OnTheHub";
+                         });
 
 }  // namespace
 }  // namespace tengen

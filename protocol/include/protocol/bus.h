@@ -161,6 +161,10 @@ struct GameOwner {
 };
 std::string encode(const GameOwner& m);
 std::optional<GameOwner> decode_game_owner(std::string_view text);
+// A node that played games and stops (SIGTERM) says so on cluster_subject() once it has ended
+// its liveness (store::Leases::end): the hub takes its games over at once.
+std::string encode_node_left(std::int64_t node);
+std::optional<std::int64_t> decode_node_left(std::string_view text);
 // A hub that stops (SIGTERM) says so on cluster_subject() once everything it acknowledged is
 // stored and it has let go of the hub lock: the waiting nodes try the lock at once.
 std::string encode_hub_leaving(std::int64_t node);

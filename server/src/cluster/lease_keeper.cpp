@@ -62,7 +62,8 @@ void LeaseKeeper::tick(std::chrono::steady_clock::time_point now) {
       unreachable(now, e.what());
     }
   }
-  const bool due = !last_renewed_ || !reachable_ || now - *last_renewed_ >= ttl_ / 3;
+  const bool due = look_now_.exchange(false) || !last_renewed_ || !reachable_ ||
+                   now - *last_renewed_ >= ttl_ / 3;
   if (!due) return;
   try {
     const auto start = std::chrono::steady_clock::now();
@@ -110,17 +111,26 @@ void LeaseKeeper::tick(std::chrono::steady_clock::time_point now) {
   }
 }
 
+void LeaseKeeper::look_now() {
+  {
+    std::lock_guard lock(mutex_);
+    look_now_ = true;
+  }
+  wake_.notify_one();
+}
+
 void LeaseKeeper::run() {
   const auto period = std::min<std::chrono::milliseconds>(kTick, ttl_ / 3);
   std::unique_lock lock(mutex_);
-  do {
+  while (!stopping_) {
     lock.unlock();
     round(std::chrono::steady_clock::now());
     lock.lock();
     // While the database is away, tried again soon: a restart of a fraction of a second leaves
     // the node not ready for a few tens of milliseconds after the database's return, not a tick.
-  } while (!wake_.wait_for(lock, reachable_ ? period : std::min(period, kRetry),
-                           [this] { return stopping_; }));
+    wake_.wait_for(lock, reachable_ ? period : std::min(period, kRetry),
+                   [this] { return stopping_ || look_now_.load(); });
+  }
 }
 
 }  // namespace tengen::cluster

@@ -58,6 +58,10 @@ class LeaseKeeper {
   // third of the lease after the last, or after a failure); `now` is when it runs (steady time).
   void round(std::chrono::steady_clock::time_point now);
 
+  // Renews and looks for orphans at once, not at the next third of the lease (a node that stops
+  // said it has ended: docs/cluster.md, "Stopping a node"). Safe from any thread.
+  void look_now();
+
   // Whether the last renewal reached the database (for /healthz's readiness).
   bool reachable() const { return reachable_.load(); }
 
@@ -77,6 +81,7 @@ class LeaseKeeper {
   std::optional<std::chrono::steady_clock::time_point> away_since_;  // the database
   std::chrono::steady_clock::time_point last_warned_{};
   std::atomic<bool> reachable_{true};
+  std::atomic<bool> look_now_{false};
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -120,6 +120,11 @@ void Roles::hub_announced(std::string_view data) {
     if (owner->node == leases_.node() && hooks_.bring) hooks_.bring(owner->game);
     return;
   }
+  if (const auto left = bus::decode_node_left(data)) {
+    spdlog::info("node {} stopped: its games are taken over now", *left);
+    if (is_hub() && hooks_.adopt_now) hooks_.adopt_now();
+    return;
+  }
   if (const auto leaving = bus::decode_hub_leaving(data)) {
     if (*leaving == leases_.node() || is_hub()) return;
     spdlog::info("node {} is stopping and has let go of the hub: trying to take it now", *leaving);

@@ -41,6 +41,9 @@ class Roles {
     // Games on every node: a game placed on this node is brought into memory (Centre::bring),
     // its clocks running; not on the bus's thread.
     std::function<void(std::int64_t game)> bring;
+    // On the hub, games on every node: a node that stopped said so (its games are orphans now):
+    // they are taken over at once (cluster::LeaseKeeper::look_now).
+    std::function<void()> adopt_now;
   };
 
   // Tries the hub lock at once (becoming the hub before returning if it is free), else waits

@@ -36,6 +36,10 @@ class Leases {
   // every node (docs/cluster.md, "Games on every node"), so that only those that are not running
   // any more (no session of their own left) are.
   virtual void end_game_owners(bool spare_running) = 0;
+  // This node stops for good, everything it acknowledged stored (docs/cluster.md, "Stopping a
+  // node"): it is ended now, so that its games are anyone's to take at once rather than when its
+  // liveness runs out.
+  virtual void end() = 0;
 };
 
 // A cluster of one: a SQLite file has one server (store::DatabaseLock), which owns every game
@@ -48,6 +52,7 @@ class SoleNode final : public Leases {
   std::optional<std::int64_t> take(std::int64_t) override { return 1; }
   std::vector<std::int64_t> orphans(int) override { return {}; }
   void end_game_owners(bool) override {}
+  void end() override {}
 
  private:
   std::string name_ = "sole";

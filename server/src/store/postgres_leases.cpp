@@ -139,6 +139,15 @@ void PostgresLeases::end_game_owners(bool spare_running) {
   });
 }
 
+void PostgresLeases::end() {
+  with_db([&](pg::Connection& db) {
+    db.query(
+        "UPDATE nodes SET expires_at = least(expires_at, now()), ended_at = now() WHERE id = $1",
+        {node_});
+    return 0;
+  });
+}
+
 std::vector<std::int64_t> PostgresLeases::gone(const std::vector<std::int64_t>& nodes) {
   if (nodes.empty()) return {};
   std::string list = "{";

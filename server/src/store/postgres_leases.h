@@ -39,6 +39,7 @@ class PostgresLeases final : public Leases {
   std::optional<std::int64_t> take(std::int64_t game) override;
   std::vector<std::int64_t> orphans(int limit) override;
   void end_game_owners(bool spare_running) override;
+  void end() override;
   // Of `nodes`, those not alive now: ended, expired, or no longer connected to the database (a
   // node killed with SIGKILL: PostgreSQL ends its sessions at once). The hub lets go of their
   // connections (cluster::Roles::let_go_of_dead_nodes).
