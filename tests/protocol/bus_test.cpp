@@ -44,6 +44,22 @@ TEST(Bus, TheHubsMessagesToANodeReadBackAsWritten) {
   EXPECT_FALSE(back->barrier);
   EXPECT_EQ(decode_to_node(encode(ToNode{0, {}, 12}))->barrier, 12u);
   EXPECT_TRUE(decode_to_node(encode(ToNode{4, {}, std::nullopt, true}))->unknown);
+  // Games on every node: a command sent back, with the node that plays its game.
+  const auto moved =
+      decode_to_node(encode(ToNode{4, {"{\"type\":\"join\"}"}, std::nullopt, false, 3}));
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->moved, 3);
+  EXPECT_EQ(moved->texts, std::vector<std::string>{"{\"type\":\"join\"}"});
+  EXPECT_FALSE(decode_to_node(encode(ToNode{4, {}, std::nullopt}))->moved);
+  const auto owner = decode_game_owner(encode(GameOwner{12, 2}));
+  ASSERT_TRUE(owner);
+  EXPECT_EQ(owner->game, 12);
+  EXPECT_EQ(owner->node, 2);
+  EXPECT_EQ(decode_game_owner(encode(GameOwner{12, 0}))->node, 0) << "the hub's again";
+  EXPECT_EQ(decode_node_left(encode_node_left(5)), 5);
+  EXPECT_FALSE(decode_hub(encode(GameOwner{12, 2}))) << "not a hub's announcement";
+  EXPECT_FALSE(decode_game_owner(encode_hub(2)));
+  EXPECT_FALSE(decode_node_left(encode_hub_leaving(2)));
   EXPECT_FALSE(decode_to_node(encode(ToNode{4, {}, std::nullopt}))->unknown);
   EXPECT_EQ(decode_hub(encode_hub(5)), 5);
   EXPECT_EQ(decode_hub_leaving(encode_hub_leaving(5)), 5);
@@ -87,6 +103,9 @@ TEST(Bus, WhatIsNotSuchAMessageIsRefused) {
   }
   EXPECT_FALSE(decode_to_node(R"({"connection":1,"texts":[1]})"));
   EXPECT_FALSE(decode_hub(R"({"hub":"a"})"));
+  EXPECT_FALSE(decode_game_owner(R"({"game":1})"));
+  EXPECT_FALSE(decode_game_owner(R"({"game":1,"owner":"b"})"));
+  EXPECT_FALSE(decode_to_node(R"({"connection":1,"texts":[],"moved":"b"})"));
   EXPECT_FALSE(decode_session_ended(R"({"node":1})"));
   EXPECT_FALSE(decode_session_ended(R"({"node":1,"session_ended":"7"})"));
   for (const char* text : {"{}", R"({"read":"everything","id":1,"limit":0})",

@@ -127,6 +127,68 @@ TEST_F(Leases, TheDeadAmongNodesAreThoseEndedExpiredOrWithoutASession) {
   EXPECT_EQ(hub->gone({killed->node()}), std::vector<std::int64_t>{}) << "and seen so";
 }
 
+// Games on every node (docs/cluster.md): a new hub ends the owners of games that are no longer
+// running (the last hub, killed), not the nodes that play games and run; without sparing, every
+// owner (the last hub, when only the hub owns games). A node that stops ends itself, and its
+// games are orphans at once.
+TEST_F(Leases, ANewHubSparesRunningGameOwnersAndAStoppingNodeEndsItself) {
+  const auto hub = join("hub");
+  const auto playing = join("playing");
+  const auto killed = join("killed");
+  const auto stopping = join("stopping");
+  ASSERT_EQ(playing->take(3), 1);
+  ASSERT_EQ(killed->take(4), 1);
+  ASSERT_EQ(stopping->take(5), 1);
+  db_.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+            {"tengen-node-" + std::to_string(killed->node())});
+  wait_until_gone(killed->node());
+  hub->end_game_owners(true);
+  EXPECT_TRUE(playing->renew()) << "running: spared";
+  EXPECT_EQ(hub->take(3), std::nullopt);
+  EXPECT_EQ(hub->take(4), 2) << "the killed one's game, at once";
+  EXPECT_FALSE(killed->renew()) << "ended";
+
+  EXPECT_TRUE(hub->orphans(10).empty());
+  stopping->end();
+  EXPECT_EQ(hub->orphans(10), std::vector<std::int64_t>{5}) << "at once, not after its lease";
+  EXPECT_FALSE(stopping->renew());
+
+  hub->end_game_owners(false);
+  EXPECT_FALSE(playing->renew()) << "not spared";
+  EXPECT_EQ(hub->take(3), 2);
+}
+
+// Told to look now (a node said it stopped), the keeper renews and adopts orphans at its next
+// round, not a third of the lease later.
+TEST_F(Leases, TheKeeperLooksForOrphansAtOnceWhenTold) {
+  const auto a = join("a");
+  const auto b = join("b");
+  ASSERT_EQ(a->take(3), 1);
+  std::vector<std::int64_t> adopted;
+  Metrics metrics;
+  cluster::LeaseKeeper keeper(*b, 60s,
+                              {.adopt =
+                                   [&](const std::vector<std::int64_t>& games) {
+                                     for (const auto g : games)
+                                       if (b->take(g)) adopted.push_back(g);
+                                     return adopted.size();
+                                   },
+                               .lost = {},
+                               .keep_lock = {},
+                               .ticked = {},
+                               .renewed = {}},
+                              &metrics, cluster::LeaseKeeper::Thread::None);
+  const auto t0 = std::chrono::steady_clock::now();
+  keeper.round(t0);
+  a->end();
+  keeper.round(t0 + 1s);
+  EXPECT_TRUE(adopted.empty()) << "not due: a third of the lease is 20 s";
+  keeper.look_now();
+  keeper.round(t0 + 2s);
+  EXPECT_EQ(adopted, std::vector<std::int64_t>{3});
+  EXPECT_EQ(metrics.lease_renewals_total, 2u);
+}
+
 TEST_F(Leases, AStaleOwnersWritesAreFencedOffWholeAndTheNewOwnersGoIn) {
   const auto a = join("a");
   ASSERT_EQ(a->take(1), 1);
