@@ -96,6 +96,9 @@ struct Options {
   // Each server process pinned to one core (node i to core i modulo the cores): how games spread
   // over nodes compares with one node on one core (docs/cluster.md).
   bool pin = false;
+  // Games on every node (the nodes run with --games every-node): a game's two players connect to
+  // the same node, where their game is then played (docs/cluster.md, "Games on every node").
+  bool every_node = false;
 };
 
 // Loopback addresses to connect from: the server allows 32 connections and 10 registrations per
@@ -487,8 +490,10 @@ class Load {
     auto& socket = conn->socket();
     socket.open(asio::ip::tcp::v4());
     socket.bind({source_address(index / 30), 0});
-    // With several nodes, each in turn: a game's two players on different nodes.
-    const int port = ports_[static_cast<std::size_t>(index) % ports_.size()];
+    // With several nodes, each in turn: a game's two players on different nodes; with games on
+    // every node, on the same one (players 2g and 2g + 1 are game g's).
+    const int turn = o_.every_node ? index / 2 : index;
+    const int port = ports_[static_cast<std::size_t>(turn) % ports_.size()];
     co_await socket.async_connect(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"),
                                                           static_cast<unsigned short>(port)),
                                   use_awaitable);
@@ -1159,6 +1164,8 @@ constexpr const char* kUsage = R"(usage: tengen-load [options]
   --bus URL --nodes N  N servers on the --database, a cluster over this NATS server
                        (nats://...; docs/cluster.md): the first is the hub, players go to
                        the nodes in turn (a game's two players on different nodes)
+  --every-node         with --nodes: the nodes play games too (--games every-node), and a
+                       game's two players connect to the same node, which plays their game
   --pin                each server process on one core of its own: node i on core i
                        (modulo the cores); the load tool, PostgreSQL and NATS are not pinned
 )";
@@ -1210,6 +1217,8 @@ int main(int argc, char** argv) {
       o.relay = std::stoi(argv[++i]);
     else if (a == "--pin")
       o.pin = true;
+    else if (a == "--every-node")
+      o.every_node = true;
     else {
       std::cerr << "tengen-load: unknown or incomplete option '" << a << "'\n" << kUsage;
       return 64;
@@ -1255,6 +1264,8 @@ int main(int argc, char** argv) {
         if (!o.bus.empty()) {
           for (const std::string a : {"--bus", o.bus.c_str(), "--node"}) command.push_back(a);
           command.push_back("load-" + std::to_string(n + 1));
+          if (o.every_node)
+            for (const std::string a : {"--games", "every-node"}) command.push_back(a);
         }
         std::optional<int> core;
         if (o.pin) core = n % static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -25,7 +25,8 @@ constexpr const char* kReads[] = {"live_sgf",
                                   "class_tournament",
                                   "import_tournament",
                                   "add_tournament_players",
-                                  "relay"};
+                                  "relay",
+                                  "my_games"};
 
 }  // namespace
 

@@ -291,6 +291,40 @@ int main(int argc, char** argv) {
     };
     // Games on every node (docs/cluster.md): set once the cluster's roles are.
     std::atomic<cluster::Roles*> roles_ready{nullptr};
+    std::unique_ptr<cluster::NatsBus> bus;  // several nodes (--bus)
+    // Games on every node: the games the lobby places on this node, played by a centre of its
+    // own (its lobby unused), with timers of its own.
+    std::unique_ptr<Timers> own_timers;
+    std::optional<Centre> own_games;
+    if (clustered && config.games_on_every_node) {
+      own_timers = make_asio_timers();
+      auto services = centre_services(own_timers.get());
+      services.games_only = true;
+      own_games.emplace(std::move(services));
+      spdlog::info("games are played on every node: those placed here by the lobby, here");
+    }
+    // Games on every node: the reads of a game played on another node are asked of it, those
+    // of a game played on this node's own centre asked of that; the others are the hub's.
+    auto with_games_elsewhere = [&](HubReads hub_reads) {
+      if (!own_games) return hub_reads;
+      const auto reads_of = [&](std::int64_t game) -> std::optional<HubReads> {
+        auto* r = roles_ready.load();
+        const auto owner = r ? r->owner_of(game) : std::nullopt;
+        if (!owner) return std::nullopt;
+        if (*owner == stores->leases->node()) return cluster::hub_reads_of(*own_games);
+        return cluster::ask_node(*bus, *owner);
+      };
+      hub_reads.live_sgf = [reads_of, here = hub_reads.live_sgf](std::int64_t game) {
+        const auto there = reads_of(game);
+        return there ? there->live_sgf(game) : here(game);
+      };
+      hub_reads.game_action = [reads_of, here = hub_reads.game_action](std::int64_t game,
+                                                                       const std::string& action) {
+        const auto there = reads_of(game);
+        return there ? there->game_action(game, action) : here(game, action);
+      };
+      return hub_reads;
+    };
     auto build_hub = [&]() -> Centre& {
       auto services = centre_services(timers.get());
       if (config.games_on_every_node && !config.bus.empty()) {
@@ -299,6 +333,19 @@ int main(int argc, char** argv) {
         };
         services.placed = [&roles_ready](protocol::GameId game, std::int64_t node) {
           if (auto* r = roles_ready.load()) r->tell_owner(game, node);
+        };
+        // A player's list of games: those the other nodes play too.
+        services.games_elsewhere = [&](std::int64_t user) {
+          protocol::MyGames all;
+          auto* r = roles_ready.load();
+          for (const auto node : r ? r->game_nodes() : std::vector<std::int64_t>{}) {
+            auto some =
+                node == stores->leases->node()
+                    ? own_games->games_of(user)
+                    : cluster::ask_node(*bus, node, std::chrono::milliseconds(500)).my_games(user);
+            for (auto& g : some.games) all.games.push_back(std::move(g));
+          }
+          return all;
         };
       }
       hub.emplace(std::move(services));
@@ -321,7 +368,7 @@ int main(int argc, char** argv) {
     // The hub's reads: its own on the hub; asked of the hub over the bus on a front node.
     std::optional<HubReads> hub_reads_remote;  // set before the server starts, in a cluster
     auto reads = [&]() -> HubReads {
-      if (Centre* h = serving.load()) return cluster::hub_reads_of(*h);
+      if (Centre* h = serving.load()) return with_games_elsewhere(cluster::hub_reads_of(*h));
       if (hub_reads_remote) return *hub_reads_remote;
       throw Unavailable("the server is starting: try again in a moment");
     };
@@ -478,7 +525,8 @@ int main(int argc, char** argv) {
                 .game_action =
                     [&](std::int64_t game, const std::string& action) {
                       return reads().game_action(game, action);
-                    }},
+                    },
+                .my_games = [&](std::int64_t user) { return reads().my_games(user); }},
             .analysis = &analysis,
             .groups = &groups,
             .ladders = &ladders,
@@ -491,7 +539,6 @@ int main(int argc, char** argv) {
 
     // Several nodes (--bus): the bus, the hub lock, and this node's role.
     std::atomic<HttpServer*> listening{nullptr};
-    std::unique_ptr<cluster::NatsBus> bus;
     // Whether the bus is up (a front node without it cannot serve its players: not ready).
     std::atomic<bool> bus_up{true};
     std::unique_ptr<store::HubLock> hub_lock;
@@ -499,21 +546,12 @@ int main(int argc, char** argv) {
     // other nodes, whose WebSockets here close too.
     std::unique_ptr<cluster::Bus::Subscription> hub_answers;
     std::unique_ptr<cluster::Bus::Subscription> session_ends;
+    // Games on every node: the reads of this node's own games, answered to the hub.
+    std::unique_ptr<cluster::Bus::Subscription> own_answers;
     // With SQLite nobody else could take a game: no keeper. With PostgreSQL, once listening.
     std::optional<cluster::LeaseKeeper> keeper;
     std::atomic<cluster::LeaseKeeper*> keeping{nullptr};  // read by other threads: set once built
     std::unique_ptr<cluster::Roles> roles;
-    // Games on every node: the games the lobby places on this node, played by a centre of its
-    // own (its lobby unused), with timers of its own.
-    std::unique_ptr<Timers> own_timers;
-    std::optional<Centre> own_games;
-    if (clustered && config.games_on_every_node) {
-      own_timers = make_asio_timers();
-      auto services = centre_services(own_timers.get());
-      services.games_only = true;
-      own_games.emplace(std::move(services));
-      spdlog::info("games are played on every node: those placed here by the lobby, here");
-    }
     if (clustered) {
       bus = std::make_unique<cluster::NatsBus>(
           config.bus, stores->leases->name(),
@@ -558,7 +596,8 @@ int main(int argc, char** argv) {
               .become_hub = [&]() -> Dispatcher& {
                 Centre& built = build_hub();
                 recover_hub();
-                hub_answers = cluster::answer_hub_reads(*bus, cluster::hub_reads_of(built));
+                hub_answers = cluster::answer_hub_reads(
+                    *bus, with_games_elsewhere(cluster::hub_reads_of(built)));
                 metrics.node_is_hub = 1;
                 return *guarded;
               },
@@ -580,6 +619,10 @@ int main(int argc, char** argv) {
                   }},
           std::chrono::milliseconds(500), own_games ? &own_games->router() : nullptr);
       roles_ready = roles.get();
+      if (own_games) {
+        own_answers = cluster::answer_game_reads(*bus, cluster::hub_reads_of(*own_games),
+                                                 stores->leases->node());
+      }
       hub_reads_remote = cluster::ask_hub(*bus);
       // A logout or revocation on another node closes this node's WebSockets opened with the
       // session too (a bus that was down meanwhile makes every client reconnect, which asks anew).
@@ -790,6 +833,7 @@ int main(int argc, char** argv) {
     keeping = nullptr;
     keeper.reset();
     roles_ready = nullptr;
+    own_answers.reset();
     roles.reset();  // no more becoming the hub, nor forwarding
     hub_answers.reset();
     session_ends.reset();

@@ -101,6 +101,19 @@ TEST_F(EveryNode, AGameIsPlayedOnTheNodeOfThePlayerWhoAcceptedItAndOutlivesTheHu
     EXPECT_EQ((i % 2 == 0 ? *white : *black).wait_event(game, seq)["vertex"], opening[i]);
   }
   EXPECT_EQ(owner_of(game), node_id(2));
+  // What is read of the game elsewhere: Black's list of games (asked of the hub, which asks the
+  // game's node), its record in play from any node.
+  black->forget();
+  ASSERT_EQ(black->command({{"type", "my_games"}})["type"], "ack");
+  const json listed = black->wait_type("my_games");
+  ASSERT_EQ(listed["games"].size(), 1u) << listed.dump();
+  EXPECT_EQ(listed["games"][0]["game"], game);
+  EXPECT_EQ(listed["games"][0]["your_move"], true) << listed.dump();
+  const std::string record = "/api/v1/games/" + std::to_string(game) + ".sgf";
+  for (const int i : {0, 1, 2}) {
+    const std::string sgf = testing::body_of(testing::http_get(node(i).port(), record));
+    EXPECT_NE(sgf.find(";W[cc]"), std::string::npos) << "from node " << i << ": " << sgf;
+  }
   const std::string hub_metrics = testing::body_of(testing::http_get(node(0).port(), "/metrics"));
   EXPECT_NE(hub_metrics.find("\ntengen_games_active 0\n"), std::string::npos)
       << "the hub plays no game: " << hub_metrics;

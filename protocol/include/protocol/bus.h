@@ -28,6 +28,11 @@ inline std::string games_subject(std::int64_t node) {
 inline std::string node_games_subject(std::int64_t node) {
   return "tengen.node." + std::to_string(node) + ".games";
 }
+// Where a node answers the reads of the games it plays (HubRead: LiveSgf, GameAction, MyGames),
+// asked by the hub on behalf of the HTTP API and the players' lists of games.
+inline std::string game_reads_subject(std::int64_t node) {
+  return "tengen.games." + std::to_string(node) + ".reads";
+}
 // Where a node that has become the hub says so: every other node's connections were attached to
 // the hub before, and must attach again (docs/cluster.md, "Failover").
 inline std::string cluster_subject() {
@@ -118,6 +123,9 @@ struct HubRead {
     AddTournamentPlayers,
     // `text`: an http::RelayOp (docs/events.md, "Relays"); the body: {"status", "body"}
     Relay,
+    // `id`: a player; the body: their unfinished games on the node asked, as the server message
+    // my_games (games on every node: docs/cluster.md)
+    MyGames,
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review

@@ -30,6 +30,7 @@ Centre::Centre(Services services)
       unix_anchor_(services_.clock ? services_.clock->unix_ms() : 0),
       pool_(actor_threads(services_.actor_threads)),
       loader_(make_thread_worker()),
+      asker_(services_.games_elsewhere ? make_thread_worker() : nullptr),
       ratings_mail_(pool_.mailbox()),
       games_({.store = *services_.store,
               .journal = *services_.journal,
@@ -96,6 +97,7 @@ void Centre::stop() {
   stopped_ = true;
   games_.close();   // no more loads
   loader_.reset();  // the loads under way hand their rooms over
+  asker_.reset();   // the lists under way are handed over
   pool_.join();     // every owner finishes what it was given
 }
 

@@ -103,6 +103,9 @@ class Centre final : private games::GameHost {
     // This centre plays the games placed on its node and nothing else (it is not the hub): its
     // router takes games' commands only, its lobby stays empty.
     bool games_only = false;
+    // Games on every node, on the hub: a player's unfinished games played on the other nodes,
+    // asked of them (it waits: called on a thread of the centre's own), for their list of games.
+    std::function<protocol::MyGames(std::int64_t user)> games_elsewhere{};
   };
 
   explicit Centre(Services services);
@@ -276,6 +279,8 @@ class Centre final : private games::GameHost {
   // go, the loader first.
   games::ActorPool pool_;
   std::unique_ptr<Worker> loader_;
+  // Asks the other nodes for a player's games there (Services::games_elsewhere), when it may.
+  std::unique_ptr<Worker> asker_;
   // The ratings' owner: rated games' rows reach the journal in the order they were rated, and a
   // rebuild runs there without holding up other games.
   std::unique_ptr<games::Mailbox> ratings_mail_;

@@ -108,7 +108,8 @@ void Centre::my_games(std::int64_t user, std::function<void(protocol::MyGames)> 
     std::function<void(protocol::MyGames)> then;
   };
   auto gathering = std::make_shared<Gathering>();
-  gathering->left = ids.size() + 1;  // one more for this call, let go below
+  // One more for this call, let go below; and one for the games played on other nodes.
+  gathering->left = ids.size() + 1 + (services_.games_elsewhere ? 1 : 0);
   gathering->then = std::move(then);
   const auto one_less = [gathering] {
     {
@@ -129,6 +130,22 @@ void Centre::my_games(std::int64_t user, std::function<void(protocol::MyGames)> 
     if (games.size() > kMyGamesListed) games.resize(kMyGamesListed);
     gathering->then(std::move(gathering->list));
   };
+  if (services_.games_elsewhere) {
+    // Asked on a thread of its own, which waits for the other nodes' answers.
+    asker_->post([this, user, gathering, one_less] {
+      protocol::MyGames elsewhere;
+      try {
+        elsewhere = services_.games_elsewhere(user);
+      } catch (const std::exception& e) {
+        spdlog::warn("the games of player {} on other nodes were not listed: {}", user, e.what());
+      }
+      {
+        std::lock_guard lock(gathering->mutex);
+        for (auto& g : elsewhere.games) gathering->list.games.push_back(std::move(g));
+      }
+      one_less();
+    });
+  }
   for (const auto id : ids) {
     games_.post_in_memory(id, games::Read{[this, user, gathering, one_less](const Room* room) {
                             if (room && !room->finished() && room->plays(user)) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "protocol/http_api.h"
+#include "protocol/messages.h"
 #include "protocol/relay_api.h"
 #include "store/game_store.h"
 
@@ -74,6 +75,9 @@ struct HubReads {
   // Centre::game_action answers.
   std::function<std::pair<int, std::string>(std::int64_t game, const std::string& action)>
       game_action;
+  // A player's unfinished games in memory, as the list of their games shows them (games on every
+  // node: those a node plays, asked of it by the hub).
+  std::function<protocol::MyGames(std::int64_t user)> my_games;
 };
 
 // A HubReads that cannot be answered now: the message says why (answered 503).

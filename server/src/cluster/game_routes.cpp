@@ -30,6 +30,13 @@ std::optional<std::int64_t> GameRoutes::owner(std::int64_t game) const {
   return it->second;
 }
 
+std::vector<std::int64_t> GameRoutes::nodes() const {
+  std::set<std::int64_t> out;
+  std::lock_guard lock(mutex_);
+  for (const auto& [game, node] : owners_) out.insert(node);
+  return {out.begin(), out.end()};
+}
+
 void GameRoutes::set_owner(std::int64_t game, std::int64_t node) {
   std::vector<std::shared_ptr<Connection>> resync;
   {

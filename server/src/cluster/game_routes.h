@@ -8,6 +8,7 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "cluster/bus.h"
 #include "ws/connection.h"
@@ -34,6 +35,8 @@ class GameRoutes {
 
   // The node that plays `game`, when it is not the hub.
   std::optional<std::int64_t> owner(std::int64_t game) const;
+  // The nodes that play games, as far as this node knows (the hub knows them all).
+  std::vector<std::int64_t> nodes() const;
   // `game` is played on `node` now (0: on the hub). If another node played it before (it died,
   // and the hub adopted its games), the connections announced there are told to resync: their
   // clients join their games again, where they are played now, and send again what was not

@@ -6,6 +6,7 @@
 #include "http/moderation_answers.h"
 #include "protocol/bus.h"
 #include "protocol/codec.h"
+#include "protocol/server_reader.h"
 #include "tournaments/opengotha.h"
 #include "tournaments/player_list.h"
 
@@ -76,17 +77,24 @@ HubReads hub_reads_of(Centre& centre) {
               return std::pair{400, protocol::http::encode_error("bad_request", *problem)};
             return http::answer_of(
                 centre.game_action(game, std::get<protocol::http::GameAction>(decoded)));
-          }};
+          },
+      .my_games = [&centre](std::int64_t user) { return centre.games_of(user); }};
 }
 
-std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
-  return bus.answer(bus::hub_reads_subject(), [local = std::move(local)](std::string_view text) {
+namespace {
+
+std::unique_ptr<Bus::Subscription> answer_reads(Bus& bus, const std::string& subject,
+                                                HubReads local) {
+  return bus.answer(subject, [local = std::move(local)](std::string_view text) {
     const auto question = bus::decode_hub_read(text);
     if (!question) throw std::runtime_error("unreadable, not answered");  // the bus logs it
     bus::HubReadAnswer answer;
     switch (question->what) {
       case bus::HubRead::What::LiveSgf:
         answer.body = local.live_sgf(question->id);
+        break;
+      case bus::HubRead::What::MyGames:
+        answer.body = protocol::encode(protocol::ServerMessage{local.my_games(question->id)});
         break;
       case bus::HubRead::What::Tournaments:
         answer.body = local.tournaments(store::Page{question->before, question->limit});
@@ -212,15 +220,29 @@ std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
   });
 }
 
+}  // namespace
+
+std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
+  return answer_reads(bus, bus::hub_reads_subject(), std::move(local));
+}
+
+std::unique_ptr<Bus::Subscription> answer_game_reads(Bus& bus, HubReads local, std::int64_t node) {
+  return answer_reads(bus, bus::game_reads_subject(node), std::move(local));
+}
+
 namespace {
 
 std::optional<std::string> ask(Bus& bus, std::chrono::milliseconds patience,
-                               const bus::HubRead& question) {
-  const auto reply = bus.request(bus::hub_reads_subject(), bus::encode(question), patience);
+                               const bus::HubRead& question,
+                               const std::string& subject = bus::hub_reads_subject()) {
+  const auto reply = bus.request(subject, bus::encode(question), patience);
   if (!reply) {
     throw Unavailable(
-        "the cluster's hub did not answer (it may be changing over to another node): try again "
-        "in a moment");
+        subject == bus::hub_reads_subject()
+            ? "the cluster's hub did not answer (it may be changing over to another node): try "
+              "again in a moment"
+            : "the node that plays the game did not answer (it may be stopping, and its games "
+              "moving to another node): try again in a moment");
   }
   auto answer = bus::decode_hub_read_answer(*reply);
   if (!answer) throw Unavailable("the cluster's hub answered something unreadable");
@@ -234,6 +256,14 @@ std::pair<int, std::string> status_and_body(const std::optional<std::string>& an
       !j.contains("body") || !j["body"].is_string())
     throw Unavailable("the cluster's hub answered something unreadable");
   return {j["status"].get<int>(), j["body"].get<std::string>()};
+}
+
+// A list of games, as the server message my_games.
+protocol::MyGames my_games_of(const std::optional<std::string>& body) {
+  const auto message = protocol::read_server_message(body.value_or(""));
+  const auto* games = message ? std::get_if<protocol::MyGames>(&*message) : nullptr;
+  if (!games) throw Unavailable("a node answered an unreadable list of games");
+  return *games;
 }
 
 }  // namespace
@@ -358,7 +388,28 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
           [&bus, patience](std::int64_t game, const std::string& action) {
             return status_and_body(
                 ask(bus, patience, {What::GameAction, game, std::nullopt, 0, action}));
+          },
+      .my_games =
+          [&bus, patience](std::int64_t user) {
+            return my_games_of(ask(bus, patience, {What::MyGames, user, std::nullopt, 0}));
           }};
+}
+
+HubReads ask_node(Bus& bus, std::int64_t node, std::chrono::milliseconds patience) {
+  using What = bus::HubRead::What;
+  const auto subject = bus::game_reads_subject(node);
+  HubReads reads;
+  reads.live_sgf = [&bus, patience, subject](std::int64_t game) {
+    return ask(bus, patience, {What::LiveSgf, game, std::nullopt, 0}, subject);
+  };
+  reads.game_action = [&bus, patience, subject](std::int64_t game, const std::string& action) {
+    return status_and_body(
+        ask(bus, patience, {What::GameAction, game, std::nullopt, 0, action}, subject));
+  };
+  reads.my_games = [&bus, patience, subject](std::int64_t user) {
+    return my_games_of(ask(bus, patience, {What::MyGames, user, std::nullopt, 0}, subject));
+  };
+  return reads;
 }
 
 }  // namespace tengen::cluster

@@ -78,6 +78,14 @@ class Roles {
   // On the hub, games on every node: the lobby placed `game` on `node` (Centre::Services::
   // placing): its commands go there from now.
   void placing(std::int64_t game, std::int64_t node);
+  // Games on every node: the node that plays `game`, when it is not the hub; the nodes that play
+  // games (as far as this node knows: the hub knows them all).
+  std::optional<std::int64_t> owner_of(std::int64_t game) const {
+    return routes_ ? routes_->owner(game) : std::nullopt;
+  }
+  std::vector<std::int64_t> game_nodes() const {
+    return routes_ ? routes_->nodes() : std::vector<std::int64_t>{};
+  }
   // Every node is told where `game` is played now (0: on the hub, which adopted it), and `node`
   // brings it into memory.
   void tell_owner(std::int64_t game, std::int64_t node);
