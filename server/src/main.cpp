@@ -334,6 +334,12 @@ int main(int argc, char** argv) {
         services.placed = [&roles_ready](protocol::GameId game, std::int64_t node) {
           if (auto* r = roles_ready.load()) r->tell_owner(game, node);
         };
+        // Recovery leaves the games this node plays already on its own centre there.
+        services.played_elsewhere = [&](protocol::GameId game) {
+          if (own_games && own_games->plays(game)) return true;
+          auto* r = roles_ready.load();
+          return r != nullptr && r->owner_of(game).has_value();
+        };
         // A player's list of games: those the other nodes play too.
         services.games_elsewhere = [&](std::int64_t user) {
           protocol::MyGames all;
@@ -616,7 +622,9 @@ int main(int argc, char** argv) {
               .adopt_now =
                   [&keeping] {
                     if (auto* k = keeping.load()) k->look_now();
-                  }},
+                  },
+              .placements = [leases = &dynamic_cast<store::PostgresLeases&>(
+                                 *stores->leases)] { return leases->placements(); }},
           std::chrono::milliseconds(500), own_games ? &own_games->router() : nullptr);
       roles_ready = roles.get();
       if (own_games) {

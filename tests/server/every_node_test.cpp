@@ -222,5 +222,39 @@ TEST_F(EveryNode, ANodeKilledHasItsGamesAdoptedByTheHubAndItsPlayersPlayOn) {
   EXPECT_EQ(node(0).terminate(), 0);
 }
 
+// A node started after a game was placed never heard where it is played; when the hub dies,
+// whichever node becomes the hub finds it (the new hub reads where the running nodes' games are;
+// another node asks the hub, which sends its commands on), and it goes on where it was.
+TEST_F(EveryNode, AGamePlacedBeforeANodeStartedIsFoundThroughItWhenTheHubChanges) {
+  start(0);
+  start(2);
+  const std::string black_token = register_user(node(0).port(), "black");
+  auto black = connect(0, black_token);
+  auto white = connect(2, register_user(node(2).port(), "white"));
+  const std::int64_t game = start_game(*black, *white);
+  ASSERT_EQ(owner_of(game), node_id(2));
+  ASSERT_EQ(black->command({{"type", "play"}, {"game", game}, {"vertex", "E5"}})["type"], "ack");
+  start(1);
+  node(0).kill9();
+  black.reset();
+  black = connect(1, black_token);  // once a new hub is there: its lobby arrives
+  const bool b_is_hub = nodes_.health(1)["role"] == "hub";
+  ASSERT_TRUE(joined(*black, game));
+  ASSERT_TRUE(joined(*white, game));
+  const json c3 = white->command({{"type", "play"}, {"game", game}, {"vertex", "C3"}});
+  ASSERT_EQ(c3["type"], "ack") << c3.dump();
+  EXPECT_EQ(black->wait_event(game, c3["seq"])["vertex"], "C3");
+  const json g7 = black->command({{"type", "play"}, {"game", game}, {"vertex", "G7"}});
+  ASSERT_EQ(g7["type"], "ack") << g7.dump();
+  std::printf("the new hub: node %s\n", b_is_hub ? "b (started after the game)" : "c (its node)");
+  EXPECT_EQ(owner_of(game), node_id(2));
+  store::pg::Connection db(uri_);
+  EXPECT_EQ(count(db, "SELECT epoch FROM game_leases WHERE game_id = " + std::to_string(game)), 1);
+  black.reset();
+  white.reset();
+  EXPECT_EQ(node(1).terminate(), 0);
+  EXPECT_EQ(node(2).terminate(), 0);
+}
+
 }  // namespace
 }  // namespace tengen

@@ -153,6 +153,10 @@ TEST_F(Leases, ANewHubSparesRunningGameOwnersAndAStoppingNodeEndsItself) {
   EXPECT_EQ(hub->orphans(10), std::vector<std::int64_t>{5}) << "at once, not after its lease";
   EXPECT_FALSE(stopping->renew());
 
+  // What a new hub reads of where games are played: the running nodes' games, not its own.
+  EXPECT_EQ(hub->placements(),
+            (std::vector<std::pair<std::int64_t, std::int64_t>>{{3, playing->node()}}));
+
   hub->end_game_owners(false);
   EXPECT_FALSE(playing->renew()) << "not spared";
   EXPECT_EQ(hub->take(3), 2);

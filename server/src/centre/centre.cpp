@@ -163,6 +163,7 @@ Centre::Recovered Centre::recover(store::GameStore& store) {
       services_.room.chat_burst * static_cast<std::int64_t>(services_.room.chat_refill.count());
   std::vector<std::pair<std::int64_t, std::int64_t>> chat;
   for (const auto& g : store.unfinished_games()) {
+    if (services_.played_elsewhere && services_.played_elsewhere(g.created.id)) continue;
     if (!games_.restore(g)) {  // its actor arms its deadlines
       spdlog::info("game {} is another node's (docs/cluster.md): not recovered here", g.created.id);
       continue;

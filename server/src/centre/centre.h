@@ -106,6 +106,9 @@ class Centre final : private games::GameHost {
     // Games on every node, on the hub: a player's unfinished games played on the other nodes,
     // asked of them (it waits: called on a thread of the centre's own), for their list of games.
     std::function<protocol::MyGames(std::int64_t user)> games_elsewhere{};
+    // Games on every node, on a node that becomes the hub: the games it plays already on a centre
+    // of its own (placed there while it was not the hub), which recovery leaves there.
+    std::function<bool(protocol::GameId)> played_elsewhere{};
   };
 
   explicit Centre(Services services);
@@ -147,6 +150,8 @@ class Centre final : private games::GameHost {
   void bring(protocol::GameId game) {
     games_.post(game, games::Read{[](const Room*) {}});
   }
+  // Whether the game is in memory here.
+  bool plays(protocol::GameId game) const { return games_.contains(game); }
 
   // The tournaments as JSON for the HTTP API: the list, and one tournament whole.
   std::string tournaments_json(const store::Page& page) { return lobby_.tournaments_json(page); }

@@ -50,19 +50,41 @@ void GameRoutes::set_owner(std::int64_t game, std::int64_t node) {
       owners_[game] = node;
     }
     // Played elsewhere before (its node is gone): whoever sent that node commands joins again.
-    if (before != 0 && before != self_) {
-      for (auto& [id, held] : held_) {
-        if (held.nodes.erase(before) == 0) continue;
-        if (auto c = held.connection.lock()) resync.push_back(std::move(c));
-      }
-    }
+    if (before != 0 && before != self_) resync = announced_to(before);
   }
   if (resync.empty()) return;
   spdlog::info("game {} is played elsewhere now: {} connections join their games again", game,
                resync.size());
+  tell_to_resync(resync, "game moved");
+}
+
+void GameRoutes::forget_node(std::int64_t node) {
+  if (node == self_) return;
+  std::vector<std::shared_ptr<Connection>> resync;
+  {
+    std::lock_guard lock(mutex_);
+    std::erase_if(owners_, [node](const auto& entry) { return entry.second == node; });
+    resync = announced_to(node);
+  }
+  if (resync.empty()) return;
+  spdlog::info("node {} is gone: {} connections join their games again", node, resync.size());
+  tell_to_resync(resync, "game moved");
+}
+
+std::vector<std::shared_ptr<Connection>> GameRoutes::announced_to(std::int64_t node) {
+  std::vector<std::shared_ptr<Connection>> out;
+  for (auto& [id, held] : held_) {
+    if (held.nodes.erase(node) == 0) continue;
+    if (auto c = held.connection.lock()) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void GameRoutes::tell_to_resync(const std::vector<std::shared_ptr<Connection>>& connections,
+                                std::string_view why) {
   const auto text = std::make_shared<const std::string>(
-      protocol::encode(protocol::ServerMessage{protocol::Resync{"game moved"}}));
-  for (const auto& c : resync) c->send(text);
+      protocol::encode(protocol::ServerMessage{protocol::Resync{std::string(why)}}));
+  for (const auto& c : connections) c->send(text);
 }
 
 bool GameRoutes::received(const std::shared_ptr<Connection>& connection,
@@ -173,8 +195,7 @@ void GameRoutes::delivered(std::string_view data) {
   }
   if (!to) return;
   if (m->unknown) {
-    to->send(std::make_shared<const std::string>(
-        protocol::encode(protocol::ServerMessage{protocol::Resync{"lost"}})));
+    tell_to_resync({to}, "lost");
     return;
   }
   std::vector<std::shared_ptr<const std::string>> texts;

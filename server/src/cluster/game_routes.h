@@ -42,6 +42,10 @@ class GameRoutes {
   // clients join their games again, where they are played now, and send again what was not
   // answered.
   void set_owner(std::int64_t game, std::int64_t node);
+  // `node` is gone (it stopped, or the hub found it dead): its games are anyone's, to be
+  // played on the hub (the unfinished ones adopted there); the connections announced to it
+  // resync, as set_owner's do.
+  void forget_node(std::int64_t node);
   // Sends a command of a game played here or on another node there; false: it is the hub's (or
   // not a game's).
   bool received(const std::shared_ptr<Connection>& connection,
@@ -61,6 +65,10 @@ class GameRoutes {
     bool local = false;
     std::set<std::int64_t> nodes;
   };
+  // Under mutex_: the connections announced to `node`, which forget it.
+  std::vector<std::shared_ptr<Connection>> announced_to(std::int64_t node);
+  static void tell_to_resync(const std::vector<std::shared_ptr<Connection>>& connections,
+                             std::string_view why);
   void send(const std::shared_ptr<Connection>& connection, std::int64_t node,
             const protocol::ClientEnvelope& command, std::string text);
   void delivered(std::string_view data);

@@ -50,6 +50,11 @@ bool Roles::try_become_hub() {
   if (!hooks_.try_take_lock()) return false;
   // The last hub's session has ended (the lock says so): its games are this node's to take now.
   leases_.end_game_owners(routes_ != nullptr);
+  // Games on every node: the hub knows where every game is played (it tells the others), also
+  // those placed before it became the hub, while this node was not listening.
+  if (routes_ && hooks_.placements) {
+    for (const auto& [game, node] : hooks_.placements()) routes_->set_owner(game, node);
+  }
   Dispatcher& hub = hooks_.become_hub();
   // A command of a game played elsewhere that reaches the hub is sent back where it belongs.
   gateway_.emplace(bus_, hub, Gateway::hub_subjects(),
@@ -121,7 +126,9 @@ void Roles::hub_announced(std::string_view data) {
     return;
   }
   if (const auto left = bus::decode_node_left(data)) {
-    spdlog::info("node {} stopped: its games are taken over now", *left);
+    if (!routes_ || *left == leases_.node()) return;
+    spdlog::info("node {} is gone: its games are played on the hub now", *left);
+    routes_->forget_node(*left);
     if (is_hub() && hooks_.adopt_now) hooks_.adopt_now();
     return;
   }
@@ -157,9 +164,13 @@ std::size_t Roles::let_go_of_dead_nodes(std::chrono::steady_clock::duration pati
   if (is_hub()) nodes = gateway_->nodes();
   if (games_gateway_) {
     for (const auto n : games_gateway_->nodes()) nodes.push_back(n);
-    std::sort(nodes.begin(), nodes.end());
-    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   }
+  // On the hub, the nodes that play games: one found dead has its games forgotten everywhere.
+  std::vector<std::int64_t> game_nodes;
+  if (is_hub() && routes_) game_nodes = routes_->nodes();
+  nodes.insert(nodes.end(), game_nodes.begin(), game_nodes.end());
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   std::erase(nodes, leases_.node());
   std::map<std::int64_t, std::chrono::steady_clock::time_point> dead;
   if (!nodes.empty()) {
@@ -176,6 +187,13 @@ std::size_t Roles::let_go_of_dead_nodes(std::chrono::steady_clock::duration pati
     }
     auto count = is_hub() ? gateway_->let_go(it->first) : std::size_t{0};
     if (games_gateway_) count += games_gateway_->let_go(it->first);
+    if (std::find(game_nodes.begin(), game_nodes.end(), it->first) != game_nodes.end()) {
+      try {  // every node forgets where its games were played (this one when it hears it)
+        bus_.publish(bus::cluster_subject(), bus::encode_node_left(it->first));
+      } catch (const std::exception& e) {
+        spdlog::warn("the nodes could not be told that node {} is gone: {}", it->first, e.what());
+      }
+    }
     released += count;
     spdlog::info("node {} is dead: the hub let go of its {} connections (they left their games)",
                  it->first, count);

@@ -44,6 +44,9 @@ class Roles {
     // On the hub, games on every node: a node that stopped said so (its games are orphans now):
     // they are taken over at once (cluster::LeaseKeeper::look_now).
     std::function<void()> adopt_now;
+    // Games on every node, for a node that becomes the hub: the games the other running nodes
+    // own (store::PostgresLeases::placements), whose commands it sends there.
+    std::function<std::vector<std::pair<std::int64_t, std::int64_t>>()> placements;
   };
 
   // Tries the hub lock at once (becoming the hub before returning if it is free), else waits

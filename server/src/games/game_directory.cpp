@@ -145,6 +145,11 @@ void GameDirectory::close() {
   closed_ = true;
 }
 
+bool GameDirectory::contains(protocol::GameId id) const {
+  std::lock_guard lock(mutex_);
+  return actors_.contains(id);
+}
+
 std::size_t GameDirectory::size() const {
   std::lock_guard lock(mutex_);
   return actors_.size();

@@ -75,6 +75,7 @@ class GameDirectory {
   void close();
 
   std::size_t size() const;
+  bool contains(protocol::GameId id) const;
   std::vector<protocol::GameId> ids() const;  // of the games in memory now
   // The games in memory that `user` plays in (the list of their games, their calendars).
   std::vector<protocol::GameId> games_of(std::int64_t user) const;

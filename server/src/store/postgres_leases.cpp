@@ -148,6 +148,20 @@ void PostgresLeases::end() {
   });
 }
 
+std::vector<std::pair<std::int64_t, std::int64_t>> PostgresLeases::placements() {
+  return with_db([&](pg::Connection& db) {
+    const auto r = db.query_idempotent(
+        "SELECT l.game_id, l.node_id FROM game_leases l JOIN nodes n ON n.id = l.node_id"
+        " WHERE l.node_id <> $1 AND " +
+            kRunning + " ORDER BY l.game_id",
+        {node_});
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    out.reserve(static_cast<std::size_t>(r.rows()));
+    for (int i = 0; i < r.rows(); ++i) out.emplace_back(r.int64(i, 0), r.int64(i, 1));
+    return out;
+  });
+}
+
 std::vector<std::int64_t> PostgresLeases::gone(const std::vector<std::int64_t>& nodes) {
   if (nodes.empty()) return {};
   std::string list = "{";

@@ -4,6 +4,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "store/leases.h"
 #include "store/postgres.h"
@@ -44,6 +46,10 @@ class PostgresLeases final : public Leases {
   // node killed with SIGKILL: PostgreSQL ends its sessions at once). The hub lets go of their
   // connections (cluster::Roles::let_go_of_dead_nodes).
   std::vector<std::int64_t> gone(const std::vector<std::int64_t>& nodes);
+  // Games on every node (docs/cluster.md): the games, finished or not, that the other running
+  // nodes own, with their owner — for a node that becomes the hub (the last hub is not running),
+  // the games the lobby placed on other nodes.
+  std::vector<std::pair<std::int64_t, std::int64_t>> placements();
 
  private:
   // Runs `call` on the connection, under mutex_.
