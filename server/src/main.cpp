@@ -680,6 +680,8 @@ int main(int argc, char** argv) {
                const std::chrono::duration<double> up = std::chrono::steady_clock::now() - started;
                Centre* h = serving.load();
                auto gauges = h ? h->gauges() : Metrics::Gauges{};
+               // Games on every node: those this node plays on its own centre too.
+               if (own_games) gauges.games_active += own_games->gauges().games_active;
                const auto journaled = journal.stats();
                gauges.journal_commits = journaled.commits;
                gauges.journal_rows = journaled.writes;

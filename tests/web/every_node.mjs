@@ -1,0 +1,124 @@
+// Games on every node in Chromium (docs/cluster.md, "Games on every node"): three real server
+// processes with --games every-node over a PostgreSQL and a NATS of the test's own, the first the
+// hub. Black (desktop, English) on the second node challenges; White (a phone in Dutch, by touch)
+// accepts on the third, which then plays the game. The hub is killed: the game goes on at once,
+// neither page opening or closing a socket, and Black's list of games still shows it. Then the
+// game's own node is killed: the hub adopts the game, Black's page is told to resync on its
+// socket and plays on; White comes back through Black's node. Nothing sleeps: every wait is for
+// what the page shows.
+//
+//   node tests/web/every_node.mjs SERVER_BINARY WEB_ROOT ARTIFACT_DIR
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import {
+  startServer, stopServer, launchBrowser, browserTestArgs, openPage, registerIn, commandIn as command,
+  startPostgres, startNats,
+} from './harness.mjs';
+
+const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('every-node');
+const step = (text) => console.log(`--- ${text}`);
+
+const { uri, pgCtl } = startPostgres(dir, 'every_node');
+const nats = await startNats(dir);
+const browser = await launchBrowser();  // first: its start can hold both cores (cluster.mjs)
+const nodes = [];
+for (const name of ['a', 'b', 'c']) {
+  nodes.push(await startServer({
+    binary: serverBinary, webRoot, dir,
+    extra: ['--bots', 'off', '--database', uri, '--bus', nats.url, '--node', name, '--lease-ttl', '3000',
+      '--games', 'every-node'],
+  }));
+}
+const urlOf = (i) => `http://127.0.0.1:${nodes[i].port}`;
+const health = async (i) => (await fetch(`${urlOf(i)}/healthz`)).json();
+const failures = [];
+// On the phone by touch: a finger's tap shows the stone, Play confirms it.
+async function tapMove(page, vertex) {
+  await page.locator(`.board [data-vertex="${vertex}"]`).tap();
+  await page.locator('.confirm-bar button.primary').tap();
+}
+
+function watchSockets(page) {
+  const seen = { sockets: 0, resyncs: 0, closed: 0 };
+  page.on('websocket', (ws) => {
+    ++seen.sockets;
+    ws.on('framereceived', (f) => { if (String(f.payload).includes('"type":"resync"')) ++seen.resyncs; });
+    ws.on('close', () => { ++seen.closed; });
+  });
+  return seen;
+}
+
+try {
+  step('Black on the second node, White (a phone, in Dutch) accepts on the third');
+  const ann = await openPage(browser, failures, 'ann', { locale: 'en-GB' });
+  const bob = await openPage(browser, failures, 'bob',
+    { locale: 'nl-NL', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const annSeen = watchSockets(ann);
+  const bobSeen = watchSockets(bob);
+  await registerIn(ann, urlOf(1), 'ann');
+  await registerIn(bob, urlOf(2), 'bob');
+  const created = await command(ann, { type: 'create_challenge', settings: { width: 9, color: 'black' } });
+  const accepted = await command(bob, { type: 'accept_challenge', challenge: created.challenge });
+  const game = accepted.game;
+  await ann.goto(`${urlOf(1)}/#/game/${game}`);
+  await bob.goto(`${urlOf(2)}/#/game/${game}`);
+  await ann.click('.board [data-vertex="E5"]');
+  await bob.locator('.board .stone.black[data-stone="E5"]').waitFor();
+  await tapMove(bob, 'C3');
+  await ann.locator('.board .stone.white[data-stone="C3"]').waitFor();
+  const c = await health(2);
+  const metrics = await (await fetch(`${urlOf(2)}/metrics`)).text();
+  assert.match(metrics, /\ntengen_games_active 1\n/, `the third node plays it (node ${c.node_id})`);
+
+  step('the hub is killed: the game goes on at once, on the same sockets');
+  const before = { ann: annSeen.sockets, bob: bobSeen.sockets, closed: annSeen.closed + bobSeen.closed };
+  nodes[0].child.kill('SIGKILL');
+  await ann.click('.board [data-vertex="G7"]');
+  await bob.locator('.board .stone.black[data-stone="G7"]').waitFor();
+  await tapMove(bob, 'C7');
+  await ann.locator('.board .stone.white[data-stone="C7"]').waitFor();
+  assert.equal(annSeen.sockets, before.ann, 'Black opened no new socket');
+  assert.equal(bobSeen.sockets, before.bob, 'White opened no new socket');
+  assert.equal(annSeen.closed + bobSeen.closed, before.closed, 'no socket closed');
+  for (;;) {  // a new hub, for what is not the game's (the lobby, the list of games)
+    const roles = [(await health(1)).role, (await health(2)).role].sort();
+    if (roles[0] === 'front' && roles[1] === 'hub') break;
+  }
+  const listed = await ann.evaluate(() => new Promise((resolve) => {
+    const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/ws/v1`);
+    ws.onopen = () => ws.send(JSON.stringify({ v: 1, type: 'my_games', cid: 'list' }));
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === 'my_games') { ws.close(); resolve(m.games.map((g) => g.game)); }
+    };
+  }));
+  assert.deepEqual(listed, [game], "Black's list of games, asked of the node that plays it");
+  await ann.locator('#net[data-state=open]').waitFor();
+  await ann.screenshot({ path: join(artifacts, 'every-node-after-the-hub-died.png') });
+  await bob.screenshot({ path: join(artifacts, 'every-node-after-the-hub-died-phone.png') });
+
+  step("the game's node is killed: the hub adopts it, Black resyncs and plays on; White comes back");
+  const resyncs = annSeen.resyncs;
+  nodes[2].child.kill('SIGKILL');
+  await ann.click('.board [data-vertex="E3"]');
+  await ann.locator('.board .stone.black[data-stone="E3"]').waitFor({ timeout: 30000 });
+  assert.ok(annSeen.resyncs > resyncs, 'Black told to resync on the socket it had');
+  await bob.goto(`${urlOf(1)}/#/game/${game}`);
+  await bob.locator('.board .stone.black[data-stone="E3"]').waitFor();
+  await tapMove(bob, 'G3');
+  await ann.locator('.board .stone.white[data-stone="G3"]').waitFor();
+  const record = await (await fetch(`${urlOf(1)}/api/v1/games/${game}.sgf`)).text();
+  assert.match(record, /;B\[ee\];W\[cg\];B\[gc\];W\[cc\];B\[eg\];W\[gg\]/, `every move once: ${record}`);
+  await ann.screenshot({ path: join(artifacts, 'every-node-after-its-node-died.png') });
+  await bob.screenshot({ path: join(artifacts, 'every-node-after-its-node-died-phone.png') });
+
+  assert.deepEqual(failures, [], 'no page errors');
+  console.log('every node: all steps passed');
+} finally {
+  await browser.close();
+  for (const n of nodes) await stopServer(n.child);
+  nats.child.kill('SIGTERM');
+  try { pgCtl('-m', 'immediate', 'stop'); } catch { /* stopped already */ }
+  rmSync(dir, { recursive: true, force: true });
+}
