@@ -419,6 +419,12 @@ ConfigResult parse_config(const std::vector<std::string>& args,
             "postgres:// URI",
             false};
   }
+  if (config.games_on_every_node && config.bus.empty()) {
+    return {std::nullopt,
+            "--games every-node spreads games over the nodes of a cluster: it needs --bus "
+            "(docs/cluster.md)",
+            false};
+  }
   return {config, "", false};
 }
 

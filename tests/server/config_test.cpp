@@ -104,6 +104,16 @@ TEST(Config, ANodeHasANameAndALeaseTime) {
   EXPECT_EQ(set.config->node, "go-2");
   EXPECT_EQ(set.config->bus, "nats://nats:4222");
   EXPECT_EQ(set.config->lease_ttl_ms, 3000);
+  EXPECT_FALSE(set.config->games_on_every_node) << "every game on the hub unless asked";
+  const auto every = parse_config({"--database", "postgres://tengen@db/go"},
+                                  {"TENGEN_BUS=nats://nats:4222", "TENGEN_GAMES=every-node"});
+  ASSERT_TRUE(every.config) << every.error;
+  EXPECT_TRUE(every.config->games_on_every_node);
+  EXPECT_EQ(parse_config({"--games", "everywhere"}, {}).error,
+            "--games takes hub or every-node, not 'everywhere'");
+  EXPECT_EQ(parse_config({"--games", "every-node"}, {}).error,
+            "--games every-node spreads games over the nodes of a cluster: it needs --bus "
+            "(docs/cluster.md)");
 }
 
 // Behind a TLS proxy the server hears plain HTTP: --public-url tells it what players see, so that
