@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <map>
 #include <thread>
 
 #include "games/wait.h"
@@ -186,6 +187,25 @@ std::unique_ptr<Room> Centre::rebuild(const store::StoredGame& g, Steady now) {
                     stored::user(services_.find_user_by_id, g.created.second_id), now,
                     tournament_games_.options_of(g.created.id).value_or(services_.room));
   prepare_room(*room);
+  // A game in play taken over from another node (dead, or stopped) or recovered: the commands
+  // that made its last events are remembered as applied, so that a client resending one whose
+  // ack it never got (its node died first) is answered, not applied again. The last few only: a
+  // client resends what it sent last, and each account's memory is bounded.
+  if (!room->finished()) {
+    constexpr std::size_t kLastCommands = 16;
+    std::map<std::pair<std::int64_t, std::string>, std::int64_t> first_seq;  // its first event
+    for (auto e = g.events.rbegin(); e != g.events.rend(); ++e) {
+      if (!e->user_id || !e->cid) continue;
+      const std::pair key{*e->user_id, *e->cid};
+      if (!first_seq.contains(key) && first_seq.size() == kLastCommands) break;
+      first_seq[key] = e->seq;
+    }
+    for (const auto& [key, seq] : first_seq) {
+      router_.applied().remember(
+          key.first, key.second,
+          replies::encoded(protocol::Ack{key.second, g.created.id, seq, {}, {}}));
+    }
+  }
   return room;
 }
 

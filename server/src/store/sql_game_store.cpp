@@ -364,8 +364,8 @@ std::vector<StoredGame> SqlGameStore::unfinished_games() {
   // Every unfinished game's events in one statement (one round trip on PostgreSQL), by game then
   // seq, as the games are.
   auto events = writer_->run(
-      "SELECT e.game_id, e.seq, e.kind, e.spectators_only, e.record, e.text, e.at, e.user_id"
-      " FROM game_events e JOIN games g ON g.id = e.game_id WHERE g.ended_at IS NULL"
+      "SELECT e.game_id, e.seq, e.kind, e.spectators_only, e.record, e.text, e.at, e.user_id,"
+      " e.cid FROM game_events e JOIN games g ON g.id = e.game_id WHERE g.ended_at IS NULL"
       " ORDER BY e.game_id, e.seq");
   auto game = out.begin();
   for (std::size_t i = 0; i < events.size(); ++i) {
@@ -374,8 +374,10 @@ std::vector<StoredGame> SqlGameStore::unfinished_games() {
     if (game == out.end()) break;
     if (game->created.id != id) continue;
     game->events.push_back(event(events, i, id, 1));
-    // Whose command made it: a chat line counts against its author's rate again (Centre).
+    // Whose command made it: a chat line counts against its author's rate again, and the last
+    // commands are remembered as applied (Centre).
     game->events.back().user_id = events.optional_integer(i, 7);
+    game->events.back().cid = events.optional_text(i, 8);
   }
   return out;
 }
@@ -385,10 +387,16 @@ std::optional<StoredGame> SqlGameStore::stored_game(std::int64_t game_id) {
   const auto r = reader_->run(kCreated + "WHERE id = ?", {value(game_id)});
   if (r.empty()) return std::nullopt;
   StoredGame game{created(r, 0), {}};
-  auto events = reader_->run(kEventColumns + " FROM game_events WHERE game_id = ? ORDER BY seq",
-                             {value(game_id)});
+  auto events =
+      reader_->run(kEventColumns + ", user_id, cid FROM game_events WHERE game_id = ? ORDER BY seq",
+                   {value(game_id)});
   game.events.reserve(events.size());
-  for (std::size_t i = 0; i < events.size(); ++i) game.events.push_back(event(events, i, game_id));
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    game.events.push_back(event(events, i, game_id));
+    // Whose command made it (a game taken over remembers its last commands: Centre).
+    game.events.back().user_id = events.optional_integer(i, 6);
+    game.events.back().cid = events.optional_text(i, 7);
+  }
   return game;
 }
 
