@@ -253,9 +253,11 @@ int main(int argc, char** argv) {
                                                       : "mailto:tengen@localhost";
       pusher.emplace(*stores->push, clock, push_options, push::http_post);
     }
+    // Games on every node (docs/cluster.md): set once the cluster's roles are.
+    std::atomic<cluster::Roles*> roles_ready{nullptr};
     // What a centre is built with: the hub's, or (games on every node) a node's own games'.
     auto centre_services = [&](Timers* centre_timers) {
-      return Centre::Services{
+      auto services = Centre::Services{
           .find_user = [&](const std::string& name) { return user_ref(accounts.find_user(name)); },
           .find_user_by_id = [&](std::int64_t id) { return user_ref(accounts.find_user(id)); },
           .journal = &journal,
@@ -288,9 +290,20 @@ int main(int argc, char** argv) {
                 }
                 return out;
               }};
+      // Games on every node: a game another node adopted a moment ago is sent there.
+      if (config.games_on_every_node && !config.bus.empty()) {
+        services.taken_elsewhere = [&](protocol::GameId game) {
+          auto* r = roles_ready.load();
+          if (!r) return false;
+          const auto owner =
+              dynamic_cast<store::PostgresLeases&>(*stores->leases).owner_elsewhere(game);
+          if (!owner) return false;
+          r->placing(game, *owner);
+          return true;
+        };
+      }
+      return services;
     };
-    // Games on every node (docs/cluster.md): set once the cluster's roles are.
-    std::atomic<cluster::Roles*> roles_ready{nullptr};
     std::unique_ptr<cluster::NatsBus> bus;  // several nodes (--bus)
     // Games on every node: the games the lobby places on this node, played by a centre of its
     // own (its lobby unused), with timers of its own.
@@ -352,6 +365,18 @@ int main(int argc, char** argv) {
             for (auto& g : some.games) all.games.push_back(std::move(g));
           }
           return all;
+        };
+      }
+      // Games on every node: one node, two centres, never the same game in both — a game this
+      // node's own centre plays, or another node does, is not read back into the hub's.
+      if (config.games_on_every_node && !config.bus.empty()) {
+        services.known_elsewhere = [&](protocol::GameId game) {
+          if (own_games && own_games->plays(game)) {
+            if (auto* r = roles_ready.load()) r->placing(game, stores->leases->node());
+            return true;
+          }
+          auto* r = roles_ready.load();
+          return r != nullptr && r->owner_of(game).has_value();
         };
       }
       hub.emplace(std::move(services));
@@ -749,8 +774,8 @@ int main(int argc, char** argv) {
                     // Games on every node: a dead node's games are the hub's now; the players
                     // who sent them commands there join them again here.
                     if (auto* r = roles_ready.load())
-                      for (const auto game : games) r->tell_owner(game, 0);
-                    return taken;
+                      for (const auto game : taken) r->tell_owner(game, 0);
+                    return taken.size();
                   },
               .lost =
                   [&](const std::string& why) {

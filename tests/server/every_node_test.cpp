@@ -178,9 +178,10 @@ TEST_F(EveryNode, RatedGamesAndGamesAcceptedOnTheHubArePlayedOnTheHub) {
 }
 
 // The node that plays a game is killed: once its lease has run out the hub adopts the game, and
-// the players who sent it commands there are told to resync; they join it on the hub and play
-// on with every acknowledged move.
-TEST_F(EveryNode, ANodeKilledHasItsGamesAdoptedByTheHubAndItsPlayersPlayOn) {
+// the players who sent it commands there are told to resync; they join it where it is played
+// now and play on with every acknowledged move, the last one resent under its cid answered, not
+// played again.
+TEST_F(EveryNode, ANodeKilledHasItsGamesAdoptedAndItsPlayersPlayOn) {
   start(0);
   start(1);
   start(2);

@@ -163,6 +163,7 @@ TEST_P(UnderLoad, AFrontNodeKilledPausesOnlyItsPlayersGamesAndTheHubKilledPauses
   let_them_move(games_, 4);
 
   // ---- a front node killed ----
+  const auto on0 = played_on(0).size(), on2 = played_on(2).size();
   for (auto& g : games_) g->longest_pause();
   const auto front_killed = Clock::now();
   up_[1] = false;
@@ -197,6 +198,12 @@ TEST_P(UnderLoad, AFrontNodeKilledPausesOnlyItsPlayersGamesAndTheHubKilledPauses
   // The target: p99 under 50 ms; its games move again within 2 s.
   EXPECT_LT(percentile(front_after, 0.99), 250.0);
   EXPECT_LT(ms(touched_pause), 4000.0);
+  if (GetParam()) {  // the games it played, adopted by the hub
+    const auto to0 = played_on(0).size() - on0, to2 = played_on(2).size() - on2;
+    std::printf("its %zu games adopted by the hub\n", to0);
+    EXPECT_EQ(to0, static_cast<std::size_t>(kGames / 3));
+    EXPECT_EQ(to2, 0u);
+  }
 
   // ---- the hub killed ----
   longest_pause();

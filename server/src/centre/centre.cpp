@@ -85,7 +85,9 @@ Centre::Centre(Services services)
                .chat_burst = services_.room.chat_burst,
                .chat_refill = services_.room.chat_refill,
                .elsewhere = [this](std::function<void()> job) { pool_.post(std::move(job)); },
-               .games_only = services_.games_only}) {
+               .games_only = services_.games_only,
+               .played_elsewhere = services_.taken_elsewhere,
+               .known_elsewhere = services_.known_elsewhere}) {
   if (services_.timers) services_.timers->set_handler([this](const TimerId& id) { deadline(id); });
 }
 

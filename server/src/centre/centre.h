@@ -109,6 +109,10 @@ class Centre final : private games::GameHost {
     // Games on every node, on a node that becomes the hub: the games it plays already on a centre
     // of its own (placed there while it was not the hub), which recovery leaves there.
     std::function<bool(protocol::GameId)> played_elsewhere{};
+    // Games on every node: a game this centre could not read back because another running node
+    // plays it (Router::Services::played_elsewhere).
+    std::function<bool(protocol::GameId)> taken_elsewhere{};
+    std::function<bool(protocol::GameId)> known_elsewhere{};  // Router::Services's
   };
 
   explicit Centre(Services services);
@@ -142,8 +146,8 @@ class Centre final : private games::GameHost {
 
   // Takes over unfinished games whose owner's liveness ran out (cluster::LeaseKeeper finds them):
   // each rebuilt from the store as at start, its clocks not charged for the gap, its deadlines
-  // armed. Returns how many this node took (another may have been quicker).
-  std::size_t adopt(const std::vector<protocol::GameId>& games);
+  // armed. Returns those this node took (another may have been quicker).
+  std::vector<protocol::GameId> adopt(const std::vector<protocol::GameId>& games);
 
   // Brings the game into memory (from the store, under the lease this node takes) unless it is
   // there already, without waiting: a game placed on this node starts its clocks.

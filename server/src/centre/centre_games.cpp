@@ -54,12 +54,13 @@ std::optional<T> Centre::ask(protocol::GameId game, std::function<T(const Room&)
   return answer.get();
 }
 
-std::size_t Centre::adopt(const std::vector<protocol::GameId>& games) {
-  std::size_t taken = 0;
-  for (const auto game : games)  // each read back by the loader, its deadlines armed
-    taken += ask<bool>(
-                 game, [](const Room&) { return true; }, false)
-                 .has_value();
+std::vector<protocol::GameId> Centre::adopt(const std::vector<protocol::GameId>& games) {
+  std::vector<protocol::GameId> taken;
+  for (const auto game : games) {  // each read back by the loader, its deadlines armed
+    if (ask<bool>(
+            game, [](const Room&) { return true; }, false))
+      taken.push_back(game);
+  }
   return taken;
 }
 

@@ -32,6 +32,7 @@ void GameActor::post(Input input) {
 }
 
 void GameActor::start(std::unique_ptr<Room> room, std::int64_t epoch, int told_moves) {
+  started_ = true;
   auto arrived = std::make_shared<std::unique_ptr<Room>>(std::move(room));
   mailbox_->post([self = shared_from_this(), arrived, epoch, told_moves] {
     self->room_ = std::move(*arrived);

@@ -103,6 +103,8 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   protocol::GameId id() const { return id_; }
   // Whether the game is over, as of the last input handled (read from any thread: the gauges).
   bool finished() const { return finished_.load(); }
+  // Whether its room has arrived (read back, or new): what it was rebuilt from is known.
+  bool started() const { return started_.load(); }
 
   // Hands the actor an input; safe from any thread (run at once on it if the actor is idle).
   void post(Input input);
@@ -143,6 +145,7 @@ class GameActor : public std::enable_shared_from_this<GameActor> {
   int told_moves_ = 0;
   std::vector<Input> waiting_;        // while Loading
   std::atomic<bool> finished_{true};  // until its room arrives
+  std::atomic<bool> started_{false};
 };
 
 }  // namespace tengen::games

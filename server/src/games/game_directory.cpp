@@ -150,6 +150,12 @@ bool GameDirectory::contains(protocol::GameId id) const {
   return actors_.contains(id);
 }
 
+bool GameDirectory::ready(protocol::GameId id) const {
+  std::lock_guard lock(mutex_);
+  const auto it = actors_.find(id);
+  return it != actors_.end() && it->second->started();
+}
+
 std::size_t GameDirectory::size() const {
   std::lock_guard lock(mutex_);
   return actors_.size();

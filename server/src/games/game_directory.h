@@ -76,6 +76,8 @@ class GameDirectory {
 
   std::size_t size() const;
   bool contains(protocol::GameId id) const;
+  // In memory with its room there (not still being read back).
+  bool ready(protocol::GameId id) const;
   std::vector<protocol::GameId> ids() const;  // of the games in memory now
   // The games in memory that `user` plays in (the list of their games, their calendars).
   std::vector<protocol::GameId> games_of(std::int64_t user) const;

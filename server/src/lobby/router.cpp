@@ -114,12 +114,35 @@ void Router::count_chat(std::vector<std::pair<std::int64_t, std::int64_t>> lines
 
 void Router::run_command(const std::shared_ptr<Connection>& who,
                          const std::shared_ptr<const protocol::ClientEnvelope>& shared,
-                         Lanes::Own& own, const Lanes::Done& done) {
+                         Lanes::Own& own, const Lanes::Done& done, bool loaded) {
   const protocol::ClientEnvelope& command = *shared;
+  // A game's command for a game not in memory (or still being read back): the game is read back
+  // first, and only then is its cid looked at — a game in play taken over from a node that is gone
+  // remembers, as it is read back, the commands that made its last events (Centre::rebuild), one of
+  // which this may be, resent because its ack was lost with that node.
+  if (!loaded && protocol::family(command.message) == Family::Game) {
+    const auto game = *protocol::game_of(command.message);
+    if (!s_.games.ready(game)) {
+      const auto moved = [this, who, done] {
+        Outbox out;
+        out.send(who, encoded(protocol::Resync{"game moved"}));
+        s_.commit.submit(out);
+        done();
+      };
+      if (s_.known_elsewhere && s_.known_elsewhere(game)) return moved();
+      s_.games.post(game,
+                    games::Read{[this, who, shared, &own, done, game, moved](const Room* room) {
+                      if (!room && s_.played_elsewhere && s_.played_elsewhere(game)) return moved();
+                      run_command(who, shared, own, done, true);
+                    }});
+      return;
+    }
+  }
   const std::int64_t key = key_of(*who);
   // The same cid under way on another connection of the account: this comes back when it ends.
-  const auto begun = applied_.begin(
-      key, command.cid, [this, who, shared, &own, done] { run_command(who, shared, own, done); });
+  const auto begun = applied_.begin(key, command.cid, [this, who, shared, &own, done] {
+    run_command(who, shared, own, done, true);
+  });
   if (begun.ack) {  // already applied: answered, not applied
     Outbox out;
     out.send(who, begun.ack);

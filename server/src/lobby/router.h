@@ -50,6 +50,15 @@ class Router final : public Dispatcher {
     // Only games' commands come here (a node that plays games and is not the hub: docs/cluster.md,
     // "Games on every node"): a connection is not the lobby's, which says nothing to it.
     bool games_only = false;
+    // Games on every node: a game that could not be read back here, because another running node
+    // plays it (it adopted it a moment ago): true once this node's routes know, and the command
+    // is then not applied here; its client is told to resync and sends it again, there. Called
+    // on an owner's thread; may ask the store. None: every game is this node's to read back.
+    std::function<bool(protocol::GameId)> played_elsewhere{};
+    // Games on every node: a game this node plays already elsewhere than here (on a centre of its
+    // own, or another node as far as it knows), looked at before reading the game back: its
+    // command is not applied here either (its client resyncs). Cheap; none: no game is.
+    std::function<bool(protocol::GameId)> known_elsewhere{};
   };
   explicit Router(Services services);
 
@@ -77,7 +86,7 @@ class Router final : public Dispatcher {
   // family's owner.
   void run_command(const std::shared_ptr<Connection>& who,
                    const std::shared_ptr<const protocol::ClientEnvelope>& command, Lanes::Own& own,
-                   const Lanes::Done& done);
+                   const Lanes::Done& done, bool loaded = false);
   void to_game(protocol::GameId game, const std::shared_ptr<Connection>& who,
                const std::shared_ptr<const protocol::ClientEnvelope>& command, std::int64_t key,
                Lanes::Own& own, const Lanes::Done& done);

@@ -162,6 +162,18 @@ std::vector<std::pair<std::int64_t, std::int64_t>> PostgresLeases::placements() 
   });
 }
 
+std::optional<std::int64_t> PostgresLeases::owner_elsewhere(std::int64_t game) {
+  return with_db([&](pg::Connection& db) -> std::optional<std::int64_t> {
+    const auto r = db.query_idempotent(
+        "SELECT l.node_id FROM game_leases l JOIN nodes n ON n.id = l.node_id"
+        " WHERE l.game_id = $1 AND l.node_id <> $2 AND " +
+            kRunning,
+        {game, node_});
+    if (r.rows() == 0) return std::nullopt;
+    return r.int64(0, 0);
+  });
+}
+
 std::vector<std::int64_t> PostgresLeases::gone(const std::vector<std::int64_t>& nodes) {
   if (nodes.empty()) return {};
   std::string list = "{";

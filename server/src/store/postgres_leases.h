@@ -3,6 +3,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,6 +51,8 @@ class PostgresLeases final : public Leases {
   // nodes own, with their owner — for a node that becomes the hub (the last hub is not running),
   // the games the lobby placed on other nodes.
   std::vector<std::pair<std::int64_t, std::int64_t>> placements();
+  // The running node that owns `game`, if another than this one.
+  std::optional<std::int64_t> owner_elsewhere(std::int64_t game);
 
  private:
   // Runs `call` on the connection, under mutex_.
