@@ -582,6 +582,12 @@ int main(int argc, char** argv) {
     // With SQLite nobody else could take a game: no keeper. With PostgreSQL, once listening.
     std::optional<cluster::LeaseKeeper> keeper;
     std::atomic<cluster::LeaseKeeper*> keeping{nullptr};  // read by other threads: set once built
+    // The bus's thread asks the keeper to look for orphans now (a node left): under a lock that
+    // the keeper's end takes too, so that it never asks a keeper being destroyed (found by TSan).
+    struct {
+      std::mutex mutex;
+      cluster::LeaseKeeper* keeper = nullptr;
+    } look_now;
     std::unique_ptr<cluster::Roles> roles;
     if (clustered) {
       bus = std::make_unique<cluster::NatsBus>(
@@ -645,8 +651,9 @@ int main(int argc, char** argv) {
                     if (own_games) own_games->bring(game);
                   },
               .adopt_now =
-                  [&keeping] {
-                    if (auto* k = keeping.load()) k->look_now();
+                  [&look_now] {
+                    std::lock_guard lock(look_now.mutex);
+                    if (look_now.keeper) look_now.keeper->look_now();
                   },
               .placements = [leases = &dynamic_cast<store::PostgresLeases&>(
                                  *stores->leases)] { return leases->placements(); }},
@@ -802,6 +809,10 @@ int main(int argc, char** argv) {
                   }},
           &metrics);
       keeping = &*keeper;
+      {
+        std::lock_guard lock(look_now.mutex);
+        look_now.keeper = &*keeper;
+      }
     }
     // The server's own bots, once it listens (their bridges connect back to it).
     std::optional<HouseBots> house_bots;
@@ -866,6 +877,10 @@ int main(int argc, char** argv) {
     house_bots.reset();
     house_worker.reset();
     keeping = nullptr;
+    {
+      std::lock_guard lock(look_now.mutex);
+      look_now.keeper = nullptr;
+    }
     keeper.reset();
     roles_ready = nullptr;
     own_answers.reset();
