@@ -12,8 +12,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import {
-  startServer, stopServer, launchBrowser, browserTestArgs, openPage, registerIn, commandIn as command,
-  startPostgres, startNats,
+  startServer, stopServer, launchBrowser, browserTestArgs, startPostgres, startNats, twoPlayersOnTwoNodes,
 } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('cluster');
@@ -35,34 +34,13 @@ for (const name of ['a', 'b', 'c']) {  // one after another: the first is the hu
 const urlOf = (i) => `http://127.0.0.1:${nodes[i].port}`;
 const failures = [];
 
-// Every WebSocket the page opens, and the resyncs it is told.
-function watchSockets(page) {
-  const seen = { sockets: 0, resyncs: 0, closed: 0 };
-  page.on('websocket', (ws) => {
-    ++seen.sockets;
-    ws.on('framereceived', (f) => { if (String(f.payload).includes('"type":"resync"')) ++seen.resyncs; });
-    ws.on('close', () => { ++seen.closed; });
-  });
-  return seen;
-}
-
 try {
   const roles = await Promise.all([0, 1, 2].map(async (i) => (await (await fetch(`${urlOf(i)}/healthz`)).json()).role));
   assert.deepEqual(roles, ['hub', 'front', 'front']);
 
   step('Black on the second node, White (a phone, in Dutch) on the third, in a 9×9 game');
-  const ann = await openPage(browser, failures, 'ann', { locale: 'en-GB' });
-  const bob = await openPage(browser, failures, 'bob',
-    { locale: 'nl-NL', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  const annSeen = watchSockets(ann);
-  const bobSeen = watchSockets(bob);
-  await registerIn(ann, urlOf(1), 'ann');
-  await registerIn(bob, urlOf(2), 'bob');
-  const created = await command(ann, { type: 'create_challenge', settings: { width: 9, color: 'black' } });
-  const accepted = await command(bob, { type: 'accept_challenge', challenge: created.challenge });
-  const game = accepted.game;
-  await ann.goto(`${urlOf(1)}/#/game/${game}`);
-  await bob.goto(`${urlOf(2)}/#/game/${game}`);
+  const { ann, bob, annSeen, bobSeen, game } =
+    await twoPlayersOnTwoNodes(browser, failures, urlOf(1), urlOf(2));
   await ann.click('.board [data-vertex="E5"]');
   await bob.locator('.board .stone.black[data-stone="E5"]').waitFor();
   await bob.click('.board [data-vertex="C3"]');

@@ -12,8 +12,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import {
-  startServer, stopServer, launchBrowser, browserTestArgs, openPage, registerIn, commandIn as command,
-  startPostgres, startNats,
+  startServer, stopServer, launchBrowser, browserTestArgs, startPostgres, startNats, twoPlayersOnTwoNodes,
 } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('every-node');
@@ -39,30 +38,10 @@ async function tapMove(page, vertex) {
   await page.locator('.confirm-bar button.primary').tap();
 }
 
-function watchSockets(page) {
-  const seen = { sockets: 0, resyncs: 0, closed: 0 };
-  page.on('websocket', (ws) => {
-    ++seen.sockets;
-    ws.on('framereceived', (f) => { if (String(f.payload).includes('"type":"resync"')) ++seen.resyncs; });
-    ws.on('close', () => { ++seen.closed; });
-  });
-  return seen;
-}
-
 try {
   step('Black on the second node, White (a phone, in Dutch) accepts on the third');
-  const ann = await openPage(browser, failures, 'ann', { locale: 'en-GB' });
-  const bob = await openPage(browser, failures, 'bob',
-    { locale: 'nl-NL', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  const annSeen = watchSockets(ann);
-  const bobSeen = watchSockets(bob);
-  await registerIn(ann, urlOf(1), 'ann');
-  await registerIn(bob, urlOf(2), 'bob');
-  const created = await command(ann, { type: 'create_challenge', settings: { width: 9, color: 'black' } });
-  const accepted = await command(bob, { type: 'accept_challenge', challenge: created.challenge });
-  const game = accepted.game;
-  await ann.goto(`${urlOf(1)}/#/game/${game}`);
-  await bob.goto(`${urlOf(2)}/#/game/${game}`);
+  const { ann, bob, annSeen, bobSeen, game } =
+    await twoPlayersOnTwoNodes(browser, failures, urlOf(1), urlOf(2));
   await ann.click('.board [data-vertex="E5"]');
   await bob.locator('.board .stone.black[data-stone="E5"]').waitFor();
   await tapMove(bob, 'C3');

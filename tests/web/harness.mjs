@@ -171,3 +171,34 @@ export async function assertAccessible(page, name) {
   });
   assert.deepEqual(violations, [], `accessibility of ${name}`);
 }
+
+// Every WebSocket a page opens, the resyncs it is told and the sockets that close (the cluster's
+// tests: a page that keeps its socket through a fault).
+export function watchSockets(page) {
+  const seen = { sockets: 0, resyncs: 0, closed: 0 };
+  page.on('websocket', (ws) => {
+    ++seen.sockets;
+    ws.on('framereceived', (f) => { if (String(f.payload).includes('"type":"resync"')) ++seen.resyncs; });
+    ws.on('close', () => { ++seen.closed; });
+  });
+  return seen;
+}
+
+// Two players of a cluster's nodes in a 9×9 game, their pages on it: Black (ann, a desktop in
+// English) on the node at `blackUrl` challenges; White (bob, a phone in Dutch, by touch) accepts
+// on the node at `whiteUrl`. Their sockets are watched from the start.
+export async function twoPlayersOnTwoNodes(browser, failures, blackUrl, whiteUrl) {
+  const ann = await openPage(browser, failures, 'ann', { locale: 'en-GB' });
+  const bob = await openPage(browser, failures, 'bob',
+    { locale: 'nl-NL', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const annSeen = watchSockets(ann);
+  const bobSeen = watchSockets(bob);
+  await registerIn(ann, blackUrl, 'ann');
+  await registerIn(bob, whiteUrl, 'bob');
+  const created = await commandIn(ann, { type: 'create_challenge', settings: { width: 9, color: 'black' } });
+  const accepted = await commandIn(bob, { type: 'accept_challenge', challenge: created.challenge });
+  const game = accepted.game;
+  await ann.goto(`${blackUrl}/#/game/${game}`);
+  await bob.goto(`${whiteUrl}/#/game/${game}`);
+  return { ann, bob, annSeen, bobSeen, game };
+}
