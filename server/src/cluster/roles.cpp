@@ -43,7 +43,7 @@ Roles::~Roles() {
   if (waiting_.joinable()) waiting_.join();
   announcements_.reset();
   games_gateway_.reset();
-  routes_.reset();
+  gateway_.reset();  // before the routes it asks
 }
 
 bool Roles::try_become_hub() {

@@ -131,12 +131,14 @@ class Roles {
   store::Leases& leases_;
   Hooks hooks_;
   std::chrono::milliseconds retry_;
+  // Games on every node: where each game's commands go. Before what reads it on the bus's
+  // threads (the forwarding, the gateways), so that it goes after them.
+  std::unique_ptr<GameRoutes> routes_;
   ForwardingDispatcher forwarding_;
   Router router_{*this};
   std::atomic<Dispatcher*> hub_{nullptr};
   std::optional<Gateway> gateway_;
-  // Games on every node: where each game's commands go, and this node's games' gateway.
-  std::unique_ptr<GameRoutes> routes_;
+  // Games on every node: this node's games' gateway.
   std::optional<Gateway> games_gateway_;
   std::unique_ptr<Bus::Subscription> announcements_;
   // Nodes found dead, since when (let_go_of_dead_nodes's thread only).
