@@ -26,7 +26,8 @@ constexpr const char* kReads[] = {"live_sgf",
                                   "import_tournament",
                                   "add_tournament_players",
                                   "relay",
-                                  "my_games"};
+                                  "my_games",
+                                  "rebuild_ratings"};
 
 }  // namespace
 
@@ -200,6 +201,14 @@ std::string encode_node_left(std::int64_t node) {
 
 std::optional<std::int64_t> decode_node_left(std::string_view text) {
   return integer_field(text, "node_left");
+}
+
+std::string encode_rating_due(std::int64_t game) {
+  return json{{"rating_due", game}}.dump();
+}
+
+std::optional<std::int64_t> decode_rating_due(std::string_view text) {
+  return integer_field(text, "rating_due");
 }
 
 std::string encode_hub_leaving(std::int64_t node) {

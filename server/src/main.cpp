@@ -309,10 +309,19 @@ int main(int argc, char** argv) {
     // own (its lobby unused), with timers of its own.
     std::unique_ptr<Timers> own_timers;
     std::optional<Centre> own_games;
+    // Its annulled rated games' ratings are rebuilt by the hub (set once the hub's reads are).
+    std::function<std::size_t()> rebuild_ratings_at_hub;
     if (clustered && config.games_on_every_node) {
       own_timers = make_asio_timers();
       auto services = centre_services(own_timers.get());
       services.games_only = true;
+      // Its rated games' ratings are the hub's (Centre::rate_due).
+      services.rating_due = [&roles_ready](protocol::GameId game) {
+        if (auto* r = roles_ready.load()) r->tell_rating_due(game);
+      };
+      services.rebuild_ratings_at_hub = [&rebuild_ratings_at_hub] {
+        return rebuild_ratings_at_hub();
+      };
       own_games.emplace(std::move(services));
       spdlog::info("games are played on every node: those placed here by the lobby, here");
     }
@@ -403,6 +412,7 @@ int main(int argc, char** argv) {
       if (hub_reads_remote) return *hub_reads_remote;
       throw Unavailable("the server is starting: try again in a moment");
     };
+    rebuild_ratings_at_hub = [&reads] { return reads().rebuild_ratings(); };
     // Analysis after the game (docs/analysis.md): the queue in the store, filled by players and
     // emptied by workers over HTTP.
     Analysis::Limits analysis_limits;
@@ -557,7 +567,8 @@ int main(int argc, char** argv) {
                     [&](std::int64_t game, const std::string& action) {
                       return reads().game_action(game, action);
                     },
-                .my_games = [&](std::int64_t user) { return reads().my_games(user); }},
+                .my_games = [&](std::int64_t user) { return reads().my_games(user); },
+                .rebuild_ratings = [&] { return reads().rebuild_ratings(); }},
             .analysis = &analysis,
             .groups = &groups,
             .ladders = &ladders,
@@ -656,7 +667,11 @@ int main(int argc, char** argv) {
                     if (look_now.keeper) look_now.keeper->look_now();
                   },
               .placements = [leases = &dynamic_cast<store::PostgresLeases&>(
-                                 *stores->leases)] { return leases->placements(); }},
+                                 *stores->leases)] { return leases->placements(); },
+              .rate_due =
+                  [&serving] {
+                    if (Centre* h = serving.load()) h->rate_due();
+                  }},
           std::chrono::milliseconds(500), own_games ? &own_games->router() : nullptr);
       roles_ready = roles.get();
       if (own_games) {
@@ -778,6 +793,8 @@ int main(int argc, char** argv) {
                     Centre* h = serving.load();
                     if (!h) return std::size_t{0};
                     const auto taken = h->adopt(games);
+                    // A rated game the dead node ended may not have been reported.
+                    if (!taken.empty() && roles_ready.load()) h->rate_due();
                     // Games on every node: a dead node's games are the hub's now; the players
                     // who sent them commands there join them again here.
                     if (auto* r = roles_ready.load())

@@ -193,6 +193,7 @@ class HeldReads final : public store::GameStore {
   std::vector<store::RatingPoint> rating_history(std::int64_t user_id, int limit) override {
     return real_.rating_history(user_id, limit);
   }
+  std::vector<DueRating> ratings_due() override { return real_.ratings_due(); }
   std::vector<store::StoredTournament> tournaments() override { return real_.tournaments(); }
   std::vector<store::StoredReview> open_reviews() override { return real_.open_reviews(); }
   std::int64_t last_review_id() override { return real_.last_review_id(); }

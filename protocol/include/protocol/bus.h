@@ -44,6 +44,12 @@ inline std::string cluster_subject() {
 inline std::string hub_reads_subject() {
   return "tengen.hub.reads";
 }
+// Where a node asks the hub to rebuild every rating (HubRead::RebuildRatings), answered on a
+// subscription of its own: the node asks while answering the hub's own question on its games
+// (an annulment the hub asked of it), which holds up the hub's reads' subscription meanwhile.
+inline std::string hub_ratings_subject() {
+  return "tengen.hub.ratings";
+}
 
 // Where a node says that a session ended on it (a logout, a revocation): every other node
 // closes its WebSockets opened with the session.
@@ -126,6 +132,9 @@ struct HubRead {
     // `id`: a player; the body: their unfinished games on the node asked, as the server message
     // my_games (games on every node: docs/cluster.md)
     MyGames,
+    // Every rating rebuilt (a node annulled a rated game it played: games on every node); the
+    // body: {"rows"}
+    RebuildRatings,
   };
   What what = What::LiveSgf;
   std::int64_t id = 0;                 // the game, the tournament or the review
@@ -173,6 +182,10 @@ std::optional<GameOwner> decode_game_owner(std::string_view text);
 // its liveness (store::Leases::end): the hub takes its games over at once.
 std::string encode_node_left(std::int64_t node);
 std::optional<std::int64_t> decode_node_left(std::string_view text);
+// A node that played a rated game to its end says so on cluster_subject() once the end is
+// durable with its store::RatingDue row: the hub rates the games left to rate (Centre::rate_due).
+std::string encode_rating_due(std::int64_t game);
+std::optional<std::int64_t> decode_rating_due(std::string_view text);
 // A hub that stops (SIGTERM) says so on cluster_subject() once everything it acknowledged is
 // stored and it has let go of the hub lock: the waiting nodes try the lock at once.
 std::string encode_hub_leaving(std::int64_t node);

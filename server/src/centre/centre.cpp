@@ -179,6 +179,8 @@ Centre::Recovered Centre::recover(store::GameStore& store) {
   }
   router_.count_chat(std::move(chat));
   lobby_.resume_tournaments(store);
+  // Rated games another node ended while no hub could rate them.
+  if (!services_.games_only) rate_due();
   return recovered;
 }
 
@@ -229,6 +231,17 @@ void Centre::commit_ended(Outbox out, const Room& room, std::function<void()> th
                                   room.rules().komi, Rules::preset(room.settings().ruleset).komi};
   }
   const bool tournament = room.options().tournament.has_value();
+  if (services_.games_only && !tournament) {
+    // Games on every node: the hub owns the ratings. The game's end is stored with a row that
+    // says it is still to rate; once that is durable the hub is told, and rates it (rate_due).
+    if (rated) out.writes.push_back(store::RatingDue{room.id()});
+    commit_.submit(out);
+    then();
+    if (rated && services_.rating_due) {
+      commit_.after_everything([this, game = room.id()] { services_.rating_due(game); });
+    }
+    return;
+  }
   auto shared = std::make_shared<Outbox>(std::move(out));
   ratings_mail_->run_or_post([this, rated, tournament, shared, then = std::move(then)] {
     // Rated and submitted on the ratings' mailbox, one game after another: rows reach the
@@ -255,6 +268,42 @@ void Centre::commit_ended(Outbox out, const Room& room, std::function<void()> th
       resume();
     });
   });
+}
+
+void Centre::rate_due() {
+  if (due_queued_.exchange(true)) return;  // the one queued reads what this one would
+  ratings_mail_->post([this] { rate_due_here(); });
+}
+
+void Centre::rate_due_here() {
+  due_queued_ = false;  // before the read: a game reported from now on is in it, or in the next
+  std::vector<store::GameStore::DueRating> due;
+  try {
+    due = services_.store->ratings_due();
+  } catch (const std::exception& e) {
+    // Left in the store: read again at the next report, adoption or start.
+    spdlog::warn("could not read the games left to rate: {}", e.what());
+    return;
+  }
+  Outbox out;
+  std::set<protocol::GameId> still_due;
+  for (const auto& d : due) {
+    still_due.insert(d.game.id);
+    if (!due_submitted_.insert(d.game.id).second) continue;  // submitted, not yet durable
+    // A rebuild of the ratings since (an annulment) has rated it already: only the row goes.
+    const auto rated = d.rated ? std::nullopt : RatingBook::rated_game(d.game);
+    if (rated) {
+      for (auto& change : ratings_.rate(rated->first, rated->second, services_.clock->unix_ms()))
+        out.writes.push_back(std::move(change));
+    }
+    out.writes.push_back(store::RatingDone{d.game.id});
+  }
+  // Those no longer in the store are done for good.
+  std::erase_if(due_submitted_, [&](protocol::GameId g) { return !still_due.contains(g); });
+  if (!out.writes.empty()) {
+    spdlog::debug("rated {} games ended on other nodes", out.writes.size());
+    commit_.submit(out);
+  }
 }
 
 void Centre::seed_rating(std::int64_t user, const ratings::Rating& start) {

@@ -1,8 +1,10 @@
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -113,6 +115,13 @@ class Centre final : private games::GameHost {
     // plays it (Router::Services::played_elsewhere).
     std::function<bool(protocol::GameId)> taken_elsewhere{};
     std::function<bool(protocol::GameId)> known_elsewhere{};  // Router::Services's
+    // Games on every node, on a games_only centre: a rated game it played has ended, its end
+    // durable with its store::RatingDue row; the hub, which owns the ratings, is told to rate it
+    // (rate_due). Called once per game, from the journal's thread.
+    std::function<void(protocol::GameId)> rating_due{};
+    // Likewise: an administrator annulled a rated game it played; every rating is rebuilt by the
+    // hub (it waits; the rows written).
+    std::function<std::size_t()> rebuild_ratings_at_hub{};
   };
 
   explicit Centre(Services services);
@@ -228,6 +237,11 @@ class Centre final : private games::GameHost {
   // Every rating rebuilt from the stored games, in the order they ended, replacing the ratings
   // and their history (in memory and in the store): the rows written.
   std::size_t rebuild_ratings();
+  // On the hub: rates the games other nodes ended and left to rate (store::GameStore::
+  // ratings_due), once each, in the order they ended; does not wait. Called when a node says a
+  // rated game ended, when the hub recovers, and when a node's games are adopted (its word may
+  // have been lost with it). Calls that come while one is queued are one.
+  void rate_due();
   // Where `user`'s rating starts before their first rated game (a house bot's: docs/bots.md);
   // written to the store if they have no rating yet, and kept for rebuilds.
   void seed_rating(std::int64_t user, const ratings::Rating& start);
@@ -270,6 +284,7 @@ class Centre final : private games::GameHost {
   // off) their weekends (rooms/time_off.h).
   void prepare_room(Room& room);
   std::size_t rebuild_ratings_here();  // on the ratings' mailbox
+  void rate_due_here();               // likewise
 
   Services services_;
   Metrics* metrics_;
@@ -293,6 +308,10 @@ class Centre final : private games::GameHost {
   // The ratings' owner: rated games' rows reach the journal in the order they were rated, and a
   // rebuild runs there without holding up other games.
   std::unique_ptr<games::Mailbox> ratings_mail_;
+  std::atomic<bool> due_queued_{false};
+  // The games other nodes ended that the ratings' owner rated and submitted, until their
+  // store::RatingDone is durable (ratings_mail_ only).
+  std::set<protocol::GameId> due_submitted_;
   games::GameDirectory games_;
   ReviewOwner reviews_;
   Lobby lobby_;

@@ -78,6 +78,9 @@ struct HubReads {
   // A player's unfinished games in memory, as the list of their games shows them (games on every
   // node: those a node plays, asked of it by the hub).
   std::function<protocol::MyGames(std::int64_t user)> my_games;
+  // Every rating rebuilt from the stored games by the ratings' owner, the hub (Centre::
+  // rebuild_ratings): the rows written.
+  std::function<std::size_t()> rebuild_ratings;
 };
 
 // A HubReads that cannot be answered now: the message says why (answered 503).

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "centre/centre.h"
 #include "http/moderation_answers.h"
 #include "protocol/bus.h"
@@ -78,7 +80,8 @@ HubReads hub_reads_of(Centre& centre) {
             return http::answer_of(
                 centre.game_action(game, std::get<protocol::http::GameAction>(decoded)));
           },
-      .my_games = [&centre](std::int64_t user) { return centre.games_of(user); }};
+      .my_games = [&centre](std::int64_t user) { return centre.games_of(user); },
+      .rebuild_ratings = [&centre] { return centre.rebuild_ratings(); }};
 }
 
 namespace {
@@ -95,6 +98,9 @@ std::unique_ptr<Bus::Subscription> answer_reads(Bus& bus, const std::string& sub
         break;
       case bus::HubRead::What::MyGames:
         answer.body = protocol::encode(protocol::ServerMessage{local.my_games(question->id)});
+        break;
+      case bus::HubRead::What::RebuildRatings:
+        answer.body = nlohmann::json{{"rows", local.rebuild_ratings()}}.dump();
         break;
       case bus::HubRead::What::Tournaments:
         answer.body = local.tournaments(store::Page{question->before, question->limit});
@@ -223,7 +229,13 @@ std::unique_ptr<Bus::Subscription> answer_reads(Bus& bus, const std::string& sub
 }  // namespace
 
 std::unique_ptr<Bus::Subscription> answer_hub_reads(Bus& bus, HubReads local) {
-  return answer_reads(bus, bus::hub_reads_subject(), std::move(local));
+  struct Both final : Bus::Subscription {
+    std::unique_ptr<Bus::Subscription> reads, ratings;
+  };
+  auto both = std::make_unique<Both>();
+  both->ratings = answer_reads(bus, bus::hub_ratings_subject(), local);
+  both->reads = answer_reads(bus, bus::hub_reads_subject(), std::move(local));
+  return both;
 }
 
 std::unique_ptr<Bus::Subscription> answer_game_reads(Bus& bus, HubReads local, std::int64_t node) {
@@ -392,6 +404,18 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
       .my_games =
           [&bus, patience](std::int64_t user) {
             return my_games_of(ask(bus, patience, {What::MyGames, user, std::nullopt, 0}));
+          },
+      // Every rating replayed: a minute's patience, not a read's.
+      .rebuild_ratings =
+          [&bus, patience] {
+            const auto body = ask(bus, std::max(patience, std::chrono::milliseconds(60'000)),
+                                  {What::RebuildRatings, 0, std::nullopt, 0},
+                                  bus::hub_ratings_subject());
+            if (!body) throw Unavailable("the cluster's hub did not rebuild the ratings");
+            const auto j = nlohmann::json::parse(*body, nullptr, false);
+            if (!j.is_object() || !j.contains("rows") || !j["rows"].is_number_unsigned())
+              throw Unavailable("the cluster's hub answered the ratings' rebuild unreadably");
+            return j["rows"].get<std::size_t>();
           }};
 }
 

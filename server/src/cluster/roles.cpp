@@ -118,7 +118,20 @@ void Roles::tell_owner(std::int64_t game, std::int64_t node) {
   }
 }
 
+void Roles::tell_rating_due(std::int64_t game) {
+  try {
+    bus_.publish(bus::cluster_subject(), bus::encode_rating_due(game));
+  } catch (const std::exception& e) {
+    // The row stays in the store: the hub rates it at the next word, adoption or start.
+    spdlog::warn("the hub could not be told that rated game {} ended: {}", game, e.what());
+  }
+}
+
 void Roles::hub_announced(std::string_view data) {
+  if (const auto due = bus::decode_rating_due(data)) {
+    if (is_hub() && hooks_.rate_due) hooks_.rate_due();
+    return;
+  }
   if (const auto owner = bus::decode_game_owner(data)) {
     if (!routes_) return;
     routes_->set_owner(owner->game, owner->node);
@@ -130,6 +143,7 @@ void Roles::hub_announced(std::string_view data) {
     spdlog::info("node {} is gone: its games are played on the hub now", *left);
     routes_->forget_node(*left);
     if (is_hub() && hooks_.adopt_now) hooks_.adopt_now();
+    if (is_hub() && hooks_.rate_due) hooks_.rate_due();
     return;
   }
   if (const auto leaving = bus::decode_hub_leaving(data)) {

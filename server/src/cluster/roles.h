@@ -47,6 +47,9 @@ class Roles {
     // Games on every node, for a node that becomes the hub: the games the other running nodes
     // own (store::PostgresLeases::placements), whose commands it sends there.
     std::function<std::vector<std::pair<std::int64_t, std::int64_t>>()> placements;
+    // On the hub, games on every node: a node ended a rated game, or a node is gone (its word
+    // may be lost with it): the games left to rate are rated (Centre::rate_due). Does not wait.
+    std::function<void()> rate_due;
   };
 
   // Tries the hub lock at once (becoming the hub before returning if it is free), else waits
@@ -92,6 +95,9 @@ class Roles {
   // Every node is told where `game` is played now (0: on the hub, which adopted it), and `node`
   // brings it into memory.
   void tell_owner(std::int64_t game, std::int64_t node);
+  // Games on every node: this node ended rated `game`, durable with its store::RatingDue row; the
+  // hub is told to rate it.
+  void tell_rating_due(std::int64_t game);
 
  private:
   // Routes each connection to its side.

@@ -183,7 +183,8 @@ class Lobby final : private TournamentHost {
     Outbox out;
     std::map<protocol::GameId, std::unique_ptr<Room>> opened;
     // The node the next game opened may be played on (that of the player who accepted its
-    // challenge), and the games opened that are played on another node.
+    // challenge, or of the quick match's last seeker), and the games opened that are played on
+    // another node.
     std::optional<std::int64_t> place_on;
     std::map<protocol::GameId, std::int64_t> elsewhere;
   };
@@ -206,9 +207,10 @@ class Lobby final : private TournamentHost {
   Reply close_challenge(Turn& turn, const protocol::UserRef& me, const std::string& cid,
                         protocol::ChallengeId id, bool decline,
                         const std::optional<std::string>& why = {});
-  // Quick match (lobby/quick_match.h): a seek, its cancellation, and the pairing of the waiting.
+  // Quick match (lobby/quick_match.h): a seek (from a connection on `node`, games on every node),
+  // its cancellation, and the pairing of the waiting.
   Reply seek(Turn& turn, const protocol::UserRef& me, const std::string& cid,
-             const protocol::Seek& m);
+             const protocol::Seek& m, std::int64_t node);
   void pair_seekers(Turn& turn);
   // Ends the user's seek, if they wait, telling their connections (with the game that ended it).
   void end_seek(Turn& turn, std::int64_t user, std::optional<protocol::GameId> game);

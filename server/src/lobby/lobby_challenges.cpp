@@ -208,8 +208,8 @@ std::pair<protocol::UserRef, protocol::UserRef> Lobby::weaker_takes_black(
 // ---- quick match ----
 
 Lobby::Reply Lobby::seek(Turn& turn, const protocol::UserRef& me, const std::string& cid,
-                         const protocol::Seek& m) {
-  if (!quick_match_.add({me, m, rating_of(me.id).rating, s_.clock.steady_now()})) {
+                         const protocol::Seek& m, std::int64_t node) {
+  if (!quick_match_.add({me, m, rating_of(me.id).rating, s_.clock.steady_now(), node})) {
     return error(cid, ErrorCode::RateLimited,
                  "too many players are waiting for a quick match; try again in a minute or "
                  "accept a challenge from the lobby");
@@ -231,6 +231,12 @@ void Lobby::pair_seekers(Turn& turn) {
   for (const auto& pair : quick_match_.match(now, apart)) {
     const auto settings = QuickMatch::settings(pair.first.seek);
     const auto [black, white] = weaker_takes_black(pair.first.user, pair.second.user);
+    // Games on every node: played on the node of the one who sought last (whose seek, as a rule,
+    // made the pair: a connection that is there now).
+    if (s_.placed) {
+      const auto node = pair.second.node != 0 ? pair.second.node : pair.first.node;
+      if (node != 0) turn.place_on = node;
+    }
     const protocol::GameId game = open_room(turn, std::nullopt, settings, black, white,
                                             std::nullopt, std::nullopt, s_.room, false);
     tell_started(turn, {game, black, white, settings, false});
@@ -258,10 +264,12 @@ protocol::GameId Lobby::open_room(Turn& turn, std::optional<protocol::ChallengeI
   turn.out.writes.push_back(store::GameCreated{game, challenge, protocol::encode_settings(settings),
                                                black.id, white.id, std::move(secret),
                                                std::move(nonce), 0});
-  // Played on another node (docs/cluster.md, "Games on every node"): for now a live, unrated
-  // challenge's game, with nothing to report to the lobby or the ratings when it ends.
+  // Played on another node (docs/cluster.md, "Games on every node"): a live challenge's game or a
+  // quick match's, rated or not (that node has the hub rate it once its end is durable:
+  // Centre::rate_due); never a tournament's, whose end moves the tournament on here, nor a
+  // correspondence game, whose reminders and digests read the hub's games.
   const auto place_on = std::exchange(turn.place_on, std::nullopt);
-  const bool elsewhere = place_on && challenge && !in_tournament && !settings.rated &&
+  const bool elsewhere = place_on && !in_tournament &&
                          settings.time.system != protocol::TimeControl::System::Correspondence;
   turn.out.writes.push_back(
       store::GameOwned{game, elsewhere ? *place_on : s_.leases.node(), kFirstEpoch});

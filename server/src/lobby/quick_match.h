@@ -22,6 +22,8 @@ class QuickMatch {
     protocol::Seek seek;
     double rating = 0;
     Steady since{};
+    // Games on every node: the node of the connection that sought (0: none, or the hub's own).
+    std::int64_t node = 0;
   };
   struct Pair {
     Waiting first;  // the one who waited longer

@@ -63,6 +63,19 @@ std::vector<store::RatingChanged> RatingBook::rate(const RatedGame& game, const 
   return changes;
 }
 
+std::optional<std::pair<RatingBook::RatedGame, Result>> RatingBook::rated_game(
+    const store::GameSummary& g) {
+  if (!g.result || !g.ended_at_ms) return std::nullopt;
+  const auto decoded = protocol::decode_stored_settings(g.settings);
+  const auto* settings = std::get_if<protocol::GameSettings>(&decoded);
+  const auto result = Result::parse_sgf(*g.result);
+  if (!settings || !settings->rated || !result) return std::nullopt;
+  return std::pair{RatedGame{g.id, g.black_id, g.white_id, settings->handicap,
+                             protocol::rules_of(*settings).komi,
+                             Rules::preset(settings->ruleset).komi},
+                   *result};
+}
+
 std::vector<store::RatingChanged> RatingBook::replay(
     const std::vector<store::GameSummary>& games,
     const std::map<std::int64_t, ratings::Rating>& seeds) {
@@ -70,18 +83,10 @@ std::vector<store::RatingChanged> RatingBook::replay(
   book.seeds_ = seeds;
   std::vector<store::RatingChanged> history;
   for (const auto& g : games) {
-    if (!g.result || !g.ended_at_ms) continue;
-    const auto decoded = protocol::decode_stored_settings(g.settings);
-    const auto* settings = std::get_if<protocol::GameSettings>(&decoded);
-    const auto result = Result::parse_sgf(*g.result);
-    if (!settings || !settings->rated || !result) continue;
-    const RatedGame game{g.id,
-                         g.black_id,
-                         g.white_id,
-                         settings->handicap,
-                         protocol::rules_of(*settings).komi,
-                         Rules::preset(settings->ruleset).komi};
-    for (auto& row : book.rate(game, *result, *g.ended_at_ms)) history.push_back(std::move(row));
+    const auto rated = rated_game(g);
+    if (!rated) continue;
+    for (auto& row : book.rate(rated->first, rated->second, *g.ended_at_ms))
+      history.push_back(std::move(row));
   }
   return history;
 }

@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "engine/result.h"
@@ -44,6 +45,10 @@ class RatingBook {
   // rows to write with the game's end; none for a void game or one without a result.
   std::vector<store::RatingChanged> rate(const RatedGame& game, const Result& result,
                                          std::int64_t now_ms);
+
+  // A stored finished game as a rated game and its result; none for an unrated game, one not
+  // finished, or one whose settings or result are unreadable.
+  static std::optional<std::pair<RatedGame, Result>> rated_game(const store::GameSummary& g);
 
   // Every rating rebuilt from the finished games in the order they ended (docs/ratings.md), each
   // rated as it was when it ended: the rows, in order, that replace the ratings and their history.

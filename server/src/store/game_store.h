@@ -103,6 +103,18 @@ struct RatingSeeded {
   std::int64_t at_ms = 0;
 };
 
+// A rated game ended on a node other than the ratings' owner (docs/cluster.md, "Games on every
+// node"): written with its GameFinished, so that the hub rates it once, even if the node's word
+// that it ended is lost (GameStore::ratings_due).
+struct RatingDue {
+  std::int64_t game_id = 0;
+};
+// The hub rated it (written with its RatingChanged rows, or alone for a game that had nothing to
+// rate: void, or rated already by a rebuild).
+struct RatingDone {
+  std::int64_t game_id = 0;
+};
+
 // Every rating rebuilt from the games (after an annulment, or --recompute-ratings): the ratings
 // and their history are replaced by these rows, in the order they were rated; then `seeds` for
 // those who played none.
@@ -181,7 +193,8 @@ struct ReviewClosed {
 using Write = std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated,
                            GameFinished, RatingChanged, TournamentCreated, TournamentEvent,
                            TournamentStatus, GameOwned, Fence, ReviewCreated, ReviewEvent,
-                           ReviewClosed, GameAnnulled, RatingsReplaced, RatingSeeded>;
+                           ReviewClosed, GameAnnulled, RatingsReplaced, RatingSeeded, RatingDue,
+                           RatingDone>;
 
 // A player's rating as of their last rated game.
 struct StoredRating {
@@ -289,6 +302,13 @@ class GameStore {
   virtual std::vector<StoredRating> ratings() = 0;
   virtual std::optional<StoredRating> rating(std::int64_t user_id) = 0;
   virtual std::vector<RatingPoint> rating_history(std::int64_t user_id, int limit) = 0;
+  // The rated games still to rate that ended on other nodes (RatingDue), in the order they ended
+  // (ties by id); `rated` for those whose rows a rebuild of the ratings has written already.
+  struct DueRating {
+    GameSummary game;
+    bool rated = false;
+  };
+  virtual std::vector<DueRating> ratings_due() = 0;
 
   // Every tournament with its events, for recovery at start (the server keeps them in memory).
   virtual std::vector<StoredTournament> tournaments() = 0;

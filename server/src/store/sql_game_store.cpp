@@ -165,6 +165,13 @@ void add_statements(const Write& write, std::vector<sql::Change>& out) {
             for (const auto& row : r.history) add_statements(row, out);
             for (const auto& seed : r.seeds) add_statements(seed, out);
           },
+          [&](const RatingDue& r) {
+            out.push_back({"INSERT INTO ratings_due(game_id) VALUES (?) ON CONFLICT DO NOTHING",
+                           {value(r.game_id)}});
+          },
+          [&](const RatingDone& r) {
+            out.push_back({"DELETE FROM ratings_due WHERE game_id = ?", {value(r.game_id)}});
+          },
           [&](const TournamentCreated& t) {
             out.push_back(
                 {"INSERT INTO tournaments(id, name, director_id, settings, created_at,"
@@ -443,6 +450,21 @@ std::vector<GameSummary> SqlGameStore::games_in_order_of_ending() {
   std::lock_guard lock(read_mutex_);
   return summaries(
       reader_->run(kSummary + "WHERE g.ended_at IS NOT NULL ORDER BY g.ended_at, g.id"));
+}
+
+std::vector<GameStore::DueRating> SqlGameStore::ratings_due() {
+  std::lock_guard lock(read_mutex_);
+  const auto r = reader_->run(
+      "SELECT g.id, g.settings, g.black_id, g.white_id, b.username, w.username, g.created_at,"
+      " g.ended_at, g.result, g.end_reason, g.move_count,"
+      " CASE WHEN EXISTS (SELECT 1 FROM rating_history h WHERE h.game_id = g.id) THEN 1 ELSE 0"
+      " END FROM ratings_due d JOIN games g ON g.id = d.game_id"
+      " JOIN users b ON b.id = g.black_id JOIN users w ON w.id = g.white_id"
+      " WHERE g.ended_at IS NOT NULL ORDER BY g.ended_at, g.id");
+  std::vector<DueRating> out;
+  out.reserve(r.size());
+  for (std::size_t i = 0; i < r.size(); ++i) out.push_back({summary(r, i), r.integer(i, 11) != 0});
+  return out;
 }
 
 std::vector<StoredRating> SqlGameStore::ratings() {

@@ -45,6 +45,7 @@ class SqlGameStore final : public GameStore {
   std::vector<StoredRating> ratings() override;
   std::optional<StoredRating> rating(std::int64_t user_id) override;
   std::vector<RatingPoint> rating_history(std::int64_t user_id, int limit) override;
+  std::vector<DueRating> ratings_due() override;
   std::vector<StoredTournament> tournaments() override;
   std::vector<StoredReview> open_reviews() override;
   std::int64_t last_review_id() override;
