@@ -1,12 +1,13 @@
 // Games on every node (docs/cluster.md, "Games on every node"): three real tengen-server
-// processes with `--games every-node` over one PostgreSQL and a NATS. A live unrated challenge's
-// game is played on the node of the player who accepted it: its commands go there from every
+// processes with `--games every-node` over one PostgreSQL and a NATS. A live challenge's game is
+// played on the node of the player who accepted it: its commands go there from every
 // node (the hub's own connections included), and it goes on while the hub is dead. A node killed
 // has its games adopted by the hub, whose players are told to resync and play on there.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include "store/postgres.h"
 #include "support/node_processes.h"
@@ -152,29 +153,96 @@ TEST_F(EveryNode, AGameIsPlayedOnTheNodeOfThePlayerWhoAcceptedItAndOutlivesTheHu
   EXPECT_EQ(node(2).terminate(), 0);
 }
 
-// A rated game stays on the hub (its end changes ratings, which the hub keeps); a casual one
-// accepted on the hub's own node too.
-TEST_F(EveryNode, RatedGamesAndGamesAcceptedOnTheHubArePlayedOnTheHub) {
+// The hub rates a rated game another node played once that node says its end is durable; it is
+// told on the bus, and the rows that say a game is still to rate tell it anyway. Waits for that
+// (asynchronous) rating, up to 10 s: true once the game's two rows of history are there.
+bool rated_by_the_hub(const std::string& uri, std::int64_t game) {
+  store::pg::Connection db(uri);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  const std::string id = std::to_string(game);
+  while (std::chrono::steady_clock::now() < until) {
+    if (count(db, "SELECT count(*) FROM rating_history WHERE game_id = " + id) == 2 &&
+        count(db, "SELECT count(*) FROM ratings_due WHERE game_id = " + id) == 0)
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));  // polls the store's rows
+  }
+  return false;
+}
+
+// A rated game is played where it was accepted too (the hub rates it once its node says it
+// ended), after one the hub played and rated itself: the hub's ratings count both (a node rating
+// with a book of its own would have counted one). A quick match's game is played on the node of
+// the player who sought last. Every rated game's players are rated once. Then a rated game ends
+// while there is no hub (the hub killed a moment before): the node's word is lost, and the new
+// hub rates it from the row left in the store.
+TEST_F(EveryNode, RatedAndQuickMatchGamesArePlayedElsewhereAndRatedOnceByTheHub) {
   start(0);
   start(1);
   auto black = connect(0, register_user(node(0).port(), "black"));
   auto white = connect(1, register_user(node(1).port(), "white"));
-  const std::int64_t rated = start_game(*black, *white, true);
-  EXPECT_EQ(owner_of(rated), node_id(0));
-  const std::int64_t on_hub = start_game(*white, *black);
+  store::pg::Connection db(uri_);
+  const auto rated_games_of = [&](const char* name) {
+    return count(db, std::string("SELECT games FROM ratings r JOIN users u ON u.id = r.user_id"
+                                 " WHERE u.username = '") +
+                         name + "'");
+  };
+  // White's challenge (White takes Black), accepted on the hub's node: played and rated there.
+  const std::int64_t on_hub = start_game(*white, *black, true);
   EXPECT_EQ(owner_of(on_hub), node_id(0));
-  const std::int64_t elsewhere = start_game(*black, *white);
-  EXPECT_EQ(owner_of(elsewhere), node_id(1));
-  for (const auto game : {rated, on_hub, elsewhere}) {
-    for (auto* c : {black.get(), white.get()}) ASSERT_TRUE(joined(*c, game));
-  }
-  const json e5 = black->command({{"type", "play"}, {"game", elsewhere}, {"vertex", "E5"}});
+  ASSERT_TRUE(joined(*white, on_hub));
+  ASSERT_EQ(white->command({{"type", "resign"}, {"game", on_hub}})["type"], "ack");
+  ASSERT_TRUE(rated_by_the_hub(uri_, on_hub));
+
+  const std::int64_t rated = start_game(*black, *white, true);
+  EXPECT_EQ(owner_of(rated), node_id(1)) << "rated, and played where White accepted";
+  for (auto* c : {black.get(), white.get()}) ASSERT_TRUE(joined(*c, rated));
+  const json e5 = black->command({{"type", "play"}, {"game", rated}, {"vertex", "E5"}});
   ASSERT_EQ(e5["type"], "ack") << e5.dump();
-  EXPECT_EQ(white->wait_event(elsewhere, e5["seq"])["vertex"], "E5");
+  EXPECT_EQ(white->wait_event(rated, e5["seq"])["vertex"], "E5");
+  ASSERT_EQ(white->command({{"type", "resign"}, {"game", rated}})["type"], "ack");
+  ASSERT_TRUE(rated_by_the_hub(uri_, rated));
+  EXPECT_EQ(rated_games_of("black"), 2) << "rated by the hub, after the hub's own game";
+  EXPECT_EQ(rated_games_of("white"), 2);
+
+  // Quick match: White waits on the hub's node, Black's seek (on node 1) makes the pair.
+  const json seek = {{"type", "seek"}, {"size", 9}, {"speed", "blitz"}};
+  auto white2 = connect(0, register_user(node(0).port(), "white2"));
+  ASSERT_EQ(white2->command(seek)["type"], "ack");
+  white2->wait_type("seeking");
+  auto black2 = connect(1, register_user(node(1).port(), "black2"));
+  ASSERT_EQ(black2->command(seek)["type"], "ack");
+  const json started = black2->wait_type("game_started");
+  const std::int64_t matched = started["game"];
+  EXPECT_EQ(started["settings"]["rated"], true);
+  EXPECT_EQ(owner_of(matched), node_id(1)) << "played where the last seek came from";
+  for (auto* c : {black2.get(), white2.get()}) ASSERT_TRUE(joined(*c, matched));
+  WsClient& first = started["black"]["name"] == "black2" ? *black2 : *white2;
+  WsClient& second = &first == black2.get() ? *white2 : *black2;
+  const json d4 = first.command({{"type", "play"}, {"game", matched}, {"vertex", "D4"}});
+  ASSERT_EQ(d4["type"], "ack") << d4.dump();
+  EXPECT_EQ(second.wait_event(matched, d4["seq"])["vertex"], "D4");
+  ASSERT_EQ(second.command({{"type", "resign"}, {"game", matched}})["type"], "ack");
+  ASSERT_TRUE(rated_by_the_hub(uri_, matched));
+
+  // A rated game on node 1; the hub dies; White resigns at once, before node 1 is the hub.
+  const std::int64_t orphan = start_game(*black, *white, true);
+  ASSERT_EQ(owner_of(orphan), node_id(1));
+  ASSERT_TRUE(joined(*white, orphan));
+  const auto killed = std::chrono::steady_clock::now();
+  node(0).kill9();
   black.reset();
+  white2.reset();
+  ASSERT_EQ(white->command({{"type", "resign"}, {"game", orphan}})["type"], "ack");
+  const bool hub_already = nodes_.health(1)["role"] == "hub";
+  ASSERT_TRUE(rated_by_the_hub(uri_, orphan));
+  std::printf("a rated game ended %s: rated %lld ms after the hub's death\n",
+              hub_already ? "once node 1 was the hub" : "with no hub", ms_since(killed));
+  EXPECT_EQ(rated_games_of("black"), 3);
+  EXPECT_EQ(count(db, "SELECT count(*) FROM rating_history"), 8) << "four games, each rated once";
+  EXPECT_EQ(count(db, "SELECT count(*) FROM ratings_due"), 0);
   white.reset();
+  black2.reset();
   EXPECT_EQ(node(1).terminate(), 0);
-  EXPECT_EQ(node(0).terminate(), 0);
 }
 
 // The node that plays a game is killed: once its lease has run out the hub adopts the game, and

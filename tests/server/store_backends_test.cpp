@@ -400,6 +400,49 @@ TEST_P(GameStores, ASeededRatingIsWrittenOnceAndGivesWayToARatedGame) {
   EXPECT_EQ(games().rating(bob_)->rating, 1750);
 }
 
+// A rated game ended on another node (docs/cluster.md, "Games on every node"): its end and its
+// row to rate go together; the hub's list has them in the order they ended, says which a rebuild
+// rated already, and loses each with its RatingDone. A game not ended yet is not listed.
+TEST_P(GameStores, GamesLeftToRateAreListedInTheOrderTheyEndedUntilRated) {
+  const std::vector<Write> three{
+      GameCreated{5, std::nullopt, R"({"rated":true})", ann_, bob_, {}, {}, 1},
+      GameCreated{6, std::nullopt, R"({"rated":true})", bob_, ann_, {}, {}, 1},
+      GameCreated{7, std::nullopt, R"({"rated":true})", ann_, bob_, {}, {}, 1},
+  };
+  games().write(three);
+  const std::vector<Write> ends{
+      GameFinished{6, "W+R", "resignation", 2, "(;)", 8},
+      RatingDue{6},
+      GameFinished{5, "B+R", "resignation", 2, "(;)", 9},
+      RatingDue{5},
+      RatingDue{7},  // not ended (a row no node writes so: listed only once it ends)
+  };
+  games().write(ends);
+  const std::vector<Write> twice{RatingDue{5}};  // a retried group: no second row
+  games().write(twice);
+  auto due = games().ratings_due();
+  ASSERT_EQ(due.size(), 2u);
+  EXPECT_EQ(due[0].game.id, 6) << "ended first";
+  EXPECT_EQ(due[0].game.result, "W+R");
+  EXPECT_EQ(due[0].game.black_id, bob_);
+  EXPECT_FALSE(due[0].rated);
+  EXPECT_EQ(due[1].game.id, 5);
+  // A rebuild rated game 5 meanwhile; game 6 the hub rates now.
+  const std::vector<Write> rebuilt{
+      RatingsReplaced{{RatingChanged{ann_, 5, 1600, 200, 0.06, 1, 10},
+                       RatingChanged{bob_, 5, 1400, 200, 0.06, 1, 10}}}};
+  games().write(rebuilt);
+  due = games().ratings_due();
+  ASSERT_EQ(due.size(), 2u);
+  EXPECT_FALSE(due[0].rated);
+  EXPECT_TRUE(due[1].rated);
+  const std::vector<Write> done{RatingChanged{bob_, 6, 1500, 180, 0.06, 2, 11},
+                                RatingChanged{ann_, 6, 1500, 180, 0.06, 2, 11}, RatingDone{6},
+                                RatingDone{5}};
+  games().write(done);
+  EXPECT_TRUE(games().ratings_due().empty());
+}
+
 // A closed review as both backends read it back: its tree, the game it reviews, and its
 // invitations in order (what decides who may download it: docs/reviews.md, "Private reviews").
 TEST_P(GameStores, AClosedReviewComesBackWithItsGameAndItsInvitations) {

@@ -284,7 +284,7 @@ class Centre final : private games::GameHost {
   // off) their weekends (rooms/time_off.h).
   void prepare_room(Room& room);
   std::size_t rebuild_ratings_here();  // on the ratings' mailbox
-  void rate_due_here();               // likewise
+  void rate_due_here();                // likewise
 
   Services services_;
   Metrics* metrics_;

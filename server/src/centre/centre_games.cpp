@@ -77,10 +77,11 @@ moderation::GameActionOutcome Centre::game_action(protocol::GameId game,
   auto outcome = outcome_of.get();  // submitted by then
   if (std::holds_alternative<moderation::Refused>(outcome)) return outcome;
   services_.journal->barrier().wait();
-  if (auto* annulled = std::get_if<moderation::GameAnnulled>(&outcome); annulled && annulled->rated) {
+  if (auto* annulled = std::get_if<moderation::GameAnnulled>(&outcome);
+      annulled && annulled->rated) {
     // Games on every node: the ratings are the hub's, not this node's own games' centre's.
-    annulled->ratings_rebuilt = services_.rebuild_ratings_at_hub ? services_.rebuild_ratings_at_hub()
-                                                                 : rebuild_ratings();
+    annulled->ratings_rebuilt =
+        services_.rebuild_ratings_at_hub ? services_.rebuild_ratings_at_hub() : rebuild_ratings();
   }
   return outcome;
 }

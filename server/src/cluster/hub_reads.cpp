@@ -1,8 +1,7 @@
 #include "cluster/hub_reads.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "centre/centre.h"
 #include "http/moderation_answers.h"
@@ -408,9 +407,9 @@ HubReads ask_hub(Bus& bus, std::chrono::milliseconds patience) {
       // Every rating replayed: a minute's patience, not a read's.
       .rebuild_ratings =
           [&bus, patience] {
-            const auto body = ask(bus, std::max(patience, std::chrono::milliseconds(60'000)),
-                                  {What::RebuildRatings, 0, std::nullopt, 0},
-                                  bus::hub_ratings_subject());
+            const auto body =
+                ask(bus, std::max(patience, std::chrono::milliseconds(60'000)),
+                    {What::RebuildRatings, 0, std::nullopt, 0}, bus::hub_ratings_subject());
             if (!body) throw Unavailable("the cluster's hub did not rebuild the ratings");
             const auto j = nlohmann::json::parse(*body, nullptr, false);
             if (!j.is_object() || !j.contains("rows") || !j["rows"].is_number_unsigned())

@@ -351,7 +351,9 @@ Lobby::Reply Lobby::handle(Turn& turn, const std::shared_ptr<Connection>& who,
             if (s_.placed && who->node() != 0) turn.place_on = who->node();
             return accept(turn, me, cid, c.challenge);
           },
-          [&](const protocol::Seek& s) { return seek(turn, me, cid, s, s_.placed ? who->node() : 0); },
+          [&](const protocol::Seek& s) {
+            return seek(turn, me, cid, s, s_.placed ? who->node() : 0);
+          },
           [&](const protocol::CancelSeek&) -> Reply {
             end_seek(turn, me.id, std::nullopt);  // not waiting: done already (matched, or
                                                   // another tab)

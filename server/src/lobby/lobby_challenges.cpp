@@ -232,11 +232,8 @@ void Lobby::pair_seekers(Turn& turn) {
     const auto settings = QuickMatch::settings(pair.first.seek);
     const auto [black, white] = weaker_takes_black(pair.first.user, pair.second.user);
     // Games on every node: played on the node of the one who sought last (whose seek, as a rule,
-    // made the pair: a connection that is there now).
-    if (s_.placed) {
-      const auto node = pair.second.node != 0 ? pair.second.node : pair.first.node;
-      if (node != 0) turn.place_on = node;
-    }
+    // made the pair: a connection that is there now); on the hub if that is the hub's own.
+    if (s_.placed && pair.second.node != 0) turn.place_on = pair.second.node;
     const protocol::GameId game = open_room(turn, std::nullopt, settings, black, white,
                                             std::nullopt, std::nullopt, s_.room, false);
     tell_started(turn, {game, black, white, settings, false});

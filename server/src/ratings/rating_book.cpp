@@ -70,10 +70,10 @@ std::optional<std::pair<RatingBook::RatedGame, Result>> RatingBook::rated_game(
   const auto* settings = std::get_if<protocol::GameSettings>(&decoded);
   const auto result = Result::parse_sgf(*g.result);
   if (!settings || !settings->rated || !result) return std::nullopt;
-  return std::pair{RatedGame{g.id, g.black_id, g.white_id, settings->handicap,
-                             protocol::rules_of(*settings).komi,
-                             Rules::preset(settings->ruleset).komi},
-                   *result};
+  return std::pair{
+      RatedGame{g.id, g.black_id, g.white_id, settings->handicap,
+                protocol::rules_of(*settings).komi, Rules::preset(settings->ruleset).komi},
+      *result};
 }
 
 std::vector<store::RatingChanged> RatingBook::replay(

@@ -190,11 +190,11 @@ struct ReviewClosed {
   std::int64_t at_ms = 0;
 };
 
-using Write = std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated,
-                           GameFinished, RatingChanged, TournamentCreated, TournamentEvent,
-                           TournamentStatus, GameOwned, Fence, ReviewCreated, ReviewEvent,
-                           ReviewClosed, GameAnnulled, RatingsReplaced, RatingSeeded, RatingDue,
-                           RatingDone>;
+using Write =
+    std::variant<ChallengeOpened, ChallengeClosed, GameCreated, GameEvent, GameSeated, GameFinished,
+                 RatingChanged, TournamentCreated, TournamentEvent, TournamentStatus, GameOwned,
+                 Fence, ReviewCreated, ReviewEvent, ReviewClosed, GameAnnulled, RatingsReplaced,
+                 RatingSeeded, RatingDue, RatingDone>;
 
 // A player's rating as of their last rated game.
 struct StoredRating {
