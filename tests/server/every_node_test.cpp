@@ -203,6 +203,19 @@ TEST_F(EveryNode, RatedAndQuickMatchGamesArePlayedElsewhereAndRatedOnceByTheHub)
   ASSERT_TRUE(rated_by_the_hub(uri_, rated));
   EXPECT_EQ(rated_games_of("black"), 2) << "rated by the hub, after the hub's own game";
   EXPECT_EQ(rated_games_of("white"), 2);
+  // An administrator annuls it through node 1 (which asks the hub, which asks node 1, the game's
+  // node, which has the hub rebuild every rating): as if never played.
+  const std::string root = register_user(node(1).port(), "root");
+  db.query("UPDATE users SET is_admin = true WHERE username = 'root'");
+  const std::string annulled = testing::http_request(
+      node(1).port(), "POST", "/api/v1/admin/games/" + std::to_string(rated),
+      "Content-Type: application/json\r\nAuthorization: Bearer " + root + "\r\n",
+      R"({"action":"annul","reason":"a test"})");
+  ASSERT_NE(annulled.find("200 OK"), std::string::npos) << annulled;
+  EXPECT_EQ(json::parse(testing::body_of(annulled))["ratings_rebuilt"], 2) << "the hub's game";
+  EXPECT_EQ(rated_games_of("black"), 1) << "rebuilt by the hub";
+  EXPECT_EQ(
+      count(db, "SELECT count(*) FROM rating_history WHERE game_id = " + std::to_string(rated)), 0);
 
   // Quick match: White waits on the hub's node, Black's seek (on node 1) makes the pair.
   const json seek = {{"type", "seek"}, {"size", 9}, {"speed", "blitz"}};
@@ -237,8 +250,9 @@ TEST_F(EveryNode, RatedAndQuickMatchGamesArePlayedElsewhereAndRatedOnceByTheHub)
   ASSERT_TRUE(rated_by_the_hub(uri_, orphan));
   std::printf("a rated game ended %s: rated %lld ms after the hub's death\n",
               hub_already ? "once node 1 was the hub" : "with no hub", ms_since(killed));
-  EXPECT_EQ(rated_games_of("black"), 3);
-  EXPECT_EQ(count(db, "SELECT count(*) FROM rating_history"), 8) << "four games, each rated once";
+  EXPECT_EQ(rated_games_of("black"), 2);
+  EXPECT_EQ(count(db, "SELECT count(*) FROM rating_history"), 6)
+      << "four games, each rated once, one annulled";
   EXPECT_EQ(count(db, "SELECT count(*) FROM ratings_due"), 0);
   white.reset();
   black2.reset();
