@@ -315,9 +315,10 @@ int main(int argc, char** argv) {
       own_timers = make_asio_timers();
       auto services = centre_services(own_timers.get());
       services.games_only = true;
-      // Its rated games' ratings are the hub's (Centre::rate_due).
-      services.rating_due = [&roles_ready](protocol::GameId game) {
-        if (auto* r = roles_ready.load()) r->tell_rating_due(game);
+      // Its rated games' ratings are the hub's (Centre::rate_due). Said on the bus itself, which
+      // outlives this centre's journal callbacks (the roles go first at a stop).
+      services.rating_due = [&bus](protocol::GameId game) {
+        cluster::Roles::tell_rating_due(*bus, game);
       };
       services.rebuild_ratings_at_hub = [&rebuild_ratings_at_hub] {
         return rebuild_ratings_at_hub();

@@ -118,9 +118,9 @@ void Roles::tell_owner(std::int64_t game, std::int64_t node) {
   }
 }
 
-void Roles::tell_rating_due(std::int64_t game) {
+void Roles::tell_rating_due(Bus& bus, std::int64_t game) {
   try {
-    bus_.publish(bus::cluster_subject(), bus::encode_rating_due(game));
+    bus.publish(bus::cluster_subject(), bus::encode_rating_due(game));
   } catch (const std::exception& e) {
     // The row stays in the store: the hub rates it at the next word, adoption or start.
     spdlog::warn("the hub could not be told that rated game {} ended: {}", game, e.what());

@@ -96,8 +96,8 @@ class Roles {
   // brings it into memory.
   void tell_owner(std::int64_t game, std::int64_t node);
   // Games on every node: this node ended rated `game`, durable with its store::RatingDue row; the
-  // hub is told to rate it.
-  void tell_rating_due(std::int64_t game);
+  // hub is told to rate it (on `bus`: safe while the roles go).
+  static void tell_rating_due(Bus& bus, std::int64_t game);
 
  private:
   // Routes each connection to its side.
