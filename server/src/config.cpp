@@ -40,8 +40,9 @@ constexpr Option kOptions[] = {
      "with PostgreSQL: milliseconds a dead node's games wait before others take them (default "
      "5000)"},
     {"--games", "TENGEN_GAMES",
-     "with a bus: hub (every game played on the hub, the default) or every-node (a live unrated "
-     "challenge's game played on the node of the player who accepted it; docs/cluster.md)"},
+     "with a bus: hub (every game played on the hub, the default) or every-node (a live game, "
+     "rated or not, played on the node of the player who accepted its challenge or sought last "
+     "in quick match; docs/cluster.md)"},
     {"--database-wait", "TENGEN_DATABASE_WAIT",
      "with PostgreSQL: seconds to wait at start for a database that does not accept connections "
      "yet, then exit with code 3 (default 60)"},

@@ -1,7 +1,9 @@
 // Games on every node in Chromium (docs/cluster.md, "Games on every node"): three real server
 // processes with --games every-node over a PostgreSQL and a NATS of the test's own, the first the
 // hub. Black (desktop, English) on the second node challenges; White (a phone in Dutch, by touch)
-// accepts on the third, which then plays the game. The hub is killed: the game goes on at once,
+// accepts on the third, which then plays the game. Between moves they find each other by quick
+// match, White's seek last: that rated game is White's node's too, and the hub rates it (Black's
+// profile shows it). The hub is killed: the game goes on at once,
 // neither page opening or closing a socket, and Black's list of games still shows it. Then the
 // game's own node is killed: the hub adopts the game, Black's page is told to resync on its
 // socket and plays on; White comes back through Black's node. Nothing sleeps: every wait is for
@@ -13,6 +15,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import {
   startServer, stopServer, launchBrowser, browserTestArgs, startPostgres, startNats, twoPlayersOnTwoNodes,
+  commandIn,
 } from './harness.mjs';
 
 const { serverBinary, webRoot, artifacts, dir } = browserTestArgs('every-node');
@@ -49,6 +52,49 @@ try {
   const c = await health(2);
   const metrics = await (await fetch(`${urlOf(2)}/metrics`)).text();
   assert.match(metrics, /\ntengen_games_active 1\n/, `the third node plays it (node ${c.node_id})`);
+
+  step("a rated quick match: Black seeks first, White (by touch, in Dutch) makes the pair; it is played on White's node and rated by the hub");
+  await ann.goto(`${urlOf(1)}/#/`);
+  await bob.goto(`${urlOf(2)}/#/`);
+  for (const p of [ann, bob]) {
+    await p.locator('.quick-match .choice', { hasText: '9×9' }).first().click();
+    await p.locator('.quick-match .choice', { hasText: 'Blitz' }).click();
+  }
+  await ann.locator('.quick-match button', { hasText: 'Find an opponent' }).click();
+  await ann.locator('.quick-match .seeking').waitFor();
+  await bob.locator('.quick-match button', { hasText: 'Zoek een tegenstander' }).tap();
+  for (const p of [ann, bob]) await p.waitForURL(/#\/game\/\d+$/);
+  await ann.locator('.game-settings', { hasText: 'rated' }).waitFor();
+  const matched = Number(ann.url().match(/#\/game\/(\d+)$/)[1]);
+  assert.notEqual(matched, game, 'a new game');
+  assert.equal(bob.url().endsWith(`/game/${matched}`), true, 'the same game');
+  await ann.locator('.status', { hasText: /Your move|to move/ }).waitFor();
+  assert.match(await (await fetch(`${urlOf(2)}/metrics`)).text(), /\ntengen_games_active 2\n/,
+    "the quick match is played on White's node too");
+  const annIsBlack = (await ann.locator('.status').textContent()).includes('Your move.');
+  if (annIsBlack) await ann.click('.board [data-vertex="D4"]'); else await tapMove(bob, 'D4');
+  await (annIsBlack ? bob : ann).locator('.board .stone.black[data-stone="D4"]').waitFor();
+  await commandIn(annIsBlack ? bob : ann, { type: 'resign', game: matched });
+  await ann.locator('.result-banner').waitFor();
+  await bob.locator('.result-banner').waitFor();
+  await ann.screenshot({ path: join(artifacts, 'every-node-quick-match-over.png') });
+  // The hub rates it a moment after its end: the profile shows it once it has.
+  await ann.goto(`${urlOf(1)}/#/user/ann`);
+  for (;;) {
+    const text = await ann.locator('.profile .profile-rating').textContent();
+    if (/1 rated game/.test(text)) {
+      const rating = Number(text.match(/Rating (\d+)/)[1]);
+      assert.ok(annIsBlack ? rating > 1500 : rating < 1500, text);
+      break;
+    }
+    await ann.reload();
+    await ann.locator('.profile .profile-rating').waitFor();
+  }
+  await ann.screenshot({ path: join(artifacts, 'every-node-rated-profile.png') });
+  await ann.goto(`${urlOf(1)}/#/game/${game}`);
+  await bob.goto(`${urlOf(2)}/#/game/${game}`);
+  await ann.locator('.board .stone.white[data-stone="C3"]').waitFor();
+  await bob.locator('.board .stone.white[data-stone="C3"]').waitFor();
 
   step('the hub is killed: the game goes on at once, on the same sockets');
   const before = { ann: annSeen.sockets, bob: bobSeen.sockets, closed: annSeen.closed + bobSeen.closed };
