@@ -405,12 +405,19 @@ TEST_F(Leases, ACommitCutOffMidWayIsSettledByItsMarkAndStoredOnce) {
 // database is back.
 TEST_F(Leases, TheKeeperKeepsANodeCutOffFromTheDatabaseAndItLivesOnWhenItComesBack) {
   pg::Connection::set_reconnect_backoff(0ms, 0ms);  // every round tries to connect
+  const auto a = join("a");
   const auto b = join("b");
+  ASSERT_EQ(a->take(7), 1);
   ASSERT_EQ(b->take(6), 1);
   std::vector<std::string> lost;
+  std::vector<std::int64_t> adopted;
   Metrics metrics;
   cluster::LeaseKeeper keeper(*b, 60s,
-                              {.adopt = {},
+                              {.adopt =
+                                   [&](const std::vector<std::int64_t>& games) {
+                                     for (const auto g : games) adopted.push_back(g);
+                                     return games.size();
+                                   },
                                .lost = [&](const std::string& why) { lost.push_back(why); },
                                .keep_lock = {},
                                .ticked = {},
@@ -433,13 +440,20 @@ TEST_F(Leases, TheKeeperKeepsANodeCutOffFromTheDatabaseAndItLivesOnWhenItComesBa
   keeper.round(t0 + 90s);
   EXPECT_TRUE(lost.empty()) << "a whole lease and more away: it waits";
   EXPECT_EQ(metrics.lease_renewal_failures_total, 3u) << "tried at every tick while away";
-  expire(*b);  // by PostgreSQL's clock its liveness ran out meanwhile
+  expire(*b);  // by PostgreSQL's clock its liveness ran out meanwhile, and a's too
+  expire(*a);
 
   admin.exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS true");
   keeper.round(t0 + 91s);
   EXPECT_TRUE(keeper.reachable());
   EXPECT_TRUE(lost.empty());
   EXPECT_EQ(b->take(6), 1) << "still its game, under the same epoch";
+  // a has not renewed yet (it reconnects in its own time): its game is not taken for a lease.
+  keeper.round(t0 + 91s + 20s);
+  keeper.round(t0 + 91s + 40s);
+  EXPECT_TRUE(adopted.empty()) << "the others' grace after the database's return";
+  keeper.round(t0 + 91s + 60s);
+  EXPECT_EQ(adopted, (std::vector<std::int64_t>{7})) << "a never came back";
   pg::Connection::set_reconnect_backoff(50ms, 500ms);
 }
 

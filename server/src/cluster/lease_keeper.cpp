@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace tengen::cluster {
 namespace {
 
@@ -85,6 +87,7 @@ void LeaseKeeper::tick(std::chrono::steady_clock::time_point now) {
       spdlog::info("node {} reaches the database again, after {} ms", leases_.name(),
                    ms(now - *away_since_));
       away_since_.reset();
+      back_since_ = now;
     }
     reachable_ = true;
     last_renewed_ = now;
@@ -99,6 +102,13 @@ void LeaseKeeper::tick(std::chrono::steady_clock::time_point now) {
     } catch (const std::exception& e) {
       spdlog::warn("node {} could not look for dead nodes: {}", leases_.name(), e.what());
     }
+  }
+  // Back from the database's absence: every node's liveness ran out meanwhile, and the others
+  // have not all renewed yet (each reconnects in its own time). Their games are not orphans: they
+  // are looked for once the others have had a lease (and 2 s at least) to come back.
+  if (back_since_) {
+    if (now - *back_since_ < std::max<std::chrono::steady_clock::duration>(ttl_, kGrace)) return;
+    back_since_.reset();
   }
   try {
     const auto orphans = leases_.orphans(kAdoptPerRound);

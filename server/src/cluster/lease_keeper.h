@@ -20,7 +20,8 @@ namespace tengen::cluster {
 // games of nodes that are not (docs/cluster.md). On a thread of its own, every quarter second:
 // checks the hub lock (no round trip unless its connection broke: then it is taken again); every
 // third of the lease's time to live, renews the node's liveness, then hands the games whose
-// owner's liveness ran out to `adopt`.
+// owner's liveness ran out to `adopt` (not for kGrace after the database's return: every node's
+// ran out while it was away).
 //
 // A node another node ended (a new hub ended the last one, a node restarted under its name) must
 // stop at once (`lost`): others may have taken its games, and the store would refuse its writes
@@ -67,6 +68,9 @@ class LeaseKeeper {
 
   static constexpr std::chrono::milliseconds kTick{250};
   static constexpr std::chrono::milliseconds kRetry{50};  // between tries while it is away
+  // After the database's return, no orphans are looked for for a lease, and this at least: the
+  // other nodes reconnect and renew meanwhile (store::HubLock gives its holder the same grace).
+  static constexpr std::chrono::milliseconds kGrace{2000};
 
  private:
   void run();
@@ -79,6 +83,7 @@ class LeaseKeeper {
   Metrics* metrics_;
   std::optional<std::chrono::steady_clock::time_point> last_renewed_;
   std::optional<std::chrono::steady_clock::time_point> away_since_;  // the database
+  std::optional<std::chrono::steady_clock::time_point> back_since_;  // its return, in the grace
   std::chrono::steady_clock::time_point last_warned_{};
   std::atomic<bool> reachable_{true};
   std::atomic<bool> look_now_{false};
