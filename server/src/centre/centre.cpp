@@ -301,7 +301,8 @@ void Centre::rate_due_here() {
   // Those no longer in the store are done for good.
   std::erase_if(due_submitted_, [&](protocol::GameId g) { return !still_due.contains(g); });
   if (!out.writes.empty()) {
-    spdlog::debug("rated {} games ended on other nodes", out.writes.size());
+    spdlog::debug("the games other nodes ended: {} listed to rate, {} rows written", due.size(),
+                  out.writes.size());
     commit_.submit(out);
   }
 }
