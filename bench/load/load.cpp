@@ -1264,8 +1264,8 @@ int main(int argc, char** argv) {
         if (!o.bus.empty()) {
           for (const std::string a : {"--bus", o.bus.c_str(), "--node"}) command.push_back(a);
           command.push_back("load-" + std::to_string(n + 1));
-          if (o.every_node)
-            for (const std::string a : {"--games", "every-node"}) command.push_back(a);
+          for (const std::string a : {"--games", o.every_node ? "every-node" : "hub"})
+            command.push_back(a);
         }
         std::optional<int> core;
         if (o.pin) core = n % static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

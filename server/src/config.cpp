@@ -40,9 +40,9 @@ constexpr Option kOptions[] = {
      "with PostgreSQL: milliseconds a dead node's games wait before others take them (default "
      "5000)"},
     {"--games", "TENGEN_GAMES",
-     "with a bus: hub (every game played on the hub, the default) or every-node (a live game, "
-     "rated or not, played on the node of the player who accepted its challenge or sought last "
-     "in quick match; docs/cluster.md)"},
+     "with a bus: every-node (the default: a live game, rated or not, played on the node of the "
+     "player who accepted its challenge or sought last in quick match) or hub (every game played "
+     "on the hub); docs/cluster.md"},
     {"--database-wait", "TENGEN_DATABASE_WAIT",
      "with PostgreSQL: seconds to wait at start for a database that does not accept connections "
      "yet, then exit with code 3 (default 60)"},
@@ -214,7 +214,7 @@ std::optional<std::string> apply(Config& config, std::string_view flag, const st
   } else if (flag == "--games") {
     if (value != "hub" && value != "every-node")
       return "--games takes hub or every-node, not '" + value + "'";
-    config.games_on_every_node = value == "every-node";
+    config.games = value;
   } else if (flag == "--analyse-every-game") {
     if (value != "on" && value != "off")
       return "--analyse-every-game takes on or off, not '" + value + "'";
@@ -420,12 +420,14 @@ ConfigResult parse_config(const std::vector<std::string>& args,
             "postgres:// URI",
             false};
   }
-  if (config.games_on_every_node && config.bus.empty()) {
+  if (config.games == "every-node" && config.bus.empty()) {
     return {std::nullopt,
             "--games every-node spreads games over the nodes of a cluster: it needs --bus "
             "(docs/cluster.md)",
             false};
   }
+  // A cluster plays games on every node unless told `hub`; a single server has only itself.
+  config.games_on_every_node = !config.bus.empty() && config.games != "hub";
   return {config, "", false};
 }
 

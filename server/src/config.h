@@ -49,7 +49,9 @@ struct Config {
   // "on", "off"), and how long a silent worker keeps its game.
   std::string analysis_worker = "auto";
   int analysis_claim_seconds = 120;
-  // --games every-node: games are played on the node of the player who accepted (a cluster).
+  // --games: "every-node", "hub", or "" (not said: every-node in a cluster).
+  std::string games;
+  // Games are played on the node of the player who accepted (a cluster not told `--games hub`).
   bool games_on_every_node = false;
   bool analyse_every_game = false;  // every finished game queued, nobody having asked
   bool anyone_may_teach = false;    // --teachers anyone (docs/classes.md)

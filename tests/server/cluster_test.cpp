@@ -566,7 +566,8 @@ TEST_F(NodesInOneProcess, AGamesLongChatReachesAFrontNodesSpectatorWholeAndInOrd
 // hub, and the front nodes' clients are not closed: each is told to resync on its socket, gets
 // a fresh lobby, sends the move that was in flight again under its cid (played once) and joins
 // the game again from the last sequence number it saw; the spectator, whose node died, reconnects
-// elsewhere; the game goes on to its end, rated once.
+// elsewhere; the game goes on to its end, rated once. (The other tests here run as clusters run
+// by default: games on every node.)
 class ThreeNodes : public ::testing::Test {
  protected:
   ThreeNodes() : uri_(testing::TempPostgres::instance().new_database_uri()) {}
@@ -582,9 +583,9 @@ class ThreeNodes : public ::testing::Test {
 };
 
 TEST_F(ThreeNodes, TheHubIsKilledMidGameAndTheGameGoesOnThroughTheOthers) {
-  start(0);
-  start(1);
-  start(2);
+  // Every game on the hub (--games hub): the hub's own failover, its game taken over by the new
+  // hub (every_node_test.cpp has the game played on a front node, which the hub's death spares).
+  for (const int i : {0, 1, 2}) start(i, {"--games", "hub"});
   EXPECT_EQ(health(0)["role"], "hub");
   EXPECT_EQ(health(1)["role"], "front");
   EXPECT_EQ(health(2)["role"], "front");

@@ -104,7 +104,12 @@ TEST(Config, ANodeHasANameAndALeaseTime) {
   EXPECT_EQ(set.config->node, "go-2");
   EXPECT_EQ(set.config->bus, "nats://nats:4222");
   EXPECT_EQ(set.config->lease_ttl_ms, 3000);
-  EXPECT_FALSE(set.config->games_on_every_node) << "every game on the hub unless asked";
+  EXPECT_TRUE(set.config->games_on_every_node) << "a cluster plays games on every node";
+  EXPECT_FALSE(defaults.config->games_on_every_node) << "one server: no other node";
+  const auto hub = parse_config({"--database", "postgres://tengen@db/go"},
+                                {"TENGEN_BUS=nats://nats:4222", "TENGEN_GAMES=hub"});
+  ASSERT_TRUE(hub.config) << hub.error;
+  EXPECT_FALSE(hub.config->games_on_every_node) << "every game on the hub, as asked";
   const auto every = parse_config({"--database", "postgres://tengen@db/go"},
                                   {"TENGEN_BUS=nats://nats:4222", "TENGEN_GAMES=every-node"});
   ASSERT_TRUE(every.config) << every.error;

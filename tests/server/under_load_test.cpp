@@ -98,7 +98,7 @@ class UnderLoad : public ::testing::TestWithParam<bool> {
   }
   void start(int i) {
     std::vector<std::string> options{"--trusted-proxies", "127.0.0.1"};
-    if (GetParam()) options.insert(options.end(), {"--games", "every-node"});
+    options.insert(options.end(), {"--games", GetParam() ? "every-node" : "hub"});
     nodes_.start(i, uri_, nats_.url(), options);
   }
   // The games played on node i now (PostgreSQL's game_leases).

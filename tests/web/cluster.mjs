@@ -28,7 +28,9 @@ const nodes = [];
 for (const name of ['a', 'b', 'c']) {  // one after another: the first is the hub
   nodes.push(await startServer({
     binary: serverBinary, webRoot, dir,
-    extra: ['--bots', 'off', '--database', uri, '--bus', nats.url, '--node', name, '--lease-ttl', '3000'],
+    // Every game on the hub: the hub's own failover (every_node.mjs has games on every node).
+    extra: ['--bots', 'off', '--database', uri, '--bus', nats.url, '--node', name, '--lease-ttl', '3000',
+      '--games', 'hub'],
   }));
 }
 const urlOf = (i) => `http://127.0.0.1:${nodes[i].port}`;
