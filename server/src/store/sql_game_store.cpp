@@ -13,11 +13,28 @@ namespace {
 
 using sql::value;
 
-// The columns of a GameSummary, in the order summary() reads them.
-constexpr std::string_view kSummary =
+std::string operator+(std::string_view a, std::string_view b) {
+  std::string out;
+  out.reserve(a.size() + b.size());
+  out.append(a).append(b);
+  return out;
+}
+
+// The columns of a GameSummary, in the order summary() reads them, and where they come from.
+constexpr std::string_view kSummaryColumns =
     "SELECT g.id, g.settings, g.black_id, g.white_id, b.username, w.username, g.created_at,"
-    " g.ended_at, g.result, g.end_reason, g.move_count"
+    " g.ended_at, g.result, g.end_reason, g.move_count";
+constexpr std::string_view kSummaryFrom =
     " FROM games g JOIN users b ON b.id = g.black_id JOIN users w ON w.id = g.white_id ";
+const std::string kSummary = kSummaryColumns + kSummaryFrom;
+// The games left to rate (ratings_due()): each one's summary, and whether a rebuild rated it.
+const std::string kRatingsDue =
+    kSummaryColumns +
+    ", CASE WHEN EXISTS (SELECT 1 FROM rating_history h WHERE h.game_id = g.id) THEN 1 ELSE 0"
+    " END" +
+    kSummaryFrom +
+    "JOIN ratings_due d ON d.game_id = g.id WHERE g.ended_at IS NOT NULL"
+    " ORDER BY g.ended_at, g.id";
 
 constexpr std::string_view kRatings =
     "SELECT user_id, rating, deviation, volatility, games, updated_at FROM ratings ";
@@ -27,13 +44,6 @@ constexpr std::string_view kCreated =
     " created_at FROM games ";
 
 constexpr std::string_view kEventColumns = "SELECT seq, kind, spectators_only, record, text, at";
-
-std::string operator+(std::string_view a, std::string_view b) {
-  std::string out;
-  out.reserve(a.size() + b.size());
-  out.append(a).append(b);
-  return out;
-}
 
 GameSummary summary(const sql::Rows& r, std::size_t i) {
   return {r.integer(i, 0),
@@ -279,6 +289,7 @@ std::vector<sql::Change> SqlGameStore::statements(std::span<const Write> writes)
 }
 
 void SqlGameStore::write(std::span<const Write> writes) {
+  std::lock_guard lock(writer_mutex_);
   // The last group's commit broke off with its outcome unknown, and this is the same group again
   // (GameStore::write): done if its mark is in the database, else sent again below. Throws
   // store::Unreachable, and stays in doubt, while the database is away.
@@ -310,6 +321,7 @@ void SqlGameStore::write(std::span<const Write> writes) {
 }
 
 std::int64_t SqlGameStore::single_int(std::string_view sql) {
+  std::lock_guard lock(writer_mutex_);
   return writer_->run(sql).integer(0, 0);
 }
 
@@ -326,6 +338,7 @@ std::int64_t SqlGameStore::last_review_id() {
 }
 
 std::vector<AppliedCommand> SqlGameStore::recent_commands(int per_user) {
+  std::lock_guard lock(writer_mutex_);
   std::vector<AppliedCommand> out;
   auto events = writer_->run(recent_events_, {value(per_user)});
   for (std::size_t i = 0; i < events.size(); ++i) {
@@ -348,6 +361,7 @@ std::vector<AppliedCommand> SqlGameStore::recent_commands(int per_user) {
 }
 
 std::vector<ChallengeOpened> SqlGameStore::open_challenges() {
+  std::lock_guard lock(writer_mutex_);
   const auto r = writer_->run(
       "SELECT id, challenger_id, opponent_id, settings, created_at FROM challenges"
       " WHERE closed_at IS NULL ORDER BY id");
@@ -364,6 +378,7 @@ std::vector<ChallengeOpened> SqlGameStore::open_challenges() {
 }
 
 std::vector<StoredGame> SqlGameStore::unfinished_games() {
+  std::lock_guard lock(writer_mutex_);
   const auto games = writer_->run(kCreated + "WHERE ended_at IS NULL ORDER BY id");
   std::vector<StoredGame> out;
   out.reserve(games.size());
@@ -454,13 +469,7 @@ std::vector<GameSummary> SqlGameStore::games_in_order_of_ending() {
 
 std::vector<GameStore::DueRating> SqlGameStore::ratings_due() {
   std::lock_guard lock(read_mutex_);
-  const auto r = reader_->run(
-      "SELECT g.id, g.settings, g.black_id, g.white_id, b.username, w.username, g.created_at,"
-      " g.ended_at, g.result, g.end_reason, g.move_count,"
-      " CASE WHEN EXISTS (SELECT 1 FROM rating_history h WHERE h.game_id = g.id) THEN 1 ELSE 0"
-      " END FROM ratings_due d JOIN games g ON g.id = d.game_id"
-      " JOIN users b ON b.id = g.black_id JOIN users w ON w.id = g.white_id"
-      " WHERE g.ended_at IS NOT NULL ORDER BY g.ended_at, g.id");
+  const auto r = reader_->run(kRatingsDue);
   std::vector<DueRating> out;
   out.reserve(r.size());
   for (std::size_t i = 0; i < r.size(); ++i) out.push_back({summary(r, i), r.integer(i, 11) != 0});
@@ -468,6 +477,7 @@ std::vector<GameStore::DueRating> SqlGameStore::ratings_due() {
 }
 
 std::vector<StoredRating> SqlGameStore::ratings() {
+  std::lock_guard lock(writer_mutex_);
   const auto r = writer_->run(kRatings + "ORDER BY user_id");
   std::vector<StoredRating> out;
   out.reserve(r.size());
@@ -496,6 +506,7 @@ std::vector<RatingPoint> SqlGameStore::rating_history(std::int64_t user_id, int 
 }
 
 std::vector<StoredTournament> SqlGameStore::tournaments() {
+  std::lock_guard lock(writer_mutex_);
   const auto rows = writer_->run(
       "SELECT id, name, director_id, settings, created_at, cid FROM tournaments ORDER BY id");
   std::vector<StoredTournament> out;
@@ -518,6 +529,7 @@ std::vector<StoredTournament> SqlGameStore::tournaments() {
 }
 
 std::vector<StoredReview> SqlGameStore::open_reviews() {
+  std::lock_guard lock(writer_mutex_);
   const auto rows = writer_->run(
       "SELECT id, owner_id, title, game_id, sgf, created_at FROM reviews"
       " WHERE closed_at IS NULL ORDER BY id");

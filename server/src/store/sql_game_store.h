@@ -12,7 +12,7 @@ namespace tengen::store {
 
 // GameStore written once for SQLite and PostgreSQL (store/sql.h; docs/persistence.md, "One set of
 // statements"), on a migrated database. Two connections: `writer` for write() (the journal's
-// thread) and recovery before the journal starts; `reader` shared by the readers under a mutex
+// thread) and the recoveries, one at a time; `reader` shared by the readers under a mutex
 // (SQLite's WAL, PostgreSQL's MVCC let them work beside the writer). write() is one batch: one
 // transaction, on PostgreSQL sent in one go.
 //
@@ -55,6 +55,10 @@ class SqlGameStore final : public GameStore {
   std::vector<sql::Change> statements(std::span<const Write> writes) const;
   std::int64_t single_int(std::string_view sql);
 
+  // The writer's connection is the journal's and the recoveries'. One at a time: in a cluster a
+  // node becomes the hub (and its centre recovers) while its journal writes the games it plays
+  // (found by TSan: a recovery's read beside the journal's batch on one libpq connection).
+  std::mutex writer_mutex_;
   std::unique_ptr<sql::Connection> writer_;
   // PostgreSQL only (above): leases and fences written; commit marks (migrations/postgres/
   // 0011_survival.sql): this writer's row, its last number, and the number of a group whose
