@@ -357,6 +357,9 @@ int main(int argc, char** argv) {
         services.placed = [&roles_ready](protocol::GameId game, std::int64_t node) {
           if (auto* r = roles_ready.load()) r->tell_owner(game, node);
         };
+        // A node's word that a rated game ended may be lost on the bus: the hub also reads the
+        // games left to rate every 10 s (one short query; the table is empty most of the time).
+        services.ratings_sweep = std::chrono::seconds(10);
         // Recovery leaves the games this node plays already on its own centre there.
         services.played_elsewhere = [&](protocol::GameId game) {
           if (own_games && own_games->plays(game)) return true;

@@ -155,5 +155,56 @@ TEST_F(Ratings, AnAutomaticHandicapFollowsTheRankGapAndRatesTheGameByIt) {
             ratings::rate_game({1540, 70, 0.06}, {1850, 60, 0.06}, 1, 0).black.rating - 5);
 }
 
+// Games on every node (docs/cluster.md): a rated game another node ended waits in the store for
+// the hub to rate it. The node's word may be lost on the bus while the hub lives: the hub reads
+// the games left to rate now and then all the same, rates each once, and the row goes.
+TEST(RatingsSweep, TheHubRatesAGameAnotherNodeEndedWithoutBeingTold) {
+  testing::TempDatabase temp;
+  testing::LiveStack stack(temp.path(), testing::LiveStack::limits(), {}, {}, {},
+                           std::chrono::seconds(10));
+  stack.token_for("ann");
+  stack.token_for("bob");
+  stack.token_for("cyd");
+  const auto ann = stack.accounts().find_user("ann")->id;
+  const auto bob = stack.accounts().find_user("bob")->id;
+  const auto cyd = stack.accounts().find_user("cyd")->id;
+  // The ratings' owner does one thing at a time: once it has seeded a rating, it has done what
+  // was asked of it before; once the journal has written that, what it wrote before is stored.
+  const auto settled = [&] {
+    stack.centre().seed_rating(cyd, ratings::Rating{});
+    stack.journal().barrier().wait();
+  };
+  settled();  // the look at recovery is over
+  // What another node wrote: a rated game, its end, and the row that says it is to rate.
+  const auto at = stack.clock().unix_ms();
+  const std::vector<store::Write> played{
+      store::GameCreated{41, std::nullopt, R"({"width":9,"rated":true})", ann, bob, {}, {}, at},
+      store::GameFinished{41, "B+R", "resignation", 2, "(;SZ[9])", at + 1}, store::RatingDue{41}};
+  stack.games().write(played);
+  stack.advance(std::chrono::seconds(9));
+  settled();
+  EXPECT_EQ(stack.games().ratings_due().size(), 1u) << "nobody told the hub, and it is not time";
+  EXPECT_FALSE(stack.games().rating(ann));
+
+  stack.advance(std::chrono::seconds(1));
+  settled();
+  EXPECT_TRUE(stack.games().ratings_due().empty());
+  const auto black = stack.games().rating(ann);
+  const auto white = stack.games().rating(bob);
+  ASSERT_TRUE(black && white);
+  EXPECT_EQ(black->games, 1);
+  EXPECT_GT(black->rating, 1500.0) << "Black won";
+  EXPECT_LT(white->rating, 1500.0);
+  EXPECT_EQ(stack.games().rating_history(ann, 10).size(), 1u);
+
+  // The next sweeps find nothing to rate: rated once.
+  stack.advance(std::chrono::seconds(10));
+  settled();
+  stack.advance(std::chrono::seconds(10));
+  settled();
+  EXPECT_EQ(stack.games().rating(ann)->games, 1);
+  EXPECT_EQ(stack.games().rating_history(bob, 10).size(), 1u);
+}
+
 }  // namespace
 }  // namespace tengen

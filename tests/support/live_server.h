@@ -49,8 +49,11 @@ class LiveStack {
   // Puts something in front of the game store (a test's store whose reads it holds back).
   using WrapStore = std::function<std::unique_ptr<store::GameStore>(store::GameStore& real)>;
 
+  // `ratings_sweep`: how often the centre reads the games left to rate by other nodes
+  // (Centre::Services::ratings_sweep; none by default, as on one server).
   LiveStack(const std::string& database, ConnectionLimits limits = LiveStack::limits(),
-            RoomOptions room = {}, Mail mail = {}, const WrapStore& wrap = {})
+            RoomOptions room = {}, Mail mail = {}, const WrapStore& wrap = {},
+            std::chrono::milliseconds ratings_sweep = {})
       : stores_(store::Stores::open(database)),
         wrapped_(wrap ? wrap(*stores_->games) : nullptr),
         game_store_(wrapped_ ? wrapped_.get() : stores_->games.get()) {
@@ -82,7 +85,8 @@ class LiveStack {
         .leases = nullptr,
         .moderation = stores_->moderation.get(),
         .calendar_of = [this](std::int64_t id) { return accounts_->calendar(id); },
-        .notify = [this](const PlayerNotice& n) { mailer_->notice(n); }});
+        .notify = [this](const PlayerNotice& n) { mailer_->notice(n); },
+        .ratings_sweep = ratings_sweep});
     recovered_ = centre_->recover(*game_store_);
     relays_.emplace(
         Relays::Services{

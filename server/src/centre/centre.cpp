@@ -110,6 +110,11 @@ void Centre::deadline(const TimerId& id) {
     return;
   }
   if (std::holds_alternative<ConnectionTick>(id)) return;  // the network layer's own
+  if (std::holds_alternative<RatingsSweep>(id)) {
+    rate_due();
+    arm_ratings_sweep();
+    return;
+  }
   lobby_.deadline(id);
 }
 
@@ -179,8 +184,11 @@ Centre::Recovered Centre::recover(store::GameStore& store) {
   }
   router_.count_chat(std::move(chat));
   lobby_.resume_tournaments(store);
-  // Rated games another node ended while no hub could rate them.
-  if (!services_.games_only) rate_due();
+  // Rated games another node ended while no hub could rate them; and from now on, now and then.
+  if (!services_.games_only) {
+    rate_due();
+    arm_ratings_sweep();
+  }
   return recovered;
 }
 
@@ -273,6 +281,11 @@ void Centre::commit_ended(Outbox out, const Room& room, std::function<void()> th
 void Centre::rate_due() {
   if (due_queued_.exchange(true)) return;  // the one queued reads what this one would
   ratings_mail_->post([this] { rate_due_here(); });
+}
+
+void Centre::arm_ratings_sweep() {
+  if (services_.timers == nullptr || services_.ratings_sweep <= Millis{0}) return;
+  services_.timers->arm(RatingsSweep{}, services_.clock->steady_now() + services_.ratings_sweep);
 }
 
 void Centre::rate_due_here() {

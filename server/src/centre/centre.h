@@ -122,6 +122,10 @@ class Centre final : private games::GameHost {
     // Likewise: an administrator annulled a rated game it played; every rating is rebuilt by the
     // hub (it waits; the rows written).
     std::function<std::size_t()> rebuild_ratings_at_hub{};
+    // Games on every node, on the hub: how often it reads the games left to rate without being
+    // told (a node's word lost on the bus while the hub lived); zero: only when told, at recovery,
+    // and when a node's games are adopted or it leaves.
+    Millis ratings_sweep{0};
   };
 
   explicit Centre(Services services);
@@ -240,7 +244,8 @@ class Centre final : private games::GameHost {
   // On the hub: rates the games other nodes ended and left to rate (store::GameStore::
   // ratings_due), once each, in the order they ended; does not wait. Called when a node says a
   // rated game ended, when the hub recovers, and when a node's games are adopted (its word may
-  // have been lost with it). Calls that come while one is queued are one.
+  // have been lost with it), and every Services::ratings_sweep. Calls that come while one is
+  // queued are one.
   void rate_due();
   // Where `user`'s rating starts before their first rated game (a house bot's: docs/bots.md);
   // written to the store if they have no rating yet, and kept for rebuilds.
@@ -285,6 +290,7 @@ class Centre final : private games::GameHost {
   void prepare_room(Room& room);
   std::size_t rebuild_ratings_here();  // on the ratings' mailbox
   void rate_due_here();                // likewise
+  void arm_ratings_sweep();            // the next Services::ratings_sweep, if any
 
   Services services_;
   Metrics* metrics_;

@@ -35,8 +35,13 @@ struct ConnectionTick {
 struct QuickMatchTick {
   friend auto operator<=>(const QuickMatchTick&, const QuickMatchTick&) = default;
 };
-using TimerId =
-    std::variant<GameDeadline, TournamentStart, PresenceTick, ConnectionTick, QuickMatchTick>;
+// The hub's next read of the games other nodes ended and left to rate (Centre::rate_due), in case
+// a node's word that one ended was lost on the bus.
+struct RatingsSweep {
+  friend auto operator<=>(const RatingsSweep&, const RatingsSweep&) = default;
+};
+using TimerId = std::variant<GameDeadline, TournamentStart, PresenceTick, ConnectionTick,
+                             QuickMatchTick, RatingsSweep>;
 
 // One pending time per id. Its owner arms it after each change; when it comes, `fire(id)` is
 // called (from another thread), and the owner asks what is due. A late or spurious call is
