@@ -400,7 +400,19 @@ int main(int argc, char** argv) {
     };
     auto recover_hub = [&] {
       const auto recovery_start = std::chrono::steady_clock::now();
-      const auto recovered = hub->recover(game_store);
+      Centre::Recovered recovered;
+      try {
+        recovered = hub->recover(game_store);
+      } catch (...) {
+        // Half recovered (the database lost meanwhile; in a cluster the roles try again, with a
+        // centre built anew): this one goes once nothing can call it any more, neither its
+        // timers nor the journal with what it submitted.
+        timers->set_handler({});
+        journal.barrier().wait();
+        guarded.reset();
+        hub.reset();
+        throw;
+      }
       journal.barrier().wait();
       spdlog::info("recovered {} unfinished games, {} open challenges and {} open reviews in {} ms",
                    recovered.games, recovered.challenges, recovered.reviews,
