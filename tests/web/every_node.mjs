@@ -56,6 +56,13 @@ try {
   step("a rated quick match: Black seeks first, White (by touch, in Dutch) makes the pair; it is played on White's node and rated by the hub");
   await ann.goto(`${urlOf(1)}/#/`);
   await bob.goto(`${urlOf(2)}/#/`);
+  // The rank beside each name in the top bar, its rating in the title (newcomers: 1500).
+  const topRank = async (p) => {
+    const rank = p.locator('.me .rank');
+    await p.waitForFunction(() => document.querySelector('.me .rank')?.title);
+    return { text: await rank.textContent(), title: await rank.getAttribute('title') };
+  };
+  const ranksBefore = { ann: await topRank(ann), bob: await topRank(bob) };
   for (const p of [ann, bob]) {
     await p.locator('.quick-match .choice', { hasText: '9×9' }).first().click();
     await p.locator('.quick-match .choice', { hasText: 'Blitz' }).click();
@@ -77,6 +84,20 @@ try {
   await commandIn(annIsBlack ? bob : ann, { type: 'resign', game: matched });
   await ann.locator('.result-banner').waitFor();
   await bob.locator('.result-banner').waitFor();
+  // The top bar follows the new ratings without a reload, once the hub has rated the game (the
+  // page asks again until its players' count of rated games has grown).
+  for (const [name, p] of [['ann', ann], ['bob', bob]]) {
+    await p.waitForFunction((before) => {
+      const title = document.querySelector('.me .rank')?.title;
+      return title && title !== before;
+    }, ranksBefore[name].title);
+  }
+  const ranksAfter = { ann: await topRank(ann), bob: await topRank(bob) };
+  const winner = annIsBlack ? 'ann' : 'bob';
+  const loser = annIsBlack ? 'bob' : 'ann';
+  const ratingIn = (r) => Number(r.title.match(/\d+/)[0]);
+  assert.ok(ratingIn(ranksAfter[winner]) > ratingIn(ranksBefore[winner]), JSON.stringify({ ranksBefore, ranksAfter }));
+  assert.ok(ratingIn(ranksAfter[loser]) < ratingIn(ranksBefore[loser]), JSON.stringify({ ranksBefore, ranksAfter }));
   await ann.screenshot({ path: join(artifacts, 'every-node-quick-match-over.png') });
   // The hub rates it a moment after its end: the profile shows it once it has.
   await ann.goto(`${urlOf(1)}/#/user/ann`);

@@ -6,6 +6,7 @@ import { t, num } from './i18n.js';
 import { openReport } from './report.js';
 import { mailSetting } from './mail.js';
 import { pushSetting } from './push.js';
+import { learnRank } from './ranks.js';
 
 const W = 600;
 const H = 170;
@@ -166,6 +167,7 @@ export function mountProfile(root, ctx, name) {
       const { user, history } = await fetchJson(`/api/v1/users/${encodeURIComponent(name)}/ratings?limit=200`);
       if (stopped) return;
       const r = user.rating;
+      learnRank(user.id, r, user.bot);  // the top bar's rank too, if it is the viewer's page
       fill(head,
         h('h1', {}, user.name, ' ', h('span', { class: 'rank big', title: r.provisional ? t('rank.provisional') : '' }, r.rank),
           user.bot ? h('span', { class: 'tag' }, t('rank.bot')) : ''),

@@ -67,11 +67,26 @@ export const isBot = (id) => !!known.get(id)?.bot;
 // Their rating, once known (else a newcomer's).
 export const ratingOf = (id) => known.get(id)?.rating ?? 1500;
 
-// After a rated game: ask again for these players.
-export function refreshRanks(ids) {
+// A rating read elsewhere (a player's page): every rank of that player on the page follows it.
+export function learnRank(id, rating, bot) {
+  known.set(id, { ...rating, bot });
+  paint(id);
+}
+
+// After a rated game: ask again for these players. In a cluster the hub rates a game another
+// node played a moment after its end (docs/cluster.md, "Its rating"): a player whose count of
+// rated games has not grown yet is asked for again, a little later each time, a few times.
+export function refreshRanks(ids, tries = 4, delay = 250) {
+  const before = new Map(ids.map((id) => [id, known.get(id)?.games]));
   for (const id of ids) {
     known.delete(id);
     wanted.add(id);
   }
   schedule();
+  if (tries <= 1) return;
+  setTimeout(() => {
+    const behind = ids.filter((id) => before.get(id) !== undefined && known.has(id) &&
+      known.get(id).games <= before.get(id));
+    if (behind.length) refreshRanks(behind, tries - 1, delay * 2);
+  }, delay);
 }
