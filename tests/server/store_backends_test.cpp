@@ -3,6 +3,7 @@
 // migrations, applied as SQLite's are, by several servers at once.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -441,6 +442,49 @@ TEST_P(GameStores, GamesLeftToRateAreListedInTheOrderTheyEndedUntilRated) {
                                 RatingDone{5}};
   games().write(done);
   EXPECT_TRUE(games().ratings_due().empty());
+}
+
+// In a cluster a node becomes the hub, and its centre recovers (reads on the writer's
+// connection), while its journal writes the games the node plays: one at a time on that
+// connection (on PostgreSQL two at once broke the journal's pipelined batch).
+TEST_P(GameStores, TheJournalsWritesAndARecoverysReadsShareTheWriterOneAtATime) {
+  const std::vector<Write> created{
+      GameCreated{9, std::nullopt, R"({"width":9})", ann_, bob_, {}, {}, 1}};
+  games().write(created);
+  constexpr int kEvents = 300;
+  std::atomic<bool> done{false};
+  std::string failed;
+  std::thread journal([&] {
+    try {
+      for (int seq = 1; seq <= kEvents; ++seq) {
+        const std::vector<Write> one{event(9, seq, ann_, "c" + std::to_string(seq), seq + 1)};
+        games().write(one);
+      }
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
+    done = true;
+  });
+  int recoveries = 0;
+  std::string recovery_failed;
+  try {
+    while (!done) {
+      const auto unfinished = games().unfinished_games();
+      EXPECT_EQ(unfinished.size(), 1u);
+      EXPECT_EQ(games().last_game_id(), 9);
+      EXPECT_EQ(games().open_challenges().size(), 0u);
+      ++recoveries;
+    }
+  } catch (const std::exception& e) {
+    recovery_failed = e.what();
+  }
+  journal.join();
+  EXPECT_EQ(failed, "") << "the journal's write broke";
+  EXPECT_EQ(recovery_failed, "") << "a recovery's read broke";
+  EXPECT_GT(recoveries, 0);
+  const auto stored = games().unfinished_games();
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0].events.size(), static_cast<std::size_t>(kEvents));
 }
 
 // A closed review as both backends read it back: its tree, the game it reviews, and its
