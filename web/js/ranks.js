@@ -8,6 +8,7 @@ import { t } from './i18n.js';
 export const ranksEvents = new EventTarget();
 const known = new Map();   // user id → {rank, provisional, bot, rating, deviation, games}
 const wanted = new Set();
+const awaited = new Map(); // user id → {games, tries, delay}: after a rated game, until it counts
 let scheduled = false;
 
 function paint(id, elements = document.querySelectorAll(`[data-rank-user="${id}"]`)) {
@@ -31,6 +32,7 @@ async function fetchWanted() {
     for (const p of ratings) {
       known.set(p.id, { ...p.rating, bot: p.bot });
       paint(p.id);
+      followUp(p.id);
     }
     if (ratings.length) ranksEvents.dispatchEvent(new Event('ranks'));
   } catch {
@@ -71,22 +73,34 @@ export const ratingOf = (id) => known.get(id)?.rating ?? 1500;
 export function learnRank(id, rating, bot) {
   known.set(id, { ...rating, bot });
   paint(id);
+  followUp(id);
 }
 
 // After a rated game: ask again for these players. In a cluster the hub rates a game another
-// node played a moment after its end (docs/cluster.md, "Its rating"): a player whose count of
-// rated games has not grown yet is asked for again, a little later each time, a few times.
-export function refreshRanks(ids, tries = 4, delay = 250) {
-  const before = new Map(ids.map((id) => [id, known.get(id)?.games]));
+// node played a moment after its end (docs/cluster.md, "Its rating"): while a player's count of
+// rated games has not grown, they are asked for again, 250 ms after the answer, then 500 ms, then
+// 1 s (followUp).
+export function refreshRanks(ids) {
   for (const id of ids) {
+    const games = known.get(id)?.games;
+    if (games !== undefined) awaited.set(id, { games, tries: 3, delay: 250 });
     known.delete(id);
     wanted.add(id);
   }
   schedule();
-  if (tries <= 1) return;
+}
+
+function followUp(id) {
+  const a = awaited.get(id);
+  if (!a) return;
+  if (known.get(id).games > a.games || a.tries === 0) {
+    awaited.delete(id);
+    return;
+  }
+  a.tries -= 1;
   setTimeout(() => {
-    const behind = ids.filter((id) => before.get(id) !== undefined && known.has(id) &&
-      known.get(id).games <= before.get(id));
-    if (behind.length) refreshRanks(behind, tries - 1, delay * 2);
-  }, delay);
+    wanted.add(id);  // the rank shown meanwhile stays
+    schedule();
+  }, a.delay);
+  a.delay *= 2;
 }
