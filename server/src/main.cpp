@@ -687,7 +687,11 @@ int main(int argc, char** argv) {
               .rate_due =
                   [&serving] {
                     if (Centre* h = serving.load()) h->rate_due();
-                  }},
+                  },
+              .spread = [leases = &dynamic_cast<store::PostgresLeases&>(*stores->leases)](
+                            int limit) { return leases->spread(limit); },
+              .hand = [leases = &dynamic_cast<store::PostgresLeases&>(*stores->leases)](
+                          const std::vector<store::Handover>& plan) { return leases->hand(plan); }},
           std::chrono::milliseconds(500), own_games ? &own_games->router() : nullptr);
       roles_ready = roles.get();
       if (own_games) {
@@ -803,6 +807,20 @@ int main(int argc, char** argv) {
       keeper.emplace(
           *stores->leases, std::chrono::milliseconds(config.lease_ttl_ms),
           cluster::LeaseKeeper::Hooks{
+              // Games on every node, on the hub: a dead or stopping node's movable games go to
+              // the running nodes with the fewest games (docs/cluster.md, "A node that dies").
+              .spread = [&serving, &roles_ready](int limit) -> std::size_t {
+                auto* r = roles_ready.load();
+                Centre* h = serving.load();
+                if (!r || !r->is_hub() || !h) return 0;
+                std::vector<std::int64_t> here;
+                const auto given = r->give_orphans(limit, here);
+                if (given == 0) return 0;
+                if (!here.empty()) h->adopt(here);
+                // A rated game the dead node ended may not have been reported.
+                h->rate_due();
+                return given;
+              },
               // Only a hub owns games (a front node has none to take).
               .adopt =
                   [&serving, &roles_ready](const std::vector<std::int64_t>& games) {

@@ -2,7 +2,7 @@
 // processes with `--games every-node` over one PostgreSQL and a NATS. A live challenge's game is
 // played on the node of the player who accepted it: its commands go there from every
 // node (the hub's own connections included), and it goes on while the hub is dead. A node killed
-// has its games adopted by the hub, whose players are told to resync and play on there.
+// has its games given to the running nodes, whose players are told to resync and play on there.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -236,6 +236,25 @@ TEST_F(EveryNode, RatedAndQuickMatchGamesArePlayedElsewhereAndRatedOnceByTheHub)
   EXPECT_EQ(second.wait_event(matched, d4["seq"])["vertex"], "D4");
   ASSERT_EQ(second.command({{"type", "resign"}, {"game", matched}})["type"], "ack");
   ASSERT_TRUE(rated_by_the_hub(uri_, matched));
+  // A correspondence game accepted on node 1 is the hub's (its reminders read the hub's games),
+  // and stays there should its node die: not movable. The others may be given to any node.
+  const json by_mail = black->command(
+      {{"type", "create_challenge"},
+       {"settings",
+        {{"width", 9},
+         {"color", "black"},
+         {"time", {{"system", "correspondence"}, {"per_move_ms", 2 * 86'400'000}}}}}});
+  ASSERT_EQ(by_mail["type"], "ack") << by_mail.dump();
+  const json slow =
+      white->command({{"type", "accept_challenge"}, {"challenge", by_mail["challenge"]}});
+  ASSERT_EQ(slow["type"], "ack") << slow.dump();
+  EXPECT_EQ(owner_of(slow["game"]), node_id(0)) << "correspondence: on the hub";
+  const auto movable = [&](std::int64_t game) {
+    return db.query("SELECT movable FROM game_leases WHERE game_id = $1", {game}).boolean(0, 0);
+  };
+  EXPECT_FALSE(movable(slow["game"]));
+  for (const auto g : {on_hub, rated, matched}) EXPECT_TRUE(movable(g)) << "game " << g;
+  ASSERT_EQ(white->command({{"type", "resign"}, {"game", slow["game"]}})["type"], "ack");
 
   // A rated game on node 1; the hub dies; White resigns at once, before node 1 is the hub.
   const std::int64_t orphan = start_game(*black, *white, true);
@@ -259,31 +278,41 @@ TEST_F(EveryNode, RatedAndQuickMatchGamesArePlayedElsewhereAndRatedOnceByTheHub)
   EXPECT_EQ(node(1).terminate(), 0);
 }
 
-// The node that plays a game is killed: once its lease has run out the hub adopts the game, and
-// the players who sent it commands there are told to resync; they join it where it is played
-// now and play on with every acknowledged move, the last one resent under its cid answered, not
-// played again.
-TEST_F(EveryNode, ANodeKilledHasItsGamesAdoptedAndItsPlayersPlayOn) {
+// The node that plays two games is killed: once its lease has run out the hub gives its games to
+// the running nodes, each to the one with the fewest games (the hub last on a tie): one to the
+// other front node, one to the hub. The players who sent them commands there are told to resync;
+// they join them where they are played now and play on with every acknowledged move, the last one
+// resent under its cid answered, not played again.
+TEST_F(EveryNode, ANodeKilledHasItsGamesSpreadOverTheOthersAndItsPlayersPlayOn) {
   start(0);
   start(1);
   start(2);
   const std::string black_token = register_user(node(1).port(), "black");
   const std::string white_token = register_user(node(2).port(), "white");
+  const std::string dave_token = register_user(node(2).port(), "dave");
   auto black = connect(1, black_token);
   auto white = connect(2, white_token);
+  auto carol = connect(0, register_user(node(0).port(), "carol"));
+  auto dave = connect(2, dave_token);
   const std::int64_t game = start_game(*black, *white);
+  const std::int64_t second = start_game(*carol, *dave);
   ASSERT_EQ(owner_of(game), node_id(2));
+  ASSERT_EQ(owner_of(second), node_id(2));
   for (auto* c : {black.get(), white.get()}) ASSERT_TRUE(joined(*c, game));
+  for (auto* c : {carol.get(), dave.get()}) ASSERT_TRUE(joined(*c, second));
   ASSERT_EQ(black->command({{"type", "play"}, {"game", game}, {"vertex", "E5"}})["type"], "ack");
   const json c3 =
       white->command({{"type", "play"}, {"cid", "w-c3"}, {"game", game}, {"vertex", "C3"}});
   ASSERT_EQ(c3["type"], "ack") << c3.dump();
   const std::uint64_t seq = c3["seq"];
   black->forget();
+  ASSERT_EQ(carol->command({{"type", "play"}, {"game", second}, {"vertex", "D4"}})["type"], "ack");
+  carol->forget();
 
   const auto killed = std::chrono::steady_clock::now();
   node(2).kill9();
   white.reset();
+  dave.reset();
   EXPECT_EQ(black->wait_type("resync")["reason"], "game moved");
   const auto told = ms_since(killed);
   ASSERT_EQ(black->command({{"type", "join"}, {"game", game}, {"since", seq}})["type"], "ack");
@@ -300,14 +329,27 @@ TEST_F(EveryNode, ANodeKilledHasItsGamesAdoptedAndItsPlayersPlayOn) {
   EXPECT_EQ(white->wait_event(game, g7["seq"])["vertex"], "G7");
   std::printf("the game's node killed -> its player told to resync: %lld ms; -> playing: %lld ms\n",
               told, ms_since(killed));
-  EXPECT_EQ(owner_of(game), node_id(0)) << "adopted by the hub";
+  // The second game, on the hub now: Carol (on the hub's node) told to resync too.
+  EXPECT_EQ(carol->wait_type("resync")["reason"], "game moved");
+  ASSERT_TRUE(joined(*carol, second));
+  dave = connect(0, dave_token);
+  ASSERT_TRUE(joined(*dave, second));
+  const json f6 = dave->command({{"type", "play"}, {"game", second}, {"vertex", "F6"}});
+  ASSERT_EQ(f6["type"], "ack") << f6.dump();
+  EXPECT_EQ(carol->wait_event(second, f6["seq"])["vertex"], "F6");
+
+  EXPECT_EQ(owner_of(game), node_id(1)) << "given to the front node that was left";
+  EXPECT_EQ(owner_of(second), node_id(0)) << "then to the hub: one game each";
   store::pg::Connection db(uri_);
-  EXPECT_EQ(count(db, "SELECT epoch FROM game_leases WHERE game_id = " + std::to_string(game)), 2);
+  for (const auto g : {game, second})
+    EXPECT_EQ(count(db, "SELECT epoch FROM game_leases WHERE game_id = " + std::to_string(g)), 2);
   EXPECT_EQ(count(db, "SELECT count(*) FROM game_events WHERE kind = 'move' AND game_id = " +
                           std::to_string(game)),
             3);
-  black.reset();
-  white.reset();
+  EXPECT_EQ(count(db, "SELECT count(*) FROM game_events WHERE kind = 'move' AND game_id = " +
+                          std::to_string(second)),
+            2);
+  for (auto* c : {&black, &white, &carol, &dave}) c->reset();
   EXPECT_EQ(node(1).terminate(), 0);
   EXPECT_EQ(node(0).terminate(), 0);
 }

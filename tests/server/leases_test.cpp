@@ -162,6 +162,57 @@ TEST_F(Leases, ANewHubSparesRunningGameOwnersAndAStoppingNodeEndsItself) {
   EXPECT_EQ(hub->take(3), 2);
 }
 
+// Games on every node: the hub gives a dead node's movable games to the running nodes, each to
+// the one with the fewest games in play (the hub last on a tie), and only those; a game one of
+// them took itself meanwhile stays its own, one that a node stopped before it was given stays an
+// orphan (for the hub to adopt), and giving again changes nothing.
+TEST_F(Leases, ADeadNodesMovableGamesAreSpreadOverTheRunningNodesTheFewestGamesFirst) {
+  const auto hub = join("hub");
+  const auto b = join("b");
+  const auto c = join("c");
+  const auto dead = join("dead");
+  std::vector<Write> owned;
+  for (std::int64_t g = 1; g <= 6; ++g) owned.emplace_back(GameOwned{g, dead->node(), 1, true});
+  owned.emplace_back(GameOwned{7, dead->node(), 1, false});  // a tournament's: the hub's
+  owned.emplace_back(GameOwned{8, b->node(), 1, true});
+  owned.emplace_back(GameOwned{9, hub->node(), 1, false});
+  owned.emplace_back(GameOwned{10, hub->node(), 1, false});
+  games_->write(owned);
+  EXPECT_TRUE(hub->spread(100).empty()) << "its owner alive: nothing to give";
+  expire(*dead);
+
+  using H = Handover;
+  const auto plan = hub->spread(100);
+  // Before: the hub 2 games, b 1, c 0; each given counts.
+  EXPECT_EQ(plan, (std::vector<H>{{1, c->node()},
+                                  {2, b->node()},
+                                  {3, c->node()},
+                                  {4, b->node()},
+                                  {5, c->node()},
+                                  {6, hub->node()}}));
+  EXPECT_EQ(hub->spread(2), (std::vector<H>{{1, c->node()}, {2, b->node()}})) << "at most 2";
+
+  // Meanwhile c took game 3 itself (a command reached it first), and b stopped.
+  ASSERT_EQ(c->take(3), 2);
+  b->end();
+  const auto owners = hub->hand(plan);
+  EXPECT_EQ(owners,
+            (std::vector<H>{{1, c->node()}, {3, c->node()}, {5, c->node()}, {6, hub->node()}}));
+  const auto epoch = [&](std::int64_t g) {
+    return db_.query("SELECT epoch FROM game_leases WHERE game_id = $1", {g}).int64(0, 0);
+  };
+  for (const std::int64_t g : {1, 3, 5, 6}) EXPECT_EQ(epoch(g), 2) << "game " << g;
+  EXPECT_EQ(epoch(2), 1) << "b stopped before it was given";
+  EXPECT_EQ(hub->orphans(100), (std::vector<std::int64_t>{2, 4, 7, 8}))
+      << "what the hub adopts itself: the games b had and those that stay on the hub";
+  EXPECT_FALSE(dead->renew()) << "the node its games were given away from is ended";
+  EXPECT_EQ(c->take(1), 2) << "c owns it: it brings it into memory under its epoch";
+
+  EXPECT_EQ(hub->hand(plan), owners) << "given again: the same owners";
+  for (const std::int64_t g : {1, 3, 5, 6}) EXPECT_EQ(epoch(g), 2) << "game " << g;
+  EXPECT_EQ(db_.query("SELECT count(*) FROM game_leases WHERE movable").int64(0, 0), 7);
+}
+
 // Told to look now (a node said it stopped), the keeper renews and adopts orphans at its next
 // round, not a third of the lease later.
 TEST_F(Leases, TheKeeperLooksForOrphansAtOnceWhenTold) {
@@ -171,7 +222,8 @@ TEST_F(Leases, TheKeeperLooksForOrphansAtOnceWhenTold) {
   std::vector<std::int64_t> adopted;
   Metrics metrics;
   cluster::LeaseKeeper keeper(*b, 60s,
-                              {.adopt =
+                              {.spread = {},
+                               .adopt =
                                    [&](const std::vector<std::int64_t>& games) {
                                      for (const auto g : games)
                                        if (b->take(g)) adopted.push_back(g);
@@ -293,7 +345,8 @@ TEST_F(Leases, TheKeeperRenewsAdoptsOrphansReconnectsAndStopsANodeThatIsDeadToOt
   std::vector<std::string> lost;
   Metrics metrics;
   cluster::LeaseKeeper keeper(*b, 60s,
-                              {.adopt =
+                              {.spread = {},
+                               .adopt =
                                    [&](const std::vector<std::int64_t>& games) {
                                      std::size_t taken = 0;
                                      for (const auto g : games) {
@@ -413,7 +466,8 @@ TEST_F(Leases, TheKeeperKeepsANodeCutOffFromTheDatabaseAndItLivesOnWhenItComesBa
   std::vector<std::int64_t> adopted;
   Metrics metrics;
   cluster::LeaseKeeper keeper(*b, 60s,
-                              {.adopt =
+                              {.spread = {},
+                               .adopt =
                                    [&](const std::vector<std::int64_t>& games) {
                                      for (const auto g : games) adopted.push_back(g);
                                      return games.size();

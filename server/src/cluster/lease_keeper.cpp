@@ -110,6 +110,16 @@ void LeaseKeeper::tick(std::chrono::steady_clock::time_point now) {
     if (now - *back_since_ < std::max<std::chrono::steady_clock::duration>(ttl_, kGrace)) return;
     back_since_.reset();
   }
+  if (hooks_.spread) {
+    try {
+      if (const auto given = hooks_.spread(kAdoptPerRound); given > 0)
+        spdlog::info("node {} gave {} games whose owner is gone to the running nodes",
+                     leases_.name(), given);
+    } catch (const std::exception& e) {
+      spdlog::warn("node {} could not give orphaned games to other nodes: {}", leases_.name(),
+                   e.what());
+    }
+  }
   try {
     const auto orphans = leases_.orphans(kAdoptPerRound);
     if (orphans.empty() || !hooks_.adopt) return;

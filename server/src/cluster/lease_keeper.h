@@ -20,8 +20,8 @@ namespace tengen::cluster {
 // games of nodes that are not (docs/cluster.md). On a thread of its own, every quarter second:
 // checks the hub lock (no round trip unless its connection broke: then it is taken again); every
 // third of the lease's time to live, renews the node's liveness, then hands the games whose
-// owner's liveness ran out to `adopt` (not for kGrace after the database's return: every node's
-// ran out while it was away).
+// owner's liveness ran out to `spread` and `adopt` (not for kGrace after the database's return:
+// every node's ran out while it was away).
 //
 // A node another node ended (a new hub ended the last one, a node restarted under its name) must
 // stop at once (`lost`): others may have taken its games, and the store would refuse its writes
@@ -33,6 +33,10 @@ namespace tengen::cluster {
 class LeaseKeeper {
  public:
   struct Hooks {
+    // Games on every node, on the hub: gives at most `limit` movable orphans to the running
+    // nodes, spread (store::PostgresLeases::spread); returns how many it gave. Before `adopt`,
+    // which takes what is left (those that must stay on the hub).
+    std::function<std::size_t(int limit)> spread;
     // Takes the games over (Centre::adopt); returns how many it took.
     std::function<std::size_t(const std::vector<std::int64_t>&)> adopt;
     // This node's liveness is gone; `why` says how. Does not return in the server (it stops).

@@ -55,6 +55,25 @@ bool Roles::try_become_hub() {
   if (routes_ && hooks_.placements) {
     for (const auto& [game, node] : hooks_.placements()) routes_->set_owner(game, node);
   }
+  // The movable games of the nodes that are gone (the last hub's among them) go to the running
+  // nodes first, this one included: its recovery then takes its share and leaves the others'.
+  if (routes_ && hooks_.spread) {
+    constexpr int kAtOnce = 200;
+    std::vector<std::int64_t> here;
+    std::size_t given = 0, round = 0;
+    try {
+      while ((round = give_orphans(kAtOnce, here)) == kAtOnce) given += round;
+      given += round;
+    } catch (const std::exception& e) {  // what is left is this node's recovery's
+      spdlog::warn("node {} could not give the games of nodes that are gone to others: {}",
+                   leases_.name(), e.what());
+    }
+    if (given > 0)
+      spdlog::info(
+          "node {} gave {} games of nodes that are gone to the running nodes ({} to "
+          "itself)",
+          leases_.name(), given, here.size());
+  }
   Dispatcher& hub = hooks_.become_hub();
   // A command of a game played elsewhere that reaches the hub is sent back where it belongs.
   gateway_.emplace(bus_, hub, Gateway::hub_subjects(),
@@ -118,6 +137,30 @@ void Roles::tell_owner(std::int64_t game, std::int64_t node) {
   }
 }
 
+std::size_t Roles::give_orphans(int limit, std::vector<std::int64_t>& here) {
+  if (!routes_ || !hooks_.spread || !hooks_.hand) return 0;
+  const auto plan = hooks_.spread(limit);
+  if (plan.empty()) return 0;
+  const auto self = leases_.node();
+  // Its commands that reach the hub meanwhile go to its node at once (which then takes the game
+  // itself, if they are there first).
+  for (const auto& to : plan) placing(to.game, to.node == self ? 0 : to.node);
+  const auto owners = hooks_.hand(plan);
+  std::size_t given = 0;
+  for (const auto& to : plan) {
+    const auto it = std::find_if(owners.begin(), owners.end(),
+                                 [&](const store::Handover& o) { return o.game == to.game; });
+    if (it == owners.end()) {  // still an orphan: the hub adopts it
+      placing(to.game, 0);
+      continue;
+    }
+    ++given;
+    if (it->node == self) here.push_back(it->game);
+    tell_owner(it->game, it->node == self ? 0 : it->node);
+  }
+  return given;
+}
+
 void Roles::tell_rating_due(Bus& bus, std::int64_t game) {
   try {
     bus.publish(bus::cluster_subject(), bus::encode_rating_due(game));
@@ -140,7 +183,7 @@ void Roles::hub_announced(std::string_view data) {
   }
   if (const auto left = bus::decode_node_left(data)) {
     if (!routes_ || *left == leases_.node()) return;
-    spdlog::info("node {} is gone: its games are played on the hub now", *left);
+    spdlog::info("node {} is gone: its games go to the running nodes", *left);
     routes_->forget_node(*left);
     if (is_hub() && hooks_.adopt_now) hooks_.adopt_now();
     if (is_hub() && hooks_.rate_due) hooks_.rate_due();

@@ -50,6 +50,11 @@ class Roles {
     // On the hub, games on every node: a node ended a rated game, or a node is gone (its word
     // may be lost with it): the games left to rate are rated (Centre::rate_due). Does not wait.
     std::function<void()> rate_due;
+    // Games on every node, on the hub (give_orphans): which running node to give each of at most
+    // `limit` movable orphans to (store::PostgresLeases::spread), and the giving (::hand),
+    // which returns who owns each game after it.
+    std::function<std::vector<store::Handover>(int limit)> spread;
+    std::function<std::vector<store::Handover>(const std::vector<store::Handover>&)> hand;
   };
 
   // Tries the hub lock at once (becoming the hub before returning if it is free), else waits
@@ -95,6 +100,14 @@ class Roles {
   // Every node is told where `game` is played now (0: on the hub, which adopted it), and `node`
   // brings it into memory.
   void tell_owner(std::int64_t game, std::int64_t node);
+  // On the hub (or the node becoming it), games on every node: gives at most `limit` movable
+  // games whose node died or stopped to the running nodes, the fewest games first (docs/
+  // cluster.md, "A node that dies"). Every node is told where each is played now, and its node
+  // brings it into memory; those given to this node are added to `here` (the hub's centre
+  // takes them: Centre::adopt, or its recovery). Returns how many were given; a game that could
+  // not be (its node stopped meanwhile) is left for the hub to adopt. Throws if the store cannot
+  // be reached.
+  std::size_t give_orphans(int limit, std::vector<std::int64_t>& here);
   // Games on every node: this node ended rated `game`, durable with its store::RatingDue row; the
   // hub is told to rate it (on `bus`: safe while the roles go).
   static void tell_rating_due(Bus& bus, std::int64_t game);

@@ -186,6 +186,9 @@ class Lobby final : private TournamentHost {
     // challenge, or of the quick match's last seeker), and the games opened that are played on
     // another node.
     std::optional<std::int64_t> place_on;
+    // The next game opened is a quick match's (as a challenge's game, it may be played on any
+    // node: store::GameOwned::movable).
+    bool matched = false;
     std::map<protocol::GameId, std::int64_t> elsewhere;
   };
 

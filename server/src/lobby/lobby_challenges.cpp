@@ -234,6 +234,7 @@ void Lobby::pair_seekers(Turn& turn) {
     // Games on every node: played on the node of the one who sought last (whose seek, as a rule,
     // made the pair: a connection that is there now); on the hub if that is the hub's own.
     if (s_.placed && pair.second.node != 0) turn.place_on = pair.second.node;
+    turn.matched = true;
     const protocol::GameId game = open_room(turn, std::nullopt, settings, black, white,
                                             std::nullopt, std::nullopt, s_.room, false);
     tell_started(turn, {game, black, white, settings, false});
@@ -265,11 +266,13 @@ protocol::GameId Lobby::open_room(Turn& turn, std::optional<protocol::ChallengeI
   // quick match's, rated or not (that node has the hub rate it once its end is durable:
   // Centre::rate_due); never a tournament's, whose end moves the tournament on here, nor a
   // correspondence game, whose reminders and digests read the hub's games.
+  // Such a game is movable: should its node die or stop, it is handed to another running node.
   const auto place_on = std::exchange(turn.place_on, std::nullopt);
-  const bool elsewhere = place_on && !in_tournament &&
-                         settings.time.system != protocol::TimeControl::System::Correspondence;
+  const bool movable = (challenge || std::exchange(turn.matched, false)) && !in_tournament &&
+                       settings.time.system != protocol::TimeControl::System::Correspondence;
+  const bool elsewhere = place_on && movable;
   turn.out.writes.push_back(
-      store::GameOwned{game, elsewhere ? *place_on : s_.leases.node(), kFirstEpoch});
+      store::GameOwned{game, elsewhere ? *place_on : s_.leases.node(), kFirstEpoch, movable});
   auto room = std::make_unique<Room>(game, settings, black, white, std::move(nigiri),
                                      s_.clock.steady_now(), options);
   s_.prepare_room(*room);

@@ -157,6 +157,10 @@ struct GameOwned {
   std::int64_t game_id = 0;
   std::int64_t node_id = 0;
   std::int64_t epoch = 1;
+  // Games on every node: it may be played on any node (a live challenge's game or a quick
+  // match's), so that a dead or stopping owner's game is handed to another running node rather
+  // than the hub (docs/cluster.md).
+  bool movable = false;
 };
 
 struct Fence {

@@ -8,6 +8,13 @@
 
 namespace tengen::store {
 
+// A game given to a node (store::PostgresLeases::spread, cluster::Roles::give_orphans).
+struct Handover {
+  std::int64_t game = 0;
+  std::int64_t node = 0;
+  bool operator==(const Handover&) const = default;
+};
+
 // Which node owns each game (docs/cluster.md). A node is alive while it renews its liveness in
 // the store; a game is owned by one node at a time under an epoch, which grows when another node
 // takes it over because its owner's liveness ran out. Whatever a node writes about a game it

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "store/postgres.h"
@@ -171,6 +172,80 @@ std::optional<std::int64_t> PostgresLeases::owner_elsewhere(std::int64_t game) {
         {game, node_});
     if (r.rows() == 0) return std::nullopt;
     return r.int64(0, 0);
+  });
+}
+
+std::vector<Handover> PostgresLeases::spread(int limit) {
+  return with_db([&](pg::Connection& db) {
+    const auto orphans = db.query_idempotent(
+        std::string("SELECT l.game_id FROM game_leases l JOIN games g ON g.id = l.game_id"
+                    " WHERE l.movable AND g.ended_at IS NULL AND NOT EXISTS ("
+                    "  SELECT 1 FROM nodes n WHERE n.id = l.node_id AND ") +
+            kAlive + ") ORDER BY l.game_id LIMIT $1",
+        {limit});
+    std::vector<Handover> plan;
+    if (orphans.rows() == 0) return plan;
+    const auto running = db.query_idempotent(
+        "SELECT n.id, (SELECT count(*) FROM game_leases l JOIN games g ON g.id = l.game_id"
+        "  WHERE l.node_id = n.id AND g.ended_at IS NULL) FROM nodes n WHERE " +
+        kRunning + " ORDER BY n.id");
+    struct Load {
+      std::int64_t node;
+      std::int64_t games;
+    };
+    std::vector<Load> loads;
+    for (int i = 0; i < running.rows(); ++i)
+      loads.push_back({running.int64(i, 0), running.int64(i, 1)});
+    if (loads.empty()) return plan;
+    // Fewest games first; on a tie, not this node (the hub); then the lowest id.
+    const auto before = [this](const Load& a, const Load& b) {
+      if (a.games != b.games) return a.games < b.games;
+      if ((a.node == node_) != (b.node == node_)) return b.node == node_;
+      return a.node < b.node;
+    };
+    for (int i = 0; i < orphans.rows(); ++i) {
+      auto& least = *std::min_element(loads.begin(), loads.end(), before);
+      plan.push_back({orphans.int64(i, 0), least.node});
+      ++least.games;
+    }
+    return plan;
+  });
+}
+
+std::vector<Handover> PostgresLeases::hand(const std::vector<Handover>& plan) {
+  std::vector<Handover> out;
+  if (plan.empty()) return out;
+  std::string games = "{", nodes = "{";
+  for (const auto& h : plan) {
+    games += (games.size() > 1 ? "," : "") + std::to_string(h.game);
+    nodes += (nodes.size() > 1 ? "," : "") + std::to_string(h.node);
+  }
+  games += "}";
+  nodes += "}";
+  return with_db([&](pg::Connection& db) {
+    // As take(), for many games and on behalf of other nodes: every part sees the tables as they
+    // were before the statement.
+    const auto r = db.query(
+        std::string("WITH x AS (SELECT * FROM unnest($1::bigint[], $2::bigint[]) AS x(game, node))"
+                    ", before AS (SELECT l.game_id, l.node_id FROM game_leases l"
+                    "  JOIN x ON x.game = l.game_id)"
+                    ", handed AS (UPDATE game_leases l SET node_id = x.node,"
+                    "  epoch = l.epoch + 1, taken_at = now() FROM x WHERE l.game_id = x.game"
+                    "  AND l.node_id <> x.node AND NOT EXISTS ("
+                    "   SELECT 1 FROM nodes n WHERE n.id = l.node_id AND ") +
+            kAlive + ") AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = x.node AND " + kRunning +
+            ") RETURNING l.game_id, l.node_id)"
+            ", ended AS (UPDATE nodes SET ended_at = now() WHERE ended_at IS NULL AND id IN ("
+            "  SELECT b.node_id FROM before b JOIN handed h ON h.game_id = b.game_id))"
+            " SELECT game_id, node_id FROM handed"
+            " UNION ALL SELECT b.game_id, b.node_id FROM before b JOIN nodes n ON n.id = b.node_id"
+            "  WHERE " +
+            kAlive +
+            " AND NOT EXISTS (SELECT 1 FROM handed h WHERE h.game_id = b.game_id)"
+            " ORDER BY 1",
+        {games, nodes});
+    for (int i = 0; i < r.rows(); ++i) out.push_back({r.int64(i, 0), r.int64(i, 1)});
+    return out;
   });
 }
 

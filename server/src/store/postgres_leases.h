@@ -54,6 +54,18 @@ class PostgresLeases final : public Leases {
   // The running node that owns `game`, if another than this one.
   std::optional<std::int64_t> owner_elsewhere(std::int64_t game);
 
+  // Games on every node, for the hub (docs/cluster.md, "A node that dies"): the movable games
+  // (GameOwned::movable) whose owner's liveness ran out, at most `limit`, oldest first, each
+  // given to the running node with the fewest games in play — on a tie, another than this one
+  // (the hub, which runs the lobby too), then the lowest id — counting those given before it.
+  std::vector<Handover> spread(int limit);
+  // Gives each game of `plan` to its node, one epoch on, if its owner's liveness has still run out
+  // and the node is running (the owner is ended for good, as by take()). Returns, for each game
+  // of the plan that a live node owns now, that node: the planned one, or one that took the game
+  // itself meanwhile (this one, a command having reached it first); a game not returned is
+  // still an orphan (its node stopped meanwhile).
+  std::vector<Handover> hand(const std::vector<Handover>& plan);
+
  private:
   // Runs `call` on the connection, under mutex_.
   template <class F>

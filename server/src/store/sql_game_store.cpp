@@ -219,8 +219,9 @@ void add_statements(const Write& write, std::vector<sql::Change>& out) {
                            {value(r.at_ms), value(r.sgf), value(r.id)}});
           },
           [&](const GameOwned& o) {
-            out.push_back({"INSERT INTO game_leases(game_id, node_id, epoch) VALUES (?, ?, ?)",
-                           {value(o.game_id), value(o.node_id), value(o.epoch)}});
+            out.push_back(
+                {"INSERT INTO game_leases(game_id, node_id, epoch, movable) VALUES (?, ?, ?, ?)",
+                 {value(o.game_id), value(o.node_id), value(o.epoch), value(o.movable)}});
           },
           // Raises SQLSTATE TG001 (migrations/postgres/0005_nodes.sql), failing the group.
           [&](const Fence& f) {
