@@ -166,6 +166,18 @@ std::optional<SessionEnded> decode_session_ended(std::string_view text) {
   return m;
 }
 
+std::string encode(const ChatPosted& m) {
+  return json{{"chat_by", m.user}, {"counter", m.counter}}.dump();
+}
+
+std::optional<ChatPosted> decode_chat_posted(std::string_view text) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("chat_by") || !j["chat_by"].is_number_integer() ||
+      !j.contains("counter") || !j["counter"].is_number_integer())
+    return std::nullopt;
+  return ChatPosted{j["chat_by"].get<std::int64_t>(), j["counter"].get<std::int64_t>()};
+}
+
 std::string encode_hub(std::int64_t node) {
   return json{{"hub", node}}.dump();
 }

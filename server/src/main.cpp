@@ -305,6 +305,21 @@ int main(int argc, char** argv) {
       return services;
     };
     std::unique_ptr<cluster::NatsBus> bus;  // several nodes (--bus)
+    // Games on every node: one chat rate per account across the cluster. A line a centre's rate
+    // counted is said on the bus, and the other centres' rates (this node's other one, the other
+    // nodes') count it too; each is told apart by its counter, twice the node's id for the hub's
+    // centre, one more for the node's own games' centre.
+    const auto chat_counter = [&stores](int which) { return stores->leases->node() * 2 + which; };
+    auto chat_posted = [&bus, &chat_counter](int which) {
+      return [&bus, counter = chat_counter(which)](std::int64_t user) {
+        try {
+          bus->publish(protocol::bus::chat_subject(),
+                       protocol::bus::encode(protocol::bus::ChatPosted{user, counter}));
+        } catch (const std::exception& e) {
+          spdlog::warn("could not tell the other nodes of a line of chat: {}", e.what());
+        }
+      };
+    };
     // Games on every node: the games the lobby places on this node, played by a centre of its
     // own (its lobby unused), with timers of its own.
     std::unique_ptr<Timers> own_timers;
@@ -323,6 +338,7 @@ int main(int argc, char** argv) {
       services.rebuild_ratings_at_hub = [&rebuild_ratings_at_hub] {
         return rebuild_ratings_at_hub();
       };
+      services.chat_posted = chat_posted(1);
       own_games.emplace(std::move(services));
       spdlog::info("games are played on every node: those placed here by the lobby, here");
     }
@@ -357,6 +373,7 @@ int main(int argc, char** argv) {
         services.placed = [&roles_ready](protocol::GameId game, std::int64_t node) {
           if (auto* r = roles_ready.load()) r->tell_owner(game, node);
         };
+        services.chat_posted = chat_posted(0);
         // A node's word that a rated game ended may be lost on the bus: the hub also reads the
         // games left to rate every 10 s (one short query; the table is empty most of the time).
         services.ratings_sweep = std::chrono::seconds(10);
@@ -604,6 +621,8 @@ int main(int argc, char** argv) {
     // other nodes, whose WebSockets here close too.
     std::unique_ptr<cluster::Bus::Subscription> hub_answers;
     std::unique_ptr<cluster::Bus::Subscription> session_ends;
+    // Games on every node: the lines of chat posted elsewhere, counted here too.
+    std::unique_ptr<cluster::Bus::Subscription> chat_lines;
     // Games on every node: the reads of this node's own games, answered to the hub.
     std::unique_ptr<cluster::Bus::Subscription> own_answers;
     // With SQLite nobody else could take a game: no keeper. With PostgreSQL, once listening.
@@ -711,6 +730,18 @@ int main(int argc, char** argv) {
                          });
     }
 
+    if (clustered && own_games) {
+      chat_lines =
+          bus->subscribe(protocol::bus::chat_subject(),
+                         [&serving, &own_games, &chat_counter](std::string_view data) {
+                           const auto line = protocol::bus::decode_chat_posted(data);
+                           if (!line) return;
+                           if (Centre* h = serving.load(); h && line->counter != chat_counter(0))
+                             h->chat_elsewhere(line->user);
+                           if (line->counter != chat_counter(1))
+                             own_games->chat_elsewhere(line->user);
+                         });
+    }
     if (!clustered) build_hub();  // recovered once the port is bound
     const auto started = std::chrono::steady_clock::now();
     // Ready to serve players (docs/operations.md): the database reachable, and on a front node
@@ -938,6 +969,7 @@ int main(int argc, char** argv) {
     roles.reset();  // no more becoming the hub, nor forwarding
     hub_answers.reset();
     session_ends.reset();
+    chat_lines.reset();
     if (hub) hub->stop();  // the games' actors finish what they were given (arming timers)
     if (own_games) own_games->stop();
     timers.reset();  // before the hub they call

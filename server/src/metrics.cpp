@@ -43,6 +43,9 @@ std::string Metrics::render(const Gauges& g, double uptime_s) const {
   metric(out, "tengen_lease_renewal_seconds_total", "counter",
          "Time spent renewing (divided by renewals: the database's round trip).",
          static_cast<double>(lease_renewal_us_total.load()) / 1e6);
+  metric(out, "tengen_chat_lines_elsewhere_total", "counter",
+         "Lines of chat posted on other nodes that this node's chat rates counted too.",
+         chat_lines_elsewhere_total.load());
   metric(out, "tengen_games_taken_over_total", "counter",
          "Games this node took over from nodes whose liveness ran out.",
          games_taken_over_total.load());

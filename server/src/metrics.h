@@ -22,7 +22,8 @@ struct Metrics {
   std::atomic<std::uint64_t> lease_renewals_total{0};
   std::atomic<std::uint64_t> lease_renewal_failures_total{0};  // the store could not be reached
   std::atomic<std::uint64_t> lease_renewal_us_total{0};        // time spent renewing
-  std::atomic<std::uint64_t> games_taken_over_total{0};        // from nodes whose liveness ran out
+  std::atomic<std::uint64_t> chat_lines_elsewhere_total{0};  // counted here, posted on another node
+  std::atomic<std::uint64_t> games_taken_over_total{0};      // from nodes whose liveness ran out
   std::atomic<std::uint64_t> games_loaded_total{0};  // read back from the store (GameDirectory)
   // The bus between nodes (with --bus; docs/cluster.md).
   std::atomic<std::uint64_t> bus_published_total{0};  // messages this node put on the bus

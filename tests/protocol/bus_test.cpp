@@ -71,6 +71,10 @@ TEST(Bus, TheHubsMessagesToANodeReadBackAsWritten) {
   EXPECT_EQ(ended->session, 77);
   EXPECT_EQ(ended->why, "");
   EXPECT_EQ(decode_session_ended(encode(SessionEnded{3, 77, "banned"}))->why, "banned");
+  const auto chat = decode_chat_posted(encode(ChatPosted{41, 7}));
+  ASSERT_TRUE(chat);
+  EXPECT_EQ(chat->user, 41);
+  EXPECT_EQ(chat->counter, 7);
 }
 
 TEST(Bus, AFrontNodesQuestionsToTheHubAndTheAnswersReadBackAsWritten) {
@@ -108,6 +112,9 @@ TEST(Bus, WhatIsNotSuchAMessageIsRefused) {
   EXPECT_FALSE(decode_to_node(R"({"connection":1,"texts":[],"moved":"b"})"));
   EXPECT_FALSE(decode_session_ended(R"({"node":1})"));
   EXPECT_FALSE(decode_session_ended(R"({"node":1,"session_ended":"7"})"));
+  EXPECT_FALSE(decode_chat_posted(R"({"chat_by":1})"));
+  EXPECT_FALSE(decode_chat_posted(R"({"chat_by":"ann","counter":2})"));
+  EXPECT_FALSE(decode_chat_posted(encode(SessionEnded{3, 77})));
   for (const char* text : {"{}", R"({"read":"everything","id":1,"limit":0})",
                            R"({"read":"live_sgf","id":"1","limit":0})",
                            R"({"read":"tournaments","id":0,"limit":20,"before":"x"})"}) {

@@ -354,6 +354,51 @@ TEST_F(EveryNode, ANodeKilledHasItsGamesSpreadOverTheOthersAndItsPlayersPlayOn) 
   EXPECT_EQ(node(0).terminate(), 0);
 }
 
+// The lines of chat `node` counted as posted on other nodes (its /metrics), once at least `lines`.
+bool counted_elsewhere(testing::ServerProcess& node, int lines) {
+  const std::string name = "tengen_chat_lines_elsewhere_total ";
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < until) {
+    const auto metrics = testing::body_of(testing::http_get(node.port(), "/metrics"));
+    const auto at = metrics.find("\n" + name);
+    if (at != std::string::npos && std::stoi(metrics.substr(at + 1 + name.size())) >= lines)
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // polls the node's counter
+  }
+  return false;
+}
+
+// One chat rate for an account across the cluster: Ann plays one game on node b and one on node
+// c; her five lines in the first (the burst) count on node c too, and her next line, in the
+// second game, is refused there. Carol, her opponent on node c, chats on.
+TEST_F(EveryNode, AnAccountsChatRateHoldsAcrossTheNodesThatPlayItsGames) {
+  start(0);
+  start(1);
+  start(2);
+  auto ann = connect(0, register_user(node(0).port(), "ann"));
+  auto bob = connect(1, register_user(node(1).port(), "bob"));
+  auto carol = connect(2, register_user(node(2).port(), "carol"));
+  const std::int64_t on_b = start_game(*ann, *bob);
+  const std::int64_t on_c = start_game(*ann, *carol);
+  ASSERT_EQ(owner_of(on_b), node_id(1));
+  ASSERT_EQ(owner_of(on_c), node_id(2));
+  for (const auto g : {on_b, on_c}) ASSERT_TRUE(joined(*ann, g));
+  ASSERT_TRUE(joined(*carol, on_c));
+  const auto chat = [](std::int64_t game, const std::string& text) {
+    return json{{"type", "chat"}, {"game", game}, {"text", text}};
+  };
+  for (int i = 0; i < 5; ++i) {
+    const json posted = ann->command(chat(on_b, "line " + std::to_string(i)));
+    ASSERT_EQ(posted["type"], "ack") << posted.dump();
+  }
+  ASSERT_TRUE(counted_elsewhere(node(2), 5)) << "node c heard of her five lines";
+  const json refused = ann->command(chat(on_c, "one more, elsewhere"));
+  EXPECT_EQ(refused["code"], "rate_limited") << refused.dump();
+  EXPECT_EQ(carol->command(chat(on_c, "hello"))["type"], "ack") << "her rate, not Carol's";
+  for (auto* c : {&ann, &bob, &carol}) c->reset();
+  for (const int i : {1, 2, 0}) EXPECT_EQ(node(i).terminate(), 0);
+}
+
 // A node started after a game was placed never heard where it is played; when the hub dies,
 // whichever node becomes the hub finds it (the new hub reads where the running nodes' games are;
 // another node asks the hub, which sends its commands on), and it goes on where it was.

@@ -57,6 +57,13 @@ inline std::string sessions_subject() {
   return "tengen.sessions";
 }
 
+// Where a node says that an account posted a line of chat (in a game or on a review board):
+// every other node's chat rate counts it too, so that an account chatting in games played on
+// several nodes has one rate across them all (docs/cluster.md, "Limits across nodes").
+inline std::string chat_subject() {
+  return "tengen.chat";
+}
+
 // An account as the hub needs it (never its password hash).
 struct User {
   std::int64_t id = 0;
@@ -167,6 +174,14 @@ struct SessionEnded {
 };
 std::string encode(const SessionEnded& m);
 std::optional<SessionEnded> decode_session_ended(std::string_view text);
+// On chat_subject(): `user` posted a line, counted by the rate `counter` (a node's centre:
+// Router; the one that counted it skips its own).
+struct ChatPosted {
+  std::int64_t user = 0;
+  std::int64_t counter = 0;
+};
+std::string encode(const ChatPosted& m);
+std::optional<ChatPosted> decode_chat_posted(std::string_view text);
 // The hub's announcement on cluster_subject(): the node that is the hub now.
 std::string encode_hub(std::int64_t node);
 std::optional<std::int64_t> decode_hub(std::string_view text);

@@ -87,7 +87,8 @@ Centre::Centre(Services services)
                .elsewhere = [this](std::function<void()> job) { pool_.post(std::move(job)); },
                .games_only = services_.games_only,
                .played_elsewhere = services_.taken_elsewhere,
-               .known_elsewhere = services_.known_elsewhere}) {
+               .known_elsewhere = services_.known_elsewhere,
+               .chat_posted = services_.chat_posted}) {
   if (services_.timers) services_.timers->set_handler([this](const TimerId& id) { deadline(id); });
 }
 

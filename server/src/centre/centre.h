@@ -126,6 +126,8 @@ class Centre final : private games::GameHost {
     // told (a node's word lost on the bus while the hub lived); zero: only when told, at recovery,
     // and when a node's games are adopted or it leaves.
     Millis ratings_sweep{0};
+    // Several nodes: a line of chat counted by this centre's rate (Router::Services's).
+    std::function<void(std::int64_t user)> chat_posted{};
   };
 
   explicit Centre(Services services);
@@ -167,6 +169,8 @@ class Centre final : private games::GameHost {
   void bring(protocol::GameId game) {
     games_.post(game, games::Read{[](const Room*) {}});
   }
+  // A line of chat posted elsewhere in the cluster (Router::chat_elsewhere).
+  void chat_elsewhere(std::int64_t user) { router_.chat_elsewhere(user); }
   // Whether the game is in memory here.
   bool plays(protocol::GameId game) const { return games_.contains(game); }
 

@@ -91,9 +91,14 @@ void Router::received(const std::shared_ptr<Connection>& who, protocol::ClientEn
 
 std::optional<protocol::Error> Router::too_much_chat(std::int64_t user, const std::string& cid,
                                                      Steady now) {
+  bool taken = false;
   {
     std::lock_guard lock(chat_mutex_);
-    if (chat_rate_.try_take(std::to_string(user), now)) return std::nullopt;
+    taken = chat_rate_.try_take(std::to_string(user), now);
+  }
+  if (taken) {
+    if (s_.chat_posted) s_.chat_posted(user);
+    return std::nullopt;
   }
   return error(cid, ErrorCode::RateLimited,
                "too much chat: at most " + std::to_string(s_.chat_burst) +
@@ -110,6 +115,13 @@ void Router::count_chat(std::vector<std::pair<std::int64_t, std::int64_t>> lines
     const auto ago = std::chrono::milliseconds(std::max<std::int64_t>(0, unix_now - at));
     chat_rate_.try_take(std::to_string(user), steady_now - ago);
   }
+}
+
+void Router::chat_elsewhere(std::int64_t user) {
+  if (s_.metrics) ++s_.metrics->chat_lines_elsewhere_total;
+  std::lock_guard lock(chat_mutex_);
+  // A token if one is left: none left, the next line here is refused anyway.
+  chat_rate_.try_take(std::to_string(user), s_.clock.steady_now());
 }
 
 void Router::run_command(const std::shared_ptr<Connection>& who,

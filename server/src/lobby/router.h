@@ -59,6 +59,9 @@ class Router final : public Dispatcher {
     // own, or another node as far as it knows), looked at before reading the game back: its
     // command is not applied here either (its client resyncs). Cheap; none: no game is.
     std::function<bool(protocol::GameId)> known_elsewhere{};
+    // Several nodes: a line of `user`'s chat was counted here (posted); the other nodes' rates
+    // count it too (chat_elsewhere). Called on an owner's thread, outside the rate's lock.
+    std::function<void(std::int64_t user)> chat_posted{};
   };
   explicit Router(Services services);
 
@@ -80,6 +83,9 @@ class Router final : public Dispatcher {
   // account's chat rate as if posted here, so that a restart or a new hub does not hand every
   // account a fresh burst.
   void count_chat(std::vector<std::pair<std::int64_t, std::int64_t>> lines);
+  // A line `user` posted on another node (or another centre of this node) counts against their
+  // rate here too: one rate for an account across the cluster (docs/cluster.md).
+  void chat_elsewhere(std::int64_t user);
 
  private:
   // Runs a command on its connection's lane: answered again if applied already; then to its
