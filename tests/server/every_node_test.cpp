@@ -91,6 +91,15 @@ TEST_F(EveryNode, AGameIsPlayedOnTheNodeOfThePlayerWhoAcceptedItAndOutlivesTheHu
   black = connect(1, black_token);
   auto watcher = connect(0, watcher_token);
   for (auto* c : {black.get(), white.get(), watcher.get()}) ASSERT_TRUE(joined(*c, game));
+  // "N watching" counts the spectators of every node: one on the hub, one on node 1, told to
+  // White on node 2, where the game is played.
+  auto watcher2 = connect(1, register_user(node(1).port(), "watcher2"));
+  ASSERT_TRUE(joined(*watcher2, game));
+  const json watching = white->wait([&](const json& m) {
+    return m["type"] == "watching" && m["game"] == game && m["count"] == 2;
+  });
+  EXPECT_EQ(watching["count"], 2) << watching.dump();
+  watcher2.reset();
   const char* opening[] = {"E5", "C3", "G7", "C7"};
   std::uint64_t seq = 0;
   for (int i = 0; i < 4; ++i) {
