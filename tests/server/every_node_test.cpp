@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <thread>
 
 #include "store/postgres.h"
@@ -162,20 +163,26 @@ TEST_F(EveryNode, AGameIsPlayedOnTheNodeOfThePlayerWhoAcceptedItAndOutlivesTheHu
   EXPECT_EQ(node(2).terminate(), 0);
 }
 
+// Whether `done` comes true within 10 s, asked every 10 ms (what it reads is another process's).
+bool within_10_s(const std::function<bool()>& done) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < until) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
 // The hub rates a rated game another node played once that node says its end is durable; it is
 // told on the bus, and the rows that say a game is still to rate tell it anyway. Waits for that
 // (asynchronous) rating, up to 10 s: true once the game's two rows of history are there.
 bool rated_by_the_hub(const std::string& uri, std::int64_t game) {
   store::pg::Connection db(uri);
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   const std::string id = std::to_string(game);
-  while (std::chrono::steady_clock::now() < until) {
-    if (count(db, "SELECT count(*) FROM rating_history WHERE game_id = " + id) == 2 &&
-        count(db, "SELECT count(*) FROM ratings_due WHERE game_id = " + id) == 0)
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));  // polls the store's rows
-  }
-  return false;
+  return within_10_s([&] {
+    return count(db, "SELECT count(*) FROM rating_history WHERE game_id = " + id) == 2 &&
+           count(db, "SELECT count(*) FROM ratings_due WHERE game_id = " + id) == 0;
+  });
 }
 
 // A rated game is played where it was accepted too (the hub rates it once its node says it
@@ -366,15 +373,11 @@ TEST_F(EveryNode, ANodeKilledHasItsGamesSpreadOverTheOthersAndItsPlayersPlayOn) 
 // The lines of chat `node` counted as posted on other nodes (its /metrics), once at least `lines`.
 bool counted_elsewhere(testing::ServerProcess& node, int lines) {
   const std::string name = "tengen_chat_lines_elsewhere_total ";
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < until) {
+  return within_10_s([&] {
     const auto metrics = testing::body_of(testing::http_get(node.port(), "/metrics"));
     const auto at = metrics.find("\n" + name);
-    if (at != std::string::npos && std::stoi(metrics.substr(at + 1 + name.size())) >= lines)
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // polls the node's counter
-  }
-  return false;
+    return at != std::string::npos && std::stoi(metrics.substr(at + 1 + name.size())) >= lines;
+  });
 }
 
 // One chat rate for an account across the cluster: Ann plays one game on node b and one on node
