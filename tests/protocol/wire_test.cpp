@@ -312,6 +312,7 @@ std::vector<std::pair<std::string, ServerMessage>> server_samples() {
                        weekend_clock()},
                 MyGame{43, {3, "cyd"}, {1, "ann"}, GameSettings{}, {}, false, 80, {}}}}},
       {"watching", Watching{42, 3}},
+      {"ratings_changed", RatingsChanged{{3, 4}}},
       {"service, degraded", Service{"degraded", "database"}},
       {"resync", Resync{"hub"}},
       {"group, chat", GroupEvent{3, "Kyoto Club", GroupChange::Chat,

@@ -216,6 +216,16 @@ TEST_F(EveryNode, RatedAndQuickMatchGamesArePlayedElsewhereAndRatedOnceByTheHub)
   ASSERT_EQ(e5["type"], "ack") << e5.dump();
   EXPECT_EQ(white->wait_event(rated, e5["seq"])["vertex"], "E5");
   ASSERT_EQ(white->command({{"type", "resign"}, {"game", rated}})["type"], "ack");
+  // Rated by the hub a moment after its end: both players' pages are told once it is stored (the
+  // hub's own game before was rated with its end, and said nothing more).
+  for (auto* c : {black.get(), white.get()}) {
+    const json told = c->wait_type("ratings_changed");
+    EXPECT_EQ(told["users"].size(), 2u) << told.dump();
+    EXPECT_EQ(
+        count(db, "SELECT count(*) FROM rating_history WHERE game_id = " + std::to_string(rated)),
+        2)
+        << "stored when told";
+  }
   ASSERT_TRUE(rated_by_the_hub(uri_, rated));
   EXPECT_EQ(rated_games_of("black"), 2) << "rated by the hub, after the hub's own game";
   EXPECT_EQ(rated_games_of("white"), 2);

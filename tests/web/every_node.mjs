@@ -54,8 +54,18 @@ try {
   assert.match(metrics, /\ntengen_games_active 1\n/, `the third node plays it (node ${c.node_id})`);
 
   step("a rated quick match: Black seeks first, White (by touch, in Dutch) makes the pair; it is played on White's node and rated by the hub");
+  // The hub's word that the game is rated (`ratings_changed`), as each page's socket receives it:
+  // listened for from the pages' next load.
+  const toldRated = (p) => new Promise((resolve) => {
+    p.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+      if (String(payload).includes('"type":"ratings_changed"')) resolve(JSON.parse(payload));
+    }));
+  });
+  const told = { ann: toldRated(ann), bob: toldRated(bob) };
   await ann.goto(`${urlOf(1)}/#/`);
   await bob.goto(`${urlOf(2)}/#/`);
+  await ann.reload();
+  await bob.reload();
   // The rank beside each name in the top bar, its rating in the title (newcomers: 1500).
   const topRank = async (p) => {
     const rank = p.locator('.me .rank');
@@ -84,8 +94,17 @@ try {
   await commandIn(annIsBlack ? bob : ann, { type: 'resign', game: matched });
   await ann.locator('.result-banner').waitFor();
   await bob.locator('.result-banner').waitFor();
-  // The top bar follows the new ratings without a reload, once the hub has rated the game (the
-  // page asks again until its players' count of rated games has grown).
+  // The hub says so to both pages once it has rated the game, and the top bar follows the new
+  // ratings without a reload (the page asks again; also, should the word be lost, until its
+  // players' count of rated games has grown).
+  for (const name of ['ann', 'bob']) {
+    let timer;
+    const said = await Promise.race([told[name], new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no ratings_changed for ${name}`)), 10000);
+    })]);
+    clearTimeout(timer);
+    assert.equal(said.users.length, 2, JSON.stringify(said));
+  }
   for (const [name, p] of [['ann', ann], ['bob', bob]]) {
     await p.waitForFunction((before) => {
       const title = document.querySelector('.me .rank')?.title;

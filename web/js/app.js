@@ -6,7 +6,7 @@ import { currentUser, logout, fetchJson } from './api.js';
 import { mountLobby } from './lobby.js';
 import { mountAccount } from './account.js';
 import { mountReviewRoom } from './review_room.js';
-import { rankTag } from './ranks.js';
+import { rankTag, refreshRanks } from './ranks.js';
 import { mountDisplaySettings } from './display.js';
 import { blindOn, setBlind } from './blind.js';
 import { mountVerify, mountReset, mountUnsubscribe } from './mail.js';
@@ -186,6 +186,9 @@ ctx.conn.addEventListener('message', (e) => {
         ctx.groupsAsked = null;
         toast(t(`groups.told_${m.change}`, { name: m.name }), { kind: 'info' });
       }
+      return;
+    case Message.ratings_changed:  // a rated game played on another node, rated by the hub now
+      refreshRanks(m.users);
       return;
     case Message.seeking:
       lobby.seeking = m.seek ? { seek: m.seek, waiting: m.waiting, since: lobby.seeking?.since ?? Date.now() } : null;

@@ -77,9 +77,10 @@ export function learnRank(id, rating, bot) {
 }
 
 // After a rated game: ask again for these players. In a cluster the hub rates a game another
-// node played a moment after its end (docs/cluster.md, "Its rating"): while a player's count of
-// rated games has not grown, they are asked for again, 250 ms after the answer, then 500 ms, then
-// 1 s (followUp).
+// node played a moment after its end (docs/cluster.md, "Its rating") and then tells the players'
+// pages (`ratings_changed`, which asks again); should that word be lost (a hub that changed
+// meanwhile), while a player's count of rated games has not grown, they are asked for again,
+// 250 ms after the answer, then 500 ms, then 1 s (followUp).
 export function refreshRanks(ids) {
   for (const id of ids) {
     const games = known.get(id)?.games;

@@ -162,6 +162,7 @@ export const Message = strict('message type', {
   'service': 'service',
   'resync': 'resync',
   'group': 'group',
+  'ratings_changed': 'ratings_changed',
 });
 
 // The names of each enum a message carries.

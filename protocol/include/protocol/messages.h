@@ -1652,6 +1652,19 @@ struct Wire<Watching> {
                                      wire::field("count", &Watching::count)};
 };
 
+// New ratings are stored for these accounts (docs/ratings.md): in a cluster, a rated game played
+// on another node than the hub is rated by the hub a moment after its end, and its two players'
+// connections are told so once the ratings are durable, to ask for them again
+// (GET /api/v1/ratings). Not a room event, no seq.
+struct RatingsChanged {
+  std::vector<std::int64_t> users;
+};
+template <>
+struct Wire<RatingsChanged> {
+  static constexpr std::string_view type = "ratings_changed";
+  static constexpr std::tuple fields{wire::field("users", &RatingsChanged::users)};
+};
+
 // Whether the server can store what players do (docs/operations.md, "When the database goes
 // away"), told to every connection of a node when it changes: "degraded" when it cannot (its
 // database is away: moves wait, unacknowledged, and are saved as soon as it can), "ok" when it
@@ -1789,9 +1802,10 @@ struct Wire<GroupEvent> {
       wire::field("change", &GroupEvent::change), wire::field("line", &GroupEvent::line)};
 };
 
-using ServerMessage = std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened,
-                                   ChallengeClosed, Presence, GameStarted, GameSnapshot, RoomEvent,
-                                   TournamentChanged, ReviewSnapshot, ReviewUpdate, ReviewFollowers,
-                                   Seeking, Watching, MyGames, Service, Resync, GroupEvent>;
+using ServerMessage =
+    std::variant<Error, Ack, Pong, Welcome, LobbySnapshot, ChallengeOpened, ChallengeClosed,
+                 Presence, GameStarted, GameSnapshot, RoomEvent, TournamentChanged, ReviewSnapshot,
+                 ReviewUpdate, ReviewFollowers, Seeking, Watching, MyGames, Service, Resync,
+                 GroupEvent, RatingsChanged>;
 
 }  // namespace tengen::protocol

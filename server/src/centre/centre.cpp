@@ -301,6 +301,7 @@ void Centre::rate_due_here() {
   }
   Outbox out;
   std::set<protocol::GameId> still_due;
+  std::vector<std::vector<std::int64_t>> rated_pairs;  // each game's players
   for (const auto& d : due) {
     still_due.insert(d.game.id);
     if (!due_submitted_.insert(d.game.id).second) continue;  // submitted, not yet durable
@@ -309,6 +310,7 @@ void Centre::rate_due_here() {
     if (rated) {
       for (auto& change : ratings_.rate(rated->first, rated->second, services_.clock->unix_ms()))
         out.writes.push_back(std::move(change));
+      rated_pairs.push_back({rated->first.black, rated->first.white});
     }
     out.writes.push_back(store::RatingDone{d.game.id});
   }
@@ -318,6 +320,16 @@ void Centre::rate_due_here() {
     spdlog::debug("the games other nodes ended: {} listed to rate, {} rows written", due.size(),
                   out.writes.size());
     commit_.submit(out);
+  }
+  // Their pages ask for the new ratings once they are durable (the game ended a moment ago, on
+  // another node: its players' pages were told its end before it was rated).
+  if (!rated_pairs.empty()) {
+    commit_.after_everything([this, rated_pairs = std::move(rated_pairs)] {
+      for (const auto& users : rated_pairs) {
+        lobby_.tell(users, std::nullopt,
+                    protocol::encode(protocol::ServerMessage{protocol::RatingsChanged{users}}));
+      }
+    });
   }
 }
 
