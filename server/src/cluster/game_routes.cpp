@@ -102,9 +102,23 @@ void GameRoutes::moved(const std::shared_ptr<Connection>& connection, std::int64
   auto* command = std::get_if<protocol::ClientEnvelope>(&decoded);
   if (!command || protocol::family(command->message) != protocol::Family::Game) return;
   const auto game = *protocol::game_of(command->message);
+  bool disagree = false;
   {
     std::lock_guard lock(mutex_);
-    owners_[game] = node;  // learnt from the hub: its word on the bus was missed, or is late
+    const auto it = owners_.find(game);
+    if (it != owners_.end() && it->second != node) {
+      // The hub's word on the bus came meanwhile and says otherwise (a dead node's game given to
+      // another: the two travel on different subjects, either may be the older): neither is
+      // trusted, the client sends the command again, to the hub, whose answer is the newest.
+      owners_.erase(it);
+      disagree = true;
+    } else {
+      owners_[game] = node;  // learnt from the hub: its word on the bus was missed, or is late
+    }
+  }
+  if (disagree) {
+    tell_to_resync({connection}, "game moved");
+    return;
   }
   send(connection, node, *command, std::string(text));
 }
